@@ -1,0 +1,306 @@
+"""LoCoMo evidence recall under a token budget, for langgraph_memory and plain baselines.
+
+Usage:
+    python benchmarks/locomo_recall.py [DATA.json] [--budgets 256 512 1024] [--limit N]
+
+DATA defaults to ``../shared/bench/locomo_dev.json`` (beside the repository).
+Without it: LoCoMo is published by snap-research (repository "LoCoMo",
+``data/locomo10.json``, CC BY-NC 4.0); pass that file's path.
+
+Protocol (``../shared/bench/README.md``): every turn is written in order
+(``message_id`` = dia_id, ``name`` = speaker, ``timestamp`` = session date); for
+each question of categories 1-4, context is built with each budget, and each
+gold dia_id counts as recalled when some context item's text carries at least
+half of that turn's content words. Tokens: a CJK character = 1, other text 4
+characters = 1. Baselines in the same run rank raw turns by BM25, dense cosine
+(the same all-MiniLM-L6-v2) and their RRF, and pack turn texts best-first.
+
+Also printed: ingestion turns/s (``add_message`` + ``flush``) against the raw
+embedding throughput of the same model, ``add_message`` p95, and
+``build_context`` p50/p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from langgraph_memory import MemoryConfig, MemoryManager
+from langgraph_memory.embeddings import MiniLMEmbeddings
+from langgraph_memory.retrieval.bm25 import bm25_scores
+from langgraph_memory.retrieval.fusion import rrf_fuse
+from langgraph_memory.tokens import content_words, count_tokens, tokenize
+
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo_dev.json"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+_DIA_RE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)")
+
+
+def normalise_evidence(evidence: list[str]) -> list[str]:
+    """Split malformed evidence strings ("D8:6; D9:17", "D:11:26", "D30:05") into dia_ids."""
+    out: list[str] = []
+    for ev in evidence:
+        for m in _DIA_RE.finditer(ev):
+            out.append(f"D{int(m.group(1))}:{int(m.group(2))}")
+    return list(dict.fromkeys(out))
+
+
+def load_conversations(path: Path) -> list[dict]:
+    """Turns and questions of each sample."""
+    samples = json.loads(path.read_text("utf-8"))
+    convs = []
+    for sample in samples:
+        conv = sample["conversation"]
+        turns = []
+        n = 1
+        while f"session_{n}" in conv:
+            date = conv.get(f"session_{n}_date_time")
+            for i, t in enumerate(conv[f"session_{n}"]):
+                turns.append(
+                    {
+                        "dia_id": t["dia_id"],
+                        "speaker": t["speaker"],
+                        "text": t["text"],
+                        "session": f"session_{n}",
+                        "date": date,
+                        "index": i,
+                        "role": "user" if t["speaker"] == conv["speaker_a"] else "assistant",
+                    }
+                )
+            n += 1
+        questions = [
+            {
+                "question": q["question"],
+                "category": q["category"],
+                "evidence": normalise_evidence(q.get("evidence", [])),
+            }
+            for q in sample["qa"]
+            if q.get("category") in CATEGORIES
+        ]
+        convs.append(
+            {
+                "id": sample["sample_id"],
+                "turns": turns,
+                "questions": [q for q in questions if q["evidence"]],
+            }
+        )
+    return convs
+
+
+class Credit:
+    """Decides which gold turns a list of item texts carries."""
+
+    def __init__(self, turns: list[dict]) -> None:
+        self.words = {t["dia_id"]: content_words(t["text"]) for t in turns}
+        self.text = {t["dia_id"]: t["text"] for t in turns}
+
+    def carried(self, gold: list[str], items: list[str]) -> int:
+        item_words = [content_words(x) for x in items]
+        hit = 0
+        for g in gold:
+            words = self.words.get(g)
+            if words is None:
+                continue
+            if not words:
+                hit += any(self.text[g] in x for x in items)
+                continue
+            need = len(words) / 2
+            hit += any(len(words & iw) >= need for iw in item_words)
+        return hit
+
+
+def pack_texts(ranked_texts: list[str], budget: int) -> list[str]:
+    """Baseline packing: best first, skip what does not fit, never over budget."""
+    out, left = [], budget
+    for text in ranked_texts:
+        cost = count_tokens(text)
+        if cost <= left:
+            out.append(text)
+            left -= cost
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q)) if values else float("nan")
+
+
+def run(args: argparse.Namespace) -> dict:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    convs = load_conversations(Path(args.data))
+    if args.limit:
+        convs = convs[: args.limit]
+    n_turns = sum(len(c["turns"]) for c in convs)
+    n_q = sum(len(c["questions"]) for c in convs)
+    console.print(
+        f"[bold]LoCoMo[/bold] {len(convs)} conversations, {n_turns} turns, "
+        f"{n_q} questions (categories 1-4); budgets {args.budgets}"
+    )
+
+    model = MiniLMEmbeddings()
+    all_texts = [f"{t['speaker']}: {t['text']}" for c in convs for t in c["turns"]]
+    model.embed_documents(all_texts[:64])  # warm up
+    t0 = time.perf_counter()
+    raw_vecs = np.asarray(model.embed_documents(all_texts), dtype=np.float32)
+    raw_tps = len(all_texts) / (time.perf_counter() - t0)
+
+    systems = ["langgraph_memory", "bm25", "dense", "rrf"]
+    recall: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
+    per_cat: dict[tuple[str, int, int], list[float]] = defaultdict(list)
+    add_ms: list[float] = []
+    ctx_ms: list[float] = []
+    tmp = tempfile.mkdtemp(prefix="lgm-locomo-")
+    cfg = MemoryConfig()
+    mm = MemoryManager(tmp, embeddings=model, config=cfg)
+    ingest_s = 0.0
+    offset = 0
+    for conv in convs:
+        user = conv["id"]
+        turns = conv["turns"]
+        t_start = time.perf_counter()
+        for t in turns:
+            a = time.perf_counter()
+            ts = _turn_time(t)
+            mm.add_message(
+                user,
+                t["session"],
+                t["role"],
+                t["text"],
+                name=t["speaker"],
+                timestamp=ts,
+                message_id=t["dia_id"],
+            )
+            add_ms.append((time.perf_counter() - a) * 1e3)
+        mm.flush()
+        ingest_s += time.perf_counter() - t_start
+        credit = Credit(turns)
+        texts = [f"{t['speaker']}: {t['text']}" for t in turns]
+        vecs = raw_vecs[offset : offset + len(turns)]
+        offset += len(turns)
+        docs_terms = [tokenize(x) for x in texts]
+        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for i, terms in enumerate(docs_terms):
+            counts: dict[str, int] = defaultdict(int)
+            for term in terms:
+                counts[term] += 1
+            for term, tf in counts.items():
+                postings[term].append((i, tf))
+        doc_len = {i: len(x) for i, x in enumerate(docs_terms)}
+        avg = sum(doc_len.values()) / max(len(doc_len), 1)
+        for q in conv["questions"]:
+            gold = q["evidence"]
+            qterms = tokenize(q["question"])
+            bm = [
+                i
+                for i, _ in bm25_scores(
+                    {t: postings.get(t, []) for t in set(qterms)},
+                    n_docs=len(texts),
+                    avg_len=avg,
+                    doc_len=doc_len,
+                )
+            ]
+            qv = np.asarray(mm.embeddings.embed_array([q["question"]], persist=False)[0])
+            dense = list(np.argsort(-(vecs @ qv), kind="stable"))
+            rrf = [d for d, _, _ in rrf_fuse({"bm25": bm[:100], "dense": dense[:100]}, k=60)]
+            for budget in args.budgets:
+                a = time.perf_counter()
+                ctx = mm.build_context(user, "locomo-qa", q["question"], token_budget=budget)
+                ctx_ms.append((time.perf_counter() - a) * 1e3)
+                assert ctx.tokens <= budget, "context over budget"
+                results = {
+                    "langgraph_memory": [it.text for it in ctx.items],
+                    "bm25": pack_texts([texts[i] for i in bm], budget),
+                    "dense": pack_texts([texts[i] for i in dense], budget),
+                    "rrf": pack_texts([texts[i] for i in rrf], budget),
+                }
+                for name, items in results.items():
+                    r = credit.carried(gold, items) / len(gold)
+                    recall[name][budget].append(r)
+                    per_cat[(name, budget, q["category"])].append(r)
+    ingest_tps = n_turns / ingest_s
+    mm.close()
+
+    table = Table(title="Evidence recall under a token budget (mean per question)")
+    table.add_column("system")
+    for b in args.budgets:
+        table.add_column(f"@{b}", justify="right")
+    for s in systems:
+        table.add_row(s, *(f"{statistics.fmean(recall[s][b]):.3f}" for b in args.budgets))
+    console.print(table)
+    cat_table = Table(title="Per category (langgraph_memory / rrf)")
+    cat_table.add_column("category")
+    for b in args.budgets:
+        cat_table.add_column(f"@{b}", justify="right")
+    for c, cname in CATEGORIES.items():
+        row = []
+        for b in args.budgets:
+            ours = per_cat.get(("langgraph_memory", b, c), [])
+            base = per_cat.get(("rrf", b, c), [])
+            row.append(
+                f"{statistics.fmean(ours):.3f} / {statistics.fmean(base):.3f}" if ours else "-"
+            )
+        n = len(per_cat.get(("langgraph_memory", args.budgets[0], c), []))
+        cat_table.add_row(f"{c} {cname} (n={n})", *row)
+    console.print(cat_table)
+    perf = {
+        "raw_embedding_turns_per_s": raw_tps,
+        "ingestion_turns_per_s": ingest_tps,
+        "ingestion_vs_raw": ingest_tps / raw_tps,
+        "add_message_p95_ms": percentile(add_ms, 95),
+        "build_context_p50_ms": percentile(ctx_ms, 50),
+        "build_context_p95_ms": percentile(ctx_ms, 95),
+    }
+    for k, v in perf.items():
+        console.print(f"{k:>28}: {v:.3f}")
+    return {
+        "recall": {s: {b: statistics.fmean(recall[s][b]) for b in args.budgets} for s in systems},
+        "per_category": {f"{s}@{b}/{c}": statistics.fmean(v) for (s, b, c), v in per_cat.items()},
+        "performance": perf,
+    }
+
+
+def _turn_time(turn: dict) -> str | None:
+    """The session date; turns within a session get one second each to keep order."""
+    from datetime import timedelta
+
+    from langgraph_memory.validation import parse_timestamp
+
+    if not turn["date"]:
+        return None
+    return (parse_timestamp(turn["date"]) + timedelta(seconds=turn["index"])).isoformat()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
+    parser.add_argument("--budgets", type=int, nargs="+", default=[256, 512, 1024])
+    parser.add_argument("--limit", type=int, default=0, help="only the first N conversations")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    if not Path(args.data).is_file():
+        print(
+            f"LoCoMo data not found at {args.data}.\n"
+            "Get data/locomo10.json from the snap-research LoCoMo repository "
+            "(CC BY-NC 4.0) and pass its path.",
+            file=sys.stderr,
+        )
+        return 2
+    result = run(args)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,175 @@
+"""The storage interface every backend implements.
+
+A backend stores messages (with their lexical terms and vectors), an embedding
+cache, and answers scoped lexical and vector searches. BM25 scoring is done
+here, on posting lists the backend returns, so every backend ranks alike.
+All methods are synchronous and thread-safe; the manager adds async twins.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..records import Message
+from ..retrieval.bm25 import bm25_scores
+from .filters import Predicate
+
+__all__ = ["MemoryBackend", "Postings", "BackendStats"]
+
+
+@dataclass(slots=True)
+class Postings:
+    """What BM25 needs for one query within one user's messages."""
+
+    lists: dict[str, list[tuple[int, int]]]
+    n_docs: int
+    total_len: int
+    doc_len: dict[int, int]
+
+
+@dataclass(slots=True)
+class BackendStats:
+    """Counts kept by a backend."""
+
+    messages: int
+    embedded: int
+    sessions: int
+    users: int
+
+
+class MemoryBackend(ABC):
+    """Abstract storage. Messages are addressed by ``(user_id, id)`` and by ``seq``.
+
+    ``seq`` is a store-wide increasing integer given at insertion; it orders a
+    session's messages and keys vectors and postings.
+    """
+
+    #: Short backend name shown in stats.
+    name: str = "abstract"
+
+    # -- messages ---------------------------------------------------------------------
+    @abstractmethod
+    def insert_message(self, msg: Message, terms: Sequence[str]) -> tuple[Message, bool]:
+        """Store a message and its lexical terms in one transaction.
+
+        Returns:
+            ``(stored, created)``: when ``(user_id, id)`` exists already with the
+            same content, the stored message and ``False``.
+
+        Raises:
+            ValueError: When ``(user_id, id)`` exists with different content.
+        """
+
+    @abstractmethod
+    def get_messages(self, user_id: str, seqs: Sequence[int]) -> dict[int, Message]:
+        """Messages of ``user_id`` by seq (seqs of other users are ignored)."""
+
+    @abstractmethod
+    def get_message(self, user_id: str, message_id: str) -> Message | None:
+        """One message of ``user_id`` by its id."""
+
+    @abstractmethod
+    def session_messages(
+        self, user_id: str, session_id: str, *, last: int | None = None
+    ) -> list[Message]:
+        """A session's messages in order (only the ``last`` n when given)."""
+
+    @abstractmethod
+    def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
+        """Up to ``window`` messages before and after ``seq`` in its session, in order."""
+
+    @abstractmethod
+    def iter_messages(self, user_id: str) -> list[Message]:
+        """All messages of a user in insertion order."""
+
+    # -- vectors ----------------------------------------------------------------------
+    @abstractmethod
+    def pending_embeddings(self, limit: int) -> list[Message]:
+        """Messages (of any user) that have no vector yet, oldest first."""
+
+    @abstractmethod
+    def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
+        """Attach vectors to stored messages (ignores messages deleted meanwhile)."""
+
+    @abstractmethod
+    def vector_search(
+        self, user_id: str, vector: np.ndarray, k: int, allowed: set[int] | None = None
+    ) -> list[tuple[int, float]]:
+        """Top ``k`` ``(seq, cosine)`` of the user's messages, best first."""
+
+    # -- lexical ----------------------------------------------------------------------
+    @abstractmethod
+    def postings(self, user_id: str, terms: Sequence[str]) -> Postings:
+        """Posting lists of ``terms`` within the user's messages."""
+
+    def lexical_search(
+        self,
+        user_id: str,
+        terms: Sequence[str],
+        k: int,
+        allowed: set[int] | None = None,
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> list[tuple[int, float]]:
+        """Top ``k`` ``(seq, bm25)`` of the user's messages, best first."""
+        counts = Counter(terms)
+        if not counts:
+            return []
+        p = self.postings(user_id, list(counts))
+        if p.n_docs == 0:
+            return []
+        ranked = bm25_scores(
+            p.lists,
+            n_docs=p.n_docs,
+            avg_len=p.total_len / p.n_docs,
+            doc_len=p.doc_len,
+            query_counts=counts,
+            k1=k1,
+            b=b,
+        )
+        if allowed is not None:
+            ranked = [(s, v) for s, v in ranked if s in allowed]
+        return ranked[:k]
+
+    def filter_seqs(self, user_id: str, predicate: Predicate) -> set[int]:
+        """Seqs of the user's messages that satisfy ``predicate``."""
+        return {m.seq for m in self.iter_messages(user_id) if predicate(m)}
+
+    # -- embedding cache --------------------------------------------------------------
+    @abstractmethod
+    def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        """Cached vectors by content hash."""
+
+    @abstractmethod
+    def cache_put(self, model: str, vectors: dict[str, np.ndarray]) -> None:
+        """Store vectors in the cache."""
+
+    # -- lifecycle ----------------------------------------------------------------------
+    @abstractmethod
+    def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
+        """Remove every trace of the user in one transaction.
+
+        Args:
+            user_id: The user.
+            cache_hashes: Embedding-cache keys derived from the user's texts, to drop too.
+
+        Returns:
+            The number of messages removed.
+        """
+
+    @abstractmethod
+    def stats(self, user_id: str | None = None) -> BackendStats:
+        """Counts for one user, or for the whole store."""
+
+    @abstractmethod
+    def users(self) -> list[str]:
+        """All user ids with stored messages."""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release resources."""

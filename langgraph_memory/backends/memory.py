@@ -1,0 +1,190 @@
+"""In-memory backend: dicts and numpy, for tests and notebooks. Nothing persists."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from ..records import Message
+from ..retrieval.vectors import VectorMatrix
+from .base import BackendStats, MemoryBackend, Postings
+
+__all__ = ["InMemoryBackend"]
+
+
+class _UserData:
+    __slots__ = ("by_seq", "by_id", "sessions", "postings", "doc_len", "total_len", "vectors")
+
+    def __init__(self) -> None:
+        self.by_seq: dict[int, Message] = {}
+        self.by_id: dict[str, int] = {}
+        self.sessions: dict[str, list[int]] = {}
+        self.postings: dict[str, dict[int, int]] = {}
+        self.doc_len: dict[int, int] = {}
+        self.total_len = 0
+        self.vectors: VectorMatrix | None = None
+
+
+class InMemoryBackend(MemoryBackend):
+    """Keeps everything in process memory.
+
+    Example:
+        >>> from langgraph_memory import MemoryManager
+        >>> from langgraph_memory.backends import InMemoryBackend
+        >>> from langgraph_memory.embeddings import HashingEmbeddings
+        >>> mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
+        >>> mm.close()
+    """
+
+    name = "memory"
+
+    def __init__(self) -> None:
+        self._users: dict[str, _UserData] = {}
+        self._seq = 0
+        self._pending: dict[int, Message] = {}
+        self._cache: dict[tuple[str, str], np.ndarray] = {}
+        self._lock = threading.RLock()
+
+    def _user(self, user_id: str) -> _UserData:
+        data = self._users.get(user_id)
+        if data is None:
+            data = self._users[user_id] = _UserData()
+        return data
+
+    def insert_message(self, msg: Message, terms: Sequence[str]) -> tuple[Message, bool]:
+        with self._lock:
+            u = self._user(msg.user_id)
+            old = u.by_id.get(msg.id)
+            if old is not None:
+                existing = u.by_seq[old]
+                if existing.content != msg.content or existing.session_id != msg.session_id:
+                    raise ValueError(
+                        f"message_id {msg.id!r} already exists for this user with other content"
+                    )
+                return replace(existing), False
+            self._seq += 1
+            stored = replace(msg, seq=self._seq, metadata=dict(msg.metadata))
+            u.by_seq[stored.seq] = stored
+            u.by_id[stored.id] = stored.seq
+            u.sessions.setdefault(stored.session_id, []).append(stored.seq)
+            for term, tf in Counter(terms).items():
+                u.postings.setdefault(term, {})[stored.seq] = tf
+            u.doc_len[stored.seq] = len(terms)
+            u.total_len += len(terms)
+            self._pending[stored.seq] = stored
+            return replace(stored), True
+
+    def get_messages(self, user_id: str, seqs: Sequence[int]) -> dict[int, Message]:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None:
+                return {}
+            return {s: replace(u.by_seq[s]) for s in seqs if s in u.by_seq}
+
+    def get_message(self, user_id: str, message_id: str) -> Message | None:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None or message_id not in u.by_id:
+                return None
+            return replace(u.by_seq[u.by_id[message_id]])
+
+    def session_messages(
+        self, user_id: str, session_id: str, *, last: int | None = None
+    ) -> list[Message]:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None:
+                return []
+            seqs = u.sessions.get(session_id, [])
+            if last is not None:
+                seqs = seqs[-last:] if last > 0 else []
+            return [replace(u.by_seq[s]) for s in seqs]
+
+    def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None or seq not in u.by_seq or window <= 0:
+                return []
+            seqs = u.sessions[u.by_seq[seq].session_id]
+            i = seqs.index(seq)
+            around = seqs[max(0, i - window) : i] + seqs[i + 1 : i + 1 + window]
+            return [replace(u.by_seq[s]) for s in around]
+
+    def iter_messages(self, user_id: str) -> list[Message]:
+        with self._lock:
+            u = self._users.get(user_id)
+            return [] if u is None else [replace(u.by_seq[s]) for s in sorted(u.by_seq)]
+
+    def pending_embeddings(self, limit: int) -> list[Message]:
+        with self._lock:
+            return [replace(self._pending[s]) for s in sorted(self._pending)[:limit]]
+
+    def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
+        with self._lock:
+            for msg, vec in items:
+                u = self._users.get(msg.user_id)
+                if u is None or msg.seq not in u.by_seq or msg.seq not in self._pending:
+                    continue
+                if u.vectors is None:
+                    u.vectors = VectorMatrix(int(np.asarray(vec).shape[-1]))
+                u.vectors.append([msg.seq], np.asarray(vec, dtype=np.float32)[None, :])
+                del self._pending[msg.seq]
+
+    def vector_search(
+        self, user_id: str, vector: np.ndarray, k: int, allowed: set[int] | None = None
+    ) -> list[tuple[int, float]]:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None or u.vectors is None:
+                return []
+            return u.vectors.search(vector, k, allowed)
+
+    def postings(self, user_id: str, terms: Sequence[str]) -> Postings:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None:
+                return Postings({}, 0, 0, {})
+            lists = {t: sorted(u.postings.get(t, {}).items()) for t in terms}
+            docs = {d for plist in lists.values() for d, _ in plist}
+            return Postings(lists, len(u.by_seq), u.total_len, {d: u.doc_len[d] for d in docs})
+
+    def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        with self._lock:
+            return {h: self._cache[(model, h)] for h in hashes if (model, h) in self._cache}
+
+    def cache_put(self, model: str, vectors: dict[str, np.ndarray]) -> None:
+        with self._lock:
+            for h, v in vectors.items():
+                self._cache[(model, h)] = np.asarray(v, dtype=np.float32)
+
+    def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
+        with self._lock:
+            u = self._users.pop(user_id, None)
+            drop = set(cache_hashes)
+            for key in [k for k in self._cache if k[1] in drop]:
+                del self._cache[key]
+            if u is None:
+                return 0
+            for s in u.by_seq:
+                self._pending.pop(s, None)
+            return len(u.by_seq)
+
+    def stats(self, user_id: str | None = None) -> BackendStats:
+        with self._lock:
+            users = (
+                [self._users[user_id]]
+                if user_id in self._users
+                else ([] if user_id is not None else list(self._users.values()))
+            )
+            n = sum(len(u.by_seq) for u in users)
+            emb = sum(len(u.vectors) if u.vectors else 0 for u in users)
+            sess = sum(len(u.sessions) for u in users)
+            return BackendStats(n, emb, sess, len(users))
+
+    def users(self) -> list[str]:
+        with self._lock:
+            return sorted(self._users)

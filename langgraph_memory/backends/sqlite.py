@@ -1,0 +1,424 @@
+"""SQLite backend (the default): one file under the memory path, WAL mode.
+
+Messages, posting lists, vectors and the embedding cache live in one database
+file. Vector search keeps an in-process numpy matrix per user, refreshed
+incrementally from the file, so other processes' writes are seen.
+``secure_delete`` is on and the WAL is checkpointed after ``delete_user`` so a
+deleted user leaves no bytes in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from ..records import Message
+from ..retrieval.vectors import VectorMatrix
+from .base import BackendStats, MemoryBackend, Postings
+
+__all__ = ["SQLiteBackend", "MIGRATIONS"]
+
+#: Schema migrations; a migration's position in this list is its version.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE messages (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        name TEXT,
+        content TEXT NOT NULL,
+        ts TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        n_terms INTEGER NOT NULL,
+        embedded INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (user_id, id)
+    );
+    CREATE INDEX messages_session ON messages (user_id, session_id, seq);
+    CREATE INDEX messages_pending ON messages (seq) WHERE embedded = 0;
+    CREATE TABLE postings (
+        user_id TEXT NOT NULL,
+        term TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        tf INTEGER NOT NULL,
+        dl INTEGER NOT NULL,
+        PRIMARY KEY (user_id, term, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE user_stats (
+        user_id TEXT PRIMARY KEY,
+        n_docs INTEGER NOT NULL,
+        total_len INTEGER NOT NULL
+    );
+    CREATE TABLE vectors (
+        seq INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        vec BLOB NOT NULL
+    );
+    CREATE INDEX vectors_user ON vectors (user_id, seq);
+    CREATE TABLE embedding_cache (
+        model TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        vec BLOB NOT NULL,
+        PRIMARY KEY (model, hash)
+    ) WITHOUT ROWID;
+    """,
+]
+
+_COLS = "seq, user_id, id, session_id, role, name, content, ts, metadata"
+
+
+def _row_to_message(row: sqlite3.Row | tuple) -> Message:
+    seq, user_id, mid, session_id, role, name, content, ts, meta = row
+    return Message(
+        id=mid,
+        user_id=user_id,
+        session_id=session_id,
+        role=role,
+        content=content,
+        timestamp=datetime.fromisoformat(ts),
+        name=name,
+        metadata=json.loads(meta),
+        seq=seq,
+    )
+
+
+class SQLiteBackend(MemoryBackend):
+    """SQLite storage in ``<path>/memory.sqlite3`` (or an explicit ``.sqlite3``/``.db`` file).
+
+    Args:
+        path: A directory (created if needed) or a database file path.
+
+    Example:
+        >>> import tempfile
+        >>> backend = SQLiteBackend(tempfile.mkdtemp())
+        >>> backend.stats().messages
+        0
+        >>> backend.close()
+    """
+
+    name = "sqlite"
+
+    def __init__(self, path: str | Path) -> None:
+        p = Path(path).expanduser()
+        if p.suffix in (".sqlite3", ".sqlite", ".db"):
+            p.parent.mkdir(parents=True, exist_ok=True)
+            self.file = p
+        else:
+            if p.exists() and not p.is_dir():
+                raise ValueError(f"memory path {p} exists and is not a directory")
+            p.mkdir(parents=True, exist_ok=True)
+            self.file = p / "memory.sqlite3"
+        self._lock = threading.RLock()
+        self._conn = sqlite3.connect(
+            str(self.file), check_same_thread=False, isolation_level=None, timeout=30.0
+        )
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            "busy_timeout=30000",
+            "secure_delete=ON",
+            "temp_store=MEMORY",
+        ):
+            self._conn.execute(f"PRAGMA {pragma}")
+        self._vectors: dict[str, tuple[VectorMatrix, int]] = {}
+        self._closed = False
+        self.setup()
+
+    # -- plumbing -------------------------------------------------------------------------
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the memory backend is closed")
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def _read(self, sql: str, params: Sequence[object] = ()) -> list[tuple]:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the memory backend is closed")
+            return self._conn.execute(sql, params).fetchall()
+
+    def setup(self) -> None:
+        """Run pending migrations (idempotent; safe with concurrent processes)."""
+        with self._tx() as c:
+            c.execute("CREATE TABLE IF NOT EXISTS lgm_migrations (v INTEGER PRIMARY KEY)")
+            row = c.execute("SELECT MAX(v) FROM lgm_migrations").fetchone()
+            current = -1 if row[0] is None else int(row[0])
+            for version in range(current + 1, len(MIGRATIONS)):
+                for stmt in MIGRATIONS[version].split(";"):
+                    if stmt.strip():
+                        c.execute(stmt)
+                c.execute("INSERT INTO lgm_migrations (v) VALUES (?)", (version,))
+
+    # -- messages -------------------------------------------------------------------------
+    def insert_message(self, msg: Message, terms: Sequence[str]) -> tuple[Message, bool]:
+        counts = Counter(terms)
+        with self._tx() as c:
+            row = c.execute(
+                f"SELECT {_COLS} FROM messages WHERE user_id = ? AND id = ?",
+                (msg.user_id, msg.id),
+            ).fetchone()
+            if row is not None:
+                existing = _row_to_message(row)
+                if existing.content != msg.content or existing.session_id != msg.session_id:
+                    raise ValueError(
+                        f"message_id {msg.id!r} already exists for this user with other content"
+                    )
+                return existing, False
+            cur = c.execute(
+                "INSERT INTO messages (user_id, id, session_id, role, name, content, ts, metadata,"
+                " n_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    msg.user_id,
+                    msg.id,
+                    msg.session_id,
+                    msg.role,
+                    msg.name,
+                    msg.content,
+                    msg.timestamp.isoformat(),
+                    json.dumps(msg.metadata, ensure_ascii=False),
+                    len(terms),
+                ),
+            )
+            seq = int(cur.lastrowid or 0)
+            c.executemany(
+                "INSERT INTO postings (user_id, term, seq, tf, dl) VALUES (?, ?, ?, ?, ?)",
+                [(msg.user_id, t, seq, tf, len(terms)) for t, tf in counts.items()],
+            )
+            c.execute(
+                "INSERT INTO user_stats (user_id, n_docs, total_len) VALUES (?, 1, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET n_docs = n_docs + 1, "
+                "total_len = total_len + excluded.total_len",
+                (msg.user_id, len(terms)),
+            )
+        stored = Message(
+            id=msg.id,
+            user_id=msg.user_id,
+            session_id=msg.session_id,
+            role=msg.role,
+            content=msg.content,
+            timestamp=msg.timestamp,
+            name=msg.name,
+            metadata=dict(msg.metadata),
+            seq=seq,
+        )
+        return stored, True
+
+    def get_messages(self, user_id: str, seqs: Sequence[int]) -> dict[int, Message]:
+        out: dict[int, Message] = {}
+        seqs = list(seqs)
+        for i in range(0, len(seqs), 500):
+            chunk = seqs[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self._read(
+                f"SELECT {_COLS} FROM messages WHERE user_id = ? AND seq IN ({marks})",
+                (user_id, *chunk),
+            ):
+                out[row[0]] = _row_to_message(row)
+        return out
+
+    def get_message(self, user_id: str, message_id: str) -> Message | None:
+        rows = self._read(
+            f"SELECT {_COLS} FROM messages WHERE user_id = ? AND id = ?", (user_id, message_id)
+        )
+        return _row_to_message(rows[0]) if rows else None
+
+    def session_messages(
+        self, user_id: str, session_id: str, *, last: int | None = None
+    ) -> list[Message]:
+        if last is None:
+            rows = self._read(
+                f"SELECT {_COLS} FROM messages WHERE user_id = ? AND session_id = ? ORDER BY seq",
+                (user_id, session_id),
+            )
+        else:
+            rows = self._read(
+                f"SELECT {_COLS} FROM messages WHERE user_id = ? AND session_id = ? "
+                "ORDER BY seq DESC LIMIT ?",
+                (user_id, session_id, max(last, 0)),
+            )[::-1]
+        return [_row_to_message(r) for r in rows]
+
+    def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
+        if window <= 0:
+            return []
+        rows = self._read(
+            "SELECT session_id FROM messages WHERE user_id = ? AND seq = ?", (user_id, seq)
+        )
+        if not rows:
+            return []
+        session = rows[0][0]
+        before = self._read(
+            f"SELECT {_COLS} FROM messages WHERE user_id = ? AND session_id = ? AND seq < ? "
+            "ORDER BY seq DESC LIMIT ?",
+            (user_id, session, seq, window),
+        )[::-1]
+        after = self._read(
+            f"SELECT {_COLS} FROM messages WHERE user_id = ? AND session_id = ? AND seq > ? "
+            "ORDER BY seq LIMIT ?",
+            (user_id, session, seq, window),
+        )
+        return [_row_to_message(r) for r in before + after]
+
+    def iter_messages(self, user_id: str) -> list[Message]:
+        rows = self._read(
+            f"SELECT {_COLS} FROM messages WHERE user_id = ? ORDER BY seq", (user_id,)
+        )
+        return [_row_to_message(r) for r in rows]
+
+    # -- vectors --------------------------------------------------------------------------
+    def pending_embeddings(self, limit: int) -> list[Message]:
+        rows = self._read(
+            f"SELECT {_COLS} FROM messages WHERE embedded = 0 ORDER BY seq LIMIT ?", (limit,)
+        )
+        return [_row_to_message(r) for r in rows]
+
+    def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
+        if not items:
+            return
+        with self._tx() as c:
+            for msg, vec in items:
+                cur = c.execute(
+                    "UPDATE messages SET embedded = 1 WHERE seq = ? AND user_id = ? "
+                    "AND embedded = 0",
+                    (msg.seq, msg.user_id),
+                )
+                if cur.rowcount:
+                    c.execute(
+                        "INSERT OR REPLACE INTO vectors (seq, user_id, vec) VALUES (?, ?, ?)",
+                        (msg.seq, msg.user_id, np.asarray(vec, dtype=np.float32).tobytes()),
+                    )
+
+    def _matrix(self, user_id: str) -> VectorMatrix | None:
+        """The user's vector matrix, brought up to date with the file."""
+        with self._lock:
+            count, max_seq = self._read(
+                "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM vectors WHERE user_id = ?",
+                (user_id,),
+            )[0]
+            cached = self._vectors.get(user_id)
+            if count == 0:
+                self._vectors.pop(user_id, None)
+                return None
+            if cached is not None:
+                matrix, n = cached
+                if n == count and matrix.max_key == max_seq:
+                    return matrix
+                rows = self._read(
+                    "SELECT seq, vec FROM vectors WHERE user_id = ? AND seq > ? ORDER BY seq",
+                    (user_id, matrix.max_key),
+                )
+                if n + len(rows) == count:
+                    self._append(matrix, rows)
+                    self._vectors[user_id] = (matrix, count)
+                    return matrix
+            rows = self._read(
+                "SELECT seq, vec FROM vectors WHERE user_id = ? ORDER BY seq", (user_id,)
+            )
+            matrix = VectorMatrix(len(rows[0][1]) // 4)
+            self._append(matrix, rows)
+            self._vectors[user_id] = (matrix, len(rows))
+            return matrix
+
+    @staticmethod
+    def _append(matrix: VectorMatrix, rows: list[tuple]) -> None:
+        if rows:
+            vecs = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32)
+            matrix.append([r[0] for r in rows], vecs.reshape(len(rows), -1))
+
+    def vector_search(
+        self, user_id: str, vector: np.ndarray, k: int, allowed: set[int] | None = None
+    ) -> list[tuple[int, float]]:
+        matrix = self._matrix(user_id)
+        return [] if matrix is None else matrix.search(vector, k, allowed)
+
+    # -- lexical --------------------------------------------------------------------------
+    def postings(self, user_id: str, terms: Sequence[str]) -> Postings:
+        stats = self._read("SELECT n_docs, total_len FROM user_stats WHERE user_id = ?", (user_id,))
+        if not stats or not terms:
+            return Postings({}, 0, 0, {})
+        marks = ",".join("?" * len(terms))
+        lists: dict[str, list[tuple[int, int]]] = {t: [] for t in terms}
+        doc_len: dict[int, int] = {}
+        for term, seq, tf, dl in self._read(
+            f"SELECT term, seq, tf, dl FROM postings WHERE user_id = ? AND term IN ({marks})",
+            (user_id, *terms),
+        ):
+            lists[term].append((seq, tf))
+            doc_len[seq] = dl
+        return Postings(lists, int(stats[0][0]), int(stats[0][1]), doc_len)
+
+    # -- cache ----------------------------------------------------------------------------
+    def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        hashes = list(hashes)
+        for i in range(0, len(hashes), 500):
+            chunk = hashes[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            for h, blob in self._read(
+                f"SELECT hash, vec FROM embedding_cache WHERE model = ? AND hash IN ({marks})",
+                (model, *chunk),
+            ):
+                out[h] = np.frombuffer(blob, dtype=np.float32).copy()
+        return out
+
+    def cache_put(self, model: str, vectors: dict[str, np.ndarray]) -> None:
+        if not vectors:
+            return
+        with self._tx() as c:
+            c.executemany(
+                "INSERT OR REPLACE INTO embedding_cache (model, hash, vec) VALUES (?, ?, ?)",
+                [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()],
+            )
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
+        with self._tx() as c:
+            n = c.execute("DELETE FROM messages WHERE user_id = ?", (user_id,)).rowcount
+            c.execute("DELETE FROM postings WHERE user_id = ?", (user_id,))
+            c.execute("DELETE FROM vectors WHERE user_id = ?", (user_id,))
+            c.execute("DELETE FROM user_stats WHERE user_id = ?", (user_id,))
+            c.executemany(
+                "DELETE FROM embedding_cache WHERE hash = ?", [(h,) for h in cache_hashes]
+            )
+        with self._lock:
+            self._vectors.pop(user_id, None)
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return int(n)
+
+    def stats(self, user_id: str | None = None) -> BackendStats:
+        where, params = ("WHERE user_id = ?", (user_id,)) if user_id is not None else ("", ())
+        n, emb, users = self._read(
+            f"SELECT COUNT(*), COALESCE(SUM(embedded), 0), COUNT(DISTINCT user_id) FROM messages "
+            f"{where}",
+            params,
+        )[0]
+        sessions = self._read(
+            f"SELECT COUNT(*) FROM (SELECT DISTINCT user_id, session_id FROM messages {where})",
+            params,
+        )[0][0]
+        return BackendStats(int(n), int(emb), int(sessions), int(users))
+
+    def users(self) -> list[str]:
+        return [r[0] for r in self._read("SELECT DISTINCT user_id FROM messages ORDER BY 1")]
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._conn.close()

@@ -1,0 +1,515 @@
+"""The facade: :class:`MemoryManager` writes, searches and builds context.
+
+Example:
+    >>> from langgraph_memory import MemoryManager
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+    ...     _ = mm.add_turn("alice", "s1", user="I moved to Lyon last spring.",
+    ...                     assistant="Lyon is lovely in spring!")
+    ...     mm.flush()
+    ...     print(mm.search("alice", "Where does Alice live?", k=1)[0].text)
+    I moved to Lyon last spring.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from .backends.base import MemoryBackend
+from .backends.sqlite import SQLiteBackend
+from .config import MemoryConfig
+from .context import ContextItem, MemoryContext, item_tokens
+from .embeddings import CachedEmbeddings, default_embeddings
+from .packing import Packer
+from .records import MemoryHit, Message
+from .retrieval.hybrid import HybridRetriever, index_text
+from .tokens import tokenize
+from .validation import (
+    check_content,
+    check_id,
+    check_metadata,
+    check_positive_int,
+    check_role,
+    new_message_id,
+    parse_timestamp,
+)
+from .worker import EmbeddingWorker
+
+__all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
+
+#: Where the default SQLite memory lives (override with ``LANGGRAPH_MEMORY_PATH``).
+DEFAULT_PATH = ".langgraph_memory"
+#: Layers that ``search(layers=...)`` accepts today.
+LAYERS = ("message",)
+
+
+class MemoryManager:
+    """A user-scoped, layered memory for agents.
+
+    Args:
+        path: Directory of the default SQLite store (default ``./.langgraph_memory``
+            or ``$LANGGRAPH_MEMORY_PATH``). Ignored when ``backend`` is given.
+        embeddings: Any LangChain ``Embeddings``; default: the packaged
+            all-MiniLM-L6-v2, loaded in the background.
+        llm: An optional LangChain chat model (used by later layers; never required).
+        config: Parameters; :class:`MemoryConfig` defaults when omitted.
+        backend: A storage backend instance (e.g. ``InMemoryBackend()``).
+
+    Example:
+        >>> mm = MemoryManager("/tmp/lgm-doc")  # doctest: +SKIP
+        >>> mm.add_message("u1", "s1", "user", "我对花生过敏")  # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        embeddings: Embeddings | None = None,
+        llm: BaseChatModel | None = None,
+        config: MemoryConfig | None = None,
+        backend: MemoryBackend | None = None,
+    ) -> None:
+        if config is not None and not isinstance(config, MemoryConfig):
+            raise TypeError(f"config must be a MemoryConfig, got {type(config).__name__}")
+        if embeddings is not None and not isinstance(embeddings, Embeddings):
+            raise TypeError("embeddings must be a LangChain Embeddings instance")
+        self.config = config or MemoryConfig()
+        self.llm = llm
+        if backend is None:
+            root = (
+                path if path is not None else os.environ.get("LANGGRAPH_MEMORY_PATH", DEFAULT_PATH)
+            )
+            backend = SQLiteBackend(Path(root))
+        self.backend = backend
+        self.path = getattr(backend, "file", None)
+        self._embed_lock = threading.Lock()
+        self._embedder: CachedEmbeddings | None = None
+        self._embed_error: BaseException | None = None
+        self._inner_embeddings = embeddings
+        self._write_lock = threading.RLock()
+        self._closed = False
+        self._retriever = HybridRetriever(self.backend, self._get_embedder, self.config)
+        self._worker = EmbeddingWorker(
+            self.backend,
+            self._get_embedder,
+            index_text,
+            batch_size=self.config.embed_batch_size,
+            lock=self._write_lock,
+        )
+        self._worker.notify()  # drain what a previous run left pending
+
+    # -- embeddings -----------------------------------------------------------------------
+    def _get_embedder(self) -> CachedEmbeddings:
+        if self._embedder is None:
+            with self._embed_lock:
+                if self._embedder is None:
+                    inner = self._inner_embeddings or default_embeddings()
+                    self._embedder = CachedEmbeddings(
+                        inner,
+                        cache_size=self.config.embed_cache_size,
+                        batch_size=self.config.embed_batch_size,
+                        store_get=self.backend.cache_get,
+                        store_put=self.backend.cache_put,
+                    )
+        return self._embedder
+
+    @property
+    def embeddings(self) -> CachedEmbeddings:
+        """The cached embedder (loads the model on first access)."""
+        return self._get_embedder()
+
+    # -- writing ------------------------------------------------------------------------
+    def add_message(
+        self,
+        user_id: str,
+        session_id: str,
+        role: str,
+        content: str,
+        *,
+        name: str | None = None,
+        timestamp: Any = None,
+        message_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Store one message; embedding and indexing by meaning happen in the background.
+
+        Args:
+            user_id: Whose memory.
+            session_id: The conversation (LangGraph ``thread_id``).
+            role: ``user``/``human``, ``assistant``/``ai``, ``system`` or ``tool``.
+            content: The text (at most ``config.max_content_chars`` characters).
+            name: The speaker's name.
+            timestamp: When it was said: ``datetime``, epoch seconds or a date
+                string (default: now).
+            message_id: Your id for it (default: generated). Adding the same id
+                with the same content again is a no-op.
+            metadata: JSON-serialisable metadata, usable in search filters.
+
+        Returns:
+            The message id.
+
+        Raises:
+            TypeError: When an argument has the wrong type.
+            ValueError: When an argument is invalid or ``message_id`` exists with
+                other content. Nothing is stored then.
+
+        Example:
+            >>> mid = mm.add_message("u1", "s1", "user", "I prefer tea",  # doctest: +SKIP
+            ...                      metadata={"topic": "food"})
+        """
+        self._check_open()
+        msg = Message(
+            id=new_message_id() if message_id is None else check_id(message_id, "message_id"),
+            user_id=check_id(user_id, "user_id"),
+            session_id=check_id(session_id, "session_id"),
+            role=check_role(role),
+            content=check_content(content, self.config.max_content_chars),
+            timestamp=parse_timestamp(timestamp),
+            name=None if name is None else check_id(name, "name"),
+            metadata=check_metadata(
+                dict(metadata) if isinstance(metadata, Mapping) else metadata,
+                self.config.max_metadata_bytes,
+            ),
+        )
+        stored, created = self.backend.insert_message(msg, tokenize(index_text(msg)))
+        if created:
+            self._worker.notify()
+        return stored.id
+
+    def add_turn(
+        self,
+        user_id: str,
+        session_id: str,
+        *,
+        user: str,
+        assistant: str | None = None,
+        timestamp: Any = None,
+        user_name: str | None = None,
+        assistant_name: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> list[str]:
+        """Store a user message and (optionally) the assistant's reply.
+
+        Returns:
+            The ids of the stored messages.
+        """
+        if assistant is not None:
+            check_content(assistant, self.config.max_content_chars, "assistant")
+        check_content(user, self.config.max_content_chars, "user")
+        ids = [
+            self.add_message(
+                user_id,
+                session_id,
+                "user",
+                user,
+                name=user_name,
+                timestamp=timestamp,
+                metadata=metadata,
+            )
+        ]
+        if assistant is not None:
+            ids.append(
+                self.add_message(
+                    user_id,
+                    session_id,
+                    "assistant",
+                    assistant,
+                    name=assistant_name,
+                    timestamp=timestamp,
+                    metadata=metadata,
+                )
+            )
+        return ids
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Wait until every accepted message is embedded and indexed.
+
+        Raises:
+            TimeoutError: When ``timeout`` seconds pass first.
+            RuntimeError: When background embedding failed.
+        """
+        self._check_open()
+        self._worker.flush(timeout)
+
+    # -- reading ------------------------------------------------------------------------
+    def search(
+        self,
+        user_id: str,
+        query: str,
+        k: int = 10,
+        layers: Sequence[str] | None = None,
+        filter: Mapping[str, Any] | None = None,  # noqa: A002 - the contract's name
+    ) -> list[MemoryHit]:
+        """Hybrid search (BM25 + dense, RRF) over one user's memory.
+
+        Args:
+            user_id: Whose memory; nothing of any other user is ever returned.
+            query: What to look for.
+            k: How many hits.
+            layers: Restrict to these layers (see ``LAYERS``); default all.
+            filter: Metadata filter, e.g. ``{"topic": "travel"}`` or
+                ``{"timestamp": {"$gte": "2024-01-01"}}``.
+
+        Returns:
+            Hits, best first, each with ``source_ids`` and ``score_parts``.
+        """
+        self._check_open()
+        check_id(user_id, "user_id")
+        check_content(query, self.config.max_content_chars, "query")
+        check_positive_int(k, "k")
+        if not self._wants_messages(layers):
+            return []
+        return self._retriever.search(user_id, query, k, filter)
+
+    def build_context(
+        self,
+        user_id: str,
+        session_id: str,
+        query: str,
+        token_budget: int | None = None,
+        *,
+        explain: bool = False,
+        filter: Mapping[str, Any] | None = None,  # noqa: A002
+    ) -> MemoryContext:
+        """Build the context for a query within a token budget.
+
+        The current session's latest messages take up to ``config.session_share``
+        of the budget; the rest goes to retrieved memories (with the turns around
+        them), best first. The rendered prompt never exceeds the budget.
+
+        Args:
+            user_id: Whose memory.
+            session_id: The current session (its latest messages ride along).
+            query: The user's latest message or question.
+            token_budget: Tokens available (default ``config.default_token_budget``).
+            explain: Make ``str(ctx)`` show why each item is there.
+            filter: Metadata filter for retrieved memories.
+
+        Returns:
+            A :class:`MemoryContext`.
+        """
+        self._check_open()
+        t0 = time.perf_counter()
+        check_id(user_id, "user_id")
+        check_id(session_id, "session_id")
+        check_content(query, self.config.max_content_chars, "query")
+        budget = check_positive_int(
+            self.config.default_token_budget if token_budget is None else token_budget,
+            "token_budget",
+        )
+        cfg = self.config
+        packer = Packer(budget)
+        recent = self.backend.session_messages(user_id, session_id, last=cfg.recent_messages)
+        session_items = [
+            self._item(
+                m,
+                "session",
+                float(i + 1),
+                {"recency_rank": float(len(recent) - i)},
+                "latest message of the current session",
+            )
+            for i, m in enumerate(recent)
+        ]
+        packer.take(session_items, int(budget * cfg.session_share))
+        t1 = time.perf_counter()
+        ranked = self._retriever.rank(user_id, query, cfg.candidate_pool, filter)
+        t2 = time.perf_counter()
+        skip = {s for it in packer.items for s in it.source_ids}
+        packer.take(self._candidates(user_id, ranked, skip))
+        t3 = time.perf_counter()
+        return MemoryContext(
+            items=packer.items,
+            token_budget=budget,
+            query=query,
+            user_id=user_id,
+            session_id=session_id,
+            explain=explain,
+            timings_ms={
+                "session": (t1 - t0) * 1e3,
+                "retrieve": (t2 - t1) * 1e3,
+                "pack": (t3 - t2) * 1e3,
+            },
+        )
+
+    def _candidates(
+        self, user_id: str, ranked: list[tuple[int, float, dict[str, float]]], skip: set[str]
+    ) -> list[ContextItem]:
+        cfg = self.config
+        msgs = self.backend.get_messages(user_id, [s for s, _, _ in ranked])
+        out: list[ContextItem] = []
+        scores: dict[int, float] = {}
+        for rank, (seq, score, parts) in enumerate(ranked, start=1):
+            msg = msgs.get(seq)
+            if msg is None or msg.id in skip:
+                continue
+            scores[seq] = score
+            out.append(
+                self._item(
+                    msg, "message", score, dict(parts), f"retrieved: rank {rank} by hybrid search"
+                )
+            )
+        if cfg.neighbor_window > 0:
+            primary = [(s, sc) for (s, sc, p) in ranked if s in scores and "tier" not in p]
+            for item_seq, score in primary:
+                hit = msgs[item_seq]
+                asks = hit.content.rstrip().endswith(("?", "？"))
+                for nb in self.backend.neighbors(user_id, item_seq, cfg.neighbor_window):
+                    answer = asks and nb.seq > item_seq
+                    nscore = score * (cfg.answer_decay if answer else cfg.neighbor_decay)
+                    if nb.id in skip or nscore <= 0 or scores.get(nb.seq, 0.0) >= nscore:
+                        continue
+                    scores[nb.seq] = nscore
+                    why = "reply to" if answer else "turn next to"
+                    out.append(
+                        self._item(
+                            nb,
+                            "neighbor",
+                            nscore,
+                            {"neighbor_of_score": score},
+                            f"{why} retrieved message {hit.id}",
+                        )
+                    )
+        return out
+
+    def _item(
+        self, msg: Message, layer: str, score: float, parts: dict[str, float], reason: str
+    ) -> ContextItem:
+        text = f"{msg.name or msg.role}: {msg.content}"
+        return ContextItem(
+            layer=layer,
+            text=text,
+            tokens=item_tokens(text),
+            score=score,
+            score_parts=parts,
+            source_ids=[msg.id],
+            reason=reason,
+            timestamp=msg.timestamp,
+            session_id=msg.session_id,
+            order=msg.seq,
+            group=msg.timestamp.strftime("%Y-%m-%d") if self.config.show_dates else None,
+        )
+
+    @staticmethod
+    def _wants_messages(layers: Sequence[str] | None) -> bool:
+        if layers is None:
+            return True
+        if isinstance(layers, str) or not isinstance(layers, Sequence):
+            raise TypeError("layers must be a list of layer names")
+        unknown = [x for x in layers if x not in LAYERS]
+        if unknown:
+            raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
+        return "message" in layers
+
+    # -- housekeeping ---------------------------------------------------------------------
+    def delete_user(self, user_id: str) -> int:
+        """Delete every trace of a user: messages, terms, vectors, cached embeddings.
+
+        Returns:
+            The number of messages deleted.
+        """
+        self._check_open()
+        check_id(user_id, "user_id")
+        with self._write_lock:
+            hashes = [
+                CachedEmbeddings.content_hash(index_text(m))
+                for m in self.backend.iter_messages(user_id)
+            ]
+            n = self.backend.delete_user(user_id, hashes)
+            if self._embedder is not None:
+                self._embedder.forget(hashes)
+        return n
+
+    def stats(self, user_id: str | None = None) -> dict[str, Any]:
+        """Counts for one user (or the whole store): messages, embedded, pending, sessions."""
+        self._check_open()
+        if user_id is not None:
+            check_id(user_id, "user_id")
+        s = asdict(self.backend.stats(user_id))
+        s["pending"] = s["messages"] - s["embedded"]
+        s["backend"] = self.backend.name
+        s["layers"] = {"message": s["messages"]}
+        if self.path is not None:
+            s["path"] = str(self.path)
+        return s
+
+    def close(self) -> None:
+        """Stop the background worker and close the store (pending work resumes next time)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._worker.stop()
+        self.backend.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError("this MemoryManager is closed")
+
+    def __enter__(self) -> MemoryManager:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- async twins ----------------------------------------------------------------------
+    async def aadd_message(
+        self, user_id: str, session_id: str, role: str, content: str, **kwargs: Any
+    ) -> str:
+        """Async :meth:`add_message`."""
+        return await asyncio.to_thread(
+            self.add_message, user_id, session_id, role, content, **kwargs
+        )
+
+    async def aadd_turn(self, user_id: str, session_id: str, **kwargs: Any) -> list[str]:
+        """Async :meth:`add_turn`."""
+        return await asyncio.to_thread(self.add_turn, user_id, session_id, **kwargs)
+
+    async def aflush(self, timeout: float | None = None) -> None:
+        """Async :meth:`flush`."""
+        await asyncio.to_thread(self.flush, timeout)
+
+    async def asearch(
+        self,
+        user_id: str,
+        query: str,
+        k: int = 10,
+        layers: Sequence[str] | None = None,
+        filter: Mapping[str, Any] | None = None,
+    ) -> list[MemoryHit]:  # noqa: A002
+        """Async :meth:`search`."""
+        return await asyncio.to_thread(self.search, user_id, query, k, layers, filter)
+
+    async def abuild_context(
+        self,
+        user_id: str,
+        session_id: str,
+        query: str,
+        token_budget: int | None = None,
+        **kwargs: Any,
+    ) -> MemoryContext:
+        """Async :meth:`build_context`."""
+        return await asyncio.to_thread(
+            self.build_context, user_id, session_id, query, token_budget, **kwargs
+        )
+
+    async def adelete_user(self, user_id: str) -> int:
+        """Async :meth:`delete_user`."""
+        return await asyncio.to_thread(self.delete_user, user_id)
+
+    async def astats(self, user_id: str | None = None) -> dict[str, Any]:
+        """Async :meth:`stats`."""
+        return await asyncio.to_thread(self.stats, user_id)
+
+    async def aclose(self) -> None:
+        """Async :meth:`close`."""
+        await asyncio.to_thread(self.close)

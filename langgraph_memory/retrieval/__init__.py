@@ -1,0 +1,10 @@
+"""Retrieval: BM25, dense cosine and reciprocal rank fusion.
+
+The hybrid retriever itself is in :mod:`langgraph_memory.retrieval.hybrid`.
+"""
+
+from .bm25 import bm25_scores
+from .fusion import rrf_fuse
+from .vectors import VectorMatrix
+
+__all__ = ["bm25_scores", "rrf_fuse", "VectorMatrix"]

@@ -1,0 +1,92 @@
+"""An append-friendly matrix of unit vectors for exact cosine search with numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["VectorMatrix"]
+
+
+class VectorMatrix:
+    """Rows of L2-normalised float32 vectors keyed by an integer (message seq).
+
+    Appends amortise by doubling capacity; search is one matrix-vector product.
+
+    Example:
+        >>> m = VectorMatrix(2)
+        >>> m.append([1, 2], np.array([[1, 0], [0, 1]], dtype=np.float32))
+        >>> m.search(np.array([1, 0.1], dtype=np.float32), 1)[0][0]
+        1
+    """
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self._data = np.zeros((0, dim), dtype=np.float32)
+        self._keys = np.zeros(0, dtype=np.int64)
+        self._n = 0
+        self._alive = np.zeros(0, dtype=bool)
+
+    def __len__(self) -> int:
+        return int(self._alive[: self._n].sum())
+
+    @property
+    def max_key(self) -> int:
+        return int(self._keys[: self._n].max()) if self._n else 0
+
+    def append(self, keys: list[int], vectors: np.ndarray) -> None:
+        """Add rows (vectors are normalised here)."""
+        if not keys:
+            return
+        vecs = np.asarray(vectors, dtype=np.float32).reshape(len(keys), -1)
+        if vecs.shape[1] != self.dim:
+            raise ValueError(f"vector dimension {vecs.shape[1]} != index dimension {self.dim}")
+        norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        vecs = vecs / norms
+        need = self._n + len(keys)
+        if need > len(self._data):
+            cap = max(need, 2 * len(self._data), 64)
+            data = np.zeros((cap, self.dim), dtype=np.float32)
+            data[: self._n] = self._data[: self._n]
+            k = np.zeros(cap, dtype=np.int64)
+            k[: self._n] = self._keys[: self._n]
+            alive = np.zeros(cap, dtype=bool)
+            alive[: self._n] = self._alive[: self._n]
+            self._data, self._keys, self._alive = data, k, alive
+        self._data[self._n : need] = vecs
+        self._keys[self._n : need] = keys
+        self._alive[self._n : need] = True
+        self._n = need
+
+    def remove(self, keys: set[int]) -> None:
+        """Mark rows as gone."""
+        if keys and self._n:
+            mask = np.isin(self._keys[: self._n], np.fromiter(keys, dtype=np.int64))
+            self._alive[: self._n][mask] = False
+
+    def search(
+        self, query: np.ndarray, k: int, allowed: set[int] | None = None
+    ) -> list[tuple[int, float]]:
+        """Top ``k`` ``(key, cosine)`` pairs, best first (ties: older first)."""
+        if self._n == 0 or k <= 0:
+            return []
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
+        if q.shape[0] != self.dim:
+            raise ValueError(f"query dimension {q.shape[0]} != index dimension {self.dim}")
+        qn = float(np.linalg.norm(q))
+        if qn == 0:
+            return []
+        sims = self._data[: self._n] @ (q / qn)
+        valid = self._alive[: self._n].copy()
+        if allowed is not None:
+            valid &= np.isin(self._keys[: self._n], np.fromiter(allowed, dtype=np.int64))
+        idx = np.flatnonzero(valid)
+        if idx.size == 0:
+            return []
+        s = sims[idx]
+        if k < idx.size:
+            part = np.argpartition(-s, k - 1)[:k]
+            idx, s = idx[part], s[part]
+        keys = self._keys[idx]
+        order = np.lexsort((keys, -s))
+        return [(int(keys[i]), float(s[i])) for i in order]

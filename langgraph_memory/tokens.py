@@ -1,0 +1,128 @@
+"""Token counting and lexical tokenisation, in English and Chinese.
+
+Token counting follows the project's convention: a CJK character counts as one
+token, any other text four characters per token (rounded up). Lexical
+tokenisation lower-cases, splits Latin text on word boundaries, drops English
+stopwords, folds plurals, and cuts CJK runs with jieba.
+
+Example:
+    >>> count_tokens("hello world")
+    3
+    >>> count_tokens("你好")
+    2
+    >>> tokenize("The cats are sleeping")
+    ['cat', 'sleeping']
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import threading
+from functools import lru_cache
+from importlib import resources
+
+__all__ = ["count_tokens", "count_cjk", "tokenize", "is_cjk_text", "content_words"]
+
+_CJK_RE = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+    r"\U00020000-\U0002ffff]"
+)
+_CJK_RUN_RE = re.compile(
+    r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
+    r"\U00020000-\U0002ffff]+"
+)
+_WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
+
+_jieba_lock = threading.Lock()
+_jieba_ready = False
+
+
+def count_tokens(text: str) -> int:
+    """Count tokens: a CJK character is 1 token, other text 4 characters per token.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        The token count (0 for empty text).
+    """
+    if not text:
+        return 0
+    cjk = count_cjk(text)
+    return cjk + math.ceil((len(text) - cjk) / 4)
+
+
+def count_cjk(text: str) -> int:
+    """Number of CJK characters in ``text``."""
+    return len(_CJK_RE.findall(text))
+
+
+def is_cjk_text(text: str) -> bool:
+    """Whether ``text`` contains any CJK character."""
+    return _CJK_RE.search(text) is not None
+
+
+@lru_cache(maxsize=1)
+def _stopwords() -> frozenset[str]:
+    data = resources.files("langgraph_memory").joinpath("data/stopwords.txt").read_text("utf-8")
+    return frozenset(
+        w.strip().lower() for w in data.splitlines() if w.strip() and not w.startswith("#")
+    )
+
+
+def _jieba_cut(text: str) -> list[str]:
+    global _jieba_ready
+    import jieba
+
+    if not _jieba_ready:
+        with _jieba_lock:
+            if not _jieba_ready:
+                jieba.setLogLevel(logging.WARNING)
+                jieba.initialize()
+                _jieba_ready = True
+    return list(jieba.cut_for_search(text))
+
+
+def _fold(word: str) -> str:
+    """A light English stemmer: folds plurals and possessives."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Split text into lexical terms for BM25 (English and Chinese).
+
+    Args:
+        text: Any text.
+
+    Returns:
+        Lower-cased terms, stopwords removed, in text order (with repeats).
+    """
+    stop = _stopwords()
+    out: list[str] = []
+    pos = 0
+    text = text.lower()
+    for m in _CJK_RUN_RE.finditer(text):
+        out.extend(_latin_terms(text[pos : m.start()], stop))
+        out.extend(t for t in _jieba_cut(m.group()) if t.strip() and t not in stop)
+        pos = m.end()
+    out.extend(_latin_terms(text[pos:], stop))
+    return out
+
+
+def _latin_terms(text: str, stop: frozenset[str]) -> list[str]:
+    return [_fold(w) for w in _WORD_RE.findall(text) if w not in stop]
+
+
+def content_words(text: str) -> set[str]:
+    """The set of content words of ``text`` (its terms without stopwords)."""
+    return set(tokenize(text))

@@ -1,0 +1,138 @@
+"""The background writer: embeds stored messages off the caller's path.
+
+The queue is durable by construction: it is the set of stored messages without
+a vector, so messages accepted before a crash are embedded after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from .backends.base import MemoryBackend
+from .embeddings import CachedEmbeddings
+from .records import Message
+
+__all__ = ["EmbeddingWorker"]
+
+log = logging.getLogger(__name__)
+
+
+class EmbeddingWorker:
+    """A daemon thread that drains the backend's pending messages in batches.
+
+    Args:
+        backend: Where messages and vectors live.
+        embedder: Returns the (cached) embedder; called in the thread, so a slow
+            model load happens off the caller's path.
+        text_of: The text embedded for a message.
+        batch_size: Messages per batch.
+        lock: Held around each batch (``delete_user`` takes it too).
+    """
+
+    def __init__(
+        self,
+        backend: MemoryBackend,
+        embedder: Callable[[], CachedEmbeddings],
+        text_of: Callable[[Message], str],
+        *,
+        batch_size: int,
+        lock: threading.RLock,
+        linger_s: float = 0.05,
+    ) -> None:
+        self._backend = backend
+        self._embedder = embedder
+        self._text_of = text_of
+        self._batch_size = batch_size
+        self._lock = lock
+        self._linger_s = linger_s
+        self._flushing = threading.Event()
+        self._wake = threading.Event()
+        self._idle = threading.Condition()
+        self._busy = False
+        self._stop = False
+        self.error: BaseException | None = None
+        self.processed = 0
+        self._thread = threading.Thread(
+            target=self._run, name="langgraph-memory-embed", daemon=True
+        )
+        self._thread.start()
+
+    def notify(self) -> None:
+        """Tell the worker there is new work."""
+        self._wake.set()
+
+    def run_once(self) -> int:
+        """Embed one batch; returns how many messages were embedded.
+
+        A short batch waits up to ``linger_s`` for more messages first (unless a
+        flush is waiting), since embedding one text at a time is several times
+        slower per text than embedding a full batch.
+        """
+        batch = self._backend.pending_embeddings(self._batch_size)
+        if 0 < len(batch) < self._batch_size and not self._flushing.is_set():
+            time.sleep(self._linger_s)
+        with self._lock:
+            batch = self._backend.pending_embeddings(self._batch_size)
+            if not batch:
+                return 0
+            vectors = self._embedder().embed_array([self._text_of(m) for m in batch])
+            self._backend.store_vectors(list(zip(batch, np.asarray(vectors), strict=True)))
+        self.processed += len(batch)
+        return len(batch)
+
+    def _run(self) -> None:
+        while not self._stop:
+            self._wake.wait(timeout=1.0)
+            self._wake.clear()
+            with self._idle:
+                self._busy = True
+            try:
+                while not self._stop and self.run_once():
+                    pass
+            except BaseException as exc:  # keep the thread alive; flush() reports it
+                log.exception("embedding worker failed")
+                self.error = exc
+                time.sleep(0.5)
+            finally:
+                with self._idle:
+                    self._busy = False
+                    self._idle.notify_all()
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Block until no message is pending.
+
+        Raises:
+            TimeoutError: When ``timeout`` seconds pass first.
+            RuntimeError: When the worker failed (its error is the cause).
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self._flushing.set()
+        try:
+            self._wait_idle(deadline)
+        finally:
+            self._flushing.clear()
+
+    def _wait_idle(self, deadline: float | None) -> None:
+        while True:
+            if self.error is not None:
+                err, self.error = self.error, None
+                raise RuntimeError(f"background embedding failed: {err}") from err
+            with self._idle:
+                if not self._busy and not self._backend.pending_embeddings(1):
+                    return
+            self._wake.set()
+            with self._idle:
+                self._idle.wait(timeout=0.05)
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError("flush() timed out with messages still pending")
+
+    def stop(self) -> None:
+        """Stop the thread (pending messages stay pending, for the next start)."""
+        self._stop = True
+        self._wake.set()
+        self._thread.join(timeout=10)
