@@ -77,10 +77,11 @@ class MemoryConfig:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.type in ("int", "float") and (
-                isinstance(value, bool) or not isinstance(value, (int, float))
-            ):
-                raise TypeError(f"MemoryConfig.{f.name} must be a number, got {value!r}")
+            kinds = {"int": (int,), "float": (int, float), "bool": (bool,)}.get(str(f.type))
+            if kinds is None:
+                continue
+            if (isinstance(value, bool) and f.type != "bool") or not isinstance(value, kinds):
+                raise TypeError(f"MemoryConfig.{f.name} must be {f.type}, got {value!r}")
         positive = (
             "max_content_chars",
             "max_metadata_bytes",

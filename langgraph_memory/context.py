@@ -148,6 +148,9 @@ class MemoryContext:
         """A JSON-friendly view."""
         return {
             "query": self.query,
+            "user_id": self.user_id,
+            "session_id": self.session_id,
+            "timings_ms": dict(self.timings_ms),
             "token_budget": self.token_budget,
             "tokens": self.tokens,
             "items": [

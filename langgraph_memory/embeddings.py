@@ -82,6 +82,7 @@ class MiniLMEmbeddings(Embeddings):
     ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -113,18 +114,22 @@ class MiniLMEmbeddings(Embeddings):
         dim = getter()
         return int(dim) if dim else 384
 
-    def _encode(self, texts: list[str]) -> list[list[float]]:
+    def embed_array(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed texts straight into a float32 matrix (no Python lists in between)."""
         if not texts:
-            return []
+            return np.zeros((0, self.dimension), dtype=np.float32)
         with self._lock:
             arr = self._model.encode(
-                texts,
+                list(texts),
                 batch_size=self.batch_size,
                 normalize_embeddings=True,
                 convert_to_numpy=True,
                 show_progress_bar=False,
             )
-        return [row.tolist() for row in np.asarray(arr, dtype=np.float32)]
+        return np.asarray(arr, dtype=np.float32)
+
+    def _encode(self, texts: list[str]) -> list[list[float]]:
+        return [row.tolist() for row in self.embed_array(texts)] if texts else []
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed documents (batched)."""
@@ -247,8 +252,11 @@ class CachedEmbeddings(Embeddings):
             new: dict[str, np.ndarray] = {}
             for i in range(0, len(missing), self.batch_size):
                 batch = missing[i : i + self.batch_size]
+                chunk = [first_text[k] for k in batch]
+                fast = getattr(self.inner, "embed_array", None)
                 vecs = np.asarray(
-                    self.inner.embed_documents([first_text[k] for k in batch]), dtype=np.float32
+                    fast(chunk) if callable(fast) else self.inner.embed_documents(chunk),
+                    dtype=np.float32,
                 )
                 if len(vecs) != len(batch):
                     raise RuntimeError(

@@ -30,7 +30,7 @@ from .backends.base import MemoryBackend
 from .backends.sqlite import SQLiteBackend
 from .config import MemoryConfig
 from .context import ContextItem, MemoryContext, item_tokens
-from .embeddings import CachedEmbeddings, default_embeddings
+from .embeddings import CachedEmbeddings, MiniLMEmbeddings, default_embeddings, model_id
 from .packing import Packer
 from .records import MemoryHit, Message
 from .retrieval.hybrid import HybridRetriever, index_text
@@ -95,7 +95,6 @@ class MemoryManager:
         self.path = getattr(backend, "file", None)
         self._embed_lock = threading.Lock()
         self._embedder: CachedEmbeddings | None = None
-        self._embed_error: BaseException | None = None
         self._inner_embeddings = embeddings
         self._write_lock = threading.RLock()
         self._closed = False
@@ -110,11 +109,26 @@ class MemoryManager:
         self._worker.notify()  # drain what a previous run left pending
 
     # -- embeddings -----------------------------------------------------------------------
+    def _check_embedding_model(self, mid: str) -> None:
+        """Refuse to mix vectors of two embedding models in one store."""
+        stored = self.backend.get_meta("embedding_model")
+        if stored is not None and stored != mid and self.backend.stats().embedded > 0:
+            raise ValueError(
+                f"this memory's vectors were made by embedding model {stored!r}, not {mid!r}; "
+                "open it with the same embeddings, or use another memory path"
+            )
+        if stored != mid:
+            self.backend.set_meta("embedding_model", mid)
+
     def _get_embedder(self) -> CachedEmbeddings:
         if self._embedder is None:
             with self._embed_lock:
                 if self._embedder is None:
-                    inner = self._inner_embeddings or default_embeddings()
+                    given = self._inner_embeddings
+                    self._check_embedding_model(
+                        model_id(given) if given is not None else MiniLMEmbeddings.model_id
+                    )
+                    inner = given or default_embeddings()
                     self._embedder = CachedEmbeddings(
                         inner,
                         cache_size=self.config.embed_cache_size,
@@ -168,13 +182,31 @@ class MemoryManager:
             >>> mid = mm.add_message("u1", "s1", "user", "I prefer tea",  # doctest: +SKIP
             ...                      metadata={"topic": "food"})
         """
+        msg = self._message(
+            user_id, session_id, role, content, name, timestamp, message_id, metadata
+        )
+        return self._store(msg)
+
+    def _message(
+        self,
+        user_id: Any,
+        session_id: Any,
+        role: Any,
+        content: Any,
+        name: Any,
+        timestamp: Any,
+        message_id: Any,
+        metadata: Any,
+        field: str = "content",
+    ) -> Message:
+        """Validate every argument and build the message (stores nothing)."""
         self._check_open()
-        msg = Message(
+        return Message(
             id=new_message_id() if message_id is None else check_id(message_id, "message_id"),
             user_id=check_id(user_id, "user_id"),
             session_id=check_id(session_id, "session_id"),
             role=check_role(role),
-            content=check_content(content, self.config.max_content_chars),
+            content=check_content(content, self.config.max_content_chars, field),
             timestamp=parse_timestamp(timestamp),
             name=None if name is None else check_id(name, "name"),
             metadata=check_metadata(
@@ -182,6 +214,8 @@ class MemoryManager:
                 self.config.max_metadata_bytes,
             ),
         )
+
+    def _store(self, msg: Message) -> str:
         stored, created = self.backend.insert_message(msg, tokenize(index_text(msg)))
         if created:
             self._worker.notify()
@@ -204,33 +238,26 @@ class MemoryManager:
         Returns:
             The ids of the stored messages.
         """
-        if assistant is not None:
-            check_content(assistant, self.config.max_content_chars, "assistant")
-        check_content(user, self.config.max_content_chars, "user")
-        ids = [
-            self.add_message(
-                user_id,
-                session_id,
-                "user",
-                user,
-                name=user_name,
-                timestamp=timestamp,
-                metadata=metadata,
+        msgs = [
+            self._message(
+                user_id, session_id, "user", user, user_name, timestamp, None, metadata, "user"
             )
         ]
         if assistant is not None:
-            ids.append(
-                self.add_message(
+            msgs.append(
+                self._message(
                     user_id,
                     session_id,
                     "assistant",
                     assistant,
-                    name=assistant_name,
-                    timestamp=timestamp,
-                    metadata=metadata,
+                    assistant_name,
+                    timestamp,
+                    None,
+                    metadata,
+                    "assistant",
                 )
             )
-        return ids
+        return [self._store(m) for m in msgs]
 
     def flush(self, timeout: float | None = None) -> None:
         """Wait until every accepted message is embedded and indexed.
@@ -345,42 +372,43 @@ class MemoryManager:
     def _candidates(
         self, user_id: str, ranked: list[tuple[int, float, dict[str, float]]], skip: set[str]
     ) -> list[ContextItem]:
+        """Retrieved messages, plus the turns around the primary ones.
+
+        A turn next to a strong hit inherits a share of its score; when a turn is
+        both a hit and a neighbour it is one item with the higher score, and its
+        explanation keeps both reasons.
+        """
         cfg = self.config
         msgs = self.backend.get_messages(user_id, [s for s, _, _ in ranked])
-        out: list[ContextItem] = []
-        scores: dict[int, float] = {}
+        items: dict[int, ContextItem] = {}
         for rank, (seq, score, parts) in enumerate(ranked, start=1):
             msg = msgs.get(seq)
-            if msg is None or msg.id in skip:
-                continue
-            scores[seq] = score
-            out.append(
-                self._item(
-                    msg, "message", score, dict(parts), f"retrieved: rank {rank} by hybrid search"
-                )
-            )
-        if cfg.neighbor_window > 0:
-            primary = [(s, sc) for (s, sc, p) in ranked if s in scores and "tier" not in p]
-            for item_seq, score in primary:
-                hit = msgs[item_seq]
-                asks = hit.content.rstrip().endswith(("?", "？"))
-                for nb in self.backend.neighbors(user_id, item_seq, cfg.neighbor_window):
-                    answer = asks and nb.seq > item_seq
-                    nscore = score * (cfg.answer_decay if answer else cfg.neighbor_decay)
-                    if nb.id in skip or nscore <= 0 or scores.get(nb.seq, 0.0) >= nscore:
-                        continue
-                    scores[nb.seq] = nscore
-                    why = "reply to" if answer else "turn next to"
-                    out.append(
-                        self._item(
-                            nb,
-                            "neighbor",
-                            nscore,
-                            {"neighbor_of_score": score},
-                            f"{why} retrieved message {hit.id}",
-                        )
+            if msg is not None and msg.id not in skip:
+                reason = f"retrieved: rank {rank} by hybrid search"
+                items[seq] = self._item(msg, "message", score, dict(parts), reason)
+        if cfg.neighbor_window <= 0:
+            return list(items.values())
+        primary = [(s, sc) for (s, sc, p) in ranked if s in items and "tier" not in p]
+        around = self.backend.neighbors_many(user_id, [s for s, _ in primary], cfg.neighbor_window)
+        for hit_seq, score in primary:
+            hit = msgs[hit_seq]
+            asks = hit.content.rstrip().endswith(("?", "？"))
+            for nb in around[hit_seq]:
+                answer = asks and nb.seq > hit_seq
+                nscore = score * (cfg.answer_decay if answer else cfg.neighbor_decay)
+                reason = f"{'reply to' if answer else 'turn next to'} retrieved message {hit.id}"
+                existing = items.get(nb.seq)
+                if nb.id in skip or nscore <= 0 or (existing and existing.score >= nscore):
+                    continue
+                if existing is None:
+                    items[nb.seq] = self._item(
+                        nb, "neighbor", nscore, {"neighbor_of_score": score}, reason
                     )
-        return out
+                else:  # a weaker hit, or a neighbour of a weaker hit: raise it, keep its story
+                    existing.score = nscore
+                    existing.score_parts["neighbor_of_score"] = score
+                    existing.reason = f"{reason}; {existing.reason}"
+        return list(items.values())
 
     def _item(
         self, msg: Message, layer: str, score: float, parts: dict[str, float], reason: str

@@ -94,8 +94,9 @@ class EmbeddingWorker:
             try:
                 while not self._stop and self.run_once():
                     pass
-            except BaseException as exc:  # keep the thread alive; flush() reports it
-                log.exception("embedding worker failed")
+            except Exception as exc:  # keep the thread alive; flush() reports it
+                if self.error is None or str(exc) != str(self.error):
+                    log.exception("embedding worker failed")
                 self.error = exc
                 time.sleep(0.5)
             finally:

@@ -83,6 +83,12 @@ class MemoryBackend(ABC):
     def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
         """Up to ``window`` messages before and after ``seq`` in its session, in order."""
 
+    def neighbors_many(
+        self, user_id: str, seqs: Sequence[int], window: int
+    ) -> dict[int, list[Message]]:
+        """:meth:`neighbors` of several messages at once (backends may batch it)."""
+        return {s: self.neighbors(user_id, s, window) for s in seqs}
+
     @abstractmethod
     def iter_messages(self, user_id: str) -> list[Message]:
         """All messages of a user in insertion order."""
@@ -149,6 +155,15 @@ class MemoryBackend(ABC):
     @abstractmethod
     def cache_put(self, model: str, vectors: dict[str, np.ndarray]) -> None:
         """Store vectors in the cache."""
+
+    # -- store metadata -----------------------------------------------------------------
+    @abstractmethod
+    def get_meta(self, key: str) -> str | None:
+        """A store-wide setting (e.g. the embedding model the vectors came from)."""
+
+    @abstractmethod
+    def set_meta(self, key: str, value: str) -> None:
+        """Record a store-wide setting."""
 
     # -- lifecycle ----------------------------------------------------------------------
     @abstractmethod

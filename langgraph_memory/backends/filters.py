@@ -122,6 +122,8 @@ def compile_filter(flt: Mapping[str, Any] | None) -> Predicate | None:
                     raise ValueError(f"filter on {key!r}: unknown operator {op!r}")
                 if op in ("$in", "$nin") and not isinstance(value, (list, tuple, set, frozenset)):
                     raise ValueError(f"filter on {key!r}: {op} needs a list")
+                if op in ("$in", "$nin"):
+                    value = list(value)  # compared by ==, so unhashable values work
                 checks.append((get, op, value))
         else:
             checks.append((get, "$eq", cond))

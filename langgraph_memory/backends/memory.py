@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import Counter
 from collections.abc import Sequence
@@ -14,6 +15,11 @@ from ..retrieval.vectors import VectorMatrix
 from .base import BackendStats, MemoryBackend, Postings
 
 __all__ = ["InMemoryBackend"]
+
+
+def _copy(msg: Message) -> Message:
+    """A copy that shares nothing mutable with the stored message."""
+    return replace(msg, metadata=copy.deepcopy(msg.metadata))
 
 
 class _UserData:
@@ -47,6 +53,7 @@ class InMemoryBackend(MemoryBackend):
         self._seq = 0
         self._pending: dict[int, Message] = {}
         self._cache: dict[tuple[str, str], np.ndarray] = {}
+        self._meta: dict[str, str] = {}
         self._lock = threading.RLock()
 
     def _user(self, user_id: str) -> _UserData:
@@ -65,9 +72,9 @@ class InMemoryBackend(MemoryBackend):
                     raise ValueError(
                         f"message_id {msg.id!r} already exists for this user with other content"
                     )
-                return replace(existing), False
+                return _copy(existing), False
             self._seq += 1
-            stored = replace(msg, seq=self._seq, metadata=dict(msg.metadata))
+            stored = replace(msg, seq=self._seq, metadata=copy.deepcopy(msg.metadata))
             u.by_seq[stored.seq] = stored
             u.by_id[stored.id] = stored.seq
             u.sessions.setdefault(stored.session_id, []).append(stored.seq)
@@ -76,21 +83,21 @@ class InMemoryBackend(MemoryBackend):
             u.doc_len[stored.seq] = len(terms)
             u.total_len += len(terms)
             self._pending[stored.seq] = stored
-            return replace(stored), True
+            return _copy(stored), True
 
     def get_messages(self, user_id: str, seqs: Sequence[int]) -> dict[int, Message]:
         with self._lock:
             u = self._users.get(user_id)
             if u is None:
                 return {}
-            return {s: replace(u.by_seq[s]) for s in seqs if s in u.by_seq}
+            return {s: _copy(u.by_seq[s]) for s in seqs if s in u.by_seq}
 
     def get_message(self, user_id: str, message_id: str) -> Message | None:
         with self._lock:
             u = self._users.get(user_id)
             if u is None or message_id not in u.by_id:
                 return None
-            return replace(u.by_seq[u.by_id[message_id]])
+            return _copy(u.by_seq[u.by_id[message_id]])
 
     def session_messages(
         self, user_id: str, session_id: str, *, last: int | None = None
@@ -102,7 +109,7 @@ class InMemoryBackend(MemoryBackend):
             seqs = u.sessions.get(session_id, [])
             if last is not None:
                 seqs = seqs[-last:] if last > 0 else []
-            return [replace(u.by_seq[s]) for s in seqs]
+            return [_copy(u.by_seq[s]) for s in seqs]
 
     def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
         with self._lock:
@@ -112,16 +119,16 @@ class InMemoryBackend(MemoryBackend):
             seqs = u.sessions[u.by_seq[seq].session_id]
             i = seqs.index(seq)
             around = seqs[max(0, i - window) : i] + seqs[i + 1 : i + 1 + window]
-            return [replace(u.by_seq[s]) for s in around]
+            return [_copy(u.by_seq[s]) for s in around]
 
     def iter_messages(self, user_id: str) -> list[Message]:
         with self._lock:
             u = self._users.get(user_id)
-            return [] if u is None else [replace(u.by_seq[s]) for s in sorted(u.by_seq)]
+            return [] if u is None else [_copy(u.by_seq[s]) for s in sorted(u.by_seq)]
 
     def pending_embeddings(self, limit: int) -> list[Message]:
         with self._lock:
-            return [replace(self._pending[s]) for s in sorted(self._pending)[:limit]]
+            return [_copy(self._pending[s]) for s in sorted(self._pending)[:limit]]
 
     def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
         with self._lock:
@@ -160,6 +167,14 @@ class InMemoryBackend(MemoryBackend):
         with self._lock:
             for h, v in vectors.items():
                 self._cache[(model, h)] = np.asarray(v, dtype=np.float32)
+
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            return self._meta.get(key)
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            self._meta[key] = value
 
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
         with self._lock:

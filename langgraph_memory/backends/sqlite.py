@@ -3,8 +3,8 @@
 Messages, posting lists, vectors and the embedding cache live in one database
 file. Vector search keeps an in-process numpy matrix per user, refreshed
 incrementally from the file, so other processes' writes are seen.
-``secure_delete`` is on and the WAL is checkpointed after ``delete_user`` so a
-deleted user leaves no bytes in the file.
+``secure_delete`` is on, and ``delete_user`` vacuums the file and truncates the
+WAL, so a deleted user leaves no bytes in the file.
 """
 
 from __future__ import annotations
@@ -40,10 +40,11 @@ MIGRATIONS: list[str] = [
         ts TEXT NOT NULL,
         metadata TEXT NOT NULL,
         n_terms INTEGER NOT NULL,
+        pos INTEGER NOT NULL,
         embedded INTEGER NOT NULL DEFAULT 0,
         UNIQUE (user_id, id)
     );
-    CREATE INDEX messages_session ON messages (user_id, session_id, seq);
+    CREATE INDEX messages_session ON messages (user_id, session_id, pos);
     CREATE INDEX messages_pending ON messages (seq) WHERE embedded = 0;
     CREATE TABLE postings (
         user_id TEXT NOT NULL,
@@ -64,6 +65,10 @@ MIGRATIONS: list[str] = [
         vec BLOB NOT NULL
     );
     CREATE INDEX vectors_user ON vectors (user_id, seq);
+    CREATE TABLE lgm_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
     CREATE TABLE embedding_cache (
         model TEXT NOT NULL,
         hash TEXT NOT NULL,
@@ -180,9 +185,14 @@ class SQLiteBackend(MemoryBackend):
                         f"message_id {msg.id!r} already exists for this user with other content"
                     )
                 return existing, False
+            pos = c.execute(
+                "SELECT COALESCE(MAX(pos), -1) + 1 FROM messages "
+                "WHERE user_id = ? AND session_id = ?",
+                (msg.user_id, msg.session_id),
+            ).fetchone()[0]
             cur = c.execute(
                 "INSERT INTO messages (user_id, id, session_id, role, name, content, ts, metadata,"
-                " n_terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " n_terms, pos) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     msg.user_id,
                     msg.id,
@@ -193,6 +203,7 @@ class SQLiteBackend(MemoryBackend):
                     msg.timestamp.isoformat(),
                     json.dumps(msg.metadata, ensure_ascii=False),
                     len(terms),
+                    pos,
                 ),
             )
             seq = int(cur.lastrowid or 0)
@@ -255,25 +266,45 @@ class SQLiteBackend(MemoryBackend):
         return [_row_to_message(r) for r in rows]
 
     def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
-        if window <= 0:
-            return []
+        return self.neighbors_many(user_id, [seq], window).get(seq, [])
+
+    def neighbors_many(
+        self, user_id: str, seqs: Sequence[int], window: int
+    ) -> dict[int, list[Message]]:
+        seqs = list(dict.fromkeys(seqs))
+        if window <= 0 or not seqs:
+            return {s: [] for s in seqs}
+        out: dict[int, list[Message]] = {s: [] for s in seqs}
+        for i in range(0, len(seqs), 200):  # SQLite limits expression depth
+            out.update(self._neighbors_chunk(user_id, seqs[i : i + 200], window))
+        return out
+
+    def _neighbors_chunk(
+        self, user_id: str, seqs: list[int], window: int
+    ) -> dict[int, list[Message]]:
+        marks = ",".join("?" * len(seqs))
+        anchors = self._read(
+            f"SELECT seq, session_id, pos FROM messages WHERE user_id = ? AND seq IN ({marks})",
+            (user_id, *seqs),
+        )
+        out: dict[int, list[Message]] = {s: [] for s in seqs}
+        if not anchors:
+            return out
+        clause = " OR ".join("(session_id = ? AND pos BETWEEN ? AND ?)" for _ in anchors)
+        params: list[object] = [user_id]
+        for _, session, pos in anchors:
+            params += [session, pos - window, pos + window]
         rows = self._read(
-            "SELECT session_id FROM messages WHERE user_id = ? AND seq = ?", (user_id, seq)
+            f"SELECT {_COLS}, pos FROM messages WHERE user_id = ? AND ({clause}) ORDER BY seq",
+            params,
         )
-        if not rows:
-            return []
-        session = rows[0][0]
-        before = self._read(
-            f"SELECT {_COLS} FROM messages WHERE user_id = ? AND session_id = ? AND seq < ? "
-            "ORDER BY seq DESC LIMIT ?",
-            (user_id, session, seq, window),
-        )[::-1]
-        after = self._read(
-            f"SELECT {_COLS} FROM messages WHERE user_id = ? AND session_id = ? AND seq > ? "
-            "ORDER BY seq LIMIT ?",
-            (user_id, session, seq, window),
-        )
-        return [_row_to_message(r) for r in before + after]
+        for seq, session, pos in anchors:
+            out[seq] = [
+                _row_to_message(r[:-1])
+                for r in rows
+                if r[3] == session and r[0] != seq and abs(r[-1] - pos) <= window
+            ]
+        return out
 
     def iter_messages(self, user_id: str) -> list[Message]:
         rows = self._read(
@@ -349,16 +380,29 @@ class SQLiteBackend(MemoryBackend):
 
     # -- lexical --------------------------------------------------------------------------
     def postings(self, user_id: str, terms: Sequence[str]) -> Postings:
-        stats = self._read("SELECT n_docs, total_len FROM user_stats WHERE user_id = ?", (user_id,))
-        if not stats or not terms:
+        if not terms:
             return Postings({}, 0, 0, {})
         marks = ",".join("?" * len(terms))
+        with self._lock:  # one snapshot: counts and posting lists must agree
+            if self._closed:
+                raise RuntimeError("the memory backend is closed")
+            self._conn.execute("BEGIN")
+            try:
+                stats = self._conn.execute(
+                    "SELECT n_docs, total_len FROM user_stats WHERE user_id = ?", (user_id,)
+                ).fetchall()
+                rows = self._conn.execute(
+                    "SELECT term, seq, tf, dl FROM postings "
+                    f"WHERE user_id = ? AND term IN ({marks})",
+                    (user_id, *terms),
+                ).fetchall()
+            finally:
+                self._conn.execute("COMMIT")
+        if not stats:
+            return Postings({}, 0, 0, {})
         lists: dict[str, list[tuple[int, int]]] = {t: [] for t in terms}
         doc_len: dict[int, int] = {}
-        for term, seq, tf, dl in self._read(
-            f"SELECT term, seq, tf, dl FROM postings WHERE user_id = ? AND term IN ({marks})",
-            (user_id, *terms),
-        ):
+        for term, seq, tf, dl in rows:
             lists[term].append((seq, tf))
             doc_len[seq] = dl
         return Postings(lists, int(stats[0][0]), int(stats[0][1]), doc_len)
@@ -386,6 +430,19 @@ class SQLiteBackend(MemoryBackend):
                 [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()],
             )
 
+    # -- store metadata -------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM lgm_meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._tx() as c:
+            c.execute(
+                "INSERT INTO lgm_meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     # -- lifecycle ------------------------------------------------------------------------
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
         with self._tx() as c:
@@ -398,6 +455,9 @@ class SQLiteBackend(MemoryBackend):
             )
         with self._lock:
             self._vectors.pop(user_id, None)
+            # secure_delete zeroes deleted cells, but b-tree rebalancing can leave stale
+            # copies of index keys in free space: rebuild the file so nothing remains.
+            self._conn.execute("VACUUM")
             self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return int(n)
 

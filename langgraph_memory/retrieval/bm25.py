@@ -20,7 +20,7 @@ __all__ = ["bm25_scores", "idf"]
 
 def idf(n_docs: int, df: int) -> float:
     """FTS5's BM25 inverse document frequency, floored at 1e-6."""
-    value = math.log((n_docs - df + 0.5) / (df + 0.5))
+    value = math.log(max(n_docs - df + 0.5, 1e-9) / (df + 0.5))
     return value if value > 1e-6 else 1e-6
 
 

@@ -76,7 +76,9 @@ class VectorMatrix:
         qn = float(np.linalg.norm(q))
         if qn == 0:
             return []
-        sims = self._data[: self._n] @ (q / qn)
+        # float32 products of equal vectors can differ in the last bits depending on
+        # where a row falls in the BLAS kernel: round so equal vectors tie exactly.
+        sims = np.round(self._data[: self._n] @ (q / qn), 6)
         valid = self._alive[: self._n].copy()
         if allowed is not None:
             valid &= np.isin(self._keys[: self._n], np.fromiter(allowed, dtype=np.int64))
@@ -85,8 +87,9 @@ class VectorMatrix:
             return []
         s = sims[idx]
         if k < idx.size:
-            part = np.argpartition(-s, k - 1)[:k]
-            idx, s = idx[part], s[part]
+            kth = -np.partition(-s, k - 1)[k - 1]
+            keep = s >= kth  # everything tied with the k-th, so ties resolve by key below
+            idx, s = idx[keep], s[keep]
         keys = self._keys[idx]
-        order = np.lexsort((keys, -s))
+        order = np.lexsort((keys, -s))[:k]
         return [(int(keys[i]), float(s[i])) for i in order]

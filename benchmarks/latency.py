@@ -1,0 +1,150 @@
+"""Write-path and read-path latency of langgraph_memory on SQLite, with the default model.
+
+Usage:
+    python benchmarks/latency.py [--n 10000] [--queries 200]
+
+Prints, all measured in this run:
+- ``add_message`` p50/p95 ms while the background worker embeds;
+- ingestion throughput (messages/s from the first ``add_message`` to the end of
+  ``flush``) against the raw throughput of the same model embedding the same
+  texts in one call (the ceiling), and their ratio;
+- ``build_context`` p50/p95 ms for one user holding ``--n`` messages, query
+  embedding included (every query is new, so no cache hit helps).
+
+Messages are synthetic (seeded templates in English and Chinese) so the figure
+does not depend on a data set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+
+import numpy as np
+
+from langgraph_memory import MemoryManager
+from langgraph_memory.embeddings import MiniLMEmbeddings
+
+SUBJECTS = [
+    "my sister",
+    "our team",
+    "the landlord",
+    "my doctor",
+    "Grandma",
+    "the new manager",
+    "my neighbour",
+    "the kids",
+    "my best friend",
+    "the client",
+]
+VERBS = [
+    "recommended",
+    "complained about",
+    "booked",
+    "cancelled",
+    "loved",
+    "forgot",
+    "asked me about",
+    "bought",
+    "painted",
+    "fixed",
+]
+OBJECTS = [
+    "a trip to Kyoto",
+    "the blue bicycle",
+    "a vegan bakery downtown",
+    "the quarterly report",
+    "a jazz concert",
+    "the broken dishwasher",
+    "a pottery class",
+    "the hiking trail",
+    "a birthday cake",
+    "the garden fence",
+    "a chess tournament",
+    "the old laptop",
+]
+TIMES = ["yesterday", "last week", "on Monday", "two days ago", "this morning", "last spring"]
+ZH = [
+    "我上周去了杭州出差",
+    "我对花生过敏",
+    "我们计划明年去云南旅游",
+    "我最近在学弹钢琴",
+    "我的猫叫小白",
+    "公司下个月搬到新办公室",
+    "我更喜欢喝绿茶",
+    "周末和朋友去爬山了",
+]
+
+
+def synth(rng: random.Random, i: int) -> str:
+    if rng.random() < 0.15:
+        return f"{rng.choice(ZH)}，第{i}次提到。"
+    return (
+        f"{rng.choice(SUBJECTS).capitalize()} {rng.choice(VERBS)} {rng.choice(OBJECTS)} "
+        f"{rng.choice(TIMES)}, note {i}."
+    )
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(np.asarray(values), q))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=10_000, help="messages for one user")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    texts = [synth(rng, i) for i in range(args.n)]
+
+    model = MiniLMEmbeddings()
+    model.embed_documents(["warm up"] * 8)
+    # The raw ceiling: the same model embedding the same texts in one call (messages
+    # without a speaker name are indexed by their content alone).
+    indexed = list(texts)
+    t0 = time.perf_counter()
+    model.embed_documents(indexed)
+    raw_tps = len(indexed) / (time.perf_counter() - t0)
+
+    path = tempfile.mkdtemp(prefix="lgm-latency-")
+    mm = MemoryManager(path, embeddings=model)
+    add_ms: list[float] = []
+    t0 = time.perf_counter()
+    for i, text in enumerate(texts):
+        a = time.perf_counter()
+        mm.add_message("bench-user", f"s{i // 50}", "user" if i % 2 == 0 else "assistant", text)
+        add_ms.append((time.perf_counter() - a) * 1e3)
+    mm.flush()
+    ingest_tps = len(texts) / (time.perf_counter() - t0)
+
+    queries = [
+        f"what did {rng.choice(SUBJECTS)} say about {rng.choice(OBJECTS)} {q}?"
+        for q in range(args.queries)
+    ]
+    mm.build_context("bench-user", "live", "warm up the read path", token_budget=2000)
+    ctx_ms: list[float] = []
+    for q in queries:
+        a = time.perf_counter()
+        ctx = mm.build_context("bench-user", "live", q, token_budget=2000)
+        ctx_ms.append((time.perf_counter() - a) * 1e3)
+        assert ctx.tokens <= 2000
+    stats = mm.stats("bench-user")
+    mm.close()
+
+    print(f"messages for one user (SQLite):      {stats['messages']}")
+    print(f"add_message p50 / p95 ms:            {pct(add_ms, 50):.3f} / {pct(add_ms, 95):.3f}")
+    print(f"raw embedding throughput (texts/s):  {raw_tps:.1f}")
+    print(f"ingestion throughput (messages/s):   {ingest_tps:.1f}")
+    print(f"ingestion / raw:                     {ingest_tps / raw_tps:.3f}")
+    print(
+        f"build_context p50 / p95 ms (budget 2000, query embedding included): "
+        f"{pct(ctx_ms, 50):.2f} / {pct(ctx_ms, 95):.2f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,561 @@
+"""The MemoryBackend conformance suite: every backend in BACKENDS must pass all of it.
+
+These tests talk to the backend interface directly (no manager), so a new
+backend is checked on exactly the contract the rest of the library relies on.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+from langgraph_memory import MemoryManager
+from langgraph_memory.backends import MemoryBackend, compile_filter
+from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.records import Message
+from langgraph_memory.retrieval.hybrid import index_text
+from langgraph_memory.tokens import tokenize
+
+T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
+
+
+def make(
+    mid: str,
+    content: str = "hello world",
+    *,
+    user: str = "alice",
+    session: str = "s1",
+    role: str = "user",
+    name: str | None = None,
+    minutes: int = 0,
+    metadata: dict | None = None,
+) -> Message:
+    return Message(
+        id=mid,
+        user_id=user,
+        session_id=session,
+        role=role,
+        content=content,
+        timestamp=T0 + timedelta(minutes=minutes),
+        name=name,
+        metadata=dict(metadata or {}),
+    )
+
+
+def put(backend: MemoryBackend, msg: Message) -> Message:
+    stored, created = backend.insert_message(msg, tokenize(index_text(msg)))
+    assert created
+    return stored
+
+
+def unit(*xs: float) -> np.ndarray:
+    v = np.asarray(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+# -- insert ---------------------------------------------------------------------------------
+def test_insert_returns_stored_message_with_seq(backend: MemoryBackend) -> None:
+    m = make("m1", "I moved to Lyon", name="Alice", metadata={"topic": "travel", "n": 3})
+    stored, created = backend.insert_message(m, tokenize(m.content))
+    assert created is True
+    assert stored.seq > 0
+    assert (stored.id, stored.user_id, stored.session_id, stored.role) == (
+        "m1",
+        "alice",
+        "s1",
+        "user",
+    )
+    assert stored.content == "I moved to Lyon"
+    assert stored.name == "Alice"
+    assert stored.metadata == {"topic": "travel", "n": 3}
+    assert stored.timestamp == T0
+    again = backend.get_message("alice", "m1")
+    assert again is not None
+    assert again.seq == stored.seq
+    assert again.timestamp == T0 and again.timestamp.tzinfo is not None
+    assert again.metadata == {"topic": "travel", "n": 3}
+    assert again.name == "Alice"
+
+
+def test_seqs_increase_across_users_and_sessions(backend: MemoryBackend) -> None:
+    seqs = [
+        put(backend, make("a", user="alice")).seq,
+        put(backend, make("b", user="bob")).seq,
+        put(backend, make("c", user="alice", session="s2")).seq,
+        put(backend, make("d", user="carol")).seq,
+    ]
+    assert seqs == sorted(seqs)
+    assert len(set(seqs)) == 4
+
+
+def test_duplicate_id_same_content_is_not_created_again(backend: MemoryBackend) -> None:
+    first = put(backend, make("m1", "zebra crossing"))
+    stored, created = backend.insert_message(make("m1", "zebra crossing"), ["zebra", "crossing"])
+    assert created is False
+    assert stored.seq == first.seq
+    assert stored.content == "zebra crossing"
+    assert backend.stats("alice").messages == 1
+    assert [m.id for m in backend.pending_embeddings(10)] == ["m1"]
+    # the lexical index was not doubled either
+    p = backend.postings("alice", ["zebra"])
+    assert p.lists["zebra"] == [(first.seq, 1)]
+    assert (p.n_docs, p.total_len) == (1, 2)
+
+
+def test_duplicate_id_other_content_raises_and_keeps_original(backend: MemoryBackend) -> None:
+    first = put(backend, make("m1", "original words"))
+    with pytest.raises(ValueError, match="m1"):
+        backend.insert_message(make("m1", "replacement words"), tokenize("replacement words"))
+    got = backend.get_message("alice", "m1")
+    assert got is not None
+    assert got.content == "original words"
+    assert got.seq == first.seq
+    assert backend.stats("alice").messages == 1
+    assert backend.postings("alice", ["replacement"]).lists["replacement"] == []
+    assert backend.lexical_search("alice", ["original"], 5)[0][0] == first.seq
+
+
+def test_same_id_for_two_users_is_two_messages(backend: MemoryBackend) -> None:
+    a = put(backend, make("m1", "alice text", user="alice"))
+    b = put(backend, make("m1", "bob text", user="bob"))
+    assert a.seq != b.seq
+    got_a, got_b = backend.get_message("alice", "m1"), backend.get_message("bob", "m1")
+    assert got_a is not None and got_b is not None
+    assert got_a.content == "alice text"
+    assert got_b.content == "bob text"
+
+
+# -- reads are scoped by user ---------------------------------------------------------------
+def test_get_messages_scoped_by_user(backend: MemoryBackend) -> None:
+    a1 = put(backend, make("a1", "one", user="alice"))
+    b1 = put(backend, make("b1", "two", user="bob"))
+    a2 = put(backend, make("a2", "three", user="alice"))
+    got = backend.get_messages("alice", [a1.seq, b1.seq, a2.seq, 99999])
+    assert set(got) == {a1.seq, a2.seq}
+    assert got[a1.seq].id == "a1" and got[a2.seq].id == "a2"
+    assert backend.get_messages("bob", [a1.seq, a2.seq]) == {}
+    assert backend.get_messages("nobody", [a1.seq, b1.seq]) == {}
+    assert backend.get_messages("alice", []) == {}
+
+
+def test_get_messages_many_seqs(backend: MemoryBackend) -> None:
+    seqs = [put(backend, make(f"m{i}", f"text {i}")).seq for i in range(1200)]
+    got = backend.get_messages("alice", seqs)
+    assert len(got) == 1200
+    assert all(got[s].content == f"text {i}" for i, s in enumerate(seqs))
+
+
+def test_get_message_scoped_by_user(backend: MemoryBackend) -> None:
+    put(backend, make("secret", "bob's secret", user="bob"))
+    assert backend.get_message("alice", "secret") is None
+    assert backend.get_message("bob", "secret") is not None
+    assert backend.get_message("bob", "missing") is None
+
+
+def test_session_messages_order_and_last(backend: MemoryBackend) -> None:
+    ids = []
+    for i in range(5):
+        ids.append(put(backend, make(f"m{i}", f"turn {i}", session="s1", minutes=i)).id)
+        put(backend, make(f"x{i}", f"other {i}", session="s2"))
+        put(backend, make(f"b{i}", f"bob {i}", user="bob", session="s1"))
+    assert [m.id for m in backend.session_messages("alice", "s1")] == ids
+    assert [m.id for m in backend.session_messages("alice", "s1", last=2)] == ids[-2:]
+    assert [m.id for m in backend.session_messages("alice", "s1", last=50)] == ids
+    assert backend.session_messages("alice", "s1", last=0) == []
+    assert backend.session_messages("alice", "nope") == []
+    assert all(m.user_id == "alice" for m in backend.session_messages("alice", "s1"))
+    assert backend.session_messages("carol", "s1") == []
+
+
+def test_neighbors_stay_within_session_and_window(backend: MemoryBackend) -> None:
+    s1 = [put(backend, make(f"s1-{i}", f"a {i}", session="s1")) for i in range(3)]
+    s2 = [put(backend, make(f"s2-{i}", f"b {i}", session="s2")) for i in range(2)]
+    s1 += [put(backend, make(f"s1-{i}", f"a {i}", session="s1")) for i in range(3, 6)]
+    put(backend, make("bob-0", "bob", user="bob", session="s1"))
+    mid = s1[3]  # interleaved with s2 and bob's s1 in seq order
+    assert [m.id for m in backend.neighbors("alice", mid.seq, 1)] == ["s1-2", "s1-4"]
+    assert [m.id for m in backend.neighbors("alice", mid.seq, 2)] == [
+        "s1-1",
+        "s1-2",
+        "s1-4",
+        "s1-5",
+    ]
+    assert [m.id for m in backend.neighbors("alice", s1[0].seq, 2)] == ["s1-1", "s1-2"]
+    assert [m.id for m in backend.neighbors("alice", s1[-1].seq, 1)] == ["s1-4"]
+    assert [m.id for m in backend.neighbors("alice", s2[0].seq, 5)] == ["s2-1"]
+    assert backend.neighbors("alice", mid.seq, 0) == []
+    assert backend.neighbors("bob", mid.seq, 2) == []  # another user's seq
+    assert backend.neighbors("alice", 10**9, 2) == []
+
+
+def test_neighbors_many_matches_neighbors(backend: MemoryBackend) -> None:
+    msgs = [put(backend, make(f"m{i}", f"t {i}", session=f"s{i % 3}")) for i in range(30)]
+    put(backend, make("b0", user="bob", session="s0"))
+    seqs = [m.seq for m in msgs[::4]] + [10**9]
+    for window in (0, 1, 3):
+        many = backend.neighbors_many("alice", seqs, window)
+        assert set(many) == set(seqs)
+        for s in seqs:
+            assert [m.id for m in many[s]] == [m.id for m in backend.neighbors("alice", s, window)]
+    assert all(v == [] for v in backend.neighbors_many("bob", seqs, 2).values())
+    assert backend.neighbors_many("alice", [], 2) == {}
+
+
+def test_neighbors_many_of_many_hits(
+    backend: MemoryBackend,
+) -> None:
+    msgs = [put(backend, make(f"m{i}", f"t {i}", session=f"s{i % 7}")) for i in range(1200)]
+    many = backend.neighbors_many("alice", [m.seq for m in msgs], 1)
+    assert len(many) == 1200
+    assert [m.id for m in many[msgs[700].seq]] == ["m693", "m707"]
+
+
+def test_meta_round_trip(backend: MemoryBackend) -> None:
+    assert backend.get_meta("embedding_model") is None
+    backend.set_meta("embedding_model", "model-a")
+    assert backend.get_meta("embedding_model") == "model-a"
+    backend.set_meta("embedding_model", "model-b")
+    backend.set_meta("other", "模型")
+    assert backend.get_meta("embedding_model") == "model-b"
+    assert backend.get_meta("other") == "模型"
+    backend.delete_user("alice")
+    assert backend.get_meta("embedding_model") == "model-b"  # store-wide, not per user
+
+
+def test_iter_messages_in_insertion_order(backend: MemoryBackend) -> None:
+    for i in range(4):
+        put(backend, make(f"m{i}", session=f"s{i % 2}"))
+        put(backend, make(f"b{i}", user="bob"))
+    assert [m.id for m in backend.iter_messages("alice")] == ["m0", "m1", "m2", "m3"]
+    assert backend.iter_messages("nobody") == []
+
+
+# -- vectors --------------------------------------------------------------------------------
+def test_pending_embeddings_oldest_first_and_cleared_by_store(backend: MemoryBackend) -> None:
+    msgs = [put(backend, make(f"m{i}", user=("alice", "bob")[i % 2])) for i in range(5)]
+    pending = backend.pending_embeddings(10)
+    assert [m.seq for m in pending] == [m.seq for m in msgs]
+    assert [m.id for m in backend.pending_embeddings(2)] == ["m0", "m1"]
+    backend.store_vectors([(pending[1], unit(1, 0, 0)), (pending[3], unit(0, 1, 0))])
+    assert [m.id for m in backend.pending_embeddings(10)] == ["m0", "m2", "m4"]
+    assert backend.stats().embedded == 2
+    assert backend.stats("bob").embedded == 2
+    # storing again is ignored, not doubled
+    backend.store_vectors([(pending[1], unit(0, 0, 1))])
+    assert backend.stats().embedded == 2
+    assert backend.vector_search("bob", unit(1, 0, 0), 5)[0] == (pending[1].seq, pytest.approx(1.0))
+
+
+def test_store_vectors_ignores_deleted_messages(backend: MemoryBackend) -> None:
+    m = put(backend, make("m1", user="gone"))
+    keep = put(backend, make("k1", user="stay"))
+    backend.delete_user("gone")
+    backend.store_vectors([(m, unit(1, 0)), (keep, unit(0, 1))])
+    assert backend.vector_search("gone", unit(1, 0), 5) == []
+    assert backend.stats("gone").embedded == 0
+    assert backend.vector_search("stay", unit(0, 1), 5) == [(keep.seq, pytest.approx(1.0))]
+
+
+def test_vector_search_best_first_with_exact_cosines(backend: MemoryBackend) -> None:
+    rng = np.random.default_rng(7)
+    vecs = rng.normal(size=(20, 8)).astype(np.float32)
+    msgs = [put(backend, make(f"m{i}", f"text {i}")) for i in range(20)]
+    backend.store_vectors(list(zip(msgs, vecs, strict=True)))
+    q = rng.normal(size=8).astype(np.float32)
+    got = backend.vector_search("alice", q, 5)
+    normed = vecs / np.linalg.norm(vecs, axis=1, keepdims=True)
+    cos = normed @ (q / np.linalg.norm(q))
+    best = np.argsort(-cos)[:5]
+    assert [s for s, _ in got] == [msgs[i].seq for i in best]
+    assert [c for _, c in got] == pytest.approx([float(cos[i]) for i in best], abs=1e-5)
+    assert [c for _, c in got] == sorted((c for _, c in got), reverse=True)
+    assert len(backend.vector_search("alice", q, 100)) == 20
+
+
+def test_vector_search_respects_allowed_and_user(backend: MemoryBackend) -> None:
+    a = [put(backend, make(f"a{i}", user="alice")) for i in range(4)]
+    b = [put(backend, make(f"b{i}", user="bob")) for i in range(4)]
+    same = unit(1, 1, 0)
+    backend.store_vectors([(m, same) for m in a + b])
+    everything = {m.seq for m in a + b}
+    got = backend.vector_search("alice", same, 10, allowed=everything)
+    assert {s for s, _ in got} == {m.seq for m in a}
+    got = backend.vector_search("alice", same, 10, allowed={a[1].seq, a[3].seq, b[0].seq})
+    assert sorted(s for s, _ in got) == [a[1].seq, a[3].seq]
+    assert backend.vector_search("alice", same, 10, allowed={b[0].seq}) == []
+    assert backend.vector_search("alice", same, 10, allowed=set()) == []
+    assert backend.vector_search("nobody", same, 10) == []
+    # ties are broken by insertion order
+    assert [s for s, _ in backend.vector_search("bob", same, 10)] == [m.seq for m in b]
+
+
+def test_vector_search_sees_vectors_added_later(backend: MemoryBackend) -> None:
+    m1 = put(backend, make("m1"))
+    backend.store_vectors([(m1, unit(1, 0))])
+    assert [s for s, _ in backend.vector_search("alice", unit(0, 1), 5)] == [m1.seq]
+    m2 = put(backend, make("m2"))
+    backend.store_vectors([(m2, unit(0, 1))])
+    assert [s for s, _ in backend.vector_search("alice", unit(0, 1), 5)] == [m2.seq, m1.seq]
+
+
+# -- lexical --------------------------------------------------------------------------------
+DOCS = [
+    ("alice", "The cat sat on the mat with another cat"),
+    ("alice", "A dog chased the cat around the garden"),
+    ("bob", "cat cat cat cat bob's cats everywhere"),
+    ("alice", "Garden party on Saturday with cake"),
+    ("alice", "我喜欢在花园里喝茶"),
+    ("alice", "Nothing relevant here at all"),
+]
+
+
+def _expected_bm25(docs: list[list[str]], query: list[str], k1=1.2, b=0.75) -> dict[int, float]:
+    """An independent textbook BM25 (FTS5 idf, floored at 1e-6) over token lists."""
+    n = len(docs)
+    avg = sum(map(len, docs)) / n
+    out: dict[int, float] = {}
+    for term, qtf in Counter(query).items():
+        df = sum(1 for d in docs if term in d)
+        if df == 0:
+            continue
+        idf = max(math.log((n - df + 0.5) / (df + 0.5)), 1e-6)
+        for i, d in enumerate(docs):
+            tf = d.count(term)
+            if tf:
+                out[i] = out.get(i, 0.0) + qtf * idf * tf * (k1 + 1) / (
+                    tf + k1 * (1 - b + b * len(d) / avg)
+                )
+    return out
+
+
+def test_postings_describe_only_the_users_messages(backend: MemoryBackend) -> None:
+    stored = [put(backend, make(f"d{i}", text, user=u)) for i, (u, text) in enumerate(DOCS)]
+    alice = [(m, tokenize(m.content)) for m in stored if m.user_id == "alice"]
+    p = backend.postings("alice", ["cat", "garden", "zzz"])
+    assert p.n_docs == len(alice)
+    assert p.total_len == sum(len(t) for _, t in alice)
+    assert sorted(p.lists["cat"]) == sorted((m.seq, t.count("cat")) for m, t in alice if "cat" in t)
+    assert p.lists["zzz"] == []
+    for seq in {s for plist in p.lists.values() for s, _ in plist}:
+        assert p.doc_len[seq] == next(len(t) for m, t in alice if m.seq == seq)
+    empty = backend.postings("nobody", ["cat"])
+    assert empty.n_docs == 0 and empty.total_len == 0
+
+
+def test_lexical_search_matches_textbook_bm25(backend: MemoryBackend) -> None:
+    stored = [put(backend, make(f"d{i}", text, user=u)) for i, (u, text) in enumerate(DOCS)]
+    alice = [m for m in stored if m.user_id == "alice"]
+    docs = [tokenize(m.content) for m in alice]
+    for query in ["cat garden", "cat cat", "花园 喝茶", "garden cake saturday", "unknownword"]:
+        q = tokenize(query)
+        expected = _expected_bm25(docs, q)
+        got = backend.lexical_search("alice", q, 10)
+        want = sorted(((alice[i].seq, s) for i, s in expected.items()), key=lambda x: (-x[1], x[0]))
+        assert [s for s, _ in got] == [s for s, _ in want], query
+        assert [v for _, v in got] == pytest.approx([v for _, v in want], abs=1e-9)
+        assert all(v > 0 for _, v in got)
+    assert backend.lexical_search("alice", [], 10) == []
+    assert backend.lexical_search("nobody", ["cat"], 10) == []
+
+
+def test_lexical_search_scope_allowed_and_k(backend: MemoryBackend) -> None:
+    stored = [put(backend, make(f"d{i}", text, user=u)) for i, (u, text) in enumerate(DOCS)]
+    bob_seq = stored[2].seq
+    got = backend.lexical_search("alice", ["cat"], 10)
+    assert bob_seq not in {s for s, _ in got}
+    assert len(got) == 2
+    assert len(backend.lexical_search("alice", ["cat"], 1)) == 1
+    only = backend.lexical_search("alice", ["cat"], 10, allowed={stored[1].seq, bob_seq})
+    assert [s for s, _ in only] == [stored[1].seq]
+    assert backend.lexical_search("bob", ["cat"], 10)[0][0] == bob_seq
+
+
+def test_filter_seqs_scoped_by_user(backend: MemoryBackend) -> None:
+    put(backend, make("a1", metadata={"topic": "x"}))
+    a2 = put(backend, make("a2", metadata={"topic": "y"}))
+    put(backend, make("b1", user="bob", metadata={"topic": "y"}))
+    pred = compile_filter({"topic": "y"})
+    assert pred is not None
+    assert backend.filter_seqs("alice", pred) == {a2.seq}
+
+
+# -- cache ----------------------------------------------------------------------------------
+def test_cache_round_trip(backend: MemoryBackend) -> None:
+    v1 = np.array([0.5, -1.25, 3.0], dtype=np.float32)
+    v2 = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    assert backend.cache_get("model-a", ["h1"]) == {}
+    backend.cache_put("model-a", {"h1": v1, "h2": v2})
+    got = backend.cache_get("model-a", ["h1", "h2", "h3"])
+    assert set(got) == {"h1", "h2"}
+    np.testing.assert_array_equal(got["h1"], v1)
+    assert got["h1"].dtype == np.float32
+    assert backend.cache_get("model-b", ["h1"]) == {}  # keyed by model too
+    backend.cache_put("model-a", {"h1": v2})
+    np.testing.assert_array_equal(backend.cache_get("model-a", ["h1"])["h1"], v2)
+    backend.cache_put("model-a", {})
+    keys = [f"k{i}" for i in range(1100)]
+    backend.cache_put("m", {k: np.full(2, i, dtype=np.float32) for i, k in enumerate(keys)})
+    many = backend.cache_get("m", keys)
+    assert len(many) == 1100 and float(many["k1099"][0]) == 1099.0
+
+
+# -- delete, stats, users -------------------------------------------------------------------
+def test_delete_user_removes_everything_of_that_user_only(backend: MemoryBackend) -> None:
+    a = [put(backend, make(f"a{i}", f"alice cat {i}", session=f"s{i % 2}")) for i in range(4)]
+    b = [put(backend, make(f"b{i}", f"bob cat {i}", user="bob")) for i in range(3)]
+    backend.store_vectors([(m, unit(1, 0)) for m in a[:2] + b[:2]])
+    backend.cache_put("m", {"alice-hash": unit(1, 0), "bob-hash": unit(0, 1)})
+    assert backend.delete_user("alice", ["alice-hash"]) == 4
+    assert backend.get_message("alice", "a0") is None
+    assert backend.get_messages("alice", [m.seq for m in a]) == {}
+    assert backend.session_messages("alice", "s0") == []
+    assert backend.iter_messages("alice") == []
+    assert backend.lexical_search("alice", ["cat"], 10) == []
+    assert backend.postings("alice", ["cat"]).n_docs == 0
+    assert backend.vector_search("alice", unit(1, 0), 10) == []
+    assert all(m.user_id != "alice" for m in backend.pending_embeddings(100))
+    assert backend.cache_get("m", ["alice-hash"]) == {}
+    assert backend.stats("alice").messages == 0
+    assert "alice" not in backend.users()
+    # bob untouched
+    assert [m.id for m in backend.iter_messages("bob")] == ["b0", "b1", "b2"]
+    assert len(backend.lexical_search("bob", ["cat"], 10)) == 3
+    assert len(backend.vector_search("bob", unit(1, 0), 10)) == 2
+    assert [m.id for m in backend.pending_embeddings(100)] == ["b2"]
+    assert set(backend.cache_get("m", ["bob-hash"])) == {"bob-hash"}
+    assert backend.stats("bob").messages == 3
+    # deleting again (or an unknown user) is a no-op
+    assert backend.delete_user("alice") == 0
+    assert backend.delete_user("nobody") == 0
+    # the user can start over
+    fresh = put(backend, make("a0", "alice is back"))
+    assert fresh.seq > max(m.seq for m in a + b)
+    assert backend.lexical_search("alice", ["back"], 5) == [(fresh.seq, pytest.approx(1e-6))]
+
+
+def test_stats_and_users(backend: MemoryBackend) -> None:
+    assert backend.users() == []
+    s = backend.stats()
+    assert (s.messages, s.embedded, s.sessions, s.users) == (0, 0, 0, 0)
+    a = [put(backend, make(f"a{i}", session=f"s{i % 3}")) for i in range(5)]
+    put(backend, make("b0", user="bob", session="s0"))
+    put(backend, make("c0", user="carol", session="z"))
+    backend.store_vectors([(a[0], unit(1, 0)), (a[1], unit(0, 1))])
+    s = backend.stats("alice")
+    assert (s.messages, s.embedded, s.sessions, s.users) == (5, 2, 3, 1)
+    s = backend.stats()
+    assert (s.messages, s.embedded, s.sessions, s.users) == (7, 2, 5, 3)
+    s = backend.stats("nobody")
+    assert (s.messages, s.embedded, s.sessions, s.users) == (0, 0, 0, 0)
+    assert backend.users() == ["alice", "bob", "carol"]
+
+
+def test_returned_messages_are_copies(
+    backend: MemoryBackend,
+) -> None:
+    put(backend, make("m1", metadata={"topic": "food", "nested": {"k": 1}}))
+    got = backend.get_message("alice", "m1")
+    assert got is not None
+    got.metadata["topic"] = "changed"
+    got.metadata["nested"]["k"] = 2
+    for m in (
+        backend.get_message("alice", "m1"),
+        backend.iter_messages("alice")[0],
+        backend.session_messages("alice", "s1")[0],
+    ):
+        assert m is not None
+        assert m.metadata == {"topic": "food", "nested": {"k": 1}}
+
+
+# -- congruence: every backend ranks alike ----------------------------------------------------
+def _load(backend: MemoryBackend) -> list[Message]:
+    out = []
+    for i, (u, text) in enumerate(DOCS * 3):
+        out.append(put(backend, make(f"d{i}", f"{text} {i}", user=u, session=f"s{i % 4}")))
+    emb = HashingEmbeddings(dim=64)
+    backend.store_vectors(
+        [(m, np.asarray(emb.embed_query(index_text(m)), np.float32)) for m in out[::2]]
+    )
+    return out
+
+
+def test_all_backends_rank_identically(backend_factories, tmp_path) -> None:
+    """Same inserts, same seqs -> same lexical and vector rankings, scores within 1e-9."""
+    backends = {name: factory(tmp_path / name) for name, factory in backend_factories.items()}
+    assert len(backends) >= 2
+    try:
+        loaded = {name: _load(b) for name, b in backends.items()}
+        names = list(backends)
+        ref = names[0]
+        assert all([m.seq for m in loaded[n]] == [m.seq for m in loaded[ref]] for n in names)
+        emb = HashingEmbeddings(dim=64)
+        checked = 0
+        for user in ("alice", "bob"):
+            for query in ["cat garden", "cat", "花园 喝茶", "party cake 3", "relevant"]:
+                terms = tokenize(query)
+                qv = np.asarray(emb.embed_query(query), np.float32)
+                results = {
+                    n: (
+                        b.lexical_search(user, terms, 50),
+                        b.vector_search(user, qv, 50),
+                        b.postings(user, list(dict.fromkeys(terms))),
+                    )
+                    for n, b in backends.items()
+                }
+                lex_ref, vec_ref, post_ref = results[ref]
+                checked += len(lex_ref) + len(vec_ref)
+                for n in names[1:]:
+                    lex, vec, post = results[n]
+                    assert [s for s, _ in lex] == [s for s, _ in lex_ref], (n, query)
+                    for (_, x), (_, y) in zip(lex, lex_ref, strict=True):
+                        assert abs(x - y) <= 1e-9, (n, query)
+                    assert [s for s, _ in vec] == [s for s, _ in vec_ref], (n, query)
+                    for (_, x), (_, y) in zip(vec, vec_ref, strict=True):
+                        assert abs(x - y) <= 1e-6, (n, query)
+                    assert (post.n_docs, post.total_len) == (post_ref.n_docs, post_ref.total_len)
+                    assert {t: sorted(v) for t, v in post.lists.items()} == {
+                        t: sorted(v) for t, v in post_ref.lists.items()
+                    }
+        assert checked > 20  # the comparison was not vacuous
+    finally:
+        for b in backends.values():
+            b.close()
+
+
+def test_same_workload_gives_same_search_results(backend_factories, make_backend) -> None:
+    """One identical workload through a MemoryManager on every backend: same answers."""
+    turns = [
+        ("I moved to Lyon last spring", "Lyon is lovely in spring!"),
+        ("My sister Clara lives in Berlin", "Do you visit her often?"),
+        ("I am allergic to peanuts", "Noted, no peanuts."),
+        ("我对花生过敏", "好的，我记住了"),
+        ("My cat is called Miso", "Miso is a cute name for a cat."),
+        ("I started a new job at a bakery", "Congratulations on the bakery job!"),
+    ]
+    outputs = {}
+    for name in backend_factories:
+        with MemoryManager(backend=make_backend(name), embeddings=HashingEmbeddings()) as mm:
+            for i, (u, a) in enumerate(turns):
+                ts = T0 + timedelta(days=i)
+                for role, text in (("user", u), ("assistant", a)):
+                    mid = f"{role}-{i}"
+                    mm.add_message("alice", f"s{i % 3}", role, text, timestamp=ts, message_id=mid)
+                mm.add_message("bob", "b", "user", f"bob says {u}", timestamp=T0)
+            mm.flush()
+            res = []
+            for q in ["where does my sister live?", "peanuts allergy", "花生", "cat name", "job"]:
+                hits = mm.search("alice", q, k=5)
+                res.append([(h.id, round(h.score, 12), h.text) for h in hits])
+                ctx = mm.build_context("alice", "s0", q, token_budget=120)
+                res.append((ctx.to_prompt(), [it.source_ids for it in ctx.items]))
+            outputs[name] = res
+    ref = outputs[next(iter(backend_factories))]
+    assert all(ref[i] for i in range(0, len(ref), 2))  # every search found something
+    assert all(ref[i][1] for i in range(1, len(ref), 2))  # every context has items
+    assert len(outputs) >= 2
+    for name, res in outputs.items():
+        assert res == ref, name

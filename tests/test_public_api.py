@@ -1,0 +1,89 @@
+"""The public surface: exports, typing marker and async twins."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.resources
+import inspect
+
+import langgraph_memory
+from langgraph_memory import MemoryManager
+
+EXPECTED_ALL = sorted(
+    [
+        "CachedEmbeddings",
+        "ContextItem",
+        "HashingEmbeddings",
+        "InMemoryBackend",
+        "MemoryBackend",
+        "MemoryConfig",
+        "MemoryContext",
+        "MemoryHit",
+        "MemoryManager",
+        "Message",
+        "MiniLMEmbeddings",
+        "SQLiteBackend",
+        "__version__",
+        "count_tokens",
+        "tokenize",
+    ]
+)
+
+ASYNC_TWINS = [
+    "add_message",
+    "add_turn",
+    "flush",
+    "search",
+    "build_context",
+    "delete_user",
+    "stats",
+    "close",
+]
+
+
+def test_all_is_pinned() -> None:
+    assert sorted(langgraph_memory.__all__) == EXPECTED_ALL
+    assert len(langgraph_memory.__all__) == len(set(langgraph_memory.__all__))
+
+
+def test_every_exported_name_is_importable() -> None:
+    module = importlib.import_module("langgraph_memory")
+    for name in EXPECTED_ALL:
+        assert getattr(module, name) is not None, name
+    namespace: dict = {}
+    exec("from langgraph_memory import *", namespace)
+    assert set(EXPECTED_ALL) <= set(namespace)
+    assert isinstance(langgraph_memory.__version__, str) and langgraph_memory.__version__
+
+
+def test_py_typed_ships() -> None:
+    marker = importlib.resources.files("langgraph_memory").joinpath("py.typed")
+    assert marker.is_file()
+
+
+def test_packaged_data_ships() -> None:
+    stop = importlib.resources.files("langgraph_memory").joinpath("data/stopwords.txt")
+    words = stop.read_text("utf-8").split()
+    assert "the" in words and "的" in words
+
+
+def test_async_twins_exist() -> None:
+    for name in ASYNC_TWINS:
+        sync = getattr(MemoryManager, name)
+        twin = getattr(MemoryManager, f"a{name}", None)
+        assert twin is not None, f"a{name} is missing"
+        assert inspect.iscoroutinefunction(twin), f"a{name} is not async"
+        assert callable(sync) and not inspect.iscoroutinefunction(sync)
+        assert twin.__doc__ and name in twin.__doc__
+
+
+def test_async_twins_accept_the_sync_parameters() -> None:
+    for name in ASYNC_TWINS:
+        sync = inspect.signature(getattr(MemoryManager, name))
+        twin = inspect.signature(getattr(MemoryManager, f"a{name}"))
+        takes_kwargs = any(p.kind is p.VAR_KEYWORD for p in twin.parameters.values())
+        for pname, param in sync.parameters.items():
+            if param.kind is param.KEYWORD_ONLY:
+                assert pname in twin.parameters or takes_kwargs, (name, pname)
+            elif param.kind is param.POSITIONAL_OR_KEYWORD:
+                assert pname in twin.parameters or takes_kwargs, (name, pname)
