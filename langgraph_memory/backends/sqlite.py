@@ -290,14 +290,15 @@ class SQLiteBackend(MemoryBackend):
         out: dict[int, list[Message]] = {s: [] for s in seqs}
         if not anchors:
             return out
-        clause = " OR ".join("(session_id = ? AND pos BETWEEN ? AND ?)" for _ in anchors)
-        params: list[object] = [user_id]
-        for _, session, pos in anchors:
-            params += [session, pos - window, pos + window]
-        rows = self._read(
-            f"SELECT {_COLS}, pos FROM messages WHERE user_id = ? AND ({clause}) ORDER BY seq",
-            params,
+        # One indexed range per anchor (an OR of ranges would scan all the user's rows).
+        one = (
+            f"SELECT {_COLS}, pos FROM messages "
+            "WHERE user_id = ? AND session_id = ? AND pos BETWEEN ? AND ?"
         )
+        params: list[object] = []
+        for _, session, pos in anchors:
+            params += [user_id, session, pos - window, pos + window]
+        rows = self._read(" UNION ".join([one] * len(anchors)) + " ORDER BY seq", params)
         for seq, session, pos in anchors:
             out[seq] = [
                 _row_to_message(r[:-1])

@@ -2,9 +2,38 @@
 
 from __future__ import annotations
 
+import threading
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
 import numpy as np
 
 __all__ = ["VectorMatrix"]
+
+_controller: Any = None
+_controller_lock = threading.Lock()
+
+
+def _one_blas_thread() -> AbstractContextManager[Any]:
+    """Run a BLAS call on one thread.
+
+    OpenBLAS threads spin after a call and then fight the embedding model's own
+    threads for the cores: on 2 cores that made the next query embedding 5-8x
+    slower. A matrix-vector product gains nothing from threads at this size.
+    """
+    global _controller
+    if _controller is None:
+        with _controller_lock:
+            if _controller is None:
+                try:
+                    from threadpoolctl import ThreadpoolController
+
+                    _controller = ThreadpoolController()
+                except Exception:  # threadpoolctl missing or unable to inspect: no limit
+                    _controller = False
+    if _controller is False:
+        return nullcontext()
+    return _controller.limit(limits=1, user_api="blas")
 
 
 class VectorMatrix:
@@ -78,7 +107,8 @@ class VectorMatrix:
             return []
         # float32 products of equal vectors can differ in the last bits depending on
         # where a row falls in the BLAS kernel: round so equal vectors tie exactly.
-        sims = np.round(self._data[: self._n] @ (q / qn), 6)
+        with _one_blas_thread():
+            sims = np.round(self._data[: self._n] @ (q / qn), 6)
         valid = self._alive[: self._n].copy()
         if allowed is not None:
             valid &= np.isin(self._keys[: self._n], np.fromiter(allowed, dtype=np.int64))
