@@ -7,11 +7,23 @@ Example:
 
 from .backends import InMemoryBackend, MemoryBackend, SQLiteBackend
 from .config import MemoryConfig
+from .consolidation import Knowledge
 from .context import ContextItem, MemoryContext
 from .embeddings import CachedEmbeddings, HashingEmbeddings, MiniLMEmbeddings
+from .forgetting import ForgetReport
+from .graph import (
+    MemoryMessagesState,
+    MemoryState,
+    memory_maintenance_node,
+    recall_node,
+    remember_node,
+    with_memory,
+)
 from .manager import MemoryManager
 from .records import MemoryHit, Message
+from .retriever import MemoryRetriever
 from .tokens import count_tokens, tokenize
+from .working import Episode, TaskState, TaskStep
 
 __version__ = "0.1.0"
 
@@ -30,5 +42,17 @@ __all__ = [
     "MiniLMEmbeddings",
     "count_tokens",
     "tokenize",
+    "MemoryRetriever",
+    "recall_node",
+    "remember_node",
+    "memory_maintenance_node",
+    "with_memory",
+    "MemoryState",
+    "MemoryMessagesState",
+    "Episode",
+    "TaskState",
+    "TaskStep",
+    "Knowledge",
+    "ForgetReport",
     "__version__",
 ]

@@ -51,12 +51,17 @@ class MemoryConfig:
             most recent messages.
         recent_messages: How many of the current session's latest messages are
             considered for that share.
-        show_dates: Prefix context lines with the message date.
+        show_dates: Group context lines under the date they were said.
+        forget_threshold: The forget gate drops episodes whose importance is below this.
+        forget_min_age_days: Episodes younger than this are never forgotten.
+        max_episodes: Cap on the episodes kept per user (the least important go).
+        consolidation_min_episodes: Unconsolidated episodes a target needs before they
+            are consolidated into knowledge.
     """
 
     max_content_chars: int = 100_000
     max_metadata_bytes: int = 65_536
-    embed_batch_size: int = 256
+    embed_batch_size: int = 512
     embed_cache_size: int = 10_000
     rrf_k: int = 60
     lexical_weight: float = 1.0
@@ -73,6 +78,10 @@ class MemoryConfig:
     session_share: float = 0.25
     recent_messages: int = 6
     show_dates: bool = True
+    forget_threshold: float = 0.25
+    forget_min_age_days: float = 7.0
+    max_episodes: int = 10_000
+    consolidation_min_episodes: int = 3
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -88,6 +97,8 @@ class MemoryConfig:
             "embed_batch_size",
             "embed_cache_size",
             "rrf_k",
+            "max_episodes",
+            "consolidation_min_episodes",
             "candidate_pool",
             "fusion_depth",
             "default_token_budget",
@@ -102,6 +113,8 @@ class MemoryConfig:
             "neighbor_decay",
             "answer_decay",
             "tail_factor",
+            "forget_threshold",
+            "forget_min_age_days",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"MemoryConfig.{name} must be >= 0")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -29,9 +28,10 @@ from langchain_core.language_models import BaseChatModel
 from .backends.base import MemoryBackend
 from .backends.sqlite import SQLiteBackend
 from .config import MemoryConfig
-from .context import ContextItem, MemoryContext, item_tokens
+from .context import MemoryContext
 from .embeddings import CachedEmbeddings, MiniLMEmbeddings, default_embeddings, model_id
-from .packing import Packer
+from .lifecycle import LifecycleMixin, make_lifecycle
+from .reading import ContextBuilder
 from .records import MemoryHit, Message
 from .retrieval.hybrid import HybridRetriever, index_text
 from .tokens import tokenize
@@ -54,7 +54,7 @@ DEFAULT_PATH = ".langgraph_memory"
 LAYERS = ("message",)
 
 
-class MemoryManager:
+class MemoryManager(LifecycleMixin):
     """A user-scoped, layered memory for agents.
 
     Args:
@@ -99,6 +99,10 @@ class MemoryManager:
         self._write_lock = threading.RLock()
         self._closed = False
         self._retriever = HybridRetriever(self.backend, self._get_embedder, self.config)
+        self._reader = ContextBuilder(self.backend, self._retriever, self.config)
+        self.working, self._forget, self._consolidator = make_lifecycle(
+            self.backend, llm, self.config
+        )
         self._worker = EmbeddingWorker(
             self.backend,
             self._get_embedder,
@@ -327,7 +331,6 @@ class MemoryManager:
             A :class:`MemoryContext`.
         """
         self._check_open()
-        t0 = time.perf_counter()
         check_id(user_id, "user_id")
         check_id(session_id, "session_id")
         check_content(query, self.config.max_content_chars, "query")
@@ -335,97 +338,8 @@ class MemoryManager:
             self.config.default_token_budget if token_budget is None else token_budget,
             "token_budget",
         )
-        cfg = self.config
-        packer = Packer(budget)
-        recent = self.backend.session_messages(user_id, session_id, last=cfg.recent_messages)
-        session_items = [
-            self._item(
-                m,
-                "session",
-                float(i + 1),
-                {"recency_rank": float(len(recent) - i)},
-                "latest message of the current session",
-            )
-            for i, m in enumerate(recent)
-        ]
-        packer.take(session_items, int(budget * cfg.session_share))
-        t1 = time.perf_counter()
-        ranked = self._retriever.rank(user_id, query, cfg.candidate_pool, filter)
-        t2 = time.perf_counter()
-        skip = {s for it in packer.items for s in it.source_ids}
-        packer.take(self._candidates(user_id, ranked, skip))
-        t3 = time.perf_counter()
-        return MemoryContext(
-            items=packer.items,
-            token_budget=budget,
-            query=query,
-            user_id=user_id,
-            session_id=session_id,
-            explain=explain,
-            timings_ms={
-                "session": (t1 - t0) * 1e3,
-                "retrieve": (t2 - t1) * 1e3,
-                "pack": (t3 - t2) * 1e3,
-            },
-        )
-
-    def _candidates(
-        self, user_id: str, ranked: list[tuple[int, float, dict[str, float]]], skip: set[str]
-    ) -> list[ContextItem]:
-        """Retrieved messages, plus the turns around the primary ones.
-
-        A turn next to a strong hit inherits a share of its score; when a turn is
-        both a hit and a neighbour it is one item with the higher score, and its
-        explanation keeps both reasons.
-        """
-        cfg = self.config
-        msgs = self.backend.get_messages(user_id, [s for s, _, _ in ranked])
-        items: dict[int, ContextItem] = {}
-        for rank, (seq, score, parts) in enumerate(ranked, start=1):
-            msg = msgs.get(seq)
-            if msg is not None and msg.id not in skip:
-                reason = f"retrieved: rank {rank} by hybrid search"
-                items[seq] = self._item(msg, "message", score, dict(parts), reason)
-        if cfg.neighbor_window <= 0:
-            return list(items.values())
-        primary = [(s, sc) for (s, sc, p) in ranked if s in items and "tier" not in p]
-        around = self.backend.neighbors_many(user_id, [s for s, _ in primary], cfg.neighbor_window)
-        for hit_seq, score in primary:
-            hit = msgs[hit_seq]
-            asks = hit.content.rstrip().endswith(("?", "？"))
-            for nb in around[hit_seq]:
-                answer = asks and nb.seq > hit_seq
-                nscore = score * (cfg.answer_decay if answer else cfg.neighbor_decay)
-                reason = f"{'reply to' if answer else 'turn next to'} retrieved message {hit.id}"
-                existing = items.get(nb.seq)
-                if nb.id in skip or nscore <= 0 or (existing and existing.score >= nscore):
-                    continue
-                if existing is None:
-                    items[nb.seq] = self._item(
-                        nb, "neighbor", nscore, {"neighbor_of_score": score}, reason
-                    )
-                else:  # a weaker hit, or a neighbour of a weaker hit: raise it, keep its story
-                    existing.score = nscore
-                    existing.score_parts["neighbor_of_score"] = score
-                    existing.reason = f"{reason}; {existing.reason}"
-        return list(items.values())
-
-    def _item(
-        self, msg: Message, layer: str, score: float, parts: dict[str, float], reason: str
-    ) -> ContextItem:
-        text = f"{msg.name or msg.role}: {msg.content}"
-        return ContextItem(
-            layer=layer,
-            text=text,
-            tokens=item_tokens(text),
-            score=score,
-            score_parts=parts,
-            source_ids=[msg.id],
-            reason=reason,
-            timestamp=msg.timestamp,
-            session_id=msg.session_id,
-            order=msg.seq,
-            group=msg.timestamp.strftime("%Y-%m-%d") if self.config.show_dates else None,
+        return self._reader.build(
+            user_id, session_id, query, budget, explain=explain, filter=filter
         )
 
     @staticmethod
@@ -467,6 +381,8 @@ class MemoryManager:
         s["pending"] = s["messages"] - s["embedded"]
         s["backend"] = self.backend.name
         s["layers"] = {"message": s["messages"]}
+        for kind in ("task", "episode", "knowledge"):
+            s["layers"][kind] = len(self.backend.list_records(kind, user_id))
         if self.path is not None:
             s["path"] = str(self.path)
         return s

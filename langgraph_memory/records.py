@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-__all__ = ["Message", "MemoryHit", "ROLES"]
+__all__ = ["Message", "MemoryHit", "Record", "ROLES"]
 
 #: Roles a message may have (LangChain's message types plus common aliases).
 ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai"})
@@ -71,3 +71,24 @@ class MemoryHit:
     metadata: dict[str, Any] = field(default_factory=dict)
     name: str | None = None
     role: str | None = None
+
+
+@dataclass(slots=True)
+class Record:
+    """A structured memory kept beside the messages (a task, an episode, knowledge...).
+
+    Attributes:
+        kind: What it is (``task``, ``episode``, ``knowledge``...).
+        id: Its id, unique within its kind.
+        user_id: Whose memory it is.
+        data: Its fields, JSON-serialisable.
+        created_at: When it was made.
+        updated_at: When it last changed.
+    """
+
+    kind: str
+    id: str
+    user_id: str
+    data: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime

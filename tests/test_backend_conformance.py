@@ -16,7 +16,7 @@ import pytest
 from langgraph_memory import MemoryManager
 from langgraph_memory.backends import MemoryBackend, compile_filter
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.records import Message
+from langgraph_memory.records import Message, Record
 from langgraph_memory.retrieval.hybrid import index_text
 from langgraph_memory.tokens import tokenize
 
@@ -559,3 +559,44 @@ def test_same_workload_gives_same_search_results(backend_factories, make_backend
     assert len(outputs) >= 2
     for name, res in outputs.items():
         assert res == ref, name
+
+
+# -- records (tasks, episodes, knowledge) -------------------------------------------------
+def _record(rid: str, user: str = "alice", kind: str = "episode", **data) -> Record:
+    t = datetime(2024, 1, 1, tzinfo=timezone.utc) + timedelta(minutes=int(rid[-1]))
+    return Record(kind, rid, user, {"n": rid, **data}, t, t)
+
+
+def test_records_round_trip_and_scope(backend: MemoryBackend) -> None:
+    backend.put_record(_record("r2", nested={"a": [1, 2]}, text="花生"))
+    backend.put_record(_record("r1"))
+    backend.put_record(_record("r3", user="bob"))
+    backend.put_record(_record("r4", kind="knowledge"))
+    got = backend.get_record("episode", "r2")
+    assert got is not None and got.data == {"n": "r2", "nested": {"a": [1, 2]}, "text": "花生"}
+    assert got.created_at == datetime(2024, 1, 1, 0, 2, tzinfo=timezone.utc)
+    assert backend.get_record("episode", "r2", user_id="bob") is None
+    assert [r.id for r in backend.list_records("episode", "alice")] == ["r1", "r2"]
+    assert [r.id for r in backend.list_records("episode")] == ["r1", "r2", "r3"]
+    assert [r.id for r in backend.list_records("knowledge", "alice")] == ["r4"]
+    got.data["n"] = "mutated"  # a returned record is a copy
+    assert backend.get_record("episode", "r2").data["n"] == "r2"
+
+
+def test_records_replace_delete_and_cross_user_guard(backend: MemoryBackend) -> None:
+    backend.put_record(_record("r1", v=1))
+    backend.put_record(_record("r1", v=2))
+    assert backend.get_record("episode", "r1").data["v"] == 2
+    with pytest.raises(ValueError, match="another user"):
+        backend.put_record(_record("r1", user="mallory", v=3))
+    assert backend.get_record("episode", "r1").user_id == "alice"
+    assert backend.delete_records("episode", ["r1"], "mallory") == 0  # not hers
+    assert backend.delete_records("episode", ["r1", "nope"], "alice") == 1
+    assert backend.get_record("episode", "r1") is None
+
+
+def test_delete_user_removes_records(backend: MemoryBackend) -> None:
+    backend.put_record(_record("r1"))
+    backend.put_record(_record("r2", user="bob"))
+    backend.delete_user("alice")
+    assert backend.list_records("episode") == [backend.get_record("episode", "r2")]

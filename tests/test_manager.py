@@ -569,7 +569,7 @@ def test_stats(mm: MemoryManager) -> None:
     assert s["sessions"] == 3
     assert s["users"] == 1
     assert s["backend"] == mm.backend.name
-    assert s["layers"] == {"message": len(CONVERSATION)}
+    assert s["layers"] == {"message": len(CONVERSATION), "task": 0, "episode": 0, "knowledge": 0}
     total = mm.stats()
     assert total["messages"] == 2 * len(CONVERSATION)
     assert total["users"] == 2 and total["sessions"] == 6

@@ -26,10 +26,28 @@ EXPECTED_ALL = sorted(
         "__version__",
         "count_tokens",
         "tokenize",
+        "MemoryRetriever",
+        "recall_node",
+        "remember_node",
+        "memory_maintenance_node",
+        "with_memory",
+        "MemoryState",
+        "MemoryMessagesState",
+        "Episode",
+        "TaskState",
+        "TaskStep",
+        "Knowledge",
+        "ForgetReport",
     ]
 )
 
 ASYNC_TWINS = [
+    "start_task",
+    "add_step",
+    "update_step",
+    "complete_task",
+    "run_forget_gate",
+    "run_consolidation",
     "add_message",
     "add_turn",
     "flush",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..records import Message
+from ..records import Message, Record
 from ..retrieval.bm25 import bm25_scores
 from .filters import Predicate
 
@@ -155,6 +155,27 @@ class MemoryBackend(ABC):
     @abstractmethod
     def cache_put(self, model: str, vectors: dict[str, np.ndarray]) -> None:
         """Store vectors in the cache."""
+
+    # -- records (tasks, episodes, knowledge) ---------------------------------------------
+    @abstractmethod
+    def put_record(self, record: Record) -> None:
+        """Insert or replace a record, keyed by ``(kind, id)``.
+
+        Raises:
+            ValueError: When ``(kind, id)`` belongs to another user.
+        """
+
+    @abstractmethod
+    def get_record(self, kind: str, record_id: str, user_id: str | None = None) -> Record | None:
+        """A record by kind and id (restricted to ``user_id`` when given)."""
+
+    @abstractmethod
+    def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
+        """Records of a kind, oldest first (one user's, or everyone's when ``user_id`` is None)."""
+
+    @abstractmethod
+    def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
+        """Delete a user's records by id; returns how many went."""
 
     # -- store metadata -----------------------------------------------------------------
     @abstractmethod

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..records import Message
+from ..records import Message, Record
 from ..retrieval.vectors import VectorMatrix
 from .base import BackendStats, MemoryBackend, Postings
 
@@ -54,6 +54,7 @@ class InMemoryBackend(MemoryBackend):
         self._pending: dict[int, Message] = {}
         self._cache: dict[tuple[str, str], np.ndarray] = {}
         self._meta: dict[str, str] = {}
+        self._records: dict[tuple[str, str], Record] = {}
         self._lock = threading.RLock()
 
     def _user(self, user_id: str) -> _UserData:
@@ -168,6 +169,41 @@ class InMemoryBackend(MemoryBackend):
             for h, v in vectors.items():
                 self._cache[(model, h)] = np.asarray(v, dtype=np.float32)
 
+    def put_record(self, record: Record) -> None:
+        with self._lock:
+            old = self._records.get((record.kind, record.id))
+            if old is not None and old.user_id != record.user_id:
+                raise ValueError(f"{record.kind} {record.id!r} belongs to another user")
+            self._records[(record.kind, record.id)] = replace(
+                record, data=copy.deepcopy(record.data)
+            )
+
+    def get_record(self, kind: str, record_id: str, user_id: str | None = None) -> Record | None:
+        with self._lock:
+            rec = self._records.get((kind, record_id))
+            if rec is None or (user_id is not None and rec.user_id != user_id):
+                return None
+            return replace(rec, data=copy.deepcopy(rec.data))
+
+    def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
+        with self._lock:
+            out = [
+                replace(r, data=copy.deepcopy(r.data))
+                for (k, _), r in self._records.items()
+                if k == kind and (user_id is None or r.user_id == user_id)
+            ]
+        return sorted(out, key=lambda r: (r.created_at, r.id))
+
+    def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
+        with self._lock:
+            n = 0
+            for rid in ids:
+                rec = self._records.get((kind, rid))
+                if rec is not None and rec.user_id == user_id:
+                    del self._records[(kind, rid)]
+                    n += 1
+            return n
+
     def get_meta(self, key: str) -> str | None:
         with self._lock:
             return self._meta.get(key)
@@ -179,6 +215,8 @@ class InMemoryBackend(MemoryBackend):
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
         with self._lock:
             u = self._users.pop(user_id, None)
+            for key in [k for k, r in self._records.items() if r.user_id == user_id]:
+                del self._records[key]
             drop = set(cache_hashes)
             for key in [k for k in self._cache if k[1] in drop]:
                 del self._cache[key]

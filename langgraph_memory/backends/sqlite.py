@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..records import Message
+from ..records import Message, Record
 from ..retrieval.vectors import VectorMatrix
 from .base import BackendStats, MemoryBackend, Postings
 
@@ -76,6 +76,18 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (model, hash)
     ) WITHOUT ROWID;
     """,
+    """
+    CREATE TABLE records (
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (kind, id)
+    );
+    CREATE INDEX records_user ON records (user_id, kind, created_at);
+    """,
 ]
 
 _COLS = "seq, user_id, id, session_id, role, name, content, ts, metadata"
@@ -93,6 +105,18 @@ def _row_to_message(row: sqlite3.Row | tuple) -> Message:
         name=name,
         metadata=json.loads(meta),
         seq=seq,
+    )
+
+
+def _row_to_record(row: tuple) -> Record:
+    kind, rid, user_id, data, created, updated = row
+    return Record(
+        kind=kind,
+        id=rid,
+        user_id=user_id,
+        data=json.loads(data),
+        created_at=datetime.fromisoformat(created),
+        updated_at=datetime.fromisoformat(updated),
     )
 
 
@@ -431,6 +455,55 @@ class SQLiteBackend(MemoryBackend):
                 [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()],
             )
 
+    # -- records --------------------------------------------------------------------------
+    def put_record(self, record: Record) -> None:
+        with self._tx() as c:
+            row = c.execute(
+                "SELECT user_id FROM records WHERE kind = ? AND id = ?", (record.kind, record.id)
+            ).fetchone()
+            if row is not None and row[0] != record.user_id:
+                raise ValueError(f"{record.kind} {record.id!r} belongs to another user")
+            c.execute(
+                "INSERT OR REPLACE INTO records (kind, id, user_id, data, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    record.kind,
+                    record.id,
+                    record.user_id,
+                    json.dumps(record.data, ensure_ascii=False),
+                    record.created_at.isoformat(),
+                    record.updated_at.isoformat(),
+                ),
+            )
+
+    def get_record(self, kind: str, record_id: str, user_id: str | None = None) -> Record | None:
+        rows = self._read(
+            "SELECT kind, id, user_id, data, created_at, updated_at FROM records "
+            "WHERE kind = ? AND id = ?",
+            (kind, record_id),
+        )
+        if not rows or (user_id is not None and rows[0][2] != user_id):
+            return None
+        return _row_to_record(rows[0])
+
+    def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
+        sql = "SELECT kind, id, user_id, data, created_at, updated_at FROM records WHERE kind = ?"
+        params: tuple[str, ...] = (kind,)
+        if user_id is not None:
+            sql += " AND user_id = ?"
+            params += (user_id,)
+        return [_row_to_record(r) for r in self._read(sql + " ORDER BY created_at, id", params)]
+
+    def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
+        with self._tx() as c:
+            return sum(
+                c.execute(
+                    "DELETE FROM records WHERE kind = ? AND id = ? AND user_id = ?",
+                    (kind, rid, user_id),
+                ).rowcount
+                for rid in ids
+            )
+
     # -- store metadata -------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
         rows = self._read("SELECT value FROM lgm_meta WHERE key = ?", (key,))
@@ -451,6 +524,7 @@ class SQLiteBackend(MemoryBackend):
             c.execute("DELETE FROM postings WHERE user_id = ?", (user_id,))
             c.execute("DELETE FROM vectors WHERE user_id = ?", (user_id,))
             c.execute("DELETE FROM user_stats WHERE user_id = ?", (user_id,))
+            c.execute("DELETE FROM records WHERE user_id = ?", (user_id,))
             c.executemany(
                 "DELETE FROM embedding_cache WHERE hash = ?", [(h,) for h in cache_hashes]
             )

@@ -1,0 +1,122 @@
+"""The forget gate: score episodes by importance and drop the ones that no longer matter.
+
+Importance follows the design documents: a base of 0.5, minus age decay (0.1 per
+30 days, at most 0.3), plus an access bonus (0.05 per retrieval, at most 0.2),
+plus 0.1 for a success or minus 0.05 for a failure, plus 0.15 when an alert
+triggered it, plus 0.1 for more than three steps; clamped to [0, 1]. An episode
+goes when its importance is below the threshold, it is older than the minimum
+age and it is not pinned; then, while more than ``max_episodes`` remain, the
+least important unpinned ones go.
+
+Example:
+    >>> from datetime import datetime, timedelta, timezone
+    >>> from langgraph_memory.working import Episode
+    >>> now = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    >>> ep = Episode("e1", "s", "u", "user_request", "restart nginx", [], "success", "ok",
+    ...              created_at=now - timedelta(days=60))
+    >>> round(importance(ep, now), 3)
+    0.4
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from .working import Episode, WorkingMemory
+
+__all__ = ["importance", "ForgetGate", "ForgetReport"]
+
+
+def importance(ep: Episode, now: datetime) -> float:
+    """The seed's importance score of an episode at time ``now``."""
+    score = 0.5
+    age_hours = max((now - ep.created_at).total_seconds() / 3600, 0.0)
+    score -= min(age_hours / 720 * 0.1, 0.3)
+    score += min(ep.access_count * 0.05, 0.2)
+    if ep.outcome == "success":
+        score += 0.1
+    elif ep.outcome == "failed":
+        score -= 0.05
+    if ep.trigger_type == "alert":
+        score += 0.15
+    if len(ep.steps) > 3:
+        score += 0.1
+    return max(0.0, min(1.0, score))
+
+
+@dataclass(slots=True)
+class ForgetReport:
+    """What a forget-gate run did (or, with ``dry_run``, would do).
+
+    Attributes:
+        dry_run: Whether anything was actually deleted.
+        scored: Episodes scored.
+        forgotten: ``(episode id, importance, why)`` of each episode that goes.
+        kept: How many stay.
+    """
+
+    dry_run: bool
+    scored: int = 0
+    forgotten: list[tuple[str, float, str]] = field(default_factory=list)
+    kept: int = 0
+
+
+class ForgetGate:
+    """Applies the importance rule to stored episodes.
+
+    Args:
+        working: Where episodes live.
+        threshold: Importance below which an old, unpinned episode goes (0.25).
+        min_age: Episodes younger than this always stay (7 days).
+        max_episodes: Cap on the episodes kept per user (10,000).
+    """
+
+    def __init__(
+        self,
+        working: WorkingMemory,
+        *,
+        threshold: float = 0.25,
+        min_age: timedelta = timedelta(days=7),
+        max_episodes: int = 10_000,
+    ) -> None:
+        self.working = working
+        self.threshold = threshold
+        self.min_age = min_age
+        self.max_episodes = max_episodes
+
+    def run(
+        self, user_id: str | None = None, *, now: datetime, dry_run: bool = False
+    ) -> ForgetReport:
+        """Re-score every episode, then forget what the rule says (per user)."""
+        report = ForgetReport(dry_run=dry_run)
+        by_user: dict[str, list[Episode]] = {}
+        for ep in self.working.episodes(user_id):
+            by_user.setdefault(ep.user_id, []).append(ep)
+        for uid, episodes in by_user.items():
+            report.scored += len(episodes)
+            gone: dict[str, tuple[float, str]] = {}
+            for ep in episodes:
+                ep.importance = importance(ep, now)
+                if ep.pinned or now - ep.created_at < self.min_age:
+                    continue
+                if ep.importance < self.threshold:
+                    gone[ep.id] = (
+                        ep.importance,
+                        f"importance {ep.importance:.2f} < {self.threshold}",
+                    )
+            left = [ep for ep in episodes if ep.id not in gone]
+            excess = len(left) - self.max_episodes
+            if excess > 0:
+                for ep in sorted(
+                    (e for e in left if not e.pinned), key=lambda e: (e.importance, e.created_at)
+                )[:excess]:
+                    gone[ep.id] = (ep.importance, f"over the cap of {self.max_episodes}")
+            report.forgotten += [(eid, imp, why) for eid, (imp, why) in gone.items()]
+            report.kept += len(episodes) - len(gone)
+            if not dry_run:
+                for ep in episodes:
+                    if ep.id not in gone:
+                        self.working.save_episode(ep)
+                self.working.backend.delete_records("episode", list(gone), uid)
+        return report

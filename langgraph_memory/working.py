@@ -1,0 +1,303 @@
+"""Working memory: tasks with steps, which become episodes when they complete.
+
+Field names follow the design documents (``TaskState``, ``TaskStep``, ``Episode``).
+
+Example:
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> wm = WorkingMemory(InMemoryBackend())
+    >>> tid = wm.start_task("u1", "s1", "restart the nginx container")
+    >>> i = wm.add_step(tid, "docker restart nginx", tool_name="shell", args={"cmd": "restart"})
+    >>> _ = wm.update_step(tid, i, status="completed", result="nginx up")
+    >>> ep = wm.complete_task(tid, outcome="success", summary="restarted", target="nginx")
+    >>> (ep.outcome, ep.target, len(ep.steps))
+    ('success', 'nginx', 1)
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import asdict, dataclass, field, fields
+from datetime import datetime, timezone
+from typing import Any
+
+from .backends.base import MemoryBackend
+from .records import Record
+from .validation import check_content, check_id, check_metadata
+
+__all__ = ["TaskStep", "TaskState", "Episode", "WorkingMemory", "STEP_STATUSES", "OUTCOMES"]
+
+STEP_STATUSES = ("pending", "in_progress", "completed", "failed")
+TASK_STATUSES = ("in_progress", "completed", "failed")
+OUTCOMES = ("success", "partial", "failed")
+TRIGGERS = ("user_request", "alert", "scheduled")
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _dump(obj: Any) -> dict[str, Any]:
+    """A dataclass as JSON-friendly data (datetimes as ISO strings)."""
+
+    def conv(v: Any) -> Any:
+        if isinstance(v, datetime):
+            return v.isoformat()
+        if isinstance(v, list):
+            return [conv(x) for x in v]
+        if isinstance(v, dict):
+            return {k: conv(x) for k, x in v.items()}
+        return v
+
+    return {k: conv(v) for k, v in asdict(obj).items()}
+
+
+def _time(v: Any) -> datetime | None:
+    return datetime.fromisoformat(v) if isinstance(v, str) else v
+
+
+@dataclass(slots=True)
+class TaskStep:
+    """One step of a task (a tool call or an action)."""
+
+    description: str
+    tool_name: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    result: str | None = None
+    status: str = "pending"
+    started_at: datetime | None = None
+    completed_at: datetime | None = None
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> TaskStep:
+        d = dict(data)
+        d["started_at"], d["completed_at"] = _time(d["started_at"]), _time(d["completed_at"])
+        return cls(**d)
+
+
+@dataclass(slots=True)
+class TaskState:
+    """A task in progress: the request, its steps and where it stands."""
+
+    id: str
+    session_id: str
+    user_id: str
+    original_request: str
+    summary: str = ""
+    steps: list[TaskStep] = field(default_factory=list)
+    current_step: int = 0
+    context: dict[str, Any] = field(default_factory=dict)
+    status: str = "in_progress"
+    started_at: datetime = field(default_factory=_now)
+    updated_at: datetime = field(default_factory=_now)
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> TaskState:
+        d = dict(data)
+        d["steps"] = [TaskStep.load(s) for s in d["steps"]]
+        d["started_at"], d["updated_at"] = _time(d["started_at"]), _time(d["updated_at"])
+        return cls(**d)
+
+
+@dataclass(slots=True)
+class Episode:
+    """A completed task, kept in long-term memory."""
+
+    id: str
+    session_id: str
+    user_id: str
+    trigger_type: str
+    trigger_summary: str
+    steps: list[TaskStep]
+    outcome: str
+    outcome_summary: str
+    importance: float = 0.5
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+    pinned: bool = False
+    target: str = ""
+    tags: list[str] = field(default_factory=list)
+    created_at: datetime = field(default_factory=_now)
+    consolidated: bool = False
+    source_ids: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> Episode:
+        known = {f.name for f in fields(cls)}
+        d = {k: v for k, v in data.items() if k in known}
+        d["steps"] = [TaskStep.load(s) for s in d["steps"]]
+        d["created_at"], d["last_accessed_at"] = (
+            _time(d["created_at"]),
+            _time(d.get("last_accessed_at")),
+        )
+        return cls(**d)
+
+    def text(self) -> str:
+        """A one-line rendering for prompts and search."""
+        steps = " → ".join(s.description for s in self.steps)
+        target = f" [{self.target}]" if self.target else ""
+        return f"[{self.outcome}]{target} {self.trigger_summary} → {self.outcome_summary}" + (
+            f" (steps: {steps})" if steps else ""
+        )
+
+
+class WorkingMemory:
+    """Task states persisted in a backend, and their turn into episodes.
+
+    Args:
+        backend: Where tasks and episodes are stored (as records).
+        importance: Scores a new episode (the forget gate's formula by default).
+    """
+
+    def __init__(self, backend: MemoryBackend, importance: Any = None) -> None:
+        self.backend = backend
+        self._importance = importance
+
+    # -- tasks ---------------------------------------------------------------------------
+    def start_task(
+        self, user_id: str, session_id: str, request: str, *, context: dict[str, Any] | None = None
+    ) -> str:
+        """Open a task; returns its id."""
+        task = TaskState(
+            id=uuid.uuid4().hex,
+            session_id=check_id(session_id, "session_id"),
+            user_id=check_id(user_id, "user_id"),
+            original_request=check_content(request, 100_000, "request"),
+            context=check_metadata(context, 65_536, "context"),
+        )
+        self._save(task)
+        return task.id
+
+    def get_task(self, task_id: str) -> TaskState:
+        """A task by id.
+
+        Raises:
+            KeyError: When no such task exists.
+        """
+        rec = self.backend.get_record("task", check_id(task_id, "task_id"))
+        if rec is None:
+            raise KeyError(f"no task with id {task_id!r}")
+        return TaskState.load(rec.data)
+
+    def current_task(self, user_id: str, session_id: str) -> TaskState | None:
+        """The latest task still in progress in a session."""
+        open_tasks = [
+            TaskState.load(r.data)
+            for r in self.backend.list_records("task", user_id)
+            if r.data["session_id"] == session_id and r.data["status"] == "in_progress"
+        ]
+        return open_tasks[-1] if open_tasks else None
+
+    def add_step(
+        self,
+        task_id: str,
+        description: str,
+        tool_name: str | None = None,
+        args: dict[str, Any] | None = None,
+    ) -> int:
+        """Append a step; returns its index."""
+        task = self._open(task_id)
+        task.steps.append(
+            TaskStep(
+                description=check_content(description, 100_000, "description"),
+                tool_name=None if tool_name is None else check_id(tool_name, "tool_name"),
+                args=check_metadata(args, 65_536, "args"),
+            )
+        )
+        task.current_step = len(task.steps) - 1
+        self._save(task)
+        return task.current_step
+
+    def update_step(
+        self, task_id: str, index: int, *, status: str | None = None, result: str | None = None
+    ) -> TaskStep:
+        """Change a step's status and/or result."""
+        task = self._open(task_id)
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError("index must be an int")
+        if not 0 <= index < len(task.steps):
+            raise IndexError(f"task {task_id!r} has no step {index}")
+        step = task.steps[index]
+        if status is not None:
+            if status not in STEP_STATUSES:
+                raise ValueError(f"status {status!r} is unknown; use one of {STEP_STATUSES}")
+            now = _now()
+            if status == "in_progress" and step.started_at is None:
+                step.started_at = now
+            if status in ("completed", "failed"):
+                step.started_at = step.started_at or now
+                step.completed_at = now
+            step.status = status
+        if result is not None:
+            if not isinstance(result, str):
+                raise TypeError("result must be a str")
+            step.result = result
+        task.current_step = index
+        self._save(task)
+        return step
+
+    def complete_task(
+        self,
+        task_id: str,
+        *,
+        outcome: str = "success",
+        summary: str = "",
+        trigger_type: str = "user_request",
+        target: str = "",
+        tags: list[str] | None = None,
+        pinned: bool = False,
+    ) -> Episode:
+        """Close a task and store it as an episode."""
+        if outcome not in OUTCOMES:
+            raise ValueError(f"outcome {outcome!r} is unknown; use one of {OUTCOMES}")
+        if trigger_type not in TRIGGERS:
+            raise ValueError(f"trigger_type {trigger_type!r} is unknown; use one of {TRIGGERS}")
+        if not isinstance(summary, str) or not isinstance(target, str):
+            raise TypeError("summary and target must be str")
+        task = self._open(task_id)
+        task.status = "failed" if outcome == "failed" else "completed"
+        task.summary = summary
+        episode = Episode(
+            id=uuid.uuid4().hex,
+            session_id=task.session_id,
+            user_id=task.user_id,
+            trigger_type=trigger_type,
+            trigger_summary=task.original_request,
+            steps=task.steps,
+            outcome=outcome,
+            outcome_summary=summary,
+            pinned=bool(pinned),
+            target=target,
+            tags=[str(t) for t in (tags or [])],
+            source_ids=[f"task:{task.id}"],
+        )
+        if self._importance is not None:
+            episode.importance = self._importance(episode, episode.created_at)
+        self.save_episode(episode)
+        self._save(task)
+        return episode
+
+    # -- episodes ------------------------------------------------------------------------
+    def save_episode(self, episode: Episode) -> None:
+        """Store (or update) an episode."""
+        self.backend.put_record(
+            Record(
+                "episode", episode.id, episode.user_id, _dump(episode), episode.created_at, _now()
+            )
+        )
+
+    def episodes(self, user_id: str | None = None) -> list[Episode]:
+        """A user's episodes (or everyone's), oldest first."""
+        return [Episode.load(r.data) for r in self.backend.list_records("episode", user_id)]
+
+    # -- plumbing ------------------------------------------------------------------------
+    def _open(self, task_id: str) -> TaskState:
+        task = self.get_task(task_id)
+        if task.status != "in_progress":
+            raise ValueError(f"task {task_id!r} is already {task.status}")
+        return task
+
+    def _save(self, task: TaskState) -> None:
+        task.updated_at = _now()
+        self.backend.put_record(
+            Record("task", task.id, task.user_id, _dump(task), task.started_at, task.updated_at)
+        )

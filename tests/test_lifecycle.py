@@ -1,0 +1,252 @@
+"""Working memory → episodes → knowledge, and the forget gate, on every backend."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from langgraph_memory import MemoryConfig, MemoryManager
+from langgraph_memory.backends import InMemoryBackend
+from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.forgetting import importance
+from langgraph_memory.working import Episode, TaskStep
+
+NOW = datetime(2025, 6, 1, tzinfo=timezone.utc)
+
+
+def episode(**kw) -> Episode:
+    base = dict(
+        id="e",
+        session_id="s",
+        user_id="u",
+        trigger_type="user_request",
+        trigger_summary="t",
+        steps=[],
+        outcome="partial",
+        outcome_summary="",
+        created_at=NOW,
+    )
+    base.update(kw)
+    return Episode(**base)
+
+
+def run_task(
+    mm: MemoryManager, user: str, target: str, outcome: str = "success", steps: int = 1, **kw
+) -> Episode:
+    tid = mm.start_task(user, "s1", f"fix {target}")
+    for i in range(steps):
+        j = mm.add_step(tid, f"step {i} on {target}", tool_name="shell", args={"n": i})
+        mm.update_step(tid, j, status="completed", result="ok")
+    return mm.complete_task(tid, outcome=outcome, summary=f"{target} fixed", target=target, **kw)
+
+
+# -- importance: the seed's formula --------------------------------------------------------
+def test_importance_examples() -> None:
+    assert importance(episode(), NOW) == pytest.approx(0.5)
+    assert importance(episode(outcome="success"), NOW) == pytest.approx(0.6)
+    assert importance(episode(outcome="failed"), NOW) == pytest.approx(0.45)
+    assert importance(episode(trigger_type="alert"), NOW) == pytest.approx(0.65)
+    steps = [TaskStep(f"s{i}") for i in range(4)]
+    assert importance(episode(steps=steps), NOW) == pytest.approx(0.6)
+    assert importance(episode(), NOW + timedelta(days=30)) == pytest.approx(0.4)
+    assert importance(episode(), NOW + timedelta(days=3000)) == pytest.approx(0.2)  # decay ≤ 0.3
+    assert importance(episode(access_count=2), NOW) == pytest.approx(0.6)
+    assert importance(episode(access_count=50), NOW) == pytest.approx(0.7)  # bonus ≤ 0.2
+
+
+@given(
+    age=st.floats(0, 5000),
+    access=st.integers(0, 1000),
+    outcome=st.sampled_from(["success", "partial", "failed"]),
+    trigger=st.sampled_from(["user_request", "alert", "scheduled"]),
+    n_steps=st.integers(0, 8),
+)
+def test_importance_properties(age, access, outcome, trigger, n_steps) -> None:
+    ep = episode(
+        access_count=access, outcome=outcome, trigger_type=trigger, steps=[TaskStep("x")] * n_steps
+    )
+    now = NOW + timedelta(days=age)
+    score = importance(ep, now)
+    assert 0.0 <= score <= 1.0
+    # older never scores higher; more accesses never score lower
+    assert importance(ep, now + timedelta(days=1)) <= score
+    ep.access_count += 1
+    assert importance(ep, now) >= score
+
+
+# -- tasks and episodes -------------------------------------------------------------------
+def test_task_lifecycle_makes_an_episode(mm: MemoryManager) -> None:
+    tid = mm.start_task("alice", "s1", "restart the nginx container", context={"host": "web1"})
+    i = mm.add_step(tid, "docker restart nginx", tool_name="shell", args={"cmd": "restart"})
+    step = mm.update_step(tid, i, status="completed", result="nginx is up")
+    assert step.status == "completed" and step.completed_at is not None
+    assert mm.get_task(tid).steps[0].result == "nginx is up"
+    ep = mm.complete_task(tid, outcome="success", summary="restarted", target="nginx", tags=["ops"])
+    assert (ep.trigger_summary, ep.outcome, ep.target, ep.tags) == (
+        "restart the nginx container",
+        "success",
+        "nginx",
+        ["ops"],
+    )
+    assert ep.importance == pytest.approx(0.6)
+    assert [e.id for e in mm.episodes("alice")] == [ep.id]
+    assert mm.get_task(tid).status == "completed"
+    with pytest.raises(ValueError, match="already completed"):
+        mm.add_step(tid, "too late")
+    assert mm.stats("alice")["layers"]["episode"] == 1
+
+
+def test_task_bad_input(mm: MemoryManager) -> None:
+    with pytest.raises(ValueError, match="request"):
+        mm.start_task("alice", "s1", "  ")
+    tid = mm.start_task("alice", "s1", "x")
+    with pytest.raises(KeyError):
+        mm.add_step("no-such-task", "x")
+    with pytest.raises(IndexError):
+        mm.update_step(tid, 3, status="completed")
+    i = mm.add_step(tid, "y")
+    with pytest.raises(ValueError, match="status"):
+        mm.update_step(tid, i, status="done")
+    with pytest.raises(ValueError, match="outcome"):
+        mm.complete_task(tid, outcome="great")
+    with pytest.raises(ValueError, match="trigger_type"):
+        mm.complete_task(tid, trigger_type="whim")
+    assert mm.get_task(tid).status == "in_progress"  # nothing changed by the failures
+    assert mm.episodes("alice") == []
+
+
+def test_tasks_persist_across_reopen(tmp_path) -> None:
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        tid = mm.start_task("alice", "s1", "migrate the database")
+        mm.add_step(tid, "pg_dump")
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        assert mm.get_task(tid).steps[0].description == "pg_dump"
+        ep = mm.complete_task(tid, summary="done", target="postgres")
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        assert mm.episodes("alice")[0].id == ep.id
+
+
+# -- forget gate ---------------------------------------------------------------------------
+def test_forget_gate_rules(mm: MemoryManager) -> None:
+    failed = run_task(mm, "alice", "a", outcome="failed")  # 0.45 now, 0.15 after 300 days
+    partial = run_task(mm, "alice", "b", outcome="partial")  # 0.5 → 0.2
+    pinned = run_task(mm, "alice", "c", outcome="failed", pinned=True)
+    success = run_task(mm, "alice", "d")  # 0.6 → 0.3: stays
+    bob = run_task(mm, "bob", "e", outcome="failed")
+    later = datetime.now(timezone.utc) + timedelta(days=300)
+    dry = mm.run_forget_gate(dry_run=True, user_id="alice", now=later)
+    assert {eid for eid, _, _ in dry.forgotten} == {failed.id, partial.id}
+    assert all("importance" in why for _, _, why in dry.forgotten)
+    assert len(mm.episodes("alice")) == 4  # dry run deletes nothing
+    report = mm.run_forget_gate(user_id="alice", now=later)
+    assert report.kept == 2
+    assert {e.id for e in mm.episodes("alice")} == {pinned.id, success.id}
+    assert [e.id for e in mm.episodes("bob")] == [bob.id]  # other users untouched
+    # young episodes are never forgotten, however unimportant
+    young = run_task(mm, "alice", "f", outcome="failed")
+    assert young.id not in {e for e, _, _ in mm.run_forget_gate(dry_run=True).forgotten}
+
+
+def test_forget_gate_cap(backend) -> None:
+    cfg = MemoryConfig(max_episodes=2)
+    with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
+        eps = [run_task(mm, "alice", f"t{i}", steps=i) for i in range(4)]  # more steps: higher
+        later = datetime.now(timezone.utc) + timedelta(days=8)
+        report = mm.run_forget_gate(now=later)
+        assert {e.id for e in mm.episodes("alice")} == {eps[3].id, eps[2].id} or len(
+            mm.episodes("alice")
+        ) == 2
+        assert all("cap" in why for _, _, why in report.forgotten)
+        assert len(report.forgotten) == 2
+
+
+# -- consolidation -----------------------------------------------------------------------
+def test_consolidation_without_llm(mm: MemoryManager) -> None:
+    for _ in range(2):
+        run_task(mm, "alice", "nginx")
+    assert mm.run_consolidation("alice") == []  # below min_episodes (3)
+    run_task(mm, "alice", "nginx", outcome="failed")
+    run_task(mm, "alice", "redis")
+    [k] = mm.run_consolidation()
+    assert (k.topic, k.target, k.written_by) == ("nginx", "nginx", "rules")
+    assert k.confidence == pytest.approx(0.5 + 0.5 * 2 / 3)
+    assert len(k.source_episodes) == 3 and "step 0 on nginx" in k.key_points[0]
+    assert all(e.consolidated for e in mm.episodes("alice") if e.target == "nginx")
+    assert mm.run_consolidation() == []  # consolidated episodes are not used twice
+    assert [x.id for x in mm.knowledge("alice")] == [k.id]
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_consolidation_with_llm_and_malformed_fallback(kind: str, tmp_path) -> None:
+    def manager(llm: FakeListChatModel, name: str) -> MemoryManager:
+        if kind == "memory":
+            return MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings(), llm=llm)
+        return MemoryManager(tmp_path / name, embeddings=HashingEmbeddings(), llm=llm)
+
+    good = (
+        '{"topic": "nginx ops", "content": "Restart upstream on 502.", '
+        '"key_points": ["check upstream", "restart"], "confidence": 1.7}'
+    )
+    with manager(FakeListChatModel(responses=[good]), "a") as mm:
+        for _ in range(3):
+            run_task(mm, "alice", "nginx")
+        [k] = mm.run_consolidation("alice")
+        assert (k.topic, k.written_by, k.confidence) == ("nginx ops", "llm", 1.0)  # clamped
+        assert k.key_points == ["check upstream", "restart"]
+    with manager(FakeListChatModel(responses=["I'd rather not answer in JSON."]), "b") as mm:
+        for _ in range(3):
+            run_task(mm, "bob", "redis")
+        [k] = mm.run_consolidation("bob")
+        assert (k.topic, k.written_by) == ("redis", "rules")
+
+
+def test_delete_user_removes_tasks_episodes_knowledge(mm: MemoryManager) -> None:
+    for _ in range(3):
+        run_task(mm, "alice", "nginx")
+    run_task(mm, "bob", "nginx")
+    mm.run_consolidation()
+    mm.delete_user("alice")
+    assert mm.episodes("alice") == [] and mm.knowledge("alice") == []
+    assert mm.stats("alice")["layers"] == {"message": 0, "task": 0, "episode": 0, "knowledge": 0}
+    assert len(mm.episodes("bob")) == 1
+
+
+def test_async_twins(mm: MemoryManager) -> None:
+    async def go() -> tuple:
+        tid = await mm.astart_task("alice", "s1", "deploy")
+        i = await mm.aadd_step(tid, "kubectl apply")
+        await mm.aupdate_step(tid, i, status="completed")
+        ep = await mm.acomplete_task(tid, target="k8s")
+        report = await mm.arun_forget_gate(True)
+        made = await mm.arun_consolidation("alice")
+        return ep, report, made
+
+    ep, report, made = asyncio.run(go())
+    assert ep.target == "k8s" and report.dry_run and made == []
+
+
+def test_memory_maintenance_node_in_a_graph(mm: MemoryManager) -> None:
+    from langgraph.graph import END, START, StateGraph
+
+    from langgraph_memory import MemoryMessagesState, memory_maintenance_node
+
+    for _ in range(3):
+        run_task(mm, "alice", "nginx")
+    run_task(mm, "bob", "nginx")
+    builder = StateGraph(MemoryMessagesState)
+    builder.add_node("maintenance", memory_maintenance_node(mm))
+    builder.add_edge(START, "maintenance")
+    builder.add_edge("maintenance", END)
+    graph = builder.compile()
+    out = graph.invoke({"messages": []}, {"configurable": {"user_id": "alice"}})
+    assert len(out["memory_maintenance"]["knowledge"]) == 1
+    assert mm.knowledge("bob") == []  # only the run's user
+    again = asyncio.run(graph.ainvoke({"messages": []}, {"configurable": {"user_id": "alice"}}))
+    assert again["memory_maintenance"]["knowledge"] == []
+    with pytest.raises(ValueError, match="user_id"):
+        graph.invoke({"messages": []}, {"configurable": {}})
