@@ -15,9 +15,10 @@ half of that turn's content words. Tokens: a CJK character = 1, other text 4
 characters = 1. Baselines in the same run rank raw turns by BM25, dense cosine
 (the same all-MiniLM-L6-v2) and their RRF, and pack turn texts best-first.
 
-Also printed: ingestion turns/s (``add_message`` + ``flush``) against the raw
-embedding throughput of the same model, ``add_message`` p95, and
-``build_context`` p50/p95.
+Also printed: ingestion turns/s (every ``add_message``, then one ``flush``)
+against the raw embedding throughput of the same model on the same texts,
+``add_message`` p95, and ``build_context`` p50/p95, both for the first budget of
+each question (the query is embedded) and for the others (its vector is cached).
 """
 
 from __future__ import annotations
@@ -163,27 +164,29 @@ def run(args: argparse.Namespace) -> dict:
     tmp = tempfile.mkdtemp(prefix="lgm-locomo-")
     cfg = MemoryConfig()
     mm = MemoryManager(tmp, embeddings=model, config=cfg)
-    ingest_s = 0.0
-    offset = 0
+    # Write every turn of every conversation in order, then wait for the background
+    # worker once: ingestion throughput is turns / (first add_message .. end of flush).
+    t_start = time.perf_counter()
     for conv in convs:
-        user = conv["id"]
-        turns = conv["turns"]
-        t_start = time.perf_counter()
-        for t in turns:
+        for t in conv["turns"]:
             a = time.perf_counter()
-            ts = _turn_time(t)
             mm.add_message(
-                user,
+                conv["id"],
                 t["session"],
                 t["role"],
                 t["text"],
                 name=t["speaker"],
-                timestamp=ts,
+                timestamp=_turn_time(t),
                 message_id=t["dia_id"],
             )
             add_ms.append((time.perf_counter() - a) * 1e3)
-        mm.flush()
-        ingest_s += time.perf_counter() - t_start
+    mm.flush()
+    ingest_s = time.perf_counter() - t_start
+    offset = 0
+    cold_ms: list[float] = []
+    for conv in convs:
+        user = conv["id"]
+        turns = conv["turns"]
         credit = Credit(turns)
         texts = [f"{t['speaker']}: {t['text']}" for t in turns]
         vecs = raw_vecs[offset : offset + len(turns)]
@@ -210,13 +213,13 @@ def run(args: argparse.Namespace) -> dict:
                     doc_len=doc_len,
                 )
             ]
-            qv = np.asarray(mm.embeddings.embed_array([q["question"]], persist=False)[0])
+            qv = np.asarray(model.embed_query(q["question"]), dtype=np.float32)
             dense = list(np.argsort(-(vecs @ qv), kind="stable"))
             rrf = [d for d, _, _ in rrf_fuse({"bm25": bm[:100], "dense": dense[:100]}, k=60)]
-            for budget in args.budgets:
+            for j, budget in enumerate(args.budgets):
                 a = time.perf_counter()
                 ctx = mm.build_context(user, "locomo-qa", q["question"], token_budget=budget)
-                ctx_ms.append((time.perf_counter() - a) * 1e3)
+                (cold_ms if j == 0 else ctx_ms).append((time.perf_counter() - a) * 1e3)
                 assert ctx.tokens <= budget, "context over budget"
                 results = {
                     "langgraph_memory": [it.text for it in ctx.items],
@@ -258,11 +261,13 @@ def run(args: argparse.Namespace) -> dict:
         "ingestion_turns_per_s": ingest_tps,
         "ingestion_vs_raw": ingest_tps / raw_tps,
         "add_message_p95_ms": percentile(add_ms, 95),
-        "build_context_p50_ms": percentile(ctx_ms, 50),
-        "build_context_p95_ms": percentile(ctx_ms, 95),
+        "build_context_p50_ms (query embedded)": percentile(cold_ms, 50),
+        "build_context_p95_ms (query embedded)": percentile(cold_ms, 95),
+        "build_context_p50_ms (query cached)": percentile(ctx_ms, 50),
+        "build_context_p95_ms (query cached)": percentile(ctx_ms, 95),
     }
     for k, v in perf.items():
-        console.print(f"{k:>28}: {v:.3f}")
+        console.print(f"{k:>40}: {v:.3f}")
     return {
         "recall": {s: {b: statistics.fmean(recall[s][b]) for b in args.budgets} for s in systems},
         "per_category": {f"{s}@{b}/{c}": statistics.fmean(v) for (s, b, c), v in per_cat.items()},

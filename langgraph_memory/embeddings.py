@@ -21,6 +21,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -102,8 +103,14 @@ class MiniLMEmbeddings(Embeddings):
         if not Path(model_dir).is_dir():
             raise FileNotFoundError(f"embedding model directory not found: {model_dir}")
         self.batch_size = batch_size
-        self._model = SentenceTransformer(str(model_dir), device=device, local_files_only=True)
-        self._lock = threading.Lock()
+        # Every encode runs on this one thread. PyTorch's OpenMP gives each calling thread
+        # its own team of worker threads, and an idle team keeps spinning: with queries
+        # embedded on the caller's thread and documents on the background worker, two
+        # teams fought over 2 cores and the worker embedded at ~60 % speed.
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgm-model")
+        self._model = self._executor.submit(
+            SentenceTransformer, str(model_dir), device=device, local_files_only=True
+        ).result()
 
     @property
     def dimension(self) -> int:
@@ -118,14 +125,16 @@ class MiniLMEmbeddings(Embeddings):
         """Embed texts straight into a float32 matrix (no Python lists in between)."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        with self._lock:
-            arr = self._model.encode(
-                list(texts),
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+        return self._executor.submit(self._encode_here, list(texts)).result()
+
+    def _encode_here(self, texts: list[str]) -> np.ndarray:
+        arr = self._model.encode(
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
         return np.asarray(arr, dtype=np.float32)
 
     def _encode(self, texts: list[str]) -> list[list[float]]:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
-from langchain_core.messages import HumanMessage
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -17,7 +16,7 @@ def python_blocks() -> list[str]:
 
 
 def test_readme_has_snippets() -> None:
-    assert len(python_blocks()) >= 2
+    assert len(python_blocks()) >= 3
 
 
 @pytest.mark.slow
@@ -28,15 +27,33 @@ def test_readme_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ca
     exec(compile(blocks[0], "README.md[manager]", "exec"), ns)
     out = capsys.readouterr().out
     assert "花生" in out  # the allergy message made it into the context
-    # The node snippet: run it with a scripted chat model and a fresh manager.
+    # The graph snippet: the user's node calls a scripted chat model.
     from langgraph_memory import MemoryManager
 
-    with MemoryManager(tmp_path / "node") as mm:
-        ns.update(mm=mm, llm=FakeListChatModel(responses=["Noted: no peanuts."]))
-        exec(compile(blocks[1], "README.md[node]", "exec"), ns)
-        config = {"configurable": {"user_id": "bob", "thread_id": "t1"}}
-        result = ns["agent"]({"messages": [HumanMessage("I am allergic to peanuts")]}, config)
-        assert result["messages"][0].content == "Noted: no peanuts."
+    with MemoryManager(tmp_path / "graph") as mm:
+        llm = RecordingModel(responses=["Noted: no peanuts.", "You are allergic to peanuts."])
+        ns.update(mm=mm, llm=llm)
+        exec(compile(blocks[1], "README.md[graph]", "exec"), ns)
         mm.flush()
-        hits = mm.search("bob", "peanuts", k=2)
-        assert {h.text for h in hits} == {"I am allergic to peanuts", "Noted: no peanuts."}
+        graph = ns["graph"]
+        out = graph.invoke(
+            {"messages": [("user", "What am I allergic to?")]},
+            {"configurable": {"user_id": "alice", "thread_id": "t2"}},
+        )
+        assert "peanuts" in out["memory_context"]  # recalled from thread t1
+        assert any("peanuts" in str(m.content) for m in llm.seen[-1])
+        # The retriever snippet.
+        exec(compile(blocks[2], "README.md[retriever]", "exec"), ns)
+        docs = ns["docs"]
+        assert docs and all(d.metadata["source_ids"] for d in docs)
+        assert any("peanuts" in d.page_content for d in docs)
+
+
+class RecordingModel(FakeListChatModel):
+    """A scripted chat model that keeps the messages it was given."""
+
+    seen: list = []
+
+    def _call(self, messages, stop=None, run_manager=None, **kwargs):  # type: ignore[override]
+        self.seen.append(list(messages))
+        return super()._call(messages, stop, run_manager, **kwargs)
