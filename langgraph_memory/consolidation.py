@@ -31,7 +31,7 @@ from pydantic import BaseModel, Field
 
 from .llm import structured_call
 from .records import Record
-from .working import Episode, WorkingMemory, _dump, _time
+from .working import Episode, WorkingMemory, _dump, _load
 
 __all__ = ["Knowledge", "KnowledgeDraft", "Consolidator"]
 
@@ -65,10 +65,7 @@ class Knowledge:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> Knowledge:
-        d = dict(data)
-        for k in ("created_at", "updated_at", "last_accessed_at"):
-            d[k] = _time(d.get(k))
-        return cls(**d)
+        return _load(cls, data)
 
     def text(self) -> str:
         """A rendering for prompts and search."""

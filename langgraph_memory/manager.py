@@ -382,7 +382,7 @@ class MemoryManager(LifecycleMixin):
         s["backend"] = self.backend.name
         s["layers"] = {"message": s["messages"]}
         for kind in ("task", "episode", "knowledge"):
-            s["layers"][kind] = len(self.backend.list_records(kind, user_id))
+            s["layers"][kind] = self.backend.count_records(kind, user_id)
         if self.path is not None:
             s["path"] = str(self.path)
         return s

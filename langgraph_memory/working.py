@@ -55,6 +55,22 @@ def _time(v: Any) -> datetime | None:
     return datetime.fromisoformat(v) if isinstance(v, str) else v
 
 
+def _load(cls: Any, data: dict[str, Any]) -> Any:
+    """The inverse of :func:`_dump`: datetime fields parsed, ``steps`` rebuilt, unknown keys
+    dropped, missing ones left to their defaults."""
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        if "datetime" in str(f.type):
+            value = _time(value)
+        elif f.name == "steps":
+            value = [_load(TaskStep, s) for s in value]
+        kwargs[f.name] = value
+    return cls(**kwargs)
+
+
 @dataclass(slots=True)
 class TaskStep:
     """One step of a task (a tool call or an action)."""
@@ -69,9 +85,7 @@ class TaskStep:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> TaskStep:
-        d = dict(data)
-        d["started_at"], d["completed_at"] = _time(d["started_at"]), _time(d["completed_at"])
-        return cls(**d)
+        return _load(cls, data)
 
 
 @dataclass(slots=True)
@@ -92,10 +106,7 @@ class TaskState:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> TaskState:
-        d = dict(data)
-        d["steps"] = [TaskStep.load(s) for s in d["steps"]]
-        d["started_at"], d["updated_at"] = _time(d["started_at"]), _time(d["updated_at"])
-        return cls(**d)
+        return _load(cls, data)
 
 
 @dataclass(slots=True)
@@ -122,14 +133,7 @@ class Episode:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> Episode:
-        known = {f.name for f in fields(cls)}
-        d = {k: v for k, v in data.items() if k in known}
-        d["steps"] = [TaskStep.load(s) for s in d["steps"]]
-        d["created_at"], d["last_accessed_at"] = (
-            _time(d["created_at"]),
-            _time(d.get("last_accessed_at")),
-        )
-        return cls(**d)
+        return _load(cls, data)
 
     def text(self) -> str:
         """A one-line rendering for prompts and search."""

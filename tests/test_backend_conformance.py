@@ -579,6 +579,9 @@ def test_records_round_trip_and_scope(backend: MemoryBackend) -> None:
     assert [r.id for r in backend.list_records("episode", "alice")] == ["r1", "r2"]
     assert [r.id for r in backend.list_records("episode")] == ["r1", "r2", "r3"]
     assert [r.id for r in backend.list_records("knowledge", "alice")] == ["r4"]
+    assert backend.count_records("episode", "alice") == 2
+    assert backend.count_records("episode") == 3
+    assert backend.count_records("knowledge", "bob") == 0
     got.data["n"] = "mutated"  # a returned record is a copy
     assert backend.get_record("episode", "r2").data["n"] == "r2"
 

@@ -173,6 +173,10 @@ class MemoryBackend(ABC):
     def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
         """Records of a kind, oldest first (one user's, or everyone's when ``user_id`` is None)."""
 
+    def count_records(self, kind: str, user_id: str | None = None) -> int:
+        """How many records of a kind a user (or everyone) has."""
+        return len(self.list_records(kind, user_id))
+
     @abstractmethod
     def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
         """Delete a user's records by id; returns how many went."""

@@ -494,6 +494,14 @@ class SQLiteBackend(MemoryBackend):
             params += (user_id,)
         return [_row_to_record(r) for r in self._read(sql + " ORDER BY created_at, id", params)]
 
+    def count_records(self, kind: str, user_id: str | None = None) -> int:
+        if user_id is None:
+            return int(self._read("SELECT COUNT(*) FROM records WHERE kind = ?", (kind,))[0][0])
+        rows = self._read(
+            "SELECT COUNT(*) FROM records WHERE kind = ? AND user_id = ?", (kind, user_id)
+        )
+        return int(rows[0][0])
+
     def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
         with self._tx() as c:
             return sum(
