@@ -18,7 +18,9 @@ characters = 1. Baselines in the same run rank raw turns by BM25, dense cosine
 Also printed: ingestion turns/s (every ``add_message``, then one ``flush``)
 against the raw embedding throughput of the same model on the same texts,
 ``add_message`` p95, and ``build_context`` p50/p95, both for the first budget of
-each question (the query is embedded) and for the others (its vector is cached).
+each question (the query is embedded) and for the others (its vector is cached),
+and each memory layer's share of the credited evidence (the layer of the first
+context item that carries each credited gold turn).
 """
 
 from __future__ import annotations
@@ -105,18 +107,24 @@ class Credit:
         self.text = {t["dia_id"]: t["text"] for t in turns}
 
     def carried(self, gold: list[str], items: list[str]) -> int:
+        return sum(c is not None for c in self.carriers(gold, items))
+
+    def carriers(self, gold: list[str], items: list[str]) -> list[int | None]:
+        """For each gold turn, the index of the first item carrying it (None: not carried)."""
         item_words = [content_words(x) for x in items]
-        hit = 0
+        out: list[int | None] = []
         for g in gold:
             words = self.words.get(g)
             if words is None:
-                continue
-            if not words:
-                hit += any(self.text[g] in x for x in items)
-                continue
-            need = len(words) / 2
-            hit += any(len(words & iw) >= need for iw in item_words)
-        return hit
+                out.append(None)
+            elif not words:
+                out.append(next((i for i, x in enumerate(items) if self.text[g] in x), None))
+            else:
+                need = len(words) / 2
+                out.append(
+                    next((i for i, iw in enumerate(item_words) if len(words & iw) >= need), None)
+                )
+        return out
 
 
 def pack_texts(ranked_texts: list[str], budget: int) -> list[str]:
@@ -159,10 +167,16 @@ def run(args: argparse.Namespace) -> dict:
     systems = ["langgraph_memory", "bm25", "dense", "rrf"]
     recall: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
     per_cat: dict[tuple[str, int, int], list[float]] = defaultdict(list)
+    # Which layer's item carried each credited gold turn, per budget.
+    layer_share: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     add_ms: list[float] = []
     ctx_ms: list[float] = []
     tmp = tempfile.mkdtemp(prefix="lgm-locomo-")
-    cfg = MemoryConfig()
+    overrides = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        overrides[name] = json.loads(value)
+    cfg = MemoryConfig(**overrides)
     mm = MemoryManager(tmp, embeddings=model, config=cfg)
     # Write every turn of every conversation in order, then wait for the background
     # worker once: ingestion throughput is turns / (first add_message .. end of flush).
@@ -227,6 +241,9 @@ def run(args: argparse.Namespace) -> dict:
                     "dense": pack_texts([texts[i] for i in dense], budget),
                     "rrf": pack_texts([texts[i] for i in rrf], budget),
                 }
+                for c in credit.carriers(gold, results["langgraph_memory"]):
+                    if c is not None:
+                        layer_share[budget][ctx.items[c].layer] += 1
                 for name, items in results.items():
                     r = credit.carried(gold, items) / len(gold)
                     recall[name][budget].append(r)
@@ -256,6 +273,20 @@ def run(args: argparse.Namespace) -> dict:
         n = len(per_cat.get(("langgraph_memory", args.budgets[0], c), []))
         cat_table.add_row(f"{c} {cname} (n={n})", *row)
     console.print(cat_table)
+    layers = sorted({layer for shares in layer_share.values() for layer in shares})
+    share_table = Table(title="Share of the credited evidence by layer (langgraph_memory)")
+    share_table.add_column("layer")
+    for b in args.budgets:
+        share_table.add_column(f"@{b}", justify="right")
+    for layer in layers:
+        share_table.add_row(
+            layer,
+            *(
+                f"{layer_share[b][layer] / max(sum(layer_share[b].values()), 1):.3f}"
+                for b in args.budgets
+            ),
+        )
+    console.print(share_table)
     perf = {
         "raw_embedding_turns_per_s": raw_tps,
         "ingestion_turns_per_s": ingest_tps,
@@ -271,6 +302,7 @@ def run(args: argparse.Namespace) -> dict:
     return {
         "recall": {s: {b: statistics.fmean(recall[s][b]) for b in args.budgets} for s in systems},
         "per_category": {f"{s}@{b}/{c}": statistics.fmean(v) for (s, b, c), v in per_cat.items()},
+        "layer_share": {b: dict(v) for b, v in layer_share.items()},
         "performance": perf,
     }
 
@@ -292,6 +324,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budgets", type=int, nargs="+", default=[256, 512, 1024])
     parser.add_argument("--limit", type=int, default=0, help="only the first N conversations")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--set",
+        nargs="*",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="override MemoryConfig fields, e.g. --set segment_boost=0.3",
+    )
     args = parser.parse_args(argv)
     if not Path(args.data).is_file():
         print(

@@ -12,8 +12,12 @@ from .context import ContextItem, MemoryContext
 from .embeddings import CachedEmbeddings, HashingEmbeddings, MiniLMEmbeddings
 from .forgetting import ForgetReport
 from .graph import (
+    MemoryCheckpointer,
     MemoryMessagesState,
     MemoryState,
+    MemoryStore,
+    core_memory_blocks,
+    create_memory_tools,
     memory_maintenance_node,
     recall_node,
     remember_node,
@@ -24,6 +28,7 @@ from .records import MemoryHit, Message
 from .retriever import MemoryRetriever
 from .tokens import count_tokens, tokenize
 from .working import Episode, TaskState, TaskStep
+from .write.sensitivity import SensitiveContentError, SensitivityPolicy
 
 __version__ = "0.1.0"
 
@@ -49,10 +54,16 @@ __all__ = [
     "with_memory",
     "MemoryState",
     "MemoryMessagesState",
+    "MemoryCheckpointer",
+    "MemoryStore",
+    "create_memory_tools",
+    "core_memory_blocks",
     "Episode",
     "TaskState",
     "TaskStep",
     "Knowledge",
     "ForgetReport",
+    "SensitivityPolicy",
+    "SensitiveContentError",
     "__version__",
 ]

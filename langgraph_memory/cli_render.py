@@ -65,7 +65,12 @@ class IngestResult:
 
 
 #: Colour of each context layer in tables.
-LAYER_STYLES = {"session": "cyan", "message": "green", "neighbor": "yellow"}
+LAYER_STYLES = {
+    "short_term": "cyan",
+    "message": "green",
+    "neighbor": "yellow",
+    "mid_term": "magenta",
+}
 
 #: Console width from which tables get a column each for reasons, score parts, sessions.
 WIDE = 130

@@ -14,6 +14,10 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .write.sensitivity import SensitivityPolicy
 
 __all__ = ["MemoryConfig"]
 
@@ -57,6 +61,34 @@ class MemoryConfig:
         max_episodes: Cap on the episodes kept per user (the least important go).
         consolidation_min_episodes: Unconsolidated episodes a target needs before they
             are consolidated into knowledge.
+        stm_capacity_pages: Pages a session's short-term FIFO holds (MemoryOS: 7).
+        stm_capacity_tokens: Tokens a session's short-term FIFO holds.
+        chain_threshold: A closed page continues the chain whose f_score (cosine +
+            keyword Jaccard) with it is highest and at least this; else it starts one.
+        chain_summary_tokens: Length of a chain's extractive summary.
+        session_ttl_seconds: A session idle this long hands its pages to mid-term.
+        segment_threshold: A page joins the segment with the highest f_score at least
+            this; else it starts a new segment.
+        midterm_capacity: Active segments per user; beyond it the coldest is archived
+            (its pages stay searchable).
+        segment_summary_tokens: Length of a segment's extractive summary.
+        heat_alpha: Heat weight of retrievals (``α``).
+        heat_beta: Heat weight of pages gained (``β``).
+        heat_gamma: Heat weight of recency (``γ``).
+        heat_mu_seconds: Time constant ``μ`` of recency ``exp(−Δt/μ)``.
+        heat_threshold: Heat above which a segment is promoted to long-term (``τ``).
+        segments_per_query: Segments ranked for a query; their pages rank higher.
+        segment_boost: Score factor ``1 + boost`` for messages of those segments.
+        segment_summary_weight: A segment summary ranked ``r`` for a query scores
+            ``weight / (rrf_k + r)``, like a message fused from one ranking.
+        profile_share: Share of the budget the user profile may take (it goes first).
+        long_term_k: Long-term facts, traits, episodes and knowledge offered per query.
+        long_term_weight: Such an entry ranked ``r`` scores ``weight / (rrf_k + r)``.
+        sensitivity: The PII/secrets gate applied to message content and metadata
+            before anything is stored or embedded: a
+            :class:`~langgraph_memory.write.sensitivity.SensitivityPolicy`, a mapping
+            ``{kind: action}`` or one action for every kind (``"refuse"``; ``"allow"``
+            switches the gate off). ``None`` (default): redact every kind.
     """
 
     max_content_chars: int = 100_000
@@ -82,8 +114,32 @@ class MemoryConfig:
     forget_min_age_days: float = 7.0
     max_episodes: int = 10_000
     consolidation_min_episodes: int = 3
+    stm_capacity_pages: int = 7
+    stm_capacity_tokens: int = 4000
+    chain_threshold: float = 0.6
+    chain_summary_tokens: int = 60
+    session_ttl_seconds: float = 86_400.0
+    segment_threshold: float = 0.6
+    midterm_capacity: int = 200
+    segment_summary_tokens: int = 120
+    heat_alpha: float = 1.0
+    heat_beta: float = 1.0
+    heat_gamma: float = 1.0
+    heat_mu_seconds: float = 1e7
+    heat_threshold: float = 5.0
+    segments_per_query: int = 3
+    segment_boost: float = 0.0
+    segment_summary_weight: float = 0.5
+    profile_share: float = 0.1
+    long_term_k: int = 5
+    long_term_weight: float = 0.5
+    sensitivity: SensitivityPolicy | None = None
 
     def __post_init__(self) -> None:
+        from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
+
+        policy = SensitivityPolicy.coerce(self.sensitivity) or SensitivityPolicy()
+        object.__setattr__(self, "sensitivity", policy)
         for f in fields(self):
             value = getattr(self, f.name)
             kinds = {"int": (int,), "float": (int, float), "bool": (bool,)}.get(str(f.type))
@@ -102,6 +158,13 @@ class MemoryConfig:
             "candidate_pool",
             "fusion_depth",
             "default_token_budget",
+            "stm_capacity_pages",
+            "stm_capacity_tokens",
+            "chain_summary_tokens",
+            "session_ttl_seconds",
+            "midterm_capacity",
+            "segment_summary_tokens",
+            "heat_mu_seconds",
         )
         for name in positive:
             if getattr(self, name) <= 0:
@@ -115,6 +178,15 @@ class MemoryConfig:
             "tail_factor",
             "forget_threshold",
             "forget_min_age_days",
+            "heat_alpha",
+            "heat_beta",
+            "heat_gamma",
+            "heat_threshold",
+            "segments_per_query",
+            "segment_boost",
+            "segment_summary_weight",
+            "long_term_k",
+            "long_term_weight",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"MemoryConfig.{name} must be >= 0")
@@ -122,6 +194,8 @@ class MemoryConfig:
             raise ValueError("MemoryConfig: lexical_weight and dense_weight cannot both be 0")
         if not 0 <= self.bm25_b <= 1:
             raise ValueError("MemoryConfig.bm25_b must be within [0, 1]")
+        if not 0 <= self.profile_share <= 1:
+            raise ValueError("MemoryConfig.profile_share must be within [0, 1]")
         if not 0 <= self.session_share <= 1:
             raise ValueError("MemoryConfig.session_share must be within [0, 1]")
         if self.neighbor_window < 0 or self.recent_messages < 0:

@@ -31,7 +31,7 @@ class ContextItem:
     """One piece of context.
 
     Attributes:
-        layer: Where it comes from (``session`` for the current session's latest
+        layer: Where it comes from (``short_term`` for the current session's latest
             messages, ``message`` for retrieved messages, ``neighbor`` for turns
             around a retrieved one).
         text: The text as it is put into the prompt.

@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -30,6 +31,10 @@ from .backends.sqlite import SQLiteBackend
 from .config import MemoryConfig
 from .context import MemoryContext
 from .embeddings import CachedEmbeddings, MiniLMEmbeddings, default_embeddings, model_id
+from .layers.hierarchy import Hierarchy
+from .layers.longterm import LongTermMemory
+from .layers.longterm_read import LongTermDoc, rank_docs
+from .layers.promotion import write_atoms
 from .lifecycle import LifecycleMixin, make_lifecycle
 from .reading import ContextBuilder
 from .records import MemoryHit, Message
@@ -45,13 +50,19 @@ from .validation import (
     parse_timestamp,
 )
 from .worker import EmbeddingWorker
+from .write.sensitivity import SensitivityFilter
 
 __all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
 
+log = logging.getLogger(__name__)
+
 #: Where the default SQLite memory lives (override with ``LANGGRAPH_MEMORY_PATH``).
 DEFAULT_PATH = ".langgraph_memory"
-#: Layers that ``search(layers=...)`` accepts today.
-LAYERS = ("message",)
+#: Layers that ``search(layers=...)`` accepts: stored messages (every page, whatever
+#: layer holds it, stays searchable as a message), mid-term segment summaries, and
+#: long-term entries (profile, facts, traits, episodes, knowledge). Each layer is
+#: ranked on its own; the rankings are interleaved by reciprocal rank.
+LAYERS = ("message", "mid_term", "long_term")
 
 
 class MemoryManager(LifecycleMixin):
@@ -98,10 +109,20 @@ class MemoryManager(LifecycleMixin):
         self._inner_embeddings = embeddings
         self._write_lock = threading.RLock()
         self._closed = False
+        self._sensitivity = SensitivityFilter(self.config.sensitivity)
         self._retriever = HybridRetriever(self.backend, self._get_embedder, self.config)
-        self._reader = ContextBuilder(self.backend, self._retriever, self.config)
+        self.longterm = LongTermMemory(self.backend)
+        self.hierarchy = Hierarchy(
+            self.backend,
+            self.config,
+            llm=llm,
+            promote=lambda user, seg, msgs: write_atoms(self.longterm, user, msgs, llm=llm),
+        )
         self.working, self._forget, self._consolidator = make_lifecycle(
             self.backend, llm, self.config
+        )
+        self._reader = ContextBuilder(
+            self.backend, self._retriever, self.config, self.hierarchy, self._long_term_docs
         )
         self._worker = EmbeddingWorker(
             self.backend,
@@ -109,8 +130,68 @@ class MemoryManager(LifecycleMixin):
             index_text,
             batch_size=self.config.embed_batch_size,
             lock=self._write_lock,
+            after_batch=self.hierarchy.on_embedded,
+            on_idle=self._housekeeping,
         )
+        self.hierarchy.notify = self._worker.notify
         self._worker.notify()  # drain what a previous run left pending
+
+    @classmethod
+    def from_conn_string(
+        cls,
+        url: str,
+        *,
+        embeddings: Embeddings | None = None,
+        llm: BaseChatModel | None = None,
+        config: MemoryConfig | None = None,
+        **backend_kw: Any,
+    ) -> MemoryManager:
+        """A manager over PostgreSQL + pgvector (``pip install "langgraph-memory[postgres]"``).
+
+        Migrations run on open (``setup()`` is idempotent). Use it plainly or in a ``with``.
+
+        Example:
+            >>> url = "postgresql://u:p@db/mem"
+            >>> with MemoryManager.from_conn_string(url) as mm:  # doctest: +SKIP
+            ...     mm.add_message("alice", "s1", "user", "I prefer tea")
+
+        Raises:
+            ConnectionError: When the server cannot be reached (the password is never shown).
+            RuntimeError: When the pgvector extension is missing.
+        """
+        from .backends.postgres import PostgresBackend
+
+        backend = PostgresBackend.from_conn_string(url, **backend_kw)
+        return cls(backend=backend, embeddings=embeddings, llm=llm, config=config)
+
+    def _long_term_docs(self, user_id: str) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
+        """The profile for context, and the rest of long-term memory to rank."""
+        profile = [
+            LongTermDoc(e.id, "profile", e.text(), list(e.source_ids), e.updated_at)
+            for e in self.longterm.for_context(user_id)
+        ]
+        others = [
+            LongTermDoc(t.id, t.kind, t.text, list(t.source_ids), t.updated_at)
+            for t in self.longterm.texts_for_search(user_id, include_history=False)
+            if t.kind != "profile"
+        ]
+        others += [
+            LongTermDoc(e.id, "episode", e.text(), list(e.source_ids), e.created_at)
+            for e in self.working.episodes(user_id)
+        ]
+        others += [
+            LongTermDoc(k.id, "knowledge", k.text(), list(k.source_episodes), k.updated_at)
+            for k in self._consolidator.knowledge(user_id)
+        ]
+        return profile, others
+
+    def _housekeeping(self) -> None:
+        """Worker idle hook: persist segment visits, run due promotions, expire sessions."""
+        try:
+            self.hierarchy.run_pending()
+            self.hierarchy.maybe_expire()
+        except Exception:  # housekeeping must never stop the embedding worker
+            log.exception("memory housekeeping failed")
 
     # -- embeddings -----------------------------------------------------------------------
     def _check_embedding_model(self, mid: str) -> None:
@@ -203,9 +284,10 @@ class MemoryManager(LifecycleMixin):
         metadata: Any,
         field: str = "content",
     ) -> Message:
-        """Validate every argument and build the message (stores nothing)."""
+        """Validate every argument and build the message (stores nothing); the
+        sensitivity gate redacts content and metadata here, before any storage."""
         self._check_open()
-        return Message(
+        msg = Message(
             id=new_message_id() if message_id is None else check_id(message_id, "message_id"),
             user_id=check_id(user_id, "user_id"),
             session_id=check_id(session_id, "session_id"),
@@ -218,6 +300,7 @@ class MemoryManager(LifecycleMixin):
                 self.config.max_metadata_bytes,
             ),
         )
+        return self._sensitivity.clean_message(msg, field)
 
     def _store(self, msg: Message) -> str:
         stored, created = self.backend.insert_message(msg, tokenize(index_text(msg)))
@@ -272,6 +355,8 @@ class MemoryManager(LifecycleMixin):
         """
         self._check_open()
         self._worker.flush(timeout)
+        with self._write_lock:  # retrieval visits and promotions they made due
+            self.hierarchy.run_pending()
 
     # -- reading ------------------------------------------------------------------------
     def search(
@@ -299,9 +384,38 @@ class MemoryManager(LifecycleMixin):
         check_id(user_id, "user_id")
         check_content(query, self.config.max_content_chars, "query")
         check_positive_int(k, "k")
-        if not self._wants_messages(layers):
-            return []
-        return self._retriever.search(user_id, query, k, filter)
+        wanted = self._layers(layers)
+        ranked: list[tuple[float, int, MemoryHit]] = []
+        if "message" in wanted:
+            for r, hit in enumerate(self._retriever.search(user_id, query, k, filter), 1):
+                ranked.append((1.0 / (self.config.rrf_k + r), 0, hit))
+        if filter is None:  # metadata filters apply to messages only
+            extra: list[MemoryHit] = []
+            if "mid_term" in wanted:
+                extra += [
+                    self._reader.segment_hit(seg, fscore, parts)
+                    for seg, fscore, parts in self._reader.ranked_segments(user_id, query)
+                ]
+            if "long_term" in wanted:
+                profile, docs = self._long_term_docs(user_id)
+                extra += [
+                    MemoryHit(
+                        d.id,
+                        d.layer,
+                        d.text,
+                        bm25,
+                        {"term_score": bm25},
+                        d.source_ids,
+                        timestamp=d.timestamp,
+                    )
+                    for d, bm25 in rank_docs(profile + docs, query, k)
+                ]
+            by_layer: dict[str, int] = {}
+            for hit in extra:
+                by_layer[hit.layer] = r = by_layer.get(hit.layer, 0) + 1
+                ranked.append((1.0 / (self.config.rrf_k + r), 1, hit))
+        ranked.sort(key=lambda x: (-x[0], x[1]))
+        return [hit for _, _, hit in ranked[:k]]
 
     def build_context(
         self,
@@ -343,15 +457,15 @@ class MemoryManager(LifecycleMixin):
         )
 
     @staticmethod
-    def _wants_messages(layers: Sequence[str] | None) -> bool:
+    def _layers(layers: Sequence[str] | None) -> set[str]:
         if layers is None:
-            return True
+            return set(LAYERS)
         if isinstance(layers, str) or not isinstance(layers, Sequence):
             raise TypeError("layers must be a list of layer names")
         unknown = [x for x in layers if x not in LAYERS]
         if unknown:
             raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
-        return "message" in layers
+        return set(layers)
 
     # -- housekeeping ---------------------------------------------------------------------
     def delete_user(self, user_id: str) -> int:
@@ -368,6 +482,7 @@ class MemoryManager(LifecycleMixin):
                 for m in self.backend.iter_messages(user_id)
             ]
             n = self.backend.delete_user(user_id, hashes)
+            self.hierarchy.forget_user(user_id)
             if self._embedder is not None:
                 self._embedder.forget(hashes)
         return n
@@ -383,6 +498,15 @@ class MemoryManager(LifecycleMixin):
         s["layers"] = {"message": s["messages"]}
         for kind in ("task", "episode", "knowledge"):
             s["layers"][kind] = self.backend.count_records(kind, user_id)
+        if user_id is not None:
+            h = self.hierarchy.stats(user_id)
+            s["layers"]["short_term"] = h["short_term_pages"]
+            s["layers"]["mid_term"] = h["mid_term_segments"]
+            s["layers"]["archived_segments"] = h["archived_segments"]
+            s["hierarchy"] = h
+            lt = self.longterm.stats(user_id)
+            s["layers"].update(profile=lt["profile"], facts=lt["facts"], traits=lt["traits"])
+            s["longterm"] = lt
         if self.path is not None:
             s["path"] = str(self.path)
         return s

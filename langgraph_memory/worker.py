@@ -32,6 +32,11 @@ class EmbeddingWorker:
         text_of: The text embedded for a message.
         batch_size: Messages per batch.
         lock: Held around each batch (``delete_user`` takes it too).
+        linger_s: How long a short batch waits for more messages.
+        after_batch: Called with each embedded batch ``[(message, vector), ...]``
+            under the lock (the hierarchy places pages here); its errors are logged,
+            never lost messages: the batch is embedded and stays searchable.
+        on_idle: Called when the queue is drained (housekeeping such as promotions).
     """
 
     def __init__(
@@ -43,6 +48,8 @@ class EmbeddingWorker:
         batch_size: int,
         lock: threading.RLock,
         linger_s: float = 0.05,
+        after_batch: Callable[[list[tuple[Message, np.ndarray]]], None] | None = None,
+        on_idle: Callable[[], None] | None = None,
     ) -> None:
         self._backend = backend
         self._embedder = embedder
@@ -50,6 +57,8 @@ class EmbeddingWorker:
         self._batch_size = batch_size
         self._lock = lock
         self._linger_s = linger_s
+        self._after_batch = after_batch
+        self._on_idle = on_idle
         self._flushing = threading.Event()
         self._wake = threading.Event()
         self._idle = threading.Condition()
@@ -81,7 +90,13 @@ class EmbeddingWorker:
             if not batch:
                 return 0
             vectors = self._embedder().embed_array([self._text_of(m) for m in batch])
-            self._backend.store_vectors(list(zip(batch, np.asarray(vectors), strict=True)))
+            pairs = list(zip(batch, np.asarray(vectors), strict=True))
+            self._backend.store_vectors(pairs)
+            if self._after_batch is not None:
+                try:
+                    self._after_batch(pairs)
+                except Exception:
+                    log.exception("placing embedded messages in the hierarchy failed")
         self.processed += len(batch)
         return len(batch)
 
@@ -94,6 +109,9 @@ class EmbeddingWorker:
             try:
                 while not self._stop and self.run_once():
                     pass
+                if self._on_idle is not None and not self._stop:
+                    with self._lock:
+                        self._on_idle()
             except Exception as exc:  # keep the thread alive; flush() reports it
                 if self.error is None or str(exc) != str(self.error):
                     log.exception("embedding worker failed")

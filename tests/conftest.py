@@ -6,10 +6,15 @@ by adding one entry to :data:`BACKENDS`: a name and a factory taking ``tmp_path`
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import os
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import chroma_server
+import pg_server
 import pytest
 from hypothesis import settings
 from langchain_core.embeddings import Embeddings
@@ -26,6 +31,57 @@ settings.load_profile("langgraph-memory")
 BACKENDS: dict[str, Callable[[Path], MemoryBackend]] = {
     "memory": lambda tmp_path: InMemoryBackend(),
     "sqlite": lambda tmp_path: SQLiteBackend(tmp_path / "sqlite-store"),
+}
+
+
+def _postgres(tmp_path: Path) -> MemoryBackend:
+    """A PostgresBackend on a fresh database of the session's server (see ``pg_server``)."""
+    from langgraph_memory.backends.postgres import PostgresBackend
+
+    return PostgresBackend(pg_server.session_databases().new_database())
+
+
+if pg_server.available():
+    BACKENDS["postgres"] = _postgres
+
+
+def _chroma(tmp_path: Path) -> MemoryBackend:
+    """A ChromaBackend on a local persistent directory (in tmpfs, see ``chroma_server``)."""
+    from langgraph_memory.backends.chroma import ChromaBackend
+
+    return ChromaBackend.persistent(chroma_server.scratch_dir(tmp_path, "chroma-store"))
+
+
+def _chroma_http(tmp_path: Path) -> MemoryBackend:
+    """A ChromaBackend on the session's ``chroma run`` server, its own prefix per tmp_path."""
+    from langgraph_memory.backends.chroma import ChromaBackend
+
+    server = chroma_server.get_server()
+    prefix = "t" + hashlib.sha256(str(tmp_path).encode()).hexdigest()[:20]
+    return ChromaBackend.http(server.host, server.port, prefix=prefix)
+
+
+#: Chroma runs only when asked for: its writes fsync (~25 ms each), which puts its suites
+#: far beyond CI's time on this machine. ``LANGGRAPH_MEMORY_TEST_CHROMA=1 pytest`` runs them.
+CHROMA_ENABLED = os.environ.get("LANGGRAPH_MEMORY_TEST_CHROMA") == "1"
+
+if CHROMA_ENABLED and importlib.util.find_spec("chromadb") is not None:
+    BACKENDS["chroma"] = _chroma
+    BACKENDS["chroma-http"] = _chroma_http
+
+#: Backends that talk to a real server: their tests carry the ``server`` marker.
+SERVER_BACKENDS = {"postgres", "chroma-http"}
+#: Backends whose tests carry the ``slow`` marker (Chroma: ~25 ms a write, minutes per suite).
+SLOW_BACKENDS = {"chroma", "chroma-http"}
+#: Backends kept to a few test files instead of every test that takes the ``backend``
+#: fixture, to keep CI within its time: Chroma writes take ~25 ms (fsync per write), and
+#: chroma-http is the same ChromaBackend over HTTP, tested against a real server in
+#: test_chroma.py. Both run the congruence workload. The conformance suite on Chroma
+#: (``pytest tests/test_backend_conformance.py -k chroma``, all passing) takes over 15
+#: minutes on this machine, so CI leaves it out until Chroma writes are batched.
+CLIENT_ONLY = {
+    "chroma": {"test_chroma.py", "test_congruence.py"},
+    "chroma-http": {"test_chroma.py", "test_congruence.py"},
 }
 
 #: The name of the background embedding thread (see ``langgraph_memory.worker``).
@@ -139,3 +195,46 @@ def gated_embeddings() -> type[GatedEmbeddings]:
 def failing_embeddings() -> type[Embeddings]:
     """The class of :class:`FailingEmbeddings`."""
     return FailingEmbeddings
+
+
+# -- servers ----------------------------------------------------------------------------------
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test that runs on a server backend (or on all backends) with ``server``;
+    keep :data:`CLIENT_ONLY` backends to their own test files."""
+    servers = SERVER_BACKENDS & set(BACKENDS)
+    kept, dropped = [], []
+    for item in items:
+        params = getattr(item, "callspec", None)
+        values = set(map(str, params.params.values())) if params is not None else set()
+        own = {f for name, files in CLIENT_ONLY.items() if name in values for f in files}
+        if values & set(CLIENT_ONLY) and item.path.name not in own:
+            dropped.append(item)
+            continue
+        kept.append(item)
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if (
+            values & servers
+            or (servers and "backend_factories" in fixtures)
+            or ("pg_databases" in fixtures)
+        ):
+            item.add_marker(pytest.mark.server)
+        slow = SLOW_BACKENDS & set(BACKENDS)
+        if values & slow or (slow and "backend_factories" in fixtures):
+            item.add_marker(pytest.mark.slow)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Stop the session's PostgreSQL (or drop its databases on an external server) and Chroma."""
+    pg_server.stop_session()
+    chroma_server.cleanup()
+
+
+@pytest.fixture(scope="session")
+def pg_databases() -> pg_server.TestDatabases:
+    """Fresh databases on the session's PostgreSQL (skips when PostgreSQL is unavailable)."""
+    if not pg_server.available():
+        pytest.skip("PostgreSQL tests need: pip install 'langgraph-memory[postgres]'")
+    return pg_server.session_databases()

@@ -212,7 +212,7 @@ def test_delete_user_removes_tasks_episodes_knowledge(mm: MemoryManager) -> None
     mm.run_consolidation()
     mm.delete_user("alice")
     assert mm.episodes("alice") == [] and mm.knowledge("alice") == []
-    assert mm.stats("alice")["layers"] == {"message": 0, "task": 0, "episode": 0, "knowledge": 0}
+    assert set(mm.stats("alice")["layers"].values()) == {0}
     assert len(mm.episodes("bob")) == 1
 
 

@@ -413,12 +413,12 @@ def test_build_context_items_are_cited_and_explained(mm: MemoryManager) -> None:
         assert isinstance(it.score_parts, dict) and it.score_parts
         assert it.tokens == item_tokens(it.text) == count_tokens(f"- {it.text}")
         assert isinstance(it.reason, str) and it.reason
-        assert it.layer in ("session", "message", "neighbor")
+        assert it.layer in ("short_term", "message", "neighbor", "mid_term")
         assert it.text in ctx.to_prompt()
     retrieved = [it for it in ctx.items if it.layer == "message"]
     assert retrieved and any(ids[2] in it.source_ids for it in retrieved)
     assert len(ctx.source_ids) == len(ctx.items)  # each message at most once
-    assert set(ctx.timings_ms) == {"session", "retrieve", "pack"}
+    assert set(ctx.timings_ms) == {"short_term", "retrieve", "pack"}
 
 
 def test_build_context_current_session_layer(mm: MemoryManager) -> None:
@@ -426,14 +426,14 @@ def test_build_context_current_session_layer(mm: MemoryManager) -> None:
     current = [mm.add_message("alice", "now", "user", f"current step {i}") for i in range(8)]
     mm.flush()
     ctx = mm.build_context("alice", "now", "Lyon", token_budget=2000)
-    session = [it for it in ctx.items if it.layer == "session"]
+    session = [it for it in ctx.items if it.layer == "short_term"]
     assert session
     assert all(it.session_id == "now" for it in session)
-    assert {s for it in session for s in it.source_ids} <= set(
-        current[-mm.config.recent_messages :]
-    )
-    assert current[-1] in {s for it in session for s in it.source_ids}
-    assert all(it.reason == "latest message of the current session" for it in session)
+    # Eight lone user messages are eight pages; short-term holds the last seven.
+    cited = {s for it in session for s in it.source_ids}
+    assert cited <= set(current[-mm.config.stm_capacity_pages :])
+    assert current[-1] in cited and current[0] not in cited
+    assert all(it.reason.startswith("short-term memory") for it in session)
     assert any(it.layer == "message" and "Lyon" in it.text for it in ctx.items)
 
 
@@ -569,7 +569,20 @@ def test_stats(mm: MemoryManager) -> None:
     assert s["sessions"] == 3
     assert s["users"] == 1
     assert s["backend"] == mm.backend.name
-    assert s["layers"] == {"message": len(CONVERSATION), "task": 0, "episode": 0, "knowledge": 0}
+    assert s["layers"] == {
+        "message": len(CONVERSATION),
+        "task": 0,
+        "episode": 0,
+        "knowledge": 0,
+        "short_term": s["hierarchy"]["short_term_pages"],
+        "mid_term": s["hierarchy"]["mid_term_segments"],
+        "archived_segments": 0,
+        "profile": 0,
+        "facts": 0,
+        "traits": 0,
+    }
+    h = s["hierarchy"]
+    assert h["short_term_pages"] + h["mid_term_pages"] == len(CONVERSATION) // 2  # turns = pages
     total = mm.stats()
     assert total["messages"] == 2 * len(CONVERSATION)
     assert total["users"] == 2 and total["sessions"] == 6

@@ -12,6 +12,12 @@ from langgraph_memory import MemoryManager
 EXPECTED_ALL = sorted(
     [
         "CachedEmbeddings",
+        "SensitivityPolicy",
+        "SensitiveContentError",
+        "MemoryCheckpointer",
+        "MemoryStore",
+        "create_memory_tools",
+        "core_memory_blocks",
         "ContextItem",
         "HashingEmbeddings",
         "InMemoryBackend",

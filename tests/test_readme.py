@@ -16,7 +16,7 @@ def python_blocks() -> list[str]:
 
 
 def test_readme_has_snippets() -> None:
-    assert len(python_blocks()) >= 3
+    assert len(python_blocks()) >= 6
 
 
 @pytest.mark.slow
@@ -42,11 +42,18 @@ def test_readme_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ca
         )
         assert "peanuts" in out["memory_context"]  # recalled from thread t1
         assert any("peanuts" in str(m.content) for m in llm.seen[-1])
-        # The retriever snippet.
-        exec(compile(blocks[2], "README.md[retriever]", "exec"), ns)
+        # The checkpointer and store snippets, then the retriever and tools snippets.
+        exec(compile(blocks[2], "README.md[checkpointer]", "exec"), ns)
+        exec(compile(blocks[3], "README.md[store]", "exec"), ns)
+        exec(compile(blocks[4], "README.md[retriever]", "exec"), ns)
         docs = ns["docs"]
         assert docs and all(d.metadata["source_ids"] for d in docs)
         assert any("peanuts" in d.page_content for d in docs)
+        exec(compile(blocks[5], "README.md[tools]", "exec"), ns)
+        out = capsys.readouterr().out
+        assert "My sister Clara lives in Berlin" in out
+        assert "Alice is vegetarian" in out
+        assert "peanuts" in out and "Prefers short answers." in out
 
 
 class RecordingModel(FakeListChatModel):

@@ -323,7 +323,7 @@ def items(draw):
     for order in orders:
         out.append(
             ContextItem(
-                layer=draw(st.sampled_from(["session", "message", "neighbor"])),
+                layer=draw(st.sampled_from(["short_term", "message", "neighbor", "mid_term"])),
                 text=draw(ITEM_TEXT),
                 tokens=0,
                 score=draw(st.floats(0, 1, allow_nan=False)),

@@ -45,12 +45,16 @@ def _reader(mm: MemoryManager, stop: threading.Event, errors: list, seen: Counte
     try:
         while not stop.is_set():
             for user in ("user-0", "user-1"):
+                other = f"thread {1 - int(user[-1])} "
                 for hit in mm.search(user, "thread message", k=20):
-                    assert hit.text.startswith(f"thread {user[-1]} "), (user, hit.text)
+                    # Messages, or segment summaries made of this user's messages only.
+                    assert f"thread {user[-1]} " in hit.text and other not in hit.text, hit.text
+                    assert hit.layer != "message" or hit.text.startswith(f"thread {user[-1]} ")
                     seen[user] += 1
                 ctx = mm.build_context(user, f"s{user[-1]}", "message", token_budget=200)
                 assert ctx.tokens <= 200
-                assert all(it.text.startswith(f"user: thread {user[-1]} ") for it in ctx.items)
+                for it in ctx.items:
+                    assert f"user: thread {user[-1]} " in it.text and other not in it.text
     except BaseException as exc:  # pragma: no cover - reported below
         errors.append(exc)
 

@@ -4,7 +4,14 @@
 |---|---|
 | :class:`InMemoryBackend` | tests, notebooks |
 | :class:`SQLiteBackend` | the default: one file under the memory path, WAL |
+| ``PostgresBackend`` | many workers, one PostgreSQL + pgvector server (``[postgres]`` extra) |
+| ``ChromaBackend`` | users already on Chroma: local directory or server (``[chroma]`` extra) |
+
+``PostgresBackend`` and ``ChromaBackend`` are imported on first access, so this
+package never needs psycopg or chromadb.
 """
+
+from typing import Any
 
 from .base import BackendStats, MemoryBackend, Postings
 from .filters import compile_filter
@@ -19,3 +26,16 @@ __all__ = [
     "SQLiteBackend",
     "compile_filter",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """Import optional backends on first use (their drivers are optional extras)."""
+    if name == "PostgresBackend":
+        from .postgres import PostgresBackend
+
+        return PostgresBackend
+    if name == "ChromaBackend":
+        from .chroma import ChromaBackend
+
+        return ChromaBackend
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,9 +7,13 @@ Example:
     ...              {"configurable": {"user_id": "alice", "thread_id": "1"}})
 """
 
+from .checkpointer import MemoryCheckpointer
 from .maintenance import memory_maintenance_node
 from .nodes import DEFAULT_SESSION, MEMORY_MESSAGE_ID, recall_node, remember_node
 from .state import MemoryMessagesState, MemoryState
+from .store import MemoryStore
+from .store_tools import create_manage_memory_tool, create_search_memory_tool
+from .tools import core_memory_blocks, create_memory_tools
 from .wrap import with_memory
 
 __all__ = [
@@ -21,4 +25,10 @@ __all__ = [
     "MemoryMessagesState",
     "MEMORY_MESSAGE_ID",
     "DEFAULT_SESSION",
+    "MemoryCheckpointer",
+    "MemoryStore",
+    "create_manage_memory_tool",
+    "create_search_memory_tool",
+    "create_memory_tools",
+    "core_memory_blocks",
 ]

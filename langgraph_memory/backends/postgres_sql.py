@@ -1,0 +1,336 @@
+"""The SQL and the row conversions of :class:`~.postgres.PostgresBackend` (no I/O here).
+
+Schema decisions, in brief:
+
+- Tables are prefixed ``lgm_`` so the store can share a database with the
+  application. Key text columns use ``COLLATE "C"``: the byte order SQLite and
+  Python sort by.
+- Timestamps are ``timestamptz`` plus the original UTC offset in seconds, so a
+  message comes back with the offset it was written with (as on SQLite).
+- Lexical search: each message keeps its jieba-pre-tokenised terms twice: a
+  ``tsvector`` (GIN-indexed) that selects the candidate messages of a query, and
+  a JSONB ``{term: count}`` map that gives the exact term frequencies BM25 needs,
+  so rankings equal the other backends' bit for bit. Terms a ``tsvector`` cannot
+  hold (empty, or over 255 bytes) enter it as a digest; a message whose terms do
+  not fit in a ``tsvector`` at all gets none and is always a candidate.
+- Vectors: one ``vector`` column of any dimension, L2-normalised on the way in;
+  one partial HNSW index (``vector_cosine_ops``) per dimension, made the first
+  time a vector of that dimension is stored. Several embedding models of
+  different sizes can so share a store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import numpy as np
+
+from ..records import Message, Record
+
+__all__ = [
+    "MIGRATIONS",
+    "MSG_COLS",
+    "lexemes",
+    "tsquery_text",
+    "lock_key",
+    "to_db_time",
+    "from_db_time",
+    "row_to_message",
+    "row_to_record",
+    "reject_nul",
+    "normalise",
+    "rank_by_cosine",
+]
+
+#: Schema migrations; a migration's position in this list is its version.
+MIGRATIONS: list[str] = [
+    """
+    CREATE EXTENSION IF NOT EXISTS vector;
+    CREATE TABLE lgm_messages (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        user_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        session_id text COLLATE "C" NOT NULL,
+        role text NOT NULL,
+        name text,
+        content text NOT NULL,
+        ts timestamptz NOT NULL,
+        ts_offset integer NOT NULL,
+        metadata jsonb NOT NULL,
+        pos integer NOT NULL,
+        n_terms integer NOT NULL,
+        tf jsonb NOT NULL,
+        tsv tsvector,
+        embedded boolean NOT NULL DEFAULT false,
+        UNIQUE (user_id, id)
+    );
+    CREATE INDEX lgm_messages_session ON lgm_messages (user_id, session_id, pos);
+    CREATE INDEX lgm_messages_user ON lgm_messages (user_id, seq);
+    CREATE INDEX lgm_messages_pending ON lgm_messages (seq) WHERE NOT embedded;
+    CREATE INDEX lgm_messages_tsv ON lgm_messages USING gin (tsv);
+    CREATE INDEX lgm_messages_no_tsv ON lgm_messages (user_id) WHERE tsv IS NULL;
+    CREATE TABLE lgm_user_stats (
+        user_id text COLLATE "C" PRIMARY KEY,
+        n_docs bigint NOT NULL,
+        total_len bigint NOT NULL,
+        n_vectors bigint NOT NULL DEFAULT 0
+    );
+    CREATE TABLE lgm_vectors (
+        seq bigint PRIMARY KEY REFERENCES lgm_messages (seq) ON DELETE CASCADE,
+        user_id text COLLATE "C" NOT NULL,
+        dim integer NOT NULL,
+        vec vector NOT NULL
+    );
+    CREATE INDEX lgm_vectors_user ON lgm_vectors (user_id, dim, seq);
+    CREATE TABLE lgm_vector_indexes (
+        dim integer PRIMARY KEY,
+        index_name text NOT NULL
+    );
+    CREATE TABLE lgm_meta (
+        key text COLLATE "C" PRIMARY KEY,
+        value text NOT NULL
+    );
+    CREATE TABLE lgm_embedding_cache (
+        model text COLLATE "C" NOT NULL,
+        hash text COLLATE "C" NOT NULL,
+        vec bytea NOT NULL,
+        PRIMARY KEY (model, hash)
+    );
+    CREATE INDEX lgm_embedding_cache_hash ON lgm_embedding_cache (hash);
+    CREATE TABLE lgm_records (
+        kind text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        user_id text COLLATE "C" NOT NULL,
+        data jsonb NOT NULL,
+        created_at timestamptz NOT NULL,
+        created_offset integer NOT NULL,
+        updated_at timestamptz NOT NULL,
+        updated_offset integer NOT NULL,
+        PRIMARY KEY (kind, id)
+    );
+    CREATE INDEX lgm_records_user ON lgm_records (user_id, kind, created_at);
+    """,
+]
+
+#: Advisory-lock key under which migrations run (one process at a time).
+MIGRATION_LOCK = "migrations"
+#: Advisory-lock key under which a new per-dimension HNSW index is made.
+INDEX_LOCK = "vector-index"
+#: pgvector's HNSW index takes ``vector`` columns up to this dimension.
+HNSW_MAX_DIM = 2000
+
+MSG_COLS = "seq, user_id, id, session_id, role, name, content, ts, ts_offset, metadata"
+REC_COLS = "kind, id, user_id, data, created_at, created_offset, updated_at, updated_offset"
+
+SELECT_BY_ID = f"SELECT {MSG_COLS} FROM lgm_messages WHERE user_id = %s AND id = %s"
+
+INSERT_MESSAGE = """
+WITH ins AS (
+    INSERT INTO lgm_messages (user_id, id, session_id, role, name, content, ts, ts_offset,
+                              metadata, pos, n_terms, tf, tsv)
+    VALUES (%(user_id)s, %(id)s, %(session_id)s, %(role)s, %(name)s, %(content)s, %(ts)s,
+            %(ts_offset)s, %(metadata)s,
+            (SELECT COALESCE(MAX(pos), -1) + 1 FROM lgm_messages
+              WHERE user_id = %(user_id)s AND session_id = %(session_id)s),
+            %(n_terms)s, %(tf)s, array_to_tsvector(%(lexemes)s::text[]))
+    RETURNING seq
+), stats AS (
+    INSERT INTO lgm_user_stats (user_id, n_docs, total_len) VALUES (%(user_id)s, 1, %(n_terms)s)
+    ON CONFLICT (user_id) DO UPDATE SET n_docs = lgm_user_stats.n_docs + 1,
+        total_len = lgm_user_stats.total_len + EXCLUDED.total_len
+)
+SELECT seq FROM ins
+"""
+
+# One statement, so the counts and the posting lists come from one snapshot. The
+# candidates are the messages whose tsvector matches (GIN index) plus those too large
+# to have one; the stored term counts then give exact term frequencies.
+POSTINGS = """
+SELECT NULL::bigint, n_docs, total_len, NULL::text
+  FROM lgm_user_stats WHERE user_id = %(user_id)s
+UNION ALL
+SELECT m.seq, m.n_terms::bigint, (m.tf ->> t.term)::bigint, t.term
+  FROM (SELECT seq, n_terms, tf FROM lgm_messages
+         WHERE user_id = %(user_id)s AND tsv @@ %(query)s::tsquery
+        UNION ALL
+        SELECT seq, n_terms, tf FROM lgm_messages
+         WHERE user_id = %(user_id)s AND tsv IS NULL) AS m
+ CROSS JOIN LATERAL unnest(%(terms)s::text[]) AS t(term)
+ WHERE m.tf ? t.term
+"""
+
+USER_STATS = """
+SELECT NULL::bigint, n_docs, total_len, NULL::text
+  FROM lgm_user_stats WHERE user_id = %(user_id)s
+"""
+
+NEIGHBORS = f"""
+SELECT {", ".join("m." + c.strip() for c in MSG_COLS.split(","))}, m.pos
+  FROM lgm_messages AS m
+  JOIN unnest(%(sessions)s::text[], %(lo)s::int[], %(hi)s::int[]) AS r(session_id, lo, hi)
+    ON m.session_id = r.session_id COLLATE "C" AND m.pos BETWEEN r.lo AND r.hi
+ WHERE m.user_id = %(user_id)s
+ ORDER BY m.seq
+"""
+
+UPSERT_RECORD = f"""
+INSERT INTO lgm_records ({REC_COLS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
+ON CONFLICT (kind, id) DO UPDATE SET
+    data = EXCLUDED.data, created_at = EXCLUDED.created_at,
+    created_offset = EXCLUDED.created_offset, updated_at = EXCLUDED.updated_at,
+    updated_offset = EXCLUDED.updated_offset
+WHERE lgm_records.user_id = EXCLUDED.user_id
+RETURNING 1
+"""
+
+# Terms longer than this (in UTF-8 bytes) enter the tsvector as a digest; PostgreSQL's
+# own limit is 2046 bytes per lexeme.
+_MAX_LEXEME_BYTES = 255
+# A tsvector holds at most 1 MiB of lexeme text; above this the message gets none.
+_MAX_TSVECTOR_BYTES = 900_000
+
+
+def _lexeme(term: str) -> str:
+    if 0 < len(term.encode("utf-8")) <= _MAX_LEXEME_BYTES:
+        return term
+    return "lgm#" + hashlib.sha256(term.encode("utf-8")).hexdigest()[:32]
+
+
+def lexemes(terms: Sequence[str]) -> list[str] | None:
+    """The tsvector lexemes of a message's terms, or ``None`` when they cannot fit one.
+
+    Example:
+        >>> lexemes(["cat", "garden", "cat"])
+        ['cat', 'garden']
+    """
+    out = list(dict.fromkeys(_lexeme(t) for t in terms))
+    if sum(len(x.encode("utf-8")) for x in out) > _MAX_TSVECTOR_BYTES:
+        return None
+    return out
+
+
+def tsquery_text(terms: Sequence[str]) -> str:
+    """A tsquery matching any of ``terms`` (each quoted, so no term is parsed as syntax).
+
+    It is passed as a query parameter, never spliced into SQL.
+
+    Example:
+        >>> tsquery_text(["it's", "a|b"])
+        "'it''s' | 'a|b'"
+    """
+    quoted = []
+    for lex in dict.fromkeys(_lexeme(t) for t in terms):
+        quoted.append("'" + lex.replace("\\", "\\\\").replace("'", "''") + "'")
+    return " | ".join(quoted)
+
+
+def lock_key(namespace: str, value: str = "") -> int:
+    """A stable signed 64-bit advisory-lock key for ``(namespace, value)``."""
+    digest = hashlib.blake2b(f"langgraph-memory\0{namespace}\0{value}".encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "big", signed=True)
+
+
+def to_db_time(dt: datetime) -> tuple[datetime, int]:
+    """A datetime as ``(aware instant, UTC offset in seconds)``; naive is taken as UTC."""
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    offset = dt.utcoffset() or timedelta(0)
+    return dt, int(offset.total_seconds())
+
+
+def from_db_time(dt: datetime, offset: int) -> datetime:
+    """The instant back in the offset it was written with."""
+    tz = timezone.utc if offset == 0 else timezone(timedelta(seconds=offset))
+    return dt.astimezone(tz)
+
+
+def row_to_message(row: Sequence[Any]) -> Message:
+    """A message from a row of :data:`MSG_COLS`."""
+    seq, user_id, mid, session_id, role, name, content, ts, offset, meta = row[:10]
+    return Message(
+        id=mid,
+        user_id=user_id,
+        session_id=session_id,
+        role=role,
+        content=content,
+        timestamp=from_db_time(ts, offset),
+        name=name,
+        metadata=meta,
+        seq=int(seq),
+    )
+
+
+def row_to_record(row: Sequence[Any]) -> Record:
+    """A record from a row of ``REC_COLS``."""
+    kind, rid, user_id, data, created, c_off, updated, u_off = row
+    return Record(
+        kind=kind,
+        id=rid,
+        user_id=user_id,
+        data=data,
+        created_at=from_db_time(created, c_off),
+        updated_at=from_db_time(updated, u_off),
+    )
+
+
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, Mapping):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
+def reject_nul(value: Any, field: str) -> None:
+    """Refuse text PostgreSQL cannot store: a NUL character anywhere in ``value``.
+
+    Raises:
+        ValueError: Naming the field.
+    """
+    if _has_nul(value):
+        raise ValueError(
+            f"{field} contains a NUL character (\\x00), which PostgreSQL cannot store in "
+            "text or JSON; remove it before storing"
+        )
+
+
+def json_text(value: Any) -> str:
+    """JSON as the other backends write it (the JSONB column normalises it further)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def normalise(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit length in float32, exactly as ``VectorMatrix.append`` does."""
+    vecs = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vecs, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return np.asarray(vecs / norms, dtype=np.float32)
+
+
+def _as_array(v: Any) -> np.ndarray:
+    """A vector column value (pgvector's ``Vector`` or an array) as float32 numpy."""
+    to_numpy = getattr(v, "to_numpy", None)
+    return np.asarray(to_numpy() if to_numpy is not None else v, dtype=np.float32)
+
+
+def rank_by_cosine(
+    seqs: Sequence[int], vectors: Sequence[np.ndarray], query: np.ndarray, k: int
+) -> list[tuple[int, float]]:
+    """Score candidate rows against ``query`` the way ``VectorMatrix.search`` does.
+
+    Cosines are float32 and rounded to 6 decimals; ties go to the older message.
+    """
+    if not seqs:
+        return []
+    q = np.asarray(query, dtype=np.float32).reshape(-1)
+    matrix = np.stack([_as_array(v) for v in vectors])
+    sims = np.round(matrix @ (q / float(np.linalg.norm(q))), 6)
+    keys = np.asarray(seqs, dtype=np.int64)
+    order = np.lexsort((keys, -sims))[:k]
+    return [(int(keys[i]), float(sims[i])) for i in order]

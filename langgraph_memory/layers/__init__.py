@@ -1,0 +1,1 @@
+"""The memory hierarchy: short-term pages and chains, mid-term segments, long-term memory."""

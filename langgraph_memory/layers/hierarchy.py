@@ -1,0 +1,384 @@
+"""The hierarchy in motion: places embedded messages into pages, chains and segments.
+
+:class:`Hierarchy` runs on the background worker (after each embedded batch),
+never on the caller's path. It keeps one record per session (kind ``"stm"``: the
+short-term pages and chains) and one per segment (kind ``"segment"``), cached in
+process and written through to the backend. It also answers the read path:
+segments ranked for a query (each retrieval warms them), a session's
+short-term pages, which segment a message belongs to, and per-layer stats.
+
+Messages never leave the message store here: a page that moves from short-term
+to mid-term, or a segment that is archived, only changes which layer lists it.
+
+Example:
+    >>> from langgraph_memory import MemoryManager
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+    ...     for i in range(9):
+    ...         _ = mm.add_turn("ann", "s1", user=f"Question {i} about tea?", assistant="Tea!")
+    ...     mm.flush()
+    ...     st = mm.stats("ann")["hierarchy"]
+    >>> st["short_term_pages"], st["mid_term_pages"]
+    (7, 2)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import numpy as np
+from langchain_core.language_models import BaseChatModel
+
+from ..backends.base import MemoryBackend
+from ..config import MemoryConfig
+from ..records import Message, Record
+from .midterm import Segment, coldest, place_page
+from .pages import Page, f_score
+from .shortterm import SessionState
+from .summaries import summarize
+
+__all__ = ["Hierarchy", "STM_KIND", "SEGMENT_KIND"]
+
+log = logging.getLogger(__name__)
+
+#: Record kinds the hierarchy keeps.
+STM_KIND = "stm"
+SEGMENT_KIND = "segment"
+#: How many of a segment's latest pages its summary is made from.
+_SUMMARY_PAGES = 40
+
+Promoter = Callable[[str, Segment, list[Message]], int]
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def stm_record_id(user_id: str, session_id: str) -> str:
+    """Record ids are unique per kind across users: the session's is derived from both."""
+    digest = hashlib.sha1(f"{user_id}\x00{session_id}".encode()).hexdigest()[:20]
+    return f"stm-{digest}"
+
+
+class Hierarchy:
+    """Short-term and mid-term memory of every user of one backend.
+
+    Args:
+        backend: Where records and messages live.
+        config: Capacities, thresholds and heat parameters.
+        llm: Optional chat model for chain and segment summaries.
+        promote: Called with ``(user_id, segment, messages)`` when a segment's
+            heat passes ``config.heat_threshold``; returns entries written.
+    """
+
+    def __init__(
+        self,
+        backend: MemoryBackend,
+        config: MemoryConfig,
+        *,
+        llm: BaseChatModel | None = None,
+        promote: Promoter | None = None,
+    ) -> None:
+        self.backend = backend
+        self.config = config
+        self.llm = llm
+        self.promote = promote
+        self.notify: Callable[[], None] = lambda: None
+        self._lock = threading.RLock()
+        self._stm: dict[tuple[str, str], SessionState] = {}
+        self._segs: dict[str, dict[str, Segment]] = {}
+        self._seg_of: dict[str, dict[int, str]] = {}
+        self._visited: set[tuple[str, str]] = set()
+        self._to_promote: set[tuple[str, str]] = set()
+        self._last_expiry = time.monotonic()
+        self.promoted = 0
+
+    # -- state ------------------------------------------------------------------------
+    def _heat_kw(self) -> dict[str, float]:
+        c = self.config
+        return {
+            "alpha": c.heat_alpha,
+            "beta": c.heat_beta,
+            "gamma": c.heat_gamma,
+            "mu_seconds": c.heat_mu_seconds,
+        }
+
+    def state(self, user_id: str, session_id: str) -> SessionState:
+        """The short-term memory of one session (loaded once, then cached)."""
+        key = (user_id, session_id)
+        with self._lock:
+            st = self._stm.get(key)
+            if st is None:
+                rec = self.backend.get_record(STM_KIND, stm_record_id(user_id, session_id), user_id)
+                st = (
+                    SessionState.load(user_id, rec.data)
+                    if rec
+                    else SessionState(user_id, session_id)
+                )
+                self._stm[key] = st
+            return st
+
+    def segments(self, user_id: str) -> dict[str, Segment]:
+        """Every segment of a user by id, archived ones included."""
+        with self._lock:
+            segs = self._segs.get(user_id)
+            if segs is None:
+                segs = {
+                    r.id: Segment.load(user_id, r.data)
+                    for r in self.backend.list_records(SEGMENT_KIND, user_id)
+                }
+                self._segs[user_id] = segs
+                self._seg_of[user_id] = {s: seg.id for seg in segs.values() for s in seg.seqs()}
+            return segs
+
+    def forget_user(self, user_id: str) -> None:
+        """Drop a user's cached state (after ``delete_user``)."""
+        with self._lock:
+            self._stm = {k: v for k, v in self._stm.items() if k[0] != user_id}
+            self._segs.pop(user_id, None)
+            self._seg_of.pop(user_id, None)
+            self._visited = {k for k in self._visited if k[0] != user_id}
+            self._to_promote = {k for k in self._to_promote if k[0] != user_id}
+
+    # -- writing (background worker) ---------------------------------------------------
+    def on_embedded(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
+        """Place freshly embedded messages into pages, chains and segments."""
+        cfg = self.config
+        with self._lock:
+            states: dict[tuple[str, str], SessionState] = {}
+            segs: set[tuple[str, str]] = set()
+            for msg, vec in sorted(items, key=lambda it: it[0].seq):
+                st = self.state(msg.user_id, msg.session_id)
+                states[(msg.user_id, msg.session_id)] = st
+                left = st.add(
+                    msg,
+                    vec,
+                    capacity_pages=cfg.stm_capacity_pages,
+                    capacity_tokens=cfg.stm_capacity_tokens,
+                    chain_threshold=cfg.chain_threshold,
+                )
+                for page in left:
+                    segs |= self._to_midterm(msg.user_id, page)
+            for st in states.values():
+                self._summarize_chains(st)
+                self._save_state(st)
+            for user_id, seg_id in segs:
+                self._save_segment(self.segments(user_id)[seg_id])
+        self.run_pending()
+
+    def expire_sessions(self, now: datetime | None = None) -> int:
+        """Hand every page of sessions idle longer than ``session_ttl_seconds`` on.
+
+        Returns:
+            How many pages moved to mid-term memory.
+        """
+        now = now or _now()
+        ttl = timedelta(seconds=self.config.session_ttl_seconds)
+        moved = 0
+        with self._lock:
+            for rec in self.backend.list_records(STM_KIND):
+                st = self.state(rec.user_id, rec.data["session_id"])
+                if not st.pages or st.last_active is None or now - st.last_active < ttl:
+                    continue
+                touched: set[tuple[str, str]] = set()
+                for page in st.drain(self.config.chain_threshold):
+                    touched |= self._to_midterm(st.user_id, page)
+                    moved += 1
+                self._save_state(st)
+                for user_id, seg_id in touched:
+                    self._save_segment(self.segments(user_id)[seg_id])
+        self.run_pending()
+        return moved
+
+    def _to_midterm(self, user_id: str, page: Page) -> set[tuple[str, str]]:
+        cfg = self.config
+        segs = self.segments(user_id)
+        seg, created = place_page(
+            page, list(segs.values()), user_id, threshold=cfg.segment_threshold
+        )
+        if created:
+            segs[seg.id] = seg
+        index = self._seg_of.setdefault(user_id, {})
+        for s in page.seqs:
+            index[s] = seg.id
+        touched = {(user_id, seg.id)}
+        active = [s for s in segs.values() if not s.archived and s.id != seg.id]
+        if len(active) + 1 > cfg.midterm_capacity:
+            cold = coldest(active, _now(), **self._heat_kw())
+            if cold is not None:
+                cold.archived = True
+                touched.add((user_id, cold.id))
+        if seg.heat(_now(), **self._heat_kw()) > cfg.heat_threshold:
+            self._to_promote.add((user_id, seg.id))
+        return touched
+
+    def _messages(self, user_id: str, seqs: list[int]) -> list[Message]:
+        got = self.backend.get_messages(user_id, seqs)
+        return [got[s] for s in seqs if s in got]
+
+    def _summarize_chains(self, st: SessionState) -> None:
+        by_id = {p.id: p for p in st.pages}
+        for chain in st.chains.values():
+            if not chain.dirty:
+                continue
+            seqs = [s for pid in chain.page_ids if pid in by_id for s in by_id[pid].seqs]
+            summary = summarize(
+                self._messages(st.user_id, seqs),
+                llm=self.llm,
+                max_tokens=self.config.chain_summary_tokens,
+                what="topic thread of a conversation",
+            )
+            chain.summary, chain.summary_source_ids = summary.text, summary.source_ids
+            chain.dirty = False
+
+    def _summarize_segment(self, seg: Segment) -> None:
+        seqs = [s for p in seg.pages[-_SUMMARY_PAGES:] for s in p.seqs]
+        summary = summarize(
+            self._messages(seg.user_id, seqs),
+            llm=self.llm,
+            max_tokens=self.config.segment_summary_tokens,
+            what="group of related conversation turns",
+        )
+        seg.summary, seg.summary_source_ids = summary.text, summary.source_ids
+        seg.dirty = False
+
+    def _save_state(self, st: SessionState) -> None:
+        now = _now()
+        rid = stm_record_id(st.user_id, st.session_id)
+        self.backend.put_record(Record(STM_KIND, rid, st.user_id, st.dump(), now, now))
+
+    def _save_segment(self, seg: Segment) -> None:
+        if seg.dirty:
+            self._summarize_segment(seg)
+        now = _now()
+        self.backend.put_record(Record(SEGMENT_KIND, seg.id, seg.user_id, seg.dump(), now, now))
+
+    def run_pending(self) -> int:
+        """Persist retrieval visits and run due promotions; returns promotions run."""
+        done = 0
+        with self._lock:
+            visited, self._visited = self._visited, set()
+            due, self._to_promote = self._to_promote, set()
+            for user_id, seg_id in visited | due:
+                seg = self.segments(user_id).get(seg_id)
+                if seg is None:
+                    continue
+                if (user_id, seg_id) in due and seg.heat(_now(), **self._heat_kw()) > (
+                    self.config.heat_threshold
+                ):
+                    self._promote(seg)
+                    done += 1
+                self._save_segment(seg)
+        return done
+
+    def _promote(self, seg: Segment) -> None:
+        # Pages already promoted were extracted then; only the new ones are read again.
+        fresh = seg.pages[-seg.interactions :] if seg.interactions else []
+        pages = seg.pages if seg.promotions == 0 else fresh
+        if self.promote is not None and pages:
+            try:
+                seqs = [s for p in pages for s in p.seqs]
+                self.promoted += self.promote(seg.user_id, seg, self._messages(seg.user_id, seqs))
+            except Exception:  # a failing extractor must not stop the hierarchy
+                log.exception("promotion of segment %s failed", seg.id)
+                return
+        seg.promoted()
+
+    # -- reading ------------------------------------------------------------------------
+    def rank_segments(
+        self,
+        user_id: str,
+        query_vector: np.ndarray | None,
+        query_terms: Sequence[str],
+        k: int,
+        *,
+        visit: bool = True,
+    ) -> list[tuple[Segment, float, dict[str, float]]]:
+        """The ``k`` active segments closest to a query, by f_score; each counts a visit."""
+        terms = {t for t in query_terms if len(t) > 1}
+        scored: list[tuple[Segment, float, dict[str, float]]] = []
+        with self._lock:
+            now = _now()
+            for seg in self.segments(user_id).values():
+                if seg.archived or seg.vector is None:
+                    continue
+                vec = query_vector if query_vector is not None else np.zeros_like(seg.vector)
+                score = f_score(vec, seg.vector, terms, seg.keywords())
+                parts = {"f_score": score, "heat": seg.heat(now, **self._heat_kw())}
+                scored.append((seg, score, parts))
+            scored.sort(key=lambda x: (-x[1], x[0].id))
+            top = scored[:k]
+            if visit and top:
+                for seg, _, _ in top:
+                    seg.visit(now)
+                    self._visited.add((user_id, seg.id))
+                    if seg.heat(now, **self._heat_kw()) > self.config.heat_threshold:
+                        self._to_promote.add((user_id, seg.id))
+                self.notify()
+        return top
+
+    def segment_of(self, user_id: str) -> dict[int, str]:
+        """Message seq -> id of the segment holding its page."""
+        self.segments(user_id)
+        with self._lock:
+            return dict(self._seg_of.get(user_id, {}))
+
+    def stats(self, user_id: str, hottest: int = 5) -> dict[str, Any]:
+        """Per-layer counts, the hottest segments and the chains of each session."""
+        with self._lock:
+            states = [
+                self.state(user_id, r.data["session_id"])
+                for r in self.backend.list_records(STM_KIND, user_id)
+            ]
+            segs = list(self.segments(user_id).values())
+            now = _now()
+            active = [s for s in segs if not s.archived]
+            hot = sorted(active, key=lambda s: -s.heat(now, **self._heat_kw()))[:hottest]
+            return {
+                "short_term_pages": sum(len(st.pages) for st in states),
+                "sessions": len(states),
+                "chains": {
+                    st.session_id: [
+                        {
+                            "id": c.id,
+                            "pages": len(c.page_ids),
+                            "pages_total": c.pages_total,
+                            "summary": c.summary,
+                            "keywords": c.keywords(8),
+                        }
+                        for c in st.chains.values()
+                    ]
+                    for st in states
+                    if st.chains
+                },
+                "mid_term_segments": len(active),
+                "mid_term_pages": sum(len(s.pages) for s in active),
+                "archived_segments": len(segs) - len(active),
+                "archived_pages": sum(len(s.pages) for s in segs if s.archived),
+                "hottest_segments": [
+                    {
+                        "id": s.id,
+                        "heat": round(s.heat(now, **self._heat_kw()), 4),
+                        "pages": len(s.pages),
+                        "visits": s.visits,
+                        "promotions": s.promotions,
+                        "keywords": s.keywords(8),
+                        "summary": s.summary,
+                    }
+                    for s in hot
+                ],
+                "promotions": sum(s.promotions for s in segs),
+            }
+
+    def maybe_expire(self, every_s: float = 60.0) -> None:
+        """Run :meth:`expire_sessions` at most every ``every_s`` seconds (worker hook)."""
+        if time.monotonic() - self._last_expiry >= every_s:
+            self._last_expiry = time.monotonic()
+            self.expire_sessions()

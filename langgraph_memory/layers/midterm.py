@@ -1,0 +1,215 @@
+"""Mid-term memory: per user, segments of similar pages ranked by heat.
+
+A page leaving short-term memory joins the active segment with the highest
+``f_score`` (cosine + keyword Jaccard) at or above ``threshold``, else it starts
+a new segment. Each segment keeps its keywords, a summary and its **heat**
+(``α·visits + β·interactions + γ·exp(−Δt/μ)``). When more than ``capacity``
+segments are active, the coldest is archived: it leaves mid-term retrieval, but
+its pages stay stored and searchable as history. A segment whose heat passes
+``τ`` is promoted: long-term entries are extracted from its pages, then its
+visit and interaction counts restart.
+
+Example:
+    >>> import numpy as np
+    >>> from datetime import datetime, timezone
+    >>> from langgraph_memory.layers.pages import Page
+    >>> t = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    >>> segs: list[Segment] = []
+    >>> for i, v in enumerate([[1, 0], [1, 0.1], [0, 1]]):
+    ...     p = Page(f"p{i}", "s", [f"m{i}"], [i + 1], t, ["tea"] if i < 2 else ["rust"],
+    ...              vector=np.array(v, dtype=np.float32), open=False)
+    ...     seg, created = place_page(p, segs, "u", threshold=0.6)
+    ...     if created:
+    ...         segs.append(seg)
+    >>> [len(s.pages) for s in segs]
+    [2, 1]
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from .pages import Page, decode_vector, encode_vector, f_score, heat
+
+__all__ = ["Segment", "place_page", "coldest"]
+
+_SEGMENT_KEYWORDS = 20
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass(slots=True)
+class Segment:
+    """A group of similar pages of one user.
+
+    Attributes:
+        id: ``"seg-<random hex>"``, unique in the store.
+        user_id: Whose.
+        pages: Its pages (without vectors), in the order they joined.
+        keyword_counts: Content words of its pages with their counts.
+        vector: Sum of its pages' vectors (its direction is the topic).
+        summary: What it is about.
+        summary_source_ids: Messages the summary was made from.
+        visits: Retrievals since the last promotion (``N_visit``).
+        interactions: Pages gained since the last promotion (``L_interaction``).
+        created_at: When it was made.
+        last_access: When it was last retrieved or extended.
+        archived: Evicted from mid-term retrieval (its pages stay searchable).
+        promotions: How often it was promoted to long-term memory.
+        dirty: Whether the summary is behind its pages.
+    """
+
+    id: str
+    user_id: str
+    pages: list[Page] = field(default_factory=list)
+    keyword_counts: dict[str, int] = field(default_factory=dict)
+    vector: np.ndarray | None = None
+    summary: str = ""
+    summary_source_ids: list[str] = field(default_factory=list)
+    visits: int = 0
+    interactions: int = 0
+    created_at: datetime = field(default_factory=_now)
+    last_access: datetime = field(default_factory=_now)
+    archived: bool = False
+    promotions: int = 0
+    dirty: bool = True
+
+    def keywords(self, limit: int = _SEGMENT_KEYWORDS) -> list[str]:
+        """Its most frequent keywords."""
+        return [w for w, _ in Counter(self.keyword_counts).most_common(limit)]
+
+    def message_ids(self) -> list[str]:
+        """Ids of the messages of its pages."""
+        return [mid for p in self.pages for mid in p.message_ids]
+
+    def seqs(self) -> list[int]:
+        """Sequence numbers of the messages of its pages."""
+        return [s for p in self.pages for s in p.seqs]
+
+    def heat(
+        self,
+        now: datetime | None = None,
+        *,
+        alpha: float = 1.0,
+        beta: float = 1.0,
+        gamma: float = 1.0,
+        mu_seconds: float = 1e7,
+    ) -> float:
+        """Its heat at ``now`` (see :func:`~langgraph_memory.layers.pages.heat`)."""
+        idle = ((now or _now()) - self.last_access).total_seconds()
+        return heat(
+            self.visits,
+            self.interactions,
+            idle,
+            alpha=alpha,
+            beta=beta,
+            gamma=gamma,
+            mu_seconds=mu_seconds,
+        )
+
+    def add(self, page: Page) -> None:
+        """Take ``page`` in (its vector is folded into the segment's, then dropped)."""
+        if page.vector is not None:
+            unit = page.vector / max(float(np.linalg.norm(page.vector)), 1e-12)
+            self.vector = unit.copy() if self.vector is None else self.vector + unit
+        self.keyword_counts = dict(Counter(self.keyword_counts) + Counter(page.keywords))
+        page.vector = None
+        page.open = False
+        self.pages.append(page)
+        self.interactions += 1
+        self.last_access = max(self.last_access, page.timestamp)
+        self.dirty = True
+
+    def visit(self, now: datetime | None = None) -> None:
+        """Count one retrieval."""
+        self.visits += 1
+        self.last_access = max(self.last_access, now or _now())
+
+    def promoted(self) -> None:
+        """Restart the counts after a promotion to long-term memory."""
+        self.visits = 0
+        self.interactions = 0
+        self.promotions += 1
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "pages": [p.dump(with_vector=False) for p in self.pages],
+            "keyword_counts": self.keyword_counts,
+            "vector": encode_vector(self.vector),
+            "summary": self.summary,
+            "summary_source_ids": self.summary_source_ids,
+            "visits": self.visits,
+            "interactions": self.interactions,
+            "created_at": self.created_at.isoformat(),
+            "last_access": self.last_access.isoformat(),
+            "archived": self.archived,
+            "promotions": self.promotions,
+            "dirty": self.dirty,
+        }
+
+    @classmethod
+    def load(cls, user_id: str, d: dict[str, Any]) -> Segment:
+        return cls(
+            id=d["id"],
+            user_id=user_id,
+            pages=[Page.load(p) for p in d.get("pages", [])],
+            keyword_counts=dict(d.get("keyword_counts", {})),
+            vector=decode_vector(d.get("vector")),
+            summary=d.get("summary", ""),
+            summary_source_ids=list(d.get("summary_source_ids", [])),
+            visits=int(d.get("visits", 0)),
+            interactions=int(d.get("interactions", 0)),
+            created_at=datetime.fromisoformat(d["created_at"]),
+            last_access=datetime.fromisoformat(d["last_access"]),
+            archived=bool(d.get("archived", False)),
+            promotions=int(d.get("promotions", 0)),
+            dirty=bool(d.get("dirty", False)),
+        )
+
+
+def place_page(
+    page: Page, segments: Sequence[Segment], user_id: str, *, threshold: float = 0.6
+) -> tuple[Segment, bool]:
+    """Put ``page`` into the best active segment, or a new one.
+
+    Returns:
+        ``(segment, created)``; a created segment is not in ``segments`` yet.
+    """
+    best: Segment | None = None
+    best_score = threshold
+    for seg in segments:
+        if seg.archived or seg.vector is None or page.vector is None:
+            continue
+        score = f_score(page.vector, seg.vector, page.keywords, seg.keywords())
+        if score >= best_score:
+            best, best_score = seg, score
+    created = best is None
+    if best is None:
+        best = Segment(
+            f"seg-{uuid.uuid4().hex[:16]}",
+            user_id,
+            created_at=page.timestamp,
+            last_access=page.timestamp,
+        )
+    best.add(page)
+    return best, created
+
+
+def coldest(
+    segments: Sequence[Segment], now: datetime | None = None, **heat_kw: float
+) -> Segment | None:
+    """The active segment with the lowest heat (the oldest on ties)."""
+    active = [s for s in segments if not s.archived]
+    if not active:
+        return None
+    return min(active, key=lambda s: (s.heat(now, **heat_kw), s.last_access, s.id))

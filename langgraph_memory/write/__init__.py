@@ -1,0 +1,1 @@
+"""The write gate: sensitivity (PII and secrets), extraction of memory atoms, dedup."""
