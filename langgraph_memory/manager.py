@@ -172,8 +172,9 @@ class MemoryManager(LifecycleMixin):
         ]
         others = [
             LongTermDoc(t.id, t.kind, t.text, list(t.source_ids), t.updated_at)
-            for t in self.longterm.texts_for_search(user_id, include_history=False)
-            if t.kind != "profile"
+            for t in self.longterm.texts_for_search(
+                user_id, include_history=False, kinds=("fact", "trait")
+            )
         ]
         others += [
             LongTermDoc(e.id, "episode", e.text(), list(e.source_ids), e.created_at)

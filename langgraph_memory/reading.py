@@ -251,7 +251,7 @@ class ContextBuilder:
         if not segments:
             return
         rank_of = {seg.id: r for r, (seg, _, _) in enumerate(segments, start=1)}
-        seg_of = self.hierarchy.segment_of(user_id)
+        seg_of = self.hierarchy.segment_of(user_id, (it.order for it in items))
         for it in items:
             if it.layer not in ("message", "neighbor"):
                 continue

@@ -29,7 +29,7 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -324,11 +324,12 @@ class Hierarchy:
                 self.notify()
         return top
 
-    def segment_of(self, user_id: str) -> dict[int, str]:
-        """Message seq -> id of the segment holding its page."""
+    def segment_of(self, user_id: str, seqs: Iterable[int]) -> dict[int, str]:
+        """Message seq -> id of the segment holding its page, for the given seqs."""
         self.segments(user_id)
         with self._lock:
-            return dict(self._seg_of.get(user_id, {}))
+            index = self._seg_of.get(user_id, {})
+            return {s: index[s] for s in seqs if s in index}
 
     def stats(self, user_id: str, hottest: int = 5) -> dict[str, Any]:
         """Per-layer counts, the hottest segments and the chains of each session."""

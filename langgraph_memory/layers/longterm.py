@@ -32,7 +32,7 @@ Example:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, ClassVar
@@ -288,17 +288,25 @@ class LongTermMemory(ProfileMixin, FactsMixin):
                 n += 1
         return n
 
-    def texts_for_search(self, user_id: str, *, include_history: bool = True) -> list[LongTermText]:
+    def texts_for_search(
+        self,
+        user_id: str,
+        *,
+        include_history: bool = True,
+        kinds: Collection[str] = ("profile", "fact", "trait"),
+    ) -> list[LongTermText]:
         """Every usable entry rendered as a short text with its citations.
 
         Preferences: per key and scope, the winner among entries above
         ``context_threshold`` (an unconfirmed guess is never offered). Facts: all,
         closed ones rendered with their span and marked superseded (only the open ones
-        with ``include_history=False``). Traits: all.
+        with ``include_history=False``). Traits: all. Only the ``kinds`` asked for are
+        read.
         """
         out: list[LongTermText] = []
         groups: dict[tuple[str, str | None], ProfileEntry] = {}
-        for e in self.list_preferences(user_id):
+        prefs = self.list_preferences(user_id) if "profile" in kinds else []
+        for e in prefs:
             if e.confidence > self.config.context_threshold:
                 best = groups.get((e.key, e.scope))
                 if best is None or priority(e) > priority(best):
@@ -307,12 +315,12 @@ class LongTermMemory(ProfileMixin, FactsMixin):
             out.append(
                 LongTermText(e.id, "profile", e.text(), e.source_ids, e.confidence, e.updated_at)
             )
-        for f in self.list_facts(user_id):
+        for f in self.list_facts(user_id) if "fact" in kinds else []:
             if include_history or f.valid_to is None:
                 out.append(
                     LongTermText(f.id, "fact", f.text(), f.source_ids, f.confidence, f.updated_at)
                 )
-        for t in self.list_traits(user_id):
+        for t in self.list_traits(user_id) if "trait" in kinds else []:
             out.append(LongTermText(t.id, "trait", t.text(), t.source_ids, 1.0, t.updated_at))
         return out
 
