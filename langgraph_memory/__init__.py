@@ -27,7 +27,7 @@ from .manager import MemoryManager
 from .records import MemoryHit, Message
 from .retriever import MemoryRetriever
 from .tokens import count_tokens, tokenize
-from .working import Episode, TaskState, TaskStep
+from .working import Anchor, Episode, TaskState, TaskStep
 from .write.sensitivity import SensitiveContentError, SensitivityPolicy
 
 __version__ = "0.1.0"
@@ -58,6 +58,7 @@ __all__ = [
     "MemoryStore",
     "create_memory_tools",
     "core_memory_blocks",
+    "Anchor",
     "Episode",
     "TaskState",
     "TaskStep",

@@ -89,6 +89,30 @@ class MemoryConfig:
             :class:`~langgraph_memory.write.sensitivity.SensitivityPolicy`, a mapping
             ``{kind: action}`` or one action for every kind (``"refuse"``; ``"allow"``
             switches the gate off). ``None`` (default): redact every kind.
+        dedup_threshold: Write gate: an extracted fact whose embedding has a cosine
+            above this with a fact stored or refreshed within ``dedup_window_days``
+            refreshes that fact instead of being added (the same text always does).
+        dedup_window_days: How recent a fact must be to absorb a near-duplicate.
+        working_share: Most of the budget the task in progress may take.
+        routing: Route each query by rules (:mod:`~langgraph_memory.retrieval.routing`):
+            its intent weighs each layer's candidates, and a time it names ("last
+            May", "上周") raises the memories from that time.
+        time_boost: Memories inside the time a query names score ``1 + time_boost``
+            times higher (a boost, not a filter: an unsure date never hides a memory).
+        recency_weight: How much recency decay weighs: a candidate scores
+            ``1 − w + w·0.5^(age / half_life)`` times its relevance, its age counted
+            from the newest candidate (so a store replayed from old data is not
+            uniformly decayed). Off (0) by default: on LoCoMo, whose questions reach
+            across months of history, every weight tried lowered recall (0.1 with a
+            365-day half-life: 0.750 against 0.754 at 512 tokens). Episodes are
+            weighed by their importance, which decays with age, either way.
+        recency_half_life_days: Age at which the decay factor is one half.
+        mmr_lambda: Maximal marginal relevance trade-off among the best ``mmr_pool``
+            retrieved candidates: 1.0 (default) packs by score alone; lower values
+            pass over candidates whose terms repeat what is already taken.
+        mmr_pool: How many of the best retrieved candidates MMR reorders.
+        rerank_top: How many of the best retrieved candidates the reranker given to
+            the manager (``MemoryManager(reranker=...)``) reorders; 0 switches it off.
     """
 
     max_content_chars: int = 100_000
@@ -134,6 +158,16 @@ class MemoryConfig:
     long_term_k: int = 5
     long_term_weight: float = 0.5
     sensitivity: SensitivityPolicy | None = None
+    working_share: float = 0.15
+    dedup_threshold: float = 0.95
+    dedup_window_days: float = 7.0
+    routing: bool = True
+    time_boost: float = 0.5
+    recency_weight: float = 0.0
+    recency_half_life_days: float = 30.0
+    mmr_lambda: float = 1.0
+    mmr_pool: int = 40
+    rerank_top: int = 20
 
     def __post_init__(self) -> None:
         from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
@@ -165,6 +199,8 @@ class MemoryConfig:
             "midterm_capacity",
             "segment_summary_tokens",
             "heat_mu_seconds",
+            "recency_half_life_days",
+            "mmr_pool",
         )
         for name in positive:
             if getattr(self, name) <= 0:
@@ -187,6 +223,9 @@ class MemoryConfig:
             "segment_summary_weight",
             "long_term_k",
             "long_term_weight",
+            "time_boost",
+            "dedup_window_days",
+            "rerank_top",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"MemoryConfig.{name} must be >= 0")
@@ -196,6 +235,11 @@ class MemoryConfig:
             raise ValueError("MemoryConfig.bm25_b must be within [0, 1]")
         if not 0 <= self.profile_share <= 1:
             raise ValueError("MemoryConfig.profile_share must be within [0, 1]")
+        for name in ("recency_weight", "mmr_lambda", "dedup_threshold"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"MemoryConfig.{name} must be within [0, 1]")
+        if not 0 <= self.working_share <= 1:
+            raise ValueError("MemoryConfig.working_share must be within [0, 1]")
         if not 0 <= self.session_share <= 1:
             raise ValueError("MemoryConfig.session_share must be within [0, 1]")
         if self.neighbor_window < 0 or self.recent_messages < 0:

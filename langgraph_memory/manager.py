@@ -32,13 +32,14 @@ from .config import MemoryConfig
 from .context import MemoryContext
 from .embeddings import CachedEmbeddings, MiniLMEmbeddings, default_embeddings, model_id
 from .layers.hierarchy import Hierarchy
-from .layers.longterm import LongTermMemory
+from .layers.longterm import LongTermConfig, LongTermMemory
 from .layers.longterm_read import LongTermDoc, rank_docs
 from .layers.promotion import write_atoms
 from .lifecycle import LifecycleMixin, make_lifecycle
 from .reading import ContextBuilder
 from .records import MemoryHit, Message
 from .retrieval.hybrid import HybridRetriever, index_text
+from .retrieval.rerank import Reranker
 from .tokens import tokenize
 from .validation import (
     check_content,
@@ -50,6 +51,7 @@ from .validation import (
     parse_timestamp,
 )
 from .worker import EmbeddingWorker
+from .working import Anchor, TaskState
 from .write.sensitivity import SensitivityFilter
 
 __all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
@@ -90,7 +92,13 @@ class MemoryManager(LifecycleMixin):
         llm: BaseChatModel | None = None,
         config: MemoryConfig | None = None,
         backend: MemoryBackend | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
+        if reranker is not None and not isinstance(reranker, Reranker):
+            raise TypeError(
+                "reranker must be a langgraph_memory.retrieval.rerank.Reranker "
+                f"(e.g. FlashRankReranker), got {type(reranker).__name__}"
+            )
         if config is not None and not isinstance(config, MemoryConfig):
             raise TypeError(f"config must be a MemoryConfig, got {type(config).__name__}")
         if embeddings is not None and not isinstance(embeddings, Embeddings):
@@ -111,7 +119,14 @@ class MemoryManager(LifecycleMixin):
         self._closed = False
         self._sensitivity = SensitivityFilter(self.config.sensitivity)
         self._retriever = HybridRetriever(self.backend, self._get_embedder, self.config)
-        self.longterm = LongTermMemory(self.backend)
+        self.longterm = LongTermMemory(
+            self.backend,
+            LongTermConfig(
+                dedup_threshold=self.config.dedup_threshold,
+                dedup_window_days=self.config.dedup_window_days,
+            ),
+            embed=lambda texts: self.embeddings.embed_array(texts),
+        )
         self.hierarchy = Hierarchy(
             self.backend,
             self.config,
@@ -122,7 +137,13 @@ class MemoryManager(LifecycleMixin):
             self.backend, llm, self.config
         )
         self._reader = ContextBuilder(
-            self.backend, self._retriever, self.config, self.hierarchy, self._long_term_docs
+            self.backend,
+            self._retriever,
+            self.config,
+            self.hierarchy,
+            self._long_term_docs,
+            working=lambda u, s: (self.working.anchors(u, s), self.working.current_task(u, s)),
+            reranker=reranker,
         )
         self._worker = EmbeddingWorker(
             self.backend,
@@ -132,8 +153,12 @@ class MemoryManager(LifecycleMixin):
             lock=self._write_lock,
             after_batch=self.hierarchy.on_embedded,
             on_idle=self._housekeeping,
+            before_store=self.hierarchy.begin_batch,
+            # on start (and after a failed placement): place what a crash left unplaced
+            replay=lambda: self.hierarchy.replay(
+                lambda msgs: self._get_embedder().embed_array([index_text(m) for m in msgs])
+            ),
         )
-        self.hierarchy.notify = self._worker.notify
         self._worker.notify()  # drain what a previous run left pending
 
     @classmethod
@@ -177,7 +202,7 @@ class MemoryManager(LifecycleMixin):
             )
         ]
         others += [
-            LongTermDoc(e.id, "episode", e.text(), list(e.source_ids), e.created_at)
+            LongTermDoc(e.id, "episode", e.text(), list(e.source_ids), e.created_at, e.importance)
             for e in self.working.episodes(user_id)
         ]
         others += [
@@ -430,9 +455,14 @@ class MemoryManager(LifecycleMixin):
     ) -> MemoryContext:
         """Build the context for a query within a token budget.
 
-        The current session's latest messages take up to ``config.session_share``
-        of the budget; the rest goes to retrieved memories (with the turns around
-        them), best first. The rendered prompt never exceeds the budget.
+        Packed by priority: the session's anchors (see :meth:`add_anchor`), the
+        user profile (up to ``config.profile_share`` of the budget), the task in
+        progress (up to ``config.working_share``), the current session's latest
+        messages (up to ``config.session_share``), then retrieved memories best
+        first (messages with the turns around them, segment summaries, facts,
+        episodes, knowledge), scored by relevance × the query route's layer
+        weight × time match × recency × importance. The rendered prompt never
+        exceeds the budget.
 
         Args:
             user_id: Whose memory.
@@ -468,6 +498,71 @@ class MemoryManager(LifecycleMixin):
             raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
         return set(layers)
 
+    # -- working memory: session anchors -------------------------------------------------
+    def add_anchor(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        session_id: str | None = None,
+        anchor_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Pin an instruction that rides along in every context of a session.
+
+        Args:
+            user_id: Whose anchor.
+            text: The instruction (at most ``config.max_content_chars`` characters); the
+                sensitivity gate redacts or refuses it like message content.
+            session_id: Its session; ``None`` (default) makes it ride along in every
+                session of the user.
+            anchor_id: Your id for it (default: generated). Adding an existing id
+                replaces that anchor's text, session and metadata; it keeps its place.
+            metadata: JSON-serialisable metadata.
+
+        Returns:
+            The anchor id.
+
+        Raises:
+            TypeError: When an argument has the wrong type.
+            ValueError: When an argument is invalid or the sensitivity policy refuses
+                the text. Nothing is stored then.
+
+        Example:
+            >>> aid = mm.add_anchor("u1", "Always answer in French.")  # doctest: +SKIP
+            >>> mm.add_anchor("u1", "Units: metric.", session_id="s1")  # doctest: +SKIP
+        """
+        self._check_open()
+        anchor = self.working.add_anchor(
+            user_id,
+            text,
+            session_id=session_id,
+            anchor_id=anchor_id,
+            metadata=dict(metadata) if isinstance(metadata, Mapping) else metadata,
+            gate=self._sensitivity,
+            max_chars=self.config.max_content_chars,
+            max_metadata_bytes=self.config.max_metadata_bytes,
+        )
+        return anchor.id
+
+    def anchors(self, user_id: str, session_id: str | None = None) -> list[Anchor]:
+        """The anchors of a session and the user-wide ones, in insertion order (only the
+        user-wide ones when ``session_id`` is ``None``)."""
+        self._check_open()
+        return self.working.anchors(user_id, session_id)
+
+    def remove_anchor(self, user_id: str, anchor_id: str) -> bool:
+        """Remove an anchor; returns ``False`` when the user has none with that id."""
+        self._check_open()
+        return self.working.remove_anchor(user_id, anchor_id)
+
+    def working_items(self, user_id: str, session_id: str) -> tuple[list[Anchor], TaskState | None]:
+        """What working memory puts into a session's context: its anchors (see
+        :meth:`anchors`) and the session's latest task still in progress."""
+        self._check_open()
+        anchors = self.working.anchors(user_id, check_id(session_id, "session_id"))
+        return anchors, self.working.current_task(user_id, session_id)
+
     # -- housekeeping ---------------------------------------------------------------------
     def delete_user(self, user_id: str) -> int:
         """Delete every trace of a user: messages, terms, vectors, cached embeddings.
@@ -497,7 +592,7 @@ class MemoryManager(LifecycleMixin):
         s["pending"] = s["messages"] - s["embedded"]
         s["backend"] = self.backend.name
         s["layers"] = {"message": s["messages"]}
-        for kind in ("task", "episode", "knowledge"):
+        for kind in ("anchor", "task", "episode", "knowledge"):
             s["layers"][kind] = self.backend.count_records(kind, user_id)
         if user_id is not None:
             h = self.hierarchy.stats(user_id)
@@ -570,6 +665,24 @@ class MemoryManager(LifecycleMixin):
         return await asyncio.to_thread(
             self.build_context, user_id, session_id, query, token_budget, **kwargs
         )
+
+    async def aadd_anchor(self, user_id: str, text: str, **kwargs: Any) -> str:
+        """Async :meth:`add_anchor`."""
+        return await asyncio.to_thread(self.add_anchor, user_id, text, **kwargs)
+
+    async def aanchors(self, user_id: str, session_id: str | None = None) -> list[Anchor]:
+        """Async :meth:`anchors`."""
+        return await asyncio.to_thread(self.anchors, user_id, session_id)
+
+    async def aremove_anchor(self, user_id: str, anchor_id: str) -> bool:
+        """Async :meth:`remove_anchor`."""
+        return await asyncio.to_thread(self.remove_anchor, user_id, anchor_id)
+
+    async def aworking_items(
+        self, user_id: str, session_id: str
+    ) -> tuple[list[Anchor], TaskState | None]:
+        """Async :meth:`working_items`."""
+        return await asyncio.to_thread(self.working_items, user_id, session_id)
 
     async def adelete_user(self, user_id: str) -> int:
         """Async :meth:`delete_user`."""

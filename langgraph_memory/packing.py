@@ -20,7 +20,10 @@ from collections.abc import Iterable
 from .context import HEADER, ContextItem, group_line, item_line
 from .tokens import count_cjk
 
-__all__ = ["Packer"]
+__all__ = ["Packer", "STATEMENT_LAYERS"]
+
+#: Layers whose items are statements drawn from messages rather than the messages.
+STATEMENT_LAYERS = frozenset({"anchor", "task", "profile", "fact", "trait", "episode", "knowledge"})
 
 
 class Packer:
@@ -53,8 +56,15 @@ class Packer:
         return cjk, len(lines) - cjk
 
     def add(self, item: ContextItem, limit: int | None = None) -> bool:
-        """Take ``item`` if it is new and fits within ``limit`` (default: the budget)."""
-        if set(item.source_ids) <= self._covered:
+        """Take ``item`` if it is new and fits within ``limit`` (default: the budget).
+
+        Messages and the summaries quoting them are new when they bring a message not
+        in the context yet; a statement drawn from messages (a profile entry, a fact,
+        an episode...) is new when its text is: it says something its sources do not
+        say in so many words, so neither hides the other.
+        """
+        keys = {f"text:{item.text}"} if item.layer in STATEMENT_LAYERS else set(item.source_ids)
+        if keys <= self._covered:
             return False
         cjk, other = self._delta(item)
         total = self._cjk + cjk + -(-(self._other + other) // 4)
@@ -63,7 +73,7 @@ class Packer:
         self._cjk += cjk
         self._other += other
         self.items.append(item)
-        self._covered.update(item.source_ids)
+        self._covered.update(keys)
         if item.group is not None:
             self._groups.add(item.group)
         return True

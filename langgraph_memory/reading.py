@@ -1,15 +1,22 @@
-"""The read path: ``build_context`` assembles short-term pages and retrieved memories.
+"""The read path: ``build_context`` packs working memory, the profile and retrieved memories.
 
-The current session's short-term pages (its latest messages) take up to
-``session_share`` of the budget; the rest goes to retrieved messages, the turns
-around the primary ones and the summaries of the mid-term segments closest to the
-query (retrieving a segment warms it), best first, packed exactly into the budget.
+By priority (the architecture's): the session's anchors, the user profile (up to
+``profile_share`` of the budget), the task in progress (``working_share``), the
+current session's short-term pages (``session_share``), then the retrieved
+candidates best first: messages from hybrid search with the turns around them,
+summaries of the mid-term segments closest to the query (retrieving a segment
+warms it), and long-term facts, traits, episodes and knowledge. Candidates are
+scored relevance × the query route's layer weight × time match × recency ×
+importance, optionally reordered by a cross-encoder and diversified by MMR, and
+packed exactly into the budget; each keeps its score parts and reason.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
+from datetime import datetime, timezone
 from typing import Any
 
 from .backends.base import MemoryBackend
@@ -18,12 +25,73 @@ from .context import ContextItem, MemoryContext, item_tokens
 from .layers.hierarchy import Hierarchy
 from .layers.longterm_read import LongTermDoc, rank_docs
 from .layers.midterm import Segment
-from .packing import Packer
+from .packing import STATEMENT_LAYERS, Packer
 from .records import MemoryHit, Message
 from .retrieval.hybrid import HybridRetriever
+from .retrieval.rerank import Reranker
+from .retrieval.routing import Route, route_query
+from .retrieval.scoring import age_days, recency_decay
 from .tokens import tokenize
+from .working import Anchor, TaskState
 
 __all__ = ["ContextBuilder"]
+
+#: The routing layer that weighs each context layer's candidates.
+_ROUTE_LAYER = {
+    "message": "messages",
+    "neighbor": "messages",
+    "short_term": "short_term",
+    "mid_term": "mid_term",
+    "profile": "profile",
+    "fact": "facts",
+    "trait": "facts",
+    "episode": "episodes",
+    "knowledge": "knowledge",
+}
+
+
+def _anchor_item(a: Anchor) -> ContextItem:
+    """An anchor as a context item (it opens the prompt)."""
+    return ContextItem(
+        layer="anchor",
+        text=a.text,
+        tokens=item_tokens(a.text),
+        score=1.0,
+        score_parts={"anchor": 1.0},
+        source_ids=[f"anchor:{a.id}"],
+        reason=(
+            "session anchor: always rides along"
+            if a.session_id
+            else "user anchor: rides along in every session"
+        ),
+        timestamp=a.updated_at,
+        session_id=a.session_id,
+        order=-2,
+    )
+
+
+def _task_item(task: TaskState) -> ContextItem:
+    """The task in progress as one prompt line: the request, then where it stands."""
+    steps = "; ".join(
+        f"{i}. {st.description} ({st.status})" for i, st in enumerate(task.steps, start=1)
+    )
+    text = f"Task in progress: {task.original_request}" + (f" — steps: {steps}" if steps else "")
+    return ContextItem(
+        layer="task",
+        text=text,
+        tokens=item_tokens(text),
+        score=1.0,
+        score_parts={"working": 1.0},
+        source_ids=[f"task:{task.id}"],
+        reason="working memory: the task in progress in this session",
+        timestamp=task.started_at,
+        session_id=task.session_id,
+        order=-1,
+    )
+
+
+def _aware(t: datetime) -> datetime:
+    return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
 
 
 class ContextBuilder:
@@ -36,13 +104,19 @@ class ContextBuilder:
         config: MemoryConfig,
         hierarchy: Hierarchy,
         long_term: Callable[[str], tuple[list[LongTermDoc], list[LongTermDoc]]] | None = None,
+        *,
+        working: Callable[[str, str], tuple[list[Anchor], TaskState | None]] | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
+        self.reranker = reranker
         self.backend = backend
         self._retriever = retriever
         self.config = config
         self.hierarchy = hierarchy
         #: ``user_id -> (profile docs, other long-term docs)``.
         self.long_term = long_term or (lambda user_id: ([], []))
+        #: ``(user_id, session_id) -> (anchors, task in progress)``.
+        self.working = working or (lambda user_id, session_id: ([], None))
 
     def short_term(self, user_id: str, session_id: str) -> list[Message]:
         """The session's short-term pages, plus messages not placed in them yet.
@@ -87,14 +161,18 @@ class ContextBuilder:
         t0 = time.perf_counter()
         cfg = self.config
         packer = Packer(budget)
+        anchors, task = self.working(user_id, session_id)
+        packer.take([_anchor_item(a) for a in anchors], by_score=False)
         profile, long_docs = self.long_term(user_id)
         packer.take(
             [
-                self._doc_item(d, 1.0, {"profile": 1.0}, "user profile: always offered first")
+                self._doc_item(d, 1.0, {"profile": 1.0}, "user profile: before retrieved memories")
                 for d in profile
             ],
             int(budget * cfg.profile_share),
         )
+        if task is not None:
+            packer.take([_task_item(task)], int(budget * cfg.working_share))
         recent = self.short_term(user_id, session_id)
         session_items = [
             self._item(
@@ -111,7 +189,7 @@ class ContextBuilder:
         ranked = self._retriever.rank(user_id, query, cfg.candidate_pool, filter)
         segments = [] if filter else self.ranked_segments(user_id, query)
         t2 = time.perf_counter()
-        skip = {s for it in packer.items for s in it.source_ids}
+        skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
         cands = self._candidates(user_id, ranked, skip)
         cands += self._segment_items(segments, skip)
         for rank, (doc, bm25) in enumerate(rank_docs(long_docs, query, cfg.long_term_k), 1):
@@ -119,7 +197,10 @@ class ContextBuilder:
             parts = {"term_score": bm25, "long_term_rank": float(rank)}
             cands.append(self._doc_item(doc, score, parts, f"long-term {doc.layer}: rank {rank}"))
         self._credit_segments(user_id, cands, segments)
-        packer.take(cands)
+        route = route_query(query) if cfg.routing else None
+        self._rescore(cands, route)
+        self._rerank(query, cands)
+        packer.take(self._diversify(cands), by_score=False)
         t3 = time.perf_counter()
         return MemoryContext(
             items=packer.items,
@@ -225,9 +306,98 @@ class ContextBuilder:
             )
         return out
 
+    def _rescore(self, items: list[ContextItem], route: Route | None) -> None:
+        """Relevance × route weight of the layer × time match × recency × importance.
+
+        Every factor other than 1 is recorded in the item's ``score_parts`` and
+        named in its reason.
+        """
+        cfg = self.config
+        stamps = [it.timestamp for it in items if it.timestamp is not None]
+        newest = max(stamps) if stamps else None
+        for it in items:
+            factors: dict[str, float] = {}
+            if route is not None:
+                factors["route_weight"] = route.weight(_ROUTE_LAYER.get(it.layer, "messages"))
+                if route.time_range is not None and it.timestamp is not None:
+                    start, end = route.time_range
+                    if start <= _aware(it.timestamp) < end:
+                        factors["time_match"] = 1.0 + cfg.time_boost
+            if cfg.recency_weight > 0 and newest is not None and it.timestamp is not None:
+                decay = recency_decay(
+                    age_days(it.timestamp, newest), half_life_days=cfg.recency_half_life_days
+                )
+                factors["recency"] = 1.0 - cfg.recency_weight + cfg.recency_weight * decay
+            if "importance" in it.score_parts:
+                factors["importance_factor"] = 0.5 + it.score_parts["importance"]
+            factors = {k: v for k, v in factors.items() if v != 1.0}
+            if not factors:
+                continue
+            it.score_parts["relevance"] = it.score
+            for name, value in factors.items():
+                it.score *= value
+                it.score_parts[name] = value
+            if "time_match" in factors:
+                it.reason += "; said within the time the query names"
+            if route is not None and factors.get("route_weight", 1.0) != 1.0:
+                it.reason += f"; weighed {factors['route_weight']:.2f} for a {route.intent} query"
+
+    def _rerank(self, query: str, items: list[ContextItem]) -> None:
+        """Reorder the best ``rerank_top`` candidates by the cross-encoder, if one is set.
+
+        The reordered items take over the scores of the places they move to, so
+        they keep their standing against the candidates not reranked.
+        """
+        n = self.config.rerank_top
+        if self.reranker is None or n <= 0 or len(items) < 2:
+            return
+        top = sorted(items, key=lambda it: -it.score)[:n]
+        scores = self.reranker.rerank(query, [it.text for it in top])
+        order = sorted(range(len(top)), key=lambda i: (-scores[i], i))
+        places = [it.score for it in top]
+        for rank, i in enumerate(order, start=1):
+            it = top[i]
+            it.score_parts["rerank_score"] = float(scores[i])
+            it.score_parts["rerank_rank"] = float(rank)
+            it.score = places[rank - 1]
+            it.reason += f"; reranked to {rank} by the cross-encoder"
+
+    def _diversify(self, items: list[ContextItem]) -> list[ContextItem]:
+        """Items best first; with ``mmr_lambda`` < 1 the best ``mmr_pool`` in MMR order.
+
+        Similarity is the cosine of the items' term sets, so no vector is fetched.
+        """
+        cfg = self.config
+        ranked = sorted(items, key=lambda it: -it.score)
+        if cfg.mmr_lambda >= 1.0 or len(ranked) < 3:
+            return ranked
+        pool, rest = ranked[: cfg.mmr_pool], ranked[cfg.mmr_pool :]
+        terms = [set(tokenize(it.text)) for it in pool]
+        top = pool[0].score or 1.0
+        chosen: list[int] = []
+        sim_max = [0.0] * len(pool)
+        left = list(range(len(pool)))
+        lam = cfg.mmr_lambda
+        while left:
+            best = max(left, key=lambda i: (lam * pool[i].score / top - (1 - lam) * sim_max[i], -i))
+            left.remove(best)
+            chosen.append(best)
+            if sim_max[best] > 0:
+                pool[best].score_parts["mmr_redundancy"] = sim_max[best]
+            a = terms[best]
+            for i in left:
+                b = terms[i]
+                if a and b:
+                    sim = len(a & b) / math.sqrt(len(a) * len(b))
+                    if sim > sim_max[i]:
+                        sim_max[i] = sim
+        return [pool[i] for i in chosen] + rest
+
     def _doc_item(
         self, doc: LongTermDoc, score: float, parts: dict[str, float], reason: str
     ) -> ContextItem:
+        if doc.importance is not None:
+            parts = {**parts, "importance": doc.importance}
         return ContextItem(
             layer=doc.layer,
             text=doc.text,

@@ -107,6 +107,19 @@ def tokenize(text: str) -> list[str]:
     Returns:
         Lower-cased terms, stopwords removed, in text order (with repeats).
     """
+    # The write path tokenises each message several times (index, page keywords,
+    # extraction) within a few seconds: a small cache of recent texts saves that.
+    if len(text) <= 2000:
+        return list(_tokenize_cached(text))
+    return list(_tokenize(text))
+
+
+@lru_cache(maxsize=8192)
+def _tokenize_cached(text: str) -> tuple[str, ...]:
+    return _tokenize(text)
+
+
+def _tokenize(text: str) -> tuple[str, ...]:
     stop = _stopwords()
     out: list[str] = []
     pos = 0
@@ -116,7 +129,7 @@ def tokenize(text: str) -> list[str]:
         out.extend(t for t in _jieba_cut(m.group()) if t.strip() and t not in stop)
         pos = m.end()
     out.extend(_latin_terms(text[pos:], stop))
-    return out
+    return tuple(out)
 
 
 def _latin_terms(text: str, stop: frozenset[str]) -> list[str]:

@@ -10,6 +10,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -37,6 +38,11 @@ class EmbeddingWorker:
             under the lock (the hierarchy places pages here); its errors are logged,
             never lost messages: the batch is embedded and stays searchable.
         on_idle: Called when the queue is drained (housekeeping such as promotions).
+        before_store: Called with each batch under the lock right before its vectors are
+            stored (the hierarchy marks how far embedding goes); errors are logged.
+        replay: Called under the lock before each batch, the first time on start (the
+            hierarchy places what a crash left embedded but unplaced; cheap when there is
+            nothing to do); errors are logged. ``flush()`` waits for the first call.
     """
 
     def __init__(
@@ -50,6 +56,8 @@ class EmbeddingWorker:
         linger_s: float = 0.05,
         after_batch: Callable[[list[tuple[Message, np.ndarray]]], None] | None = None,
         on_idle: Callable[[], None] | None = None,
+        before_store: Callable[[list[Message]], None] | None = None,
+        replay: Callable[[], object] | None = None,
     ) -> None:
         self._backend = backend
         self._embedder = embedder
@@ -59,10 +67,12 @@ class EmbeddingWorker:
         self._linger_s = linger_s
         self._after_batch = after_batch
         self._on_idle = on_idle
+        self._before_store = before_store
+        self._replay = replay
         self._flushing = threading.Event()
         self._wake = threading.Event()
         self._idle = threading.Condition()
-        self._busy = False
+        self._busy = replay is not None  # until the first pass has replayed
         self._stop = False
         self.error: BaseException | None = None
         self.processed = 0
@@ -86,19 +96,30 @@ class EmbeddingWorker:
         if 0 < len(batch) < self._batch_size and not self._flushing.is_set():
             time.sleep(self._linger_s)
         with self._lock:
+            if self._replay is not None:
+                self._guarded(self._replay, "replaying hierarchy placement failed")
             batch = self._backend.pending_embeddings(self._batch_size)
             if not batch:
                 return 0
             vectors = self._embedder().embed_array([self._text_of(m) for m in batch])
             pairs = list(zip(batch, np.asarray(vectors), strict=True))
+            if self._before_store is not None:
+                self._guarded(partial(self._before_store, batch), "marking a batch failed")
             self._backend.store_vectors(pairs)
             if self._after_batch is not None:
-                try:
-                    self._after_batch(pairs)
-                except Exception:
-                    log.exception("placing embedded messages in the hierarchy failed")
+                self._guarded(
+                    partial(self._after_batch, pairs),
+                    "placing embedded messages in the hierarchy failed",
+                )
         self.processed += len(batch)
         return len(batch)
+
+    @staticmethod
+    def _guarded(hook: Callable[[], object], what: str) -> None:
+        try:
+            hook()
+        except Exception:  # a hierarchy error never stops embedding
+            log.exception(what)
 
     def _run(self) -> None:
         while not self._stop:
@@ -142,11 +163,15 @@ class EmbeddingWorker:
                 err, self.error = self.error, None
                 raise RuntimeError(f"background embedding failed: {err}") from err
             with self._idle:
-                if not self._busy and not self._backend.pending_embeddings(1):
+                busy = self._busy
+                if not busy and not self._backend.pending_embeddings(1):
                     return
-            self._wake.set()
-            with self._idle:
-                self._idle.wait(timeout=0.05)
+                if busy:  # its pass ends with notify_all; waking it again would only
+                    self._idle.wait(timeout=0.05)  # start another pass (a livelock)
+            if not busy:
+                self._wake.set()
+                with self._idle:
+                    self._idle.wait(timeout=0.05)
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeoutError("flush() timed out with messages still pending")
 

@@ -11,25 +11,45 @@ Example:
     >>> ep = wm.complete_task(tid, outcome="success", summary="restarted", target="nginx")
     >>> (ep.outcome, ep.target, len(ep.steps))
     ('success', 'nginx', 1)
+    >>> _ = wm.add_anchor("u1", "Answer in French.")          # every session of u1
+    >>> _ = wm.add_anchor("u1", "Use metric units.", session_id="s1")
+    >>> [a.text for a in wm.anchors("u1", "s1")], [a.text for a in wm.anchors("u1", "s2")]
+    (['Answer in French.', 'Use metric units.'], ['Answer in French.'])
 """
 
 from __future__ import annotations
 
+import hashlib
+import threading
 import uuid
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .backends.base import MemoryBackend
 from .records import Record
 from .validation import check_content, check_id, check_metadata
 
-__all__ = ["TaskStep", "TaskState", "Episode", "WorkingMemory", "STEP_STATUSES", "OUTCOMES"]
+if TYPE_CHECKING:
+    from .write.sensitivity import SensitivityFilter
+
+__all__ = [
+    "TaskStep",
+    "TaskState",
+    "Episode",
+    "Anchor",
+    "WorkingMemory",
+    "STEP_STATUSES",
+    "OUTCOMES",
+    "ANCHOR_KIND",
+]
 
 STEP_STATUSES = ("pending", "in_progress", "completed", "failed")
 TASK_STATUSES = ("in_progress", "completed", "failed")
 OUTCOMES = ("success", "partial", "failed")
 TRIGGERS = ("user_request", "alert", "scheduled")
+#: Record kind of session anchors.
+ANCHOR_KIND = "anchor"
 
 
 def _now() -> datetime:
@@ -144,6 +164,42 @@ class Episode:
         )
 
 
+@dataclass(slots=True)
+class Anchor:
+    """An instruction that always rides along: in every context of its session, or of every
+    session of the user when ``session_id`` is ``None``.
+
+    Attributes:
+        id: The caller's anchor id, or a generated one (unique per user).
+        user_id: Whose anchor.
+        text: The instruction (after the sensitivity gate).
+        session_id: Its session, or ``None`` for a user-wide anchor.
+        metadata: Free JSON-serialisable metadata.
+        order: Insertion order among the user's anchors (kept when it is replaced).
+        created_at: When it was first added.
+        updated_at: When it last changed.
+    """
+
+    id: str
+    user_id: str
+    text: str
+    session_id: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    order: int = 0
+    created_at: datetime = field(default_factory=_now)
+    updated_at: datetime = field(default_factory=_now)
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> Anchor:
+        return _load(cls, data)
+
+
+def anchor_record_id(user_id: str, anchor_id: str) -> str:
+    """Record ids are unique per kind across users: an anchor's is derived from both ids."""
+    digest = hashlib.sha1(f"{user_id}\x00{anchor_id}".encode()).hexdigest()[:24]
+    return f"anchor-{digest}"
+
+
 class WorkingMemory:
     """Task states persisted in a backend, and their turn into episodes.
 
@@ -155,6 +211,7 @@ class WorkingMemory:
     def __init__(self, backend: MemoryBackend, importance: Any = None) -> None:
         self.backend = backend
         self._importance = importance
+        self._anchor_lock = threading.Lock()
 
     # -- tasks ---------------------------------------------------------------------------
     def start_task(
@@ -292,6 +349,78 @@ class WorkingMemory:
     def episodes(self, user_id: str | None = None) -> list[Episode]:
         """A user's episodes (or everyone's), oldest first."""
         return [Episode.load(r.data) for r in self.backend.list_records("episode", user_id)]
+
+    # -- session anchors -----------------------------------------------------------------
+    def add_anchor(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        session_id: str | None = None,
+        anchor_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        gate: SensitivityFilter | None = None,
+        max_chars: int = 100_000,
+        max_metadata_bytes: int = 65_536,
+    ) -> Anchor:
+        """Add an anchor, or replace the one with the same ``anchor_id`` (it keeps its place).
+
+        Args:
+            user_id: Whose anchor.
+            text: The instruction.
+            session_id: Its session; ``None`` makes it ride along in every session.
+            anchor_id: Your id for it (default: generated).
+            metadata: JSON-serialisable metadata.
+            gate: The sensitivity gate, applied to ``text`` and ``metadata`` after validation.
+            max_chars: Longest ``text`` accepted.
+            max_metadata_bytes: Largest JSON-encoded ``metadata`` accepted.
+
+        Raises:
+            TypeError: When an argument has the wrong type.
+            ValueError: When an argument is invalid, or the gate refuses its content.
+        """
+        user_id = check_id(user_id, "user_id")
+        text = check_content(text, max_chars, "text")
+        session = None if session_id is None else check_id(session_id, "session_id")
+        aid = uuid.uuid4().hex if anchor_id is None else check_id(anchor_id, "anchor_id")
+        meta = check_metadata(metadata, max_metadata_bytes, "metadata")
+        if gate is not None and gate.active:
+            text = gate.redact(text, field="text")
+            meta = gate.apply_value(meta, field="metadata")
+        rid = anchor_record_id(user_id, aid)
+        with self._anchor_lock:
+            old = self.backend.get_record(ANCHOR_KIND, rid, user_id)
+            if old is not None:
+                anchor = Anchor.load(old.data)
+                anchor.text, anchor.session_id, anchor.metadata = text, session, meta
+                anchor.updated_at = _now()
+            else:
+                last = max((a.order for a in self._anchors(user_id)), default=0)
+                anchor = Anchor(aid, user_id, text, session, meta, order=last + 1)
+            self.backend.put_record(
+                Record(
+                    ANCHOR_KIND, rid, user_id, _dump(anchor), anchor.created_at, anchor.updated_at
+                )
+            )
+        return anchor
+
+    def anchors(self, user_id: str, session_id: str | None = None) -> list[Anchor]:
+        """The anchors that ride along in ``session_id`` (its own and the user-wide ones), in
+        insertion order; only the user-wide ones when ``session_id`` is ``None``."""
+        user_id = check_id(user_id, "user_id")
+        if session_id is not None:
+            check_id(session_id, "session_id")
+        return [a for a in self._anchors(user_id) if a.session_id in (None, session_id)]
+
+    def remove_anchor(self, user_id: str, anchor_id: str) -> bool:
+        """Remove an anchor; ``False`` when the user has no anchor with that id."""
+        rid = anchor_record_id(check_id(user_id, "user_id"), check_id(anchor_id, "anchor_id"))
+        with self._anchor_lock:
+            return self.backend.delete_records(ANCHOR_KIND, [rid], user_id) > 0
+
+    def _anchors(self, user_id: str) -> list[Anchor]:
+        found = [Anchor.load(r.data) for r in self.backend.list_records(ANCHOR_KIND, user_id)]
+        return sorted(found, key=lambda a: (a.order, a.created_at, a.id))
 
     # -- plumbing ------------------------------------------------------------------------
     def _open(self, task_id: str) -> TaskState:

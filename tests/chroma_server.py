@@ -5,9 +5,10 @@ start nothing), keeps its data in a temporary directory, and is stopped, with
 its directory removed, by :func:`cleanup` (called at session end by
 ``conftest.py``, and at interpreter exit as a fallback).
 
-Chroma syncs every write to disk (about 45 ms a write on this machine's disk,
-against 4 ms in tmpfs), so the server's data and the persistent-client stores
-of the shared backend tests live in tmpfs (``/dev/shm``) when there is one;
+Chroma syncs every write to disk (a one-entry write took 7-8 ms on this
+machine's disk against 5 ms in tmpfs when last measured, and far more on a busy
+disk), so the server's data and the persistent-client stores of the shared
+backend tests live in tmpfs (``/dev/shm``) when there is one;
 :func:`scratch_dir` links them from the test's ``tmp_path``. ``test_chroma.py``
 checks persistence on the real disk too.
 """

@@ -1,8 +1,9 @@
 """Chroma-specific behaviour: both clients, no default embedding function, persistence,
 crash recovery of the counters, user isolation and hostile strings.
 
-The shared conformance suite runs on Chroma too (``chroma`` and ``chroma-http``
-in ``conftest.BACKENDS``); these tests cover what only Chroma has.
+The shared conformance suite and the congruence workload run on Chroma too
+(``chroma`` and ``chroma-http`` in ``conftest.BACKENDS``, see ``CLIENT_ONLY`` there
+for which files each runs); these tests cover what only Chroma has.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ chromadb = pytest.importorskip("chromadb")
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(
-        os.environ.get("LANGGRAPH_MEMORY_TEST_CHROMA") != "1",
-        reason="Chroma suites run with LANGGRAPH_MEMORY_TEST_CHROMA=1 (too slow for CI here)",
+        os.environ.get("LANGGRAPH_MEMORY_TEST_CHROMA", "1") == "0",
+        reason="LANGGRAPH_MEMORY_TEST_CHROMA=0 leaves Chroma out",
     ),
 ]
 
@@ -256,6 +257,51 @@ def test_two_instances_on_one_store_see_each_other(tmp_path: Path) -> None:
     finally:
         one.close()
         two.close()
+
+
+def test_pending_embeddings_seen_across_instances(tmp_path: Path) -> None:
+    """An instance that found nothing pending still sees what another one writes next."""
+    one = ChromaBackend.persistent(tmp_path / "shared")
+    two = ChromaBackend.persistent(tmp_path / "shared")
+    try:
+        assert one.pending_embeddings(10) == two.pending_embeddings(10) == []
+        a = put(one, msg("a", "apples"))
+        assert [m.id for m in two.pending_embeddings(10)] == ["a"]
+        two.store_vectors([(a, np.ones(3, np.float32))])
+        assert one.pending_embeddings(10) == two.pending_embeddings(10) == []
+        assert one.get_message("alice", "a") == a  # marking it embedded kept the message
+        b = put(two, msg("b", "pears"))
+        assert [m.id for m in one.pending_embeddings(10)] == ["b"]
+        one.delete_user("alice")
+        assert one.pending_embeddings(10) == two.pending_embeddings(10) == []
+        c = put(one, msg("c", "plums"))
+        assert [m.seq for m in two.pending_embeddings(10)] == [c.seq]
+        assert c.seq > b.seq
+    finally:
+        one.close()
+        two.close()
+
+
+def test_collections_persist_their_index_often(tmp_path: Path) -> None:
+    """Chroma's default sync_threshold (1000) makes each write slower the more writes
+    went since the last persist; new stores get ours and older ones are set to it."""
+    import langgraph_memory.backends.chroma as chroma_module
+
+    client = chromadb.PersistentClient(path=str(tmp_path / "c"))
+    for part in ("store", "vectors"):  # as the previous version made them
+        client.create_collection(
+            f"old_{part}", embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+        )
+    old = ChromaBackend(client, prefix="old")
+    put(old, msg("m1", "still readable"))
+    new = ChromaBackend(client, prefix="new")
+    for name in ("old_store", "old_vectors", "new_store", "new_vectors"):
+        hnsw = client.get_collection(name, embedding_function=None).configuration_json["hnsw"]
+        assert hnsw["sync_threshold"] == chroma_module._SYNC_THRESHOLD, name
+        assert hnsw["space"] == "cosine", name
+    assert ChromaBackend(client, prefix="old").get_message("alice", "m1") is not None
+    old.close()
+    new.close()
 
 
 # -- isolation and hostile input --------------------------------------------------------------

@@ -468,7 +468,8 @@ def test_build_context_explain(mm: MemoryManager) -> None:
 
 
 def test_build_context_brings_the_turns_around_a_hit(backend: MemoryBackend) -> None:
-    cfg = MemoryConfig(candidate_pool=1, fusion_depth=1)  # one hit; the rest are neighbours
+    # One hit, the rest are neighbours; scored by relevance alone (no route, no decay).
+    cfg = MemoryConfig(candidate_pool=1, fusion_depth=1, routing=False, recency_weight=0.0)
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         ids = load(mm)
         mm.flush()
@@ -571,6 +572,7 @@ def test_stats(mm: MemoryManager) -> None:
     assert s["backend"] == mm.backend.name
     assert s["layers"] == {
         "message": len(CONVERSATION),
+        "anchor": 0,
         "task": 0,
         "episode": 0,
         "knowledge": 0,

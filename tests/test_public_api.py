@@ -11,6 +11,7 @@ from langgraph_memory import MemoryManager
 
 EXPECTED_ALL = sorted(
     [
+        "Anchor",
         "CachedEmbeddings",
         "SensitivityPolicy",
         "SensitiveContentError",

@@ -138,6 +138,7 @@ class MemoryBackend(ABC):
             query_counts=counts,
             k1=k1,
             b=b,
+            top=k if allowed is None else None,
         )
         if allowed is not None:
             ranked = [(s, v) for s, v in ranked if s in allowed]

@@ -119,15 +119,16 @@ class StoreCollection:
         self.collection = collection
         self.batch = max(1, batch)
 
-    def by_id(self, ids: Sequence[str]) -> dict[str, tuple[Meta, str]]:
-        """Entries by id: ``{id: (metadata, document)}`` (missing ids are absent)."""
+    def by_id(self, ids: Sequence[str], *, docs: bool = True) -> dict[str, tuple[Meta, str]]:
+        """Entries by id: ``{id: (metadata, document)}`` (missing ids are absent; the
+        documents are ``""`` unless ``docs``)."""
         out: dict[str, tuple[Meta, str]] = {}
         ids = list(dict.fromkeys(ids))
+        include: Any = ["metadatas", "documents"] if docs else ["metadatas"]
         for i in range(0, len(ids), CHUNK):
-            res = self.collection.get(ids=ids[i : i + CHUNK], include=["metadatas", "documents"])
-            for rid, meta, doc in zip(
-                res["ids"], res["metadatas"] or [], res["documents"] or [], strict=True
-            ):
+            res = self.collection.get(ids=ids[i : i + CHUNK], include=include)
+            documents = res["documents"] if docs and res["documents"] else [""] * len(res["ids"])
+            for rid, meta, doc in zip(res["ids"], res["metadatas"] or [], documents, strict=True):
                 out[rid] = (dict(meta), doc or "")
         return out
 
@@ -164,6 +165,15 @@ class StoreCollection:
                 embeddings=np.ones((len(part), 1), dtype=np.float32),
                 metadatas=[e[1] for e in part],  # type: ignore[misc]
                 documents=[e[2] for e in part],
+            )
+
+    def update_meta(self, items: Sequence[tuple[str, Meta]]) -> None:
+        """Set metadata fields of existing entries (other fields and documents stay)."""
+        for i in range(0, len(items), self.batch):
+            part = items[i : i + self.batch]
+            self.collection.update(
+                ids=[rid for rid, _ in part],
+                metadatas=[meta for _, meta in part],  # type: ignore[misc]
             )
 
 

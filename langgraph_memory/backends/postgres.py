@@ -338,7 +338,8 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
             stmt = sql.SQL(
                 "SELECT seq, vec FROM lgm_vectors WHERE {} ORDER BY vec <=> %(q)s, seq LIMIT %(k)s"
             ).format(where)
-            return c.execute(stmt, params).fetchall()
+            # Binary results: parsing k + 64 vectors from text costs ~10 ms at 384 dimensions.
+            return c.execute(stmt, params, binary=True).fetchall()
         with c.transaction():
             c.execute(
                 "SELECT set_config('hnsw.ef_search', %s, true)",
@@ -353,7 +354,7 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
                 "SELECT seq, vec FROM lgm_vectors WHERE {} "
                 "ORDER BY vec::vector({}) <=> %(q)s::vector({}) LIMIT %(k)s"
             ).format(where, sql.Literal(dim), sql.Literal(dim))
-            return c.execute(stmt, params).fetchall()
+            return c.execute(stmt, params, binary=True).fetchall()
 
     # -- lexical --------------------------------------------------------------------------
     def postings(self, user_id: str, terms: Sequence[str]) -> Postings:

@@ -14,7 +14,7 @@ This module holds the data and the rules and does no I/O; the store is
 :class:`~langgraph_memory.layers.longterm.LongTermMemory`.
 
 Example:
-    >>> from datetime import datetime, timezone
+    >>> from datetime import datetime, timedelta, timezone
     >>> def at(year): return datetime(year, 1, 1, tzinfo=timezone.utc)
     >>> paris = Fact("f1", "u1", "user", "lives_in", "Paris", valid_from=at(2019))
     >>> berlin = Fact("f2", "u1", "user", "lives in", "Berlin", valid_from=at(2022))
@@ -32,9 +32,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import numpy as np
+
+from ..tokens import tokenize
 from ..validation import check_content, check_id, parse_timestamp
 from ..working import _load
 from .profile import RecordsStore, check_source_ids, clamp01, has_cjk, merge_ids, normalize_key
@@ -177,6 +180,11 @@ class Fact:
         return f"{subject} {relation} {self.object} ({span}{note})"
 
 
+def _plain(f: Fact) -> str:
+    """The triple as words, for comparing two facts."""
+    return f"{f.subject} {f.relation.replace('_', ' ')} {f.object}"
+
+
 def _refresh(old: Fact, new: Fact, now: datetime) -> None:
     old.source_ids = merge_ids(old.source_ids, new.source_ids)
     old.confidence = max(old.confidence, new.confidence)
@@ -288,12 +296,67 @@ class FactsMixin(RecordsStore):
                 "fact-" + uuid.uuid4().hex, user_id, subject, relation.strip(), obj, start, end,
                 ids, clamp01(conf), created_at=now, updated_at=now,
             )  # fmt: skip
-            timeline = [f for f in self.list_facts(user_id) if f.key() == new.key()]
+            facts = self.list_facts(user_id)
+            timeline = [f for f in facts if f.key() == new.key()]
             functional = new.key()[1] in self.config.functional_relations
+            dup = self._near_duplicate(new, facts, functional, now)
+            if dup is not None:
+                _refresh(dup, new, now)
+                self._put("fact", dup)
+                return dup
             kept, changed = place_fact(timeline, new, functional=functional, now=now)
             for f in changed:
                 self._put("fact", f)
             return kept
+
+    def _near_duplicate(
+        self, new: Fact, facts: Sequence[Fact], functional: bool, now: datetime
+    ) -> Fact | None:
+        """A recent open fact saying what ``new`` says in other words, if any.
+
+        Candidates: facts still holding, stored or refreshed within the dedup window,
+        of another key or another object (the same key and object is a re-assertion,
+        handled by :func:`place_fact`), never a fact of the same functional key (a
+        new value there is a contradiction, not a duplicate). The same text, case and
+        spacing aside, is a duplicate; otherwise a candidate of the same subject whose
+        object shares at least half of its terms is compared by embedding cosine.
+        """
+        cfg = self.config
+        window = timedelta(days=cfg.dedup_window_days)
+        key, same = new.key(), normalize_term(new.object)
+        cands = [
+            f
+            for f in facts
+            if f.valid_to is None
+            and f.superseded_by is None
+            and now - f.updated_at <= window
+            and not (f.key() == key and (functional or normalize_term(f.object) == same))
+        ]
+        if not cands:
+            return None
+        text = normalize_term(_plain(new))
+        for f in cands:
+            if normalize_term(_plain(f)) == text:
+                return f
+        if self.embed is None:
+            return None
+        # Only a fact of the same subject whose object shares at least half of its
+        # terms is worth an embedding (a cosine above 0.95 needs nearly the same words).
+        subject, words = normalize_term(new.subject), set(tokenize(new.object))
+        close = [
+            f
+            for f in cands
+            if normalize_term(f.subject) == subject
+            and len(words & (w := set(tokenize(f.object)))) >= 0.5 * max(len(words), len(w), 1)
+        ]
+        if not close:
+            return None
+        vecs = np.asarray(self.embed([_plain(new)] + [_plain(f) for f in close]), dtype=float)
+        norms = np.linalg.norm(vecs, axis=1)
+        norms[norms == 0] = 1.0
+        sims = (vecs[1:] @ vecs[0]) / (norms[1:] * norms[0])
+        best = int(np.argmax(sims))
+        return close[best] if sims[best] > cfg.dedup_threshold else None
 
     def close_fact(
         self, user_id: str, fact_id: str, when: datetime | str | float | None = None

@@ -10,6 +10,16 @@ short-term pages, which segment a message belongs to, and per-layer stats.
 Messages never leave the message store here: a page that moves from short-term
 to mid-term, or a segment that is archived, only changes which layer lists it.
 
+Placement is recoverable. Two store-wide marks (backend meta, plain seq numbers)
+bracket it: ``hierarchy_embedding_seq``, written just before a batch's vectors
+are stored, and ``hierarchy_placed_seq``, written once the batch's segments and
+session states are saved (segments first: a page found in a segment already is
+not placed again, and a session ignores seqs it has placed). When a process dies
+between the two, or placement fails, :meth:`Hierarchy.replay` (run by the worker
+before its next batch, so on every start) places the messages in between, in
+seq order. This assumes one writer process per store, whose worker embeds the
+oldest pending messages first, so messages are placed in increasing seq order.
+
 Example:
     >>> from langgraph_memory import MemoryManager
     >>> from langgraph_memory.backends import InMemoryBackend
@@ -44,13 +54,19 @@ from .pages import Page, f_score
 from .shortterm import SessionState
 from .summaries import summarize
 
-__all__ = ["Hierarchy", "STM_KIND", "SEGMENT_KIND"]
+__all__ = ["Hierarchy", "STM_KIND", "SEGMENT_KIND", "PLACED_MARK", "EMBEDDING_MARK"]
 
 log = logging.getLogger(__name__)
 
 #: Record kinds the hierarchy keeps.
 STM_KIND = "stm"
 SEGMENT_KIND = "segment"
+#: Backend meta keys: every embedded message up to this seq is placed...
+PLACED_MARK = "hierarchy_placed_seq"
+#: ...and no message after this seq has a vector (written before vectors are stored).
+EMBEDDING_MARK = "hierarchy_embedding_seq"
+#: Seqs looked up per step when replaying placement.
+_REPLAY_CHUNK = 1000
 #: How many of a segment's latest pages its summary is made from.
 _SUMMARY_PAGES = 40
 
@@ -90,7 +106,6 @@ class Hierarchy:
         self.config = config
         self.llm = llm
         self.promote = promote
-        self.notify: Callable[[], None] = lambda: None
         self._lock = threading.RLock()
         self._stm: dict[tuple[str, str], SessionState] = {}
         self._segs: dict[str, dict[str, Segment]] = {}
@@ -98,6 +113,8 @@ class Hierarchy:
         self._visited: set[tuple[str, str]] = set()
         self._to_promote: set[tuple[str, str]] = set()
         self._last_expiry = time.monotonic()
+        self._marks: tuple[int, int] | None = None  # (placed, embedding), see PLACED_MARK
+        self._gap = False  # the batch being stored follows unplaced messages
         self.promoted = 0
 
     # -- state ------------------------------------------------------------------------
@@ -148,8 +165,78 @@ class Hierarchy:
             self._to_promote = {k for k in self._to_promote if k[0] != user_id}
 
     # -- writing (background worker) ---------------------------------------------------
+    def _get_marks(self) -> tuple[int, int]:
+        if self._marks is None:
+            got = [self.backend.get_meta(k) for k in (PLACED_MARK, EMBEDDING_MARK)]
+            placed, embedding = (int(v) if v else 0 for v in got)
+            self._marks = (placed, embedding)
+        return self._marks
+
+    def _set_mark(self, key: str, seq: int) -> None:
+        placed, embedding = self._get_marks()
+        if key == PLACED_MARK and seq > placed:
+            self.backend.set_meta(key, str(seq))
+            self._marks = (seq, embedding)
+        elif key == EMBEDDING_MARK and seq > embedding:
+            self.backend.set_meta(key, str(seq))
+            self._marks = (placed, seq)
+
+    def begin_batch(self, batch: Sequence[Message]) -> None:
+        """Worker hook, right before a batch's vectors are stored: mark how far embedding
+        goes, so that a crash before the batch is placed can be replayed."""
+        if not batch:
+            return
+        with self._lock:
+            placed, embedding = self._get_marks()
+            self._gap = placed < embedding
+            self._set_mark(EMBEDDING_MARK, max(m.seq for m in batch))
+
+    def replay(self, embed: Callable[[list[Message]], np.ndarray]) -> int:
+        """Place the messages embedded but never placed (the process died between storing
+        their vectors and saving their placement, or placement failed).
+
+        Session states and segments are reloaded from the store first (a failed placement
+        may have left the in-process copies half-changed; retrieval visits not yet saved
+        are lost then). Idempotent: a session ignores seqs it placed, a page already in a
+        segment is not placed again.
+
+        Args:
+            embed: The vectors of messages, one row each (the cached embedder: the vectors
+                were made before, so this is normally a cache hit).
+
+        Returns:
+            How many messages were placed again.
+        """
+        with self._lock:
+            placed, embedding = self._get_marks()
+            if placed >= embedding:
+                return 0
+            self._stm.clear()
+            self._segs.clear()
+            self._seg_of.clear()
+            users = self.backend.users()
+            done = 0
+            for start in range(placed + 1, embedding + 1, _REPLAY_CHUNK):
+                seqs = list(range(start, min(start + _REPLAY_CHUNK, embedding + 1)))
+                msgs = [m for u in users for m in self.backend.get_messages(u, seqs).values()]
+                if msgs:
+                    msgs.sort(key=lambda m: m.seq)
+                    vectors = np.asarray(embed(msgs))
+                    self._gap = True  # the mark moves below, once the chunk is saved
+                    self.on_embedded(list(zip(msgs, vectors, strict=True)))
+                    done += len(msgs)
+                self._set_mark(PLACED_MARK, seqs[-1])
+            self._gap = False
+            if done:
+                log.info("replayed the hierarchy placement of %d messages", done)
+            return done
+
     def on_embedded(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
-        """Place freshly embedded messages into pages, chains and segments."""
+        """Place freshly embedded messages into pages, chains and segments.
+
+        Segments are saved before session states, and the placed mark moves last (see
+        :meth:`replay`).
+        """
         cfg = self.config
         with self._lock:
             states: dict[tuple[str, str], SessionState] = {}
@@ -166,11 +253,13 @@ class Hierarchy:
                 )
                 for page in left:
                     segs |= self._to_midterm(msg.user_id, page)
+            for user_id, seg_id in segs:
+                self._save_segment(self.segments(user_id)[seg_id])
             for st in states.values():
                 self._summarize_chains(st)
                 self._save_state(st)
-            for user_id, seg_id in segs:
-                self._save_segment(self.segments(user_id)[seg_id])
+            if items and not self._gap:
+                self._set_mark(PLACED_MARK, max(msg.seq for msg, _ in items))
         self.run_pending()
 
     def expire_sessions(self, now: datetime | None = None) -> int:
@@ -191,21 +280,23 @@ class Hierarchy:
                 for page in st.drain(self.config.chain_threshold):
                     touched |= self._to_midterm(st.user_id, page)
                     moved += 1
-                self._save_state(st)
-                for user_id, seg_id in touched:
+                for user_id, seg_id in touched:  # segments first, as in on_embedded
                     self._save_segment(self.segments(user_id)[seg_id])
+                self._save_state(st)
         self.run_pending()
         return moved
 
     def _to_midterm(self, user_id: str, page: Page) -> set[tuple[str, str]]:
         cfg = self.config
         segs = self.segments(user_id)
+        index = self._seg_of.setdefault(user_id, {})
+        if any(s in index for s in page.seqs):  # placed before a crash: replayed, not twice
+            return set()
         seg, created = place_page(
             page, list(segs.values()), user_id, threshold=cfg.segment_threshold
         )
         if created:
             segs[seg.id] = seg
-        index = self._seg_of.setdefault(user_id, {})
         for s in page.seqs:
             index[s] = seg.id
         touched = {(user_id, seg.id)}
@@ -321,7 +412,9 @@ class Hierarchy:
                     self._visited.add((user_id, seg.id))
                     if seg.heat(now, **self._heat_kw()) > self.config.heat_threshold:
                         self._to_promote.add((user_id, seg.id))
-                self.notify()
+                # Visits are persisted (and promotions run) by the worker's next idle
+                # pass, at most a second later: waking it on every query would make
+                # readers queue behind its writes.
         return top
 
     def segment_of(self, user_id: str, seqs: Iterable[int]) -> dict[int, str]:

@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, ClassVar
 
+import numpy as np
+
 from ..backends.base import MemoryBackend
 from ..validation import check_id
 from ..working import _load
@@ -79,6 +81,11 @@ class LongTermConfig:
         functional_relations: Relations with one value at a time (a new object
             supersedes the old); matched in canonical form (case-folded, ``_`` for
             spaces). Every other relation accumulates.
+        dedup_threshold: A new fact whose text has a cosine above this with a fact
+            stored or refreshed within ``dedup_window_days`` refreshes that fact
+            (citations, confidence, access time) instead of being added. Needs an
+            ``embed`` function; the same text (case and spacing aside) always does.
+        dedup_window_days: How recent a fact must be to absorb a near-duplicate.
     """
 
     explicit_confidence: float = 1.0
@@ -89,9 +96,18 @@ class LongTermConfig:
     context_threshold: float = 0.7
     fact_confidence: float = 1.0
     functional_relations: frozenset[str] = DEFAULT_FUNCTIONAL_RELATIONS
+    dedup_threshold: float = 0.95
+    dedup_window_days: float = 7.0
 
     def __post_init__(self) -> None:
+        if isinstance(self.dedup_window_days, bool) or not isinstance(
+            self.dedup_window_days, (int, float)
+        ):
+            raise TypeError("LongTermConfig.dedup_window_days must be a float")
+        if self.dedup_window_days < 0:
+            raise ValueError("LongTermConfig.dedup_window_days must be >= 0")
         for name in (
+            "dedup_threshold",
             "explicit_confidence",
             "confirmed_confidence",
             "inferred_confidence",
@@ -189,6 +205,9 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         backend: Where entries are stored (records of kinds ``profile``, ``fact``, ``trait``).
         config: Confidence rules and functional relations (defaults from the seeds).
         clock: Returns the current time (UTC); for tests and replays.
+        embed: Embeds texts (one row each), e.g. ``MemoryManager.embeddings.embed_array``;
+            with it a new fact nearly repeating a recent one refreshes it (see
+            :attr:`LongTermConfig.dedup_threshold`).
     """
 
     _loaders: ClassVar[dict[str, Callable[[dict[str, Any]], Any]]] = {
@@ -203,9 +222,12 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         config: LongTermConfig | None = None,
         *,
         clock: Callable[[], datetime] | None = None,
+        embed: Callable[[Sequence[str]], np.ndarray] | None = None,
     ) -> None:
         self.backend = backend
         self.config = config or LongTermConfig()
+        #: Texts -> one embedding row each; enables near-duplicate detection of facts.
+        self.embed = embed
         self._clock = clock or (lambda: datetime.now(timezone.utc))
         self._lock = threading.RLock()
 

@@ -37,6 +37,8 @@ class LongTermDoc:
     text: str
     source_ids: list[str]
     timestamp: datetime | None = None
+    #: In ``[0, 1]`` for entries that have one (episodes), else ``None``.
+    importance: float | None = None
 
 
 def rank_docs(

@@ -48,6 +48,8 @@ from ..validation import check_id, parse_timestamp
 from ..working import _dump, _load
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .longterm import LongTermConfig
 
 __all__ = [
@@ -248,6 +250,7 @@ class RecordsStore:
     config: LongTermConfig
     _lock: threading.RLock
     _clock: Callable[[], datetime]
+    embed: Callable[[Sequence[str]], np.ndarray] | None
     #: How to rebuild an entry of each record kind from its stored data.
     _loaders: ClassVar[dict[str, Callable[[dict[str, Any]], Any]]] = {}
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+import numpy as np
+
 __all__ = ["bm25_scores", "idf"]
 
 
@@ -33,6 +35,7 @@ def bm25_scores(
     query_counts: Mapping[str, int] | None = None,
     k1: float = 1.2,
     b: float = 0.75,
+    top: int | None = None,
 ) -> list[tuple[int, float]]:
     """Score documents against query terms.
 
@@ -44,17 +47,36 @@ def bm25_scores(
         query_counts: How often each term occurs in the query (default 1).
         k1: Term-frequency saturation.
         b: Length normalisation.
+        top: Keep only the best ``top`` documents (default: all).
 
     Returns:
         ``(doc, score)`` pairs, best first; documents with no term are absent.
     """
-    scores: dict[int, float] = {}
     avg = avg_len if avg_len > 0 else 1.0
+    docs: list[np.ndarray] = []
+    contrib: list[np.ndarray] = []
     for term, plist in postings.items():
         if not plist:
             continue
         weight = idf(n_docs, len(plist)) * (query_counts.get(term, 1) if query_counts else 1)
-        for doc, tf in plist:
-            norm = tf + k1 * (1 - b + b * doc_len.get(doc, avg) / avg)
-            scores[doc] = scores.get(doc, 0.0) + weight * tf * (k1 + 1) / norm
-    return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        seqs, tfs = zip(*plist, strict=True)
+        tf = np.asarray(tfs, dtype=np.float64)
+        dl = np.fromiter((doc_len.get(d, avg) for d in seqs), np.float64, len(seqs))
+        norm = tf + k1 * (1 - b + b * dl / avg)
+        docs.append(np.asarray(seqs, dtype=np.int64))
+        contrib.append(weight * tf * (k1 + 1) / norm)
+    if not docs:
+        return []
+    # Summed per document in term order (bincount adds in input order), so the
+    # scores are those of a plain Python loop, to the last bit.
+    uniq, inverse = np.unique(np.concatenate(docs), return_inverse=True)
+    totals = np.bincount(inverse, weights=np.concatenate(contrib), minlength=len(uniq))
+    if top is not None and top < len(uniq):
+        # Everything scoring at least the top-th score (ties at the cut included).
+        cut = np.partition(totals, len(totals) - top)[len(totals) - top]
+        keep = totals >= cut
+        uniq, totals = uniq[keep], totals[keep]
+    order = np.lexsort((uniq, -totals))
+    if top is not None:
+        order = order[:top]
+    return list(zip(uniq[order].tolist(), totals[order].tolist(), strict=True))
