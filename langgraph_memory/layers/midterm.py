@@ -82,10 +82,17 @@ class Segment:
     archived: bool = False
     promotions: int = 0
     dirty: bool = True
+    #: ``keywords(limit)`` by limit, until the next page (placing a page asks every
+    #: segment for its keywords: recounting them each time grew with the segment).
+    _keywords: dict[int, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def keywords(self, limit: int = _SEGMENT_KEYWORDS) -> list[str]:
         """Its most frequent keywords."""
-        return [w for w, _ in Counter(self.keyword_counts).most_common(limit)]
+        got = self._keywords.get(limit)
+        if got is None:
+            got = [w for w, _ in Counter(self.keyword_counts).most_common(limit)]
+            self._keywords[limit] = got
+        return list(got)
 
     def message_ids(self) -> list[str]:
         """Ids of the messages of its pages."""
@@ -121,7 +128,10 @@ class Segment:
         if page.vector is not None:
             unit = page.vector / max(float(np.linalg.norm(page.vector)), 1e-12)
             self.vector = unit.copy() if self.vector is None else self.vector + unit
-        self.keyword_counts = dict(Counter(self.keyword_counts) + Counter(page.keywords))
+        counts = self.keyword_counts  # in place: a copy per page grew with the segment
+        for word in page.keywords:
+            counts[word] = counts.get(word, 0) + 1
+        self._keywords.clear()
         page.vector = None
         page.open = False
         self.pages.append(page)
