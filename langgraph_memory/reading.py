@@ -13,11 +13,12 @@ packed exactly into the budget; each keeps its score parts and reason.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime, timezone
 from typing import Any
+
+import numpy as np
 
 from .backends.base import MemoryBackend
 from .config import MemoryConfig
@@ -30,7 +31,7 @@ from .records import MemoryHit, Message
 from .retrieval.hybrid import HybridRetriever
 from .retrieval.rerank import Reranker
 from .retrieval.routing import Route, route_query
-from .retrieval.scoring import age_days, recency_decay
+from .retrieval.scoring import age_days, mmr_order, recency_decay
 from .tokens import tokenize
 from .working import Anchor, TaskState
 
@@ -365,7 +366,8 @@ class ContextBuilder:
     def _diversify(self, items: list[ContextItem]) -> list[ContextItem]:
         """Items best first; with ``mmr_lambda`` < 1 the best ``mmr_pool`` in MMR order.
 
-        Similarity is the cosine of the items' term sets, so no vector is fetched.
+        Similarity is the cosine of the items' term sets (as 0/1 rows for
+        :func:`~langgraph_memory.retrieval.scoring.mmr_order`), so no vector is fetched.
         """
         cfg = self.config
         ranked = sorted(items, key=lambda it: -it.score)
@@ -373,24 +375,17 @@ class ContextBuilder:
             return ranked
         pool, rest = ranked[: cfg.mmr_pool], ranked[cfg.mmr_pool :]
         terms = [set(tokenize(it.text)) for it in pool]
-        top = pool[0].score or 1.0
-        chosen: list[int] = []
-        sim_max = [0.0] * len(pool)
-        left = list(range(len(pool)))
-        lam = cfg.mmr_lambda
-        while left:
-            best = max(left, key=lambda i: (lam * pool[i].score / top - (1 - lam) * sim_max[i], -i))
-            left.remove(best)
-            chosen.append(best)
-            if sim_max[best] > 0:
-                pool[best].score_parts["mmr_redundancy"] = sim_max[best]
-            a = terms[best]
-            for i in left:
-                b = terms[i]
-                if a and b:
-                    sim = len(a & b) / math.sqrt(len(a) * len(b))
-                    if sim > sim_max[i]:
-                        sim_max[i] = sim
+        vocab = {t: j for j, t in enumerate(sorted(set().union(*terms)))}
+        rows = np.zeros((len(pool), max(len(vocab), 1)), dtype=np.float32)
+        for i, ts in enumerate(terms):
+            rows[i, [vocab[t] for t in ts]] = 1.0
+        chosen = mmr_order([it.score for it in pool], rows, lambda_=cfg.mmr_lambda)
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        unit = rows / np.where(norms == 0, 1.0, norms)
+        for n, i in enumerate(chosen[1:], start=1):
+            redundancy = float((unit[chosen[:n]] @ unit[i]).max())
+            if redundancy > 0:
+                pool[i].score_parts["mmr_redundancy"] = redundancy
         return [pool[i] for i in chosen] + rest
 
     def _doc_item(
