@@ -31,12 +31,12 @@ frame's vector plus Gaussian noise (cosine ~0.9 to the frame), queries get real
 model vectors; ``random`` uses seeded random unit vectors for everything.
 
 Load: messages go in through the backend's own insert (SQLite:
-``insert_message``; PostgreSQL: COPY into a staging table, then one
-INSERT ... SELECT computing what ``insert_message`` stores: position, term
-counts, tsvector, user totals). Then the manager's own background worker
-embeds them (the pre-computed vectors, looked up by text), stores the vectors,
-fills the embedding cache and places the messages in the memory hierarchy, as
-after ``add_message``. Skipped: ``add_message``'s per-message validation and
+``insert_message``; PostgreSQL: COPY into a staging table, then
+INSERT ... SELECTs computing what ``insert_message`` stores: position, term
+counts, tsvector, user totals, per-term statistics). Then the manager's own
+background worker embeds them (the pre-computed vectors, looked up by text),
+stores the vectors, fills the embedding cache and places the messages in the
+memory hierarchy, as after ``add_message``. Skipped: ``add_message``'s per-message validation and
 sensitivity gate (the synthetic text has nothing to redact). The worker's
 part dominates (on this 2-core machine: 10k in ~20 s on SQLite, ~45 s on
 PostgreSQL, and more than 5 min for 100k on SQLite); ``--no-hierarchy`` stores
@@ -226,7 +226,7 @@ def load_sqlite(backend: MemoryBackend, msgs: list[Message]) -> None:
 
 
 def load_postgres(url: str, msgs: list[Message]) -> None:
-    """COPY into a staging table, then one INSERT ... SELECT that stores what
+    """COPY into a staging table, then INSERT ... SELECTs that store what
     ``PostgresBackend.insert_message`` stores (see ``postgres_sql.INSERT_MESSAGE``)."""
     from collections import Counter
 
@@ -266,6 +266,14 @@ def load_postgres(url: str, msgs: list[Message]) -> None:
             "SELECT user_id, count(*), sum(n_terms) FROM lgm_stage GROUP BY user_id "
             "ON CONFLICT (user_id) DO UPDATE SET n_docs = lgm_user_stats.n_docs + "
             "EXCLUDED.n_docs, total_len = lgm_user_stats.total_len + EXCLUDED.total_len"
+        )
+        conn.execute(
+            "INSERT INTO lgm_term_stats (user_id, term, df, max_tf, min_len) "
+            "SELECT s.user_id, t.key, count(*), max(t.value::integer), min(s.n_terms) "
+            "FROM lgm_stage AS s CROSS JOIN LATERAL jsonb_each_text(s.tf) AS t GROUP BY 1, 2 "
+            "ON CONFLICT (user_id, term) DO UPDATE SET df = lgm_term_stats.df + EXCLUDED.df, "
+            "max_tf = GREATEST(lgm_term_stats.max_tf, EXCLUDED.max_tf), "
+            "min_len = LEAST(lgm_term_stats.min_len, EXCLUDED.min_len)"
         )
 
 

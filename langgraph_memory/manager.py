@@ -18,7 +18,9 @@ import asyncio
 import logging
 import os
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -84,6 +86,9 @@ class MemoryManager(LifecycleMixin):
         >>> mm.add_message("u1", "s1", "user", "我对花生过敏")  # doctest: +SKIP
     """
 
+    #: How long ``delete_user`` waits for another process to release the writer lease.
+    _LEASE_WAIT_S = 60.0
+
     def __init__(
         self,
         path: str | os.PathLike[str] | None = None,
@@ -116,6 +121,7 @@ class MemoryManager(LifecycleMixin):
         self._embedder: CachedEmbeddings | None = None
         self._inner_embeddings = embeddings
         self._write_lock = threading.RLock()
+        self._lease_depth = 0  # nested _writer() holds inside this process
         self._closed = False
         self._sensitivity = SensitivityFilter(self.config.sensitivity)
         self._retriever = HybridRetriever(self.backend, self._get_embedder, self.config)
@@ -150,7 +156,7 @@ class MemoryManager(LifecycleMixin):
             self._get_embedder,
             index_text,
             batch_size=self.config.embed_batch_size,
-            lock=self._write_lock,
+            writer=self._writer,
             after_batch=self.hierarchy.on_embedded,
             on_idle=self._housekeeping,
             before_store=self.hierarchy.begin_batch,
@@ -210,6 +216,48 @@ class MemoryManager(LifecycleMixin):
             for k in self._consolidator.knowledge(user_id)
         ]
         return profile, others
+
+    @contextmanager
+    def _writer(self, wait: float = 0.0) -> Iterator[bool]:
+        """Hold the write lock and the store's writer lease; yields whether this process
+        may write the hierarchy now (False: another process holds the lease).
+
+        Re-entrant in this process; only the outermost hold takes the lease, and it tells
+        the hierarchy when a hold begins and ends (it reloads what other processes
+        changed meanwhile, and publishes what this hold changed).
+
+        Args:
+            wait: Seconds to keep trying while another process holds the lease.
+        """
+        deadline = time.monotonic() + wait
+        while True:
+            with self._write_lock:
+                if self._lease_depth:
+                    self._lease_depth += 1
+                    try:
+                        yield True
+                    finally:
+                        self._lease_depth -= 1
+                    return
+                with self.backend.writer_lease() as held:
+                    if held:
+                        with self._held():
+                            yield True
+                        return
+                    if time.monotonic() >= deadline:
+                        yield False
+                        return
+            time.sleep(0.05)  # the write lock is free meanwhile
+
+    @contextmanager
+    def _held(self) -> Iterator[None]:
+        self._lease_depth = 1
+        self.hierarchy.begin_hold()
+        try:
+            yield
+        finally:
+            self._lease_depth = 0
+            self.hierarchy.end_hold()
 
     def _housekeeping(self) -> None:
         """Worker idle hook: persist segment visits, run due promotions, expire sessions."""
@@ -381,8 +429,9 @@ class MemoryManager(LifecycleMixin):
         """
         self._check_open()
         self._worker.flush(timeout)
-        with self._write_lock:  # retrieval visits and promotions they made due
-            self.hierarchy.run_pending()
+        with self._writer() as mine:  # retrieval visits and promotions they made due
+            if mine:
+                self.hierarchy.run_pending()
 
     # -- reading ------------------------------------------------------------------------
     def search(
@@ -572,7 +621,14 @@ class MemoryManager(LifecycleMixin):
         """
         self._check_open()
         check_id(user_id, "user_id")
-        with self._write_lock:
+        # The writer lease too: no process's worker writes the user's hierarchy records
+        # back while they are deleted.
+        with self._writer(wait=self._LEASE_WAIT_S) as mine:
+            if not mine:
+                raise TimeoutError(
+                    f"delete_user({user_id!r}): another process held this store's writer "
+                    f"lease for {self._LEASE_WAIT_S:.0f} s; nothing was deleted, retry"
+                )
             hashes = [
                 CachedEmbeddings.content_hash(index_text(m))
                 for m in self.backend.iter_messages(user_id)

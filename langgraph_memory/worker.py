@@ -10,6 +10,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from functools import partial
 
 import numpy as np
@@ -18,9 +19,23 @@ from .backends.base import MemoryBackend
 from .embeddings import CachedEmbeddings
 from .records import Message
 
-__all__ = ["EmbeddingWorker"]
+__all__ = ["EmbeddingWorker", "yield_gil"]
 
 log = logging.getLogger(__name__)
+
+
+def yield_gil() -> None:
+    """Let the other Python threads run now (``time.sleep(0)`` releases the GIL).
+
+    A thread running pure Python keeps the GIL until another thread has waited
+    ``sys.getswitchinterval()`` (5 ms) for it. Threads that release the GIL often
+    (the embedding model between tensor operations, a reader between SQLite and numpy
+    calls) then wait up to 5 ms at every step: ``build_context`` took 1 s instead of
+    5 ms next to a thread extracting memories, and 35 ms when that thread yielded
+    after each message. Long loops of background work (and ``add_message``) call this
+    once per item.
+    """
+    time.sleep(0)
 
 
 class EmbeddingWorker:
@@ -32,7 +47,10 @@ class EmbeddingWorker:
             model load happens off the caller's path.
         text_of: The text embedded for a message.
         batch_size: Messages per batch.
-        lock: Held around each batch (``delete_user`` takes it too).
+        writer: Entered around each batch and housekeeping pass; yields whether this
+            process may write now (the manager's write lock and the store's writer
+            lease). When it yields False, another process is draining the shared
+            queue: the pass is skipped and retried at the next wake-up.
         linger_s: How long a short batch waits for more messages.
         after_batch: Called with each embedded batch ``[(message, vector), ...]``
             under the lock (the hierarchy places pages here); its errors are logged,
@@ -52,7 +70,7 @@ class EmbeddingWorker:
         text_of: Callable[[Message], str],
         *,
         batch_size: int,
-        lock: threading.RLock,
+        writer: Callable[[], AbstractContextManager[bool]],
         linger_s: float = 0.05,
         after_batch: Callable[[list[tuple[Message, np.ndarray]]], None] | None = None,
         on_idle: Callable[[], None] | None = None,
@@ -63,7 +81,7 @@ class EmbeddingWorker:
         self._embedder = embedder
         self._text_of = text_of
         self._batch_size = batch_size
-        self._lock = lock
+        self._writer = writer
         self._linger_s = linger_s
         self._after_batch = after_batch
         self._on_idle = on_idle
@@ -76,6 +94,8 @@ class EmbeddingWorker:
         self._stop = False
         self.error: BaseException | None = None
         self.processed = 0
+        #: Passes skipped because another process held the writer lease.
+        self.skipped = 0
         self._thread = threading.Thread(
             target=self._run, name="langgraph-memory-embed", daemon=True
         )
@@ -95,7 +115,10 @@ class EmbeddingWorker:
         batch = self._backend.pending_embeddings(self._batch_size)
         if 0 < len(batch) < self._batch_size and not self._flushing.is_set():
             time.sleep(self._linger_s)
-        with self._lock:
+        with self._writer() as mine:
+            if not mine:
+                self.skipped += 1
+                return 0
             if self._replay is not None:
                 self._guarded(self._replay, "replaying hierarchy placement failed")
             batch = self._backend.pending_embeddings(self._batch_size)
@@ -131,8 +154,9 @@ class EmbeddingWorker:
                 while not self._stop and self.run_once():
                     pass
                 if self._on_idle is not None and not self._stop:
-                    with self._lock:
-                        self._on_idle()
+                    with self._writer() as mine:
+                        if mine:
+                            self._on_idle()
             except Exception as exc:  # keep the thread alive; flush() reports it
                 if self.error is None or str(exc) != str(self.error):
                     log.exception("embedding worker failed")

@@ -19,7 +19,7 @@ from langgraph_memory.layers.midterm import Segment, coldest, place_page
 from langgraph_memory.layers.pages import Page, cosine, f_score, heat, jaccard, keywords
 from langgraph_memory.layers.shortterm import SessionState
 from langgraph_memory.layers.summaries import extractive_summary, summarize
-from langgraph_memory.records import Message
+from langgraph_memory.records import Message, Record
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
 words = st.lists(st.sampled_from(["tea", "cake", "rust", "go", "猫", "咖啡", "lyon"]), max_size=6)
@@ -264,6 +264,36 @@ def test_hierarchy_persists_and_is_user_scoped(tmp_path) -> None:
         assert mm.hierarchy.segments("ann") == {}
         assert mm.stats("ann")["hierarchy"]["short_term_pages"] == 0
         assert mm.stats("bob")["hierarchy"]["mid_term_pages"] == 3
+
+
+def test_segments_store_sealed_page_blocks(backend: MemoryBackend, monkeypatch) -> None:
+    """A segment's pages go into sealed blocks once; a reload puts them back in order, a
+    block left by a save that died before its segment record is ignored, and
+    delete_user removes the blocks too."""
+    from langgraph_memory.layers import hierarchy as hmod
+
+    monkeypatch.setattr(hmod, "BLOCK_PAGES", 3)
+    with manager(backend, stm_capacity_pages=2) as mm:
+        topic_turns(mm, "ann", "s1", "tea", 12, T0)
+        mm.flush()
+        before = {k: (s.seqs(), s.sealed) for k, s in mm.hierarchy.segments("ann").items()}
+        assert any(sealed >= 3 for _, sealed in before.values())
+        blocks = backend.list_records(hmod.SEGMENT_PAGES_KIND, "ann")
+        assert blocks and all(len(b.data["pages"]) == 3 for b in blocks)
+        seg_id = next(k for k, (_, sealed) in before.items() if sealed)
+        stored = backend.get_record(hmod.SEGMENT_KIND, seg_id, "ann")
+        assert stored is not None and len(stored.data["pages"]) < len(before[seg_id][0])
+        # a torn save: the next block is written, its segment record is not
+        seg = mm.hierarchy.segments("ann")[seg_id]
+        now = datetime.now(timezone.utc)
+        junk = {"segment": seg_id, "pages": [seg.pages[0].dump(with_vector=False)] * 3}
+        rid = f"{seg_id}#{seg.sealed // 3}"
+        backend.put_record(Record(hmod.SEGMENT_PAGES_KIND, rid, "ann", junk, now, now))
+        mm.hierarchy.forget_user("ann")  # reload from the store
+        after = {k: (s.seqs(), s.sealed) for k, s in mm.hierarchy.segments("ann").items()}
+        assert after == before
+        mm.delete_user("ann")
+        assert backend.list_records(hmod.SEGMENT_PAGES_KIND, "ann") == []
 
 
 # -- summaries: LLM path and fallback ------------------------------------------------------------

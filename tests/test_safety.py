@@ -570,3 +570,37 @@ def test_backend_reopen_keeps_everything(tmp_path: Path) -> None:
         assert index_text(m) == "kept across restarts"
     finally:
         b2.close()
+
+
+def test_sqlite_vector_cache_sees_other_connections(tmp_path: Path) -> None:
+    """A reader's in-process vector matrix follows writes and deletes made through another
+    connection to the file (as another process would), and its own."""
+
+    def msg(i: int, user: str = "alice") -> Message:
+        return Message(f"m{i}", user, "s", "user", f"note {i}", datetime.now(timezone.utc))
+
+    def unit(i: int) -> np.ndarray:
+        v = np.zeros(8, dtype=np.float32)
+        v[i % 8] = 1.0
+        return v
+
+    reader = SQLiteBackend(tmp_path / "db.sqlite3")
+    writer = SQLiteBackend(tmp_path / "db.sqlite3")
+    try:
+        stored = [writer.insert_message(msg(i), ["note"])[0] for i in range(3)]
+        writer.store_vectors([(m, unit(i)) for i, m in enumerate(stored)])
+        assert [s for s, _ in reader.vector_search("alice", unit(1), 1)] == [stored[1].seq]
+        assert reader.vector_search("alice", unit(1), 1) == reader.vector_search(
+            "alice", unit(1), 1
+        )  # unchanged file: served from the cached matrix
+        late = writer.insert_message(msg(9), ["note"])[0]
+        writer.store_vectors([(late, unit(5))])
+        assert [s for s, _ in reader.vector_search("alice", unit(5), 1)] == [late.seq]
+        own = reader.insert_message(msg(7), ["note"])[0]
+        reader.store_vectors([(own, unit(6))])
+        assert [s for s, _ in reader.vector_search("alice", unit(6), 1)] == [own.seq]
+        writer.delete_user("alice")
+        assert reader.vector_search("alice", unit(1), 5) == []
+    finally:
+        reader.close()
+        writer.close()

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -211,6 +212,26 @@ class MemoryBackend(ABC):
     @abstractmethod
     def users(self) -> list[str]:
         """All user ids with stored messages."""
+
+    @contextmanager
+    def writer_lease(self) -> Iterator[bool]:
+        """Try to become the store's only hierarchy writer for a while; yields whether
+        this process is.
+
+        The memory hierarchy (pages, chains, segments, their placement marks) is
+        written by one process at a time: every manager's worker processes its batches
+        and housekeeping inside this lease and skips them when another process holds
+        it (that one drains the shared queue meanwhile). Never blocks. Stores a single
+        process owns (in memory) are always leased; SQLite uses a file lock beside the
+        database, PostgreSQL a session advisory lock.
+
+        Example:
+            >>> from langgraph_memory.backends import InMemoryBackend
+            >>> with InMemoryBackend().writer_lease() as mine:
+            ...     mine
+            True
+        """
+        yield True
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release resources."""

@@ -6,7 +6,8 @@ psycopg 3 with a connection pool; ``setup()`` runs the migrations of
 Every write is one transaction and takes a per-user advisory lock, so writers of
 one user serialise (positions within a session stay dense) while different
 users write in parallel. Lexical rankings equal the other backends' exactly (the
-``tsvector`` picks the candidates, stored term counts score them); vector search
+``tsvector`` picks the candidates, stored term counts score them; per-term bounds
+skip the messages that cannot reach the top, see :mod:`.postgres_lexical`); vector search
 is exact up to ``exact_search_limit`` candidate vectors and uses the HNSW index
 above that.
 
@@ -38,6 +39,7 @@ from ..records import Message, Record
 from . import postgres_sql as q
 from .base import BackendStats, MemoryBackend, Postings
 from .postgres_conn import PostgresConnection
+from .postgres_lexical import LexicalTrace, TermStat, lexical_top
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -66,6 +68,8 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
     """
 
     name = "postgres"
+    #: With up to this many ``allowed`` messages, lexical search reads them all by seq.
+    ALLOWED_DIRECT = 5_000
 
     def __init__(
         self,
@@ -88,6 +92,8 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
         self.exact_search_limit = exact_search_limit
         self.ef_search = ef_search
         self._indexed: set[int] = set()
+        #: How the latest :meth:`lexical_search` read the messages (rows, statements).
+        self.last_lexical = LexicalTrace(0, 0, False)
 
     @classmethod
     def from_conn_string(cls, conninfo: str, **kwargs: Any) -> PostgresBackend:
@@ -140,6 +146,8 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
                     "n_terms": len(terms),
                     "tf": Jsonb(dict(counts), dumps=q.json_text),
                     "lexemes": q.lexemes(list(counts)),
+                    "terms": list(counts),
+                    "counts": list(counts.values()),
                 },
             ).fetchone()
         assert inserted is not None
@@ -378,6 +386,72 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
             plist.sort()
         return Postings(lists, int(stats[0][1]), int(stats[0][2]), doc_len)
 
+    def lexical_search(
+        self,
+        user_id: str,
+        terms: Sequence[str],
+        k: int,
+        allowed: set[int] | None = None,
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> list[tuple[int, float]]:
+        """Exact BM25 top ``k``, reading only the messages that may reach it, in one
+        snapshot (see :mod:`.postgres_lexical`); equal to the other backends' bit for bit.
+
+        With ``allowed`` of up to :attr:`ALLOWED_DIRECT` messages, those are read
+        directly; a larger ``allowed`` filters the pruned reads in SQL.
+        """
+        if not (k1 >= 0 and 0 <= b <= 1):  # the bounds need these; plain BM25 otherwise
+            return super().lexical_search(user_id, terms, k, allowed, k1=k1, b=b)
+        counts = Counter(t for t in terms if "\x00" not in t)  # no stored term has a NUL
+        if not counts or k <= 0 or (allowed is not None and not allowed):
+            return []
+        ranked, trace = self._read(
+            lambda c: self._lexical_top(c, user_id, counts, k, allowed, k1, b)
+        )
+        self.last_lexical = trace
+        return ranked
+
+    def _lexical_top(
+        self,
+        c: Connection,
+        user_id: str,
+        counts: Counter[str],
+        k: int,
+        allowed: set[int] | None,
+        k1: float,
+        b: float,
+    ) -> tuple[list[tuple[int, float]], LexicalTrace]:
+        only = sorted(allowed) if allowed is not None else None
+        direct = only is not None and len(only) <= self.ALLOWED_DIRECT
+
+        def fetch(
+            terms: Sequence[str], new: Sequence[tuple[int, ...]], old: Sequence[tuple[int, ...]]
+        ) -> list[tuple[Any, ...]]:
+            if only is not None and direct:  # the allowed messages holding a term, at once
+                sql, params = q.allowed_rows(user_id, terms, only)
+            else:
+                sql, params = q.region_rows(user_id, terms, new, old, only)
+            return c.execute(sql, params, binary=True).fetchall()
+
+        with c.transaction():  # one snapshot: totals, term statistics and every read agree
+            c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            rows = c.execute(q.TERM_STATS, {"user_id": user_id, "terms": list(counts)}).fetchall()
+            if not rows or not rows[0][0]:
+                return [], LexicalTrace(0, 0, False)
+            return lexical_top(
+                counts,
+                {r[2]: TermStat(int(r[3]), int(r[4]), int(r[5])) for r in rows if r[3]},
+                n_docs=int(rows[0][0]),
+                total_len=int(rows[0][1]),
+                k=k,
+                fetch=fetch,
+                prune=not direct,
+                k1=k1,
+                b=b,
+            )
+
     # -- cache ----------------------------------------------------------------------------
     def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         hashes = list(hashes)
@@ -495,6 +569,7 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
             c.execute("DELETE FROM lgm_vectors WHERE user_id = %s", (user_id,))
             n = c.execute("DELETE FROM lgm_messages WHERE user_id = %s", (user_id,)).rowcount
             c.execute("DELETE FROM lgm_user_stats WHERE user_id = %s", (user_id,))
+            c.execute("DELETE FROM lgm_term_stats WHERE user_id = %s", (user_id,))
             c.execute("DELETE FROM lgm_records WHERE user_id = %s", (user_id,))
             if cache_hashes:
                 c.execute(

@@ -78,6 +78,7 @@ class PostgresConnection:
         self._timeout = connect_timeout
         self._lock = threading.Lock()
         self._closed = False
+        self._lease_conn: Connection | None = None
         self.pgvector_version = self.setup()
         from psycopg_pool import ConnectionPool
 
@@ -212,9 +213,45 @@ class PostgresConnection:
         except self._pg.DataError as exc:
             raise ValueError(f"PostgreSQL refused the value: {self._scrub(str(exc))}") from exc
 
+    @contextmanager
+    def writer_lease(self) -> Iterator[bool]:
+        """A session advisory lock on a connection of its own (see
+        ``MemoryBackend.writer_lease``): a process that dies or loses its connection
+        releases it at once. A lost connection yields False (retried on the next call)."""
+        self._check_open()
+        key = q.lock_key(q.WRITER_LOCK)
+        with self._lock:
+            conn, self._lease_conn = self._lease_conn, None  # this thread's while held
+        try:
+            if conn is None or conn.closed:
+                conn = self._connect()
+            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+        except (self._pg.OperationalError, ConnectionError):
+            if conn is not None:
+                conn.close()
+            yield False
+            return
+        held = bool(row and row[0])
+        try:
+            yield held
+        finally:
+            try:
+                if held:
+                    conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+            except self._pg.OperationalError:
+                conn.close()  # the server dropped the lock with the connection
+            with self._lock:
+                if self._closed or self._lease_conn is not None:
+                    conn.close()
+                else:
+                    self._lease_conn = conn
+
     def close(self) -> None:
         with self._lock:
             if self._closed:
                 return
             self._closed = True
+            lease, self._lease_conn = self._lease_conn, None
+        if lease is not None:
+            lease.close()
         self._pool.close()

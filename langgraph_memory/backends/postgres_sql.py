@@ -13,6 +13,10 @@ Schema decisions, in brief:
   so rankings equal the other backends' bit for bit. Terms a ``tsvector`` cannot
   hold (empty, or over 255 bytes) enter it as a digest; a message whose terms do
   not fit in a ``tsvector`` at all gets none and is always a candidate.
+  ``lgm_term_stats`` keeps, per user and term, the messages holding it (``df``),
+  its largest count in one and the fewest terms of one: written in the insert's
+  own statement, they let search bound what a term can add to a score and skip
+  the messages that cannot reach the top (see :mod:`.postgres_lexical`).
 - Vectors: one ``vector`` column of any dimension, L2-normalised on the way in;
   one partial HNSW index (``vector_cosine_ops``) per dimension, made the first
   time a vector of that dimension is stored. Several embedding models of
@@ -36,6 +40,7 @@ __all__ = [
     "MSG_COLS",
     "lexemes",
     "tsquery_text",
+    "clause_tsquery",
     "lock_key",
     "to_db_time",
     "from_db_time",
@@ -114,8 +119,26 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX lgm_records_user ON lgm_records (user_id, kind, created_at);
     """,
+    # 1: per-user term statistics for pruned BM25 (df, largest tf, shortest message),
+    # backfilled from the stored term counts.
+    """
+    CREATE TABLE lgm_term_stats (
+        user_id text COLLATE "C" NOT NULL,
+        term text COLLATE "C" NOT NULL,
+        df bigint NOT NULL,
+        max_tf integer NOT NULL,
+        min_len integer NOT NULL,
+        PRIMARY KEY (user_id, term)
+    );
+    INSERT INTO lgm_term_stats (user_id, term, df, max_tf, min_len)
+    SELECT m.user_id, t.key COLLATE "C", count(*), max(t.value::integer), min(m.n_terms)
+      FROM lgm_messages AS m CROSS JOIN LATERAL jsonb_each_text(m.tf) AS t
+     GROUP BY 1, 2;
+    """,
 ]
 
+#: Advisory-lock namespace of the store's hierarchy writer (``writer_lease``).
+WRITER_LOCK = "hierarchy-writer"
 #: Advisory-lock key under which migrations run (one process at a time).
 MIGRATION_LOCK = "migrations"
 #: Advisory-lock key under which a new per-dimension HNSW index is made.
@@ -142,6 +165,13 @@ WITH ins AS (
     INSERT INTO lgm_user_stats (user_id, n_docs, total_len) VALUES (%(user_id)s, 1, %(n_terms)s)
     ON CONFLICT (user_id) DO UPDATE SET n_docs = lgm_user_stats.n_docs + 1,
         total_len = lgm_user_stats.total_len + EXCLUDED.total_len
+), terms AS (
+    INSERT INTO lgm_term_stats (user_id, term, df, max_tf, min_len)
+    SELECT %(user_id)s::text, t.term, 1, t.tf, %(n_terms)s::integer
+      FROM unnest(%(terms)s::text[], %(counts)s::integer[]) AS t(term, tf)
+    ON CONFLICT (user_id, term) DO UPDATE SET df = lgm_term_stats.df + 1,
+        max_tf = GREATEST(lgm_term_stats.max_tf, EXCLUDED.max_tf),
+        min_len = LEAST(lgm_term_stats.min_len, EXCLUDED.min_len)
 )
 SELECT seq FROM ins
 """
@@ -167,6 +197,65 @@ USER_STATS = """
 SELECT NULL::bigint, n_docs, total_len, NULL::text
   FROM lgm_user_stats WHERE user_id = %(user_id)s
 """
+
+# The user's totals and what lgm_term_stats keeps of the query's terms (no row: no user).
+TERM_STATS = """
+SELECT s.n_docs, s.total_len, t.term, t.df, t.max_tf, t.min_len
+  FROM lgm_user_stats AS s
+  LEFT JOIN lgm_term_stats AS t ON t.user_id = s.user_id AND t.term = ANY(%(terms)s::text[])
+ WHERE s.user_id = %(user_id)s
+"""
+
+
+def _tf_rows(n_terms: int, where: str) -> str:
+    """``seq, n_terms`` and the count of each of ``n_terms`` query terms (``%(t0)s``...;
+    NULL when absent) of the user's messages that satisfy ``where``."""
+    counts = "".join(f", (m.tf ->> %(t{i})s)::integer" for i in range(n_terms))
+    return (
+        f"SELECT m.seq, m.n_terms{counts} FROM lgm_messages AS m "
+        f"WHERE m.user_id = %(user_id)s AND {where}"
+    )
+
+
+def region_rows(
+    user_id: str,
+    terms: Sequence[str],
+    new: Sequence[Sequence[int]],
+    old: Sequence[Sequence[int]],
+    allowed: Sequence[int] | None,
+) -> tuple[str, dict[str, Any]]:
+    """A statement and its parameters reading rows of a region, for pruned BM25:
+    ``seq, n_terms`` and the count of each of ``terms`` (NULL when absent) of the
+    user's messages that hold every term of a clause of ``new`` and of no clause of
+    ``old`` (clauses: sets of indexes into ``terms``).
+
+    One ``@@`` per clause, so each is its own GIN scan (an AND skips through its
+    lists) under a BitmapOr; ``old`` is checked on the rows only. Without ``old``
+    (the first read), also the messages without a tsvector that hold a term. With
+    ``allowed``, only messages whose seq is in it.
+    """
+    params: dict[str, Any] = {"user_id": user_id, "terms": list(terms), "allowed": allowed}
+    params.update((f"t{i}", t) for i, t in enumerate(terms))
+    params.update((f"q{i}", clause_tsquery(terms, [c])) for i, c in enumerate(new))
+    params["old"] = clause_tsquery(terms, old)
+    only = " AND m.seq = ANY(%(allowed)s::bigint[])" if allowed is not None else ""
+    match = " OR ".join(f"m.tsv @@ %(q{i})s::tsquery" for i in range(len(new)))
+    sql = _tf_rows(len(terms), f"({match}){only}")
+    if old:
+        return sql + " AND NOT m.tsv @@ %(old)s::tsquery", params
+    untokenised = "m.tsv IS NULL AND m.tf ?| %(terms)s::text[]"
+    return sql + " UNION ALL " + _tf_rows(len(terms), untokenised + only), params
+
+
+def allowed_rows(
+    user_id: str, terms: Sequence[str], allowed: Sequence[int]
+) -> tuple[str, dict[str, Any]]:
+    """Like :func:`region_rows`, for the messages in ``allowed`` that hold a term."""
+    params: dict[str, Any] = {"user_id": user_id, "terms": list(terms), "allowed": allowed}
+    params.update((f"t{i}", t) for i, t in enumerate(terms))
+    where = "m.seq = ANY(%(allowed)s::bigint[]) AND m.tf ?| %(terms)s::text[]"
+    return _tf_rows(len(terms), where), params
+
 
 NEIGHBORS = f"""
 SELECT {", ".join("m." + c.strip() for c in MSG_COLS.split(","))}, m.pos
@@ -222,10 +311,23 @@ def tsquery_text(terms: Sequence[str]) -> str:
         >>> tsquery_text(["it's", "a|b"])
         "'it''s' | 'a|b'"
     """
-    quoted = []
-    for lex in dict.fromkeys(_lexeme(t) for t in terms):
-        quoted.append("'" + lex.replace("\\", "\\\\").replace("'", "''") + "'")
-    return " | ".join(quoted)
+    return " | ".join(_quote(lex) for lex in dict.fromkeys(_lexeme(t) for t in terms))
+
+
+def _quote(lexeme: str) -> str:
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def clause_tsquery(terms: Sequence[str], clauses: Sequence[Sequence[int]]) -> str:
+    """A tsquery matching the messages that hold every term of one of ``clauses``
+    (sets of indexes into ``terms``).
+
+    Example:
+        >>> clause_tsquery(["cat", "it's", "mat"], [(0, 1), (2,)])
+        "('cat' & 'it''s') | ('mat')"
+    """
+    lexemes = [_quote(_lexeme(t)) for t in terms]
+    return " | ".join("(" + " & ".join(lexemes[i] for i in c) + ")" for c in clauses)
 
 
 def lock_key(namespace: str, value: str = "") -> int:

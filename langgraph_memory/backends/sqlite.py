@@ -10,6 +10,7 @@ WAL, so a deleted user leaves no bytes in the file.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from collections import Counter
@@ -21,6 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from ..records import Message, Record
+from ..retrieval.bm25 import bm25_arrays
+from ..retrieval.postings_cache import PostingCache
 from ..retrieval.vectors import VectorMatrix
 from .base import BackendStats, MemoryBackend, Postings
 
@@ -125,6 +128,9 @@ class SQLiteBackend(MemoryBackend):
 
     Args:
         path: A directory (created if needed) or a database file path.
+        posting_cache: Posting lists held in process for BM25, in postings (16 bytes
+            each; least recently used lists go first). Lists are topped up with new
+            messages rather than re-read per query; ``0`` reads them every time.
 
     Example:
         >>> import tempfile
@@ -136,7 +142,7 @@ class SQLiteBackend(MemoryBackend):
 
     name = "sqlite"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, posting_cache: int = 4_000_000) -> None:
         p = Path(path).expanduser()
         if p.suffix in (".sqlite3", ".sqlite", ".db"):
             p.parent.mkdir(parents=True, exist_ok=True)
@@ -147,6 +153,8 @@ class SQLiteBackend(MemoryBackend):
             p.mkdir(parents=True, exist_ok=True)
             self.file = p / "memory.sqlite3"
         self._lock = threading.RLock()
+        self._lease_file = self.file.with_name(self.file.name + ".writer")
+        self._lease_fd: int | None = None
         self._conn = sqlite3.connect(
             str(self.file), check_same_thread=False, isolation_level=None, timeout=30.0
         )
@@ -159,6 +167,12 @@ class SQLiteBackend(MemoryBackend):
         ):
             self._conn.execute(f"PRAGMA {pragma}")
         self._vectors: dict[str, tuple[VectorMatrix, int]] = {}
+        # When each user's cached matrix was last checked against the file: the
+        # file's data_version (moves when another connection commits) and this
+        # connection's count of write transactions. Both unchanged: nothing to check.
+        self._checked: dict[str, tuple[int, int]] = {}
+        self._writes = 0
+        self._postings = PostingCache(posting_cache) if posting_cache > 0 else None
         self._closed = False
         self.setup()
 
@@ -169,6 +183,7 @@ class SQLiteBackend(MemoryBackend):
             if self._closed:
                 raise RuntimeError("the memory backend is closed")
             self._conn.execute("BEGIN IMMEDIATE")
+            self._writes += 1
             try:
                 yield self._conn
             except BaseException:
@@ -260,8 +275,11 @@ class SQLiteBackend(MemoryBackend):
         for i in range(0, len(seqs), 500):
             chunk = seqs[i : i + 500]
             marks = ",".join("?" * len(chunk))
+            # "+user_id": look the seqs up by primary key. Left to itself the planner
+            # picks the (user_id, ...) index and walks all of the user's messages
+            # (15 ms for 100 seqs of one user holding 77k, against 0.3 ms).
             for row in self._read(
-                f"SELECT {_COLS} FROM messages WHERE user_id = ? AND seq IN ({marks})",
+                f"SELECT {_COLS} FROM messages WHERE +user_id = ? AND seq IN ({marks})",
                 (user_id, *chunk),
             ):
                 out[row[0]] = _row_to_message(row)
@@ -360,11 +378,15 @@ class SQLiteBackend(MemoryBackend):
     def _matrix(self, user_id: str) -> VectorMatrix | None:
         """The user's vector matrix, brought up to date with the file."""
         with self._lock:
+            version = (self._read("PRAGMA data_version")[0][0], self._writes)
+            cached = self._vectors.get(user_id)
+            if cached is not None and self._checked.get(user_id) == version:
+                return cached[0]  # the file has not changed since the last check
+            self._checked[user_id] = version
             count, max_seq = self._read(
                 "SELECT COUNT(*), COALESCE(MAX(seq), 0) FROM vectors WHERE user_id = ?",
                 (user_id,),
             )[0]
-            cached = self._vectors.get(user_id)
             if count == 0:
                 self._vectors.pop(user_id, None)
                 return None
@@ -428,6 +450,109 @@ class SQLiteBackend(MemoryBackend):
             lists[term].append((seq, tf))
             doc_len[seq] = dl
         return Postings(lists, int(stats[0][0]), int(stats[0][1]), doc_len)
+
+    def lexical_search(
+        self,
+        user_id: str,
+        terms: Sequence[str],
+        k: int,
+        allowed: set[int] | None = None,
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> list[tuple[int, float]]:
+        """Exact BM25 over posting lists cached in process (topped up, not re-read).
+
+        Same results as reading every list (``postings``): the lists are whole, and the
+        scores come from the same arithmetic (:func:`~.bm25.bm25_arrays`).
+        """
+        if self._postings is None:
+            return super().lexical_search(user_id, terms, k, allowed, k1=k1, b=b)
+        counts = Counter(terms)
+        if not counts or k <= 0:
+            return []
+        with self._lock:  # one snapshot: counts and posting lists must agree
+            if self._closed:
+                raise RuntimeError("the memory backend is closed")
+            self._conn.execute("BEGIN")
+            try:
+                got = self._cached_lists(user_id, list(counts))
+            finally:
+                self._conn.execute("COMMIT")
+        if got is None:
+            return []
+        lists, n_docs, total_len = got
+        ranked = bm25_arrays(
+            lists,
+            n_docs=n_docs,
+            avg_len=total_len / n_docs,
+            query_counts=counts,
+            k1=k1,
+            b=b,
+            top=k if allowed is None else None,
+        )
+        if allowed is not None:
+            ranked = [(s, v) for s, v in ranked if s in allowed]
+        return ranked[:k]
+
+    def _cached_lists(
+        self, user_id: str, terms: list[str]
+    ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], int, int] | None:
+        """Whole posting lists of ``terms`` from the cache, brought up to date (caller
+        holds the lock inside a read transaction)."""
+        assert self._postings is not None
+        cache, c = self._postings, self._conn
+        stats = c.execute(
+            "SELECT n_docs, total_len FROM user_stats WHERE user_id = ?", (user_id,)
+        ).fetchall()
+        if not stats or not stats[0][0]:
+            cache.drop(user_id)
+            return None
+        n_docs, total_len = int(stats[0][0]), int(stats[0][1])
+        version = (c.execute("PRAGMA data_version").fetchone()[0], self._writes)
+        entry = cache.peek(user_id)
+        if entry is None or entry.version != version:
+            row = c.execute(  # newest first by rowid: stops at the user's last message
+                "SELECT seq FROM messages WHERE +user_id = ? ORDER BY seq DESC LIMIT 1",
+                (user_id,),
+            ).fetchone()
+            max_seq = int(row[0]) if row else 0
+            if entry is not None:
+                added = c.execute(
+                    "SELECT COUNT(*) FROM messages WHERE seq > ? AND +user_id = ?",
+                    (entry.max_seq, user_id),
+                ).fetchone()[0]
+                if entry.n_docs + int(added) != n_docs:  # not only additions: start over
+                    entry = None
+            if entry is None:
+                entry = cache.user(user_id, n_docs=n_docs, max_seq=max_seq, version=version)
+            entry.n_docs, entry.max_seq, entry.version = n_docs, max_seq, version
+        out: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for term in terms:
+            lst = cache.get(user_id, term)
+            if lst is None:
+                rows = self._posting_rows(user_id, term, 0)
+                lst = cache.put(user_id, term, *rows, upto=entry.max_seq)
+            elif lst.upto < entry.max_seq:
+                rows = self._posting_rows(user_id, term, lst.upto)
+                lst.extend(*rows, upto=entry.max_seq)
+                cache.grew(lst, len(rows[0]))
+            out[term] = (lst.seqs, lst.tfs, lst.dls)
+        return out, n_docs, total_len
+
+    def _posting_rows(
+        self, user_id: str, term: str, after: int
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rows = self._conn.execute(
+            "SELECT seq, tf, dl FROM postings WHERE user_id = ? AND term = ? AND seq > ? "
+            "ORDER BY seq",
+            (user_id, term, after),
+        ).fetchall()
+        if not rows:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty, empty
+        arr = np.asarray(rows, dtype=np.int64)
+        return arr[:, 0], arr[:, 1], arr[:, 2]
 
     # -- cache ----------------------------------------------------------------------------
     def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
@@ -557,8 +682,39 @@ class SQLiteBackend(MemoryBackend):
     def users(self) -> list[str]:
         return [r[0] for r in self._read("SELECT DISTINCT user_id FROM messages ORDER BY 1")]
 
+    @contextmanager
+    def writer_lease(self) -> Iterator[bool]:
+        """An exclusive ``flock`` on ``<database>.writer`` (see
+        :meth:`MemoryBackend.writer_lease`); where ``fcntl`` is missing (Windows), always
+        leased: one writing process per store there."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on POSIX
+            yield True
+            return
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the memory backend is closed")
+            if self._lease_fd is None:
+                self._lease_fd = os.open(self._lease_file, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = self._lease_fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            with self._lock:
+                if self._lease_fd == fd:  # close() meanwhile released it with the file
+                    fcntl.flock(fd, fcntl.LOCK_UN)
+
     def close(self) -> None:
         with self._lock:
             if not self._closed:
                 self._closed = True
                 self._conn.close()
+                if self._lease_fd is not None:
+                    os.close(self._lease_fd)
+                    self._lease_fd = None

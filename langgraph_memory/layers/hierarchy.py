@@ -17,8 +17,16 @@ session states are saved (segments first: a page found in a segment already is
 not placed again, and a session ignores seqs it has placed). When a process dies
 between the two, or placement fails, :meth:`Hierarchy.replay` (run by the worker
 before its next batch, so on every start) places the messages in between, in
-seq order. This assumes one writer process per store, whose worker embeds the
+seq order. This assumes one writer at a time per store, whose worker embeds the
 oldest pending messages first, so messages are placed in increasing seq order.
+
+Several processes on one store take turns: every write happens inside the store's
+writer lease (``MemoryBackend.writer_lease``, which the manager's worker holds for
+a batch or a housekeeping pass, see :meth:`Hierarchy.begin_hold`). A user's cached
+state is checked against a per-user epoch record (kind ``"hierarchy_epoch"``,
+rewritten at the end of each hold that changed the user) at the first use in a
+hold, and by readers at most every :data:`SYNC_SECONDS`; when another process
+wrote since, it is reloaded (retrieval visits not yet saved are lost then).
 
 Example:
     >>> from langgraph_memory import MemoryManager
@@ -39,6 +47,7 @@ import hashlib
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -49,24 +58,45 @@ from langchain_core.language_models import BaseChatModel
 from ..backends.base import MemoryBackend
 from ..config import MemoryConfig
 from ..records import Message, Record
+from ..worker import yield_gil
 from .midterm import Segment, coldest, place_page
 from .pages import Page, f_score
 from .shortterm import SessionState
 from .summaries import summarize
 
-__all__ = ["Hierarchy", "STM_KIND", "SEGMENT_KIND", "PLACED_MARK", "EMBEDDING_MARK"]
+__all__ = [
+    "Hierarchy",
+    "STM_KIND",
+    "SEGMENT_KIND",
+    "SEGMENT_PAGES_KIND",
+    "EPOCH_KIND",
+    "PLACED_MARK",
+    "EMBEDDING_MARK",
+]
 
 log = logging.getLogger(__name__)
 
 #: Record kinds the hierarchy keeps.
 STM_KIND = "stm"
 SEGMENT_KIND = "segment"
+#: A sealed block of a segment's pages (id ``"<segment id>#<block number>"``).
+SEGMENT_PAGES_KIND = "segment_pages"
+#: Pages per sealed block. A segment record holds only its pages after its sealed
+#: blocks, so saving a segment no longer grows with it (it used to rewrite every page
+#: on every save: most of the load time of a 100k-message user).
+BLOCK_PAGES = 256
+#: One record per user: who last changed the user's hierarchy (see the module docs).
+EPOCH_KIND = "hierarchy_epoch"
+#: Readers check a user's epoch at most this often (seconds).
+SYNC_SECONDS = 1.0
 #: Backend meta keys: every embedded message up to this seq is placed...
 PLACED_MARK = "hierarchy_placed_seq"
 #: ...and no message after this seq has a vector (written before vectors are stored).
 EMBEDDING_MARK = "hierarchy_embedding_seq"
 #: Seqs looked up per step when replaying placement.
 _REPLAY_CHUNK = 1000
+#: Sessions expired per hold of the hierarchy lock.
+_EXPIRE_CHUNK = 50
 #: How many of a segment's latest pages its summary is made from.
 _SUMMARY_PAGES = 40
 
@@ -75,6 +105,11 @@ Promoter = Callable[[str, Segment, list[Message]], int]
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def epoch_record_id(user_id: str) -> str:
+    """The id of a user's epoch record (unique across users, as record ids must be)."""
+    return "epoch-" + hashlib.sha1(user_id.encode()).hexdigest()[:20]
 
 
 def stm_record_id(user_id: str, session_id: str) -> str:
@@ -116,6 +151,13 @@ class Hierarchy:
         self._marks: tuple[int, int] | None = None  # (placed, embedding), see PLACED_MARK
         self._gap = False  # the batch being stored follows unplaced messages
         self.promoted = 0
+        # Coherence between processes (see the module docs).
+        self._token = uuid.uuid4().hex[:16]
+        self._epochs = 0
+        self._epoch_seen: dict[str, str | None] = {}
+        self._checked: dict[str, float] = {}
+        self._dirty: set[str] = set()
+        self._holding = False
 
     # -- state ------------------------------------------------------------------------
     def _heat_kw(self) -> dict[str, float]:
@@ -127,10 +169,58 @@ class Hierarchy:
             "mu_seconds": c.heat_mu_seconds,
         }
 
+    # -- coherence between processes ---------------------------------------------------
+    def begin_hold(self) -> None:
+        """The writer lease was just taken: check each user's epoch again at first use,
+        and re-read the placement marks (another process may have moved them)."""
+        with self._lock:
+            self._holding = True
+            self._checked.clear()
+            self._marks = None
+
+    def end_hold(self) -> None:
+        """The lease is about to be released: publish a new epoch for every user whose
+        hierarchy this hold changed, so other processes reload it."""
+        with self._lock:
+            try:
+                for user_id in sorted(self._dirty):
+                    self._epochs += 1
+                    value = f"{self._token}:{self._epochs}"
+                    now = _now()
+                    rid = epoch_record_id(user_id)
+                    rec = Record(EPOCH_KIND, rid, user_id, {"epoch": value}, now, now)
+                    self.backend.put_record(rec)
+                    self._epoch_seen[user_id] = value
+            finally:
+                self._dirty.clear()
+                self._holding = False
+
+    def _fresh(self, user_id: str) -> None:
+        """Drop the user's cached state when another process changed it since it was
+        loaded (checked once per hold, and by readers at most every SYNC_SECONDS)."""
+        now = time.monotonic()
+        last = self._checked.get(user_id)
+        if last is not None and (self._holding or now - last < SYNC_SECONDS):
+            return
+        self._checked[user_id] = now
+        rec = self.backend.get_record(EPOCH_KIND, epoch_record_id(user_id), user_id)
+        value = rec.data.get("epoch") if rec is not None else None
+        if user_id in self._epoch_seen and self._epoch_seen[user_id] != value:
+            self._drop(user_id)
+        self._epoch_seen[user_id] = value
+
+    def _drop(self, user_id: str) -> None:
+        self._stm = {k: v for k, v in self._stm.items() if k[0] != user_id}
+        self._segs.pop(user_id, None)
+        self._seg_of.pop(user_id, None)
+        self._visited = {k for k in self._visited if k[0] != user_id}
+        self._to_promote = {k for k in self._to_promote if k[0] != user_id}
+
     def state(self, user_id: str, session_id: str) -> SessionState:
         """The short-term memory of one session (loaded once, then cached)."""
         key = (user_id, session_id)
         with self._lock:
+            self._fresh(user_id)
             st = self._stm.get(key)
             if st is None:
                 rec = self.backend.get_record(STM_KIND, stm_record_id(user_id, session_id), user_id)
@@ -145,24 +235,51 @@ class Hierarchy:
     def segments(self, user_id: str) -> dict[str, Segment]:
         """Every segment of a user by id, archived ones included."""
         with self._lock:
+            self._fresh(user_id)
             segs = self._segs.get(user_id)
             if segs is None:
                 segs = {
                     r.id: Segment.load(user_id, r.data)
                     for r in self.backend.list_records(SEGMENT_KIND, user_id)
                 }
+                if any(seg.sealed for seg in segs.values()):
+                    self._load_blocks(user_id, segs)
                 self._segs[user_id] = segs
                 self._seg_of[user_id] = {s: seg.id for seg in segs.values() for s in seg.seqs()}
             return segs
 
+    def _load_blocks(self, user_id: str, segs: dict[str, Segment]) -> None:
+        """Put the pages of sealed blocks back in front of each segment's own pages.
+
+        Only the blocks a segment's record counts are used: a block written by a save
+        that died before its segment record is ignored (that record still holds those
+        pages itself) and overwritten by the next save.
+        """
+        blocks: dict[tuple[str, int], list[Page]] = {}
+        for r in self.backend.list_records(SEGMENT_PAGES_KIND, user_id):
+            seg_id, _, block_no = r.id.rpartition("#")
+            blocks[(seg_id, int(block_no))] = [Page.load(p) for p in r.data["pages"]]
+        for seg in segs.values():
+            if not seg.sealed:
+                continue
+            front: list[Page] = []
+            for number in range(seg.sealed // BLOCK_PAGES):
+                block = blocks.get((seg.id, number))
+                if block is None or len(block) != BLOCK_PAGES:
+                    raise RuntimeError(
+                        f"segment {seg.id!r} of user {user_id!r}: sealed page block "
+                        f"{number} is missing or damaged"
+                    )
+                front += block
+            seg.pages = front + seg.pages
+
     def forget_user(self, user_id: str) -> None:
         """Drop a user's cached state (after ``delete_user``)."""
         with self._lock:
-            self._stm = {k: v for k, v in self._stm.items() if k[0] != user_id}
-            self._segs.pop(user_id, None)
-            self._seg_of.pop(user_id, None)
-            self._visited = {k for k in self._visited if k[0] != user_id}
-            self._to_promote = {k for k in self._to_promote if k[0] != user_id}
+            self._drop(user_id)
+            self._epoch_seen.pop(user_id, None)
+            self._checked.pop(user_id, None)
+            self._dirty.discard(user_id)
 
     # -- writing (background worker) ---------------------------------------------------
     def _get_marks(self) -> tuple[int, int]:
@@ -238,10 +355,12 @@ class Hierarchy:
         :meth:`replay`).
         """
         cfg = self.config
-        with self._lock:
-            states: dict[tuple[str, str], SessionState] = {}
-            segs: set[tuple[str, str]] = set()
-            for msg, vec in sorted(items, key=lambda it: it[0].seq):
+        states: dict[tuple[str, str], SessionState] = {}
+        segs: set[tuple[str, str]] = set()
+        for msg, vec in sorted(items, key=lambda it: it[0].seq):
+            # One message per hold of the lock, then the GIL goes round: readers ranking
+            # segments wait for one placement, not a batch's (hundreds of ms).
+            with self._lock:
                 st = self.state(msg.user_id, msg.session_id)
                 states[(msg.user_id, msg.session_id)] = st
                 left = st.add(
@@ -253,6 +372,8 @@ class Hierarchy:
                 )
                 for page in left:
                     segs |= self._to_midterm(msg.user_id, page)
+            yield_gil()
+        with self._lock:
             for user_id, seg_id in segs:
                 self._save_segment(self.segments(user_id)[seg_id])
             for st in states.values():
@@ -265,24 +386,36 @@ class Hierarchy:
     def expire_sessions(self, now: datetime | None = None) -> int:
         """Hand every page of sessions idle longer than ``session_ttl_seconds`` on.
 
+        The worker's housekeeping calls it under the manager's write lock; other callers
+        should not race ``delete_user`` either (promotions run outside the hierarchy's
+        own lock, see :meth:`run_pending`).
+
         Returns:
             How many pages moved to mid-term memory.
         """
         now = now or _now()
         ttl = timedelta(seconds=self.config.session_ttl_seconds)
         moved = 0
-        with self._lock:
-            for rec in self.backend.list_records(STM_KIND):
-                st = self.state(rec.user_id, rec.data["session_id"])
-                if not st.pages or st.last_active is None or now - st.last_active < ttl:
-                    continue
+        records = self.backend.list_records(STM_KIND)
+        for start in range(0, len(records), _EXPIRE_CHUNK):
+            # A chunk of sessions per hold of the lock: readers get in between.
+            with self._lock:
                 touched: set[tuple[str, str]] = set()
-                for page in st.drain(self.config.chain_threshold):
-                    touched |= self._to_midterm(st.user_id, page)
-                    moved += 1
-                for user_id, seg_id in touched:  # segments first, as in on_embedded
+                drained: list[SessionState] = []
+                for rec in records[start : start + _EXPIRE_CHUNK]:
+                    st = self.state(rec.user_id, rec.data["session_id"])
+                    if not st.pages or st.last_active is None or now - st.last_active < ttl:
+                        continue
+                    for page in st.drain(self.config.chain_threshold):
+                        touched |= self._to_midterm(st.user_id, page)
+                        moved += 1
+                    drained.append(st)
+                # Segments first, as in on_embedded; each once per chunk.
+                for user_id, seg_id in touched:
                     self._save_segment(self.segments(user_id)[seg_id])
-                self._save_state(st)
+                for st in drained:
+                    self._save_state(st)
+            yield_gil()
         self.run_pending()
         return moved
 
@@ -343,13 +476,23 @@ class Hierarchy:
     def _save_state(self, st: SessionState) -> None:
         now = _now()
         rid = stm_record_id(st.user_id, st.session_id)
+        self._dirty.add(st.user_id)
         self.backend.put_record(Record(STM_KIND, rid, st.user_id, st.dump(), now, now))
 
     def _save_segment(self, seg: Segment) -> None:
         if seg.dirty:
             self._summarize_segment(seg)
+        self._dirty.add(seg.user_id)
         now = _now()
-        self.backend.put_record(Record(SEGMENT_KIND, seg.id, seg.user_id, seg.dump(), now, now))
+        while len(seg.pages) - seg.sealed >= BLOCK_PAGES:  # seal full blocks, once each
+            number = seg.sealed // BLOCK_PAGES
+            pages = seg.pages[seg.sealed : seg.sealed + BLOCK_PAGES]
+            data = {"segment": seg.id, "pages": [p.dump(with_vector=False) for p in pages]}
+            rid = f"{seg.id}#{number}"
+            self.backend.put_record(Record(SEGMENT_PAGES_KIND, rid, seg.user_id, data, now, now))
+            seg.sealed += BLOCK_PAGES
+        data = seg.dump(from_page=seg.sealed)
+        self.backend.put_record(Record(SEGMENT_KIND, seg.id, seg.user_id, data, now, now))
 
     def run_pending(self) -> int:
         """Persist retrieval visits and run due promotions; returns promotions run."""
@@ -357,16 +500,25 @@ class Hierarchy:
         with self._lock:
             visited, self._visited = self._visited, set()
             due, self._to_promote = self._to_promote, set()
+            work: list[tuple[Segment, bool]] = []
             for user_id, seg_id in visited | due:
                 seg = self.segments(user_id).get(seg_id)
-                if seg is None:
-                    continue
-                if (user_id, seg_id) in due and seg.heat(_now(), **self._heat_kw()) > (
-                    self.config.heat_threshold
-                ):
-                    self._promote(seg)
-                    done += 1
-                self._save_segment(seg)
+                if seg is not None:
+                    hot = (user_id, seg_id) in due and seg.heat(
+                        _now(), **self._heat_kw()
+                    ) > self.config.heat_threshold
+                    work.append((seg, hot))
+        for seg, hot in work:
+            if hot:
+                # Extraction runs outside the lock, so readers ranking segments do not
+                # wait for it (callers hold the manager's write lock: no delete_user
+                # runs meanwhile, and the worker is the only writer of segments).
+                self._promote(seg)
+                done += 1
+            with self._lock:
+                if self.segments(seg.user_id).get(seg.id) is seg:
+                    self._save_segment(seg)
+            yield_gil()
         return done
 
     def _promote(self, seg: Segment) -> None:
@@ -398,7 +550,9 @@ class Hierarchy:
         with self._lock:
             now = _now()
             for seg in self.segments(user_id).values():
-                if seg.archived or seg.vector is None:
+                # A segment made by a placement still in progress has no summary until
+                # it is saved; its pages are searchable as messages meanwhile.
+                if seg.archived or seg.vector is None or not seg.summary:
                     continue
                 vec = query_vector if query_vector is not None else np.zeros_like(seg.vector)
                 score = f_score(vec, seg.vector, terms, seg.keywords())

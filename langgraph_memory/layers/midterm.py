@@ -82,6 +82,9 @@ class Segment:
     archived: bool = False
     promotions: int = 0
     dirty: bool = True
+    #: How many of its first pages are stored in sealed blocks of their own (see
+    #: ``layers.hierarchy.BLOCK_PAGES``): saving it writes only the pages after them.
+    sealed: int = 0
     #: ``keywords(limit)`` by limit, until the next page (placing a page asks every
     #: segment for its keywords: recounting them each time grew with the segment).
     _keywords: dict[int, list[str]] = field(default_factory=dict, repr=False, compare=False)
@@ -150,10 +153,12 @@ class Segment:
         self.interactions = 0
         self.promotions += 1
 
-    def dump(self) -> dict[str, Any]:
+    def dump(self, *, from_page: int = 0) -> dict[str, Any]:
+        """Its record; ``from_page`` leaves out the pages before it (stored elsewhere)."""
         return {
             "id": self.id,
-            "pages": [p.dump(with_vector=False) for p in self.pages],
+            "pages": [p.dump(with_vector=False) for p in self.pages[from_page:]],
+            "sealed": from_page,
             "keyword_counts": self.keyword_counts,
             "vector": encode_vector(self.vector),
             "summary": self.summary,
@@ -184,6 +189,7 @@ class Segment:
             archived=bool(d.get("archived", False)),
             promotions=int(d.get("promotions", 0)),
             dirty=bool(d.get("dirty", False)),
+            sealed=int(d.get("sealed", 0)),
         )
 
 

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from langchain_core.language_models import BaseChatModel
 
 from ..records import Message
+from ..worker import yield_gil
 from ..write.extraction import extract_atoms
 from ..write.extraction_atom import MemoryAtom
 from ..write.extraction_rules import PROFILE_KEYS
@@ -106,4 +107,5 @@ def write_atoms(
                 written += _write(lt, user_id, atom, msg)
             except (ValueError, TypeError) as exc:
                 log.info("skipped atom %r: %s", atom, exc)
+        yield_gil()  # background work: let readers and the model run between messages
     return written

@@ -75,7 +75,9 @@ class Chain:
     def add(self, page: Page) -> None:
         self.page_ids.append(page.id)
         self.pages_total += 1
-        self.keyword_counts = dict(Counter(self.keyword_counts) + Counter(page.keywords))
+        counts = self.keyword_counts  # in place: same counts and order as Counter + Counter
+        for word in page.keywords:
+            counts[word] = counts.get(word, 0) + 1
         if page.vector is not None:
             self.vector = page.vector.copy() if self.vector is None else self.vector + page.vector
         page.chain_id = self.id
