@@ -13,11 +13,11 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["bm25_arrays", "bm25_scores", "bm25_top", "idf"]
+__all__ = ["bm25_arrays", "bm25_scores", "idf"]
 
 #: ``(lists, doc_len)``: posting lists by term and the lengths of their documents.
 Fetched = tuple[Mapping[str, Sequence[tuple[int, int]]], Mapping[int, int]]
@@ -134,95 +134,3 @@ def _rank(
     if top is not None:
         order = order[:top]
     return list(zip(uniq[order].tolist(), totals[order].tolist(), strict=True))
-
-
-def bm25_top(
-    query_counts: Mapping[str, int],
-    df: Mapping[str, int],
-    *,
-    n_docs: int,
-    avg_len: float,
-    k: int,
-    fetch_lists: Callable[[list[str]], Fetched],
-    fetch_docs: Callable[[list[str], list[int]], Fetched],
-    allowed: set[int] | None = None,
-    k1: float = 1.2,
-    b: float = 0.75,
-) -> list[tuple[int, float]]:
-    """The exact top ``k`` of :func:`bm25_scores` without reading every posting list.
-
-    MaxScore pruning: a term can add at most ``idf · query count · (k1 + 1)`` to a
-    document. Whole posting lists are read rarest term first; the documents in them
-    are scored exactly (the other terms' frequencies are looked up for just those
-    documents), and once the k-th best score exceeds what the unread terms could add
-    together, no document outside can reach the top ``k``. Scores, order and ties
-    equal ``bm25_scores(..., top=k)`` over the full lists bit for bit (same terms,
-    same order of addition); in the worst case every list is read.
-
-    Args:
-        query_counts: Query terms (in query order) and how often each occurs.
-        df: Each term's document frequency among the user's documents.
-        n_docs: Documents of the user.
-        avg_len: Their average length in terms.
-        k: How many to return.
-        fetch_lists: Whole posting lists of some terms, with document lengths.
-        fetch_docs: The postings of some terms within some documents, with lengths.
-        allowed: Only these documents may be returned.
-        k1: Term-frequency saturation.
-        b: Length normalisation.
-
-    Example:
-        >>> lists = {"cat": [(1, 1), (2, 1), (3, 1)], "mat": [(3, 2)]}
-        >>> dl = {1: 3, 2: 3, 3: 4}
-        >>> def full(ts):
-        ...     return {t: lists[t] for t in ts}, dl
-        >>> def some(ts, docs):
-        ...     return {t: [p for p in lists[t] if p[0] in docs] for t in ts}, dl
-        >>> bm25_top({"cat": 1, "mat": 1}, {"cat": 3, "mat": 1}, n_docs=10, avg_len=3.3,
-        ...          k=1, fetch_lists=full, fetch_docs=some)[0][0]
-        3
-    """
-    live = [t for t in query_counts if df.get(t, 0) > 0]
-    if k <= 0 or not live or n_docs <= 0:
-        return []
-    bound = {t: idf(n_docs, df[t]) * query_counts[t] * (k1 + 1) for t in live}
-    unread = sorted(live, key=lambda t: (-bound[t], t))  # rarest (highest bound) first
-    lists: dict[str, list[tuple[int, int]]] = {}
-    doc_len: dict[int, int] = {}
-
-    def score(extra: Mapping[str, Sequence[tuple[int, int]]], docs: set[int]) -> list:
-        parts: dict[str, Sequence[tuple[int, int]]] = {}
-        for t in query_counts:  # the query's order, as bm25_scores adds
-            if t in lists:
-                parts[t] = lists[t] if allowed is None else [p for p in lists[t] if p[0] in docs]
-            elif t in extra:
-                parts[t] = extra[t]
-        return bm25_scores(
-            parts,
-            n_docs=n_docs,
-            avg_len=avg_len,
-            doc_len=doc_len,
-            query_counts=query_counts,
-            k1=k1,
-            b=b,
-            top=k,
-            df=df,
-        )
-
-    while True:
-        docs = {d for plist in lists.values() for d, _ in plist}
-        if allowed is not None:
-            docs &= allowed
-        if not unread:
-            return score({}, docs)
-        if len(docs) >= k:
-            extra, more_len = fetch_docs(list(unread), sorted(docs))
-            doc_len.update(more_len)
-            ranked = score(extra, docs)
-            reach = sum(bound[t] for t in unread)  # the most an unread-only document gets
-            if len(ranked) >= k and reach * (1 + 1e-9) < ranked[k - 1][1]:
-                return ranked
-        term = unread.pop(0)
-        got, more_len = fetch_lists([term])
-        lists[term] = list(got.get(term, []))
-        doc_len.update(more_len)
