@@ -17,25 +17,27 @@ from pathlib import Path
 
 import pg_server
 import pytest
+from test_hierarchy_replay import placements  # one message-placement count for both
 
 from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.backends import MemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.hierarchy import EPOCH_KIND, STM_KIND, epoch_record_id
+from langgraph_memory.layers.hierarchy import EPOCH_KIND, epoch_record_id
 
 CONFIG = {"stm_capacity_pages": 2, "embed_batch_size": 8}  # mid-term within a few turns
 N_TURNS = 40
 
 
-def _open_backend(where: str) -> MemoryBackend:
-    if where.startswith("postgresql://"):
+def _open_backend(where: tuple[str, str]) -> MemoryBackend:
+    kind, place = where
+    if kind == "postgres":
         from langgraph_memory.backends.postgres import PostgresBackend
 
-        return PostgresBackend(where, max_size=3)
-    return SQLiteBackend(where)
+        return PostgresBackend(place, max_size=3)
+    return SQLiteBackend(place)
 
 
-def _ingest(where: str, worker: int, barrier: object) -> int:
+def _ingest(where: tuple[str, str], worker: int, barrier: object) -> int:
     """A child process: a manager that ingests turns for ``shared`` and its own user."""
     backend = _open_backend(where)
     mm = MemoryManager(
@@ -57,31 +59,21 @@ def _ingest(where: str, worker: int, barrier: object) -> int:
         mm.close()
 
 
-def _placements(mm: MemoryManager, user: str) -> Counter[int]:
-    h = mm.hierarchy
-    seqs = [
-        s
-        for r in mm.backend.list_records(STM_KIND, user)
-        for p in h.state(user, r.data["session_id"]).pages
-        for s in p.seqs
-    ]
-    seqs += [s for seg in h.segments(user).values() for s in seg.seqs()]
-    return Counter(seqs)
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """``(backend kind, SQLite directory or PostgreSQL conninfo)``."""
     if request.param == "sqlite":
-        yield str(tmp_path / "mem")
+        yield ("sqlite", str(tmp_path / "mem"))
         return
     request.applymarker(pytest.mark.server)
     if not pg_server.available():
         pytest.skip("PostgreSQL tests need: pip install 'langgraph-memory[postgres]'")
-    yield pg_server.session_databases().new_database()
+    yield ("postgres", pg_server.session_databases().new_database())
 
 
-def test_the_lease_is_exclusive_and_released(store: str) -> None:
+def test_the_lease_is_exclusive_and_released(store: tuple[str, str]) -> None:
     a, b = _open_backend(store), _open_backend(store)
+    assert a.name == store[0]
     try:
         with a.writer_lease() as mine:
             assert mine
@@ -100,7 +92,7 @@ def test_the_lease_is_exclusive_and_released(store: str) -> None:
 
 
 @pytest.mark.slow
-def test_two_processes_place_every_message_once(store: str) -> None:
+def test_two_processes_place_every_message_once(store: tuple[str, str]) -> None:
     ctx = multiprocessing.get_context("spawn")
     with ctx.Manager() as sync:
         barrier = sync.Barrier(2)
@@ -118,7 +110,7 @@ def test_two_processes_place_every_message_once(store: str) -> None:
             total += len(msgs)
             assert len(msgs) == (4 if user == "shared" else 2) * N_TURNS
             assert mm.stats(user)["embedded"] == len(msgs)
-            assert _placements(mm, user) == Counter(m.seq for m in msgs), user
+            assert placements(mm, user) == Counter(m.seq for m in msgs), user
             for session in ("s0", "s1", "s2"):
                 seqs = [s for p in mm.hierarchy.state(user, session).pages for s in p.seqs]
                 assert seqs == sorted(seqs)
@@ -137,7 +129,7 @@ def test_a_process_reloads_what_another_placed(tmp_path: Path) -> None:
     try:
 
         def placed(mm: MemoryManager) -> int:
-            return sum(_placements(mm, "ann").values())
+            return sum(placements(mm, "ann").values())
 
         a.add_turn("ann", "s1", user="I like oolong tea.", assistant="Noted.")
         a.flush()
