@@ -375,10 +375,15 @@ class SQLiteBackend(MemoryBackend):
                         (msg.seq, msg.user_id, np.asarray(vec, dtype=np.float32).tobytes()),
                     )
 
+    def _file_version(self) -> tuple[int, int]:
+        """Moves whenever the file may have changed: its ``data_version`` (another
+        connection committed) and this connection's count of write transactions."""
+        return self._read("PRAGMA data_version")[0][0], self._writes
+
     def _matrix(self, user_id: str) -> VectorMatrix | None:
         """The user's vector matrix, brought up to date with the file."""
         with self._lock:
-            version = (self._read("PRAGMA data_version")[0][0], self._writes)
+            version = self._file_version()
             cached = self._vectors.get(user_id)
             if cached is not None and self._checked.get(user_id) == version:
                 return cached[0]  # the file has not changed since the last check
@@ -509,7 +514,7 @@ class SQLiteBackend(MemoryBackend):
             cache.drop(user_id)
             return None
         n_docs, total_len = int(stats[0][0]), int(stats[0][1])
-        version = (c.execute("PRAGMA data_version").fetchone()[0], self._writes)
+        version = self._file_version()
         entry = cache.peek(user_id)
         if entry is None or entry.version != version:
             row = c.execute(  # newest first by rowid: stops at the user's last message
