@@ -669,6 +669,7 @@ class MemoryManager(LifecycleMixin):
             return
         self._closed = True
         self._worker.stop()
+        self._retriever.close()
         self.backend.close()
 
     def _check_open(self) -> None:

@@ -430,3 +430,54 @@ def test_manager_from_conn_string(url: str) -> None:
         assert mm2.search("bob", "Lyon") == []
     finally:
         mm2.close()
+
+
+def test_lexical_and_dense_searches_overlap_with_the_same_results(url: str) -> None:
+    """PostgreSQL runs the query's embedding and vector search on a thread while the
+    lexical search waits on the server: the ranking is the one read one after the
+    other, and an error of either search reaches the caller."""
+    import random
+
+    rng = random.Random(3)
+    words = "tea green coffee trip kyoto cake jazz bike lyon garden".split()
+    with MemoryManager.from_conn_string(url, embeddings=HashingEmbeddings()) as mm:
+        assert mm.backend.parallel_reads
+        for i in range(120):
+            mm.add_message("alice", f"s{i // 10}", "user", " ".join(rng.sample(words, 4)))
+        mm.add_message("bob", "b1", "user", "tea tea tea green")
+        mm.flush()
+        queries = ["green tea", "trip to kyoto", "jazz cake garden", "nothing here"]
+        for k in (3, 10, 40):
+            # Messages only: a segment's heat grows with every search.
+            both = [mm.search("alice", q, k=k, layers=["message"]) for q in queries]
+            mm.backend.parallel_reads = False  # type: ignore[misc]
+            try:
+                one = [mm.search("alice", q, k=k, layers=["message"]) for q in queries]
+            finally:
+                mm.backend.parallel_reads = True  # type: ignore[misc]
+            assert [[(h.id, h.score, h.score_parts) for h in r] for r in both] == [
+                [(h.id, h.score, h.score_parts) for h in r] for r in one
+            ]
+        assert len(both[0]) == 40 and "tea tea tea green" not in {h.text for r in both for h in r}
+
+        def boom(*_a: object, **_k: object) -> list[tuple[int, float]]:
+            raise RuntimeError("vector search failed")
+
+        real = mm.backend.vector_search
+        mm.backend.vector_search = boom  # type: ignore[method-assign]
+        with pytest.raises(RuntimeError, match="vector search failed"):
+            mm.search("alice", "green tea")
+        mm.backend.vector_search = real  # type: ignore[method-assign]
+        mm.backend.lexical_search = boom  # type: ignore[method-assign]
+        with pytest.raises(RuntimeError, match="vector search failed"):
+            mm.search("alice", "green tea")
+
+
+def test_the_gin_index_has_no_pending_list(url: str, pg: PostgresBackend) -> None:
+    """Migration 2: inserts go straight into the GIN index (searches would otherwise scan
+    the entries parked in its pending list until a vacuum)."""
+    options = _sql(url, "SELECT reloptions FROM pg_class WHERE relname = 'lgm_messages_tsv'")
+    assert options == [(["fastupdate=off"],)]
+    for i in range(50):
+        pg.insert_message(msg(f"m{i}", f"green tea number {i}"), tokenize(f"green tea {i}"))
+    assert len(pg.lexical_search("alice", ["green"], 3)) == 3

@@ -562,3 +562,49 @@ def test_in_filter_with_set_and_list_valued_metadata() -> None:
     assert pred is not None
     assert pred(_msg(tags="x"))
     assert not pred(_msg(tags=["x"]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    docs=st.lists(
+        st.lists(
+            st.sampled_from(["tea", "green", "coffee", "trip", "kyoto", "cake", "x"]),
+            min_size=1,
+            max_size=6,
+        ),
+        min_size=1,
+        max_size=40,
+    ),
+    query=st.lists(
+        st.sampled_from(["tea", "green", "trip", "cake", "zzz"]), min_size=1, max_size=3
+    ),
+    k=st.integers(min_value=1, max_value=15),
+)
+def test_hybrid_rank_reads_only_the_fusion_depth_yet_ranks_as_with_the_full_pool(
+    docs: list[list[str]], query: list[str], k: int
+) -> None:
+    """For k <= fusion_depth the retrievers are asked for the fusion depth only; the
+    ranking (order, scores, parts) equals the first k of one read with the full pool."""
+    from langgraph_memory import MemoryConfig, MemoryManager
+    from langgraph_memory.backends import InMemoryBackend
+
+    cfg = MemoryConfig(candidate_pool=60, fusion_depth=15)
+    backend = InMemoryBackend()
+    asked: list[int] = []
+    search = backend.lexical_search
+
+    def lexical(*args: object, **kw: object) -> list[tuple[int, float]]:
+        asked.append(int(args[2]))  # type: ignore[call-overload]
+        return search(*args, **kw)  # type: ignore[arg-type]
+
+    backend.lexical_search = lexical  # type: ignore[method-assign]
+    with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
+        for i, words in enumerate(docs):
+            mm.add_message("u", f"s{i // 7}", "user", " ".join(words))
+        mm.flush()
+        text = " ".join(query)
+        short = mm._retriever.rank("u", text, k)
+        assert asked[-1] == 15
+        full = mm._retriever.rank("u", text, cfg.fusion_depth + 1)  # the full pool
+        assert asked[-1] == 60
+    assert short == full[:k]

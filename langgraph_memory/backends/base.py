@@ -52,6 +52,10 @@ class MemoryBackend(ABC):
 
     #: Short backend name shown in stats.
     name: str = "abstract"
+    #: Whether a lexical and a vector search gain from running at once on two threads
+    #: (each waits on a server); hybrid retrieval then overlaps them, and the query's
+    #: embedding with the lexical search.
+    parallel_reads: bool = False
 
     # -- messages ---------------------------------------------------------------------
     @abstractmethod

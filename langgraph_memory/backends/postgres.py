@@ -68,6 +68,7 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
     """
 
     name = "postgres"
+    parallel_reads = True  # each search is a statement on its own pooled connection
     #: With up to this many ``allowed`` messages, lexical search reads them all by seq.
     ALLOWED_DIRECT = 5_000
 
@@ -284,8 +285,6 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
 
     def _ensure_index(self, c: Connection, dim: int) -> bool:
         """Make the HNSW index for vectors of ``dim`` unless it exists; True when it does."""
-        from psycopg import sql
-
         with self._lock:
             if dim in self._indexed:
                 return True
@@ -296,13 +295,8 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
         c.execute("SELECT pg_advisory_xact_lock(%s)", (q.lock_key(q.INDEX_LOCK),))
         if c.execute("SELECT 1 FROM lgm_vector_indexes WHERE dim = %s", (dim,)).fetchone():
             return True
-        name = f"lgm_vectors_hnsw_{dim}"
-        c.execute(
-            sql.SQL(
-                "CREATE INDEX IF NOT EXISTS {} ON lgm_vectors USING hnsw "
-                "((vec::vector({})) vector_cosine_ops) WHERE dim = {}"
-            ).format(sql.Identifier(name), sql.Literal(dim), sql.Literal(dim))
-        )
+        name = q.hnsw_index_name(dim)
+        c.execute(q.hnsw_index_sql(dim))
         c.execute("INSERT INTO lgm_vector_indexes (dim, index_name) VALUES (%s, %s)", (dim, name))
         return True
 

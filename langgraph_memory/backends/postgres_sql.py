@@ -8,7 +8,8 @@ Schema decisions, in brief:
 - Timestamps are ``timestamptz`` plus the original UTC offset in seconds, so a
   message comes back with the offset it was written with (as on SQLite).
 - Lexical search: each message keeps its jieba-pre-tokenised terms twice: a
-  ``tsvector`` (GIN-indexed) that selects the candidate messages of a query, and
+  ``tsvector`` (GIN-indexed, without a pending list: searches never scan unmerged
+  entries) that selects the candidate messages of a query, and
   a JSONB ``{term: count}`` map that gives the exact term frequencies BM25 needs,
   so rankings equal the other backends' bit for bit. Terms a ``tsvector`` cannot
   hold (empty, or over 255 bytes) enter it as a digest; a message whose terms do
@@ -135,6 +136,14 @@ MIGRATIONS: list[str] = [
       FROM lgm_messages AS m CROSS JOIN LATERAL jsonb_each_text(m.tf) AS t
      GROUP BY 1, 2;
     """,
+    # 2: the GIN index without its pending list. With it, inserts park their entries in
+    # a list (up to gin_pending_list_limit, 4 MB) that every search scans until a vacuum
+    # merges it: lexical search at 10k messages took 28/52 ms p50/p95 right after a bulk
+    # load and 4.9/6.6 after VACUUM. Inserts cost about 2 % more without it.
+    """
+    ALTER INDEX lgm_messages_tsv SET (fastupdate = off);
+    SELECT gin_clean_pending_list('lgm_messages_tsv'::regclass);
+    """,
 ]
 
 #: Advisory-lock namespace of the store's hierarchy writer (``writer_lease``).
@@ -145,6 +154,22 @@ MIGRATION_LOCK = "migrations"
 INDEX_LOCK = "vector-index"
 #: pgvector's HNSW index takes ``vector`` columns up to this dimension.
 HNSW_MAX_DIM = 2000
+
+
+def hnsw_index_name(dim: int) -> str:
+    """The name of the partial HNSW index over the vectors of ``dim`` dimensions."""
+    return f"lgm_vectors_hnsw_{int(dim)}"
+
+
+def hnsw_index_sql(dim: int) -> Any:
+    """``CREATE INDEX`` of the partial HNSW index (cosine) for vectors of ``dim``."""
+    from psycopg import sql
+
+    return sql.SQL(
+        "CREATE INDEX IF NOT EXISTS {} ON lgm_vectors USING hnsw "
+        "((vec::vector({})) vector_cosine_ops) WHERE dim = {}"
+    ).format(sql.Identifier(hnsw_index_name(dim)), sql.Literal(int(dim)), sql.Literal(int(dim)))
+
 
 MSG_COLS = "seq, user_id, id, session_id, role, name, content, ts, ts_offset, metadata"
 REC_COLS = "kind, id, user_id, data, created_at, created_offset, updated_at, updated_offset"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from ..backends.base import MemoryBackend
@@ -39,6 +41,29 @@ class HybridRetriever:
         self.backend = backend
         self.embedder = embedder
         self.config = config
+        self._threads: ThreadPoolExecutor | None = None
+        self._threads_lock = threading.Lock()
+
+    def _dense(
+        self, user_id: str, query: str, pool: int, allowed: set[int] | None
+    ) -> list[tuple[int, float]]:
+        qvec = self.embedder().embed_array([query], persist=False)[0]
+        return self.backend.vector_search(user_id, qvec, pool, allowed)
+
+    def _submit_dense(
+        self, user_id: str, query: str, pool: int, allowed: set[int] | None
+    ) -> Future[list[tuple[int, float]]]:
+        with self._threads_lock:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(4, thread_name_prefix="langgraph-memory-dense")
+        return self._threads.submit(self._dense, user_id, query, pool, allowed)
+
+    def close(self) -> None:
+        """Stop the threads of concurrent dense searches (made again when needed)."""
+        with self._threads_lock:
+            threads, self._threads = self._threads, None
+        if threads is not None:
+            threads.shutdown(wait=True)
 
     def rank(
         self, user_id: str, query: str, k: int, flt: Mapping[str, Any] | None = None
@@ -50,18 +75,37 @@ class HybridRetriever:
         if allowed is not None and not allowed:
             return []
         pool = max(k, cfg.candidate_pool)
+        if k <= cfg.fusion_depth:
+            # Fusion reads the best ``fusion_depth`` of each ranking; the deeper ones
+            # only fill a result shorter than ``k``, which needs rankings shorter than
+            # ``k``: ones that hold every match already. Same result, less to read (the
+            # lexical search of a million messages reads far fewer for a top 15).
+            pool = max(k, min(pool, cfg.fusion_depth))
         rankings: dict[str, list[int]] = {}
         cosines: dict[int, float] = {}
         bm25: dict[int, float] = {}
+        dense_future = None
+        if cfg.dense_weight > 0 and cfg.lexical_weight > 0 and self.backend.parallel_reads:
+            # The query's embedding and the vector search run while the lexical search
+            # waits on the server.
+            dense_future = self._submit_dense(user_id, query, pool, allowed)
         if cfg.lexical_weight > 0:
-            lex = self.backend.lexical_search(
-                user_id, tokenize(query), pool, allowed, k1=cfg.bm25_k1, b=cfg.bm25_b
-            )
+            try:
+                lex = self.backend.lexical_search(
+                    user_id, tokenize(query), pool, allowed, k1=cfg.bm25_k1, b=cfg.bm25_b
+                )
+            except BaseException:
+                if dense_future is not None:
+                    dense_future.cancel()
+                raise
             rankings["bm25"] = [s for s, _ in lex]
             bm25 = dict(lex)
         if cfg.dense_weight > 0:
-            qvec = self.embedder().embed_array([query], persist=False)[0]
-            dense = self.backend.vector_search(user_id, qvec, pool, allowed)
+            dense = (
+                dense_future.result()
+                if dense_future is not None
+                else self._dense(user_id, query, pool, allowed)
+            )
             rankings["dense"] = [s for s, _ in dense]
             cosines = dict(dense)
         weights = {"bm25": cfg.lexical_weight, "dense": cfg.dense_weight}
