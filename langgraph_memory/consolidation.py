@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 
 from .llm import structured_call
 from .records import Record
+from .tokens import is_cjk_text
 from .working import Episode, WorkingMemory, _dump, _load
 
 __all__ = ["Knowledge", "KnowledgeDraft", "Consolidator"]
@@ -68,7 +69,11 @@ class Knowledge:
         return _load(cls, data)
 
     def text(self) -> str:
-        """A rendering for prompts and search."""
+        """A rendering for prompts and search (in Chinese when the content is)."""
+        if is_cjk_text(self.content):
+            points = "；".join(self.key_points)
+            text = f"{self.topic}：{self.content.rstrip('。. ')}。"
+            return text + (f"要点：{points}。" if points else "")
         points = "; ".join(self.key_points)
         text = f"{self.topic}: {self.content.rstrip('. ')}."
         return text + (f" Key points: {points}." if points else "")
@@ -104,6 +109,19 @@ class Consolidator:
         return [
             Knowledge.load(r.data) for r in self.working.backend.list_records("knowledge", user_id)
         ]
+
+    def touch(self, user_id: str, knowledge_id: str, n: int, when: datetime) -> bool:
+        """Count ``n`` retrievals of a piece of knowledge; False when it is gone."""
+        rec = self.working.backend.get_record("knowledge", knowledge_id, user_id)
+        if rec is None:
+            return False
+        k = Knowledge.load(rec.data)
+        k.access_count += n
+        k.last_accessed_at = when
+        self.working.backend.put_record(
+            Record("knowledge", k.id, user_id, _dump(k), k.created_at, k.updated_at)
+        )
+        return True
 
     def run(self, user_id: str | None = None) -> list[Knowledge]:
         """Consolidate every target with enough unconsolidated episodes; returns new knowledge."""
@@ -153,6 +171,9 @@ class Consolidator:
         return Knowledge(**base, **merge(target, eps))
 
 
+_OUTCOMES_ZH = {"success": "成功", "failed": "失败", "partial": "部分成功"}
+
+
 def merge(target: str, eps: list[Episode]) -> dict[str, Any]:
     """The deterministic consolidation of episodes (no LLM)."""
     outcomes = Counter(e.outcome for e in eps)
@@ -165,11 +186,22 @@ def merge(target: str, eps: list[Episode]) -> dict[str, Any]:
         )
     )
     requests = list(dict.fromkeys(e.trigger_summary for e in eps))
-    counts = ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items()))
-    content = f"{len(eps)} episodes about {target} ({counts}). Requests: " + "; ".join(requests[:5])
-    if fixes:
-        content += ". What worked: " + "; ".join(fixes[:3])
-    points = [f"{desc} (in {n} of {len(eps)})" for desc, n in steps.most_common(5)]
+    if is_cjk_text(" ".join(requests + fixes)):  # the episodes are told in Chinese
+        counts = "，".join(f"{_OUTCOMES_ZH.get(o, o)} {n} 次" for o, n in sorted(outcomes.items()))
+        content = f"关于 {target} 的 {len(eps)} 次经历（{counts}）。请求：" + "；".join(
+            requests[:5]
+        )
+        if fixes:
+            content += "。有效做法：" + "；".join(fixes[:3])
+        points = [f"{desc}（{len(eps)} 次中 {n} 次）" for desc, n in steps.most_common(5)]
+    else:
+        counts = ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items()))
+        content = f"{len(eps)} episodes about {target} ({counts}). Requests: " + "; ".join(
+            requests[:5]
+        )
+        if fixes:
+            content += ". What worked: " + "; ".join(fixes[:3])
+        points = [f"{desc} (in {n} of {len(eps)})" for desc, n in steps.most_common(5)]
     return {
         "topic": target,
         "content": content,

@@ -7,6 +7,7 @@ episodes; consolidation turns episodes that share a target into knowledge.
 from __future__ import annotations
 
 import asyncio
+import threading
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -24,6 +25,7 @@ class LifecycleMixin:
     working: WorkingMemory
     _forget: ForgetGate
     _consolidator: Consolidator
+    _write_lock: threading.RLock
 
     def _check_open(self) -> None:  # pragma: no cover - provided by MemoryManager
         raise NotImplementedError
@@ -136,16 +138,18 @@ class LifecycleMixin:
         self._check_open()
         if user_id is not None:
             check_id(user_id, "user_id")
-        return self._forget.run(
-            user_id, now=now or datetime.now(timezone.utc), dry_run=bool(dry_run)
-        )
+        with self._write_lock:  # not beside the worker saving access counts
+            return self._forget.run(
+                user_id, now=now or datetime.now(timezone.utc), dry_run=bool(dry_run)
+            )
 
     def run_consolidation(self, user_id: str | None = None) -> list[Knowledge]:
         """Consolidate episodes that share a target into knowledge; returns what was made."""
         self._check_open()
         if user_id is not None:
             check_id(user_id, "user_id")
-        return self._consolidator.run(user_id)
+        with self._write_lock:  # not beside the worker saving access counts
+            return self._consolidator.run(user_id)
 
     # -- async twins -------------------------------------------------------------------
     async def astart_task(self, user_id: str, session_id: str, request: str, **kw: Any) -> str:

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +54,7 @@ from .validation import (
     parse_timestamp,
 )
 from .worker import EmbeddingWorker
-from .working import Anchor, TaskState
+from .working import Anchor, Episode, TaskState
 from .write.sensitivity import SensitivityFilter
 
 __all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
@@ -121,6 +122,8 @@ class MemoryManager(LifecycleMixin):
         self._embedder: CachedEmbeddings | None = None
         self._inner_embeddings = embeddings
         self._write_lock = threading.RLock()
+        self._access_lock = threading.Lock()
+        self._accesses: dict[tuple[str, str, str], int] = {}
         self._lease_depth = 0  # nested _writer() holds inside this process
         self._closed = False
         self._sensitivity = SensitivityFilter(self.config.sensitivity)
@@ -150,6 +153,7 @@ class MemoryManager(LifecycleMixin):
             self._long_term_docs,
             working=lambda u, s: (self.working.anchors(u, s), self.working.current_task(u, s)),
             reranker=reranker,
+            on_access=self._note_access,
         )
         self._worker = EmbeddingWorker(
             self.backend,
@@ -259,9 +263,39 @@ class MemoryManager(LifecycleMixin):
             self._lease_depth = 0
             self.hierarchy.end_hold()
 
+    def _note_access(self, user_id: str, used: list[tuple[str, str]]) -> None:
+        """Count long-term entries a context included (saved by the worker, off the
+        read path: access counts weigh episodes in the forget gate)."""
+        with self._access_lock:
+            for layer, entry_id in used:
+                key = (user_id, layer, entry_id)
+                self._accesses[key] = self._accesses.get(key, 0) + 1
+        self._worker.notify()
+
+    def _save_accesses(self) -> None:
+        """Write the counted accesses: ``access_count`` and ``last_accessed_at``."""
+        with self._access_lock:
+            accesses, self._accesses = self._accesses, {}
+        now = datetime.now(timezone.utc)
+        for (user_id, layer, entry_id), n in accesses.items():
+            if layer == "episode":
+                rec = self.backend.get_record("episode", entry_id, user_id)
+                if rec is not None:
+                    ep = Episode.load(rec.data)
+                    ep.access_count += n
+                    ep.last_accessed_at = now
+                    self.working.save_episode(ep)
+            elif layer == "knowledge":
+                self._consolidator.touch(user_id, entry_id, n, now)
+            elif layer in ("profile", "fact", "trait"):
+                for _ in range(n):
+                    self.longterm.touch(user_id, [entry_id])
+
     def _housekeeping(self) -> None:
-        """Worker idle hook: persist segment visits, run due promotions, expire sessions."""
+        """Worker idle hook: persist segment visits and long-term accesses, run due
+        promotions, expire sessions."""
         try:
+            self._save_accesses()
             self.hierarchy.run_pending()
             self.hierarchy.maybe_expire()
         except Exception:  # housekeeping must never stop the embedding worker
@@ -431,6 +465,7 @@ class MemoryManager(LifecycleMixin):
         self._worker.flush(timeout)
         with self._writer() as mine:  # retrieval visits and promotions they made due
             if mine:
+                self._save_accesses()
                 self.hierarchy.run_pending()
 
     # -- reading ------------------------------------------------------------------------

@@ -108,8 +108,12 @@ class ContextBuilder:
         *,
         working: Callable[[str, str], tuple[list[Anchor], TaskState | None]] | None = None,
         reranker: Reranker | None = None,
+        on_access: Callable[[str, list[tuple[str, str]]], None] | None = None,
     ) -> None:
         self.reranker = reranker
+        #: Called with ``(user_id, [(layer, id), ...])`` of the long-term entries a
+        #: context included (their access counts weigh the forget gate).
+        self.on_access = on_access
         self.backend = backend
         self._retriever = retriever
         self.config = config
@@ -165,13 +169,13 @@ class ContextBuilder:
         anchors, task = self.working(user_id, session_id)
         packer.take([_anchor_item(a) for a in anchors], by_score=False)
         profile, long_docs = self.long_term(user_id)
-        packer.take(
-            [
-                self._doc_item(d, 1.0, {"profile": 1.0}, "user profile: before retrieved memories")
-                for d in profile
-            ],
-            int(budget * cfg.profile_share),
-        )
+        doc_of: dict[int, LongTermDoc] = {}  # id(item) -> the entry it renders
+        profile_items = [
+            self._doc_item(d, 1.0, {"profile": 1.0}, "user profile: before retrieved memories")
+            for d in profile
+        ]
+        doc_of.update((id(it), d) for it, d in zip(profile_items, profile, strict=True))
+        packer.take(profile_items, int(budget * cfg.profile_share))
         if task is not None:
             packer.take([_task_item(task)], int(budget * cfg.working_share))
         recent = self.short_term(user_id, session_id)
@@ -196,12 +200,18 @@ class ContextBuilder:
         for rank, (doc, bm25) in enumerate(rank_docs(long_docs, query, cfg.long_term_k), 1):
             score = cfg.long_term_weight / (cfg.rrf_k + rank)
             parts = {"term_score": bm25, "long_term_rank": float(rank)}
-            cands.append(self._doc_item(doc, score, parts, f"long-term {doc.layer}: rank {rank}"))
+            item = self._doc_item(doc, score, parts, f"long-term {doc.layer}: rank {rank}")
+            doc_of[id(item)] = doc
+            cands.append(item)
         self._credit_segments(user_id, cands, segments)
         route = route_query(query) if cfg.routing else None
         self._rescore(cands, route)
         self._rerank(query, cands)
         packer.take(self._diversify(cands), by_score=False)
+        if self.on_access is not None:
+            used = [(d.layer, d.id) for it in packer.items if (d := doc_of.get(id(it)))]
+            if used:
+                self.on_access(user_id, used)
         t3 = time.perf_counter()
         return MemoryContext(
             items=packer.items,

@@ -207,6 +207,9 @@ def test_retrieval_warms_segments_and_promotes(backend: MemoryBackend) -> None:
         before = seg.heat()
         ctx = mm.build_context("ann", "other", "tea", token_budget=300)
         assert seg.visits == 1 and seg.heat() > before
+        [hot] = mm.stats("ann")["hierarchy"]["hottest_segments"]
+        assert (hot["id"], hot["visits"], hot["pages"]) == (seg.id, 1, 2)
+        assert hot["heat"] == pytest.approx(seg.heat(), abs=1e-3) and "tea" in hot["keywords"]
         assert any(it.layer == "mid_term" for it in ctx.items) or any(
             "segment_rank" in it.score_parts for it in ctx.items
         )

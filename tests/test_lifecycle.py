@@ -250,3 +250,39 @@ def test_memory_maintenance_node_in_a_graph(mm: MemoryManager) -> None:
     assert again["memory_maintenance"]["knowledge"] == []
     with pytest.raises(ValueError, match="user_id"):
         graph.invoke({"messages": []}, {"configurable": {}})
+
+
+def test_chinese_episodes_consolidate_in_chinese_and_are_retrieved_and_counted(
+    mm: MemoryManager,
+) -> None:
+    """Episodes told in Chinese give Chinese knowledge; a query made only of words every
+    episode shares still finds them; what a context includes has its access counted
+    (by the worker, off the read path), which raises its forget-gate importance."""
+    for _ in range(3):
+        tid = mm.start_task("zh", "s1", "重启 nginx 容器")
+        j = mm.add_step(tid, "执行 docker restart", tool_name="shell")
+        mm.update_step(tid, j, status="completed", result="好")
+        mm.complete_task(tid, outcome="success", summary="已重启，状态正常", target="nginx")
+    [k] = mm.run_consolidation("zh")
+    assert k.content.startswith("关于 nginx 的 3 次经历（成功 3 次）")
+    assert "有效做法：已重启，状态正常" in k.content
+    assert k.key_points == ["shell: 执行 docker restart（3 次中 3 次）"]
+    assert k.text().startswith("nginx：关于") and "要点：" in k.text()
+    ctx = mm.build_context("zh", "s2", "重启 nginx 容器", token_budget=500)
+    used = {it.layer for it in ctx.items}
+    assert {"episode", "knowledge"} <= used
+    before = {e.id: importance(e, NOW) for e in mm.episodes("zh")}
+    mm.flush()
+    counted = [e for e in mm.episodes("zh") if e.access_count]
+    assert len(counted) == sum(1 for it in ctx.items if it.layer == "episode") >= 1
+    for e in counted:
+        assert e.access_count == 1 and e.last_accessed_at is not None
+        assert importance(e, NOW) == pytest.approx(before[e.id] + 0.05)
+    assert mm.knowledge("zh")[0].access_count == 1
+    mm.build_context("zh", "s2", "重启 nginx 容器", token_budget=500)
+    mm.flush()
+    assert mm.knowledge("zh")[0].access_count == 2
+    mm.build_context("zh", "s2", "重启 nginx 容器", token_budget=500)  # counted, not saved yet
+    mm.delete_user("zh")
+    mm.flush()  # nothing of the deleted user comes back through its access counts
+    assert mm.episodes("zh") == [] and mm.knowledge("zh") == []

@@ -48,7 +48,17 @@ def rank_docs(
 
     The score is ``Σ log(1 + N/df)·tf/(tf + 1.2)`` over the query terms a doc has
     (BM25's idf is degenerate on the few entries of one user); a term every doc
-    shares (such as "user") does not count when there are several docs.
+    shares (such as "user") does not count when there are several docs, unless no
+    doc has any other query term: then the shared terms rank them (several episodes
+    and their knowledge, all about "重启 nginx 容器", still answer that query).
+
+    Example:
+        >>> from datetime import datetime, timezone
+        >>> t = datetime(2024, 5, 1, tzinfo=timezone.utc)
+        >>> docs = [LongTermDoc("e1", "episode", "重启 nginx 容器: 成功", [], t),
+        ...         LongTermDoc("e2", "episode", "重启 nginx 容器 两次", [], t)]
+        >>> [d.id for d, _ in rank_docs(docs, "怎么重启 nginx 容器？")]
+        ['e1', 'e2']
     """
     terms = set(tokenize(query))
     if not docs or not terms:
@@ -56,12 +66,13 @@ def rank_docs(
     counts = [Counter(tokenize(d.text)) for d in docs]
     n = len(docs)
     df = {t: sum(1 for c in counts if c.get(t)) for t in terms}
+    shared_only = n > 1 and all(df[t] in (0, n) for t in terms)
     scored: list[tuple[float, int]] = []
     for i, c in enumerate(counts):
         score = sum(
             math.log(1 + n / df[t]) * c[t] / (c[t] + 1.2)
             for t in terms
-            if c.get(t) and (df[t] < n or n == 1)
+            if c.get(t) and (df[t] < n or n == 1 or shared_only)
         )
         if score > 0:
             scored.append((score, i))
