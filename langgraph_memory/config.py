@@ -59,6 +59,21 @@ class MemoryConfig:
         forget_threshold: The forget gate drops episodes whose importance is below this.
         forget_min_age_days: Episodes younger than this are never forgotten.
         max_episodes: Cap on the episodes kept per user (the least important go).
+        importance_base, importance_age_step, importance_age_days, importance_age_cap,
+            importance_access_step, importance_access_cap, importance_success,
+            importance_failure, importance_alert, importance_complex_bonus,
+            importance_complex_steps: The forget gate's importance formula (seed 000):
+            ``base − min(age_days/age_days·age_step, age_cap) + min(accesses·access_step,
+            access_cap) + success (or − failure) + alert (if an alert triggered it) +
+            complex_bonus (more than complex_steps steps)``, clamped to [0, 1]
+            (:class:`~langgraph_memory.forgetting.ImportanceRule`).
+        explicit_confidence, confirmed_confidence, inferred_confidence: Starting
+            confidence of a preference the user stated, confirmed, or that was inferred
+            (seed 002: 1.0, —, 0.6; "confirmed" 0.8 is ours).
+        reinforce_step, correct_step: Confidence a preference gains when followed and
+            loses when corrected (seed 002: +0.2, −0.4).
+        preference_threshold: Only preferences with confidence above this enter the
+            context (seed 002: 0.7).
         consolidation_min_episodes: Unconsolidated episodes a target needs before they
             are consolidated into knowledge.
         stm_capacity_pages: Pages a session's short-term FIFO holds (MemoryOS: 7).
@@ -138,6 +153,23 @@ class MemoryConfig:
     forget_min_age_days: float = 7.0
     max_episodes: int = 10_000
     consolidation_min_episodes: int = 3
+    importance_base: float = 0.5
+    importance_age_step: float = 0.1
+    importance_age_days: float = 30.0
+    importance_age_cap: float = 0.3
+    importance_access_step: float = 0.05
+    importance_access_cap: float = 0.2
+    importance_success: float = 0.1
+    importance_failure: float = 0.05
+    importance_alert: float = 0.15
+    importance_complex_bonus: float = 0.1
+    importance_complex_steps: int = 3
+    explicit_confidence: float = 1.0
+    confirmed_confidence: float = 0.8
+    inferred_confidence: float = 0.6
+    reinforce_step: float = 0.2
+    correct_step: float = 0.4
+    preference_threshold: float = 0.7
     stm_capacity_pages: int = 7
     stm_capacity_tokens: int = 4000
     chain_threshold: float = 0.6
@@ -200,6 +232,7 @@ class MemoryConfig:
             "segment_summary_tokens",
             "heat_mu_seconds",
             "recency_half_life_days",
+            "importance_age_days",
             "mmr_pool",
         )
         for name in positive:
@@ -226,6 +259,17 @@ class MemoryConfig:
             "time_boost",
             "dedup_window_days",
             "rerank_top",
+            "importance_age_step",
+            "importance_age_cap",
+            "importance_access_step",
+            "importance_access_cap",
+            "importance_success",
+            "importance_failure",
+            "importance_alert",
+            "importance_complex_bonus",
+            "importance_complex_steps",
+            "reinforce_step",
+            "correct_step",
         ):
             if getattr(self, name) < 0:
                 raise ValueError(f"MemoryConfig.{name} must be >= 0")
@@ -235,7 +279,16 @@ class MemoryConfig:
             raise ValueError("MemoryConfig.bm25_b must be within [0, 1]")
         if not 0 <= self.profile_share <= 1:
             raise ValueError("MemoryConfig.profile_share must be within [0, 1]")
-        for name in ("recency_weight", "mmr_lambda", "dedup_threshold"):
+        for name in (
+            "recency_weight",
+            "mmr_lambda",
+            "dedup_threshold",
+            "importance_base",
+            "explicit_confidence",
+            "confirmed_confidence",
+            "inferred_confidence",
+            "preference_threshold",
+        ):
             if not 0 <= getattr(self, name) <= 1:
                 raise ValueError(f"MemoryConfig.{name} must be within [0, 1]")
         if not 0 <= self.working_share <= 1:

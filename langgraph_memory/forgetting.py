@@ -25,24 +25,60 @@ from datetime import datetime, timedelta
 
 from .working import Episode, WorkingMemory
 
-__all__ = ["importance", "ForgetGate", "ForgetReport"]
+__all__ = ["importance", "ImportanceRule", "ForgetGate", "ForgetReport"]
 
 
-def importance(ep: Episode, now: datetime) -> float:
-    """The seed's importance score of an episode at time ``now``."""
-    score = 0.5
-    age_hours = max((now - ep.created_at).total_seconds() / 3600, 0.0)
-    score -= min(age_hours / 720 * 0.1, 0.3)
-    score += min(ep.access_count * 0.05, 0.2)
+@dataclass(frozen=True, slots=True)
+class ImportanceRule:
+    """The constants of the importance formula (defaults: the design documents'; set
+    them through ``MemoryConfig.importance_*``).
+
+    Attributes:
+        base: Where every episode starts.
+        age_step: Lost per ``age_days`` of age...
+        age_days: ...counted in days.
+        age_cap: Most that age takes.
+        access_step: Gained per retrieval...
+        access_cap: ...at most.
+        success: Added for a successful outcome.
+        failure: Taken for a failed one.
+        alert: Added when an alert triggered the task.
+        complex_bonus: Added when the task had more than ``complex_steps`` steps.
+        complex_steps: See ``complex_bonus``.
+    """
+
+    base: float = 0.5
+    age_step: float = 0.1
+    age_days: float = 30.0
+    age_cap: float = 0.3
+    access_step: float = 0.05
+    access_cap: float = 0.2
+    success: float = 0.1
+    failure: float = 0.05
+    alert: float = 0.15
+    complex_bonus: float = 0.1
+    complex_steps: int = 3
+
+
+def importance(ep: Episode, now: datetime, rule: ImportanceRule | None = None) -> float:
+    """The seed's importance score of an episode at time ``now`` (clamped to [0, 1])."""
+    r = rule or _DEFAULT_RULE
+    score = r.base
+    age_days = max((now - ep.created_at).total_seconds() / 86_400, 0.0)
+    score -= min(age_days / r.age_days * r.age_step, r.age_cap)
+    score += min(ep.access_count * r.access_step, r.access_cap)
     if ep.outcome == "success":
-        score += 0.1
+        score += r.success
     elif ep.outcome == "failed":
-        score -= 0.05
+        score -= r.failure
     if ep.trigger_type == "alert":
-        score += 0.15
-    if len(ep.steps) > 3:
-        score += 0.1
+        score += r.alert
+    if len(ep.steps) > r.complex_steps:
+        score += r.complex_bonus
     return max(0.0, min(1.0, score))
+
+
+_DEFAULT_RULE = ImportanceRule()
 
 
 @dataclass(slots=True)
@@ -70,6 +106,7 @@ class ForgetGate:
         threshold: Importance below which an old, unpinned episode goes (0.25).
         min_age: Episodes younger than this always stay (7 days).
         max_episodes: Cap on the episodes kept per user (10,000).
+        rule: The importance formula's constants (the seed's by default).
     """
 
     def __init__(
@@ -79,7 +116,9 @@ class ForgetGate:
         threshold: float = 0.25,
         min_age: timedelta = timedelta(days=7),
         max_episodes: int = 10_000,
+        rule: ImportanceRule | None = None,
     ) -> None:
+        self.rule = rule or _DEFAULT_RULE
         self.working = working
         self.threshold = threshold
         self.min_age = min_age
@@ -97,7 +136,7 @@ class ForgetGate:
             report.scored += len(episodes)
             gone: dict[str, tuple[float, str]] = {}
             for ep in episodes:
-                ep.importance = importance(ep, now)
+                ep.importance = importance(ep, now, self.rule)
                 if ep.pinned or now - ep.created_at < self.min_age:
                     continue
                 if ep.importance < self.threshold:

@@ -181,13 +181,27 @@ def make_lifecycle(
     backend: Any, llm: Any, config: Any
 ) -> tuple[WorkingMemory, ForgetGate, Consolidator]:
     """The working memory, forget gate and consolidator of a manager."""
-    from .forgetting import importance
+    from .forgetting import ImportanceRule, importance
 
-    working = WorkingMemory(backend, importance=importance)
+    rule = ImportanceRule(
+        base=config.importance_base,
+        age_step=config.importance_age_step,
+        age_days=config.importance_age_days,
+        age_cap=config.importance_age_cap,
+        access_step=config.importance_access_step,
+        access_cap=config.importance_access_cap,
+        success=config.importance_success,
+        failure=config.importance_failure,
+        alert=config.importance_alert,
+        complex_bonus=config.importance_complex_bonus,
+        complex_steps=config.importance_complex_steps,
+    )
+    working = WorkingMemory(backend, importance=lambda ep, now: importance(ep, now, rule))
     gate = ForgetGate(
         working,
         threshold=config.forget_threshold,
         min_age=timedelta(days=config.forget_min_age_days),
         max_episodes=config.max_episodes,
+        rule=rule,
     )
     return working, gate, Consolidator(working, llm, min_episodes=config.consolidation_min_episodes)

@@ -131,6 +131,12 @@ class MemoryManager(LifecycleMixin):
         self.longterm = LongTermMemory(
             self.backend,
             LongTermConfig(
+                explicit_confidence=self.config.explicit_confidence,
+                confirmed_confidence=self.config.confirmed_confidence,
+                inferred_confidence=self.config.inferred_confidence,
+                reinforce_step=self.config.reinforce_step,
+                correct_step=self.config.correct_step,
+                context_threshold=self.config.preference_threshold,
                 dedup_threshold=self.config.dedup_threshold,
                 dedup_window_days=self.config.dedup_window_days,
             ),

@@ -286,3 +286,52 @@ def test_chinese_episodes_consolidate_in_chinese_and_are_retrieved_and_counted(
     mm.delete_user("zh")
     mm.flush()  # nothing of the deleted user comes back through its access counts
     assert mm.episodes("zh") == [] and mm.knowledge("zh") == []
+
+
+def test_importance_and_confidence_constants_live_in_memory_config(tmp_path) -> None:
+    """The seed's values are MemoryConfig's defaults, and the manager uses what is set."""
+    from langgraph_memory.forgetting import ImportanceRule
+
+    cfg = MemoryConfig()
+    assert (cfg.importance_base, cfg.importance_age_step, cfg.importance_age_days) == (
+        0.5,
+        0.1,
+        30.0,
+    )
+    assert (cfg.importance_age_cap, cfg.importance_access_step, cfg.importance_access_cap) == (
+        0.3,
+        0.05,
+        0.2,
+    )
+    assert (cfg.importance_success, cfg.importance_failure, cfg.importance_alert) == (
+        0.1,
+        0.05,
+        0.15,
+    )
+    assert (cfg.importance_complex_bonus, cfg.importance_complex_steps) == (0.1, 3)
+    assert (cfg.explicit_confidence, cfg.inferred_confidence, cfg.preference_threshold) == (
+        1.0,
+        0.6,
+        0.7,
+    )
+    assert (cfg.reinforce_step, cfg.correct_step) == (0.2, 0.4)
+    ep = episode(outcome="success", created_at=NOW - timedelta(days=45))
+    assert importance(ep, NOW) == pytest.approx(0.5 - 0.15 + 0.1)
+    assert importance(ep, NOW, ImportanceRule(success=0.3, age_step=0.0)) == pytest.approx(0.8)
+    with pytest.raises(ValueError, match="importance_base"):
+        MemoryConfig(importance_base=1.5)
+    with pytest.raises(ValueError, match="correct_step"):
+        MemoryConfig(correct_step=-0.1)
+
+    custom = MemoryConfig(importance_success=0.3, inferred_confidence=0.75)
+    with MemoryManager(
+        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=custom
+    ) as mm:
+        assert run_task(mm, "ann", "nginx").importance == pytest.approx(0.8)
+        assert mm.longterm.config.inferred_confidence == 0.75
+        assert mm.longterm.config.context_threshold == 0.7
+        later = datetime.now(timezone.utc) + timedelta(days=400)
+        report = mm.run_forget_gate(now=later)
+        assert report.scored == 1 and report.forgotten == []
+        # age takes its cap (0.3), success gives 0.3 here (0.1 by default: 0.3 in all)
+        assert mm.episodes("ann")[0].importance == pytest.approx(0.5)
