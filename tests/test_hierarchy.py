@@ -326,7 +326,12 @@ def test_chain_summaries_use_the_llm_when_given(backend: MemoryBackend) -> None:
 # -- a long simulated history ------------------------------------------------------------------
 @pytest.mark.slow
 def test_long_history_stays_within_capacity_and_loses_nothing(tmp_path) -> None:
-    cfg = dict(stm_capacity_pages=7, midterm_capacity=40, session_ttl_seconds=3600)
+    cfg = dict(
+        stm_capacity_pages=7,
+        stm_capacity_tokens=300,
+        midterm_capacity=8,
+        session_ttl_seconds=3600,
+    )
     topics = [f"topic{j} subject{j % 7} theme{j % 13}" for j in range(120)]
     rng = np.random.default_rng(7)
     with manager(SQLiteBackend(tmp_path / "long"), **cfg) as mm:
@@ -343,6 +348,9 @@ def test_long_history_stays_within_capacity_and_loses_nothing(tmp_path) -> None:
                     assistant=f"Notes on {topic} #{len(ids)}",
                     timestamp=t,
                 )
+            if session % 5 == 4:  # a task now and then: episodes for the forget gate
+                tid = mm.start_task("ann", f"s{session}", f"fix {topics[session]}")
+                mm.complete_task(tid, outcome="failed" if session % 2 else "success")
             if session % 10 == 9:
                 mm.flush()
                 mm.hierarchy.expire_sessions(now=t + timedelta(hours=2))
@@ -352,16 +360,31 @@ def test_long_history_stays_within_capacity_and_loses_nothing(tmp_path) -> None:
         states = [mm.hierarchy.state("ann", f"s{i}") for i in range(60)]
         assert len(ids) > 2000 * 2 // 2  # thousands of messages, ~1000+ pages
         assert all(len(s.pages) <= 7 for s in states)
-        assert h["mid_term_segments"] <= 40
+        # the token capacity holds too (a single page over it would stay alone)
+        assert all(sum(p.tokens for p in s.pages) <= 300 or len(s.pages) == 1 for s in states)
+        assert h["mid_term_segments"] <= 8 and h["archived_segments"] >= 1
         segs = mm.hierarchy.segments("ann").values()
         in_layers = [m for s in segs for m in s.message_ids()] + [
             m for s in states for m in s.message_ids()
         ]
         assert sorted(in_layers) == sorted(ids)  # each message in exactly one page
         assert mm.stats("ann")["messages"] == len(ids)
-        for mid in rng.choice(ids, 40, replace=False):  # every message stays searchable
-            m = mm.backend.get_message("ann", str(mid))
+        for mid in ids:  # every message stays searchable, archived ones included
+            m = mm.backend.get_message("ann", mid)
             assert m.id in {x.id for x in mm.search("ann", m.content, k=10, layers=["message"])}
+        # the forget gate drops old unimportant episodes only, and says why
+        later = datetime.now(timezone.utc) + timedelta(days=200)
+        n_eps = len(mm.episodes("ann"))
+        dry = mm.run_forget_gate(dry_run=True, now=later)
+        assert dry.scored == n_eps == 12 and len(mm.episodes("ann")) == n_eps
+        assert dry.forgotten and all("importance" in why for _, _, why in dry.forgotten)
+        done = mm.run_forget_gate(now=later)
+        assert {f[0] for f in done.forgotten} == {f[0] for f in dry.forgotten}
+        assert len(mm.episodes("ann")) == n_eps - len(done.forgotten)
+        assert mm.stats("ann")["messages"] == len(ids)  # episodes go, messages stay
+        mm.delete_user("ann")
+        assert mm.stats("ann")["messages"] == 0 and mm.search("ann", topics[0]) == []
+        assert mm.episodes("ann") == [] and mm.stats("ann")["hierarchy"]["mid_term_segments"] == 0
 
 
 def test_config_validates_hierarchy_fields() -> None:
