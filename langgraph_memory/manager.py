@@ -270,13 +270,13 @@ class MemoryManager(LifecycleMixin):
             self.hierarchy.end_hold()
 
     def _note_access(self, user_id: str, used: list[tuple[str, str]]) -> None:
-        """Count long-term entries a context included (saved by the worker, off the
-        read path: access counts weigh episodes in the forget gate)."""
+        """Count long-term entries a context included. The worker saves the counts at its
+        next idle pass (at least once a second; not woken for them: a write per context
+        would slow the reads around it); ``flush()`` saves them at once."""
         with self._access_lock:
             for layer, entry_id in used:
                 key = (user_id, layer, entry_id)
                 self._accesses[key] = self._accesses.get(key, 0) + 1
-        self._worker.notify()
 
     def _save_accesses(self) -> None:
         """Write the counted accesses: ``access_count`` and ``last_accessed_at``."""
@@ -294,8 +294,7 @@ class MemoryManager(LifecycleMixin):
             elif layer == "knowledge":
                 self._consolidator.touch(user_id, entry_id, n, now)
             elif layer in ("profile", "fact", "trait"):
-                for _ in range(n):
-                    self.longterm.touch(user_id, [entry_id])
+                self.longterm.touch(user_id, [entry_id], times=n)
 
     def _housekeeping(self) -> None:
         """Worker idle hook: persist segment visits and long-term accesses, run due

@@ -169,7 +169,8 @@ class SQLiteBackend(MemoryBackend):
         self._vectors: dict[str, tuple[VectorMatrix, int]] = {}
         # When each user's cached matrix was last checked against the file: the
         # file's data_version (moves when another connection commits) and this
-        # connection's count of write transactions. Both unchanged: nothing to check.
+        # connection's count of write transactions touching messages or vectors. Both
+        # unchanged: nothing to check.
         self._checked: dict[str, tuple[int, int]] = {}
         self._writes = 0
         self._postings = PostingCache(posting_cache) if posting_cache > 0 else None
@@ -178,12 +179,16 @@ class SQLiteBackend(MemoryBackend):
 
     # -- plumbing -------------------------------------------------------------------------
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
+    def _tx(self, *, messages: bool = True) -> Iterator[sqlite3.Connection]:
+        """A write transaction; ``messages=False`` for one that leaves messages, postings
+        and vectors alone (records, meta, the embedding cache): it does not make the
+        cached vector matrices and posting lists check the file again."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("the memory backend is closed")
             self._conn.execute("BEGIN IMMEDIATE")
-            self._writes += 1
+            if messages:
+                self._writes += 1
             try:
                 yield self._conn
             except BaseException:
@@ -576,7 +581,7 @@ class SQLiteBackend(MemoryBackend):
     def cache_put(self, model: str, vectors: dict[str, np.ndarray]) -> None:
         if not vectors:
             return
-        with self._tx() as c:
+        with self._tx(messages=False) as c:
             c.executemany(
                 "INSERT OR REPLACE INTO embedding_cache (model, hash, vec) VALUES (?, ?, ?)",
                 [(model, h, np.asarray(v, dtype=np.float32).tobytes()) for h, v in vectors.items()],
@@ -584,7 +589,7 @@ class SQLiteBackend(MemoryBackend):
 
     # -- records --------------------------------------------------------------------------
     def put_record(self, record: Record) -> None:
-        with self._tx() as c:
+        with self._tx(messages=False) as c:
             row = c.execute(
                 "SELECT user_id FROM records WHERE kind = ? AND id = ?", (record.kind, record.id)
             ).fetchone()
@@ -630,7 +635,7 @@ class SQLiteBackend(MemoryBackend):
         return int(rows[0][0])
 
     def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
-        with self._tx() as c:
+        with self._tx(messages=False) as c:
             return sum(
                 c.execute(
                     "DELETE FROM records WHERE kind = ? AND id = ? AND user_id = ?",
@@ -645,7 +650,7 @@ class SQLiteBackend(MemoryBackend):
         return rows[0][0] if rows else None
 
     def set_meta(self, key: str, value: str) -> None:
-        with self._tx() as c:
+        with self._tx(messages=False) as c:
             c.execute(
                 "INSERT INTO lgm_meta (key, value) VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",

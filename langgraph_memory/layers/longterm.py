@@ -295,8 +295,9 @@ class LongTermMemory(ProfileMixin, FactsMixin):
                     n += self.backend.delete_records(kind, [entry_id], user_id)
         return n
 
-    def touch(self, user_id: str, ids: Iterable[str]) -> int:
-        """Count a retrieval of entries (``access_count`` + 1); returns how many were found."""
+    def touch(self, user_id: str, ids: Iterable[str], *, times: int = 1) -> int:
+        """Count ``times`` retrievals of entries (``access_count`` + ``times``); returns
+        how many were found."""
         user_id, n = check_id(user_id, "user_id"), 0
         with self._lock:
             for entry_id in ids:
@@ -304,7 +305,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
                 if kind is None:
                     continue
                 obj = self._get(kind, user_id, entry_id)
-                obj.access_count += 1
+                obj.access_count += times
                 obj.last_accessed_at = self._now()
                 self._put(kind, obj)
                 n += 1
