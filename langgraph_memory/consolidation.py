@@ -174,6 +174,27 @@ class Consolidator:
 _OUTCOMES_ZH = {"success": "成功", "failed": "失败", "partial": "部分成功"}
 
 
+# The wording of a deterministic merge, per language of the episodes.
+_MERGE_EN: dict[str, Any] = {
+    "outcomes": {},
+    "count": "{n} {o}",
+    "sep": ", ",
+    "content": "{n} episodes about {target} ({counts}). Requests: ",
+    "list": "; ",
+    "worked": ". What worked: ",
+    "point": "{d} (in {n} of {of})",
+}
+_MERGE_ZH: dict[str, Any] = {
+    "outcomes": _OUTCOMES_ZH,
+    "count": "{o} {n} 次",
+    "sep": "，",
+    "content": "关于 {target} 的 {n} 次经历（{counts}）。请求：",
+    "list": "；",
+    "worked": "。有效做法：",
+    "point": "{d}（{of} 次中 {n} 次）",
+}
+
+
 def merge(target: str, eps: list[Episode]) -> dict[str, Any]:
     """The deterministic consolidation of episodes (no LLM)."""
     outcomes = Counter(e.outcome for e in eps)
@@ -186,22 +207,16 @@ def merge(target: str, eps: list[Episode]) -> dict[str, Any]:
         )
     )
     requests = list(dict.fromkeys(e.trigger_summary for e in eps))
-    if is_cjk_text(" ".join(requests + fixes)):  # the episodes are told in Chinese
-        counts = "，".join(f"{_OUTCOMES_ZH.get(o, o)} {n} 次" for o, n in sorted(outcomes.items()))
-        content = f"关于 {target} 的 {len(eps)} 次经历（{counts}）。请求：" + "；".join(
-            requests[:5]
-        )
-        if fixes:
-            content += "。有效做法：" + "；".join(fixes[:3])
-        points = [f"{desc}（{len(eps)} 次中 {n} 次）" for desc, n in steps.most_common(5)]
-    else:
-        counts = ", ".join(f"{n} {o}" for o, n in sorted(outcomes.items()))
-        content = f"{len(eps)} episodes about {target} ({counts}). Requests: " + "; ".join(
-            requests[:5]
-        )
-        if fixes:
-            content += ". What worked: " + "; ".join(fixes[:3])
-        points = [f"{desc} (in {n} of {len(eps)})" for desc, n in steps.most_common(5)]
+    lang = _MERGE_ZH if is_cjk_text(" ".join(requests + fixes)) else _MERGE_EN
+    counts = lang["sep"].join(
+        lang["count"].format(o=lang["outcomes"].get(o, o), n=n) for o, n in sorted(outcomes.items())
+    )
+    content = lang["content"].format(n=len(eps), target=target, counts=counts) + lang["list"].join(
+        requests[:5]
+    )
+    if fixes:
+        content += lang["worked"] + lang["list"].join(fixes[:3])
+    points = [lang["point"].format(d=d, n=n, of=len(eps)) for d, n in steps.most_common(5)]
     return {
         "topic": target,
         "content": content,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from dataclasses import fields
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -183,18 +184,9 @@ def make_lifecycle(
     """The working memory, forget gate and consolidator of a manager."""
     from .forgetting import ImportanceRule, importance
 
+    # Every constant of the rule is a MemoryConfig field named importance_<constant>.
     rule = ImportanceRule(
-        base=config.importance_base,
-        age_step=config.importance_age_step,
-        age_days=config.importance_age_days,
-        age_cap=config.importance_age_cap,
-        access_step=config.importance_access_step,
-        access_cap=config.importance_access_cap,
-        success=config.importance_success,
-        failure=config.importance_failure,
-        alert=config.importance_alert,
-        complex_bonus=config.importance_complex_bonus,
-        complex_steps=config.importance_complex_steps,
+        **{f.name: getattr(config, f"importance_{f.name}") for f in fields(ImportanceRule)}
     )
     working = WorkingMemory(backend, importance=lambda ep, now: importance(ep, now, rule))
     gate = ForgetGate(

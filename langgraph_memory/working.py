@@ -346,6 +346,17 @@ class WorkingMemory:
             )
         )
 
+    def touch_episode(self, user_id: str, episode_id: str, n: int, when: datetime) -> bool:
+        """Count ``n`` retrievals of an episode; False when it is gone."""
+        rec = self.backend.get_record("episode", episode_id, user_id)
+        if rec is None:
+            return False
+        ep = Episode.load(rec.data)
+        ep.access_count += n
+        ep.last_accessed_at = when
+        self.save_episode(ep)
+        return True
+
     def episodes(self, user_id: str | None = None) -> list[Episode]:
         """A user's episodes (or everyone's), oldest first."""
         return [Episode.load(r.data) for r in self.backend.list_records("episode", user_id)]

@@ -314,3 +314,37 @@ def test_never_raises_and_spans_are_substrings(text: str) -> None:
         assert atom.kind in ("fact", "preference", "decision", "task", "entity", "relation")
         assert atom.polarity in (1, -1)
         assert atom.confidence == CONFIDENCE[atom.source]
+
+
+_WORDS = [w for text, _ in EN + ZH for w in text.replace(".", " . ").split()] + [
+    "我",
+    "喜欢",
+    "不",
+    "以后请",
+    "过敏",
+    "?",
+    "I",
+    "don't",
+    "like",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=12), st.booleans())
+def test_the_one_pass_rule_filter_misses_no_sentence_a_rule_matches(
+    words: list[str], spaced: bool
+) -> None:
+    from langgraph_memory.write.extraction import _RULES_BY_LANG, _language
+
+    sentence = (" " if spaced else "").join(words)
+    rules, any_rule = _RULES_BY_LANG[_language(sentence)]
+    if any(r.pattern.search(sentence) for r in rules):
+        assert any_rule.search(sentence) is not None
+
+
+def test_the_rule_filter_keeps_every_labelled_sentence() -> None:
+    from langgraph_memory.write.extraction import _RULES_BY_LANG, _language
+
+    for text, _ in EN + ZH:
+        rules, any_rule = _RULES_BY_LANG[_language(text)]
+        assert any(r.pattern.search(text) for r in rules) == (any_rule.search(text) is not None)

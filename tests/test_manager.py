@@ -704,3 +704,49 @@ def test_async_calls_run_concurrently(mm: MemoryManager) -> None:
     assert len(set(ids)) == 40
     mm.flush()
     assert mm.stats("alice")["messages"] == mm.stats("alice")["embedded"] == 40
+
+
+class _WatchingEmbeddings(HashingEmbeddings):
+    """Records, for each query embedded, whether a foreground call was running."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[bool] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        from langgraph_memory.worker import foreground
+
+        if any("?" in t for t in texts):  # the queries below, not the stored message
+            self.seen.append(foreground.active)
+        return super().embed_documents(texts)
+
+
+def test_background_loops_yield_only_while_a_foreground_call_runs(tmp_path) -> None:
+    from langgraph_memory import worker
+
+    emb = _WatchingEmbeddings()
+    with MemoryManager(tmp_path, embeddings=emb) as mm:
+        mm.add_message("u", "s", "user", "I moved to Lyon last spring.")
+        mm.flush()
+        assert not worker.foreground.active
+        mm.search("u", "where do I live?")
+        mm.build_context("u", "s", "which city?")
+        assert emb.seen[-2:] == [True, True]  # both embedded their query inside the call
+        assert not worker.foreground.active  # and left it
+        with pytest.raises(ValueError):
+            mm.search("u", "")
+        assert not worker.foreground.active  # an error leaves it too
+
+
+def test_warm_up_loads_the_chinese_dictionaries_and_the_model(tmp_path) -> None:
+    import sys
+
+    from langgraph_memory import tokens
+
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        mm.warm_up()
+        assert tokens._jieba_ready and "jieba.posseg" in sys.modules
+        asyncio.run(mm.awarm_up(chinese=False))
+        mm.add_message("u", "s", "user", "我对花生过敏")
+        mm.flush()
+        assert mm.search("u", "花生")[0].text == "我对花生过敏"

@@ -263,14 +263,30 @@ class _Match:
         return "fact", key
 
 
+def _rules_for(lang: str) -> tuple[list[Rule], re.Pattern[str]]:
+    """The rules tried on a sentence in ``lang`` (English ones run on Chinese too), in
+    order, and one pattern that matches wherever any of them does: most sentences match
+    no rule, and one scan in C rules them out (72 ``finditer`` calls in Python took
+    most of extraction's time)."""
+    rules = [r for r in RULES if r.lang == lang or (lang == "zh" and r.lang == "en")]
+    parts = []
+    for r in rules:
+        body = re.sub(r"\(\?P<\w+>", "(?:", r.pattern.pattern)  # group names would clash
+        parts.append(f"(?i:{body})" if r.pattern.flags & re.I else f"(?:{body})")
+    return rules, re.compile("|".join(parts))
+
+
+_RULES_BY_LANG = {lang: _rules_for(lang) for lang in ("en", "zh")}
+
+
 def _rule_atoms(text: str, subject: str, inferred_only: bool) -> list[tuple[int, MemoryAtom]]:
     found: list[tuple[int, MemoryAtom]] = []
     for base, sentence in sentence_spans(text):
-        lang = _language(sentence)
+        rules, any_rule = _RULES_BY_LANG[_language(sentence)]
+        if any_rule.search(sentence) is None:
+            continue
         taken: list[tuple[int, int]] = []
-        for rule in RULES:
-            if rule.lang != lang and not (lang == "zh" and rule.lang == "en"):
-                continue
+        for rule in rules:
             for m in rule.pattern.finditer(sentence):
                 s, e = m.span()
                 if s == e or any(s < te and ts < e for ts, te in taken):

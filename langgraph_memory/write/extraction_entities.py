@@ -150,6 +150,15 @@ def _entities_zh(text: str) -> list[tuple[int, str, str]]:
     return out
 
 
+def load_chinese() -> None:
+    """Load jieba's dictionaries (segmentation and part-of-speech tags) now.
+
+    Both load on first use otherwise: ~1 s for the first Chinese message and
+    ~0.5 s more for the first Chinese memory extracted.
+    """
+    _entities_zh("初始化")
+
+
 def find_entities(text: str) -> list[tuple[int, str, str]]:
     """Named entities of ``text``: ``(offset, name, type)`` with type person/place/org/other."""
     found = _entities_zh(text) if is_cjk_text(text) else []
