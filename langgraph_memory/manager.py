@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
@@ -172,9 +173,9 @@ class MemoryManager(LifecycleMixin):
             on_idle=self._housekeeping,
             before_store=self.hierarchy.begin_batch,
             # on start (and after a failed placement): place what a crash left unplaced
-            replay=lambda: self.hierarchy.replay(
-                lambda msgs: self._get_embedder().embed_array([index_text(m) for m in msgs])
-            ),
+            replay=lambda: self.hierarchy.replay(self._embed_messages),
+            # concurrent embedding (PostgreSQL): place what any process embedded
+            place=lambda: self.hierarchy.place_embedded(self._embed_messages),
         )
         self._worker.notify()  # drain what a previous run left pending
 
@@ -313,6 +314,10 @@ class MemoryManager(LifecycleMixin):
             )
         if stored != mid:
             self.backend.set_meta("embedding_model", mid)
+
+    def _embed_messages(self, msgs: list[Message]) -> np.ndarray:
+        """The vectors of stored messages (cache hits once they were embedded)."""
+        return self._get_embedder().embed_array([index_text(m) for m in msgs])
 
     def _get_embedder(self) -> CachedEmbeddings:
         if self._embedder is None:

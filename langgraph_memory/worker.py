@@ -2,6 +2,13 @@
 
 The queue is durable by construction: it is the set of stored messages without
 a vector, so messages accepted before a crash are embedded after a restart.
+
+Two ways to drain it, chosen by the backend. Usually one process at a time embeds
+and places: each batch is embedded, stored and placed in the hierarchy under the
+writer lease. On a backend with ``concurrent_embedding`` (PostgreSQL) embedding leaves
+the lease: every process claims batches of its own (``MemoryBackend.embed_pending``)
+and embeds them at once with the others, and only the hierarchy placement of what is
+embedded runs under the lease, in one process at a time.
 """
 
 from __future__ import annotations
@@ -117,6 +124,10 @@ class EmbeddingWorker:
         replay: Called under the lock before each batch, the first time on start (the
             hierarchy places what a crash left embedded but unplaced; cheap when there is
             nothing to do); errors are logged. ``flush()`` waits for the first call.
+        place: On a backend with ``concurrent_embedding``, called under the lock after
+            each claimed batch instead of the hooks above: places every embedded but
+            unplaced message (whoever embedded it) and returns how many; errors are
+            logged, and ``flush()`` waits for placement only while it succeeds.
     """
 
     def __init__(
@@ -132,6 +143,7 @@ class EmbeddingWorker:
         on_idle: Callable[[], None] | None = None,
         before_store: Callable[[list[Message]], None] | None = None,
         replay: Callable[[], object] | None = None,
+        place: Callable[[], int] | None = None,
     ) -> None:
         self._backend = backend
         self._embedder = embedder
@@ -143,10 +155,14 @@ class EmbeddingWorker:
         self._on_idle = on_idle
         self._before_store = before_store
         self._replay = replay
+        self._place = place
+        self._concurrent = backend.concurrent_embedding
+        self._place_failed = False  # the latest placement raised (flush stops waiting for it)
         self._flushing = threading.Event()
         self._wake = threading.Event()
         self._idle = threading.Condition()
-        self._busy = replay is not None  # until the first pass has replayed
+        # until the first pass has replayed (or placed)
+        self._busy = (place if self._concurrent else replay) is not None
         self._stop = False
         self.error: BaseException | None = None
         self.processed = 0
@@ -162,7 +178,8 @@ class EmbeddingWorker:
         self._wake.set()
 
     def run_once(self) -> int:
-        """Embed one batch; returns how many messages were embedded.
+        """Embed one batch; returns how many messages were embedded (with concurrent
+        embedding: embedded plus placed, see :meth:`_claim_and_place`).
 
         A short batch waits up to ``linger_s`` for more messages first (unless a
         flush is waiting), since embedding one text at a time is several times
@@ -171,6 +188,8 @@ class EmbeddingWorker:
         batch = self._backend.pending_embeddings(self._batch_size)
         if 0 < len(batch) < self._batch_size and not self._flushing.is_set():
             time.sleep(self._linger_s)
+        if self._concurrent:
+            return self._claim_and_place()
         with self._writer() as mine:
             if not mine:
                 self.skipped += 1
@@ -180,7 +199,7 @@ class EmbeddingWorker:
             batch = self._backend.pending_embeddings(self._batch_size)
             if not batch:
                 return 0
-            vectors = self._embedder().embed_array([self._text_of(m) for m in batch])
+            vectors = self._embed(batch)
             pairs = list(zip(batch, np.asarray(vectors), strict=True))
             if self._before_store is not None:
                 self._guarded(partial(self._before_store, batch), "marking a batch failed")
@@ -192,6 +211,37 @@ class EmbeddingWorker:
                 )
         self.processed += len(batch)
         return len(batch)
+
+    def _embed(self, batch: list[Message]) -> np.ndarray:
+        return self._embedder().embed_array([self._text_of(m) for m in batch])
+
+    def _claim_and_place(self) -> int:
+        """One pass on a backend with ``concurrent_embedding``: embed a claimed batch
+        outside the writer lease (other processes claim theirs meanwhile), then, holding
+        the lease, place whatever is embedded. Returns messages embedded plus placed."""
+        embedded = self._backend.embed_pending(self._batch_size, self._embed)
+        self.processed += len(embedded)
+        placed = 0
+        with self._writer() as mine:
+            if not mine:  # the lease holder places them
+                self.skipped += 1
+            elif self._place is not None:
+                try:
+                    placed = self._place()
+                    self._place_failed = False
+                except Exception:  # a hierarchy error never stops embedding
+                    self._place_failed = True
+                    log.exception("placing embedded messages in the hierarchy failed")
+        return len(embedded) + placed
+
+    def _drained(self) -> bool:
+        """Nothing pending; with concurrent embedding, nothing unplaced either (unless
+        this process's latest placement failed: it is retried, but not waited for)."""
+        if self._backend.pending_embeddings(1):
+            return False
+        if self._concurrent and self._place is not None and not self._place_failed:
+            return not self._backend.unplaced_messages(1)
+        return True
 
     @staticmethod
     def _guarded(hook: Callable[[], object], what: str) -> None:
@@ -224,7 +274,8 @@ class EmbeddingWorker:
                     self._idle.notify_all()
 
     def flush(self, timeout: float | None = None) -> None:
-        """Block until no message is pending.
+        """Block until no message is pending (and, with concurrent embedding, every
+        embedded message is placed, by whichever process holds the writer lease).
 
         Raises:
             TimeoutError: When ``timeout`` seconds pass first.
@@ -244,7 +295,7 @@ class EmbeddingWorker:
                 raise RuntimeError(f"background embedding failed: {err}") from err
             with self._idle:
                 busy = self._busy
-                if not busy and not self._backend.pending_embeddings(1):
+                if not busy and self._drained():
                     return
                 if busy:  # its pass ends with notify_all; waking it again would only
                     self._idle.wait(timeout=0.05)  # start another pass (a livelock)

@@ -186,8 +186,12 @@ def test_replay_is_idempotent(backend: MemoryBackend) -> None:
         mm.flush()
         # Pretend the whole history was never marked placed: every page is found again,
         # in its session or in its segment, and none is placed twice.
-        backend.set_meta(PLACED_MARK, "0")
-        mm.hierarchy._marks = None
+        if backend.concurrent_embedding:  # PostgreSQL: placement is a per-message flag
+            with backend._tx() as c:  # type: ignore[attr-defined]
+                c.execute("UPDATE lgm_messages SET placed = false")
+        else:
+            backend.set_meta(PLACED_MARK, "0")
+            mm.hierarchy._marks = None
         n = mm.hierarchy.replay(lambda msgs: mm.embeddings.embed_array([m.content for m in msgs]))
         assert n == 24
         assert_placed_once(mm)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -56,6 +56,12 @@ class MemoryBackend(ABC):
     #: (each waits on a server); hybrid retrieval then overlaps them, and the query's
     #: embedding with the lexical search.
     parallel_reads: bool = False
+    #: Whether several processes may embed at once: :meth:`embed_pending` claims a batch
+    #: no other claimer gets and stores its vectors in one transaction, and the messages
+    #: still to place in the memory hierarchy are flagged one by one
+    #: (:meth:`unplaced_messages`, :meth:`mark_placed`). When False, one worker at a
+    #: time embeds, under the writer lease.
+    concurrent_embedding: bool = False
 
     # -- messages ---------------------------------------------------------------------
     @abstractmethod
@@ -106,6 +112,69 @@ class MemoryBackend(ABC):
     @abstractmethod
     def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
         """Attach vectors to stored messages (ignores messages deleted meanwhile)."""
+
+    def embed_pending(
+        self, limit: int, embed: Callable[[list[Message]], np.ndarray]
+    ) -> list[Message]:
+        """Embed up to ``limit`` pending messages (oldest first) and store their vectors.
+
+        This default reads :meth:`pending_embeddings` and calls :meth:`store_vectors`: two
+        callers at once would embed the same messages, so callers take turns (the worker
+        holds the writer lease). Backends with :attr:`concurrent_embedding` claim the
+        batch in a transaction that also stores its vectors, so that concurrent callers
+        get disjoint batches and a caller that dies releases its claim.
+
+        Args:
+            limit: Most messages to embed.
+            embed: Returns the vectors of messages, one row each. When it raises, nothing
+                is stored and the messages stay pending.
+
+        Returns:
+            The messages embedded, in seq order (empty when none was pending).
+
+        Example:
+            >>> from datetime import datetime, timezone
+            >>> from langgraph_memory.backends import InMemoryBackend
+            >>> from langgraph_memory.records import Message
+            >>> b = InMemoryBackend()
+            >>> now = datetime.now(timezone.utc)
+            >>> _ = b.insert_message(Message("m1", "ann", "s1", "user", "hi", now), ["hi"])
+            >>> [m.id for m in b.embed_pending(8, lambda msgs: np.ones((len(msgs), 2)))]
+            ['m1']
+            >>> b.pending_embeddings(8)
+            []
+        """
+        batch = self.pending_embeddings(limit)
+        if batch:
+            vectors = np.asarray(embed(batch))
+            self.store_vectors(list(zip(batch, vectors, strict=True)))
+        return batch
+
+    def unplaced_messages(self, limit: int) -> list[Message]:
+        """Embedded messages not yet placed in the memory hierarchy, oldest first, each
+        user's only up to its oldest message still without a vector (a user's messages
+        are placed in order). Only backends with :attr:`concurrent_embedding` keep
+        placement flags; the others track placement with marks (see
+        ``layers.hierarchy``).
+
+        Raises:
+            NotImplementedError: On a backend without :attr:`concurrent_embedding`.
+        """
+        raise NotImplementedError(
+            f"{type(self).__name__} keeps no per-message placement flags "
+            "(concurrent_embedding is False); the hierarchy uses its placement marks"
+        )
+
+    def mark_placed(self, seqs: Sequence[int]) -> None:
+        """Flag messages as placed in the memory hierarchy (see :meth:`unplaced_messages`).
+
+        Raises:
+            NotImplementedError: On a backend without :attr:`concurrent_embedding`.
+        """
+        raise NotImplementedError(
+            f"{type(self).__name__} keeps no per-message placement flags "
+            "(concurrent_embedding is False); the hierarchy uses its placement marks"
+        )
 
     @abstractmethod
     def vector_search(

@@ -5,7 +5,10 @@ psycopg 3 with a connection pool; ``setup()`` runs the migrations of
 ``lgm_migrations``) under an advisory lock, so two processes may run it at once.
 Every write is one transaction and takes a per-user advisory lock, so writers of
 one user serialise (positions within a session stay dense) while different
-users write in parallel. Lexical rankings equal the other backends' exactly (the
+users write in parallel. Many processes embed at once: each claims a batch of pending
+messages with ``FOR UPDATE SKIP LOCKED`` and stores its vectors in the claiming
+transaction, and a per-message ``placed`` flag feeds the hierarchy writer (see
+:mod:`.postgres_queue`). Lexical rankings equal the other backends' exactly (the
 ``tsvector`` picks the candidates, stored term counts score them; per-term bounds
 skip the messages that cannot reach the top, see :mod:`.postgres_lexical`); vector search
 is exact up to ``exact_search_limit`` candidate vectors and uses the HNSW index
@@ -38,8 +41,8 @@ import numpy as np
 from ..records import Message, Record
 from . import postgres_sql as q
 from .base import BackendStats, MemoryBackend, Postings
-from .postgres_conn import PostgresConnection
 from .postgres_lexical import LexicalTrace, TermStat, lexical_top
+from .postgres_queue import PostgresQueue
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -47,7 +50,7 @@ if TYPE_CHECKING:
 __all__ = ["PostgresBackend"]
 
 
-class PostgresBackend(PostgresConnection, MemoryBackend):
+class PostgresBackend(PostgresQueue, MemoryBackend):
     """Storage in a PostgreSQL database with the pgvector extension.
 
     Args:
@@ -69,6 +72,7 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
 
     name = "postgres"
     parallel_reads = True  # each search is a statement on its own pooled connection
+    concurrent_embedding = True  # claims with FOR UPDATE SKIP LOCKED, see postgres_queue
     #: With up to this many ``allowed`` messages, lexical search reads them all by seq.
     ALLOWED_DIRECT = 5_000
 
@@ -165,10 +169,6 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
         )
         return stored, True
 
-    def _messages(self, sql: str, params: Sequence[Any] | Mapping[str, Any]) -> list[Message]:
-        rows = self._read(lambda c: c.execute(sql, params).fetchall())
-        return [q.row_to_message(r) for r in rows]
-
     def get_messages(self, user_id: str, seqs: Sequence[int]) -> dict[int, Message]:
         seqs = [int(s) for s in seqs]
         if not seqs:
@@ -239,67 +239,7 @@ class PostgresBackend(PostgresConnection, MemoryBackend):
             f"SELECT {q.MSG_COLS} FROM lgm_messages WHERE user_id = %s ORDER BY seq", (user_id,)
         )
 
-    # -- vectors --------------------------------------------------------------------------
-    def pending_embeddings(self, limit: int) -> list[Message]:
-        return self._messages(
-            f"SELECT {q.MSG_COLS} FROM lgm_messages WHERE NOT embedded ORDER BY seq LIMIT %s",
-            (max(int(limit), 0),),
-        )
-
-    def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
-        if not items:
-            return
-        by_user: dict[str, dict[int, np.ndarray]] = {}
-        for msg, vec in items:  # the first vector of a message wins, as on the other backends
-            by_user.setdefault(msg.user_id, {}).setdefault(
-                int(msg.seq), np.asarray(vec, dtype=np.float32).reshape(-1)
-            )
-        made: set[int] = set()
-        with self._tx(*by_user) as c:
-            for user_id, vecs in by_user.items():
-                done = c.execute(
-                    "UPDATE lgm_messages SET embedded = true WHERE user_id = %s "
-                    "AND seq = ANY(%s::bigint[]) AND NOT embedded RETURNING seq",
-                    (user_id, list(vecs)),
-                ).fetchall()
-                if not done:
-                    continue
-                rows = []
-                for (seq,) in sorted(done):
-                    vec = q.normalise(vecs[seq][None, :])[0]
-                    rows.append((seq, user_id, int(vec.shape[0]), vec))
-                for dim in sorted({r[2] for r in rows}):
-                    if self._ensure_index(c, dim):
-                        made.add(dim)
-                c.cursor().executemany(
-                    "INSERT INTO lgm_vectors (seq, user_id, dim, vec) VALUES (%s, %s, %s, %s) "
-                    "ON CONFLICT (seq) DO UPDATE SET dim = EXCLUDED.dim, vec = EXCLUDED.vec",
-                    rows,
-                )
-                c.execute(
-                    "UPDATE lgm_user_stats SET n_vectors = n_vectors + %s WHERE user_id = %s",
-                    (len(rows), user_id),
-                )
-        with self._lock:
-            self._indexed |= made
-
-    def _ensure_index(self, c: Connection, dim: int) -> bool:
-        """Make the HNSW index for vectors of ``dim`` unless it exists; True when it does."""
-        with self._lock:
-            if dim in self._indexed:
-                return True
-        if c.execute("SELECT 1 FROM lgm_vector_indexes WHERE dim = %s", (dim,)).fetchone():
-            return True
-        if not 0 < dim <= q.HNSW_MAX_DIM:
-            return False  # exact search only
-        c.execute("SELECT pg_advisory_xact_lock(%s)", (q.lock_key(q.INDEX_LOCK),))
-        if c.execute("SELECT 1 FROM lgm_vector_indexes WHERE dim = %s", (dim,)).fetchone():
-            return True
-        name = q.hnsw_index_name(dim)
-        c.execute(q.hnsw_index_sql(dim))
-        c.execute("INSERT INTO lgm_vector_indexes (dim, index_name) VALUES (%s, %s)", (dim, name))
-        return True
-
+    # -- vectors (pending ones, claiming and storing: see postgres_queue) -------------------
     def vector_search(
         self, user_id: str, vector: np.ndarray, k: int, allowed: set[int] | None = None
     ) -> list[tuple[int, float]]:

@@ -18,6 +18,9 @@ Schema decisions, in brief:
   its largest count in one and the fewest terms of one: written in the insert's
   own statement, they let search bound what a term can add to a score and skip
   the messages that cannot reach the top (see :mod:`.postgres_lexical`).
+- The queue: a message is pending while ``embedded`` is false; embedders claim pending
+  rows with ``FOR UPDATE SKIP LOCKED`` (:data:`CLAIM_PENDING`); ``placed`` (migration 3)
+  flags what the memory hierarchy has placed (:data:`UNPLACED`).
 - Vectors: one ``vector`` column of any dimension, L2-normalised on the way in;
   one partial HNSW index (``vector_cosine_ops``) per dimension, made the first
   time a vector of that dimension is stored. Several embedding models of
@@ -144,6 +147,21 @@ MIGRATIONS: list[str] = [
     ALTER INDEX lgm_messages_tsv SET (fastupdate = off);
     SELECT gin_clean_pending_list('lgm_messages_tsv'::regclass);
     """,
+    # 3: a per-message flag for placement in the memory hierarchy, so that several
+    # processes may embed at once (see postgres_queue). Rows already there get true
+    # (no table rewrite); those the hierarchy's marks say are not placed yet become false:
+    # the pending ones, and the embedded ones a crash left between the two marks.
+    """
+    ALTER TABLE lgm_messages ADD COLUMN placed boolean NOT NULL DEFAULT true;
+    ALTER TABLE lgm_messages ALTER COLUMN placed SET DEFAULT false;
+    UPDATE lgm_messages SET placed = false
+     WHERE NOT embedded
+        OR (seq > COALESCE((SELECT value::bigint FROM lgm_meta
+                             WHERE key = 'hierarchy_placed_seq'), 0)
+            AND seq <= COALESCE((SELECT value::bigint FROM lgm_meta
+                                  WHERE key = 'hierarchy_embedding_seq'), 0));
+    CREATE INDEX lgm_messages_unplaced ON lgm_messages (seq) WHERE embedded AND NOT placed;
+    """,
 ]
 
 #: Advisory-lock namespace of the store's hierarchy writer (``writer_lease``).
@@ -175,6 +193,26 @@ MSG_COLS = "seq, user_id, id, session_id, role, name, content, ts, ts_offset, me
 REC_COLS = "kind, id, user_id, data, created_at, created_offset, updated_at, updated_offset"
 
 SELECT_BY_ID = f"SELECT {MSG_COLS} FROM lgm_messages WHERE user_id = %s AND id = %s"
+
+# The oldest pending messages no other transaction has claimed, locked until the claim
+# commits (vectors stored) or rolls back (its connection died): claimers skip each other's.
+CLAIM_PENDING = f"""
+SELECT {MSG_COLS} FROM lgm_messages WHERE NOT embedded
+ ORDER BY seq LIMIT %s FOR UPDATE SKIP LOCKED
+"""
+
+# Embedded messages not placed yet, oldest first; a user's only up to its oldest pending
+# message (claimed ones included: their rows still read as pending). One statement, one
+# snapshot. A user's messages commit in seq order (inserts hold the user's advisory lock
+# from before their seq is drawn until commit), so no later commit can slip a message
+# in front of one placed already.
+UNPLACED = f"""
+SELECT {MSG_COLS} FROM lgm_messages AS m
+ WHERE m.embedded AND NOT m.placed
+   AND NOT EXISTS (SELECT 1 FROM lgm_messages AS p
+                    WHERE NOT p.embedded AND p.user_id = m.user_id AND p.seq < m.seq)
+ ORDER BY m.seq LIMIT %s
+"""
 
 INSERT_MESSAGE = """
 WITH ins AS (

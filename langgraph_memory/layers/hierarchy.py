@@ -20,6 +20,18 @@ before its next batch, so on every start) places the messages in between, in
 seq order. This assumes one writer at a time per store, whose worker embeds the
 oldest pending messages first, so messages are placed in increasing seq order.
 
+Backends whose workers embed concurrently (``MemoryBackend.concurrent_embedding``:
+PostgreSQL, several processes claiming batches with ``FOR UPDATE SKIP LOCKED``) break
+that assumption: batches commit out of seq order, and a seq is drawn before its row
+commits, so a placed-up-to-seq mark could pass a message that commits later and skip it
+for good. There, placement is a per-message flag instead (:meth:`Hierarchy.place_embedded`):
+the writer places what the backend lists as embedded but unplaced (each user's messages
+in seq order, never past the user's oldest pending one) and flags it once its segments
+and session states are saved. ``hierarchy_placing`` (:data:`PLACING_MARK`) is set while
+a chunk is being placed: found set at the next placement, a placement died half-way
+(in this process or another), and the cached state is reloaded before the chunk is
+placed again (idempotently, as in a replay).
+
 Several processes on one store take turns: every write happens inside the store's
 writer lease (``MemoryBackend.writer_lease``, which the manager's worker holds for
 a batch or a housekeeping pass, see :meth:`Hierarchy.begin_hold`). A user's cached
@@ -72,6 +84,7 @@ __all__ = [
     "EPOCH_KIND",
     "PLACED_MARK",
     "EMBEDDING_MARK",
+    "PLACING_MARK",
 ]
 
 log = logging.getLogger(__name__)
@@ -93,7 +106,9 @@ SYNC_SECONDS = 1.0
 PLACED_MARK = "hierarchy_placed_seq"
 #: ...and no message after this seq has a vector (written before vectors are stored).
 EMBEDDING_MARK = "hierarchy_embedding_seq"
-#: Seqs looked up per step when replaying placement.
+#: Flag placement (concurrent embedding): set while a chunk is being placed, see the module docs.
+PLACING_MARK = "hierarchy_placing"
+#: Seqs looked up per step when replaying placement (and messages per flagged chunk).
 _REPLAY_CHUNK = 1000
 #: Sessions expired per hold of the hierarchy lock.
 _EXPIRE_CHUNK = 50
@@ -324,13 +339,13 @@ class Hierarchy:
         Returns:
             How many messages were placed again.
         """
+        if self.backend.concurrent_embedding:
+            return self.place_embedded(embed)
         with self._lock:
             placed, embedding = self._get_marks()
             if placed >= embedding:
                 return 0
-            self._stm.clear()
-            self._segs.clear()
-            self._seg_of.clear()
+            self._reload()
             users = self.backend.users()
             done = 0
             for start in range(placed + 1, embedding + 1, _REPLAY_CHUNK):
@@ -348,12 +363,61 @@ class Hierarchy:
                 log.info("replayed the hierarchy placement of %d messages", done)
             return done
 
+    def _reload(self) -> None:
+        """Forget every cached session state and segment (read again from the store)."""
+        self._stm.clear()
+        self._segs.clear()
+        self._seg_of.clear()
+
+    def place_embedded(
+        self, embed: Callable[[list[Message]], np.ndarray], chunk: int = _REPLAY_CHUNK
+    ) -> int:
+        """Place every message the backend lists as embedded but unplaced, flagging each
+        once placed (backends with ``concurrent_embedding``; see the module docs).
+
+        Called by the one hierarchy writer (under the writer lease) while any number of
+        processes embed. A chunk is flagged only after its segments and session states
+        are saved; :data:`PLACING_MARK` brackets it, so that a placement that died
+        half-way is placed again on state reloaded from the store (a session ignores
+        seqs it placed, a page found in a segment is not placed again).
+
+        Args:
+            embed: The vectors of messages, one row each (normally embedding-cache hits).
+            chunk: Messages placed (and flagged) per step.
+
+        Returns:
+            How many messages were placed.
+        """
+        with self._lock:
+            if self.backend.get_meta(PLACING_MARK):  # an earlier placement died half-way
+                self._reload()
+        done = 0
+        while msgs := self.backend.unplaced_messages(chunk):
+            vectors = np.asarray(embed(msgs))
+            self.backend.set_meta(PLACING_MARK, str(msgs[-1].seq))
+            self._place(list(zip(msgs, vectors, strict=True)))
+            self.backend.mark_placed([m.seq for m in msgs])
+            self.backend.set_meta(PLACING_MARK, "")
+            done += len(msgs)
+        if done:
+            self.run_pending()
+        return done
+
     def on_embedded(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
         """Place freshly embedded messages into pages, chains and segments.
 
         Segments are saved before session states, and the placed mark moves last (see
         :meth:`replay`).
         """
+        self._place(items)
+        with self._lock:
+            if items and not self._gap:
+                self._set_mark(PLACED_MARK, max(msg.seq for msg, _ in items))
+        self.run_pending()
+
+    def _place(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
+        """Place messages (in seq order) and save the segments and session states they
+        changed, segments first."""
         cfg = self.config
         states: dict[tuple[str, str], SessionState] = {}
         segs: set[tuple[str, str]] = set()
@@ -379,9 +443,6 @@ class Hierarchy:
             for st in states.values():
                 self._summarize_chains(st)
                 self._save_state(st)
-            if items and not self._gap:
-                self._set_mark(PLACED_MARK, max(msg.seq for msg, _ in items))
-        self.run_pending()
 
     def expire_sessions(self, now: datetime | None = None) -> int:
         """Hand every page of sessions idle longer than ``session_ttl_seconds`` on.
