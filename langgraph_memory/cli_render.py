@@ -70,6 +70,7 @@ LAYER_STYLES = {
     "message": "green",
     "neighbor": "yellow",
     "mid_term": "magenta",
+    "segment_page": "blue",
 }
 
 #: Console width from which tables get a column each for reasons, score parts, sessions.

@@ -33,7 +33,10 @@ class ContextItem:
     Attributes:
         layer: Where it comes from (``short_term`` for the current session's latest
             messages, ``message`` for retrieved messages, ``neighbor`` for turns
-            around a retrieved one).
+            around a retrieved one, ``segment_page`` for a message found only
+            through its mid-term segment, ``mid_term`` for a segment summary, and
+            the long-term layers: ``profile``, ``fact``, ``trait``, ``episode``,
+            ``knowledge``).
         text: The text as it is put into the prompt.
         tokens: Tokens of its prompt line (text and citation).
         score: The score it was ranked by.

@@ -37,7 +37,8 @@ from .context import MemoryContext
 from .embeddings import CachedEmbeddings, MiniLMEmbeddings, default_embeddings, model_id
 from .layers.hierarchy import Hierarchy
 from .layers.longterm import LongTermConfig, LongTermMemory
-from .layers.longterm_read import LongTermDoc, rank_docs
+from .layers.longterm_read import LongTermDoc
+from .layers.midterm import Segment
 from .layers.promotion import write_atoms
 from .lifecycle import LifecycleMixin, make_lifecycle
 from .reading import ContextBuilder
@@ -68,7 +69,8 @@ DEFAULT_PATH = ".langgraph_memory"
 #: Layers that ``search(layers=...)`` accepts: stored messages (every page, whatever
 #: layer holds it, stays searchable as a message), mid-term segment summaries, and
 #: long-term entries (profile, facts, traits, episodes, knowledge). Each layer is
-#: ranked on its own; the rankings are interleaved by reciprocal rank.
+#: ranked on its own (messages with those of the closest segments' pages, long-term
+#: entries by terms and meaning); the rankings are interleaved by reciprocal rank.
 LAYERS = ("message", "mid_term", "long_term")
 
 
@@ -142,7 +144,8 @@ class MemoryManager(LifecycleMixin):
                 dedup_threshold=self.config.dedup_threshold,
                 dedup_window_days=self.config.dedup_window_days,
             ),
-            embed=lambda texts: self.embeddings.embed_array(texts),
+            # not persisted: the cache table keeps only what delete_user can find again
+            embed=lambda texts: self.embeddings.embed_array(texts, persist=False),
         )
         self.hierarchy = Hierarchy(
             self.backend,
@@ -520,29 +523,49 @@ class MemoryManager(LifecycleMixin):
         check_positive_int(k, "k")
         wanted = self._layers(layers)
         ranked: list[tuple[float, int, MemoryHit]] = []
+        qvec = self._retriever.query_vector(query)
+        segments: list[tuple[Segment, float, dict[str, float]]] | None = None
+
+        def ranked_segments() -> list[tuple[Segment, float, dict[str, float]]]:
+            nonlocal segments
+            if segments is None:
+                segments = self._reader.ranked_segments(user_id, query, query_vector=qvec)
+            return segments
+
+        def via_segments() -> list[tuple[int, float]]:
+            return self._reader.segment_pages(user_id, ranked_segments(), qvec)
+
+        cfg = self.config
+        routed = filter is None and cfg.segment_page_weight > 0 and cfg.dense_weight > 0
+        message_hits: list[MemoryHit] = []
         if "message" in wanted:
-            for r, hit in enumerate(self._retriever.search(user_id, query, k, filter), 1):
+            message_hits = self._retriever.search(
+                user_id,
+                query,
+                k,
+                filter,
+                query_vector=qvec,
+                via_segments=via_segments if routed else None,
+            )
+            for r, hit in enumerate(message_hits, 1):
                 ranked.append((1.0 / (self.config.rrf_k + r), 0, hit))
         if filter is None:  # metadata filters apply to messages only
             extra: list[MemoryHit] = []
             if "mid_term" in wanted:
                 extra += [
                     self._reader.segment_hit(seg, fscore, parts)
-                    for seg, fscore, parts in self._reader.ranked_segments(user_id, query)
+                    for seg, fscore, parts in ranked_segments()
                 ]
             if "long_term" in wanted:
                 profile, docs = self._long_term_docs(user_id)
+                parts_of = [h.score_parts for h in message_hits]
                 extra += [
                     MemoryHit(
-                        d.id,
-                        d.layer,
-                        d.text,
-                        bm25,
-                        {"term_score": bm25},
-                        d.source_ids,
-                        timestamp=d.timestamp,
+                        d.id, d.layer, d.text, score, parts, d.source_ids, timestamp=d.timestamp
                     )
-                    for d, bm25 in rank_docs(profile + docs, query, k)
+                    for d, score, parts in self._reader.rank_long_term(
+                        profile + docs, query, qvec, parts_of, k
+                    )
                 ]
             by_layer: dict[str, int] = {}
             for hit in extra:
@@ -693,10 +716,12 @@ class MemoryManager(LifecycleMixin):
                 CachedEmbeddings.content_hash(index_text(m))
                 for m in self.backend.iter_messages(user_id)
             ]
+            profile, docs = self._long_term_docs(user_id)  # embedded in process by reads
+            texts = [CachedEmbeddings.content_hash(d.text) for d in profile + docs]
             n = self.backend.delete_user(user_id, hashes)
             self.hierarchy.forget_user(user_id)
             if self._embedder is not None:
-                self._embedder.forget(hashes)
+                self._embedder.forget(hashes + texts)
         return n
 
     def stats(self, user_id: str | None = None) -> dict[str, Any]:

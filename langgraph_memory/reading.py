@@ -3,9 +3,12 @@
 By priority (the architecture's): the session's anchors, the user profile (up to
 ``profile_share`` of the budget), the task in progress (``working_share``), the
 current session's short-term pages (``session_share``), then the retrieved
-candidates best first: messages from hybrid search with the turns around them,
-summaries of the mid-term segments closest to the query (retrieving a segment
-warms it), and long-term facts, traits, episodes and knowledge. Candidates are
+candidates best first: messages from hybrid search with the turns around them
+(BM25, dense, and the messages of the pages of the mid-term segments closest to
+the query, fused by RRF), summaries of those segments (retrieving a segment
+warms it), and long-term facts, traits, episodes and knowledge ranked by hybrid
+search too (their term score and cosine, fused by RRF). The query is embedded
+once for all of them. Candidates are
 scored relevance × the query route's layer weight × time match × recency ×
 importance, optionally reordered by a cross-encoder and diversified by MMR, and
 packed exactly into the budget; each keeps its score parts and reason.
@@ -24,11 +27,11 @@ from .backends.base import MemoryBackend
 from .config import MemoryConfig
 from .context import ContextItem, MemoryContext, item_tokens
 from .layers.hierarchy import Hierarchy
-from .layers.longterm_read import LongTermDoc, rank_docs
+from .layers.longterm_read import LongTermDoc, rank_hybrid
 from .layers.midterm import Segment
 from .packing import STATEMENT_LAYERS, Packer
 from .records import MemoryHit, Message
-from .retrieval.hybrid import HybridRetriever
+from .retrieval.hybrid import SEGMENT_RANKING, HybridRetriever, QueryVector
 from .retrieval.rerank import Reranker
 from .retrieval.routing import Route, route_query
 from .retrieval.scoring import age_days, mmr_order, recency_decay
@@ -43,6 +46,7 @@ _ROUTE_LAYER = {
     "neighbor": "messages",
     "short_term": "short_term",
     "mid_term": "mid_term",
+    "segment_page": "mid_term",
     "profile": "profile",
     "fact": "facts",
     "trait": "facts",
@@ -141,7 +145,12 @@ class ContextBuilder:
         return keep if len(keep) >= len(tail) else tail
 
     def ranked_segments(
-        self, user_id: str, query: str, *, visit: bool = True
+        self,
+        user_id: str,
+        query: str,
+        *,
+        visit: bool = True,
+        query_vector: QueryVector | None = None,
     ) -> list[tuple[Segment, float, dict[str, float]]]:
         """The mid-term segments closest to ``query`` (each retrieval warms them)."""
         k = self.config.segments_per_query
@@ -149,8 +158,64 @@ class ContextBuilder:
             return []
         qvec = None
         if self.config.dense_weight > 0:
-            qvec = self._retriever.embedder().embed_array([query], persist=False)[0]
+            qvec = (query_vector or self._retriever.query_vector(query)).get()
         return self.hierarchy.rank_segments(user_id, qvec, tokenize(query), k, visit=visit)
+
+    def segment_pages(
+        self,
+        user_id: str,
+        segments: list[tuple[Segment, float, dict[str, float]]],
+        query_vector: QueryVector,
+    ) -> list[tuple[int, float]]:
+        """``(seq, cosine)`` of the messages of the segments' pages, closest to the query
+        first (at most ``candidate_pool``): the ranking of messages reached through their
+        segments. Empty when ``segment_page_weight`` or ``dense_weight`` is 0."""
+        cfg = self.config
+        if not segments or cfg.segment_page_weight <= 0 or cfg.dense_weight <= 0:
+            return []
+        seqs = {s for seg, _, _ in segments for s in seg.seqs()}
+        if not seqs:
+            return []
+        return self.backend.vector_search(user_id, query_vector.get(), cfg.candidate_pool, seqs)
+
+    def rank_long_term(
+        self,
+        docs: list[LongTermDoc],
+        query: str,
+        query_vector: QueryVector,
+        message_parts: list[dict[str, float]],
+        k: int,
+    ) -> list[tuple[LongTermDoc, float, dict[str, float]]]:
+        """Long-term entries by hybrid search (see
+        :func:`~langgraph_memory.layers.longterm_read.rank_hybrid`).
+
+        Their texts are embedded through the cached embedder, in process only (a
+        rendering changes with the entry, and ``delete_user`` must reach every
+        vector). An entry sharing no term with the query must be at least as close
+        to it as the messages ranked within ``fusion_depth`` by cosine
+        (``message_parts``: score parts of the retrieved messages).
+        """
+        cfg = self.config
+        weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
+        if weight <= 0 or not docs:
+            return rank_hybrid(docs, query, k, lexical_weight=cfg.lexical_weight, rrf_k=cfg.rrf_k)
+        vectors = self._retriever.embedder().embed_array([d.text for d in docs], persist=False)
+        close = [
+            p["cosine"]
+            for p in message_parts
+            if "cosine" in p and p.get("dense_rank", cfg.fusion_depth + 1) <= cfg.fusion_depth
+        ]
+        return rank_hybrid(
+            docs,
+            query,
+            k,
+            query_vector=query_vector.get(),
+            doc_vectors=vectors,
+            lexical_weight=cfg.lexical_weight,
+            dense_weight=weight,
+            rrf_k=cfg.rrf_k,
+            min_cosine=min(close) if close else None,
+        )
 
     def build(
         self,
@@ -191,16 +256,35 @@ class ContextBuilder:
         ]
         packer.take(session_items, int(budget * cfg.session_share))
         t1 = time.perf_counter()
-        ranked = self._retriever.rank(user_id, query, cfg.candidate_pool, filter)
-        segments = [] if filter else self.ranked_segments(user_id, query)
+        qvec = self._retriever.query_vector(query)
+        segments: list[tuple[Segment, float, dict[str, float]]] = []
+
+        def via_segments() -> list[tuple[int, float]]:
+            # after the BM25 and dense rankings: the query is embedded by then
+            segments.extend(self.ranked_segments(user_id, query, query_vector=qvec))
+            return self.segment_pages(user_id, segments, qvec)
+
+        ranked = self._retriever.rank(
+            user_id,
+            query,
+            cfg.candidate_pool,
+            filter,
+            query_vector=qvec,
+            via_segments=None if filter else via_segments,
+        )
+        long_ranked = self.rank_long_term(
+            long_docs, query, qvec, [p for _, _, p in ranked], cfg.long_term_k
+        )
         t2 = time.perf_counter()
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
         cands = self._candidates(user_id, ranked, skip)
         cands += self._segment_items(segments, skip)
-        for rank, (doc, bm25) in enumerate(rank_docs(long_docs, query, cfg.long_term_k), 1):
-            score = cfg.long_term_weight / (cfg.rrf_k + rank)
-            parts = {"term_score": bm25, "long_term_rank": float(rank)}
-            item = self._doc_item(doc, score, parts, f"long-term {doc.layer}: rank {rank}")
+        for rank, (doc, fused, parts) in enumerate(long_ranked, 1):
+            score = cfg.long_term_weight * fused
+            parts["long_term_rank"] = float(rank)
+            how = "hybrid search" if "dense_rank" in parts else "shared words"
+            reason = f"long-term {doc.layer}: rank {rank} by {how}"
+            item = self._doc_item(doc, score, parts, reason)
             doc_of[id(item)] = doc
             cands.append(item)
         self._credit_segments(user_id, cands, segments)
@@ -239,11 +323,19 @@ class ContextBuilder:
         cfg = self.config
         msgs = self.backend.get_messages(user_id, [s for s, _, _ in ranked])
         items: dict[int, ContextItem] = {}
+        page_rank = f"{SEGMENT_RANKING}_rank"
         for rank, (seq, score, parts) in enumerate(ranked, start=1):
             msg = msgs.get(seq)
             if msg is not None and msg.id not in skip:
-                reason = f"retrieved: rank {rank} by hybrid search"
-                items[seq] = self._item(msg, "message", score, dict(parts), reason)
+                if page_rank in parts and "bm25_rank" not in parts and "dense_rank" not in parts:
+                    layer = "segment_page"
+                    reason = (
+                        f"retrieved: rank {rank}, through its mid-term segment (rank "
+                        f"{int(parts[page_rank])} by cosine among the segments' pages)"
+                    )
+                else:
+                    layer, reason = "message", f"retrieved: rank {rank} by hybrid search"
+                items[seq] = self._item(msg, layer, score, dict(parts), reason)
         if cfg.neighbor_window <= 0:
             return list(items.values())
         primary = [(s, sc) for (s, sc, p) in ranked if s in items and "tier" not in p]
@@ -422,17 +514,19 @@ class ContextBuilder:
         items: list[ContextItem],
         segments: list[tuple[Segment, float, dict[str, float]]],
     ) -> None:
-        """Messages whose page is in a retrieved segment: say so, and boost them."""
+        """Messages whose page is in a retrieved segment: say so, and boost them (those
+        retrieved through their segment are not boosted again)."""
         if not segments:
             return
         rank_of = {seg.id: r for r, (seg, _, _) in enumerate(segments, start=1)}
         seg_of = self.hierarchy.segment_of(user_id, (it.order for it in items))
         for it in items:
-            if it.layer not in ("message", "neighbor"):
+            if it.layer not in ("message", "neighbor", "segment_page"):
                 continue
             sid = seg_of.get(it.order)
             if sid in rank_of:
-                it.score *= 1.0 + self.config.segment_boost
+                if it.layer != "segment_page":
+                    it.score *= 1.0 + self.config.segment_boost
                 it.score_parts["segment_rank"] = float(rank_of[sid])
                 it.reason += f"; its page is in retrieved segment {sid}"
 

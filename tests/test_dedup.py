@@ -123,3 +123,22 @@ def test_config_validates_dedup_fields() -> None:
         MemoryConfig(dedup_window_days=-1.0)
     with pytest.raises(ValueError, match="dedup_threshold"):
         LongTermConfig(dedup_threshold=-0.1)
+
+
+def test_dedup_embeddings_leave_nothing_in_the_cache_table(tmp_path) -> None:
+    """Fact texts embedded for dedup are cached in the process only: the persistent
+    cache holds message vectors, which ``delete_user`` finds again and removes."""
+    import sqlite3
+
+    from langgraph_memory.embeddings import HashingEmbeddings
+
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        misses = mm.embeddings.cache_misses
+        mm.longterm.add_fact("u", "user", "likes", "green tea", source_ids=["m1"])
+        mm.longterm.add_fact("u", "user", "likes", "green teas", source_ids=["m2"])
+        assert mm.embeddings.cache_misses > misses  # the dedup did embed
+        mm.flush()
+        db = mm.path
+        assert db is not None
+        with sqlite3.connect(db) as con:
+            assert con.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0] == 0

@@ -2,9 +2,12 @@
 
 The user profile (preferences above the context threshold, conflicts resolved)
 is small and refined, so it is offered whole, first. Current facts, agent
-traits, episodes and knowledge are ranked against the query by a BM25-like term
-score over their texts (English and Chinese tokenisation); only those sharing terms with the
-query are offered.
+traits, episodes and knowledge are ranked against the query by hybrid search
+(:func:`rank_hybrid`): a BM25-like term score over their texts (English and
+Chinese tokenisation) and the cosine of their embedding with the query's, fused
+by reciprocal rank. Entries sharing terms with the query are offered; one that
+shares none only when it is close enough by meaning. Without embeddings the term
+score alone ranks them (:func:`rank_docs`).
 
 Example:
     >>> from datetime import datetime, timezone
@@ -23,9 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
+
+from ..retrieval.fusion import rrf_fuse
 from ..tokens import tokenize
 
-__all__ = ["LongTermDoc", "rank_docs"]
+__all__ = ["LongTermDoc", "rank_docs", "rank_hybrid"]
 
 
 @dataclass(slots=True)
@@ -79,3 +85,86 @@ def rank_docs(
     scored.sort(key=lambda x: (-x[0], x[1]))
     out = [(docs[i], s) for s, i in scored]
     return out[:k] if k is not None else out
+
+
+def rank_hybrid(
+    docs: Sequence[LongTermDoc],
+    query: str,
+    k: int | None = None,
+    *,
+    query_vector: np.ndarray | None = None,
+    doc_vectors: np.ndarray | None = None,
+    lexical_weight: float = 1.0,
+    dense_weight: float = 1.0,
+    rrf_k: int = 60,
+    min_cosine: float | None = None,
+) -> list[tuple[LongTermDoc, float, dict[str, float]]]:
+    """Docs best first by the reciprocal rank fusion of :func:`rank_docs` and cosine.
+
+    The term ranking holds the docs sharing terms with the query; the dense ranking
+    holds every doc, by the cosine of its vector (``doc_vectors``, one row per doc)
+    with ``query_vector``. A doc's score is its fused RRF score normalised by the
+    weights of the rankings used, so ranked ``r`` by both (or by terms alone, when
+    there are no vectors) it scores ``1 / (rrf_k + r)``. A doc outside the term
+    ranking is offered only when its cosine is at least ``min_cosine`` (any doc when
+    ``None``). Without vectors, or with ``dense_weight`` 0, this is :func:`rank_docs`
+    (the words-only ranking).
+
+    Returns:
+        ``(doc, score, parts)``; ``parts`` has ``term_score`` and ``bm25_rank`` (when
+        it shares terms), ``cosine`` and ``dense_rank`` (with vectors) and ``rrf``.
+
+    Example:
+        >>> from datetime import datetime, timezone
+        >>> t = datetime(2024, 5, 1, tzinfo=timezone.utc)
+        >>> docs = [LongTermDoc("f1", "fact", "User likes jazz", [], t),
+        ...         LongTermDoc("f2", "fact", "User owns a cat", [], t)]
+        >>> vecs = np.array([[1.0, 0.0], [0.0, 1.0]])
+        >>> ranked = rank_hybrid(docs, "which music?", query_vector=np.array([0.9, 0.1]),
+        ...                      doc_vectors=vecs, min_cosine=0.5)
+        >>> [(d.id, sorted(p)) for d, _, p in ranked]  # no shared word: found by meaning
+        [('f1', ['cosine', 'dense_rank', 'rrf'])]
+    """
+    lexical = rank_docs(docs, query) if lexical_weight > 0 else []
+    use_dense = (
+        dense_weight > 0
+        and query_vector is not None
+        and doc_vectors is not None
+        and len(docs) > 0
+        and len(doc_vectors) == len(docs)
+    )
+    if not use_dense:
+        lexical = lexical or rank_docs(docs, query)
+        return [
+            (
+                d,
+                1.0 / (rrf_k + r),
+                {"term_score": s, "bm25_rank": float(r), "rrf": 1.0 / (rrf_k + r)},
+            )
+            for r, (d, s) in enumerate(lexical[:k] if k is not None else lexical, start=1)
+        ]
+    assert query_vector is not None and doc_vectors is not None
+    mat = np.asarray(doc_vectors, dtype=np.float32)
+    q = np.asarray(query_vector, dtype=np.float32)
+    norms = np.linalg.norm(mat, axis=1) * float(np.linalg.norm(q))
+    cos = (mat @ q) / np.where(norms == 0, 1.0, norms)
+    index = {id(d): i for i, d in enumerate(docs)}
+    term = {index[id(d)]: s for d, s in lexical}
+    rankings: dict[str, list[int]] = {"dense": [int(i) for i in np.argsort(-cos, kind="stable")]}
+    weights = {"dense": dense_weight}
+    if lexical:
+        rankings = {"bm25": [index[id(d)] for d, _ in lexical], **rankings}
+        weights["bm25"] = lexical_weight
+    total = sum(weights.values())
+    out: list[tuple[LongTermDoc, float, dict[str, float]]] = []
+    for i, score, parts in rrf_fuse(rankings, k=rrf_k, weights=weights):
+        if i not in term and min_cosine is not None and cos[i] < min_cosine:
+            continue
+        parts["cosine"] = float(cos[i])
+        if i in term:
+            parts["term_score"] = term[i]
+        parts["rrf"] = score / total
+        out.append((docs[i], score / total, parts))
+        if k is not None and len(out) >= k:
+            break
+    return out

@@ -7,6 +7,8 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+import numpy as np
+
 from ..backends.base import MemoryBackend
 from ..backends.filters import compile_filter
 from ..config import MemoryConfig
@@ -15,12 +17,43 @@ from ..records import MemoryHit, Message
 from ..tokens import tokenize
 from .fusion import rrf_fuse
 
-__all__ = ["HybridRetriever", "index_text"]
+__all__ = ["HybridRetriever", "QueryVector", "index_text"]
+
+#: The fusion's name of the ranking of messages reached through their mid-term segments.
+SEGMENT_RANKING = "segment_page"
 
 
 def index_text(msg: Message) -> str:
     """The text a message is indexed (and embedded) by: the speaker's name and the content."""
     return f"{msg.name}: {msg.content}" if msg.name else msg.content
+
+
+class QueryVector:
+    """A query's embedding, made on first use and shared by the rankings of one call.
+
+    Message, segment and long-term retrieval of one ``search`` or ``build_context``
+    embed the query once (on the retriever's thread when the dense search runs
+    beside the lexical one).
+
+    Args:
+        embedder: Returns the query embedder.
+        query: The query text.
+    """
+
+    __slots__ = ("_embedder", "query", "_vector", "_lock")
+
+    def __init__(self, embedder: Callable[[], CachedEmbeddings], query: str) -> None:
+        self._embedder = embedder
+        self.query = query
+        self._vector: np.ndarray | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> np.ndarray:
+        """The embedding (computed once)."""
+        with self._lock:
+            if self._vector is None:
+                self._vector = self._embedder().embed_array([self.query], persist=False)[0]
+            return self._vector
 
 
 class HybridRetriever:
@@ -44,19 +77,22 @@ class HybridRetriever:
         self._threads: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
 
+    def query_vector(self, query: str) -> QueryVector:
+        """The query's embedding, made when first needed."""
+        return QueryVector(self.embedder, query)
+
     def _dense(
-        self, user_id: str, query: str, pool: int, allowed: set[int] | None
+        self, user_id: str, qvec: QueryVector, pool: int, allowed: set[int] | None
     ) -> list[tuple[int, float]]:
-        qvec = self.embedder().embed_array([query], persist=False)[0]
-        return self.backend.vector_search(user_id, qvec, pool, allowed)
+        return self.backend.vector_search(user_id, qvec.get(), pool, allowed)
 
     def _submit_dense(
-        self, user_id: str, query: str, pool: int, allowed: set[int] | None
+        self, user_id: str, qvec: QueryVector, pool: int, allowed: set[int] | None
     ) -> Future[list[tuple[int, float]]]:
         with self._threads_lock:
             if self._threads is None:
                 self._threads = ThreadPoolExecutor(4, thread_name_prefix="langgraph-memory-dense")
-        return self._threads.submit(self._dense, user_id, query, pool, allowed)
+        return self._threads.submit(self._dense, user_id, qvec, pool, allowed)
 
     def close(self) -> None:
         """Stop the threads of concurrent dense searches (made again when needed)."""
@@ -66,10 +102,32 @@ class HybridRetriever:
             threads.shutdown(wait=True)
 
     def rank(
-        self, user_id: str, query: str, k: int, flt: Mapping[str, Any] | None = None
+        self,
+        user_id: str,
+        query: str,
+        k: int,
+        flt: Mapping[str, Any] | None = None,
+        *,
+        query_vector: QueryVector | None = None,
+        via_segments: Callable[[], list[tuple[int, float]]] | None = None,
     ) -> list[tuple[int, float, dict[str, float]]]:
-        """``(seq, score, score_parts)`` of the best ``k`` messages, best first."""
+        """``(seq, score, score_parts)`` of the best ``k`` messages, best first.
+
+        Args:
+            user_id: Whose messages.
+            query: The query.
+            k: How many.
+            flt: A metadata filter.
+            query_vector: The query's embedding, shared with the caller's other
+                rankings (made here when absent).
+            via_segments: Called once the BM25 and dense rankings are fused: ``(seq,
+                cosine)`` of messages reached through the query's mid-term segments,
+                best first, added as a ranking (``segment_page_rank``) of weight
+                ``segment_page_weight`` (see :meth:`_with_segment_pages`; ignored
+                when the weight is 0).
+        """
         cfg = self.config
+        qvec = query_vector or self.query_vector(query)
         predicate = compile_filter(flt)
         allowed = self.backend.filter_seqs(user_id, predicate) if predicate else None
         if allowed is not None and not allowed:
@@ -88,7 +146,7 @@ class HybridRetriever:
         if cfg.dense_weight > 0 and cfg.lexical_weight > 0 and self.backend.parallel_reads:
             # The query's embedding and the vector search run while the lexical search
             # waits on the server.
-            dense_future = self._submit_dense(user_id, query, pool, allowed)
+            dense_future = self._submit_dense(user_id, qvec, pool, allowed)
         if cfg.lexical_weight > 0:
             try:
                 lex = self.backend.lexical_search(
@@ -104,7 +162,7 @@ class HybridRetriever:
             dense = (
                 dense_future.result()
                 if dense_future is not None
-                else self._dense(user_id, query, pool, allowed)
+                else self._dense(user_id, qvec, pool, allowed)
             )
             rankings["dense"] = [s for s, _ in dense]
             cosines = dict(dense)
@@ -121,6 +179,12 @@ class HybridRetriever:
                 if seq not in seen:
                     parts["tier"] = 2.0
                     fused.append((seq, score * cfg.tail_factor, parts))
+        if via_segments is not None:
+            routed = via_segments()[:pool]
+            if routed and cfg.segment_page_weight > 0:
+                fused = self._with_segment_pages(fused, routed, set(cosines))
+                for seq, cos in routed:
+                    cosines.setdefault(seq, cos)
         fused = fused[:k]
         for seq, _, parts in fused:
             if seq in bm25:
@@ -129,11 +193,61 @@ class HybridRetriever:
                 parts["cosine"] = cosines[seq]
         return fused
 
+    def _with_segment_pages(
+        self,
+        fused: list[tuple[int, float, dict[str, float]]],
+        routed: list[tuple[int, float]],
+        dense: set[int],
+    ) -> list[tuple[int, float, dict[str, float]]]:
+        """Add the ranking of messages reached through their segments to ``fused``.
+
+        A message ranked ``r`` there (by cosine among the segments' pages) adds
+        ``segment_page_weight / (rrf_k + r)`` (times ``tail_factor`` past the fusion
+        depth, as a tail candidate), unless the dense ranking holds it already: its
+        cosine counts once. So the segment reaches messages that the dense ranking
+        missed, and does not re-weigh the ones it found.
+        """
+        cfg = self.config
+        key = f"{SEGMENT_RANKING}_rank"
+        at = {seq: i for i, (seq, _, _) in enumerate(fused)}
+        out = list(fused)
+        for r, (seq, _) in enumerate(routed, start=1):
+            if seq in dense:
+                continue
+            add = cfg.segment_page_weight / (cfg.rrf_k + r)
+            if r > cfg.fusion_depth:
+                add *= cfg.tail_factor
+            i = at.get(seq)
+            if i is None:
+                parts = {key: float(r), "rrf": add}
+                if r > cfg.fusion_depth:
+                    parts["tier"] = 2.0
+                at[seq] = len(out)
+                out.append((seq, add, parts))
+            else:
+                _, score, parts = out[i]
+                parts[key] = float(r)
+                parts["rrf"] = parts.get("rrf", 0.0) + add
+                if r <= cfg.fusion_depth:
+                    parts.pop("tier", None)  # a primary candidate now, through its segment
+                out[i] = (seq, score + add, parts)
+        out.sort(key=lambda x: -x[1])  # stable: ties keep their fused order
+        return out
+
     def search(
-        self, user_id: str, query: str, k: int, flt: Mapping[str, Any] | None = None
+        self,
+        user_id: str,
+        query: str,
+        k: int,
+        flt: Mapping[str, Any] | None = None,
+        *,
+        query_vector: QueryVector | None = None,
+        via_segments: Callable[[], list[tuple[int, float]]] | None = None,
     ) -> list[MemoryHit]:
-        """The best ``k`` messages as hits."""
-        ranked = self.rank(user_id, query, k, flt)
+        """The best ``k`` messages as hits (arguments as for :meth:`rank`)."""
+        ranked = self.rank(
+            user_id, query, k, flt, query_vector=query_vector, via_segments=via_segments
+        )
         msgs = self.backend.get_messages(user_id, [s for s, _, _ in ranked])
         return [to_hit(msgs[s], score, parts) for s, score, parts in ranked if s in msgs]
 
