@@ -150,17 +150,26 @@ MIGRATIONS: list[str] = [
     # 3: a per-message flag for placement in the memory hierarchy, so that several
     # processes may embed at once (see postgres_queue). Rows already there get true
     # (no table rewrite); those the hierarchy's marks say are not placed yet become false:
-    # the pending ones, and the embedded ones a crash left between the two marks.
+    # the pending ones, and the embedded ones a crash left between the two marks. Run
+    # again (its record lost), it leaves the flags alone: the marks are stale by then.
     """
-    ALTER TABLE lgm_messages ADD COLUMN placed boolean NOT NULL DEFAULT true;
-    ALTER TABLE lgm_messages ALTER COLUMN placed SET DEFAULT false;
-    UPDATE lgm_messages SET placed = false
-     WHERE NOT embedded
-        OR (seq > COALESCE((SELECT value::bigint FROM lgm_meta
-                             WHERE key = 'hierarchy_placed_seq'), 0)
-            AND seq <= COALESCE((SELECT value::bigint FROM lgm_meta
-                                  WHERE key = 'hierarchy_embedding_seq'), 0));
-    CREATE INDEX lgm_messages_unplaced ON lgm_messages (seq) WHERE embedded AND NOT placed;
+    DO $$
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM information_schema.columns
+                      WHERE table_schema = current_schema()
+                        AND table_name = 'lgm_messages' AND column_name = 'placed') THEN
+        ALTER TABLE lgm_messages ADD COLUMN placed boolean NOT NULL DEFAULT true;
+        ALTER TABLE lgm_messages ALTER COLUMN placed SET DEFAULT false;
+        UPDATE lgm_messages SET placed = false
+         WHERE NOT embedded
+            OR (seq > COALESCE((SELECT value::bigint FROM lgm_meta
+                                 WHERE key = 'hierarchy_placed_seq'), 0)
+                AND seq <= COALESCE((SELECT value::bigint FROM lgm_meta
+                                      WHERE key = 'hierarchy_embedding_seq'), 0));
+      END IF;
+    END $$;
+    CREATE INDEX IF NOT EXISTS lgm_messages_unplaced ON lgm_messages (seq)
+     WHERE embedded AND NOT placed;
     """,
 ]
 
