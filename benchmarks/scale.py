@@ -481,6 +481,10 @@ def store_vectors(
         part = with_seq[i : i + 2000]
         vectors = embedder.embed_array([index_text(m) for m in part])
         backend.store_vectors(list(zip(part, vectors, strict=True)))
+        if backend.concurrent_embedding:
+            # No hierarchy is built: flag them placed, or the manager opened next would
+            # place them all (on SQLite, the hierarchy's marks leave them out already).
+            backend.mark_placed([m.seq for m in part])
 
 
 def measure(
