@@ -558,15 +558,19 @@ class SQLiteBackend(MemoryBackend):
     def _posting_rows(
         self, user_id: str, term: str, after: int
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        rows = self._conn.execute(
-            "SELECT seq, tf, dl FROM postings WHERE user_id = ? AND term = ? AND seq > ? "
-            "ORDER BY seq",
+        # One text of "seq,tf,dl,..." parsed by numpy: a Python tuple per posting cost
+        # ~1.5 us, and a cold list of a common term holds tens of thousands.
+        text = self._conn.execute(
+            "SELECT group_concat(seq || ',' || tf || ',' || dl, ',') FROM (SELECT seq, tf, dl "
+            "FROM postings WHERE user_id = ? AND term = ? AND seq > ? ORDER BY seq)",
             (user_id, term, after),
-        ).fetchall()
-        if not rows:
+        ).fetchone()[0]
+        if not text:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty, empty
-        arr = np.asarray(rows, dtype=np.int64)
+        arr = np.fromstring(text, dtype=np.int64, sep=",").reshape(-1, 3)
+        if len(arr) > 1 and not bool(np.all(arr[1:, 0] > arr[:-1, 0])):
+            arr = arr[np.argsort(arr[:, 0], kind="stable")]  # SQLite does not promise the order
         return arr[:, 0], arr[:, 1], arr[:, 2]
 
     # -- cache ----------------------------------------------------------------------------
