@@ -17,6 +17,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager
 from functools import partial, wraps
 from typing import ParamSpec, TypeVar
@@ -164,6 +165,9 @@ class EmbeddingWorker:
         # until the first pass has replayed (or placed)
         self._busy = (place if self._concurrent else replay) is not None
         self._stop = False
+        # The next batch and its vectors in the making (see _embed_ahead).
+        self._ahead: tuple[list[Message], Future[np.ndarray]] | None = None
+        self._ahead_thread: ThreadPoolExecutor | None = None
         self.error: BaseException | None = None
         self.processed = 0
         #: Passes skipped because another process held the writer lease.
@@ -198,13 +202,15 @@ class EmbeddingWorker:
                 self._guarded(self._replay, "replaying hierarchy placement failed")
             batch = self._backend.pending_embeddings(self._batch_size)
             if not batch:
+                self._ahead = None
                 return 0
-            vectors = self._embed(batch)
+            batch, vectors = self._take_ahead(batch)
             pairs = list(zip(batch, np.asarray(vectors), strict=True))
             if self._before_store is not None:
                 self._guarded(partial(self._before_store, batch), "marking a batch failed")
             self._backend.store_vectors(pairs)
             if self._after_batch is not None:
+                self._embed_ahead()
                 self._guarded(
                     partial(self._after_batch, pairs),
                     "placing embedded messages in the hierarchy failed",
@@ -214,6 +220,40 @@ class EmbeddingWorker:
 
     def _embed(self, batch: list[Message]) -> np.ndarray:
         return self._embedder().embed_array([self._text_of(m) for m in batch])
+
+    def _embed_ahead(self) -> None:
+        """Start embedding the next pending batch while this one is placed.
+
+        The model runs on its own thread and a traced forward pass holds the GIL once,
+        so placement (Python) and embedding overlap instead of taking turns. Only
+        vectors are made ahead; they are stored by the next pass, which checks that
+        the same messages are still pending (see :meth:`_take_ahead`).
+        """
+        ahead = self._backend.pending_embeddings(self._batch_size)
+        if not ahead:
+            self._ahead = None
+            return
+        if self._ahead_thread is None:
+            self._ahead_thread = ThreadPoolExecutor(
+                1, thread_name_prefix="langgraph-memory-embed-ahead"
+            )
+        self._ahead = (ahead, self._ahead_thread.submit(self._embed, ahead))
+
+    def _take_ahead(self, batch: list[Message]) -> tuple[list[Message], np.ndarray]:
+        """``batch`` and its vectors: the ones embedded ahead when they are the first of
+        ``batch`` (a batch still pending as it was; messages that came since wait for
+        the next pass), else ``batch`` embedded now."""
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:
+            early, future = ahead
+            if [(m.seq, m.id) for m in batch[: len(early)]] == [(m.seq, m.id) for m in early]:
+                try:
+                    return early, future.result()
+                except Exception:  # embedded again below, where an error is reported
+                    pass
+            else:
+                future.cancel()
+        return batch, self._embed(batch)
 
     def _claim_and_place(self) -> int:
         """One pass on a backend with ``concurrent_embedding``: embed a claimed batch
@@ -311,3 +351,5 @@ class EmbeddingWorker:
         self._stop = True
         self._wake.set()
         self._thread.join(timeout=10)
+        if self._ahead_thread is not None:
+            self._ahead_thread.shutdown(wait=False, cancel_futures=True)

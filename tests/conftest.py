@@ -170,7 +170,7 @@ class GatedEmbeddings(Embeddings):
         self.gate.set()
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        if threading.current_thread().name == WORKER_THREAD:
+        if threading.current_thread().name.startswith(WORKER_THREAD):
             assert self.gate.wait(timeout=30), "gate never opened"
         return self.inner.embed_documents(texts)
 
@@ -184,7 +184,7 @@ class FailingEmbeddings(Embeddings):
     model_id = "failing"
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        if threading.current_thread().name == WORKER_THREAD:
+        if threading.current_thread().name.startswith(WORKER_THREAD):
             raise RuntimeError("model crashed")
         return HashingEmbeddings().embed_documents(texts)
 
