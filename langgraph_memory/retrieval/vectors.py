@@ -27,7 +27,8 @@ def _one_blas_thread() -> AbstractContextManager[Any]:
 
     OpenBLAS threads spin after a call and then fight the embedding model's own
     threads for the cores: on 2 cores that made the next query embedding 5-8x
-    slower. A matrix-vector product gains nothing from threads at this size.
+    slower. A large product is split over threads of our own instead (see
+    :func:`_matvec`).
     """
     global _controller
     if _controller is None:
