@@ -24,6 +24,7 @@ import numpy as np
 import pg_server
 import pytest
 from test_hierarchy_replay import placements
+from test_writer_lease import CONFIG, ingest_turns
 
 from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
@@ -39,7 +40,6 @@ pytestmark = [
 ]
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
-CONFIG = {"stm_capacity_pages": 2, "embed_batch_size": 8}  # mid-term within a few turns
 
 
 @pytest.fixture
@@ -229,16 +229,7 @@ def _ingest(url: str, worker: int, barrier: object) -> tuple[int, list[tuple[flo
         backend=PostgresBackend(url, max_size=4), embeddings=emb, config=MemoryConfig(**CONFIG)
     )
     try:
-        barrier.wait()  # type: ignore[attr-defined]
-        for i in range(N_TURNS):
-            for user in ("shared", f"own-{worker}"):
-                mm.add_turn(
-                    user,
-                    f"s{i % 3}",
-                    user=f"Worker {worker} question {i}: which tea goes with rice {i % 5}?",
-                    assistant=f"Answer {i}: jasmine tea, brewed {i % 4} minutes.",
-                )
-        mm.flush(timeout=120)
+        ingest_turns(mm, worker, N_TURNS, barrier)
         return mm._worker.processed, emb.calls
     finally:
         mm.close()

@@ -37,6 +37,21 @@ def _open_backend(where: tuple[str, str]) -> MemoryBackend:
     return SQLiteBackend(place)
 
 
+def ingest_turns(mm: MemoryManager, worker: int, n_turns: int, barrier: object) -> None:
+    """In a child process: wait for the others at ``barrier``, then add ``n_turns`` turns
+    for the user ``shared`` and as many for ``own-<worker>``, and flush."""
+    barrier.wait()  # type: ignore[attr-defined]
+    for i in range(n_turns):
+        for user in ("shared", f"own-{worker}"):
+            mm.add_turn(
+                user,
+                f"s{i % 3}",
+                user=f"Worker {worker} question {i}: which tea goes with rice {i % 5}?",
+                assistant=f"Answer {i}: jasmine tea, brewed {i % 4} minutes.",
+            )
+    mm.flush(timeout=120)
+
+
 def _ingest(where: tuple[str, str], worker: int, barrier: object) -> int:
     """A child process: a manager that ingests turns for ``shared`` and its own user."""
     backend = _open_backend(where)
@@ -44,16 +59,7 @@ def _ingest(where: tuple[str, str], worker: int, barrier: object) -> int:
         backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig(**CONFIG)
     )
     try:
-        barrier.wait()  # type: ignore[attr-defined]
-        for i in range(N_TURNS):
-            for user in ("shared", f"own-{worker}"):
-                mm.add_turn(
-                    user,
-                    f"s{i % 3}",
-                    user=f"Worker {worker} question {i}: which tea goes with rice {i % 5}?",
-                    assistant=f"Answer {i}: jasmine tea, brewed {i % 4} minutes.",
-                )
-        mm.flush(timeout=120)
+        ingest_turns(mm, worker, N_TURNS, barrier)
         return mm._worker.processed
     finally:
         mm.close()
