@@ -281,11 +281,14 @@ from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.backends.postgres import PostgresBackend
 from langgraph_memory.embeddings import HashingEmbeddings
 
+ingested = threading.Event()  # every message accepted: the kill loses none of them
+
 class Hanging(HashingEmbeddings):  # same model id: the next manager reuses the store
     hang = False
 
     def embed_documents(self, texts):
         if self.hang and threading.current_thread().name == "langgraph-memory-embed":
+            ingested.wait()
             print("CLAIMED", flush=True)
             time.sleep(600)  # SIGKILLed in here, the claim's transaction open
         return super().embed_documents(texts)
@@ -311,6 +314,7 @@ else:  # "placement": segments saved, then the process dies before any session s
         os._exit(17)
     mm.hierarchy._save_state = die
 ingest(6, 6)
+ingested.set()
 mm.flush()
 print("NOT KILLED", flush=True)
 """
