@@ -32,6 +32,9 @@ __all__ = ["EmbeddingWorker", "foreground", "in_foreground", "yield_gil"]
 
 log = logging.getLogger(__name__)
 
+#: Batches the worker keeps embedding ahead of the one it stores and places.
+AHEAD_BATCHES = 2
+
 
 class _Foreground:
     """Counts the library's calls running on callers' threads in this process.
@@ -165,8 +168,8 @@ class EmbeddingWorker:
         # until the first pass has replayed (or placed)
         self._busy = (place if self._concurrent else replay) is not None
         self._stop = False
-        # The next batch and its vectors in the making (see _embed_ahead).
-        self._ahead: tuple[list[Message], Future[np.ndarray]] | None = None
+        # The next batches and their vectors in the making, in order (see _embed_ahead).
+        self._ahead: list[tuple[list[Message], Future[np.ndarray]]] = []
         self._ahead_thread: ThreadPoolExecutor | None = None
         self.error: BaseException | None = None
         self.processed = 0
@@ -189,9 +192,11 @@ class EmbeddingWorker:
         flush is waiting), since embedding one text at a time is several times
         slower per text than embedding a full batch.
         """
-        batch = self._backend.pending_embeddings(self._batch_size)
-        if 0 < len(batch) < self._batch_size and not self._flushing.is_set():
-            time.sleep(self._linger_s)
+        # A full batch in the making needs no look at the queue.
+        if not (self._ahead and len(self._ahead[0][0]) >= self._batch_size):
+            batch = self._backend.pending_embeddings(self._batch_size)
+            if 0 < len(batch) < self._batch_size and not self._flushing.is_set():
+                time.sleep(self._linger_s)
         if self._concurrent:
             return self._claim_and_place()
         with self._writer() as mine:
@@ -202,7 +207,7 @@ class EmbeddingWorker:
                 self._guarded(self._replay, "replaying hierarchy placement failed")
             batch = self._backend.pending_embeddings(self._batch_size)
             if not batch:
-                self._ahead = None
+                self._drop_ahead()
                 return 0
             batch, vectors = self._take_ahead(batch)
             pairs = list(zip(batch, np.asarray(vectors), strict=True))
@@ -222,37 +227,54 @@ class EmbeddingWorker:
         return self._embedder().embed_array([self._text_of(m) for m in batch])
 
     def _embed_ahead(self) -> None:
-        """Start embedding the next pending batch while this one is placed.
+        """Keep the next pending batches embedding while this one is placed.
 
-        The model runs on its own thread and a traced forward pass holds the GIL once,
-        so placement (Python) and embedding overlap instead of taking turns. Only
-        vectors are made ahead; they are stored by the next pass, which checks that
-        the same messages are still pending (see :meth:`_take_ahead`).
+        The model runs on threads of its own and a traced forward pass holds the GIL
+        once, so placement (Python) and embedding overlap instead of taking turns. Two
+        batches are kept in the making (the second only when full): with one, the model
+        idled from the end of each batch until the worker had stored its vectors and
+        queued the next, 5-12 % of an ingestion's time. Only vectors are made ahead;
+        they are stored by a later pass, which checks that the same messages are still
+        pending (see :meth:`_take_ahead`).
         """
-        ahead = self._backend.pending_embeddings(self._batch_size)
-        if not ahead:
-            self._ahead = None
+        if len(self._ahead) >= AHEAD_BATCHES:
             return
+        queued = {m.seq for early, _ in self._ahead for m in early}
+        step = self._batch_size
+        rows = [
+            m for m in self._backend.pending_embeddings(step * AHEAD_BATCHES) if m.seq not in queued
+        ]
         if self._ahead_thread is None:
             self._ahead_thread = ThreadPoolExecutor(
-                1, thread_name_prefix="langgraph-memory-embed-ahead"
+                AHEAD_BATCHES, thread_name_prefix="langgraph-memory-embed-ahead"
             )
-        self._ahead = (ahead, self._ahead_thread.submit(self._embed, ahead))
+        for start in range(0, step * (AHEAD_BATCHES - len(self._ahead)), step):
+            part = rows[start : start + step]
+            # a short batch only when nothing else is in the making: the messages still
+            # to come join a later, fuller one
+            if not part or (len(part) < step and self._ahead):
+                break
+            self._ahead.append((part, self._ahead_thread.submit(self._embed, part)))
+
+    def _drop_ahead(self) -> None:
+        for _, future in self._ahead:
+            future.cancel()
+        self._ahead = []
 
     def _take_ahead(self, batch: list[Message]) -> tuple[list[Message], np.ndarray]:
         """``batch`` and its vectors: the ones embedded ahead when they are the first of
         ``batch`` (a batch still pending as it was; messages that came since wait for
-        the next pass), else ``batch`` embedded now."""
-        ahead, self._ahead = self._ahead, None
-        if ahead is not None:
-            early, future = ahead
+        the next pass), else ``batch`` embedded now (and whatever was in the making is
+        dropped)."""
+        if self._ahead:
+            early, future = self._ahead[0]
             if [(m.seq, m.id) for m in batch[: len(early)]] == [(m.seq, m.id) for m in early]:
+                del self._ahead[0]
                 try:
                     return early, future.result()
                 except Exception:  # embedded again below, where an error is reported
                     pass
-            else:
-                future.cancel()
+            self._drop_ahead()
         return batch, self._embed(batch)
 
     def _claim_and_place(self) -> int:

@@ -57,13 +57,58 @@ def test_direct_paths_give_the_vectors_of_encode(minilm, reference) -> None:
 
 def test_query_thread_runs_one_intra_op_thread_and_leaves_the_others(minilm) -> None:
     assert minilm._query_executor.submit(torch.get_num_threads).result() == 1
-    model_threads = minilm._executor.submit(torch.get_num_threads).result()
+    stream_threads = [ex.submit(torch.get_num_threads).result() for ex, _ in minilm._streams]
     fresh: list[int] = []
     t = threading.Thread(target=lambda: fresh.append(torch.get_num_threads()))
     t.start()
     t.join()
-    # a thread that starts using torch now gets the model thread's count, not 1
-    assert fresh == [model_threads]
+    # a thread that starts using torch now gets the count the process started with
+    # (the streams' counts together), not 1
+    assert fresh == [sum(stream_threads)]
+
+
+def test_batches_run_on_streams_that_share_the_intra_op_threads(minilm) -> None:
+    """With 2+ intra-op threads, batches run on two streams with half each and their
+    own tokenizers; with one, on the model thread alone."""
+    total = sum(ex.submit(torch.get_num_threads).result() for ex, _ in minilm._streams)
+    if total >= 2:
+        assert len(minilm._streams) == 2
+        assert [key for _, key in minilm._streams] == ["batch", "batch1"]
+        counts = [ex.submit(torch.get_num_threads).result() for ex, _ in minilm._streams]
+        assert counts == [total - total // 2, total // 2]
+    else:
+        assert len(minilm._streams) == 1
+    assert minilm._streams[0][0] is minilm._executor
+
+
+def test_streams_split_batches_and_keep_the_order(minilm, reference) -> None:
+    """Every size around the batch size, from two callers at once: each row is the
+    vector of its own text."""
+    sizes = [2, 3, minilm.batch_size - 1, minilm.batch_size, minilm.batch_size + 1]
+    sizes.append(2 * minilm.batch_size + 7)
+    errors: list[int] = []
+
+    def run(shift: int) -> None:
+        for size in sizes:
+            idx = [(i * 3 + shift) % len(TEXTS) for i in range(size)]
+            got = minilm.embed_array([TEXTS[i] for i in idx])
+            if got.shape != (size, 384) or not np.allclose(got, reference[idx], atol=1e-5):
+                errors.append(size)
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+
+
+def test_one_intra_op_thread_keeps_one_stream(monkeypatch, reference) -> None:
+    monkeypatch.setattr(emb_mod, "_split_streams", lambda *a: pytest.fail("split"))
+    monkeypatch.setattr(emb_mod, "_one_intra_op_thread", lambda ex: 1)
+    model = MiniLMEmbeddings()
+    assert len(model._streams) == 1
+    assert np.allclose(model.embed_array(TEXTS), reference, atol=1e-5)
 
 
 def test_queries_beside_batches_give_the_same_vectors(minilm, reference) -> None:

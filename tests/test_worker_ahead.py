@@ -107,18 +107,18 @@ def test_vectors_made_ahead_are_used_for_the_same_pending_batch(idle_worker) -> 
     msgs = _messages(backend, 6)
     early = msgs[:4]
     marker = np.full((4, 256), 0.5, dtype=np.float32)
-    worker._ahead = (early, _done(marker))
+    worker._ahead = [(early, _done(marker))]
     batch, vectors = worker._take_ahead(msgs)  # two more came since: they wait
     assert [m.id for m in batch] == ["m0", "m1", "m2", "m3"]
     assert np.array_equal(vectors, marker)
     assert emb.counts == {}  # nothing embedded again
-    assert worker._ahead is None
+    assert worker._ahead == []
 
 
 def test_vectors_made_ahead_are_dropped_when_the_batch_changed(idle_worker) -> None:
     backend, emb, worker = idle_worker
     msgs = _messages(backend, 6)
-    worker._ahead = (msgs[:4], _done(np.zeros((4, 256), dtype=np.float32)))
+    worker._ahead = [(msgs[:4], _done(np.zeros((4, 256), dtype=np.float32)))]
     backend.delete_user("u")  # say a delete_user ran in between
     fresh = _messages(backend, 3)
     batch, vectors = worker._take_ahead(fresh)
@@ -132,8 +132,43 @@ def test_a_failed_ahead_embedding_is_done_again(idle_worker) -> None:
     msgs = _messages(backend, 2)
     failed: Future[np.ndarray] = Future()
     failed.set_exception(RuntimeError("model crashed"))
-    worker._ahead = (msgs, failed)
+    worker._ahead = [(msgs, failed)]
     batch, vectors = worker._take_ahead(msgs)
     assert [m.id for m in batch] == ["m0", "m1"]
     assert emb.counts == {"text 0": 1, "text 1": 1}
     assert vectors.shape == (2, 256)
+
+
+def test_two_batches_are_made_ahead_the_second_only_when_full(idle_worker) -> None:
+    backend, emb, worker = idle_worker  # batch_size 8
+    msgs = _messages(backend, 20)
+    worker._embed_ahead()
+    assert [[m.id for m in early] for early, _ in worker._ahead] == [
+        [m.id for m in msgs[:8]],
+        [m.id for m in msgs[8:16]],
+    ]  # the last 4 wait for a fuller batch
+    first, second = (future.result() for _, future in worker._ahead)
+    # the first is stored: the next pass takes it, and tops the queue up behind the second
+    backend.store_vectors(list(zip(msgs[:8], first, strict=True)))
+    batch, vectors = worker._take_ahead(backend.pending_embeddings(8))
+    assert [m.id for m in batch] == [m.id for m in msgs[8:16]]
+    assert np.array_equal(vectors, second)
+    backend.store_vectors(list(zip(batch, vectors, strict=True)))
+    worker._embed_ahead()  # 4 left, nothing in the making: a short batch is fine now
+    assert [[m.id for m in early] for early, _ in worker._ahead] == [[m.id for m in msgs[16:]]]
+    worker._ahead[0][1].result()
+    assert sorted(emb.counts.values()) == [1] * 20  # each embedded once
+
+
+def test_a_changed_queue_drops_every_batch_made_ahead(idle_worker) -> None:
+    backend, emb, worker = idle_worker
+    msgs = _messages(backend, 16)
+    worker._embed_ahead()
+    assert len(worker._ahead) == 2
+    backend.delete_user("u")
+    fresh = _messages(backend, 3)
+    batch, vectors = worker._take_ahead(backend.pending_embeddings(8))
+    assert [m.seq for m in batch] == [m.seq for m in fresh]
+    assert worker._ahead == []
+    assert vectors.shape == (3, 256)
+    assert not {m.seq for m in msgs} & {m.seq for m in batch}

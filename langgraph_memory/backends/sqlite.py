@@ -106,7 +106,7 @@ def _row_to_message(row: sqlite3.Row | tuple) -> Message:
         content=content,
         timestamp=datetime.fromisoformat(ts),
         name=name,
-        metadata=json.loads(meta),
+        metadata={} if meta == "{}" else json.loads(meta),
         seq=seq,
     )
 
@@ -250,7 +250,7 @@ class SQLiteBackend(MemoryBackend):
                     msg.name,
                     msg.content,
                     msg.timestamp.isoformat(),
-                    json.dumps(msg.metadata, ensure_ascii=False),
+                    json.dumps(msg.metadata, ensure_ascii=False) if msg.metadata else "{}",
                     len(terms),
                     pos,
                 ),
