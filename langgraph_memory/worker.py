@@ -203,6 +203,7 @@ class EmbeddingWorker:
             if not mine:
                 self.skipped += 1
                 return 0
+            self._backend.index_pending()  # what came since the last pass, in one go
             if self._replay is not None:
                 self._guarded(self._replay, "replaying hierarchy placement failed")
             batch = self._backend.pending_embeddings(self._batch_size)
@@ -287,7 +288,9 @@ class EmbeddingWorker:
         with self._writer() as mine:
             if not mine:  # the lease holder places them
                 self.skipped += 1
-            elif self._place is not None:
+                return len(embedded)
+            self._backend.index_pending()
+            if self._place is not None:
                 try:
                     placed = self._place()
                     self._place_failed = False
@@ -321,10 +324,13 @@ class EmbeddingWorker:
             try:
                 while not self._stop and self.run_once():
                     pass
-                if self._on_idle is not None and not self._stop:
+                if not self._stop:
                     with self._writer() as mine:
                         if mine:
-                            self._on_idle()
+                            while self._backend.index_pending() and not self._stop:
+                                yield_gil()
+                            if self._on_idle is not None:
+                                self._on_idle()
             except Exception as exc:  # keep the thread alive; flush() reports it
                 if self.error is None or str(exc) != str(self.error):
                     log.exception("embedding worker failed")

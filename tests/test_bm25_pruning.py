@@ -34,7 +34,8 @@ def _msg(i: int, user: str, terms: list[str]) -> Message:
 @pytest.mark.parametrize("posting_cache", [4_000_000, 50, 0])
 def test_sqlite_lexical_search_equals_the_reference(tmp_path: Path, posting_cache: int) -> None:
     """Cached posting lists (topped up between queries, evicted when small) give the
-    reference's results; so do writes and deletes through another connection."""
+    reference's results, whether or not the postings of the latest messages are written
+    yet; so do writes, indexing and deletes through another connection."""
     rng = random.Random(5)
     pool = [f"w{i}" for i in range(200)] + ["咖啡", "绿茶"]
     common = ["trip", "cake", "report"]
@@ -54,6 +55,8 @@ def test_sqlite_lexical_search_equals_the_reference(tmp_path: Path, posting_cach
             n += 1
             ref.insert_message(m, terms)
             via.insert_message(m, terms)
+            if rng.random() < 0.05:  # the worker writes the postings now and then
+                rng.choice([sq, other]).index_pending(rng.choice([1, 7, 4096]))
 
     def check(rounds: int) -> None:
         for _ in range(rounds):
@@ -79,9 +82,84 @@ def test_sqlite_lexical_search_equals_the_reference(tmp_path: Path, posting_cach
         sq.delete_user("ann")
         ref.delete_user("ann")
         check(30)
+        write(100, sq)
+        while other.index_pending(64):
+            check(3)
+        check(30)
     finally:
         sq.close()
         other.close()
+
+
+def test_postings_wait_with_the_message_until_indexed(tmp_path: Path) -> None:
+    sq = SQLiteBackend(tmp_path)
+    terms = [["tea", "green", "tea"], ["coffee"], ["tea", "cake"], []]
+    for i, t in enumerate(terms):
+        sq.insert_message(_msg(i, "ann", t), t)
+    sq.insert_message(_msg(9, "bob", ["tea"]), ["tea"])
+    con = sq._conn
+    assert con.execute("SELECT COUNT(*) FROM postings").fetchone()[0] == 0
+    before = sq.lexical_search("ann", ["tea", "cake"], 10)
+    raw_before = sq.postings("ann", ["tea", "cake"])
+    assert [s for s, _ in before] == [3, 1]
+    assert sq.index_pending(2) == 2  # the oldest first
+    assert sq.lexical_search("ann", ["tea", "cake"], 10) == before
+    assert sq.index_pending() == 3
+    assert sq.index_pending() == 0
+    assert con.execute("SELECT COUNT(*) FROM messages WHERE terms IS NOT NULL").fetchone()[0] == 0
+    rows = con.execute("SELECT user_id, term, seq, tf, dl FROM postings ORDER BY seq, term")
+    assert rows.fetchall() == [
+        ("ann", "green", 1, 1, 3),
+        ("ann", "tea", 1, 2, 3),
+        ("ann", "coffee", 2, 1, 1),
+        ("ann", "cake", 3, 1, 2),
+        ("ann", "tea", 3, 1, 2),
+        ("bob", "tea", 5, 1, 1),
+    ]
+    assert sq.lexical_search("ann", ["tea", "cake"], 10) == before
+    after = sq.postings("ann", ["tea", "cake"])
+    assert sorted(after.lists["tea"]) == sorted(raw_before.lists["tea"])
+    assert after.doc_len == raw_before.doc_len and after.n_docs == raw_before.n_docs == 4
+    sq.close()
+
+
+def test_a_store_from_before_deferred_postings_opens_indexed(tmp_path: Path) -> None:
+    """Migration 2 on a store whose postings were written with each message: every
+    message counts as indexed, and new ones wait as usual."""
+    import sqlite3
+
+    from langgraph_memory.backends.sqlite import MIGRATIONS
+
+    file = tmp_path / "memory.sqlite3"
+    con = sqlite3.connect(file)
+    con.executescript(MIGRATIONS[0] + MIGRATIONS[1])
+    con.execute("CREATE TABLE lgm_migrations (v INTEGER PRIMARY KEY)")
+    con.executemany("INSERT INTO lgm_migrations (v) VALUES (?)", [(0,), (1,)])
+    for seq, (mid, words) in enumerate([("a", ["tea", "tea"]), ("b", ["cake"])], start=1):
+        con.execute(
+            "INSERT INTO messages (user_id, id, session_id, role, content, ts, metadata,"
+            " n_terms, pos) VALUES ('ann', ?, 's', 'user', ?, '2024-01-01T00:00:00+00:00',"
+            " '{}', ?, ?)",
+            (mid, " ".join(words), len(words), seq - 1),
+        )
+        for term in dict.fromkeys(words):
+            con.execute(
+                "INSERT INTO postings VALUES ('ann', ?, ?, ?, ?)",
+                (term, seq, words.count(term), len(words)),
+            )
+    con.execute("INSERT INTO user_stats VALUES ('ann', 2, 3)")
+    con.commit()
+    con.close()
+    sq = SQLiteBackend(tmp_path)
+    assert sq.get_meta("postings_upto") == "2"
+    assert sq.index_pending() == 0
+    assert [s for s, _ in sq.lexical_search("ann", ["tea"], 5)] == [1]
+    sq.insert_message(_msg(7, "ann", ["tea"]), ["tea"])
+    waiting = sq.lexical_search("ann", ["tea"], 5)
+    assert sorted(s for s, _ in waiting) == [1, 3]
+    assert sq.index_pending() == 1
+    assert sq.lexical_search("ann", ["tea"], 5) == waiting
+    sq.close()
 
 
 def test_bm25_arrays_equals_bm25_scores() -> None:
@@ -114,3 +192,22 @@ def test_bm25_arrays_equals_bm25_scores() -> None:
         assert (
             bm25_arrays(arrays, n_docs=len(docs), avg_len=avg, query_counts=counts, top=top) == want
         )
+
+
+def test_the_worker_indexes_what_an_earlier_process_left_waiting(tmp_path: Path) -> None:
+    from langgraph_memory import MemoryManager
+    from langgraph_memory.embeddings import HashingEmbeddings
+
+    sq = SQLiteBackend(tmp_path)
+    for i in range(30):
+        sq.insert_message(_msg(i, "ann", ["tea", f"w{i}"]), ["tea", f"w{i}"])
+    want = sq.lexical_search("ann", ["tea", "w3"], 10)
+    sq.close()  # as if the process stopped before its worker ran
+    with MemoryManager(backend=SQLiteBackend(tmp_path), embeddings=HashingEmbeddings()) as mm:
+        mm.flush()
+        con = mm.backend._conn  # type: ignore[attr-defined]
+        assert con.execute("SELECT COUNT(*) FROM messages WHERE terms IS NOT NULL").fetchone() == (
+            0,
+        )
+        assert con.execute("SELECT COUNT(DISTINCT seq) FROM postings").fetchone() == (30,)
+        assert mm.backend.lexical_search("ann", ["tea", "w3"], 10) == want

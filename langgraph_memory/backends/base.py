@@ -104,6 +104,19 @@ class MemoryBackend(ABC):
     def iter_messages(self, user_id: str) -> list[Message]:
         """All messages of a user in insertion order."""
 
+    def index_pending(self, limit: int = 4096) -> int:
+        """Write the posting lists of up to ``limit`` messages stored without them.
+
+        A backend may keep a new message's terms with the message and leave its posting
+        lists to the background worker, which calls this under the writer lease; its
+        searches count those terms meanwhile, so results are the same either way. This
+        default has nothing to do: postings are written with the message.
+
+        Returns:
+            How many messages were indexed (0 when none waited).
+        """
+        return 0
+
     # -- vectors ----------------------------------------------------------------------
     @abstractmethod
     def pending_embeddings(self, limit: int) -> list[Message]:
