@@ -104,6 +104,10 @@ MIGRATIONS: list[str] = [
 INDEXED_UPTO = "postings_upto"
 
 _COLS = "seq, user_id, id, session_id, role, name, content, ts, metadata"
+_SET_META = (
+    "INSERT INTO lgm_meta (key, value) VALUES (?, ?) "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
 
 
 def _row_to_message(row: sqlite3.Row | tuple) -> Message:
@@ -327,11 +331,7 @@ class SQLiteBackend(MemoryBackend):
                 "UPDATE messages SET terms = NULL WHERE seq > ? AND seq <= ? AND terms IS NOT NULL",
                 (upto, last),
             )
-            c.execute(
-                "INSERT INTO lgm_meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (INDEXED_UPTO, str(last)),
-            )
+            c.execute(_SET_META, (INDEXED_UPTO, str(last)))
         return len(rows)
 
     @staticmethod
@@ -755,11 +755,7 @@ class SQLiteBackend(MemoryBackend):
 
     def set_meta(self, key: str, value: str) -> None:
         with self._tx(messages=False) as c:
-            c.execute(
-                "INSERT INTO lgm_meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
+            c.execute(_SET_META, (key, value))
 
     # -- lifecycle ------------------------------------------------------------------------
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
