@@ -179,8 +179,7 @@ def drain(texts: list[str], model: MiniLMEmbeddings) -> float:
     from datetime import datetime, timedelta, timezone
 
     from langgraph_memory.backends import SQLiteBackend
-    from langgraph_memory.records import Message
-    from langgraph_memory.retrieval.hybrid import index_text
+    from langgraph_memory.records import Message, index_text
     from langgraph_memory.tokens import tokenize
     from langgraph_memory.validation import new_message_id
 

@@ -74,8 +74,7 @@ from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.backends import MemoryBackend, SQLiteBackend
-from langgraph_memory.records import Message
-from langgraph_memory.retrieval.hybrid import index_text
+from langgraph_memory.records import Message, index_text
 from langgraph_memory.tokens import tokenize
 
 T0 = datetime(2023, 1, 1, 8, 0, tzinfo=timezone.utc)

@@ -350,7 +350,7 @@ def cmd_stats(args: argparse.Namespace, out: Console, err: Console) -> int:
     mm = _open(args)
     try:
         stats = mm.stats(args.user)
-        users = mm.backend.users() if args.user is None else []
+        users = mm.users() if args.user is None else []
         keys = ("messages", "embedded", "sessions")
         per_user = [{"user": u, **{k: mm.stats(u)[k] for k in keys}} for u in users]
     finally:

@@ -1,30 +1,88 @@
-"""Configuration of a :class:`~langgraph_memory.MemoryManager`.
+"""Configuration of a :class:`~langgraph_memory.MemoryManager`, in sections.
 
-Every tunable parameter of the memory system lives in :class:`MemoryConfig`,
-with the defaults of the design documents. A config is immutable; derive a
-variant with :func:`dataclasses.replace`.
+Every tunable parameter lives in one section, documented and validated beside its
+fields: :class:`WriteSection` (limits, the embedder's batches, the write gate),
+:class:`RetrievalSection` (hybrid ranking, fusion, routing, reranking),
+:class:`PackingSection` (the token budget and its shares), :class:`HierarchySection`
+(short-term pages and chains, mid-term segments and heat), :class:`LongTermSection`
+(preference confidence, long-term ranking) and :class:`LifecycleSection` (the forget
+gate and consolidation). :class:`MemoryConfig` is all of them at once: its flat
+keyword names are every section's fields, and ``cfg.retrieval`` (and its kin) gives a
+section back. A config is immutable; derive a variant with :func:`dataclasses.replace`.
+Defaults are the design documents'.
 
 Example:
     >>> from langgraph_memory import MemoryConfig
     >>> cfg = MemoryConfig(rrf_k=60, default_token_budget=1024)
-    >>> cfg.rrf_k
-    60
+    >>> cfg.rrf_k, cfg.packing.default_token_budget
+    (60, 1024)
+    >>> MemoryConfig.from_sections(RetrievalSection(rrf_k=30), show_dates=False).rrf_k
+    30
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .write.sensitivity import SensitivityPolicy
 
-__all__ = ["MemoryConfig"]
+__all__ = [
+    "MemoryConfig",
+    "WriteSection",
+    "RetrievalSection",
+    "PackingSection",
+    "HierarchySection",
+    "LongTermSection",
+    "LifecycleSection",
+    "SECTIONS",
+]
+
+_S = TypeVar("_S")
+_KINDS = {"int": (int,), "float": (int, float), "bool": (bool,)}
+
+
+class _Section:
+    """Validation shared by the sections: each checks the types and ranges of its fields."""
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    def _validate(self) -> None:  # each section checks its own fields
+        pass
+
+    def _name(self, field: str) -> str:
+        return f"{type(self).__name__}.{field}"
+
+    def _check_types(self, section: type) -> None:
+        for f in fields(section):
+            value = getattr(self, f.name)
+            kinds = _KINDS.get(str(f.type))
+            if kinds is None:
+                continue
+            if (isinstance(value, bool) and f.type != "bool") or not isinstance(value, kinds):
+                raise TypeError(f"{self._name(f.name)} must be {f.type}, got {value!r}")
+
+    def _positive(self, *names: str) -> None:
+        for name in names:
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{self._name(name)} must be > 0, got {getattr(self, name)}")
+
+    def _non_negative(self, *names: str) -> None:
+        for name in names:
+            if getattr(self, name) < 0:
+                raise ValueError(f"{self._name(name)} must be >= 0")
+
+    def _unit(self, *names: str) -> None:
+        for name in names:
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{self._name(name)} must be within [0, 1]")
 
 
 @dataclass(frozen=True)
-class MemoryConfig:
-    """Parameters of the memory system (all optional; defaults are sensible).
+class WriteSection(_Section):
+    """What is accepted, how it is embedded, and the write gate.
 
     Attributes:
         max_content_chars: Longest message content accepted, in characters.
@@ -33,6 +91,44 @@ class MemoryConfig:
         embed_batch_size: How many texts the background worker embeds at once.
         embed_cache_size: Entries of the in-process embedding cache (the
             persistent cache of the backend is unbounded).
+        sensitivity: The PII/secrets gate applied to every write (message content and
+            metadata, anchors, tasks, store items, core blocks) before anything is
+            stored or embedded: a
+            :class:`~langgraph_memory.write.sensitivity.SensitivityPolicy`, a mapping
+            ``{kind: action}`` or one action for every kind (``"refuse"``; ``"allow"``
+            switches the gate off). ``None`` (default): redact every kind.
+        dedup_threshold: An extracted fact whose embedding has a cosine above this
+            with a fact stored or refreshed within ``dedup_window_days`` refreshes
+            that fact instead of being added (the same text always does).
+        dedup_window_days: How recent a fact must be to absorb a near-duplicate.
+    """
+
+    max_content_chars: int = 100_000
+    max_metadata_bytes: int = 65_536
+    embed_batch_size: int = 512
+    embed_cache_size: int = 10_000
+    sensitivity: SensitivityPolicy | None = None
+    dedup_threshold: float = 0.95
+    dedup_window_days: float = 7.0
+
+    def _validate(self) -> None:
+        from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
+
+        policy = SensitivityPolicy.coerce(self.sensitivity) or SensitivityPolicy()
+        object.__setattr__(self, "sensitivity", policy)
+        self._check_types(WriteSection)
+        self._positive(
+            "max_content_chars", "max_metadata_bytes", "embed_batch_size", "embed_cache_size"
+        )
+        self._non_negative("dedup_window_days")
+        self._unit("dedup_threshold")
+
+
+@dataclass(frozen=True)
+class RetrievalSection(_Section):
+    """How memories are ranked for a query.
+
+    Attributes:
         rrf_k: The ``k`` of reciprocal rank fusion, ``1 / (k + rank)``.
         lexical_weight: Weight of the BM25 ranking in the fusion.
         dense_weight: Weight of the dense (cosine) ranking in the fusion.
@@ -50,32 +146,99 @@ class MemoryConfig:
         neighbor_decay: Score factor a neighbouring turn inherits from its hit.
         answer_decay: Score factor of the turn that answers a retrieved question
             (the next turn after a hit that ends with a question mark).
+        routing: Route each query by rules (:mod:`~langgraph_memory.retrieval.routing`):
+            its intent weighs each layer's candidates, and a time it names ("last
+            May", "上周") raises the memories from that time.
+        time_boost: Memories inside the time a query names score ``1 + time_boost``
+            times higher (a boost, not a filter: an unsure date never hides a memory).
+        recency_weight: How much recency decay weighs: a candidate scores
+            ``1 − w + w·0.5^(age / half_life)`` times its relevance, its age counted
+            from the newest candidate (so a store replayed from old data is not
+            uniformly decayed). Off (0) by default: on LoCoMo, whose questions reach
+            across months of history, every weight tried lowered recall. Episodes are
+            weighed by their importance, which decays with age, either way.
+        recency_half_life_days: Age at which the decay factor is one half.
+        mmr_lambda: Maximal marginal relevance trade-off among the best ``mmr_pool``
+            retrieved candidates: 1.0 (default) packs by score alone; lower values
+            pass over candidates whose terms repeat what is already taken.
+        mmr_pool: How many of the best retrieved candidates MMR reorders.
+        rerank_top: How many of the best retrieved candidates the reranker given to
+            the manager (``MemoryManager(reranker=...)``) reorders; 0 switches it off.
+    """
+
+    rrf_k: int = 60
+    lexical_weight: float = 1.0
+    dense_weight: float = 1.0
+    candidate_pool: int = 60
+    fusion_depth: int = 15
+    tail_factor: float = 0.1
+    bm25_k1: float = 1.2
+    bm25_b: float = 0.75
+    neighbor_window: int = 2
+    neighbor_decay: float = 0.5
+    answer_decay: float = 0.5
+    routing: bool = True
+    time_boost: float = 0.5
+    recency_weight: float = 0.0
+    recency_half_life_days: float = 30.0
+    mmr_lambda: float = 1.0
+    mmr_pool: int = 40
+    rerank_top: int = 20
+
+    def _validate(self) -> None:
+        self._check_types(RetrievalSection)
+        self._positive("rrf_k", "candidate_pool", "fusion_depth", "recency_half_life_days")
+        self._positive("mmr_pool")
+        self._non_negative(
+            "lexical_weight", "dense_weight", "bm25_k1", "neighbor_decay", "answer_decay"
+        )
+        self._non_negative("tail_factor", "time_boost", "rerank_top")
+        if self.lexical_weight == 0 and self.dense_weight == 0:
+            raise ValueError(
+                f"{type(self).__name__}: lexical_weight and dense_weight cannot both be 0"
+            )
+        if not 0 <= self.bm25_b <= 1:
+            raise ValueError(f"{self._name('bm25_b')} must be within [0, 1]")
+        self._unit("recency_weight", "mmr_lambda")
+        if self.neighbor_window < 0:
+            raise ValueError(f"{self._name('neighbor_window')} and recent_messages must be >= 0")
+
+
+@dataclass(frozen=True)
+class PackingSection(_Section):
+    """How a context fills its token budget.
+
+    Attributes:
         default_token_budget: Budget of ``build_context`` when none is given.
         session_share: Share of the budget reserved for the current session's
             most recent messages.
         recent_messages: How many of the current session's latest messages are
             considered for that share.
         show_dates: Group context lines under the date they were said.
-        forget_threshold: The forget gate drops episodes whose importance is below this.
-        forget_min_age_days: Episodes younger than this are never forgotten.
-        max_episodes: Cap on the episodes kept per user (the least important go).
-        importance_base, importance_age_step, importance_age_days, importance_age_cap,
-            importance_access_step, importance_access_cap, importance_success,
-            importance_failure, importance_alert, importance_complex_bonus,
-            importance_complex_steps: The forget gate's importance formula (seed 000):
-            ``base − min(age_days/age_days·age_step, age_cap) + min(accesses·access_step,
-            access_cap) + success (or − failure) + alert (if an alert triggered it) +
-            complex_bonus (more than complex_steps steps)``, clamped to [0, 1]
-            (:class:`~langgraph_memory.forgetting.ImportanceRule`).
-        explicit_confidence, confirmed_confidence, inferred_confidence: Starting
-            confidence of a preference the user stated, confirmed, or that was inferred
-            (seed 002: 1.0, —, 0.6; "confirmed" 0.8 is ours).
-        reinforce_step, correct_step: Confidence a preference gains when followed and
-            loses when corrected (seed 002: +0.2, −0.4).
-        preference_threshold: Only preferences with confidence above this enter the
-            context (seed 002: 0.7).
-        consolidation_min_episodes: Unconsolidated episodes a target needs before they
-            are consolidated into knowledge.
+        profile_share: Share of the budget the user profile may take (it goes first).
+        working_share: Most of the budget the task in progress may take.
+    """
+
+    default_token_budget: int = 2000
+    session_share: float = 0.25
+    recent_messages: int = 6
+    show_dates: bool = True
+    profile_share: float = 0.1
+    working_share: float = 0.15
+
+    def _validate(self) -> None:
+        self._check_types(PackingSection)
+        self._positive("default_token_budget")
+        self._unit("profile_share", "working_share", "session_share")
+        if self.recent_messages < 0:
+            raise ValueError(f"{self._name('recent_messages')} must be >= 0")
+
+
+@dataclass(frozen=True)
+class HierarchySection(_Section):
+    """Short-term pages in topic chains, mid-term segments ranked by heat (MemoryOS).
+
+    Attributes:
         stm_capacity_pages: Pages a session's short-term FIFO holds (MemoryOS: 7).
         stm_capacity_tokens: Tokens a session's short-term FIFO holds.
         chain_threshold: A closed page continues the chain whose f_score (cosine +
@@ -98,97 +261,15 @@ class MemoryConfig:
             dense: the messages of the pages of those segments, by their own cosine
             with the query (at most ``candidate_pool`` of them). A message that dense
             retrieval did not rank is found through its segment; one that it ranked
-            keeps its score (its cosine counts once). Off (0) by default: on LoCoMo
-            it lowered evidence recall (weight 1: 0.616 / 0.751 / 0.821 against
-            0.618 / 0.753 / 0.823 at 256 / 512 / 1024 tokens; fused as a full third
-            ranking that re-weighed the messages dense retrieval found too: 0.506 /
-            0.652 / 0.763). It needs a query embedding (``dense_weight`` > 0).
+            keeps its score (its cosine counts once). Off (0) by default: on LoCoMo it
+            lowered evidence recall (``benchmarks/RESULTS.md``). It needs a query
+            embedding (``dense_weight`` > 0).
         segment_boost: Score factor ``1 + boost`` for retrieved messages whose page
             is in one of those segments.
         segment_summary_weight: A segment summary ranked ``r`` for a query scores
             ``weight / (rrf_k + r)``, like a message fused from one ranking.
-        profile_share: Share of the budget the user profile may take (it goes first).
-        long_term_k: Long-term facts, traits, episodes and knowledge offered per query.
-        long_term_dense_weight: Long-term entries are ranked by a BM25-like term score
-            and by the cosine of their text's embedding with the query's, fused by
-            RRF with weights ``lexical_weight`` and this. An entry sharing no term
-            with the query is offered only when it is at least as close to the query
-            as the messages that dense retrieval ranked within ``fusion_depth``.
-            0 (or ``dense_weight`` 0) ranks them by terms alone.
-        long_term_weight: Such an entry scores ``weight`` times its fused RRF score
-            normalised by the weights of its rankings, i.e. ``weight / (rrf_k + r)``
-            when it is ranked ``r`` by both (or by terms alone).
-        sensitivity: The PII/secrets gate applied to message content and metadata
-            before anything is stored or embedded: a
-            :class:`~langgraph_memory.write.sensitivity.SensitivityPolicy`, a mapping
-            ``{kind: action}`` or one action for every kind (``"refuse"``; ``"allow"``
-            switches the gate off). ``None`` (default): redact every kind.
-        dedup_threshold: Write gate: an extracted fact whose embedding has a cosine
-            above this with a fact stored or refreshed within ``dedup_window_days``
-            refreshes that fact instead of being added (the same text always does).
-        dedup_window_days: How recent a fact must be to absorb a near-duplicate.
-        working_share: Most of the budget the task in progress may take.
-        routing: Route each query by rules (:mod:`~langgraph_memory.retrieval.routing`):
-            its intent weighs each layer's candidates, and a time it names ("last
-            May", "上周") raises the memories from that time.
-        time_boost: Memories inside the time a query names score ``1 + time_boost``
-            times higher (a boost, not a filter: an unsure date never hides a memory).
-        recency_weight: How much recency decay weighs: a candidate scores
-            ``1 − w + w·0.5^(age / half_life)`` times its relevance, its age counted
-            from the newest candidate (so a store replayed from old data is not
-            uniformly decayed). Off (0) by default: on LoCoMo, whose questions reach
-            across months of history, every weight tried lowered recall (0.1 with a
-            365-day half-life: 0.750 against 0.754 at 512 tokens). Episodes are
-            weighed by their importance, which decays with age, either way.
-        recency_half_life_days: Age at which the decay factor is one half.
-        mmr_lambda: Maximal marginal relevance trade-off among the best ``mmr_pool``
-            retrieved candidates: 1.0 (default) packs by score alone; lower values
-            pass over candidates whose terms repeat what is already taken.
-        mmr_pool: How many of the best retrieved candidates MMR reorders.
-        rerank_top: How many of the best retrieved candidates the reranker given to
-            the manager (``MemoryManager(reranker=...)``) reorders; 0 switches it off.
     """
 
-    max_content_chars: int = 100_000
-    max_metadata_bytes: int = 65_536
-    embed_batch_size: int = 512
-    embed_cache_size: int = 10_000
-    rrf_k: int = 60
-    lexical_weight: float = 1.0
-    dense_weight: float = 1.0
-    candidate_pool: int = 60
-    fusion_depth: int = 15
-    tail_factor: float = 0.1
-    bm25_k1: float = 1.2
-    bm25_b: float = 0.75
-    neighbor_window: int = 2
-    neighbor_decay: float = 0.5
-    answer_decay: float = 0.5
-    default_token_budget: int = 2000
-    session_share: float = 0.25
-    recent_messages: int = 6
-    show_dates: bool = True
-    forget_threshold: float = 0.25
-    forget_min_age_days: float = 7.0
-    max_episodes: int = 10_000
-    consolidation_min_episodes: int = 3
-    importance_base: float = 0.5
-    importance_age_step: float = 0.1
-    importance_age_days: float = 30.0
-    importance_age_cap: float = 0.3
-    importance_access_step: float = 0.05
-    importance_access_cap: float = 0.2
-    importance_success: float = 0.1
-    importance_failure: float = 0.05
-    importance_alert: float = 0.15
-    importance_complex_bonus: float = 0.1
-    importance_complex_steps: int = 3
-    explicit_confidence: float = 1.0
-    confirmed_confidence: float = 0.8
-    inferred_confidence: float = 0.6
-    reinforce_step: float = 0.2
-    correct_step: float = 0.4
-    preference_threshold: float = 0.7
     stm_capacity_pages: int = 7
     stm_capacity_tokens: int = 4000
     chain_threshold: float = 0.6
@@ -206,117 +287,190 @@ class MemoryConfig:
     segment_page_weight: float = 0.0
     segment_boost: float = 0.0
     segment_summary_weight: float = 0.5
-    profile_share: float = 0.1
+
+    def _validate(self) -> None:
+        self._check_types(HierarchySection)
+        self._positive("stm_capacity_pages", "stm_capacity_tokens", "chain_summary_tokens")
+        self._positive("session_ttl_seconds", "midterm_capacity", "segment_summary_tokens")
+        self._positive("heat_mu_seconds")
+        self._non_negative("heat_alpha", "heat_beta", "heat_gamma", "heat_threshold")
+        self._non_negative(
+            "segments_per_query", "segment_page_weight", "segment_boost", "segment_summary_weight"
+        )
+
+
+@dataclass(frozen=True)
+class LongTermSection(_Section):
+    """The profile's confidence rules (seed 002) and how long-term entries are ranked.
+
+    Attributes:
+        explicit_confidence, confirmed_confidence, inferred_confidence: Starting
+            confidence of a preference the user stated, confirmed, or that was inferred
+            (seed 002: 1.0, —, 0.6; "confirmed" 0.8 is ours).
+        reinforce_step, correct_step: Confidence a preference gains when followed and
+            loses when corrected (seed 002: +0.2, −0.4).
+        preference_threshold: Only preferences with confidence above this enter the
+            context (seed 002: 0.7).
+        long_term_k: Long-term facts, traits, episodes and knowledge offered per query.
+        long_term_dense_weight: Long-term entries are ranked by a BM25-like term score
+            and by the cosine of their text's embedding with the query's, fused by
+            RRF with weights ``lexical_weight`` and this. An entry sharing no term
+            with the query is offered only when it is at least as close to the query
+            as the messages that dense retrieval ranked within ``fusion_depth``.
+            0 (or ``dense_weight`` 0) ranks them by terms alone.
+        long_term_weight: Such an entry scores ``weight`` times its fused RRF score
+            normalised by the weights of its rankings, i.e. ``weight / (rrf_k + r)``
+            when it is ranked ``r`` by both (or by terms alone).
+    """
+
+    explicit_confidence: float = 1.0
+    confirmed_confidence: float = 0.8
+    inferred_confidence: float = 0.6
+    reinforce_step: float = 0.2
+    correct_step: float = 0.4
+    preference_threshold: float = 0.7
     long_term_k: int = 5
     long_term_dense_weight: float = 1.0
     long_term_weight: float = 0.5
-    sensitivity: SensitivityPolicy | None = None
-    working_share: float = 0.15
-    dedup_threshold: float = 0.95
-    dedup_window_days: float = 7.0
-    routing: bool = True
-    time_boost: float = 0.5
-    recency_weight: float = 0.0
-    recency_half_life_days: float = 30.0
-    mmr_lambda: float = 1.0
-    mmr_pool: int = 40
-    rerank_top: int = 20
 
-    def __post_init__(self) -> None:
-        from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
-
-        policy = SensitivityPolicy.coerce(self.sensitivity) or SensitivityPolicy()
-        object.__setattr__(self, "sensitivity", policy)
-        for f in fields(self):
-            value = getattr(self, f.name)
-            kinds = {"int": (int,), "float": (int, float), "bool": (bool,)}.get(str(f.type))
-            if kinds is None:
-                continue
-            if (isinstance(value, bool) and f.type != "bool") or not isinstance(value, kinds):
-                raise TypeError(f"MemoryConfig.{f.name} must be {f.type}, got {value!r}")
-        positive = (
-            "max_content_chars",
-            "max_metadata_bytes",
-            "embed_batch_size",
-            "embed_cache_size",
-            "rrf_k",
-            "max_episodes",
-            "consolidation_min_episodes",
-            "candidate_pool",
-            "fusion_depth",
-            "default_token_budget",
-            "stm_capacity_pages",
-            "stm_capacity_tokens",
-            "chain_summary_tokens",
-            "session_ttl_seconds",
-            "midterm_capacity",
-            "segment_summary_tokens",
-            "heat_mu_seconds",
-            "recency_half_life_days",
-            "importance_age_days",
-            "mmr_pool",
+    def _validate(self) -> None:
+        self._check_types(LongTermSection)
+        self._non_negative(
+            "long_term_k", "long_term_dense_weight", "long_term_weight", "reinforce_step"
         )
-        for name in positive:
-            if getattr(self, name) <= 0:
-                raise ValueError(f"MemoryConfig.{name} must be > 0, got {getattr(self, name)}")
-        for name in (
-            "lexical_weight",
-            "dense_weight",
-            "bm25_k1",
-            "neighbor_decay",
-            "answer_decay",
-            "tail_factor",
-            "forget_threshold",
-            "forget_min_age_days",
-            "heat_alpha",
-            "heat_beta",
-            "heat_gamma",
-            "heat_threshold",
-            "segments_per_query",
-            "segment_page_weight",
-            "segment_boost",
-            "segment_summary_weight",
-            "long_term_k",
-            "long_term_dense_weight",
-            "long_term_weight",
-            "time_boost",
-            "dedup_window_days",
-            "rerank_top",
-            "importance_age_step",
-            "importance_age_cap",
-            "importance_access_step",
-            "importance_access_cap",
-            "importance_success",
-            "importance_failure",
-            "importance_alert",
-            "importance_complex_bonus",
-            "importance_complex_steps",
-            "reinforce_step",
-            "correct_step",
-        ):
-            if getattr(self, name) < 0:
-                raise ValueError(f"MemoryConfig.{name} must be >= 0")
-        if self.lexical_weight == 0 and self.dense_weight == 0:
-            raise ValueError("MemoryConfig: lexical_weight and dense_weight cannot both be 0")
-        if not 0 <= self.bm25_b <= 1:
-            raise ValueError("MemoryConfig.bm25_b must be within [0, 1]")
-        if not 0 <= self.profile_share <= 1:
-            raise ValueError("MemoryConfig.profile_share must be within [0, 1]")
-        for name in (
-            "recency_weight",
-            "mmr_lambda",
-            "dedup_threshold",
-            "importance_base",
+        self._non_negative("correct_step")
+        self._unit(
             "explicit_confidence",
             "confirmed_confidence",
             "inferred_confidence",
             "preference_threshold",
-        ):
-            if not 0 <= getattr(self, name) <= 1:
-                raise ValueError(f"MemoryConfig.{name} must be within [0, 1]")
-        if not 0 <= self.working_share <= 1:
-            raise ValueError("MemoryConfig.working_share must be within [0, 1]")
-        if not 0 <= self.session_share <= 1:
-            raise ValueError("MemoryConfig.session_share must be within [0, 1]")
-        if self.neighbor_window < 0 or self.recent_messages < 0:
-            raise ValueError("MemoryConfig.neighbor_window and recent_messages must be >= 0")
+        )
+
+
+@dataclass(frozen=True)
+class LifecycleSection(_Section):
+    """The forget gate and consolidation of episodes (seed 000).
+
+    Attributes:
+        forget_threshold: The forget gate drops episodes whose importance is below this.
+        forget_min_age_days: Episodes younger than this are never forgotten.
+        max_episodes: Cap on the episodes kept per user (the least important go).
+        consolidation_min_episodes: Unconsolidated episodes a target needs before they
+            are consolidated into knowledge.
+        importance_base, importance_age_step, importance_age_days, importance_age_cap,
+            importance_access_step, importance_access_cap, importance_success,
+            importance_failure, importance_alert, importance_complex_bonus,
+            importance_complex_steps: The forget gate's importance formula (seed 000):
+            ``base − min(age_days/age_days·age_step, age_cap) + min(accesses·access_step,
+            access_cap) + success (or − failure) + alert (if an alert triggered it) +
+            complex_bonus (more than complex_steps steps)``, clamped to [0, 1]
+            (:class:`~langgraph_memory.forgetting.ImportanceRule`).
+    """
+
+    forget_threshold: float = 0.25
+    forget_min_age_days: float = 7.0
+    max_episodes: int = 10_000
+    consolidation_min_episodes: int = 3
+    importance_base: float = 0.5
+    importance_age_step: float = 0.1
+    importance_age_days: float = 30.0
+    importance_age_cap: float = 0.3
+    importance_access_step: float = 0.05
+    importance_access_cap: float = 0.2
+    importance_success: float = 0.1
+    importance_failure: float = 0.05
+    importance_alert: float = 0.15
+    importance_complex_bonus: float = 0.1
+    importance_complex_steps: int = 3
+
+    def _validate(self) -> None:
+        self._check_types(LifecycleSection)
+        self._positive("max_episodes", "consolidation_min_episodes", "importance_age_days")
+        self._non_negative("forget_threshold", "forget_min_age_days")
+        self._non_negative(*(f.name for f in fields(self) if f.name.startswith("importance_")))
+        self._unit("importance_base")
+
+
+#: The sections, in the order :class:`MemoryConfig` validates them.
+SECTIONS: tuple[type[_Section], ...] = (
+    WriteSection,
+    RetrievalSection,
+    PackingSection,
+    HierarchySection,
+    LongTermSection,
+    LifecycleSection,
+)
+
+
+@dataclass(frozen=True)
+class MemoryConfig(
+    LifecycleSection,
+    LongTermSection,
+    HierarchySection,
+    PackingSection,
+    RetrievalSection,
+    WriteSection,
+):
+    """Parameters of the memory system: every section's fields, by their flat names
+    (all optional; defaults are sensible). See each section for its fields.
+
+    Raises:
+        TypeError: When a field has the wrong type (the message names it).
+        ValueError: When a field is out of its range (the message names it).
+
+    Example:
+        >>> cfg = MemoryConfig(rrf_k=30, heat_threshold=4.0)
+        >>> cfg.retrieval.rrf_k, cfg.hierarchy.heat_threshold
+        (30, 4.0)
+    """
+
+    def __post_init__(self) -> None:
+        for section in SECTIONS:
+            section._validate(self)
+
+    @classmethod
+    def from_sections(cls, *sections: _Section, **overrides: Any) -> MemoryConfig:
+        """A config from section objects, then flat ``overrides``.
+
+        Raises:
+            TypeError: When an argument is not a section, or an override no field.
+        """
+        values: dict[str, Any] = {}
+        for section in sections:
+            if not isinstance(section, SECTIONS):
+                raise TypeError(f"not a config section: {type(section).__name__}")
+            values.update({f.name: getattr(section, f.name) for f in fields(section)})  # type: ignore[arg-type]
+        return cls(**{**values, **overrides})
+
+    def _section(self, section: type[_S]) -> _S:
+        return section(**{f.name: getattr(self, f.name) for f in fields(section)})  # type: ignore[arg-type]
+
+    @property
+    def write(self) -> WriteSection:
+        """The write section of this config."""
+        return self._section(WriteSection)
+
+    @property
+    def retrieval(self) -> RetrievalSection:
+        """The retrieval section of this config."""
+        return self._section(RetrievalSection)
+
+    @property
+    def packing(self) -> PackingSection:
+        """The packing section of this config."""
+        return self._section(PackingSection)
+
+    @property
+    def hierarchy(self) -> HierarchySection:
+        """The hierarchy section of this config."""
+        return self._section(HierarchySection)
+
+    @property
+    def long_term(self) -> LongTermSection:
+        """The long-term section of this config."""
+        return self._section(LongTermSection)
+
+    @property
+    def lifecycle(self) -> LifecycleSection:
+        """The lifecycle section of this config."""
+        return self._section(LifecycleSection)

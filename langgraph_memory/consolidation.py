@@ -30,9 +30,9 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from .llm import structured_call
-from .records import Record
+from .records import Record, from_data, to_data
 from .tokens import is_cjk_text
-from .working import Episode, WorkingMemory, _dump, _load
+from .working import Episode, WorkingMemory
 
 __all__ = ["Knowledge", "KnowledgeDraft", "Consolidator"]
 
@@ -66,7 +66,7 @@ class Knowledge:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> Knowledge:
-        return _load(cls, data)
+        return from_data(cls, data)
 
     def text(self) -> str:
         """A rendering for prompts and search (in Chinese when the content is)."""
@@ -107,19 +107,19 @@ class Consolidator:
     def knowledge(self, user_id: str | None = None) -> list[Knowledge]:
         """Stored knowledge of a user (or everyone), oldest first."""
         return [
-            Knowledge.load(r.data) for r in self.working.backend.list_records("knowledge", user_id)
+            Knowledge.load(r.data) for r in self.working.records.list_records("knowledge", user_id)
         ]
 
     def touch(self, user_id: str, knowledge_id: str, n: int, when: datetime) -> bool:
         """Count ``n`` retrievals of a piece of knowledge; False when it is gone."""
-        rec = self.working.backend.get_record("knowledge", knowledge_id, user_id)
+        rec = self.working.records.get_record("knowledge", knowledge_id, user_id)
         if rec is None:
             return False
         k = Knowledge.load(rec.data)
         k.access_count += n
         k.last_accessed_at = when
-        self.working.backend.put_record(
-            Record("knowledge", k.id, user_id, _dump(k), k.created_at, k.updated_at)
+        self.working.records.put_record(
+            Record("knowledge", k.id, user_id, to_data(k), k.created_at, k.updated_at)
         )
         return True
 
@@ -134,8 +134,8 @@ class Consolidator:
             if len(eps) < self.min_episodes:
                 continue
             k = self._write(uid, target, eps)
-            self.working.backend.put_record(
-                Record("knowledge", k.id, uid, _dump(k), k.created_at, k.updated_at)
+            self.working.records.put_record(
+                Record("knowledge", k.id, uid, to_data(k), k.created_at, k.updated_at)
             )
             for ep in eps:
                 ep.consolidated = True

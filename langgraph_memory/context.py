@@ -18,6 +18,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, SystemMessage
 
+from .records import ContextLayer
 from .tokens import count_tokens
 
 __all__ = ["ContextItem", "MemoryContext", "HEADER"]
@@ -49,7 +50,7 @@ class ContextItem:
         order: Its position in time; the prompt lists items in this order.
     """
 
-    layer: str
+    layer: ContextLayer
     text: str
     tokens: int
     score: float

@@ -157,5 +157,5 @@ class ForgetGate:
                 for ep in episodes:
                     if ep.id not in gone:
                         self.working.save_episode(ep)
-                self.working.backend.delete_records("episode", list(gone), uid)
+                self.working.records.delete_records("episode", list(gone), uid)
         return report

@@ -1,35 +1,104 @@
-"""The manager's task, episode and maintenance methods (a mixin of :class:`MemoryManager`).
+"""The manager's working-memory and maintenance methods (a mixin of :class:`MemoryManager`).
 
-Tasks become episodes (``complete_task``); the forget gate drops unimportant
-episodes; consolidation turns episodes that share a target into knowledge.
+Anchors ride along in every context of a session (or of the user); tasks become
+episodes (``complete_task``); the forget gate drops unimportant episodes;
+consolidation turns episodes that share a target into knowledge. Every text and
+value of a task or an anchor goes through the sensitivity gate.
 """
 
 from __future__ import annotations
 
-import asyncio
-import threading
-from dataclasses import fields
-from datetime import datetime, timedelta, timezone
+from collections.abc import Mapping
+from datetime import datetime, timezone
 from typing import Any
 
+from .config import MemoryConfig
 from .consolidation import Consolidator, Knowledge
 from .forgetting import ForgetGate, ForgetReport
 from .validation import check_id
-from .working import Episode, TaskState, TaskStep, WorkingMemory
+from .working import Anchor, Episode, TaskState, TaskStep, WorkingMemory
+from .write.pipeline import WritePipeline
 
 __all__ = ["LifecycleMixin"]
 
 
 class LifecycleMixin:
-    """Working memory, episodes, knowledge, forgetting and consolidation."""
+    """Anchors, tasks, episodes, knowledge, forgetting and consolidation."""
 
-    working: WorkingMemory
+    config: MemoryConfig
+    _working: WorkingMemory
     _forget: ForgetGate
     _consolidator: Consolidator
-    _write_lock: threading.RLock
+    _write: WritePipeline
 
-    def _check_open(self) -> None:  # pragma: no cover - provided by MemoryManager
-        raise NotImplementedError
+    def _check_open(self) -> None:
+        """Raise when the manager is closed (the manager's own check)."""
+
+    # -- working memory: session anchors -------------------------------------------------
+    def add_anchor(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        session_id: str | None = None,
+        anchor_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Pin an instruction that rides along in every context of a session.
+
+        Args:
+            user_id: Whose anchor.
+            text: The instruction (at most ``config.max_content_chars`` characters); the
+                sensitivity gate redacts or refuses it like message content.
+            session_id: Its session; ``None`` (default) makes it ride along in every
+                session of the user.
+            anchor_id: Your id for it (default: generated). Adding an existing id
+                replaces that anchor's text, session and metadata; it keeps its place.
+            metadata: JSON-serialisable metadata.
+
+        Returns:
+            The anchor id.
+
+        Raises:
+            TypeError: When an argument has the wrong type.
+            ValueError: When an argument is invalid or the sensitivity policy refuses
+                the text. Nothing is stored then.
+
+        Example:
+            >>> aid = mm.add_anchor("u1", "Always answer in French.")  # doctest: +SKIP
+            >>> mm.add_anchor("u1", "Units: metric.", session_id="s1")  # doctest: +SKIP
+        """
+        self._check_open()
+        anchor = self._working.add_anchor(
+            user_id,
+            text,
+            session_id=session_id,
+            anchor_id=anchor_id,
+            metadata=dict(metadata) if isinstance(metadata, Mapping) else metadata,
+            max_chars=self.config.max_content_chars,
+            max_metadata_bytes=self.config.max_metadata_bytes,
+        )
+        return anchor.id
+
+    def anchors(self, user_id: str, session_id: str | None = None) -> list[Anchor]:
+        """The anchors of a session and the user-wide ones, in insertion order (only the
+        user-wide ones when ``session_id`` is ``None``)."""
+        self._check_open()
+        return self._working.anchors(user_id, session_id)
+
+    def remove_anchor(self, user_id: str, anchor_id: str) -> bool:
+        """Remove an anchor; returns ``False`` when the user has none with that id."""
+        self._check_open()
+        return self._working.remove_anchor(user_id, anchor_id)
+
+    def working_items(self, user_id: str, session_id: str) -> tuple[list[Anchor], TaskState | None]:
+        """What working memory puts into a session's context: its anchors (see
+        :meth:`anchors`) and the session's latest task still in progress."""
+        self._check_open()
+        anchors = self._working.anchors(user_id, check_id(session_id, "session_id"))
+        return anchors, self._working.current_task(user_id, session_id)
+
+    # -- tasks -----------------------------------------------------------------------
 
     def start_task(
         self, user_id: str, session_id: str, request: str, *, context: dict[str, Any] | None = None
@@ -52,7 +121,7 @@ class LifecycleMixin:
             >>> ep = mm.complete_task(tid, outcome="success", summary="restarted")  # doctest: +SKIP
         """
         self._check_open()
-        return self.working.start_task(user_id, session_id, request, context=context)
+        return self._working.start_task(user_id, session_id, request, context=context)
 
     def add_step(
         self,
@@ -63,19 +132,19 @@ class LifecycleMixin:
     ) -> int:
         """Append a step to a task in progress; returns its index."""
         self._check_open()
-        return self.working.add_step(task_id, description, tool_name, args)
+        return self._working.add_step(task_id, description, tool_name, args)
 
     def update_step(
         self, task_id: str, index: int, *, status: str | None = None, result: str | None = None
     ) -> TaskStep:
         """Set a step's ``status`` (pending/in_progress/completed/failed) and/or ``result``."""
         self._check_open()
-        return self.working.update_step(task_id, index, status=status, result=result)
+        return self._working.update_step(task_id, index, status=status, result=result)
 
     def get_task(self, task_id: str) -> TaskState:
         """A task by id (raises ``KeyError`` when unknown)."""
         self._check_open()
-        return self.working.get_task(task_id)
+        return self._working.get_task(task_id)
 
     def complete_task(
         self,
@@ -103,7 +172,7 @@ class LifecycleMixin:
             The stored :class:`Episode` (its importance already scored).
         """
         self._check_open()
-        return self.working.complete_task(
+        return self._working.complete_task(
             task_id,
             outcome=outcome,
             summary=summary,
@@ -116,7 +185,7 @@ class LifecycleMixin:
     def episodes(self, user_id: str) -> list[Episode]:
         """A user's episodes, oldest first."""
         self._check_open()
-        return self.working.episodes(check_id(user_id, "user_id"))
+        return self._working.episodes(check_id(user_id, "user_id"))
 
     def knowledge(self, user_id: str) -> list[Knowledge]:
         """A user's consolidated knowledge, oldest first."""
@@ -139,7 +208,7 @@ class LifecycleMixin:
         self._check_open()
         if user_id is not None:
             check_id(user_id, "user_id")
-        with self._write_lock:  # not beside the worker saving access counts
+        with self._write.writer.lock:  # not beside the worker saving access counts
             return self._forget.run(
                 user_id, now=now or datetime.now(timezone.utc), dry_run=bool(dry_run)
             )
@@ -149,51 +218,5 @@ class LifecycleMixin:
         self._check_open()
         if user_id is not None:
             check_id(user_id, "user_id")
-        with self._write_lock:  # not beside the worker saving access counts
+        with self._write.writer.lock:  # not beside the worker saving access counts
             return self._consolidator.run(user_id)
-
-    # -- async twins -------------------------------------------------------------------
-    async def astart_task(self, user_id: str, session_id: str, request: str, **kw: Any) -> str:
-        """Async :meth:`start_task`."""
-        return await asyncio.to_thread(self.start_task, user_id, session_id, request, **kw)
-
-    async def aadd_step(self, task_id: str, description: str, **kw: Any) -> int:
-        """Async :meth:`add_step`."""
-        return await asyncio.to_thread(self.add_step, task_id, description, **kw)
-
-    async def aupdate_step(self, task_id: str, index: int, **kw: Any) -> TaskStep:
-        """Async :meth:`update_step`."""
-        return await asyncio.to_thread(self.update_step, task_id, index, **kw)
-
-    async def acomplete_task(self, task_id: str, **kw: Any) -> Episode:
-        """Async :meth:`complete_task`."""
-        return await asyncio.to_thread(self.complete_task, task_id, **kw)
-
-    async def arun_forget_gate(self, dry_run: bool = False, **kw: Any) -> ForgetReport:
-        """Async :meth:`run_forget_gate`."""
-        return await asyncio.to_thread(self.run_forget_gate, dry_run, **kw)
-
-    async def arun_consolidation(self, user_id: str | None = None) -> list[Knowledge]:
-        """Async :meth:`run_consolidation`."""
-        return await asyncio.to_thread(self.run_consolidation, user_id)
-
-
-def make_lifecycle(
-    backend: Any, llm: Any, config: Any
-) -> tuple[WorkingMemory, ForgetGate, Consolidator]:
-    """The working memory, forget gate and consolidator of a manager."""
-    from .forgetting import ImportanceRule, importance
-
-    # Every constant of the rule is a MemoryConfig field named importance_<constant>.
-    rule = ImportanceRule(
-        **{f.name: getattr(config, f"importance_{f.name}") for f in fields(ImportanceRule)}
-    )
-    working = WorkingMemory(backend, importance=lambda ep, now: importance(ep, now, rule))
-    gate = ForgetGate(
-        working,
-        threshold=config.forget_threshold,
-        min_age=timedelta(days=config.forget_min_age_days),
-        max_episodes=config.max_episodes,
-        rule=rule,
-    )
-    return working, gate, Consolidator(working, llm, min_episodes=config.consolidation_min_episodes)

@@ -1,5 +1,11 @@
 """The facade: :class:`MemoryManager` writes, searches and builds context.
 
+It holds no pipeline logic: every call is validated and handed to the write
+pipeline (:mod:`.write.pipeline`), the read pipeline (:mod:`.read.pipeline`) or a
+layer, all wired once by :func:`~langgraph_memory.wiring.wire`. Working memory,
+episodes and maintenance are in :mod:`.lifecycle`, store items and core blocks in
+:mod:`.manager_items`, and every method's async twin in :mod:`.manager_async`.
+
 Example:
     >>> from langgraph_memory import MemoryManager
     >>> from langgraph_memory.backends import InMemoryBackend
@@ -14,67 +20,39 @@ Example:
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import os
-import threading
-import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import asdict
-from datetime import datetime, timezone
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from .backends.base import MemoryBackend
+from .backends.capabilities import LexicalIndex, RecordStore, VectorIndex
 from .backends.sqlite import SQLiteBackend
+from .concurrency import in_foreground
 from .config import MemoryConfig
 from .context import MemoryContext
-from .embeddings import CachedEmbeddings, MiniLMEmbeddings, default_embeddings, model_id
-from .layers.hierarchy import Hierarchy
-from .layers.longterm import LongTermConfig, LongTermMemory
-from .layers.longterm_read import LongTermDoc
-from .layers.midterm import Segment
-from .layers.promotion import write_atoms
-from .lifecycle import LifecycleMixin, make_lifecycle
-from .reading import ContextBuilder
-from .records import MemoryHit, Message
-from .retrieval.hybrid import HybridRetriever, index_text
+from .embeddings import CachedEmbeddings
+from .lifecycle import LifecycleMixin
+from .manager_async import AsyncMixin
+from .manager_items import ItemsMixin
+from .read.pipeline import LAYERS
+from .read.stats import memory_stats
+from .records import MemoryHit, SearchLayer
 from .retrieval.rerank import Reranker
-from .tokens import tokenize
-from .validation import (
-    check_content,
-    check_id,
-    check_metadata,
-    check_positive_int,
-    check_role,
-    new_message_id,
-    parse_timestamp,
-)
-from .worker import EmbeddingWorker, in_foreground
-from .working import Anchor, TaskState
+from .validation import check_content, check_id, check_positive_int
+from .wiring import wire
 from .write.extraction_entities import load_chinese
-from .write.sensitivity import SensitivityFilter
 
 __all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
 
-log = logging.getLogger(__name__)
-
 #: Where the default SQLite memory lives (override with ``LANGGRAPH_MEMORY_PATH``).
 DEFAULT_PATH = ".langgraph_memory"
-#: Layers that ``search(layers=...)`` accepts: stored messages (every page, whatever
-#: layer holds it, stays searchable as a message), mid-term segment summaries, and
-#: long-term entries (profile, facts, traits, episodes, knowledge). Each layer is
-#: ranked on its own (messages with those of the closest segments' pages, long-term
-#: entries by terms and meaning); the rankings are interleaved by reciprocal rank.
-LAYERS = ("message", "mid_term", "long_term")
 
 
-class MemoryManager(LifecycleMixin):
+class MemoryManager(LifecycleMixin, ItemsMixin, AsyncMixin):
     """A user-scoped, layered memory for agents.
 
     Args:
@@ -82,17 +60,21 @@ class MemoryManager(LifecycleMixin):
             or ``$LANGGRAPH_MEMORY_PATH``). Ignored when ``backend`` is given.
         embeddings: Any LangChain ``Embeddings``; default: the packaged
             all-MiniLM-L6-v2, loaded in the background.
-        llm: An optional LangChain chat model (used by later layers; never required).
+        llm: An optional LangChain chat model (extraction, summaries, consolidation;
+            never required).
         config: Parameters; :class:`MemoryConfig` defaults when omitted.
-        backend: A storage backend instance (e.g. ``InMemoryBackend()``).
+        backend: A storage backend instance (e.g. ``InMemoryBackend()``); it must offer
+            vectors, posting lists and records (every bundled backend does).
+        reranker: An optional cross-encoder for the best retrieved candidates.
+
+    Raises:
+        TypeError: When an argument has the wrong type, or the backend lacks a
+            capability the memory needs.
 
     Example:
         >>> mm = MemoryManager("/tmp/lgm-doc")  # doctest: +SKIP
         >>> mm.add_message("u1", "s1", "user", "我对花生过敏")  # doctest: +SKIP
     """
-
-    #: How long ``delete_user`` waits for another process to release the writer lease.
-    _LEASE_WAIT_S = 60.0
 
     def __init__(
         self,
@@ -113,74 +95,35 @@ class MemoryManager(LifecycleMixin):
             raise TypeError(f"config must be a MemoryConfig, got {type(config).__name__}")
         if embeddings is not None and not isinstance(embeddings, Embeddings):
             raise TypeError("embeddings must be a LangChain Embeddings instance")
-        self.config = config or MemoryConfig()
-        self.llm = llm
         if backend is None:
             root = (
                 path if path is not None else os.environ.get("LANGGRAPH_MEMORY_PATH", DEFAULT_PATH)
             )
             backend = SQLiteBackend(Path(root))
-        self.backend = backend
-        self.path = getattr(backend, "file", None)
-        self._embed_lock = threading.Lock()
-        self._embedder: CachedEmbeddings | None = None
-        self._inner_embeddings = embeddings
-        self._write_lock = threading.RLock()
-        self._access_lock = threading.Lock()
-        self._accesses: dict[tuple[str, str, str], int] = {}
-        self._lease_depth = 0  # nested _writer() holds inside this process
+        for capability in (VectorIndex, LexicalIndex, RecordStore):
+            if not isinstance(backend, capability):
+                raise TypeError(
+                    f"backend {type(backend).__name__} offers no {capability.__name__}, "
+                    "which the memory needs (see langgraph_memory.backends.capabilities)"
+                )
+        self.config = config or MemoryConfig()
+        self.llm = llm
+        #: The SQLite file, when the store is one.
+        self.path: Path | None = getattr(backend, "file", None)
         self._closed = False
-        self._sensitivity = SensitivityFilter(self.config.sensitivity)
-        self._retriever = HybridRetriever(self.backend, self._get_embedder, self.config)
-        self.longterm = LongTermMemory(
-            self.backend,
-            LongTermConfig(
-                explicit_confidence=self.config.explicit_confidence,
-                confirmed_confidence=self.config.confirmed_confidence,
-                inferred_confidence=self.config.inferred_confidence,
-                reinforce_step=self.config.reinforce_step,
-                correct_step=self.config.correct_step,
-                context_threshold=self.config.preference_threshold,
-                dedup_threshold=self.config.dedup_threshold,
-                dedup_window_days=self.config.dedup_window_days,
-            ),
-            # not persisted: the cache table keeps only what delete_user can find again
-            embed=lambda texts: self.embeddings.embed_array(texts, persist=False),
+        parts = wire(backend, self.config, embeddings, llm, reranker)
+        self._parts = parts
+        self._backend, self._write, self._read = parts.storage, parts.write, parts.read
+        self._hierarchy, self._longterm, self._working = (
+            parts.hierarchy,
+            parts.longterm,
+            parts.working,
         )
-        self.hierarchy = Hierarchy(
-            self.backend,
-            self.config,
-            llm=llm,
-            promote=lambda user, seg, msgs: write_atoms(self.longterm, user, msgs, llm=llm),
+        self._forget, self._consolidator, self._items = (
+            parts.forget,
+            parts.consolidator,
+            parts.items,
         )
-        self.working, self._forget, self._consolidator = make_lifecycle(
-            self.backend, llm, self.config
-        )
-        self._reader = ContextBuilder(
-            self.backend,
-            self._retriever,
-            self.config,
-            self.hierarchy,
-            self._long_term_docs,
-            working=lambda u, s: (self.working.anchors(u, s), self.working.current_task(u, s)),
-            reranker=reranker,
-            on_access=self._note_access,
-        )
-        self._worker = EmbeddingWorker(
-            self.backend,
-            self._get_embedder,
-            index_text,
-            batch_size=self.config.embed_batch_size,
-            writer=self._writer,
-            after_batch=self.hierarchy.on_embedded,
-            on_idle=self._housekeeping,
-            before_store=self.hierarchy.begin_batch,
-            # on start (and after a failed placement): place what a crash left unplaced
-            replay=lambda: self.hierarchy.replay(self._embed_messages),
-            # concurrent embedding (PostgreSQL): place what any process embedded
-            place=lambda: self.hierarchy.place_embedded(self._embed_messages),
-        )
-        self._worker.notify()  # drain what a previous run left pending
 
     @classmethod
     def from_conn_string(
@@ -210,140 +153,10 @@ class MemoryManager(LifecycleMixin):
         backend = PostgresBackend.from_conn_string(url, **backend_kw)
         return cls(backend=backend, embeddings=embeddings, llm=llm, config=config)
 
-    def _long_term_docs(self, user_id: str) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
-        """The profile for context, and the rest of long-term memory to rank."""
-        profile = [
-            LongTermDoc(e.id, "profile", e.text(), list(e.source_ids), e.updated_at)
-            for e in self.longterm.for_context(user_id)
-        ]
-        others = [
-            LongTermDoc(t.id, t.kind, t.text, list(t.source_ids), t.updated_at)
-            for t in self.longterm.texts_for_search(
-                user_id, include_history=False, kinds=("fact", "trait")
-            )
-        ]
-        others += [
-            LongTermDoc(e.id, "episode", e.text(), list(e.source_ids), e.created_at, e.importance)
-            for e in self.working.episodes(user_id)
-        ]
-        others += [
-            LongTermDoc(k.id, "knowledge", k.text(), list(k.source_episodes), k.updated_at)
-            for k in self._consolidator.knowledge(user_id)
-        ]
-        return profile, others
-
-    @contextmanager
-    def _writer(self, wait: float = 0.0) -> Iterator[bool]:
-        """Hold the write lock and the store's writer lease; yields whether this process
-        may write the hierarchy now (False: another process holds the lease).
-
-        Re-entrant in this process; only the outermost hold takes the lease, and it tells
-        the hierarchy when a hold begins and ends (it reloads what other processes
-        changed meanwhile, and publishes what this hold changed).
-
-        Args:
-            wait: Seconds to keep trying while another process holds the lease.
-        """
-        deadline = time.monotonic() + wait
-        while True:
-            with self._write_lock:
-                if self._lease_depth:
-                    self._lease_depth += 1
-                    try:
-                        yield True
-                    finally:
-                        self._lease_depth -= 1
-                    return
-                with self.backend.writer_lease() as held:
-                    if held:
-                        with self._held():
-                            yield True
-                        return
-                    if time.monotonic() >= deadline:
-                        yield False
-                        return
-            time.sleep(0.05)  # the write lock is free meanwhile
-
-    @contextmanager
-    def _held(self) -> Iterator[None]:
-        self._lease_depth = 1
-        self.hierarchy.begin_hold()
-        try:
-            yield
-        finally:
-            self._lease_depth = 0
-            self.hierarchy.end_hold()
-
-    def _note_access(self, user_id: str, used: list[tuple[str, str]]) -> None:
-        """Count long-term entries a context included. The worker saves the counts at its
-        next idle pass (at least once a second; not woken for them: a write per context
-        would slow the reads around it); ``flush()`` saves them at once."""
-        with self._access_lock:
-            for layer, entry_id in used:
-                key = (user_id, layer, entry_id)
-                self._accesses[key] = self._accesses.get(key, 0) + 1
-
-    def _save_accesses(self) -> None:
-        """Write the counted accesses: ``access_count`` and ``last_accessed_at``."""
-        with self._access_lock:
-            accesses, self._accesses = self._accesses, {}
-        now = datetime.now(timezone.utc)
-        for (user_id, layer, entry_id), n in accesses.items():
-            if layer == "episode":
-                self.working.touch_episode(user_id, entry_id, n, now)
-            elif layer == "knowledge":
-                self._consolidator.touch(user_id, entry_id, n, now)
-            elif layer in ("profile", "fact", "trait"):
-                self.longterm.touch(user_id, [entry_id], times=n)
-
-    def _housekeeping(self) -> None:
-        """Worker idle hook: persist segment visits and long-term accesses, run due
-        promotions, expire sessions."""
-        try:
-            self._save_accesses()
-            self.hierarchy.run_pending()
-            self.hierarchy.maybe_expire()
-        except Exception:  # housekeeping must never stop the embedding worker
-            log.exception("memory housekeeping failed")
-
-    # -- embeddings -----------------------------------------------------------------------
-    def _check_embedding_model(self, mid: str) -> None:
-        """Refuse to mix vectors of two embedding models in one store."""
-        stored = self.backend.get_meta("embedding_model")
-        if stored is not None and stored != mid and self.backend.stats().embedded > 0:
-            raise ValueError(
-                f"this memory's vectors were made by embedding model {stored!r}, not {mid!r}; "
-                "open it with the same embeddings, or use another memory path"
-            )
-        if stored != mid:
-            self.backend.set_meta("embedding_model", mid)
-
-    def _embed_messages(self, msgs: list[Message]) -> np.ndarray:
-        """The vectors of stored messages (cache hits once they were embedded)."""
-        return self._get_embedder().embed_array([index_text(m) for m in msgs])
-
-    def _get_embedder(self) -> CachedEmbeddings:
-        if self._embedder is None:
-            with self._embed_lock:
-                if self._embedder is None:
-                    given = self._inner_embeddings
-                    self._check_embedding_model(
-                        model_id(given) if given is not None else MiniLMEmbeddings.model_id
-                    )
-                    inner = given or default_embeddings()
-                    self._embedder = CachedEmbeddings(
-                        inner,
-                        cache_size=self.config.embed_cache_size,
-                        batch_size=self.config.embed_batch_size,
-                        store_get=self.backend.cache_get,
-                        store_put=self.backend.cache_put,
-                    )
-        return self._embedder
-
     @property
     def embeddings(self) -> CachedEmbeddings:
         """The cached embedder (loads the model on first access)."""
-        return self._get_embedder()
+        return self._write.embedder.get()
 
     def warm_up(self, *, chinese: bool = True) -> None:
         """Load now what the first calls would load: the embedding model and, with
@@ -400,46 +213,11 @@ class MemoryManager(LifecycleMixin):
             >>> mid = mm.add_message("u1", "s1", "user", "I prefer tea",  # doctest: +SKIP
             ...                      metadata={"topic": "food"})
         """
-        msg = self._message(
-            user_id, session_id, role, content, name, timestamp, message_id, metadata
-        )
-        return self._store(msg)
-
-    def _message(
-        self,
-        user_id: Any,
-        session_id: Any,
-        role: Any,
-        content: Any,
-        name: Any,
-        timestamp: Any,
-        message_id: Any,
-        metadata: Any,
-        field: str = "content",
-    ) -> Message:
-        """Validate every argument and build the message (stores nothing); the
-        sensitivity gate redacts content and metadata here, before any storage."""
         self._check_open()
-        msg = Message(
-            id=new_message_id() if message_id is None else check_id(message_id, "message_id"),
-            user_id=check_id(user_id, "user_id"),
-            session_id=check_id(session_id, "session_id"),
-            role=check_role(role),
-            content=check_content(content, self.config.max_content_chars, field),
-            timestamp=parse_timestamp(timestamp),
-            name=None if name is None else check_id(name, "name"),
-            metadata=check_metadata(
-                dict(metadata) if isinstance(metadata, Mapping) else metadata,
-                self.config.max_metadata_bytes,
-            ),
+        w = self._write
+        return w.store(
+            w.message(user_id, session_id, role, content, name, timestamp, message_id, metadata)
         )
-        return self._sensitivity.clean_message(msg, field)
-
-    def _store(self, msg: Message) -> str:
-        stored, created = self.backend.insert_message(msg, tokenize(index_text(msg)))
-        if created:
-            self._worker.notify()
-        return stored.id
 
     @in_foreground
     def add_turn(
@@ -456,29 +234,21 @@ class MemoryManager(LifecycleMixin):
     ) -> list[str]:
         """Store a user message and (optionally) the assistant's reply.
 
+        Both are validated before either is stored.
+
         Returns:
             The ids of the stored messages.
         """
-        msgs = [
-            self._message(
-                user_id, session_id, "user", user, user_name, timestamp, None, metadata, "user"
-            )
-        ]
+        self._check_open()
+        w = self._write
+        said = [("user", user, user_name)]
         if assistant is not None:
-            msgs.append(
-                self._message(
-                    user_id,
-                    session_id,
-                    "assistant",
-                    assistant,
-                    assistant_name,
-                    timestamp,
-                    None,
-                    metadata,
-                    "assistant",
-                )
-            )
-        return [self._store(m) for m in msgs]
+            said.append(("assistant", assistant, assistant_name))
+        msgs = [
+            w.message(user_id, session_id, role, text, name, timestamp, None, metadata, role)
+            for role, text, name in said
+        ]
+        return [w.store(m) for m in msgs]
 
     def flush(self, timeout: float | None = None) -> None:
         """Wait until every accepted message is embedded and indexed.
@@ -488,11 +258,7 @@ class MemoryManager(LifecycleMixin):
             RuntimeError: When background embedding failed.
         """
         self._check_open()
-        self._worker.flush(timeout)
-        with self._writer() as mine:  # retrieval visits and promotions they made due
-            if mine:
-                self._save_accesses()
-                self.hierarchy.run_pending()
+        self._write.flush(timeout)
 
     # -- reading ------------------------------------------------------------------------
     @in_foreground
@@ -501,10 +267,14 @@ class MemoryManager(LifecycleMixin):
         user_id: str,
         query: str,
         k: int = 10,
-        layers: Sequence[str] | None = None,
+        layers: Sequence[SearchLayer] | None = None,
         filter: Mapping[str, Any] | None = None,  # noqa: A002 - the contract's name
     ) -> list[MemoryHit]:
         """Hybrid search (BM25 + dense, RRF) over one user's memory.
+
+        Each layer is ranked on its own (messages with those of the closest segments'
+        pages, long-term entries by terms and meaning); the rankings are interleaved by
+        reciprocal rank.
 
         Args:
             user_id: Whose memory; nothing of any other user is ever returned.
@@ -512,7 +282,8 @@ class MemoryManager(LifecycleMixin):
             k: How many hits.
             layers: Restrict to these layers (see ``LAYERS``); default all.
             filter: Metadata filter, e.g. ``{"topic": "travel"}`` or
-                ``{"timestamp": {"$gte": "2024-01-01"}}``.
+                ``{"timestamp": {"$gte": "2024-01-01"}}`` (messages only: with a filter
+                the other layers are left out).
 
         Returns:
             Hits, best first, each with ``source_ids`` and ``score_parts``.
@@ -521,58 +292,7 @@ class MemoryManager(LifecycleMixin):
         check_id(user_id, "user_id")
         check_content(query, self.config.max_content_chars, "query")
         check_positive_int(k, "k")
-        wanted = self._layers(layers)
-        ranked: list[tuple[float, int, MemoryHit]] = []
-        qvec = self._retriever.query_vector(query, start=self.config.dense_weight > 0)
-        segments: list[tuple[Segment, float, dict[str, float]]] | None = None
-
-        def ranked_segments() -> list[tuple[Segment, float, dict[str, float]]]:
-            nonlocal segments
-            if segments is None:
-                segments = self._reader.ranked_segments(user_id, query, query_vector=qvec)
-            return segments
-
-        def via_segments() -> list[tuple[int, float]]:
-            return self._reader.segment_pages(user_id, ranked_segments(), qvec)
-
-        cfg = self.config
-        routed = filter is None and cfg.segment_page_weight > 0 and cfg.dense_weight > 0
-        message_hits: list[MemoryHit] = []
-        if "message" in wanted:
-            message_hits = self._retriever.search(
-                user_id,
-                query,
-                k,
-                filter,
-                query_vector=qvec,
-                via_segments=via_segments if routed else None,
-            )
-            for r, hit in enumerate(message_hits, 1):
-                ranked.append((1.0 / (self.config.rrf_k + r), 0, hit))
-        if filter is None:  # metadata filters apply to messages only
-            extra: list[MemoryHit] = []
-            if "mid_term" in wanted:
-                extra += [
-                    self._reader.segment_hit(seg, fscore, parts)
-                    for seg, fscore, parts in ranked_segments()
-                ]
-            if "long_term" in wanted:
-                profile, docs = self._long_term_docs(user_id)
-                parts_of = [h.score_parts for h in message_hits]
-                extra += [
-                    MemoryHit(
-                        d.id, d.layer, d.text, score, parts, d.source_ids, timestamp=d.timestamp
-                    )
-                    for d, score, parts in self._reader.rank_long_term(
-                        profile + docs, query, qvec, parts_of, k
-                    )
-                ]
-            by_layer: dict[str, int] = {}
-            for hit in extra:
-                by_layer[hit.layer] = r = by_layer.get(hit.layer, 0) + 1
-                ranked.append((1.0 / (self.config.rrf_k + r), 1, hit))
-        ranked.sort(key=lambda x: (-x[0], x[1]))
-        return [hit for _, _, hit in ranked[:k]]
+        return self._read.search(user_id, query, k, self._layers(layers), filter)
 
     @in_foreground
     def build_context(
@@ -615,8 +335,8 @@ class MemoryManager(LifecycleMixin):
             self.config.default_token_budget if token_budget is None else token_budget,
             "token_budget",
         )
-        return self._reader.build(
-            user_id, session_id, query, budget, explain=explain, filter=filter
+        return self._read.build_context(
+            user_id, session_id, query, budget, explain=explain, flt=filter
         )
 
     @staticmethod
@@ -630,132 +350,41 @@ class MemoryManager(LifecycleMixin):
             raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
         return set(layers)
 
-    # -- working memory: session anchors -------------------------------------------------
-    def add_anchor(
-        self,
-        user_id: str,
-        text: str,
-        *,
-        session_id: str | None = None,
-        anchor_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
-    ) -> str:
-        """Pin an instruction that rides along in every context of a session.
-
-        Args:
-            user_id: Whose anchor.
-            text: The instruction (at most ``config.max_content_chars`` characters); the
-                sensitivity gate redacts or refuses it like message content.
-            session_id: Its session; ``None`` (default) makes it ride along in every
-                session of the user.
-            anchor_id: Your id for it (default: generated). Adding an existing id
-                replaces that anchor's text, session and metadata; it keeps its place.
-            metadata: JSON-serialisable metadata.
-
-        Returns:
-            The anchor id.
-
-        Raises:
-            TypeError: When an argument has the wrong type.
-            ValueError: When an argument is invalid or the sensitivity policy refuses
-                the text. Nothing is stored then.
-
-        Example:
-            >>> aid = mm.add_anchor("u1", "Always answer in French.")  # doctest: +SKIP
-            >>> mm.add_anchor("u1", "Units: metric.", session_id="s1")  # doctest: +SKIP
-        """
-        self._check_open()
-        anchor = self.working.add_anchor(
-            user_id,
-            text,
-            session_id=session_id,
-            anchor_id=anchor_id,
-            metadata=dict(metadata) if isinstance(metadata, Mapping) else metadata,
-            gate=self._sensitivity,
-            max_chars=self.config.max_content_chars,
-            max_metadata_bytes=self.config.max_metadata_bytes,
-        )
-        return anchor.id
-
-    def anchors(self, user_id: str, session_id: str | None = None) -> list[Anchor]:
-        """The anchors of a session and the user-wide ones, in insertion order (only the
-        user-wide ones when ``session_id`` is ``None``)."""
-        self._check_open()
-        return self.working.anchors(user_id, session_id)
-
-    def remove_anchor(self, user_id: str, anchor_id: str) -> bool:
-        """Remove an anchor; returns ``False`` when the user has none with that id."""
-        self._check_open()
-        return self.working.remove_anchor(user_id, anchor_id)
-
-    def working_items(self, user_id: str, session_id: str) -> tuple[list[Anchor], TaskState | None]:
-        """What working memory puts into a session's context: its anchors (see
-        :meth:`anchors`) and the session's latest task still in progress."""
-        self._check_open()
-        anchors = self.working.anchors(user_id, check_id(session_id, "session_id"))
-        return anchors, self.working.current_task(user_id, session_id)
-
     # -- housekeeping ---------------------------------------------------------------------
     def delete_user(self, user_id: str) -> int:
-        """Delete every trace of a user: messages, terms, vectors, cached embeddings.
+        """Delete every trace of a user: messages, terms, vectors, records, cached embeddings.
 
         Returns:
             The number of messages deleted.
+
+        Raises:
+            TimeoutError: When another process held the store's writer lease for a minute
+                (nothing was deleted).
         """
         self._check_open()
         check_id(user_id, "user_id")
-        # The writer lease too: no process's worker writes the user's hierarchy records
-        # back while they are deleted.
-        with self._writer(wait=self._LEASE_WAIT_S) as mine:
-            if not mine:
-                raise TimeoutError(
-                    f"delete_user({user_id!r}): another process held this store's writer "
-                    f"lease for {self._LEASE_WAIT_S:.0f} s; nothing was deleted, retry"
-                )
-            hashes = [
-                CachedEmbeddings.content_hash(index_text(m))
-                for m in self.backend.iter_messages(user_id)
-            ]
-            profile, docs = self._long_term_docs(user_id)  # embedded in process by reads
-            texts = [CachedEmbeddings.content_hash(d.text) for d in profile + docs]
-            n = self.backend.delete_user(user_id, hashes)
-            self.hierarchy.forget_user(user_id)
-            if self._embedder is not None:
-                self._embedder.forget(hashes + texts)
-        return n
+        profile, docs = self._parts.long_term_docs.long_term_docs(user_id)
+        return self._write.delete_user(user_id, [d.text for d in profile + docs])
 
     def stats(self, user_id: str | None = None) -> dict[str, Any]:
-        """Counts for one user (or the whole store): messages, embedded, pending, sessions."""
+        """Counts for one user (or the whole store): messages, embedded, pending, sessions,
+        per layer; for one user also the hierarchy and long-term memory in detail."""
         self._check_open()
         if user_id is not None:
             check_id(user_id, "user_id")
-        s = asdict(self.backend.stats(user_id))
-        s["pending"] = s["messages"] - s["embedded"]
-        s["backend"] = self.backend.name
-        s["layers"] = {"message": s["messages"]}
-        for kind in ("anchor", "task", "episode", "knowledge"):
-            s["layers"][kind] = self.backend.count_records(kind, user_id)
-        if user_id is not None:
-            h = self.hierarchy.stats(user_id)
-            s["layers"]["short_term"] = h["short_term_pages"]
-            s["layers"]["mid_term"] = h["mid_term_segments"]
-            s["layers"]["archived_segments"] = h["archived_segments"]
-            s["hierarchy"] = h
-            lt = self.longterm.stats(user_id)
-            s["layers"].update(profile=lt["profile"], facts=lt["facts"], traits=lt["traits"])
-            s["longterm"] = lt
-        if self.path is not None:
-            s["path"] = str(self.path)
-        return s
+        return memory_stats(self._backend, self._hierarchy, self._longterm, user_id)
+
+    def users(self) -> list[str]:
+        """Every user id with stored messages, sorted."""
+        self._check_open()
+        return self._read.users()
 
     def close(self) -> None:
         """Stop the background worker and close the store (pending work resumes next time)."""
         if self._closed:
             return
         self._closed = True
-        self._worker.stop()
-        self._retriever.close()
-        self.backend.close()
+        self._parts.close()
 
     def _check_open(self) -> None:
         if self._closed:
@@ -766,78 +395,3 @@ class MemoryManager(LifecycleMixin):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # -- async twins ----------------------------------------------------------------------
-    async def aadd_message(
-        self, user_id: str, session_id: str, role: str, content: str, **kwargs: Any
-    ) -> str:
-        """Async :meth:`add_message`."""
-        return await asyncio.to_thread(
-            self.add_message, user_id, session_id, role, content, **kwargs
-        )
-
-    async def aadd_turn(self, user_id: str, session_id: str, **kwargs: Any) -> list[str]:
-        """Async :meth:`add_turn`."""
-        return await asyncio.to_thread(self.add_turn, user_id, session_id, **kwargs)
-
-    async def aflush(self, timeout: float | None = None) -> None:
-        """Async :meth:`flush`."""
-        await asyncio.to_thread(self.flush, timeout)
-
-    async def asearch(
-        self,
-        user_id: str,
-        query: str,
-        k: int = 10,
-        layers: Sequence[str] | None = None,
-        filter: Mapping[str, Any] | None = None,
-    ) -> list[MemoryHit]:  # noqa: A002
-        """Async :meth:`search`."""
-        return await asyncio.to_thread(self.search, user_id, query, k, layers, filter)
-
-    async def abuild_context(
-        self,
-        user_id: str,
-        session_id: str,
-        query: str,
-        token_budget: int | None = None,
-        **kwargs: Any,
-    ) -> MemoryContext:
-        """Async :meth:`build_context`."""
-        return await asyncio.to_thread(
-            self.build_context, user_id, session_id, query, token_budget, **kwargs
-        )
-
-    async def aadd_anchor(self, user_id: str, text: str, **kwargs: Any) -> str:
-        """Async :meth:`add_anchor`."""
-        return await asyncio.to_thread(self.add_anchor, user_id, text, **kwargs)
-
-    async def aanchors(self, user_id: str, session_id: str | None = None) -> list[Anchor]:
-        """Async :meth:`anchors`."""
-        return await asyncio.to_thread(self.anchors, user_id, session_id)
-
-    async def aremove_anchor(self, user_id: str, anchor_id: str) -> bool:
-        """Async :meth:`remove_anchor`."""
-        return await asyncio.to_thread(self.remove_anchor, user_id, anchor_id)
-
-    async def aworking_items(
-        self, user_id: str, session_id: str
-    ) -> tuple[list[Anchor], TaskState | None]:
-        """Async :meth:`working_items`."""
-        return await asyncio.to_thread(self.working_items, user_id, session_id)
-
-    async def adelete_user(self, user_id: str) -> int:
-        """Async :meth:`delete_user`."""
-        return await asyncio.to_thread(self.delete_user, user_id)
-
-    async def astats(self, user_id: str | None = None) -> dict[str, Any]:
-        """Async :meth:`stats`."""
-        return await asyncio.to_thread(self.stats, user_id)
-
-    async def awarm_up(self, *, chinese: bool = True) -> None:
-        """Async :meth:`warm_up`."""
-        await asyncio.to_thread(self.warm_up, chinese=chinese)
-
-    async def aclose(self) -> None:
-        """Async :meth:`close`."""
-        await asyncio.to_thread(self.close)

@@ -1,15 +1,61 @@
 """The records the memory system stores and returns.
 
 Records are slotted dataclasses: cheap to create, typed, and printable.
+:func:`to_data` and :func:`from_data` turn the layers' dataclasses into the JSON
+data of a :class:`Record` and back.
+
+Example:
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Note:
+    ...     text: str
+    ...     at: datetime
+    >>> data = to_data(Note("hi", datetime(2024, 5, 1)))
+    >>> data
+    {'text': 'hi', 'at': '2024-05-01T00:00:00'}
+    >>> from_data(Note, {**data, "unknown": 1})
+    Note(text='hi', at=datetime.datetime(2024, 5, 1, 0, 0))
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal, TypeVar
 
-__all__ = ["Message", "MemoryHit", "Record", "ROLES"]
+__all__ = [
+    "SearchLayer",
+    "ContextLayer",
+    "Message",
+    "MemoryHit",
+    "Record",
+    "ROLES",
+    "index_text",
+    "to_data",
+    "from_data",
+]
+
+_T = TypeVar("_T")
+
+#: The layers ``MemoryManager.search(layers=...)`` ranks: stored messages, mid-term
+#: segment summaries, and long-term entries (profile, facts, traits, episodes, knowledge).
+SearchLayer = Literal["message", "mid_term", "long_term"]
+#: Where a context item comes from (see :class:`~langgraph_memory.context.ContextItem`).
+ContextLayer = Literal[
+    "anchor",
+    "task",
+    "short_term",
+    "message",
+    "neighbor",
+    "segment_page",
+    "mid_term",
+    "profile",
+    "fact",
+    "trait",
+    "episode",
+    "knowledge",
+]
 
 #: Roles a message may have (LangChain's message types plus common aliases).
 ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai"})
@@ -41,6 +87,18 @@ class Message:
     name: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     seq: int = 0
+
+
+def index_text(msg: Message) -> str:
+    """The text a message is indexed (and embedded) by: the speaker's name and the content.
+
+    Example:
+        >>> from datetime import datetime, timezone
+        >>> m = Message("m1", "u", "s", "user", "I moved to Lyon", datetime.now(timezone.utc))
+        >>> index_text(m), index_text(Message("m2", "u", "s", "user", "hi", m.timestamp, "Ann"))
+        ('I moved to Lyon', 'Ann: hi')
+    """
+    return f"{msg.name}: {msg.content}" if msg.name else msg.content
 
 
 @dataclass(slots=True)
@@ -92,3 +150,45 @@ class Record:
     data: dict[str, Any]
     created_at: datetime
     updated_at: datetime
+
+
+def to_data(obj: Any) -> dict[str, Any]:
+    """A dataclass as JSON-friendly data (datetimes as ISO strings), e.g. a record's ``data``."""
+
+    def conv(v: Any) -> Any:
+        if isinstance(v, datetime):
+            return v.isoformat()
+        if isinstance(v, list):
+            return [conv(x) for x in v]
+        if isinstance(v, dict):
+            return {k: conv(x) for k, x in v.items()}
+        return v
+
+    return {k: conv(v) for k, v in asdict(obj).items()}
+
+
+def from_data(
+    cls: type[_T],
+    data: Mapping[str, Any],
+    nested: Mapping[str, Callable[[Any], Any]] | None = None,
+) -> _T:
+    """The inverse of :func:`to_data`: datetime fields parsed, unknown keys dropped,
+    missing ones left to their defaults.
+
+    Args:
+        cls: The dataclass.
+        data: Its stored data.
+        nested: Field name -> a function rebuilding that field's value (e.g. a list of
+            nested dataclasses).
+    """
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        if nested is not None and f.name in nested:
+            value = nested[f.name](value)
+        elif "datetime" in str(f.type) and isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        kwargs[f.name] = value
+    return cls(**kwargs)

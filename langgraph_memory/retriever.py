@@ -1,9 +1,7 @@
 """A LangChain retriever over one user's memory: :class:`MemoryRetriever`.
 
 Example:
-    >>> from langgraph_memory import MemoryManager
-    >>> from langgraph_memory.backends import InMemoryBackend
-    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> from langgraph_memory import HashingEmbeddings, InMemoryBackend, MemoryManager
     >>> from langgraph_memory.retriever import MemoryRetriever
     >>> mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
     >>> _ = mm.add_turn("alice", "s1", user="I moved to Lyon last spring.",
@@ -18,7 +16,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -28,9 +26,9 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, field_validator
 
-from .backends.filters import compile_filter
+from .filters import compile_filter
 from .manager import LAYERS, MemoryManager
-from .records import MemoryHit
+from .records import MemoryHit, SearchLayer
 from .validation import check_id, check_positive_int
 
 __all__ = ["MemoryRetriever"]
@@ -154,7 +152,7 @@ class MemoryRetriever(BaseRetriever):
         **kwargs: Any,
     ) -> list[Document]:
         n, flt = self._search_args(k, filter, kwargs)
-        hits = self.memory.search(self.user_id, query, k=n, layers=self.layers, filter=flt)
+        hits = self.memory.search(self.user_id, query, k=n, layers=self._layers(), filter=flt)
         return [self._to_document(h) for h in hits]
 
     async def _aget_relevant_documents(
@@ -167,8 +165,13 @@ class MemoryRetriever(BaseRetriever):
         **kwargs: Any,
     ) -> list[Document]:
         n, flt = self._search_args(k, filter, kwargs)
-        hits = await self.memory.asearch(self.user_id, query, k=n, layers=self.layers, filter=flt)
+        hits = await self.memory.asearch(
+            self.user_id, query, k=n, layers=self._layers(), filter=flt
+        )
         return [self._to_document(h) for h in hits]
+
+    def _layers(self) -> list[SearchLayer] | None:
+        return cast("list[SearchLayer] | None", self.layers)  # checked by _check_layers
 
     def _to_document(self, hit: MemoryHit) -> Document:
         return Document(

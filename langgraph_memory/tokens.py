@@ -23,7 +23,15 @@ import threading
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["count_tokens", "count_cjk", "tokenize", "is_cjk_text", "content_words"]
+__all__ = [
+    "count_tokens",
+    "count_cjk",
+    "tokenize",
+    "is_cjk_text",
+    "content_words",
+    "stopwords",
+    "jieba_cut",
+]
 
 _CJK_RE = re.compile(
     r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
@@ -65,14 +73,16 @@ def is_cjk_text(text: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _stopwords() -> frozenset[str]:
+def stopwords() -> frozenset[str]:
+    """The English and Chinese stopwords the tokeniser drops (loaded once)."""
     data = resources.files("langgraph_memory").joinpath("data/stopwords.txt").read_text("utf-8")
     return frozenset(
         w.strip().lower() for w in data.splitlines() if w.strip() and not w.startswith("#")
     )
 
 
-def _jieba_cut(text: str) -> list[str]:
+def jieba_cut(text: str) -> list[str]:
+    """jieba's search-mode segmentation of ``text`` (jieba initialised once, thread-safe)."""
     global _jieba_ready
     import jieba
 
@@ -120,13 +130,13 @@ def _tokenize_cached(text: str) -> tuple[str, ...]:
 
 
 def _tokenize(text: str) -> tuple[str, ...]:
-    stop = _stopwords()
+    stop = stopwords()
     out: list[str] = []
     pos = 0
     text = text.lower()
     for m in _CJK_RUN_RE.finditer(text):
         out.extend(_latin_terms(text[pos : m.start()], stop))
-        out.extend(t for t in _jieba_cut(m.group()) if t.strip() and t not in stop)
+        out.extend(t for t in jieba_cut(m.group()) if t.strip() and t not in stop)
         pos = m.end()
     out.extend(_latin_terms(text[pos:], stop))
     return tuple(out)

@@ -22,12 +22,12 @@ from __future__ import annotations
 import hashlib
 import threading
 import uuid
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from .backends.base import MemoryBackend
-from .records import Record
+from .backends.capabilities import RecordStore
+from .records import Record, from_data, to_data
 from .validation import check_content, check_id, check_metadata
 
 if TYPE_CHECKING:
@@ -56,41 +56,6 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _dump(obj: Any) -> dict[str, Any]:
-    """A dataclass as JSON-friendly data (datetimes as ISO strings)."""
-
-    def conv(v: Any) -> Any:
-        if isinstance(v, datetime):
-            return v.isoformat()
-        if isinstance(v, list):
-            return [conv(x) for x in v]
-        if isinstance(v, dict):
-            return {k: conv(x) for k, x in v.items()}
-        return v
-
-    return {k: conv(v) for k, v in asdict(obj).items()}
-
-
-def _time(v: Any) -> datetime | None:
-    return datetime.fromisoformat(v) if isinstance(v, str) else v
-
-
-def _load(cls: Any, data: dict[str, Any]) -> Any:
-    """The inverse of :func:`_dump`: datetime fields parsed, ``steps`` rebuilt, unknown keys
-    dropped, missing ones left to their defaults."""
-    kwargs: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.name not in data:
-            continue
-        value = data[f.name]
-        if "datetime" in str(f.type):
-            value = _time(value)
-        elif f.name == "steps":
-            value = [_load(TaskStep, s) for s in value]
-        kwargs[f.name] = value
-    return cls(**kwargs)
-
-
 @dataclass(slots=True)
 class TaskStep:
     """One step of a task (a tool call or an action)."""
@@ -105,7 +70,11 @@ class TaskStep:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> TaskStep:
-        return _load(cls, data)
+        return from_data(cls, data)
+
+
+#: How the ``steps`` of a stored task or episode are rebuilt.
+_STEPS = {"steps": lambda steps: [TaskStep.load(s) for s in steps]}
 
 
 @dataclass(slots=True)
@@ -126,7 +95,7 @@ class TaskState:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> TaskState:
-        return _load(cls, data)
+        return from_data(cls, data, _STEPS)
 
 
 @dataclass(slots=True)
@@ -153,7 +122,7 @@ class Episode:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> Episode:
-        return _load(cls, data)
+        return from_data(cls, data, _STEPS)
 
     def text(self) -> str:
         """A one-line rendering for prompts and search."""
@@ -191,7 +160,7 @@ class Anchor:
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> Anchor:
-        return _load(cls, data)
+        return from_data(cls, data)
 
 
 def anchor_record_id(user_id: str, anchor_id: str) -> str:
@@ -201,16 +170,24 @@ def anchor_record_id(user_id: str, anchor_id: str) -> str:
 
 
 class WorkingMemory:
-    """Task states persisted in a backend, and their turn into episodes.
+    """Task states persisted as records, and their turn into episodes.
 
     Args:
-        backend: Where tasks and episodes are stored (as records).
+        records: Where tasks, episodes and anchors are stored.
         importance: Scores a new episode (the forget gate's formula by default).
+        gate: The sensitivity gate every text and value of a task goes through
+            (anchors take theirs per call).
     """
 
-    def __init__(self, backend: MemoryBackend, importance: Any = None) -> None:
-        self.backend = backend
+    def __init__(
+        self,
+        records: RecordStore,
+        importance: Any = None,
+        gate: SensitivityFilter | None = None,
+    ) -> None:
+        self.records = records
         self._importance = importance
+        self._gate = gate
         self._anchor_lock = threading.Lock()
 
     # -- tasks ---------------------------------------------------------------------------
@@ -222,8 +199,8 @@ class WorkingMemory:
             id=uuid.uuid4().hex,
             session_id=check_id(session_id, "session_id"),
             user_id=check_id(user_id, "user_id"),
-            original_request=check_content(request, 100_000, "request"),
-            context=check_metadata(context, 65_536, "context"),
+            original_request=self._clean(check_content(request, 100_000, "request"), "request"),
+            context=self._clean(check_metadata(context, 65_536, "context"), "context"),
         )
         self._save(task)
         return task.id
@@ -234,7 +211,7 @@ class WorkingMemory:
         Raises:
             KeyError: When no such task exists.
         """
-        rec = self.backend.get_record("task", check_id(task_id, "task_id"))
+        rec = self.records.get_record("task", check_id(task_id, "task_id"))
         if rec is None:
             raise KeyError(f"no task with id {task_id!r}")
         return TaskState.load(rec.data)
@@ -243,7 +220,7 @@ class WorkingMemory:
         """The latest task still in progress in a session."""
         open_tasks = [
             TaskState.load(r.data)
-            for r in self.backend.list_records("task", user_id)
+            for r in self.records.list_records("task", user_id)
             if r.data["session_id"] == session_id and r.data["status"] == "in_progress"
         ]
         return open_tasks[-1] if open_tasks else None
@@ -259,9 +236,11 @@ class WorkingMemory:
         task = self._open(task_id)
         task.steps.append(
             TaskStep(
-                description=check_content(description, 100_000, "description"),
+                description=self._clean(
+                    check_content(description, 100_000, "description"), "description"
+                ),
                 tool_name=None if tool_name is None else check_id(tool_name, "tool_name"),
-                args=check_metadata(args, 65_536, "args"),
+                args=self._clean(check_metadata(args, 65_536, "args"), "args"),
             )
         )
         task.current_step = len(task.steps) - 1
@@ -291,7 +270,7 @@ class WorkingMemory:
         if result is not None:
             if not isinstance(result, str):
                 raise TypeError("result must be a str")
-            step.result = result
+            step.result = self._clean(result, "result")
         task.current_step = index
         self._save(task)
         return step
@@ -314,6 +293,8 @@ class WorkingMemory:
             raise ValueError(f"trigger_type {trigger_type!r} is unknown; use one of {TRIGGERS}")
         if not isinstance(summary, str) or not isinstance(target, str):
             raise TypeError("summary and target must be str")
+        summary, target = self._clean(summary, "summary"), self._clean(target, "target")
+        tags = self._clean([str(t) for t in (tags or [])], "tags")
         task = self._open(task_id)
         task.status = "failed" if outcome == "failed" else "completed"
         task.summary = summary
@@ -328,7 +309,7 @@ class WorkingMemory:
             outcome_summary=summary,
             pinned=bool(pinned),
             target=target,
-            tags=[str(t) for t in (tags or [])],
+            tags=tags,
             source_ids=[f"task:{task.id}"],
         )
         if self._importance is not None:
@@ -340,15 +321,15 @@ class WorkingMemory:
     # -- episodes ------------------------------------------------------------------------
     def save_episode(self, episode: Episode) -> None:
         """Store (or update) an episode."""
-        self.backend.put_record(
+        self.records.put_record(
             Record(
-                "episode", episode.id, episode.user_id, _dump(episode), episode.created_at, _now()
+                "episode", episode.id, episode.user_id, to_data(episode), episode.created_at, _now()
             )
         )
 
     def touch_episode(self, user_id: str, episode_id: str, n: int, when: datetime) -> bool:
         """Count ``n`` retrievals of an episode; False when it is gone."""
-        rec = self.backend.get_record("episode", episode_id, user_id)
+        rec = self.records.get_record("episode", episode_id, user_id)
         if rec is None:
             return False
         ep = Episode.load(rec.data)
@@ -359,7 +340,7 @@ class WorkingMemory:
 
     def episodes(self, user_id: str | None = None) -> list[Episode]:
         """A user's episodes (or everyone's), oldest first."""
-        return [Episode.load(r.data) for r in self.backend.list_records("episode", user_id)]
+        return [Episode.load(r.data) for r in self.records.list_records("episode", user_id)]
 
     # -- session anchors -----------------------------------------------------------------
     def add_anchor(
@@ -382,7 +363,8 @@ class WorkingMemory:
             session_id: Its session; ``None`` makes it ride along in every session.
             anchor_id: Your id for it (default: generated).
             metadata: JSON-serialisable metadata.
-            gate: The sensitivity gate, applied to ``text`` and ``metadata`` after validation.
+            gate: The sensitivity gate, applied to ``text`` and ``metadata`` after validation
+                (default: the working memory's own).
             max_chars: Longest ``text`` accepted.
             max_metadata_bytes: Largest JSON-encoded ``metadata`` accepted.
 
@@ -395,12 +377,13 @@ class WorkingMemory:
         session = None if session_id is None else check_id(session_id, "session_id")
         aid = uuid.uuid4().hex if anchor_id is None else check_id(anchor_id, "anchor_id")
         meta = check_metadata(metadata, max_metadata_bytes, "metadata")
+        gate = gate if gate is not None else self._gate
         if gate is not None and gate.active:
             text = gate.redact(text, field="text")
             meta = gate.apply_value(meta, field="metadata")
         rid = anchor_record_id(user_id, aid)
         with self._anchor_lock:
-            old = self.backend.get_record(ANCHOR_KIND, rid, user_id)
+            old = self.records.get_record(ANCHOR_KIND, rid, user_id)
             if old is not None:
                 anchor = Anchor.load(old.data)
                 anchor.text, anchor.session_id, anchor.metadata = text, session, meta
@@ -408,9 +391,9 @@ class WorkingMemory:
             else:
                 last = max((a.order for a in self._anchors(user_id)), default=0)
                 anchor = Anchor(aid, user_id, text, session, meta, order=last + 1)
-            self.backend.put_record(
+            self.records.put_record(
                 Record(
-                    ANCHOR_KIND, rid, user_id, _dump(anchor), anchor.created_at, anchor.updated_at
+                    ANCHOR_KIND, rid, user_id, to_data(anchor), anchor.created_at, anchor.updated_at
                 )
             )
         return anchor
@@ -427,13 +410,19 @@ class WorkingMemory:
         """Remove an anchor; ``False`` when the user has no anchor with that id."""
         rid = anchor_record_id(check_id(user_id, "user_id"), check_id(anchor_id, "anchor_id"))
         with self._anchor_lock:
-            return self.backend.delete_records(ANCHOR_KIND, [rid], user_id) > 0
+            return self.records.delete_records(ANCHOR_KIND, [rid], user_id) > 0
 
     def _anchors(self, user_id: str) -> list[Anchor]:
-        found = [Anchor.load(r.data) for r in self.backend.list_records(ANCHOR_KIND, user_id)]
+        found = [Anchor.load(r.data) for r in self.records.list_records(ANCHOR_KIND, user_id)]
         return sorted(found, key=lambda a: (a.order, a.created_at, a.id))
 
     # -- plumbing ------------------------------------------------------------------------
+    def _clean(self, value: Any, field: str) -> Any:
+        """``value`` through the sensitivity gate (as it is without one)."""
+        if self._gate is None or not self._gate.active:
+            return value
+        return self._gate.apply_value(value, field=field)
+
     def _open(self, task_id: str) -> TaskState:
         task = self.get_task(task_id)
         if task.status != "in_progress":
@@ -442,6 +431,6 @@ class WorkingMemory:
 
     def _save(self, task: TaskState) -> None:
         task.updated_at = _now()
-        self.backend.put_record(
-            Record("task", task.id, task.user_id, _dump(task), task.started_at, task.updated_at)
+        self.records.put_record(
+            Record("task", task.id, task.user_id, to_data(task), task.started_at, task.updated_at)
         )

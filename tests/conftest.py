@@ -2,6 +2,13 @@
 
 A new backend joins the whole suite (conformance, manager, validation, safety)
 by adding one entry to :data:`BACKENDS`: a name and a factory taking ``tmp_path``.
+
+The tests mirror the package (``backends/``, ``layers/``, ``read/``, ``retrieval/``,
+``write/``, ``graph/``, ``embeddings/``); the shared suites (conformance, congruence,
+safety, durability, acceptance) and the public surface stay at the top. Helpers of one
+suite that another uses (the server starters here, the placement count of
+``layers/test_hierarchy_replay.py``...) are imported by module name: every test folder
+is on ``sys.path`` (``pythonpath`` in ``pyproject.toml``).
 """
 
 from __future__ import annotations
@@ -101,7 +108,7 @@ CLIENT_ONLY: dict[str, set[str]] = (
     }
 )
 
-#: The name of the background embedding thread (see ``langgraph_memory.worker``).
+#: The name of the background embedding thread (see ``langgraph_memory.write.worker``).
 WORKER_THREAD = "langgraph-memory-embed"
 
 

@@ -86,13 +86,13 @@ def assert_user_2_never_sees_it(memory: MemoryManager, inputs: list[list[BaseMes
             assert not any(s in hit.text.lower() for s in SECRETS)
         ctx = memory.build_context("user-2", "u2-b", query, token_budget=2000)
         assert not any(s in ctx.to_prompt().lower() for s in SECRETS)
-        assert not set(ctx.source_ids) & {m.id for m in memory.backend.iter_messages("user-1")}
+        assert not set(ctx.source_ids) & {m.id for m in memory._backend.iter_messages("user-1")}
     stored = text_of_user(memory, "user-2")
     assert stored and not any(s in stored.lower() for s in SECRETS)
 
 
 def text_of_user(memory: MemoryManager, user: str) -> str:
-    return "\n".join(m.content for m in memory.backend.iter_messages(user))
+    return "\n".join(m.content for m in memory._backend.iter_messages(user))
 
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
@@ -143,7 +143,7 @@ def test_react_agent_with_memory_tools(memory: MemoryManager, mode: Mode) -> Non
 
     ask(graph, FACT, "user-1", "u1-a", mode)
     memory.flush()
-    archived = [m for m in memory.backend.iter_messages("user-1") if m.name == "archival"]
+    archived = [m for m in memory._backend.iter_messages("user-1") if m.name == "archival"]
     assert [m.content for m in archived] == ["User is allergic to peanuts."]
     assert "allergic to peanuts" in memory.search("user-1", "allergic", k=1)[0].text
     snack = ask(graph, "Which snack is safe for me?", "user-1", "u1-b", mode)

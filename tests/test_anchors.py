@@ -43,7 +43,7 @@ def test_same_id_replaces_and_keeps_its_place(mm: MemoryManager) -> None:
     mm.add_anchor("ann", "Answer in Italian.", anchor_id="lang", session_id="s1")
     assert texts(mm.anchors("ann", "s1")) == ["Answer in Italian.", "Be brief."]
     assert texts(mm.anchors("ann", "s2")) == ["Be brief."]  # it moved to s1 only
-    assert mm.backend.count_records(ANCHOR_KIND, "ann") == 2
+    assert mm._backend.count_records(ANCHOR_KIND, "ann") == 2
 
 
 def test_remove_anchor(mm: MemoryManager) -> None:
@@ -72,7 +72,7 @@ def test_delete_user_removes_anchors(mm: MemoryManager) -> None:
     mm.add_message("ann", "s1", "user", "hello")
     mm.delete_user("ann")
     assert mm.anchors("ann", "s1") == [] and mm.anchors("ann") == []
-    assert mm.backend.count_records(ANCHOR_KIND, "ann") == 0
+    assert mm._backend.count_records(ANCHOR_KIND, "ann") == 0
     assert texts(mm.anchors("bob", "s1")) == ["Bob's rule."]
 
 
@@ -132,7 +132,7 @@ def test_bad_input_is_refused_and_nothing_is_stored(
         user, text = args.pop("user_id"), args.pop("text")
         with pytest.raises(error, match=field):
             mm.add_anchor(user, text, **args)
-        assert mm.backend.count_records(ANCHOR_KIND) == 0
+        assert mm._backend.count_records(ANCHOR_KIND) == 0
 
 
 def test_bad_ids_in_reads_and_removal(mm: MemoryManager) -> None:

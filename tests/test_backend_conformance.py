@@ -16,8 +16,7 @@ import pytest
 from langgraph_memory import MemoryManager
 from langgraph_memory.backends import MemoryBackend, compile_filter
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.records import Message, Record
-from langgraph_memory.retrieval.hybrid import index_text
+from langgraph_memory.records import Message, Record, index_text
 from langgraph_memory.tokens import tokenize
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)

@@ -25,7 +25,7 @@ import pytest
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.retrieval.hybrid import index_text
+from langgraph_memory.records import index_text
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")]
 
@@ -174,7 +174,7 @@ def test_sigkill_during_ingestion_loses_nothing_and_embeds_once(tmp_path: Path) 
         # each vector is the embedding of its own message
         emb = HashingEmbeddings()
         for user in per_user:
-            msgs = {m.seq: m for m in mm.backend.iter_messages(user)}
+            msgs = {m.seq: m for m in mm._backend.iter_messages(user)}
             blobs = _rows(db, f"SELECT seq, vec FROM vectors WHERE user_id = '{user}'")
             want = np.asarray(emb.embed_documents([index_text(msgs[s]) for s, _ in blobs]))
             got = np.stack([np.frombuffer(b, dtype=np.float32) for _, b in blobs])
@@ -191,8 +191,8 @@ def test_sigkill_during_ingestion_loses_nothing_and_embeds_once(tmp_path: Path) 
                 # by meaning: its own text's vector is a best match (the code word alone
                 # can hash to a zero cosine with HashingEmbeddings, so it is not the probe;
                 # two such texts can hash to the same vector, a tie the older one wins)
-                seq = mm.backend.get_message(user, f"{tag}-{i}").seq
+                seq = mm._backend.get_message(user, f"{tag}-{i}").seq
                 probe = np.asarray(emb.embed_query(text), dtype=np.float32)
-                found = mm.backend.vector_search(user, probe, 10)
+                found = mm._backend.vector_search(user, probe, 10)
                 assert found[0][1] == pytest.approx(1.0, abs=1e-5)
                 assert seq in {s for s, c in found if c == found[0][1]}, (seq, found[:3])

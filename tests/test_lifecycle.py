@@ -328,8 +328,8 @@ def test_importance_and_confidence_constants_live_in_memory_config(tmp_path) -> 
         backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=custom
     ) as mm:
         assert run_task(mm, "ann", "nginx").importance == pytest.approx(0.8)
-        assert mm.longterm.config.inferred_confidence == 0.75
-        assert mm.longterm.config.context_threshold == 0.7
+        assert mm._longterm.config.inferred_confidence == 0.75
+        assert mm._longterm.config.context_threshold == 0.7
         later = datetime.now(timezone.utc) + timedelta(days=400)
         report = mm.run_forget_gate(now=later)
         assert report.scored == 1 and report.forgotten == []

@@ -55,7 +55,7 @@ def test_add_message_returns_given_id(mm: MemoryManager) -> None:
     assert (
         mm.add_message("alice", "s1", "user", "hello there", message_id="lc-msg-42") == "lc-msg-42"
     )
-    stored = mm.backend.get_message("alice", "lc-msg-42")
+    stored = mm._backend.get_message("alice", "lc-msg-42")
     assert stored is not None and stored.content == "hello there"
 
 
@@ -63,7 +63,7 @@ def test_add_message_generates_unique_ids(mm: MemoryManager) -> None:
     ids = [mm.add_message("alice", "s1", "user", f"message {i}") for i in range(20)]
     assert len(set(ids)) == 20
     assert all(re.fullmatch(r"[0-9a-f]{32}", i) for i in ids)
-    assert all(mm.backend.get_message("alice", i) is not None for i in ids)
+    assert all(mm._backend.get_message("alice", i) is not None for i in ids)
 
 
 def test_add_message_stores_every_field(mm: MemoryManager) -> None:
@@ -76,7 +76,7 @@ def test_add_message_stores_every_field(mm: MemoryManager) -> None:
         timestamp="1:56 pm on 8 May, 2023",
         metadata={"topic": "food", "tags": ["tea"]},
     )
-    m = mm.backend.get_message("alice", mid)
+    m = mm._backend.get_message("alice", mid)
     assert m is not None
     assert m.role == "user"  # LangChain's "human" maps onto "user"
     assert m.name == "Alice"
@@ -84,14 +84,14 @@ def test_add_message_stores_every_field(mm: MemoryManager) -> None:
     assert m.metadata == {"topic": "food", "tags": ["tea"]}
     assert m.session_id == "s1"
     ai = mm.add_message("alice", "s1", "ai", "Noted.")
-    assert mm.backend.get_message("alice", ai).role == "assistant"
+    assert mm._backend.get_message("alice", ai).role == "assistant"
 
 
 def test_default_timestamp_is_now(mm: MemoryManager) -> None:
     before = datetime.now(timezone.utc)
     mid = mm.add_message("alice", "s1", "user", "timing")
     after = datetime.now(timezone.utc)
-    m = mm.backend.get_message("alice", mid)
+    m = mm._backend.get_message("alice", mid)
     assert m is not None and before <= m.timestamp <= after
 
 
@@ -105,7 +105,7 @@ def test_re_adding_same_id_is_idempotent(mm: MemoryManager) -> None:
     assert len(mm.search("alice", "jazz")) == 1
     with pytest.raises(ValueError, match="m1"):
         mm.add_message("alice", "s1", "user", "I hate jazz", message_id="m1")
-    assert mm.backend.get_message("alice", "m1").content == "I like jazz"
+    assert mm._backend.get_message("alice", "m1").content == "I like jazz"
     assert mm.stats("alice")["messages"] == 1
 
 
@@ -121,7 +121,7 @@ def test_add_turn(mm: MemoryManager) -> None:
         metadata={"k": 1},
     )
     assert len(ids) == 2
-    msgs = mm.backend.session_messages("alice", "s1")
+    msgs = mm._backend.session_messages("alice", "s1")
     assert [m.id for m in msgs] == ids
     assert [(m.role, m.name, m.content) for m in msgs] == [
         ("user", "Alice", "Where should I travel?"),
@@ -142,7 +142,7 @@ def test_flush_embeds_everything(mm: MemoryManager) -> None:
     assert s["messages"] == len(CONVERSATION)
     assert s["embedded"] == len(CONVERSATION)
     assert s["pending"] == 0
-    assert mm.backend.pending_embeddings(10) == []
+    assert mm._backend.pending_embeddings(10) == []
 
 
 def test_flush_times_out_while_embedding_is_held(gated_mm) -> None:
@@ -408,7 +408,7 @@ def test_build_context_items_are_cited_and_explained(mm: MemoryManager) -> None:
         assert isinstance(it, ContextItem)
         assert it.source_ids and set(it.source_ids) <= set(ids)
         for sid in it.source_ids:
-            assert mm.backend.get_message("alice", sid) is not None
+            assert mm._backend.get_message("alice", sid) is not None
         assert isinstance(it.score, float) and it.score > 0
         assert isinstance(it.score_parts, dict) and it.score_parts
         assert it.tokens == item_tokens(it.text) == count_tokens(f"- {it.text}")
@@ -569,7 +569,7 @@ def test_stats(mm: MemoryManager) -> None:
     assert s["pending"] == 0
     assert s["sessions"] == 3
     assert s["users"] == 1
-    assert s["backend"] == mm.backend.name
+    assert s["backend"] == mm._backend.name
     assert s["layers"] == {
         "message": len(CONVERSATION),
         "anchor": 0,
@@ -588,8 +588,8 @@ def test_stats(mm: MemoryManager) -> None:
     total = mm.stats()
     assert total["messages"] == 2 * len(CONVERSATION)
     assert total["users"] == 2 and total["sessions"] == 6
-    if mm.backend.name == "sqlite":
-        assert s["path"] == str(mm.backend.file)
+    if mm._backend.name == "sqlite":
+        assert s["path"] == str(mm._backend.file)
 
 
 def test_close_and_context_manager(backend: MemoryBackend) -> None:
@@ -648,7 +648,7 @@ def test_store_without_vectors_may_switch_model(tmp_path, failing_embeddings) ->
     with MemoryManager(path, embeddings=HashingEmbeddings()) as mm:
         mm.flush(timeout=20)
         assert mm.stats("alice")["embedded"] == 1
-        assert mm.backend.get_meta("embedding_model") == "hashing-256"
+        assert mm._backend.get_meta("embedding_model") == "hashing-256"
 
 
 def test_hit_metadata_mutation_does_not_change_memory(
@@ -714,7 +714,7 @@ class _WatchingEmbeddings(HashingEmbeddings):
         self.seen: list[bool] = []
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        from langgraph_memory.worker import foreground
+        from langgraph_memory.concurrency import foreground
 
         if any("?" in t for t in texts):  # the queries below, not the stored message
             self.seen.append(foreground.active)
@@ -722,7 +722,7 @@ class _WatchingEmbeddings(HashingEmbeddings):
 
 
 def test_background_loops_yield_only_while_a_foreground_call_runs(tmp_path) -> None:
-    from langgraph_memory import worker
+    from langgraph_memory import concurrency as worker
 
     emb = _WatchingEmbeddings()
     with MemoryManager(tmp_path, embeddings=emb) as mm:

@@ -15,8 +15,7 @@ import pytest
 from langgraph_memory import MemoryContext, MemoryHit, MemoryManager
 from langgraph_memory.backends import MemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings
-from langgraph_memory.records import Message
-from langgraph_memory.retrieval.hybrid import index_text
+from langgraph_memory.records import Message, index_text
 from langgraph_memory.tokens import tokenize
 
 N_THREADS = 8
@@ -93,11 +92,11 @@ def _check_nothing_lost(mm: MemoryManager, out: dict[int, list[tuple[str, str, s
     for t, written in out.items():
         assert len(written) == PER_THREAD
         for user, mid, text in written:
-            stored = mm.backend.get_message(user, mid)
+            stored = mm._backend.get_message(user, mid)
             assert stored is not None, (user, mid)
             assert stored.content == text
         user = written[0][0]
-        assert [m.id for m in mm.backend.session_messages(user, f"s{t}")] == [
+        assert [m.id for m in mm._backend.session_messages(user, f"s{t}")] == [
             mid for _, mid, _ in written
         ]
     for t in range(N_THREADS // 2):
@@ -110,7 +109,7 @@ def _check_nothing_lost(mm: MemoryManager, out: dict[int, list[tuple[str, str, s
     assert total["messages"] == N_THREADS * PER_THREAD + 1
     assert total["pending"] == 0
     assert total["users"] == N_THREADS // 2 + 1
-    assert len(mm.backend.session_messages("shared", "common")) == 1
+    assert len(mm._backend.session_messages("shared", "common")) == 1
     # every message is findable by its own words, in its own user only
     hit = mm.search("user-2", "thread 2 message 123", k=1)[0]
     assert hit.id == "t2-m123"
@@ -282,7 +281,7 @@ def _assert_only_alice(mm: MemoryManager, result: list[MemoryHit] | MemoryContex
     for source_ids, _ in pairs:
         for sid in source_ids:
             assert not sid.startswith("bob-")
-            assert mm.backend.get_message("alice", sid) is not None
+            assert mm._backend.get_message("alice", sid) is not None
     for bob_text in BOB_TEXTS:
         assert bob_text not in text
     assert "heron" not in text.lower() and "Berlin" not in text
@@ -373,8 +372,8 @@ def test_tricky_user_ids_cannot_see_others(mm: MemoryManager) -> None:
         ctx = mm.build_context(user, "s", "marker text secret", token_budget=1000)
         assert ctx.source_ids == [f"id-{i}"]
         assert mm.stats(user)["messages"] == 1
-        assert mm.backend.get_message(user, "id-0" if i else "id-1") is None
-    assert sorted(mm.backend.users()) == sorted(["alice", *TRICKY_USERS])
+        assert mm._backend.get_message(user, "id-0" if i else "id-1") is None
+    assert sorted(mm._backend.users()) == sorted(["alice", *TRICKY_USERS])
     assert mm.delete_user("%") == 1
     assert mm.delete_user("x' OR '1'='1") == 1
     assert mm.stats()["messages"] == len(TRICKY_USERS) - 1
@@ -466,7 +465,7 @@ def test_delete_user_leaves_no_bytes_on_disk(tmp_path: Path) -> None:
     # and the remaining store still works
     with MemoryManager(directory, embeddings=HashingEmbeddings()) as mm:
         assert mm.search("bob", BOB_MARKERS[0])[0].text.endswith(BOB_MARKERS[0])
-        assert mm.backend.users() == ["bob"]
+        assert mm._backend.users() == ["bob"]
 
 
 def test_delete_user_leaves_no_ids_on_disk(tmp_path: Path) -> None:
@@ -500,11 +499,11 @@ def test_delete_user_in_memory_backend_forgets_cache(mm: MemoryManager) -> None:
     model = mm.embeddings.model_id
     a_hash = CachedEmbeddings.content_hash("ZEBRA-MARKER-4417 lives here")
     b_hash = CachedEmbeddings.content_hash("OKAPI-MARKER-9931 lives here")
-    assert set(mm.backend.cache_get(model, [a_hash, b_hash])) == {a_hash, b_hash}
+    assert set(mm._backend.cache_get(model, [a_hash, b_hash])) == {a_hash, b_hash}
     mm.delete_user("alice")
-    assert set(mm.backend.cache_get(model, [a_hash, b_hash])) == {b_hash}
-    assert mm.backend.get_messages("alice", range(1, 10)) == {}
-    assert "alice" not in mm.backend.users()
+    assert set(mm._backend.cache_get(model, [a_hash, b_hash])) == {b_hash}
+    assert mm._backend.get_messages("alice", range(1, 10)) == {}
+    assert "alice" not in mm._backend.users()
 
 
 # -- (d) accepted messages survive a restart ----------------------------------------------------
@@ -534,7 +533,7 @@ def test_pending_messages_are_embedded_after_reopen(tmp_path: Path, failing_embe
         assert all("cosine" in h.score_parts for h in hits)
         emb = HashingEmbeddings()
         qv = emb.embed_query("durable note 3 about kayaks")
-        assert len(mm.backend.vector_search("alice", qv, 10)) == 5
+        assert len(mm._backend.vector_search("alice", qv, 10)) == 5
     assert _embedded_flags(db) == [1] * 5
 
 
@@ -547,11 +546,11 @@ def test_close_without_flush_then_reopen(tmp_path: Path) -> None:
         mm.flush(timeout=30)
         s = mm.stats("alice")
         assert (s["messages"], s["embedded"], s["pending"]) == (60, 60, 0)
-        assert all(mm.backend.get_message("alice", i) is not None for i in ids)
+        assert all(mm._backend.get_message("alice", i) is not None for i in ids)
         qv = HashingEmbeddings().embed_query("note 7 on sailing")
-        found = mm.backend.vector_search("alice", qv, 100)
+        found = mm._backend.vector_search("alice", qv, 100)
         assert len(found) == 60
-        assert mm.backend.get_messages("alice", [found[0][0]])[found[0][0]].id == ids[7]
+        assert mm._backend.get_messages("alice", [found[0][0]])[found[0][0]].id == ids[7]
 
 
 def test_backend_reopen_keeps_everything(tmp_path: Path) -> None:

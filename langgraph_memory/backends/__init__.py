@@ -1,5 +1,10 @@
 """Storage backends. Each implements :class:`MemoryBackend` and passes the same conformance suite.
 
+A backend is the storage core (:class:`StorageCore`) plus the capabilities it declares
+(:mod:`.capabilities`): every bundled one offers vectors, posting lists, records and
+an embedding cache; PostgreSQL also a claim queue for concurrent embedding, and
+SQLite and PostgreSQL a writer lease.
+
 | backend | use |
 |---|---|
 | :class:`InMemoryBackend` | tests, notebooks |
@@ -13,12 +18,28 @@ package never needs psycopg or chromadb.
 
 from typing import Any
 
-from .base import BackendStats, MemoryBackend, Postings
-from .filters import compile_filter
+from ..filters import compile_filter
+from .base import BackendStats, MemoryBackend, StorageCore
+from .capabilities import (
+    ClaimQueue,
+    EmbeddingCache,
+    LexicalIndex,
+    Postings,
+    RecordStore,
+    VectorIndex,
+    WriterLease,
+)
 from .memory import InMemoryBackend
 from .sqlite import SQLiteBackend
 
 __all__ = [
+    "StorageCore",
+    "VectorIndex",
+    "LexicalIndex",
+    "RecordStore",
+    "EmbeddingCache",
+    "ClaimQueue",
+    "WriterLease",
     "MemoryBackend",
     "BackendStats",
     "Postings",

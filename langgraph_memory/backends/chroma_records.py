@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..records import Record
+from .capabilities import RecordValue, check_where, record_matches
 from .chroma_store import Entry, StoreCollection, and_, to_record
 from .chroma_store import key as entry_key
 
@@ -31,8 +33,9 @@ class RecordEntries:
 
     _store: StoreCollection
 
+    @abstractmethod
     def _use(self, *, sync: bool = False) -> AbstractContextManager[None]:
-        raise NotImplementedError
+        """The lock on an open backend (``sync``: persist the index afterwards)."""
 
     # -- cache ----------------------------------------------------------------------------
     def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
@@ -90,10 +93,21 @@ class RecordEntries:
             conds.append({"user_id": user_id})
         return and_(*conds)
 
-    def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
+    def query_records(
+        self,
+        kind: str,
+        user_id: str | None = None,
+        *,
+        where: Mapping[str, RecordValue] | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        cond = check_where(where)  # data is a JSON document here: matched in process
         with self._use():
             rows = self._store.where(self._record_where(kind, user_id))
-        return sorted((to_record(m, d) for _, m, d in rows), key=lambda r: (r.created_at, r.id))
+        found = [r for _, m, d in rows if record_matches(r := to_record(m, d), cond)]
+        found.sort(key=lambda r: (r.created_at, r.id), reverse=newest_first)
+        return found[:limit]
 
     def count_records(self, kind: str, user_id: str | None = None) -> int:
         with self._use():

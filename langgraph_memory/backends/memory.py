@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import threading
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -13,6 +13,7 @@ import numpy as np
 from ..records import Message, Record
 from ..retrieval.vectors import VectorMatrix
 from .base import BackendStats, MemoryBackend, Postings
+from .capabilities import RecordValue, check_where, record_matches
 
 __all__ = ["InMemoryBackend"]
 
@@ -112,15 +113,20 @@ class InMemoryBackend(MemoryBackend):
                 seqs = seqs[-last:] if last > 0 else []
             return [_copy(u.by_seq[s]) for s in seqs]
 
-    def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
+    def neighbors_many(
+        self, user_id: str, seqs: Sequence[int], window: int
+    ) -> dict[int, list[Message]]:
         with self._lock:
-            u = self._users.get(user_id)
-            if u is None or seq not in u.by_seq or window <= 0:
-                return []
-            seqs = u.sessions[u.by_seq[seq].session_id]
-            i = seqs.index(seq)
-            around = seqs[max(0, i - window) : i] + seqs[i + 1 : i + 1 + window]
-            return [_copy(u.by_seq[s]) for s in around]
+            return {seq: self._around(user_id, seq, window) for seq in seqs}
+
+    def _around(self, user_id: str, seq: int, window: int) -> list[Message]:
+        u = self._users.get(user_id)
+        if u is None or seq not in u.by_seq or window <= 0:
+            return []
+        seqs = u.sessions[u.by_seq[seq].session_id]
+        i = seqs.index(seq)
+        around = seqs[max(0, i - window) : i] + seqs[i + 1 : i + 1 + window]
+        return [_copy(u.by_seq[s]) for s in around]
 
     def iter_messages(self, user_id: str) -> list[Message]:
         with self._lock:
@@ -185,14 +191,26 @@ class InMemoryBackend(MemoryBackend):
                 return None
             return replace(rec, data=copy.deepcopy(rec.data))
 
-    def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
+    def query_records(
+        self,
+        kind: str,
+        user_id: str | None = None,
+        *,
+        where: Mapping[str, RecordValue] | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        cond = check_where(where)
         with self._lock:
-            out = [
-                replace(r, data=copy.deepcopy(r.data))
+            found = [
+                r
                 for (k, _), r in self._records.items()
-                if k == kind and (user_id is None or r.user_id == user_id)
+                if k == kind
+                and (user_id is None or r.user_id == user_id)
+                and record_matches(r, cond)
             ]
-        return sorted(out, key=lambda r: (r.created_at, r.id))
+        found.sort(key=lambda r: (r.created_at, r.id), reverse=newest_first)
+        return [replace(r, data=copy.deepcopy(r.data)) for r in found[:limit]]
 
     def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
         with self._lock:

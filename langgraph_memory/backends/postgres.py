@@ -40,7 +40,8 @@ import numpy as np
 
 from ..records import Message, Record
 from . import postgres_sql as q
-from .base import BackendStats, MemoryBackend, Postings
+from .base import BackendStats, MemoryBackend
+from .capabilities import ClaimQueue, Postings, RecordValue, WriterLease, check_where
 from .postgres_lexical import LexicalTrace, TermStat, lexical_top
 from .postgres_queue import PostgresQueue
 
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["PostgresBackend"]
 
 
-class PostgresBackend(PostgresQueue, MemoryBackend):
+class PostgresBackend(PostgresQueue, MemoryBackend, ClaimQueue, WriterLease):
     """Storage in a PostgreSQL database with the pgvector extension.
 
     Args:
@@ -72,7 +73,6 @@ class PostgresBackend(PostgresQueue, MemoryBackend):
 
     name = "postgres"
     parallel_reads = True  # each search is a statement on its own pooled connection
-    concurrent_embedding = True  # claims with FOR UPDATE SKIP LOCKED, see postgres_queue
     #: With up to this many ``allowed`` messages, lexical search reads them all by seq.
     ALLOWED_DIRECT = 5_000
 
@@ -193,9 +193,6 @@ class PostgresBackend(PostgresQueue, MemoryBackend):
             base + " ORDER BY seq DESC LIMIT %s", (user_id, session_id, max(last, 0))
         )
         return found[::-1]
-
-    def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
-        return self.neighbors_many(user_id, [seq], window).get(seq, [])
 
     def neighbors_many(
         self, user_id: str, seqs: Sequence[int], window: int
@@ -453,13 +450,23 @@ class PostgresBackend(PostgresQueue, MemoryBackend):
             return None
         return q.row_to_record(rows[0])
 
-    def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
-        sql = f"SELECT {q.REC_COLS} FROM lgm_records WHERE kind = %s"
-        params: tuple[str, ...] = (kind,)
-        if user_id is not None:
-            sql += " AND user_id = %s"
-            params += (user_id,)
-        rows = self._read(lambda c: c.execute(sql + " ORDER BY created_at, id", params).fetchall())
+    def query_records(
+        self,
+        kind: str,
+        user_id: str | None = None,
+        *,
+        where: Mapping[str, RecordValue] | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        from psycopg.types.json import Jsonb
+
+        cond = check_where(where)
+        q.reject_nul(cond, "where")
+        sql, params = q.record_query(kind, user_id, bool(cond), limit, newest_first)
+        if cond:  # jsonb containment: equal values of the same JSON type
+            params.insert(2 if user_id is not None else 1, Jsonb(cond, dumps=q.json_text))
+        rows = self._read(lambda c: c.execute(sql, params).fetchall())
         return [q.row_to_record(r) for r in rows]
 
     def count_records(self, kind: str, user_id: str | None = None) -> int:

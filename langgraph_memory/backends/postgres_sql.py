@@ -40,6 +40,7 @@ import numpy as np
 from ..records import Message, Record
 
 __all__ = [
+    "record_query",
     "MIGRATIONS",
     "MSG_COLS",
     "lexemes",
@@ -508,3 +509,29 @@ def rank_by_cosine(
     keys = np.asarray(seqs, dtype=np.int64)
     order = np.lexsort((keys, -sims))[:k]
     return [(int(keys[i]), float(sims[i])) for i in order]
+
+
+def record_query(
+    kind: str, user_id: str | None, contains: bool, limit: int | None, newest_first: bool
+) -> tuple[str, list[Any]]:
+    """The statement of a record query and its parameters, but for the ``jsonb`` the data
+    must contain, which goes right after the kind and user when ``contains``.
+
+    Example:
+        >>> sql, params = record_query("task", "ann", True, 1, True)
+        >>> sql.endswith("ORDER BY created_at DESC, id DESC LIMIT %s"), params
+        (True, ['task', 'ann', 1])
+    """
+    sql = f"SELECT {REC_COLS} FROM lgm_records WHERE kind = %s"
+    params: list[Any] = [kind]
+    if user_id is not None:
+        sql += " AND user_id = %s"
+        params.append(user_id)
+    if contains:
+        sql += " AND data @> %s"
+    order = "DESC" if newest_first else "ASC"
+    sql += f" ORDER BY created_at {order}, id {order}"
+    if limit is not None:
+        sql += " LIMIT %s"
+        params.append(max(int(limit), 0))
+    return sql, params

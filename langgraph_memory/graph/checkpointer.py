@@ -14,9 +14,7 @@ captured (one warning). A capture error is logged; the checkpoint is always save
 
 Example:
     >>> from langgraph.checkpoint.memory import InMemorySaver
-    >>> from langgraph_memory import MemoryManager
-    >>> from langgraph_memory.backends import InMemoryBackend
-    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> from langgraph_memory import HashingEmbeddings, InMemoryBackend, MemoryManager
     >>> mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
     >>> saver = MemoryCheckpointer(InMemorySaver(), mm)
     >>> graph = builder.compile(checkpointer=saver)  # doctest: +SKIP
@@ -49,8 +47,15 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from ..manager import MemoryManager
-from .messages import memory_role, render_message, stable_message_id, tool_name
-from .nodes import MEMORY_MESSAGE_ID, _is_id_conflict, _Write
+from .messages import (
+    MessageWrite,
+    is_id_conflict,
+    memory_role,
+    render_message,
+    stable_message_id,
+    tool_name,
+)
+from .nodes import MEMORY_MESSAGE_ID
 
 __all__ = ["MemoryCheckpointer"]
 
@@ -80,9 +85,9 @@ class _Capture:
 
 def _thread_writes(
     messages: Sequence[BaseMessage], session_id: str, skip_id: str, limit: int
-) -> list[_Write]:
+) -> list[MessageWrite]:
     """Every message of a thread as ``remember_node`` would store it, in order."""
-    out: list[_Write] = []
+    out: list[MessageWrite] = []
     for pos, msg in enumerate(messages):
         role = memory_role(msg)
         text = render_message(msg, limit) if role is not None and msg.id != skip_id else ""
@@ -92,7 +97,7 @@ def _thread_writes(
         derived = stable_message_id(session_id, pos, role, text)
         call_id = getattr(msg, "tool_call_id", None) if role == "tool" else None
         out.append(
-            _Write(
+            MessageWrite(
                 role=role,
                 content=text,
                 name=(tool_name(msg, messages[:pos]) if role == "tool" else msg.name) or None,
@@ -166,7 +171,7 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
     # -- capture -----------------------------------------------------------------------------
     def _pending(
         self, config: RunnableConfig, checkpoint: Checkpoint, new_versions: ChannelVersions
-    ) -> tuple[str, str, list[_Write]] | None:
+    ) -> tuple[str, str, list[MessageWrite]] | None:
         """What to store for this checkpoint: ``(user_id, session_id, writes)``."""
         if self.messages_key not in new_versions:
             return None
@@ -196,16 +201,16 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
         return str(user_id), session, writes
 
     @staticmethod
-    def _seen_key(user_id: str, w: _Write) -> tuple[str, str, str]:
+    def _seen_key(user_id: str, w: MessageWrite) -> tuple[str, str, str]:
         digest = hashlib.sha256(w.content.encode("utf-8")).hexdigest()
         return (user_id, w.message_id, digest)
 
-    def _store(self, user_id: str, session: str, writes: list[_Write]) -> None:
+    def _store(self, user_id: str, session: str, writes: list[MessageWrite]) -> None:
         for w in writes:
             try:
                 self.memory.add_message(user_id, session, w.role, w.content, **w.kwargs())
             except ValueError as exc:
-                if not _is_id_conflict(exc):
+                if not is_id_conflict(exc):
                     raise
                 self.memory.add_message(user_id, session, w.role, w.content, **w.kwargs(True))
             self._capture.mark(self._seen_key(user_id, w))

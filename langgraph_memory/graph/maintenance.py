@@ -15,7 +15,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from ..manager import MemoryManager
-from .nodes import _check_memory, _scope
+from .scope import check_memory, run_scope
 
 __all__ = ["memory_maintenance_node"]
 
@@ -42,10 +42,10 @@ def memory_maintenance_node(
     Raises:
         ValueError: At run time, when ``config["configurable"]["user_id"]`` is missing.
     """
-    _check_memory(memory)
+    check_memory(memory)
 
     def run(state: Any, config: RunnableConfig) -> dict[str, Any]:
-        user_id, _ = _scope(config, "memory_maintenance_node")
+        user_id, _ = run_scope(config, "memory_maintenance_node")
         summary: dict[str, Any] = {"forgotten": [], "knowledge": [], "dry_run": dry_run}
         if forget:
             report = memory.run_forget_gate(dry_run, user_id=user_id)

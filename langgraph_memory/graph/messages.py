@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from langchain_core.messages import (
     AIMessage,
@@ -27,6 +27,8 @@ from langchain_core.messages import (
 )
 
 __all__ = [
+    "MessageWrite",
+    "is_id_conflict",
     "content_text",
     "render_message",
     "memory_role",
@@ -140,3 +142,26 @@ def last_human_index(messages: Sequence[BaseMessage]) -> int | None:
         if memory_role(messages[i]) == "user":
             return i
     return None
+
+
+class MessageWrite(NamedTuple):
+    """One message to store."""
+
+    role: str
+    content: str
+    name: str | None
+    message_id: str
+    fallback_id: str
+    metadata: dict[str, Any] | None
+
+    def kwargs(self, fallback: bool = False) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "message_id": self.fallback_id if fallback else self.message_id,
+            "metadata": self.metadata,
+        }
+
+
+def is_id_conflict(exc: ValueError) -> bool:
+    """Whether ``add_message`` refused an id already stored with other content."""
+    return "already exists" in str(exc)

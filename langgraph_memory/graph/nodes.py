@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from langchain_core.messages import (
     BaseMessage,
@@ -37,15 +37,22 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from ..context import MemoryContext
 from ..manager import MemoryManager
 from ..validation import check_id, check_positive_int
-from .messages import last_human_index, memory_role, render_message, stable_message_id, tool_name
+from .messages import (
+    MessageWrite,
+    is_id_conflict,
+    last_human_index,
+    memory_role,
+    render_message,
+    stable_message_id,
+    tool_name,
+)
+from .scope import DEFAULT_SESSION, check_memory, run_scope
 
 __all__ = ["recall_node", "remember_node", "MEMORY_MESSAGE_ID", "DEFAULT_SESSION"]
 
 #: The id of the system message ``recall_node`` writes; a fixed id makes
 #: ``add_messages`` replace last turn's memory message instead of adding another.
 MEMORY_MESSAGE_ID = "langgraph-memory-context"
-#: The session id used when the config has no ``thread_id``.
-DEFAULT_SESSION = "default"
 
 
 def recall_node(
@@ -94,7 +101,7 @@ def recall_node(
         >>> state["memory_sources"]  # doctest: +SKIP
         ['3f2a…']
     """
-    _check_memory(memory)
+    check_memory(memory)
     check_positive_int(token_budget, "token_budget")
     check_id(messages_key, "messages_key")
     check_id(system_message_id, "system_message_id")
@@ -121,7 +128,7 @@ def recall_node(
         return update
 
     def recall(state: Any, config: RunnableConfig) -> dict[str, Any]:
-        user_id, session_id = _scope(config, "recall_node")
+        user_id, session_id = run_scope(config, "recall_node")
         messages = _messages(state, messages_key)
         query = _query(messages, limit)
         ctx = (
@@ -132,7 +139,7 @@ def recall_node(
         return finish(ctx, messages)
 
     async def arecall(state: Any, config: RunnableConfig) -> dict[str, Any]:
-        user_id, session_id = _scope(config, "recall_node")
+        user_id, session_id = run_scope(config, "recall_node")
         messages = _messages(state, messages_key)
         query = _query(messages, limit)
         ctx = (
@@ -176,28 +183,28 @@ def remember_node(
         >>> builder.add_node(remember_node(mm))  # doctest: +SKIP
         >>> builder.add_edge("agent", "remember")  # doctest: +SKIP
     """
-    _check_memory(memory)
+    check_memory(memory)
     check_id(messages_key, "messages_key")
     limit = memory.config.max_content_chars
 
     def remember(state: Any, config: RunnableConfig) -> dict[str, Any]:
-        user_id, session_id = _scope(config, "remember_node")
+        user_id, session_id = run_scope(config, "remember_node")
         for w in _writes(_messages(state, messages_key), session_id, system_message_id, limit):
             try:
                 memory.add_message(user_id, session_id, w.role, w.content, **w.kwargs())
             except ValueError as exc:
-                if not _is_id_conflict(exc):
+                if not is_id_conflict(exc):
                     raise
                 memory.add_message(user_id, session_id, w.role, w.content, **w.kwargs(True))
         return {}
 
     async def aremember(state: Any, config: RunnableConfig) -> dict[str, Any]:
-        user_id, session_id = _scope(config, "remember_node")
+        user_id, session_id = run_scope(config, "remember_node")
         for w in _writes(_messages(state, messages_key), session_id, system_message_id, limit):
             try:
                 await memory.aadd_message(user_id, session_id, w.role, w.content, **w.kwargs())
             except ValueError as exc:
-                if not _is_id_conflict(exc):
+                if not is_id_conflict(exc):
                     raise
                 await memory.aadd_message(user_id, session_id, w.role, w.content, **w.kwargs(True))
         return {}
@@ -205,30 +212,14 @@ def remember_node(
     return RunnableLambda(remember, afunc=aremember, name="remember")
 
 
-class _Write(NamedTuple):
-    """One message to store."""
-
-    role: str
-    content: str
-    name: str | None
-    message_id: str
-    fallback_id: str
-    metadata: dict[str, Any] | None
-
-    def kwargs(self, fallback: bool = False) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "message_id": self.fallback_id if fallback else self.message_id,
-            "metadata": self.metadata,
-        }
-
-
-def _writes(messages: list[BaseMessage], session_id: str, skip_id: str, limit: int) -> list[_Write]:
+def _writes(
+    messages: list[BaseMessage], session_id: str, skip_id: str, limit: int
+) -> list[MessageWrite]:
     """What ``remember`` stores for the latest exchange, in order."""
     start = last_human_index(messages)
     if start is None:
         return []
-    out: list[_Write] = []
+    out: list[MessageWrite] = []
     for pos in range(start, len(messages)):
         msg = messages[pos]
         role = memory_role(msg)
@@ -241,7 +232,7 @@ def _writes(messages: list[BaseMessage], session_id: str, skip_id: str, limit: i
         derived = stable_message_id(session_id, pos, role, text)
         mid = msg.id if isinstance(msg.id, str) and msg.id.strip() and len(msg.id) <= 200 else None
         out.append(
-            _Write(
+            MessageWrite(
                 role=role,
                 content=text,
                 name=name or None,
@@ -253,25 +244,6 @@ def _writes(messages: list[BaseMessage], session_id: str, skip_id: str, limit: i
             )
         )
     return out
-
-
-def _is_id_conflict(exc: ValueError) -> bool:
-    """Whether ``add_message`` refused an id already stored with other content."""
-    return "already exists" in str(exc)
-
-
-def _scope(config: RunnableConfig | None, node: str) -> tuple[str, str]:
-    """The user id and session id of a run, from ``config["configurable"]``."""
-    configurable: Mapping[str, Any] = (config or {}).get("configurable") or {}
-    user_id = configurable.get("user_id")
-    if user_id is None or user_id == "":
-        raise ValueError(
-            f'{node} needs a user id in config["configurable"]["user_id"]; run the graph '
-            'with e.g. graph.invoke(inputs, {"configurable": {"user_id": "alice", '
-            '"thread_id": "1"}}). Memory is always scoped to one user.'
-        )
-    thread_id = configurable.get("thread_id")
-    return user_id, DEFAULT_SESSION if thread_id in (None, "") else str(thread_id)
 
 
 def _messages(state: Any, key: str) -> list[BaseMessage]:
@@ -288,8 +260,3 @@ def _query(messages: list[BaseMessage], limit: int) -> str:
     """The latest human message's text (``""`` when there is none)."""
     i = last_human_index(messages)
     return "" if i is None else render_message(messages[i], limit)
-
-
-def _check_memory(memory: Any) -> None:
-    if not isinstance(memory, MemoryManager):
-        raise TypeError(f"memory must be a MemoryManager, got {type(memory).__name__}")

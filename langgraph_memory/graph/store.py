@@ -6,19 +6,12 @@ tools). Items live in the :class:`~langgraph_memory.MemoryManager`'s backend, so
 on SQLite they survive a restart; a query search ranks them by BM25 and dense
 cosine fused by reciprocal rank, not by cosine alone.
 
-Storage layout (documented because other tools may read the backend):
-each item is one backend record of kind :data:`STORE_KIND` (``"store_item"``)
-whose id is the JSON array ``[*namespace, key]`` and whose user is the reserved
-scope :func:`store_scope` of the namespace's first label (``"\\x1fstore:" +
-label``). Manager user ids can never contain the control character ``\\x1f``, so
-store items can never mix with a user's memory, and a search under a namespace
-root reads only that root's records. The record's data holds the value, the
-indexed texts with their vectors (float32, base64) and the TTL.
+Items are kept through the manager (:meth:`MemoryManager.put_store_item` and its
+kin; :mod:`langgraph_memory.items` documents the layout), so every value and indexed
+text goes through the memory's sensitivity gate before it is stored or embedded.
 
 Example:
-    >>> from langgraph_memory import MemoryManager
-    >>> from langgraph_memory.backends import InMemoryBackend
-    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> from langgraph_memory import HashingEmbeddings, InMemoryBackend, MemoryManager
     >>> mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
     >>> store = MemoryStore(mm)
     >>> store.put(("memories", "alice"), "1", {"text": "Alice is allergic to peanuts"})
@@ -32,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import json
 import threading
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta, timezone
@@ -59,6 +51,7 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
+from ..items import STORE_KIND, store_scope
 from ..manager import MemoryManager
 from ..records import Record
 from ..tokens import tokenize
@@ -66,20 +59,7 @@ from .store_search import IndexedText, hybrid_rank, matches_filter, namespace_ma
 
 __all__ = ["MemoryStore", "STORE_KIND", "store_scope"]
 
-#: The backend record kind of store items.
-STORE_KIND = "store_item"
-_SCOPE_PREFIX = "\x1fstore:"
-
 _Key = tuple[tuple[str, ...], str]
-
-
-def store_scope(root: str) -> str:
-    """The reserved backend user id holding the items of namespace root ``root``."""
-    return _SCOPE_PREFIX + root
-
-
-def _record_id(namespace: tuple[str, ...], key: str) -> str:
-    return json.dumps([*namespace, key], ensure_ascii=False)
 
 
 def _now() -> datetime:
@@ -181,15 +161,21 @@ class MemoryStore(BaseStore):
 
     # -- batch -----------------------------------------------------------------------------
     def _plan(self, ops: Iterable[Op]) -> tuple[list[Op], dict[_Key, dict[str, str]], set[str]]:
-        """Validate ops; the texts each effective put indexes and the queries to embed."""
+        """Validate ops; the texts each effective put indexes and the queries to embed.
+
+        A put's value goes through the memory's sensitivity gate here, before its texts
+        are taken from it (they are embedded next)."""
         ops = list(ops)
         puts: dict[_Key, PutOp] = {}
         queries: set[str] = set()
-        for op in ops:
+        for i, op in enumerate(ops):
             validate_op_namespace(op)
             if isinstance(op, PutOp):
                 if not op.namespace:
                     raise InvalidNamespaceError("Namespace cannot be empty.")
+                if op.value is not None:
+                    clean = self.memory.redact(dict(op.value), field="value")
+                    op = ops[i] = op._replace(value=clean)
                 puts[(tuple(op.namespace), str(op.key))] = op
             elif isinstance(op, SearchOp):
                 if op.query:
@@ -284,37 +270,30 @@ class MemoryStore(BaseStore):
     def _get(self, namespace: tuple[str, ...], key: str, now: datetime) -> Record | None:
         if not namespace:
             return None
-        rec = self.memory.backend.get_record(
-            STORE_KIND, _record_id(tuple(namespace), str(key)), store_scope(namespace[0])
-        )
+        rec = self.memory.get_store_item(tuple(namespace), str(key))
         return None if rec is None or self._hidden(rec, now) else rec
 
     def _records(self, prefix: tuple[str, ...], now: datetime) -> list[Record]:
-        scope = store_scope(prefix[0]) if prefix else None
         n = len(prefix)
         return [
             r
-            for r in self.memory.backend.list_records(STORE_KIND, scope)
-            if r.user_id.startswith(_SCOPE_PREFIX)
-            and tuple(r.data["namespace"][:n]) == prefix
-            and not self._hidden(r, now)
+            for r in self.memory.store_items(prefix[0] if prefix else None)
+            if tuple(r.data["namespace"][:n]) == prefix and not self._hidden(r, now)
         ]
 
     def _refresh(self, records: Iterable[Record], now: datetime) -> None:
         for rec in records:
             ttl = rec.data.get("ttl")
             if ttl is not None:
-                rec.data["expires_at"] = (now + timedelta(minutes=ttl)).isoformat()
-                self.memory.backend.put_record(rec)
+                expires = (now + timedelta(minutes=ttl)).isoformat()
+                self.memory.refresh_store_item(rec, expires)
 
     def _apply_put(self, op: PutOp, texts: dict[str, str], vecs: np.ndarray, now: datetime) -> None:
         namespace, key = tuple(op.namespace), str(op.key)
-        rid, scope = _record_id(namespace, key), store_scope(namespace[0])
-        backend = self.memory.backend
         if op.value is None:
-            backend.delete_records(STORE_KIND, [rid], scope)
+            self.memory.delete_store_item(namespace, key)
             return
-        old = backend.get_record(STORE_KIND, rid, scope)
+        old = self.memory.get_store_item(namespace, key)
         data: dict[str, Any] = {
             "namespace": list(namespace),
             "key": key,
@@ -329,7 +308,7 @@ class MemoryStore(BaseStore):
             ),
         }
         created = old.created_at if old is not None else now
-        backend.put_record(Record(STORE_KIND, rid, scope, data, created, now))
+        self.memory.put_store_item(namespace, key, data, created_at=created, updated_at=now)
 
     # -- search and listing -------------------------------------------------------------------
     def _search(
@@ -397,13 +376,10 @@ class MemoryStore(BaseStore):
         with self._lock:
             now = _now()
             expired: dict[str, list[str]] = {}
-            for rec in self.memory.backend.list_records(STORE_KIND):
-                if rec.user_id.startswith(_SCOPE_PREFIX) and self._expired(rec, now):
-                    expired.setdefault(rec.user_id, []).append(rec.id)
-            return sum(
-                self.memory.backend.delete_records(STORE_KIND, ids, scope)
-                for scope, ids in expired.items()
-            )
+            for rec in self.memory.store_items():
+                if self._expired(rec, now):
+                    expired.setdefault(rec.data["namespace"][0], []).append(rec.id)
+            return sum(self.memory.delete_store_items(root, ids) for root, ids in expired.items())
 
     async def asweep_ttl(self) -> int:
         """Async :meth:`sweep_ttl`."""

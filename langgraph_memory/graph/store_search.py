@@ -7,8 +7,9 @@ Three pure pieces, kept apart from the storage code:
   same results as ``InMemoryStore``;
 * :func:`namespace_matches` — prefix/suffix conditions with ``"*"`` wildcards;
 * :func:`hybrid_rank` — BM25 + dense cosine over each item's indexed texts,
-  max-pooled per item and fused by reciprocal rank. Ties share a rank, so two
-  items with equal evidence get equal scores.
+  max-pooled per item and fused by the hybrid ranker
+  (:class:`~langgraph_memory.retrieval.hybrid.HybridRanker`). Ties share a rank,
+  so two items with equal evidence get equal scores.
 
 Example:
     >>> matches_filter({"score": 4.5, "color": "red"}, {"score": {"$gt": 3}, "color": "red"})
@@ -27,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..retrieval.bm25 import bm25_scores
+from ..retrieval.hybrid import HybridRanker
 from ..retrieval.vectors import VectorMatrix
 
 __all__ = ["matches_filter", "namespace_matches", "hybrid_rank", "IndexedText"]
@@ -109,15 +111,6 @@ class IndexedText:
     vector: np.ndarray | None
 
 
-def _shared_ranks(scores: Mapping[int, float]) -> dict[int, int]:
-    """Competition ranks (1, 2, 2, 4...): equal scores share the better rank."""
-    ordered = sorted(scores.values(), reverse=True)
-    first: dict[float, int] = {}
-    for pos, s in enumerate(ordered, start=1):
-        first.setdefault(s, pos)
-    return {i: first[s] for i, s in scores.items()}
-
-
 def _max_pool(pairs: Sequence[tuple[int, float]], docs: Sequence[IndexedText]) -> dict[int, float]:
     best: dict[int, float] = {}
     for doc, score in pairs:
@@ -165,39 +158,37 @@ def hybrid_rank(
         >>> [(item, round(score, 3)) for item, score in hybrid_rank(docs, ["apple"], v[0])]
         [(0, 1.0), (1, 0.492)]
     """
-    fused: dict[int, float] = {}
-    total = 0.0
+    rankings: dict[str, list[tuple[int, float]]] = {}
     counts = Counter(query_terms)
-    if lexical_weight > 0 and counts and docs:
-        postings: dict[str, list[tuple[int, int]]] = {t: [] for t in counts}
-        for d, doc in enumerate(docs):
-            tf = Counter(doc.terms)
-            for t in counts:
-                if tf[t]:
-                    postings[t].append((d, tf[t]))
-        lengths = {d: len(doc.terms) for d, doc in enumerate(docs)}
-        lexical = bm25_scores(
-            postings,
-            n_docs=len(docs),
-            avg_len=sum(lengths.values()) / len(docs),
-            doc_len=lengths,
-            query_counts=counts,
-            k1=k1,
-            b=b,
-        )
-        for item, rank in _shared_ranks(_max_pool(lexical, docs)).items():
-            fused[item] = fused.get(item, 0.0) + lexical_weight / (rrf_k + rank)
     if lexical_weight > 0:
-        total += lexical_weight / (rrf_k + 1)
+        lexical: list[tuple[int, float]] = []
+        if counts and docs:
+            postings: dict[str, list[tuple[int, int]]] = {t: [] for t in counts}
+            for d, doc in enumerate(docs):
+                tf = Counter(doc.terms)
+                for t in counts:
+                    if tf[t]:
+                        postings[t].append((d, tf[t]))
+            lengths = {d: len(doc.terms) for d, doc in enumerate(docs)}
+            lexical = bm25_scores(
+                postings,
+                n_docs=len(docs),
+                avg_len=sum(lengths.values()) / len(docs),
+                doc_len=lengths,
+                query_counts=counts,
+                k1=k1,
+                b=b,
+            )
+        rankings["bm25"] = list(_max_pool(lexical, docs).items())
     with_vectors = [(d, doc.vector) for d, doc in enumerate(docs) if doc.vector is not None]
     if dense_weight > 0 and query_vector is not None:
-        total += dense_weight / (rrf_k + 1)
+        dense: list[tuple[int, float]] = []
         if with_vectors:
             matrix = VectorMatrix(len(query_vector))
             matrix.append([d for d, _ in with_vectors], np.stack([v for _, v in with_vectors]))
             dense = matrix.search(query_vector, len(with_vectors))
-            for item, rank in _shared_ranks(_max_pool(dense, docs)).items():
-                fused[item] = fused.get(item, 0.0) + dense_weight / (rrf_k + rank)
-    if total <= 0:
+        rankings["dense"] = list(_max_pool(dense, docs).items())
+    if not rankings:
         return []
-    return sorted(((i, s / total) for i, s in fused.items()), key=lambda p: (-p[1], p[0]))
+    ranker = HybridRanker(rrf_k=rrf_k, lexical_weight=lexical_weight, dense_weight=dense_weight)
+    return [(f.key, f.score) for f in ranker.fuse(rankings, shared_ties=True, normalise="top")]

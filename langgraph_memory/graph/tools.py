@@ -17,10 +17,12 @@ Mistakes a model can fix (text to replace that is not there, a block over its li
 an unknown block) come back to it as the tool's answer, with ``status="error"``
 on the ``ToolMessage``, instead of raising.
 
+Every write goes through the memory's sensitivity gate (a core block is stored as
+:meth:`MemoryManager.set_core_block` redacts it, an archival memory as
+:meth:`MemoryManager.add_message` does).
+
 Example:
-    >>> from langgraph_memory import MemoryManager
-    >>> from langgraph_memory.backends import InMemoryBackend
-    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> from langgraph_memory import HashingEmbeddings, InMemoryBackend, MemoryManager
     >>> mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
     >>> tools = {t.name: t for t in create_memory_tools(mm, user_id="alice")}
     >>> print(tools["core_memory_append"].invoke({"label": "human", "content": "Likes tea."}))
@@ -46,15 +48,15 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Mapping
-from datetime import datetime, timezone
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
 from pydantic import BaseModel, Field, ValidationError, create_model
 
+from ..items import CORE_BLOCK_KIND
 from ..manager import MemoryManager
-from ..records import MemoryHit, Record
+from ..records import MemoryHit
 from ..validation import check_id, check_positive_int
 
 __all__ = [
@@ -68,8 +70,6 @@ __all__ = [
     "MEMORY_TOOL_NAMES",
 ]
 
-#: The record kind core blocks are stored under (one record per user and block).
-CORE_BLOCK_KIND = "core_block"
 #: The core blocks and their character limits (MemGPT's defaults).
 DEFAULT_CORE_LIMITS: Mapping[str, int] = {"human": 2000, "persona": 2000}
 #: The ``name`` archival memories are stored with (as ``system`` messages).
@@ -91,11 +91,6 @@ _LOCK = threading.Lock()
 
 
 # -- core blocks ------------------------------------------------------------------------------
-def _block_id(user_id: str, label: str) -> str:
-    # a label never contains ":", so "label:user" is unambiguous for every user id
-    return f"{label}:{user_id}"
-
-
 def _check_label(label: Any, limits: Mapping[str, int]) -> str:
     if label not in limits:
         raise ToolException(
@@ -112,10 +107,7 @@ def get_core_block(memory: MemoryManager, user_id: str, label: str) -> str:
         >>> get_core_block(mm, "alice", "human")  # doctest: +SKIP
         'Likes tea.'
     """
-    rec = memory.backend.get_record(
-        CORE_BLOCK_KIND, _block_id(check_id(user_id, "user_id"), label), user_id
-    )
-    return str(rec.data.get("value", "")) if rec is not None else ""
+    return memory.core_block(user_id, label)
 
 
 def set_core_block(
@@ -126,7 +118,8 @@ def set_core_block(
     *,
     limits: Mapping[str, int] | None = None,
 ) -> str:
-    """Overwrite a user's core block (e.g. to seed the ``persona``); returns the new text.
+    """Overwrite a user's core block (e.g. to seed the ``persona``); returns the text stored
+    (through the memory's sensitivity gate).
 
     Args:
         memory: The memory manager.
@@ -147,25 +140,10 @@ def set_core_block(
         raise ValueError(f"unknown core block {label!r}; the blocks are {list(lim)}")
     if not isinstance(value, str):
         raise TypeError(f"value must be a str, got {type(value).__name__}")
-    if len(value) > lim[label]:
-        raise ValueError(f"{len(value)} characters is over the {label} block's limit {lim[label]}")
-    _put_block(memory, check_id(user_id, "user_id"), label, value)
-    return value
-
-
-def _put_block(memory: MemoryManager, user_id: str, label: str, value: str) -> None:
-    now = datetime.now(timezone.utc)
-    old = memory.backend.get_record(CORE_BLOCK_KIND, _block_id(user_id, label), user_id)
-    memory.backend.put_record(
-        Record(
-            CORE_BLOCK_KIND,
-            _block_id(user_id, label),
-            user_id,
-            {"label": label, "value": value},
-            old.created_at if old is not None else now,
-            now,
-        )
-    )
+    text = memory.redact(value, field=label)
+    if len(text) > lim[label]:
+        raise ValueError(f"{len(text)} characters is over the {label} block's limit {lim[label]}")
+    return memory.set_core_block(check_id(user_id, "user_id"), label, text)
 
 
 def core_memory_blocks(
@@ -285,9 +263,9 @@ def create_memory_tools(
         uid, name = user(config), _check_label(label, limits)
         with _LOCK:
             old = get_core_block(memory, uid, name)
-            new = f"{old}\n{content}" if old else content
+            new = _redact(memory, f"{old}\n{content}" if old else content, name)
             _fit(name, new, limits[name])
-            _put_block(memory, uid, name, new)
+            new = memory.set_core_block(uid, name, new)
         return f"Appended to the {name} block ({len(new)}/{limits[name]} characters). " + (
             f"It now reads:\n{new}"
         )
@@ -302,9 +280,9 @@ def create_memory_tools(
                     f"Error: {old_content!r} is not in the {name} block, so nothing was "
                     f"replaced. Copy the exact text from the block, which reads:\n{shown}"
                 )
-            new = old.replace(old_content, new_content)
+            new = _redact(memory, old.replace(old_content, new_content), name)
             _fit(name, new, limits[name])
-            _put_block(memory, uid, name, new)
+            new = memory.set_core_block(uid, name, new)
         return f"Replaced text in the {name} block ({len(new)}/{limits[name]} characters). " + (
             f"It now reads:\n{new}"
         )
@@ -398,6 +376,14 @@ def _check_limits(limits: Mapping[str, int]) -> dict[str, int]:
             raise ValueError(f"core block names must be identifiers, got {label!r}")
         out[label] = check_positive_int(limit, f"core_limits[{label!r}]")
     return out
+
+
+def _redact(memory: MemoryManager, text: str, label: str) -> str:
+    """A block's new text through the sensitivity gate; a refusal is the tool's answer."""
+    try:
+        return str(memory.redact(text, field=label))
+    except ValueError as exc:  # refused by the memory's policy
+        raise ToolException(f"Error: nothing was changed: {exc}") from exc
 
 
 def _fit(label: str, text: str, limit: int) -> None:

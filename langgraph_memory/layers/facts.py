@@ -37,9 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from ..records import from_data
 from ..tokens import tokenize
 from ..validation import check_content, check_id, parse_timestamp
-from ..working import _load
 from .profile import RecordsStore, check_source_ids, clamp01, has_cjk, merge_ids, normalize_key
 
 __all__ = ["Fact", "FactsMixin", "DEFAULT_FUNCTIONAL_RELATIONS", "place_fact", "normalize_term"]
@@ -149,7 +149,7 @@ class Fact:
     @classmethod
     def load(cls, data: dict[str, Any]) -> Fact:
         """A fact from its stored form."""
-        return _load(cls, data)
+        return from_data(cls, data)
 
     def key(self) -> tuple[str, str]:
         """``(subject, relation)`` in canonical form: facts with the same key share a timeline."""
@@ -391,7 +391,7 @@ class FactsMixin(RecordsStore):
         subj = None if subject is None else normalize_term(subject)
         rel = None if relation is None else normalize_key(relation)
         out = []
-        for r in self.backend.list_records("fact", check_id(user_id, "user_id")):
+        for r in self.records.list_records("fact", check_id(user_id, "user_id")):
             f = Fact.load(r.data)
             s, k = f.key()
             if (subj is None or s == subj) and (rel is None or k == rel):

@@ -1,6 +1,6 @@
 """Long-term memory: the user profile, user and knowledge-graph facts, and agent traits.
 
-:class:`LongTermMemory` keeps all three as records of the backend (kinds
+:class:`LongTermMemory` keeps all three as records of the store (kinds
 ``profile``, ``fact`` and ``trait``), scoped to one user in every call. The
 rules live beside it: conflict resolution of preferences in
 :mod:`~langgraph_memory.layers.profile`, the validity timeline of facts in
@@ -39,9 +39,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..backends.base import MemoryBackend
+from ..backends.capabilities import RecordStore
+from ..records import from_data
 from ..validation import check_id
-from ..working import _load
 from .facts import DEFAULT_FUNCTIONAL_RELATIONS, Fact, FactsMixin
 from .profile import (
     SOURCES,
@@ -166,7 +166,7 @@ class AgentTrait:
     @classmethod
     def load(cls, data: dict[str, Any]) -> AgentTrait:
         """A trait from its stored form."""
-        return _load(cls, data)
+        return from_data(cls, data)
 
     def text(self) -> str:
         """A one-line rendering for prompts and search."""
@@ -199,10 +199,10 @@ class LongTermText:
 
 
 class LongTermMemory(ProfileMixin, FactsMixin):
-    """The long-term layer over a backend's records store; every call is scoped to a user.
+    """The long-term layer over a record store; every call is scoped to a user.
 
     Args:
-        backend: Where entries are stored (records of kinds ``profile``, ``fact``, ``trait``).
+        records: Where entries are stored (records of kinds ``profile``, ``fact``, ``trait``).
         config: Confidence rules and functional relations (defaults from the seeds).
         clock: Returns the current time (UTC); for tests and replays.
         embed: Embeds texts (one row each), e.g. ``MemoryManager.embeddings.embed_array``;
@@ -218,13 +218,13 @@ class LongTermMemory(ProfileMixin, FactsMixin):
 
     def __init__(
         self,
-        backend: MemoryBackend,
+        records: RecordStore,
         config: LongTermConfig | None = None,
         *,
         clock: Callable[[], datetime] | None = None,
         embed: Callable[[Sequence[str]], np.ndarray] | None = None,
     ) -> None:
-        self.backend = backend
+        self.records = records
         self.config = config or LongTermConfig()
         #: Texts -> one embedding row each; enables near-duplicate detection of facts.
         self.embed = embed
@@ -251,7 +251,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         trait_id = stable_id("trait", user_id, agent, trait)
         with self._lock:
             now = self._now()
-            rec = self.backend.get_record("trait", trait_id, user_id)
+            rec = self.records.get_record("trait", trait_id, user_id)
             old = AgentTrait.load(rec.data) if rec is not None else None
             if old is not None and old.value == value:
                 old.source_ids, old.updated_at = merge_ids(old.source_ids, ids), now
@@ -266,7 +266,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         (its own and those for every agent)."""
         return [
             t
-            for r in self.backend.list_records("trait", check_id(user_id, "user_id"))
+            for r in self.records.list_records("trait", check_id(user_id, "user_id"))
             if (t := AgentTrait.load(r.data))
             and (agent_id is None or t.agent_id in (None, agent_id))
         ]
@@ -274,7 +274,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
     # -- everything ---------------------------------------------------------------------
     def _locate(self, user_id: str, entry_id: str) -> str | None:
         kind = _PREFIX.get(entry_id.split("-", 1)[0])
-        if kind is not None and self.backend.get_record(kind, entry_id, user_id) is not None:
+        if kind is not None and self.records.get_record(kind, entry_id, user_id) is not None:
             return kind
         return None
 
@@ -292,7 +292,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
                 if kind == "fact":
                     self._splice(user_id, self._get("fact", user_id, entry_id))
                 if kind is not None:
-                    n += self.backend.delete_records(kind, [entry_id], user_id)
+                    n += self.records.delete_records(kind, [entry_id], user_id)
         return n
 
     def touch(self, user_id: str, ids: Iterable[str], *, times: int = 1) -> int:
@@ -359,6 +359,6 @@ class LongTermMemory(ProfileMixin, FactsMixin):
             "facts": len(facts),
             "facts_current": sum(f.holds_at(now) for f in facts),
             "facts_superseded": sum(f.superseded_by is not None for f in facts),
-            "traits": self.backend.count_records("trait", user_id),
+            "traits": self.records.count_records("trait", user_id),
         }
         return out

@@ -25,13 +25,23 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 import numpy as np
 
-from ..retrieval.fusion import rrf_fuse
+from ..retrieval.hybrid import HybridRanker
 from ..tokens import tokenize
 
-__all__ = ["LongTermDoc", "rank_docs", "rank_hybrid"]
+if TYPE_CHECKING:
+    from ..consolidation import Consolidator
+    from ..working import WorkingMemory
+    from .longterm import LongTermMemory
+
+__all__ = ["LongTermDoc", "LongTermDocs", "LongTermLayer", "RankedDoc", "rank_docs", "rank_hybrid"]
+
+
+#: The long-term layers an entry comes from.
+LongTermLayer = Literal["profile", "fact", "trait", "episode", "knowledge"]
 
 
 @dataclass(slots=True)
@@ -39,12 +49,62 @@ class LongTermDoc:
     """One long-term entry as the read path sees it."""
 
     id: str
-    layer: str
+    layer: LongTermLayer
     text: str
     source_ids: list[str]
     timestamp: datetime | None = None
     #: In ``[0, 1]`` for entries that have one (episodes), else ``None``.
     importance: float | None = None
+
+
+class RankedDoc(NamedTuple):
+    """A long-term entry ranked for a query."""
+
+    doc: LongTermDoc
+    score: float
+    #: ``term_score`` and ``bm25_rank`` (when it shares terms), ``cosine`` and
+    #: ``dense_rank`` (with vectors) and ``rrf``.
+    parts: dict[str, float]
+
+
+class LongTermDocs:
+    """Every long-term layer as documents for the read path: the profile (offered
+    whole) and current facts, agent traits, episodes and knowledge (ranked).
+
+    Args:
+        longterm: The profile, facts and traits.
+        working: The episodes.
+        knowledge: The consolidated knowledge.
+    """
+
+    def __init__(
+        self, longterm: LongTermMemory, working: WorkingMemory, knowledge: Consolidator
+    ) -> None:
+        self._longterm = longterm
+        self._working = working
+        self._knowledge = knowledge
+
+    def long_term_docs(self, user_id: str) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
+        """The profile for the context, and the rest of long-term memory to rank."""
+        profile = [
+            LongTermDoc(e.id, "profile", e.text(), list(e.source_ids), e.updated_at)
+            for e in self._longterm.for_context(user_id)
+        ]
+        others = [
+            LongTermDoc(t.id, cast(LongTermLayer, t.kind), t.text, list(t.source_ids), t.updated_at)
+            for t in self._longterm.texts_for_search(
+                user_id, include_history=False, kinds=("fact", "trait")
+            )
+        ]
+        others += [
+            LongTermDoc(e.id, "episode", e.text(), list(e.source_ids), e.created_at, e.importance)
+            for e in self._working.episodes(user_id)
+        ]
+        others += [
+            LongTermDoc(k.id, "knowledge", k.text(), list(k.source_episodes), k.updated_at)
+            for k in self._knowledge.knowledge(user_id)
+        ]
+        return profile, others
 
 
 def rank_docs(
@@ -98,7 +158,7 @@ def rank_hybrid(
     dense_weight: float = 1.0,
     rrf_k: int = 60,
     min_cosine: float | None = None,
-) -> list[tuple[LongTermDoc, float, dict[str, float]]]:
+) -> list[RankedDoc]:
     """Docs best first by the reciprocal rank fusion of :func:`rank_docs` and cosine.
 
     The term ranking holds the docs sharing terms with the query; the dense ranking
@@ -133,38 +193,37 @@ def rank_hybrid(
         and len(docs) > 0
         and len(doc_vectors) == len(docs)
     )
-    if not use_dense:
+    index = {id(d): i for i, d in enumerate(docs)}
+    if not use_dense:  # words alone, whatever their weight
         lexical = lexical or rank_docs(docs, query)
+        ranked = [(index[id(d)], s) for d, s in (lexical[:k] if k is not None else lexical)]
+        words = HybridRanker(rrf_k=rrf_k, lexical_weight=1.0).fuse(
+            {"bm25": ranked}, normalise="weights"
+        )
+        term = dict(ranked)
         return [
-            (
-                d,
-                1.0 / (rrf_k + r),
-                {"term_score": s, "bm25_rank": float(r), "rrf": 1.0 / (rrf_k + r)},
-            )
-            for r, (d, s) in enumerate(lexical[:k] if k is not None else lexical, start=1)
+            RankedDoc(docs[f.key], f.score, {"term_score": term[f.key], **f.parts}) for f in words
         ]
     assert query_vector is not None and doc_vectors is not None
     mat = np.asarray(doc_vectors, dtype=np.float32)
     q = np.asarray(query_vector, dtype=np.float32)
     norms = np.linalg.norm(mat, axis=1) * float(np.linalg.norm(q))
     cos = (mat @ q) / np.where(norms == 0, 1.0, norms)
-    index = {id(d): i for i, d in enumerate(docs)}
     term = {index[id(d)]: s for d, s in lexical}
-    rankings: dict[str, list[int]] = {"dense": [int(i) for i in np.argsort(-cos, kind="stable")]}
-    weights = {"dense": dense_weight}
+    rankings: dict[str, list[tuple[int, float]]] = {}
     if lexical:
-        rankings = {"bm25": [index[id(d)] for d, _ in lexical], **rankings}
-        weights["bm25"] = lexical_weight
-    total = sum(weights.values())
-    out: list[tuple[LongTermDoc, float, dict[str, float]]] = []
-    for i, score, parts in rrf_fuse(rankings, k=rrf_k, weights=weights):
+        rankings["bm25"] = [(index[id(d)], s) for d, s in lexical]
+    rankings["dense"] = [(int(i), float(cos[i])) for i in np.argsort(-cos, kind="stable")]
+    ranker = HybridRanker(rrf_k=rrf_k, lexical_weight=lexical_weight, dense_weight=dense_weight)
+    out: list[RankedDoc] = []
+    for f in ranker.fuse(rankings, normalise="weights"):
+        i, parts = f.key, f.parts
         if i not in term and min_cosine is not None and cos[i] < min_cosine:
             continue
         parts["cosine"] = float(cos[i])
         if i in term:
             parts["term_score"] = term[i]
-        parts["rrf"] = score / total
-        out.append((docs[i], score / total, parts))
+        out.append(RankedDoc(docs[i], f.score, parts))
         if k is not None and len(out) >= k:
             break
     return out

@@ -42,10 +42,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..backends.base import MemoryBackend
-from ..records import Record
+from ..backends.capabilities import RecordStore
+from ..records import Record, from_data, to_data
 from ..validation import check_id, parse_timestamp
-from ..working import _dump, _load
 
 if TYPE_CHECKING:
     import numpy as np
@@ -166,7 +165,7 @@ class ProfileEntry:
     @classmethod
     def load(cls, data: dict[str, Any]) -> ProfileEntry:
         """An entry from its stored form."""
-        return _load(cls, data)
+        return from_data(cls, data)
 
     def text(self) -> str:
         """A one-line rendering for prompts and search (English or Chinese)."""
@@ -246,7 +245,7 @@ class RecordsStore:
     :class:`~langgraph_memory.layers.longterm.LongTermMemory` sets the attributes.
     """
 
-    backend: MemoryBackend
+    records: RecordStore
     config: LongTermConfig
     _lock: threading.RLock
     _clock: Callable[[], datetime]
@@ -258,13 +257,13 @@ class RecordsStore:
         return parse_timestamp(self._clock(), "clock()")
 
     def _put(self, kind: str, obj: Any) -> None:
-        data = _dump(obj)
-        self.backend.put_record(
+        data = to_data(obj)
+        self.records.put_record(
             Record(kind, obj.id, obj.user_id, data, obj.created_at, obj.updated_at)
         )
 
     def _get(self, kind: str, user_id: str, entry_id: str) -> Any:
-        rec = self.backend.get_record(kind, check_id(entry_id, "id"), check_id(user_id, "user_id"))
+        rec = self.records.get_record(kind, check_id(entry_id, "id"), check_id(user_id, "user_id"))
         if rec is None:
             raise KeyError(f"user {user_id!r} has no {kind} entry {entry_id!r}")
         return self._loaders[kind](rec.data)
@@ -321,7 +320,7 @@ class ProfileMixin(RecordsStore):
         entry_id = stable_id("pref", user_id, key, scope, source)
         with self._lock:
             now = self._now()
-            rec = self.backend.get_record("profile", entry_id, user_id)
+            rec = self.records.get_record("profile", entry_id, user_id)
             old = ProfileEntry.load(rec.data) if rec is not None else None
             if old is not None and old.value == value and old.polarity == polarity:
                 old.source_ids = merge_ids(old.source_ids, ids)
@@ -360,7 +359,7 @@ class ProfileMixin(RecordsStore):
         scope = check_scope(scope)
         return [
             e
-            for r in self.backend.list_records("profile", check_id(user_id, "user_id"))
+            for r in self.records.list_records("profile", check_id(user_id, "user_id"))
             if (e := ProfileEntry.load(r.data))
             and (want is None or e.key == want)
             and (scope is None or e.scope in (None, scope))
@@ -416,7 +415,7 @@ class ProfileMixin(RecordsStore):
         with self._lock:
             if delete:
                 entry = self.get_preference(user_id, entry_id)
-                self.backend.delete_records("profile", [entry.id], entry.user_id)
+                self.records.delete_records("profile", [entry.id], entry.user_id)
                 corrected = None
             else:
                 entry = corrected = self._adjust(user_id, entry_id, -self.config.correct_step, ids)

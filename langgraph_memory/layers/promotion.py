@@ -26,14 +26,14 @@ from collections.abc import Sequence
 
 from langchain_core.language_models import BaseChatModel
 
+from ..concurrency import yield_gil
 from ..records import Message
-from ..worker import yield_gil
 from ..write.extraction import extract_atoms
 from ..write.extraction_atom import MemoryAtom
 from ..write.extraction_rules import PROFILE_KEYS
 from .longterm import LongTermMemory
 
-__all__ = ["write_atoms"]
+__all__ = ["write_atoms", "AtomWriter"]
 
 log = logging.getLogger(__name__)
 
@@ -109,3 +109,22 @@ def write_atoms(
                 log.info("skipped atom %r: %s", atom, exc)
         yield_gil()  # background work: let readers and the model run between messages
     return written
+
+
+class AtomWriter:
+    """What a hot segment is promoted by: its messages' atoms written to long-term memory.
+
+    A :data:`~langgraph_memory.layers.hierarchy.Promoter`: called with ``(user_id,
+    segment, messages)``, returns how many entries were written or refreshed.
+
+    Args:
+        longterm: Where the atoms go.
+        llm: The chat model that extracts them (rules when ``None``).
+    """
+
+    def __init__(self, longterm: LongTermMemory, llm: BaseChatModel | None = None) -> None:
+        self.longterm = longterm
+        self.llm = llm
+
+    def __call__(self, user_id: str, segment: object, messages: Sequence[Message]) -> int:
+        return write_atoms(self.longterm, user_id, messages, llm=self.llm)

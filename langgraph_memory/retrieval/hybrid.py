@@ -1,282 +1,146 @@
-"""Hybrid retrieval over a user's messages: BM25 + dense cosine, fused by RRF."""
+"""The one hybrid ranker: a lexical and a dense ranking of candidates, fused by RRF.
+
+Every layer is ranked by it, from candidates of its own: messages by the store's
+BM25 and vector search (:mod:`.messages`), long-term entries by their term overlap
+with the query and the cosine of their embedding
+(:mod:`~langgraph_memory.layers.longterm_read`), store items by BM25 and cosine over
+their indexed texts (:mod:`~langgraph_memory.graph.store_search`). The ranker turns
+those rankings into one: weighted reciprocal rank fusion, ``weight / (rrf_k + rank)``
+per ranking, with the options the layers need (a fusion depth past which candidates
+follow as a tail, shared ranks for equal scores, a normalised score).
+
+Example:
+    >>> ranker = HybridRanker(rrf_k=60)
+    >>> fused = ranker.fuse({"bm25": [("a", 3.1), ("b", 1.2)], "dense": [("b", 0.9), ("c", 0.4)]})
+    >>> [(f.key, round(f.score, 4)) for f in fused]
+    [('b', 0.0325), ('a', 0.0164), ('c', 0.0161)]
+"""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Generic, Literal, NamedTuple, TypeVar
 
-import numpy as np
-
-from ..backends.base import MemoryBackend
-from ..backends.filters import compile_filter
-from ..config import MemoryConfig
-from ..embeddings import CachedEmbeddings
-from ..records import MemoryHit, Message
-from ..tokens import tokenize
 from .fusion import rrf_fuse
 
-__all__ = ["HybridRetriever", "QueryVector", "index_text"]
+__all__ = ["HybridRanker", "Fused", "Normalise"]
 
-#: The fusion's name of the ranking of messages reached through their mid-term segments.
-SEGMENT_RANKING = "segment_page"
-
-
-def index_text(msg: Message) -> str:
-    """The text a message is indexed (and embedded) by: the speaker's name and the content."""
-    return f"{msg.name}: {msg.content}" if msg.name else msg.content
+K = TypeVar("K", bound=Hashable)
+#: How a fused score is normalised: ``"weights"`` divides by the weights of the rankings
+#: fused (ranked ``r`` by all of them: ``1 / (rrf_k + r)``), ``"top"`` by the score of a
+#: candidate ranked first by all of them (which scores 1.0).
+Normalise = Literal["weights", "top"]
 
 
-class QueryVector:
-    """A query's embedding, made on first use and shared by the rankings of one call.
+class Fused(NamedTuple, Generic[K]):
+    """A candidate as the fusion ranked it."""
 
-    Message, segment and long-term retrieval of one ``search`` or ``build_context``
-    embed the query once (on the retriever's thread when the dense search runs
-    beside the lexical one).
-
-    Args:
-        embedder: Returns the query embedder.
-        query: The query text.
-    """
-
-    __slots__ = ("_embedder", "query", "_vector", "_lock")
-
-    def __init__(self, embedder: Callable[[], CachedEmbeddings], query: str) -> None:
-        self._embedder = embedder
-        self.query = query
-        self._vector: np.ndarray | None = None
-        self._lock = threading.Lock()
-
-    def get(self) -> np.ndarray:
-        """The embedding (computed once)."""
-        with self._lock:
-            if self._vector is None:
-                self._vector = self._embedder().embed_array([self.query], persist=False)[0]
-            return self._vector
+    key: K
+    score: float
+    #: Each ranking's rank of it (``<name>_rank``) and the fused ``rrf`` score.
+    parts: dict[str, float]
+    #: Fused within the fusion depth; ``False`` for a candidate past it (the tail).
+    primary: bool = True
 
 
-class HybridRetriever:
-    """Ranks one user's messages for a query.
+class HybridRanker:
+    """Weighted reciprocal rank fusion of named rankings (``"bm25"``, ``"dense"``...).
 
     Args:
-        backend: The storage.
-        embedder: Returns the query embedder (may block on first use while the model loads).
-        config: Fusion and BM25 parameters.
+        rrf_k: The RRF constant.
+        lexical_weight: Weight of the ``"bm25"`` ranking.
+        dense_weight: Weight of the ``"dense"`` ranking.
     """
 
     def __init__(
-        self,
-        backend: MemoryBackend,
-        embedder: Callable[[], CachedEmbeddings],
-        config: MemoryConfig,
+        self, *, rrf_k: int = 60, lexical_weight: float = 1.0, dense_weight: float = 1.0
     ) -> None:
-        self.backend = backend
-        self.embedder = embedder
-        self.config = config
-        self._threads: ThreadPoolExecutor | None = None
-        self._threads_lock = threading.Lock()
+        self.rrf_k = rrf_k
+        self.weights = {"bm25": lexical_weight, "dense": dense_weight}
 
-    def query_vector(self, query: str, *, start: bool = False) -> QueryVector:
-        """The query's embedding, made when first needed.
-
-        Args:
-            query: The query text.
-            start: Begin embedding it now on one of the retriever's threads, so that
-                the model runs while the caller reads what needs no vector (the model
-                thread and the caller's reads overlap on two cores).
-        """
-        qvec = QueryVector(self.embedder, query)
-        if start:
-            self._pool().submit(qvec.get)  # a failure is raised again by the caller's get
-        return qvec
-
-    def _pool(self) -> ThreadPoolExecutor:
-        with self._threads_lock:
-            if self._threads is None:
-                self._threads = ThreadPoolExecutor(4, thread_name_prefix="langgraph-memory-dense")
-            return self._threads
-
-    def _dense(
-        self, user_id: str, qvec: QueryVector, pool: int, allowed: set[int] | None
-    ) -> list[tuple[int, float]]:
-        return self.backend.vector_search(user_id, qvec.get(), pool, allowed)
-
-    def _submit_dense(
-        self, user_id: str, qvec: QueryVector, pool: int, allowed: set[int] | None
-    ) -> Future[list[tuple[int, float]]]:
-        return self._pool().submit(self._dense, user_id, qvec, pool, allowed)
-
-    def close(self) -> None:
-        """Stop the threads of concurrent dense searches (made again when needed)."""
-        with self._threads_lock:
-            threads, self._threads = self._threads, None
-        if threads is not None:
-            threads.shutdown(wait=True)
-
-    def rank(
+    def fuse(
         self,
-        user_id: str,
-        query: str,
-        k: int,
-        flt: Mapping[str, Any] | None = None,
+        rankings: Mapping[str, Sequence[tuple[K, float]]],
         *,
-        query_vector: QueryVector | None = None,
-        via_segments: Callable[[], list[tuple[int, float]]] | None = None,
-    ) -> list[tuple[int, float, dict[str, float]]]:
-        """``(seq, score, score_parts)`` of the best ``k`` messages, best first.
+        depth: int | None = None,
+        k: int | None = None,
+        tail_factor: float = 0.1,
+        shared_ties: bool = False,
+        normalise: Normalise | None = None,
+    ) -> list[Fused[K]]:
+        """The rankings' candidates fused, best first.
 
         Args:
-            user_id: Whose messages.
-            query: The query.
-            k: How many.
-            flt: A metadata filter.
-            query_vector: The query's embedding, shared with the caller's other
-                rankings (made here when absent).
-            via_segments: Called once the BM25 and dense rankings are fused: ``(seq,
-                cosine)`` of messages reached through the query's mid-term segments,
-                best first, added as a ranking (``segment_page_rank``) of weight
-                ``segment_page_weight`` (see :meth:`_with_segment_pages`; ignored
-                when the weight is 0).
-        """
-        cfg = self.config
-        qvec = query_vector or self.query_vector(query)
-        predicate = compile_filter(flt)
-        allowed = self.backend.filter_seqs(user_id, predicate) if predicate else None
-        if allowed is not None and not allowed:
-            return []
-        pool = max(k, cfg.candidate_pool)
-        if k <= cfg.fusion_depth:
-            # Fusion reads the best ``fusion_depth`` of each ranking; the deeper ones
-            # only fill a result shorter than ``k``, which needs rankings shorter than
-            # ``k``: ones that hold every match already. Same result, less to read (the
-            # lexical search of a million messages reads far fewer for a top 15).
-            pool = max(k, min(pool, cfg.fusion_depth))
-        rankings: dict[str, list[int]] = {}
-        cosines: dict[int, float] = {}
-        bm25: dict[int, float] = {}
-        dense_future = None
-        if cfg.dense_weight > 0 and cfg.lexical_weight > 0 and self.backend.parallel_reads:
-            # The query's embedding and the vector search run while the lexical search
-            # waits on the server.
-            dense_future = self._submit_dense(user_id, qvec, pool, allowed)
-        if cfg.lexical_weight > 0:
-            try:
-                lex = self.backend.lexical_search(
-                    user_id, tokenize(query), pool, allowed, k1=cfg.bm25_k1, b=cfg.bm25_b
-                )
-            except BaseException:
-                if dense_future is not None:
-                    dense_future.cancel()
-                raise
-            rankings["bm25"] = [s for s, _ in lex]
-            bm25 = dict(lex)
-        if cfg.dense_weight > 0:
-            dense = (
-                dense_future.result()
-                if dense_future is not None
-                else self._dense(user_id, qvec, pool, allowed)
-            )
-            rankings["dense"] = [s for s, _ in dense]
-            cosines = dict(dense)
-        weights = {"bm25": cfg.lexical_weight, "dense": cfg.dense_weight}
-        depth = cfg.fusion_depth
-        fused = rrf_fuse({n: r[:depth] for n, r in rankings.items()}, k=cfg.rrf_k, weights=weights)[
-            :depth
-        ]
-        if len(fused) < k:
-            # Past the fusion depth: the rest of both rankings, fused, scored
-            # below every primary candidate (and below their neighbours).
-            seen = {s for s, _, _ in fused}
-            for seq, score, parts in rrf_fuse(rankings, k=cfg.rrf_k, weights=weights):
-                if seq not in seen:
-                    parts["tier"] = 2.0
-                    fused.append((seq, score * cfg.tail_factor, parts))
-        if via_segments is not None:
-            routed = via_segments()[:pool]
-            if routed and cfg.segment_page_weight > 0:
-                fused = self._with_segment_pages(fused, routed, set(cosines))
-                for seq, cos in routed:
-                    cosines.setdefault(seq, cos)
-        fused = fused[:k]
-        for seq, _, parts in fused:
-            if seq in bm25:
-                parts["bm25"] = bm25[seq]
-            if seq in cosines:
-                parts["cosine"] = cosines[seq]
-        return fused
+            rankings: Named rankings of ``(candidate, score)``, best first; a ranking's
+                weight is the ranker's for its name (1 for any other name).
+            depth: Fuse only each ranking's best ``depth``, and keep the best ``depth``
+                fused as primary candidates; when they are fewer than ``k``, the rest of
+                the rankings follow, fused, scored ``tail_factor`` times lower (the tail).
+            k: How many candidates are wanted (with ``depth``).
+            tail_factor: The tail's score factor.
+            shared_ties: Rank equal scores of a ranking equally (1, 2, 2, 4...), and
+                order equal fused scores by candidate; else ranks are positions and ties
+                keep first-seen order.
+            normalise: How the fused score is normalised (see :data:`Normalise`).
 
-    def _with_segment_pages(
-        self,
-        fused: list[tuple[int, float, dict[str, float]]],
-        routed: list[tuple[int, float]],
-        dense: set[int],
-    ) -> list[tuple[int, float, dict[str, float]]]:
-        """Add the ranking of messages reached through their segments to ``fused``.
-
-        A message ranked ``r`` there (by cosine among the segments' pages) adds
-        ``segment_page_weight / (rrf_k + r)`` (times ``tail_factor`` past the fusion
-        depth, as a tail candidate), unless the dense ranking holds it already: its
-        cosine counts once. So the segment reaches messages that the dense ranking
-        missed, and does not re-weigh the ones it found.
+        Example:
+            >>> r = HybridRanker().fuse({"bm25": [(1, 2.0), (2, 2.0)]}, shared_ties=True,
+            ...                         normalise="top")
+            >>> [(f.key, f.score) for f in r]
+            [(1, 1.0), (2, 1.0)]
         """
-        cfg = self.config
-        key = f"{SEGMENT_RANKING}_rank"
-        at = {seq: i for i, (seq, _, _) in enumerate(fused)}
-        out = list(fused)
-        for r, (seq, _) in enumerate(routed, start=1):
-            if seq in dense:
-                continue
-            add = cfg.segment_page_weight / (cfg.rrf_k + r)
-            if r > cfg.fusion_depth:
-                add *= cfg.tail_factor
-            i = at.get(seq)
-            if i is None:
-                parts = {key: float(r), "rrf": add}
-                if r > cfg.fusion_depth:
-                    parts["tier"] = 2.0
-                at[seq] = len(out)
-                out.append((seq, add, parts))
-            else:
-                _, score, parts = out[i]
-                parts[key] = float(r)
-                parts["rrf"] = parts.get("rrf", 0.0) + add
-                if r <= cfg.fusion_depth:
-                    parts.pop("tier", None)  # a primary candidate now, through its segment
-                out[i] = (seq, score + add, parts)
-        out.sort(key=lambda x: -x[1])  # stable: ties keep their fused order
+        weights = {name: self.weights.get(name, 1.0) for name in rankings}
+        if shared_ties:
+            fused = self._shared(rankings, weights)
+        elif depth is None:
+            fused = self._ordinal(rankings, weights)
+        else:
+            fused = self._ordinal({n: r[:depth] for n, r in rankings.items()}, weights)[:depth]
+            if k is not None and len(fused) < k:
+                seen = {f.key for f in fused}
+                fused += [
+                    Fused(f.key, f.score * tail_factor, f.parts, False)
+                    for f in self._ordinal(rankings, weights)
+                    if f.key not in seen
+                ]
+        if normalise is None or not fused:
+            return fused
+        total = sum(w if normalise == "weights" else w / (self.rrf_k + 1) for w in weights.values())
+        out = []
+        for f in fused:
+            if normalise == "weights":
+                f.parts["rrf"] = f.score / total
+            out.append(Fused(f.key, f.score / total, f.parts, f.primary))
+        if shared_ties:
+            out.sort(key=lambda f: (-f.score, f.key))  # type: ignore[operator]
         return out
 
-    def search(
-        self,
-        user_id: str,
-        query: str,
-        k: int,
-        flt: Mapping[str, Any] | None = None,
-        *,
-        query_vector: QueryVector | None = None,
-        via_segments: Callable[[], list[tuple[int, float]]] | None = None,
-    ) -> list[MemoryHit]:
-        """The best ``k`` messages as hits (arguments as for :meth:`rank`)."""
-        ranked = self.rank(
-            user_id, query, k, flt, query_vector=query_vector, via_segments=via_segments
-        )
-        msgs = self.backend.get_messages(user_id, [s for s, _, _ in ranked])
-        return [to_hit(msgs[s], score, parts) for s, score, parts in ranked if s in msgs]
+    def _ordinal(
+        self, rankings: Mapping[str, Sequence[tuple[K, float]]], weights: Mapping[str, float]
+    ) -> list[Fused[K]]:
+        keys = {name: [key for key, _ in ranked] for name, ranked in rankings.items()}
+        return [
+            Fused(key, score, parts)
+            for key, score, parts in rrf_fuse(keys, k=self.rrf_k, weights=weights)
+        ]
+
+    def _shared(
+        self, rankings: Mapping[str, Sequence[tuple[K, float]]], weights: Mapping[str, float]
+    ) -> list[Fused[K]]:
+        scores: dict[K, float] = {}
+        parts: dict[K, dict[str, float]] = {}
+        for name, ranked in rankings.items():
+            for key, rank in _shared_ranks(ranked).items():
+                scores[key] = scores.get(key, 0.0) + weights[name] / (self.rrf_k + rank)
+                parts.setdefault(key, {})[f"{name}_rank"] = float(rank)
+        order = sorted(scores, key=lambda key: (-scores[key], key))  # type: ignore[operator]
+        return [Fused(key, scores[key], {**parts[key], "rrf": scores[key]}) for key in order]
 
 
-def to_hit(msg: Message, score: float, parts: dict[str, float]) -> MemoryHit:
-    """A stored message as a search hit."""
-    return MemoryHit(
-        id=msg.id,
-        layer="message",
-        text=msg.content,
-        score=score,
-        score_parts=parts,
-        source_ids=[msg.id],
-        session_id=msg.session_id,
-        timestamp=msg.timestamp,
-        metadata=msg.metadata,
-        name=msg.name,
-        role=msg.role,
-    )
+def _shared_ranks(ranked: Sequence[tuple[K, float]]) -> dict[K, int]:
+    """Competition ranks (1, 2, 2, 4...): equal scores share the better rank."""
+    ordered = sorted((score for _, score in ranked), reverse=True)
+    first: dict[float, int] = {}
+    for pos, s in enumerate(ordered, start=1):
+        first.setdefault(s, pos)
+    return {key: first[score] for key, score in ranked}

@@ -4,7 +4,7 @@
 gives each memory layer a weight, and turns time expressions ("last May",
 "上周") into a time range and a metadata filter for the backends
 (``{"timestamp": {"$gte": ..., "$lt": ...}}``, see
-:mod:`langgraph_memory.backends.filters`).
+:mod:`langgraph_memory.filters`).
 
 Intents, decided by weighted cue patterns (:data:`CUES`; the highest total
 wins, ties go to the earlier intent in :data:`INTENTS`; a query with no cue is

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import threading
 
-from ..tokens import is_cjk_text
+from ..tokens import is_cjk_text, jieba_cut, stopwords
 from .extraction_rules import KIN_ZH
 
 __all__ = ["find_entities", "sentence_spans"]
@@ -75,12 +75,6 @@ _ZH_POS = {"nr": "person", "nrfg": "person", "nrt": "person", "ns": "place", "nt
 _jieba_lock = threading.Lock()
 
 
-def _stopwords() -> frozenset[str]:
-    from ..tokens import _stopwords as stop
-
-    return stop()
-
-
 def _entity_type_en(name: str, before: str, after: str) -> str:
     if _ORG_SUFFIX.search(name) or (name.isupper() and len(name) > 1):
         return "org"
@@ -94,7 +88,7 @@ def _entity_type_en(name: str, before: str, after: str) -> str:
 
 
 def _entities_en(text: str) -> list[tuple[int, str, str]]:
-    stop = _stopwords()
+    stop = stopwords()
     starts = {s for s, _ in sentence_spans(text)}
     caps_mid = {
         m.group()
@@ -117,9 +111,7 @@ def _entities_en(text: str) -> list[tuple[int, str, str]]:
 
 
 def _entities_zh(text: str) -> list[tuple[int, str, str]]:
-    from ..tokens import _jieba_cut
-
-    _jieba_cut("初始化")  # make sure jieba is initialised (thread-safe, once)
+    jieba_cut("初始化")  # make sure jieba is initialised (thread-safe, once)
     import jieba.posseg as pseg
 
     out = []

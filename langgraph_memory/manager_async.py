@@ -1,0 +1,417 @@
+"""The async twins of every :class:`MemoryManager` method (a mixin of it).
+
+Each twin repeats its sync method's parameters and runs it on a worker thread
+(``asyncio.to_thread``), so an event loop never blocks on storage or on the model.
+``tests/test_public_api.py`` checks that every public method has a twin with the
+same parameters.
+
+Example:
+    >>> import asyncio
+    >>> from langgraph_memory import MemoryManager
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> async def main():
+    ...     mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
+    ...     await mm.aadd_message("ann", "s1", "user", "I like tea")
+    ...     await mm.aflush()
+    ...     hits = await mm.asearch("ann", "tea", k=1)
+    ...     await mm.aclose()
+    ...     return hits[0].text
+    >>> asyncio.run(main())
+    'I like tea'
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .consolidation import Knowledge
+    from .context import MemoryContext
+    from .forgetting import ForgetReport
+    from .records import MemoryHit, Record, SearchLayer
+    from .working import Anchor, Episode, TaskState, TaskStep
+
+__all__ = ["AsyncMixin"]
+
+
+class _Memory(Protocol):
+    """The sync methods the twins run (the manager's own)."""
+
+    @property
+    def add_message(self) -> Callable[..., str]: ...
+
+    @property
+    def add_turn(self) -> Callable[..., list[str]]: ...
+
+    @property
+    def flush(self) -> Callable[..., None]: ...
+
+    @property
+    def search(self) -> Callable[..., list[MemoryHit]]: ...
+
+    @property
+    def build_context(self) -> Callable[..., MemoryContext]: ...
+
+    @property
+    def add_anchor(self) -> Callable[..., str]: ...
+
+    @property
+    def anchors(self) -> Callable[..., list[Anchor]]: ...
+
+    @property
+    def remove_anchor(self) -> Callable[..., bool]: ...
+
+    @property
+    def working_items(self) -> Callable[..., tuple[list[Anchor], TaskState | None]]: ...
+
+    @property
+    def start_task(self) -> Callable[..., str]: ...
+
+    @property
+    def add_step(self) -> Callable[..., int]: ...
+
+    @property
+    def update_step(self) -> Callable[..., TaskStep]: ...
+
+    @property
+    def get_task(self) -> Callable[..., TaskState]: ...
+
+    @property
+    def complete_task(self) -> Callable[..., Episode]: ...
+
+    @property
+    def episodes(self) -> Callable[..., list[Episode]]: ...
+
+    @property
+    def knowledge(self) -> Callable[..., list[Knowledge]]: ...
+
+    @property
+    def run_forget_gate(self) -> Callable[..., ForgetReport]: ...
+
+    @property
+    def run_consolidation(self) -> Callable[..., list[Knowledge]]: ...
+
+    @property
+    def redact(self) -> Callable[..., Any]: ...
+
+    @property
+    def get_store_item(self) -> Callable[..., Record | None]: ...
+
+    @property
+    def store_items(self) -> Callable[..., list[Record]]: ...
+
+    @property
+    def put_store_item(self) -> Callable[..., Record]: ...
+
+    @property
+    def refresh_store_item(self) -> Callable[..., None]: ...
+
+    @property
+    def delete_store_item(self) -> Callable[..., int]: ...
+
+    @property
+    def delete_store_items(self) -> Callable[..., int]: ...
+
+    @property
+    def core_block(self) -> Callable[..., str]: ...
+
+    @property
+    def set_core_block(self) -> Callable[..., str]: ...
+
+    @property
+    def delete_user(self) -> Callable[..., int]: ...
+
+    @property
+    def stats(self) -> Callable[..., dict[str, Any]]: ...
+
+    @property
+    def users(self) -> Callable[..., list[str]]: ...
+
+    @property
+    def warm_up(self) -> Callable[..., None]: ...
+
+    @property
+    def close(self) -> Callable[..., None]: ...
+
+
+class AsyncMixin:
+    """``a``-prefixed twins of every manager method, with the same parameters."""
+
+    # -- writing -------------------------------------------------------------
+    async def aadd_message(
+        self: _Memory,
+        user_id: str,
+        session_id: str,
+        role: str,
+        content: str,
+        *,
+        name: str | None = None,
+        timestamp: Any = None,
+        message_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Async :meth:`~langgraph_memory.MemoryManager.add_message`."""
+        return await asyncio.to_thread(
+            self.add_message,
+            user_id,
+            session_id,
+            role,
+            content,
+            name=name,
+            timestamp=timestamp,
+            message_id=message_id,
+            metadata=metadata,
+        )
+
+    async def aadd_turn(
+        self: _Memory,
+        user_id: str,
+        session_id: str,
+        *,
+        user: str,
+        assistant: str | None = None,
+        timestamp: Any = None,
+        user_name: str | None = None,
+        assistant_name: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> list[str]:
+        """Async :meth:`~langgraph_memory.MemoryManager.add_turn`."""
+        return await asyncio.to_thread(
+            self.add_turn,
+            user_id,
+            session_id,
+            user=user,
+            assistant=assistant,
+            timestamp=timestamp,
+            user_name=user_name,
+            assistant_name=assistant_name,
+            metadata=metadata,
+        )
+
+    async def aflush(self: _Memory, timeout: float | None = None) -> None:
+        """Async :meth:`~langgraph_memory.MemoryManager.flush`."""
+        await asyncio.to_thread(self.flush, timeout)
+
+    # -- reading -------------------------------------------------------------
+    async def asearch(
+        self: _Memory,
+        user_id: str,
+        query: str,
+        k: int = 10,
+        layers: Sequence[SearchLayer] | None = None,
+        filter: Mapping[str, Any] | None = None,
+    ) -> list[MemoryHit]:
+        """Async :meth:`~langgraph_memory.MemoryManager.search`."""
+        return await asyncio.to_thread(self.search, user_id, query, k, layers, filter)
+
+    async def abuild_context(
+        self: _Memory,
+        user_id: str,
+        session_id: str,
+        query: str,
+        token_budget: int | None = None,
+        *,
+        explain: bool = False,
+        filter: Mapping[str, Any] | None = None,
+    ) -> MemoryContext:
+        """Async :meth:`~langgraph_memory.MemoryManager.build_context`."""
+        return await asyncio.to_thread(
+            self.build_context,
+            user_id,
+            session_id,
+            query,
+            token_budget,
+            explain=explain,
+            filter=filter,
+        )
+
+    # -- working memory ------------------------------------------------------
+    async def aadd_anchor(
+        self: _Memory,
+        user_id: str,
+        text: str,
+        *,
+        session_id: str | None = None,
+        anchor_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Async :meth:`~langgraph_memory.MemoryManager.add_anchor`."""
+        return await asyncio.to_thread(
+            self.add_anchor,
+            user_id,
+            text,
+            session_id=session_id,
+            anchor_id=anchor_id,
+            metadata=metadata,
+        )
+
+    async def aanchors(self: _Memory, user_id: str, session_id: str | None = None) -> list[Anchor]:
+        """Async :meth:`~langgraph_memory.MemoryManager.anchors`."""
+        return await asyncio.to_thread(self.anchors, user_id, session_id)
+
+    async def aremove_anchor(self: _Memory, user_id: str, anchor_id: str) -> bool:
+        """Async :meth:`~langgraph_memory.MemoryManager.remove_anchor`."""
+        return await asyncio.to_thread(self.remove_anchor, user_id, anchor_id)
+
+    async def aworking_items(
+        self: _Memory, user_id: str, session_id: str
+    ) -> tuple[list[Anchor], TaskState | None]:
+        """Async :meth:`~langgraph_memory.MemoryManager.working_items`."""
+        return await asyncio.to_thread(self.working_items, user_id, session_id)
+
+    async def astart_task(
+        self: _Memory,
+        user_id: str,
+        session_id: str,
+        request: str,
+        *,
+        context: dict[str, Any] | None = None,
+    ) -> str:
+        """Async :meth:`~langgraph_memory.MemoryManager.start_task`."""
+        return await asyncio.to_thread(
+            self.start_task, user_id, session_id, request, context=context
+        )
+
+    async def aadd_step(
+        self: _Memory,
+        task_id: str,
+        description: str,
+        tool_name: str | None = None,
+        args: dict[str, Any] | None = None,
+    ) -> int:
+        """Async :meth:`~langgraph_memory.MemoryManager.add_step`."""
+        return await asyncio.to_thread(self.add_step, task_id, description, tool_name, args)
+
+    async def aupdate_step(
+        self: _Memory,
+        task_id: str,
+        index: int,
+        *,
+        status: str | None = None,
+        result: str | None = None,
+    ) -> TaskStep:
+        """Async :meth:`~langgraph_memory.MemoryManager.update_step`."""
+        return await asyncio.to_thread(
+            self.update_step, task_id, index, status=status, result=result
+        )
+
+    async def aget_task(self: _Memory, task_id: str) -> TaskState:
+        """Async :meth:`~langgraph_memory.MemoryManager.get_task`."""
+        return await asyncio.to_thread(self.get_task, task_id)
+
+    async def acomplete_task(
+        self: _Memory,
+        task_id: str,
+        *,
+        outcome: str = "success",
+        summary: str = "",
+        trigger_type: str = "user_request",
+        target: str = "",
+        tags: list[str] | None = None,
+        pinned: bool = False,
+    ) -> Episode:
+        """Async :meth:`~langgraph_memory.MemoryManager.complete_task`."""
+        return await asyncio.to_thread(
+            self.complete_task,
+            task_id,
+            outcome=outcome,
+            summary=summary,
+            trigger_type=trigger_type,
+            target=target,
+            tags=tags,
+            pinned=pinned,
+        )
+
+    async def aepisodes(self: _Memory, user_id: str) -> list[Episode]:
+        """Async :meth:`~langgraph_memory.MemoryManager.episodes`."""
+        return await asyncio.to_thread(self.episodes, user_id)
+
+    async def aknowledge(self: _Memory, user_id: str) -> list[Knowledge]:
+        """Async :meth:`~langgraph_memory.MemoryManager.knowledge`."""
+        return await asyncio.to_thread(self.knowledge, user_id)
+
+    async def arun_forget_gate(
+        self: _Memory,
+        dry_run: bool = False,
+        *,
+        user_id: str | None = None,
+        now: datetime | None = None,
+    ) -> ForgetReport:
+        """Async :meth:`~langgraph_memory.MemoryManager.run_forget_gate`."""
+        return await asyncio.to_thread(self.run_forget_gate, dry_run, user_id=user_id, now=now)
+
+    async def arun_consolidation(self: _Memory, user_id: str | None = None) -> list[Knowledge]:
+        """Async :meth:`~langgraph_memory.MemoryManager.run_consolidation`."""
+        return await asyncio.to_thread(self.run_consolidation, user_id)
+
+    # -- store items and core blocks -----------------------------------------
+    async def aredact(self: _Memory, value: Any, *, field: str = "value") -> Any:
+        """Async :meth:`~langgraph_memory.MemoryManager.redact`."""
+        return await asyncio.to_thread(self.redact, value, field=field)
+
+    async def aget_store_item(self: _Memory, namespace: Sequence[str], key: str) -> Record | None:
+        """Async :meth:`~langgraph_memory.MemoryManager.get_store_item`."""
+        return await asyncio.to_thread(self.get_store_item, namespace, key)
+
+    async def astore_items(self: _Memory, root: str | None = None) -> list[Record]:
+        """Async :meth:`~langgraph_memory.MemoryManager.store_items`."""
+        return await asyncio.to_thread(self.store_items, root)
+
+    async def aput_store_item(
+        self: _Memory,
+        namespace: Sequence[str],
+        key: str,
+        data: Mapping[str, Any],
+        *,
+        created_at: datetime | None = None,
+        updated_at: datetime | None = None,
+    ) -> Record:
+        """Async :meth:`~langgraph_memory.MemoryManager.put_store_item`."""
+        return await asyncio.to_thread(
+            self.put_store_item, namespace, key, data, created_at=created_at, updated_at=updated_at
+        )
+
+    async def arefresh_store_item(self: _Memory, record: Record, expires_at: str) -> None:
+        """Async :meth:`~langgraph_memory.MemoryManager.refresh_store_item`."""
+        await asyncio.to_thread(self.refresh_store_item, record, expires_at)
+
+    async def adelete_store_item(self: _Memory, namespace: Sequence[str], key: str) -> int:
+        """Async :meth:`~langgraph_memory.MemoryManager.delete_store_item`."""
+        return await asyncio.to_thread(self.delete_store_item, namespace, key)
+
+    async def adelete_store_items(self: _Memory, root: str, ids: Sequence[str]) -> int:
+        """Async :meth:`~langgraph_memory.MemoryManager.delete_store_items`."""
+        return await asyncio.to_thread(self.delete_store_items, root, ids)
+
+    async def acore_block(self: _Memory, user_id: str, label: str) -> str:
+        """Async :meth:`~langgraph_memory.MemoryManager.core_block`."""
+        return await asyncio.to_thread(self.core_block, user_id, label)
+
+    async def aset_core_block(self: _Memory, user_id: str, label: str, value: str) -> str:
+        """Async :meth:`~langgraph_memory.MemoryManager.set_core_block`."""
+        return await asyncio.to_thread(self.set_core_block, user_id, label, value)
+
+    # -- housekeeping --------------------------------------------------------
+    async def adelete_user(self: _Memory, user_id: str) -> int:
+        """Async :meth:`~langgraph_memory.MemoryManager.delete_user`."""
+        return await asyncio.to_thread(self.delete_user, user_id)
+
+    async def astats(self: _Memory, user_id: str | None = None) -> dict[str, Any]:
+        """Async :meth:`~langgraph_memory.MemoryManager.stats`."""
+        return await asyncio.to_thread(self.stats, user_id)
+
+    async def ausers(self: _Memory) -> list[str]:
+        """Async :meth:`~langgraph_memory.MemoryManager.users`."""
+        return await asyncio.to_thread(self.users)
+
+    async def awarm_up(self: _Memory, *, chinese: bool = True) -> None:
+        """Async :meth:`~langgraph_memory.MemoryManager.warm_up`."""
+        await asyncio.to_thread(self.warm_up, chinese=chinese)
+
+    async def aclose(self: _Memory) -> None:
+        """Async :meth:`~langgraph_memory.MemoryManager.close`."""
+        await asyncio.to_thread(self.close)

@@ -1,0 +1,237 @@
+"""Context items: what each layer's memories look like in a context, and why they are there.
+
+Every builder returns :class:`~langgraph_memory.context.ContextItem` objects with their
+score, score parts, citations and reason: anchors and the task in progress (working
+memory), the current session's messages, retrieved messages with the turns around
+them, mid-term segment summaries, and long-term entries.
+
+Example:
+    >>> from datetime import datetime, timezone
+    >>> from langgraph_memory.records import Message
+    >>> msg = Message("m1", "ann", "s1", "user", "I moved to Lyon", datetime(2024, 5, 1,
+    ...               tzinfo=timezone.utc), seq=3)
+    >>> it = message_item(msg, "message", 0.03, {"rrf": 0.03}, "retrieved", show_dates=True)
+    >>> it.text, it.source_ids, it.group
+    ('user: I moved to Lyon', ['m1'], '2024-05-01')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..config import MemoryConfig
+from ..context import ContextItem, item_tokens
+from ..layers.hierarchy import RankedSegment
+from ..layers.longterm_read import LongTermDoc
+from ..records import ContextLayer, MemoryHit, Message
+from ..retrieval.messages import SEGMENT_RANKING, RankedMessage
+from ..working import Anchor, TaskState
+
+if TYPE_CHECKING:
+    from ..backends.base import StorageCore
+
+__all__ = [
+    "anchor_item",
+    "task_item",
+    "message_item",
+    "doc_item",
+    "message_candidates",
+    "segment_items",
+    "segment_hit",
+]
+
+
+def anchor_item(a: Anchor) -> ContextItem:
+    """An anchor as a context item (it opens the prompt)."""
+    return ContextItem(
+        layer="anchor",
+        text=a.text,
+        tokens=item_tokens(a.text),
+        score=1.0,
+        score_parts={"anchor": 1.0},
+        source_ids=[f"anchor:{a.id}"],
+        reason=(
+            "session anchor: always rides along"
+            if a.session_id
+            else "user anchor: rides along in every session"
+        ),
+        timestamp=a.updated_at,
+        session_id=a.session_id,
+        order=-2,
+    )
+
+
+def task_item(task: TaskState) -> ContextItem:
+    """The task in progress as one prompt line: the request, then where it stands."""
+    steps = "; ".join(
+        f"{i}. {st.description} ({st.status})" for i, st in enumerate(task.steps, start=1)
+    )
+    text = f"Task in progress: {task.original_request}" + (f" — steps: {steps}" if steps else "")
+    return ContextItem(
+        layer="task",
+        text=text,
+        tokens=item_tokens(text),
+        score=1.0,
+        score_parts={"working": 1.0},
+        source_ids=[f"task:{task.id}"],
+        reason="working memory: the task in progress in this session",
+        timestamp=task.started_at,
+        session_id=task.session_id,
+        order=-1,
+    )
+
+
+def message_item(
+    msg: Message,
+    layer: ContextLayer,
+    score: float,
+    parts: dict[str, float],
+    reason: str,
+    *,
+    show_dates: bool,
+) -> ContextItem:
+    """A stored message as a context item (``speaker: content``, under its date)."""
+    text = f"{msg.name or msg.role}: {msg.content}"
+    return ContextItem(
+        layer=layer,
+        text=text,
+        tokens=item_tokens(text),
+        score=score,
+        score_parts=parts,
+        source_ids=[msg.id],
+        reason=reason,
+        timestamp=msg.timestamp,
+        session_id=msg.session_id,
+        order=msg.seq,
+        group=msg.timestamp.strftime("%Y-%m-%d") if show_dates else None,
+    )
+
+
+def doc_item(doc: LongTermDoc, score: float, parts: dict[str, float], reason: str) -> ContextItem:
+    """A long-term entry as a context item (long-term entries open the prompt)."""
+    if doc.importance is not None:
+        parts = {**parts, "importance": doc.importance}
+    return ContextItem(
+        layer=doc.layer,
+        text=doc.text,
+        tokens=item_tokens(doc.text),
+        score=score,
+        score_parts=parts,
+        source_ids=list(doc.source_ids),
+        reason=reason,
+        timestamp=doc.timestamp,
+        order=-1,
+        group=None,
+    )
+
+
+def message_candidates(
+    storage: StorageCore,
+    user_id: str,
+    ranked: Sequence[RankedMessage],
+    skip: set[str],
+    cfg: MemoryConfig,
+) -> list[ContextItem]:
+    """Retrieved messages, plus the turns around the primary ones.
+
+    A turn next to a strong hit inherits a share of its score; when a turn is
+    both a hit and a neighbour it is one item with the higher score, and its
+    explanation keeps both reasons. Messages cited in ``skip`` are left out.
+    """
+    msgs = storage.get_messages(user_id, [r.seq for r in ranked])
+    items: dict[int, ContextItem] = {}
+    page_rank = f"{SEGMENT_RANKING}_rank"
+    for rank, (seq, score, parts, _) in enumerate(ranked, start=1):
+        msg = msgs.get(seq)
+        if msg is not None and msg.id not in skip:
+            layer: ContextLayer
+            if page_rank in parts and "bm25_rank" not in parts and "dense_rank" not in parts:
+                layer = "segment_page"
+                reason = (
+                    f"retrieved: rank {rank}, through its mid-term segment (rank "
+                    f"{int(parts[page_rank])} by cosine among the segments' pages)"
+                )
+            else:
+                layer, reason = "message", f"retrieved: rank {rank} by hybrid search"
+            items[seq] = message_item(
+                msg, layer, score, dict(parts), reason, show_dates=cfg.show_dates
+            )
+    if cfg.neighbor_window <= 0:
+        return list(items.values())
+    primary = [(r.seq, r.score) for r in ranked if r.seq in items and r.primary]
+    around = storage.neighbors_many(user_id, [s for s, _ in primary], cfg.neighbor_window)
+    for hit_seq, score in primary:
+        hit = msgs[hit_seq]
+        asks = hit.content.rstrip().endswith(("?", "？"))
+        for nb in around[hit_seq]:
+            answer = asks and nb.seq > hit_seq
+            nscore = score * (cfg.answer_decay if answer else cfg.neighbor_decay)
+            reason = f"{'reply to' if answer else 'turn next to'} retrieved message {hit.id}"
+            existing = items.get(nb.seq)
+            if nb.id in skip or nscore <= 0 or (existing and existing.score >= nscore):
+                continue
+            if existing is None:
+                items[nb.seq] = message_item(
+                    nb,
+                    "neighbor",
+                    nscore,
+                    {"neighbor_of_score": score},
+                    reason,
+                    show_dates=cfg.show_dates,
+                )
+            else:  # a weaker hit, or a neighbour of a weaker hit: raise it, keep its story
+                existing.score = nscore
+                existing.score_parts["neighbor_of_score"] = score
+                existing.reason = f"{reason}; {existing.reason}"
+    return list(items.values())
+
+
+def segment_hit(ranked: RankedSegment) -> MemoryHit:
+    """A segment as a search hit (its summary, citing the messages it came from)."""
+    seg, fscore, parts = ranked
+    return MemoryHit(
+        id=seg.id,
+        layer="mid_term",
+        text=seg.summary,
+        score=fscore,
+        score_parts=dict(parts),
+        source_ids=list(seg.summary_source_ids),
+        timestamp=seg.last_access,
+        metadata={"pages": len(seg.pages), "keywords": seg.keywords(8)},
+    )
+
+
+def segment_items(
+    segments: Sequence[RankedSegment], skip: set[str], cfg: MemoryConfig
+) -> list[ContextItem]:
+    """Summaries of the closest segments, scored like a fused rank of weight
+    ``segment_summary_weight`` (so they follow strong message hits)."""
+    out: list[ContextItem] = []
+    for rank, (seg, fscore, parts) in enumerate(segments, start=1):
+        if not seg.summary or set(seg.summary_source_ids) <= skip:
+            continue
+        score = cfg.segment_summary_weight / (cfg.rrf_k + rank)
+        text = f"(summary of {len(seg.pages)} related turns) {seg.summary}"
+        out.append(
+            ContextItem(
+                layer="mid_term",
+                text=text,
+                tokens=item_tokens(text),
+                score=score,
+                score_parts={**parts, "segment_rank": float(rank)},
+                source_ids=list(seg.summary_source_ids),
+                reason=(
+                    f"mid-term segment {seg.id}: rank {rank} by f_score {fscore:.2f}, "
+                    f"heat {parts['heat']:.2f}"
+                ),
+                timestamp=seg.pages[-1].timestamp if seg.pages else None,
+                order=max(seg.seqs(), default=0),
+                group=(
+                    seg.pages[-1].timestamp.strftime("%Y-%m-%d")
+                    if cfg.show_dates and seg.pages
+                    else None
+                ),
+            )
+        )
+    return out

@@ -1,0 +1,418 @@
+"""The read path: ``search`` and ``build_context`` over every layer, in one orchestration.
+
+One query's retrieval (:class:`Retrieval`) embeds the query once and ranks, for
+both calls alike: the user's messages by hybrid search (BM25 and dense, fused by
+RRF), the mid-term segments closest to the query (each retrieval warms them; their
+pages' messages may join as a third ranking), and long-term facts, traits, episodes
+and knowledge by hybrid search too. ``search`` interleaves the layers' rankings by
+reciprocal rank; ``build_context`` packs, by priority, the session's anchors, the
+user profile (up to ``profile_share`` of the budget), the task in progress
+(``working_share``), the current session's short-term pages (``session_share``),
+then the retrieved candidates best first, scored relevance × the query route's layer
+weight × time match × recency × importance, optionally reranked and diversified.
+
+The layers reach the read path through small protocols: :class:`SegmentSource`
+(the hierarchy), :class:`LongTermSource`, :class:`WorkingSource` and
+:class:`AccessRecorder`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..config import MemoryConfig
+from ..context import ContextItem, MemoryContext
+from ..layers.hierarchy import RankedSegment
+from ..layers.longterm_read import LongTermDoc, RankedDoc, rank_hybrid
+from ..layers.shortterm import SessionState
+from ..records import MemoryHit, Message
+from ..retrieval.messages import MessageRetriever, QueryVector, RankedMessage, to_hit
+from ..retrieval.rerank import Reranker
+from ..retrieval.routing import route_query
+from ..tokens import tokenize
+from ..working import Anchor, TaskState
+from .candidates import (
+    anchor_item,
+    doc_item,
+    message_candidates,
+    message_item,
+    segment_hit,
+    segment_items,
+    task_item,
+)
+from .packing import STATEMENT_LAYERS, Packer
+from .rescoring import credit_segments, diversify, rerank, rescore
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..backends.base import MemoryBackend
+
+__all__ = [
+    "ReadPipeline",
+    "Retrieval",
+    "SegmentSource",
+    "LongTermSource",
+    "WorkingSource",
+    "AccessRecorder",
+    "LAYERS",
+]
+
+#: Layers that ``search(layers=...)`` accepts: stored messages (every page, whatever
+#: layer holds it, stays searchable as a message), mid-term segment summaries, and
+#: long-term entries (profile, facts, traits, episodes, knowledge).
+LAYERS = ("message", "mid_term", "long_term")
+
+
+class SegmentSource(Protocol):
+    """The memory hierarchy as the read path sees it."""
+
+    def state(self, user_id: str, session_id: str) -> SessionState:
+        """A session's short-term state."""
+        ...
+
+    def rank_segments(
+        self,
+        user_id: str,
+        query_vector: np.ndarray | None,
+        query_terms: Sequence[str],
+        k: int,
+        *,
+        visit: bool = True,
+    ) -> list[RankedSegment]:
+        """The ``k`` segments closest to a query (each retrieval warms them)."""
+        ...
+
+    def segment_of(self, user_id: str, seqs: Sequence[int]) -> dict[int, str]:
+        """Message seq -> id of the segment holding its page."""
+        ...
+
+
+class LongTermSource(Protocol):
+    """Long-term memory as the read path sees it."""
+
+    def long_term_docs(self, user_id: str) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
+        """The profile for the context, and the rest of long-term memory to rank."""
+        ...
+
+
+class WorkingSource(Protocol):
+    """Working memory as the read path sees it."""
+
+    def anchors(self, user_id: str, session_id: str | None = None) -> list[Anchor]:
+        """The anchors that ride along in a session."""
+        ...
+
+    def current_task(self, user_id: str, session_id: str) -> TaskState | None:
+        """The session's latest task still in progress."""
+        ...
+
+
+class AccessRecorder(Protocol):
+    """Counts the long-term entries a context included (they weigh the forget gate)."""
+
+    def note(self, user_id: str, used: Sequence[tuple[str, str]]) -> None:
+        """``used``: ``(layer, entry id)`` of each entry included."""
+
+
+class Retrieval:
+    """One query's retrieval: its vector (made once), its ranked segments (ranked once,
+    on first use), its messages and its long-term entries.
+
+    Args:
+        pipeline: The read pipeline it runs on.
+        user_id: Whose memory.
+        query: The query.
+    """
+
+    def __init__(self, pipeline: ReadPipeline, user_id: str, query: str) -> None:
+        self._p = pipeline
+        self.user_id = user_id
+        self.query = query
+        cfg = pipeline.config
+        #: The query's embedding, started now on a thread of its own.
+        self.vector = pipeline.retriever.query_vector(query, start=cfg.dense_weight > 0)
+        self._segments: list[RankedSegment] | None = None
+
+    def segments(self) -> list[RankedSegment]:
+        """The mid-term segments closest to the query (each retrieval warms them)."""
+        if self._segments is None:
+            cfg = self._p.config
+            k = cfg.segments_per_query
+            if k <= 0:
+                self._segments = []
+            else:
+                qvec = self.vector.get() if cfg.dense_weight > 0 else None
+                self._segments = self._p.segments.rank_segments(
+                    self.user_id, qvec, tokenize(self.query), k
+                )
+        return self._segments
+
+    def ranked_so_far(self) -> list[RankedSegment]:
+        """The segments when they were ranked, else none (nothing is ranked here)."""
+        return self._segments or []
+
+    def segment_pages(self) -> list[tuple[int, float]]:
+        """``(seq, cosine)`` of the messages of the segments' pages, closest to the query
+        first (at most ``candidate_pool``): the ranking of messages reached through their
+        segments. Empty when ``segment_page_weight`` or ``dense_weight`` is 0."""
+        cfg = self._p.config
+        segments = self.segments()
+        if not segments or cfg.segment_page_weight <= 0 or cfg.dense_weight <= 0:
+            return []
+        seqs = {s for seg, _, _ in segments for s in seg.seqs()}
+        if not seqs:
+            return []
+        return self._p.storage.vector_search(
+            self.user_id, self.vector.get(), cfg.candidate_pool, seqs
+        )
+
+    def messages(
+        self, k: int, flt: Mapping[str, Any] | None, *, via_segments: bool
+    ) -> list[RankedMessage]:
+        """The best ``k`` messages; with ``via_segments`` the segments are ranked too,
+        after the BM25 and dense rankings, and their pages may join as a ranking."""
+        return self._p.retriever.rank(
+            self.user_id,
+            self.query,
+            k,
+            flt,
+            query_vector=self.vector,
+            via_segments=self.segment_pages if via_segments else None,
+        )
+
+    def long_term(
+        self, docs: list[LongTermDoc], message_parts: list[dict[str, float]], k: int
+    ) -> list[RankedDoc]:
+        """Long-term entries by hybrid search (see
+        :func:`~langgraph_memory.layers.longterm_read.rank_hybrid`).
+
+        Their texts are embedded through the cached embedder, in process only (a
+        rendering changes with the entry, and ``delete_user`` must reach every
+        vector). An entry sharing no term with the query must be at least as close
+        to it as the messages ranked within ``fusion_depth`` by cosine
+        (``message_parts``: score parts of the retrieved messages).
+        """
+        cfg = self._p.config
+        weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
+        if weight <= 0 or not docs:
+            return rank_hybrid(
+                docs, self.query, k, lexical_weight=cfg.lexical_weight, rrf_k=cfg.rrf_k
+            )
+        embedder = self._p.retriever.embedder.get()
+        vectors = embedder.embed_array([d.text for d in docs], persist=False)
+        close = [
+            p["cosine"]
+            for p in message_parts
+            if "cosine" in p and p.get("dense_rank", cfg.fusion_depth + 1) <= cfg.fusion_depth
+        ]
+        return rank_hybrid(
+            docs,
+            self.query,
+            k,
+            query_vector=self.vector.get(),
+            doc_vectors=vectors,
+            lexical_weight=cfg.lexical_weight,
+            dense_weight=weight,
+            rrf_k=cfg.rrf_k,
+            min_cosine=min(close) if close else None,
+        )
+
+
+class ReadPipeline:
+    """``search`` and ``build_context`` (arguments are validated by the manager).
+
+    Args:
+        storage: The store (messages, vector search).
+        retriever: Ranks one user's messages by hybrid search.
+        config: Every read parameter.
+        segments: The hierarchy.
+        long_term: Long-term memory.
+        working: Working memory.
+        accesses: Counts the long-term entries contexts include.
+        reranker: An optional cross-encoder for the best candidates.
+    """
+
+    def __init__(
+        self,
+        storage: MemoryBackend,
+        retriever: MessageRetriever,
+        config: MemoryConfig,
+        segments: SegmentSource,
+        long_term: LongTermSource,
+        working: WorkingSource,
+        *,
+        accesses: AccessRecorder | None = None,
+        reranker: Reranker | None = None,
+    ) -> None:
+        self.storage = storage
+        self.retriever = retriever
+        self.config = config
+        self.segments = segments
+        self.long_term = long_term
+        self.working = working
+        self.accesses = accesses
+        self.reranker = reranker
+
+    def close(self) -> None:
+        """Stop the threads of concurrent searches."""
+        self.retriever.close()
+
+    def users(self) -> list[str]:
+        """Every user id with stored messages, sorted."""
+        return self.storage.users()
+
+    def query_vector(self, query: str) -> QueryVector:
+        """A query's embedding, made on first use."""
+        return self.retriever.query_vector(query)
+
+    # -- search ---------------------------------------------------------------------------
+    def search(
+        self,
+        user_id: str,
+        query: str,
+        k: int,
+        layers: set[str],
+        flt: Mapping[str, Any] | None,
+    ) -> list[MemoryHit]:
+        """Hits of every wanted layer, interleaved by reciprocal rank (a metadata filter
+        applies to messages only: with one, the other layers are left out)."""
+        cfg = self.config
+        r = Retrieval(self, user_id, query)
+        ranked: list[tuple[float, int, MemoryHit]] = []
+        routed = flt is None and cfg.segment_page_weight > 0 and cfg.dense_weight > 0
+        message_hits: list[MemoryHit] = []
+        if "message" in layers:
+            found = r.messages(k, flt, via_segments=routed)
+            msgs = self.storage.get_messages(user_id, [m.seq for m in found])
+            message_hits = [to_hit(msgs[m.seq], m.score, m.parts) for m in found if m.seq in msgs]
+            for rank, hit in enumerate(message_hits, 1):
+                ranked.append((1.0 / (cfg.rrf_k + rank), 0, hit))
+        if flt is None:
+            extra: list[MemoryHit] = []
+            if "mid_term" in layers:
+                extra += [segment_hit(s) for s in r.segments()]
+            if "long_term" in layers:
+                profile, docs = self.long_term.long_term_docs(user_id)
+                parts_of = [h.score_parts for h in message_hits]
+                extra += [
+                    MemoryHit(
+                        d.id, d.layer, d.text, score, parts, d.source_ids, timestamp=d.timestamp
+                    )
+                    for d, score, parts in r.long_term(profile + docs, parts_of, k)
+                ]
+            by_layer: dict[str, int] = {}
+            for hit in extra:
+                by_layer[hit.layer] = rank = by_layer.get(hit.layer, 0) + 1
+                ranked.append((1.0 / (cfg.rrf_k + rank), 1, hit))
+        ranked.sort(key=lambda x: (-x[0], x[1]))
+        return [hit for _, _, hit in ranked[:k]]
+
+    # -- build_context --------------------------------------------------------------------
+    def short_term(self, user_id: str, session_id: str) -> list[Message]:
+        """The session's short-term pages, plus messages not placed in them yet.
+
+        At least the latest ``recent_messages`` when the session has any.
+        """
+        cfg = self.config
+        st = self.segments.state(user_id, session_id)
+        placed = sum(len(p.seqs) for p in st.pages)
+        first = st.pages[0].seqs[0] if st.pages else None
+        msgs = self.storage.session_messages(user_id, session_id, last=placed + cfg.recent_messages)
+        if first is None:
+            return msgs[-cfg.recent_messages :] if cfg.recent_messages else []
+        keep = [m for m in msgs if m.seq >= first or m.seq > st.last_seq]
+        tail = msgs[-cfg.recent_messages :] if cfg.recent_messages else []
+        return keep if len(keep) >= len(tail) else tail
+
+    def build_context(
+        self,
+        user_id: str,
+        session_id: str,
+        query: str,
+        budget: int,
+        *,
+        explain: bool = False,
+        flt: Mapping[str, Any] | None = None,
+    ) -> MemoryContext:
+        """The context for ``query`` within ``budget`` tokens (see the module docs)."""
+        t0 = time.perf_counter()
+        cfg = self.config
+        r = Retrieval(self, user_id, query)
+        packer = Packer(budget)
+        anchors = self.working.anchors(user_id, session_id)
+        task = self.working.current_task(user_id, session_id)
+        packer.take([anchor_item(a) for a in anchors], by_score=False)
+        profile, long_docs = self.long_term.long_term_docs(user_id)
+        doc_of: dict[int, LongTermDoc] = {}  # id(item) -> the entry it renders
+        profile_items = [
+            doc_item(d, 1.0, {"profile": 1.0}, "user profile: before retrieved memories")
+            for d in profile
+        ]
+        doc_of.update((id(it), d) for it, d in zip(profile_items, profile, strict=True))
+        packer.take(profile_items, int(budget * cfg.profile_share))
+        if task is not None:
+            packer.take([task_item(task)], int(budget * cfg.working_share))
+        recent = self.short_term(user_id, session_id)
+        session_items = [
+            message_item(
+                m,
+                "short_term",
+                float(i + 1),
+                {"recency_rank": float(len(recent) - i)},
+                "short-term memory: a page of the current session",
+                show_dates=cfg.show_dates,
+            )
+            for i, m in enumerate(recent)
+        ]
+        packer.take(session_items, int(budget * cfg.session_share))
+        t1 = time.perf_counter()
+        # The segments are ranked after the BM25 and dense rankings: the query is
+        # embedded by then.
+        ranked = r.messages(cfg.candidate_pool, flt, via_segments=not flt)
+        long_ranked = r.long_term(long_docs, [m.parts for m in ranked], cfg.long_term_k)
+        t2 = time.perf_counter()
+        segments = r.ranked_so_far()
+        skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
+        cands = message_candidates(self.storage, user_id, ranked, skip, cfg)
+        cands += segment_items(segments, skip, cfg)
+        for rank, (doc, fused, parts) in enumerate(long_ranked, 1):
+            score = cfg.long_term_weight * fused
+            parts["long_term_rank"] = float(rank)
+            how = "hybrid search" if "dense_rank" in parts else "shared words"
+            reason = f"long-term {doc.layer}: rank {rank} by {how}"
+            item = doc_item(doc, score, parts, reason)
+            doc_of[id(item)] = doc
+            cands.append(item)
+        if segments:
+            seg_of = self.segments.segment_of(user_id, [it.order for it in cands])
+            credit_segments(cands, segments, seg_of, cfg.segment_boost)
+        route = route_query(query) if cfg.routing else None
+        rescore(cands, route, cfg)
+        rerank(self.reranker, query, cands, cfg.rerank_top)
+        packer.take(diversify(cands, cfg), by_score=False)
+        self._note_accesses(user_id, packer.items, doc_of)
+        t3 = time.perf_counter()
+        return MemoryContext(
+            items=packer.items,
+            token_budget=budget,
+            query=query,
+            user_id=user_id,
+            session_id=session_id,
+            explain=explain,
+            timings_ms={
+                "short_term": (t1 - t0) * 1e3,
+                "retrieve": (t2 - t1) * 1e3,
+                "pack": (t3 - t2) * 1e3,
+            },
+        )
+
+    def _note_accesses(
+        self, user_id: str, items: list[ContextItem], doc_of: dict[int, LongTermDoc]
+    ) -> None:
+        if self.accesses is not None:
+            used = [(d.layer, d.id) for it in items if (d := doc_of.get(id(it)))]
+            if used:
+                self.accesses.note(user_id, used)

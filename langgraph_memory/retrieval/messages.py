@@ -1,0 +1,300 @@
+"""The candidates of the message layer: the store's BM25 and dense rankings of one user's
+messages, fused by the hybrid ranker (:mod:`.hybrid`), and the query's embedding.
+
+Example:
+    >>> from langgraph_memory import MemoryManager
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+    ...     _ = mm.add_message("ann", "s1", "user", "I keep bees in Lyon")
+    ...     mm.flush()
+    ...     [r.parts["bm25_rank"] for r in mm._read.retriever.rank("ann", "bees", 1)]
+    [1.0]
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..backends.base import MemoryBackend
+from ..config import MemoryConfig
+from ..embeddings import EmbedderSource
+from ..filters import compile_filter
+from ..records import MemoryHit, Message
+from ..tokens import tokenize
+from .hybrid import HybridRanker
+
+__all__ = ["MessageRetriever", "QueryVector", "RankedMessage", "to_hit", "SEGMENT_RANKING"]
+
+#: The fusion's name of the ranking of messages reached through their mid-term segments.
+SEGMENT_RANKING = "segment_page"
+
+
+class RankedMessage(NamedTuple):
+    """A message ranked for a query."""
+
+    seq: int
+    score: float
+    #: The ranks and scores it was fused from (``bm25_rank``, ``dense_rank``, ``rrf``,
+    #: ``bm25``, ``cosine``...), for explanations.
+    parts: dict[str, float]
+    #: Fused within the fusion depth (the turns around it join a context); ``False`` for
+    #: a candidate past it, scored below every primary one.
+    primary: bool = True
+
+
+class QueryVector:
+    """A query's embedding, made on first use and shared by the rankings of one call.
+
+    Message, segment and long-term retrieval of one ``search`` or ``build_context``
+    embed the query once (on the retriever's thread when the dense search runs
+    beside the lexical one).
+
+    Args:
+        embedder: Hands out the query embedder.
+        query: The query text.
+    """
+
+    __slots__ = ("_embedder", "query", "_vector", "_lock")
+
+    def __init__(self, embedder: EmbedderSource, query: str) -> None:
+        self._embedder = embedder
+        self.query = query
+        self._vector: np.ndarray | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> np.ndarray:
+        """The embedding (computed once)."""
+        with self._lock:
+            if self._vector is None:
+                self._vector = self._embedder.get().embed_array([self.query], persist=False)[0]
+            return self._vector
+
+
+class MessageRetriever:
+    """Ranks one user's messages for a query.
+
+    Args:
+        backend: The storage.
+        embedder: Hands out the query embedder (may block on first use while the model
+            loads).
+        config: Fusion and BM25 parameters.
+    """
+
+    def __init__(
+        self,
+        backend: MemoryBackend,
+        embedder: EmbedderSource,
+        config: MemoryConfig,
+    ) -> None:
+        self.backend = backend
+        self.embedder = embedder
+        self.config = config
+        self.ranker = HybridRanker(
+            rrf_k=config.rrf_k,
+            lexical_weight=config.lexical_weight,
+            dense_weight=config.dense_weight,
+        )
+        self._threads: ThreadPoolExecutor | None = None
+        self._threads_lock = threading.Lock()
+
+    def query_vector(self, query: str, *, start: bool = False) -> QueryVector:
+        """The query's embedding, made when first needed.
+
+        Args:
+            query: The query text.
+            start: Begin embedding it now on one of the retriever's threads, so that
+                the model runs while the caller reads what needs no vector (the model
+                thread and the caller's reads overlap on two cores).
+        """
+        qvec = QueryVector(self.embedder, query)
+        if start:
+            self._pool().submit(qvec.get)  # a failure is raised again by the caller's get
+        return qvec
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._threads_lock:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(4, thread_name_prefix="langgraph-memory-dense")
+            return self._threads
+
+    def _dense(
+        self, user_id: str, qvec: QueryVector, pool: int, allowed: set[int] | None
+    ) -> list[tuple[int, float]]:
+        return self.backend.vector_search(user_id, qvec.get(), pool, allowed)
+
+    def _submit_dense(
+        self, user_id: str, qvec: QueryVector, pool: int, allowed: set[int] | None
+    ) -> Future[list[tuple[int, float]]]:
+        return self._pool().submit(self._dense, user_id, qvec, pool, allowed)
+
+    def close(self) -> None:
+        """Stop the threads of concurrent dense searches (made again when needed)."""
+        with self._threads_lock:
+            threads, self._threads = self._threads, None
+        if threads is not None:
+            threads.shutdown(wait=True)
+
+    def rank(
+        self,
+        user_id: str,
+        query: str,
+        k: int,
+        flt: Mapping[str, Any] | None = None,
+        *,
+        query_vector: QueryVector | None = None,
+        via_segments: Callable[[], list[tuple[int, float]]] | None = None,
+    ) -> list[RankedMessage]:
+        """The best ``k`` messages, best first.
+
+        Args:
+            user_id: Whose messages.
+            query: The query.
+            k: How many.
+            flt: A metadata filter.
+            query_vector: The query's embedding, shared with the caller's other
+                rankings (made here when absent).
+            via_segments: Called once the BM25 and dense rankings are fused: ``(seq,
+                cosine)`` of messages reached through the query's mid-term segments,
+                best first, added as a ranking (``segment_page_rank``) of weight
+                ``segment_page_weight`` (see :meth:`_with_segment_pages`; ignored
+                when the weight is 0).
+        """
+        cfg = self.config
+        qvec = query_vector or self.query_vector(query)
+        predicate = compile_filter(flt)
+        allowed = self.backend.filter_seqs(user_id, predicate) if predicate else None
+        if allowed is not None and not allowed:
+            return []
+        pool = max(k, cfg.candidate_pool)
+        if k <= cfg.fusion_depth:
+            # Fusion reads the best ``fusion_depth`` of each ranking; the deeper ones
+            # only fill a result shorter than ``k``, which needs rankings shorter than
+            # ``k``: ones that hold every match already. Same result, less to read (the
+            # lexical search of a million messages reads far fewer for a top 15).
+            pool = max(k, min(pool, cfg.fusion_depth))
+        rankings: dict[str, list[tuple[int, float]]] = {}
+        cosines: dict[int, float] = {}
+        bm25: dict[int, float] = {}
+        dense_future = None
+        if cfg.dense_weight > 0 and cfg.lexical_weight > 0 and self.backend.parallel_reads:
+            # The query's embedding and the vector search run while the lexical search
+            # waits on the server.
+            dense_future = self._submit_dense(user_id, qvec, pool, allowed)
+        if cfg.lexical_weight > 0:
+            try:
+                lex = self.backend.lexical_search(
+                    user_id, tokenize(query), pool, allowed, k1=cfg.bm25_k1, b=cfg.bm25_b
+                )
+            except BaseException:
+                if dense_future is not None:
+                    dense_future.cancel()
+                raise
+            rankings["bm25"] = lex
+            bm25 = dict(lex)
+        if cfg.dense_weight > 0:
+            dense = (
+                dense_future.result()
+                if dense_future is not None
+                else self._dense(user_id, qvec, pool, allowed)
+            )
+            rankings["dense"] = dense
+            cosines = dict(dense)
+        # Past the fusion depth, the rest of both rankings follow, scored below every
+        # primary candidate (and below their neighbours).
+        fused = [
+            RankedMessage(*f)
+            for f in self.ranker.fuse(
+                rankings, depth=cfg.fusion_depth, k=k, tail_factor=cfg.tail_factor
+            )
+        ]
+        if via_segments is not None:
+            routed = via_segments()[:pool]
+            if routed and cfg.segment_page_weight > 0:
+                fused = self._with_segment_pages(fused, routed, set(cosines))
+                for seq, cos in routed:
+                    cosines.setdefault(seq, cos)
+        fused = fused[:k]
+        for seq, _, parts, _ in fused:
+            if seq in bm25:
+                parts["bm25"] = bm25[seq]
+            if seq in cosines:
+                parts["cosine"] = cosines[seq]
+        return fused
+
+    def _with_segment_pages(
+        self,
+        fused: list[RankedMessage],
+        routed: list[tuple[int, float]],
+        dense: set[int],
+    ) -> list[RankedMessage]:
+        """Add the ranking of messages reached through their segments to ``fused``.
+
+        A message ranked ``r`` there (by cosine among the segments' pages) adds
+        ``segment_page_weight / (rrf_k + r)`` (times ``tail_factor`` past the fusion
+        depth, as a tail candidate), unless the dense ranking holds it already: its
+        cosine counts once. So the segment reaches messages that the dense ranking
+        missed, and does not re-weigh the ones it found.
+        """
+        cfg = self.config
+        depth = cfg.fusion_depth
+        key = f"{SEGMENT_RANKING}_rank"
+        at = {r.seq: i for i, r in enumerate(fused)}
+        out = list(fused)
+        for r, (seq, _) in enumerate(routed, start=1):
+            if seq in dense:
+                continue
+            add = cfg.segment_page_weight / (cfg.rrf_k + r)
+            if r > cfg.fusion_depth:
+                add *= cfg.tail_factor
+            i = at.get(seq)
+            if i is None:
+                at[seq] = len(out)
+                out.append(RankedMessage(seq, add, {key: float(r), "rrf": add}, r <= depth))
+            else:
+                _, score, parts, primary = out[i]
+                parts[key] = float(r)
+                parts["rrf"] = parts.get("rrf", 0.0) + add
+                # a primary candidate now when reached within the depth through its segment
+                out[i] = RankedMessage(seq, score + add, parts, primary or r <= depth)
+        out.sort(key=lambda x: -x.score)  # stable: ties keep their fused order
+        return out
+
+    def search(
+        self,
+        user_id: str,
+        query: str,
+        k: int,
+        flt: Mapping[str, Any] | None = None,
+        *,
+        query_vector: QueryVector | None = None,
+        via_segments: Callable[[], list[tuple[int, float]]] | None = None,
+    ) -> list[MemoryHit]:
+        """The best ``k`` messages as hits (arguments as for :meth:`rank`)."""
+        ranked = self.rank(
+            user_id, query, k, flt, query_vector=query_vector, via_segments=via_segments
+        )
+        msgs = self.backend.get_messages(user_id, [r.seq for r in ranked])
+        return [to_hit(msgs[r.seq], r.score, r.parts) for r in ranked if r.seq in msgs]
+
+
+def to_hit(msg: Message, score: float, parts: dict[str, float]) -> MemoryHit:
+    """A stored message as a search hit."""
+    return MemoryHit(
+        id=msg.id,
+        layer="message",
+        text=msg.content,
+        score=score,
+        score_parts=parts,
+        source_ids=[msg.id],
+        session_id=msg.session_id,
+        timestamp=msg.timestamp,
+        metadata=msg.metadata,
+        name=msg.name,
+        role=msg.role,
+    )

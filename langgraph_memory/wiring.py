@@ -1,0 +1,149 @@
+"""How one memory is put together: every collaborator of a manager, wired once.
+
+The data flow is visible here: the write pipeline embeds with the embedder and
+places into the hierarchy under the writer lease; the hierarchy promotes hot
+segments into long-term memory; the read pipeline reads the store, the hierarchy,
+long-term memory (profile, facts, traits, episodes, knowledge) and working memory,
+and counts the long-term entries it used into the access log, which the write
+pipeline saves. :class:`~langgraph_memory.MemoryManager` only delegates to these.
+
+Example:
+    >>> from langgraph_memory import MemoryConfig
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> parts = wire(InMemoryBackend(), MemoryConfig(), HashingEmbeddings())
+    >>> type(parts.write).__name__, type(parts.read).__name__
+    ('WritePipeline', 'ReadPipeline')
+    >>> parts.close()
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from datetime import timedelta
+from functools import partial
+from typing import NamedTuple
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+
+from .access import AccessLog
+from .backends.base import MemoryBackend
+from .backends.capabilities import ClaimQueue
+from .config import MemoryConfig
+from .consolidation import Consolidator
+from .forgetting import ForgetGate, ImportanceRule, importance
+from .items import Items
+from .layers.hierarchy import Hierarchy
+from .layers.longterm import LongTermConfig, LongTermMemory
+from .layers.longterm_read import LongTermDocs
+from .layers.promotion import AtomWriter
+from .read.pipeline import ReadPipeline
+from .retrieval.messages import MessageRetriever
+from .retrieval.rerank import Reranker
+from .working import WorkingMemory
+from .write.embedder import Embedder
+from .write.lease import Writer
+from .write.pipeline import WritePipeline
+from .write.sensitivity import SensitivityFilter
+
+__all__ = ["MemoryParts", "wire", "importance_rule", "long_term_config"]
+
+
+class MemoryParts(NamedTuple):
+    """The collaborators of one manager."""
+
+    storage: MemoryBackend
+    write: WritePipeline
+    read: ReadPipeline
+    hierarchy: Hierarchy
+    longterm: LongTermMemory
+    working: WorkingMemory
+    forget: ForgetGate
+    consolidator: Consolidator
+    long_term_docs: LongTermDocs
+    items: Items
+
+    def close(self) -> None:
+        """Stop the background worker and the search threads, then close the store."""
+        self.write.close()
+        self.read.close()
+        self.storage.close()
+
+
+def importance_rule(config: MemoryConfig) -> ImportanceRule:
+    """The forget gate's importance rule: every constant is a config field
+    ``importance_<constant>``."""
+    return ImportanceRule(
+        **{f.name: getattr(config, f"importance_{f.name}") for f in fields(ImportanceRule)}
+    )
+
+
+def long_term_config(config: MemoryConfig) -> LongTermConfig:
+    """Long-term memory's parameters, from the manager's config."""
+    return LongTermConfig(
+        explicit_confidence=config.explicit_confidence,
+        confirmed_confidence=config.confirmed_confidence,
+        inferred_confidence=config.inferred_confidence,
+        reinforce_step=config.reinforce_step,
+        correct_step=config.correct_step,
+        context_threshold=config.preference_threshold,
+        dedup_threshold=config.dedup_threshold,
+        dedup_window_days=config.dedup_window_days,
+    )
+
+
+def wire(
+    storage: MemoryBackend,
+    config: MemoryConfig,
+    embeddings: Embeddings | None = None,
+    llm: BaseChatModel | None = None,
+    reranker: Reranker | None = None,
+) -> MemoryParts:
+    """Build every collaborator of a memory over ``storage`` and start its worker.
+
+    Args:
+        storage: The store.
+        config: The memory's parameters.
+        embeddings: The embedding model (the packaged default when ``None``).
+        llm: An optional chat model (extraction, summaries, consolidation).
+        reranker: An optional cross-encoder for the read path.
+    """
+    embedder = Embedder(storage, config, embeddings)
+    longterm = LongTermMemory(storage, long_term_config(config), embed=embedder.embed_texts)
+    hierarchy = Hierarchy(
+        storage,
+        config,
+        llm=llm,
+        promote=AtomWriter(longterm, llm),
+        claims=storage if isinstance(storage, ClaimQueue) else None,
+    )
+    rule = importance_rule(config)
+    gate = SensitivityFilter(config.sensitivity)
+    working = WorkingMemory(storage, importance=partial(importance, rule=rule), gate=gate)
+    forget = ForgetGate(
+        working,
+        threshold=config.forget_threshold,
+        min_age=timedelta(days=config.forget_min_age_days),
+        max_episodes=config.max_episodes,
+        rule=rule,
+    )
+    consolidator = Consolidator(working, llm, min_episodes=config.consolidation_min_episodes)
+    accesses = AccessLog(working, consolidator, longterm)
+    docs = LongTermDocs(longterm, working, consolidator)
+    read = ReadPipeline(
+        storage,
+        MessageRetriever(storage, embedder, config),
+        config,
+        hierarchy,
+        docs,
+        working,
+        accesses=accesses,
+        reranker=reranker,
+    )
+    writer = Writer(storage, hierarchy)
+    write = WritePipeline(storage, config, gate, embedder, writer, hierarchy, accesses)
+    items = Items(storage, gate)
+    return MemoryParts(
+        storage, write, read, hierarchy, longterm, working, forget, consolidator, docs, items
+    )

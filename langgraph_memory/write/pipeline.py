@@ -1,0 +1,218 @@
+"""The write path: validate, gate, store, then embed and place in the background.
+
+``add_message`` validates every argument, passes content and metadata through the
+sensitivity gate, and stores the message with its lexical terms: it is accepted
+now, in about a millisecond. The store's messages without a vector are the durable
+queue the background :class:`~.worker.EmbeddingWorker` drains: it embeds them with
+the memory's :class:`~.embedder.Embedder` and, under the store's writer lease
+(:class:`~.lease.Writer`), places them in the memory hierarchy. When the queue is
+drained the pipeline keeps house (:meth:`WritePipeline.housekeeping`): retrieval
+visits and long-term accesses are saved, due promotions run, idle sessions expire.
+
+Example:
+    >>> from langgraph_memory import MemoryManager
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+    ...     _ = mm.add_message("ann", "s1", "user", "Call me at +1 415 555 0100")
+    ...     mm.flush()
+    ...     [h.text for h in mm.search("ann", "call me", k=1)]
+    ['Call me at [PHONE]']
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from ..backends.base import MemoryBackend
+from ..config import WriteSection
+from ..embeddings import CachedEmbeddings
+from ..records import Message, index_text
+from ..tokens import tokenize
+from ..validation import (
+    check_content,
+    check_id,
+    check_metadata,
+    check_role,
+    new_message_id,
+    parse_timestamp,
+)
+from .embedder import Embedder
+from .lease import Writer
+from .sensitivity import SensitivityFilter
+from .worker import EmbeddingWorker, Placement
+
+__all__ = ["WritePipeline", "HierarchyWrites", "AccessSaver"]
+
+log = logging.getLogger(__name__)
+
+
+class HierarchyWrites(Placement, Protocol):
+    """The hierarchy as the write path drives it."""
+
+    def run_pending(self) -> int:
+        """Persist retrieval visits and run due promotions."""
+        ...
+
+    def maybe_expire(self) -> None:
+        """Expire idle sessions (at most every minute)."""
+
+    def forget_user(self, user_id: str) -> None:
+        """Drop a deleted user's cached state."""
+
+
+class AccessSaver(Protocol):
+    """Long-term accesses counted by the read path, saved by the write path."""
+
+    def save(self) -> None:
+        """Write the counted accesses."""
+
+
+class WritePipeline:
+    """Validation, the sensitivity gate, the durable queue, the worker, the writer lease
+    and the embedder of one memory.
+
+    Args:
+        storage: The store.
+        config: Limits and the embedding batch size.
+        gate: The sensitivity gate.
+        embedder: The memory's embedder.
+        writer: The write lock and the store's writer lease.
+        hierarchy: Where embedded messages are placed.
+        accesses: Long-term accesses to save when the queue is drained.
+    """
+
+    #: How long ``delete_user`` waits for another process to release the writer lease.
+    LEASE_WAIT_S = 60.0
+
+    def __init__(
+        self,
+        storage: MemoryBackend,
+        config: WriteSection,
+        gate: SensitivityFilter,
+        embedder: Embedder,
+        writer: Writer,
+        hierarchy: HierarchyWrites,
+        accesses: AccessSaver,
+    ) -> None:
+        self.storage = storage
+        self.config = config
+        self.embedder = embedder
+        self.writer = writer
+        self.gate = gate
+        self._hierarchy = hierarchy
+        self._accesses = accesses
+        self.worker = EmbeddingWorker(
+            storage,
+            embedder,
+            writer,
+            batch_size=config.embed_batch_size,
+            placement=hierarchy,
+            housekeeping=self,
+        )
+        self.worker.notify()  # drain what a previous run left pending
+
+    # -- accepting messages ---------------------------------------------------------------
+    def message(
+        self,
+        user_id: Any,
+        session_id: Any,
+        role: Any,
+        content: Any,
+        name: Any,
+        timestamp: Any,
+        message_id: Any,
+        metadata: Any,
+        field: str = "content",
+    ) -> Message:
+        """Validate every argument and build the message (stores nothing); the
+        sensitivity gate redacts content and metadata here, before any storage.
+
+        Raises:
+            TypeError: When an argument has the wrong type.
+            ValueError: When an argument is invalid or the gate refuses the content.
+        """
+        cfg = self.config
+        msg = Message(
+            id=new_message_id() if message_id is None else check_id(message_id, "message_id"),
+            user_id=check_id(user_id, "user_id"),
+            session_id=check_id(session_id, "session_id"),
+            role=check_role(role),
+            content=check_content(content, cfg.max_content_chars, field),
+            timestamp=parse_timestamp(timestamp),
+            name=None if name is None else check_id(name, "name"),
+            metadata=check_metadata(
+                dict(metadata) if isinstance(metadata, Mapping) else metadata,
+                cfg.max_metadata_bytes,
+            ),
+        )
+        return self.gate.clean_message(msg, field)
+
+    def store(self, msg: Message) -> str:
+        """Store a validated message and its terms (the queue); returns its id."""
+        stored, created = self.storage.insert_message(msg, tokenize(index_text(msg)))
+        if created:
+            self.worker.notify()
+        return stored.id
+
+    # -- the background -------------------------------------------------------------------
+    def housekeeping(self) -> None:
+        """Worker idle hook: persist segment visits and long-term accesses, run due
+        promotions, expire sessions."""
+        try:
+            self._accesses.save()
+            self._hierarchy.run_pending()
+            self._hierarchy.maybe_expire()
+        except Exception:  # housekeeping must never stop the embedding worker
+            log.exception("memory housekeeping failed")
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Wait until every accepted message is embedded and placed, then save visits and
+        accesses and run the promotions they made due.
+
+        Raises:
+            TimeoutError: When ``timeout`` seconds pass first.
+            RuntimeError: When background embedding failed.
+        """
+        self.worker.flush(timeout)
+        with self.writer.hold() as mine:
+            if mine:
+                self._accesses.save()
+                self._hierarchy.run_pending()
+
+    # -- deleting -------------------------------------------------------------------------
+    def delete_user(self, user_id: str, derived_texts: Sequence[str] = ()) -> int:
+        """Delete every trace of a user: messages, terms, vectors, records, and the cached
+        embeddings of the user's messages and of ``derived_texts`` (texts made from them,
+        such as long-term entries, embedded in process by reads).
+
+        Returns:
+            The number of messages deleted.
+
+        Raises:
+            TimeoutError: When another process held the writer lease for
+                :attr:`LEASE_WAIT_S` seconds (nothing was deleted).
+        """
+        # The writer lease too: no process's worker writes the user's hierarchy records
+        # back while they are deleted.
+        with self.writer.hold(wait=self.LEASE_WAIT_S) as mine:
+            if not mine:
+                raise TimeoutError(
+                    f"delete_user({user_id!r}): another process held this store's writer "
+                    f"lease for {self.LEASE_WAIT_S:.0f} s; nothing was deleted, retry"
+                )
+            hashes = [
+                CachedEmbeddings.content_hash(index_text(m))
+                for m in self.storage.iter_messages(user_id)
+            ]
+            texts = [CachedEmbeddings.content_hash(t) for t in derived_texts]
+            n = self.storage.delete_user(user_id, hashes)
+            self._hierarchy.forget_user(user_id)
+            self.embedder.forget(hashes + texts)
+        return n
+
+    def close(self) -> None:
+        """Stop the background worker (pending messages stay pending, for the next start)."""
+        self.worker.stop()

@@ -1,0 +1,340 @@
+"""The background writer: embeds stored messages off the caller's path.
+
+The queue is durable by construction: it is the set of stored messages without
+a vector, so messages accepted before a crash are embedded after a restart.
+
+Two ways to drain it, chosen by the backend. Usually one process at a time embeds
+and places: each batch is embedded, stored and placed in the hierarchy under the
+writer lease. On a backend with a claim queue (PostgreSQL) embedding leaves the lease:
+every process claims batches of its own (``ClaimQueue.embed_pending``) and embeds them
+at once with the others, and only the hierarchy placement of what is embedded runs
+under the lease, in one process at a time.
+
+The worker meets the rest of the write path through two protocols: the
+:class:`Placement` of what it embedded (the hierarchy) and the :class:`Housekeeping`
+it runs when the queue is drained.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+from typing import Protocol
+
+import numpy as np
+
+from ..backends.base import MemoryBackend
+from ..backends.capabilities import ClaimQueue
+from ..concurrency import yield_gil
+from ..embeddings import EmbedderSource
+from ..records import Message, index_text
+from .lease import Lease
+
+__all__ = ["EmbeddingWorker", "Placement", "Housekeeping"]
+
+log = logging.getLogger(__name__)
+
+#: Batches the worker keeps embedding ahead of the one it stores and places.
+AHEAD_BATCHES = 2
+
+
+class Placement(Protocol):
+    """Where the worker puts what it embedded: the memory hierarchy.
+
+    Its errors are logged, never lost messages: a batch whose placement fails is
+    embedded and stays searchable, and is placed again by the next replay.
+    """
+
+    def begin_batch(self, batch: Sequence[Message]) -> None:
+        """Right before a batch's vectors are stored (under the lease)."""
+
+    def on_embedded(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
+        """Place a batch just embedded and stored (under the lease)."""
+
+    def replay(self, embed: Callable[[list[Message]], np.ndarray]) -> int:
+        """Place what a crash or a failure left embedded but unplaced; cheap when there
+        is nothing to do. Called before each batch, the first time on start."""
+        ...
+
+    def place_embedded(self, embed: Callable[[list[Message]], np.ndarray]) -> int:
+        """With a claim queue: place whatever any process embedded; returns how many."""
+        ...
+
+
+class Housekeeping(Protocol):
+    """Work the worker does when the queue is drained, under the lease."""
+
+    def housekeeping(self) -> None:
+        """Persist visits and accesses, run due promotions, expire sessions; never raises."""
+
+
+class EmbeddingWorker:
+    """A daemon thread that drains the store's pending messages in batches.
+
+    Args:
+        backend: Where messages and vectors live.
+        embedder: Hands out the (cached) embedder; asked in the thread, so a slow model
+            load happens off the caller's path.
+        lease: Entered around each batch and housekeeping pass; yields whether this
+            process may write now (the write lock and the store's writer lease). When it
+            yields False, another process is draining the shared queue: the pass is
+            skipped and retried at the next wake-up.
+        batch_size: Messages per batch.
+        placement: Where embedded batches go (see :class:`Placement`; errors are
+            logged). Without a claim queue, its ``replay`` runs before each batch (the
+            first time on start, and ``flush()`` waits for it), ``begin_batch`` right
+            before a batch's vectors are stored and ``on_embedded`` after. With a claim
+            queue (several processes embed at once) ``place_embedded`` runs after each
+            claimed batch instead, and ``flush()`` waits for placement only while it
+            succeeds.
+        housekeeping: Run when the queue is drained (see :class:`Housekeeping`).
+        linger_s: How long a short batch waits for more messages.
+    """
+
+    def __init__(
+        self,
+        backend: MemoryBackend,
+        embedder: EmbedderSource,
+        lease: Lease,
+        *,
+        batch_size: int,
+        placement: Placement | None = None,
+        housekeeping: Housekeeping | None = None,
+        linger_s: float = 0.05,
+    ) -> None:
+        self._backend = backend
+        self._embedder = embedder
+        self._batch_size = batch_size
+        self._lease = lease
+        self._linger_s = linger_s
+        self._placement = placement
+        self._housekeeping = housekeeping
+        self._claims = backend if isinstance(backend, ClaimQueue) else None
+        self._place_failed = False  # the latest placement raised (flush stops waiting for it)
+        self._flushing = threading.Event()
+        self._wake = threading.Event()
+        self._idle = threading.Condition()
+        # until the first pass has replayed (or placed)
+        self._busy = placement is not None
+        self._stop = False
+        # The next batches and their vectors in the making, in order (see _embed_ahead).
+        self._ahead: list[tuple[list[Message], Future[np.ndarray]]] = []
+        self._ahead_thread: ThreadPoolExecutor | None = None
+        self.error: BaseException | None = None
+        self.processed = 0
+        #: Passes skipped because another process held the writer lease.
+        self.skipped = 0
+        self._thread = threading.Thread(
+            target=self._run, name="langgraph-memory-embed", daemon=True
+        )
+        self._thread.start()
+
+    def notify(self) -> None:
+        """Tell the worker there is new work."""
+        self._wake.set()
+
+    def run_once(self) -> int:
+        """Embed one batch; returns how many messages were embedded (with concurrent
+        embedding: embedded plus placed, see :meth:`_claim_and_place`).
+
+        A short batch waits up to ``linger_s`` for more messages first (unless a
+        flush is waiting), since embedding one text at a time is several times
+        slower per text than embedding a full batch.
+        """
+        # A full batch in the making needs no look at the queue.
+        if not (self._ahead and len(self._ahead[0][0]) >= self._batch_size):
+            batch = self._backend.pending_embeddings(self._batch_size)
+            if 0 < len(batch) < self._batch_size and not self._flushing.is_set():
+                time.sleep(self._linger_s)
+        if self._claims is not None:
+            return self._claim_and_place(self._claims)
+        with self._lease.hold() as mine:
+            if not mine:
+                self.skipped += 1
+                return 0
+            self._backend.index_pending()  # what came since the last pass, in one go
+            placement = self._placement
+            if placement is not None:
+                self._guarded(
+                    partial(placement.replay, self._embed), "replaying hierarchy placement failed"
+                )
+            batch = self._backend.pending_embeddings(self._batch_size)
+            if not batch:
+                self._drop_ahead()
+                return 0
+            batch, vectors = self._take_ahead(batch)
+            pairs = list(zip(batch, np.asarray(vectors), strict=True))
+            if placement is not None:
+                self._guarded(partial(placement.begin_batch, batch), "marking a batch failed")
+            self._backend.store_vectors(pairs)
+            if placement is not None:
+                self._embed_ahead()
+                self._guarded(
+                    partial(placement.on_embedded, pairs),
+                    "placing embedded messages in the hierarchy failed",
+                )
+        self.processed += len(batch)
+        return len(batch)
+
+    def _embed(self, batch: list[Message]) -> np.ndarray:
+        return self._embedder.get().embed_array([index_text(m) for m in batch])
+
+    def _embed_ahead(self) -> None:
+        """Keep the next pending batches embedding while this one is placed.
+
+        The model runs on threads of its own and a traced forward pass holds the GIL
+        once, so placement (Python) and embedding overlap instead of taking turns. Two
+        batches are kept in the making (the second only when full): with one, the model
+        idled from the end of each batch until the worker had stored its vectors and
+        queued the next, 5-12 % of an ingestion's time. Only vectors are made ahead;
+        they are stored by a later pass, which checks that the same messages are still
+        pending (see :meth:`_take_ahead`).
+        """
+        if len(self._ahead) >= AHEAD_BATCHES:
+            return
+        queued = {m.seq for early, _ in self._ahead for m in early}
+        step = self._batch_size
+        rows = [
+            m for m in self._backend.pending_embeddings(step * AHEAD_BATCHES) if m.seq not in queued
+        ]
+        if self._ahead_thread is None:
+            self._ahead_thread = ThreadPoolExecutor(
+                AHEAD_BATCHES, thread_name_prefix="langgraph-memory-embed-ahead"
+            )
+        for start in range(0, step * (AHEAD_BATCHES - len(self._ahead)), step):
+            part = rows[start : start + step]
+            # a short batch only when nothing else is in the making: the messages still
+            # to come join a later, fuller one
+            if not part or (len(part) < step and self._ahead):
+                break
+            self._ahead.append((part, self._ahead_thread.submit(self._embed, part)))
+
+    def _drop_ahead(self) -> None:
+        for _, future in self._ahead:
+            future.cancel()
+        self._ahead = []
+
+    def _take_ahead(self, batch: list[Message]) -> tuple[list[Message], np.ndarray]:
+        """``batch`` and its vectors: the ones embedded ahead when they are the first of
+        ``batch`` (a batch still pending as it was; messages that came since wait for
+        the next pass), else ``batch`` embedded now (and whatever was in the making is
+        dropped)."""
+        if self._ahead:
+            early, future = self._ahead[0]
+            if [(m.seq, m.id) for m in batch[: len(early)]] == [(m.seq, m.id) for m in early]:
+                del self._ahead[0]
+                try:
+                    return early, future.result()
+                except Exception:  # embedded again below, where an error is reported
+                    pass
+            self._drop_ahead()
+        return batch, self._embed(batch)
+
+    def _claim_and_place(self, claims: ClaimQueue) -> int:
+        """One pass on a backend with ``concurrent_embedding``: embed a claimed batch
+        outside the writer lease (other processes claim theirs meanwhile), then, holding
+        the lease, place whatever is embedded. Returns messages embedded plus placed."""
+        embedded = claims.embed_pending(self._batch_size, self._embed)
+        self.processed += len(embedded)
+        placed = 0
+        with self._lease.hold() as mine:
+            if not mine:  # the lease holder places them
+                self.skipped += 1
+                return len(embedded)
+            self._backend.index_pending()
+            if self._placement is not None:
+                try:
+                    placed = self._placement.place_embedded(self._embed)
+                    self._place_failed = False
+                except Exception:  # a hierarchy error never stops embedding
+                    self._place_failed = True
+                    log.exception("placing embedded messages in the hierarchy failed")
+        return len(embedded) + placed
+
+    def _drained(self) -> bool:
+        """Nothing pending; with concurrent embedding, nothing unplaced either (unless
+        this process's latest placement failed: it is retried, but not waited for)."""
+        if self._backend.pending_embeddings(1):
+            return False
+        claims = self._claims
+        if claims is not None and self._placement is not None and not self._place_failed:
+            return not claims.unplaced_messages(1)
+        return True
+
+    @staticmethod
+    def _guarded(hook: Callable[[], object], what: str) -> None:
+        try:
+            hook()
+        except Exception:  # a hierarchy error never stops embedding
+            log.exception(what)
+
+    def _run(self) -> None:
+        while not self._stop:
+            self._wake.wait(timeout=1.0)
+            self._wake.clear()
+            with self._idle:
+                self._busy = True
+            try:
+                while not self._stop and self.run_once():
+                    pass
+                if not self._stop:
+                    with self._lease.hold() as mine:
+                        if mine:
+                            while self._backend.index_pending() and not self._stop:
+                                yield_gil()
+                            if self._housekeeping is not None:
+                                self._housekeeping.housekeeping()
+            except Exception as exc:  # keep the thread alive; flush() reports it
+                if self.error is None or str(exc) != str(self.error):
+                    log.exception("embedding worker failed")
+                self.error = exc
+                time.sleep(0.5)
+            finally:
+                with self._idle:
+                    self._busy = False
+                    self._idle.notify_all()
+
+    def flush(self, timeout: float | None = None) -> None:
+        """Block until no message is pending (and, with concurrent embedding, every
+        embedded message is placed, by whichever process holds the writer lease).
+
+        Raises:
+            TimeoutError: When ``timeout`` seconds pass first.
+            RuntimeError: When the worker failed (its error is the cause).
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self._flushing.set()
+        try:
+            self._wait_idle(deadline)
+        finally:
+            self._flushing.clear()
+
+    def _wait_idle(self, deadline: float | None) -> None:
+        while True:
+            if self.error is not None:
+                err, self.error = self.error, None
+                raise RuntimeError(f"background embedding failed: {err}") from err
+            with self._idle:
+                busy = self._busy
+                if not busy and self._drained():
+                    return
+                if busy:  # its pass ends with notify_all; waking it again would only
+                    self._idle.wait(timeout=0.05)  # start another pass (a livelock)
+            if not busy:
+                self._wake.set()
+                with self._idle:
+                    self._idle.wait(timeout=0.05)
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError("flush() timed out with messages still pending")
+
+    def stop(self) -> None:
+        """Stop the thread (pending messages stay pending, for the next start)."""
+        self._stop = True
+        self._wake.set()
+        self._thread.join(timeout=10)
+        if self._ahead_thread is not None:
+            self._ahead_thread.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,336 @@
+"""The sensitivity detector: kinds, policy, corpus precision/recall, property tests."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import string
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from langgraph_memory import MemoryConfig
+from langgraph_memory.write.sensitivity import (
+    Finding,
+    SensitiveContentError,
+    SensitivityFilter,
+    SensitivityPolicy,
+)
+from langgraph_memory.write.sensitivity_patterns import (
+    IBAN_LENGTHS,
+    cn_id_check_char,
+    high_entropy_spans,
+    iban_check_digits,
+    iban_ok,
+    luhn_ok,
+)
+from langgraph_memory.write.sensitivity_presidio import PresidioDetector
+
+ROOT = Path(__file__).resolve().parents[2]
+FILTER = SensitivityFilter()
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location(
+        "sensitivity_bench", ROOT / "benchmarks" / "sensitivity.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def kinds(text: str) -> list[str]:
+    return [f.kind for f in FILTER.scan(text)]
+
+
+# -- the corpus ---------------------------------------------------------------------------------
+def test_corpus_meets_the_targets() -> None:
+    bench = _bench()
+    report = bench.evaluate(bench.CORPUS)
+    assert report.lines >= 150 and report.gold >= 100
+    assert report.recall() >= 0.95, report.errors
+    assert report.precision() >= 0.9, report.errors
+    for kind in ("email", "phone", "cn_id", "card", "iban", "api_key", "token", "secret"):
+        assert report.recall(kind) >= 0.9, (kind, report.errors)
+        assert report.precision(kind) >= 0.9, (kind, report.errors)
+    assert report.leaks <= 0.05 * report.gold
+
+
+def test_corpus_has_both_languages_and_negatives() -> None:
+    import json
+
+    rows = [json.loads(x) for x in (ROOT / "tests/data/sensitivity_corpus.jsonl").open()]
+    assert len(rows) >= 150
+    assert sum(r["lang"] == "zh" for r in rows) >= 50
+    assert sum(not r["spans"] for r in rows) >= 60
+
+
+# -- kinds, one by one ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("write to 王芳 at wang.fang@example.cn today", ["email"]),
+        ("手机 13812345678", ["phone"]),
+        ("手机 138 1234 5678", ["phone"]),
+        ("call +44 20 7946 0958", ["phone"]),
+        ("call (415) 555-0123", ["phone"]),
+        ("身份证 11010519491231002X", ["cn_id"]),
+        ("card 4111 1111 1111 1111", ["card"]),
+        ("IBAN GB29 NWBK 6016 1331 9268 19", ["iban"]),
+        ("AKIAIOSFODNN7EXAMPLE", ["api_key"]),
+        ("Authorization: Bearer abcdefghijklmnop1234", ["token"]),
+        ("-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----", ["private_key"]),
+        ("密码：Passw0rd!", ["secret"]),
+        # look-alikes
+        ("身份证 110105194912310021", []),  # wrong check character
+        ("order 4111 1111 1111 1112", []),  # not Luhn
+        ("IBAN GB29 NWBK 6016 1331 9268 18", []),  # wrong mod-97
+        ("v1.2.3 on 2024-05-08 12:30, $1,234.56", []),
+        ("id 123e4567-e89b-12d3-a456-426614174000", []),
+        ("sha 3f786850e387550fdab836ed7e6dc881de23001b", []),
+        ("the password is wrong", []),
+    ],
+)
+def test_kinds(text: str, expected: list[str]) -> None:
+    assert kinds(text) == expected
+
+
+def test_overlaps_keep_the_longest() -> None:
+    # an ID number contains digit runs that look like phone numbers: one finding only
+    text = "证件 44030519900101123X 电话 13912345678"
+    assert [f.kind for f in FILTER.scan(text)] == ["cn_id", "phone"]
+
+
+def test_findings_hold_offsets_not_secrets() -> None:
+    text = "key sk-proj-PtYgjmUhBel31iEl2hpChYgCfrL1spNx"
+    (f,) = FILTER.scan(text)
+    assert f == Finding("api_key", 4, len(text), "redact", "prefix")
+    assert "PtYg" not in repr(f)
+
+
+def test_fullwidth_digits_are_found_and_offsets_kept() -> None:
+    text = "电话：１３８１２３４５６７８。"
+    clean, (f,) = FILTER.apply(text)
+    assert clean == "电话：[PHONE]。" and text[f.start : f.end] == "１３８１２３４５６７８"
+
+
+def test_entropy_rule_skips_ids_and_words() -> None:
+    for text in (
+        "getUserAccountBalanceV2Handler",
+        "https://example.com/AbCdEf1234GhIjKl5678MnOp",
+        "DEADBEEFDEADBEEF0123456789ABCDEF",
+        "supercalifragilisticexpialidocious",
+        "cross-encoder/ms-marco-MiniLM-L-6-v2",
+        "alice-UNIQUE-USER-5521",
+    ):
+        assert list(high_entropy_spans(text)) == [], text
+    assert len(list(high_entropy_spans("X9gy1CJdObOIRpFqaDZeV7G5IfQH"))) == 1
+
+
+# -- policy ---------------------------------------------------------------------------------
+def test_default_policy_redacts_every_kind() -> None:
+    clean, found = FILTER.apply("a@b.io 13812345678 4111111111111111")
+    assert clean == "[EMAIL] [PHONE] [CARD]"
+    assert [f.action for f in found] == ["redact"] * 3
+
+
+def test_refuse_names_the_kind_and_keeps_the_secret_out_of_the_message() -> None:
+    flt = SensitivityFilter(SensitivityPolicy(actions={"cn_id": "refuse"}))
+    with pytest.raises(SensitiveContentError) as info:
+        flt.apply("我的身份证 11010519491231002X", field="content")
+    err = info.value
+    assert isinstance(err, ValueError)
+    assert err.kinds == ("cn_id",) and err.field == "content"
+    assert "Chinese resident ID" in str(err) and "11010519491231002X" not in str(err)
+    # other kinds are still redacted under that policy
+    assert flt.redact("a@b.io") == "[EMAIL]"
+
+
+def test_allow_keeps_text_and_reports_it() -> None:
+    flt = SensitivityFilter(SensitivityPolicy(actions={"email": "allow"}))
+    clean, found = flt.apply("a@b.io, 13812345678")
+    assert clean == "a@b.io, [PHONE]"
+    assert [(f.kind, f.action) for f in found] == [("email", "allow"), ("phone", "redact")]
+    off = SensitivityFilter(SensitivityPolicy(default="allow"))
+    assert not off.active and off.redact("a@b.io") == "a@b.io"
+
+
+def test_placeholder_and_metadata() -> None:
+    flt = SensitivityFilter(SensitivityPolicy(placeholder="<{kind}>"))
+    assert flt.redact("mail a@b.io") == "mail <EMAIL>"
+    meta = {"from": "a@b.io", "nested": {"cards": ["4111111111111111", 7]}, "ok": True}
+    assert flt.apply_value(meta) == {
+        "from": "<EMAIL>",
+        "nested": {"cards": ["<CARD>", 7]},
+        "ok": True,
+    }
+
+
+def test_policy_validation_and_coercion() -> None:
+    with pytest.raises(ValueError, match="one of"):
+        SensitivityPolicy(default="drop")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="card"):
+        SensitivityPolicy(actions={"card": "hide"})  # type: ignore[dict-item]
+    with pytest.raises(ValueError, match="kind"):
+        SensitivityPolicy(placeholder="***")
+    with pytest.raises(TypeError):
+        SensitivityPolicy.coerce(3)
+    p = SensitivityPolicy.coerce({"default": "refuse", "email": "allow"})
+    assert p is not None and p.action_for("email") == "allow" and p.action_for("iban") == "refuse"
+    assert SensitivityPolicy.coerce("allow") == SensitivityPolicy(default="allow")
+    assert hash(p) == hash(SensitivityPolicy(default="refuse", actions={"email": "allow"}))
+    with pytest.raises(TypeError):
+        p.actions["card"] = "allow"  # type: ignore[index]
+
+
+def test_memory_config_field() -> None:
+    assert MemoryConfig().sensitivity == SensitivityPolicy()
+    cfg = MemoryConfig(sensitivity={"card": "refuse"})  # type: ignore[arg-type]
+    assert isinstance(cfg.sensitivity, SensitivityPolicy)
+    assert cfg.sensitivity.action_for("card") == "refuse"
+    assert dataclasses.replace(cfg, rrf_k=10).sensitivity == cfg.sensitivity
+    assert hash(cfg) == hash(dataclasses.replace(cfg))
+    with pytest.raises(TypeError):
+        MemoryConfig(sensitivity=42)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        MemoryConfig(sensitivity="maybe")  # type: ignore[arg-type]
+
+
+# -- property tests -------------------------------------------------------------------------
+def _luhn_complete(prefix: str) -> str:
+    return next(prefix + d for d in "0123456789" if luhn_ok(prefix + d))
+
+
+@st.composite
+def card_numbers(draw) -> tuple[str, str]:
+    length = draw(st.sampled_from([13, 15, 16, 19]))
+    first = draw(st.sampled_from("3456"))
+    body = draw(st.text("0123456789", min_size=length - 2, max_size=length - 2))
+    digits = _luhn_complete(first + body)
+    if length == 15:
+        shown = draw(st.sampled_from([digits, f"{digits[:4]} {digits[4:10]} {digits[10:]}"]))
+    else:
+        sep = draw(st.sampled_from(["", " ", "-"]))
+        shown = sep.join(digits[i : i + 4] for i in range(0, length, 4))
+    return digits, shown
+
+
+@st.composite
+def cn_ids(draw) -> str:
+    region = draw(st.integers(110000, 659999))
+    year = draw(st.integers(1900, 2024))
+    month = draw(st.integers(1, 12))
+    day = draw(st.integers(1, 28))
+    seq = draw(st.integers(0, 999))
+    first17 = f"{region}{year}{month:02d}{day:02d}{seq:03d}"
+    return first17 + cn_id_check_char(first17)
+
+
+@st.composite
+def ibans(draw) -> tuple[str, str]:
+    country = draw(st.sampled_from(sorted(IBAN_LENGTHS)))
+    alphabet = string.digits + string.ascii_uppercase
+    bban = draw(
+        st.text(alphabet, min_size=IBAN_LENGTHS[country] - 4, max_size=32).map(
+            lambda s: s[: IBAN_LENGTHS[country] - 4]
+        )
+    )
+    iban = country + iban_check_digits(country, bban) + bban
+    grouped = draw(
+        st.sampled_from([iban, " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))])
+    )
+    return iban, grouped
+
+
+CONTEXTS = st.sampled_from(
+    ["my number is {} thanks", "卡号：{}，请查收", "{}", "({})", "pay to {}.", "号码{}已登记"]
+)
+
+
+def _assert_redacted(text: str, secret: str, kind: str) -> None:
+    clean, found = FILTER.apply(text)
+    assert kind in [f.kind for f in found], (text, found)
+    assert secret not in clean
+    # the contexts hold no digits: none of the secret's digits may survive redaction
+    assert not any(c.isdigit() for c in clean), clean
+
+
+@given(card_numbers(), CONTEXTS)
+def test_valid_cards_are_detected_and_redacted(card: tuple[str, str], context: str) -> None:
+    digits, shown = card
+    assert luhn_ok(digits)
+    _assert_redacted(context.format(shown), shown, "card")
+
+
+@given(cn_ids(), CONTEXTS)
+def test_valid_cn_ids_are_detected_and_redacted(number: str, context: str) -> None:
+    _assert_redacted(context.format(number), number, "cn_id")
+
+
+@given(ibans(), CONTEXTS)
+def test_valid_ibans_are_detected_and_redacted(iban: tuple[str, str], context: str) -> None:
+    plain, shown = iban
+    assert iban_ok(plain)
+    _assert_redacted(context.format(shown), shown, "iban")
+
+
+@given(cn_ids(), st.integers(1, 10))
+def test_a_wrong_check_character_is_not_an_id(number: str, shift: int) -> None:
+    wrong = "10X98765432"[("10X98765432".index(number[-1]) + shift) % 11]
+    assert "cn_id" not in kinds(f"编号 {number[:17]}{wrong}")
+
+
+@given(st.text(max_size=200))
+def test_any_text_scans_to_ordered_spans(text: str) -> None:
+    clean, found = FILTER.apply(text)
+    assert all(0 <= f.start < f.end <= len(text) for f in found)
+    assert all(a.end <= b.start for a, b in zip(found, found[1:], strict=False))
+    if not found:
+        assert clean == text
+
+
+# -- Presidio -------------------------------------------------------------------------------
+class _Result:
+    def __init__(self, entity_type: str, start: int, end: int, score: float) -> None:
+        self.entity_type, self.start, self.end, self.score = entity_type, start, end, score
+
+
+class _FakeAnalyzer:
+    """Stands in for presidio's AnalyzerEngine (same ``analyze`` signature)."""
+
+    def analyze(self, text: str, language: str, entities=None, score_threshold=0.0):
+        assert language == "en"
+        i = text.find("Alice")
+        return [_Result("PERSON", i, i + 5, 0.85), _Result("LOCATION", 0, 3, 0.2)]
+
+
+def test_presidio_adapter_maps_findings_into_the_policy() -> None:
+    flt = SensitivityFilter(
+        SensitivityPolicy(actions={"person": "redact"}),
+        detectors=[PresidioDetector(analyzer=_FakeAnalyzer())],
+    )
+    clean, found = flt.apply("Ask Alice at a@b.io")
+    assert clean == "Ask [PERSON] at [EMAIL]"
+    assert [(f.kind, f.detector) for f in found] == [("person", "presidio"), ("email", "email")]
+
+
+def test_presidio_engine_when_installed() -> None:
+    pytest.importorskip("presidio_analyzer", reason="presidio-analyzer is not installed")
+    try:
+        detector = PresidioDetector()
+    except ImportError as exc:  # the spaCy model cannot be fetched offline
+        pytest.skip(f"Presidio's spaCy model is unavailable: {exc}")
+    spans = list(detector("Contact Alice Smith at alice@example.com"))
+    assert ("email" in [s[2] for s in spans]) and all(s[3] == "presidio" for s in spans)
+
+
+def test_presidio_missing_is_a_clear_import_error() -> None:
+    if importlib.util.find_spec("presidio_analyzer") is not None:
+        pytest.skip("presidio-analyzer is installed")
+    with pytest.raises(ImportError, match="presidio-analyzer"):
+        SensitivityFilter(SensitivityPolicy(presidio=True))

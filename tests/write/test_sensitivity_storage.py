@@ -1,0 +1,136 @@
+"""No secret reaches storage: the raw SQLite files (database, WAL, shared memory) are
+grepped for every secret written through :class:`MemoryManager`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from langgraph_memory import MemoryConfig, MemoryManager
+from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.write.sensitivity import SensitiveContentError
+
+#: (secret, how it is written in a message)
+SECRETS = {
+    "email": "zhang.wei.private@example.com",
+    "phone_cn": "139-8765-4321",
+    "phone_intl": "+44 20 7946 0958",
+    "cn_id": "11010519491231002X",
+    "card": "4532 0151 1283 0366",
+    "iban": "DE89 3704 0044 0532 0130 00",
+    "openai": "sk-proj-PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA-2O76UMFx",
+    "github": "ghp_zdmenCkhvMdgaKjIg8xNbe3nNyjOq9wMxEhh",
+    "aws": "AKIAUQ80IDW3706I8J76",
+    "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
+    "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+    "password": "Tr0ub4dor&3x",
+    "entropy": "6GKFSufrdZSlB5er8bOfZqfM2oeq3hDavJA76rNi",
+    "pem_body": "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi2Ob7kz0gZ9t7bSPe2y0cQ5vXj",
+}
+PEM = f"-----BEGIN RSA PRIVATE KEY-----\n{SECRETS['pem_body']}\n-----END RSA PRIVATE KEY-----"
+
+MESSAGES = [
+    f"My email is {SECRETS['email']} and my phone {SECRETS['phone_cn']}.",
+    f"我的身份证号是{SECRETS['cn_id']}，银行卡号 {SECRETS['card']}，记住了吗？",
+    f"London number {SECRETS['phone_intl']}; wire rent to {SECRETS['iban']}",
+    f"OPENAI_API_KEY={SECRETS['openai']} and the GitHub token {SECRETS['github']}",
+    f"aws_access_key_id = {SECRETS['aws']}\nAuthorization: Bearer {SECRETS['jwt']}",
+    f"wifi password: {SECRETS['password']} — backup code {SECRETS['entropy']}",
+    f"deploy key:\n{PEM}\nkeep it safe",
+]
+
+
+def _variants(secret: str) -> set[bytes]:
+    """The secret as written, lower-cased, without separators, and every 12-character
+    window of those (so a partly redacted secret or a lexical term of it is found too)."""
+    bare = "".join(c for c in secret if c.isalnum())
+    forms = {secret, secret.lower(), bare, bare.lower()}
+    out: set[bytes] = set()
+    for form in forms:
+        out.add(form.encode())
+        out.update(form[i : i + 12].encode() for i in range(max(len(form) - 11, 0)))
+    return out
+
+
+def _raw(directory: Path) -> bytes:
+    files = sorted(directory.glob("memory.sqlite3*"))
+    assert files, "no database file"
+    return b"".join(f.read_bytes() for f in files)
+
+
+def _leaks(data: bytes) -> dict[str, list[bytes]]:
+    found = {name: [v for v in _variants(s) if v in data] for name, s in SECRETS.items()}
+    return {k: v for k, v in found.items() if v}
+
+
+def _write_everything(mm: MemoryManager) -> list[str]:
+    ids = [mm.add_message("alice", "s1", "user", m) for m in MESSAGES]
+    ids += mm.add_turn(
+        "alice",
+        "s2",
+        user=f"my card again: {SECRETS['card']}",
+        assistant=f"Noted, I will mail {SECRETS['email']}.",
+        metadata={"contact": SECRETS["email"], "nested": {"key": [SECRETS["aws"], 1]}},
+    )
+    ids.append(
+        mm.add_message(
+            "alice",
+            "s3",
+            "user",
+            "see metadata",
+            metadata={"token": SECRETS["openai"], "phone": SECRETS["phone_intl"]},
+        )
+    )
+    mm.flush(timeout=60)
+    return ids
+
+
+def test_redact_policy_leaves_no_secret_on_disk(tmp_path: Path) -> None:
+    directory = tmp_path / "mem"
+    with MemoryManager(directory, embeddings=HashingEmbeddings()) as mm:  # default: redact
+        ids = _write_everything(mm)
+        s = mm.stats("alice")
+        assert (s["messages"], s["pending"]) == (len(ids), 0)
+        assert list(directory.glob("memory.sqlite3-wal")), "expected a WAL while open"
+        assert _leaks(_raw(directory)) == {}  # database + WAL while the store is open
+        stored = mm._backend.get_message("alice", ids[1])
+        assert stored is not None
+        assert stored.content == "我的身份证号是[CN_ID]，银行卡号 [CARD]，记住了吗？"
+        last = mm._backend.get_message("alice", ids[-1])
+        assert last is not None and last.metadata == {"token": "[API_KEY]", "phone": "[PHONE]"}
+        hits = mm.search("alice", "身份证号 银行卡号", k=3)
+        assert hits and hits[0].id == ids[1]
+        assert "[CN_ID]" in hits[0].text
+    assert _leaks(_raw(directory)) == {}  # and after close
+
+
+def test_control_allow_policy_does_store_the_secrets(tmp_path: Path) -> None:
+    """Proves the grep above can see secrets: with the gate off they are on disk."""
+    directory = tmp_path / "mem"
+    cfg = MemoryConfig(sensitivity="allow")  # type: ignore[arg-type]
+    with MemoryManager(directory, embeddings=HashingEmbeddings(), config=cfg) as mm:
+        _write_everything(mm)
+    assert set(_leaks(_raw(directory))) == set(SECRETS)
+
+
+@pytest.mark.parametrize(
+    "policy", ["refuse", {"card": "refuse"}, {"default": "allow", "card": "refuse"}]
+)
+def test_refuse_policy_raises_and_stores_nothing(tmp_path: Path, policy: object) -> None:
+    directory = tmp_path / "mem"
+    cfg = MemoryConfig(sensitivity=policy)  # type: ignore[arg-type]
+    with MemoryManager(directory, embeddings=HashingEmbeddings(), config=cfg) as mm:
+        with pytest.raises(SensitiveContentError, match="card") as info:
+            mm.add_message("alice", "s1", "user", f"卡号 {SECRETS['card']}")
+        assert info.value.kinds == ("card",) and isinstance(info.value, ValueError)
+        with pytest.raises(SensitiveContentError, match="assistant"):  # the field is named
+            mm.add_turn("alice", "s1", user="fine", assistant=f"card {SECRETS['card']}")
+        with pytest.raises(SensitiveContentError, match="metadata"):
+            mm.add_message("alice", "s1", "user", "fine", metadata={"c": SECRETS["card"]})
+        mm.flush(timeout=30)
+        assert mm.stats("alice")["messages"] == 0  # not even the turn's user message
+        assert mm.stats()["messages"] == 0
+    data = _raw(directory)
+    assert not [v for v in _variants(SECRETS["card"]) if v in data]
+    assert b"fine" not in data
