@@ -23,7 +23,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
     from .write.sensitivity import SensitivityPolicy
@@ -391,6 +391,26 @@ class LifecycleSection(_Section):
         self._unit("importance_base")
 
 
+class _SectionView(Generic[_S]):
+    """``config.<section>``: that section of a config, as a section object of its own."""
+
+    def __init__(self, section: type[_S]) -> None:
+        self.section = section
+        self.__doc__ = f"The {section.__name__} of this config."
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> _SectionView[_S]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type) -> _S: ...
+
+    def __get__(self, obj: object | None, owner: type) -> _SectionView[_S] | _S:
+        if obj is None:
+            return self
+        names = [f.name for f in fields(self.section)]  # type: ignore[arg-type]
+        return self.section(**{name: getattr(obj, name) for name in names})
+
+
 #: The sections, in the order :class:`MemoryConfig` validates them.
 SECTIONS: tuple[type[_Section], ...] = (
     WriteSection,
@@ -442,35 +462,9 @@ class MemoryConfig(
             values.update({f.name: getattr(section, f.name) for f in fields(section)})  # type: ignore[arg-type]
         return cls(**{**values, **overrides})
 
-    def _section(self, section: type[_S]) -> _S:
-        return section(**{f.name: getattr(self, f.name) for f in fields(section)})  # type: ignore[arg-type]
-
-    @property
-    def write(self) -> WriteSection:
-        """The write section of this config."""
-        return self._section(WriteSection)
-
-    @property
-    def retrieval(self) -> RetrievalSection:
-        """The retrieval section of this config."""
-        return self._section(RetrievalSection)
-
-    @property
-    def packing(self) -> PackingSection:
-        """The packing section of this config."""
-        return self._section(PackingSection)
-
-    @property
-    def hierarchy(self) -> HierarchySection:
-        """The hierarchy section of this config."""
-        return self._section(HierarchySection)
-
-    @property
-    def long_term(self) -> LongTermSection:
-        """The long-term section of this config."""
-        return self._section(LongTermSection)
-
-    @property
-    def lifecycle(self) -> LifecycleSection:
-        """The lifecycle section of this config."""
-        return self._section(LifecycleSection)
+    write = _SectionView(WriteSection)
+    retrieval = _SectionView(RetrievalSection)
+    packing = _SectionView(PackingSection)
+    hierarchy = _SectionView(HierarchySection)
+    long_term = _SectionView(LongTermSection)
+    lifecycle = _SectionView(LifecycleSection)

@@ -38,8 +38,8 @@ from .layers.hierarchy import Hierarchy
 from .layers.longterm import LongTermConfig, LongTermMemory
 from .layers.longterm_read import LongTermDocs
 from .layers.promotion import AtomWriter
+from .read.messages import MessageRetriever
 from .read.pipeline import ReadPipeline
-from .retrieval.messages import MessageRetriever
 from .retrieval.rerank import Reranker
 from .working import WorkingMemory
 from .write.embedder import Embedder

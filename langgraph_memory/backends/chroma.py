@@ -109,10 +109,10 @@ class ChromaBackend(RecordEntries, VectorEntries, MemoryBackend):
             on one client (3-200 characters of ``[A-Za-z0-9._-]``).
         owns_client: Close ``client`` in :meth:`close` (the classmethods set it).
 
-    One process writes a Chroma store's memory at a time: Chroma offers no lock for the
-    writer lease (``MemoryBackend.writer_lease`` always grants it here), so managers in
-    several processes on one Chroma server would each write the hierarchy. Use SQLite or
-    PostgreSQL for several writing processes.
+    One process writes a Chroma store's memory at a time: Chroma offers no lock for a
+    writer lease, so this backend declares none and a manager treats the store as its
+    own; managers in several processes on one Chroma server would each write the
+    hierarchy. Use SQLite or PostgreSQL for several writing processes.
 
     Raises:
         ValueError: When the prefix is not a valid Chroma collection-name start.

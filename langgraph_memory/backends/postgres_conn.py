@@ -216,7 +216,7 @@ class PostgresConnection:
     @contextmanager
     def writer_lease(self) -> Iterator[bool]:
         """A session advisory lock on a connection of its own (see
-        ``MemoryBackend.writer_lease``): a process that dies or loses its connection
+        ``WriterLease.writer_lease``): a process that dies or loses its connection
         releases it at once. A lost connection yields False (retried on the next call)."""
         self._check_open()
         key = q.lock_key(q.WRITER_LOCK)

@@ -60,7 +60,7 @@ class PostgresQueue(PostgresConnection):
         """Claim up to ``limit`` pending messages, embed them and store their vectors, all
         in one transaction; concurrent callers (threads or processes) get disjoint batches.
 
-        See ``MemoryBackend.embed_pending``. The rows stay locked while ``embed`` runs;
+        See ``ClaimQueue.embed_pending``. The rows stay locked while ``embed`` runs;
         when it raises, or the connection drops, the transaction rolls back and the
         messages are pending again.
         """

@@ -102,7 +102,7 @@ class SQLiteConnection:
     @contextmanager
     def writer_lease(self) -> Iterator[bool]:
         """An exclusive ``flock`` on ``<database>.writer`` (see
-        :meth:`MemoryBackend.writer_lease`); where ``fcntl`` is missing (Windows), always
+        :meth:`.WriterLease.writer_lease`); where ``fcntl`` is missing (Windows), always
         leased: one writing process per store there."""
         try:
             import fcntl

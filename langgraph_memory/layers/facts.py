@@ -40,7 +40,8 @@ import numpy as np
 from ..records import from_data
 from ..tokens import tokenize
 from ..validation import check_content, check_id, parse_timestamp
-from .profile import RecordsStore, check_source_ids, clamp01, has_cjk, merge_ids, normalize_key
+from .longterm_records import RecordsStore
+from .profile import check_source_ids, clamp01, has_cjk, merge_ids, normalize_key
 
 __all__ = ["Fact", "FactsMixin", "DEFAULT_FUNCTIONAL_RELATIONS", "place_fact", "normalize_term"]
 

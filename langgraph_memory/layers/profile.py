@@ -36,20 +36,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
-from ..backends.capabilities import RecordStore
-from ..records import Record, from_data, to_data
-from ..validation import check_id, parse_timestamp
-
-if TYPE_CHECKING:
-    import numpy as np
-
-    from .longterm import LongTermConfig
+from ..records import from_data
+from ..validation import check_id
+from .longterm_records import RecordsStore
 
 __all__ = [
     "ProfileEntry",
@@ -67,7 +61,6 @@ __all__ = [
     "check_value",
     "check_scope",
     "stable_id",
-    "RecordsStore",
     "ProfileMixin",
 ]
 
@@ -237,36 +230,6 @@ def check_scope(scope: str | None) -> str | None:
         return None
     scope = check_id(scope, "scope").strip()
     return None if scope.casefold() == "global" else scope
-
-
-class RecordsStore:
-    """Records plumbing shared by the long-term mixins (user-scoped get and put; no public API).
-
-    :class:`~langgraph_memory.layers.longterm.LongTermMemory` sets the attributes.
-    """
-
-    records: RecordStore
-    config: LongTermConfig
-    _lock: threading.RLock
-    _clock: Callable[[], datetime]
-    embed: Callable[[Sequence[str]], np.ndarray] | None
-    #: How to rebuild an entry of each record kind from its stored data.
-    _loaders: ClassVar[dict[str, Callable[[dict[str, Any]], Any]]] = {}
-
-    def _now(self) -> datetime:
-        return parse_timestamp(self._clock(), "clock()")
-
-    def _put(self, kind: str, obj: Any) -> None:
-        data = to_data(obj)
-        self.records.put_record(
-            Record(kind, obj.id, obj.user_id, data, obj.created_at, obj.updated_at)
-        )
-
-    def _get(self, kind: str, user_id: str, entry_id: str) -> Any:
-        rec = self.records.get_record(kind, check_id(entry_id, "id"), check_id(user_id, "user_id"))
-        if rec is None:
-            raise KeyError(f"user {user_id!r} has no {kind} entry {entry_id!r}")
-        return self._loaders[kind](rec.data)
 
 
 class ProfileMixin(RecordsStore):

@@ -25,8 +25,8 @@ from ..context import ContextItem, item_tokens
 from ..layers.hierarchy import RankedSegment
 from ..layers.longterm_read import LongTermDoc
 from ..records import ContextLayer, MemoryHit, Message
-from ..retrieval.messages import SEGMENT_RANKING, RankedMessage
 from ..working import Anchor, TaskState
+from .messages import SEGMENT_RANKING, RankedMessage
 
 if TYPE_CHECKING:
     from ..backends.base import StorageCore

@@ -28,7 +28,6 @@ from ..layers.hierarchy import RankedSegment
 from ..layers.longterm_read import LongTermDoc, RankedDoc, rank_hybrid
 from ..layers.shortterm import SessionState
 from ..records import MemoryHit, Message
-from ..retrieval.messages import MessageRetriever, QueryVector, RankedMessage, to_hit
 from ..retrieval.rerank import Reranker
 from ..retrieval.routing import route_query
 from ..tokens import tokenize
@@ -42,6 +41,7 @@ from .candidates import (
     segment_items,
     task_item,
 )
+from .messages import MessageRetriever, QueryVector, RankedMessage, to_hit
 from .packing import STATEMENT_LAYERS, Packer
 from .rescoring import credit_segments, diversify, rerank, rescore
 

@@ -1,8 +1,8 @@
 """The one hybrid ranker: a lexical and a dense ranking of candidates, fused by RRF.
 
 Every layer is ranked by it, from candidates of its own: messages by the store's
-BM25 and vector search (:mod:`.messages`), long-term entries by their term overlap
-with the query and the cosine of their embedding
+BM25 and vector search (:mod:`langgraph_memory.read.messages`), long-term entries by
+their term overlap with the query and the cosine of their embedding
 (:mod:`~langgraph_memory.layers.longterm_read`), store items by BM25 and cosine over
 their indexed texts (:mod:`~langgraph_memory.graph.store_search`). The ranker turns
 those rankings into one: weighted reciprocal rank fusion, ``weight / (rrf_k + rank)``

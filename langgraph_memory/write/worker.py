@@ -235,7 +235,7 @@ class EmbeddingWorker:
         return batch, self._embed(batch)
 
     def _claim_and_place(self, claims: ClaimQueue) -> int:
-        """One pass on a backend with ``concurrent_embedding``: embed a claimed batch
+        """One pass on a backend with a claim queue: embed a claimed batch
         outside the writer lease (other processes claim theirs meanwhile), then, holding
         the lease, place whatever is embedded. Returns messages embedded plus placed."""
         embedded = claims.embed_pending(self._batch_size, self._embed)

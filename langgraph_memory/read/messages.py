@@ -1,5 +1,6 @@
 """The candidates of the message layer: the store's BM25 and dense rankings of one user's
-messages, fused by the hybrid ranker (:mod:`.hybrid`), and the query's embedding.
+messages, fused by the hybrid ranker (:mod:`~langgraph_memory.retrieval.hybrid`), and the
+query's embedding.
 
 Example:
     >>> from langgraph_memory import MemoryManager
@@ -26,8 +27,8 @@ from ..config import MemoryConfig
 from ..embeddings import EmbedderSource
 from ..filters import compile_filter
 from ..records import MemoryHit, Message
+from ..retrieval.hybrid import HybridRanker
 from ..tokens import tokenize
-from .hybrid import HybridRanker
 
 __all__ = ["MessageRetriever", "QueryVector", "RankedMessage", "to_hit", "SEGMENT_RANKING"]
 
