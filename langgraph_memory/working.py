@@ -218,12 +218,14 @@ class WorkingMemory:
 
     def current_task(self, user_id: str, session_id: str) -> TaskState | None:
         """The latest task still in progress in a session."""
-        open_tasks = [
-            TaskState.load(r.data)
-            for r in self.records.list_records("task", user_id)
-            if r.data["session_id"] == session_id and r.data["status"] == "in_progress"
-        ]
-        return open_tasks[-1] if open_tasks else None
+        latest = self.records.query_records(
+            "task",
+            user_id,
+            where={"session_id": session_id, "status": "in_progress"},
+            limit=1,
+            newest_first=True,
+        )
+        return TaskState.load(latest[0].data) if latest else None
 
     def add_step(
         self,

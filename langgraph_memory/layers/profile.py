@@ -318,14 +318,13 @@ class ProfileMixin(RecordsStore):
             key: Only this key, when given.
             scope: Only entries that apply in this scope (its own and global ones), when given.
         """
-        want = None if key is None else normalize_key(key)
+        where = None if key is None else {"key": normalize_key(key)}
         scope = check_scope(scope)
+        found = self.records.query_records("profile", check_id(user_id, "user_id"), where=where)
         return [
             e
-            for r in self.records.list_records("profile", check_id(user_id, "user_id"))
-            if (e := ProfileEntry.load(r.data))
-            and (want is None or e.key == want)
-            and (scope is None or e.scope in (None, scope))
+            for r in found
+            if (e := ProfileEntry.load(r.data)) and (scope is None or e.scope in (None, scope))
         ]
 
     def _adjust(self, user_id: str, entry_id: str, delta: float, ids: list[str]) -> ProfileEntry:
