@@ -41,7 +41,7 @@ from .candidates import (
     segment_items,
     task_item,
 )
-from .messages import MessageRetriever, QueryVector, RankedMessage, to_hit
+from .messages import MessageRetriever, RankedMessage, to_hit
 from .packing import STATEMENT_LAYERS, Packer
 from .rescoring import credit_segments, diversify, rerank, rescore
 
@@ -263,10 +263,6 @@ class ReadPipeline:
     def users(self) -> list[str]:
         """Every user id with stored messages, sorted."""
         return self.storage.users()
-
-    def query_vector(self, query: str) -> QueryVector:
-        """A query's embedding, made on first use."""
-        return self.retriever.query_vector(query)
 
     # -- search ---------------------------------------------------------------------------
     def search(

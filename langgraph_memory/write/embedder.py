@@ -28,7 +28,6 @@ from langchain_core.embeddings import Embeddings
 from ..backends.capabilities import EmbeddingCache
 from ..config import WriteSection
 from ..embeddings import CachedEmbeddings, MiniLMEmbeddings, default_embeddings, model_id
-from ..records import Message, index_text
 
 if TYPE_CHECKING:
     from ..backends.base import StorageCore
@@ -54,11 +53,6 @@ class Embedder:
         self._given = embeddings
         self._lock = threading.Lock()
         self._cached: CachedEmbeddings | None = None
-
-    @property
-    def loaded(self) -> CachedEmbeddings | None:
-        """The cached embedder when it is loaded, else ``None`` (nothing is loaded)."""
-        return self._cached
 
     def get(self) -> CachedEmbeddings:
         """The cached embedder (loads the model on first use).
@@ -94,10 +88,6 @@ class Embedder:
             )
         if stored != mid:
             self._storage.set_meta("embedding_model", mid)
-
-    def embed_messages(self, msgs: Sequence[Message]) -> np.ndarray:
-        """The vectors of stored messages (cache hits once they were embedded)."""
-        return self.get().embed_array([index_text(m) for m in msgs])
 
     def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
         """The vectors of texts, cached in process only (long-term renderings change with
