@@ -79,9 +79,7 @@ class Items:
         Raises:
             SensitiveContentError: When the policy refuses what it found.
         """
-        if not self._gate.active:
-            return value
-        return self._gate.apply_value(value, field=field)
+        return self._gate.clean(value, field=field)
 
     # -- store items ----------------------------------------------------------------------
     def get_store_item(self, namespace: Sequence[str], key: str) -> Record | None:

@@ -380,9 +380,8 @@ class WorkingMemory:
         aid = uuid.uuid4().hex if anchor_id is None else check_id(anchor_id, "anchor_id")
         meta = check_metadata(metadata, max_metadata_bytes, "metadata")
         gate = gate if gate is not None else self._gate
-        if gate is not None and gate.active:
-            text = gate.redact(text, field="text")
-            meta = gate.apply_value(meta, field="metadata")
+        if gate is not None:
+            text, meta = gate.clean(text, field="text"), gate.clean(meta, field="metadata")
         rid = anchor_record_id(user_id, aid)
         with self._anchor_lock:
             old = self.records.get_record(ANCHOR_KIND, rid, user_id)
@@ -421,9 +420,7 @@ class WorkingMemory:
     # -- plumbing ------------------------------------------------------------------------
     def _clean(self, value: Any, field: str) -> Any:
         """``value`` through the sensitivity gate (as it is without one)."""
-        if self._gate is None or not self._gate.active:
-            return value
-        return self._gate.apply_value(value, field=field)
+        return value if self._gate is None else self._gate.clean(value, field=field)
 
     def _open(self, task_id: str) -> TaskState:
         task = self.get_task(task_id)

@@ -312,6 +312,16 @@ class SensitivityFilter:
             return [self.apply_value(v, field=f"{field}[{i}]") for i, v in enumerate(value)]
         return value
 
+    def clean(self, value: Any, *, field: str = "value") -> Any:
+        """A str or JSON-like value through the policy (:meth:`apply_value`), or ``value``
+        itself when the policy allows every kind (nothing is scanned then).
+
+        Example:
+            >>> SensitivityFilter(SensitivityPolicy(default="allow")).clean(("a@b.io",))
+            ('a@b.io',)
+        """
+        return self.apply_value(value, field=field) if self.active else value
+
     def clean_message(self, msg: Message, field: str = "content") -> Message:
         """The message with its content and metadata string values redacted.
 
