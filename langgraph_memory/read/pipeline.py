@@ -41,7 +41,7 @@ from .candidates import (
     segment_items,
     task_item,
 )
-from .messages import MessageRetriever, RankedMessage, to_hit
+from .messages import MessageRetriever, RankedMessage
 from .packing import STATEMENT_LAYERS, Packer
 from .rescoring import credit_segments, diversify, rerank, rescore
 
@@ -183,6 +183,19 @@ class Retrieval:
             via_segments=self.segment_pages if via_segments else None,
         )
 
+    def message_hits(
+        self, k: int, flt: Mapping[str, Any] | None, *, via_segments: bool
+    ) -> list[MemoryHit]:
+        """:meth:`messages` as search hits."""
+        return self._p.retriever.search(
+            self.user_id,
+            self.query,
+            k,
+            flt,
+            query_vector=self.vector,
+            via_segments=self.segment_pages if via_segments else None,
+        )
+
     def long_term(
         self, docs: list[LongTermDoc], message_parts: list[dict[str, float]], k: int
     ) -> list[RankedDoc]:
@@ -281,9 +294,7 @@ class ReadPipeline:
         routed = flt is None and cfg.segment_page_weight > 0 and cfg.dense_weight > 0
         message_hits: list[MemoryHit] = []
         if "message" in layers:
-            found = r.messages(k, flt, via_segments=routed)
-            msgs = self.storage.get_messages(user_id, [m.seq for m in found])
-            message_hits = [to_hit(msgs[m.seq], m.score, m.parts) for m in found if m.seq in msgs]
+            message_hits = r.message_hits(k, flt, via_segments=routed)
             for rank, hit in enumerate(message_hits, 1):
                 ranked.append((1.0 / (cfg.rrf_k + rank), 0, hit))
         if flt is None:
