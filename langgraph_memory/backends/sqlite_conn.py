@@ -3,16 +3,40 @@ its pragmas, transactions, migrations and the writer lease."""
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from .sqlite_sql import MIGRATIONS
 
 __all__ = ["SQLiteConnection"]
+
+_OPEN_TIMEOUT_S = 30.0
+
+
+def _retry_locked(step: Callable[[], object], timeout: float = _OPEN_TIMEOUT_S) -> None:
+    """Run ``step`` again while SQLite says "database is locked", up to ``timeout``.
+
+    Switching a new file to WAL takes an exclusive lock, and SQLite answers a second
+    process opening the same fresh file at that moment with ``SQLITE_BUSY`` at once,
+    without calling the busy handler (processes starting together on one new store).
+    """
+    deadline = time.monotonic() + timeout
+    delay = 0.005
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.2)
 
 
 class SQLiteConnection:
@@ -51,7 +75,7 @@ class SQLiteConnection:
             "wal_autocheckpoint=10000",
             "journal_size_limit=67108864",
         ):
-            self._conn.execute(f"PRAGMA {pragma}")
+            _retry_locked(functools.partial(self._conn.execute, f"PRAGMA {pragma}"))
         # This connection's count of write transactions touching messages or vectors
         # (see _file_version).
         self._writes = 0

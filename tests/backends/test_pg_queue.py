@@ -260,7 +260,9 @@ def test_two_manager_processes_embed_at_once_and_place_each_message_once(url: st
     with ctx.Manager() as sync:
         barrier = sync.Barrier(2)
         with ctx.Pool(2) as pool:
-            results = pool.starmap(_ingest, [(url, w, barrier) for w in (0, 1)], 1)
+            results = pool.starmap_async(_ingest, [(url, w, barrier) for w in (0, 1)], 1).get(
+                timeout=400
+            )
     (done_0, calls_0), (done_1, calls_1) = results
     users = ["shared", "own-0", "own-1"]
     with _manager(url) as mm:

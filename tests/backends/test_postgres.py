@@ -80,7 +80,9 @@ def test_two_processes_run_setup_at_once(pg_databases: pg_server.TestDatabases) 
     with ctx.Manager() as manager:
         barrier = manager.Barrier(2)
         with ctx.Pool(2) as pool:
-            results = pool.starmap(_setup_in_child, [(url, barrier), (url, barrier)], 1)
+            results = pool.starmap_async(_setup_in_child, [(url, barrier), (url, barrier)], 1).get(
+                timeout=400
+            )
     assert len(results) == 2 and results[0] == results[1]
     assert _sql(url, "SELECT count(*) FROM lgm_migrations") == [(len(MIGRATIONS),)]
 
@@ -394,7 +396,9 @@ def test_two_processes_write_nothing_lost_nothing_doubled(url: str, same_user: b
     users = [["alice"], ["alice"]] if same_user else [["alice"], ["bob"]]
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(2) as pool:
-        results = pool.starmap(_writer, [(url, w, users[w], n) for w in (0, 1)], 1)
+        results = pool.starmap_async(_writer, [(url, w, users[w], n) for w in (0, 1)], 1).get(
+            timeout=400
+        )
     with PostgresBackend(url) as b:
         for user in {u for us in users for u in us}:
             writes = [r for res in results for r in res if r[0] == user]

@@ -40,7 +40,7 @@ def _open_backend(where: tuple[str, str]) -> MemoryBackend:
 def ingest_turns(mm: MemoryManager, worker: int, n_turns: int, barrier: object) -> None:
     """In a child process: wait for the others at ``barrier``, then add ``n_turns`` turns
     for the user ``shared`` and as many for ``own-<worker>``, and flush."""
-    barrier.wait()  # type: ignore[attr-defined]
+    barrier.wait(timeout=120)  # type: ignore[attr-defined]
     for i in range(n_turns):
         for user in ("shared", f"own-{worker}"):
             mm.add_turn(
@@ -103,7 +103,9 @@ def test_two_processes_place_every_message_once(store: tuple[str, str]) -> None:
     with ctx.Manager() as sync:
         barrier = sync.Barrier(2)
         with ctx.Pool(2) as pool:
-            processed = pool.starmap(_ingest, [(store, w, barrier) for w in (0, 1)], 1)
+            processed = pool.starmap_async(_ingest, [(store, w, barrier) for w in (0, 1)], 1).get(
+                timeout=400
+            )
     users = ["shared", "own-0", "own-1"]
     with MemoryManager(
         backend=_open_backend(store),
@@ -163,3 +165,28 @@ def _wait_for(check: Callable[[], bool], timeout: float = 5.0) -> None:
     while not check():
         assert time.monotonic() < deadline
         time.sleep(0.1)
+
+
+def _open_fresh(path: str, barrier: object) -> str | None:
+    """A child process: open ``path`` together with the others; the error, if any."""
+    barrier.wait(timeout=120)  # type: ignore[attr-defined]
+    try:
+        SQLiteBackend(path).close()
+    except Exception as exc:  # noqa: BLE001 - reported to the parent
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+@pytest.mark.slow
+def test_processes_opening_a_new_store_together_all_succeed(tmp_path: Path) -> None:
+    """Switching a new file to WAL locks it, and SQLite answers a second opener with
+    "database is locked" at once, without waiting: each opener must retry, not fail."""
+    ctx = multiprocessing.get_context("spawn")
+    errors: list[str] = []
+    with ctx.Manager() as sync, ctx.Pool(3) as pool:
+        for round_ in range(12):
+            barrier = sync.Barrier(3)
+            where = str(tmp_path / f"store-{round_}")
+            results = pool.starmap_async(_open_fresh, [(where, barrier)] * 3, 1).get(timeout=300)
+            errors += [r for r in results if r]
+    assert errors == []
