@@ -215,8 +215,26 @@ class PackingSection(_Section):
         recent_messages: How many of the current session's latest messages are
             considered for that share.
         show_dates: Group context lines under the date they were said.
-        profile_share: Share of the budget the user profile may take (it goes first).
+        profile_share: Share of the budget the user profile may take (it goes first,
+            the entries closest to the query first).
         working_share: Most of the budget the task in progress may take.
+        instruction_share: Share of the budget the standing instructions read from the
+            user's messages may take (anchors you add yourself always ride along);
+            the ones closest to the query first.
+        excerpt_tokens: A retrieved message longer than this is shown as its excerpt:
+            its opening sentence, then its sentences (or lines of code) sharing the
+            most terms with the query, in order, within this many tokens (0: whole).
+        neighbor_tokens: The same cap for the turns packed around a retrieved message
+            (a long reply next to a hit is rarely what the query asks for).
+        timeline_messages: For a query about how something went, in what order, or for
+            a summary, the user messages among the retrieved ones (at most this many,
+            best first) are packed first as one dated outline, oldest first (0: off).
+        timeline_share: Most of the budget that outline may take (the weakest lines go
+            first); each line is an excerpt of at most ``timeline_line_tokens``.
+        long_item_tokens, length_penalty: A retrieved item longer than
+            ``long_item_tokens`` scores ``(long_item_tokens / tokens) ** length_penalty``
+            of its relevance: the budget goes to what is relevant per token, so a long
+            reply needs to be much more relevant than a short statement (0: off).
     """
 
     default_token_budget: int = 2000
@@ -225,11 +243,23 @@ class PackingSection(_Section):
     show_dates: bool = True
     profile_share: float = 0.1
     working_share: float = 0.15
+    instruction_share: float = 0.15
+    excerpt_tokens: int = 400
+    neighbor_tokens: int = 150
+    timeline_messages: int = 12
+    timeline_share: float = 0.5
+    timeline_line_tokens: int = 60
+    long_item_tokens: int = 100
+    length_penalty: float = 0.5
 
     def _validate(self) -> None:
         self._check_types(PackingSection)
         self._positive("default_token_budget")
-        self._unit("profile_share", "working_share", "session_share")
+        self._non_negative("excerpt_tokens", "neighbor_tokens", "timeline_messages")
+        self._positive("timeline_line_tokens", "long_item_tokens")
+        self._non_negative("length_penalty")
+        self._unit("timeline_share")
+        self._unit("profile_share", "working_share", "session_share", "instruction_share")
         if self.recent_messages < 0:
             raise ValueError(f"{self._name('recent_messages')} must be >= 0")
 
@@ -321,6 +351,10 @@ class LongTermSection(_Section):
         long_term_weight: Such an entry scores ``weight`` times its fused RRF score
             normalised by the weights of its rankings, i.e. ``weight / (rrf_k + r)``
             when it is ranked ``r`` by both (or by terms alone).
+        extract_every_turn: Extract memory atoms (preferences, standing instructions,
+            facts, decisions, plans, relations) from every message as the background
+            worker places it. ``False`` extracts only from the pages of a segment
+            promoted to long-term memory (heat above ``heat_threshold``), as 0.1 did.
     """
 
     explicit_confidence: float = 1.0
@@ -332,6 +366,7 @@ class LongTermSection(_Section):
     long_term_k: int = 5
     long_term_dense_weight: float = 1.0
     long_term_weight: float = 0.5
+    extract_every_turn: bool = True
 
     def _validate(self) -> None:
         self._check_types(LongTermSection)

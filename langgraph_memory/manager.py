@@ -304,11 +304,15 @@ class MemoryManager(LifecycleMixin, ItemsMixin, AsyncMixin):
         *,
         explain: bool = False,
         filter: Mapping[str, Any] | None = None,  # noqa: A002
+        scope: str | None = None,
     ) -> MemoryContext:
         """Build the context for a query within a token budget.
 
         Packed by priority: the session's anchors (see :meth:`add_anchor`), the
-        user profile (up to ``config.profile_share`` of the budget), the task in
+        standing instructions read from the user's messages ("from now on…",
+        "always…", "以后…"; up to ``config.instruction_share``, the closest to the
+        query first), the user profile (up to ``config.profile_share``, the closest
+        first; resolved in ``scope``), the task in
         progress (up to ``config.working_share``), the current session's latest
         messages (up to ``config.session_share``), then retrieved memories best
         first (messages with the turns around them, segment summaries, facts,
@@ -323,20 +327,31 @@ class MemoryManager(LifecycleMixin, ItemsMixin, AsyncMixin):
             token_budget: Tokens available (default ``config.default_token_budget``).
             explain: Make ``str(ctx)`` show why each item is there.
             filter: Metadata filter for retrieved memories.
+            scope: The session's scope (a project, a topic): preferences stated for it
+                beat global ones, and other scopes' stay out. ``None`` takes the
+                ``"scope"`` metadata key of the session's latest message, if any.
 
         Returns:
             A :class:`MemoryContext`.
+
+        Example:
+            >>> mm.add_turn("u1", "s1", user="From now on, always cite page numbers.",
+            ...             assistant="Noted.")  # doctest: +SKIP
+            >>> mm.flush()  # doctest: +SKIP
+            >>> print(mm.build_context("u1", "s2", "How do I quote chapter 3?"))  # doctest: +SKIP
         """
         self._check_open()
         check_id(user_id, "user_id")
         check_id(session_id, "session_id")
+        if scope is not None:
+            check_id(scope, "scope")
         check_content(query, self.config.max_content_chars, "query")
         budget = check_positive_int(
             self.config.default_token_budget if token_budget is None else token_budget,
             "token_budget",
         )
         return self._read.build_context(
-            user_id, session_id, query, budget, explain=explain, flt=filter
+            user_id, session_id, query, budget, explain=explain, flt=filter, scope=scope
         )
 
     @staticmethod

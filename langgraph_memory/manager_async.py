@@ -217,6 +217,7 @@ class AsyncMixin:
         *,
         explain: bool = False,
         filter: Mapping[str, Any] | None = None,
+        scope: str | None = None,
     ) -> MemoryContext:
         """Async :meth:`~langgraph_memory.MemoryManager.build_context`."""
         return await asyncio.to_thread(
@@ -227,6 +228,7 @@ class AsyncMixin:
             token_budget,
             explain=explain,
             filter=filter,
+            scope=scope,
         )
 
     # -- working memory ------------------------------------------------------

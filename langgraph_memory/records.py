@@ -49,6 +49,7 @@ ContextLayer = Literal[
     "message",
     "neighbor",
     "segment_page",
+    "timeline",
     "mid_term",
     "profile",
     "fact",

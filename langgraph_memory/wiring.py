@@ -111,16 +111,19 @@ def wire(
     """
     embedder = Embedder(storage, config, embeddings)
     longterm = LongTermMemory(storage, long_term_config(config), embed=embedder.embed_texts)
+    rule = importance_rule(config)
+    gate = SensitivityFilter(config.sensitivity)
+    working = WorkingMemory(storage, importance=partial(importance, rule=rule), gate=gate)
+    atoms = AtomWriter(longterm, llm, working)
+    every_turn = config.extract_every_turn
     hierarchy = Hierarchy(
         storage,
         config,
         llm=llm,
-        promote=AtomWriter(longterm, llm),
+        promote=None if every_turn else atoms,
         claims=storage if isinstance(storage, ClaimQueue) else None,
+        distill=atoms if every_turn else None,
     )
-    rule = importance_rule(config)
-    gate = SensitivityFilter(config.sensitivity)
-    working = WorkingMemory(storage, importance=partial(importance, rule=rule), gate=gate)
     forget = ForgetGate(
         working,
         threshold=config.forget_threshold,

@@ -105,7 +105,8 @@ def _searches(mm: MemoryManager, user: str) -> dict[tuple[str, int], list[tuple[
     for query in QUERIES:
         for fi, flt in enumerate(FILTERS):
             hits = mm.search(user, query, k=10, filter=flt)
-            assert all(h.id.startswith(user) for h in hits)  # never another user's memory
+            # never another user's memory (a long-term entry cites the user's messages)
+            assert all(s.startswith(user) for h in hits for s in h.source_ids or [h.id])
             out[(query, fi)] = [(h.id, h.score) for h in hits]
     return out
 

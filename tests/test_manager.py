@@ -102,7 +102,7 @@ def test_re_adding_same_id_is_idempotent(mm: MemoryManager) -> None:
     mm.flush()
     s = mm.stats("alice")
     assert (s["messages"], s["embedded"], s["pending"]) == (1, 1, 0)
-    assert len(mm.search("alice", "jazz")) == 1
+    assert len(mm.search("alice", "jazz", layers=["message"])) == 1
     with pytest.raises(ValueError, match="m1"):
         mm.add_message("alice", "s1", "user", "I hate jazz", message_id="m1")
     assert mm._backend.get_message("alice", "m1").content == "I like jazz"
@@ -263,15 +263,21 @@ def test_search_k_and_order(mm: MemoryManager) -> None:
         scores = [h.score for h in hits]
         assert scores == sorted(scores, reverse=True)
         assert len({h.id for h in hits}) == len(hits)
-    assert len(mm.search("alice", "Lyon Berlin peanuts spring", k=50)) == len(CONVERSATION)
+    every = mm.search("alice", "Lyon Berlin peanuts spring", k=50, layers=["message"])
+    assert len(every) == len(CONVERSATION)
 
 
 def test_search_layers(mm: MemoryManager) -> None:
     ids = load(mm)
     mm.flush()
     default = mm.search("alice", "Lyon")
-    assert {h.id for h in default[:2]} == {ids[0], ids[1]}
-    assert [h.id for h in mm.search("alice", "Lyon", layers=["message"])] == [h.id for h in default]
+    messages = [h.id for h in default if h.layer == "message"]
+    assert set(messages[:2]) == {ids[0], ids[1]}
+    only = [h.id for h in mm.search("alice", "Lyon", layers=["message"])]
+    assert only[: len(messages)] == messages
+    # what every turn's extraction read from "I moved to Lyon" is found beside the message
+    said = [h for h in default if h.layer != "message"]
+    assert any(ids[0] in h.source_ids for h in said)
     assert mm.search("alice", "Lyon", layers=[]) == []
     with pytest.raises(ValueError, match="unknown layers"):
         mm.search("alice", "Lyon", layers=["message", "episodes-typo"])
@@ -413,11 +419,13 @@ def test_build_context_items_are_cited_and_explained(mm: MemoryManager) -> None:
         assert isinstance(it.score_parts, dict) and it.score_parts
         assert it.tokens == item_tokens(it.text) == count_tokens(f"- {it.text}")
         assert isinstance(it.reason, str) and it.reason
-        assert it.layer in ("short_term", "message", "neighbor", "mid_term")
+        assert it.layer in ("short_term", "message", "neighbor", "mid_term", "profile", "fact")
         assert it.text in ctx.to_prompt()
     retrieved = [it for it in ctx.items if it.layer == "message"]
     assert retrieved and any(ids[2] in it.source_ids for it in retrieved)
-    assert len(ctx.source_ids) == len(ctx.items)  # each message at most once
+    said = [it for it in ctx.items if it.layer in ("short_term", "message")]
+    cited = [sid for it in said for sid in it.source_ids]
+    assert len(set(cited)) == len(cited)  # each message at most once
     assert set(ctx.timings_ms) == {"short_term", "retrieve", "pack"}
 
 
@@ -493,10 +501,11 @@ def test_build_context_turn_that_is_hit_and_neighbour_is_one_item(mm: MemoryMana
     ids = load(mm)
     mm.flush()
     ctx = mm.build_context("alice", "other", "ratatouille recipe", token_budget=2000)
-    assert len(ctx.source_ids) == len(ctx.items)
-    by_id = {it.source_ids[0]: it for it in ctx.items}
+    turns = [it for it in ctx.items if it.layer == "message"]  # not what rides along
+    assert len({it.source_ids[0] for it in turns}) == len(turns)
+    by_id = {it.source_ids[0]: it for it in turns}
     question, answer = by_id[ids[6]], by_id[ids[7]]
-    assert question.score == max(it.score for it in ctx.items)
+    assert question.score == max(it.score for it in turns)
     assert f"reply to retrieved message {ids[6]}" in answer.reason
     assert answer.score >= question.score * mm.config.answer_decay
     for it in ctx.items:  # a turn is only ever explained by a hit of its own session
@@ -555,7 +564,8 @@ def test_delete_user(mm: MemoryManager) -> None:
     # alice can be added again and is found again
     mid = mm.add_message("alice", "s1", "user", "I moved to Lyon last spring.")
     mm.flush()
-    assert [h.id for h in mm.search("alice", "Lyon")] == [mid]
+    assert [h.id for h in mm.search("alice", "Lyon", layers=["message"])] == [mid]
+    assert all(h.source_ids == [mid] for h in mm.search("alice", "Lyon") if h.id != mid)
 
 
 def test_stats(mm: MemoryManager) -> None:
@@ -579,10 +589,12 @@ def test_stats(mm: MemoryManager) -> None:
         "short_term": s["hierarchy"]["short_term_pages"],
         "mid_term": s["hierarchy"]["mid_term_segments"],
         "archived_segments": 0,
-        "profile": 0,
-        "facts": 0,
+        # read from every turn: the move, the allergies, the sister, the dislike of coriander
+        "profile": s["layers"]["profile"],
+        "facts": s["layers"]["facts"],
         "traits": 0,
     }
+    assert s["layers"]["profile"] >= 2 and s["layers"]["facts"] >= 2
     h = s["hierarchy"]
     assert h["short_term_pages"] + h["mid_term_pages"] == len(CONVERSATION) // 2  # turns = pages
     total = mm.stats()

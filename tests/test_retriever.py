@@ -64,7 +64,9 @@ def filled(mm: MemoryManager) -> MemoryManager:
 
 
 def ids(docs: list[Document]) -> set[str]:
-    return {d.id for d in docs if d.id is not None}
+    """The messages the documents are or cite (a long-term entry read from a message
+    cites it)."""
+    return {sid for d in docs for sid in d.metadata["source_ids"]}
 
 
 def test_documents_carry_the_hit_and_its_citations(filled: MemoryManager) -> None:
@@ -116,7 +118,8 @@ def test_k_from_constructor_and_per_call(filled: MemoryManager) -> None:
     assert len(r.invoke("trip")) == 2
     assert len(r.invoke("trip", k=5)) == 5
     assert len(r.invoke("trip", k=1)) == 1
-    assert len(r.invoke("trip", k=100)) == len(ALICE)
+    messages = MemoryRetriever(memory=filled, user_id="alice", layers=["message"])
+    assert len(messages.invoke("trip", k=100)) == len(ALICE)
     assert len(r.invoke("trip")) == 2  # a per-call k does not stick
 
 
@@ -223,12 +226,12 @@ def test_in_an_lcel_chain(filled: MemoryManager) -> None:
 
 
 def test_batch_and_abatch(filled: MemoryManager) -> None:
-    r = MemoryRetriever(memory=filled, user_id="alice", k=2)
+    r = MemoryRetriever(memory=filled, user_id="alice", k=2, layers=["message"])
     queries = ["Kyoto temples", "fresh pasta", "half marathon"]
     results = r.batch(queries)
     assert [len(docs) for docs in results] == [2, 2, 2]
     assert [[d.id for d in docs] for docs in results] == [
-        [h.id for h in filled.search("alice", q, k=2)] for q in queries
+        [h.id for h in filled.search("alice", q, k=2, layers=["message"])] for q in queries
     ]
     assert results[0][0].id == "a3"
     assert ids(results[1]) == {"a4", "a5"}

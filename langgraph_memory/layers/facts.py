@@ -29,7 +29,6 @@ Example:
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -41,7 +40,7 @@ from ..records import from_data
 from ..tokens import tokenize
 from ..validation import check_content, check_id, parse_timestamp
 from .longterm_records import RecordsStore
-from .profile import check_source_ids, clamp01, has_cjk, merge_ids, normalize_key
+from .profile import check_source_ids, clamp01, has_cjk, merge_ids, normalize_key, stable_id
 
 __all__ = ["Fact", "FactsMixin", "DEFAULT_FUNCTIONAL_RELATIONS", "place_fact", "normalize_term"]
 
@@ -57,6 +56,8 @@ DEFAULT_FUNCTIONAL_RELATIONS = frozenset(
         "born_in",
         "born_on",
         "lives_in",
+        "location",
+        "preferred_name",
         "resides_in",
         "current_city",
         "hometown",
@@ -130,6 +131,7 @@ class Fact:
         updated_at: When it last changed or was re-asserted.
         access_count: How often it was retrieved.
         last_accessed_at: When it was last retrieved or re-asserted.
+        quote: The words it was read from (the latest statement), if any.
     """
 
     id: str
@@ -146,6 +148,7 @@ class Fact:
     updated_at: datetime = field(default_factory=_now)
     access_count: int = 0
     last_accessed_at: datetime | None = None
+    quote: str | None = None
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> Fact:
@@ -175,10 +178,12 @@ class Fact:
             subject = "用户" if subject == "User" else subject
             span = f"{start} 至 {end}" if end else f"自 {start} 起"
             note = "，已被取代" if self.superseded_by else ""
-            return f"{subject}{relation}{self.object}（{span}{note}）"
+            said = f"：“{self.quote}”" if self.quote else ""
+            return f"{subject}{relation}{self.object}（{span}{note}）{said}"
         span = f"from {start} until {end}" if end else f"since {start}"
         note = "; superseded" if self.superseded_by else ""
-        return f"{subject} {relation} {self.object} ({span}{note})"
+        said = f' — "{self.quote}"' if self.quote else ""
+        return f"{subject} {relation} {self.object} ({span}{note}){said}"
 
 
 def _plain(f: Fact) -> str:
@@ -188,6 +193,7 @@ def _plain(f: Fact) -> str:
 
 def _refresh(old: Fact, new: Fact, now: datetime) -> None:
     old.source_ids = merge_ids(old.source_ids, new.source_ids)
+    old.quote = new.quote or old.quote
     old.confidence = max(old.confidence, new.confidence)
     old.updated_at = now
     old.last_accessed_at = now
@@ -258,6 +264,7 @@ class FactsMixin(RecordsStore):
         valid_to: datetime | str | float | None = None,
         source_ids: Sequence[str] | None = None,
         confidence: float | None = None,
+        quote: str | None = None,
     ) -> Fact:
         """Assert a fact; a contradicting fact of a functional relation is superseded.
 
@@ -276,6 +283,7 @@ class FactsMixin(RecordsStore):
             valid_to: When it stopped holding, if known.
             source_ids: Ids of the messages it came from.
             confidence: How sure (``config.fact_confidence`` when ``None``).
+            quote: The words it was read from (shown with it; the latest kept).
 
         Returns:
             The fact that records the assertion (a refreshed old one, or the new one).
@@ -293,9 +301,14 @@ class FactsMixin(RecordsStore):
             end = None if valid_to is None else parse_timestamp(valid_to, "valid_to")
             if end is not None and end <= start:
                 raise ValueError("valid_to must be later than valid_from")
+            # The same assertion gets the same id (a replayed message refreshes its fact).
+            fid = stable_id(
+                "fact", user_id, normalize_term(subject), normalize_key(relation),
+                normalize_term(obj), start.isoformat(),
+            )  # fmt: skip
             new = Fact(
-                "fact-" + uuid.uuid4().hex, user_id, subject, relation.strip(), obj, start, end,
-                ids, clamp01(conf), created_at=now, updated_at=now,
+                fid, user_id, subject, relation.strip(), obj, start, end,
+                ids, clamp01(conf), created_at=now, updated_at=now, quote=quote or None,
             )  # fmt: skip
             facts = self.list_facts(user_id)
             timeline = [f for f in facts if f.key() == new.key()]

@@ -53,7 +53,7 @@ from .recovery import Recovery, RecoveryStorage
 from .shortterm import SessionState
 from .summaries import summarize
 
-__all__ = ["Hierarchy", "HierarchyStorage", "Promoter", "RankedSegment"]
+__all__ = ["Distiller", "Hierarchy", "HierarchyStorage", "Promoter", "RankedSegment"]
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +63,14 @@ _EXPIRE_CHUNK = 50
 _SUMMARY_PAGES = 40
 
 Promoter = Callable[[str, Segment, list[Message]], int]
+
+
+class Distiller(Protocol):
+    """What reads every placed message into the layers (extraction on every exchange)."""
+
+    def placed(self, messages: Sequence[Message]) -> int:
+        """Messages just placed, of any users; returns entries written or refreshed."""
+        ...
 
 
 class HierarchyStorage(RecordStore, RecoveryStorage, Protocol):
@@ -94,6 +102,8 @@ class Hierarchy:
             heat passes ``config.heat_threshold``; returns entries written.
         claims: The store's claim queue when several processes embed at once
             (placement is then flagged per message, see :mod:`.recovery`).
+        distill: Called with every batch of messages placed (also when a crash is
+            replayed); its errors are logged, never raised.
     """
 
     def __init__(
@@ -104,11 +114,13 @@ class Hierarchy:
         llm: BaseChatModel | None = None,
         promote: Promoter | None = None,
         claims: ClaimQueue | None = None,
+        distill: Distiller | None = None,
     ) -> None:
         self.storage = storage
         self.config = config
         self.llm = llm
         self.promote = promote
+        self.distill = distill
         #: Held while the cached state changes (re-entrant; readers take it too).
         self.lock = threading.RLock()
         self.kept = HierarchyRecords(storage)
@@ -243,6 +255,11 @@ class Hierarchy:
             for st in states.values():
                 self._summarize_chains(st)
                 self._save_state(st)
+        if self.distill is not None:
+            try:
+                self.distill.placed([msg for msg, _ in items])
+            except Exception:  # extraction never stops placement
+                log.exception("extracting memory atoms from placed messages failed")
 
     def expire_sessions(self, now: datetime | None = None) -> int:
         """Hand every page of sessions idle longer than ``session_ttl_seconds`` on.

@@ -84,11 +84,14 @@ class LongTermDocs:
         self._working = working
         self._knowledge = knowledge
 
-    def long_term_docs(self, user_id: str) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
-        """The profile for the context, and the rest of long-term memory to rank."""
+    def long_term_docs(
+        self, user_id: str, scope: str | None = None
+    ) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
+        """The profile for the context (resolved in ``scope``: its entries beat global
+        ones), and the rest of long-term memory to rank."""
         profile = [
             LongTermDoc(e.id, "profile", e.text(), list(e.source_ids), e.updated_at)
-            for e in self._longterm.for_context(user_id)
+            for e in self._longterm.for_context(user_id, scope)
         ]
         others = [
             LongTermDoc(t.id, cast(LongTermLayer, t.kind), t.text, list(t.source_ids), t.updated_at)

@@ -139,6 +139,7 @@ class ProfileEntry:
         updated_at: When it last changed or was re-asserted.
         access_count: How often it was retrieved.
         last_accessed_at: When it was last retrieved or re-asserted.
+        quote: The user's own words it was read from (the latest statement), if any.
     """
 
     id: str
@@ -154,6 +155,7 @@ class ProfileEntry:
     updated_at: datetime = field(default_factory=_now)
     access_count: int = 0
     last_accessed_at: datetime | None = None
+    quote: str | None = None
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> ProfileEntry:
@@ -161,10 +163,22 @@ class ProfileEntry:
         return from_data(cls, data)
 
     def text(self) -> str:
-        """A one-line rendering for prompts and search (English or Chinese)."""
+        """A one-line rendering for prompts and search (English or Chinese): the user's
+        own words when they are known, else the key and value."""
         value = render_value(self.value)
         key = self.key.replace("_", " ")
         tag = f"{self.source}, {round(float(self.confidence), 2)}"
+        if self.quote:
+            what = [self.scope] if self.scope else []
+            if self.polarity is None:  # a setting or a fact about the user
+                what.insert(0, key)
+            if has_cjk(self.quote):
+                label = "用户偏好" if self.polarity else "关于用户"
+                where = f"（{'，'.join(what)}）" if what else ""
+                return f"{label}{where}：“{self.quote}”"
+            label = "User preference" if self.polarity else "About the user"
+            where = f" ({', '.join(what)})" if what else ""
+            return f'{label}{where}: "{self.quote}"'
         if has_cjk(key + value):
             verb = {"positive": "用户喜欢", "negative": "用户不喜欢"}.get(self.polarity or "")
             body = f"{verb}{value}（{key}）" if verb else f"用户的{key}：{value}"
@@ -247,6 +261,7 @@ class ProfileMixin(RecordsStore):
         confidence: float | None = None,
         polarity: str | None = None,
         source_ids: Sequence[str] | None = None,
+        quote: str | None = None,
     ) -> ProfileEntry:
         """Store a preference; there is one entry per (user, key, scope, source).
 
@@ -266,11 +281,14 @@ class ProfileMixin(RecordsStore):
             confidence: Starting confidence; the source's default when ``None``.
             polarity: ``positive``, ``negative`` or ``None``.
             source_ids: Ids of the messages it came from.
+            quote: The user's words it was read from (shown with it; the latest kept).
 
         Returns:
             The stored entry.
         """
         user_id, key = check_id(user_id, "user_id"), normalize_key(key)
+        if quote is not None and not isinstance(quote, str):
+            raise TypeError(f"quote must be a string or None, got {type(quote).__name__}")
         value, scope = check_value(value, "value"), check_scope(scope)
         if source not in SOURCES:
             raise ValueError(f"source {source!r} is unknown; use one of {SOURCES}")
@@ -290,11 +308,12 @@ class ProfileMixin(RecordsStore):
                 if source != "inferred" or confidence is not None:
                     old.confidence = clamp01(max(old.confidence, conf))
                 old.updated_at = old.last_accessed_at = now
+                old.quote = quote or old.quote
                 entry = old
             else:
                 entry = ProfileEntry(
                     entry_id, user_id, key, value, scope, source, clamp01(conf), polarity,
-                    ids, created_at=now, updated_at=now,
+                    ids, created_at=now, updated_at=now, quote=quote or None,
                 )  # fmt: skip
             self._put("profile", entry)
             return entry

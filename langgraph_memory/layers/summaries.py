@@ -59,7 +59,10 @@ def _sentences(msg: Message) -> list[str]:
 
 
 def extractive_summary(messages: Sequence[Message], max_tokens: int = 80) -> Summary:
-    """The most central sentences of ``messages`` within ``max_tokens``.
+    """The most central sentences of ``messages`` within ``max_tokens``, the user's own
+    words first (then the other speakers' sentences, while the budget lasts); a
+    "sentence" of fewer than three words (a line of code, a bullet) is left out when
+    there are longer ones.
 
     Args:
         messages: The group, in any order (the summary follows their ``seq``).
@@ -68,7 +71,7 @@ def extractive_summary(messages: Sequence[Message], max_tokens: int = 80) -> Sum
     Returns:
         A :class:`Summary` citing the messages its sentences came from.
     """
-    cands: list[tuple[float, int, int, str, Message]] = []
+    cands: list[tuple[bool, float, int, int, str, Message]] = []
     df: Counter[str] = Counter()
     per_sentence: list[tuple[Message, str, set[str]]] = []
     for msg in sorted(messages, key=lambda m: m.seq):
@@ -76,15 +79,16 @@ def extractive_summary(messages: Sequence[Message], max_tokens: int = 80) -> Sum
             words = {t for t in tokenize(sent) if len(t) > 1}
             per_sentence.append((msg, sent, words))
             df.update(words)
+    least = 3 if any(len(w) >= 3 for _, _, w in per_sentence) else 1
     for i, (msg, sent, words) in enumerate(per_sentence):
-        if not words:
+        if len(words) < least:
             continue
         # Centrality: how many other sentences share each word, per word (length-fair).
         score = sum(df[w] - 1 for w in words) / (len(words) ** 0.5)
-        cands.append((score, -i, i, sent, msg))
+        cands.append((msg.role == "user", score, -i, i, sent, msg))
     chosen: list[tuple[int, str, Message]] = []
     used = 0
-    for _, _, i, sent, msg in sorted(cands, reverse=True):
+    for _, _, _, i, sent, msg in sorted(cands, reverse=True):
         line = f"{msg.name or msg.role}: {sent}"
         cost = count_tokens(line) + (count_tokens(_SEPARATOR) if chosen else 0)
         if used + cost > max_tokens:

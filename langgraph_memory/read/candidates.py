@@ -17,7 +17,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from typing import TYPE_CHECKING
 
 from ..config import MemoryConfig
@@ -25,7 +25,9 @@ from ..context import ContextItem, item_tokens
 from ..layers.hierarchy import RankedSegment
 from ..layers.longterm_read import LongTermDoc
 from ..records import ContextLayer, MemoryHit, Message
+from ..tokens import count_tokens, tokenize
 from ..working import Anchor, TaskState
+from .excerpts import excerpt
 from .messages import SEGMENT_RANKING, RankedMessage
 
 if TYPE_CHECKING:
@@ -42,20 +44,25 @@ __all__ = [
 ]
 
 
-def anchor_item(a: Anchor) -> ContextItem:
-    """An anchor as a context item (it opens the prompt)."""
+def anchor_item(a: Anchor, closeness: float | None = None) -> ContextItem:
+    """An anchor as a context item (it opens the prompt); one read from a message cites
+    it (``metadata["source_ids"]``) and its ``closeness`` to the query."""
+    cited = [str(m) for m in a.metadata.get("source_ids", []) if isinstance(m, str)]
+    if cited:
+        reason = "standing instruction from the user's message: rides along in every session"
+    elif a.session_id:
+        reason = "session anchor: always rides along"
+    else:
+        reason = "user anchor: rides along in every session"
+    parts = {"anchor": 1.0} if closeness is None else {"anchor": 1.0, "closeness": closeness}
     return ContextItem(
         layer="anchor",
         text=a.text,
         tokens=item_tokens(a.text),
         score=1.0,
-        score_parts={"anchor": 1.0},
-        source_ids=[f"anchor:{a.id}"],
-        reason=(
-            "session anchor: always rides along"
-            if a.session_id
-            else "user anchor: rides along in every session"
-        ),
+        score_parts=parts,
+        source_ids=[f"anchor:{a.id}", *cited],
+        reason=reason,
         timestamp=a.updated_at,
         session_id=a.session_id,
         order=-2,
@@ -90,9 +97,15 @@ def message_item(
     reason: str,
     *,
     show_dates: bool,
+    terms: Set[str] = frozenset(),
+    max_tokens: int = 0,
 ) -> ContextItem:
-    """A stored message as a context item (``speaker: content``, under its date)."""
-    text = f"{msg.name or msg.role}: {msg.content}"
+    """A stored message as a context item (``speaker: content``, under its date); with
+    ``max_tokens`` a longer one is shown as its excerpt for the query's ``terms``."""
+    content = excerpt(msg.content, terms, max_tokens)
+    if content != msg.content:
+        parts = {**parts, "excerpt_of_tokens": float(count_tokens(msg.content))}
+    text = f"{msg.name or msg.role}: {content}"
     return ContextItem(
         layer=layer,
         text=text,
@@ -132,12 +145,15 @@ def message_candidates(
     ranked: Sequence[RankedMessage],
     skip: set[str],
     cfg: MemoryConfig,
+    terms: Set[str] = frozenset(),
 ) -> list[ContextItem]:
     """Retrieved messages, plus the turns around the primary ones.
 
     A turn next to a strong hit inherits a share of its score; when a turn is
     both a hit and a neighbour it is one item with the higher score, and its
-    explanation keeps both reasons. Messages cited in ``skip`` are left out.
+    explanation keeps both reasons. Messages cited in ``skip`` are left out. A hit
+    longer than ``excerpt_tokens`` (a neighbour longer than ``neighbor_tokens``) is
+    shown as its excerpt for the query's ``terms``.
     """
     msgs = storage.get_messages(user_id, [r.seq for r in ranked])
     items: dict[int, ContextItem] = {}
@@ -155,8 +171,9 @@ def message_candidates(
             else:
                 layer, reason = "message", f"retrieved: rank {rank} by hybrid search"
             items[seq] = message_item(
-                msg, layer, score, dict(parts), reason, show_dates=cfg.show_dates
-            )
+                msg, layer, score, dict(parts), reason, show_dates=cfg.show_dates,
+                terms=terms, max_tokens=cfg.excerpt_tokens,
+            )  # fmt: skip
     if cfg.neighbor_window <= 0:
         return list(items.values())
     primary = [(r.seq, r.score) for r in ranked if r.seq in items and r.primary]
@@ -171,6 +188,8 @@ def message_candidates(
             existing = items.get(nb.seq)
             if nb.id in skip or nscore <= 0 or (existing and existing.score >= nscore):
                 continue
+            if existing is None and _off_topic(nb, terms, cfg.neighbor_tokens):
+                continue  # a long turn that shares no word with the query
             if existing is None:
                 items[nb.seq] = message_item(
                     nb,
@@ -179,12 +198,22 @@ def message_candidates(
                     {"neighbor_of_score": score},
                     reason,
                     show_dates=cfg.show_dates,
+                    terms=terms,
+                    max_tokens=cfg.neighbor_tokens,
                 )
             else:  # a weaker hit, or a neighbour of a weaker hit: raise it, keep its story
                 existing.score = nscore
                 existing.score_parts["neighbor_of_score"] = score
                 existing.reason = f"{reason}; {existing.reason}"
     return list(items.values())
+
+
+def _off_topic(msg: Message, terms: Set[str], cap: int) -> bool:
+    """A turn longer than ``cap`` tokens that shares no term with the query (its excerpt
+    would be its opening sentence alone)."""
+    if not terms or cap <= 0 or count_tokens(msg.content) <= cap:
+        return False
+    return not terms & set(tokenize(msg.content))
 
 
 def segment_hit(ranked: RankedSegment) -> MemoryHit:

@@ -48,6 +48,11 @@ class Packer:
             return 0
         return self._cjk + -(-self._other // 4)
 
+    def share(self, share: float) -> int:
+        """The limit that lets the next items take ``share`` of the budget beyond what
+        the context holds now (a limit for :meth:`add` and :meth:`take`)."""
+        return self.tokens + int(self.budget * share)
+
     def _delta(self, item: ContextItem) -> tuple[int, int]:
         lines = "\n" + item_line(item.text)
         if item.group is not None and item.group not in self._groups:

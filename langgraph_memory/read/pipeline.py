@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
 
 from ..config import MemoryConfig
 from ..context import ContextItem, MemoryContext
 from ..layers.hierarchy import RankedSegment
 from ..layers.longterm_read import LongTermDoc, RankedDoc, rank_hybrid
+from ..layers.promotion import INSTRUCTION_SOURCE
 from ..layers.shortterm import SessionState
 from ..records import MemoryHit, Message
 from ..retrieval.rerank import Reranker
@@ -44,10 +48,9 @@ from .candidates import (
 from .messages import MessageRetriever, RankedMessage
 from .packing import STATEMENT_LAYERS, Packer
 from .rescoring import credit_segments, diversify, rerank, rescore
+from .timeline import timeline_item, wants_timeline
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from ..backends.base import MemoryBackend
 
 __all__ = [
@@ -93,8 +96,11 @@ class SegmentSource(Protocol):
 class LongTermSource(Protocol):
     """Long-term memory as the read path sees it."""
 
-    def long_term_docs(self, user_id: str) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
-        """The profile for the context, and the rest of long-term memory to rank."""
+    def long_term_docs(
+        self, user_id: str, scope: str | None = None
+    ) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
+        """The profile for the context (in ``scope``), and the rest of long-term memory
+        to rank."""
         ...
 
 
@@ -195,6 +201,29 @@ class Retrieval:
             query_vector=self.vector,
             via_segments=self.segment_pages if via_segments else None,
         )
+
+    def closest_first(self, texts: Sequence[str]) -> list[tuple[int, float]]:
+        """``(index, closeness)`` of ``texts``, closest to the query first: the cosine of
+        their embeddings with the query's (texts embedded through the cached embedder,
+        in process only), or with ``dense_weight`` 0 the share of the query's terms
+        each text has. Used for what rides along whatever its words (the profile,
+        standing instructions): when the budget holds only some, the closest go in.
+        """
+        if not texts:
+            return []
+        if self._p.config.dense_weight > 0:
+            embedder = self._p.retriever.embedder.get()
+            mat = np.asarray(embedder.embed_array(list(texts), persist=False), dtype=np.float32)
+            q = np.asarray(self.vector.get(), dtype=np.float32)
+            norms = np.linalg.norm(mat, axis=1) * float(np.linalg.norm(q))
+            close = (mat @ q) / np.where(norms == 0, 1.0, norms)
+        else:
+            terms = set(tokenize(self.query))
+            close = np.array(
+                [len(terms & set(tokenize(t))) / max(len(terms), 1) for t in texts], dtype=float
+            )
+        order = np.argsort(-close, kind="stable")
+        return [(int(i), float(close[i])) for i in order]
 
     def long_term(
         self, docs: list[LongTermDoc], message_parts: list[dict[str, float]], k: int
@@ -315,7 +344,15 @@ class ReadPipeline:
                 by_layer[hit.layer] = rank = by_layer.get(hit.layer, 0) + 1
                 ranked.append((1.0 / (cfg.rrf_k + rank), 1, hit))
         ranked.sort(key=lambda x: (-x[0], x[1]))
-        return [hit for _, _, hit in ranked[:k]]
+        top = ranked[:k]
+        if all(hit.layer == "message" for _, _, hit in top):
+            return [hit for _, _, hit in top]
+        # Scores of different layers do not compare: in a mixed result each hit scores
+        # its place in the interleaving, and its own score stays in its parts.
+        return [
+            replace(hit, score=score, score_parts={**hit.score_parts, "layer_score": hit.score})
+            for score, _, hit in top
+        ]
 
     # -- build_context --------------------------------------------------------------------
     def short_term(self, user_id: str, session_id: str) -> list[Message]:
@@ -343,26 +380,44 @@ class ReadPipeline:
         *,
         explain: bool = False,
         flt: Mapping[str, Any] | None = None,
+        scope: str | None = None,
     ) -> MemoryContext:
-        """The context for ``query`` within ``budget`` tokens (see the module docs)."""
+        """The context for ``query`` within ``budget`` tokens (see the module docs);
+        ``scope``: the session's scope, whose preferences beat global ones."""
         t0 = time.perf_counter()
         cfg = self.config
         r = Retrieval(self, user_id, query)
         packer = Packer(budget)
         anchors = self.working.anchors(user_id, session_id)
         task = self.working.current_task(user_id, session_id)
-        packer.take([anchor_item(a) for a in anchors], by_score=False)
-        profile, long_docs = self.long_term.long_term_docs(user_id)
+        said = [a for a in anchors if a.metadata.get("source") == INSTRUCTION_SOURCE]
+        packer.take([anchor_item(a) for a in anchors if a not in said], by_score=False)
+        if said:
+            packer.take(
+                [
+                    anchor_item(said[i], close)
+                    for i, close in r.closest_first([a.text for a in said])
+                ],
+                packer.share(cfg.instruction_share),
+                by_score=False,
+            )
+        recent = self.short_term(user_id, session_id)
+        if scope is None:  # the session's own, from its latest message that names one
+            scope = next(
+                (str(m.metadata["scope"]) for m in reversed(recent) if m.metadata.get("scope")),
+                None,
+            )
+        profile, long_docs = self.long_term.long_term_docs(user_id, scope)
         doc_of: dict[int, LongTermDoc] = {}  # id(item) -> the entry it renders
-        profile_items = [
-            doc_item(d, 1.0, {"profile": 1.0}, "user profile: before retrieved memories")
-            for d in profile
-        ]
-        doc_of.update((id(it), d) for it, d in zip(profile_items, profile, strict=True))
-        packer.take(profile_items, int(budget * cfg.profile_share))
+        profile_items = []
+        for i, close in r.closest_first([d.text for d in profile]):
+            reason = "user profile: rides along, the entries closest to the query first"
+            item = doc_item(profile[i], 1.0, {"profile": 1.0, "closeness": close}, reason)
+            doc_of[id(item)] = profile[i]
+            profile_items.append(item)
+        packer.take(profile_items, packer.share(cfg.profile_share), by_score=False)
         if task is not None:
             packer.take([task_item(task)], int(budget * cfg.working_share))
-        recent = self.short_term(user_id, session_id)
         session_items = [
             message_item(
                 m,
@@ -383,7 +438,13 @@ class ReadPipeline:
         t2 = time.perf_counter()
         segments = r.ranked_so_far()
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
-        cands = message_candidates(self.storage, user_id, ranked, skip, cfg)
+        terms = frozenset(tokenize(query))
+        if cfg.timeline_messages > 0 and wants_timeline(query):
+            # the user's own words on the topic: a ranking of their messages alone
+            mine = {**(flt or {}), "role": "user"}
+            own = r.messages(cfg.timeline_messages, mine, via_segments=False)
+            self._timeline(packer, user_id, own, terms)
+        cands = message_candidates(self.storage, user_id, ranked, skip, cfg, terms)
         cands += segment_items(segments, skip, cfg)
         for rank, (doc, fused, parts) in enumerate(long_ranked, 1):
             score = cfg.long_term_weight * fused
@@ -415,6 +476,23 @@ class ReadPipeline:
                 "pack": (t3 - t2) * 1e3,
             },
         )
+
+    def _timeline(
+        self, packer: Packer, user_id: str, ranked: list[RankedMessage], terms: frozenset[str]
+    ) -> None:
+        """Pack the outline of the user's messages ``ranked`` for the query (see
+        :mod:`.timeline`), dropping the weakest lines until it fits its share."""
+        cfg = self.config
+        msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
+        said = [m for r in ranked if (m := msgs.get(r.seq)) is not None and m.role == "user"]
+        said = said[: cfg.timeline_messages]
+        limit = packer.share(cfg.timeline_share)
+        score = max((r.score for r in ranked), default=0.0)
+        while len(said) >= 2:
+            item = timeline_item(said, terms, line_tokens=cfg.timeline_line_tokens, score=score)
+            if item is not None and packer.add(item, limit):
+                return
+            said.pop()
 
     def _note_accesses(
         self, user_id: str, items: list[ContextItem], doc_of: dict[int, LongTermDoc]

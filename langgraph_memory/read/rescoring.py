@@ -51,7 +51,8 @@ def _aware(t: datetime) -> datetime:
 
 
 def rescore(items: list[ContextItem], route: Route | None, cfg: MemoryConfig) -> None:
-    """Relevance × route weight of the layer × time match × recency × importance.
+    """Relevance × route weight of the layer × time match × recency × importance ×
+    length (``(long_item_tokens / tokens) ** length_penalty`` for a longer item).
 
     Every factor other than 1 is recorded in the item's ``score_parts`` and
     named in its reason.
@@ -73,6 +74,9 @@ def rescore(items: list[ContextItem], route: Route | None, cfg: MemoryConfig) ->
             factors["recency"] = 1.0 - cfg.recency_weight + cfg.recency_weight * decay
         if "importance" in it.score_parts:
             factors["importance_factor"] = 0.5 + it.score_parts["importance"]
+        if cfg.length_penalty > 0 and it.tokens > cfg.long_item_tokens:
+            # a long item is worth its tokens only when it is much more relevant
+            factors["length"] = (cfg.long_item_tokens / it.tokens) ** cfg.length_penalty
         factors = {k: v for k, v in factors.items() if v != 1.0}
         if not factors:
             continue

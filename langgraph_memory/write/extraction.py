@@ -72,7 +72,7 @@ _NEGATED_BEFORE = re.compile(
 _ZH_QUESTION = re.compile(r"什么|哪|谁|吗|啥|怎么|多少|为何|是否")
 _EN_QUESTION_VALUE = re.compile(r"^(?:what|which|who|whom|whatever|anything)\b", re.I)
 _PRONOUNS = frozenset(
-    "it that this them you him her those these one so too ones".split()
+    "it that this them you him her those these one so too ones i me we us".split()
     + "你 他 她 它 你们 他们 这个 那个".split()
 )
 _EN_TRAIL = re.compile(
@@ -111,6 +111,22 @@ _TIME_TAIL = re.compile(
     re.I,
 )
 _NEG_LEAD_ZH = re.compile(r"^(?:不要|别|不用|不必|无需|避免)(?:再)?")
+# A standing instruction is about what the assistant says or makes: "always use APA",
+# "never use emojis", "give me the commands first". "Never give up!" and "Always be
+# yourself" are advice between people, not instructions to remember.
+_ADDRESSED = re.compile(
+    r"\b(?:answers?|answering|repl(?:y|ies|ying)|respond|responses?|code|coding|snippets?|"
+    r"examples?|format(?:ting)?|cite|citations?|references?|sources?|use|using|write|writing|"
+    r"wrote|explain|explanations?|show|give me|tell me|call me|address me|list|lists|summar\w*|"
+    r"comments?|bullets?|tables?|markdown|emojis?|tone|style|words|sentences?|paragraphs?|"
+    r"language|english|chinese|french|spanish|german|japanese|commits?|tests?|type hints?|"
+    r"naming|names?|units?|metric|imperial|dates?|times?|currency|recommend\w*|suggest\w*|"
+    r"remind me|ask me|tell|mention|include|add|avoid|keep|start|begin|end|sql|python|"
+    r"query|queries|functions?|docs?|documentation|output|print)\b"
+    r"|回答|回复|答复|答案|用|写|给我|加上|附上|加|附|列出|列|总结|解释|注释|代码|格式|中文|英文|"
+    r"叫我|称呼|引用|标注|推荐|提醒|说明|先|语言|单位|日期|表格|要点|例子|示例|简洁|详细",
+    re.I,
+)
 
 
 def _language(text: str) -> str:
@@ -176,6 +192,8 @@ class _Match:
             value = _TIME_TAIL.sub("", value).strip() or value
         if not self._valid(value, lang):
             return []
+        if rule.kind == "instruction" and not _ADDRESSED.search(m.group(0)):
+            return []  # advice between people, not an instruction to the assistant
         others: list[str] = []
         if rule.compare:
             value, others = self._compare(value, prefix, lang)
@@ -292,7 +310,13 @@ def _rule_atoms(text: str, subject: str, inferred_only: bool) -> list[tuple[int,
                 if s == e or any(s < te and ts < e for ts, te in taken):
                     continue
                 prefix = sentence[:s]
-                if _HYPOTHETICAL.search(prefix) or _is_question(sentence, s):
+                # "When I ask about X, do Y" opens like a question but is none.
+                asks = (
+                    sentence.rstrip().endswith(("?", "？"))
+                    if rule.kind == "instruction"
+                    else _is_question(sentence, s)
+                )
+                if _HYPOTHETICAL.search(prefix) or asks:
                     taken.append((s, e))
                     continue
                 if rule.kind and rule.polarity > 0 and _NEGATED_BEFORE.search(prefix.rstrip()):

@@ -1,4 +1,5 @@
-"""The memory atom: one fact, preference, decision, task, entity or relation.
+"""The memory atom: one fact, preference, standing instruction, decision, task, entity or
+relation.
 
 Example:
     >>> a = MemoryAtom("relation", "user", "sister", "Anna", text="Anna is my sister")
@@ -14,7 +15,7 @@ from datetime import datetime
 __all__ = ["MemoryAtom", "KINDS", "CONFIDENCE"]
 
 #: The kinds of memory atoms.
-KINDS = ("fact", "preference", "decision", "task", "entity", "relation")
+KINDS = ("fact", "preference", "instruction", "decision", "task", "entity", "relation")
 #: Initial confidence by source (design documents: explicit 1.0, inferred 0.6).
 CONFIDENCE = {"explicit": 1.0, "inferred": 0.6}
 

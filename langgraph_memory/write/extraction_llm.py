@@ -21,7 +21,7 @@ __all__ = ["AtomDraft", "ExtractionDraft", "PROMPT", "from_draft"]
 class AtomDraft(BaseModel):
     """One atom as the LLM writes it."""
 
-    kind: Literal["fact", "preference", "decision", "task", "entity", "relation"]
+    kind: Literal["fact", "preference", "instruction", "decision", "task", "entity", "relation"]
     subject: str = Field(default="user", description="'user' for the speaker, else a name")
     key: str = Field(description="attribute, preference topic, relation or entity type")
     value: str = Field(description="the value or object")
@@ -37,8 +37,10 @@ class ExtractionDraft(BaseModel):
     atoms: list[AtomDraft]
 
 
-PROMPT = """Extract the key facts, decisions, tasks, entities and relations, and newly learned
-user preferences from this {role} message. Use "explicit" for direct first-person statements,
+PROMPT = """Extract the key facts, decisions, tasks, entities and relations, newly learned
+user preferences, and standing instructions (kind "instruction": what the user asks you
+to do or avoid from now on, always or whenever something comes up) from this {role}
+message. Use "explicit" for direct first-person statements,
 "inferred" otherwise; ignore questions and hypotheticals; polarity -1 for dislikes and things
 to avoid; copy the exact span of the message into "text".
 从以下对话中，提取关键事实、决策、任务、实体关系和新学到的用户偏好。以 JSON 格式输出。

@@ -101,6 +101,13 @@ RULES: list[Rule] = [
     # --- blockers and hedges (English) ------------------------------------------------------
     _en("", rf"\bnot (?:sure|certain)\s+(?:if|whether|that)?\s*I\s+{_ADV}{_LIKE}\s+{_V}"),
     _en("", rf"\bI\s+used to\s+{_ADV}{_LIKE}\s+{_V}"),
+    _en(
+        "preference",
+        r"\bI(?:'d| would)\s+(?:always|usually|generally|rather|sooner)\s+(?:go with|choose|pick|"
+        r"opt for|use|take|have|stick with)\s+" + _V,
+        compare=True,
+    ),
+    _en("preference", r"\bI(?:'d| would)\s+rather\s+(?!not\b)" + _V, compare=True),
     _en("", r"\bI(?:'d| would)\s+(?:like|love|prefer|hate)\s+" + _V),
     _en(
         "preference",
@@ -142,13 +149,41 @@ RULES: list[Rule] = [
     ),
     # --- standing instructions (English) ----------------------------------------------------
     _en(
-        "preference",
-        r"\b(?:from now on|going forward|in the future|next time|henceforth)\b,?\s*(?:please\s+)?"
-        r"(?:(?P<neg>don't|do not|never|stop|avoid|no more)\s+|always\s+)?" + _V,
+        "instruction",
+        r"\b(?:from now on|going forward|in the future|henceforth|for all future \w+)\b,?\s*"
+        r"(?:please\s+)?(?:(?P<neg>don't|do not|never|stop|avoid|no more)\s+|always\s+)?" + _V,
     ),
     _en(
-        "preference",
-        r"^\s*(?:please\s+)?(?:(?P<neg>never|don't ever|do not ever)|always)\s+" + _V,
+        "instruction",
+        r"\b(?:whenever|every time|each time|any time)\s+(?:I|you|we)\s+[^,.!?;\n]{1,60}?,\s*"
+        r"(?:please\s+)?(?:(?P<neg>don't|do not|never)\s+|always\s+)?" + _V,
+    ),
+    _en(
+        "instruction",
+        r"\bwhen\s+I\s+ask\s+(?:you\s+)?(?:about|for)\s+[^,.!?;\n]{1,60}?,\s*(?:please\s+)?"
+        r"(?:(?P<neg>don't|do not|never)\s+|always\s+)?" + _V,
+    ),
+    _en(
+        "instruction",
+        r"^\s*(?:please\s+|and\s+)?(?:(?P<neg>never|don't ever|do not ever)|always)\s+" + _V,
+    ),
+    _en(
+        "instruction",
+        r"\b(?:for|in|with)\s+(?:any|every|each|all)\s+[^,.!?;\n]{1,50}?,\s*(?!\s)(?:please\s+)?"
+        r"(?:(?P<neg>don't|do not|never)\s+|always\s+)?"
+        r"(?!(?:I|we|it|the|this|that|they|he|she|there|you|my|our)\b)" + _V,
+    ),
+    _en(
+        "instruction",
+        r"^\s*(?:please\s+)?(?P<v>(?:start|begin|end|keep|format|write|put|give|use|add|"
+        r"include|open|close)\s+[^.!?;\n]{0,40}?\b(?:every|each|all|your)\s+(?:answers?|"
+        r"repl(?:y|ies)|responses?|code|snippets?|examples?)\b[^.!?;\n]{0,60}?)"
+        r"(?=\s*$|\s*[.!?;\n])",
+    ),
+    _en(
+        "instruction",
+        r"\b(?:please|I want you to|make sure (?:to|you)|be sure to)\s+"
+        r"(?:(?P<neg>never)|always)\s+" + _V,
     ),
     # --- facts (English) --------------------------------------------------------------------
     _en("fact", r"\bmy name(?:'s| is)\s+" + _NAME, "name"),
@@ -198,7 +233,11 @@ RULES: list[Rule] = [
     _en("decision", r"\b(?:the|our) decision is\s+(?:to\s+)?" + _V, "decision"),
     _en("task", r"\bremind me\s+(?:to|about|that)\s+" + _V, "reminder"),
     _en("task", r"\b(?:don't|do not) (?:let me )?forget\s+to\s+" + _V, "reminder"),
-    _en("task", r"\bI\s+(?:really\s+)?(?:need|have|must|gotta|got)\s+(?:to\s+)?" + _V, "todo"),
+    _en(
+        "task",
+        r"\bI\s+(?:really\s+)?(?:(?:need|have|got)\s+to|must|gotta)\s+" + _V,
+        "todo",
+    ),
     _en("task", r"\b(?:todo|to-do)\s*:\s*" + _V, "todo"),
     _en(
         "fact",
@@ -237,12 +276,33 @@ RULES: list[Rule] = [
     ),
     # --- standing instructions (Chinese) ----------------------------------------------------
     _zh(
-        "preference",
-        rf"(?:以后|今后|从现在开始|从今以后|从今天起|下次)[，,]?(?:你)?(?:都)?(?:请)?(?:你)?(?:都)?"
-        rf"(?:(?P<neg>不要|别|不用|不必|无需|避免)(?:再)?)?{_VZ}",
+        "instruction",
+        rf"(?:以后|今后|从现在开始|从现在起|从今以后|从今天起|往后)[，,]?(?:你)?(?:都)?(?:请)?(?:你)?"
+        rf"(?:都)?(?:(?P<neg>不要|别|不用|不必|无需|避免)(?:再)?)?{_VZ}",
     ),
-    _zh("preference", rf"请(?:你)?(?:总是|始终|一直|永远|务必)(?:都)?{_VZ}"),
-    _zh("preference", rf"(?:请)?(?P<neg>永远不要|千万别|千万不要|请不要再|请别再){_VZ}"),
+    _zh(
+        "instruction",
+        rf"(?:每次|每当|凡是|只要)(?:我|你)?[^，,。.!！?？;；\n]{{1,24}}?(?:的时候|时)?[，,]?"
+        rf"(?:你)?(?:都|就|请)(?:要|请|得)?(?:(?P<neg>不要|别)(?:再)?)?{_VZ}",
+    ),
+    _zh(
+        "instruction",
+        rf"当我(?:问|问到|提到|说到)[^，,。.!！?？;；\n]{{1,24}}?(?:的时候|时)[，,]?(?:请)?(?:你)?"
+        rf"(?:(?P<neg>不要|别)(?:再)?)?{_VZ}",
+    ),
+    _zh("instruction", rf"请(?:你)?(?:总是|始终|一直|永远|务必)(?:都)?{_VZ}"),
+    _zh(
+        "instruction",
+        rf"(?:^|[，,。；;]\s*)(?:我)?(?:问到|问起|提到|说到|聊到)[^，,。.!！?？;；\n]{{1,24}}?(?:的时候|时)"
+        rf"[，,]?(?:请)?(?:你)?(?:都|就)?(?:(?P<neg>不要|别)(?:再)?)?{_VZ}",
+    ),
+    _zh(
+        "instruction",
+        r"^\s*(?:你的)?(?:回答|回复|答复|代码)(?:的)?(?:开头|结尾|最后|里|中|时|的时候)?[，,]?"
+        r"(?P<v>(?:都|请|要|先|必须|尽量|一律|统一|不要|别)[^，,。.!！?？;；\n]{1,40}?)"
+        r"(?=\s*$|[，,。.!！?？;；\n])",
+    ),
+    _zh("instruction", rf"(?:请)?(?P<neg>永远不要|千万别|千万不要|请不要再|请别再){_VZ}"),
     # --- facts and relations (Chinese) ------------------------------------------------------
     _zh("fact", r"我(?:的名字)?叫" + _ZNAME + r"(?=$|[，,。!！;；\s]|$)", "name"),
     _zh("fact", r"(?:你可以|请)?叫我" + _ZNAME + r"(?=$|[，,。!！;；\s吧]|就)", "preferred_name"),

@@ -83,7 +83,10 @@ class StructuredFake(GenericFakeChatModel):
 
 def manager(backend: MemoryBackend, llm: StructuredFake) -> MemoryManager:
     # Two pages stay short-term; the older pages move to mid-term (one page = one interaction).
-    cfg = MemoryConfig(stm_capacity_pages=2, heat_threshold=5.0, segment_threshold=0.3)
+    # Extraction waits for promotion here (the 0.1 behaviour, still an option).
+    cfg = MemoryConfig(
+        stm_capacity_pages=2, heat_threshold=5.0, segment_threshold=0.3, extract_every_turn=False
+    )
     return MemoryManager(backend=backend, embeddings=HashingEmbeddings(), llm=llm, config=cfg)
 
 

@@ -33,10 +33,11 @@ def test_priority_anchors_then_profile_then_task_then_session_then_retrieved() -
         mm.flush()
         ctx = mm.build_context("u", "now", "what broke in the basement?", token_budget=400)
         layers = [it.layer for it in ctx.items]
-        assert layers[:4] == ["anchor", "profile", "task", "short_term"]
-        assert "message" in layers[4:]
+        # the profile: the preference set here and the one read from "I love green tea."
+        assert layers[:5] == ["anchor", "profile", "profile", "task", "short_term"]
+        assert "message" in layers[5:]
         assert ctx.items[0].reason == "session anchor: always rides along"
-        assert ctx.items[2].text == "Task in progress: Plan the Kyoto trip"
+        assert ctx.items[3].text == "Task in progress: Plan the Kyoto trip"
         assert ctx.tokens <= 400
         other = mm.build_context("u", "elsewhere", "what broke?", token_budget=400)
         assert "anchor" not in [it.layer for it in other.items]  # a session anchor stays home

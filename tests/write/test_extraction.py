@@ -14,6 +14,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from langgraph_memory.write.extraction import (
     CONFIDENCE,
+    KINDS,
     Extractor,
     MemoryAtom,
     aextract_atoms,
@@ -44,9 +45,9 @@ EN: list[tuple[str, list[Expected]]] = [
     ("My sister is Anna.", [("relation", "sister", "Anna", 1)]),
     ("Anna is my sister.", [("relation", "sister", "Anna", 1)]),
     ("My brother works at Microsoft.", [("relation", "works_at", "Microsoft", 1)]),
-    ("From now on, please answer in English.", [("preference", None, "answer in English", 1)]),
-    ("Always use metric units.", [("preference", None, "use metric units", 1)]),
-    ("Never use emojis.", [("preference", None, "use emojis", -1)]),
+    ("From now on, please answer in English.", [("instruction", None, "answer in English", 1)]),
+    ("Always use metric units.", [("instruction", None, "use metric units", 1)]),
+    ("Never use emojis.", [("instruction", None, "use emojis", -1)]),
     (
         "We decided to use PostgreSQL for the backend.",
         [("decision", "decision", "use PostgreSQL for the backend", 1)],
@@ -104,8 +105,8 @@ ZH: list[tuple[str, list[Expected]]] = [
     ("我在腾讯工作", [("fact", "employer", "腾讯", 1)]),
     ("我叫小明", [("fact", "name", "小明", 1)]),
     ("叫我老王就好", [("fact", "preferred_name", "老王", 1)]),
-    ("以后请用中文回答", [("preference", None, "用中文回答", 1)]),
-    ("以后不要给我推荐辣的菜", [("preference", None, "给我推荐辣的菜", -1)]),
+    ("以后请用中文回答", [("instruction", None, "用中文回答", 1)]),
+    ("以后不要给我推荐辣的菜", [("instruction", None, "给我推荐辣的菜", -1)]),
     ("请记住我的生日是五月三日", [("fact", "生日", "五月三日", 1)]),
     ("我们决定用Redis做缓存", [("decision", "decision", "用Redis做缓存", 1)]),
     ("提醒我明天下午三点开会", [("task", "reminder", "明天下午三点开会", 1)]),
@@ -121,7 +122,7 @@ ZH: list[tuple[str, list[Expected]]] = [
     ("我的同事张伟在阿里巴巴工作", [("relation", "works_at", "阿里巴巴", 1)]),
     ("比起猫，我更喜欢狗", [("preference", None, "狗", 1), ("preference", None, "猫", -1)]),
     ("我一点也不喜欢加班", [("preference", None, "加班", -1)]),
-    ("请总是用简体中文回复", [("preference", None, "用简体中文回复", 1)]),
+    ("请总是用简体中文回复", [("instruction", None, "用简体中文回复", 1)]),
     ("那就用方案B吧", [("decision", "decision", "方案B", 1)]),
     ("我搬到了深圳", [("fact", "location", "深圳", 1)]),
     ("我来自四川", [("fact", "hometown", "四川", 1)]),
@@ -129,7 +130,7 @@ ZH: list[tuple[str, list[Expected]]] = [
     ("我非常喜欢看科幻电影", [("preference", None, "看科幻电影", 1)]),
     (
         "我对海鲜过敏，以后请别推荐海鲜餐厅",
-        [("fact", "allergy", "海鲜", 1), ("preference", None, "推荐海鲜餐厅", -1)],
+        [("fact", "allergy", "海鲜", 1), ("instruction", None, "推荐海鲜餐厅", -1)],
     ),
     ("我的名字是李雷", [("fact", "name", "李雷", 1)]),
     ("我们最后决定下周发布", [("decision", "decision", "下周发布", 1)]),
@@ -204,6 +205,50 @@ def test_precision_and_recall(name: str, table: list[tuple[str, list[Expected]]]
         print("  " + line)
     assert precision >= 0.85, misses
     assert recall >= 0.85, misses
+
+
+#: Standing instructions (to the assistant, about what it says or makes), and advice
+#: between people that only looks like one.
+INSTRUCTIONS: list[tuple[str, list[tuple[str, int]]]] = [
+    ("From now on, always use APA 7th edition for references.", [("use APA 7th edition", 1)]),
+    ("Going forward, don't use pandas in the examples.", [("use pandas in the examples", -1)]),
+    ("When I ask about deployment, give me the shell commands first.", [("give me the", 1)]),
+    ("Whenever you write Python, add type hints.", [("add type hints", 1)]),
+    ("For any SQL you write for me, stick to uppercase keywords.", [("uppercase keywords", 1)]),
+    ("Please always answer with code blocks.", [("answer with code blocks", 1)]),
+    ("Start every answer with a one-line summary.", [("one-line summary", 1)]),
+    ("以后回答都用中文并附上代码注释", [("用中文并附上代码注释", 1)]),
+    ("每次给代码都加上类型注解", [("加上类型注解", 1)]),
+    ("当我问到部署的时候，请先给出命令", [("先给出命令", 1)]),
+    ("问到部署的时候，先给我命令行步骤。", [("先给我命令行步骤", 1)]),
+    ("回答开头先用一句话总结。", [("先用一句话总结", 1)]),
+    ("以后不要给我推荐辣的菜", [("给我推荐辣的菜", -1)]),
+    ("Never give up!", []),
+    ("Always be yourself.", []),
+    ("In every city, I found a nice cafe.", []),
+    ("Could you always use tabs?", []),
+    ("以后要多锻炼身体", []),
+    ("如果以后都用中文回答，会不会更慢？", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), INSTRUCTIONS)
+def test_standing_instructions_en_and_zh(text: str, expected: list[tuple[str, int]]) -> None:
+    found = [(a.value, a.polarity) for a in extract_atoms(text) if a.kind == "instruction"]
+    assert len(found) == len(expected), found
+    for (value, polarity), (part, sign) in zip(found, expected, strict=True):
+        assert part in value and polarity == sign
+
+
+def test_preferences_with_would_always_and_rather() -> None:
+    atoms = extract_atoms("Personally I'd always go with boring, proven tech over shiny tools.")
+    assert [(a.value, a.polarity) for a in atoms if a.kind == "preference"] == [
+        ("boring, proven tech", 1),
+        ("shiny tools", -1),
+    ]
+    rather = extract_atoms("I'd rather use Postgres.")
+    assert [a.value for a in rather if a.kind == "preference"] == ["Postgres"]
+    assert extract_atoms("I'd rather not.") == []
 
 
 # -- details: sources, confidences, scopes, spans, roles ---------------------------------------
@@ -311,7 +356,7 @@ _words = st.sampled_from(
 def test_never_raises_and_spans_are_substrings(text: str) -> None:
     for atom in extract_atoms(text):
         assert atom.text in text
-        assert atom.kind in ("fact", "preference", "decision", "task", "entity", "relation")
+        assert atom.kind in KINDS
         assert atom.polarity in (1, -1)
         assert atom.confidence == CONFIDENCE[atom.source]
 

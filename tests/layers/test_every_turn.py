@@ -1,0 +1,211 @@
+"""Extraction on every exchange: standing instructions become user anchors, preferences and
+facts reach the profile and the fact store as the worker places each message, and what
+rides along reaches a context whose query shares no word with it, citing its message."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+from langgraph_memory import MemoryConfig, MemoryManager
+from langgraph_memory.backends import MemoryBackend
+from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.layers.promotion import INSTRUCTION_SOURCE
+
+T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
+FILLER = [
+    ("How do I set the HTTP client timeout?", "Pass timeout=5 to the client and retry twice."),
+    ("What does the retry adapter do on 503?", "It waits with backoff, then tries again."),
+    ("Can you show the logging config?", "Use dictConfig with a JSON formatter."),
+]
+
+
+def manager(backend: MemoryBackend, **cfg: object) -> MemoryManager:
+    return MemoryManager(
+        backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig(**cfg)
+    )
+
+
+@pytest.fixture
+def mm(backend: MemoryBackend) -> Iterator[MemoryManager]:
+    with manager(backend) as m:
+        yield m
+
+
+def say(mm: MemoryManager, user: str, text: str, *, session: str = "s1", day: int = 0) -> str:
+    """One exchange; returns the user message's id."""
+    ids = mm.add_turn(
+        user, session, user=text, assistant="Noted.", timestamp=T0 + timedelta(days=day)
+    )
+    return ids[0]
+
+
+def chat(mm: MemoryManager, user: str = "ann") -> None:
+    for i, (u, a) in enumerate(FILLER):
+        mm.add_turn(user, "s1", user=u, assistant=a, timestamp=T0 + timedelta(hours=i + 1))
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("From now on, always use APA 7th edition for references.", "APA 7th edition"),
+        ("When I ask about deployment, give me the shell commands first.", "shell commands"),
+        ("Whenever you write Python, add type hints.", "type hints"),
+        ("以后回答都用中文并附上代码注释", "代码注释"),
+        ("每次给代码都加上类型注解", "类型注解"),
+        ("当我问到部署的时候，请先给出命令", "先给出命令"),
+    ],
+)
+def test_a_standing_instruction_rides_along_in_every_session(
+    mm: MemoryManager, text: str, words: str
+) -> None:
+    mid = say(mm, "ann", text)
+    chat(mm)
+    mm.flush()
+    [anchor] = mm.anchors("ann")
+    assert words in anchor.text and anchor.metadata["source"] == INSTRUCTION_SOURCE
+    assert anchor.metadata["source_ids"] == [mid]
+    # a new session, a query that shares no word with the instruction
+    ctx = mm.build_context("ann", "later", "What should chapter two look like?", 300)
+    [item] = [it for it in ctx.items if it.layer == "anchor"]
+    assert words in item.text and mid in item.source_ids
+    assert "standing instruction" in item.reason
+    assert mm.build_context("bob", "later", "chapter two", 300).items == []
+
+
+def test_a_later_instruction_on_the_same_topic_replaces_the_earlier(mm: MemoryManager) -> None:
+    say(mm, "ann", "From now on, always use emojis in your answers.", day=0)
+    later = say(mm, "ann", "From now on, never use emojis in your answers.", day=3)
+    mm.flush()
+    [anchor] = mm.anchors("ann")
+    assert "never use emojis" in anchor.text and anchor.metadata["source_ids"] == [later]
+
+
+def test_questions_and_hypotheticals_are_no_instructions(mm: MemoryManager) -> None:
+    say(mm, "ann", "Could you always use tabs?")
+    say(mm, "ann", "If you always use tabs, the linter complains.")
+    say(mm, "ann", "如果以后都用中文回答，会不会更慢？")
+    mm.flush()
+    assert mm.anchors("ann") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["I prefer minimal dependencies in my projects.", "我喜欢简洁的代码风格。"]
+)
+def test_a_preference_reaches_the_profile_and_every_context(mm: MemoryManager, text: str) -> None:
+    mid = say(mm, "ann", text)
+    chat(mm)
+    mm.flush()
+    [entry] = mm._longterm.list_preferences("ann")
+    assert entry.source == "explicit" and entry.source_ids == [mid] and entry.quote == text
+    ctx = mm.build_context("ann", "later", "Which libraries should I pick for HTTP?", 300)
+    [item] = [it for it in ctx.items if it.layer == "profile"]
+    assert text in item.text and item.source_ids == [mid]  # the user's own words, cited
+
+
+def test_the_profile_closest_to_the_query_goes_first(backend: MemoryBackend) -> None:
+    # words only (no embeddings): closeness is the share of the query's terms
+    with manager(backend, dense_weight=0.0, profile_share=0.06) as mm:
+        say(mm, "ann", "I love long walks in the mountains.")
+        say(mm, "ann", "I prefer espresso over filter coffee.")
+        mm.flush()
+        ctx = mm.build_context("ann", "later", "what coffee should I order?", 400)
+        profile = [it for it in ctx.items if it.layer == "profile"]
+        assert "espresso" in profile[0].text
+        assert profile[0].score_parts["closeness"] > 0
+        assert len(profile) == 1  # the share holds one: the closest
+
+
+def test_scoped_preferences_use_the_session_scope(mm: MemoryManager) -> None:
+    mid = mm.add_message("ann", "s1", "user", "For the thesis I cite in APA.", timestamp=T0)
+    mm._longterm.upsert_preference(
+        "ann", "citation", "APA", source="explicit", scope="thesis", source_ids=[mid]
+    )
+    mm.flush()
+
+    def profile(ctx: object) -> list[str]:
+        return [it.text for it in ctx.items if it.layer == "profile"]  # type: ignore[attr-defined]
+
+    assert not any("APA" in t for t in profile(mm.build_context("ann", "x", "citations", 300)))
+    scoped = mm.build_context("ann", "x", "citations", 300, scope="thesis")
+    assert any("APA" in t for t in profile(scoped))
+    # the session's own scope, from its latest message's metadata
+    mm.add_message("ann", "w", "user", "Back to the thesis.", metadata={"scope": "thesis"})
+    mm.flush()
+    assert any("APA" in t for t in profile(mm.build_context("ann", "w", "citations", 300)))
+
+
+def test_facts_get_the_time_they_were_said(mm: MemoryManager) -> None:
+    first = say(mm, "ann", "I live in Lyon.", day=0)
+    second = say(mm, "ann", "I moved to Berlin.", day=30)
+    mm.flush()
+    facts = {f.object: f for f in mm._longterm.list_facts("ann", relation="location")}
+    assert facts["Lyon"].valid_from == T0 and facts["Lyon"].source_ids == [first]
+    assert facts["Lyon"].valid_to == T0 + timedelta(days=30)  # superseded, kept
+    assert facts["Berlin"].is_open and facts["Berlin"].source_ids == [second]
+
+
+def test_only_on_promotion_when_asked(backend: MemoryBackend) -> None:
+    with manager(backend, extract_every_turn=False) as mm:
+        say(mm, "ann", "From now on, always use APA 7th edition for references.")
+        say(mm, "ann", "I prefer minimal dependencies in my projects.")
+        mm.flush()
+        assert mm.anchors("ann") == [] and mm._longterm.list_preferences("ann") == []
+
+
+def test_no_secret_reaches_what_is_extracted(mm: MemoryManager) -> None:
+    say(mm, "ann", "From now on, always send the report to ann.lee@example.com please.")
+    say(mm, "ann", "I prefer the token sk-live-4eC39HqLyjWDarjtT1zdp7dc for tests.")
+    mm.flush()
+    stored = [a.text for a in mm.anchors("ann")] + [
+        e.text() for e in mm._longterm.list_preferences("ann")
+    ]
+    assert stored and not any("example.com" in t or "4eC39HqLyjWD" in t for t in stored)
+
+
+def test_delete_user_removes_everything_extracted(mm: MemoryManager) -> None:
+    say(mm, "ann", "From now on, always use APA 7th edition for references.")
+    say(mm, "ann", "I prefer minimal dependencies. I live in Lyon.")
+    say(mm, "bob", "From now on, always answer in French.")
+    mm.flush()
+    assert mm.anchors("ann") and mm._longterm.list_preferences("ann")
+    mm.delete_user("ann")
+    assert mm.anchors("ann") == [] and mm._longterm.list_preferences("ann") == []
+    assert mm._longterm.list_facts("ann") == []
+    assert len(mm.anchors("bob")) == 1
+
+
+class ExtractingModel(FakeListChatModel):
+    """Answers extraction prompts about bullets with an instruction atom, anything else
+    with a malformed answer."""
+
+    def _call(self, messages: Any, *args: Any, **kwargs: Any) -> str:
+        prompt = str(messages[-1].content)
+        if "bullets" not in prompt:
+            return "not json at all"
+        atom = {
+            "kind": "instruction",
+            "key": "format",
+            "value": "answer in bullet points",
+            "text": "keep it to bullets",
+        }
+        return json.dumps({"atoms": [atom]})
+
+
+def test_the_llm_extracts_on_every_turn_and_rules_catch_a_bad_answer(
+    backend: MemoryBackend,
+) -> None:
+    llm = ExtractingModel(responses=["unused"])
+    with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), llm=llm) as mm:
+        mid = say(mm, "ann", "Going forward keep it to bullets.")
+        say(mm, "cy", "From now on, always use APA 7th edition for references.")
+        mm.flush()
+        [anchor] = mm.anchors("ann")
+        assert "keep it to bullets" in anchor.text and anchor.metadata["source_ids"] == [mid]
+        # a malformed answer: the rules read the message instead
+        assert ["APA" in a.text for a in mm.anchors("cy")] == [True]

@@ -1,0 +1,123 @@
+"""Long replies do not crowd out the user's words: excerpts of long messages, long turns
+off the query's topic left out, and topic timelines for "how did it go" questions."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from langgraph_memory import MemoryConfig, MemoryManager
+from langgraph_memory.backends import InMemoryBackend
+from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.layers.summaries import extractive_summary
+from langgraph_memory.read.excerpts import GAP, excerpt
+from langgraph_memory.read.timeline import wants_timeline
+from langgraph_memory.records import Message
+from langgraph_memory.tokens import count_tokens, tokenize
+
+T0 = datetime(2024, 4, 1, 9, tzinfo=timezone.utc)
+LONG_REPLY = (
+    "Here is a practical way to handle that. "
+    + "Keep the worker pool small and watch the queue depth during the day. " * 30
+    + "Set the retry timeout to five seconds for the uploader. "
+    + "```python\nclient = Client(timeout=5)\n```\n"
+    + "Then deploy it behind the load balancer as usual. " * 10
+)
+
+
+def manager(**cfg: object) -> MemoryManager:
+    return MemoryManager(
+        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=MemoryConfig(**cfg)
+    )
+
+
+def test_excerpt_keeps_the_opening_and_the_sentences_on_the_query() -> None:
+    terms = set(tokenize("what retry timeout for the uploader?"))
+    cut = excerpt(LONG_REPLY, terms, 60)
+    assert cut.startswith("Here is a practical way to handle that.")
+    assert "retry timeout to five seconds for the uploader" in cut and GAP.strip() in cut
+    assert count_tokens(cut) <= 60 + 4  # the gap marks
+    assert excerpt("Short and sweet.", terms, 60) == "Short and sweet."
+    assert excerpt(LONG_REPLY, terms, 0) == LONG_REPLY  # 0: never cut
+    zh = "这是总体思路。" + "先检查队列长度，再看工作线程。" * 40 + "上传模块的重试超时设为五秒。"
+    zh_cut = excerpt(zh, set(tokenize("上传模块的重试超时")), 40)
+    assert zh_cut.startswith("这是总体思路。") and "重试超时设为五秒" in zh_cut
+
+
+def test_a_long_retrieved_reply_is_packed_as_its_excerpt() -> None:
+    with manager(excerpt_tokens=80) as mm:
+        mm.add_message("u", "s1", "user", "How should the uploader retry?", timestamp=T0)
+        mid = mm.add_message("u", "s1", "assistant", LONG_REPLY, timestamp=T0)
+        mm.flush()
+        ctx = mm.build_context("u", "s2", "uploader retry timeout", 1000)
+        [item] = [it for it in ctx.items if mid in it.source_ids]
+        assert "five seconds" in item.text and item.tokens < 100
+        assert item.score_parts["excerpt_of_tokens"] == count_tokens(LONG_REPLY)
+
+
+def test_a_long_turn_off_the_topic_is_not_packed_beside_its_hit() -> None:
+    off = "Thanks! " + "Unrelated chatter about weekend hiking and mountain huts. " * 30
+    with manager(neighbor_tokens=40, dense_weight=0.0) as mm:  # found by its words alone
+        hit = mm.add_message("u", "s1", "user", "The invoice export runs at noon.", timestamp=T0)
+        nb = mm.add_message("u", "s1", "assistant", off, timestamp=T0 + timedelta(minutes=1))
+        mm.flush()
+        ctx = mm.build_context("u", "s2", "when does the invoice export run?", 1000)
+        cited = [s for it in ctx.items for s in it.source_ids]
+        assert hit in cited and nb not in cited
+
+
+def test_timeline_questions_en_and_zh() -> None:
+    for q in (
+        "Summarize how the database migration went",
+        "In what order did we do the releases?",
+        "How did the onboarding redesign evolve?",
+        "总结一下数据库迁移的经过",
+        "这几次发布的先后顺序是什么？",
+    ):
+        assert wants_timeline(q), q
+    for q in ("What is the staging server called?", "我住在哪里？", "Which library for HTTP?"):
+        assert not wants_timeline(q), q
+
+
+def test_a_timeline_outlines_the_users_words_oldest_first() -> None:
+    steps = [
+        "We started the database migration to Postgres.",
+        "The database migration hit a locking problem on the orders table.",
+        "Fixed the locks; the database migration is at 80 percent.",
+        "The database migration to Postgres is done, MySQL is switched off.",
+    ]
+    with manager() as mm:
+        ids = []
+        for i, text in enumerate(steps):
+            when = T0 + timedelta(days=7 * i)
+            ids.append(mm.add_message("u", f"s{i}", "user", text, timestamp=when))
+            mm.add_message("u", f"s{i}", "assistant", LONG_REPLY, timestamp=when)
+        mm.flush()
+        ctx = mm.build_context("u", "now", "Summarize how the database migration went", 1200)
+        [timeline] = [it for it in ctx.items if it.layer == "timeline"]
+        assert timeline.source_ids == ids  # every step, oldest first
+        assert all(step in timeline.text for step in steps)
+        assert timeline.text.index("2024-04-01") < timeline.text.index("2024-04-22")
+        # the messages it holds are not packed again
+        assert not any(it.layer == "message" and it.source_ids[0] in ids for it in ctx.items)
+        plain = mm.build_context("u", "now", "database migration locking problem", 1200)
+        assert "timeline" not in [it.layer for it in plain.items]
+    with manager(timeline_messages=0) as mm:
+        mm.add_message("u", "s", "user", steps[0], timestamp=T0)
+        mm.add_message("u", "s", "user", steps[1], timestamp=T0)
+        mm.flush()
+        ctx = mm.build_context("u", "now", "Summarize the database migration", 500)
+        assert "timeline" not in [it.layer for it in ctx.items]
+
+
+def test_summaries_put_the_users_words_first() -> None:
+    msgs = [
+        Message("a", "u", "s", "user", "We moved the billing service to Kubernetes.", T0, seq=1),
+        Message("b", "u", "s", "assistant", "self.client = client\nself.pool = pool", T0, seq=2),
+        Message(
+            "c", "u", "s", "assistant", "Kubernetes billing service moves need care.", T0, seq=3
+        ),
+    ]
+    summary = extractive_summary(msgs, max_tokens=14)
+    assert summary.text.startswith("user: We moved the billing service") and "self." not in (
+        summary.text
+    )
