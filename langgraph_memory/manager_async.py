@@ -26,12 +26,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from .consolidation import Knowledge
     from .context import MemoryContext
     from .forgetting import ForgetReport
+    from .layers.profile import ProfileEntry
     from .records import MemoryHit, Record, SearchLayer
     from .working import Anchor, Episode, TaskState, TaskStep
 
@@ -58,6 +59,9 @@ class _Memory(Protocol):
 
     @property
     def add_anchor(self) -> Callable[..., str]: ...
+
+    @property
+    def feedback(self) -> Callable[..., list[ProfileEntry]]: ...
 
     @property
     def anchors(self) -> Callable[..., list[Anchor]]: ...
@@ -249,6 +253,20 @@ class AsyncMixin:
             session_id=session_id,
             anchor_id=anchor_id,
             metadata=metadata,
+        )
+
+    async def afeedback(
+        self: _Memory,
+        user_id: str,
+        target: str,
+        signal: Literal["followed", "corrected"],
+        *,
+        value: Any = None,
+        source_ids: Sequence[str] | None = None,
+    ) -> list[ProfileEntry]:
+        """Async :meth:`~langgraph_memory.MemoryManager.feedback`."""
+        return await asyncio.to_thread(
+            self.feedback, user_id, target, signal, value=value, source_ids=source_ids
         )
 
     async def aanchors(self: _Memory, user_id: str, session_id: str | None = None) -> list[Anchor]:

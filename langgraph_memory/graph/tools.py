@@ -83,6 +83,7 @@ MEMORY_TOOL_NAMES = (
     "archival_memory_insert",
     "archival_memory_search",
     "conversation_search",
+    "preference_feedback",
 )
 #: Highest page a search tool accepts (each page is one more search of ``page_size``).
 MAX_PAGE = 50
@@ -203,6 +204,20 @@ class _SearchArgs(BaseModel):
     page: int = Field(default=0, ge=0, le=MAX_PAGE, description="Result page, from 0.")
 
 
+class _FeedbackArgs(BaseModel):
+    preference: str = Field(
+        description="The preference: its id as cited in your memory context, or its key.",
+        min_length=1,
+    )
+    signal: Literal["followed", "corrected"] = Field(
+        description="'followed' when the user was happy with it, 'corrected' when they "
+        "said it is wrong."
+    )
+    instead: str | None = Field(
+        default=None, description="With 'corrected': what the user prefers instead."
+    )
+
+
 # -- the factory ------------------------------------------------------------------------------
 def create_memory_tools(
     memory: MemoryManager,
@@ -224,8 +239,8 @@ def create_memory_tools(
 
     Returns:
         ``core_memory_append``, ``core_memory_replace``, ``archival_memory_insert``,
-        ``archival_memory_search`` and ``conversation_search``, each with ``func`` and
-        ``coroutine``.
+        ``archival_memory_search``, ``conversation_search`` and ``preference_feedback``
+        (see :meth:`MemoryManager.feedback`), each with ``func`` and ``coroutine``.
 
     Raises:
         TypeError: When ``memory`` is not a ``MemoryManager``.
@@ -316,6 +331,23 @@ def create_memory_tools(
         hits = [h for h in found if h.role in _CONVERSATION_ROLES]
         return _render(hits, page, size, f"Past messages for {query!r}", _message_line)
 
+    def feedback(
+        preference: str,
+        signal: Literal["followed", "corrected"],
+        instead: str | None = None,
+        *,
+        config: RunnableConfig,
+    ) -> str:
+        uid = user(config)
+        try:
+            entries = memory.feedback(uid, preference, signal, value=instead)
+        except KeyError as exc:
+            raise ToolException(
+                f"Error: no preference {preference!r}; use the id or key your context cites."
+            ) from exc
+        shown = "; ".join(f"{e.key}: {e.value} (confidence {e.confidence:.1f})" for e in entries)
+        return f"Noted as {signal}. Now: {shown}"
+
     specs: list[tuple[str, Callable[..., str], type[BaseModel], str]] = [
         (
             "core_memory_append",
@@ -350,6 +382,13 @@ def create_memory_tools(
             _SearchArgs,
             "Search past user and assistant messages of every conversation with this user; "
             f"{size} results per page.",
+        ),
+        (
+            "preference_feedback",
+            feedback,
+            _FeedbackArgs,
+            "Record that the user followed or corrected one of their remembered preferences: "
+            "a corrected one loses confidence and leaves your context when it falls too low.",
         ),
     ]
     return [

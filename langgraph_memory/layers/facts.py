@@ -47,6 +47,9 @@ __all__ = ["Fact", "FactsMixin", "DEFAULT_FUNCTIONAL_RELATIONS", "place_fact", "
 MAX_OBJECT_CHARS = 2000
 
 #: Relations with one value at a time (English and Chinese), in canonical form.
+#: How many of a subject's latest facts a new fact is compared with for near duplicates.
+_DEDUP_SCAN = 200
+
 DEFAULT_FUNCTIONAL_RELATIONS = frozenset(
     {
         # English
@@ -132,6 +135,9 @@ class Fact:
         access_count: How often it was retrieved.
         last_accessed_at: When it was last retrieved or re-asserted.
         quote: The words it was read from (the latest statement), if any.
+        subject_key, relation_key: :meth:`key`, stored so that a fact's timeline is
+            found by a query instead of a scan of every fact (set from the subject and
+            relation).
     """
 
     id: str
@@ -149,6 +155,12 @@ class Fact:
     access_count: int = 0
     last_accessed_at: datetime | None = None
     quote: str | None = None
+    subject_key: str = ""
+    relation_key: str = ""
+
+    def __post_init__(self) -> None:
+        if not (self.subject_key and self.relation_key):  # stored ones are kept
+            self.subject_key, self.relation_key = self.key()
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> Fact:
@@ -310,7 +322,19 @@ class FactsMixin(RecordsStore):
                 fid, user_id, subject, relation.strip(), obj, start, end,
                 ids, clamp01(conf), created_at=now, updated_at=now, quote=quote or None,
             )  # fmt: skip
-            facts = self.list_facts(user_id)
+            # Only the facts that can meet the new one are read: its timeline (the same
+            # subject and relation) and the subject's latest facts (near duplicates),
+            # not every fact of the user.
+            skey, rkey = new.key()
+            query = self.records.query_records
+            found = query("fact", user_id, where={"subject_key": skey, "relation_key": rkey})
+            # facts stored before these keys were: by the subject and relation as given
+            found += query("fact", user_id, where={"subject": subject, "relation": new.relation})
+            found += query(
+                "fact", user_id, where={"subject_key": skey}, limit=_DEDUP_SCAN, newest_first=True
+            )
+            by_id = {r.id: Fact.load(r.data) for r in found}
+            facts = list(by_id.values())
             timeline = [f for f in facts if f.key() == new.key()]
             functional = new.key()[1] in self.config.functional_relations
             dup = self._near_duplicate(new, facts, functional, now)
@@ -407,7 +431,7 @@ class FactsMixin(RecordsStore):
         out = []
         for r in self.records.list_records("fact", check_id(user_id, "user_id")):
             f = Fact.load(r.data)
-            s, k = f.key()
+            s, k = f.subject_key, f.relation_key
             if (subj is None or s == subj) and (rel is None or k == rel):
                 if include_superseded or f.superseded_by is None:
                     out.append(f)

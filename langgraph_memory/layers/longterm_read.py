@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 import numpy as np
@@ -110,6 +111,13 @@ class LongTermDocs:
         return profile, others
 
 
+@lru_cache(maxsize=65_536)
+def _terms(text: str) -> Counter[str]:
+    """A long-term entry's term counts (entries are read again for every query; their
+    texts seldom change). Callers only read the counts."""
+    return Counter(tokenize(text))
+
+
 def rank_docs(
     docs: Sequence[LongTermDoc], query: str, k: int | None = None
 ) -> list[tuple[LongTermDoc, float]]:
@@ -132,7 +140,7 @@ def rank_docs(
     terms = set(tokenize(query))
     if not docs or not terms:
         return []
-    counts = [Counter(tokenize(d.text)) for d in docs]
+    counts = [_terms(d.text) for d in docs]
     n = len(docs)
     df = {t: sum(1 for c in counts if c.get(t)) for t in terms}
     shared_only = n > 1 and all(df[t] in (0, n) for t in terms)
@@ -216,7 +224,12 @@ def rank_hybrid(
     rankings: dict[str, list[tuple[int, float]]] = {}
     if lexical:
         rankings["bm25"] = [(index[id(d)], s) for d, s in lexical]
-    rankings["dense"] = [(int(i), float(cos[i])) for i in np.argsort(-cos, kind="stable")]
+    # the dense ranking's head: a doc below it and outside the term ranking is never
+    # among the ``k`` returned (fusing thousands of entries cost more than ranking them)
+    depth = len(cos) if k is None else min(len(cos), max(4 * k, 64))
+    head = np.argpartition(-cos, depth - 1)[:depth] if depth < len(cos) else np.arange(len(cos))
+    head = head[np.argsort(-cos[head], kind="stable")]
+    rankings["dense"] = [(int(i), float(cos[i])) for i in head]
     ranker = HybridRanker(rrf_k=rrf_k, lexical_weight=lexical_weight, dense_weight=dense_weight)
     out: list[RankedDoc] = []
     for f in ranker.fuse(rankings, normalise="weights"):

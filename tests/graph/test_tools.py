@@ -56,7 +56,7 @@ def tools_of(memory: MemoryManager, **kw: Any) -> dict[str, StructuredTool]:
 
 
 # -- the factory ------------------------------------------------------------------------------
-def test_factory_returns_five_sync_and_async_structured_tools(mm: MemoryManager) -> None:
+def test_factory_returns_six_sync_and_async_structured_tools(mm: MemoryManager) -> None:
     tools = create_memory_tools(mm)
     assert tuple(t.name for t in tools) == MEMORY_TOOL_NAMES
     for t in tools:
@@ -348,3 +348,26 @@ def test_tools_run_under_toolnode_with_the_graph_config(mm: MemoryManager) -> No
     assert get_core_block(mm, "zoe", "human") == "Vegan"
     out = asyncio.run(node.ainvoke({"messages": [request]}, cfg("zoe")))
     assert get_core_block(mm, "zoe", "human") == "Vegan\nVegan"
+
+
+# -- preference feedback ------------------------------------------------------------------------
+@pytest.mark.parametrize("mode", MODES)
+def test_preference_feedback_moves_confidence(mm: MemoryManager, mode: Mode) -> None:
+    mm.add_message("u", "s", "user", "I love green tea.", message_id="m1")
+    mm.flush()
+    [entry] = mm._longterm.list_preferences("u")
+    assert entry.confidence == 1.0
+    tools = tools_of(mm)
+    out = call(tools["preference_feedback"], {"preference": entry.id, "signal": "corrected"},
+               cfg("u"), mode)  # fmt: skip
+    assert "confidence 0.6" in out.content  # 1.0 - 0.4: below 0.7, out of the context
+    ctx = mm.build_context("u", "s2", "what should I drink?", 400)
+    assert not any(it.layer == "profile" for it in ctx.items)
+    out = call(tools["preference_feedback"], {"preference": "green tea", "signal": "followed"},
+               cfg("u"), mode)  # fmt: skip
+    assert "confidence 0.8" in out.content  # by key: back in the context
+    assert any(it.layer == "profile" for it in mm.build_context("u", "s2", "drink?", 400).items)
+    missing = call(tools["preference_feedback"], {"preference": "nope", "signal": "followed"},
+                   cfg("u"), mode)  # fmt: skip
+    assert missing.status == "error" and "no preference" in missing.content
+    assert mm._longterm.list_preferences("bob") == []  # another user's is never touched

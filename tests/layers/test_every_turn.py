@@ -209,3 +209,22 @@ def test_the_llm_extracts_on_every_turn_and_rules_catch_a_bad_answer(
         assert "keep it to bullets" in anchor.text and anchor.metadata["source_ids"] == [mid]
         # a malformed answer: the rules read the message instead
         assert ["APA" in a.text for a in mm.anchors("cy")] == [True]
+
+
+def test_feedback_follows_the_seed_rule(mm: MemoryManager) -> None:
+    mid = say(mm, "ann", "I prefer espresso.")
+    mm.flush()
+    [entry] = mm._longterm.list_preferences("ann")
+    [low] = mm.feedback("ann", entry.id, "corrected", source_ids=[mid])
+    assert low.confidence == pytest.approx(0.6)  # -0.4: out of the context (<= 0.7)
+    [back] = mm.feedback("ann", entry.key, "followed")
+    assert back.confidence == pytest.approx(0.8)  # +0.2
+    [now] = mm.feedback("ann", entry.key, "corrected", value="flat white")
+    assert (now.value, now.source, now.confidence) == ("flat white", "explicit", 1.0)
+    assert [e.value for e in mm._longterm.list_preferences("ann")] == ["flat white"]
+    with pytest.raises(KeyError, match="no preference"):
+        mm.feedback("ann", "tea", "followed")
+    with pytest.raises(ValueError, match="signal"):
+        mm.feedback("ann", entry.key, "liked")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="value"):
+        mm.feedback("ann", entry.key, "followed", value="x")
