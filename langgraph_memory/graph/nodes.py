@@ -1,8 +1,10 @@
 """The ``recall`` and ``remember`` nodes: memory around any LangGraph agent.
 
 Both nodes read the user from ``config["configurable"]["user_id"]`` and the
-session from ``config["configurable"]["thread_id"]`` (``"default"`` when absent),
-run sync under ``invoke``/``stream`` and async under ``ainvoke``/``astream``.
+session from ``config["configurable"]["thread_id"]`` (``"default"`` when absent);
+``recall`` also reads the session's scope (a project, a topic: its preferences beat
+global ones) from ``config["configurable"]["scope"]`` when given. They run sync under
+``invoke``/``stream`` and async under ``ainvoke``/``astream``.
 
 Example:
     >>> from langgraph.graph import START, END, StateGraph
@@ -129,10 +131,13 @@ def recall_node(
 
     def recall(state: Any, config: RunnableConfig) -> dict[str, Any]:
         user_id, session_id = run_scope(config, "recall_node")
+        scope = _scope(config)
         messages = _messages(state, messages_key)
         query = _query(messages, limit)
         ctx = (
-            memory.build_context(user_id, session_id, query, token_budget, explain=explain)
+            memory.build_context(
+                user_id, session_id, query, token_budget, explain=explain, scope=scope
+            )
             if query
             else None
         )
@@ -140,16 +145,25 @@ def recall_node(
 
     async def arecall(state: Any, config: RunnableConfig) -> dict[str, Any]:
         user_id, session_id = run_scope(config, "recall_node")
+        scope = _scope(config)
         messages = _messages(state, messages_key)
         query = _query(messages, limit)
         ctx = (
-            await memory.abuild_context(user_id, session_id, query, token_budget, explain=explain)
+            await memory.abuild_context(
+                user_id, session_id, query, token_budget, explain=explain, scope=scope
+            )
             if query
             else None
         )
         return finish(ctx, messages)
 
     return RunnableLambda(recall, afunc=arecall, name="recall")
+
+
+def _scope(config: RunnableConfig | None) -> str | None:
+    """``config["configurable"]["scope"]``, validated, or ``None``."""
+    found = ((config or {}).get("configurable") or {}).get("scope")
+    return None if found is None or found == "" else check_id(found, "configurable scope")
 
 
 def remember_node(

@@ -6,10 +6,14 @@ RRF), the mid-term segments closest to the query (each retrieval warms them; the
 pages' messages may join as a third ranking), and long-term facts, traits, episodes
 and knowledge by hybrid search too. ``search`` interleaves the layers' rankings by
 reciprocal rank; ``build_context`` packs, by priority, the session's anchors, the
-user profile (up to ``profile_share`` of the budget), the task in progress
-(``working_share``), the current session's short-term pages (``session_share``),
-then the retrieved candidates best first, scored relevance × the query route's layer
-weight × time match × recency × importance, optionally reranked and diversified.
+standing instructions read from the user's messages (up to ``instruction_share`` of the
+budget) and the user profile (``profile_share``), both closest to the query first, the
+task in progress (``working_share``), the current session's short-term pages
+(``session_share``), for a question about how something went a timeline of the user's
+own messages (``timeline_share``, see :mod:`.timeline`), then the retrieved candidates
+best first (long messages as excerpts, see :mod:`.excerpts`), scored relevance × the
+query route's layer weight × time match × recency × importance × length, optionally
+reranked and diversified.
 
 The layers reach the read path through small protocols: :class:`SegmentSource`
 (the hierarchy), :class:`LongTermSource`, :class:`WorkingSource` and
@@ -35,6 +39,7 @@ from ..records import MemoryHit, Message
 from ..retrieval.rerank import Reranker
 from ..retrieval.routing import route_query
 from ..tokens import tokenize
+from ..validation import check_id
 from ..working import Anchor, TaskState
 from .candidates import (
     anchor_item,
@@ -403,10 +408,7 @@ class ReadPipeline:
             )
         recent = self.short_term(user_id, session_id)
         if scope is None:  # the session's own, from its latest message that names one
-            scope = next(
-                (str(m.metadata["scope"]) for m in reversed(recent) if m.metadata.get("scope")),
-                None,
-            )
+            scope = _session_scope(recent)
         profile, long_docs = self.long_term.long_term_docs(user_id, scope)
         doc_of: dict[int, LongTermDoc] = {}  # id(item) -> the entry it renders
         profile_items = []
@@ -501,3 +503,15 @@ class ReadPipeline:
             used = [(d.layer, d.id) for it in items if (d := doc_of.get(id(it)))]
             if used:
                 self.accesses.note(user_id, used)
+
+
+def _session_scope(recent: Sequence[Message]) -> str | None:
+    """The ``"scope"`` metadata of the session's latest message that has a usable one
+    (a value that is no valid scope is passed over, never an error)."""
+    for m in reversed(recent):
+        value = m.metadata.get("scope")
+        try:
+            return check_id(value, "scope").strip()
+        except (TypeError, ValueError):
+            continue
+    return None

@@ -248,6 +248,22 @@ def test_recall_options(memory: MemoryManager) -> None:
     assert tiny["memory_context"] == ""  # nothing fits in 5 tokens
 
 
+def test_recall_reads_the_session_scope_from_config(memory: MemoryManager) -> None:
+    mid = memory.add_message("u", "t0", "user", "For the thesis I cite in APA.")
+    memory._longterm.upsert_preference(
+        "u", "citation", "APA", source="explicit", scope="thesis", source_ids=[mid]
+    )
+    memory.flush()
+    state = {"messages": [HumanMessage("How do I format sources?", id="q1")]}
+    node = recall_node(memory, as_system_message=False)
+    scoped: RunnableConfig = {"configurable": {"user_id": "u", "scope": "thesis"}}
+    assert "User's citation: APA" in node.invoke(state, scoped)["memory_context"]
+    assert "User's citation: APA" in asyncio.run(node.ainvoke(state, scoped))["memory_context"]
+    assert "User's citation" not in node.invoke(state, cfg("u", "t9"))["memory_context"]
+    with pytest.raises(TypeError, match="configurable scope"):
+        node.invoke(state, {"configurable": {"user_id": "u", "scope": 7}})
+
+
 def test_recall_reads_content_blocks(memory: MemoryManager) -> None:
     memory.add_message("u", "t0", "user", FACT, message_id="fact-1")
     memory.flush()

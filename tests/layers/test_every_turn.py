@@ -228,3 +228,11 @@ def test_feedback_follows_the_seed_rule(mm: MemoryManager) -> None:
         mm.feedback("ann", entry.key, "liked")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="value"):
         mm.feedback("ann", entry.key, "followed", value="x")
+
+
+def test_a_bad_scope_in_metadata_is_passed_over(mm: MemoryManager) -> None:
+    mm.add_message("ann", "w", "user", "I prefer tabs.", metadata={"scope": {"not": "a str"}})
+    mm.add_message("ann", "w", "user", "Hi again.", metadata={"scope": "bad\x07scope"})
+    mm.flush()
+    ctx = mm.build_context("ann", "w", "indentation?", 300)
+    assert any(it.layer == "profile" for it in ctx.items)  # the global preference, no error
