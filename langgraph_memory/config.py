@@ -231,6 +231,11 @@ class PackingSection(_Section):
             best first) are packed first as one dated outline, oldest first (0: off).
         timeline_share: Most of the budget that outline may take (the weakest lines go
             first); each line is an excerpt of at most ``timeline_line_tokens``.
+        successor_k: For each of the best ``successor_hits`` retrieved statements of the
+            user, the later user messages most like it (at most this many, cosine at
+            least ``successor_min_cosine``) join the candidates at ``successor_decay``
+            times its score: a value said again later is an update the query's words
+            may not reach (0: off).
         long_item_tokens, length_penalty: A retrieved item longer than
             ``long_item_tokens`` scores ``(long_item_tokens / tokens) ** length_penalty``
             of its relevance: the budget goes to what is relevant per token, so a long
@@ -251,13 +256,18 @@ class PackingSection(_Section):
     timeline_line_tokens: int = 60
     long_item_tokens: int = 100
     length_penalty: float = 0.5
+    successor_k: int = 2
+    successor_hits: int = 3
+    successor_min_cosine: float = 0.5
+    successor_decay: float = 0.5
 
     def _validate(self) -> None:
         self._check_types(PackingSection)
         self._positive("default_token_budget")
         self._non_negative("excerpt_tokens", "neighbor_tokens", "timeline_messages")
         self._positive("timeline_line_tokens", "long_item_tokens")
-        self._non_negative("length_penalty")
+        self._non_negative("length_penalty", "successor_k", "successor_hits")
+        self._unit("successor_min_cosine", "successor_decay")
         self._unit("timeline_share")
         self._unit("profile_share", "working_share", "session_share", "instruction_share")
         if self.recent_messages < 0:

@@ -50,10 +50,11 @@ from .candidates import (
     segment_items,
     task_item,
 )
+from .followups import add_successors, pack_timeline
 from .messages import MessageRetriever, RankedMessage
 from .packing import STATEMENT_LAYERS, Packer
 from .rescoring import credit_segments, diversify, rerank, rescore
-from .timeline import timeline_item, wants_timeline
+from .timeline import wants_timeline
 
 if TYPE_CHECKING:
     from ..backends.base import MemoryBackend
@@ -445,8 +446,10 @@ class ReadPipeline:
             # the user's own words on the topic: a ranking of their messages alone
             mine = {**(flt or {}), "role": "user"}
             own = r.messages(cfg.timeline_messages, mine, via_segments=False)
-            self._timeline(packer, user_id, own, terms)
+            pack_timeline(packer, self.storage, user_id, own, terms, cfg)
         cands = message_candidates(self.storage, user_id, ranked, skip, cfg, terms)
+        embedder = self.retriever.embedder.get
+        add_successors(self.storage, embedder, user_id, ranked, cands, skip, terms, cfg)
         cands += segment_items(segments, skip, cfg)
         for rank, (doc, fused, parts) in enumerate(long_ranked, 1):
             score = cfg.long_term_weight * fused
@@ -478,23 +481,6 @@ class ReadPipeline:
                 "pack": (t3 - t2) * 1e3,
             },
         )
-
-    def _timeline(
-        self, packer: Packer, user_id: str, ranked: list[RankedMessage], terms: frozenset[str]
-    ) -> None:
-        """Pack the outline of the user's messages ``ranked`` for the query (see
-        :mod:`.timeline`), dropping the weakest lines until it fits its share."""
-        cfg = self.config
-        msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
-        said = [m for r in ranked if (m := msgs.get(r.seq)) is not None and m.role == "user"]
-        said = said[: cfg.timeline_messages]
-        limit = packer.share(cfg.timeline_share)
-        score = max((r.score for r in ranked), default=0.0)
-        while len(said) >= 2:
-            item = timeline_item(said, terms, line_tokens=cfg.timeline_line_tokens, score=score)
-            if item is not None and packer.add(item, limit):
-                return
-            said.pop()
 
     def _note_accesses(
         self, user_id: str, items: list[ContextItem], doc_of: dict[int, LongTermDoc]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+from langchain_core.embeddings import Embeddings
+
 from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
@@ -121,3 +123,37 @@ def test_summaries_put_the_users_words_first() -> None:
     assert summary.text.startswith("user: We moved the billing service") and "self." not in (
         summary.text
     )
+
+
+def test_a_later_statement_like_a_retrieved_one_joins_as_a_possible_update(
+    minilm: Embeddings,
+) -> None:
+    filler = [
+        "How do I add an index to the orders table?",
+        "The mobile app crashes on login sometimes.",
+        "Which API gateway should we use for rate limiting?",
+        "The time zone of the server is UTC.",
+    ]
+    placed = {}
+    for k in (0, 2):
+        with MemoryManager(
+            backend=InMemoryBackend(), embeddings=minilm, config=MemoryConfig(successor_k=k)
+        ) as mm:
+            old = mm.add_message("u", "s1", "user", "The API response time is 400 ms at p95.")
+            for i, text in enumerate(filler * 2):
+                mm.add_message("u", "s2", "user", text, timestamp=T0 + timedelta(minutes=i))
+            new = mm.add_message(
+                "u", "s3", "user", "After the caching work, p95 latency dropped to 250 ms.",
+                timestamp=T0 + timedelta(days=9),
+            )  # fmt: skip
+            mm.flush()
+            ctx = mm.build_context("u", "now", "What is the current response time of the API?", 400)
+            ids = [s for it in ctx.items for s in it.source_ids]
+            [item] = [it for it in ctx.items if it.source_ids == [new]]
+            placed[k] = ids.index(new)
+            if k:
+                assert f"like retrieved message {old}" in item.reason
+                assert item.score_parts["cosine_to_statement"] >= 0.5
+            else:
+                assert "successor_of_score" not in item.score_parts
+    assert placed[2] < placed[0]  # the update moves up, next to what it updates

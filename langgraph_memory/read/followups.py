@@ -1,0 +1,113 @@
+"""What the read path adds after ranking: later statements that may update a retrieved
+one, and the dated timeline of the user's words for "how did it go" questions.
+
+Example:
+    >>> from langgraph_memory import MemoryConfig
+    >>> MemoryConfig().successor_k, MemoryConfig().timeline_messages
+    (2, 12)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..config import MemoryConfig
+from ..context import ContextItem
+from ..embeddings.cache import CachedEmbeddings
+from ..records import index_text
+from .candidates import message_item
+from .messages import RankedMessage
+from .packing import Packer
+from .timeline import timeline_item
+
+if TYPE_CHECKING:
+    from ..backends.base import MemoryBackend
+
+__all__ = ["add_successors", "pack_timeline"]
+
+
+def add_successors(
+    storage: MemoryBackend,
+    embedder: Callable[[], CachedEmbeddings],
+    user_id: str,
+    ranked: list[RankedMessage],
+    cands: list[ContextItem],
+    skip: set[str],
+    terms: frozenset[str],
+    cfg: MemoryConfig,
+) -> None:
+    """Add the later user messages most like each of the best retrieved statements of
+    the user: a value said again later ("the ETL now runs hourly" after "we run the ETL
+    every 6 hours") is an update the query's words may not reach.
+
+    For each of the best ``successor_hits`` primary hits that is a user statement (not a
+    question), the ``successor_k`` later user messages closest to it (cosine at least
+    ``successor_min_cosine``, by the store's vector search) join ``cands`` at
+    ``successor_decay`` times its score; one already a candidate keeps the higher
+    score. Off with ``successor_k`` 0 or without dense retrieval.
+    """
+    if cfg.successor_k <= 0 or cfg.dense_weight <= 0:
+        return
+    top = [r for r in ranked[: cfg.successor_hits] if r.primary]
+    msgs = storage.get_messages(user_id, [r.seq for r in top])
+    stated = [
+        (r, m)
+        for r in top
+        if (m := msgs.get(r.seq)) is not None
+        and m.role == "user"
+        and not m.content.rstrip().endswith(("?", "？"))
+    ]
+    if not stated:
+        return
+    # the stored messages' own vectors, from the embedding cache
+    vectors = embedder().embed_array([index_text(m) for _, m in stated])
+    by_seq = {it.order: it for it in cands if it.layer in ("message", "neighbor")}
+    for (hit, said), vec in zip(stated, vectors, strict=True):
+        found = storage.vector_search(user_id, vec, 4 * cfg.successor_k + 4)
+        close = {q: c for q, c in found if q > said.seq and c >= cfg.successor_min_cosine}
+        later = storage.get_messages(user_id, list(close))
+        taken = 0
+        for q in sorted(close, key=lambda q: -close[q]):
+            m = later.get(q)
+            if m is None or m.role != "user" or m.id in skip:
+                continue
+            score = hit.score * cfg.successor_decay
+            parts = {"successor_of_score": hit.score, "cosine_to_statement": close[q]}
+            reason = f"a later message like retrieved message {said.id} (it may update it)"
+            old = by_seq.get(q)
+            if old is None:
+                item = message_item(
+                    m, "message", score, parts, reason, show_dates=cfg.show_dates,
+                    terms=terms, max_tokens=cfg.excerpt_tokens,
+                )  # fmt: skip
+                cands.append(item)
+                by_seq[q] = item
+            elif old.score < score:
+                old.score, old.reason = score, f"{reason}; {old.reason}"
+                old.score_parts.update(parts)
+            taken += 1
+            if taken >= cfg.successor_k:
+                break
+
+
+def pack_timeline(
+    packer: Packer,
+    storage: MemoryBackend,
+    user_id: str,
+    ranked: list[RankedMessage],
+    terms: frozenset[str],
+    cfg: MemoryConfig,
+) -> None:
+    """Pack the outline of the user's messages ``ranked`` for the query (see
+    :mod:`.timeline`), dropping the weakest lines until it fits ``timeline_share``."""
+    msgs = storage.get_messages(user_id, [r.seq for r in ranked])
+    said = [m for r in ranked if (m := msgs.get(r.seq)) is not None and m.role == "user"]
+    said = said[: cfg.timeline_messages]
+    limit = packer.share(cfg.timeline_share)
+    score = max((r.score for r in ranked), default=0.0)
+    while len(said) >= 2:
+        item = timeline_item(said, terms, line_tokens=cfg.timeline_line_tokens, score=score)
+        if item is not None and packer.add(item, limit):
+            return
+        said.pop()
