@@ -85,8 +85,10 @@ class LifecycleMixin:
         if value is not None and signal != "corrected":
             raise ValueError("value is the correction: it goes with signal='corrected'")
         lt = self._longterm
-        entries = [e for e in lt.list_preferences(user_id) if e.id == target]
-        entries = entries or lt.list_preferences(user_id, key=target)
+        try:
+            entries = [lt.get_preference(user_id, target)]
+        except KeyError:  # not an entry id: a key
+            entries = lt.list_preferences(user_id, key=target)
         if not entries:
             raise KeyError(f"user {user_id!r} has no preference with id or key {target!r}")
         if signal == "followed":

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 import numpy as np
 
 from ..retrieval.hybrid import HybridRanker
+from ..retrieval.vectors import cosines
 from ..tokens import tokenize
 
 if TYPE_CHECKING:
@@ -216,10 +217,7 @@ def rank_hybrid(
             RankedDoc(docs[f.key], f.score, {"term_score": term[f.key], **f.parts}) for f in words
         ]
     assert query_vector is not None and doc_vectors is not None
-    mat = np.asarray(doc_vectors, dtype=np.float32)
-    q = np.asarray(query_vector, dtype=np.float32)
-    norms = np.linalg.norm(mat, axis=1) * float(np.linalg.norm(q))
-    cos = (mat @ q) / np.where(norms == 0, 1.0, norms)
+    cos = cosines(doc_vectors, query_vector)
     term = {index[id(d)]: s for d, s in lexical}
     rankings: dict[str, list[tuple[int, float]]] = {}
     if lexical:

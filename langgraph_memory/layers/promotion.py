@@ -50,6 +50,8 @@ __all__ = ["write_atoms", "AtomWriter", "quote_of", "INSTRUCTION_SOURCE"]
 
 #: ``metadata["source"]`` of an anchor read from a standing instruction.
 INSTRUCTION_SOURCE = "instruction"
+#: The atom kinds written to a layer (the others, entities, are not).
+_WRITTEN = frozenset({"instruction", "preference", "fact", "relation", "decision", "task"})
 #: A message up to this long is quoted whole; a longer one by the sentence that said it.
 QUOTE_CHARS = 400
 
@@ -87,12 +89,13 @@ def quote_of(msg: Message, atom: MemoryAtom, limit: int = QUOTE_CHARS) -> str:
     return (span or text)[:limit]
 
 
-def _instruction(working: WorkingMemory, user_id: str, atom: MemoryAtom, msg: Message) -> int:
-    """A standing instruction as a user anchor, one per topic (a later instruction on
-    the same topic replaces the earlier one), citing its message."""
+def _instruction(
+    working: WorkingMemory, user_id: str, atom: MemoryAtom, msg: Message, words: str
+) -> int:
+    """A standing instruction as a user anchor quoting ``words``, one per topic (a later
+    instruction on the same topic replaces the earlier one), citing its message."""
     topic = normalize_key(atom.value)
     said = msg.timestamp.date().isoformat()
-    words = quote_of(msg, atom)
     text = f"Standing instruction (said {said}): {words}"
     if atom.language == "zh":
         text = f"长期指令（{said}）：{words}"
@@ -123,10 +126,12 @@ def _write(
     if msg.role == "assistant" and atom.subject == "assistant":
         lt.add_trait(user_id, atom.key, atom.value, source_ids=ids)
         return 1
+    if atom.kind not in _WRITTEN:
+        return 0  # entities are kept as the facts and relations that name them
     quote = quote_of(msg, atom)
     if atom.kind == "instruction":
         if working is not None and msg.role == "user":
-            return _instruction(working, user_id, atom, msg)
+            return _instruction(working, user_id, atom, msg, quote)
         atom = replace(atom, kind="preference")  # no anchors here: kept as a preference
     if atom.kind == "preference":
         lt.upsert_preference(
@@ -159,7 +164,7 @@ def _write(
             quote=quote,
         )
         return 1
-    return 0  # entities are kept as the facts and relations that name them
+    return 0
 
 
 def write_atoms(

@@ -17,7 +17,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING
 
 from ..config import MemoryConfig
@@ -143,6 +143,7 @@ def message_candidates(
     storage: StorageCore,
     user_id: str,
     ranked: Sequence[RankedMessage],
+    msgs: Mapping[int, Message],
     skip: set[str],
     cfg: MemoryConfig,
     terms: Set[str] = frozenset(),
@@ -153,9 +154,9 @@ def message_candidates(
     both a hit and a neighbour it is one item with the higher score, and its
     explanation keeps both reasons. Messages cited in ``skip`` are left out. A hit
     longer than ``excerpt_tokens`` (a neighbour longer than ``neighbor_tokens``) is
-    shown as its excerpt for the query's ``terms``.
+    shown as its excerpt for the query's ``terms``. ``msgs``: the ranked messages by seq
+    (fetched once by the caller).
     """
-    msgs = storage.get_messages(user_id, [r.seq for r in ranked])
     items: dict[int, ContextItem] = {}
     page_rank = f"{SEGMENT_RANKING}_rank"
     for rank, (seq, score, parts, _) in enumerate(ranked, start=1):

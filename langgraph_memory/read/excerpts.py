@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from ..tokens import count_tokens, tokenize
+from ..tokens import count_cjk, count_tokens, tokenize
 from ..write.extraction_entities import sentence_spans
 
 __all__ = ["excerpt", "GAP"]
@@ -69,7 +69,7 @@ def _cut(text: str, max_tokens: int) -> str:
     four other characters)."""
     out, used = [], 0
     for ch in text:
-        used += 4 if "\u4e00" <= ch <= "\u9fff" else 1
+        used += 4 if count_cjk(ch) else 1
         if used > 4 * max_tokens - 4:
             break
         out.append(ch)

@@ -9,13 +9,13 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..config import MemoryConfig
 from ..context import ContextItem
 from ..embeddings.cache import CachedEmbeddings
-from ..records import index_text
+from ..records import Message, index_text
 from .candidates import message_item
 from .messages import RankedMessage
 from .packing import Packer
@@ -32,6 +32,7 @@ def add_successors(
     embedder: Callable[[], CachedEmbeddings],
     user_id: str,
     ranked: list[RankedMessage],
+    msgs: Mapping[int, Message],
     cands: list[ContextItem],
     skip: set[str],
     terms: frozenset[str],
@@ -45,12 +46,12 @@ def add_successors(
     question), the ``successor_k`` later user messages closest to it (cosine at least
     ``successor_min_cosine``, by the store's vector search) join ``cands`` at
     ``successor_decay`` times its score; one already a candidate keeps the higher
-    score. Off with ``successor_k`` 0 or without dense retrieval.
+    score. Off with ``successor_k`` 0 or without dense retrieval. ``msgs``: the ranked
+    messages by seq (fetched once by the caller).
     """
     if cfg.successor_k <= 0 or cfg.dense_weight <= 0:
         return
     top = [r for r in ranked[: cfg.successor_hits] if r.primary]
-    msgs = storage.get_messages(user_id, [r.seq for r in top])
     stated = [
         (r, m)
         for r in top

@@ -38,6 +38,7 @@ from ..layers.shortterm import SessionState
 from ..records import MemoryHit, Message
 from ..retrieval.rerank import Reranker
 from ..retrieval.routing import route_query
+from ..retrieval.vectors import cosines
 from ..tokens import tokenize
 from ..validation import check_id
 from ..working import Anchor, TaskState
@@ -219,10 +220,7 @@ class Retrieval:
             return []
         if self._p.config.dense_weight > 0:
             embedder = self._p.retriever.embedder.get()
-            mat = np.asarray(embedder.embed_array(list(texts), persist=False), dtype=np.float32)
-            q = np.asarray(self.vector.get(), dtype=np.float32)
-            norms = np.linalg.norm(mat, axis=1) * float(np.linalg.norm(q))
-            close = (mat @ q) / np.where(norms == 0, 1.0, norms)
+            close = cosines(embedder.embed_array(list(texts), persist=False), self.vector.get())
         else:
             terms = set(tokenize(self.query))
             close = np.array(
@@ -397,7 +395,8 @@ class ReadPipeline:
         anchors = self.working.anchors(user_id, session_id)
         task = self.working.current_task(user_id, session_id)
         said = [a for a in anchors if a.metadata.get("source") == INSTRUCTION_SOURCE]
-        packer.take([anchor_item(a) for a in anchors if a not in said], by_score=False)
+        pinned = [a for a in anchors if a.metadata.get("source") != INSTRUCTION_SOURCE]
+        packer.take([anchor_item(a) for a in pinned], by_score=False)
         if said:
             packer.take(
                 [
@@ -447,9 +446,10 @@ class ReadPipeline:
             mine = {**(flt or {}), "role": "user"}
             own = r.messages(cfg.timeline_messages, mine, via_segments=False)
             pack_timeline(packer, self.storage, user_id, own, terms, cfg)
-        cands = message_candidates(self.storage, user_id, ranked, skip, cfg, terms)
+        msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
+        cands = message_candidates(self.storage, user_id, ranked, msgs, skip, cfg, terms)
         embedder = self.retriever.embedder.get
-        add_successors(self.storage, embedder, user_id, ranked, cands, skip, terms, cfg)
+        add_successors(self.storage, embedder, user_id, ranked, msgs, cands, skip, terms, cfg)
         cands += segment_items(segments, skip, cfg)
         for rank, (doc, fused, parts) in enumerate(long_ranked, 1):
             score = cfg.long_term_weight * fused

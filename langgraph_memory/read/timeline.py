@@ -23,6 +23,7 @@ from collections.abc import Sequence, Set
 
 from ..context import ContextItem, item_tokens
 from ..records import Message
+from ..tokens import is_cjk_text
 from .excerpts import excerpt
 
 __all__ = ["wants_timeline", "timeline_item", "TIMELINE_CUES"]
@@ -73,7 +74,7 @@ def timeline_item(
         f"{m.timestamp.strftime('%Y-%m-%d')}: {excerpt(m.content, terms, line_tokens)}"
         for m in ordered
     ]
-    zh = sum(1 for m in ordered if re.search(r"[\u4e00-\u9fff]", m.content)) > len(ordered) / 2
+    zh = sum(1 for m in ordered if is_cjk_text(m.content)) > len(ordered) / 2
     head = (
         "时间线（用户原话，按时间先后）："
         if zh

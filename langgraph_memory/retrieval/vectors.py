@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["VectorMatrix"]
+__all__ = ["VectorMatrix", "cosines"]
 
 #: Twice the most that rounding to 6 decimals moves a score.
 _TIE_MARGIN = 2e-6
@@ -20,6 +20,19 @@ _controller_lock = threading.Lock()
 _helper: ThreadPoolExecutor | None = None
 #: Rows from which a search splits its product over two threads.
 _SPLIT_ROWS = 32_768
+
+
+def cosines(vectors: Any, query: Any) -> np.ndarray:
+    """The cosine of each row of ``vectors`` with ``query`` (0 for a zero vector).
+
+    Example:
+        >>> cosines([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]], [3.0, 0.0]).tolist()
+        [1.0, 0.0, 0.0]
+    """
+    mat = np.asarray(vectors, dtype=np.float32)
+    q = np.asarray(query, dtype=np.float32)
+    norms = np.linalg.norm(mat, axis=1) * float(np.linalg.norm(q))
+    return (mat @ q) / np.where(norms == 0, 1.0, norms)
 
 
 def _one_blas_thread() -> AbstractContextManager[Any]:
