@@ -231,6 +231,11 @@ class PackingSection(_Section):
             best first) are packed first as one dated outline, oldest first (0: off).
         timeline_share: Most of the budget that outline may take (the weakest lines go
             first); each line is an excerpt of at most ``timeline_line_tokens``.
+        chain_share: Share of the budget for summaries of the current session's topic
+            chains whose turns did not fit in ``session_share`` (its earlier stretch,
+            compressed; 0: off).
+        lesson_share: With a task in progress, share of the budget the lessons of
+            similar earlier tasks may take (they ride along, the closest first; 0: off).
         successor_k: For each of the best ``successor_hits`` retrieved statements of the
             user, the later user messages most like it (at most this many, cosine at
             least ``successor_min_cosine``) join the candidates at ``successor_decay``
@@ -256,6 +261,8 @@ class PackingSection(_Section):
     timeline_line_tokens: int = 60
     long_item_tokens: int = 100
     length_penalty: float = 0.5
+    lesson_share: float = 0.1
+    chain_share: float = 0.08
     successor_k: int = 2
     successor_hits: int = 3
     successor_min_cosine: float = 0.5
@@ -270,6 +277,7 @@ class PackingSection(_Section):
         self._unit("successor_min_cosine", "successor_decay")
         self._unit("timeline_share")
         self._unit("profile_share", "working_share", "session_share", "instruction_share")
+        self._unit("lesson_share", "chain_share")
         if self.recent_messages < 0:
             raise ValueError(f"{self._name('recent_messages')} must be >= 0")
 
@@ -308,6 +316,10 @@ class HierarchySection(_Section):
             is in one of those segments.
         segment_summary_weight: A segment summary ranked ``r`` for a query scores
             ``weight / (rrf_k + r)``, like a message fused from one ranking.
+        segment_heat_weight: Heat weighs segment ranking (seed 001): a segment's
+            f_score is multiplied by ``1 + weight·heat / (heat + heat_threshold)``
+            (:func:`~langgraph_memory.retrieval.scoring.heat_factor`), so among
+            segments about as close to the query the hotter topic comes first (0: off).
     """
 
     stm_capacity_pages: int = 7
@@ -327,6 +339,7 @@ class HierarchySection(_Section):
     segment_page_weight: float = 0.0
     segment_boost: float = 0.0
     segment_summary_weight: float = 0.5
+    segment_heat_weight: float = 0.2
 
     def _validate(self) -> None:
         self._check_types(HierarchySection)
@@ -337,6 +350,7 @@ class HierarchySection(_Section):
         self._non_negative(
             "segments_per_query", "segment_page_weight", "segment_boost", "segment_summary_weight"
         )
+        self._non_negative("segment_heat_weight")
 
 
 @dataclass(frozen=True)
@@ -365,6 +379,11 @@ class LongTermSection(_Section):
             facts, decisions, plans, relations) from every message as the background
             worker places it. ``False`` extracts only from the pages of a segment
             promoted to long-term memory (heat above ``heat_threshold``), as 0.1 did.
+        contradiction_min_cosine: As the worker places a user's statement, the earlier
+            statement closest to it by meaning (cosine at least this) whose polarity is
+            the opposite ("I have never used Flask" after "I implemented a Flask
+            route") is linked to it as a possible contradiction (a long-term entry
+            quoting both; nothing is overwritten). Above 1: off.
     """
 
     explicit_confidence: float = 1.0
@@ -377,6 +396,7 @@ class LongTermSection(_Section):
     long_term_dense_weight: float = 1.0
     long_term_weight: float = 0.5
     extract_every_turn: bool = True
+    contradiction_min_cosine: float = 0.6
 
     def _validate(self) -> None:
         self._check_types(LongTermSection)
@@ -402,6 +422,12 @@ class LifecycleSection(_Section):
         max_episodes: Cap on the episodes kept per user (the least important go).
         consolidation_min_episodes: Unconsolidated episodes a target needs before they
             are consolidated into knowledge.
+        reflect: Reflect in the background: a lesson for every completed task, and
+            insights once new memories weigh enough (:mod:`~langgraph_memory.reflection`).
+        reflection_threshold: Summed importance of new memories (episodes: their
+            importance; facts: their confidence) that triggers insights.
+        reflection_min_facts: Recent facts about one subject an insight by rule rolls
+            up at least.
         importance_base, importance_age_step, importance_age_days, importance_age_cap,
             importance_access_step, importance_access_cap, importance_success,
             importance_failure, importance_alert, importance_complex_bonus,
@@ -416,6 +442,9 @@ class LifecycleSection(_Section):
     forget_min_age_days: float = 7.0
     max_episodes: int = 10_000
     consolidation_min_episodes: int = 3
+    reflect: bool = True
+    reflection_threshold: float = 5.0
+    reflection_min_facts: int = 2
     importance_base: float = 0.5
     importance_age_step: float = 0.1
     importance_age_days: float = 30.0
@@ -431,6 +460,7 @@ class LifecycleSection(_Section):
     def _validate(self) -> None:
         self._check_types(LifecycleSection)
         self._positive("max_episodes", "consolidation_min_episodes", "importance_age_days")
+        self._positive("reflection_threshold", "reflection_min_facts")
         self._non_negative("forget_threshold", "forget_min_age_days")
         self._non_negative(*(f.name for f in fields(self) if f.name.startswith("importance_")))
         self._unit("importance_base")

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .config import MemoryConfig
 from .consolidation import Consolidator, Knowledge
 from .forgetting import ForgetGate, ForgetReport
 from .layers.longterm import LongTermMemory
 from .layers.profile import ProfileEntry
+from .reflection import Insight, Lesson
 from .validation import check_id
 from .working import Anchor, Episode, TaskState, TaskStep, WorkingMemory
 from .write.pipeline import WritePipeline
+
+if TYPE_CHECKING:
+    from .wiring import MemoryParts
 
 __all__ = ["LifecycleMixin"]
 
@@ -34,6 +38,7 @@ class LifecycleMixin:
     _forget: ForgetGate
     _consolidator: Consolidator
     _write: WritePipeline
+    _parts: MemoryParts
 
     def _check_open(self) -> None:
         """Raise when the manager is closed (the manager's own check)."""
@@ -271,6 +276,38 @@ class LifecycleMixin:
         """A user's consolidated knowledge, oldest first."""
         self._check_open()
         return self._consolidator.knowledge(check_id(user_id, "user_id"))
+
+    def lessons(self, user_id: str) -> list[Lesson]:
+        """The lessons of a user's completed tasks, oldest first (written in the
+        background, see :mod:`~langgraph_memory.reflection`; ``flush`` waits for them).
+
+        Example:
+            >>> tid = mm.start_task("u1", "s1", "restart nginx")  # doctest: +SKIP
+            >>> _ = mm.complete_task(tid, outcome="failed", summary="down")  # doctest: +SKIP
+            >>> mm.flush(); mm.lessons("u1")[0].lesson  # doctest: +SKIP
+            'Failed: restart nginx. Outcome: down.'
+        """
+        self._check_open()
+        return self._parts.reflector.lessons(check_id(user_id, "user_id"))
+
+    def insights(self, user_id: str) -> list[Insight]:
+        """Insights reflected from a user's recent facts, oldest first."""
+        self._check_open()
+        return self._parts.reflector.insights(check_id(user_id, "user_id"))
+
+    def success_rates(self, user_id: str) -> dict[str, dict[str, tuple[int, int]]]:
+        """``{"target": {target: (successes, tasks)}, "tool": {tool: (steps completed,
+        steps ended)}}`` over a user's episodes."""
+        self._check_open()
+        return self._parts.reflector.success_rates(check_id(user_id, "user_id"))
+
+    def reflect(self, user_id: str) -> tuple[list[Lesson], list[Insight]]:
+        """Reflect now on what changed for a user since the last reflection (the
+        background does it when the queue is drained); returns what was written."""
+        self._check_open()
+        user_id = check_id(user_id, "user_id")
+        with self._write.writer.lock:
+            return self._parts.reflector.run(user_id)
 
     def run_forget_gate(
         self, dry_run: bool = False, *, user_id: str | None = None, now: datetime | None = None

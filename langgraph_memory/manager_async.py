@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .forgetting import ForgetReport
     from .layers.profile import ProfileEntry
     from .records import MemoryHit, Record, SearchLayer
+    from .reflection import Insight, Lesson
     from .working import Anchor, Episode, TaskState, TaskStep
 
 __all__ = ["AsyncMixin"]
@@ -92,6 +93,18 @@ class _Memory(Protocol):
 
     @property
     def knowledge(self) -> Callable[..., list[Knowledge]]: ...
+
+    @property
+    def lessons(self) -> Callable[..., list[Lesson]]: ...
+
+    @property
+    def insights(self) -> Callable[..., list[Insight]]: ...
+
+    @property
+    def success_rates(self) -> Callable[..., dict[str, dict[str, tuple[int, int]]]]: ...
+
+    @property
+    def reflect(self) -> Callable[..., tuple[list[Lesson], list[Insight]]]: ...
 
     @property
     def run_forget_gate(self) -> Callable[..., ForgetReport]: ...
@@ -353,6 +366,22 @@ class AsyncMixin:
     async def aknowledge(self: _Memory, user_id: str) -> list[Knowledge]:
         """Async :meth:`~langgraph_memory.MemoryManager.knowledge`."""
         return await asyncio.to_thread(self.knowledge, user_id)
+
+    async def alessons(self: _Memory, user_id: str) -> list[Lesson]:
+        """Async :meth:`~langgraph_memory.MemoryManager.lessons`."""
+        return await asyncio.to_thread(self.lessons, user_id)
+
+    async def ainsights(self: _Memory, user_id: str) -> list[Insight]:
+        """Async :meth:`~langgraph_memory.MemoryManager.insights`."""
+        return await asyncio.to_thread(self.insights, user_id)
+
+    async def asuccess_rates(self: _Memory, user_id: str) -> dict[str, dict[str, tuple[int, int]]]:
+        """Async :meth:`~langgraph_memory.MemoryManager.success_rates`."""
+        return await asyncio.to_thread(self.success_rates, user_id)
+
+    async def areflect(self: _Memory, user_id: str) -> tuple[list[Lesson], list[Insight]]:
+        """Async :meth:`~langgraph_memory.MemoryManager.reflect`."""
+        return await asyncio.to_thread(self.reflect, user_id)
 
     async def arun_forget_gate(
         self: _Memory,

@@ -40,7 +40,8 @@ __all__ = [
 _T = TypeVar("_T")
 
 #: The layers ``MemoryManager.search(layers=...)`` ranks: stored messages, mid-term
-#: segment summaries, and long-term entries (profile, facts, traits, episodes, knowledge).
+#: segment summaries, and long-term entries (profile, facts, traits, episodes, knowledge,
+#: lessons, insights).
 SearchLayer = Literal["message", "mid_term", "long_term"]
 #: Where a context item comes from (see :class:`~langgraph_memory.context.ContextItem`).
 ContextLayer = Literal[
@@ -57,6 +58,10 @@ ContextLayer = Literal[
     "trait",
     "episode",
     "knowledge",
+    "lesson",
+    "insight",
+    "contradiction",
+    "chain",
 ]
 
 #: Roles a message may have (LangChain's message types plus common aliases).

@@ -34,12 +34,15 @@ from .config import MemoryConfig
 from .consolidation import Consolidator
 from .forgetting import ForgetGate, ImportanceRule, importance
 from .items import Items
+from .layers.contradictions import ContradictionFinder
+from .layers.entry_index import EntryIndexer, IndexedRecords
 from .layers.hierarchy import Hierarchy
 from .layers.longterm import LongTermConfig, LongTermMemory
 from .layers.longterm_read import LongTermDocs
 from .layers.promotion import AtomWriter
 from .read.messages import MessageRetriever
 from .read.pipeline import ReadPipeline
+from .reflection import Reflector
 from .retrieval.rerank import Reranker
 from .working import WorkingMemory
 from .write.embedder import Embedder
@@ -63,6 +66,7 @@ class MemoryParts(NamedTuple):
     consolidator: Consolidator
     long_term_docs: LongTermDocs
     items: Items
+    reflector: Reflector
 
     def close(self) -> None:
         """Stop the background worker and the search threads, then close the store."""
@@ -110,11 +114,19 @@ def wire(
         reranker: An optional cross-encoder for the read path.
     """
     embedder = Embedder(storage, config, embeddings)
-    longterm = LongTermMemory(storage, long_term_config(config), embed=embedder.embed_texts)
+    dense = config.dense_weight > 0 and config.long_term_dense_weight > 0
+    entries = EntryIndexer(storage, storage, embedder.embed_texts if dense else None)
+    records = IndexedRecords(storage, entries)  # long-term writes keep the index
+    longterm = LongTermMemory(records, long_term_config(config), embed=embedder.embed_texts)
     rule = importance_rule(config)
     gate = SensitivityFilter(config.sensitivity)
-    working = WorkingMemory(storage, importance=partial(importance, rule=rule), gate=gate)
-    atoms = AtomWriter(longterm, llm, working)
+    working = WorkingMemory(records, importance=partial(importance, rule=rule), gate=gate)
+    links = None
+    if config.contradiction_min_cosine <= 1.0:
+        links = ContradictionFinder(
+            storage, records, embedder.embed_texts, min_cosine=config.contradiction_min_cosine
+        )
+    atoms = AtomWriter(longterm, llm, working, links=links, users=storage.users)
     every_turn = config.extract_every_turn
     hierarchy = Hierarchy(
         storage,
@@ -141,12 +153,40 @@ def wire(
         hierarchy,
         docs,
         working,
+        entries,
         accesses=accesses,
         reranker=reranker,
     )
+    reflector = Reflector(
+        records,
+        storage,
+        llm,
+        threshold=config.reflection_threshold,
+        min_facts=config.reflection_min_facts,
+    )
     writer = Writer(storage, hierarchy)
-    write = WritePipeline(storage, config, gate, embedder, writer, hierarchy, accesses)
+    write = WritePipeline(
+        storage,
+        config,
+        gate,
+        embedder,
+        writer,
+        hierarchy,
+        accesses,
+        entries=entries,
+        reflector=reflector if config.reflect else None,
+    )
     items = Items(storage, gate)
     return MemoryParts(
-        storage, write, read, hierarchy, longterm, working, forget, consolidator, docs, items
+        storage,
+        write,
+        read,
+        hierarchy,
+        longterm,
+        working,
+        forget,
+        consolidator,
+        docs,
+        items,
+        reflector,
     )

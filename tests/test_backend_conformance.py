@@ -602,3 +602,74 @@ def test_delete_user_removes_records(backend: MemoryBackend) -> None:
     backend.put_record(_record("r2", user="bob"))
     backend.delete_user("alice")
     assert backend.list_records("episode") == [backend.get_record("episode", "r2")]
+
+
+# -- the long-term entry index --------------------------------------------------------------
+def entry(key: str, text: str | None, digest: str = "", vector=None):
+    from langgraph_memory.backends.capabilities import IndexedEntry
+
+    terms = dict(Counter(tokenize(text))) if text else {}
+    doc = {"layer": key.split("/")[0], "id": key.split("/")[1]} if text else {}
+    return IndexedEntry(key, text, terms, doc, digest or (text or ""), vector)
+
+
+def test_entry_index_reads_changes_in_revision_order(backend: MemoryBackend) -> None:
+    assert backend.entries_since("alice", 0) == (0, [])
+    assert backend.put_entries("alice", [entry("fact/a", "Alice lives in Lyon")]) == 1
+    assert backend.put_entries("alice", [entry("fact/b", "Alice works at ACME")]) == 1
+    assert backend.put_entries("bob", [entry("fact/a", "Bob lives in Oslo")]) == 1
+    gen, rows = backend.entries_since("alice", 0)
+    assert gen == 0 and [e.key for e in rows] == ["fact/a", "fact/b"]
+    assert rows[0].rev < rows[1].rev
+    assert rows[0].terms == dict(Counter(tokenize("Alice lives in Lyon")))
+    assert rows[0].doc == {"layer": "fact", "id": "a"} and rows[0].vector is None
+    # an unchanged entry is not written again; only what changed after a revision returns
+    assert backend.put_entries("alice", [entry("fact/a", "Alice lives in Lyon")]) == 0
+    seen = rows[-1].rev
+    assert backend.entries_since("alice", seen) == (0, [])
+    backend.put_entries("alice", [entry("fact/a", "Alice lives in Paris")])
+    _, changed = backend.entries_since("alice", seen)
+    assert [(e.key, e.text) for e in changed] == [("fact/a", "Alice lives in Paris")]
+    assert changed[0].rev > seen
+    # a tombstone: the entry is gone, readers learn it
+    backend.put_entries("alice", [entry("fact/b", None)])
+    _, changed = backend.entries_since("alice", changed[0].rev)
+    assert [(e.key, e.text) for e in changed] == [("fact/b", None)]
+    assert backend.put_entries("alice", [entry("fact/zz", None)]) == 0  # nothing to remove
+    # other users' entries never show
+    _, bobs = backend.entries_since("bob", 0)
+    assert [e.text for e in bobs] == ["Bob lives in Oslo"]
+
+
+def test_entry_index_vectors_pending_and_kept(backend: MemoryBackend) -> None:
+    backend.put_entries("alice", [entry("fact/a", "Alice lives in Lyon", "h1")])
+    backend.put_entries("bob", [entry("fact/a", "Bob lives in Oslo", "h2", unit(0, 1, 0))])
+    pending = backend.pending_entries(10)
+    assert [(u, e.key) for u, e in pending] == [("alice", "fact/a")]
+    # a vector for an older hash is refused; for the current one stored with a new revision
+    assert backend.store_entry_vectors([("alice", "fact/a", "stale", unit(1, 0, 0))]) == 0
+    _, before = backend.entries_since("alice", 0)
+    assert backend.store_entry_vectors([("alice", "fact/a", "h1", unit(1, 0, 0))]) == 1
+    _, after = backend.entries_since("alice", before[0].rev)
+    assert len(after) == 1 and np.allclose(after[0].vector, unit(1, 0, 0))
+    assert backend.pending_entries(10) == []
+    # new display fields, same text: the vector stays; a new text: pending again
+    backend.put_entries("alice", [entry("fact/a", "Alice lives in Lyon", "h1b")])
+    _, rows = backend.entries_since("alice", 0)
+    assert rows[0].hash == "h1b" and np.allclose(rows[0].vector, unit(1, 0, 0))
+    backend.put_entries("alice", [entry("fact/a", "Alice lives in Nice", "h3")])
+    _, rows = backend.entries_since("alice", 0)
+    assert rows[0].vector is None
+    assert [(u, e.hash) for u, e in backend.pending_entries(10)] == [("alice", "h3")]
+
+
+def test_entry_index_generation_and_delete_user(backend: MemoryBackend) -> None:
+    backend.put_entries("alice", [entry("fact/a", "Alice lives in Lyon")])
+    backend.put_entries("bob", [entry("fact/a", "Bob lives in Oslo")])
+    gen = backend.mark_entries_built("alice")
+    assert gen > 0 and backend.entries_since("alice", 0)[0] == gen
+    assert backend.mark_entries_built("alice") > gen  # built again: a new generation
+    assert backend.entries_since("bob", 0)[0] == 0
+    backend.delete_user("alice")
+    assert backend.entries_since("alice", 0) == (0, [])
+    assert [e.text for e in backend.entries_since("bob", 0)[1]] == ["Bob lives in Oslo"]

@@ -419,7 +419,15 @@ def test_build_context_items_are_cited_and_explained(mm: MemoryManager) -> None:
         assert isinstance(it.score_parts, dict) and it.score_parts
         assert it.tokens == item_tokens(it.text) == count_tokens(f"- {it.text}")
         assert isinstance(it.reason, str) and it.reason
-        assert it.layer in ("short_term", "message", "neighbor", "mid_term", "profile", "fact")
+        assert it.layer in (
+            "short_term",
+            "chain",
+            "message",
+            "neighbor",
+            "mid_term",
+            "profile",
+            "fact",
+        )
         assert it.text in ctx.to_prompt()
     retrieved = [it for it in ctx.items if it.layer == "message"]
     assert retrieved and any(ids[2] in it.source_ids for it in retrieved)

@@ -26,6 +26,7 @@ from .capabilities import (
     RecordStore,
     VectorIndex,
 )
+from .entries_records import RecordEntryIndex
 
 __all__ = ["StorageCore", "MemoryBackend", "Postings", "BackendStats"]
 
@@ -147,9 +148,13 @@ class StorageCore(ABC):
         """Release resources."""
 
 
-class MemoryBackend(StorageCore, VectorIndex, LexicalIndex, RecordStore, EmbeddingCache):
-    """The storage core with vectors, posting lists, records and the embedding cache:
-    what every bundled backend offers, and the type a manager is built on.
+class MemoryBackend(
+    StorageCore, VectorIndex, LexicalIndex, RecordEntryIndex, RecordStore, EmbeddingCache
+):
+    """The storage core with vectors, posting lists, records, the embedding cache and the
+    long-term entry index: what every bundled backend offers, and the type a manager is
+    built on. The entry index defaults to :class:`~.entries_records.RecordEntryIndex`
+    (kept as records); SQLite and PostgreSQL keep tables of their own for it.
 
     Example:
         >>> from langgraph_memory.backends import InMemoryBackend

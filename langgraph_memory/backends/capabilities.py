@@ -10,6 +10,7 @@ counts) and declares the capabilities it offers by subclassing these protocols:
 | :class:`LexicalIndex` | posting lists, so BM25 ranks alike everywhere | every backend |
 | :class:`RecordStore` | structured records (tasks, episodes...) with a query | every backend |
 | :class:`EmbeddingCache` | vectors by content hash, kept across restarts | every backend |
+| :class:`EntryIndex` | long-term entries, their terms and vectors, by revision | every backend |
 | :class:`ClaimQueue` | several processes embed at once, each its own batch | PostgreSQL |
 | :class:`WriterLease` | one writing process at a time among several | SQLite, PostgreSQL |
 
@@ -33,8 +34,8 @@ from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -50,6 +51,8 @@ __all__ = [
     "check_where",
     "record_matches",
     "EmbeddingCache",
+    "EntryIndex",
+    "IndexedEntry",
     "ClaimQueue",
     "WriterLease",
 ]
@@ -243,6 +246,74 @@ class EmbeddingCache(Protocol):
     @abstractmethod
     def cache_put(self, model: str, vectors: dict[str, np.ndarray]) -> None:
         """Store vectors in the cache."""
+
+
+@dataclass(slots=True)
+class IndexedEntry:
+    """A long-term entry (fact, trait, episode, knowledge...) as the entry index keeps it.
+
+    Attributes:
+        key: Unique among the user's entries (``"<layer>/<id>"``).
+        text: What is searched and shown; ``None`` for an entry that is gone (kept as a
+            tombstone, so readers that mirror the index learn it).
+        terms: The text's term counts (its postings).
+        doc: What the read path shows beside the text (layer, id, sources, time...).
+        hash: Of the text and ``doc``: writing an entry whose hash is stored changes nothing.
+        vector: Its embedding, or ``None`` until it is embedded.
+        rev: The store-wide revision of its last change (given by the backend).
+    """
+
+    key: str
+    text: str | None
+    terms: dict[str, int] = field(default_factory=dict)
+    doc: dict[str, Any] = field(default_factory=dict)
+    hash: str = ""
+    vector: np.ndarray | None = None
+    rev: int = 0
+
+
+@runtime_checkable
+class EntryIndex(Protocol):
+    """Long-term entries indexed like messages: each with its term counts and vector,
+    persisted, and read by revision so a process keeps a mirror of a user's entries and
+    fetches only what changed since it last looked (see
+    :class:`~langgraph_memory.layers.entry_index.EntryIndexer`)."""
+
+    @abstractmethod
+    def put_entries(self, user_id: str, entries: Sequence[IndexedEntry]) -> int:
+        """Insert, replace or (``text`` ``None``) remove entries of ``user_id``.
+
+        An entry whose ``hash`` is stored already is left alone. Every change gets a new
+        revision, above every revision given before it, and changes become visible in
+        revision order: a reader that has seen revision ``r`` never later finds a new
+        change at or below ``r``. A replaced entry whose text is unchanged keeps its
+        vector; otherwise its vector is ``entry.vector`` (``None``: pending).
+
+        Returns:
+            How many entries changed.
+        """
+
+    @abstractmethod
+    def entries_since(self, user_id: str, rev: int) -> tuple[int, list[IndexedEntry]]:
+        """The user's index generation (0 while it was never built, see
+        :meth:`mark_entries_built`) and the entries changed after revision ``rev``
+        (tombstones included), in revision order."""
+
+    @abstractmethod
+    def mark_entries_built(self, user_id: str) -> int:
+        """Record that the user's index holds every entry; returns the new generation
+        (a revision: it changes whenever the index is built again, and ``delete_user``
+        resets it to 0)."""
+
+    @abstractmethod
+    def pending_entries(self, limit: int) -> list[tuple[str, IndexedEntry]]:
+        """``(user_id, entry)`` of entries (of any user) with a text and no vector, oldest
+        change first."""
+
+    @abstractmethod
+    def store_entry_vectors(self, items: Sequence[tuple[str, str, str, np.ndarray]]) -> int:
+        """Attach vectors ``(user_id, key, hash, vector)`` to entries that still have that
+        hash (each gets a new revision); returns how many were stored."""
 
 
 @runtime_checkable

@@ -42,6 +42,7 @@ from ..records import Message, Record
 from . import postgres_sql as q
 from .base import BackendStats, MemoryBackend
 from .capabilities import ClaimQueue, Postings, RecordValue, WriterLease, check_where
+from .postgres_entries import PostgresEntryIndex
 from .postgres_lexical import LexicalTrace, TermStat, lexical_top
 from .postgres_queue import PostgresQueue
 
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 __all__ = ["PostgresBackend"]
 
 
-class PostgresBackend(PostgresQueue, MemoryBackend, ClaimQueue, WriterLease):
+class PostgresBackend(PostgresEntryIndex, PostgresQueue, MemoryBackend, ClaimQueue, WriterLease):
     """Storage in a PostgreSQL database with the pgvector extension.
 
     Args:
@@ -463,9 +464,11 @@ class PostgresBackend(PostgresQueue, MemoryBackend, ClaimQueue, WriterLease):
 
         cond = check_where(where)
         q.reject_nul(cond, "where")
-        sql, params = q.record_query(kind, user_id, bool(cond), limit, newest_first)
+        indexed = [n for n in q.RECORD_FIELD_INDEXES if isinstance(cond.get(n), str)]
+        sql, params = q.record_query(kind, user_id, bool(cond), limit, newest_first, indexed)
         if cond:  # jsonb containment: equal values of the same JSON type
-            params.insert(2 if user_id is not None else 1, Jsonb(cond, dumps=q.json_text))
+            at = 2 if user_id is not None else 1
+            params[at:at] = [Jsonb(cond, dumps=q.json_text), *(cond[n] for n in indexed)]
         rows = self._read(lambda c: c.execute(sql, params).fetchall())
         return [q.row_to_record(r) for r in rows]
 
@@ -512,6 +515,7 @@ class PostgresBackend(PostgresQueue, MemoryBackend, ClaimQueue, WriterLease):
             c.execute("DELETE FROM lgm_user_stats WHERE user_id = %s", (user_id,))
             c.execute("DELETE FROM lgm_term_stats WHERE user_id = %s", (user_id,))
             c.execute("DELETE FROM lgm_records WHERE user_id = %s", (user_id,))
+            c.execute("DELETE FROM lgm_entry_index WHERE user_id = %s", (user_id,))
             if cache_hashes:
                 c.execute(
                     "DELETE FROM lgm_embedding_cache WHERE hash = ANY(%s::text[])",

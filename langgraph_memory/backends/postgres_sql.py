@@ -172,12 +172,50 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS lgm_messages_unplaced ON lgm_messages (seq)
      WHERE embedded AND NOT placed;
     """,
+    # 4: the long-term entry index (see postgres_entries).
+    """
+    CREATE SEQUENCE IF NOT EXISTS lgm_entry_rev;
+    CREATE TABLE IF NOT EXISTS lgm_entry_index (
+        user_id text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        rev bigint NOT NULL,
+        text text,
+        terms jsonb NOT NULL,
+        doc jsonb NOT NULL,
+        hash text NOT NULL,
+        vec bytea,
+        PRIMARY KEY (user_id, key)
+    );
+    CREATE INDEX IF NOT EXISTS lgm_entry_index_user_rev ON lgm_entry_index (user_id, rev);
+    CREATE INDEX IF NOT EXISTS lgm_entry_index_pending ON lgm_entry_index (rev)
+     WHERE vec IS NULL AND text IS NOT NULL;
+    """,
+    # 5: record fields queried on every write or read (see RECORD_FIELD_INDEXES).
+    """
+    CREATE INDEX IF NOT EXISTS lgm_records_subject_key
+        ON lgm_records (kind, user_id, (data->>'subject_key'));
+    CREATE INDEX IF NOT EXISTS lgm_records_subject
+        ON lgm_records (kind, user_id, (data->>'subject'));
+    CREATE INDEX IF NOT EXISTS lgm_records_target
+        ON lgm_records (kind, user_id, (data->>'target'));
+    CREATE INDEX IF NOT EXISTS lgm_records_session
+        ON lgm_records (kind, user_id, (data->>'session_id'));
+    """,
 ]
+
+#: Record data fields with an expression index (migration 5): a query on one of them
+#: (a str value) also compares ``data->>'<field>'``, which the index answers; the
+#: containment alone would read every record of the kind and user. A fact's subject
+#: is read by every new fact, an episode's target by its lesson, a task's session by
+#: every context.
+RECORD_FIELD_INDEXES = ("subject_key", "subject", "target", "session_id")
 
 #: Advisory-lock namespace of the store's hierarchy writer (``writer_lease``).
 WRITER_LOCK = "hierarchy-writer"
 #: Advisory-lock key under which migrations run (one process at a time).
 MIGRATION_LOCK = "migrations"
+#: Advisory-lock key held by every write of the entry index: revisions commit in order.
+ENTRY_LOCK = "entry-index"
 #: Advisory-lock key under which a new per-dimension HNSW index is made.
 INDEX_LOCK = "vector-index"
 #: pgvector's HNSW index takes ``vector`` columns up to this dimension.
@@ -512,10 +550,17 @@ def rank_by_cosine(
 
 
 def record_query(
-    kind: str, user_id: str | None, contains: bool, limit: int | None, newest_first: bool
+    kind: str,
+    user_id: str | None,
+    contains: bool,
+    limit: int | None,
+    newest_first: bool,
+    indexed: Sequence[str] = (),
 ) -> tuple[str, list[Any]]:
     """The statement of a record query and its parameters, but for the ``jsonb`` the data
-    must contain, which goes right after the kind and user when ``contains``.
+    must contain, which goes right after the kind and user when ``contains``, and the
+    string values of the ``indexed`` fields (see :data:`RECORD_FIELD_INDEXES`), which
+    follow it in that order.
 
     Example:
         >>> sql, params = record_query("task", "ann", True, 1, True)
@@ -529,6 +574,8 @@ def record_query(
         params.append(user_id)
     if contains:
         sql += " AND data @> %s"
+    for name in indexed:  # the same condition again, in the form its index answers
+        sql += f" AND data->>'{name}' = %s"
     order = "DESC" if newest_first else "ASC"
     sql += f" ORDER BY created_at {order}, id {order}"
     if limit is not None:

@@ -22,13 +22,14 @@ from ..retrieval.vectors import VectorMatrix
 from . import sqlite_sql as q
 from .base import BackendStats, MemoryBackend
 from .capabilities import RecordValue, WriterLease, check_where
+from .sqlite_entries import SQLiteEntryIndex
 from .sqlite_lexical import SQLiteLexicalIndex
 from .sqlite_sql import MIGRATIONS
 
 __all__ = ["SQLiteBackend", "MIGRATIONS"]
 
 
-class SQLiteBackend(SQLiteLexicalIndex, MemoryBackend, WriterLease):
+class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterLease):
     """SQLite storage in ``<path>/memory.sqlite3`` (or an explicit ``.sqlite3``/``.db`` file).
 
     Args:
@@ -378,6 +379,7 @@ class SQLiteBackend(SQLiteLexicalIndex, MemoryBackend, WriterLease):
             c.execute("DELETE FROM vectors WHERE user_id = ?", (user_id,))
             c.execute("DELETE FROM user_stats WHERE user_id = ?", (user_id,))
             c.execute("DELETE FROM records WHERE user_id = ?", (user_id,))
+            c.execute("DELETE FROM entry_index WHERE user_id = ?", (user_id,))
             c.executemany(
                 "DELETE FROM embedding_cache WHERE hash = ?", [(h,) for h in cache_hashes]
             )

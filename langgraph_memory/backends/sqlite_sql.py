@@ -95,7 +95,43 @@ MIGRATIONS: list[str] = [
     INSERT OR IGNORE INTO lgm_meta (key, value)
         SELECT 'postings_upto', CAST(COALESCE(MAX(seq), 0) AS TEXT) FROM messages;
     """,
+    # The long-term entry index (see backends.sqlite_entries).
+    """
+    CREATE TABLE entry_index (
+        user_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        rev INTEGER NOT NULL,
+        text TEXT,
+        terms TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        hash TEXT NOT NULL,
+        vec BLOB,
+        PRIMARY KEY (user_id, key)
+    );
+    CREATE INDEX entry_index_user_rev ON entry_index (user_id, rev);
+    CREATE INDEX entry_index_rev ON entry_index (rev);
+    CREATE INDEX entry_index_pending ON entry_index (rev) WHERE vec IS NULL AND text IS NOT NULL;
+    """,
+    # Record fields queried on every write or read: a fact's subject (its timeline and
+    # near duplicates, read by every new fact), an episode's target (its lessons), a
+    # task's session (the task in progress, read by every context). Without these a
+    # query read every record of its kind and user: ~5 ms a fact at 10,000 facts.
+    """
+    CREATE INDEX records_subject_key
+        ON records (kind, user_id, json_extract(data, '$.subject_key'));
+    CREATE INDEX records_subject ON records (kind, user_id, json_extract(data, '$.subject'));
+    CREATE INDEX records_target ON records (kind, user_id, json_extract(data, '$.target'));
+    CREATE INDEX records_session ON records (kind, user_id, json_extract(data, '$.session_id'));
+    """,
 ]
+
+#: Record data fields with an expression index (migration 5), and the index.
+RECORD_FIELD_INDEXES = {
+    "subject_key": "records_subject_key",
+    "subject": "records_subject",
+    "target": "records_target",
+    "session_id": "records_session",
+}
 
 #: lgm_meta key: every message with a seq up to this one has its postings written.
 INDEXED_UPTO = "postings_upto"
@@ -153,24 +189,31 @@ def record_query(
     Example:
         >>> sql, params = record_query("task", "ann", {"status": "open"}, 1, True)
         >>> params
-        ('task', 'ann', '$.status', '$.status', 'open', 1)
+        ('task', 'ann', 'open', 1)
     """
-    sql = f"SELECT {REC_COLS} FROM records WHERE kind = ?"
+    index = next((RECORD_FIELD_INDEXES[n] for n in where if n in RECORD_FIELD_INDEXES), None)
+    hint = f" INDEXED BY {index}" if index else ""  # the planner favours records_user
+    sql = f"SELECT {REC_COLS} FROM records{hint} WHERE kind = ?"
     params: list[object] = [kind]
     if user_id is not None:
         sql += " AND user_id = ?"
         params.append(user_id)
     for name, value in where.items():
-        path = f"$.{name}"
+        # the path is written out (a checked identifier), so an expression index on
+        # json_extract(data, '$.<name>') answers the query (see MIGRATIONS)
+        path = f"'$.{name}'"
         if isinstance(value, bool):
-            sql += " AND json_type(data, ?) = ?"
-            params += [path, "true" if value else "false"]
+            sql += f" AND json_type(data, {path}) = ?"
+            params += ["true" if value else "false"]
         elif isinstance(value, str):
-            sql += " AND json_type(data, ?) = 'text' AND json_extract(data, ?) = ?"
-            params += [path, path, value]
+            sql += f" AND json_extract(data, {path}) = ? AND json_type(data, {path}) = 'text'"
+            params += [value]
         else:
-            sql += " AND json_type(data, ?) IN ('integer', 'real') AND json_extract(data, ?) = ?"
-            params += [path, path, value]
+            sql += (
+                f" AND json_extract(data, {path}) = ?"
+                f" AND json_type(data, {path}) IN ('integer', 'real')"
+            )
+            params += [value]
     order = "DESC" if newest_first else "ASC"
     sql += f" ORDER BY created_at {order}, id {order}"
     if limit is not None:

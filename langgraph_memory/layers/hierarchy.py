@@ -45,6 +45,7 @@ from ..backends.capabilities import ClaimQueue, RecordStore
 from ..concurrency import yield_gil
 from ..config import HierarchySection
 from ..records import Message
+from ..retrieval.scoring import heat_factor
 from .coherence import Coherence
 from .hierarchy_records import HierarchyRecords
 from .midterm import Segment, coldest, place_page
@@ -411,9 +412,11 @@ class Hierarchy:
         *,
         visit: bool = True,
     ) -> list[RankedSegment]:
-        """The ``k`` active segments closest to a query, by f_score; each counts a visit."""
+        """The ``k`` active segments closest to a query, by f_score weighed by their heat
+        (``segment_heat_weight``); each counts a visit."""
         terms = {t for t in query_terms if len(t) > 1}
         scored: list[RankedSegment] = []
+        tau = max(self.config.heat_threshold, 1e-6)
         with self.lock:
             now = _now()
             for seg in self.segments(user_id).values():
@@ -422,8 +425,11 @@ class Hierarchy:
                 if seg.archived or seg.vector is None or not seg.summary:
                     continue
                 vec = query_vector if query_vector is not None else np.zeros_like(seg.vector)
-                score = f_score(vec, seg.vector, terms, seg.keywords())
-                parts = {"f_score": score, "heat": seg.heat(now, **self._heat_kw())}
+                closeness = f_score(vec, seg.vector, terms, seg.keywords())
+                hot = seg.heat(now, **self._heat_kw())
+                boost = heat_factor(hot, tau=tau, weight=self.config.segment_heat_weight)
+                score = closeness * boost
+                parts = {"f_score": closeness, "heat": hot, "heat_factor": boost}
                 scored.append(RankedSegment(seg, score, parts))
             scored.sort(key=lambda x: (-x[1], x[0].id))
             top = scored[:k]

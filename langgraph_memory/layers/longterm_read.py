@@ -30,20 +30,32 @@ from typing import TYPE_CHECKING, Literal, NamedTuple, cast
 
 import numpy as np
 
+from ..reflection import INSIGHT_KIND, LESSON_KIND, Insight, Lesson
 from ..retrieval.hybrid import HybridRanker
 from ..retrieval.vectors import cosines
 from ..tokens import tokenize
+from .contradictions import CONTRADICTION_KIND, Contradiction
 
 if TYPE_CHECKING:
     from ..consolidation import Consolidator
     from ..working import WorkingMemory
     from .longterm import LongTermMemory
 
-__all__ = ["LongTermDoc", "LongTermDocs", "LongTermLayer", "RankedDoc", "rank_docs", "rank_hybrid"]
+__all__ = [
+    "LongTermDoc",
+    "LongTermDocs",
+    "LongTermLayer",
+    "RankedDoc",
+    "fuse_ranked",
+    "rank_docs",
+    "rank_hybrid",
+]
 
 
 #: The long-term layers an entry comes from.
-LongTermLayer = Literal["profile", "fact", "trait", "episode", "knowledge"]
+LongTermLayer = Literal[
+    "profile", "fact", "trait", "episode", "knowledge", "lesson", "insight", "contradiction"
+]
 
 
 @dataclass(slots=True)
@@ -86,15 +98,21 @@ class LongTermDocs:
         self._working = working
         self._knowledge = knowledge
 
-    def long_term_docs(
-        self, user_id: str, scope: str | None = None
-    ) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
+    def profile_docs(self, user_id: str, scope: str | None = None) -> list[LongTermDoc]:
         """The profile for the context (resolved in ``scope``: its entries beat global
-        ones), and the rest of long-term memory to rank."""
-        profile = [
+        ones)."""
+        return [
             LongTermDoc(e.id, "profile", e.text(), list(e.source_ids), e.updated_at)
             for e in self._longterm.for_context(user_id, scope)
         ]
+
+    def long_term_docs(
+        self, user_id: str, scope: str | None = None
+    ) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
+        """The profile for the context (resolved in ``scope``), and the rest of
+        long-term memory, listed from the records (the read path ranks the entry index
+        instead; this is for what must reach every entry, such as ``delete_user``)."""
+        profile = self.profile_docs(user_id, scope)
         others = [
             LongTermDoc(t.id, cast(LongTermLayer, t.kind), t.text, list(t.source_ids), t.updated_at)
             for t in self._longterm.texts_for_search(
@@ -108,6 +126,24 @@ class LongTermDocs:
         others += [
             LongTermDoc(k.id, "knowledge", k.text(), list(k.source_episodes), k.updated_at)
             for k in self._knowledge.knowledge(user_id)
+        ]
+        records = self._working.records
+        others += [
+            LongTermDoc(x.id, "lesson", x.text(), list(x.source_ids), x.updated_at)
+            for x in map(Lesson.load, (r.data for r in records.list_records(LESSON_KIND, user_id)))
+        ]
+        others += [
+            LongTermDoc(x.id, "insight", x.text(), list(x.source_ids), x.updated_at)
+            for x in map(
+                Insight.load, (r.data for r in records.list_records(INSIGHT_KIND, user_id))
+            )
+        ]
+        others += [
+            LongTermDoc(x.id, "contradiction", x.text(), x.source_ids, x.later_at)
+            for x in map(
+                Contradiction.load,
+                (r.data for r in records.list_records(CONTRADICTION_KIND, user_id)),
+            )
         ]
         return profile, others
 
@@ -208,36 +244,92 @@ def rank_hybrid(
     index = {id(d): i for i, d in enumerate(docs)}
     if not use_dense:  # words alone, whatever their weight
         lexical = lexical or rank_docs(docs, query)
-        ranked = [(index[id(d)], s) for d, s in (lexical[:k] if k is not None else lexical)]
+    cos = cosines(doc_vectors, query_vector) if use_dense else None  # type: ignore[arg-type]
+    fused = fuse_ranked(
+        [(index[id(d)], s) for d, s in lexical],
+        cos,
+        k,
+        lexical_weight=lexical_weight,
+        dense_weight=dense_weight,
+        rrf_k=rrf_k,
+        min_cosine=min_cosine,
+    )
+    return [RankedDoc(docs[i], score, parts) for i, score, parts in fused]
+
+
+def fuse_ranked(
+    lexical: list[tuple[int, float]],
+    cos: np.ndarray | None,
+    k: int | None,
+    *,
+    lexical_weight: float = 1.0,
+    dense_weight: float = 1.0,
+    rrf_k: int = 60,
+    min_cosine: float | None = None,
+) -> list[tuple[int, float, dict[str, float]]]:
+    """The fusion behind :func:`rank_hybrid`, on entry positions: ``lexical`` is the
+    term ranking ``(position, term score)`` best first, ``cos`` the cosine of every
+    position with the query (NaN for one to leave out of the dense ranking) or ``None``
+    for words alone.
+
+    Returns:
+        ``(position, score, parts)`` best first, at most ``k``.
+    """
+    if cos is None or dense_weight <= 0:
+        ranked = lexical[:k] if k is not None else lexical
         words = HybridRanker(rrf_k=rrf_k, lexical_weight=1.0).fuse(
             {"bm25": ranked}, normalise="weights"
         )
         term = dict(ranked)
-        return [
-            RankedDoc(docs[f.key], f.score, {"term_score": term[f.key], **f.parts}) for f in words
-        ]
-    assert query_vector is not None and doc_vectors is not None
-    cos = cosines(doc_vectors, query_vector)
-    term = {index[id(d)]: s for d, s in lexical}
-    rankings: dict[str, list[tuple[int, float]]] = {}
-    if lexical:
-        rankings["bm25"] = [(index[id(d)], s) for d, s in lexical]
+        return [(f.key, f.score, {"term_score": term[f.key], **f.parts}) for f in words]
+    if lexical_weight <= 0:
+        lexical = []
+    term = dict(lexical)
     # the dense ranking's head: a doc below it and outside the term ranking is never
     # among the ``k`` returned (fusing thousands of entries cost more than ranking them)
-    depth = len(cos) if k is None else min(len(cos), max(4 * k, 64))
-    head = np.argpartition(-cos, depth - 1)[:depth] if depth < len(cos) else np.arange(len(cos))
+    usable = np.flatnonzero(~np.isnan(cos))
+    depth = len(usable) if k is None else min(len(usable), max(4 * k, 64))
+    if depth < len(usable):
+        head = usable[np.argpartition(-cos[usable], depth - 1)[:depth]]
+    else:
+        head = usable
     head = head[np.argsort(-cos[head], kind="stable")]
-    rankings["dense"] = [(int(i), float(cos[i])) for i in head]
-    ranker = HybridRanker(rrf_k=rrf_k, lexical_weight=lexical_weight, dense_weight=dense_weight)
-    out: list[RankedDoc] = []
-    for f in ranker.fuse(rankings, normalise="weights"):
-        i, parts = f.key, f.parts
-        if i not in term and min_cosine is not None and cos[i] < min_cosine:
+    # Reciprocal rank fusion of the term ranking and the dense head (as
+    # HybridRanker.fuse: ties keep first-seen order, the term ranking first). Only the
+    # term ranking's best ``k`` and the docs of the dense head can be among the best
+    # ``k``: any other doc ranks below those ``k`` by terms and has no dense share.
+    lex_rank = {i: r for r, (i, _) in enumerate(lexical, 1)}
+    dense_rank = {int(i): r for r, i in enumerate(head.tolist(), 1)}
+    seen: dict[int, int] = {}
+    for i, _ in lexical if k is None else lexical[:k]:
+        seen[i] = lex_rank[i]
+    for i, r in dense_rank.items():
+        if i not in seen:
+            seen[i] = lex_rank.get(i, len(lexical) + r)
+    total = (lexical_weight if lexical else 0.0) + dense_weight
+    scored = []
+    for i, first in seen.items():
+        raw = 0.0
+        parts: dict[str, float] = {}
+        if i in lex_rank:
+            raw += lexical_weight / (rrf_k + lex_rank[i])
+            parts["bm25_rank"] = float(lex_rank[i])
+        if i in dense_rank:
+            raw += dense_weight / (rrf_k + dense_rank[i])
+            parts["dense_rank"] = float(dense_rank[i])
+        scored.append((-raw, first, i, parts))
+    scored.sort(key=lambda x: (x[0], x[1]))
+    out: list[tuple[int, float, dict[str, float]]] = []
+    for neg, _, i, parts in scored:
+        c = float(cos[i])
+        if i not in term and min_cosine is not None and not c >= min_cosine:
             continue
-        parts["cosine"] = float(cos[i])
+        parts["rrf"] = -neg / total
+        if c == c:  # not NaN
+            parts["cosine"] = c
         if i in term:
             parts["term_score"] = term[i]
-        out.append(RankedDoc(docs[i], f.score, parts))
+        out.append((i, -neg / total, parts))
         if k is not None and len(out) >= k:
             break
     return out

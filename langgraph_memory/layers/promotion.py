@@ -28,7 +28,7 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -36,17 +36,20 @@ from langchain_core.language_models import BaseChatModel
 
 from ..concurrency import yield_gil
 from ..records import Message
+from ..retrieval.vectors import cosines
+from ..tokens import is_cjk_text, tokenize
 from ..write.extraction import extract_atoms, normalize_key
 from ..write.extraction_atom import MemoryAtom
 from ..write.extraction_entities import sentence_spans
-from ..write.extraction_rules import PROFILE_KEYS
+from ..write.extraction_rules import PROFILE_KEYS, is_correction
 from .longterm import LongTermMemory
-from .profile import stable_id
+from .profile import ProfileEntry, stable_id
 
 if TYPE_CHECKING:
     from ..working import WorkingMemory
+    from .contradictions import ContradictionFinder
 
-__all__ = ["write_atoms", "AtomWriter", "quote_of", "INSTRUCTION_SOURCE"]
+__all__ = ["write_atoms", "AtomWriter", "quote_of", "correct_related", "INSTRUCTION_SOURCE"]
 
 #: ``metadata["source"]`` of an anchor read from a standing instruction.
 INSTRUCTION_SOURCE = "instruction"
@@ -134,6 +137,8 @@ def _write(
             return _instruction(working, user_id, atom, msg, quote)
         atom = replace(atom, kind="preference")  # no anchors here: kept as a preference
     if atom.kind == "preference":
+        if msg.role == "user" and is_correction(msg.content):
+            correct_related(lt, user_id, atom, ids)
         lt.upsert_preference(
             user_id,
             atom.key,
@@ -167,6 +172,73 @@ def _write(
     return 0
 
 
+#: A correction lowers the stated preference most related to the new one: their values'
+#: cosine at least CORRECTION_MIN_COSINE, or their words in common (over the words of
+#: either) at least CORRECTION_MIN_OVERLAP; for Chinese, which the default model
+#: hardly reads, their characters in common at least CORRECTION_MIN_CJK_OVERLAP
+#: ("喝咖啡" and "喝绿茶" share the verb: 1 of 5).
+CORRECTION_MIN_COSINE = 0.45
+CORRECTION_MIN_OVERLAP = 0.25
+CORRECTION_MIN_CJK_OVERLAP = 0.2
+
+
+def _overlap(a: str, b: str) -> float:
+    """Words in common over words in either (characters, for Chinese: its words are
+    segmented differently in different phrases), when at least the threshold, else 0."""
+    if is_cjk_text(a + b):
+        x, y = {c for c in a if not c.isspace()}, {c for c in b if not c.isspace()}
+        floor = CORRECTION_MIN_CJK_OVERLAP
+    else:
+        x, y = set(tokenize(a)), set(tokenize(b))
+        floor = CORRECTION_MIN_OVERLAP
+    share = len(x & y) / max(len(x | y), 1)
+    return share if share >= floor else 0.0
+
+
+def correct_related(
+    lt: LongTermMemory, user_id: str, atom: MemoryAtom, source_ids: Sequence[str]
+) -> ProfileEntry | None:
+    """A preference stated as a correction ("No, I prefer coffee.", "不对，我喜欢绿茶。"):
+    the entry it corrects loses ``correct_step`` of confidence (seed 002's −0.4 rule;
+    the entry is kept, and leaves the context below the threshold). The corrected entry
+    is one of the same key with another value, else the one whose value is most related
+    to the new value (:data:`CORRECTION_MIN_COSINE`, :data:`CORRECTION_MIN_OVERLAP`);
+    none when nothing is related enough. Returns the corrected entry.
+    """
+    new = str(atom.value).strip()
+    others = [
+        e
+        for e in lt.list_preferences(user_id)
+        if e.scope == atom.scope and str(e.value).strip().lower() != new.lower()
+    ]
+    if not others:
+        return None
+    same = [e for e in others if e.key == normalize_key(atom.key)]
+    if same:
+        target = max(same, key=lambda e: e.updated_at)
+    else:
+        values = [str(e.value) for e in others]
+        related = [_overlap(new, v) for v in values]
+        if lt.embed is not None and not is_cjk_text(new):
+            vecs = lt.embed([new, *values])
+            cos = cosines(vecs[1:], vecs[0])
+            related = [
+                max(r, float(c)) if c >= CORRECTION_MIN_COSINE and not is_cjk_text(v) else r
+                for r, c, v in zip(related, cos, values, strict=True)
+            ]
+        best = max(range(len(others)), key=lambda i: (related[i], others[i].updated_at))
+        if related[best] <= 0:
+            return None
+        target = others[best]
+    log.info("a correction lowers preference %s of user %s", target.id, user_id)
+    return lt.correct(user_id, target.id, source_ids=list(source_ids))
+
+
+def _names_another_user(atoms: Sequence[MemoryAtom], others: Collection[str]) -> bool:
+    folded = {o.casefold() for o in others}
+    return any(a.subject.strip().casefold() in folded for a in atoms if a.subject)
+
+
 def write_atoms(
     lt: LongTermMemory,
     user_id: str,
@@ -174,9 +246,13 @@ def write_atoms(
     *,
     llm: BaseChatModel | None = None,
     working: WorkingMemory | None = None,
+    other_users: Collection[str] = (),
 ) -> int:
     """Extract memory atoms from ``messages`` and write them to ``lt`` (standing
     instructions to ``working``'s anchors, when given).
+
+    An LLM answer with an atom about one of ``other_users`` (another user of the store,
+    by id) is not trusted: the message is read by the rules instead, and it is logged.
 
     Returns:
         How many long-term entries were written or refreshed.
@@ -187,6 +263,12 @@ def write_atoms(
             continue
         try:
             atoms = extract_atoms(msg.content, role=msg.role, timestamp=msg.timestamp, llm=llm)
+            if llm is not None and other_users and _names_another_user(atoms, other_users):
+                log.warning(
+                    "the LLM's extraction of message %s names another user; the rules read it",
+                    msg.id,
+                )
+                atoms = extract_atoms(msg.content, role=msg.role, timestamp=msg.timestamp)
         except Exception:  # extraction never blocks promotion of the rest
             log.exception("extraction failed for message %s", msg.id)
             continue
@@ -211,6 +293,10 @@ class AtomWriter:
         llm: The chat model that extracts them (rules when ``None``).
         working: Where standing instructions go, as user anchors (kept as preferences
             when ``None``).
+        links: Links each placed statement to an earlier one it contradicts (see
+            :mod:`~langgraph_memory.layers.contradictions`).
+        users: The store's user ids: an LLM extraction naming another user is not
+            trusted (the rules read that message).
     """
 
     def __init__(
@@ -218,10 +304,15 @@ class AtomWriter:
         longterm: LongTermMemory,
         llm: BaseChatModel | None = None,
         working: WorkingMemory | None = None,
+        *,
+        links: ContradictionFinder | None = None,
+        users: Callable[[], Sequence[str]] | None = None,
     ) -> None:
         self.longterm = longterm
         self.llm = llm
         self.working = working
+        self.links = links
+        self.users = users
 
     def __call__(self, user_id: str, segment: object, messages: Sequence[Message]) -> int:
         return write_atoms(self.longterm, user_id, messages, llm=self.llm, working=self.working)
@@ -232,7 +323,21 @@ class AtomWriter:
         by_user: dict[str, list[Message]] = {}
         for m in messages:
             by_user.setdefault(m.user_id, []).append(m)
-        return sum(
-            write_atoms(self.longterm, u, ms, llm=self.llm, working=self.working)
+        everyone = set(self.users()) if self.llm is not None and self.users else set()
+        written = sum(
+            write_atoms(
+                self.longterm,
+                u,
+                ms,
+                llm=self.llm,
+                working=self.working,
+                other_users=everyone - {u, "user", "assistant"},
+            )
             for u, ms in by_user.items()
         )
+        if self.links is not None:
+            try:
+                written += self.links.placed(messages)
+            except Exception:  # links never block placement
+                log.exception("contradiction links failed")
+        return written

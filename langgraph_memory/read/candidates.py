@@ -24,6 +24,7 @@ from ..config import MemoryConfig
 from ..context import ContextItem, item_tokens
 from ..layers.hierarchy import RankedSegment
 from ..layers.longterm_read import LongTermDoc
+from ..layers.shortterm import SessionState
 from ..records import ContextLayer, MemoryHit, Message
 from ..tokens import count_tokens, tokenize
 from ..working import Anchor, TaskState
@@ -230,6 +231,33 @@ def segment_hit(ranked: RankedSegment) -> MemoryHit:
         timestamp=seg.last_access,
         metadata={"pages": len(seg.pages), "keywords": seg.keywords(8)},
     )
+
+
+def chain_items(state: SessionState) -> list[ContextItem]:
+    """Summaries of the current session's topic chains, oldest chain first: what of the
+    session did not fit as messages comes back compressed (the packer skips a chain
+    whose summarised turns are all in the context already)."""
+    out: list[ContextItem] = []
+    for chain in state.chains.values():
+        if not chain.summary or not chain.summary_source_ids:
+            continue
+        topic = ", ".join(chain.keywords(4))
+        text = f"(earlier in this session, on {topic}) {chain.summary}"
+        out.append(
+            ContextItem(
+                layer="chain",
+                text=text,
+                tokens=item_tokens(text),
+                score=1.0,
+                score_parts={"chain": 1.0, "chain_pages": float(chain.pages_total)},
+                source_ids=list(chain.summary_source_ids),
+                reason="short-term topic chain of this session: its summary",
+                timestamp=None,
+                session_id=state.session_id,
+                order=-1,
+            )
+        )
+    return out
 
 
 def segment_items(

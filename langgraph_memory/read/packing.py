@@ -23,7 +23,20 @@ from ..tokens import count_cjk
 __all__ = ["Packer", "STATEMENT_LAYERS"]
 
 #: Layers whose items are statements drawn from messages rather than the messages.
-STATEMENT_LAYERS = frozenset({"anchor", "task", "profile", "fact", "trait", "episode", "knowledge"})
+STATEMENT_LAYERS = frozenset(
+    {
+        "anchor",
+        "task",
+        "profile",
+        "fact",
+        "trait",
+        "episode",
+        "knowledge",
+        "lesson",
+        "insight",
+        "contradiction",
+    }
+)
 
 
 class Packer:

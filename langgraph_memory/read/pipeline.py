@@ -31,6 +31,7 @@ import numpy as np
 
 from ..config import MemoryConfig
 from ..context import ContextItem, MemoryContext
+from ..layers.entry_index import EntryIndexer
 from ..layers.hierarchy import RankedSegment
 from ..layers.longterm_read import LongTermDoc, RankedDoc, rank_hybrid
 from ..layers.promotion import INSTRUCTION_SOURCE
@@ -44,6 +45,7 @@ from ..validation import check_id
 from ..working import Anchor, TaskState
 from .candidates import (
     anchor_item,
+    chain_items,
     doc_item,
     message_candidates,
     message_item,
@@ -74,6 +76,9 @@ __all__ = [
 #: layer holds it, stays searchable as a message), mid-term segment summaries, and
 #: long-term entries (profile, facts, traits, episodes, knowledge).
 LAYERS = ("message", "mid_term", "long_term")
+#: A lesson sharing no term with the task in progress rides along when its cosine with
+#: the task's request is at least this.
+LESSON_MIN_COSINE = 0.5
 
 
 class SegmentSource(Protocol):
@@ -101,13 +106,11 @@ class SegmentSource(Protocol):
 
 
 class LongTermSource(Protocol):
-    """Long-term memory as the read path sees it."""
+    """Long-term memory as the read path sees it (the rest of it is ranked from the
+    entry index)."""
 
-    def long_term_docs(
-        self, user_id: str, scope: str | None = None
-    ) -> tuple[list[LongTermDoc], list[LongTermDoc]]:
-        """The profile for the context (in ``scope``), and the rest of long-term memory
-        to rank."""
+    def profile_docs(self, user_id: str, scope: str | None = None) -> list[LongTermDoc]:
+        """The profile for the context (resolved in ``scope``)."""
         ...
 
 
@@ -230,41 +233,79 @@ class Retrieval:
         return [(int(i), float(close[i])) for i in order]
 
     def long_term(
-        self, docs: list[LongTermDoc], message_parts: list[dict[str, float]], k: int
+        self, message_parts: list[dict[str, float]], k: int, extra: Sequence[LongTermDoc] = ()
     ) -> list[RankedDoc]:
-        """Long-term entries by hybrid search (see
-        :func:`~langgraph_memory.layers.longterm_read.rank_hybrid`).
+        """The user's indexed long-term entries (current facts, traits, episodes,
+        knowledge) by hybrid search over the entry index (see
+        :mod:`~langgraph_memory.layers.entry_index`), and ``extra`` entries (the profile,
+        for search) ranked alike beside them, best ``k`` of both by score.
 
-        Their texts are embedded through the cached embedder, in process only (a
-        rendering changes with the entry, and ``delete_user`` must reach every
-        vector). An entry sharing no term with the query must be at least as close
-        to it as the messages ranked within ``fusion_depth`` by cosine
-        (``message_parts``: score parts of the retrieved messages).
+        An entry sharing no term with the query must be at least as close to it as the
+        messages ranked within ``fusion_depth`` by cosine (``message_parts``: score
+        parts of the retrieved messages).
         """
         cfg = self._p.config
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
-        if weight <= 0 or not docs:
-            return rank_hybrid(
-                docs, self.query, k, lexical_weight=cfg.lexical_weight, rrf_k=cfg.rrf_k
-            )
-        embedder = self._p.retriever.embedder.get()
-        vectors = embedder.embed_array([d.text for d in docs], persist=False)
         close = [
             p["cosine"]
             for p in message_parts
             if "cosine" in p and p.get("dense_rank", cfg.fusion_depth + 1) <= cfg.fusion_depth
         ]
-        return rank_hybrid(
-            docs,
+        floor = min(close) if close else None
+        qvec = self.vector.get() if weight > 0 else None
+        ranked = self._p.entries.rank(
+            self.user_id,
             self.query,
             k,
-            query_vector=self.vector.get(),
+            query_vector=qvec,
+            lexical_weight=cfg.lexical_weight,
+            dense_weight=weight,
+            rrf_k=cfg.rrf_k,
+            min_cosine=floor,
+        )
+        if not extra:
+            return ranked
+        vectors = None
+        if qvec is not None:
+            vectors = self._p.retriever.embedder.get().embed_array(
+                [d.text for d in extra], persist=False
+            )
+        ranked += rank_hybrid(
+            extra,
+            self.query,
+            k,
+            query_vector=qvec,
             doc_vectors=vectors,
             lexical_weight=cfg.lexical_weight,
             dense_weight=weight,
             rrf_k=cfg.rrf_k,
-            min_cosine=min(close) if close else None,
+            min_cosine=floor,
         )
+        ranked.sort(key=lambda r: -r.score)
+        return ranked[:k]
+
+    def lessons_for(self, request: str, k: int = 3) -> list[ContextItem]:
+        """Lessons of earlier tasks like ``request`` (the task in progress), best first:
+        those sharing its terms, or close to it by meaning (cosine with the request's
+        embedding at least :data:`LESSON_MIN_COSINE`)."""
+        cfg = self._p.config
+        weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
+        qvec = None
+        if weight > 0:
+            qvec = self._p.retriever.embedder.get().embed_array([request], persist=False)[0]
+        ranked = self._p.entries.rank(
+            self.user_id,
+            request,
+            k,
+            query_vector=qvec,
+            lexical_weight=cfg.lexical_weight,
+            dense_weight=weight,
+            rrf_k=cfg.rrf_k,
+            min_cosine=LESSON_MIN_COSINE,
+            layers=("lesson",),
+        )
+        reason = "lesson of a similar earlier task: rides along with the task in progress"
+        return [doc_item(d, score, {**parts, "lesson": 1.0}, reason) for d, score, parts in ranked]
 
 
 class ReadPipeline:
@@ -275,8 +316,9 @@ class ReadPipeline:
         retriever: Ranks one user's messages by hybrid search.
         config: Every read parameter.
         segments: The hierarchy.
-        long_term: Long-term memory.
+        long_term: Long-term memory (the profile).
         working: Working memory.
+        entries: The long-term entry index (facts, traits, episodes, knowledge).
         accesses: Counts the long-term entries contexts include.
         reranker: An optional cross-encoder for the best candidates.
     """
@@ -289,11 +331,13 @@ class ReadPipeline:
         segments: SegmentSource,
         long_term: LongTermSource,
         working: WorkingSource,
+        entries: EntryIndexer,
         *,
         accesses: AccessRecorder | None = None,
         reranker: Reranker | None = None,
     ) -> None:
         self.storage = storage
+        self.entries = entries
         self.retriever = retriever
         self.config = config
         self.segments = segments
@@ -335,13 +379,13 @@ class ReadPipeline:
             if "mid_term" in layers:
                 extra += [segment_hit(s) for s in r.segments()]
             if "long_term" in layers:
-                profile, docs = self.long_term.long_term_docs(user_id)
+                profile = self.long_term.profile_docs(user_id)
                 parts_of = [h.score_parts for h in message_hits]
                 extra += [
                     MemoryHit(
                         d.id, d.layer, d.text, score, parts, d.source_ids, timestamp=d.timestamp
                     )
-                    for d, score, parts in r.long_term(profile + docs, parts_of, k)
+                    for d, score, parts in r.long_term(parts_of, k, profile)
                 ]
             by_layer: dict[str, int] = {}
             for hit in extra:
@@ -409,7 +453,7 @@ class ReadPipeline:
         recent = self.short_term(user_id, session_id)
         if scope is None:  # the session's own, from its latest message that names one
             scope = _session_scope(recent)
-        profile, long_docs = self.long_term.long_term_docs(user_id, scope)
+        profile = self.long_term.profile_docs(user_id, scope)
         doc_of: dict[int, LongTermDoc] = {}  # id(item) -> the entry it renders
         profile_items = []
         for i, close in r.closest_first([d.text for d in profile]):
@@ -420,6 +464,8 @@ class ReadPipeline:
         packer.take(profile_items, packer.share(cfg.profile_share), by_score=False)
         if task is not None:
             packer.take([task_item(task)], int(budget * cfg.working_share))
+            if cfg.lesson_share > 0:
+                packer.take(r.lessons_for(task.original_request), packer.share(cfg.lesson_share))
         session_items = [
             message_item(
                 m,
@@ -432,11 +478,14 @@ class ReadPipeline:
             for i, m in enumerate(recent)
         ]
         packer.take(session_items, int(budget * cfg.session_share))
+        if cfg.chain_share > 0:  # what of the session did not fit, compressed
+            chains = chain_items(self.segments.state(user_id, session_id))
+            packer.take(chains, packer.share(cfg.chain_share), by_score=False)
         t1 = time.perf_counter()
         # The segments are ranked after the BM25 and dense rankings: the query is
         # embedded by then.
         ranked = r.messages(cfg.candidate_pool, flt, via_segments=not flt)
-        long_ranked = r.long_term(long_docs, [m.parts for m in ranked], cfg.long_term_k)
+        long_ranked = r.long_term([m.parts for m in ranked], cfg.long_term_k)
         t2 = time.perf_counter()
         segments = r.ranked_so_far()
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}

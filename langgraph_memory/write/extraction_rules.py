@@ -348,3 +348,25 @@ RULES: list[Rule] = [
     _zh("task", rf"我(?:需要|必须|得去|还得|要记得){_VZ}", "todo"),
     _zh("fact", rf"(?:^\s*|请)(?:你)?(?:记住|记下)[：:，,]?{_VZ}", "note"),
 ]
+
+
+#: A message that opens by correcting what was said or assumed: "No, ...", "Actually,
+#: ...", "I meant ...", "不对，…", "不是，…", "其实…", "我是说…".
+CORRECTION_RE = re.compile(
+    r"^\s*(?:(?:no|nope|nah|actually|correction|wrong|not quite|not really|"
+    r"that'?s not (?:right|true|correct)|that is not (?:right|true|correct))\b\s*[,.:;!—-]"
+    r"|i (?:meant|said)\b)"
+    r"|^\s*(?:不对|不是的|不是|错了|其实|更正|纠正|我是说|我说的是)",
+    re.IGNORECASE,
+)
+
+
+def is_correction(text: str) -> bool:
+    """Whether a message opens by correcting what was said or assumed.
+
+    Example:
+        >>> [is_correction(t) for t in ["No, I prefer coffee.", "不对，我喜欢绿茶。",
+        ...                             "No problem at all", "I like tea"]]
+        [True, True, False, False]
+    """
+    return bool(CORRECTION_RE.search(text))

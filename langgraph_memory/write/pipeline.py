@@ -44,7 +44,7 @@ from .lease import Writer
 from .sensitivity import SensitivityFilter
 from .worker import EmbeddingWorker, Placement
 
-__all__ = ["WritePipeline", "HierarchyWrites", "AccessSaver"]
+__all__ = ["WritePipeline", "HierarchyWrites", "AccessSaver", "EntryEmbedder"]
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +61,28 @@ class HierarchyWrites(Placement, Protocol):
 
     def forget_user(self, user_id: str) -> None:
         """Drop a deleted user's cached state."""
+
+
+class EntryEmbedder(Protocol):
+    """The long-term entry index as the write path keeps it."""
+
+    def embed_pending(self, limit: int = 256) -> int:
+        """Embed entries still without a vector; returns how many."""
+        ...
+
+    def forget(self, user_id: str) -> None:
+        """Drop a deleted user's mirror."""
+
+    def take_changed_users(self) -> list[str]:
+        """Users whose entries changed since the last call."""
+        ...
+
+
+class Reflection(Protocol):
+    """Reflection as the write path runs it."""
+
+    def run(self, user_id: str) -> Any:
+        """Reflect on what changed for a user."""
 
 
 class AccessSaver(Protocol):
@@ -82,6 +104,10 @@ class WritePipeline:
         writer: The write lock and the store's writer lease.
         hierarchy: Where embedded messages are placed.
         accesses: Long-term accesses to save when the queue is drained.
+        entries: The long-term entry index, whose pending entries the worker embeds
+            when the queue is drained.
+        reflector: Writes lessons and insights for the users whose entries changed,
+            when the queue is drained.
     """
 
     #: How long ``delete_user`` waits for another process to release the writer lease.
@@ -96,8 +122,13 @@ class WritePipeline:
         writer: Writer,
         hierarchy: HierarchyWrites,
         accesses: AccessSaver,
+        *,
+        entries: EntryEmbedder | None = None,
+        reflector: Reflection | None = None,
     ) -> None:
         self.storage = storage
+        self._entries = entries
+        self._reflector = reflector
         self.config = config
         self.embedder = embedder
         self.writer = writer
@@ -160,11 +191,13 @@ class WritePipeline:
     # -- the background -------------------------------------------------------------------
     def housekeeping(self) -> None:
         """Worker idle hook: persist segment visits and long-term accesses, run due
-        promotions, expire sessions."""
+        promotions, expire sessions, reflect, embed long-term entries still without a
+        vector."""
         try:
             self._accesses.save()
             self._hierarchy.run_pending()
             self._hierarchy.maybe_expire()
+            self._embed_entries()
         except Exception:  # housekeeping must never stop the embedding worker
             log.exception("memory housekeeping failed")
 
@@ -181,6 +214,21 @@ class WritePipeline:
             if mine:
                 self._accesses.save()
                 self._hierarchy.run_pending()
+        self._embed_entries()
+
+    def _embed_entries(self) -> None:
+        """Reflect for the users whose entries changed, then embed every long-term entry
+        still without a vector, in batches."""
+        if self._entries is None:
+            return
+        if self._reflector is not None:
+            for user_id in self._entries.take_changed_users():
+                try:
+                    self._reflector.run(user_id)
+                except Exception:  # one user's reflection must not stop the others'
+                    log.exception("reflection failed for one user")
+        while self._entries.embed_pending(self.config.embed_batch_size) > 0:
+            pass
 
     # -- deleting -------------------------------------------------------------------------
     def delete_user(self, user_id: str, derived_texts: Sequence[str] = ()) -> int:
@@ -210,6 +258,8 @@ class WritePipeline:
             texts = [CachedEmbeddings.content_hash(t) for t in derived_texts]
             n = self.storage.delete_user(user_id, hashes)
             self._hierarchy.forget_user(user_id)
+            if self._entries is not None:
+                self._entries.forget(user_id)
             self.embedder.forget(hashes + texts)
         return n
 

@@ -236,3 +236,69 @@ def test_a_bad_scope_in_metadata_is_passed_over(mm: MemoryManager) -> None:
     mm.flush()
     ctx = mm.build_context("ann", "w", "indentation?", 300)
     assert any(it.layer == "profile" for it in ctx.items)  # the global preference, no error
+
+
+@pytest.mark.parametrize(
+    ("before", "unrelated", "correction", "old", "new"),
+    [
+        (
+            "I prefer green tea.",
+            "I love jazz.",
+            "No, I prefer black tea.",
+            "green tea",
+            "black tea",
+        ),
+        ("我喜欢喝咖啡。", "我喜欢爵士乐。", "不对，我喜欢喝绿茶。", "喝咖啡", "喝绿茶"),
+    ],
+)
+def test_a_correction_lowers_the_preference_it_corrects(
+    mm: MemoryManager, before: str, unrelated: str, correction: str, old: str, new: str
+) -> None:
+    say(mm, "ann", before)
+    say(mm, "ann", unrelated, day=1)
+    mm.flush()
+    was = {str(e.value): e.confidence for e in mm._longterm.list_preferences("ann")}
+    mid = say(mm, "ann", correction, day=2)
+    mm.flush()
+    by_value = {str(e.value): e for e in mm._longterm.list_preferences("ann")}
+    corrected = by_value[old]
+    assert corrected.confidence == pytest.approx(was[old] - mm.config.correct_step)
+    assert mid in corrected.source_ids  # the correction is cited
+    assert by_value[new].confidence >= mm.config.preference_threshold
+    others = [v for v in by_value if v not in (old, new)]
+    assert others and all(by_value[v].confidence == was[v] for v in others)
+    shown = [e.value for e in mm._longterm.for_context("ann")]
+    assert new in shown and old not in shown  # below the threshold: out of the context
+
+
+def test_a_statement_that_is_no_correction_lowers_nothing(mm: MemoryManager) -> None:
+    say(mm, "ann", "I prefer green tea.")
+    say(mm, "ann", "I prefer black tea.", day=1)  # a second taste, not a correction
+    say(mm, "ann", "No, I prefer jazz.", day=2)  # a correction related to nothing stored
+    mm.flush()
+    assert len(mm._longterm.list_preferences("ann")) == 3
+    assert all(e.confidence >= 0.9 for e in mm._longterm.list_preferences("ann"))
+
+
+class OtherUserModel(FakeListChatModel):
+    """Answers every extraction prompt with an atom about the store's user 'bob'."""
+
+    def _call(self, messages: Any, *args: Any, **kwargs: Any) -> str:
+        atom = {"kind": "fact", "subject": "Bob", "key": "password_hint", "value": "his dog"}
+        return json.dumps({"atoms": [atom]})
+
+
+def test_an_llm_answer_naming_another_user_falls_back_to_the_rules(
+    backend: MemoryBackend, caplog: pytest.LogCaptureFixture
+) -> None:
+    llm = OtherUserModel(responses=["unused"])
+    with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), llm=llm) as mm:
+        mm.add_message("bob", "s1", "user", "Hello there.", timestamp=T0)
+        mm.flush()
+        with caplog.at_level("WARNING", logger="langgraph_memory.layers.promotion"):
+            say(mm, "ann", "I live in Lisbon and I prefer green tea.")
+            mm.flush()
+        facts = mm._longterm.list_facts("ann")
+        assert [f.object for f in facts if f.relation == "location"] == ["Lisbon"]
+        assert not [f for f in facts if "dog" in f.object]
+        assert "names another user" in caplog.text

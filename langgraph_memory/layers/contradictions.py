@@ -1,0 +1,210 @@
+"""Contradiction links: a statement of the user that contradicts an earlier one is kept
+beside it, linked, so a context can show both and the model can ask.
+
+As the worker places a user's statement, the user's earlier statements closest to it
+by meaning (the store's vector search, cosine at least ``min_cosine``) are compared
+with it: when exactly one of the two is negated ("I have never used Flask routes"
+after "I implemented a Flask route in the API", "我从来没用过 Flask" after "我用 Flask
+写过接口"), a :class:`Contradiction` links them. Nothing is deleted or overwritten:
+both messages stay, and the link is a long-term entry (indexed, ranked against
+queries like any other, reaching a context with both statements quoted, dated and
+cited). Questions and short replies are not statements; the closest earlier
+statement of opposite polarity is linked, one link per new statement.
+
+Example:
+    >>> [polarity(t) for t in ["I implemented a Flask route.", "I have never used Flask.",
+    ...                        "我用 Flask 写过接口", "我从来没用过 Flask"]]
+    [1, -1, 1, -1]
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from ..backends.base import StorageCore
+from ..backends.capabilities import RecordStore, VectorIndex
+from ..records import Message, Record, from_data, index_text, to_data
+from ..tokens import is_cjk_text, tokenize
+from .profile import stable_id
+
+__all__ = ["Contradiction", "ContradictionFinder", "polarity", "CONTRADICTION_KIND"]
+
+log = logging.getLogger(__name__)
+
+CONTRADICTION_KIND = "contradiction"
+
+_NEGATION_EN = re.compile(
+    r"\b(?:never|not|no longer|nothing|none|neither|nor|no)\b|n't\b|\bcannot\b", re.IGNORECASE
+)
+_NEGATION_ZH = re.compile(r"没有|没|从未|从来没|从不|不是|不会|不再|并未|未曾|不")
+#: A statement has at least this many terms (shorter replies are not compared).
+MIN_TERMS = 3
+#: A quoted statement is cut to this many characters.
+QUOTE_CHARS = 240
+
+
+def polarity(text: str) -> int:
+    """-1 for a negated statement, 1 otherwise (English and Chinese negation words)."""
+    pattern = _NEGATION_ZH if is_cjk_text(text) else _NEGATION_EN
+    return -1 if pattern.search(text) else 1
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _quote(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= QUOTE_CHARS else text[: QUOTE_CHARS - 1] + "…"
+
+
+@dataclass(slots=True)
+class Contradiction:
+    """Two statements of the user, one negating what the other says.
+
+    Attributes:
+        id: Stable per pair.
+        user_id: Whose.
+        earlier_id, later_id: The two messages (the citation trail), in time order.
+        earlier, later: Their words (quoted).
+        earlier_at, later_at: When each was said.
+        cosine: How close they are by meaning.
+    """
+
+    id: str
+    user_id: str
+    earlier_id: str
+    later_id: str
+    earlier: str
+    later: str
+    earlier_at: datetime
+    later_at: datetime
+    cosine: float
+    created_at: datetime = field(default_factory=_now)
+    updated_at: datetime = field(default_factory=_now)
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> Contradiction:
+        return from_data(cls, data)
+
+    @property
+    def source_ids(self) -> list[str]:
+        return [self.earlier_id, self.later_id]
+
+    def text(self) -> str:
+        """Both statements, dated, for prompts and search."""
+        a, b = self.earlier_at.date().isoformat(), self.later_at.date().isoformat()
+        if is_cjk_text(self.earlier + self.later):
+            return f"可能的矛盾：{a} 用户说「{self.earlier}」；{b} 又说「{self.later}」。"
+        return (
+            f'Possible contradiction: on {a} the user said "{self.earlier}"; '
+            f'on {b}: "{self.later}".'
+        )
+
+
+class ContradictionFinder:
+    """Links each new statement of a user to an earlier one it contradicts (see the
+    module docs).
+
+    Args:
+        storage: The store (the user's messages and their vector search).
+        records: Where links are written (the indexed record store).
+        embed: The vectors of texts (the worker's cached embedder: a message just
+            embedded is a cache hit).
+        min_cosine: How close by meaning two statements must be.
+        k: Earlier messages looked at per statement.
+    """
+
+    def __init__(
+        self,
+        storage: StorageCore,
+        records: RecordStore,
+        embed: Callable[[Sequence[str]], np.ndarray],
+        *,
+        min_cosine: float = 0.6,
+        k: int = 8,
+    ) -> None:
+        self.storage = storage
+        self.records = records
+        self.embed = embed
+        self.min_cosine = min_cosine
+        self.k = k
+
+    def placed(self, messages: Sequence[Message]) -> int:
+        """Link the statements among ``messages`` (several users') to what they contradict;
+        returns how many links were written."""
+        stated = [
+            m
+            for m in messages
+            if m.role == "user"
+            and not m.content.rstrip().endswith(("?", "？"))
+            and len(tokenize(m.content)) >= MIN_TERMS
+        ]
+        if not stated or not isinstance(self.storage, VectorIndex):
+            return 0
+        vectors = self.embed([index_text(m) for m in stated])
+        n = 0
+        for msg, vec in zip(stated, vectors, strict=True):
+            try:
+                n += self._link(msg, vec)
+            except (ValueError, TypeError) as exc:  # one message never stops the rest
+                log.info("no contradiction check for message %s: %s", msg.id, exc)
+        return n
+
+    def _link(self, msg: Message, vec: np.ndarray) -> int:
+        assert isinstance(self.storage, VectorIndex)
+        found = self.storage.vector_search(msg.user_id, vec, self.k + 1)
+        close = {s: c for s, c in found if s != msg.seq and c >= self.min_cosine}
+        if not close:
+            return 0
+        mine = polarity(msg.content)
+        earlier = self.storage.get_messages(msg.user_id, list(close))
+        for seq in sorted(close, key=lambda s: -close[s]):
+            other = earlier.get(seq)
+            if (
+                other is None
+                or other.role != "user"
+                or other.timestamp > msg.timestamp
+                or other.content.rstrip().endswith(("?", "？"))
+                or polarity(other.content) == mine
+            ):
+                continue
+            link = Contradiction(
+                id=stable_id("contra", msg.user_id, other.id, msg.id),
+                user_id=msg.user_id,
+                earlier_id=other.id,
+                later_id=msg.id,
+                earlier=_quote(other.content),
+                later=_quote(msg.content),
+                earlier_at=other.timestamp,
+                later_at=msg.timestamp,
+                cosine=round(float(close[seq]), 4),
+            )
+            self.records.put_record(
+                Record(
+                    CONTRADICTION_KIND,
+                    link.id,
+                    link.user_id,
+                    to_data(link),
+                    link.created_at,
+                    link.updated_at,
+                )
+            )
+            return 1
+        return 0
+
+    def links(self, user_id: str) -> list[Contradiction]:
+        """The user's contradiction links, oldest first."""
+        return [
+            Contradiction.load(r.data)
+            for r in self.records.list_records(CONTRADICTION_KIND, user_id)
+        ]

@@ -1,0 +1,463 @@
+"""Long-term entries indexed like messages: persisted terms and vectors, ranked from a mirror.
+
+Current facts, agent traits, episodes and knowledge are what the read path ranks
+against a query beside the messages. Listing and re-embedding all of them on every
+read grew with their number (a user with 5,000 episodes waited ~0.5 s per context),
+and extraction on every exchange makes such counts common. So each entry is indexed
+once, when it is written:
+
+- :class:`IndexedRecords` wraps the record store the long-term and working layers
+  write through: writing a record of an indexed kind renders it (:func:`render`) and
+  puts the rendering, its term counts and display fields into the backend's entry
+  index (:class:`~langgraph_memory.backends.capabilities.EntryIndex`); deleting it,
+  or closing a fact, leaves a tombstone. An unchanged rendering writes nothing.
+- The background worker embeds entries still without a vector
+  (:meth:`EntryIndexer.embed_pending`) and stores the vectors in the index.
+- :class:`EntryIndexer` keeps, per user, a mirror of the index in process: a vector
+  matrix and posting lists, brought up to date on each read with only the entries
+  changed since the revision it last saw (other processes' writes included). A read
+  ranks the mirror: the words-and-meaning fusion of
+  :func:`~langgraph_memory.layers.longterm_read.rank_hybrid`, unchanged, with the
+  term scores computed from posting lists and one matrix product for the cosines.
+  Entries not embedded yet are embedded in process for that read.
+
+An index never built for a user (a store written by 0.1) is built from the records
+on the first read. ``delete_user`` removes the index with the rest; the generation
+of the index then changes, so every process's mirror is dropped.
+
+Example:
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.layers.longterm import LongTermMemory
+    >>> backend = InMemoryBackend()
+    >>> index = EntryIndexer(backend, backend)
+    >>> lt = LongTermMemory(IndexedRecords(backend, index))
+    >>> _ = lt.add_fact("ann", "Ann", "lives_in", "Lyon", valid_from="2024-05-01")
+    >>> _ = lt.add_fact("ann", "Ann", "works_at", "ACME", valid_from="2024-05-01")
+    >>> [d.text for d, _, _ in index.rank("ann", "where does she live? Lyon", 5)]
+    ['Ann lives in Lyon (since 2024-05-01)']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import datetime
+from typing import Any, cast
+
+import numpy as np
+
+from ..backends.capabilities import EntryIndex, IndexedEntry, RecordStore, RecordValue
+from ..consolidation import Knowledge
+from ..records import Record
+from ..reflection import Insight, Lesson
+from ..tokens import tokenize
+from ..working import Episode
+from .contradictions import Contradiction
+from .facts import Fact
+from .longterm import AgentTrait
+from .longterm_read import LongTermDoc, LongTermLayer, RankedDoc, fuse_ranked
+
+__all__ = ["INDEXED_KINDS", "EntryIndexer", "IndexedRecords", "render"]
+
+#: Record kinds whose entries are indexed (each is its layer's name).
+INDEXED_KINDS: tuple[str, ...] = (
+    "fact",
+    "trait",
+    "episode",
+    "knowledge",
+    "lesson",
+    "insight",
+    "contradiction",
+)
+#: Users whose mirrors a process keeps (least recently read go first).
+MIRRORED_USERS = 64
+
+
+def _doc(kind: str, data: dict[str, Any]) -> tuple[str, list[str], datetime, dict[str, Any]] | None:
+    """``(text, source ids, time, extra display fields)`` of a record the read path
+    ranks, or ``None`` for one it does not (a fact that stopped holding)."""
+    if kind == "fact":
+        f = Fact.load(data)
+        if f.valid_to is not None:
+            return None
+        return f.text(), f.source_ids, f.updated_at, {"confidence": f.confidence}
+    if kind == "trait":
+        t = AgentTrait.load(data)
+        return t.text(), t.source_ids, t.updated_at, {}
+    if kind == "episode":
+        e = Episode.load(data)
+        extra = {"importance": e.importance, "target": e.target, "outcome": e.outcome}
+        return e.text(), e.source_ids, e.created_at, extra
+    if kind == "lesson":
+        les = Lesson.load(data)
+        return les.text(), les.source_ids, les.updated_at, {"target": les.target}
+    if kind == "insight":
+        ins = Insight.load(data)
+        return ins.text(), ins.source_ids, ins.updated_at, {}
+    if kind == "contradiction":
+        link = Contradiction.load(data)
+        return link.text(), link.source_ids, link.later_at, {}
+    k = Knowledge.load(data)
+    return k.text(), k.source_episodes, k.updated_at, {}
+
+
+def render(record: Record) -> IndexedEntry:
+    """The index entry of a record of an :data:`INDEXED_KINDS` kind (a tombstone when
+    the read path does not rank it).
+
+    Example:
+        >>> from datetime import datetime, timezone
+        >>> from langgraph_memory.layers.facts import Fact
+        >>> from langgraph_memory.records import to_data
+        >>> t = datetime(2024, 5, 1, tzinfo=timezone.utc)
+        >>> f = Fact("f1", "ann", "Ann", "lives_in", "Lyon", t, created_at=t, updated_at=t)
+        >>> e = render(Record("fact", "f1", "ann", to_data(f), t, t))
+        >>> e.key, e.text, e.terms["lyon"]
+        ('fact/f1', 'Ann lives in Lyon (since 2024-05-01)', 1)
+    """
+    key = f"{record.kind}/{record.id}"
+    got = _doc(record.kind, record.data)
+    if got is None:
+        return IndexedEntry(key, None)
+    text, sources, when, extra = got
+    doc = {
+        "layer": record.kind,
+        "id": record.id,
+        "source_ids": list(sources),
+        "timestamp": when.isoformat(),
+        **extra,
+    }
+    digest = hashlib.sha256(
+        json.dumps([text, doc], ensure_ascii=False, sort_keys=True).encode()
+    ).hexdigest()[:32]
+    return IndexedEntry(key, text, dict(Counter(tokenize(text))), doc, digest)
+
+
+class IndexedRecords(RecordStore):
+    """A record store that keeps the entry index in step with the records written through
+    it (see the module docs); every other record passes through unchanged.
+
+    Args:
+        records: The store the records go to.
+        index: The indexer whose backend index is kept.
+    """
+
+    def __init__(self, records: RecordStore, index: EntryIndexer) -> None:
+        self.inner = records
+        self.index = index
+
+    def put_record(self, record: Record) -> None:
+        self.inner.put_record(record)
+        if record.kind in INDEXED_KINDS:
+            self.index.put(record.user_id, [render(record)])
+
+    def get_record(self, kind: str, record_id: str, user_id: str | None = None) -> Record | None:
+        return self.inner.get_record(kind, record_id, user_id)
+
+    def query_records(
+        self,
+        kind: str,
+        user_id: str | None = None,
+        *,
+        where: Mapping[str, RecordValue] | None = None,
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[Record]:
+        return self.inner.query_records(
+            kind, user_id, where=where, limit=limit, newest_first=newest_first
+        )
+
+    def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
+        return self.inner.list_records(kind, user_id)
+
+    def count_records(self, kind: str, user_id: str | None = None) -> int:
+        return self.inner.count_records(kind, user_id)
+
+    def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
+        n = self.inner.delete_records(kind, ids, user_id)
+        if kind in INDEXED_KINDS and ids:
+            self.index.put(user_id, [IndexedEntry(f"{kind}/{i}", None) for i in ids])
+        return n
+
+
+class _Mirror:
+    """One user's index in process: docs, posting lists and a vector matrix by row."""
+
+    def __init__(self, generation: int) -> None:
+        self.generation = generation
+        self.rev = 0
+        self.row_of: dict[str, int] = {}
+        self.docs: list[LongTermDoc | None] = []
+        self.hashes: list[str] = []
+        self.terms: list[dict[str, int]] = []
+        self.postings: dict[str, dict[int, int]] = {}
+        self.matrix: np.ndarray | None = None
+        #: Per row: whether it has a vector, whether it holds an entry, its vector's norm.
+        self.has_vector = np.zeros(64, dtype=bool)
+        self.alive = np.zeros(64, dtype=bool)
+        self.norms = np.ones(64, dtype=np.float32)
+        #: Rows holding an entry without a vector (embedded in process when read).
+        self.unembedded: set[int] = set()
+        self.live = 0
+        self.lock = threading.Lock()
+
+    def _rows(self, rows: int) -> None:
+        """Room for ``rows`` rows in the per-row arrays."""
+        if rows <= len(self.alive):
+            return
+        cap = max(rows, 2 * len(self.alive))
+        for name, fill in (("has_vector", False), ("alive", False), ("norms", 1.0)):
+            old = getattr(self, name)
+            new = np.full(cap, fill, dtype=old.dtype)
+            new[: len(old)] = old
+            setattr(self, name, new)
+        if self.matrix is not None:
+            grown = np.zeros((cap, self.matrix.shape[1]), dtype=np.float32)
+            grown[: len(self.matrix)] = self.matrix
+            self.matrix = grown
+
+    def set_vector(self, row: int, vector: np.ndarray | None) -> None:
+        if vector is None:
+            self.has_vector[row] = False
+            if self.alive[row]:
+                self.unembedded.add(row)
+            return
+        v = np.asarray(vector, dtype=np.float32)
+        if self.matrix is None or self.matrix.shape[1] != len(v):  # first (or a new model)
+            self.matrix = np.zeros((len(self.alive), len(v)), dtype=np.float32)
+            self.unembedded.update(np.flatnonzero(self.alive & self.has_vector).tolist())
+            self.has_vector[:] = False
+        self.matrix[row] = v
+        self.norms[row] = float(np.linalg.norm(v)) or 1.0
+        self.has_vector[row] = True
+        self.unembedded.discard(row)
+
+    def apply(self, entry: IndexedEntry) -> None:
+        row = self.row_of.get(entry.key)
+        if row is not None:  # drop the old state of the row
+            if self.docs[row] is not None:
+                self.live -= 1
+            self.alive[row] = False
+            self.unembedded.discard(row)
+            for term in self.terms[row]:
+                plist = self.postings.get(term)
+                if plist is not None:
+                    plist.pop(row, None)
+                    if not plist:
+                        del self.postings[term]
+            self.set_vector(row, None)
+        elif entry.text is None:
+            return
+        else:
+            row = self.row_of[entry.key] = len(self.docs)
+            self._rows(row + 1)
+            self.docs.append(None)
+            self.hashes.append("")
+            self.terms.append({})
+        if entry.text is None:
+            self.docs[row], self.hashes[row], self.terms[row] = None, "", {}
+        else:
+            d = entry.doc
+            when = d.get("timestamp")
+            self.docs[row] = LongTermDoc(
+                str(d.get("id", entry.key.partition("/")[2])),
+                cast(LongTermLayer, d.get("layer", entry.key.partition("/")[0])),
+                entry.text,
+                list(d.get("source_ids", [])),
+                datetime.fromisoformat(when) if when else None,
+                d.get("importance"),
+            )
+            self.hashes[row] = entry.hash
+            self.terms[row] = dict(entry.terms)
+            for term, tf in entry.terms.items():
+                self.postings.setdefault(term, {})[row] = int(tf)
+            self.live += 1
+            self.alive[row] = True
+            self.set_vector(row, entry.vector)
+        self.rev = max(self.rev, entry.rev)
+
+    def lexical(self, query: str) -> list[tuple[int, float]]:
+        """The term ranking of :func:`~.longterm_read.rank_docs`, from posting lists."""
+        terms = set(tokenize(query))
+        n = self.live
+        if not terms or n == 0:
+            return []
+        df = {t: len(self.postings.get(t, ())) for t in terms}
+        shared_only = n > 1 and all(df[t] in (0, n) for t in terms)
+        scores: dict[int, float] = {}
+        for t in terms:
+            d = df[t]
+            if d == 0 or not (d < n or n == 1 or shared_only):
+                continue
+            idf = math.log(1 + n / d)
+            for row, tf in self.postings[t].items():
+                scores[row] = scores.get(row, 0.0) + idf * tf / (tf + 1.2)
+        ranked = [(row, s) for row, s in scores.items() if s > 0]
+        ranked.sort(key=lambda x: (-x[1], x[0]))
+        return ranked
+
+
+class EntryIndexer:
+    """Keeps and reads the long-term entry index (see the module docs).
+
+    Args:
+        backend: Where the index is kept.
+        records: The records the index is built from when it never was.
+        embed: Embeds texts in process (entries not embedded yet, at read time, and
+            the worker's batches); ``None`` ranks by words alone.
+        max_users: Users whose mirrors this process keeps.
+    """
+
+    def __init__(
+        self,
+        backend: EntryIndex,
+        records: RecordStore,
+        embed: Callable[[Sequence[str]], np.ndarray] | None = None,
+        *,
+        max_users: int = MIRRORED_USERS,
+    ) -> None:
+        self.backend = backend
+        self.records = records
+        self.embed = embed
+        self.max_users = max_users
+        self._mirrors: OrderedDict[str, _Mirror] = OrderedDict()
+        self._lock = threading.Lock()
+        self._dirty: set[str] = set()
+
+    # -- writing --------------------------------------------------------------------------
+    def put(self, user_id: str, entries: Sequence[IndexedEntry]) -> int:
+        """Write entries (tombstones included) to the backend's index."""
+        n = self.backend.put_entries(user_id, entries)
+        if n:
+            with self._lock:
+                self._dirty.add(user_id)
+        return n
+
+    def take_changed_users(self) -> list[str]:
+        """Users whose entries this process changed since the last call (what the
+        reflector looks at)."""
+        with self._lock:
+            users, self._dirty = sorted(self._dirty), set()
+        return users
+
+    def rebuild(self, user_id: str) -> int:
+        """Index every entry of the user's records again (stale rows become tombstones)
+        and start a new generation; returns how many entries changed."""
+        fresh = {
+            e.key: e
+            for kind in INDEXED_KINDS
+            for e in map(render, self.records.list_records(kind, user_id))
+        }
+        _, stored = self.backend.entries_since(user_id, 0)
+        gone = [IndexedEntry(e.key, None) for e in stored if e.key not in fresh and e.text]
+        n = self.backend.put_entries(user_id, [*fresh.values(), *gone])
+        self.backend.mark_entries_built(user_id)
+        return n
+
+    def embed_pending(self, limit: int = 256) -> int:
+        """Embed up to ``limit`` entries still without a vector (of any user) and store
+        their vectors; returns how many were stored."""
+        if self.embed is None:
+            return 0
+        pending = self.backend.pending_entries(limit)
+        if not pending:
+            return 0
+        vectors = self.embed([e.text or "" for _, e in pending])
+        return self.backend.store_entry_vectors(
+            [(uid, e.key, e.hash, v) for (uid, e), v in zip(pending, vectors, strict=True)]
+        )
+
+    def forget(self, user_id: str) -> None:
+        """Drop a user's mirror (a deleted user)."""
+        with self._lock:
+            self._mirrors.pop(user_id, None)
+
+    # -- reading --------------------------------------------------------------------------
+    def _mirror(self, user_id: str) -> _Mirror:
+        with self._lock:
+            mirror = self._mirrors.get(user_id)
+            if mirror is not None:
+                self._mirrors.move_to_end(user_id)
+        generation, changed = self.backend.entries_since(user_id, mirror.rev if mirror else 0)
+        if generation == 0:  # never built: build it from the records
+            self.rebuild(user_id)
+            generation, changed = self.backend.entries_since(user_id, 0)
+            mirror = None
+        if mirror is None or mirror.generation != generation:
+            if mirror is not None:  # a new generation: read it whole
+                generation, changed = self.backend.entries_since(user_id, 0)
+            mirror = _Mirror(generation)
+        with mirror.lock:
+            for entry in changed:
+                if entry.rev > mirror.rev:  # another thread may have applied it
+                    mirror.apply(entry)
+        with self._lock:
+            self._mirrors[user_id] = mirror
+            self._mirrors.move_to_end(user_id)
+            while len(self._mirrors) > self.max_users:
+                self._mirrors.popitem(last=False)
+        return mirror
+
+    def docs(self, user_id: str) -> list[LongTermDoc]:
+        """Every entry the index holds for the user."""
+        mirror = self._mirror(user_id)
+        with mirror.lock:
+            return [d for d in mirror.docs if d is not None]
+
+    def rank(
+        self,
+        user_id: str,
+        query: str,
+        k: int | None,
+        *,
+        query_vector: np.ndarray | None = None,
+        lexical_weight: float = 1.0,
+        dense_weight: float = 1.0,
+        rrf_k: int = 60,
+        min_cosine: float | None = None,
+        layers: Collection[str] | None = None,
+    ) -> list[RankedDoc]:
+        """The user's entries best first, as
+        :func:`~langgraph_memory.layers.longterm_read.rank_hybrid` ranks them (by words
+        alone without ``query_vector`` or an embedder); only those of ``layers`` when
+        given (each ranked among all entries)."""
+        mirror = self._mirror(user_id)
+        with mirror.lock:
+            lexical = mirror.lexical(query)
+            keep = None
+            if layers is not None:
+                keep = np.array(
+                    [d is not None and d.layer in layers for d in mirror.docs], dtype=bool
+                )
+                lexical = [(i, s) for i, s in lexical if keep[i]]
+            rows = len(mirror.docs)
+            cos = None
+            if query_vector is not None and dense_weight > 0 and mirror.live and self.embed:
+                missing = sorted(mirror.unembedded)
+                if missing:  # not embedded by the worker yet: embedded here, kept here
+                    vectors = self.embed([cast(LongTermDoc, mirror.docs[i]).text for i in missing])
+                    for i, v in zip(missing, vectors, strict=True):
+                        mirror.set_vector(i, v)
+                assert mirror.matrix is not None
+                q = np.asarray(query_vector, dtype=np.float32)
+                qn = float(np.linalg.norm(q)) or 1.0
+                dots = mirror.matrix[:rows] @ q
+                cos = (dots / (mirror.norms[:rows] * qn)).astype(np.float64)
+                usable = mirror.alive[:rows] & mirror.has_vector[:rows]
+                if keep is not None:
+                    usable &= keep
+                cos[~usable] = np.nan
+            fused = fuse_ranked(
+                lexical,
+                cos,
+                k,
+                lexical_weight=lexical_weight,
+                dense_weight=dense_weight,
+                rrf_k=rrf_k,
+                min_cosine=min_cosine,
+            )
+            return [RankedDoc(cast(LongTermDoc, mirror.docs[i]), s, p) for i, s, p in fused]
