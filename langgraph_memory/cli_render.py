@@ -83,6 +83,10 @@ _VALUES = {
     "bm25": "bm25s",
     "neighbor_of_score": "of",
     "tier": "tier",
+    "successor_of_score": "update-of",
+    "cosine_to_statement": "cos-stmt",
+    "bm25_to_statement": "bm25-stmt",
+    "heat_factor": "heat×",
 }
 
 
@@ -130,7 +134,7 @@ def context_table(ctx: MemoryContext, title: str | None = None, width: int = 120
     table.add_column("tok", justify="right", no_wrap=True)
     table.add_column("sources", style="magenta", overflow="fold", max_width=16)
     if wide:
-        table.add_column("score parts", style="dim", max_width=20)
+        table.add_column("score parts", style="dim", max_width=20, overflow="fold")
         table.add_column("why", max_width=22, overflow="fold")
     table.add_column("text", min_width=max(20, width - (104 if wide else 58)), overflow="fold")
     for i, it in enumerate(ctx.items, start=1):

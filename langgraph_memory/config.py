@@ -316,6 +316,10 @@ class HierarchySection(_Section):
             is in one of those segments.
         segment_summary_weight: A segment summary ranked ``r`` for a query scores
             ``weight / (rrf_k + r)``, like a message fused from one ranking.
+        rollups: Summarise each day and each week of a user's conversation as the span
+            closes (seed 003's hierarchical summaries; long-term entries, see
+            :mod:`~langgraph_memory.layers.rollups`).
+        rollup_day_tokens, rollup_week_tokens: Length of those summaries.
         segment_heat_weight: Heat weighs segment ranking (seed 001): a segment's
             f_score is multiplied by ``1 + weight·heat / (heat + heat_threshold)``
             (:func:`~langgraph_memory.retrieval.scoring.heat_factor`), so among
@@ -340,6 +344,9 @@ class HierarchySection(_Section):
     segment_boost: float = 0.0
     segment_summary_weight: float = 0.5
     segment_heat_weight: float = 0.2
+    rollups: bool = True
+    rollup_day_tokens: int = 120
+    rollup_week_tokens: int = 200
 
     def _validate(self) -> None:
         self._check_types(HierarchySection)
@@ -351,6 +358,7 @@ class HierarchySection(_Section):
             "segments_per_query", "segment_page_weight", "segment_boost", "segment_summary_weight"
         )
         self._non_negative("segment_heat_weight")
+        self._positive("rollup_day_tokens", "rollup_week_tokens")
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,11 @@ from typing import TYPE_CHECKING, Any, Literal
 from .config import MemoryConfig
 from .consolidation import Consolidator, Knowledge
 from .forgetting import ForgetGate, ForgetReport
+from .layers.entities import Entity
+from .layers.facts import Fact
 from .layers.longterm import LongTermMemory
 from .layers.profile import ProfileEntry
+from .layers.rollups import Rollup
 from .reflection import Insight, Lesson
 from .validation import check_id
 from .working import Anchor, Episode, TaskState, TaskStep, WorkingMemory
@@ -300,6 +303,28 @@ class LifecycleMixin:
         steps ended)}}`` over a user's episodes."""
         self._check_open()
         return self._parts.reflector.success_rates(check_id(user_id, "user_id"))
+
+    def rollups(self, user_id: str, level: Literal["day", "week"] | None = None) -> list[Rollup]:
+        """A user's day and week summaries (of one ``level`` when given), oldest span
+        first; a span is summarised once a later one begins (see
+        :mod:`~langgraph_memory.layers.rollups`)."""
+        self._check_open()
+        if level not in (None, "day", "week"):
+            raise ValueError(f"level must be 'day', 'week' or None, got {level!r}")
+        return self._parts.rollups.rollups(check_id(user_id, "user_id"), level)
+
+    def entities(self, user_id: str) -> list[Entity]:
+        """Who and what the user talks about, most mentioned first (see
+        :mod:`~langgraph_memory.layers.entities`)."""
+        self._check_open()
+        return self._parts.entities.entities(check_id(user_id, "user_id"))
+
+    def relations(self, user_id: str, name: str) -> list[Fact]:
+        """The facts whose subject or object names ``name``: an entity's edges in the
+        user's knowledge graph, oldest first (superseded ones with their span)."""
+        self._check_open()
+        check_id(name, "name")
+        return self._parts.entities.relations(check_id(user_id, "user_id"), name)
 
     def reflect(self, user_id: str) -> tuple[list[Lesson], list[Insight]]:
         """Reflect now on what changed for a user since the last reflection (the

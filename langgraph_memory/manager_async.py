@@ -32,7 +32,10 @@ if TYPE_CHECKING:
     from .consolidation import Knowledge
     from .context import MemoryContext
     from .forgetting import ForgetReport
+    from .layers.entities import Entity
+    from .layers.facts import Fact
     from .layers.profile import ProfileEntry
+    from .layers.rollups import Rollup
     from .records import MemoryHit, Record, SearchLayer
     from .reflection import Insight, Lesson
     from .working import Anchor, Episode, TaskState, TaskStep
@@ -105,6 +108,15 @@ class _Memory(Protocol):
 
     @property
     def reflect(self) -> Callable[..., tuple[list[Lesson], list[Insight]]]: ...
+
+    @property
+    def rollups(self) -> Callable[..., list[Rollup]]: ...
+
+    @property
+    def entities(self) -> Callable[..., list[Entity]]: ...
+
+    @property
+    def relations(self) -> Callable[..., list[Fact]]: ...
 
     @property
     def run_forget_gate(self) -> Callable[..., ForgetReport]: ...
@@ -378,6 +390,20 @@ class AsyncMixin:
     async def asuccess_rates(self: _Memory, user_id: str) -> dict[str, dict[str, tuple[int, int]]]:
         """Async :meth:`~langgraph_memory.MemoryManager.success_rates`."""
         return await asyncio.to_thread(self.success_rates, user_id)
+
+    async def aentities(self: _Memory, user_id: str) -> list[Entity]:
+        """Async :meth:`~langgraph_memory.MemoryManager.entities`."""
+        return await asyncio.to_thread(self.entities, user_id)
+
+    async def arelations(self: _Memory, user_id: str, name: str) -> list[Fact]:
+        """Async :meth:`~langgraph_memory.MemoryManager.relations`."""
+        return await asyncio.to_thread(self.relations, user_id, name)
+
+    async def arollups(
+        self: _Memory, user_id: str, level: Literal["day", "week"] | None = None
+    ) -> list[Rollup]:
+        """Async :meth:`~langgraph_memory.MemoryManager.rollups`."""
+        return await asyncio.to_thread(self.rollups, user_id, level)
 
     async def areflect(self: _Memory, user_id: str) -> tuple[list[Lesson], list[Insight]]:
         """Async :meth:`~langgraph_memory.MemoryManager.reflect`."""

@@ -61,6 +61,8 @@ ContextLayer = Literal[
     "lesson",
     "insight",
     "contradiction",
+    "rollup",
+    "entity",
     "chain",
 ]
 

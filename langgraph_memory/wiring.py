@@ -35,11 +35,13 @@ from .consolidation import Consolidator
 from .forgetting import ForgetGate, ImportanceRule, importance
 from .items import Items
 from .layers.contradictions import ContradictionFinder
+from .layers.entities import EntityGraph
 from .layers.entry_index import EntryIndexer, IndexedRecords
 from .layers.hierarchy import Hierarchy
 from .layers.longterm import LongTermConfig, LongTermMemory
 from .layers.longterm_read import LongTermDocs
 from .layers.promotion import AtomWriter
+from .layers.rollups import RollupWriter
 from .read.messages import MessageRetriever
 from .read.pipeline import ReadPipeline
 from .reflection import Reflector
@@ -67,6 +69,8 @@ class MemoryParts(NamedTuple):
     long_term_docs: LongTermDocs
     items: Items
     reflector: Reflector
+    rollups: RollupWriter
+    entities: EntityGraph
 
     def close(self) -> None:
         """Stop the background worker and the search threads, then close the store."""
@@ -126,7 +130,24 @@ def wire(
         links = ContradictionFinder(
             storage, records, embedder.embed_texts, min_cosine=config.contradiction_min_cosine
         )
-    atoms = AtomWriter(longterm, llm, working, links=links, users=storage.users)
+    rollups = RollupWriter(
+        storage,
+        records,
+        llm,
+        day_tokens=config.rollup_day_tokens,
+        week_tokens=config.rollup_week_tokens,
+    )
+    graph = EntityGraph(records, longterm)
+    atoms = AtomWriter(
+        longterm,
+        llm,
+        working,
+        links=links,
+        users=storage.users,
+        rollups=rollups if config.rollups else None,
+        extract=config.extract_every_turn,
+        entities=graph,
+    )
     every_turn = config.extract_every_turn
     hierarchy = Hierarchy(
         storage,
@@ -134,7 +155,7 @@ def wire(
         llm=llm,
         promote=None if every_turn else atoms,
         claims=storage if isinstance(storage, ClaimQueue) else None,
-        distill=atoms if every_turn else None,
+        distill=atoms,
     )
     forget = ForgetGate(
         working,
@@ -189,4 +210,6 @@ def wire(
         docs,
         items,
         reflector,
+        rollups,
+        graph,
     )

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..backends.base import StorageCore
-from ..backends.capabilities import RecordStore, VectorIndex
+from ..backends.capabilities import LexicalIndex, RecordStore, VectorIndex
 from ..records import Message, Record, from_data, index_text, to_data
 from ..tokens import is_cjk_text, tokenize
 from .profile import stable_id
@@ -162,8 +162,11 @@ class ContradictionFinder:
 
     def _link(self, msg: Message, vec: np.ndarray) -> int:
         assert isinstance(self.storage, VectorIndex)
-        found = self.storage.vector_search(msg.user_id, vec, self.k + 1)
-        close = {s: c for s, c in found if s != msg.seq and c >= self.min_cosine}
+        if is_cjk_text(msg.content) and isinstance(self.storage, LexicalIndex):
+            close = self._close_by_terms(msg)
+        else:
+            found = self.storage.vector_search(msg.user_id, vec, self.k + 1)
+            close = {s: c for s, c in found if s != msg.seq and c >= self.min_cosine}
         if not close:
             return 0
         mine = polarity(msg.content)
@@ -201,6 +204,22 @@ class ContradictionFinder:
             )
             return 1
         return 0
+
+    def _close_by_terms(self, msg: Message) -> dict[int, float]:
+        """Earlier messages close to a Chinese one by the share of their terms in common
+        (at least ``min_cosine``): the default model reads Chinese as unknown word
+        pieces, so its cosines say nothing there."""
+        assert isinstance(self.storage, LexicalIndex)
+        mine = set(tokenize(index_text(msg)))
+        found = self.storage.lexical_search(msg.user_id, list(mine), self.k + 1)
+        got = self.storage.get_messages(msg.user_id, [s for s, _ in found if s != msg.seq])
+        out = {}
+        for seq, other in got.items():
+            theirs = set(tokenize(index_text(other)))
+            share = len(mine & theirs) / max(len(mine | theirs), 1)
+            if share >= self.min_cosine:
+                out[seq] = share
+        return out
 
     def links(self, user_id: str) -> list[Contradiction]:
         """The user's contradiction links, oldest first."""

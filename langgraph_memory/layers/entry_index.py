@@ -57,9 +57,11 @@ from ..reflection import Insight, Lesson
 from ..tokens import tokenize
 from ..working import Episode
 from .contradictions import Contradiction
+from .entities import MIN_MENTIONS, Entity
 from .facts import Fact
 from .longterm import AgentTrait
 from .longterm_read import LongTermDoc, LongTermLayer, RankedDoc, fuse_ranked
+from .rollups import Rollup
 
 __all__ = ["INDEXED_KINDS", "EntryIndexer", "IndexedRecords", "render"]
 
@@ -72,6 +74,8 @@ INDEXED_KINDS: tuple[str, ...] = (
     "lesson",
     "insight",
     "contradiction",
+    "rollup",
+    "entity",
 )
 #: Users whose mirrors a process keeps (least recently read go first).
 MIRRORED_USERS = 64
@@ -101,6 +105,17 @@ def _doc(kind: str, data: dict[str, Any]) -> tuple[str, list[str], datetime, dic
     if kind == "contradiction":
         link = Contradiction.load(data)
         return link.text(), link.source_ids, link.later_at, {}
+    if kind == "entity":
+        ent = Entity.load(data)
+        if ent.count < MIN_MENTIONS:  # mentioned once: its message says as much
+            return None
+        when = ent.last_at or ent.updated_at
+        return ent.text(), ent.source_ids, when, {"title": ent.name, "type": ent.type}
+    if kind == "rollup":
+        r = Rollup.load(data)
+        if not (r.closed and r.summary):  # an open span is not summarised yet
+            return None
+        return r.text(), r.source_ids, r.end, {"level": r.level}
     k = Knowledge.load(data)
     return k.text(), k.source_episodes, k.updated_at, {}
 
@@ -191,6 +206,8 @@ class _Mirror:
         self.generation = generation
         self.rev = 0
         self.row_of: dict[str, int] = {}
+        self.keys: list[str] = []
+        self._key_order: np.ndarray | None = None
         self.docs: list[LongTermDoc | None] = []
         self.hashes: list[str] = []
         self.terms: list[dict[str, int]] = []
@@ -255,6 +272,8 @@ class _Mirror:
         else:
             row = self.row_of[entry.key] = len(self.docs)
             self._rows(row + 1)
+            self.keys.append(entry.key)
+            self._key_order = None
             self.docs.append(None)
             self.hashes.append("")
             self.terms.append({})
@@ -270,6 +289,7 @@ class _Mirror:
                 list(d.get("source_ids", [])),
                 datetime.fromisoformat(when) if when else None,
                 d.get("importance"),
+                d.get("title"),
             )
             self.hashes[row] = entry.hash
             self.terms[row] = dict(entry.terms)
@@ -279,6 +299,16 @@ class _Mirror:
             self.alive[row] = True
             self.set_vector(row, entry.vector)
         self.rev = max(self.rev, entry.rev)
+
+    def key_order(self) -> np.ndarray:
+        """Each row's place in the order of entry keys (ties of cosine rank by it)."""
+        if self._key_order is None:
+            order = np.empty(len(self.keys), dtype=np.int64)
+            order[np.argsort(np.array(self.keys, dtype=object), kind="stable")] = np.arange(
+                len(self.keys)
+            )
+            self._key_order = order
+        return self._key_order
 
     def lexical(self, query: str) -> list[tuple[int, float]]:
         """The term ranking of :func:`~.longterm_read.rank_docs`, from posting lists."""
@@ -297,7 +327,10 @@ class _Mirror:
             for row, tf in self.postings[t].items():
                 scores[row] = scores.get(row, 0.0) + idf * tf / (tf + 1.2)
         ranked = [(row, s) for row, s in scores.items() if s > 0]
-        ranked.sort(key=lambda x: (-x[1], x[0]))
+        # equal scores by entry key: the same order whatever order the entries came in
+        # (backends and worker batches differ in that)
+        keys = self.keys
+        ranked.sort(key=lambda x: (-x[1], keys[x[0]]))
         return ranked
 
 
@@ -459,5 +492,6 @@ class EntryIndexer:
                 dense_weight=dense_weight,
                 rrf_k=rrf_k,
                 min_cosine=min_cosine,
+                ties=mirror.key_order() if cos is not None else None,
             )
             return [RankedDoc(cast(LongTermDoc, mirror.docs[i]), s, p) for i, s, p in fused]

@@ -35,6 +35,8 @@ from ..retrieval.hybrid import HybridRanker
 from ..retrieval.vectors import cosines
 from ..tokens import tokenize
 from .contradictions import CONTRADICTION_KIND, Contradiction
+from .entities import ENTITY_KIND, MIN_MENTIONS, Entity
+from .rollups import ROLLUP_KIND, Rollup
 
 if TYPE_CHECKING:
     from ..consolidation import Consolidator
@@ -54,7 +56,16 @@ __all__ = [
 
 #: The long-term layers an entry comes from.
 LongTermLayer = Literal[
-    "profile", "fact", "trait", "episode", "knowledge", "lesson", "insight", "contradiction"
+    "profile",
+    "fact",
+    "trait",
+    "episode",
+    "knowledge",
+    "lesson",
+    "insight",
+    "contradiction",
+    "rollup",
+    "entity",
 ]
 
 
@@ -69,6 +80,8 @@ class LongTermDoc:
     timestamp: datetime | None = None
     #: In ``[0, 1]`` for entries that have one (episodes), else ``None``.
     importance: float | None = None
+    #: What it is about, for entries about one thing (an entity's name).
+    title: str | None = None
 
 
 class RankedDoc(NamedTuple):
@@ -137,6 +150,16 @@ class LongTermDocs:
             for x in map(
                 Insight.load, (r.data for r in records.list_records(INSIGHT_KIND, user_id))
             )
+        ]
+        others += [
+            LongTermDoc(x.id, "entity", x.text(), x.source_ids, x.last_at, title=x.name)
+            for x in map(Entity.load, (r.data for r in records.list_records(ENTITY_KIND, user_id)))
+            if x.count >= MIN_MENTIONS
+        ]
+        others += [
+            LongTermDoc(x.id, "rollup", x.text(), list(x.source_ids), x.end)
+            for x in map(Rollup.load, (r.data for r in records.list_records(ROLLUP_KIND, user_id)))
+            if x.closed and x.summary
         ]
         others += [
             LongTermDoc(x.id, "contradiction", x.text(), x.source_ids, x.later_at)
@@ -266,11 +289,13 @@ def fuse_ranked(
     dense_weight: float = 1.0,
     rrf_k: int = 60,
     min_cosine: float | None = None,
+    ties: np.ndarray | None = None,
 ) -> list[tuple[int, float, dict[str, float]]]:
     """The fusion behind :func:`rank_hybrid`, on entry positions: ``lexical`` is the
     term ranking ``(position, term score)`` best first, ``cos`` the cosine of every
     position with the query (NaN for one to leave out of the dense ranking) or ``None``
-    for words alone.
+    for words alone; equal cosines rank by ``ties`` (one value per position, lower
+    first; by position when ``None``).
 
     Returns:
         ``(position, score, parts)`` best first, at most ``k``.
@@ -293,7 +318,8 @@ def fuse_ranked(
         head = usable[np.argpartition(-cos[usable], depth - 1)[:depth]]
     else:
         head = usable
-    head = head[np.argsort(-cos[head], kind="stable")]
+    order = head if ties is None else ties[head]
+    head = head[np.lexsort((order, -cos[head]))]
     # Reciprocal rank fusion of the term ranking and the dense head (as
     # HybridRanker.fuse: ties keep first-seen order, the term ranking first). Only the
     # term ranking's best ``k`` and the docs of the dense head can be among the best

@@ -48,6 +48,8 @@ from .profile import ProfileEntry, stable_id
 if TYPE_CHECKING:
     from ..working import WorkingMemory
     from .contradictions import ContradictionFinder
+    from .entities import EntityGraph
+    from .rollups import RollupWriter
 
 __all__ = ["write_atoms", "AtomWriter", "quote_of", "correct_related", "INSTRUCTION_SOURCE"]
 
@@ -123,14 +125,20 @@ def _write(
     atom: MemoryAtom,
     msg: Message,
     working: WorkingMemory | None = None,
+    entities: EntityGraph | None = None,
 ) -> int:
     ids = [msg.id]
     source = atom.source if atom.source in ("explicit", "confirmed", "inferred") else "inferred"
     if msg.role == "assistant" and atom.subject == "assistant":
         lt.add_trait(user_id, atom.key, atom.value, source_ids=ids)
         return 1
+    if atom.kind == "entity":
+        if entities is None or msg.role != "user":
+            return 0  # who and what the user talks about
+        entities.mention(user_id, atom.value, atom.key, msg, quote_of(msg, atom))
+        return 1
     if atom.kind not in _WRITTEN:
-        return 0  # entities are kept as the facts and relations that name them
+        return 0
     quote = quote_of(msg, atom)
     if atom.kind == "instruction":
         if working is not None and msg.role == "user":
@@ -247,6 +255,7 @@ def write_atoms(
     llm: BaseChatModel | None = None,
     working: WorkingMemory | None = None,
     other_users: Collection[str] = (),
+    entities: EntityGraph | None = None,
 ) -> int:
     """Extract memory atoms from ``messages`` and write them to ``lt`` (standing
     instructions to ``working``'s anchors, when given).
@@ -274,7 +283,7 @@ def write_atoms(
             continue
         for atom in atoms:
             try:
-                written += _write(lt, user_id, atom, msg, working)
+                written += _write(lt, user_id, atom, msg, working, entities)
             except (ValueError, TypeError) as exc:
                 log.info("skipped atom %r: %s", atom, exc)
         yield_gil()  # background work: let readers and the model run between messages
@@ -297,6 +306,12 @@ class AtomWriter:
             :mod:`~langgraph_memory.layers.contradictions`).
         users: The store's user ids: an LLM extraction naming another user is not
             trusted (the rules read that message).
+        rollups: Keeps the day and week roll-ups (see
+            :mod:`~langgraph_memory.layers.rollups`).
+        extract: Whether :meth:`placed` extracts atoms (``extract_every_turn``); the
+            links and roll-ups are kept either way.
+        entities: Where the entities the user mentions go (see
+            :mod:`~langgraph_memory.layers.entities`).
     """
 
     def __init__(
@@ -307,7 +322,13 @@ class AtomWriter:
         *,
         links: ContradictionFinder | None = None,
         users: Callable[[], Sequence[str]] | None = None,
+        rollups: RollupWriter | None = None,
+        extract: bool = True,
+        entities: EntityGraph | None = None,
     ) -> None:
+        self.entities = entities
+        self.rollups = rollups
+        self.extract = extract
         self.longterm = longterm
         self.llm = llm
         self.working = working
@@ -315,7 +336,14 @@ class AtomWriter:
         self.users = users
 
     def __call__(self, user_id: str, segment: object, messages: Sequence[Message]) -> int:
-        return write_atoms(self.longterm, user_id, messages, llm=self.llm, working=self.working)
+        return write_atoms(
+            self.longterm,
+            user_id,
+            messages,
+            llm=self.llm,
+            working=self.working,
+            entities=self.entities,
+        )
 
     def placed(self, messages: Sequence[Message]) -> int:
         """Write the atoms of messages just placed (several users'); returns how many
@@ -332,12 +360,19 @@ class AtomWriter:
                 llm=self.llm,
                 working=self.working,
                 other_users=everyone - {u, "user", "assistant"},
+                entities=self.entities,
             )
             for u, ms in by_user.items()
+            if self.extract
         )
         if self.links is not None:
             try:
                 written += self.links.placed(messages)
             except Exception:  # links never block placement
                 log.exception("contradiction links failed")
+        if self.rollups is not None:
+            try:
+                written += self.rollups.placed(messages)
+            except Exception:  # roll-ups never block placement
+                log.exception("roll-ups failed")
         return written

@@ -16,6 +16,7 @@ from ..config import MemoryConfig
 from ..context import ContextItem
 from ..embeddings.cache import CachedEmbeddings
 from ..records import Message, index_text
+from ..tokens import is_cjk_text, tokenize
 from .candidates import message_item
 from .messages import RankedMessage
 from .packing import Packer
@@ -46,8 +47,10 @@ def add_successors(
     question), the ``successor_k`` later user messages closest to it (cosine at least
     ``successor_min_cosine``, by the store's vector search) join ``cands`` at
     ``successor_decay`` times its score; one already a candidate keeps the higher
-    score. Off with ``successor_k`` 0 or without dense retrieval. ``msgs``: the ranked
-    messages by seq (fetched once by the caller).
+    score. A Chinese statement finds them by BM25 over its own terms instead (the
+    default model reads Chinese as unknown word pieces, so every cosine is high). Off
+    with ``successor_k`` 0 or without dense retrieval. ``msgs``: the ranked messages by
+    seq (fetched once by the caller).
     """
     if cfg.successor_k <= 0 or cfg.dense_weight <= 0:
         return
@@ -65,8 +68,15 @@ def add_successors(
     vectors = embedder().embed_array([index_text(m) for _, m in stated])
     by_seq = {it.order: it for it in cands if it.layer in ("message", "neighbor")}
     for (hit, said), vec in zip(stated, vectors, strict=True):
-        found = storage.vector_search(user_id, vec, 4 * cfg.successor_k + 4)
-        close = {q: c for q, c in found if q > said.seq and c >= cfg.successor_min_cosine}
+        if is_cjk_text(said.content):
+            # the default model reads Chinese as unknown pieces (every cosine is high):
+            # a Chinese statement finds its successors by the words it shares with them
+            own = tokenize(index_text(said))
+            found = storage.lexical_search(user_id, own, 4 * cfg.successor_k + 4)
+            close = {q: c for q, c in found if q > said.seq and c > 0}
+        else:
+            found = storage.vector_search(user_id, vec, 4 * cfg.successor_k + 4)
+            close = {q: c for q, c in found if q > said.seq and c >= cfg.successor_min_cosine}
         later = storage.get_messages(user_id, list(close))
         taken = 0
         for q in sorted(close, key=lambda q: -close[q]):
@@ -74,7 +84,8 @@ def add_successors(
             if m is None or m.role != "user" or m.id in skip:
                 continue
             score = hit.score * cfg.successor_decay
-            parts = {"successor_of_score": hit.score, "cosine_to_statement": close[q]}
+            how = "bm25_to_statement" if is_cjk_text(said.content) else "cosine_to_statement"
+            parts = {"successor_of_score": hit.score, how: close[q]}
             reason = f"a later message like retrieved message {said.id} (it may update it)"
             old = by_seq.get(q)
             if old is None:
@@ -103,7 +114,13 @@ def pack_timeline(
     """Pack the outline of the user's messages ``ranked`` for the query (see
     :mod:`.timeline`), dropping the weakest lines until it fits ``timeline_share``."""
     msgs = storage.get_messages(user_id, [r.seq for r in ranked])
-    said = [m for r in ranked if (m := msgs.get(r.seq)) is not None and m.role == "user"]
+    said = [
+        m
+        for r in ranked
+        if (m := msgs.get(r.seq)) is not None
+        and m.role == "user"
+        and not m.content.rstrip().endswith(("?", "？"))  # how it went: what was said
+    ]
     said = said[: cfg.timeline_messages]
     limit = packer.share(cfg.timeline_share)
     score = max((r.score for r in ranked), default=0.0)

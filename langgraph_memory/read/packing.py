@@ -35,6 +35,8 @@ STATEMENT_LAYERS = frozenset(
         "lesson",
         "insight",
         "contradiction",
+        "rollup",
+        "entity",
     }
 )
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..config import MemoryConfig
 from ..context import ContextItem, MemoryContext
-from ..layers.entry_index import EntryIndexer
+from ..layers.entry_index import INDEXED_KINDS, EntryIndexer
 from ..layers.hierarchy import RankedSegment
 from ..layers.longterm_read import LongTermDoc, RankedDoc, rank_hybrid
 from ..layers.promotion import INSTRUCTION_SOURCE
@@ -76,6 +76,9 @@ __all__ = [
 #: layer holds it, stays searchable as a message), mid-term segment summaries, and
 #: long-term entries (profile, facts, traits, episodes, knowledge).
 LAYERS = ("message", "mid_term", "long_term")
+#: The long-term layers ranked for a query that asks for no summary or timeline (day and
+#: week roll-ups are ranked only for those).
+RANKED_LAYERS = frozenset(INDEXED_KINDS) - {"rollup", "entity"}
 #: A lesson sharing no term with the task in progress rides along when its cosine with
 #: the task's request is at least this.
 LESSON_MIN_COSINE = 0.5
@@ -253,6 +256,8 @@ class Retrieval:
         ]
         floor = min(close) if close else None
         qvec = self.vector.get() if weight > 0 else None
+        # day and week summaries answer how something went, not what was said
+        layers = RANKED_LAYERS | {"rollup"} if wants_timeline(self.query) else RANKED_LAYERS
         ranked = self._p.entries.rank(
             self.user_id,
             self.query,
@@ -262,7 +267,11 @@ class Retrieval:
             dense_weight=weight,
             rrf_k=cfg.rrf_k,
             min_cosine=floor,
+            layers=layers,
         )
+        ranked += self.named_entities(k)
+        ranked.sort(key=lambda r: -r.score)
+        ranked = ranked[:k]
         if not extra:
             return ranked
         vectors = None
@@ -283,6 +292,25 @@ class Retrieval:
         )
         ranked.sort(key=lambda r: -r.score)
         return ranked[:k]
+
+    def named_entities(self, k: int) -> list[RankedDoc]:
+        """The cards of the entities the query names (every word of the name in the
+        query), ranked by the words they share with it."""
+        cfg = self._p.config
+        terms = set(tokenize(self.query))
+        ranked = self._p.entries.rank(
+            self.user_id,
+            self.query,
+            k,
+            lexical_weight=cfg.lexical_weight,
+            rrf_k=cfg.rrf_k,
+            layers=("entity",),
+        )
+        return [
+            r
+            for r in ranked
+            if r.doc.title and set(tokenize(r.doc.title)) <= terms and tokenize(r.doc.title)
+        ]
 
     def lessons_for(self, request: str, k: int = 3) -> list[ContextItem]:
         """Lessons of earlier tasks like ``request`` (the task in progress), best first:
@@ -493,7 +521,7 @@ class ReadPipeline:
         if cfg.timeline_messages > 0 and wants_timeline(query):
             # the user's own words on the topic: a ranking of their messages alone
             mine = {**(flt or {}), "role": "user"}
-            own = r.messages(cfg.timeline_messages, mine, via_segments=False)
+            own = r.messages(2 * cfg.timeline_messages, mine, via_segments=False)
             pack_timeline(packer, self.storage, user_id, own, terms, cfg)
         msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
         cands = message_candidates(self.storage, user_id, ranked, msgs, skip, cfg, terms)

@@ -157,3 +157,47 @@ def test_a_later_statement_like_a_retrieved_one_joins_as_a_possible_update(
             else:
                 assert "successor_of_score" not in item.score_parts
     assert placed[2] < placed[0]  # the update moves up, next to what it updates
+
+
+def test_a_chinese_update_is_found_by_the_words_it_shares(minilm: Embeddings) -> None:
+    filler = [
+        "订单表怎么加索引？",
+        "移动端登录偶尔会闪退。",
+        "服务器时区是 UTC。",
+        "周报模板在哪里？",
+    ]
+    with MemoryManager(backend=InMemoryBackend(), embeddings=minilm) as mm:
+        old = mm.add_message(
+            "u", "s1", "user", "接口目前的P95响应时间大约是400毫秒。", timestamp=T0
+        )
+        for i, text in enumerate(filler * 3):
+            mm.add_message("u", "s2", "user", text, timestamp=T0 + timedelta(hours=i + 1))
+        new = mm.add_message(
+            "u",
+            "s3",
+            "user",
+            "加了缓存之后，延迟已经降到250毫秒了。",
+            timestamp=T0 + timedelta(days=9),
+        )
+        mm.flush()
+        ctx = mm.build_context("u", "now", "接口现在的响应时间是多少？", 300)
+        [item] = [it for it in ctx.items if new in it.source_ids]
+        assert f"like retrieved message {old}" in item.reason
+        assert item.score_parts["bm25_to_statement"] > 0  # found by the terms it shares
+
+
+def test_a_timeline_is_made_of_statements_not_questions() -> None:
+    with manager() as mm:
+        said = [
+            "We started the database migration to Postgres.",
+            "Can you explain how a database migration handles foreign keys?",
+            "The database migration to Postgres is done.",
+        ]
+        ids = [
+            mm.add_message("u", f"s{i}", "user", text, timestamp=T0 + timedelta(days=i))
+            for i, text in enumerate(said)
+        ]
+        mm.flush()
+        ctx = mm.build_context("u", "now", "Summarize how the database migration went", 800)
+        [timeline] = [it for it in ctx.items if it.layer == "timeline"]
+        assert timeline.source_ids == [ids[0], ids[2]]

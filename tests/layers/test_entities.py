@@ -1,0 +1,75 @@
+"""Entities: who and what the user mentions becomes an entity with its mentions (quoted,
+cited, dated) and its relations (the facts naming it); a question naming it gets its
+card, one that does not name it does not."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from langgraph_memory import MemoryManager
+from langgraph_memory.backends import MemoryBackend
+from langgraph_memory.embeddings import HashingEmbeddings
+
+T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def mm(backend: MemoryBackend) -> Iterator[MemoryManager]:
+    with MemoryManager(backend=backend, embeddings=HashingEmbeddings()) as m:
+        yield m
+
+
+def say(mm: MemoryManager, text: str, day: int, user: str = "ann") -> str:
+    return mm.add_turn(
+        user, f"s{day}", user=text, assistant="Okay.", timestamp=T0 + timedelta(days=day)
+    )[0]
+
+
+def test_mentions_make_an_entity_whose_card_a_question_naming_it_gets(mm: MemoryManager) -> None:
+    a = say(mm, "I met Caroline at the book club on Tuesday.", 0)
+    say(mm, "The quarterly report is due soon.", 1)
+    b = say(mm, "Yesterday I had coffee with Caroline and her sister.", 5)
+    say(mm, "我和王伟在杭州见面了。", 6)
+    mm.flush()
+    by_name = {e.name: e for e in mm.entities("ann")}
+    caroline = by_name["Caroline"]
+    assert caroline.type == "person" and caroline.count == 2
+    assert [m[0] for m in caroline.mentions] == [a, b]
+    assert caroline.first_at == T0 and caroline.last_at == T0 + timedelta(days=5)
+    assert by_name["王伟"].type == "person"
+    assert mm.entities("bob") == []
+    ctx = mm.build_context("ann", "live", "What do I know about Caroline?", 2000)
+    [card] = [it for it in ctx.items if it.layer == "entity"]
+    assert "Caroline (person): mentioned 2 times" in card.text and card.source_ids == [a, b]
+    # a question that does not name it does not get the card
+    ctx = mm.build_context("ann", "live", "When is the quarterly report due?", 2000)
+    assert not [it for it in ctx.items if it.layer == "entity"]
+
+
+def test_relations_are_the_facts_naming_the_entity(mm: MemoryManager) -> None:
+    lt = mm._longterm
+    lt.add_fact("ann", "Sofia", "runs", "the design review", valid_from=T0)
+    lt.add_fact("ann", "ann", "works_with", "Sofia from the design team", valid_from=T0)
+    lt.add_fact("ann", "ann", "location", "Lisbon", valid_from=T0)
+    assert sorted(f.relation for f in mm.relations("ann", "sofia")) == ["runs", "works_with"]
+    assert mm.relations("bob", "Sofia") == []
+
+
+def test_a_replayed_message_is_one_mention(mm: MemoryManager) -> None:
+    say(mm, "I met Caroline at the book club on Tuesday.", 0)
+    mm.flush()
+    graph = mm._parts.entities
+    msg = mm._backend.iter_messages("ann")[0]
+    graph.mention("ann", "Caroline", "person", msg, msg.content)
+    assert graph.get("ann", "caroline").count == 1
+
+
+def test_an_entity_mentioned_once_has_no_card(mm: MemoryManager) -> None:
+    say(mm, "I met Caroline at the book club on Tuesday.", 0)
+    mm.flush()
+    assert [e.count for e in mm.entities("ann") if e.name == "Caroline"] == [1]
+    ctx = mm.build_context("ann", "live", "What do I know about Caroline?", 2000)
+    assert not [it for it in ctx.items if it.layer == "entity"]
