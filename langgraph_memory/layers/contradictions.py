@@ -2,8 +2,9 @@
 beside it, linked, so a context can show both and the model can ask.
 
 As the worker places a user's statement, the user's earlier statements closest to it
-by meaning (the store's vector search, cosine at least ``min_cosine``) are compared
-with it: when exactly one of the two is negated ("I have never used Flask routes"
+by meaning (the store's vector search, cosine at least ``min_cosine``) that make the
+same claim (at least :data:`MIN_OVERLAP` of their terms in common, negation words left
+out) are compared with it: when exactly one of the two is negated ("I have never used Flask routes"
 after "I implemented a Flask route in the API", "我从来没用过 Flask" after "我用 Flask
 写过接口"), a :class:`Contradiction` links them. Nothing is deleted or overwritten:
 both messages stay, and the link is a long-term entry (indexed, ranked against
@@ -39,15 +40,28 @@ __all__ = ["Contradiction", "ContradictionFinder", "polarity", "CONTRADICTION_KI
 log = logging.getLogger(__name__)
 
 CONTRADICTION_KIND = "contradiction"
+#: The seqs of a user's negated statements (what a new statement is compared with).
+_NEGATED_KIND = "negated_statements"
+#: A user's latest negated statements kept for that.
+MAX_NEGATED = 2000
 
 _NEGATION_EN = re.compile(
     r"\b(?:never|not|no longer|nothing|none|neither|nor|no)\b|n't\b|\bcannot\b", re.IGNORECASE
 )
 _NEGATION_ZH = re.compile(r"没有|没|从未|从来没|从不|不是|不会|不再|并未|未曾|不")
+#: Two statements are the same claim when at least this share of their terms (negation
+#: words left out) is common to both (besides being close by meaning).
+MIN_OVERLAP = 0.5
 #: A statement has at least this many terms (shorter replies are not compared).
 MIN_TERMS = 3
 #: A quoted statement is cut to this many characters.
 QUOTE_CHARS = 240
+
+
+def _content_terms(text: str) -> set[str]:
+    """A statement's terms without its negation words."""
+    pattern = _NEGATION_ZH if is_cjk_text(text) else _NEGATION_EN
+    return set(tokenize(pattern.sub(" ", text)))
 
 
 def polarity(text: str) -> int:
@@ -151,25 +165,50 @@ class ContradictionFinder:
         ]
         if not stated or not isinstance(self.storage, VectorIndex):
             return 0
-        vectors = self.embed([index_text(m) for m in stated])
+        by_user: dict[str, list[Message]] = {}
+        for m in stated:
+            by_user.setdefault(m.user_id, []).append(m)
         n = 0
-        for msg, vec in zip(stated, vectors, strict=True):
-            try:
-                n += self._link(msg, vec)
-            except (ValueError, TypeError) as exc:  # one message never stops the rest
-                log.info("no contradiction check for message %s: %s", msg.id, exc)
+        for user_id, msgs in by_user.items():
+            negated = self._negated(user_id)
+            before = len(negated)
+            for msg in msgs:  # in order: a statement meets the negations said before it
+                # a statement is compared with the user's negated ones, a negated one
+                # with all: most statements are not negated, so most checks are small
+                negative = polarity(msg.content) < 0
+                if negative or negated:
+                    try:
+                        vec = self.embed([index_text(msg)])[0]
+                        n += self._link(msg, vec, negated)
+                    except (ValueError, TypeError) as exc:  # one message never stops the rest
+                        log.info("no contradiction check for message %s: %s", msg.id, exc)
+                if negative and msg.seq not in negated:
+                    negated.append(msg.seq)
+            if len(negated) > before:
+                self._save_negated(user_id, negated[-MAX_NEGATED:])
         return n
 
-    def _link(self, msg: Message, vec: np.ndarray) -> int:
+    def _negated(self, user_id: str) -> list[int]:
+        rec = self.records.get_record(_NEGATED_KIND, stable_id("neg", user_id), user_id)
+        return [] if rec is None else [int(s) for s in rec.data.get("seqs", [])]
+
+    def _save_negated(self, user_id: str, seqs: list[int]) -> None:
+        now = _now()
+        rid = stable_id("neg", user_id)
+        self.records.put_record(Record(_NEGATED_KIND, rid, user_id, {"seqs": seqs}, now, now))
+
+    def _link(self, msg: Message, vec: np.ndarray, negated: list[int]) -> int:
         assert isinstance(self.storage, VectorIndex)
+        among = None if polarity(msg.content) < 0 else set(negated)
         if is_cjk_text(msg.content) and isinstance(self.storage, LexicalIndex):
-            close = self._close_by_terms(msg)
+            close = self._close_by_terms(msg, among)
         else:
-            found = self.storage.vector_search(msg.user_id, vec, self.k + 1)
+            found = self.storage.vector_search(msg.user_id, vec, self.k + 1, among)
             close = {s: c for s, c in found if s != msg.seq and c >= self.min_cosine}
         if not close:
             return 0
         mine = polarity(msg.content)
+        words = _content_terms(msg.content)
         earlier = self.storage.get_messages(msg.user_id, list(close))
         for seq in sorted(close, key=lambda s: -close[s]):
             other = earlier.get(seq)
@@ -181,6 +220,9 @@ class ContradictionFinder:
                 or polarity(other.content) == mine
             ):
                 continue
+            theirs = _content_terms(other.content)
+            if len(words & theirs) < MIN_OVERLAP * len(words | theirs):
+                continue  # close in tone, not the same claim
             link = Contradiction(
                 id=stable_id("contra", msg.user_id, other.id, msg.id),
                 user_id=msg.user_id,
@@ -205,14 +247,15 @@ class ContradictionFinder:
             return 1
         return 0
 
-    def _close_by_terms(self, msg: Message) -> dict[int, float]:
-        """Earlier messages close to a Chinese one by the share of their terms in common
-        (at least ``min_cosine``): the default model reads Chinese as unknown word
-        pieces, so its cosines say nothing there."""
+    def _close_by_terms(self, msg: Message, among: set[int] | None) -> dict[int, float]:
+        """Earlier messages (of ``among`` when given) close to a Chinese one by the share
+        of their terms in common (at least ``min_cosine``): the default model reads
+        Chinese as unknown word pieces, so its cosines say nothing there."""
         assert isinstance(self.storage, LexicalIndex)
         mine = set(tokenize(index_text(msg)))
-        found = self.storage.lexical_search(msg.user_id, list(mine), self.k + 1)
-        got = self.storage.get_messages(msg.user_id, [s for s, _ in found if s != msg.seq])
+        found = self.storage.lexical_search(msg.user_id, list(mine), self.k + 1, among)
+        seqs = [s for s, _ in found if s != msg.seq]
+        got = self.storage.get_messages(msg.user_id, seqs)
         out = {}
         for seq, other in got.items():
             theirs = set(tokenize(index_text(other)))

@@ -208,6 +208,9 @@ class _Mirror:
         self.row_of: dict[str, int] = {}
         self.keys: list[str] = []
         self._key_order: np.ndarray | None = None
+        #: Rows of titled entries (entities) by the terms of their title.
+        self.titled: dict[str, set[int]] = {}
+        self.title_terms: dict[int, frozenset[str]] = {}
         self.docs: list[LongTermDoc | None] = []
         self.hashes: list[str] = []
         self.terms: list[dict[str, int]] = []
@@ -267,6 +270,12 @@ class _Mirror:
                     if not plist:
                         del self.postings[term]
             self.set_vector(row, None)
+            for term in self.title_terms.pop(row, ()):
+                rows = self.titled.get(term)
+                if rows is not None:
+                    rows.discard(row)
+                    if not rows:
+                        del self.titled[term]
         elif entry.text is None:
             return
         else:
@@ -298,6 +307,13 @@ class _Mirror:
             self.live += 1
             self.alive[row] = True
             self.set_vector(row, entry.vector)
+            title = d.get("title")
+            if title:
+                words = frozenset(tokenize(str(title)))
+                if words:
+                    self.title_terms[row] = words
+                    for term in words:
+                        self.titled.setdefault(term, set()).add(row)
         self.rev = max(self.rev, entry.rev)
 
     def key_order(self) -> np.ndarray:
@@ -434,6 +450,17 @@ class EntryIndexer:
             while len(self._mirrors) > self.max_users:
                 self._mirrors.popitem(last=False)
         return mirror
+
+    def named(self, user_id: str, terms: Collection[str]) -> list[LongTermDoc]:
+        """The titled entries (entities) every word of whose title is among ``terms``,
+        most title words first."""
+        mirror = self._mirror(user_id)
+        wanted = set(terms)
+        with mirror.lock:
+            rows = {r for t in wanted for r in mirror.titled.get(t, ())}
+            hits = [r for r in rows if mirror.title_terms[r] <= wanted]
+            hits.sort(key=lambda r: (-len(mirror.title_terms[r]), mirror.keys[r]))
+            return [cast(LongTermDoc, mirror.docs[r]) for r in hits]
 
     def docs(self, user_id: str) -> list[LongTermDoc]:
         """Every entry the index holds for the user."""

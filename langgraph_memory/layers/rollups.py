@@ -42,6 +42,8 @@ __all__ = ["Rollup", "RollupWriter", "ROLLUP_KIND", "day_start", "week_start"]
 log = logging.getLogger(__name__)
 
 ROLLUP_KIND = "rollup"
+#: A day keeps the ids of its latest this many messages (its summary is made of them).
+MAX_DAY_IDS = 2000
 #: A span with fewer messages is not summarised: retrieval finds them one by one as well.
 MIN_MESSAGES = {"day": 12, "week": 24}
 _STATE_KIND = "rollup_state"
@@ -178,8 +180,12 @@ class RollupWriter:
                     start + length,
                 )
                 if level == "day":
-                    r.message_ids = list(dict.fromkeys([*r.message_ids, *ids]))
-                    r.count = len(r.message_ids)
+                    known = set(r.message_ids)
+                    new = [i for i in dict.fromkeys(ids) if i not in known]
+                    r.count += len(new)
+                    # the latest ones only: a day of a bulk import would otherwise
+                    # rewrite a growing list with every batch
+                    r.message_ids = [*r.message_ids, *new][-MAX_DAY_IDS:]
                 else:  # a week counts; its days keep the ids
                     r.count += len(ids)
                 if r.closed:  # a late message reopens a span: summarised again below

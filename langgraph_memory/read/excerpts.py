@@ -35,9 +35,7 @@ def excerpt(text: str, terms: Set[str], max_tokens: int) -> str:
 
     Returns:
         The opening piece, then the pieces with the most query terms (earlier first on
-        ties) that fit, in text order, joined with :data:`GAP` where text was left out;
-        when no piece past the opening has a query term (a message found by meaning),
-        its first quarter of ``max_tokens``.
+        ties) that fit, in text order, joined with :data:`GAP` where text was left out.
     """
     if max_tokens <= 0 or count_tokens(text) <= max_tokens:
         return text
@@ -45,8 +43,6 @@ def excerpt(text: str, terms: Set[str], max_tokens: int) -> str:
     if len(pieces) <= 1:
         return _cut(text.strip(), max_tokens)
     scores = [len(terms & set(tokenize(p))) for _, p in pieces]
-    if not any(scores[1:]):  # found by meaning: its start says more than its first line
-        return _cut(text.strip(), max(max_tokens // 4, count_tokens(pieces[0][1]) + 1))
     order = [0] + sorted(range(1, len(pieces)), key=lambda i: (-scores[i], i))
     kept: list[int] = []
     used = 0

@@ -295,21 +295,13 @@ class Retrieval:
 
     def named_entities(self, k: int) -> list[RankedDoc]:
         """The cards of the entities the query names (every word of the name in the
-        query), ranked by the words they share with it."""
+        query), those with the longest names first, each scored as a long-term entry
+        ranked by words alone."""
         cfg = self._p.config
-        terms = set(tokenize(self.query))
-        ranked = self._p.entries.rank(
-            self.user_id,
-            self.query,
-            k,
-            lexical_weight=cfg.lexical_weight,
-            rrf_k=cfg.rrf_k,
-            layers=("entity",),
-        )
+        named = self._p.entries.named(self.user_id, tokenize(self.query))[:k]
         return [
-            r
-            for r in ranked
-            if r.doc.title and set(tokenize(r.doc.title)) <= terms and tokenize(r.doc.title)
+            RankedDoc(doc, 1.0 / (cfg.rrf_k + rank), {"named": 1.0, "entity_rank": float(rank)})
+            for rank, doc in enumerate(named, 1)
         ]
 
     def lessons_for(self, request: str, k: int = 3) -> list[ContextItem]:

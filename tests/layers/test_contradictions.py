@@ -93,3 +93,13 @@ def test_links_are_removed_with_their_user(mm: MemoryManager) -> None:
     assert len(links(mm, "bob")) == 1 and len(links(mm, "ann")) == 1
     mm.delete_user("bob")
     assert links(mm, "bob") == [] and len(links(mm, "ann")) == 1
+
+
+def test_a_statement_is_linked_to_an_earlier_negation(mm: MemoryManager) -> None:
+    a = say(mm, "I have never deployed the billing service to Kubernetes.", 0)
+    say(mm, "Let's look at the deployment pipeline next.", 1)
+    mm.flush()
+    b = say(mm, "I deployed the billing service to Kubernetes last night.", 3)
+    mm.flush()
+    [link] = links(mm)
+    assert (link.earlier_id, link.later_id) == (a, b)
