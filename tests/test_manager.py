@@ -594,6 +594,13 @@ def test_stats(mm: MemoryManager) -> None:
         "task": 0,
         "episode": 0,
         "knowledge": 0,
+        "lesson": 0,
+        "insight": s["layers"]["insight"],
+        "contradiction": 0,
+        # a span per day and per week of the conversation
+        "rollup": s["layers"]["rollup"],
+        # the people and places named in it
+        "entity": s["layers"]["entity"],
         "short_term": s["hierarchy"]["short_term_pages"],
         "mid_term": s["hierarchy"]["mid_term_segments"],
         "archived_segments": 0,

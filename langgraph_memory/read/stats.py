@@ -23,7 +23,17 @@ if TYPE_CHECKING:
 __all__ = ["memory_stats", "LayerStats"]
 
 #: Record kinds counted as layers of their own.
-_KINDS = ("anchor", "task", "episode", "knowledge")
+_KINDS = (
+    "anchor",
+    "task",
+    "episode",
+    "knowledge",
+    "lesson",
+    "insight",
+    "contradiction",
+    "rollup",
+    "entity",
+)
 
 
 class LayerStats(Protocol):
