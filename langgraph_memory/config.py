@@ -432,8 +432,11 @@ class LifecycleSection(_Section):
             are consolidated into knowledge.
         reflect: Reflect in the background: a lesson for every completed task, and
             insights once new memories weigh enough (:mod:`~langgraph_memory.reflection`).
-        reflection_threshold: Summed importance of new memories (episodes: their
-            importance; facts: their confidence) that triggers insights.
+        insights: Reflect new facts into insights (off by default: which facts share an
+            insight depends on the order concurrent writers store them, so two stores of
+            the same conversation may group them differently).
+        reflection_threshold: Summed importance of new facts (their confidence), in the
+            order they were written, that triggers insights over them.
         reflection_min_facts: Recent facts about one subject an insight by rule rolls
             up at least.
         importance_base, importance_age_step, importance_age_days, importance_age_cap,
@@ -451,6 +454,7 @@ class LifecycleSection(_Section):
     max_episodes: int = 10_000
     consolidation_min_episodes: int = 3
     reflect: bool = True
+    insights: bool = False
     reflection_threshold: float = 5.0
     reflection_min_facts: int = 2
     importance_base: float = 0.5

@@ -13,9 +13,10 @@ success rate; seed 003 adds the two mechanisms this module implements:
   sources. Lessons are long-term entries: indexed, ranked by the read path beside
   facts and episodes, and riding along when a task in progress is like theirs
   (``lesson_share`` of the budget, see the read pipeline).
-- **Insights** (Generative Agents): the importance of new memories (episodes their
-  importance, facts their confidence) is summed per user; when the sum passes
-  ``reflection_threshold`` the recent facts are reflected on. With a chat model it
+- **Insights** (Generative Agents): the importance of new facts (their confidence; the
+  facts are the observations of this memory stream, episodes are reflected on by their
+  lessons) is summed per user in the order they were written; when the sum passes
+  ``reflection_threshold`` the facts since the last insight are reflected on. With a chat model it
   writes up to three insights, each citing the facts it rests on; the rules roll up
   each subject with at least ``reflection_min_facts`` recent facts into one
   :class:`Insight` ("What was said about the user lately: ...").
@@ -41,7 +42,7 @@ import logging
 import threading
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -260,7 +261,9 @@ def rule_insights(facts: Sequence[Fact], min_facts: int) -> list[tuple[str, str,
             continue
         group = sorted(group, key=lambda f: (f.valid_from, f.id))[-8:]
         subject = group[-1].subject
-        texts = [f.quote or f.text() for f in group]
+        # as stated when first stored: a later re-assertion changes a fact's quote, and
+        # an insight must not depend on when it was written
+        texts = [replace(f, quote=None, valid_to=None, superseded_by=None).text() for f in group]
         if is_cjk_text("".join(texts)):
             content = f"最近关于{subject}的{len(group)}条信息：" + "；".join(texts) + "。"
         else:
@@ -317,8 +320,10 @@ class Reflector:
             record store: what it writes is indexed too).
         index: The entry index whose revisions tell what changed.
         llm: An optional chat model; the rules otherwise (and as its fallback).
-        threshold: Summed importance of new memories that triggers insights.
+        threshold: Summed confidence of new facts that triggers insights.
         min_facts: Facts of one subject an insight by rule rolls up at least.
+        insights: Whether new facts are reflected into insights (lessons are written
+            either way).
     """
 
     def __init__(
@@ -329,7 +334,9 @@ class Reflector:
         *,
         threshold: float = 5.0,
         min_facts: int = 3,
+        insights: bool = True,
     ) -> None:
+        self.with_insights = insights
         self.records = records
         self.index = index
         self.llm = llm
@@ -347,6 +354,8 @@ class Reflector:
             lessons: list[Lesson] = []
             insights: list[Insight] = []
             new_facts: list[str] = list(state.get("facts", []))
+            since = tuple(state.get("since") or ("", ""))
+            born: list[tuple[str, str, float]] = []  # facts created since the last run
             for entry in changed:
                 layer, _, entry_id = entry.key.partition("/")
                 if entry.text is None:
@@ -355,23 +364,33 @@ class Reflector:
                     lesson = self._lesson(user_id, entry_id)
                     if lesson is not None:
                         lessons.append(lesson)
-                    state["importance"] += float(entry.doc.get("importance") or 0.5)
-                elif layer == "fact" and entry_id not in new_facts:
-                    new_facts.append(entry_id)
-                    state["importance"] += float(entry.doc.get("confidence") or 0.5)
+                elif (
+                    layer == "fact"
+                    and self.with_insights
+                    and (entry.doc.get("created", ""), entry_id) > since
+                ):
+                    conf = float(entry.doc.get("confidence") or 0.5)
+                    born.append((str(entry.doc.get("created", "")), entry_id, conf))
+            # Each fact counts once, in the order facts were created, and insights come
+            # at the fact that crosses the threshold: the windows do not depend on when
+            # this runs (a fact re-asserted later is not new).
+            for created, entry_id, conf in sorted(born):
+                new_facts.append(entry_id)
+                state["importance"] += conf
+                state["since"] = [created, entry_id]
+                if state["importance"] >= self.threshold:
+                    insights += self._insights(user_id, new_facts)
+                    state["importance"], new_facts = 0.0, []
             if changed:
                 state["rev"] = max(state["rev"], max(e.rev for e in changed))
             state["facts"] = new_facts[-200:]
-            if state["importance"] >= self.threshold and new_facts:
-                insights = self._insights(user_id, new_facts)
-                state["importance"], state["facts"] = 0.0, []
             self._save_state(user_id, state)
             return lessons, insights
 
     def _state(self, user_id: str) -> dict[str, Any]:
         rec = self.records.get_record(_STATE_KIND, stable_id("refl", user_id), user_id)
         if rec is None:
-            return {"rev": 0, "importance": 0.0, "facts": []}
+            return {"rev": 0, "importance": 0.0, "facts": [], "since": None}
         return dict(rec.data)
 
     def _save_state(self, user_id: str, state: dict[str, Any]) -> None:
@@ -444,10 +463,8 @@ class Reflector:
         facts = []
         for fid in fact_ids:
             rec = self.records.get_record("fact", fid, user_id)
-            if rec is not None:
-                f = Fact.load(rec.data)
-                if f.valid_to is None:
-                    facts.append(f)
+            if rec is not None:  # as stated: one superseded since still counts
+                facts.append(Fact.load(rec.data))
         if not facts:
             return []
         window = stable_id("win", *sorted(f.id for f in facts))
@@ -467,14 +484,15 @@ class Reflector:
             made = [(s, c, fs, "rules") for s, c, fs in rule_insights(facts, self.min_facts)]
         out = []
         for subject, content, cited, by in made:
-            iid = stable_id("insight", window, subject, content)
+            iid = stable_id("insight", window, subject)
             ins = Insight(
                 id=iid,
                 user_id=user_id,
                 subject=subject,
                 content=content,
                 source_facts=[f.id for f in cited],
-                source_ids=list(dict.fromkeys(i for f in cited for i in f.source_ids)),
+                # each fact's first source: the message that stated it
+                source_ids=list(dict.fromkeys(f.source_ids[0] for f in cited if f.source_ids)),
                 written_by=by,
             )
             self.records.put_record(

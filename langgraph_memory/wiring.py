@@ -184,6 +184,7 @@ def wire(
         llm,
         threshold=config.reflection_threshold,
         min_facts=config.reflection_min_facts,
+        insights=config.insights,
     )
     writer = Writer(storage, hierarchy)
     write = WritePipeline(

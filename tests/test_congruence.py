@@ -130,6 +130,7 @@ def _forget(mm: MemoryManager) -> tuple[int, list[tuple[str, float]]]:
             tid, outcome=outcome, summary=f"summary {i}", trigger_type=trigger, pinned=i == 3
         )
         summaries[ep.id] = f"summary {i}"
+    mm.flush()  # the background writes each episode's lesson before the gate runs
     report = mm.run_forget_gate(now=datetime.now(timezone.utc) + timedelta(days=365))
     gone = sorted((summaries[eid], round(score, 9)) for eid, score, _ in report.forgotten)
     return report.scored, gone

@@ -402,6 +402,9 @@ class PostgresBackend(PostgresEntryIndex, PostgresQueue, MemoryBackend, ClaimQue
         if not vectors:
             return
         q.reject_nul([model, *vectors], "embedding cache key")
+        # in key order: two processes caching the same texts lock their index entries in
+        # one order (in any other order they deadlocked)
+        keys = sorted(vectors)
         with self._tx() as c:
             c.execute(
                 "INSERT INTO lgm_embedding_cache (model, hash, vec) "
@@ -409,8 +412,8 @@ class PostgresBackend(PostgresEntryIndex, PostgresQueue, MemoryBackend, ClaimQue
                 "ON CONFLICT (model, hash) DO UPDATE SET vec = EXCLUDED.vec",
                 (
                     model,
-                    list(vectors),
-                    [np.asarray(v, dtype=np.float32).tobytes() for v in vectors.values()],
+                    keys,
+                    [np.asarray(vectors[h], dtype=np.float32).tobytes() for h in keys],
                 ),
             )
 

@@ -88,7 +88,8 @@ def _doc(kind: str, data: dict[str, Any]) -> tuple[str, list[str], datetime, dic
         f = Fact.load(data)
         if f.valid_to is not None:
             return None
-        return f.text(), f.source_ids, f.updated_at, {"confidence": f.confidence}
+        extra = {"confidence": f.confidence, "created": f.created_at.isoformat()}
+        return f.text(), f.source_ids, f.updated_at, extra
     if kind == "trait":
         t = AgentTrait.load(data)
         return t.text(), t.source_ids, t.updated_at, {}

@@ -147,7 +147,7 @@ def test_the_llm_writes_lessons_and_insights_and_rules_catch_a_bad_answer(
     backend: MemoryBackend,
 ) -> None:
     llm = ReflectingModel(responses=["unused"])
-    cfg = MemoryConfig(reflection_threshold=1.5)
+    cfg = MemoryConfig(reflection_threshold=1.5, insights=True)
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), llm=llm, config=cfg) as mm:
         run_task(mm, "restart nginx", [("docker restart nginx", "failed", "port")], "failed", "")
         run_task(
@@ -165,30 +165,54 @@ def test_the_llm_writes_lessons_and_insights_and_rules_catch_a_bad_answer(
         assert sorted(insight.source_ids) == ["m0", "m1"]
 
 
-def test_insights_by_rule_once_new_memories_weigh_enough(mm: MemoryManager) -> None:
+def test_insights_by_rule_once_new_memories_weigh_enough(backend: MemoryBackend) -> None:
+    mm = MemoryManager(
+        backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig(insights=True)
+    )
     lt = mm._longterm
-    facts = [("works_on", "the billing service"), ("uses", "PostgreSQL 16"), ("deploys_to", "k8s")]
-    for i, (rel, obj) in enumerate(facts[:2]):
-        lt.add_fact("ann", "ann", rel, obj, valid_from=T0 + timedelta(days=i), source_ids=[f"m{i}"])
+    facts = [
+        ("works_on", "the billing service"),
+        ("uses", "PostgreSQL 16"),
+        ("lives_in", "Lisbon"),
+        ("owns", "a grey cat"),
+        ("plays", "the cello"),
+        ("studies", "Japanese grammar"),
+        ("drives", "an old Volvo"),
+        ("reads", "Dune novels"),
+        ("cooks", "mushroom risotto"),
+        ("deploys_to", "k8s"),
+    ]
+
+    def add(i: int) -> None:
+        rel, obj = facts[i]
+        when = T0 + timedelta(days=i)
+        lt.add_fact("ann", "ann", rel, obj, valid_from=when, source_ids=[f"m{i}"], confidence=1.0)
+
+    for i in range(2):
+        add(i)
     mm.flush()
     assert mm.insights("ann") == []  # below the threshold
-    for i in range(2, 9):
-        lt.add_fact(
-            "ann",
-            "ann",
-            f"visited_{i}",
-            f"city {i}",
-            valid_from=T0 + timedelta(days=i),
-            source_ids=[f"m{i}"],
-        )
-    lt.add_fact("ann", "ann", facts[2][0], facts[2][1], valid_from=T0, source_ids=["m9"])
+    for i in range(2, 10):
+        add(i)
     mm.flush()
-    [insight] = mm.insights("ann")
-    assert insight.content.startswith("What was said about ann lately")
-    assert "k8s" in insight.content and insight.source_ids and insight.written_by == "rules"
+    # confidence 1.0 each, threshold 5: one insight per five facts, in the order written
+    first, second = mm.insights("ann")
+    assert first.content.startswith("What was said about ann lately (5 statements)")
+    assert "billing service" in first.content and "k8s" not in first.content
+    assert "k8s" in second.content and "billing service" not in second.content
+    assert sorted(first.source_ids) == ["m0", "m1", "m2", "m3", "m4"]
+    assert first.written_by == "rules"
     # an insight is a long-term entry: it reaches a context
     ctx = mm.build_context("ann", "s1", "what was said about ann lately?", 2000)
     assert [it for it in ctx.items if it.layer == "insight"]
+    mm.close()
+
+
+def test_insights_are_off_by_default(mm: MemoryManager) -> None:
+    for i in range(8):
+        mm._longterm.add_fact("ann", "ann", f"rel_{i}", f"thing {i}", valid_from=T0, confidence=1.0)
+    mm.flush()
+    assert mm.insights("ann") == []
 
 
 def test_reflection_can_be_turned_off_and_delete_user_removes_it(backend: MemoryBackend) -> None:
