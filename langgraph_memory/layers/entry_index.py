@@ -46,7 +46,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 import numpy as np
 
@@ -66,17 +66,7 @@ from .rollups import Rollup
 __all__ = ["INDEXED_KINDS", "EntryIndexer", "IndexedRecords", "render"]
 
 #: Record kinds whose entries are indexed (each is its layer's name).
-INDEXED_KINDS: tuple[str, ...] = (
-    "fact",
-    "trait",
-    "episode",
-    "knowledge",
-    "lesson",
-    "insight",
-    "contradiction",
-    "rollup",
-    "entity",
-)
+INDEXED_KINDS: tuple[str, ...] = tuple(k for k in get_args(LongTermLayer) if k != "profile")
 #: Users whose mirrors a process keeps (least recently read go first).
 MIRRORED_USERS = 64
 

@@ -16,29 +16,17 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import get_args
 
 from ..context import HEADER, ContextItem, group_line, item_line
+from ..layers.longterm_read import LongTermLayer
 from ..tokens import count_cjk
 
 __all__ = ["Packer", "STATEMENT_LAYERS"]
 
 #: Layers whose items are statements drawn from messages rather than the messages.
-STATEMENT_LAYERS = frozenset(
-    {
-        "anchor",
-        "task",
-        "profile",
-        "fact",
-        "trait",
-        "episode",
-        "knowledge",
-        "lesson",
-        "insight",
-        "contradiction",
-        "rollup",
-        "entity",
-    }
-)
+#: (every long-term layer, and what rides along from working memory)
+STATEMENT_LAYERS = frozenset({"anchor", "task", *get_args(LongTermLayer)})
 
 
 class Packer:
