@@ -29,8 +29,6 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models import BaseChatModel
 
 from .backends.base import MemoryBackend
-from .backends.capabilities import LexicalIndex, RecordStore, VectorIndex
-from .backends.sqlite import SQLiteBackend
 from .concurrency import in_foreground
 from .config import MemoryConfig
 from .context import MemoryContext
@@ -38,12 +36,12 @@ from .embeddings import CachedEmbeddings
 from .lifecycle import LifecycleMixin
 from .manager_async import AsyncMixin
 from .manager_items import ItemsMixin
-from .read.pipeline import LAYERS
+from .read.pipeline import LAYERS, check_layers
 from .read.stats import memory_stats
 from .records import MemoryHit, SearchLayer
 from .retrieval.rerank import Reranker
 from .validation import check_content, check_id, check_positive_int
-from .wiring import wire
+from .wiring import open_backend, wire
 from .write.extraction_entities import load_chinese
 
 __all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
@@ -86,26 +84,7 @@ class MemoryManager(LifecycleMixin, ItemsMixin, AsyncMixin):
         backend: MemoryBackend | None = None,
         reranker: Reranker | None = None,
     ) -> None:
-        if reranker is not None and not isinstance(reranker, Reranker):
-            raise TypeError(
-                "reranker must be a langgraph_memory.retrieval.rerank.Reranker "
-                f"(e.g. FlashRankReranker), got {type(reranker).__name__}"
-            )
-        if config is not None and not isinstance(config, MemoryConfig):
-            raise TypeError(f"config must be a MemoryConfig, got {type(config).__name__}")
-        if embeddings is not None and not isinstance(embeddings, Embeddings):
-            raise TypeError("embeddings must be a LangChain Embeddings instance")
-        if backend is None:
-            root = (
-                path if path is not None else os.environ.get("LANGGRAPH_MEMORY_PATH", DEFAULT_PATH)
-            )
-            backend = SQLiteBackend(Path(root))
-        for capability in (VectorIndex, LexicalIndex, RecordStore):
-            if not isinstance(backend, capability):
-                raise TypeError(
-                    f"backend {type(backend).__name__} offers no {capability.__name__}, "
-                    "which the memory needs (see langgraph_memory.backends.capabilities)"
-                )
+        backend = open_backend(path, backend, config, embeddings, reranker, DEFAULT_PATH)
         self.config = config or MemoryConfig()
         self.llm = llm
         #: The SQLite file, when the store is one.
@@ -292,7 +271,7 @@ class MemoryManager(LifecycleMixin, ItemsMixin, AsyncMixin):
         check_id(user_id, "user_id")
         check_content(query, self.config.max_content_chars, "query")
         check_positive_int(k, "k")
-        return self._read.search(user_id, query, k, self._layers(layers), filter)
+        return self._read.search(user_id, query, k, check_layers(layers), filter)
 
     @in_foreground
     def build_context(
@@ -353,17 +332,6 @@ class MemoryManager(LifecycleMixin, ItemsMixin, AsyncMixin):
         return self._read.build_context(
             user_id, session_id, query, budget, explain=explain, flt=filter, scope=scope
         )
-
-    @staticmethod
-    def _layers(layers: Sequence[str] | None) -> set[str]:
-        if layers is None:
-            return set(LAYERS)
-        if isinstance(layers, str) or not isinstance(layers, Sequence):
-            raise TypeError("layers must be a list of layer names")
-        unknown = [x for x in layers if x not in LAYERS]
-        if unknown:
-            raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
-        return set(layers)
 
     # -- housekeeping ---------------------------------------------------------------------
     def delete_user(self, user_id: str) -> int:

@@ -19,9 +19,11 @@ Example:
 
 from __future__ import annotations
 
+import os
 from dataclasses import fields
 from datetime import timedelta
 from functools import partial
+from pathlib import Path
 from typing import NamedTuple
 
 from langchain_core.embeddings import Embeddings
@@ -29,7 +31,8 @@ from langchain_core.language_models import BaseChatModel
 
 from .access import AccessLog
 from .backends.base import MemoryBackend
-from .backends.capabilities import ClaimQueue
+from .backends.capabilities import ClaimQueue, LexicalIndex, RecordStore, VectorIndex
+from .backends.sqlite import SQLiteBackend
 from .config import MemoryConfig
 from .consolidation import Consolidator
 from .forgetting import ForgetGate, ImportanceRule, importance
@@ -52,7 +55,7 @@ from .write.lease import Writer
 from .write.pipeline import WritePipeline
 from .write.sensitivity import SensitivityFilter
 
-__all__ = ["MemoryParts", "wire", "importance_rule", "long_term_config"]
+__all__ = ["MemoryParts", "wire", "open_backend", "importance_rule", "long_term_config"]
 
 
 class MemoryParts(NamedTuple):
@@ -99,6 +102,42 @@ def long_term_config(config: MemoryConfig) -> LongTermConfig:
         dedup_threshold=config.dedup_threshold,
         dedup_window_days=config.dedup_window_days,
     )
+
+
+def open_backend(
+    path: str | os.PathLike[str] | None,
+    backend: MemoryBackend | None,
+    config: MemoryConfig | None,
+    embeddings: Embeddings | None,
+    reranker: Reranker | None,
+    default_path: str,
+) -> MemoryBackend:
+    """Check a manager's arguments and return its store: ``backend``, or a SQLite store
+    under ``path`` (else ``$LANGGRAPH_MEMORY_PATH``, else ``default_path``).
+
+    Raises:
+        TypeError: When an argument has the wrong type, or the backend lacks a
+            capability the memory needs (vectors, lexical search, records).
+    """
+    if reranker is not None and not isinstance(reranker, Reranker):
+        raise TypeError(
+            "reranker must be a langgraph_memory.retrieval.rerank.Reranker "
+            f"(e.g. FlashRankReranker), got {type(reranker).__name__}"
+        )
+    if config is not None and not isinstance(config, MemoryConfig):
+        raise TypeError(f"config must be a MemoryConfig, got {type(config).__name__}")
+    if embeddings is not None and not isinstance(embeddings, Embeddings):
+        raise TypeError("embeddings must be a LangChain Embeddings instance")
+    if backend is None:
+        root = path if path is not None else os.environ.get("LANGGRAPH_MEMORY_PATH", default_path)
+        backend = SQLiteBackend(Path(root))
+    for capability in (VectorIndex, LexicalIndex, RecordStore):
+        if not isinstance(backend, capability):
+            raise TypeError(
+                f"backend {type(backend).__name__} offers no {capability.__name__}, "
+                "which the memory needs (see langgraph_memory.backends.capabilities)"
+            )
+    return backend
 
 
 def wire(

@@ -1,6 +1,6 @@
 """The read path: ``search`` and ``build_context`` over every layer, in one orchestration.
 
-One query's retrieval (:class:`Retrieval`) embeds the query once and ranks, for
+One query's retrieval (:class:`~.query.Retrieval`) embeds the query once and ranks, for
 both calls alike: the user's messages by hybrid search (BM25 and dense, fused by
 RRF), the mid-term segments closest to the query (each retrieval warms them; their
 pages' messages may join as a third ranking), and long-term facts, traits, episodes
@@ -31,15 +31,14 @@ import numpy as np
 
 from ..config import MemoryConfig
 from ..context import ContextItem, MemoryContext
-from ..layers.entry_index import INDEXED_KINDS, EntryIndexer
+from ..layers.entry_index import EntryIndexer
 from ..layers.hierarchy import RankedSegment
-from ..layers.longterm_read import LongTermDoc, RankedDoc, rank_hybrid
+from ..layers.longterm_read import LongTermDoc
 from ..layers.promotion import INSTRUCTION_SOURCE
 from ..layers.shortterm import SessionState
 from ..records import MemoryHit, Message
 from ..retrieval.rerank import Reranker
 from ..retrieval.routing import route_query
-from ..retrieval.vectors import cosines
 from ..tokens import tokenize
 from ..validation import check_id
 from ..working import Anchor, TaskState
@@ -54,8 +53,9 @@ from .candidates import (
     task_item,
 )
 from .followups import add_successors, pack_timeline
-from .messages import MessageRetriever, RankedMessage
+from .messages import MessageRetriever
 from .packing import STATEMENT_LAYERS, Packer
+from .query import Retrieval
 from .rescoring import credit_segments, diversify, rerank, rescore
 from .timeline import wants_timeline
 
@@ -70,18 +70,30 @@ __all__ = [
     "WorkingSource",
     "AccessRecorder",
     "LAYERS",
+    "check_layers",
 ]
 
 #: Layers that ``search(layers=...)`` accepts: stored messages (every page, whatever
 #: layer holds it, stays searchable as a message), mid-term segment summaries, and
 #: long-term entries (profile, facts, traits, episodes, knowledge).
 LAYERS = ("message", "mid_term", "long_term")
-#: The long-term layers ranked for a query that asks for no summary or timeline (day and
-#: week roll-ups are ranked only for those).
-RANKED_LAYERS = frozenset(INDEXED_KINDS) - {"rollup", "entity"}
-#: A lesson sharing no term with the task in progress rides along when its cosine with
-#: the task's request is at least this.
-LESSON_MIN_COSINE = 0.5
+
+
+def check_layers(layers: Sequence[str] | None) -> set[str]:
+    """The layers ``search`` ranks: ``layers`` checked against :data:`LAYERS`, or all.
+
+    Raises:
+        TypeError: When ``layers`` is not a list of names.
+        ValueError: When a name is no layer (the message lists the known ones).
+    """
+    if layers is None:
+        return set(LAYERS)
+    if isinstance(layers, str) or not isinstance(layers, Sequence):
+        raise TypeError("layers must be a list of layer names")
+    unknown = [x for x in layers if x not in LAYERS]
+    if unknown:
+        raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
+    return set(layers)
 
 
 class SegmentSource(Protocol):
@@ -134,198 +146,6 @@ class AccessRecorder(Protocol):
 
     def note(self, user_id: str, used: Sequence[tuple[str, str]]) -> None:
         """``used``: ``(layer, entry id)`` of each entry included."""
-
-
-class Retrieval:
-    """One query's retrieval: its vector (made once), its ranked segments (ranked once,
-    on first use), its messages and its long-term entries.
-
-    Args:
-        pipeline: The read pipeline it runs on.
-        user_id: Whose memory.
-        query: The query.
-    """
-
-    def __init__(self, pipeline: ReadPipeline, user_id: str, query: str) -> None:
-        self._p = pipeline
-        self.user_id = user_id
-        self.query = query
-        cfg = pipeline.config
-        #: The query's embedding, started now on a thread of its own.
-        self.vector = pipeline.retriever.query_vector(query, start=cfg.dense_weight > 0)
-        self._segments: list[RankedSegment] | None = None
-
-    def segments(self) -> list[RankedSegment]:
-        """The mid-term segments closest to the query (each retrieval warms them)."""
-        if self._segments is None:
-            cfg = self._p.config
-            k = cfg.segments_per_query
-            if k <= 0:
-                self._segments = []
-            else:
-                qvec = self.vector.get() if cfg.dense_weight > 0 else None
-                self._segments = self._p.segments.rank_segments(
-                    self.user_id, qvec, tokenize(self.query), k
-                )
-        return self._segments
-
-    def ranked_so_far(self) -> list[RankedSegment]:
-        """The segments when they were ranked, else none (nothing is ranked here)."""
-        return self._segments or []
-
-    def segment_pages(self) -> list[tuple[int, float]]:
-        """``(seq, cosine)`` of the messages of the segments' pages, closest to the query
-        first (at most ``candidate_pool``): the ranking of messages reached through their
-        segments. Empty when ``segment_page_weight`` or ``dense_weight`` is 0."""
-        cfg = self._p.config
-        segments = self.segments()
-        if not segments or cfg.segment_page_weight <= 0 or cfg.dense_weight <= 0:
-            return []
-        seqs = {s for seg, _, _ in segments for s in seg.seqs()}
-        if not seqs:
-            return []
-        return self._p.storage.vector_search(
-            self.user_id, self.vector.get(), cfg.candidate_pool, seqs
-        )
-
-    def messages(
-        self, k: int, flt: Mapping[str, Any] | None, *, via_segments: bool
-    ) -> list[RankedMessage]:
-        """The best ``k`` messages; with ``via_segments`` the segments are ranked too,
-        after the BM25 and dense rankings, and their pages may join as a ranking."""
-        return self._p.retriever.rank(
-            self.user_id,
-            self.query,
-            k,
-            flt,
-            query_vector=self.vector,
-            via_segments=self.segment_pages if via_segments else None,
-        )
-
-    def message_hits(
-        self, k: int, flt: Mapping[str, Any] | None, *, via_segments: bool
-    ) -> list[MemoryHit]:
-        """:meth:`messages` as search hits."""
-        return self._p.retriever.search(
-            self.user_id,
-            self.query,
-            k,
-            flt,
-            query_vector=self.vector,
-            via_segments=self.segment_pages if via_segments else None,
-        )
-
-    def closest_first(self, texts: Sequence[str]) -> list[tuple[int, float]]:
-        """``(index, closeness)`` of ``texts``, closest to the query first: the cosine of
-        their embeddings with the query's (texts embedded through the cached embedder,
-        in process only), or with ``dense_weight`` 0 the share of the query's terms
-        each text has. Used for what rides along whatever its words (the profile,
-        standing instructions): when the budget holds only some, the closest go in.
-        """
-        if not texts:
-            return []
-        if self._p.config.dense_weight > 0:
-            embedder = self._p.retriever.embedder.get()
-            close = cosines(embedder.embed_array(list(texts), persist=False), self.vector.get())
-        else:
-            terms = set(tokenize(self.query))
-            close = np.array(
-                [len(terms & set(tokenize(t))) / max(len(terms), 1) for t in texts], dtype=float
-            )
-        order = np.argsort(-close, kind="stable")
-        return [(int(i), float(close[i])) for i in order]
-
-    def long_term(
-        self, message_parts: list[dict[str, float]], k: int, extra: Sequence[LongTermDoc] = ()
-    ) -> list[RankedDoc]:
-        """The user's indexed long-term entries (current facts, traits, episodes,
-        knowledge) by hybrid search over the entry index (see
-        :mod:`~langgraph_memory.layers.entry_index`), and ``extra`` entries (the profile,
-        for search) ranked alike beside them, best ``k`` of both by score.
-
-        An entry sharing no term with the query must be at least as close to it as the
-        messages ranked within ``fusion_depth`` by cosine (``message_parts``: score
-        parts of the retrieved messages).
-        """
-        cfg = self._p.config
-        weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
-        close = [
-            p["cosine"]
-            for p in message_parts
-            if "cosine" in p and p.get("dense_rank", cfg.fusion_depth + 1) <= cfg.fusion_depth
-        ]
-        floor = min(close) if close else None
-        qvec = self.vector.get() if weight > 0 else None
-        # day and week summaries answer how something went, not what was said
-        layers = RANKED_LAYERS | {"rollup"} if wants_timeline(self.query) else RANKED_LAYERS
-        ranked = self._p.entries.rank(
-            self.user_id,
-            self.query,
-            k,
-            query_vector=qvec,
-            lexical_weight=cfg.lexical_weight,
-            dense_weight=weight,
-            rrf_k=cfg.rrf_k,
-            min_cosine=floor,
-            layers=layers,
-        )
-        ranked += self.named_entities(k)
-        ranked.sort(key=lambda r: -r.score)
-        ranked = ranked[:k]
-        if not extra:
-            return ranked
-        vectors = None
-        if qvec is not None:
-            vectors = self._p.retriever.embedder.get().embed_array(
-                [d.text for d in extra], persist=False
-            )
-        ranked += rank_hybrid(
-            extra,
-            self.query,
-            k,
-            query_vector=qvec,
-            doc_vectors=vectors,
-            lexical_weight=cfg.lexical_weight,
-            dense_weight=weight,
-            rrf_k=cfg.rrf_k,
-            min_cosine=floor,
-        )
-        ranked.sort(key=lambda r: -r.score)
-        return ranked[:k]
-
-    def named_entities(self, k: int) -> list[RankedDoc]:
-        """The cards of the entities the query names (every word of the name in the
-        query), those with the longest names first, each scored as a long-term entry
-        ranked by words alone."""
-        cfg = self._p.config
-        named = self._p.entries.named(self.user_id, tokenize(self.query))[:k]
-        return [
-            RankedDoc(doc, 1.0 / (cfg.rrf_k + rank), {"named": 1.0, "entity_rank": float(rank)})
-            for rank, doc in enumerate(named, 1)
-        ]
-
-    def lessons_for(self, request: str, k: int = 3) -> list[ContextItem]:
-        """Lessons of earlier tasks like ``request`` (the task in progress), best first:
-        those sharing its terms, or close to it by meaning (cosine with the request's
-        embedding at least :data:`LESSON_MIN_COSINE`)."""
-        cfg = self._p.config
-        weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
-        qvec = None
-        if weight > 0:
-            qvec = self._p.retriever.embedder.get().embed_array([request], persist=False)[0]
-        ranked = self._p.entries.rank(
-            self.user_id,
-            request,
-            k,
-            query_vector=qvec,
-            lexical_weight=cfg.lexical_weight,
-            dense_weight=weight,
-            rrf_k=cfg.rrf_k,
-            min_cosine=LESSON_MIN_COSINE,
-            layers=("lesson",),
-        )
-        reason = "lesson of a similar earlier task: rides along with the task in progress"
-        return [doc_item(d, score, {**parts, "lesson": 1.0}, reason) for d, score, parts in ranked]
 
 
 class ReadPipeline:

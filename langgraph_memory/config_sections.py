@@ -1,0 +1,470 @@
+"""The sections of :class:`~langgraph_memory.config.MemoryConfig`, each documented and
+validated beside its fields.
+
+:class:`WriteSection` (limits, the embedder's batches, the write gate),
+:class:`RetrievalSection` (hybrid ranking, fusion, routing, reranking),
+:class:`PackingSection` (the token budget and its shares), :class:`HierarchySection`
+(short-term pages and chains, mid-term segments and heat), :class:`LongTermSection`
+(preference confidence, long-term ranking) and :class:`LifecycleSection` (the forget
+gate and consolidation). Import them from :mod:`langgraph_memory.config`.
+
+Example:
+    >>> from langgraph_memory.config import RetrievalSection
+    >>> RetrievalSection(rrf_k=30).rrf_k
+    30
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .write.sensitivity import SensitivityPolicy
+
+__all__ = [
+    "Section",
+    "WriteSection",
+    "RetrievalSection",
+    "PackingSection",
+    "HierarchySection",
+    "LongTermSection",
+    "LifecycleSection",
+]
+
+_KINDS = {"int": (int,), "float": (int, float), "bool": (bool,)}
+
+
+class Section:
+    """Validation shared by the sections: each checks the types and ranges of its fields."""
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:  # each section checks its own fields
+        pass
+
+    def _name(self, field: str) -> str:
+        return f"{type(self).__name__}.{field}"
+
+    def _check_types(self, section: type) -> None:
+        for f in fields(section):
+            value = getattr(self, f.name)
+            kinds = _KINDS.get(str(f.type))
+            if kinds is None:
+                continue
+            if (isinstance(value, bool) and f.type != "bool") or not isinstance(value, kinds):
+                raise TypeError(f"{self._name(f.name)} must be {f.type}, got {value!r}")
+
+    def _positive(self, *names: str) -> None:
+        for name in names:
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{self._name(name)} must be > 0, got {getattr(self, name)}")
+
+    def _non_negative(self, *names: str) -> None:
+        for name in names:
+            if getattr(self, name) < 0:
+                raise ValueError(f"{self._name(name)} must be >= 0")
+
+    def _unit(self, *names: str) -> None:
+        for name in names:
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{self._name(name)} must be within [0, 1]")
+
+
+@dataclass(frozen=True)
+class WriteSection(Section):
+    """What is accepted, how it is embedded, and the write gate.
+
+    Attributes:
+        max_content_chars: Longest message content accepted, in characters.
+            Longer content raises ``ValueError`` (split it first).
+        max_metadata_bytes: Largest JSON-encoded metadata accepted per message.
+        embed_batch_size: How many texts the background worker embeds at once.
+        embed_cache_size: Entries of the in-process embedding cache (the
+            persistent cache of the backend is unbounded).
+        sensitivity: The PII/secrets gate applied to every write (message content and
+            metadata, anchors, tasks, store items, core blocks) before anything is
+            stored or embedded: a
+            :class:`~langgraph_memory.write.sensitivity.SensitivityPolicy`, a mapping
+            ``{kind: action}`` or one action for every kind (``"refuse"``; ``"allow"``
+            switches the gate off). ``None`` (default): redact every kind.
+        dedup_threshold: An extracted fact whose embedding has a cosine above this
+            with a fact stored or refreshed within ``dedup_window_days`` refreshes
+            that fact instead of being added (the same text always does).
+        dedup_window_days: How recent a fact must be to absorb a near-duplicate.
+    """
+
+    max_content_chars: int = 100_000
+    max_metadata_bytes: int = 65_536
+    embed_batch_size: int = 512
+    embed_cache_size: int = 10_000
+    sensitivity: SensitivityPolicy | None = None
+    dedup_threshold: float = 0.95
+    dedup_window_days: float = 7.0
+
+    def validate(self) -> None:
+        from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
+
+        policy = SensitivityPolicy.coerce(self.sensitivity) or SensitivityPolicy()
+        object.__setattr__(self, "sensitivity", policy)
+        self._check_types(WriteSection)
+        self._positive(
+            "max_content_chars", "max_metadata_bytes", "embed_batch_size", "embed_cache_size"
+        )
+        self._non_negative("dedup_window_days")
+        self._unit("dedup_threshold")
+
+
+@dataclass(frozen=True)
+class RetrievalSection(Section):
+    """How memories are ranked for a query.
+
+    Attributes:
+        rrf_k: The ``k`` of reciprocal rank fusion, ``1 / (k + rank)``.
+        lexical_weight: Weight of the BM25 ranking in the fusion.
+        dense_weight: Weight of the dense (cosine) ranking in the fusion.
+        candidate_pool: How many candidates each retriever contributes (at
+            least ``k``), and how many retrieved messages ``build_context`` considers.
+        fusion_depth: How many of each ranking's best are fused into primary
+            candidates, and how many primary candidates are kept (their
+            neighbours join the context); the rest follow, scored by ``tail_factor``.
+        tail_factor: Score factor of candidates below the fusion depth (keeps
+            them behind primary candidates and their neighbours).
+        bm25_k1: BM25 term-frequency saturation.
+        bm25_b: BM25 length normalisation.
+        neighbor_window: When building context, how many turns before and after
+            a primary retrieved message are considered as context for it (0 disables).
+        neighbor_decay: Score factor a neighbouring turn inherits from its hit.
+        answer_decay: Score factor of the turn that answers a retrieved question
+            (the next turn after a hit that ends with a question mark).
+        routing: Route each query by rules (:mod:`~langgraph_memory.retrieval.routing`):
+            its intent weighs each layer's candidates, and a time it names ("last
+            May", "上周") raises the memories from that time.
+        time_boost: Memories inside the time a query names score ``1 + time_boost``
+            times higher (a boost, not a filter: an unsure date never hides a memory).
+        recency_weight: How much recency decay weighs: a candidate scores
+            ``1 − w + w·0.5^(age / half_life)`` times its relevance, its age counted
+            from the newest candidate (so a store replayed from old data is not
+            uniformly decayed). Off (0) by default: on LoCoMo, whose questions reach
+            across months of history, every weight tried lowered recall. Episodes are
+            weighed by their importance, which decays with age, either way.
+        recency_half_life_days: Age at which the decay factor is one half.
+        mmr_lambda: Maximal marginal relevance trade-off among the best ``mmr_pool``
+            retrieved candidates: 1.0 (default) packs by score alone; lower values
+            pass over candidates whose terms repeat what is already taken.
+        mmr_pool: How many of the best retrieved candidates MMR reorders.
+        rerank_top: How many of the best retrieved candidates the reranker given to
+            the manager (``MemoryManager(reranker=...)``) reorders; 0 switches it off.
+    """
+
+    rrf_k: int = 60
+    lexical_weight: float = 1.0
+    dense_weight: float = 1.0
+    candidate_pool: int = 60
+    fusion_depth: int = 15
+    tail_factor: float = 0.1
+    bm25_k1: float = 1.2
+    bm25_b: float = 0.75
+    neighbor_window: int = 2
+    neighbor_decay: float = 0.5
+    answer_decay: float = 0.5
+    routing: bool = True
+    time_boost: float = 0.5
+    recency_weight: float = 0.0
+    recency_half_life_days: float = 30.0
+    mmr_lambda: float = 1.0
+    mmr_pool: int = 40
+    rerank_top: int = 20
+
+    def validate(self) -> None:
+        self._check_types(RetrievalSection)
+        self._positive("rrf_k", "candidate_pool", "fusion_depth", "recency_half_life_days")
+        self._positive("mmr_pool")
+        self._non_negative(
+            "lexical_weight", "dense_weight", "bm25_k1", "neighbor_decay", "answer_decay"
+        )
+        self._non_negative("tail_factor", "time_boost", "rerank_top")
+        if self.lexical_weight == 0 and self.dense_weight == 0:
+            raise ValueError(
+                f"{type(self).__name__}: lexical_weight and dense_weight cannot both be 0"
+            )
+        if not 0 <= self.bm25_b <= 1:
+            raise ValueError(f"{self._name('bm25_b')} must be within [0, 1]")
+        self._unit("recency_weight", "mmr_lambda")
+        if self.neighbor_window < 0:
+            raise ValueError(f"{self._name('neighbor_window')} and recent_messages must be >= 0")
+
+
+@dataclass(frozen=True)
+class PackingSection(Section):
+    """How a context fills its token budget.
+
+    Attributes:
+        default_token_budget: Budget of ``build_context`` when none is given.
+        session_share: Share of the budget reserved for the current session's
+            most recent messages.
+        recent_messages: How many of the current session's latest messages are
+            considered for that share.
+        show_dates: Group context lines under the date they were said.
+        profile_share: Share of the budget the user profile may take (it goes first,
+            the entries closest to the query first).
+        working_share: Most of the budget the task in progress may take.
+        instruction_share: Share of the budget the standing instructions read from the
+            user's messages may take (anchors you add yourself always ride along);
+            the ones closest to the query first.
+        excerpt_tokens: A retrieved message longer than this is shown as its excerpt:
+            its opening sentence, then its sentences (or lines of code) sharing the
+            most terms with the query, in order, within this many tokens (0: whole).
+        neighbor_tokens: The same cap for the turns packed around a retrieved message
+            (a long reply next to a hit is rarely what the query asks for).
+        timeline_messages: For a query about how something went, in what order, or for
+            a summary, the user messages among the retrieved ones (at most this many,
+            best first) are packed first as one dated outline, oldest first (0: off).
+        timeline_share: Most of the budget that outline may take (the weakest lines go
+            first); each line is an excerpt of at most ``timeline_line_tokens``.
+        chain_share: Share of the budget for summaries of the current session's topic
+            chains whose turns did not fit in ``session_share`` (its earlier stretch,
+            compressed; 0: off).
+        lesson_share: With a task in progress, share of the budget the lessons of
+            similar earlier tasks may take (they ride along, the closest first; 0: off).
+        successor_k: For each of the best ``successor_hits`` retrieved statements of the
+            user, the later user messages most like it (at most this many, cosine at
+            least ``successor_min_cosine``) join the candidates at ``successor_decay``
+            times its score: a value said again later is an update the query's words
+            may not reach (0: off).
+        long_item_tokens, length_penalty: A retrieved item longer than
+            ``long_item_tokens`` scores ``(long_item_tokens / tokens) ** length_penalty``
+            of its relevance: the budget goes to what is relevant per token, so a long
+            reply needs to be much more relevant than a short statement (0: off).
+    """
+
+    default_token_budget: int = 2000
+    session_share: float = 0.25
+    recent_messages: int = 6
+    show_dates: bool = True
+    profile_share: float = 0.1
+    working_share: float = 0.15
+    instruction_share: float = 0.15
+    excerpt_tokens: int = 400
+    neighbor_tokens: int = 150
+    timeline_messages: int = 12
+    timeline_share: float = 0.5
+    timeline_line_tokens: int = 60
+    long_item_tokens: int = 100
+    length_penalty: float = 0.5
+    lesson_share: float = 0.1
+    chain_share: float = 0.08
+    successor_k: int = 2
+    successor_hits: int = 3
+    successor_min_cosine: float = 0.5
+    successor_decay: float = 0.5
+
+    def validate(self) -> None:
+        self._check_types(PackingSection)
+        self._positive("default_token_budget")
+        self._non_negative("excerpt_tokens", "neighbor_tokens", "timeline_messages")
+        self._positive("timeline_line_tokens", "long_item_tokens")
+        self._non_negative("length_penalty", "successor_k", "successor_hits")
+        self._unit("successor_min_cosine", "successor_decay")
+        self._unit("timeline_share")
+        self._unit("profile_share", "working_share", "session_share", "instruction_share")
+        self._unit("lesson_share", "chain_share")
+        if self.recent_messages < 0:
+            raise ValueError(f"{self._name('recent_messages')} must be >= 0")
+
+
+@dataclass(frozen=True)
+class HierarchySection(Section):
+    """Short-term pages in topic chains, mid-term segments ranked by heat (MemoryOS).
+
+    Attributes:
+        stm_capacity_pages: Pages a session's short-term FIFO holds (MemoryOS: 7).
+        stm_capacity_tokens: Tokens a session's short-term FIFO holds.
+        chain_threshold: A closed page continues the chain whose f_score (cosine +
+            keyword Jaccard) with it is highest and at least this; else it starts one.
+        chain_summary_tokens: Length of a chain's extractive summary.
+        session_ttl_seconds: A session idle this long hands its pages to mid-term.
+        segment_threshold: A page joins the segment with the highest f_score at least
+            this; else it starts a new segment.
+        midterm_capacity: Active segments per user; beyond it the coldest is archived
+            (its pages stay searchable).
+        segment_summary_tokens: Length of a segment's extractive summary.
+        heat_alpha: Heat weight of retrievals (``α``).
+        heat_beta: Heat weight of pages gained (``β``).
+        heat_gamma: Heat weight of recency (``γ``).
+        heat_mu_seconds: Time constant ``μ`` of recency ``exp(−Δt/μ)``.
+        heat_threshold: Heat above which a segment is promoted to long-term (``τ``).
+        segments_per_query: Mid-term segments ranked for a query (by f_score); their
+            summaries are candidates (their pages' messages too, see below).
+        segment_page_weight: Weight of a third message ranking beside BM25 and
+            dense: the messages of the pages of those segments, by their own cosine
+            with the query (at most ``candidate_pool`` of them). A message that dense
+            retrieval did not rank is found through its segment; one that it ranked
+            keeps its score (its cosine counts once). Off (0) by default: on LoCoMo it
+            lowered evidence recall (``benchmarks/RESULTS.md``). It needs a query
+            embedding (``dense_weight`` > 0).
+        segment_boost: Score factor ``1 + boost`` for retrieved messages whose page
+            is in one of those segments.
+        segment_summary_weight: A segment summary ranked ``r`` for a query scores
+            ``weight / (rrf_k + r)``, like a message fused from one ranking.
+        rollups: Summarise each day and each week of a user's conversation as the span
+            closes (seed 003's hierarchical summaries; long-term entries, see
+            :mod:`~langgraph_memory.layers.rollups`).
+        rollup_day_tokens, rollup_week_tokens: Length of those summaries.
+        segment_heat_weight: Heat weighs segment ranking (seed 001): a segment's
+            f_score is multiplied by ``1 + weight·heat / (heat + heat_threshold)``
+            (:func:`~langgraph_memory.retrieval.scoring.heat_factor`), so among
+            segments about as close to the query the hotter topic comes first (0: off).
+    """
+
+    stm_capacity_pages: int = 7
+    stm_capacity_tokens: int = 4000
+    chain_threshold: float = 0.6
+    chain_summary_tokens: int = 60
+    session_ttl_seconds: float = 86_400.0
+    segment_threshold: float = 0.6
+    midterm_capacity: int = 200
+    segment_summary_tokens: int = 120
+    heat_alpha: float = 1.0
+    heat_beta: float = 1.0
+    heat_gamma: float = 1.0
+    heat_mu_seconds: float = 1e7
+    heat_threshold: float = 5.0
+    segments_per_query: int = 3
+    segment_page_weight: float = 0.0
+    segment_boost: float = 0.0
+    segment_summary_weight: float = 0.5
+    segment_heat_weight: float = 0.2
+    rollups: bool = True
+    rollup_day_tokens: int = 120
+    rollup_week_tokens: int = 200
+
+    def validate(self) -> None:
+        self._check_types(HierarchySection)
+        self._positive("stm_capacity_pages", "stm_capacity_tokens", "chain_summary_tokens")
+        self._positive("session_ttl_seconds", "midterm_capacity", "segment_summary_tokens")
+        self._positive("heat_mu_seconds")
+        self._non_negative("heat_alpha", "heat_beta", "heat_gamma", "heat_threshold")
+        self._non_negative(
+            "segments_per_query", "segment_page_weight", "segment_boost", "segment_summary_weight"
+        )
+        self._non_negative("segment_heat_weight")
+        self._positive("rollup_day_tokens", "rollup_week_tokens")
+
+
+@dataclass(frozen=True)
+class LongTermSection(Section):
+    """The profile's confidence rules (seed 002) and how long-term entries are ranked.
+
+    Attributes:
+        explicit_confidence, confirmed_confidence, inferred_confidence: Starting
+            confidence of a preference the user stated, confirmed, or that was inferred
+            (seed 002: 1.0, —, 0.6; "confirmed" 0.8 is ours).
+        reinforce_step, correct_step: Confidence a preference gains when followed and
+            loses when corrected (seed 002: +0.2, −0.4).
+        preference_threshold: Only preferences with confidence above this enter the
+            context (seed 002: 0.7).
+        long_term_k: Long-term facts, traits, episodes and knowledge offered per query.
+        long_term_dense_weight: Long-term entries are ranked by a BM25-like term score
+            and by the cosine of their text's embedding with the query's, fused by
+            RRF with weights ``lexical_weight`` and this. An entry sharing no term
+            with the query is offered only when it is at least as close to the query
+            as the messages that dense retrieval ranked within ``fusion_depth``.
+            0 (or ``dense_weight`` 0) ranks them by terms alone.
+        long_term_weight: Such an entry scores ``weight`` times its fused RRF score
+            normalised by the weights of its rankings, i.e. ``weight / (rrf_k + r)``
+            when it is ranked ``r`` by both (or by terms alone).
+        extract_every_turn: Extract memory atoms (preferences, standing instructions,
+            facts, decisions, plans, relations) from every message as the background
+            worker places it. ``False`` extracts only from the pages of a segment
+            promoted to long-term memory (heat above ``heat_threshold``), as 0.1 did.
+        contradiction_min_cosine: As the worker places a user's statement, the earlier
+            statement closest to it by meaning (cosine at least this) whose polarity is
+            the opposite ("I have never used Flask" after "I implemented a Flask
+            route") is linked to it as a possible contradiction (a long-term entry
+            quoting both; nothing is overwritten). Above 1: off.
+    """
+
+    explicit_confidence: float = 1.0
+    confirmed_confidence: float = 0.8
+    inferred_confidence: float = 0.6
+    reinforce_step: float = 0.2
+    correct_step: float = 0.4
+    preference_threshold: float = 0.7
+    long_term_k: int = 5
+    long_term_dense_weight: float = 1.0
+    long_term_weight: float = 0.5
+    extract_every_turn: bool = True
+    contradiction_min_cosine: float = 0.6
+
+    def validate(self) -> None:
+        self._check_types(LongTermSection)
+        self._non_negative(
+            "long_term_k", "long_term_dense_weight", "long_term_weight", "reinforce_step"
+        )
+        self._non_negative("correct_step")
+        self._unit(
+            "explicit_confidence",
+            "confirmed_confidence",
+            "inferred_confidence",
+            "preference_threshold",
+        )
+
+
+@dataclass(frozen=True)
+class LifecycleSection(Section):
+    """The forget gate and consolidation of episodes (seed 000).
+
+    Attributes:
+        forget_threshold: The forget gate drops episodes whose importance is below this.
+        forget_min_age_days: Episodes younger than this are never forgotten.
+        max_episodes: Cap on the episodes kept per user (the least important go).
+        consolidation_min_episodes: Unconsolidated episodes a target needs before they
+            are consolidated into knowledge.
+        reflect: Reflect in the background: a lesson for every completed task, and
+            insights once new memories weigh enough (:mod:`~langgraph_memory.reflection`).
+        insights: Reflect new facts into insights (off by default: which facts share an
+            insight depends on the order concurrent writers store them, so two stores of
+            the same conversation may group them differently).
+        reflection_threshold: Summed importance of new facts (their confidence), in the
+            order they were written, that triggers insights over them.
+        reflection_min_facts: Recent facts about one subject an insight by rule rolls
+            up at least.
+        importance_base, importance_age_step, importance_age_days, importance_age_cap,
+            importance_access_step, importance_access_cap, importance_success,
+            importance_failure, importance_alert, importance_complex_bonus,
+            importance_complex_steps: The forget gate's importance formula (seed 000):
+            ``base − min(age_days/age_days·age_step, age_cap) + min(accesses·access_step,
+            access_cap) + success (or − failure) + alert (if an alert triggered it) +
+            complex_bonus (more than complex_steps steps)``, clamped to [0, 1]
+            (:class:`~langgraph_memory.forgetting.ImportanceRule`).
+    """
+
+    forget_threshold: float = 0.25
+    forget_min_age_days: float = 7.0
+    max_episodes: int = 10_000
+    consolidation_min_episodes: int = 3
+    reflect: bool = True
+    insights: bool = False
+    reflection_threshold: float = 5.0
+    reflection_min_facts: int = 2
+    importance_base: float = 0.5
+    importance_age_step: float = 0.1
+    importance_age_days: float = 30.0
+    importance_age_cap: float = 0.3
+    importance_access_step: float = 0.05
+    importance_access_cap: float = 0.2
+    importance_success: float = 0.1
+    importance_failure: float = 0.05
+    importance_alert: float = 0.15
+    importance_complex_bonus: float = 0.1
+    importance_complex_steps: int = 3
+
+    def validate(self) -> None:
+        self._check_types(LifecycleSection)
+        self._positive("max_episodes", "consolidation_min_episodes", "importance_age_days")
+        self._positive("reflection_threshold", "reflection_min_facts")
+        self._non_negative("forget_threshold", "forget_min_age_days")
+        self._non_negative(*(f.name for f in fields(self) if f.name.startswith("importance_")))
+        self._unit("importance_base")
