@@ -8,7 +8,8 @@ Without it: LoCoMo is published by snap-research (repository "LoCoMo",
 ``data/locomo10.json``, CC BY-NC 4.0); pass that file's path.
 
 Protocol (``../shared/bench/README.md``): every turn is written in order
-(``message_id`` = dia_id, ``name`` = speaker, ``timestamp`` = session date); for
+(``message_id`` = dia_id, ``name`` = speaker, ``timestamp`` = session date; a turn
+that shares an image carries its caption: ``text + " [shares " + caption + "]"``); for
 each question of categories 1-4, context is built with each budget, and each
 gold dia_id counts as recalled when some context item's text carries at least
 half of that turn's content words. Tokens: a CJK character = 1, other text 4
@@ -58,6 +59,13 @@ def normalise_evidence(evidence: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def turn_text(turn: dict) -> str:
+    """A turn as written and credited: its text, and the caption of an image it shares
+    (``text + " [shares " + caption + "]"``, as ``../shared/bench/README.md`` says)."""
+    caption = turn.get("blip_caption")
+    return f"{turn['text']} [shares {caption}]" if caption else turn["text"]
+
+
 def load_conversations(path: Path) -> list[dict]:
     """Turns and questions of each sample."""
     samples = json.loads(path.read_text("utf-8"))
@@ -73,7 +81,7 @@ def load_conversations(path: Path) -> list[dict]:
                     {
                         "dia_id": t["dia_id"],
                         "speaker": t["speaker"],
-                        "text": t["text"],
+                        "text": turn_text(t),
                         "session": f"session_{n}",
                         "date": date,
                         "index": i,

@@ -206,14 +206,17 @@ class MessageRetriever:
             )
             rankings["dense"] = dense
             cosines = dict(dense)
-        # Past the fusion depth, the rest of both rankings follow, scored below every
-        # primary candidate (and below their neighbours).
-        fused = [
-            RankedMessage(*f)
-            for f in self.ranker.fuse(
-                rankings, depth=cfg.fusion_depth, k=k, tail_factor=cfg.tail_factor
-            )
-        ]
+        if cfg.fusion == "convex" and len(rankings) == 2:
+            fused = self._convex(user_id, qvec, rankings, bm25, cosines, k, pool)
+        else:
+            # Past the fusion depth, the rest of both rankings follow, scored below every
+            # primary candidate (and below their neighbours).
+            fused = [
+                RankedMessage(*f)
+                for f in self.ranker.fuse(
+                    rankings, depth=cfg.fusion_depth, k=k, tail_factor=cfg.tail_factor
+                )
+            ]
         if via_segments is not None:
             routed = via_segments()[:pool]
             if routed and cfg.segment_page_weight > 0:
@@ -227,6 +230,90 @@ class MessageRetriever:
             if seq in cosines:
                 parts["cosine"] = cosines[seq]
         return fused
+
+    def _convex(
+        self,
+        user_id: str,
+        qvec: QueryVector,
+        rankings: dict[str, list[tuple[int, float]]],
+        bm25: dict[int, float],
+        cosines: dict[int, float],
+        k: int,
+        pool: int,
+    ) -> list[RankedMessage]:
+        """The candidates of both rankings (each cut at ``pool``) ranked by the weighted
+        mean of their normalised BM25 score and cosine (:meth:`HybridRanker.combine`).
+
+        - The cosine of a candidate only BM25 found is read from the store (``cosines``
+          gains it); one only dense retrieval found has BM25 0.
+        - Each ranking's weakest score normalises to 0 when the ranking was cut at the
+          pool (a candidate below it is worth no more), else 0 does.
+        - With ``neighbor_smoothing``, a turn gains from the turn it answers
+          (:meth:`_smooth`).
+        - A candidate of combined score ``s`` (the best 1) scores
+          ``(lexical_weight + dense_weight) · s / (rrf_k + 1)``: the best scores as one
+          ranked first by both rankings under RRF. One ranked ``r`` within
+          ``fusion_depth`` by a ranking scores at least that ranking's reciprocal rank
+          ``weight / (rrf_k + r)``, as RRF would credit it from that ranking alone: a
+          strong match of one kind (rare words a multi-part question names, or a
+          paraphrase) stays a primary candidate even when the other kind misses it.
+        - The best ``fusion_depth`` by combined score, and those, are primary; the rest
+          follow ``tail_factor`` times lower.
+        """
+        cfg = self.config
+        unseen = {seq for seq, _ in rankings["bm25"] if seq not in cosines}
+        if unseen:
+            cosines.update(self.backend.vector_search(user_id, qvec.get(), len(unseen), unseen))
+        floors = {
+            name: ranked[-1][1] if len(ranked) >= pool else min(0.0, ranked[-1][1])
+            for name, ranked in rankings.items()
+            if ranked
+        }
+        hybrid = self.ranker.combine({"bm25": bm25, "dense": cosines}, floors)
+        if cfg.neighbor_smoothing > 0 and hybrid:
+            hybrid = self._smooth(user_id, hybrid)
+        ranks = {
+            name: {seq: r for r, (seq, _) in enumerate(ranked, 1)}
+            for name, ranked in rankings.items()
+        }
+        weights, depth = self.ranker.weights, cfg.fusion_depth
+        top = weights["hybrid"] / (cfg.rrf_k + 1)
+        out = []
+        for r, (seq, combined) in enumerate(hybrid, 1):
+            primary = r <= depth
+            score = top * combined * (1.0 if primary else cfg.tail_factor)
+            parts = {"hybrid": combined, "hybrid_rank": float(r)}
+            for name, rank in ranks.items():
+                if seq in rank:
+                    parts[f"{name}_rank"] = float(rank[seq])
+                    if rank[seq] <= depth:
+                        primary = True
+                        score = max(score, weights[name] / (cfg.rrf_k + rank[seq]))
+            parts["rrf"] = score
+            out.append(RankedMessage(seq, score, parts, primary))
+        out.sort(key=lambda x: -x.score)  # stable: ties keep their combined order
+        return out[: max(k, depth)]
+
+    def _smooth(self, user_id: str, ranked: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """``ranked`` again after each candidate gains ``neighbor_smoothing`` times the
+        combined score of the turn just before it in its session when that turn is a
+        candidate too and another speaker's (the turn it replies to), scaled so the best
+        scores 1: a reply is read with what it answers, so the answer to a relevant
+        question outranks an equally good turn that answers nothing relevant.
+        """
+        share = self.config.neighbor_smoothing
+        combined = dict(ranked)
+        seqs = list(combined)
+        msgs = self.backend.get_messages(user_id, seqs)
+        around = self.backend.neighbors_many(user_id, seqs, 1)
+        smoothed = dict(combined)
+        for seq, msg in msgs.items():
+            before = [m for m in around.get(seq, ()) if m.seq < seq]
+            if before and _speaker(before[-1]) != _speaker(msg):
+                smoothed[seq] += share * combined.get(before[-1].seq, 0.0)
+        top = max(smoothed.values())
+        scale = 1.0 / top if top > 0 else 1.0
+        return sorted(((s, v * scale) for s, v in smoothed.items()), key=lambda kv: -kv[1])
 
     def _with_segment_pages(
         self,
@@ -282,6 +369,11 @@ class MessageRetriever:
         )
         msgs = self.backend.get_messages(user_id, [r.seq for r in ranked])
         return [to_hit(msgs[r.seq], r.score, r.parts) for r in ranked if r.seq in msgs]
+
+
+def _speaker(msg: Message) -> tuple[str, str | None]:
+    """Who said a message: its role and name."""
+    return msg.role, msg.name
 
 
 def to_hit(msg: Message, score: float, parts: dict[str, float]) -> MemoryHit:

@@ -7,7 +7,9 @@ their term overlap with the query and the cosine of their embedding
 their indexed texts (:mod:`~langgraph_memory.graph.store_search`). The ranker turns
 those rankings into one: weighted reciprocal rank fusion, ``weight / (rrf_k + rank)``
 per ranking, with the options the layers need (a fusion depth past which candidates
-follow as a tail, shared ranks for equal scores, a normalised score).
+follow as a tail, shared ranks for equal scores, a normalised score). It can also
+combine scores instead of ranks (:meth:`HybridRanker.combine`): the weighted mean of
+each ranking's min-max-normalised scores, which tells a close second from a distant one.
 
 Example:
     >>> ranker = HybridRanker(rrf_k=60)
@@ -57,6 +59,49 @@ class HybridRanker:
     ) -> None:
         self.rrf_k = rrf_k
         self.weights = {"bm25": lexical_weight, "dense": dense_weight}
+        #: Weight of a ranking made by :meth:`combine` of the two (``"hybrid"``): the
+        #: reciprocal rank of a candidate ranked first there equals that of one ranked
+        #: first by both.
+        self.weights["hybrid"] = lexical_weight + dense_weight
+
+    def combine(
+        self,
+        scores: Mapping[str, Mapping[K, float]],
+        floors: Mapping[str, float] | None = None,
+    ) -> list[tuple[K, float]]:
+        """One ranking from several rankings' scores: each candidate scores the weighted
+        mean of its min-max-normalised score in each, best first; equal scores keep
+        first-seen order.
+
+        Args:
+            scores: Per ranking name, each candidate's score (higher is better).
+            floors: Per ranking name, the score that normalises to 0 (a score at or
+                below it counts 0, as does a candidate the ranking lacks); default the
+                lower of 0 and the ranking's lowest score.
+
+        Example:
+            >>> ranker = HybridRanker()
+            >>> ranked = ranker.combine({"bm25": {"a": 9.0, "b": 1.0},
+            ...                          "dense": {"a": 0.2, "b": 0.6, "c": 0.5}},
+            ...                         floors={"dense": 0.2})
+            >>> [(key, round(s, 3)) for key, s in ranked]
+            [('b', 0.556), ('a', 0.5), ('c', 0.375)]
+        """
+        keys = list(dict.fromkeys(key for ranked in scores.values() for key in ranked))
+        total = sum(self.weights.get(name, 1.0) for name in scores) or 1.0
+        combined = dict.fromkeys(keys, 0.0)
+        for name, ranked in scores.items():
+            if not ranked:
+                continue
+            weight = self.weights.get(name, 1.0) / total
+            low = (floors or {}).get(name, min(0.0, *ranked.values()))
+            span = max(ranked.values()) - low
+            if span <= 0:
+                continue
+            for key, score in ranked.items():
+                if score > low:
+                    combined[key] += weight * (score - low) / span
+        return sorted(combined.items(), key=lambda kv: -kv[1])
 
     def fuse(
         self,

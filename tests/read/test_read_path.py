@@ -132,14 +132,24 @@ def test_importance_weighs_episodes() -> None:
 
 def test_mmr_passes_over_a_repeat_when_asked() -> None:
     texts = ["the red kite flew over the hill"] * 2 + ["a blue boat sailed on the lake"]
-    with manager(mmr_lambda=0.3, routing=False, recency_weight=0.0, neighbor_window=0) as mm:
-        for i, t in enumerate(texts):
-            mm.add_message("u", f"s{i}", "user", t + f" ({i})")
-        mm.flush()
-        ctx = mm.build_context("u", "q", "red kite hill boat", token_budget=500)
-        order = [it.text for it in ctx.items if it.layer == "message"]
-        assert "blue boat" in order[1]  # the repeat waits for the different one
-        assert any("mmr_redundancy" in it.score_parts for it in ctx.items)
+    texts += ["green tea in the morning", "the printer jammed again", "a long train ride"]
+
+    def order(mmr_lambda: float) -> tuple[list[int], int, bool]:
+        cfg = dict(routing=False, recency_weight=0.0, neighbor_window=0)
+        with manager(mmr_lambda=mmr_lambda, **cfg) as mm:
+            for i, t in enumerate(texts):
+                mm.add_message("u", f"s{i}", "user", t + f" ({i})")
+            mm.flush()
+            ctx = mm.build_context("u", "q", "red kite hill boat", token_budget=500)
+        got = [it.text for it in ctx.items if it.layer == "message"]
+        kites = [i for i, text in enumerate(got) if "red kite" in text]
+        boat = next(i for i, text in enumerate(got) if "blue boat" in text)
+        return kites, boat, any("mmr_redundancy" in it.score_parts for it in ctx.items)
+
+    kites, boat, used = order(1.0)
+    assert kites == [0, 1] and boat > 1 and not used  # by score alone: the repeat second
+    kites, boat, used = order(0.3)
+    assert kites[0] == 0 and boat < kites[1] and used  # the repeat waits for the different one
 
 
 def test_config_validates_read_path_fields() -> None:

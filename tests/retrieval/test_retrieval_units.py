@@ -631,12 +631,14 @@ def test_in_filter_with_set_and_list_valued_metadata() -> None:
 def test_hybrid_rank_reads_only_the_fusion_depth_yet_ranks_as_with_the_full_pool(
     docs: list[list[str]], query: list[str], k: int
 ) -> None:
-    """For k <= fusion_depth the retrievers are asked for the fusion depth only; the
-    ranking (order, scores, parts) equals the first k of one read with the full pool."""
+    """For k <= fusion_depth the retrievers are asked for the fusion depth only; under
+    RRF the ranking (order, scores, parts) equals the first k of one read with the full
+    pool. (The convex combination normalises by the pool read, so there a ranking of
+    ``k <= fusion_depth`` is the one over the best ``fusion_depth`` of each.)"""
     from langgraph_memory import MemoryConfig, MemoryManager
     from langgraph_memory.backends import InMemoryBackend
 
-    cfg = MemoryConfig(candidate_pool=60, fusion_depth=15)
+    cfg = MemoryConfig(candidate_pool=60, fusion_depth=15, fusion="rrf")
     backend = InMemoryBackend()
     asked: list[int] = []
     search = backend.lexical_search
