@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -150,6 +150,7 @@ class MessageRetriever:
         *,
         query_vector: QueryVector | None = None,
         via_segments: Callable[[], list[tuple[int, float]]] | None = None,
+        fusion: Literal["convex", "rrf"] | None = None,
     ) -> list[RankedMessage]:
         """The best ``k`` messages, best first.
 
@@ -165,6 +166,7 @@ class MessageRetriever:
                 best first, added as a ranking (``segment_page_rank``) of weight
                 ``segment_page_weight`` (see :meth:`_with_segment_pages`; ignored
                 when the weight is 0).
+            fusion: How the two rankings become one (default ``config.fusion``).
         """
         cfg = self.config
         qvec = query_vector or self.query_vector(query)
@@ -206,7 +208,7 @@ class MessageRetriever:
             )
             rankings["dense"] = dense
             cosines = dict(dense)
-        if cfg.fusion == "convex" and len(rankings) == 2:
+        if (fusion or cfg.fusion) == "convex" and len(rankings) == 2:
             fused = self._convex(user_id, qvec, rankings, bm25, cosines, k, pool)
         else:
             # Past the fusion depth, the rest of both rankings follow, scored below every

@@ -333,7 +333,9 @@ class ReadPipeline:
         if cfg.timeline_messages > 0 and wants_timeline(query):
             # the user's own words on the topic: a ranking of their messages alone
             mine = {**(flt or {}), "role": "user"}
-            own = r.messages(2 * cfg.timeline_messages, mine, via_segments=False)
+            # breadth over precision: each retriever's best in turn (rank fusion), so a
+            # step of the story either one finds makes the outline
+            own = r.messages(2 * cfg.timeline_messages, mine, via_segments=False, fusion="rrf")
             pack_timeline(packer, self.storage, user_id, own, terms, cfg)
         msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
         cands = message_candidates(self.storage, user_id, ranked, msgs, skip, cfg, terms)

@@ -11,7 +11,7 @@ a :class:`~langgraph_memory.read.pipeline.ReadPipeline` and reads its collaborat
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -92,10 +92,16 @@ class Retrieval:
         )
 
     def messages(
-        self, k: int, flt: Mapping[str, Any] | None, *, via_segments: bool
+        self,
+        k: int,
+        flt: Mapping[str, Any] | None,
+        *,
+        via_segments: bool,
+        fusion: Literal["convex", "rrf"] | None = None,
     ) -> list[RankedMessage]:
         """The best ``k`` messages; with ``via_segments`` the segments are ranked too,
-        after the BM25 and dense rankings, and their pages may join as a ranking."""
+        after the BM25 and dense rankings, and their pages may join as a ranking;
+        ``fusion`` overrides ``config.fusion``."""
         return self._p.retriever.rank(
             self.user_id,
             self.query,
@@ -103,6 +109,7 @@ class Retrieval:
             flt,
             query_vector=self.vector,
             via_segments=self.segment_pages if via_segments else None,
+            fusion=fusion,
         )
 
     def message_hits(
