@@ -80,8 +80,9 @@ def add_entries(mm: MemoryManager, rng: random.Random, n: int) -> None:
             )
         elif kind < 9:
             task = mm.start_task(USER, f"t{i // 100}", f"{rng.choice(VERBS)} {rng.choice(OBJECTS)}")
-            mm.add_step(task, f"checked {rng.choice(OBJECTS)}", tool_name="shell")
+            mm.add_step(USER, task, f"checked {rng.choice(OBJECTS)}", tool_name="shell")
             mm.complete_task(
+                USER,
                 task,
                 outcome=rng.choice(["success", "success", "failed"]),
                 summary=f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} it #{i}",

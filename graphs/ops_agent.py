@@ -48,6 +48,7 @@ class OpsState(MemoryMessagesState, total=False):
     """The chat state plus the task this run works on."""
 
     task_id: str
+    task_user: str
     episode_id: str
 
 
@@ -114,7 +115,7 @@ def build_graph(
         user, thread = scope(config)
         i = last_human_index(state["messages"])
         request = content_text(state["messages"][i].content) if i is not None else "(no request)"
-        return {"task_id": memory.start_task(user, thread, request)}
+        return {"task_id": memory.start_task(user, thread, request), "task_user": user}
 
     def agent(state: OpsState, config: RunnableConfig) -> dict[str, Any]:
         user, _ = scope(config)
@@ -123,22 +124,22 @@ def build_graph(
         return {"messages": [bound.invoke(prompt_with(INSTRUCTIONS, context, state["messages"]))]}
 
     def run_tools(state: OpsState) -> dict[str, Any]:
-        call_msg = state["messages"][-1]
+        call_msg, user = state["messages"][-1], state["task_user"]
         assert isinstance(call_msg, AIMessage)
         results: list[BaseMessage] = []
         for call in call_msg.tool_calls:
             args = dict(call["args"])
             step = memory.add_step(
-                state["task_id"], f"{call['name']}({args})", tool_name=call["name"], args=args
+                user, state["task_id"], f"{call['name']}({args})", tool_name=call["name"], args=args
             )
-            memory.update_step(state["task_id"], step, status="in_progress")
+            memory.update_step(user, state["task_id"], step, status="in_progress")
             try:
                 if call["name"] not in tools:
                     raise ValueError(f"no tool named {call['name']!r}")
                 out, status = str(tools[call["name"]].invoke(args)), "completed"
             except Exception as exc:  # the model sees the failure and may try another way
                 out, status = f"Error: {exc}", "failed"
-            memory.update_step(state["task_id"], step, status=status, result=out)
+            memory.update_step(user, state["task_id"], step, status=status, result=out)
             results.append(
                 ToolMessage(
                     out,
@@ -151,13 +152,14 @@ def build_graph(
 
     def route(state: OpsState) -> Literal["tools", "close_task"]:
         last = state["messages"][-1]
-        steps = len(memory.get_task(state["task_id"]).steps)
+        steps = len(memory.get_task(state["task_user"], state["task_id"]).steps)
         if isinstance(last, AIMessage) and last.tool_calls and steps < MAX_STEPS:
             return "tools"
         return "close_task"
 
     def close_task(state: OpsState) -> dict[str, Any]:
-        task = memory.get_task(state["task_id"])
+        user = state["task_user"]
+        task = memory.get_task(user, state["task_id"])
         statuses = [s.status for s in task.steps]
         if not statuses or all(s == "completed" for s in statuses):
             outcome = "success"
@@ -167,6 +169,7 @@ def build_graph(
             outcome = "failed"
         targets = Counter(str(s.args["service"]) for s in task.steps if "service" in s.args)
         episode = memory.complete_task(
+            user,
             task.id,
             outcome=outcome,
             summary=content_text(state["messages"][-1].content) or "(no summary)",

@@ -116,6 +116,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_stats)
 
+    p = command(
+        "failed",
+        "list the messages the background worker could not embed (quarantined)",
+        "; --retry puts them back in the queue (after the embedder is fixed)",
+    )
+    p.add_argument("--user", help="one user's (default: every user's)")
+    p.add_argument("--retry", action="store_true", help="queue them again (needs --user)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_failed)
+
     p = command("delete-user", "delete every trace of a user")
     p.add_argument("--user", required=True)
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
@@ -363,6 +373,46 @@ def cmd_stats(args: argparse.Namespace, out: Console, err: Console) -> int:
     out.print(render.stats_table(stats, title=title))
     if per_user:
         out.print(render.users_table(per_user))
+    return 0
+
+
+def cmd_failed(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """List quarantined messages (message id, user, session, when, error), or requeue a
+    user's with ``--retry``."""
+    if args.retry and not args.user:
+        err.print(Text("--retry needs --user", style="red"))
+        return 2
+    mm = _open(args)
+    try:
+        if args.retry:
+            n = mm.retry_failed(args.user)
+            out.print(f"queued {n} message(s) of user {args.user!r} again", highlight=False)
+            return 0
+        failed = mm.failed_messages(args.user)
+    finally:
+        mm.close()
+    if args.json:
+        rows = [
+            {
+                "user_id": f.user_id,
+                "message_id": f.message_id,
+                "session_id": f.session_id,
+                "failed_at": f.failed_at.isoformat(),
+                "error": f.error,
+            }
+            for f in failed
+        ]
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    if not failed:
+        out.print("no quarantined messages", highlight=False)
+        return 0
+    for f in failed:
+        when = f.failed_at.strftime("%Y-%m-%d %H:%M")
+        out.print(
+            f"{f.user_id}  {f.message_id}  (session {f.session_id}, {when}): {f.error}",
+            highlight=False,
+        )
     return 0
 
 

@@ -11,8 +11,8 @@ Example:
     >>> wm = WorkingMemory(InMemoryBackend())
     >>> for _ in range(3):
     ...     t = wm.start_task("u", "s", "nginx returns 502")
-    ...     _ = wm.add_step(t, "check upstream service")
-    ...     _ = wm.complete_task(t, outcome="success", summary="restarted upstream",
+    ...     _ = wm.add_step("u", t, "check upstream service")
+    ...     _ = wm.complete_task("u", t, outcome="success", summary="restarted upstream",
     ...                          target="nginx")
     >>> [k.topic for k in Consolidator(wm).run()]
     ['nginx']

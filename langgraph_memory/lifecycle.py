@@ -204,38 +204,64 @@ class LifecycleMixin:
 
         Example:
             >>> tid = mm.start_task("u1", "s1", "restart nginx")  # doctest: +SKIP
-            >>> i = mm.add_step(tid, "docker restart nginx", tool_name="shell")  # doctest: +SKIP
-            >>> mm.update_step(tid, i, status="completed", result="ok")  # doctest: +SKIP
-            >>> ep = mm.complete_task(tid, outcome="success", summary="restarted")  # doctest: +SKIP
+            >>> i = mm.add_step("u1", tid, "docker restart nginx")  # doctest: +SKIP
+            >>> mm.update_step("u1", tid, i, status="completed", result="ok")  # doctest: +SKIP
+            >>> ep = mm.complete_task("u1", tid, summary="restarted")  # doctest: +SKIP
         """
         self._check_open()
         return self._working.start_task(user_id, session_id, request, context=context)
 
     def add_step(
         self,
+        user_id: str,
         task_id: str,
         description: str,
         tool_name: str | None = None,
         args: dict[str, Any] | None = None,
     ) -> int:
-        """Append a step to a task in progress; returns its index."""
+        """Append a step to a user's task in progress; returns its index.
+
+        Raises:
+            KeyError: When the user has no task with that id (task ids are scoped by
+                their user: another user's task is not found).
+            ValueError: When the task is no longer in progress, or an argument is
+                invalid (see :mod:`~langgraph_memory.validation`).
+        """
         self._check_open()
-        return self._working.add_step(task_id, description, tool_name, args)
+        return self._working.add_step(user_id, task_id, description, tool_name, args)
 
     def update_step(
-        self, task_id: str, index: int, *, status: str | None = None, result: str | None = None
+        self,
+        user_id: str,
+        task_id: str,
+        index: int,
+        *,
+        status: str | None = None,
+        result: str | None = None,
     ) -> TaskStep:
-        """Set a step's ``status`` (pending/in_progress/completed/failed) and/or ``result``."""
-        self._check_open()
-        return self._working.update_step(task_id, index, status=status, result=result)
+        """Set a step's ``status`` (pending/in_progress/completed/failed) and/or ``result``
+        (at most 100,000 characters, through the sensitivity gate).
 
-    def get_task(self, task_id: str) -> TaskState:
-        """A task by id (raises ``KeyError`` when unknown)."""
+        Raises:
+            KeyError: When the user has no task with that id.
+            IndexError: When the task has no such step.
+        """
         self._check_open()
-        return self._working.get_task(task_id)
+        return self._working.update_step(user_id, task_id, index, status=status, result=result)
+
+    def get_task(self, user_id: str, task_id: str) -> TaskState:
+        """A user's task by id.
+
+        Raises:
+            KeyError: When the user has no task with that id (another user's is not
+                found either).
+        """
+        self._check_open()
+        return self._working.get_task(user_id, task_id)
 
     def complete_task(
         self,
+        user_id: str,
         task_id: str,
         *,
         outcome: str = "success",
@@ -248,6 +274,7 @@ class LifecycleMixin:
         """Close a task and keep it as an episode in long-term memory.
 
         Args:
+            user_id: Whose task.
             task_id: The task.
             outcome: ``success``, ``partial`` or ``failed``.
             summary: What came of it.
@@ -261,6 +288,7 @@ class LifecycleMixin:
         """
         self._check_open()
         return self._working.complete_task(
+            user_id,
             task_id,
             outcome=outcome,
             summary=summary,
@@ -286,7 +314,7 @@ class LifecycleMixin:
 
         Example:
             >>> tid = mm.start_task("u1", "s1", "restart nginx")  # doctest: +SKIP
-            >>> _ = mm.complete_task(tid, outcome="failed", summary="down")  # doctest: +SKIP
+            >>> _ = mm.complete_task("u1", tid, outcome="failed", summary="down")  # doctest: +SKIP
             >>> mm.flush(); mm.lessons("u1")[0].lesson  # doctest: +SKIP
             'Failed: restart nginx. Outcome: down.'
         """

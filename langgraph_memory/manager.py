@@ -4,7 +4,8 @@ It holds no pipeline logic: every call is validated and handed to the write
 pipeline (:mod:`.write.pipeline`), the read pipeline (:mod:`.read.pipeline`) or a
 layer, all wired once by :func:`~langgraph_memory.wiring.wire`. Working memory,
 episodes and maintenance are in :mod:`.lifecycle`, store items and core blocks in
-:mod:`.manager_items`, and every method's async twin in :mod:`.manager_async`.
+:mod:`.manager_items`, deletion, statistics and quarantined messages in
+:mod:`.manager_housekeeping`, and every method's async twin in :mod:`.manager_async`.
 
 Example:
     >>> from langgraph_memory import MemoryManager
@@ -35,9 +36,9 @@ from .context import MemoryContext
 from .embeddings import CachedEmbeddings
 from .lifecycle import LifecycleMixin
 from .manager_async import AsyncMixin
+from .manager_housekeeping import HousekeepingMixin
 from .manager_items import ItemsMixin
 from .read.pipeline import LAYERS, check_layers
-from .read.stats import memory_stats
 from .records import MemoryHit, SearchLayer
 from .retrieval.rerank import Reranker
 from .validation import check_content, check_id, check_positive_int
@@ -50,7 +51,7 @@ __all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
 DEFAULT_PATH = ".langgraph_memory"
 
 
-class MemoryManager(LifecycleMixin, ItemsMixin, AsyncMixin):
+class MemoryManager(LifecycleMixin, HousekeepingMixin, ItemsMixin, AsyncMixin):
     """A user-scoped, layered memory for agents.
 
     Args:
@@ -332,35 +333,6 @@ class MemoryManager(LifecycleMixin, ItemsMixin, AsyncMixin):
         return self._read.build_context(
             user_id, session_id, query, budget, explain=explain, flt=filter, scope=scope
         )
-
-    # -- housekeeping ---------------------------------------------------------------------
-    def delete_user(self, user_id: str) -> int:
-        """Delete every trace of a user: messages, terms, vectors, records, cached embeddings.
-
-        Returns:
-            The number of messages deleted.
-
-        Raises:
-            TimeoutError: When another process held the store's writer lease for a minute
-                (nothing was deleted).
-        """
-        self._check_open()
-        check_id(user_id, "user_id")
-        profile, docs = self._parts.long_term_docs.long_term_docs(user_id)
-        return self._write.delete_user(user_id, [d.text for d in profile + docs])
-
-    def stats(self, user_id: str | None = None) -> dict[str, Any]:
-        """Counts for one user (or the whole store): messages, embedded, pending, sessions,
-        per layer; for one user also the hierarchy and long-term memory in detail."""
-        self._check_open()
-        if user_id is not None:
-            check_id(user_id, "user_id")
-        return memory_stats(self._backend, self._hierarchy, self._longterm, user_id)
-
-    def users(self) -> list[str]:
-        """Every user id with stored messages, sorted."""
-        self._check_open()
-        return self._read.users()
 
     def close(self) -> None:
         """Stop the background worker and close the store (pending work resumes next time)."""

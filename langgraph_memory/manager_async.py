@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .records import MemoryHit, Record, SearchLayer
     from .reflection import Insight, Lesson
     from .working import Anchor, Episode, TaskState, TaskStep
+    from .write.quarantine import FailedMessage
 
 __all__ = ["AsyncMixin"]
 
@@ -156,6 +157,12 @@ class _Memory(Protocol):
 
     @property
     def stats(self) -> Callable[..., dict[str, Any]]: ...
+
+    @property
+    def failed_messages(self) -> Callable[..., list[FailedMessage]]: ...
+
+    @property
+    def retry_failed(self) -> Callable[..., int]: ...
 
     @property
     def users(self) -> Callable[..., list[str]]: ...
@@ -323,16 +330,20 @@ class AsyncMixin:
 
     async def aadd_step(
         self: _Memory,
+        user_id: str,
         task_id: str,
         description: str,
         tool_name: str | None = None,
         args: dict[str, Any] | None = None,
     ) -> int:
         """Async :meth:`~langgraph_memory.MemoryManager.add_step`."""
-        return await asyncio.to_thread(self.add_step, task_id, description, tool_name, args)
+        return await asyncio.to_thread(
+            self.add_step, user_id, task_id, description, tool_name, args
+        )
 
     async def aupdate_step(
         self: _Memory,
+        user_id: str,
         task_id: str,
         index: int,
         *,
@@ -341,15 +352,16 @@ class AsyncMixin:
     ) -> TaskStep:
         """Async :meth:`~langgraph_memory.MemoryManager.update_step`."""
         return await asyncio.to_thread(
-            self.update_step, task_id, index, status=status, result=result
+            self.update_step, user_id, task_id, index, status=status, result=result
         )
 
-    async def aget_task(self: _Memory, task_id: str) -> TaskState:
+    async def aget_task(self: _Memory, user_id: str, task_id: str) -> TaskState:
         """Async :meth:`~langgraph_memory.MemoryManager.get_task`."""
-        return await asyncio.to_thread(self.get_task, task_id)
+        return await asyncio.to_thread(self.get_task, user_id, task_id)
 
     async def acomplete_task(
         self: _Memory,
+        user_id: str,
         task_id: str,
         *,
         outcome: str = "success",
@@ -362,6 +374,7 @@ class AsyncMixin:
         """Async :meth:`~langgraph_memory.MemoryManager.complete_task`."""
         return await asyncio.to_thread(
             self.complete_task,
+            user_id,
             task_id,
             outcome=outcome,
             summary=summary,
@@ -478,6 +491,16 @@ class AsyncMixin:
     async def astats(self: _Memory, user_id: str | None = None) -> dict[str, Any]:
         """Async :meth:`~langgraph_memory.MemoryManager.stats`."""
         return await asyncio.to_thread(self.stats, user_id)
+
+    async def afailed_messages(self: _Memory, user_id: str | None = None) -> list[FailedMessage]:
+        """Async :meth:`~langgraph_memory.MemoryManager.failed_messages`."""
+        return await asyncio.to_thread(self.failed_messages, user_id)
+
+    async def aretry_failed(
+        self: _Memory, user_id: str, message_ids: Sequence[str] | None = None
+    ) -> int:
+        """Async :meth:`~langgraph_memory.MemoryManager.retry_failed`."""
+        return await asyncio.to_thread(self.retry_failed, user_id, message_ids)
 
     async def ausers(self: _Memory) -> list[str]:
         """Async :meth:`~langgraph_memory.MemoryManager.users`."""

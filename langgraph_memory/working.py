@@ -6,9 +6,9 @@ Example:
     >>> from langgraph_memory.backends import InMemoryBackend
     >>> wm = WorkingMemory(InMemoryBackend())
     >>> tid = wm.start_task("u1", "s1", "restart the nginx container")
-    >>> i = wm.add_step(tid, "docker restart nginx", tool_name="shell", args={"cmd": "restart"})
-    >>> _ = wm.update_step(tid, i, status="completed", result="nginx up")
-    >>> ep = wm.complete_task(tid, outcome="success", summary="restarted", target="nginx")
+    >>> i = wm.add_step("u1", tid, "docker restart nginx", tool_name="shell")
+    >>> _ = wm.update_step("u1", tid, i, status="completed", result="nginx up")
+    >>> ep = wm.complete_task("u1", tid, outcome="success", summary="restarted", target="nginx")
     >>> (ep.outcome, ep.target, len(ep.steps))
     ('success', 'nginx', 1)
     >>> _ = wm.add_anchor("u1", "Answer in French.")          # every session of u1
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from .backends.capabilities import RecordStore
 from .records import Record, from_data, to_data
-from .validation import check_content, check_id, check_metadata
+from .validation import MAX_ID_CHARS, check_content, check_id, check_metadata, check_text
 
 if TYPE_CHECKING:
     from .write.sensitivity import SensitivityFilter
@@ -50,6 +50,10 @@ OUTCOMES = ("success", "partial", "failed")
 TRIGGERS = ("user_request", "alert", "scheduled")
 #: Record kind of session anchors.
 ANCHOR_KIND = "anchor"
+#: The longest request, step description, result, summary or target (characters).
+MAX_TEXT_CHARS = 100_000
+#: The largest task context or step args (bytes of JSON).
+MAX_JSON_BYTES = 65_536
 
 
 def _now() -> datetime:
@@ -199,21 +203,25 @@ class WorkingMemory:
             id=uuid.uuid4().hex,
             session_id=check_id(session_id, "session_id"),
             user_id=check_id(user_id, "user_id"),
-            original_request=self._clean(check_content(request, 100_000, "request"), "request"),
-            context=self._clean(check_metadata(context, 65_536, "context"), "context"),
+            original_request=self._clean(
+                check_content(request, MAX_TEXT_CHARS, "request"), "request"
+            ),
+            context=self._clean(check_metadata(context, MAX_JSON_BYTES, "context"), "context"),
         )
         self._save(task)
         return task.id
 
-    def get_task(self, task_id: str) -> TaskState:
-        """A task by id.
+    def get_task(self, user_id: str, task_id: str) -> TaskState:
+        """A user's task by id (task ids are scoped by their user).
 
         Raises:
-            KeyError: When no such task exists.
+            KeyError: When the user has no task with that id (another user's task is
+                not found either).
         """
-        rec = self.records.get_record("task", check_id(task_id, "task_id"))
+        user_id = check_id(user_id, "user_id")
+        rec = self.records.get_record("task", check_id(task_id, "task_id"), user_id)
         if rec is None:
-            raise KeyError(f"no task with id {task_id!r}")
+            raise KeyError(f"user {user_id!r} has no task with id {task_id!r}")
         return TaskState.load(rec.data)
 
     def current_task(self, user_id: str, session_id: str) -> TaskState | None:
@@ -229,20 +237,21 @@ class WorkingMemory:
 
     def add_step(
         self,
+        user_id: str,
         task_id: str,
         description: str,
         tool_name: str | None = None,
         args: dict[str, Any] | None = None,
     ) -> int:
-        """Append a step; returns its index."""
-        task = self._open(task_id)
+        """Append a step to a user's task; returns its index."""
+        task = self._open(user_id, task_id)
         task.steps.append(
             TaskStep(
                 description=self._clean(
-                    check_content(description, 100_000, "description"), "description"
+                    check_content(description, MAX_TEXT_CHARS, "description"), "description"
                 ),
                 tool_name=None if tool_name is None else check_id(tool_name, "tool_name"),
-                args=self._clean(check_metadata(args, 65_536, "args"), "args"),
+                args=self._clean(check_metadata(args, MAX_JSON_BYTES, "args"), "args"),
             )
         )
         task.current_step = len(task.steps) - 1
@@ -250,10 +259,16 @@ class WorkingMemory:
         return task.current_step
 
     def update_step(
-        self, task_id: str, index: int, *, status: str | None = None, result: str | None = None
+        self,
+        user_id: str,
+        task_id: str,
+        index: int,
+        *,
+        status: str | None = None,
+        result: str | None = None,
     ) -> TaskStep:
         """Change a step's status and/or result."""
-        task = self._open(task_id)
+        task = self._open(user_id, task_id)
         if isinstance(index, bool) or not isinstance(index, int):
             raise TypeError("index must be an int")
         if not 0 <= index < len(task.steps):
@@ -270,15 +285,16 @@ class WorkingMemory:
                 step.completed_at = now
             step.status = status
         if result is not None:
-            if not isinstance(result, str):
-                raise TypeError("result must be a str")
-            step.result = self._clean(result, "result")
+            step.result = self._clean(
+                check_text(result, MAX_TEXT_CHARS, "result", allow_empty=True), "result"
+            )
         task.current_step = index
         self._save(task)
         return step
 
     def complete_task(
         self,
+        user_id: str,
         task_id: str,
         *,
         outcome: str = "success",
@@ -293,11 +309,14 @@ class WorkingMemory:
             raise ValueError(f"outcome {outcome!r} is unknown; use one of {OUTCOMES}")
         if trigger_type not in TRIGGERS:
             raise ValueError(f"trigger_type {trigger_type!r} is unknown; use one of {TRIGGERS}")
-        if not isinstance(summary, str) or not isinstance(target, str):
-            raise TypeError("summary and target must be str")
+        summary = check_text(summary, MAX_TEXT_CHARS, "summary", allow_empty=True)
+        target = check_text(target, MAX_TEXT_CHARS, "target", allow_empty=True)
+        if tags is not None and (isinstance(tags, str) or not isinstance(tags, (list, tuple))):
+            raise TypeError(f"tags must be a list of str, got {type(tags).__name__}")
+        tags = [check_text(t, MAX_ID_CHARS, f"tags[{i}]") for i, t in enumerate(tags or [])]
         summary, target = self._clean(summary, "summary"), self._clean(target, "target")
-        tags = self._clean([str(t) for t in (tags or [])], "tags")
-        task = self._open(task_id)
+        tags = self._clean(tags, "tags")
+        task = self._open(user_id, task_id)
         task.status = "failed" if outcome == "failed" else "completed"
         task.summary = summary
         episode = Episode(
@@ -422,8 +441,8 @@ class WorkingMemory:
         """``value`` through the sensitivity gate (as it is without one)."""
         return value if self._gate is None else self._gate.clean(value, field=field)
 
-    def _open(self, task_id: str) -> TaskState:
-        task = self.get_task(task_id)
+    def _open(self, user_id: str, task_id: str) -> TaskState:
+        task = self.get_task(user_id, task_id)
         if task.status != "in_progress":
             raise ValueError(f"task {task_id!r} is already {task.status}")
         return task

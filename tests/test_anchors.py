@@ -81,7 +81,7 @@ def test_working_items_are_anchors_and_the_open_task(mm: MemoryManager) -> None:
     mm.add_anchor("ann", "Answer in French.")
     mm.add_anchor("ann", "Be brief.", session_id="s2")
     done = mm.start_task("ann", "s1", "restart nginx")
-    mm.complete_task(done, outcome="success", summary="restarted")
+    mm.complete_task("ann", done, outcome="success", summary="restarted")
     assert mm.working_items("ann", "s1")[1] is None  # a completed task is no longer open
     tid = mm.start_task("ann", "s1", "rotate the logs")
     mm.start_task("ann", "s2", "other session's task")

@@ -249,6 +249,30 @@ def test_pending_embeddings_oldest_first_and_cleared_by_store(backend: MemoryBac
     assert backend.vector_search("bob", unit(1, 0, 0), 5)[0] == (pending[1].seq, pytest.approx(1.0))
 
 
+def test_failed_messages_leave_the_queue_and_come_back(backend: MemoryBackend) -> None:
+    """A quarantined message leaves the queue (no vector, not counted as embedded) but
+    stays stored and found by its words; put back, it is pending again. Only the named
+    user's pending messages change."""
+    a = [put(backend, make(f"m{i}", user="alice", content=f"tea note {i}")) for i in range(3)]
+    b = put(backend, make("m1", user="bob", content="tea note bob"))
+    assert backend.set_failed("alice", ["m1", "nope"]) == 1
+    assert backend.set_failed("alice", ["m1"]) == 0  # already set aside
+    assert [m.id for m in backend.pending_embeddings(10)] == ["m0", "m2", "m1"]
+    assert backend.pending_embeddings(10)[-1].user_id == "bob"
+    backend.store_vectors([(a[0], unit(1, 0)), (a[2], unit(0, 1)), (b, unit(1, 1))])
+    assert backend.pending_embeddings(10) == []
+    assert backend.stats("alice").embedded == 2 and backend.stats("alice").messages == 3
+    assert {s for s, _ in backend.vector_search("alice", unit(1, 0), 10)} == {a[0].seq, a[2].seq}
+    assert a[1].seq in {s for s, _ in backend.lexical_search("alice", ["tea"], 10)}
+    assert backend.get_message("alice", "m1") is not None
+    assert backend.set_failed("bob", ["m1"]) == 0  # bob's m1 is embedded: not pending
+    assert backend.set_failed("alice", ["m1"], False) == 1
+    assert [m.id for m in backend.pending_embeddings(10)] == ["m1"]
+    backend.store_vectors([(a[1], unit(1, 0))])
+    assert backend.stats("alice").embedded == 3
+    assert backend.delete_user("alice") == 3
+
+
 def test_store_vectors_ignores_deleted_messages(backend: MemoryBackend) -> None:
     m = put(backend, make("m1", user="gone"))
     keep = put(backend, make("k1", user="stay"))

@@ -406,6 +406,42 @@ def test_delete_user_refuses_without_yes_when_not_a_tty(
     assert stats(capsys, store, "alice")["messages"] == 3
 
 
+def test_failed_lists_and_requeues_quarantined_messages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from langchain_core.embeddings import Embeddings
+
+    from langgraph_memory import MemoryManager
+    from langgraph_memory.embeddings import HashingEmbeddings
+
+    class Refuses(Embeddings):
+        model_id = "hashing"
+
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            if any("\u2603" in t for t in texts):
+                raise ValueError("input rejected")
+            return HashingEmbeddings().embed_documents(texts)
+
+        def embed_query(self, text: str) -> list[float]:
+            return HashingEmbeddings().embed_query(text)
+
+    with MemoryManager(tmp_path, embeddings=Refuses()) as mm:
+        bad = mm.add_message("ann", "s1", "user", "a \u2603 in July")
+        mm.add_message("bob", "s1", "user", "fine")
+        mm.flush()
+    path = str(tmp_path)
+    code, out, _ = run(capsys, "failed", "--path", path, "--hashing")
+    assert code == 0 and bad in out and "ann" in out and "input rejected" in out
+    code, out, _ = run(capsys, "failed", "--user", "bob", "--json", "--path", path, "--hashing")
+    assert code == 0 and json.loads(out) == []
+    code, _, err = run(capsys, "failed", "--retry", "--path", path, "--hashing")
+    assert code == 2 and "--user" in err
+    code, out, _ = run(capsys, "failed", "--user", "ann", "--retry", "--path", path, "--hashing")
+    assert code == 0 and "queued 1" in out
+    code, out, _ = run(capsys, "failed", "--json", "--path", path, "--hashing")
+    assert json.loads(out) == []
+
+
 # -- misc ---------------------------------------------------------------------------------
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--version")

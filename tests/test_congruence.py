@@ -124,10 +124,15 @@ def _forget(mm: MemoryManager) -> tuple[int, list[tuple[str, float]]]:
         ]
     ):
         tid = mm.start_task("alice", "ops", f"task number {i}")
-        step = mm.add_step(tid, f"step of task {i}", tool_name="shell")
-        mm.update_step(tid, step, status="completed", result="done")
+        step = mm.add_step("alice", tid, f"step of task {i}", tool_name="shell")
+        mm.update_step("alice", tid, step, status="completed", result="done")
         ep = mm.complete_task(
-            tid, outcome=outcome, summary=f"summary {i}", trigger_type=trigger, pinned=i == 3
+            "alice",
+            tid,
+            outcome=outcome,
+            summary=f"summary {i}",
+            trigger_type=trigger,
+            pinned=i == 3,
         )
         summaries[ep.id] = f"summary {i}"
     mm.flush()  # the background writes each episode's lesson before the gate runs

@@ -40,9 +40,11 @@ def run_task(
 ) -> Episode:
     tid = mm.start_task(user, "s1", f"fix {target}")
     for i in range(steps):
-        j = mm.add_step(tid, f"step {i} on {target}", tool_name="shell", args={"n": i})
-        mm.update_step(tid, j, status="completed", result="ok")
-    return mm.complete_task(tid, outcome=outcome, summary=f"{target} fixed", target=target, **kw)
+        j = mm.add_step(user, tid, f"step {i} on {target}", tool_name="shell", args={"n": i})
+        mm.update_step(user, tid, j, status="completed", result="ok")
+    return mm.complete_task(
+        user, tid, outcome=outcome, summary=f"{target} fixed", target=target, **kw
+    )
 
 
 # -- importance: the seed's formula --------------------------------------------------------
@@ -82,11 +84,15 @@ def test_importance_properties(age, access, outcome, trigger, n_steps) -> None:
 # -- tasks and episodes -------------------------------------------------------------------
 def test_task_lifecycle_makes_an_episode(mm: MemoryManager) -> None:
     tid = mm.start_task("alice", "s1", "restart the nginx container", context={"host": "web1"})
-    i = mm.add_step(tid, "docker restart nginx", tool_name="shell", args={"cmd": "restart"})
-    step = mm.update_step(tid, i, status="completed", result="nginx is up")
+    i = mm.add_step(
+        "alice", tid, "docker restart nginx", tool_name="shell", args={"cmd": "restart"}
+    )
+    step = mm.update_step("alice", tid, i, status="completed", result="nginx is up")
     assert step.status == "completed" and step.completed_at is not None
-    assert mm.get_task(tid).steps[0].result == "nginx is up"
-    ep = mm.complete_task(tid, outcome="success", summary="restarted", target="nginx", tags=["ops"])
+    assert mm.get_task("alice", tid).steps[0].result == "nginx is up"
+    ep = mm.complete_task(
+        "alice", tid, outcome="success", summary="restarted", target="nginx", tags=["ops"]
+    )
     assert (ep.trigger_summary, ep.outcome, ep.target, ep.tags) == (
         "restart the nginx container",
         "success",
@@ -95,9 +101,9 @@ def test_task_lifecycle_makes_an_episode(mm: MemoryManager) -> None:
     )
     assert ep.importance == pytest.approx(0.6)
     assert [e.id for e in mm.episodes("alice")] == [ep.id]
-    assert mm.get_task(tid).status == "completed"
+    assert mm.get_task("alice", tid).status == "completed"
     with pytest.raises(ValueError, match="already completed"):
-        mm.add_step(tid, "too late")
+        mm.add_step("alice", tid, "too late")
     assert mm.stats("alice")["layers"]["episode"] == 1
 
 
@@ -106,27 +112,27 @@ def test_task_bad_input(mm: MemoryManager) -> None:
         mm.start_task("alice", "s1", "  ")
     tid = mm.start_task("alice", "s1", "x")
     with pytest.raises(KeyError):
-        mm.add_step("no-such-task", "x")
+        mm.add_step("alice", "no-such-task", "x")
     with pytest.raises(IndexError):
-        mm.update_step(tid, 3, status="completed")
-    i = mm.add_step(tid, "y")
+        mm.update_step("alice", tid, 3, status="completed")
+    i = mm.add_step("alice", tid, "y")
     with pytest.raises(ValueError, match="status"):
-        mm.update_step(tid, i, status="done")
+        mm.update_step("alice", tid, i, status="done")
     with pytest.raises(ValueError, match="outcome"):
-        mm.complete_task(tid, outcome="great")
+        mm.complete_task("alice", tid, outcome="great")
     with pytest.raises(ValueError, match="trigger_type"):
-        mm.complete_task(tid, trigger_type="whim")
-    assert mm.get_task(tid).status == "in_progress"  # nothing changed by the failures
+        mm.complete_task("alice", tid, trigger_type="whim")
+    assert mm.get_task("alice", tid).status == "in_progress"  # nothing changed by the failures
     assert mm.episodes("alice") == []
 
 
 def test_tasks_persist_across_reopen(tmp_path) -> None:
     with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
         tid = mm.start_task("alice", "s1", "migrate the database")
-        mm.add_step(tid, "pg_dump")
+        mm.add_step("alice", tid, "pg_dump")
     with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
-        assert mm.get_task(tid).steps[0].description == "pg_dump"
-        ep = mm.complete_task(tid, summary="done", target="postgres")
+        assert mm.get_task("alice", tid).steps[0].description == "pg_dump"
+        ep = mm.complete_task("alice", tid, summary="done", target="postgres")
     with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
         assert mm.episodes("alice")[0].id == ep.id
 
@@ -219,9 +225,9 @@ def test_delete_user_removes_tasks_episodes_knowledge(mm: MemoryManager) -> None
 def test_async_twins(mm: MemoryManager) -> None:
     async def go() -> tuple:
         tid = await mm.astart_task("alice", "s1", "deploy")
-        i = await mm.aadd_step(tid, "kubectl apply")
-        await mm.aupdate_step(tid, i, status="completed")
-        ep = await mm.acomplete_task(tid, target="k8s")
+        i = await mm.aadd_step("alice", tid, "kubectl apply")
+        await mm.aupdate_step("alice", tid, i, status="completed")
+        ep = await mm.acomplete_task("alice", tid, target="k8s")
         report = await mm.arun_forget_gate(True)
         made = await mm.arun_consolidation("alice")
         return ep, report, made
@@ -260,9 +266,9 @@ def test_chinese_episodes_consolidate_in_chinese_and_are_retrieved_and_counted(
     (by the worker, off the read path), which raises its forget-gate importance."""
     for _ in range(3):
         tid = mm.start_task("zh", "s1", "重启 nginx 容器")
-        j = mm.add_step(tid, "执行 docker restart", tool_name="shell")
-        mm.update_step(tid, j, status="completed", result="好")
-        mm.complete_task(tid, outcome="success", summary="已重启，状态正常", target="nginx")
+        j = mm.add_step("zh", tid, "执行 docker restart", tool_name="shell")
+        mm.update_step("zh", tid, j, status="completed", result="好")
+        mm.complete_task("zh", tid, outcome="success", summary="已重启，状态正常", target="nginx")
     [k] = mm.run_consolidation("zh")
     assert k.content.startswith("关于 nginx 的 3 次经历（成功 3 次）")
     assert "有效做法：已重启，状态正常" in k.content

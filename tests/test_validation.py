@@ -31,8 +31,74 @@ class Unserialisable:
     pass
 
 
+def _nested(depth: int) -> dict[str, Any]:
+    """``{"a": {"a": ... {}}}`` nested ``depth`` deep."""
+    value: dict[str, Any] = {}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
 BAD_WRITES: list[tuple[str, Call, type[Exception], str]] = [
     ("empty content", add(content=""), ValueError, "content"),
+    ("zero-width only content", add(content="\u200b\u2060 \ufeff"), ValueError, "content"),
+    ("lone surrogate content", add(content="tea \ud800 time"), ValueError, "content"),
+    ("NUL content", add(content="tea\x00time"), ValueError, "content"),
+    ("lone surrogate user_id", add(user_id="al\udfffice"), ValueError, "user_id"),
+    ("NaN in metadata", add(metadata={"score": float("nan")}), ValueError, "metadata"),
+    ("infinity in metadata", add(metadata={"a": [1.0, float("-inf")]}), ValueError, "metadata"),
+    ("NUL in metadata", add(metadata={"a": "x\x00y"}), ValueError, "metadata"),
+    ("surrogate metadata key", add(metadata={"\ud800": 1}), ValueError, "metadata"),
+    ("deep metadata", add(metadata=_nested(5000)), ValueError, "metadata"),
+    ("int metadata key", add(metadata={"a": {1: "x"}}), TypeError, "metadata"),
+    ("object in metadata", add(metadata={"a": object()}), ValueError, "metadata"),
+    (
+        "timestamp of year 10000 in UTC",
+        add(timestamp="9999-12-31T23:59:59-05:00"),
+        ValueError,
+        "timestamp",
+    ),
+    (
+        "timestamp of year 0 in UTC",
+        add(timestamp="0001-01-01T00:00:00+05:00"),
+        ValueError,
+        "timestamp",
+    ),
+    (
+        "step index out of range",
+        lambda mm: mm.update_step("alice", mm.start_task("alice", "s1", "x"), 0, result="r"),
+        IndexError,
+        "step",
+    ),
+    (
+        "oversize step result",
+        lambda mm: mm.update_step(
+            "alice",
+            (t := mm.start_task("alice", "s1", "x")),
+            mm.add_step("alice", t, "y"),
+            result="r" * 100_001,
+        ),
+        ValueError,
+        "result",
+    ),
+    (
+        "deep step args",
+        lambda mm: mm.add_step("alice", mm.start_task("alice", "s1", "x"), "y", args=_nested(99)),
+        ValueError,
+        "args",
+    ),
+    (
+        "zero-width task request",
+        lambda mm: mm.start_task("alice", "s1", "\u200b"),
+        ValueError,
+        "request",
+    ),
+    (
+        "tags not a list",
+        lambda mm: mm.complete_task("alice", mm.start_task("alice", "s1", "x"), tags="ops"),
+        TypeError,
+        "tags",
+    ),
     ("whitespace content", add(content="  \n\t "), ValueError, "content"),
     ("int content", add(content=42), TypeError, "content"),
     ("None content", add(content=None), TypeError, "content"),

@@ -23,6 +23,7 @@ from .base import BackendStats, MemoryBackend, StorageCore
 from .capabilities import (
     ClaimQueue,
     EmbeddingCache,
+    FailedMessages,
     LexicalIndex,
     Postings,
     RecordStore,
@@ -39,6 +40,7 @@ __all__ = [
     "RecordStore",
     "EmbeddingCache",
     "ClaimQueue",
+    "FailedMessages",
     "WriterLease",
     "MemoryBackend",
     "BackendStats",

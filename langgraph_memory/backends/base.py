@@ -21,6 +21,7 @@ from ..records import Message
 from .capabilities import (
     ClaimQueue,
     EmbeddingCache,
+    FailedMessages,
     LexicalIndex,
     Postings,
     RecordStore,
@@ -149,11 +150,18 @@ class StorageCore(ABC):
 
 
 class MemoryBackend(
-    StorageCore, VectorIndex, LexicalIndex, RecordEntryIndex, RecordStore, EmbeddingCache
+    StorageCore,
+    VectorIndex,
+    LexicalIndex,
+    RecordEntryIndex,
+    RecordStore,
+    EmbeddingCache,
+    FailedMessages,
 ):
-    """The storage core with vectors, posting lists, records, the embedding cache and the
-    long-term entry index: what every bundled backend offers, and the type a manager is
-    built on. The entry index defaults to :class:`~.entries_records.RecordEntryIndex`
+    """The storage core with vectors, posting lists, records, the embedding cache, the
+    long-term entry index and quarantined messages: what every bundled backend offers,
+    and the type a manager is built on. The entry index defaults to
+    :class:`~.entries_records.RecordEntryIndex`
     (kept as records); SQLite and PostgreSQL keep tables of their own for it.
 
     Example:

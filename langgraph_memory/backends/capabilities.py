@@ -54,6 +54,7 @@ __all__ = [
     "EntryIndex",
     "IndexedEntry",
     "ClaimQueue",
+    "FailedMessages",
     "WriterLease",
 ]
 
@@ -349,6 +350,24 @@ class ClaimQueue(Protocol):
     @abstractmethod
     def mark_placed(self, seqs: Sequence[int]) -> None:
         """Mark embedded messages as done (see :meth:`unplaced_messages`)."""
+
+
+@runtime_checkable
+class FailedMessages(Protocol):
+    """Messages the worker cannot embed are set aside: out of the queue, still stored."""
+
+    @abstractmethod
+    def set_failed(self, user_id: str, ids: Sequence[str], failed: bool = True) -> int:
+        """Quarantine messages the worker cannot embed, or put them back in the queue.
+
+        With ``failed=True``, pending messages of ``user_id`` among ``ids`` leave the
+        queue without a vector (they stay stored and found by their terms; they never
+        block the messages after them); with ``failed=False``, quarantined ones become
+        pending again. Other messages are left alone.
+
+        Returns:
+            How many messages changed state.
+        """
 
 
 @runtime_checkable

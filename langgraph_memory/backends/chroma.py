@@ -355,6 +355,25 @@ class ChromaBackend(RecordEntries, VectorEntries, MemoryBackend):
             return self._messages({"user_id": user_id})
 
     # -- vectors --------------------------------------------------------------------------
+    def set_failed(self, user_id: str, ids: Sequence[str], failed: bool = True) -> int:
+        # a quarantined message: pending False, failed True (and no vector entry)
+        with self._use():
+            keys = [message_key(user_id, mid) for mid in dict.fromkeys(ids)]
+            have = self._store.by_id(keys, docs=False)
+            change = [
+                k
+                for k in keys
+                if k in have
+                and bool(have[k][0].get("pending")) == failed
+                and bool(have[k][0].get("failed")) != failed
+            ]
+            self._store.update_meta(
+                [(k, {"pending": not failed, "failed": failed}) for k in change]
+            )
+            if change and not failed:
+                self._settled = None  # pending again below the newest seq
+            return len(change)
+
     def pending_embeddings(self, limit: int) -> list[Message]:
         if limit <= 0:
             return []

@@ -53,6 +53,7 @@ class InMemoryBackend(MemoryBackend):
         self._users: dict[str, _UserData] = {}
         self._seq = 0
         self._pending: dict[int, Message] = {}
+        self._failed: dict[int, Message] = {}  # quarantined: see set_failed
         self._cache: dict[tuple[str, str], np.ndarray] = {}
         self._meta: dict[str, str] = {}
         self._records: dict[tuple[str, str], Record] = {}
@@ -136,6 +137,20 @@ class InMemoryBackend(MemoryBackend):
     def pending_embeddings(self, limit: int) -> list[Message]:
         with self._lock:
             return [_copy(self._pending[s]) for s in sorted(self._pending)[:limit]]
+
+    def set_failed(self, user_id: str, ids: Sequence[str], failed: bool = True) -> int:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None:
+                return 0
+            src, dst = (self._pending, self._failed) if failed else (self._failed, self._pending)
+            n = 0
+            for mid in dict.fromkeys(ids):
+                seq = u.by_id.get(mid)
+                if seq is not None and seq in src:
+                    dst[seq] = src.pop(seq)
+                    n += 1
+            return n
 
     def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
         with self._lock:
@@ -242,6 +257,7 @@ class InMemoryBackend(MemoryBackend):
                 return 0
             for s in u.by_seq:
                 self._pending.pop(s, None)
+                self._failed.pop(s, None)
             return len(u.by_seq)
 
     def stats(self, user_id: str | None = None) -> BackendStats:

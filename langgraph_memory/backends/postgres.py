@@ -530,7 +530,7 @@ class PostgresBackend(PostgresEntryIndex, PostgresQueue, MemoryBackend, ClaimQue
         where, params = ("WHERE user_id = %s", (user_id,)) if user_id is not None else ("", ())
         row = self._read(
             lambda c: c.execute(
-                "SELECT COUNT(*), COUNT(*) FILTER (WHERE embedded), "
+                "SELECT COUNT(*), COUNT(*) FILTER (WHERE embedded AND NOT failed), "
                 f"COUNT(DISTINCT (user_id, session_id)), COUNT(DISTINCT user_id) FROM lgm_messages "
                 f"{where}",
                 params,

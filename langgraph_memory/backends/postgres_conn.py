@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import postgres_sql as q
@@ -125,6 +126,7 @@ class PostgresConnection:
         from pgvector.psycopg import register_vector
 
         register_vector(conn)
+        _register_clamped_timestamps(conn)
 
     def setup(self) -> str:
         """Run pending migrations (idempotent; safe from several processes at once).
@@ -255,3 +257,37 @@ class PostgresConnection:
         if lease is not None:
             lease.close()
         self._pool.close()
+
+
+def _register_clamped_timestamps(conn: Connection) -> None:
+    """Read a ``timestamptz`` outside Python's range (years 1-9999) as the nearest end of
+    it instead of failing the whole read.
+
+    New timestamps are checked on the way in (see :mod:`langgraph_memory.validation`);
+    a store written before that may hold one (``9999-12-31T23:59:59-05:00`` is year
+    10000 in UTC), and one such row made every read of its user, and the embedding
+    queue of every user, raise ``DataError``.
+    """
+    from psycopg import DataError
+    from psycopg.types.datetime import TimestamptzBinaryLoader, TimestamptzLoader
+
+    low = datetime(1, 1, 1, tzinfo=timezone.utc)
+    high = datetime(9999, 12, 31, 23, 59, 59, tzinfo=timezone.utc)
+
+    class Clamped(TimestamptzLoader):
+        def load(self, data: Any) -> datetime:
+            try:
+                return super().load(data)
+            except DataError:
+                return low if bytes(data).rstrip().endswith(b"BC") else high
+
+    class ClampedBinary(TimestamptzBinaryLoader):
+        def load(self, data: Any) -> datetime:
+            try:
+                return super().load(data)
+            except DataError:
+                micros = int.from_bytes(bytes(data), "big", signed=True)
+                return low if micros < 0 else high
+
+    conn.adapters.register_loader("timestamptz", Clamped)
+    conn.adapters.register_loader("timestamptz", ClampedBinary)

@@ -76,6 +76,25 @@ class PostgresQueue(PostgresConnection):
             self._indexed |= made
         return batch
 
+    def set_failed(self, user_id: str, ids: Sequence[str], failed: bool = True) -> int:
+        # quarantined: failed, and out of the queue and of placement (embedded and placed
+        # true) with no vector; put back: pending and unplaced again
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return 0
+        with self._tx(user_id) as c:
+            if failed:
+                sql = (
+                    "UPDATE lgm_messages SET embedded = true, placed = true, failed = true "
+                    "WHERE user_id = %s AND id = ANY(%s::text[]) AND NOT embedded"
+                )
+            else:
+                sql = (
+                    "UPDATE lgm_messages SET embedded = false, placed = false, failed = false "
+                    "WHERE user_id = %s AND id = ANY(%s::text[]) AND failed"
+                )
+            return int(c.execute(sql, (user_id, ids)).rowcount)
+
     def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
         if not items:
             return

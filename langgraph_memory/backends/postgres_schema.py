@@ -167,6 +167,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS lgm_records_session
         ON lgm_records (kind, user_id, (data->>'session_id'));
     """,
+    # 6: quarantined messages (see PostgresBackend.set_failed): out of the queue
+    # (embedded and placed true) with no vector. A constant default: no table rewrite.
+    """
+    ALTER TABLE lgm_messages ADD COLUMN IF NOT EXISTS failed boolean NOT NULL DEFAULT false;
+    """,
 ]
 
 #: Record data fields with an expression index (migration 5): a query on one of them

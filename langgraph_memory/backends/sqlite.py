@@ -211,6 +211,19 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
         )
         return [q.row_to_message(r) for r in rows]
 
+    def set_failed(self, user_id: str, ids: Sequence[str], failed: bool = True) -> int:
+        # embedded: 0 pending, 1 embedded, -1 quarantined (outside the pending index)
+        old, new = (0, -1) if failed else (-1, 0)
+        with self._tx() as c:
+            return sum(
+                c.execute(
+                    "UPDATE messages SET embedded = ? WHERE user_id = ? AND id = ? "
+                    "AND embedded = ?",
+                    (new, user_id, mid, old),
+                ).rowcount
+                for mid in dict.fromkeys(ids)
+            )
+
     def store_vectors(self, items: Sequence[tuple[Message, np.ndarray]]) -> None:
         if not items:
             return
@@ -394,7 +407,8 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
     def stats(self, user_id: str | None = None) -> BackendStats:
         where, params = ("WHERE user_id = ?", (user_id,)) if user_id is not None else ("", ())
         n, emb, users = self._read(
-            f"SELECT COUNT(*), COALESCE(SUM(embedded), 0), COUNT(DISTINCT user_id) FROM messages "
+            "SELECT COUNT(*), COALESCE(SUM(embedded = 1), 0), COUNT(DISTINCT user_id) "
+            f"FROM messages "
             f"{where}",
             params,
         )[0]

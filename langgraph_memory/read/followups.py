@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ..config import MemoryConfig
 from ..context import ContextItem
 from ..embeddings.cache import CachedEmbeddings
@@ -65,9 +67,11 @@ def add_successors(
     if not stated:
         return
     # the stored messages' own vectors, from the embedding cache
-    vectors = embedder().embed_array([index_text(m) for _, m in stated])
+    vectors = _vectors(embedder(), [index_text(m) for _, m in stated])
     by_seq = {it.order: it for it in cands if it.layer in ("message", "neighbor")}
     for (hit, said), vec in zip(stated, vectors, strict=True):
+        if vec is None:  # a message the model fails on (quarantined): no successors
+            continue
         if is_cjk_text(said.content):
             # the default model reads Chinese as unknown pieces (every cosine is high):
             # a Chinese statement finds its successors by the words it shares with them
@@ -101,6 +105,22 @@ def add_successors(
             taken += 1
             if taken >= cfg.successor_k:
                 break
+
+
+def _vectors(embedder: CachedEmbeddings, texts: list[str]) -> list[np.ndarray | None]:
+    """The texts' vectors; ``None`` for a text the model fails on or gives no finite
+    vector (the others are still embedded: a message the worker quarantined does not
+    break a context)."""
+    try:
+        found: list[np.ndarray | None] = list(embedder.embed_array(texts))
+    except Exception:
+        found = []
+        for text in texts:
+            try:
+                found.append(embedder.embed_array([text])[0])
+            except Exception:
+                found.append(None)
+    return [v if v is not None and np.isfinite(v).all() else None for v in found]
 
 
 def pack_timeline(

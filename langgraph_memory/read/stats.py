@@ -53,7 +53,8 @@ def memory_stats(
     """Counts for one user (or the whole store): messages, embedded, pending, sessions,
     and per layer; for one user also the hierarchy's and long-term memory's own stats."""
     s = asdict(storage.stats(user_id))
-    s["pending"] = s["messages"] - s["embedded"]
+    s["failed"] = storage.count_records("failed_message", user_id)
+    s["pending"] = s["messages"] - s["embedded"] - s["failed"]
     s["backend"] = storage.name
     s["layers"] = {"message": s["messages"]}
     for kind in _KINDS:

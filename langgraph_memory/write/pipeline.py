@@ -41,6 +41,7 @@ from ..validation import (
 )
 from .embedder import Embedder
 from .lease import Writer
+from .quarantine import FailedMessage
 from .sensitivity import SensitivityFilter
 from .worker import EmbeddingWorker, Placement
 
@@ -187,6 +188,18 @@ class WritePipeline:
         if created:
             self.worker.notify()
         return stored.id
+
+    # -- quarantined messages -------------------------------------------------------------
+    def failed_messages(self, user_id: str | None = None) -> list[FailedMessage]:
+        """The messages the worker could not embed (see :mod:`.quarantine`)."""
+        return self.worker.quarantine.list(user_id)
+
+    def retry_failed(self, user_id: str, message_ids: Sequence[str] | None = None) -> int:
+        """Put a user's quarantined messages back in the queue; returns how many."""
+        n = self.worker.quarantine.release(user_id, message_ids)
+        if n:
+            self.worker.notify()
+        return n
 
     # -- the background -------------------------------------------------------------------
     def housekeeping(self) -> None:

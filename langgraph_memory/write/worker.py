@@ -33,6 +33,7 @@ from ..concurrency import yield_gil
 from ..embeddings import EmbedderSource
 from ..records import Message, index_text
 from .lease import Lease
+from .quarantine import PoisonMessages, Quarantine, describe
 
 __all__ = ["EmbeddingWorker", "Placement", "Housekeeping"]
 
@@ -114,6 +115,7 @@ class EmbeddingWorker:
         self._placement = placement
         self._housekeeping = housekeeping
         self._claims = backend if isinstance(backend, ClaimQueue) else None
+        self.quarantine = Quarantine(backend)
         self._place_failed = False  # the latest placement raised (flush stops waiting for it)
         self._flushing = threading.Event()
         self._wake = threading.Event()
@@ -150,8 +152,20 @@ class EmbeddingWorker:
             batch = self._backend.pending_embeddings(self._batch_size)
             if 0 < len(batch) < self._batch_size and not self._flushing.is_set():
                 time.sleep(self._linger_s)
-        if self._claims is not None:
-            return self._claim_and_place(self._claims)
+        try:
+            if self._claims is not None:
+                return self._claim_and_place(self._claims)
+            return self._embed_and_place()
+        except PoisonMessages as poison:
+            n = self.quarantine.add(poison.failures)
+            log.warning(
+                "quarantined %d message(s) the embedder fails on (see failed_messages())", n
+            )
+            return max(n, 1)
+
+    def _embed_and_place(self) -> int:
+        """One pass without a claim queue: under the lease, replay, embed a batch (or take
+        the one embedded ahead), store its vectors and place it."""
         with self._lease.hold() as mine:
             if not mine:
                 self.skipped += 1
@@ -181,7 +195,48 @@ class EmbeddingWorker:
         return len(batch)
 
     def _embed(self, batch: list[Message]) -> np.ndarray:
-        return self._embedder.get().embed_array([index_text(m) for m in batch])
+        """The batch's vectors.
+
+        Raises:
+            PoisonMessages: When some messages fail on their own (the embedder raises on
+                them, or gives NaN) while a probe text embeds fine.
+        """
+        embedder = self._embedder.get()
+        try:
+            vectors = np.asarray(embedder.embed_array([index_text(m) for m in batch]))
+        except Exception as exc:
+            failures = self._isolate(batch)
+            if failures:
+                raise PoisonMessages(failures) from exc
+            raise
+        finite = np.isfinite(vectors).all(axis=1) if vectors.ndim == 2 else None
+        if finite is not None and not finite.all():
+            raise PoisonMessages(
+                [
+                    (m, "ValueError: its embedding holds NaN or an infinity")
+                    for m, ok in zip(batch, finite, strict=True)
+                    if not ok
+                ]
+            )
+        return vectors
+
+    def _isolate(self, batch: list[Message]) -> list[tuple[Message, str]]:
+        """The messages of a failed batch that fail alone, with their errors; none when
+        the embedder fails on a probe text too (it is down, not the messages)."""
+        embedder = self._embedder.get()
+        try:  # the model itself, past the cache: is it up?
+            embedder.inner.embed_documents(["memory probe"])
+        except Exception:
+            return []
+        failures: list[tuple[Message, str]] = []
+        for msg in batch:
+            try:
+                vec = np.asarray(embedder.embed_array([index_text(msg)]))
+                if not np.isfinite(vec).all():
+                    failures.append((msg, "ValueError: its embedding holds NaN or an infinity"))
+            except Exception as exc:
+                failures.append((msg, describe(exc)))
+        return failures
 
     def _embed_ahead(self) -> None:
         """Keep the next pending batches embedding while this one is placed.

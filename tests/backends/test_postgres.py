@@ -312,6 +312,26 @@ def test_timestamps_keep_their_offset(pg: PostgresBackend) -> None:
     assert got.timestamp.isoformat() == "2024-07-01T09:30:00.123456+02:00"
 
 
+def test_a_timestamp_beyond_pythons_range_reads_as_its_end(url: str) -> None:
+    """A row written before timestamps were checked on the way in may hold one psycopg
+    cannot read (year 10000 in UTC); it reads as the end of the range instead of failing
+    every read of its user and the queue of every user, and it can be deleted."""
+    with MemoryManager.from_conn_string(url, embeddings=HashingEmbeddings()) as mm:
+        mm.add_message("ann", "s1", "user", "from the far future")
+        mm.add_message("bob", "s1", "user", "an ordinary note")
+        mm.flush()
+    _sql(url, "UPDATE lgm_messages SET ts = 'infinity', embedded = false WHERE user_id = 'ann'")
+    _sql(url, "DELETE FROM lgm_vectors WHERE user_id = 'ann'")
+    with MemoryManager.from_conn_string(url, embeddings=HashingEmbeddings()) as mm:
+        mm.add_message("bob", "s1", "user", "another note")
+        mm.flush(timeout=60)  # the queue drains past ann's row
+        (got,) = mm._backend.iter_messages("ann")
+        assert got.timestamp.year == 9999
+        assert mm.stats("bob")["embedded"] == 2 and mm.stats("ann")["embedded"] == 1
+        assert mm.build_context("ann", "s1", "far future", token_budget=200).items
+        assert mm.delete_user("ann") == 1
+
+
 def test_vectors_get_an_hnsw_index_per_dimension(url: str) -> None:
     rng = np.random.default_rng(7)
     n, dim = 1500, 32

@@ -170,7 +170,9 @@ def test_ops_tool_runs_become_tasks_episodes_and_knowledge(
         state = run_incident(graph, n)
         assert infra.status["nginx"] == "up"
         made.append(state["memory_maintenance"]["knowledge"])
-        task = memory.get_task(memory.episodes("ops")[-1].source_ids[0].removeprefix("task:"))
+        task = memory.get_task(
+            "ops", memory.episodes("ops")[-1].source_ids[0].removeprefix("task:")
+        )
         assert task.id == state["task_id"] and task.status == "completed"
         assert [s.tool_name for s in task.steps] == [
             "check_service",

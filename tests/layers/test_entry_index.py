@@ -47,7 +47,7 @@ def test_index_ranks_as_rank_hybrid_over_listed_entries(mm: MemoryManager) -> No
     fill(mm, "ann", 40)
     for i in range(5):
         task = mm.start_task("ann", "s1", f"deploy the Oslo cluster {i}")
-        mm.complete_task(task, summary=f"cluster {i} deployed in Oslo", target="oslo")
+        mm.complete_task("ann", task, summary=f"cluster {i} deployed in Oslo", target="oslo")
     assert mm.run_consolidation("ann")  # knowledge too
     mm.flush()
     index = mm._parts.read.entries

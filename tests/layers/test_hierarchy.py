@@ -350,7 +350,7 @@ def test_long_history_stays_within_capacity_and_loses_nothing(tmp_path) -> None:
                 )
             if session % 5 == 4:  # a task now and then: episodes for the forget gate
                 tid = mm.start_task("ann", f"s{session}", f"fix {topics[session]}")
-                mm.complete_task(tid, outcome="failed" if session % 2 else "success")
+                mm.complete_task("ann", tid, outcome="failed" if session % 2 else "success")
             if session % 10 == 9:
                 mm.flush()
                 mm._hierarchy.expire_sessions(now=t + timedelta(hours=2))

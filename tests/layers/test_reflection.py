@@ -39,9 +39,9 @@ def run_task(
 ) -> str:
     task = mm.start_task(user, "ops", request)
     for desc, status, result in steps:
-        i = mm.add_step(task, desc, tool_name="shell")
-        mm.update_step(task, i, status=status, result=result)
-    return mm.complete_task(task, outcome=outcome, summary=summary, target=target).id
+        i = mm.add_step(user, task, desc, tool_name="shell")
+        mm.update_step(user, task, i, status=status, result=result)
+    return mm.complete_task(user, task, outcome=outcome, summary=summary, target=target).id
 
 
 def test_a_failed_task_leaves_a_lesson_citing_it(mm: MemoryManager) -> None:

@@ -120,7 +120,7 @@ def test_importance_weighs_episodes() -> None:
     with manager() as mm:
         for request, outcome in (("restart nginx", "success"), ("deploy website", "failed")):
             t = mm._working.start_task("u", "s", request)
-            mm._working.complete_task(t, outcome=outcome, summary="done")
+            mm._working.complete_task("u", t, outcome=outcome, summary="done")
         ctx = mm.build_context("u", "s2", "restart nginx, deploy website", token_budget=800)
         eps = [it for it in ctx.items if it.layer == "episode"]
         assert len(eps) == 2

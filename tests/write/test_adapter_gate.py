@@ -31,9 +31,10 @@ def _write_through_adapters(mm: MemoryManager) -> dict[str, str]:
     tid = mm.start_task(
         "alice", "s1", MESSAGES[0], context={"login": f"password: {SECRETS['password']}"}
     )
-    i = mm.add_step(tid, MESSAGES[3], tool_name="shell", args={"key": SECRETS["openai"]})
-    mm.update_step(tid, i, status="completed", result=MESSAGES[4])
+    i = mm.add_step("alice", tid, MESSAGES[3], tool_name="shell", args={"key": SECRETS["openai"]})
+    mm.update_step("alice", tid, i, status="completed", result=MESSAGES[4])
     ep = mm.complete_task(
+        "alice",
         tid,
         summary=MESSAGES[5],
         target=f"host {SECRETS['phone_intl']}",
@@ -60,7 +61,7 @@ def test_adapter_writes_leave_no_secret_on_disk(tmp_path: Path) -> None:
         assert found and "[PHONE]" in found[0].value["text"]
         human = mm.core_block("alice", "human")
         assert "[EMAIL]" in human and "[CARD]" in human
-        task = mm.get_task(ids["task"])
+        task = mm.get_task("alice", ids["task"])
         assert "[EMAIL]" in task.original_request and task.context == {
             "login": "password: [SECRET]"
         }
@@ -99,10 +100,13 @@ def test_refuse_policy_refuses_every_adapter_write(tmp_path: Path) -> None:
             mm.start_task("alice", "s1", card)
         tid = mm.start_task("alice", "s1", "fine")
         with pytest.raises(SensitiveContentError, match="description"):
-            mm.add_step(tid, card)
+            mm.add_step("alice", tid, card)
         with pytest.raises(SensitiveContentError, match="summary"):
-            mm.complete_task(tid, summary=card)
-        assert mm.get_task(tid).steps == [] and mm.get_task(tid).status == "in_progress"
+            mm.complete_task("alice", tid, summary=card)
+        assert (
+            mm.get_task("alice", tid).steps == []
+            and mm.get_task("alice", tid).status == "in_progress"
+        )
     data = _raw(directory)
     assert SECRETS["card"].encode() not in data
     assert SECRETS["card"].replace(" ", "").encode() not in data

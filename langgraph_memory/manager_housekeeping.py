@@ -1,0 +1,104 @@
+"""The manager's housekeeping (a mixin of :class:`~langgraph_memory.MemoryManager`):
+deleting a user, statistics, the users of a store, and the messages the background
+worker could not embed (quarantined, see :mod:`.write.quarantine`).
+
+Example:
+    >>> from langgraph_memory import MemoryManager
+    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+    ...     _ = mm.add_message("ann", "s1", "user", "I like tea")
+    ...     mm.flush()
+    ...     mm.users(), mm.stats("ann")["messages"], mm.failed_messages("ann")
+    (['ann'], 1, [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .read.stats import memory_stats
+from .validation import check_id
+
+if TYPE_CHECKING:
+    from .backends.base import MemoryBackend
+    from .layers.hierarchy import Hierarchy
+    from .layers.longterm import LongTermMemory
+    from .read.pipeline import ReadPipeline
+    from .wiring import MemoryParts
+    from .write.pipeline import WritePipeline
+    from .write.quarantine import FailedMessage
+
+__all__ = ["HousekeepingMixin"]
+
+
+class HousekeepingMixin:
+    """Deletion, statistics and quarantined messages."""
+
+    _backend: MemoryBackend
+    _hierarchy: Hierarchy
+    _longterm: LongTermMemory
+    _read: ReadPipeline
+    _write: WritePipeline
+    _parts: MemoryParts
+
+    def _check_open(self) -> None:
+        """Raise when the manager is closed (the manager's own check)."""
+
+    def delete_user(self, user_id: str) -> int:
+        """Delete every trace of a user: messages, terms, vectors, records, cached embeddings.
+
+        Returns:
+            The number of messages deleted.
+
+        Raises:
+            TimeoutError: When another process held the store's writer lease for a minute
+                (nothing was deleted).
+        """
+        self._check_open()
+        check_id(user_id, "user_id")
+        profile, docs = self._parts.long_term_docs.long_term_docs(user_id)
+        return self._write.delete_user(user_id, [d.text for d in profile + docs])
+
+    def failed_messages(self, user_id: str | None = None) -> list[FailedMessage]:
+        """The messages the background worker could not embed (of one user, or of
+        everyone), oldest first, each with its error.
+
+        Such a message is quarantined instead of stopping the queue: it stays stored
+        and is found by its words, not by its meaning. Put it back with
+        :meth:`retry_failed` (after fixing the embedder), or remove it with
+        :meth:`delete`. ``stats()["failed"]`` counts them.
+
+        Example:
+            >>> for f in mm.failed_messages("u1"):  # doctest: +SKIP
+            ...     print(f.message_id, f.error)
+        """
+        self._check_open()
+        if user_id is not None:
+            check_id(user_id, "user_id")
+        return self._write.failed_messages(user_id)
+
+    def retry_failed(self, user_id: str, message_ids: Sequence[str] | None = None) -> int:
+        """Put a user's quarantined messages (all, or those of ``message_ids``) back in the
+        embedding queue; returns how many. One that fails again is quarantined again."""
+        self._check_open()
+        check_id(user_id, "user_id")
+        if message_ids is not None:
+            if isinstance(message_ids, str) or not isinstance(message_ids, Sequence):
+                raise TypeError("message_ids must be a list of message ids")
+            message_ids = [check_id(m, "message_ids[]") for m in message_ids]
+        return self._write.retry_failed(user_id, message_ids)
+
+    def stats(self, user_id: str | None = None) -> dict[str, Any]:
+        """Counts for one user (or the whole store): messages, embedded, pending, sessions,
+        per layer; for one user also the hierarchy and long-term memory in detail."""
+        self._check_open()
+        if user_id is not None:
+            check_id(user_id, "user_id")
+        return memory_stats(self._backend, self._hierarchy, self._longterm, user_id)
+
+    def users(self) -> list[str]:
+        """Every user id with stored messages, sorted."""
+        self._check_open()
+        return self._read.users()
