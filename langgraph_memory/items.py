@@ -145,6 +145,16 @@ class Items:
         """Delete store items of a namespace root by record id; returns how many went."""
         return self._records.delete_records(STORE_KIND, ids, store_scope(root))
 
+    def delete_user_items(self, user_id: str) -> int:
+        """Delete the store items whose namespace holds ``user_id`` as one of its labels
+        (``("memories", user_id)``, ``(user_id, "prefs")``...); returns how many went."""
+        gone: dict[str, list[str]] = {}
+        for rec in self.store_items():
+            namespace = json.loads(rec.id)[:-1]
+            if user_id in namespace:
+                gone.setdefault(namespace[0], []).append(rec.id)
+        return sum(self.delete_store_items(root, ids) for root, ids in gone.items())
+
     def delete_store_item(self, namespace: Sequence[str], key: str) -> int:
         """Delete one store item; returns 1 when it existed, else 0."""
         return self.delete_store_items(namespace[0], [_item_id(namespace, key)])

@@ -47,7 +47,9 @@ class HousekeepingMixin:
         """Raise when the manager is closed (the manager's own check)."""
 
     def delete_user(self, user_id: str) -> int:
-        """Delete every trace of a user: messages, terms, vectors, records, cached embeddings.
+        """Delete every trace of a user: messages, terms, vectors, records, cached
+        embeddings, and the :class:`~langgraph_memory.graph.store.MemoryStore` items whose
+        namespace holds the user id as one of its labels (``("memories", user_id)``).
 
         Returns:
             The number of messages deleted.
@@ -59,7 +61,9 @@ class HousekeepingMixin:
         self._check_open()
         check_id(user_id, "user_id")
         profile, docs = self._parts.long_term_docs.long_term_docs(user_id)
-        return self._write.delete_user(user_id, [d.text for d in profile + docs])
+        n = self._write.delete_user(user_id, [d.text for d in profile + docs])
+        self._parts.items.delete_user_items(user_id)
+        return n
 
     def failed_messages(self, user_id: str | None = None) -> list[FailedMessage]:
         """The messages the background worker could not embed (of one user, or of

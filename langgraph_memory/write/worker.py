@@ -185,6 +185,7 @@ class EmbeddingWorker:
             if placement is not None:
                 self._guarded(partial(placement.begin_batch, batch), "marking a batch failed")
             self._backend.store_vectors(pairs)
+            self._cache(pairs)
             if placement is not None:
                 self._embed_ahead()
                 self._guarded(
@@ -194,8 +195,9 @@ class EmbeddingWorker:
         self.processed += len(batch)
         return len(batch)
 
-    def _embed(self, batch: list[Message]) -> np.ndarray:
-        """The batch's vectors.
+    def _embed(self, batch: list[Message], persist: bool = True) -> np.ndarray:
+        """The batch's vectors; ``persist`` also reads and fills the store's embedding
+        cache (the worker's own batches do not: :meth:`_cache` keeps them once stored).
 
         Raises:
             PoisonMessages: When some messages fail on their own (the embedder raises on
@@ -203,9 +205,11 @@ class EmbeddingWorker:
         """
         embedder = self._embedder.get()
         try:
-            vectors = np.asarray(embedder.embed_array([index_text(m) for m in batch]))
+            vectors = np.asarray(
+                embedder.embed_array([index_text(m) for m in batch], persist=persist)
+            )
         except Exception as exc:
-            failures = self._isolate(batch)
+            failures = self._isolate(batch, persist)
             if failures:
                 raise PoisonMessages(failures) from exc
             raise
@@ -220,7 +224,7 @@ class EmbeddingWorker:
             )
         return vectors
 
-    def _isolate(self, batch: list[Message]) -> list[tuple[Message, str]]:
+    def _isolate(self, batch: list[Message], persist: bool) -> list[tuple[Message, str]]:
         """The messages of a failed batch that fail alone, with their errors; none when
         the embedder fails on a probe text too (it is down, not the messages)."""
         embedder = self._embedder.get()
@@ -231,7 +235,7 @@ class EmbeddingWorker:
         failures: list[tuple[Message, str]] = []
         for msg in batch:
             try:
-                vec = np.asarray(embedder.embed_array([index_text(msg)]))
+                vec = np.asarray(embedder.embed_array([index_text(msg)], persist=persist))
                 if not np.isfinite(vec).all():
                     failures.append((msg, "ValueError: its embedding holds NaN or an infinity"))
             except Exception as exc:
@@ -266,7 +270,8 @@ class EmbeddingWorker:
             # to come join a later, fuller one
             if not part or (len(part) < step and self._ahead):
                 break
-            self._ahead.append((part, self._ahead_thread.submit(self._embed, part)))
+            future = self._ahead_thread.submit(self._embed, part, False)
+            self._ahead.append((part, future))
 
     def _drop_ahead(self) -> None:
         for _, future in self._ahead:
@@ -287,7 +292,18 @@ class EmbeddingWorker:
                 except Exception:  # embedded again below, where an error is reported
                     pass
             self._drop_ahead()
-        return batch, self._embed(batch)
+        return batch, self._embed(batch, False)
+
+    def _cache(self, pairs: list[tuple[Message, np.ndarray]]) -> None:
+        """Keep the vectors of a stored batch in the store's embedding cache. Written here,
+        by the pass that stores them under the writer lease, not where they were embedded
+        (ahead, outside it): a user deleted meanwhile leaves no cache rows."""
+        embedder = self._embedder.get()
+        if embedder.store_put is not None:
+            embedder.store_put(
+                embedder.model_id,
+                {embedder.content_hash(index_text(m)): vec for m, vec in pairs},
+            )
 
     def _claim_and_place(self, claims: ClaimQueue) -> int:
         """One pass on a backend with a claim queue: embed a claimed batch
