@@ -156,6 +156,9 @@ class _Memory(Protocol):
     def delete_user(self) -> Callable[..., int]: ...
 
     @property
+    def delete(self) -> Callable[..., int]: ...
+
+    @property
     def stats(self) -> Callable[..., dict[str, Any]]: ...
 
     @property
@@ -487,6 +490,10 @@ class AsyncMixin:
     async def adelete_user(self: _Memory, user_id: str) -> int:
         """Async :meth:`~langgraph_memory.MemoryManager.delete_user`."""
         return await asyncio.to_thread(self.delete_user, user_id)
+
+    async def adelete(self: _Memory, user_id: str, message_id: str | Sequence[str]) -> int:
+        """Async :meth:`~langgraph_memory.MemoryManager.delete`."""
+        return await asyncio.to_thread(self.delete, user_id, message_id)
 
     async def astats(self: _Memory, user_id: str | None = None) -> dict[str, Any]:
         """Async :meth:`~langgraph_memory.MemoryManager.stats`."""

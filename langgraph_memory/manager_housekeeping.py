@@ -65,6 +65,46 @@ class HousekeepingMixin:
         self._parts.items.delete_user_items(user_id)
         return n
 
+    def delete(self, user_id: str, message_id: str | Sequence[str]) -> int:
+        """Delete one message (or several) and everything derived from it.
+
+        Gone with it: its text, terms, vector and cached embedding; its place in the
+        session's pages and topic chains and in the mid-term segments (the summaries
+        made from it are made again without it); the profile entries, facts, standing
+        instructions, contradiction links, roll-ups, entity mentions and insights read
+        from it (an entry another message also supports stays, citing that one, with
+        any quote of the deleted message dropped). Search then ranks as if it had never
+        been written. On SQLite the file is rebuilt afterwards, so no copy of it
+        remains on disk (this takes a while on a large store: delete several at once).
+
+        Args:
+            user_id: Whose message.
+            message_id: Its id, or a list of ids. Unknown ids are ignored.
+
+        Returns:
+            How many messages were deleted.
+
+        Raises:
+            TimeoutError: When another process held the store's writer lease for a
+                minute (nothing was deleted).
+
+        Example:
+            >>> mid = mm.add_message("u1", "s1", "user", "My PIN hint: the cat")  # doctest: +SKIP
+            >>> mm.delete("u1", mid)  # doctest: +SKIP
+            1
+        """
+        self._check_open()
+        check_id(user_id, "user_id")
+        if isinstance(message_id, str):
+            ids = [check_id(message_id, "message_id")]
+        elif isinstance(message_id, Sequence):
+            ids = [check_id(m, "message_id") for m in message_id]
+        else:
+            raise TypeError(
+                f"message_id must be a str or a list of str, got {type(message_id).__name__}"
+            )
+        return len(self._write.delete_messages(user_id, ids))
+
     def failed_messages(self, user_id: str | None = None) -> list[FailedMessage]:
         """The messages the background worker could not embed (of one user, or of
         everyone), oldest first, each with its error.

@@ -236,6 +236,7 @@ def wire(
         accesses,
         entries=entries,
         reflector=reflector if config.reflect else None,
+        records=records,
     )
     items = Items(storage, gate)
     return MemoryParts(

@@ -273,6 +273,84 @@ def test_failed_messages_leave_the_queue_and_come_back(backend: MemoryBackend) -
     assert backend.delete_user("alice") == 3
 
 
+def _workload(backend: MemoryBackend, skip: set[str] = frozenset()) -> dict[str, Message]:
+    """Two users, two sessions each, some messages embedded and indexed, some pending;
+    the ids in ``skip`` are never written. Returns the stored messages by id."""
+    texts = [
+        "tea at the lake house",
+        "the lake froze in january",
+        "green tea again today",
+        "my sister visits the lake",
+        "we walked to the lake with tea",
+        "a quiet day at home",
+        "tea, the lake, and a book",
+        "the book was about a lake",
+    ]
+    out: dict[str, Message] = {}
+    for user in ("alice", "bob"):
+        for i, text in enumerate(texts):
+            mid = f"{user}-m{i}"
+            if mid in skip:
+                continue
+            m = put(backend, make(mid, f"{text} ({user})", user=user, session=f"s{i % 2}"))
+            out[mid] = m
+    backend.store_vectors(
+        [(m, unit(1.0, float(int(k[-1])), 0.5)) for k, m in out.items() if int(k[-1]) < 6]
+    )
+    if hasattr(backend, "index_pending"):
+        backend.index_pending()
+    return out
+
+
+def test_deleted_messages_leave_the_store_as_if_never_written(
+    backend: MemoryBackend, make_backend, request: pytest.FixtureRequest
+) -> None:
+    """After ``delete_messages`` the store ranks (BM25 and cosine), counts, reads
+    sessions and neighbours, and queues exactly as a store never given those messages."""
+    drop = {"alice-m2", "alice-m4", "alice-m7"}  # embedded, embedded, pending
+    stored = _workload(backend)
+    name = request.node.callspec.params["backend"]
+    fresh = make_backend(name)
+    _workload(fresh, skip=drop)
+    gone = backend.delete_messages("alice", [*sorted(drop), "no-such-id"])
+    assert [m.id for m in gone] == sorted(drop, key=lambda d: stored[d].seq)
+    assert backend.delete_messages("alice", sorted(drop)) == []
+    for b in (backend, fresh):
+        assert b.get_message("alice", "alice-m2") is None
+
+    def view(b: MemoryBackend) -> dict:
+        ids = {m.seq: m.id for u in ("alice", "bob") for m in b.iter_messages(u)}
+        out = {}
+        for user in ("alice", "bob"):
+            out[user] = {
+                "messages": [m.id for m in b.iter_messages(user)],
+                "sessions": {s: [m.id for m in b.session_messages(user, s)] for s in ("s0", "s1")},
+                "last": [m.id for m in b.session_messages(user, "s0", last=2)],
+                "lexical": [
+                    (ids[s], round(v, 6)) for s, v in b.lexical_search(user, ["lake", "tea"], 20)
+                ],
+                "dense": [
+                    (ids[s], round(v, 5)) for s, v in b.vector_search(user, unit(1, 3, 0.5), 20)
+                ],
+                "neighbors": {
+                    ids[s]: [m.id for m in ms]
+                    for s, ms in b.neighbors_many(user, list(ids), 1).items()
+                    if s in ids and ids[s].startswith(user)
+                },
+                "stats": b.stats(user),
+            }
+        out["pending"] = [m.id for m in b.pending_embeddings(50)]
+        out["stats"] = b.stats()
+        return out
+
+    assert view(backend) == view(fresh)
+    # the store goes on: a new message of the session takes the next place
+    for b in (backend, fresh):
+        put(b, make("alice-new", "tea by the lake at night", session="s0"))
+    assert view(backend)["alice"]["sessions"] == view(fresh)["alice"]["sessions"]
+    assert view(backend)["alice"]["lexical"] == view(fresh)["alice"]["lexical"]
+
+
 def test_store_vectors_ignores_deleted_messages(backend: MemoryBackend) -> None:
     m = put(backend, make("m1", user="gone"))
     keep = put(backend, make("k1", user="stay"))

@@ -23,6 +23,7 @@ from .capabilities import (
     EmbeddingCache,
     FailedMessages,
     LexicalIndex,
+    MessageDeletion,
     Postings,
     RecordStore,
     VectorIndex,
@@ -157,9 +158,11 @@ class MemoryBackend(
     RecordStore,
     EmbeddingCache,
     FailedMessages,
+    MessageDeletion,
 ):
     """The storage core with vectors, posting lists, records, the embedding cache, the
-    long-term entry index and quarantined messages: what every bundled backend offers,
+    long-term entry index, quarantined messages and single-message deletion: what every
+    bundled backend offers,
     and the type a manager is built on. The entry index defaults to
     :class:`~.entries_records.RecordEntryIndex`
     (kept as records); SQLite and PostgreSQL keep tables of their own for it.

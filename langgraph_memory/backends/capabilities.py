@@ -55,6 +55,7 @@ __all__ = [
     "IndexedEntry",
     "ClaimQueue",
     "FailedMessages",
+    "MessageDeletion",
     "WriterLease",
 ]
 
@@ -350,6 +351,29 @@ class ClaimQueue(Protocol):
     @abstractmethod
     def mark_placed(self, seqs: Sequence[int]) -> None:
         """Mark embedded messages as done (see :meth:`unplaced_messages`)."""
+
+
+@runtime_checkable
+class MessageDeletion(Protocol):
+    """Single messages deleted: afterwards the store ranks, counts and reads as if they
+    had never been written."""
+
+    @abstractmethod
+    def delete_messages(
+        self, user_id: str, ids: Sequence[str], cache_hashes: Sequence[str] = ()
+    ) -> list[Message]:
+        """Remove messages of a user in one transaction: their rows, terms (and the
+        user's term statistics), vectors, place in the queue, and the embedding-cache
+        rows of ``cache_hashes``; the later messages of each session move up one place
+        (neighbours stay contiguous). Unknown ids are ignored.
+
+        Returns:
+            The messages removed, in seq order.
+        """
+
+    def compact(self) -> None:  # noqa: B027 - nothing to do unless the store keeps copies
+        """After a deletion: rewrite the store so no copy of deleted data remains (SQLite
+        rebuilds its file; a server store or an in-memory one has nothing to do)."""
 
 
 @runtime_checkable

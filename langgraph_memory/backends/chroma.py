@@ -416,6 +416,53 @@ class ChromaBackend(RecordEntries, VectorEntries, MemoryBackend):
         return Postings(lists, n_docs, total_len, doc_len)
 
     # -- lifecycle ------------------------------------------------------------------------
+    def delete_messages(
+        self, user_id: str, ids: Sequence[str], cache_hashes: Sequence[str] = ()
+    ) -> list[Message]:
+        with self._use(sync=True):
+            keys = [message_key(user_id, mid) for mid in dict.fromkeys(ids)]
+            have = self._store.by_id(keys)
+            gone = sorted(
+                (to_message(m, d) for m, d in have.values() if m.get("user_id") == user_id),
+                key=lambda m: m.seq,
+            )
+            if not gone:
+                return []
+            metas = {m.seq: have[message_key(user_id, m.id)][0] for m in gone}
+            seqs = [m.seq for m in gone]
+            c = self._counters
+            for m in reversed(gone):  # the latest first: later positions shift once each
+                meta = metas[m.seq]
+                self._store.collection.delete(
+                    where=and_({"kind": "p"}, {"user_id": user_id}, {"seq": m.seq})
+                )
+                later = self._store.where(
+                    and_(
+                        {"kind": "m"},
+                        {"user_id": user_id},
+                        {"session_id": m.session_id},
+                        {"pos": {"$gt": int(meta["pos"])}},
+                    ),
+                    docs=False,
+                )
+                self._store.update_meta([(k, {"pos": int(x["pos"]) - 1}) for k, x, _ in later])
+                totals = c.users.get(user_id, [0, 0])
+                totals[0] -= 1
+                totals[1] -= int(meta["n_terms"])
+                s = (user_id, m.session_id)
+                c.sessions[s] = max(c.sessions.get(s, 1) - 1, 0)
+                c.touch(user_id, m.session_id)
+            self._store.collection.delete(ids=[message_key(user_id, m.id) for m in gone])
+            self._on_vectors(lambda v: v.delete(ids=[str(s) for s in seqs]))
+            hashes = list(dict.fromkeys(cache_hashes))
+            for i in range(0, len(hashes), CHUNK):
+                self._store.collection.delete(
+                    where=and_({"kind": "c"}, {"hash": {"$in": hashes[i : i + CHUNK]}})
+                )
+            c.epoch += 1  # other instances reload their counters
+            c.checkpoint()
+        return gone
+
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
         with self._use(sync=True):
             self._counters.checkpoint()  # the seq first: a crash must not reuse the user's seqs

@@ -243,6 +243,11 @@ class Counters:
         if self._since >= self.every:
             self.checkpoint()
 
+    def touch(self, user_id: str, session_id: str) -> None:
+        """Mark a user's and a session's counters as changed (written at the checkpoint)."""
+        self._dirty_users.add(user_id)
+        self._dirty_sessions.add((user_id, session_id))
+
     def checkpoint(self) -> None:
         """Write the changed counters and the seq (the seq last, so a crash redoes the rest)."""
         entries: list[Entry] = []

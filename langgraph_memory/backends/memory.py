@@ -245,6 +245,37 @@ class InMemoryBackend(MemoryBackend):
         with self._lock:
             self._meta[key] = value
 
+    def delete_messages(
+        self, user_id: str, ids: Sequence[str], cache_hashes: Sequence[str] = ()
+    ) -> list[Message]:
+        with self._lock:
+            u = self._users.get(user_id)
+            gone: list[Message] = []
+            for mid in dict.fromkeys(ids):
+                seq = None if u is None else u.by_id.pop(mid, None)
+                if u is None or seq is None:
+                    continue
+                msg = u.by_seq.pop(seq)
+                u.sessions[msg.session_id].remove(seq)
+                if not u.sessions[msg.session_id]:
+                    del u.sessions[msg.session_id]
+                for term in [t for t, docs in u.postings.items() if seq in docs]:
+                    del u.postings[term][seq]
+                    if not u.postings[term]:
+                        del u.postings[term]
+                u.total_len -= u.doc_len.pop(seq)
+                if u.vectors is not None:
+                    u.vectors.remove({seq})
+                self._pending.pop(seq, None)
+                self._failed.pop(seq, None)
+                gone.append(_copy(msg))
+            if u is not None and not u.by_seq:
+                del self._users[user_id]
+            drop = set(cache_hashes)
+            for key in [k for k in self._cache if k[1] in drop]:
+                del self._cache[key]
+            return gone
+
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
         with self._lock:
             u = self._users.pop(user_id, None)

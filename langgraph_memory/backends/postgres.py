@@ -42,6 +42,7 @@ from ..records import Message, Record
 from . import postgres_sql as q
 from .base import BackendStats, MemoryBackend
 from .capabilities import ClaimQueue, Postings, RecordValue, WriterLease, check_where
+from .postgres_deletion import PostgresDeletion
 from .postgres_entries import PostgresEntryIndex
 from .postgres_lexical import LexicalTrace, TermStat, lexical_top
 from .postgres_queue import PostgresQueue
@@ -52,7 +53,9 @@ if TYPE_CHECKING:
 __all__ = ["PostgresBackend"]
 
 
-class PostgresBackend(PostgresEntryIndex, PostgresQueue, MemoryBackend, ClaimQueue, WriterLease):
+class PostgresBackend(
+    PostgresEntryIndex, PostgresDeletion, PostgresQueue, MemoryBackend, ClaimQueue, WriterLease
+):
     """Storage in a PostgreSQL database with the pgvector extension.
 
     Args:
@@ -511,21 +514,6 @@ class PostgresBackend(PostgresEntryIndex, PostgresQueue, MemoryBackend, ClaimQue
             )
 
     # -- lifecycle ------------------------------------------------------------------------
-    def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
-        with self._tx(user_id) as c:
-            c.execute("DELETE FROM lgm_vectors WHERE user_id = %s", (user_id,))
-            n = c.execute("DELETE FROM lgm_messages WHERE user_id = %s", (user_id,)).rowcount
-            c.execute("DELETE FROM lgm_user_stats WHERE user_id = %s", (user_id,))
-            c.execute("DELETE FROM lgm_term_stats WHERE user_id = %s", (user_id,))
-            c.execute("DELETE FROM lgm_records WHERE user_id = %s", (user_id,))
-            c.execute("DELETE FROM lgm_entry_index WHERE user_id = %s", (user_id,))
-            if cache_hashes:
-                c.execute(
-                    "DELETE FROM lgm_embedding_cache WHERE hash = ANY(%s::text[])",
-                    (list(cache_hashes),),
-                )
-        return int(n)
-
     def stats(self, user_id: str | None = None) -> BackendStats:
         where, params = ("WHERE user_id = %s", (user_id,)) if user_id is not None else ("", ())
         row = self._read(

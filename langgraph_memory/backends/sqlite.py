@@ -16,9 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..records import Message, Record
+from ..records import Message, Record, index_text
 from ..retrieval.postings_cache import PostingCache
 from ..retrieval.vectors import VectorMatrix
+from ..tokens import tokenize
 from . import sqlite_sql as q
 from .base import BackendStats, MemoryBackend
 from .capabilities import RecordValue, WriterLease, check_where
@@ -385,6 +386,66 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
             c.execute(q.SET_META, (key, value))
 
     # -- lifecycle ------------------------------------------------------------------------
+    def delete_messages(
+        self, user_id: str, ids: Sequence[str], cache_hashes: Sequence[str] = ()
+    ) -> list[Message]:
+        gone: list[Message] = []
+        with self._tx() as c:
+            for mid in dict.fromkeys(ids):
+                row = c.execute(
+                    f"SELECT {q.MSG_COLS}, pos, n_terms, terms FROM messages "
+                    "WHERE user_id = ? AND id = ?",
+                    (user_id, mid),
+                ).fetchone()
+                if row is None:
+                    continue
+                msg = q.row_to_message(row[:-3])
+                pos, n_terms, waiting = row[-3:]
+                if waiting is None:  # its postings are written: deleted by key
+                    terms = set(tokenize(index_text(msg)))
+                    removed = sum(
+                        c.execute(
+                            "DELETE FROM postings WHERE user_id = ? AND term = ? AND seq = ?",
+                            (user_id, term, msg.seq),
+                        ).rowcount
+                        for term in terms
+                    )
+                    if removed != len(terms):
+                        c.execute(
+                            "DELETE FROM postings WHERE user_id = ? AND seq = ?", (user_id, msg.seq)
+                        )
+                c.execute(
+                    "UPDATE user_stats SET n_docs = n_docs - 1, total_len = total_len - ? "
+                    "WHERE user_id = ?",
+                    (n_terms, user_id),
+                )
+                c.execute("DELETE FROM vectors WHERE seq = ?", (msg.seq,))
+                c.execute("DELETE FROM messages WHERE seq = ?", (msg.seq,))
+                c.execute(  # the session's later messages close the gap (neighbours)
+                    "UPDATE messages SET pos = pos - 1 "
+                    "WHERE user_id = ? AND session_id = ? AND pos > ?",
+                    (user_id, msg.session_id, pos),
+                )
+                gone.append(msg)
+            c.execute("DELETE FROM user_stats WHERE user_id = ? AND n_docs <= 0", (user_id,))
+            c.executemany(
+                "DELETE FROM embedding_cache WHERE hash = ?", [(h,) for h in cache_hashes]
+            )
+        if gone:
+            with self._lock:
+                self._vectors.pop(user_id, None)
+                if self._postings is not None:
+                    self._postings.drop(user_id)
+        return gone
+
+    def compact(self) -> None:
+        """Rebuild the file and empty the WAL, so no stale copy of a deleted cell remains
+        (``secure_delete`` zeroes deleted cells, but b-tree rebalancing can leave copies
+        of index keys in free space)."""
+        with self._lock:
+            self._conn.execute("VACUUM")
+            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
         with self._tx() as c:
             n = c.execute("DELETE FROM messages WHERE user_id = ?", (user_id,)).rowcount
@@ -398,10 +459,7 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
             )
         with self._lock:
             self._vectors.pop(user_id, None)
-            # secure_delete zeroes deleted cells, but b-tree rebalancing can leave stale
-            # copies of index keys in free space: rebuild the file so nothing remains.
-            self._conn.execute("VACUUM")
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self.compact()
         return int(n)
 
     def stats(self, user_id: str | None = None) -> BackendStats:

@@ -47,6 +47,7 @@ from ..config import HierarchySection
 from ..records import Message
 from ..retrieval.scoring import heat_factor
 from .coherence import Coherence
+from .erasure import forget_in_segment, forget_in_state, remaining, seqs_left
 from .hierarchy_records import HierarchyRecords
 from .midterm import Segment, coldest, place_page
 from .pages import Page, f_score
@@ -197,6 +198,44 @@ class Hierarchy:
         with self.lock:
             self._drop(user_id)
             self.coherence.forget(user_id)
+
+    def forget_messages(
+        self,
+        user_id: str,
+        msgs: Sequence[Message],
+        embed: Callable[[list[Message]], np.ndarray] | None = None,
+    ) -> None:
+        """Take deleted messages out of the user's short-term pages and mid-term segments
+        (see :mod:`.erasure`); the summaries made from them are made again from what
+        remains, and with ``embed`` the vectors of the short-term pages they were in.
+        Call it after the store deleted them."""
+        ids = {m.id for m in msgs}
+        if not ids:
+            return
+        with self.lock:
+            states = [self.state(user_id, s) for s in sorted({m.session_id for m in msgs})]
+            segs = [
+                seg
+                for seg in self.segments(user_id).values()
+                if ids & set(seg.summary_source_ids)
+                or any(ids & set(p.message_ids) for p in seg.pages)
+            ]
+            pages = [p for st in states for p in st.pages] + [p for s in segs for p in s.pages]
+            left = self._messages(user_id, seqs_left(pages, ids))
+            mine = [m for m in left if any(m.seq in p.seqs for st in states for p in st.pages)]
+            kept = remaining(left) | remaining(mine, embed(mine) if embed and mine else None)
+            for st in states:
+                if forget_in_state(st, ids, kept):
+                    self._summarize_chains(st)
+                    self._save_state(st)
+            for seg in segs:
+                if forget_in_segment(seg, ids, kept):
+                    self._summarize_segment(seg)
+                    self.coherence.changed(user_id)
+                    self.kept.rewrite_segment(seg)
+            seg_of = self._seg_of.get(user_id, {})
+            for m in msgs:
+                seg_of.pop(m.seq, None)
 
     # -- writing (background worker) ---------------------------------------------------
     def begin_batch(self, batch: Sequence[Message]) -> None:

@@ -130,6 +130,16 @@ class HierarchyRecords:
                 front += block
             seg.pages = front + seg.pages
 
+    def rewrite_segment(self, seg: Segment) -> None:
+        """Save a segment whose sealed pages changed: every block written again (and
+        the blocks it no longer fills deleted), then its record."""
+        before = seg.sealed // BLOCK_PAGES
+        seg.sealed = 0
+        self.save_segment(seg)
+        stale = [f"{seg.id}#{n}" for n in range(seg.sealed // BLOCK_PAGES, before)]
+        if stale:
+            self.records.delete_records(SEGMENT_PAGES_KIND, stale, seg.user_id)
+
     def save_segment(self, seg: Segment) -> None:
         """Save a segment: its full blocks of pages sealed once each, then its record."""
         now = _now()

@@ -126,6 +126,10 @@ class Segment:
             mu_seconds=mu_seconds,
         )
 
+    def forget_keywords(self) -> None:
+        """Drop the cached :meth:`keywords` (after its pages' keywords changed)."""
+        self._keywords.clear()
+
     def add(self, page: Page) -> None:
         """Take ``page`` in (its vector is folded into the segment's, then dropped)."""
         if page.vector is not None:

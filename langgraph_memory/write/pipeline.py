@@ -23,12 +23,17 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+import numpy as np
+
 from ..backends.base import MemoryBackend
+from ..backends.capabilities import RecordStore
 from ..config import WriteSection
 from ..embeddings import CachedEmbeddings
+from ..layers.entry_index import INDEXED_KINDS, render
+from ..layers.erasure import forget_in_records
 from ..records import Message, index_text
 from ..tokens import tokenize
 from ..validation import (
@@ -62,6 +67,14 @@ class HierarchyWrites(Placement, Protocol):
 
     def forget_user(self, user_id: str) -> None:
         """Drop a deleted user's cached state."""
+
+    def forget_messages(
+        self,
+        user_id: str,
+        msgs: Sequence[Message],
+        embed: Callable[[list[Message]], np.ndarray] | None = None,
+    ) -> None:
+        """Take deleted messages out of the pages and segments (summaries made again)."""
 
 
 class EntryEmbedder(Protocol):
@@ -126,8 +139,11 @@ class WritePipeline:
         *,
         entries: EntryEmbedder | None = None,
         reflector: Reflection | None = None,
+        records: RecordStore | None = None,
     ) -> None:
         self.storage = storage
+        #: The records long-term memory writes through (the entry index kept in step).
+        self.records: RecordStore = records if records is not None else storage
         self._entries = entries
         self._reflector = reflector
         self.config = config
@@ -275,6 +291,45 @@ class WritePipeline:
                 self._entries.forget(user_id)
             self.embedder.forget(hashes + texts)
         return n
+
+    def delete_messages(self, user_id: str, ids: Sequence[str]) -> list[Message]:
+        """Delete messages of a user and what was made from them: their rows, terms,
+        vectors and cached embeddings, their place in the hierarchy (the summaries made
+        from them made again), and the long-term records read from them (see
+        :func:`~langgraph_memory.layers.erasure.forget_in_records`); then the store is
+        compacted so no copy of them remains. Ids already gone are scrubbed from the
+        records all the same (a deletion interrupted half-way can be run again).
+
+        Returns:
+            The messages deleted.
+
+        Raises:
+            TimeoutError: When another process held the writer lease for
+                :attr:`LEASE_WAIT_S` seconds (nothing was deleted).
+        """
+        with self.writer.hold(wait=self.LEASE_WAIT_S) as mine:
+            if not mine:
+                raise TimeoutError(
+                    f"delete({user_id!r}, ...): another process held this store's writer "
+                    f"lease for {self.LEASE_WAIT_S:.0f} s; nothing was deleted, retry"
+                )
+            found = [self.storage.get_message(user_id, mid) for mid in dict.fromkeys(ids)]
+            msgs = [m for m in found if m is not None]
+            changed = forget_in_records(self.records, user_id, set(ids), msgs)
+            texts = [index_text(m) for m in msgs] + [
+                e.text for r in changed if r.kind in INDEXED_KINDS and (e := render(r)).text
+            ]
+            hashes = [CachedEmbeddings.content_hash(t) for t in texts]
+            gone = self.storage.delete_messages(user_id, list(ids), hashes)
+            self._hierarchy.forget_messages(user_id, msgs, self._embed_stored)
+            self.worker.quarantine.forget(user_id, list(ids))
+            self.embedder.forget(hashes)
+            self.storage.compact()
+        return gone
+
+    def _embed_stored(self, msgs: list[Message]) -> np.ndarray:
+        """Vectors of stored messages (from the embedding cache, or the model)."""
+        return self.embedder.get().embed_array([index_text(m) for m in msgs])
 
     def close(self) -> None:
         """Stop the background worker (pending messages stay pending, for the next start)."""

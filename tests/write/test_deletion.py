@@ -3,6 +3,7 @@ under the user's namespaces nor the cache rows of a batch embedded while it ran.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -85,3 +86,99 @@ def test_delete_user_removes_the_store_items_of_the_users_namespaces(
         assert store.get(("memories", "bob"), "food").value == {"likes": "coffee"}
         assert store.get(("shared",), "alice-notes") is not None
         assert [ns for ns in store.list_namespaces()] == [("memories", "bob"), ("shared",)]
+
+
+SECRET = "The vault code is zebrafish-41 and it opens the red door in the basement."
+
+
+def _everything(mm: MemoryManager, user: str) -> str:
+    """Every record of the user, every context item and hit, as one text."""
+    from langgraph_memory.layers.erasure import DERIVED_KINDS
+
+    backend = mm._backend
+    kinds = (*DERIVED_KINDS, "stm", "segment", "segment_pages")
+    records = [r for k in kinds for r in backend.list_records(k, user)]
+    ctx = mm.build_context(user, "s9", "vault code red door basement Maria Lyon", 4000)
+    hits = mm.search(user, "vault code red door basement", k=50)
+    parts = [json.dumps(r.data, ensure_ascii=False) for r in records]
+    parts += [it.text + " " + " ".join(it.source_ids) for it in ctx.items]
+    parts += [h.text + " " + " ".join(h.source_ids) for h in hits]
+    return "\n".join(parts)
+
+
+def test_delete_one_message_and_what_was_made_from_it(mm: MemoryManager) -> None:
+    said = [
+        ("user", "I love green tea in the morning."),
+        ("assistant", "Green tea is a fine start."),
+        ("user", "My sister Maria lives in Lyon."),
+        ("assistant", "Lyon is lovely."),
+        ("user", "From now on, always answer in French."),
+        ("assistant", "D'accord."),
+        ("user", SECRET),
+        ("assistant", "I will keep that in mind."),
+        ("user", "Maria called me about Lyon again."),
+        ("assistant", "How is she?"),
+    ]
+    ids = [mm.add_message("ann", "s1", role, text) for role, text in said]
+    mm.add_message("bob", "s1", "user", "The vault code is 1111 for bob.")
+    mm.flush()
+    before = _everything(mm, "ann")
+    assert "zebrafish" in before and "answer in French" in before and "Maria" in before
+    assert [e.name for e in mm.entities("ann") if e.name == "Maria"]
+    maria = ids[2]
+    assert mm.delete("ann", [ids[6], ids[4], maria]) == 3
+    assert mm.delete("ann", ids[6]) == 0  # already gone
+    after = _everything(mm, "ann")
+    assert "zebrafish" not in after and "vault" not in after.lower()
+    assert "answer in French" not in after  # the instruction and its anchor
+    for gone in (ids[6], ids[4], maria):
+        assert gone not in after
+    assert "Maria lives in Lyon" not in after
+    # what another message supports stays, citing that one
+    entity = {e.name: e for e in mm.entities("ann")}
+    assert "Lyon" in entity and [m[0] for m in entity["Lyon"].mentions] == [ids[8]]
+    assert mm.anchors("ann") == []
+    assert any("green tea" in str(e.value).lower() for e in mm._longterm.list_preferences("ann"))
+    assert mm.stats("ann")["messages"] == 7 and mm.stats("bob")["messages"] == 1
+    assert [h.id for h in mm.search("bob", "vault code", k=3)][:1] != []
+    # the session reads on without the gaps
+    recent = [m.id for m in mm._backend.session_messages("ann", "s1")]
+    assert recent == [i for i in ids if i not in (ids[6], ids[4], maria)]
+    with pytest.raises(ValueError, match="message_id"):
+        mm.delete("ann", "")
+    with pytest.raises(TypeError, match="message_id"):
+        mm.delete("ann", 7)  # type: ignore[arg-type]
+
+
+def test_deleted_message_leaves_nothing_in_the_sqlite_files(tmp_path: Path) -> None:
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        keep = mm.add_message("ann", "s1", "user", "I love green tea in the morning.")
+        secret = mm.add_message("ann", "s1", "user", SECRET)
+        for i in range(30):
+            mm.add_message("ann", f"s{i % 3}", "user", f"note {i} about the garden")
+        mm.flush()
+        assert mm.delete("ann", secret) == 1
+        for i in range(5):  # writes go on afterwards
+            mm.add_message("ann", "s1", "user", f"later note {i}")
+        mm.flush()
+        assert mm.search("ann", "green tea", k=1)[0].id == keep
+    files = b"".join(f.read_bytes() for f in tmp_path.glob("memory.sqlite3*") if f.is_file())
+    assert b"zebrafish" not in files and b"vault" not in files and b"basement" not in files
+    assert CachedEmbeddings.content_hash(SECRET).encode() not in files
+    assert b"green tea" in files
+
+
+@pytest.mark.parametrize("run", range(20))
+def test_delete_during_ingestion_leaves_no_trace(tmp_path: Path, run: int) -> None:
+    cfg = MemoryConfig(embed_batch_size=4)
+    with MemoryManager(tmp_path, embeddings=Slow(0.02), config=cfg) as mm:
+        secret = mm.add_message("ann", "s1", "user", f"{SECRET} ({run})")
+        for i in range(24):
+            mm.add_message("ann", "s1", "user", f"ann note {run}-{i} about tea")
+            mm.add_message("bob", "s1", "user", f"bob note {run}-{i} about coffee")
+        assert mm.delete("ann", secret) == 1  # the worker is mid-queue
+        mm.flush(timeout=120)
+        assert mm.stats("ann")["messages"] == 24 and mm.stats("ann")["embedded"] == 24
+    files = b"".join(f.read_bytes() for f in tmp_path.glob("memory.sqlite3*") if f.is_file())
+    assert b"zebrafish" not in files and b"vault" not in files
+    assert CachedEmbeddings.content_hash(f"{SECRET} ({run})").encode() not in files
