@@ -6,6 +6,7 @@ Example:
 """
 
 from .backends import InMemoryBackend, MemoryBackend, SQLiteBackend
+from .backends.sqlite_health import StoreDamagedError
 from .config import MemoryConfig
 from .consolidation import Knowledge
 from .context import ContextItem, MemoryContext
@@ -66,5 +67,6 @@ __all__ = [
     "ForgetReport",
     "SensitivityPolicy",
     "SensitiveContentError",
+    "StoreDamagedError",
     "__version__",
 ]

@@ -126,6 +126,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_failed)
 
+    p = command(
+        "backup",
+        "copy the store while it is in use (a consistent, checked, self-contained file)",
+    )
+    p.add_argument("dest", metavar="DEST", help="the copy's .sqlite3 file, or a directory")
+    p.set_defaults(func=cmd_backup)
+
+    p = command("verify", "check the store's files and every page of it")
+    p.set_defaults(func=cmd_verify)
+
     p = command("delete-user", "delete every trace of a user")
     p.add_argument("--user", required=True)
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
@@ -413,6 +423,34 @@ def cmd_failed(args: argparse.Namespace, out: Console, err: Console) -> int:
             f"{f.user_id}  {f.message_id}  (session {f.session_id}, {when}): {f.error}",
             highlight=False,
         )
+    return 0
+
+
+def cmd_backup(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Copy the store with SQLite's online backup API and check the copy."""
+    mm = _open(args)
+    try:
+        dest = mm.backup(args.dest)
+        n = mm.stats()["messages"]
+    finally:
+        mm.close()
+    out.print(f"backed up {n} messages to {dest} (checked)", highlight=False)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Open the store (its files are checked first) and check every page of it."""
+    mm = _open(args)
+    try:
+        mm.verify()
+        stats = mm.stats()
+    finally:
+        mm.close()
+    out.print(
+        f"ok: {stats['messages']} messages of {stats['users']} users, "
+        f"{stats['pending']} waiting to be embedded, {stats['failed']} quarantined",
+        highlight=False,
+    )
     return 0
 
 

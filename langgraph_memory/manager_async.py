@@ -24,8 +24,10 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
@@ -157,6 +159,12 @@ class _Memory(Protocol):
 
     @property
     def delete(self) -> Callable[..., int]: ...
+
+    @property
+    def backup(self) -> Callable[..., Path]: ...
+
+    @property
+    def verify(self) -> Callable[..., None]: ...
 
     @property
     def stats(self) -> Callable[..., dict[str, Any]]: ...
@@ -494,6 +502,14 @@ class AsyncMixin:
     async def adelete(self: _Memory, user_id: str, message_id: str | Sequence[str]) -> int:
         """Async :meth:`~langgraph_memory.MemoryManager.delete`."""
         return await asyncio.to_thread(self.delete, user_id, message_id)
+
+    async def abackup(self: _Memory, dest: str | os.PathLike[str]) -> Path:
+        """Async :meth:`~langgraph_memory.MemoryManager.backup`."""
+        return await asyncio.to_thread(self.backup, dest)
+
+    async def averify(self: _Memory) -> None:
+        """Async :meth:`~langgraph_memory.MemoryManager.verify`."""
+        await asyncio.to_thread(self.verify)
 
     async def astats(self: _Memory, user_id: str | None = None) -> dict[str, Any]:
         """Async :meth:`~langgraph_memory.MemoryManager.stats`."""

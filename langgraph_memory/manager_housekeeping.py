@@ -15,9 +15,12 @@ Example:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .backends.capabilities import Backup
 from .read.stats import memory_stats
 from .validation import check_id
 
@@ -31,6 +34,17 @@ if TYPE_CHECKING:
     from .write.quarantine import FailedMessage
 
 __all__ = ["HousekeepingMixin"]
+
+#: What to do instead of ``backup()`` on a store that has none of its own.
+_NO_BACKUP = {
+    "postgres": "PostgreSQL stores are backed up by the server's tools: "
+    "`pg_dump --format=custom --table='lgm_*' --file=memory.dump DBNAME` (restore with "
+    "`pg_restore --dbname=DBNAME memory.dump`), or the server's continuous archiving",
+    "memory": "an in-memory store keeps nothing to back up; use SQLite or PostgreSQL",
+    "chroma": "back up a Chroma store by copying its persist directory while no client "
+    "writes (or with the Chroma server's own tools)",
+    "": "this backend has no backup of its own; use the store's own tools",
+}
 
 
 class HousekeepingMixin:
@@ -104,6 +118,43 @@ class HousekeepingMixin:
                 f"message_id must be a str or a list of str, got {type(message_id).__name__}"
             )
         return len(self._write.delete_messages(user_id, ids))
+
+    def backup(self, dest: str | os.PathLike[str]) -> Path:
+        """A consistent copy of the store, taken while it is in use (SQLite's online
+        backup API), checked (``PRAGMA quick_check``), as one self-contained file.
+
+        Args:
+            dest: The copy's file (``.sqlite3``), or a directory to write
+                ``memory.sqlite3`` into.
+
+        Returns:
+            The copy's path. Open it with ``MemoryManager(path)``; check one with
+            ``langgraph-memory --path DIR verify``.
+
+        Raises:
+            FileExistsError: When the destination file exists.
+            NotImplementedError: When the store has no backup of its own (PostgreSQL:
+                use ``pg_dump``; the message says how).
+
+        Example:
+            >>> mm.backup("/backups/memory-2026-11-25.sqlite3")  # doctest: +SKIP
+        """
+        self._check_open()
+        if not isinstance(self._backend, Backup):
+            raise NotImplementedError(_NO_BACKUP.get(self._backend.name, _NO_BACKUP[""]))
+        return self._backend.backup(dest)
+
+    def verify(self) -> None:
+        """Check every page of the store now (SQLite: ``PRAGMA quick_check``; a server
+        store checks its own). A store is also checked when opened after a process did
+        not close it cleanly, and its files before that.
+
+        Raises:
+            StoreDamagedError: Naming the first problems found.
+        """
+        self._check_open()
+        if isinstance(self._backend, Backup):
+            self._backend.verify()
 
     def failed_messages(self, user_id: str | None = None) -> list[FailedMessage]:
         """The messages the background worker could not embed (of one user, or of

@@ -15,6 +15,7 @@ EXPECTED_ALL = sorted(
         "CachedEmbeddings",
         "SensitivityPolicy",
         "SensitiveContentError",
+        "StoreDamagedError",
         "MemoryCheckpointer",
         "MemoryStore",
         "create_memory_tools",

@@ -29,12 +29,14 @@ Example:
 
 from __future__ import annotations
 
+import os
 import re
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -54,6 +56,7 @@ __all__ = [
     "EntryIndex",
     "IndexedEntry",
     "ClaimQueue",
+    "Backup",
     "FailedMessages",
     "MessageDeletion",
     "WriterLease",
@@ -391,6 +394,30 @@ class FailedMessages(Protocol):
 
         Returns:
             How many messages changed state.
+        """
+
+
+@runtime_checkable
+class Backup(Protocol):
+    """A consistent copy of the store, taken while it is in use, and a check of its
+    pages."""
+
+    @abstractmethod
+    def verify(self) -> None:
+        """Check every page of the store now.
+
+        Raises:
+            StoreDamagedError: Naming the first problems found.
+        """
+
+    @abstractmethod
+    def backup(self, dest: str | os.PathLike[str]) -> Path:
+        """Copy the whole store to ``dest`` (a file, or a directory to put it in) while
+        it is in use, check the copy, and return its path.
+
+        Raises:
+            FileExistsError: When the destination file exists.
+            StoreDamagedError: When the copy fails its integrity check.
         """
 
 

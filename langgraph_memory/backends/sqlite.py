@@ -24,6 +24,7 @@ from . import sqlite_sql as q
 from .base import BackendStats, MemoryBackend
 from .capabilities import RecordValue, WriterLease, check_where
 from .sqlite_entries import SQLiteEntryIndex
+from .sqlite_health import Integrity
 from .sqlite_lexical import SQLiteLexicalIndex
 from .sqlite_sql import MIGRATIONS
 
@@ -38,6 +39,10 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
         posting_cache: Posting lists held in process for BM25, in postings (16 bytes
             each; least recently used lists go first). Lists are topped up with new
             messages rather than re-read per query; ``0`` reads them every time.
+        integrity: When the file's pages are checked on open: ``"auto"`` (default) when
+            the last process did not close it cleanly, ``"always"`` or ``"never"``. A
+            damaged or half-copied store raises ``StoreDamagedError`` instead of opening
+            empty or short (see :mod:`.sqlite_health`).
 
     Example:
         >>> import tempfile
@@ -49,8 +54,10 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
 
     name = "sqlite"
 
-    def __init__(self, path: str | Path, *, posting_cache: int = 4_000_000) -> None:
-        super().__init__(path)
+    def __init__(
+        self, path: str | Path, *, posting_cache: int = 4_000_000, integrity: Integrity = "auto"
+    ) -> None:
+        super().__init__(path, integrity=integrity)
         self._vectors: dict[str, tuple[VectorMatrix, int]] = {}
         # When each user's cached matrix was last checked against the file: the
         # file's data_version (moves when another connection commits) and this

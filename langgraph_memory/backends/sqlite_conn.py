@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from .sqlite_health import Integrity, check_files, quick_check
 from .sqlite_sql import MIGRATIONS
 
 __all__ = ["SQLiteConnection"]
@@ -45,9 +46,19 @@ class SQLiteConnection:
 
     Args:
         path: A directory (created if needed) or a database file path.
+        integrity: When the file's pages are checked on open (``PRAGMA quick_check``):
+            ``"auto"`` when the last process did not close it cleanly, ``"always"``,
+            ``"never"``. Its files are checked first whatever this says (see
+            :mod:`.sqlite_health`).
+
+    Raises:
+        StoreDamagedError: When the store's files are damaged or incomplete (it is not
+            opened and nothing changes).
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, integrity: Integrity = "auto") -> None:
+        if integrity not in ("auto", "always", "never"):
+            raise ValueError(f"integrity must be 'auto', 'always' or 'never', got {integrity!r}")
         p = Path(path).expanduser()
         if p.suffix in (".sqlite3", ".sqlite", ".db"):
             p.parent.mkdir(parents=True, exist_ok=True)
@@ -60,9 +71,16 @@ class SQLiteConnection:
         self._lock = threading.RLock()
         self._lease_file = self.file.with_name(self.file.name + ".writer")
         self._lease_fd: int | None = None
+        unclean = check_files(self.file)
         self._conn = sqlite3.connect(
             str(self.file), check_same_thread=False, isolation_level=None, timeout=30.0
         )
+        if integrity == "always" or (integrity == "auto" and unclean):
+            try:
+                quick_check(self._conn, self.file)
+            except BaseException:
+                self._conn.close()
+                raise
         for pragma in (
             "journal_mode=WAL",
             "synchronous=NORMAL",
@@ -150,6 +168,41 @@ class SQLiteConnection:
             with self._lock:
                 if self._lease_fd == fd:  # close() meanwhile released it with the file
                     fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def verify(self) -> None:
+        """``PRAGMA quick_check`` of the store now (see :mod:`.sqlite_health`)."""
+        with self._lock:
+            quick_check(self._conn, self.file)
+
+    def backup(self, dest: str | os.PathLike[str]) -> Path:
+        """Copy the store with SQLite's online backup API (a consistent snapshot, taken
+        while others read and write), check the copy, and return its path.
+
+        Args:
+            dest: The copy's file, or a directory to write ``memory.sqlite3`` into.
+
+        Raises:
+            FileExistsError: When the destination file exists.
+            StoreDamagedError: When the copy fails its integrity check.
+        """
+        target = Path(dest).expanduser()
+        if target.is_dir() or target.suffix not in (".sqlite3", ".sqlite", ".db"):
+            target.mkdir(parents=True, exist_ok=True)
+            target = target / self.file.name
+        if target.exists():
+            raise FileExistsError(f"{target} exists; give a new file or an empty directory")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        copy = sqlite3.connect(str(target))
+        try:
+            with self._lock:
+                if self._closed:
+                    raise RuntimeError("the memory backend is closed")
+                self._conn.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            quick_check(copy, target)
+        finally:
+            copy.close()
+        return target
 
     def close(self) -> None:
         with self._lock:

@@ -1,0 +1,134 @@
+"""A SQLite store's files checked before it is used, so a damaged or half-copied store
+raises a clear error instead of opening empty or short.
+
+SQLite itself opens such files without a word: a main file truncated to 0 bytes is a
+new empty database, and a main file copied without its ``-wal`` is the store as it was
+at its last checkpoint (everything written since is gone). Checked here:
+
+- **before connecting** (:func:`check_files`): a main file of 0 bytes beside a
+  write-ahead log holding frames (truncated); a ``-shm`` whose header counts frames the
+  ``-wal`` beside it does not hold (the log is missing or cut: a copy without it);
+- **after connecting** (:func:`quick_check`): SQLite's ``PRAGMA quick_check``, run when
+  asked (``integrity="always"``) or when the last process did not close the store
+  cleanly (``"auto"``: a write-ahead log with frames was there at open), which finds a
+  damaged page (it does not find a damaged log tail: SQLite drops the frames after a
+  bad checksum as an unfinished transaction).
+
+Example:
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> (d / "memory.sqlite3").write_bytes(b"")
+    0
+    >>> header = struct.pack(">III", 0x377F0682, 3007000, 4096) + bytes(20)
+    >>> (d / "memory.sqlite3-wal").write_bytes(header + bytes(2 * (24 + 4096)))
+    8272
+    >>> try:
+    ...     check_files(d / "memory.sqlite3")
+    ... except StoreDamagedError as exc:
+    ...     print(str(exc).split(": ", 1)[1][:60])
+    it is empty but its write-ahead log holds 2 frames...
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import struct
+from pathlib import Path
+from typing import Literal
+
+__all__ = ["StoreDamagedError", "Integrity", "check_files", "quick_check", "wal_frames"]
+
+#: When the file's pages are checked on open (see the module docs).
+Integrity = Literal["auto", "always", "never"]
+#: Bytes of a WAL header, and of a frame header before its page.
+_WAL_HEADER, _FRAME_HEADER = 32, 24
+_WAL_MAGIC = (0x377F0682, 0x377F0683)
+
+
+class StoreDamagedError(RuntimeError):
+    """A store's files are damaged or incomplete: it was not opened (nothing changed)."""
+
+
+def _restore_hint(file: Path) -> str:
+    return (
+        f"nothing was opened or changed. Restore {file.name} from a backup "
+        "(`mm.backup(dest)` or `langgraph-memory backup` make one; `langgraph-memory "
+        "verify` checks one), or move the damaged files aside to start an empty store."
+    )
+
+
+def wal_frames(wal: Path) -> int | None:
+    """Frames a write-ahead log file holds whole (by its size and page size), or ``None``
+    when it holds no valid header."""
+    try:
+        with wal.open("rb") as f:
+            head = f.read(_WAL_HEADER)
+    except OSError:
+        return None
+    if len(head) < _WAL_HEADER:
+        return None
+    magic, _, page_size = struct.unpack(">III", head[:12])
+    if magic not in _WAL_MAGIC or page_size < 512:
+        return None
+    return (wal.stat().st_size - _WAL_HEADER) // (_FRAME_HEADER + page_size)
+
+
+def _shm_frames(shm: Path) -> int | None:
+    """The frames the ``-shm`` header says the log holds (``mxFrame``), or ``None`` when
+    it holds no initialised header."""
+    try:
+        with shm.open("rb") as f:
+            head = f.read(48)
+    except OSError:
+        return None
+    if len(head) < 48:
+        return None
+    version, _, _, is_init = struct.unpack("=IIIB", head[:13])
+    if version != 3007000 or not is_init:
+        return None
+    return int(struct.unpack("=I", head[16:20])[0])
+
+
+def check_files(file: Path) -> bool:
+    """Check a store's files before connecting to it.
+
+    Returns:
+        Whether a write-ahead log with frames is there (the last process to use the
+        store did not close it cleanly, or one still has it open).
+
+    Raises:
+        StoreDamagedError: When the main file is empty beside a log with frames, or the
+            ``-shm`` counts frames its log does not hold.
+    """
+    wal, shm = file.with_name(file.name + "-wal"), file.with_name(file.name + "-shm")
+    frames = wal_frames(wal) if wal.exists() else None
+    if file.exists() and file.stat().st_size == 0 and frames:
+        raise StoreDamagedError(
+            f"{file}: it is empty but its write-ahead log holds {frames} frames (the file "
+            f"was truncated); {_restore_hint(file)}"
+        )
+    counted = _shm_frames(shm) if shm.exists() else None
+    if counted and (frames or 0) < counted:
+        held = "is missing" if not wal.exists() else f"holds {frames or 0}"
+        raise StoreDamagedError(
+            f"{file}: its -shm counts {counted} write-ahead log frames but {wal.name} {held} "
+            f"(a copy without its log, or a cut log; the data written since the last "
+            f"checkpoint would be lost); {_restore_hint(file)}"
+        )
+    return bool(frames)
+
+
+def quick_check(conn: sqlite3.Connection, file: Path) -> None:
+    """``PRAGMA quick_check`` of an open store.
+
+    Raises:
+        StoreDamagedError: Naming the first problems SQLite reports.
+    """
+    try:
+        rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
+    except sqlite3.DatabaseError as exc:
+        rows = [str(exc)]
+    if rows != ["ok"]:
+        raise StoreDamagedError(
+            f"{file} failed its integrity check ({'; '.join(rows)}); {_restore_hint(file)}"
+        )
