@@ -65,6 +65,9 @@ class MemoryManager(LifecycleMixin, HousekeepingMixin, ItemsMixin, AsyncMixin):
         backend: A storage backend instance (e.g. ``InMemoryBackend()``); it must offer
             vectors, posting lists and records (every bundled backend does).
         reranker: An optional cross-encoder for the best retrieved candidates.
+        encryption_key: Encrypt the default SQLite store with SQLCipher under this
+            passphrase (default ``$LANGGRAPH_MEMORY_KEY``; ``pip install
+            'langgraph-memory[encrypt]'``). Opening it again needs the same key.
 
     Raises:
         TypeError: When an argument has the wrong type, or the backend lacks a
@@ -84,8 +87,11 @@ class MemoryManager(LifecycleMixin, HousekeepingMixin, ItemsMixin, AsyncMixin):
         config: MemoryConfig | None = None,
         backend: MemoryBackend | None = None,
         reranker: Reranker | None = None,
+        encryption_key: str | None = None,
     ) -> None:
-        backend = open_backend(path, backend, config, embeddings, reranker, DEFAULT_PATH)
+        backend = open_backend(
+            path, backend, config, embeddings, reranker, DEFAULT_PATH, encryption_key
+        )
         self.config = config or MemoryConfig()
         self.llm = llm
         #: The SQLite file, when the store is one.

@@ -111,9 +111,11 @@ def open_backend(
     embeddings: Embeddings | None,
     reranker: Reranker | None,
     default_path: str,
+    encryption_key: str | None = None,
 ) -> MemoryBackend:
     """Check a manager's arguments and return its store: ``backend``, or a SQLite store
-    under ``path`` (else ``$LANGGRAPH_MEMORY_PATH``, else ``default_path``).
+    under ``path`` (else ``$LANGGRAPH_MEMORY_PATH``, else ``default_path``), encrypted
+    with ``encryption_key`` (else ``$LANGGRAPH_MEMORY_KEY``) when one is given.
 
     Raises:
         TypeError: When an argument has the wrong type, or the backend lacks a
@@ -128,9 +130,17 @@ def open_backend(
         raise TypeError(f"config must be a MemoryConfig, got {type(config).__name__}")
     if embeddings is not None and not isinstance(embeddings, Embeddings):
         raise TypeError("embeddings must be a LangChain Embeddings instance")
+    if encryption_key is not None and not (isinstance(encryption_key, str) and encryption_key):
+        raise ValueError("encryption_key must be a non-empty str")
     if backend is None:
         root = path if path is not None else os.environ.get("LANGGRAPH_MEMORY_PATH", default_path)
-        backend = SQLiteBackend(Path(root))
+        key = encryption_key or os.environ.get("LANGGRAPH_MEMORY_KEY") or None
+        backend = SQLiteBackend(Path(root), encryption_key=key)
+    elif encryption_key is not None:
+        raise TypeError(
+            "encryption_key applies to the default SQLite store; with a backend, pass it "
+            "there: SQLiteBackend(path, encryption_key=...)"
+        )
     for capability in (VectorIndex, LexicalIndex, RecordStore):
         if not isinstance(backend, capability):
             raise TypeError(

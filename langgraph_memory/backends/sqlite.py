@@ -43,6 +43,8 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
             the last process did not close it cleanly, ``"always"`` or ``"never"``. A
             damaged or half-copied store raises ``StoreDamagedError`` instead of opening
             empty or short (see :mod:`.sqlite_health`).
+        encryption_key: Encrypt the store with SQLCipher under this passphrase (the
+            ``encrypt`` extra); opening it needs the same key.
 
     Example:
         >>> import tempfile
@@ -55,9 +57,14 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
     name = "sqlite"
 
     def __init__(
-        self, path: str | Path, *, posting_cache: int = 4_000_000, integrity: Integrity = "auto"
+        self,
+        path: str | Path,
+        *,
+        posting_cache: int = 4_000_000,
+        integrity: Integrity = "auto",
+        encryption_key: str | None = None,
     ) -> None:
-        super().__init__(path, integrity=integrity)
+        super().__init__(path, integrity=integrity, encryption_key=encryption_key)
         self._vectors: dict[str, tuple[VectorMatrix, int]] = {}
         # When each user's cached matrix was last checked against the file: the
         # file's data_version (moves when another connection commits) and this

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from .sqlite_health import Integrity, check_files, quick_check
+from .sqlite_health import Integrity, check_files, connect, quick_check
 from .sqlite_sql import MIGRATIONS
 
 __all__ = ["SQLiteConnection"]
@@ -33,7 +33,7 @@ def _retry_locked(step: Callable[[], object], timeout: float = _OPEN_TIMEOUT_S) 
         try:
             step()
             return
-        except sqlite3.OperationalError as exc:
+        except Exception as exc:  # the driver's OperationalError (SQLite's or SQLCipher's)
             if "locked" not in str(exc) or time.monotonic() >= deadline:
                 raise
         time.sleep(delay)
@@ -50,13 +50,19 @@ class SQLiteConnection:
             ``"auto"`` when the last process did not close it cleanly, ``"always"``,
             ``"never"``. Its files are checked first whatever this says (see
             :mod:`.sqlite_health`).
+        encryption_key: Encrypt the file with SQLCipher under this passphrase
+            (``pip install 'langgraph-memory[encrypt]'``); the write-ahead log and the
+            backups are encrypted too.
 
     Raises:
         StoreDamagedError: When the store's files are damaged or incomplete (it is not
             opened and nothing changes).
+        ValueError: When the file cannot be read with the key given (or without one).
     """
 
-    def __init__(self, path: str | Path, *, integrity: Integrity = "auto") -> None:
+    def __init__(
+        self, path: str | Path, *, integrity: Integrity = "auto", encryption_key: str | None = None
+    ) -> None:
         if integrity not in ("auto", "always", "never"):
             raise ValueError(f"integrity must be 'auto', 'always' or 'never', got {integrity!r}")
         p = Path(path).expanduser()
@@ -72,9 +78,12 @@ class SQLiteConnection:
         self._lease_file = self.file.with_name(self.file.name + ".writer")
         self._lease_fd: int | None = None
         unclean = check_files(self.file)
-        self._conn = sqlite3.connect(
-            str(self.file), check_same_thread=False, isolation_level=None, timeout=30.0
-        )
+        if encryption_key is not None and (
+            not isinstance(encryption_key, str) or not encryption_key
+        ):
+            raise ValueError("encryption_key must be a non-empty str")
+        self._key = encryption_key
+        self._conn = connect(self.file, encryption_key)
         if integrity == "always" or (integrity == "auto" and unclean):
             try:
                 quick_check(self._conn, self.file)
@@ -192,7 +201,7 @@ class SQLiteConnection:
         if target.exists():
             raise FileExistsError(f"{target} exists; give a new file or an empty directory")
         target.parent.mkdir(parents=True, exist_ok=True)
-        copy = sqlite3.connect(str(target))
+        copy = connect(target, self._key)
         try:
             with self._lock:
                 if self._closed:

@@ -31,12 +31,18 @@ Example:
 
 from __future__ import annotations
 
-import sqlite3
 import struct
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["StoreDamagedError", "Integrity", "check_files", "quick_check", "wal_frames"]
+__all__ = [
+    "StoreDamagedError",
+    "Integrity",
+    "check_files",
+    "quick_check",
+    "wal_frames",
+    "connect",
+]
 
 #: When the file's pages are checked on open (see the module docs).
 Integrity = Literal["auto", "always", "never"]
@@ -118,7 +124,7 @@ def check_files(file: Path) -> bool:
     return bool(frames)
 
 
-def quick_check(conn: sqlite3.Connection, file: Path) -> None:
+def quick_check(conn: Any, file: Path) -> None:
     """``PRAGMA quick_check`` of an open store.
 
     Raises:
@@ -126,9 +132,46 @@ def quick_check(conn: sqlite3.Connection, file: Path) -> None:
     """
     try:
         rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
-    except sqlite3.DatabaseError as exc:
+    except Exception as exc:  # the driver's DatabaseError (sqlite3's or SQLCipher's)
         rows = [str(exc)]
     if rows != ["ok"]:
         raise StoreDamagedError(
             f"{file} failed its integrity check ({'; '.join(rows)}); {_restore_hint(file)}"
         )
+
+
+def connect(file: Path, key: str | None) -> Any:
+    """A connection to the store's file: SQLite, or SQLCipher with ``key`` (the key is
+    given to SQLCipher and never shown).
+
+    Raises:
+        ImportError: When a key is given without the SQLCipher driver installed.
+        ValueError: When the file cannot be read: encrypted and no key given, a wrong
+            key, or a plain store opened with a key.
+    """
+    if key is None:
+        import sqlite3 as driver
+    else:
+        try:
+            import sqlcipher3 as driver  # type: ignore[no-redef]
+        except ImportError as exc:
+            raise ImportError(
+                "an encrypted store needs SQLCipher: pip install 'langgraph-memory[encrypt]'"
+            ) from exc
+    conn = driver.connect(str(file), check_same_thread=False, isolation_level=None, timeout=30.0)
+    if key is not None:
+        conn.execute("PRAGMA cipher_log_level = NONE")  # a wrong key is our error to raise
+        conn.execute("PRAGMA key = '" + key.replace("'", "''") + "'")
+    try:
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except driver.DatabaseError as exc:
+        conn.close()
+        why = (
+            "it is encrypted, or not a SQLite file: pass encryption_key= (or set "
+            "LANGGRAPH_MEMORY_KEY)"
+            if key is None
+            else "the encryption key does not open it (a wrong key, or a store written "
+            "without encryption)"
+        )
+        raise ValueError(f"cannot read {file}: {why}") from exc
+    return conn

@@ -127,6 +127,22 @@ def test_wrong_database_and_malformed_url(pg_databases: pg_server.TestDatabases)
     assert "hunter2" not in str(err.value)
 
 
+def test_tls_parameters_of_the_url_are_honoured(pg_databases: pg_server.TestDatabases) -> None:
+    """``sslmode`` (and the other libpq TLS parameters) go to the server as given: the
+    test server has no TLS, so ``require`` is refused, ``disable`` connects; the error
+    never shows the password."""
+    url = pg_databases.new_database()
+    with_tls = psycopg.conninfo.make_conninfo
+    with PostgresBackend(with_tls(url, sslmode="disable"), connect_timeout=3) as b:
+        assert b.stats().messages == 0
+    with pytest.raises(ConnectionError) as err:
+        PostgresBackend(with_tls(url, sslmode="require"), connect_timeout=3)
+    assert "SSL" in str(err.value) or "SSL" in repr(err.value.__cause__)
+    password = psycopg.conninfo.conninfo_to_dict(url).get("password")
+    if password:
+        assert password not in str(err.value)
+
+
 def test_missing_pgvector_says_how_to_install() -> None:
     with pg_server.start_server(without_extensions=("vector",)) as server:
         with pytest.raises(RuntimeError, match="pgvector") as err:
