@@ -186,6 +186,12 @@ _EMAIL = re.compile(
     r"(?![A-Za-z0-9\-])(?!:[A-Za-z0-9~/])",  # not URL credentials, not a git remote
     _A,
 )
+#: An address with letters beyond ASCII (``user@exämple.com``, ``用户@例子.中国``): the
+#: same shape, any letters; found only where the ASCII pattern finds nothing.
+_EMAIL_INTL = re.compile(
+    r"(?<![\w.%+\-])(?<!//)[^\W_][\w.%+\-]{0,63}@"
+    r"(?:[^\W_](?:[\w\-]{0,61}[^\W_])?\.)+[^\W\d_]{2,24}(?![\w\-])(?!:[\w~/])"
+)
 _IBAN = re.compile(_NB + r"[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]){11,32}", _A)
 _CN_ID = re.compile(
     _NB + r"[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]" + _NA,
@@ -193,9 +199,11 @@ _CN_ID = re.compile(
 )
 _CARD = re.compile(r"(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:[ \-]?\d){9,15}" + _NUM_END, _A)
 _PHONES = (
-    # Chinese mobile: 1[3-9]x xxxx xxxx, optionally +86 / 0086 / 86
+    # Chinese mobile: 1[3-9]x xxxx xxxx (or xxx xxxxx; spaces, dashes or dots), optionally
+    # +86 / 0086 / 86
     re.compile(
-        r"(?<![A-Za-z0-9_+])(?<!\d\.)(?:(?:\+|00)?86[ \-]?)?1[3-9]\d(?:[ \-]?\d{4}){2}" + _NUM_END,
+        r"(?<![A-Za-z0-9_+])(?<!\d\.)(?:(?:\+|00)?86[ \-]?)?1[3-9]\d"
+        r"(?:(?:[ .\-]?\d{4}){2}|[ .\-]\d{3}[ .\-]\d{5})" + _NUM_END,
         _A,
     ),
     # Chinese landline with its area code: 010-62751234, (0755)12345678
@@ -256,8 +264,8 @@ def _cards(text: str) -> Iterator[Span]:
         digits = _digits(raw)
         groups = re.split(r"[ \-]", raw)
         sizes = tuple(len(g) for g in groups)
-        if len(set(re.findall(r"[ \-]", raw))) > 1:
-            continue
+        if len(set(re.findall(r"[ \-]", raw))) > 1 and set(sizes) != {4}:
+            continue  # mixed separators: only in 4-4-4-4 groups ("4111-1111 1111-1111")
         shaped = (
             len(groups) == 1  # bare digits
             or sizes in ((4, 6, 5), (4, 6, 4))  # Amex, Diners
@@ -300,6 +308,35 @@ def _phones(text: str) -> Iterator[Span]:
         for m in pattern.finditer(text):
             if 7 <= len(_digits(m.group())) <= 15:
                 yield m.start(), m.end(), "phone", "phone"
+
+
+#: A password word, a separator, then a quoted passphrase (spaces allowed):
+#: ``password: 'correct horse battery staple'``, ``密码是“a b c”``.
+_QUOTED_SECRET = re.compile(
+    r"(?<![A-Za-z])(?:" + _PASSWORD_WORDS + r"|" + _CJK_WORDS + r")(?![A-Za-z])"
+    r"[ \t]*(?:" + _STRONG_SEP + r"|[ \t](?:is|was))[ \t]*"
+    r"['\"`“‘「『](?P<value>[^'\"`”’」』\n]{4,200})['\"`”’」』]",
+    re.IGNORECASE,
+)
+#: A Chinese password word and a strong separator, then ASCII words up to the clause's
+#: end: ``密码：correct horse battery staple``.
+_CJK_PHRASE = re.compile(
+    r"(?:" + _CJK_WORDS + r")[ \t]*(?:" + _STRONG_SEP + r")[ \t]*"
+    r"(?P<value>[\x21-\x7e]+(?:[ \t]+[\x21-\x7e]+){1,7})(?=[ \t]*(?:[，。；！？\n]|$))",
+)
+
+
+#: A Chinese password word right before digits: ``门锁密码 246810``.
+_CJK_DIGITS = re.compile(r"(?:" + _CJK_WORDS + r")[ \t]?(?P<value>\d{4,12})(?!\d)")
+
+
+def _quoted_secrets(text: str) -> Iterator[Span]:
+    for pattern in (_QUOTED_SECRET, _CJK_PHRASE, _CJK_DIGITS):
+        for m in pattern.finditer(text):
+            value = m.group("value").strip()
+            if len(value) >= 4 and value.lower().strip(".") not in _NOT_A_VALUE:
+                start = m.start("value") + (len(m.group("value")) - len(m.group("value").lstrip()))
+                yield start, start + len(value), "secret", "passphrase"
 
 
 def _keyword_secrets(text: str) -> Iterator[Span]:
@@ -384,9 +421,11 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _regex(_AUTH_HEADER, "token", "auth_header", group=1),
     _regex(_API_KEYS, "api_key", "prefix"),
     _regex(_EMAIL, "email", "email"),
+    _regex(_EMAIL_INTL, "email", "email_intl"),
     _ibans,
     _cn_ids,
     _cards,
     _phones,
     _keyword_secrets,
+    _quoted_secrets,
 )

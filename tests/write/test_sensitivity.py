@@ -53,8 +53,8 @@ def test_corpus_meets_the_targets() -> None:
     bench = _bench()
     report = bench.evaluate(bench.CORPUS)
     assert report.lines >= 150 and report.gold >= 100
-    assert report.recall() >= 0.95, report.errors
-    assert report.precision() >= 0.9, report.errors
+    assert report.recall() >= 0.97, report.errors  # the trust issue's targets
+    assert report.precision() >= 0.95, report.errors
     for kind in ("email", "phone", "cn_id", "card", "iban", "api_key", "token", "secret"):
         assert report.recall(kind) >= 0.9, (kind, report.errors)
         assert report.precision(kind) >= 0.9, (kind, report.errors)
