@@ -23,7 +23,8 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import numpy as np
@@ -272,14 +273,7 @@ class WritePipeline:
             TimeoutError: When another process held the writer lease for
                 :attr:`LEASE_WAIT_S` seconds (nothing was deleted).
         """
-        # The writer lease too: no process's worker writes the user's hierarchy records
-        # back while they are deleted.
-        with self.writer.hold(wait=self.LEASE_WAIT_S) as mine:
-            if not mine:
-                raise TimeoutError(
-                    f"delete_user({user_id!r}): another process held this store's writer "
-                    f"lease for {self.LEASE_WAIT_S:.0f} s; nothing was deleted, retry"
-                )
+        with self._deleting(f"delete_user({user_id!r})"):
             hashes = [
                 CachedEmbeddings.content_hash(index_text(m))
                 for m in self.storage.iter_messages(user_id)
@@ -291,6 +285,22 @@ class WritePipeline:
                 self._entries.forget(user_id)
             self.embedder.forget(hashes + texts)
         return n
+
+    @contextmanager
+    def _deleting(self, what: str) -> Iterator[None]:
+        """Hold the writer lease while deleting: no process's worker writes the user's
+        hierarchy records back meanwhile.
+
+        Raises:
+            TimeoutError: When another process held it for :attr:`LEASE_WAIT_S` seconds.
+        """
+        with self.writer.hold(wait=self.LEASE_WAIT_S) as mine:
+            if not mine:
+                raise TimeoutError(
+                    f"{what}: another process held this store's writer lease for "
+                    f"{self.LEASE_WAIT_S:.0f} s; nothing was deleted, retry"
+                )
+            yield
 
     def delete_messages(self, user_id: str, ids: Sequence[str]) -> list[Message]:
         """Delete messages of a user and what was made from them: their rows, terms,
@@ -307,12 +317,7 @@ class WritePipeline:
             TimeoutError: When another process held the writer lease for
                 :attr:`LEASE_WAIT_S` seconds (nothing was deleted).
         """
-        with self.writer.hold(wait=self.LEASE_WAIT_S) as mine:
-            if not mine:
-                raise TimeoutError(
-                    f"delete({user_id!r}, ...): another process held this store's writer "
-                    f"lease for {self.LEASE_WAIT_S:.0f} s; nothing was deleted, retry"
-                )
+        with self._deleting(f"delete({user_id!r}, ...)"):
             found = [self.storage.get_message(user_id, mid) for mid in dict.fromkeys(ids)]
             msgs = [m for m in found if m is not None]
             changed = forget_in_records(self.records, user_id, set(ids), msgs)
