@@ -65,6 +65,8 @@ class SQLiteConnection:
     ) -> None:
         if integrity not in ("auto", "always", "never"):
             raise ValueError(f"integrity must be 'auto', 'always' or 'never', got {integrity!r}")
+        if encryption_key is not None and not (isinstance(encryption_key, str) and encryption_key):
+            raise ValueError("encryption_key must be a non-empty str")
         p = Path(path).expanduser()
         if p.suffix in (".sqlite3", ".sqlite", ".db"):
             p.parent.mkdir(parents=True, exist_ok=True)
@@ -78,10 +80,6 @@ class SQLiteConnection:
         self._lease_file = self.file.with_name(self.file.name + ".writer")
         self._lease_fd: int | None = None
         unclean = check_files(self.file)
-        if encryption_key is not None and (
-            not isinstance(encryption_key, str) or not encryption_key
-        ):
-            raise ValueError("encryption_key must be a non-empty str")
         self._key = encryption_key
         self._conn = connect(self.file, encryption_key)
         if integrity == "always" or (integrity == "auto" and unclean):

@@ -279,7 +279,8 @@ class MessageRetriever:
             for name, ranked in rankings.items()
         }
         weights, depth = self.ranker.weights, cfg.fusion_depth
-        top = weights["hybrid"] / (cfg.rrf_k + 1)
+        # the best scores as one ranked first by both rankings under RRF
+        top = (weights["bm25"] + weights["dense"]) / (cfg.rrf_k + 1)
         out = []
         for r, (seq, combined) in enumerate(hybrid, 1):
             primary = r <= depth
@@ -305,14 +306,17 @@ class MessageRetriever:
         """
         share = self.config.neighbor_smoothing
         combined = dict(ranked)
-        seqs = list(combined)
-        msgs = self.backend.get_messages(user_id, seqs)
-        around = self.backend.neighbors_many(user_id, seqs, 1)
+        around = self.backend.neighbors_many(user_id, list(combined), 1)
         smoothed = dict(combined)
-        for seq, msg in msgs.items():
+        for seq in combined:
             before = [m for m in around.get(seq, ()) if m.seq < seq]
-            if before and _speaker(before[-1]) != _speaker(msg):
-                smoothed[seq] += share * combined.get(before[-1].seq, 0.0)
+            if not before or before[-1].seq not in combined:
+                continue
+            prev = before[-1]
+            # the turn itself, as the turn after its candidate predecessor (no extra read)
+            turn = next((m for m in around.get(prev.seq, ()) if m.seq == seq), None)
+            if turn is not None and _speaker(prev) != _speaker(turn):
+                smoothed[seq] += share * combined[prev.seq]
         top = max(smoothed.values())
         scale = 1.0 / top if top > 0 else 1.0
         return sorted(((s, v * scale) for s, v in smoothed.items()), key=lambda kv: -kv[1])

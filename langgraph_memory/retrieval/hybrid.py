@@ -59,10 +59,6 @@ class HybridRanker:
     ) -> None:
         self.rrf_k = rrf_k
         self.weights = {"bm25": lexical_weight, "dense": dense_weight}
-        #: Weight of a ranking made by :meth:`combine` of the two (``"hybrid"``): the
-        #: reciprocal rank of a candidate ranked first there equals that of one ranked
-        #: first by both.
-        self.weights["hybrid"] = lexical_weight + dense_weight
 
     def combine(
         self,

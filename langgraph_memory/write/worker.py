@@ -37,6 +37,9 @@ from .quarantine import PoisonMessages, Quarantine, describe
 
 __all__ = ["EmbeddingWorker", "Placement", "Housekeeping"]
 
+#: The error kept for a message whose embedding is not finite.
+NOT_FINITE = "ValueError: its embedding holds NaN or an infinity"
+
 log = logging.getLogger(__name__)
 
 #: Batches the worker keeps embedding ahead of the one it stores and places.
@@ -216,11 +219,7 @@ class EmbeddingWorker:
         finite = np.isfinite(vectors).all(axis=1) if vectors.ndim == 2 else None
         if finite is not None and not finite.all():
             raise PoisonMessages(
-                [
-                    (m, "ValueError: its embedding holds NaN or an infinity")
-                    for m, ok in zip(batch, finite, strict=True)
-                    if not ok
-                ]
+                [(m, NOT_FINITE) for m, ok in zip(batch, finite, strict=True) if not ok]
             )
         return vectors
 
@@ -237,7 +236,7 @@ class EmbeddingWorker:
             try:
                 vec = np.asarray(embedder.embed_array([index_text(msg)], persist=persist))
                 if not np.isfinite(vec).all():
-                    failures.append((msg, "ValueError: its embedding holds NaN or an infinity"))
+                    failures.append((msg, NOT_FINITE))
             except Exception as exc:
                 failures.append((msg, describe(exc)))
         return failures
