@@ -5,6 +5,8 @@ Example:
     >>> mm = MemoryManager()  # doctest: +SKIP
 """
 
+from typing import Any
+
 from .backends import InMemoryBackend, MemoryBackend, SQLiteBackend
 from .backends.sqlite_health import StoreDamagedError
 from .config import MemoryConfig
@@ -22,6 +24,7 @@ from .graph import (
     memory_maintenance_node,
     recall_node,
     remember_node,
+    trim_node,
     with_memory,
 )
 from .manager import MemoryManager
@@ -32,6 +35,16 @@ from .working import Anchor, Episode, TaskState, TaskStep
 from .write.sensitivity import SensitiveContentError, SensitivityPolicy
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """``MemoryMiddleware`` (LangChain v1 agents) loads ``langchain`` on first use; it
+    needs ``pip install "langgraph-memory[agents]"`` and so is not in ``__all__``."""
+    if name in ("MemoryMiddleware", "MemoryAgentState"):
+        from . import graph
+
+        return getattr(graph, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "MemoryManager",
@@ -51,6 +64,7 @@ __all__ = [
     "MemoryRetriever",
     "recall_node",
     "remember_node",
+    "trim_node",
     "memory_maintenance_node",
     "with_memory",
     "MemoryState",

@@ -123,7 +123,8 @@ class MemoryManager(LifecycleMixin, HousekeepingMixin, ItemsMixin, AsyncMixin):
     ) -> MemoryManager:
         """A manager over PostgreSQL + pgvector (``pip install "langgraph-memory[postgres]"``).
 
-        Migrations run on open (``setup()`` is idempotent). Use it plainly or in a ``with``.
+        Migrations run on open (``setup()`` is idempotent). Use it plainly, in a ``with``
+        or in an ``async with``.
 
         Example:
             >>> url = "postgresql://u:p@db/mem"
@@ -356,3 +357,9 @@ class MemoryManager(LifecycleMixin, HousekeepingMixin, ItemsMixin, AsyncMixin):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    async def __aenter__(self) -> MemoryManager:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()

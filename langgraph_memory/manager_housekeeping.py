@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -59,6 +60,27 @@ class HousekeepingMixin:
 
     def _check_open(self) -> None:
         """Raise when the manager is closed (the manager's own check)."""
+
+    def setup(self) -> None:
+        """Run the store's pending schema migrations (idempotent, safe from several processes).
+
+        A manager already migrates when it opens its store; ``setup()`` is there for the
+        same convention as LangGraph's ``PostgresStore.setup()`` and
+        ``PostgresSaver.setup()`` (e.g. a deploy step that migrates before workers
+        start). Stores without a schema (in-memory, Chroma) have nothing to do.
+
+        Example:
+            >>> with MemoryManager.from_conn_string(url) as mm:  # doctest: +SKIP
+            ...     mm.setup()
+        """
+        self._check_open()
+        migrate = getattr(self._backend, "setup", None)
+        if callable(migrate):
+            migrate()
+
+    async def asetup(self) -> None:
+        """Async :meth:`setup`."""
+        await asyncio.to_thread(self.setup)
 
     def delete_user(self, user_id: str) -> int:
         """Delete every trace of a user: messages, terms, vectors, records, cached

@@ -37,6 +37,7 @@ EXPECTED_ALL = sorted(
         "MemoryRetriever",
         "recall_node",
         "remember_node",
+        "trim_node",
         "memory_maintenance_node",
         "with_memory",
         "MemoryState",

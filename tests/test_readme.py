@@ -16,7 +16,7 @@ def python_blocks() -> list[str]:
 
 
 def test_readme_has_snippets() -> None:
-    assert len(python_blocks()) >= 6
+    assert len(python_blocks()) >= 7
 
 
 @pytest.mark.slow
@@ -27,6 +27,16 @@ def test_readme_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ca
     exec(compile(blocks[0], "README.md[manager]", "exec"), ns)
     out = capsys.readouterr().out
     assert "花生" in out  # the allergy message made it into the context
+    # The agent snippet: create_agent with MemoryMiddleware and a scripted model.
+    agent_model = RecordingModel(responses=["Noted.", "Pretzels are safe."])
+    ns["model"] = agent_model
+    exec(compile(blocks[1], "README.md[agent]", "exec"), ns)
+    assert "peanuts" in capsys.readouterr().out
+    prompt = agent_model.seen[-1]
+    assert [m.type for m in prompt].count("system") == 1 and prompt[0].type == "system"
+    assert "peanuts" in prompt[0].content and "helpful assistant" in prompt[0].content
+    ns["mm"].close()
+    blocks = blocks[:1] + blocks[2:]
     # The graph snippet: the user's node calls a scripted chat model.
     from langgraph_memory import MemoryManager
 
@@ -60,6 +70,9 @@ class RecordingModel(FakeListChatModel):
     """A scripted chat model that keeps the messages it was given."""
 
     seen: list = []
+
+    def bind_tools(self, tools, **kwargs):  # type: ignore[override]
+        return self
 
     def _call(self, messages, stop=None, run_manager=None, **kwargs):  # type: ignore[override]
         self.seen.append(list(messages))

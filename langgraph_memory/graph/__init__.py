@@ -7,18 +7,26 @@ Example:
     ...              {"configurable": {"user_id": "alice", "thread_id": "1"}})
 """
 
+from typing import Any
+
 from .checkpointer import MemoryCheckpointer
 from .maintenance import memory_maintenance_node
-from .nodes import DEFAULT_SESSION, MEMORY_MESSAGE_ID, recall_node, remember_node
+from .nodes import DEFAULT_SESSION, MEMORY_MESSAGE_ID, recall_node, remember_node, trim_node
+from .prompting import lead_with_memory, merge_system
 from .state import MemoryMessagesState, MemoryState
 from .store import MemoryStore
 from .store_tools import create_manage_memory_tool, create_search_memory_tool
+from .thread import trim_thread
 from .tools import core_memory_blocks, create_memory_tools
 from .wrap import with_memory
 
 __all__ = [
     "recall_node",
     "remember_node",
+    "trim_node",
+    "trim_thread",
+    "merge_system",
+    "lead_with_memory",
     "memory_maintenance_node",
     "with_memory",
     "MemoryState",
@@ -32,3 +40,17 @@ __all__ = [
     "create_memory_tools",
     "core_memory_blocks",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``MemoryMiddleware`` and ``MemoryAgentState`` load ``langchain`` on first use (they
+    need the ``agents`` extra, so they are not in ``__all__``)."""
+    if name in ("MemoryMiddleware", "MemoryAgentState"):
+        try:
+            from . import middleware
+        except ImportError as exc:  # pragma: no cover - depends on the install
+            raise ImportError(
+                f"{name} needs LangChain v1 agents: pip install 'langgraph-memory[agents]'"
+            ) from exc
+        return getattr(middleware, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

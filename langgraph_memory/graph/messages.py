@@ -35,6 +35,7 @@ __all__ = [
     "tool_name",
     "stable_message_id",
     "last_human_index",
+    "exchange_writes",
 ]
 
 _CHAT_ROLES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant"}
@@ -165,3 +166,45 @@ class MessageWrite(NamedTuple):
 def is_id_conflict(exc: ValueError) -> bool:
     """Whether ``add_message`` refused an id already stored with other content."""
     return "already exists" in str(exc)
+
+
+def exchange_writes(
+    messages: list[BaseMessage], session_id: str, skip_id: str, limit: int
+) -> list[MessageWrite]:
+    """What is stored for the latest exchange (the last human message and all after
+    it), in order; ``skip_id`` (the memory's own system message) is left out.
+
+    Args:
+        messages: The conversation.
+        session_id: Its session (part of the id of a message without one).
+        skip_id: A message id never stored.
+        limit: Longest text stored per message, in characters.
+    """
+    start = last_human_index(messages)
+    if start is None:
+        return []
+    out: list[MessageWrite] = []
+    for pos in range(start, len(messages)):
+        msg = messages[pos]
+        role = memory_role(msg)
+        if role is None or msg.id == skip_id:
+            continue
+        text = render_message(msg, limit)
+        if not text:
+            continue
+        name = tool_name(msg, messages[:pos]) if role == "tool" else msg.name
+        derived = stable_message_id(session_id, pos, role, text)
+        mid = msg.id if isinstance(msg.id, str) and msg.id.strip() and len(msg.id) <= 200 else None
+        out.append(
+            MessageWrite(
+                role=role,
+                content=text,
+                name=name or None,
+                message_id=mid or derived,
+                fallback_id=stable_message_id(mid, session_id, text) if mid else derived,
+                metadata=(
+                    {"tool_call_id": msg.tool_call_id} if isinstance(msg, ToolMessage) else None
+                ),
+            )
+        )
+    return out

@@ -23,38 +23,29 @@ Example:
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_core.messages import (
-    BaseMessage,
-    RemoveMessage,
-    SystemMessage,
-    ToolMessage,
-    convert_to_messages,
-)
+from langchain_core.messages import BaseMessage, convert_to_messages
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from ..context import MemoryContext
 from ..manager import MemoryManager
 from ..validation import check_id, check_positive_int
-from .messages import (
-    MessageWrite,
-    is_id_conflict,
-    last_human_index,
-    memory_role,
-    render_message,
-    stable_message_id,
-    tool_name,
-)
+from .messages import exchange_writes, is_id_conflict, last_human_index, render_message
+from .prompting import MEMORY_MESSAGE_ID, drop_visible, thread_writes
 from .scope import DEFAULT_SESSION, check_memory, run_scope
+from .thread import OUTLINE_KEY, trim_thread
 
-__all__ = ["recall_node", "remember_node", "MEMORY_MESSAGE_ID", "DEFAULT_SESSION"]
-
-#: The id of the system message ``recall_node`` writes; a fixed id makes
-#: ``add_messages`` replace last turn's memory message instead of adding another.
-MEMORY_MESSAGE_ID = "langgraph-memory-context"
+__all__ = [
+    "recall_node",
+    "remember_node",
+    "trim_node",
+    "remember_exchange",
+    "aremember_exchange",
+    "MEMORY_MESSAGE_ID",
+    "DEFAULT_SESSION",
+]
 
 
 def recall_node(
@@ -71,20 +62,24 @@ def recall_node(
 
     It writes ``memory_context`` (the rendered prompt, ``""`` when nothing was
     found) and ``memory_sources`` (the cited message ids) and, with
-    ``as_system_message``, one ``SystemMessage`` with id ``system_message_id`` to
-    ``state[messages_key]``. Because the id is fixed, LangGraph's ``add_messages``
-    replaces the previous turn's memory message in place (it keeps the position
-    it was first added at); when a later recall finds nothing, it is removed.
-    Under ``stream_mode="messages"`` that message is streamed like any message a
-    node writes; a chat UI can drop it by its id.
+    ``as_system_message``, puts the context into the conversation's **one leading
+    system message**: merged into the thread's own first system message when it
+    has one (in place; the next recall replaces what this one added), otherwise as
+    a ``SystemMessage`` with id ``system_message_id`` at the front of
+    ``state[messages_key]`` (replaced in place on later turns, removed when a
+    recall finds nothing). Providers that accept only one, leading, system message
+    (Anthropic) read it as is. An agent that adds its own system prompt at call
+    time (``create_agent(system_prompt=...)``) would then send two: give such an
+    agent :class:`~langgraph_memory.graph.MemoryMiddleware` instead, or turn this
+    off and place ``state["memory_context"]`` in your own prompt.
 
     Args:
         memory: The memory to read.
         token_budget: Most tokens the recalled context may take.
         messages_key: The state key holding the conversation.
-        as_system_message: Also add the context to the conversation as a system
-            message. Turn it off to place ``state["memory_context"]`` in your own
-            prompt (e.g. for models that want the system message first).
+        as_system_message: Also put the context into the conversation's leading
+            system message. Turn it off to place ``state["memory_context"]`` in
+            your own prompt.
         system_message_id: The id of that system message.
         explain: Also write ``memory_explanation``: why each item is there.
         skip_visible: Leave out recalled messages that are already in
@@ -109,12 +104,11 @@ def recall_node(
     check_id(system_message_id, "system_message_id")
     limit = memory.config.max_content_chars
 
-    def finish(ctx: MemoryContext | None, messages: list[BaseMessage]) -> dict[str, Any]:
+    def finish(
+        ctx: MemoryContext | None, messages: list[BaseMessage], state: Any
+    ) -> dict[str, Any]:
         if ctx is not None and skip_visible:
-            visible = {m.id for m in messages if m.id and m.id != system_message_id}
-            kept = [it for it in ctx.items if not set(it.source_ids) <= visible]
-            if len(kept) < len(ctx.items):
-                ctx = dataclasses.replace(ctx, items=kept)
+            ctx = drop_visible(ctx, messages, system_message_id)
         prompt = ctx.to_prompt() if ctx is not None else ""
         update: dict[str, Any] = {
             "memory_context": prompt,
@@ -123,10 +117,11 @@ def recall_node(
         if explain:
             update["memory_explanation"] = ctx.explanation() if ctx is not None else ""
         if as_system_message:
-            if prompt:
-                update[messages_key] = [SystemMessage(content=prompt, id=system_message_id)]
-            elif any(m.id == system_message_id for m in messages):
-                update[messages_key] = [RemoveMessage(id=system_message_id)]
+            outline = _state_get(state, OUTLINE_KEY)
+            lead = "\n\n".join(str(p) for p in (outline, prompt) if p)
+            writes = thread_writes(messages, lead, system_message_id)
+            if writes:
+                update[messages_key] = writes
         return update
 
     def recall(state: Any, config: RunnableConfig) -> dict[str, Any]:
@@ -141,7 +136,7 @@ def recall_node(
             if query
             else None
         )
-        return finish(ctx, messages)
+        return finish(ctx, messages, state)
 
     async def arecall(state: Any, config: RunnableConfig) -> dict[str, Any]:
         user_id, session_id = run_scope(config, "recall_node")
@@ -155,7 +150,7 @@ def recall_node(
             if query
             else None
         )
-        return finish(ctx, messages)
+        return finish(ctx, messages, state)
 
     return RunnableLambda(recall, afunc=arecall, name="recall")
 
@@ -199,70 +194,127 @@ def remember_node(
     """
     check_memory(memory)
     check_id(messages_key, "messages_key")
-    limit = memory.config.max_content_chars
 
     def remember(state: Any, config: RunnableConfig) -> dict[str, Any]:
         user_id, session_id = run_scope(config, "remember_node")
-        for w in _writes(_messages(state, messages_key), session_id, system_message_id, limit):
-            try:
-                memory.add_message(user_id, session_id, w.role, w.content, **w.kwargs())
-            except ValueError as exc:
-                if not is_id_conflict(exc):
-                    raise
-                memory.add_message(user_id, session_id, w.role, w.content, **w.kwargs(True))
+        messages = _messages(state, messages_key)
+        remember_exchange(memory, user_id, session_id, messages, system_message_id)
         return {}
 
     async def aremember(state: Any, config: RunnableConfig) -> dict[str, Any]:
         user_id, session_id = run_scope(config, "remember_node")
-        for w in _writes(_messages(state, messages_key), session_id, system_message_id, limit):
-            try:
-                await memory.aadd_message(user_id, session_id, w.role, w.content, **w.kwargs())
-            except ValueError as exc:
-                if not is_id_conflict(exc):
-                    raise
-                await memory.aadd_message(user_id, session_id, w.role, w.content, **w.kwargs(True))
+        messages = _messages(state, messages_key)
+        await aremember_exchange(memory, user_id, session_id, messages, system_message_id)
         return {}
 
     return RunnableLambda(remember, afunc=aremember, name="remember")
 
 
-def _writes(
-    messages: list[BaseMessage], session_id: str, skip_id: str, limit: int
-) -> list[MessageWrite]:
-    """What ``remember`` stores for the latest exchange, in order."""
-    start = last_human_index(messages)
-    if start is None:
-        return []
-    out: list[MessageWrite] = []
-    for pos in range(start, len(messages)):
-        msg = messages[pos]
-        role = memory_role(msg)
-        if role is None or msg.id == skip_id:
-            continue
-        text = render_message(msg, limit)
-        if not text:
-            continue
-        name = tool_name(msg, messages[:pos]) if role == "tool" else msg.name
-        derived = stable_message_id(session_id, pos, role, text)
-        mid = msg.id if isinstance(msg.id, str) and msg.id.strip() and len(msg.id) <= 200 else None
-        out.append(
-            MessageWrite(
-                role=role,
-                content=text,
-                name=name or None,
-                message_id=mid or derived,
-                fallback_id=stable_message_id(mid, session_id, text) if mid else derived,
-                metadata=(
-                    {"tool_call_id": msg.tool_call_id} if isinstance(msg, ToolMessage) else None
-                ),
-            )
-        )
-    return out
+def remember_exchange(
+    memory: MemoryManager,
+    user_id: str,
+    session_id: str,
+    messages: Sequence[BaseMessage],
+    skip_id: str = MEMORY_MESSAGE_ID,
+) -> int:
+    """Store the latest exchange of ``messages`` (see :func:`remember_node`).
+
+    Returns:
+        How many messages were written (a message stored before is not stored twice).
+    """
+    limit = memory.config.max_content_chars
+    writes = exchange_writes(list(messages), session_id, skip_id, limit)
+    for w in writes:
+        try:
+            memory.add_message(user_id, session_id, w.role, w.content, **w.kwargs())
+        except ValueError as exc:
+            if not is_id_conflict(exc):
+                raise
+            memory.add_message(user_id, session_id, w.role, w.content, **w.kwargs(True))
+    return len(writes)
+
+
+async def aremember_exchange(
+    memory: MemoryManager,
+    user_id: str,
+    session_id: str,
+    messages: Sequence[BaseMessage],
+    skip_id: str = MEMORY_MESSAGE_ID,
+) -> int:
+    """Async :func:`remember_exchange`."""
+    limit = memory.config.max_content_chars
+    writes = exchange_writes(list(messages), session_id, skip_id, limit)
+    for w in writes:
+        try:
+            await memory.aadd_message(user_id, session_id, w.role, w.content, **w.kwargs())
+        except ValueError as exc:
+            if not is_id_conflict(exc):
+                raise
+            await memory.aadd_message(user_id, session_id, w.role, w.content, **w.kwargs(True))
+    return len(writes)
+
+
+def trim_node(
+    memory: MemoryManager, *, max_tokens: int = 4000, messages_key: str = "messages"
+) -> RunnableLambda[Any, dict[str, Any]]:
+    """A node that keeps the thread within ``max_tokens`` (the short-term layer).
+
+    The oldest whole exchanges leave ``state[messages_key]`` (``RemoveMessage``),
+    never a tool call without its result, never the current turn or a leading
+    system message. Each is stored in memory first (so it stays searchable and is
+    recalled when relevant), and a line per exchange, citing its message ids, goes
+    to ``state["memory_thread_outline"]``, which :func:`recall_node` puts in the
+    leading system message. Place it before ``recall``.
+
+    Args:
+        memory: Where the trimmed exchanges are stored.
+        max_tokens: The thread's budget.
+        messages_key: The state key holding the conversation.
+
+    Returns:
+        A runnable node named ``trim``.
+
+    Example:
+        >>> builder.add_sequence([trim_node(mm, max_tokens=3000), recall_node(mm),
+        ...                       ("agent", agent), remember_node(mm)])  # doctest: +SKIP
+    """
+    check_memory(memory)
+    check_positive_int(max_tokens, "max_tokens")
+    check_id(messages_key, "messages_key")
+
+    def update(state: Any, trim: Any) -> dict[str, Any]:
+        out = trim.update(str(_state_get(state, OUTLINE_KEY) or ""))
+        out[messages_key] = out.pop("messages")
+        return out
+
+    def run(state: Any, config: RunnableConfig) -> dict[str, Any]:
+        user_id, session_id = run_scope(config, "trim_node")
+        trim = trim_thread(_messages(state, messages_key), max_tokens)
+        if trim is None:
+            return {}
+        for chunk in trim.exchanges:
+            remember_exchange(memory, user_id, session_id, chunk)
+        return update(state, trim)
+
+    async def arun(state: Any, config: RunnableConfig) -> dict[str, Any]:
+        user_id, session_id = run_scope(config, "trim_node")
+        trim = trim_thread(_messages(state, messages_key), max_tokens)
+        if trim is None:
+            return {}
+        for chunk in trim.exchanges:
+            await aremember_exchange(memory, user_id, session_id, chunk)
+        return update(state, trim)
+
+    return RunnableLambda(run, afunc=arun, name="trim")
+
+
+def _state_get(state: Any, key: str) -> Any:
+    return state.get(key) if isinstance(state, Mapping) else getattr(state, key, None)
 
 
 def _messages(state: Any, key: str) -> list[BaseMessage]:
     """The conversation in a state (a dict, or an object such as a pydantic model)."""
-    raw = state.get(key) if isinstance(state, Mapping) else getattr(state, key, None)
+    raw = _state_get(state, key)
     if raw is None:
         return []
     if not isinstance(raw, Sequence) or isinstance(raw, str):

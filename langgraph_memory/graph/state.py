@@ -8,8 +8,9 @@ Example:
     >>> from langgraph.graph import MessagesState, StateGraph
     >>> class State(MessagesState, MemoryState):
     ...     pass
-    >>> sorted(MemoryMessagesState.__annotations__)
-    ['memory_context', 'memory_explanation', 'memory_maintenance', 'memory_sources', 'messages']
+    >>> sorted(MemoryMessagesState.__annotations__)  # doctest: +NORMALIZE_WHITESPACE
+    ['memory_context', 'memory_explanation', 'memory_maintenance', 'memory_sources',
+     'memory_thread_outline', 'messages']
     >>> builder = StateGraph(State)
 """
 
@@ -39,6 +40,9 @@ class MemoryState(TypedDict, total=False):
 
     memory_explanation: str
     """Why each recalled item is there (written only by ``recall_node(explain=True)``)."""
+
+    memory_thread_outline: str
+    """One line per exchange ``trim_node`` moved out of the thread, citing its ids."""
 
     memory_maintenance: dict[str, Any]
     """What the last ``memory_maintenance_node`` did (forgotten episodes, new knowledge)."""

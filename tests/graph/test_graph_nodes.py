@@ -26,6 +26,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import create_react_agent
 from langgraph.warnings import LangGraphDeprecatedSinceV10
@@ -243,7 +244,8 @@ def test_recall_options(memory: MemoryManager) -> None:
     custom = recall_node(memory, messages_key="chat", system_message_id="mem").invoke(
         state, cfg("u", "t1")
     )
-    assert [m.id for m in custom["chat"]] == ["mem"]
+    # the thread had no system message: the memory one is put first, the thread rewritten once
+    assert [m.id for m in custom["chat"]] == [REMOVE_ALL_MESSAGES, "mem", "q1"]
     tiny = recall_node(memory, token_budget=5).invoke(state, cfg("u", "t1"))
     assert tiny["memory_context"] == ""  # nothing fits in 5 tokens
 

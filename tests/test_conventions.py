@@ -1,0 +1,39 @@
+"""LangGraph's conventions on the manager: ``setup()``/``asetup()`` (idempotent
+migrations, as ``PostgresStore.setup()``), and ``with`` / ``async with``."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from langgraph_memory import MemoryManager
+from langgraph_memory.backends import MemoryBackend
+from langgraph_memory.embeddings import HashingEmbeddings
+
+
+def test_setup_is_idempotent_and_keeps_what_is_stored(backend: MemoryBackend) -> None:
+    mm = MemoryManager(backend=backend, embeddings=HashingEmbeddings())
+    mm.add_message("u", "s", "user", "I keep bees on the roof.")
+    mm.flush()
+    mm.setup()
+    mm.setup()
+    asyncio.run(mm.asetup())
+    assert mm.stats("u")["messages"] == 1
+    assert mm.search("u", "bees", k=1)[0].text == "I keep bees on the roof."
+    mm.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        mm.setup()
+
+
+def test_async_with_closes_the_manager(tmp_path: object) -> None:
+    async def run() -> MemoryManager:
+        async with MemoryManager(f"{tmp_path}/m", embeddings=HashingEmbeddings()) as mm:
+            await mm.aadd_message("u", "s", "user", "hello")
+            await mm.aflush()
+            assert (await mm.astats("u"))["messages"] == 1
+        return mm
+
+    mm = asyncio.run(run())
+    with pytest.raises(RuntimeError, match="closed"):
+        mm.search("u", "hello")
