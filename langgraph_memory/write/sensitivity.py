@@ -12,14 +12,19 @@ kind            what                                                            
 ``phone``       Chinese mobile (1[3-9]x, ±86) and landline with area code,       ``[PHONE]``
                 North American with separators, international ``+CC ...``
 ``cn_id``       18-digit Chinese resident ID, date and GB 11643 check character  ``[CN_ID]``
+``ssn``         US Social Security numbers in the 3-2-4 form (valid area/group)  ``[SSN]``
 ``card``        payment cards: 13-19 digits, IIN 2-6, Luhn, spaces/dashes        ``[CARD]``
 ``iban``        IBAN of a known country: length and mod-97 check                 ``[IBAN]``
 ``api_key``     prefixed keys: ``sk-``, ``sk-proj-``, ``sk-ant-``, ``sk_live_``, ``[API_KEY]``
                 ``ghp_``/``gho_``/``github_pat_``, ``glpat-``, ``xox?-``,
-                ``AKIA``, ``AIza``, ``hf_``, ``npm_``
+                ``AKIA``, ``AIza``, ``hf_``, ``npm_``, ``pypi-``, ``SG.``, ``SK``
+                (Twilio), ``shpat_``, ``dop_v1_``, Telegram bot tokens; Slack
+                and Discord webhook URLs
 ``token``       JWTs; the credential after ``Bearer``/``Basic``/``token``        ``[TOKEN]``
 ``private_key`` PEM private key blocks (to the END line, or the end of the text) ``[PRIVATE_KEY]``
-``secret``      values after "password/密码/PIN/secret/token/密钥 is/:/=/是", and  ``[SECRET]``
+``secret``      values after "password/密码/PIN/secret/token/密钥 is/:/=/是", the  ``[SECRET]``
+                password of URL credentials (``postgres://user:PASSWORD@host``),
+                ``AccountKey=`` of connection strings, and
                 high-entropy strings (see
                 :func:`~langgraph_memory.write.sensitivity_patterns.high_entropy_spans`)
 =============== ================================================================ ==============
@@ -75,6 +80,7 @@ _LABELS = {
     "email": "an e-mail address",
     "phone": "a phone number",
     "cn_id": "a Chinese resident ID number",
+    "ssn": "a US Social Security number",
     "card": "a card number",
     "iban": "an IBAN",
     "api_key": "an API key",
