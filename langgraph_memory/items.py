@@ -81,11 +81,28 @@ class Items:
         """
         return self._gate.clean(value, field=field)
 
+    def label(self, text: str, *, field: str = "key", refuse: bool = True) -> str:
+        """An identifier (a store key, a namespace label) through the gate: a secret in
+        it becomes its pseudonym (``[EMAIL:1a2b...]``: the same secret, the same label),
+        or is refused; ``refuse=False`` for lookups, which store nothing.
+
+        Raises:
+            SensitiveContentError: When the policy refuses what it found (and ``refuse``).
+        """
+        return self._gate.clean_label(text, field=field, refuse=refuse)
+
+    def _address(
+        self, namespace: Sequence[str], key: str, refuse: bool = False
+    ) -> tuple[list[str], str]:
+        labels = [self.label(x, field="namespace", refuse=refuse) for x in namespace]
+        return labels, self.label(key, field="key", refuse=refuse)
+
     # -- store items ----------------------------------------------------------------------
     def get_store_item(self, namespace: Sequence[str], key: str) -> Record | None:
         """The record of a store item, or ``None``."""
         if not namespace:
             return None
+        namespace, key = self._address(namespace, key)
         return self._records.get_record(
             STORE_KIND, _item_id(namespace, key), store_scope(namespace[0])
         )
@@ -93,7 +110,7 @@ class Items:
     def store_items(self, root: str | None = None) -> list[Record]:
         """The records of the store items under a namespace root (every root when
         ``None``), oldest first."""
-        scope = store_scope(root) if root is not None else None
+        scope = store_scope(self.label(root, refuse=False)) if root is not None else None
         return [
             r
             for r in self._records.list_records(STORE_KIND, scope)
@@ -110,13 +127,15 @@ class Items:
         updated_at: datetime | None = None,
     ) -> Record:
         """Write a store item's record: ``data["value"]`` and the indexed texts
-        (``data["index"][path]["text"]``) go through the gate; the rest as given.
-        ``created_at`` and ``updated_at`` default to now.
+        (``data["index"][path]["text"]``) go through the gate, and the namespace and key
+        through :meth:`label`; the rest as given. ``created_at`` and ``updated_at``
+        default to now.
 
         Returns:
             The record written.
         """
-        clean = dict(data)
+        namespace, key = self._address(namespace, key, refuse=True)
+        clean = {**data, "namespace": namespace, "key": key}
         if "value" in clean:
             clean["value"] = self.redact(clean["value"], field="value")
         if clean.get("index"):
@@ -143,20 +162,23 @@ class Items:
 
     def delete_store_items(self, root: str, ids: Sequence[str]) -> int:
         """Delete store items of a namespace root by record id; returns how many went."""
-        return self._records.delete_records(STORE_KIND, ids, store_scope(root))
+        scope = store_scope(self.label(root, refuse=False))
+        return self._records.delete_records(STORE_KIND, ids, scope)
 
     def delete_user_items(self, user_id: str) -> int:
         """Delete the store items whose namespace holds ``user_id`` as one of its labels
         (``("memories", user_id)``, ``(user_id, "prefs")``...); returns how many went."""
         gone: dict[str, list[str]] = {}
+        label = self.label(user_id, refuse=False)  # as a namespace label holds it
         for rec in self.store_items():
             namespace = json.loads(rec.id)[:-1]
-            if user_id in namespace:
+            if user_id in namespace or label in namespace:
                 gone.setdefault(namespace[0], []).append(rec.id)
         return sum(self.delete_store_items(root, ids) for root, ids in gone.items())
 
     def delete_store_item(self, namespace: Sequence[str], key: str) -> int:
         """Delete one store item; returns 1 when it existed, else 0."""
+        namespace, key = self._address(namespace, key)
         return self.delete_store_items(namespace[0], [_item_id(namespace, key)])
 
     # -- core blocks ----------------------------------------------------------------------

@@ -131,6 +131,9 @@ class _Memory(Protocol):
     def redact(self) -> Callable[..., Any]: ...
 
     @property
+    def redact_label(self) -> Callable[..., str]: ...
+
+    @property
     def get_store_item(self) -> Callable[..., Record | None]: ...
 
     @property
@@ -451,6 +454,12 @@ class AsyncMixin:
     async def aredact(self: _Memory, value: Any, *, field: str = "value") -> Any:
         """Async :meth:`~langgraph_memory.MemoryManager.redact`."""
         return await asyncio.to_thread(self.redact, value, field=field)
+
+    async def aredact_label(
+        self: _Memory, text: str, *, field: str = "key", refuse: bool = True
+    ) -> str:
+        """Async :meth:`~langgraph_memory.MemoryManager.redact_label`."""
+        return await asyncio.to_thread(self.redact_label, text, field=field, refuse=refuse)
 
     async def aget_store_item(self: _Memory, namespace: Sequence[str], key: str) -> Record | None:
         """Async :meth:`~langgraph_memory.MemoryManager.get_store_item`."""

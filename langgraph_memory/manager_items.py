@@ -52,6 +52,29 @@ class ItemsMixin:
         self._check_open()
         return self._items.redact(value, field=field)
 
+    def redact_label(self, text: str, *, field: str = "key", refuse: bool = True) -> str:
+        """An identifier (a store key or namespace label) through the sensitivity gate: a
+        secret in it becomes a pseudonym (``[EMAIL:1a2b3c4d5e6f]``, the first 12 hex
+        digits of its SHA-256: the same secret gives the same label), or is refused.
+        A pseudonym of a guessable value can be found again by trying candidates: keep
+        secrets out of identifiers.
+
+        Args:
+            text: The identifier.
+            field: The field named in a refusal.
+            refuse: ``False`` for a lookup, which stores nothing: a refused secret
+                becomes its pseudonym too.
+
+        Raises:
+            SensitiveContentError: When the policy refuses what it found (and ``refuse``).
+
+        Example:
+            >>> mm.redact_label("notes of a@b.io")  # doctest: +SKIP
+            'notes of [EMAIL:0f3306f460ed]'
+        """
+        self._check_open()
+        return self._items.label(text, field=field, refuse=refuse)
+
     # -- store items ----------------------------------------------------------------------
     def get_store_item(self, namespace: Sequence[str], key: str) -> Record | None:
         """The record of a :class:`~langgraph_memory.graph.store.MemoryStore` item, or

@@ -170,9 +170,11 @@ def wire(
     dense = config.dense_weight > 0 and config.long_term_dense_weight > 0
     entries = EntryIndexer(storage, storage, embedder.embed_texts if dense else None)
     records = IndexedRecords(storage, entries)  # long-term writes keep the index
-    longterm = LongTermMemory(records, long_term_config(config), embed=embedder.embed_texts)
-    rule = importance_rule(config)
     gate = SensitivityFilter(config.sensitivity)
+    longterm = LongTermMemory(
+        records, long_term_config(config), embed=embedder.embed_texts, gate=gate
+    )
+    rule = importance_rule(config)
     working = WorkingMemory(records, importance=partial(importance, rule=rule), gate=gate)
     links = None
     if config.contradiction_min_cosine <= 1.0:

@@ -21,6 +21,7 @@ from typing import Any
 from ..filters import compile_filter
 from .base import BackendStats, MemoryBackend, StorageCore
 from .capabilities import (
+    Checkpoint,
     ClaimQueue,
     EmbeddingCache,
     FailedMessages,
@@ -44,6 +45,7 @@ __all__ = [
     "FailedMessages",
     "MessageDeletion",
     "WriterLease",
+    "Checkpoint",
     "MemoryBackend",
     "BackendStats",
     "Postings",

@@ -13,6 +13,7 @@ counts) and declares the capabilities it offers by subclassing these protocols:
 | :class:`EntryIndex` | long-term entries, their terms and vectors, by revision | every backend |
 | :class:`ClaimQueue` | several processes embed at once, each its own batch | PostgreSQL |
 | :class:`WriterLease` | one writing process at a time among several | SQLite, PostgreSQL |
+| :class:`Checkpoint` | a write-ahead log checkpointed on time as well as on size | SQLite |
 
 A :class:`~langgraph_memory.MemoryManager` needs the first three; without an
 embedding cache, vectors are cached in process only; without a claim queue one
@@ -60,6 +61,7 @@ __all__ = [
     "FailedMessages",
     "MessageDeletion",
     "WriterLease",
+    "Checkpoint",
 ]
 
 #: A value a record query compares a top-level data field with.
@@ -440,3 +442,14 @@ class WriterLease(Protocol):
             True
             >>> b.close()
         """
+
+
+@runtime_checkable
+class Checkpoint(Protocol):
+    """A write-ahead log that the worker checkpoints when idle, so that the writes a
+    power loss can take are bounded in time as well as in size."""
+
+    @abstractmethod
+    def checkpoint(self, *, force: bool = False) -> bool:
+        """Checkpoint the log when it is due (or ``force``); returns whether one ran.
+        Never blocks on readers."""

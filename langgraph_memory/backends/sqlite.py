@@ -22,7 +22,8 @@ from ..retrieval.vectors import VectorMatrix
 from ..tokens import tokenize
 from . import sqlite_sql as q
 from .base import BackendStats, MemoryBackend
-from .capabilities import RecordValue, WriterLease, check_where
+from .capabilities import Checkpoint, RecordValue, WriterLease, check_where
+from .sqlite_conn import Synchronous
 from .sqlite_entries import SQLiteEntryIndex
 from .sqlite_health import Integrity
 from .sqlite_lexical import SQLiteLexicalIndex
@@ -31,7 +32,7 @@ from .sqlite_sql import MIGRATIONS
 __all__ = ["SQLiteBackend", "MIGRATIONS"]
 
 
-class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterLease):
+class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterLease, Checkpoint):
     """SQLite storage in ``<path>/memory.sqlite3`` (or an explicit ``.sqlite3``/``.db`` file).
 
     Args:
@@ -45,6 +46,13 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
             empty or short (see :mod:`.sqlite_health`).
         encryption_key: Encrypt the store with SQLCipher under this passphrase (the
             ``encrypt`` extra); opening it needs the same key.
+        synchronous: ``"normal"`` (default): an accepted write survives the process
+            being killed; ``"full"``: also a power loss (a sync at every commit).
+        checkpoint_pages: Write-ahead log pages after which it is checkpointed (bounds
+            its size; default 10,000, ~40 MB).
+        checkpoint_seconds: Longest time between checkpoints while writes arrive (the
+            worker runs one when idle); with ``"normal"`` this bounds what a power loss
+            can take. See :class:`~langgraph_memory.backends.sqlite_conn.SQLiteConnection`.
 
     Example:
         >>> import tempfile
@@ -63,8 +71,18 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
         posting_cache: int = 4_000_000,
         integrity: Integrity = "auto",
         encryption_key: str | None = None,
+        synchronous: Synchronous = "normal",
+        checkpoint_pages: int = 10_000,
+        checkpoint_seconds: float = 30.0,
     ) -> None:
-        super().__init__(path, integrity=integrity, encryption_key=encryption_key)
+        super().__init__(
+            path,
+            integrity=integrity,
+            encryption_key=encryption_key,
+            synchronous=synchronous,
+            checkpoint_pages=checkpoint_pages,
+            checkpoint_seconds=checkpoint_seconds,
+        )
         self._vectors: dict[str, tuple[VectorMatrix, int]] = {}
         # When each user's cached matrix was last checked against the file: the
         # file's data_version (moves when another connection commits) and this

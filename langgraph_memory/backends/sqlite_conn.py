@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Literal
 
 from .sqlite_health import Integrity, check_files, connect, quick_check
 from .sqlite_sql import MIGRATIONS
@@ -40,9 +41,26 @@ def _retry_locked(step: Callable[[], object], timeout: float = _OPEN_TIMEOUT_S) 
         delay = min(delay * 2, 0.2)
 
 
+#: ``"normal"``: a commit survives the process dying; ``"full"``: also power loss.
+Synchronous = Literal["normal", "full"]
+
+
 class SQLiteConnection:
     """One connection to ``<path>/memory.sqlite3`` (or an explicit ``.sqlite3``/``.db``
     file) in WAL mode, shared by the threads of a process under a lock.
+
+    Durability of a commit (``add_message`` has returned, the message is accepted):
+
+    - the process is killed or crashes: nothing committed is lost, with either
+      ``synchronous`` setting (SQLite has written the commit to the write-ahead log
+      before it returns; the operating system keeps it);
+    - the machine loses power or the OS crashes: with ``synchronous="full"`` nothing
+      committed is lost (the log is synced at every commit, if the disk honours
+      ``fsync``). With ``"normal"`` (default, faster commits) the log is synced only
+      when it is checkpointed, so the commits since the last checkpoint can be lost.
+      That window is bounded: a checkpoint runs once the log holds
+      ``checkpoint_pages`` pages, and the memory's worker runs one when
+      ``checkpoint_seconds`` have passed since the last (:meth:`checkpoint`).
 
     Args:
         path: A directory (created if needed) or a database file path.
@@ -53,6 +71,13 @@ class SQLiteConnection:
         encryption_key: Encrypt the file with SQLCipher under this passphrase
             (``pip install 'langgraph-memory[encrypt]'``); the write-ahead log and the
             backups are encrypted too.
+        synchronous: ``"normal"`` (default) or ``"full"`` (see above).
+        checkpoint_pages: Pages of write-ahead log after which a commit checkpoints it
+            (SQLite's ``wal_autocheckpoint``; 4 KiB pages: 10,000 is ~40 MB). The log
+            file stays near this size: a checkpoint lets the next commit write it again
+            from its start, and ``journal_size_limit`` (64 MiB) truncates a larger one.
+        checkpoint_seconds: Longest time between checkpoints while commits arrive
+            (run by :meth:`checkpoint`, which the memory's worker calls when idle).
 
     Raises:
         StoreDamagedError: When the store's files are damaged or incomplete (it is not
@@ -61,10 +86,25 @@ class SQLiteConnection:
     """
 
     def __init__(
-        self, path: str | Path, *, integrity: Integrity = "auto", encryption_key: str | None = None
+        self,
+        path: str | Path,
+        *,
+        integrity: Integrity = "auto",
+        encryption_key: str | None = None,
+        synchronous: Synchronous = "normal",
+        checkpoint_pages: int = 10_000,
+        checkpoint_seconds: float = 30.0,
     ) -> None:
         if integrity not in ("auto", "always", "never"):
             raise ValueError(f"integrity must be 'auto', 'always' or 'never', got {integrity!r}")
+        if synchronous not in ("normal", "full"):
+            raise ValueError(f"synchronous must be 'normal' or 'full', got {synchronous!r}")
+        if isinstance(checkpoint_pages, bool) or not isinstance(checkpoint_pages, int):
+            raise TypeError("checkpoint_pages must be an int")
+        if checkpoint_pages < 1:
+            raise ValueError("checkpoint_pages must be >= 1")
+        if not isinstance(checkpoint_seconds, (int, float)) or not checkpoint_seconds > 0:
+            raise ValueError("checkpoint_seconds must be a number > 0")
         if encryption_key is not None and not (isinstance(encryption_key, str) and encryption_key):
             raise ValueError("encryption_key must be a non-empty str")
         p = Path(path).expanduser()
@@ -90,14 +130,15 @@ class SQLiteConnection:
                 raise
         for pragma in (
             "journal_mode=WAL",
-            "synchronous=NORMAL",
+            f"synchronous={synchronous.upper()}",
             "busy_timeout=30000",
             "secure_delete=ON",
             "temp_store=MEMORY",
-            # Checkpoint every ~40 MB of WAL, not every 4 MB: each checkpoint syncs the
-            # file, and pages rewritten by many commits (index leaves, user_stats) are
-            # copied once. add_message's commit cost fell by ~40 % at 6,000 messages.
-            "wal_autocheckpoint=10000",
+            # Default: a checkpoint every ~40 MB of WAL, not every 4 MB: each checkpoint
+            # syncs the file, and pages rewritten by many commits (index leaves,
+            # user_stats) are copied once. add_message's commit cost fell by ~40 % at
+            # 6,000 messages.
+            f"wal_autocheckpoint={checkpoint_pages}",
             "journal_size_limit=67108864",
         ):
             _retry_locked(functools.partial(self._conn.execute, f"PRAGMA {pragma}"))
@@ -105,6 +146,10 @@ class SQLiteConnection:
         # (see _file_version).
         self._writes = 0
         self._closed = False
+        self._checkpoint_s = float(checkpoint_seconds)
+        self._commits = 0  # commits since the last checkpoint this connection ran
+        self._seen_version = 0  # PRAGMA data_version then (moves on others' commits)
+        self._checkpointed = time.monotonic()
 
     # -- plumbing -------------------------------------------------------------------------
     @contextmanager
@@ -124,6 +169,35 @@ class SQLiteConnection:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+            self._commits += 1
+
+    def checkpoint(self, *, force: bool = False) -> bool:
+        """Checkpoint the write-ahead log (``PASSIVE``: it waits for no reader) when
+        ``checkpoint_seconds`` have passed since the last one and something was
+        committed since (by this process or another), or when ``force``. A checkpoint
+        syncs the log first, so every commit before it survives a power loss too.
+        Returns whether one ran.
+
+        Example:
+            >>> import tempfile
+            >>> from langgraph_memory.backends import SQLiteBackend
+            >>> b = SQLiteBackend(tempfile.mkdtemp(), checkpoint_seconds=60)
+            >>> b.checkpoint(), b.checkpoint(force=True)
+            (False, True)
+            >>> b.close()
+        """
+        with self._lock:
+            if self._closed:
+                return False
+            if not force and time.monotonic() - self._checkpointed < self._checkpoint_s:
+                return False
+            version = self._conn.execute("PRAGMA data_version").fetchone()[0]
+            if not (force or self._commits or version != self._seen_version):
+                return False
+            self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            self._commits, self._seen_version = 0, version
+            self._checkpointed = time.monotonic()
+            return True
 
     def _read(self, sql: str, params: Sequence[object] = ()) -> list[tuple]:
         with self._lock:

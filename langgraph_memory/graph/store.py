@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -164,12 +164,15 @@ class MemoryStore(BaseStore):
         """Validate ops; the texts each effective put indexes and the queries to embed.
 
         A put's value goes through the memory's sensitivity gate here, before its texts
-        are taken from it (they are embedded next)."""
+        are taken from it (they are embedded next), and every op's namespace labels and
+        key through :meth:`MemoryManager.redact_label` (a put's are refused per the
+        policy; a read looks up the pseudonym its put stored)."""
         ops = list(ops)
         puts: dict[_Key, PutOp] = {}
         queries: set[str] = set()
         for i, op in enumerate(ops):
             validate_op_namespace(op)
+            op = ops[i] = self._labelled(op)
             if isinstance(op, PutOp):
                 if not op.namespace:
                     raise InvalidNamespaceError("Namespace cannot be empty.")
@@ -184,6 +187,26 @@ class MemoryStore(BaseStore):
                 raise ValueError(f"Unknown operation type: {type(op)}")
         texts = {k: self._index_texts(op) for k, op in puts.items()}
         return ops, texts, queries
+
+    def _labelled(self, op: Op) -> Op:
+        """``op`` with its namespace labels and key through the sensitivity gate."""
+
+        def names(labels: Sequence[str], refuse: bool = False) -> tuple[str, ...]:
+            label = self.memory.redact_label
+            return tuple(label(x, field="namespace", refuse=refuse) for x in labels)
+
+        if isinstance(op, PutOp):
+            key = self.memory.redact_label(str(op.key), field="key")
+            return op._replace(namespace=names(op.namespace, refuse=True), key=key)
+        if isinstance(op, GetOp):
+            key = self.memory.redact_label(str(op.key), field="key", refuse=False)
+            return op._replace(namespace=names(op.namespace), key=key)
+        if isinstance(op, SearchOp):
+            return op._replace(namespace_prefix=names(op.namespace_prefix))
+        if isinstance(op, ListNamespacesOp) and op.match_conditions:
+            conditions = tuple(c._replace(path=names(c.path)) for c in op.match_conditions)
+            return op._replace(match_conditions=conditions)
+        return op
 
     def _index_texts(self, op: PutOp) -> dict[str, str]:
         if op.value is None or op.index is False:

@@ -23,9 +23,11 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import StructuredTool
+from langchain_core.tools import StructuredTool, ToolException
 from langgraph.config import get_store
 from langgraph.store.base import BaseStore
+
+from ..write.sensitivity import SensitiveContentError
 
 __all__ = ["create_manage_memory_tool", "create_search_memory_tool", "DEFAULT_NAMESPACE"]
 
@@ -103,10 +105,13 @@ def create_manage_memory_tool(
         key, value, message = _put_args(content, action, id)
         ns = _namespace(namespace, config)
         target = _store(store)
-        if value is None:
-            target.delete(ns, key)
-        else:
-            target.put(ns, key, value)
+        try:
+            if value is None:
+                target.delete(ns, key)
+            else:
+                target.put(ns, key, value)
+        except SensitiveContentError as exc:  # the memory's policy: the model's answer
+            raise ToolException(f"Error: nothing was stored: {exc}") from exc
         return message
 
     async def amanage_memory(
@@ -118,10 +123,13 @@ def create_manage_memory_tool(
         key, value, message = _put_args(content, action, id)
         ns = _namespace(namespace, config)
         target = _store(store)
-        if value is None:
-            await target.adelete(ns, key)
-        else:
-            await target.aput(ns, key, value)
+        try:
+            if value is None:
+                await target.adelete(ns, key)
+            else:
+                await target.aput(ns, key, value)
+        except SensitiveContentError as exc:  # the memory's policy: the model's answer
+            raise ToolException(f"Error: nothing was stored: {exc}") from exc
         return message
 
     return StructuredTool.from_function(
@@ -133,6 +141,7 @@ def create_manage_memory_tool(
             "and decisions worth keeping; update it (with its id) when it changes; delete it "
             "when it is wrong."
         ),
+        handle_tool_error=True,
     )
 
 

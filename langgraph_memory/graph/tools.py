@@ -58,6 +58,7 @@ from ..items import CORE_BLOCK_KIND
 from ..manager import MemoryManager
 from ..records import MemoryHit
 from ..validation import check_id, check_positive_int
+from ..write.sensitivity import SensitiveContentError
 
 __all__ = [
     "create_memory_tools",
@@ -345,6 +346,8 @@ def create_memory_tools(
             raise ToolException(
                 f"Error: no preference {preference!r}; use the id or key your context cites."
             ) from exc
+        except SensitiveContentError as exc:
+            raise ToolException(f"Error: nothing was changed: {exc}") from exc
         shown = "; ".join(f"{e.key}: {e.value} (confidence {e.confidence:.1f})" for e in entries)
         return f"Noted as {signal}. Now: {shown}"
 

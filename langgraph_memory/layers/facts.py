@@ -302,7 +302,8 @@ class FactsMixin(RecordsStore):
         """
         user_id = check_id(user_id, "user_id")
         subject, relation = check_id(subject, "subject").strip(), check_id(relation, "relation")
-        obj = check_content(object, MAX_OBJECT_CHARS, "object").strip()
+        obj = self._clean(check_content(object, MAX_OBJECT_CHARS, "object").strip(), "object")
+        subject, quote = self._clean(subject, "subject"), self._clean(quote, "quote")
         conf = self.config.fact_confidence if confidence is None else confidence
         if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 <= conf <= 1:
             raise ValueError(f"confidence must be a number within [0, 1], got {confidence!r}")

@@ -35,7 +35,7 @@ import threading
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -56,6 +56,9 @@ from .profile import (
     render_value,
     stable_id,
 )
+
+if TYPE_CHECKING:
+    from ..write.sensitivity import SensitivityFilter
 
 __all__ = ["LongTermConfig", "LongTermMemory", "AgentTrait", "LongTermText", "KINDS"]
 
@@ -208,6 +211,8 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         embed: Embeds texts (one row each), e.g. ``MemoryManager.embeddings.embed_array``;
             with it a new fact nearly repeating a recent one refreshes it (see
             :attr:`LongTermConfig.dedup_threshold`).
+        gate: The sensitivity gate every value, object and quote goes through before it
+            is stored (redacted or refused per its policy); none: stored as given.
     """
 
     _loaders: ClassVar[dict[str, Callable[[dict[str, Any]], Any]]] = {
@@ -223,8 +228,10 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         *,
         clock: Callable[[], datetime] | None = None,
         embed: Callable[[Sequence[str]], np.ndarray] | None = None,
+        gate: SensitivityFilter | None = None,
     ) -> None:
         self.records = records
+        self.gate = gate
         self.config = config or LongTermConfig()
         #: Texts -> one embedding row each; enables near-duplicate detection of facts.
         self.embed = embed
@@ -247,7 +254,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         """
         user_id, trait = check_id(user_id, "user_id"), normalize_key(trait)
         agent = None if agent_id is None else check_id(agent_id, "agent_id")
-        value, ids = check_value(value, "value"), check_source_ids(source_ids)
+        value, ids = self._clean(check_value(value, "value"), "value"), check_source_ids(source_ids)
         trait_id = stable_id("trait", user_id, agent, trait)
         with self._lock:
             now = self._now()

@@ -11,13 +11,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import numpy as np
 
 from ..backends.capabilities import RecordStore
 from ..records import Record, to_data
 from ..validation import check_id, parse_timestamp
+
+if TYPE_CHECKING:
+    from ..write.sensitivity import SensitivityFilter
 
 __all__ = ["RecordsStore", "LongTermSettings"]
 
@@ -62,11 +65,21 @@ class RecordsStore:
     _lock: threading.RLock
     _clock: Callable[[], datetime]
     embed: Callable[[Sequence[str]], np.ndarray] | None
+    #: The sensitivity gate every value and quote goes through (none: stored as given).
+    gate: SensitivityFilter | None = None
     #: How to rebuild an entry of each record kind from its stored data.
     _loaders: ClassVar[dict[str, Callable[[dict[str, Any]], Any]]] = {}
 
     def _now(self) -> datetime:
         return parse_timestamp(self._clock(), "clock()")
+
+    def _clean(self, value: Any, field: str) -> Any:
+        """``value`` through the sensitivity gate (as it is without one).
+
+        Raises:
+            SensitiveContentError: When the policy refuses what it found.
+        """
+        return value if self.gate is None or value is None else self.gate.clean(value, field=field)
 
     def _put(self, kind: str, obj: Any) -> None:
         data = to_data(obj)

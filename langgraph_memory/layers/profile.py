@@ -289,7 +289,8 @@ class ProfileMixin(RecordsStore):
         user_id, key = check_id(user_id, "user_id"), normalize_key(key)
         if quote is not None and not isinstance(quote, str):
             raise TypeError(f"quote must be a string or None, got {type(quote).__name__}")
-        value, scope = check_value(value, "value"), check_scope(scope)
+        value, scope = self._clean(check_value(value, "value"), "value"), check_scope(scope)
+        quote = self._clean(quote, "quote")
         if source not in SOURCES:
             raise ValueError(f"source {source!r} is unknown; use one of {SOURCES}")
         if polarity is not None and polarity not in POLARITIES:

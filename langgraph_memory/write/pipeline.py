@@ -30,7 +30,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..backends.base import MemoryBackend
-from ..backends.capabilities import RecordStore
+from ..backends.capabilities import Checkpoint, RecordStore
 from ..config import WriteSection
 from ..embeddings import CachedEmbeddings
 from ..layers.entry_index import INDEXED_KINDS, render
@@ -228,6 +228,8 @@ class WritePipeline:
             self._hierarchy.run_pending()
             self._hierarchy.maybe_expire()
             self._embed_entries()
+            if isinstance(self.storage, Checkpoint):  # bounds what a power loss can take
+                self.storage.checkpoint()
         except Exception:  # housekeeping must never stop the embedding worker
             log.exception("memory housekeeping failed")
 

@@ -12,14 +12,19 @@ kind            what                                                            
 ``phone``       Chinese mobile (1[3-9]x, ±86) and landline with area code,       ``[PHONE]``
                 North American with separators, international ``+CC ...``
 ``cn_id``       18-digit Chinese resident ID, date and GB 11643 check character  ``[CN_ID]``
+``ssn``         US Social Security numbers in the 3-2-4 form (valid area/group)  ``[SSN]``
 ``card``        payment cards: 13-19 digits, IIN 2-6, Luhn, spaces/dashes        ``[CARD]``
 ``iban``        IBAN of a known country: length and mod-97 check                 ``[IBAN]``
 ``api_key``     prefixed keys: ``sk-``, ``sk-proj-``, ``sk-ant-``, ``sk_live_``, ``[API_KEY]``
                 ``ghp_``/``gho_``/``github_pat_``, ``glpat-``, ``xox?-``,
-                ``AKIA``, ``AIza``, ``hf_``, ``npm_``
+                ``AKIA``, ``AIza``, ``hf_``, ``npm_``, ``pypi-``, ``SG.``, ``SK``
+                (Twilio), ``shpat_``, ``dop_v1_``, Telegram bot tokens; Slack
+                and Discord webhook URLs
 ``token``       JWTs; the credential after ``Bearer``/``Basic``/``token``        ``[TOKEN]``
 ``private_key`` PEM private key blocks (to the END line, or the end of the text) ``[PRIVATE_KEY]``
-``secret``      values after "password/密码/PIN/secret/token/密钥 is/:/=/是", and  ``[SECRET]``
+``secret``      values after "password/密码/PIN/secret/token/密钥 is/:/=/是", the  ``[SECRET]``
+                password of URL credentials (``postgres://user:PASSWORD@host``),
+                ``AccountKey=`` of connection strings, and
                 high-entropy strings (see
                 :func:`~langgraph_memory.write.sensitivity_patterns.high_entropy_spans`)
 =============== ================================================================ ==============
@@ -52,6 +57,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -75,6 +81,7 @@ _LABELS = {
     "email": "an e-mail address",
     "phone": "a phone number",
     "cn_id": "a Chinese resident ID number",
+    "ssn": "a US Social Security number",
     "card": "a card number",
     "iban": "an IBAN",
     "api_key": "an API key",
@@ -296,9 +303,46 @@ class SensitivityFilter:
         """Just the clean text of :meth:`apply`."""
         return self.apply(text, field=field)[0]
 
+    def pseudonym(self, text: str, *, field: str = "key", refuse: bool = True) -> str:
+        """``text`` as an identifier (a store key, a namespace label, a dict key): each
+        sensitive span to redact becomes ``[KIND:digest]``, where the digest is the first
+        12 hex digits of the span's SHA-256, so the same secret always gives the same
+        identifier and two different ones do not collide; a refused span raises.
+
+        The digest is a pseudonym, not encryption: a guessable value (a phone number)
+        can be found again by trying candidates. Keep secrets out of identifiers.
+
+        Args:
+            text: The identifier.
+            field: The field named in a refusal.
+            refuse: ``False`` for a lookup (nothing is stored): a span the policy refuses
+                becomes its pseudonym too instead of raising.
+
+        Example:
+            >>> SensitivityFilter().pseudonym("notes of a@b.io")
+            'notes of [EMAIL:0f3306f460ed]'
+        """
+        findings = self.scan(text)
+        refused = [f.kind for f in findings if f.action == "refuse"]
+        if refused and refuse:
+            raise SensitiveContentError(field, refused)
+        out: list[str] = []
+        pos = 0
+        for f in findings:
+            if f.action != "allow":
+                digest = hashlib.sha256(text[f.start : f.end].encode()).hexdigest()[:12]
+                out += [text[pos : f.start], f"[{f.kind.upper()}:{digest}]"]
+                pos = f.end
+        out.append(text[pos:])
+        return "".join(out)
+
+    def clean_label(self, text: str, *, field: str = "key", refuse: bool = True) -> str:
+        """:meth:`pseudonym` when the policy scans at all, else ``text`` as it is."""
+        return self.pseudonym(text, field=field, refuse=refuse) if self.active else text
+
     def apply_value(self, value: Any, *, field: str = "metadata") -> Any:
-        """Redact every string inside a JSON-like value (dict values, list items); keys are
-        kept as they are.
+        """Redact every string inside a JSON-like value (dict values, list items); a
+        dict key holding a secret becomes its :meth:`pseudonym`.
 
         Example:
             >>> SensitivityFilter().apply_value({"contact": ["a@b.io", 3], "n": 1})
@@ -307,7 +351,12 @@ class SensitivityFilter:
         if isinstance(value, str):
             return self.redact(value, field=field)
         if isinstance(value, Mapping):
-            return {k: self.apply_value(v, field=f"{field}.{k}") for k, v in value.items()}
+            return {
+                self.pseudonym(k, field=f"{field} key") if isinstance(k, str) else k: (
+                    self.apply_value(v, field=f"{field}.{k}")
+                )
+                for k, v in value.items()
+            }
         if isinstance(value, (list, tuple)):
             return [self.apply_value(v, field=f"{field}[{i}]") for i, v in enumerate(value)]
         return value

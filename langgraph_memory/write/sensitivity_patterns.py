@@ -55,6 +55,7 @@ KINDS = (
     "email",
     "iban",
     "cn_id",
+    "ssn",
     "card",
     "phone",
     "secret",
@@ -177,6 +178,12 @@ _API_KEYS = re.compile(
     r"|AIza[0-9A-Za-z_\-]{35}"
     r"|hf_[A-Za-z0-9]{30,}"
     r"|npm_[A-Za-z0-9]{36}"
+    r"|pypi-AgE[A-Za-z0-9_\-]{50,}"
+    r"|SG\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}"
+    r"|SK[0-9a-fA-F]{32}"
+    r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"
+    r"|dop_v1_[a-f0-9]{64}"
+    r"|\d{8,10}:AA[A-Za-z0-9_\-]{33}"
     r")(?![A-Za-z0-9_\-])",
     _A,
 )
@@ -191,6 +198,23 @@ _EMAIL = re.compile(
 _EMAIL_INTL = re.compile(
     r"(?<![\w.%+\-])(?<!//)[^\W_][\w.%+\-]{0,63}@"
     r"(?:[^\W_](?:[\w\-]{0,61}[^\W_])?\.)+[^\W\d_]{2,24}(?![\w\-])(?!:[\w~/])"
+)
+#: A US Social Security number in its 3-2-4 form (area not 000, 666 or 9xx; group and
+#: serial not zero).
+_SSN = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3}-(?!00)\d{2}-(?!0000)\d{4}" + _NUM_END, _A
+)
+#: The password of a URL's credentials: ``postgres://user:PASSWORD@host``.
+_URL_PASSWORD = re.compile(
+    r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@]{0,64}:"
+    r"(?P<value>[^\s@/]{1,128})@",
+    _A,
+)
+#: Incoming-webhook URLs whose path is the credential (Slack, Discord).
+_WEBHOOK = re.compile(
+    r"https?://(?:hooks\.slack\.com/(?:services|workflows|triggers)"
+    r"|(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks)/[A-Za-z0-9_/\-]{16,}",
+    _A,
 )
 _IBAN = re.compile(_NB + r"[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]){11,32}", _A)
 _CN_ID = re.compile(
@@ -227,7 +251,8 @@ _PHONES = (
 _PASSWORD_WORDS = r"password|passwd|passphrase|passcode|pwd|pin|密码|口令"
 _SECRET_WORDS = (
     r"secret|client[_ ]secret|secret[_ ]key|api[_ \-]?key|access[_ ]?key|auth[_ ]?token"
-    r"|access[_ ]?token|refresh[_ ]?token|token|private[_ ]?key"
+    r"|access[_ ]?token|refresh[_ ]?token|token|private[_ ]?key|account[_ ]?key"
+    r"|shared[_ ]?access[_ ]?key|sas[_ ]?token|(?:webhook|signing)[_ ]?secret"
 )
 _CJK_WORDS = r"密码|口令|密钥|秘钥|令牌|私钥"
 #: Separators after which the next word is the value itself ("password: x", "密码是x").
@@ -274,6 +299,15 @@ def _cards(text: str) -> Iterator[Span]:
         # 13-16 and 19 digits: 17/18-digit runs are IDs, timestamps and IBAN tails
         if shaped and len(digits) in (13, 14, 15, 16, 19) and luhn_ok(digits):
             yield m.start(), m.end(), "card", "luhn"
+
+
+def _emails(text: str) -> Iterator[Span]:
+    # "postgres://user:pw@host" holds a password, not an address
+    passwords = {m.start("value") for m in _URL_PASSWORD.finditer(text)}
+    for pattern, name in ((_EMAIL, "email"), (_EMAIL_INTL, "email_intl")):
+        for m in pattern.finditer(text):
+            if m.start() not in passwords:
+                yield m.start(), m.end(), "email", name
 
 
 def _cn_ids(text: str) -> Iterator[Span]:
@@ -420,8 +454,10 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _regex(_JWT, "token", "jwt"),
     _regex(_AUTH_HEADER, "token", "auth_header", group=1),
     _regex(_API_KEYS, "api_key", "prefix"),
-    _regex(_EMAIL, "email", "email"),
-    _regex(_EMAIL_INTL, "email", "email_intl"),
+    _regex(_WEBHOOK, "api_key", "webhook"),
+    _emails,
+    _regex(_URL_PASSWORD, "secret", "url_password", group=1),
+    _regex(_SSN, "ssn", "ssn"),
     _ibans,
     _cn_ids,
     _cards,

@@ -1,0 +1,344 @@
+"""Zero secrets on disk across every write path.
+
+Each of the secret kinds below is written, one call at a time, through each write path
+of the library (messages and their metadata, anchors, every field of a task, episodes,
+knowledge and lessons built from tasks, profile corrections, core blocks, store keys,
+values and namespaces, the memory tools, checkpointer captures) into a real SQLite
+store. The worker is drained, contexts are built, the store is closed and its raw files
+(database, write-ahead log, shared memory) are grepped for each secret.
+
+Three policies: ``redact`` (the default) leaves none on disk; ``allow`` (the control)
+leaves every accepted one on disk, which proves the grep sees each path's writes;
+``refuse`` refuses each write and leaves nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, MessagesState, StateGraph
+from test_sensitivity_storage import _raw, _variants
+
+from langgraph_memory import MemoryCheckpointer, MemoryConfig, MemoryManager, MemoryStore
+from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.graph.store_tools import create_manage_memory_tool
+from langgraph_memory.graph.tools import create_memory_tools, set_core_block
+from langgraph_memory.write.sensitivity import SensitiveContentError
+
+PEM_RSA = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi2Ob7kz0gZ9t7bSPe2y0cQ5vXj"
+PEM_SSH = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"
+
+#: kind -> (the secret, a sentence holding it: ``{s}`` is the secret)
+KINDS: dict[str, tuple[str, str]] = {
+    "email": ("zhang.wei.private@example.com", "My email is {s}."),
+    "email_plus": ("ops+billing@acme-corp.co.uk", "Send invoices to {s} please"),
+    "email_idn": ("用户名@例子.中国", "我的邮箱是 {s} 谢谢"),
+    "email_idn_latin": ("jürgen.müller@bücher.de", "write to {s} tomorrow"),
+    "phone_cn_dashes": ("139-8765-4321", "我的手机 {s}，随时打"),
+    "phone_cn_bare": ("13987654322", "手机号{s}"),
+    "phone_cn_plus86": ("+86 138 1234 5678", "call me on {s}"),
+    "phone_cn_3_3_5": ("137 123 45678", "手机：{s}"),
+    "phone_cn_dots": ("136.1234.0001", "cell {s} after 6pm"),
+    "phone_cn_landline": ("010-62751234", "办公室电话 {s}"),
+    "phone_uk": ("+44 20 7946 0958", "London office {s}"),
+    "phone_us": ("(415) 555-0199", "Call me at {s} tonight"),
+    "phone_de": ("+49 151 23456789", "Handy {s}"),
+    "cn_id": ("11010519491231002X", "身份证号{s}"),
+    "card_spaces": ("4532 0151 1283 0366", "card {s} exp 12/29"),
+    "card_dashes": ("5500-0000-0000-0004", "卡号 {s}"),
+    "card_amex_bare": ("378282246310005", "amex {s} on file"),
+    "card_mixed_separators": ("6011-1111 1111-1117", "discover {s}"),
+    "iban_de": ("DE89 3704 0044 0532 0130 00", "wire rent to {s}"),
+    "iban_gb": ("GB29NWBK60161331926819", "IBAN: {s}"),
+    "ssn": ("078-05-1120", "my SSN is {s}"),
+    "openai_project": (
+        "sk-proj-PtYgjmUhBel31iEl2hpChYgCfrL1spNxnyVmihA-2O76UMFx",
+        "OPENAI_API_KEY={s}",
+    ),
+    "openai_legacy": ("sk-Xq3vT9LmN2pR7sK4wY8zA1bC5dE6fG0hJ", "the old key {s} still works"),
+    "anthropic": (
+        "sk-ant-api03-Zr8Kq2LmP4nX7vT1wY9sB3cD6fG0hJ5kM2nQ8rT4uV7wX1yZ3aB6cD9eF2gH5jK8mN1pQ4rS"
+        "7tU0vW3xY6zA9bC2dE5fG8hJ1kM4nP7qR0sT3uV6wX9yZ2aB5c-AAAAAA",
+        "ANTHROPIC_API_KEY={s}",
+    ),
+    "github_classic": ("ghp_zdmenCkhvMdgaKjIg8xNbe3nNyjOq9wMxEhh", "GitHub token {s}"),
+    "github_fine_grained": (
+        "github_pat_1196ipbNClShVP4wY4for9_duMl7JRU7BT4dK4bLqtAml2hLH8UX98KdSuNvql9zt5X39"
+        "9PGjr0rQSlBdv",
+        "use {s} for the CI",
+    ),
+    "gitlab": ("glpat-Xy9zAb3CdE5fGh7IjK1L", "gitlab {s}"),
+    "slack_bot": ("xoxb-559700074919-5427789507078-GsH4AzQ76ltKxzLbtKMJIHBW", "slack bot {s}"),
+    "slack_webhook": (
+        "T04PQ8L2M/B05XR7K9N3/Zq8Lm2Nv4Kx7Rt1Wp9Ys6Hd3",
+        "post alerts to https://hooks.slack.com/services/{s}",
+    ),
+    "stripe": ("sk_live_4eC39HqLyjWDarjtT1zdp7dc", "stripe {s}"),
+    "aws_access_key": ("AKIAUQ80IDW3706I8J76", "aws_access_key_id = {s}"),
+    "aws_secret_key": ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = {s}"),
+    "google_api": ("AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY", "maps key {s}"),
+    "azure_account_key": (
+        "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6QUJDREVGR0g=",
+        "AccountName=prodstore;AccountKey={s};EndpointSuffix=core.windows.net",
+    ),
+    "huggingface": ("hf_kQ3xWz9LmT2vB7nR4pY8sC1dF6gH0jK5aE", "HF_TOKEN={s}"),
+    "npm": ("npm_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", "//registry.npmjs.org/:_authToken={s}"),
+    "pypi": (
+        "pypi-AgEIcHlwaS5vcmcCJGFiY2RlZjAxLTIzNDUtNjc4OS1hYmNkLWVmMDEyMzQ1Njc4OQACKlszLCJhYmMiXQ"
+        "AABiD5",
+        "twine upload with {s}",
+    ),
+    "twilio": ("SK2b9f7c1e4d3a6b5c8d7e0f1a2b3c4d5e", "twilio {s}"),
+    "sendgrid": (
+        "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",
+        "sendgrid {s}",
+    ),
+    "jwt": (
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+        "Authorization: Bearer {s}",
+    ),
+    "bearer": ("a7Fq2LpZ9xWv3NcR8tYb1KmD", "curl -H 'Authorization: Bearer {s}'"),
+    "pem_rsa": (
+        PEM_RSA,
+        "deploy key:\n-----BEGIN RSA PRIVATE KEY-----\n{s}\n-----END RSA PRIVATE KEY-----\nok",
+    ),
+    "pem_openssh": (
+        PEM_SSH,
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n{s}\n-----END OPENSSH PRIVATE KEY-----",
+    ),
+    "password_colon": ("Tr0ub4dor&3x", "wifi password: {s}"),
+    "password_is": ("hunter2hunter2", "my password is {s}"),
+    "passphrase_quoted": ("correct horse battery staple", 'the passphrase is "{s}"'),
+    "password_cn": ("Mima2024xyz", "我的密码是{s}"),
+    "password_cn_phrase": ("blue sky over tokyo", "路由器密码：{s}"),
+    "pin": ("73920461", "my PIN is {s}"),
+    "postgres_url": ("s3cr3tPa55", "DATABASE_URL=postgres://admin:{s}@db.internal:5432/app"),
+    "mongodb_url": ("Mong0Pa55w0rd", "mongodb+srv://svc:{s}@cluster0.example.net/db"),
+    "git_url": ("hunter2Pass", "https://deploy:{s}@git.example.com/repo.git"),
+    "high_entropy": ("6GKFSufrdZSlB5er8bOfZqfM2oeq3hDavJA76rNi", "backup code {s}"),
+    "secret_key_env": ("d8f7a6e5c4b3a2910f8e7d6c5b4a3921", "SECRET_KEY={s}"),
+    "client_secret": ("Qm9vdHN0cmFwQ2xpZW50U2VjcmV0MTIz", "client_secret: {s}"),
+}
+SENTENCES = {kind: text.format(s=secret) for kind, (secret, text) in KINDS.items()}
+
+
+def _graph(saver: Any) -> Any:
+    def agent(state: MessagesState) -> dict[str, Any]:
+        return {"messages": [AIMessage(content="Noted.")]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", agent)
+    builder.add_edge(START, "agent")
+    return builder.compile(checkpointer=saver)
+
+
+@dataclass
+class Paths:
+    """The write paths over one manager; each writes ``text`` for ``user``."""
+
+    mm: MemoryManager
+
+    def __post_init__(self) -> None:
+        self.store = MemoryStore(self.mm)
+        self.graph = _graph(MemoryCheckpointer(InMemorySaver(), self.mm))
+
+    def tools(self, user: str) -> dict[str, Any]:
+        made = create_memory_tools(self.mm, user_id=user, core_limits={"human": 10_000})
+        return {t.name: t for t in made}
+
+    def task(self, user: str) -> str:
+        return self.mm.start_task(user, "s1", "restart the service")
+
+    # -- paths -------------------------------------------------------------------------
+    def message(self, user: str, text: str) -> Any:
+        return self.mm.add_message(user, "s1", "user", text)
+
+    def message_metadata(self, user: str, text: str) -> Any:
+        return self.mm.add_message(user, "s1", "user", "see metadata", metadata={"n": [text]})
+
+    def message_metadata_key(self, user: str, text: str) -> Any:
+        return self.mm.add_message(user, "s1", "user", "see metadata", metadata={text: 1})
+
+    def turn(self, user: str, text: str) -> Any:
+        return self.mm.add_turn(user, "s1", user=text, assistant=f"Noted: {text}")
+
+    def anchor(self, user: str, text: str) -> Any:
+        return self.mm.add_anchor(user, text)
+
+    def anchor_metadata(self, user: str, text: str) -> Any:
+        return self.mm.add_anchor(user, "Answer in French.", metadata={"why": text})
+
+    def task_request(self, user: str, text: str) -> Any:
+        return self.mm.start_task(user, "s1", text)
+
+    def task_context(self, user: str, text: str) -> Any:
+        return self.mm.start_task(user, "s1", "restart", context={"env": {"v": text}})
+
+    def step_description(self, user: str, text: str) -> Any:
+        return self.mm.add_step(user, self.task(user), text)
+
+    def step_args(self, user: str, text: str) -> Any:
+        return self.mm.add_step(user, self.task(user), "run", tool_name="shell", args={"a": text})
+
+    def step_result(self, user: str, text: str) -> Any:
+        tid = self.task(user)
+        i = self.mm.add_step(user, tid, "run")
+        return self.mm.update_step(user, tid, i, status="completed", result=text)
+
+    def episode_summary(self, user: str, text: str) -> Any:
+        return self.mm.complete_task(user, self.task(user), summary=text, target="nginx")
+
+    def episode_target(self, user: str, text: str) -> Any:
+        return self.mm.complete_task(user, self.task(user), summary="done", target=text)
+
+    def episode_tags(self, user: str, text: str) -> Any:
+        return self.mm.complete_task(user, self.task(user), summary="done", tags=["ops", text])
+
+    def episodes_knowledge_lessons(self, user: str, text: str) -> Any:
+        """Three tasks on one target, each carrying the secret in every field; the
+        knowledge and lessons built from them are written by run_consolidation and
+        reflect (and by the worker)."""
+        for n in range(3):
+            tid = self.mm.start_task(user, "s1", f"{text} (run {n})")
+            i = self.mm.add_step(user, tid, f"step {text}")
+            self.mm.update_step(user, tid, i, status="completed", result=text)
+            self.mm.complete_task(user, tid, summary=f"restarted: {text}", target="nginx")
+        self.mm.run_consolidation(user)
+        self.mm.reflect(user)
+        return self.mm.knowledge(user), self.mm.lessons(user)
+
+    def feedback_value(self, user: str, text: str) -> Any:
+        return self.mm.feedback(user, self._preference(user), "corrected", value=text)
+
+    def store_value(self, user: str, text: str) -> Any:
+        return self.store.put(("memories", user), "k", {"text": text, "tags": [text]})
+
+    def store_key(self, user: str, text: str) -> Any:
+        return self.store.put(("memories", user), text, {"text": "see key"})
+
+    def store_namespace(self, user: str, text: str) -> Any:
+        return self.store.put(("memories", text), "k", {"text": "see namespace"})
+
+    def core_memory_append(self, user: str, text: str) -> Any:
+        return self.tools(user)["core_memory_append"].invoke({"label": "human", "content": text})
+
+    def core_memory_replace(self, user: str, text: str) -> Any:
+        tools = self.tools(user)
+        tools["core_memory_append"].invoke({"label": "human", "content": "Lives in Paris."})
+        args = {"label": "human", "old_content": "Paris", "new_content": text}
+        return tools["core_memory_replace"].invoke(args)
+
+    def set_core_block(self, user: str, text: str) -> Any:
+        return set_core_block(self.mm, user, "persona", text)
+
+    def archival_memory_insert(self, user: str, text: str) -> Any:
+        return self.tools(user)["archival_memory_insert"].invoke({"content": text})
+
+    def preference_feedback_tool(self, user: str, text: str) -> Any:
+        args = {"preference": self._preference(user), "signal": "corrected", "instead": text}
+        return self.tools(user)["preference_feedback"].invoke(args)
+
+    def manage_memory_tool(self, user: str, text: str) -> Any:
+        tool = create_manage_memory_tool(("memories", "{user_id}"), store=self.store)
+        config = {"configurable": {"user_id": user}}
+        return tool.invoke({"content": text, "action": "create"}, config)
+
+    def checkpointer(self, user: str, text: str) -> Any:
+        config = {"configurable": {"thread_id": f"t-{user}", "user_id": user}}
+        return self.graph.invoke({"messages": [("user", text)]}, config)
+
+    def _prepare(self, path: str, users: list[str]) -> None:
+        """What a path needs first: a preference to correct."""
+        if path in ("feedback_value", "preference_feedback_tool"):
+            for user in users:
+                self.mm.add_message(user, "s0", "user", "I prefer green tea.")
+            self.mm.flush(timeout=60)
+
+    def _preference(self, user: str) -> str:
+        [entry] = self.mm._longterm.list_preferences(user)
+        return entry.key
+
+
+PATHS = [name for name in vars(Paths) if not name.startswith("_") and name not in ("tools", "task")]
+#: Paths whose refusal is an answer, not an exception (tools report errors to the model;
+#: the checkpointer keeps the checkpoint and logs that the capture failed).
+ANSWERS_REFUSAL = {"core_memory_append", "core_memory_replace", "archival_memory_insert",
+                   "preference_feedback_tool", "manage_memory_tool", "checkpointer"}  # fmt: skip
+
+
+def _run(directory: Path, policy: Any, path: str) -> dict[str, Any]:
+    """Write every kind through ``path`` (one user per kind); returns kind -> the
+    outcome (the call's result, or the exception it raised)."""
+    cfg = MemoryConfig(sensitivity=policy)
+    outcomes: dict[str, Any] = {}
+    with MemoryManager(directory, embeddings=HashingEmbeddings(), config=cfg) as mm:
+        paths = Paths(mm)
+        write: Callable[[str, str], Any] = getattr(paths, path)
+        users = [f"u{n}" for n in range(len(SENTENCES))]
+        paths._prepare(path, users)
+        for user, (kind, text) in zip(users, SENTENCES.items(), strict=True):
+            try:
+                outcomes[kind] = write(user, text)
+            except ValueError as exc:  # SensitiveContentError, or a namespace label's rule
+                outcomes[kind] = exc
+        mm.flush(timeout=60)
+        for user, kind in zip(users, SENTENCES, strict=True):
+            mm.build_context(user, "s1", f"{kind} secret key password", token_budget=400)
+        mm.flush(timeout=60)
+    return outcomes
+
+
+def _on_disk(directory: Path) -> set[str]:
+    data = _raw(directory)
+    return {kind for kind, (s, _) in KINDS.items() if any(v in data for v in _variants(s))}
+
+
+def test_kinds_are_many_and_distinct() -> None:
+    assert len(KINDS) >= 38
+    variants = {kind: _variants(secret) for kind, (secret, _) in KINDS.items()}
+    for kind, mine in variants.items():  # no grep pattern of one kind matches another's
+        others = b"\n".join(v for k in KINDS if k != kind for v in variants[k] if len(v) > 12)
+        assert not [v for v in mine if v in others], kind
+    assert len(PATHS) >= 25
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_redact_leaves_no_secret_on_disk(tmp_path: Path, path: str) -> None:
+    outcomes = _run(tmp_path / "mem", "redact", path)
+    failed = {k: o for k, o in outcomes.items() if isinstance(o, Exception)}
+    if path == "store_namespace":  # a label with a period is refused by LangGraph's rule
+        failed = {k: o for k, o in failed.items() if "." not in SENTENCES[k]}
+    assert failed == {}
+    assert _on_disk(tmp_path / "mem") == set()
+    if path == "episodes_knowledge_lessons":  # derived entries were written, redacted
+        for kind, (knowledge, lessons) in outcomes.items():
+            assert knowledge and lessons, kind
+            assert "[" in knowledge[0].content, (kind, knowledge[0].content)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_control_allow_stores_what_each_path_was_given(tmp_path: Path, path: str) -> None:
+    """The grep sees each path's writes: with the gate off, every accepted secret is found."""
+    outcomes = _run(tmp_path / "mem", "allow", path)
+    accepted = {k for k, o in outcomes.items() if not isinstance(o, Exception)}
+    assert len(accepted) >= 38
+    assert _on_disk(tmp_path / "mem") == accepted
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_refuse_refuses_every_write_and_stores_nothing(tmp_path: Path, path: str) -> None:
+    outcomes = _run(tmp_path / "mem", "refuse", path)
+    for kind, outcome in outcomes.items():
+        if path in ANSWERS_REFUSAL and path != "checkpointer":
+            assert isinstance(outcome, str) and outcome.startswith("Error"), (kind, outcome)
+        elif path != "checkpointer":
+            assert isinstance(outcome, ValueError), (kind, outcome)
+            if not (path == "store_namespace" and "." in SENTENCES[kind]):
+                assert isinstance(outcome, SensitiveContentError), (kind, outcome)
+    assert _on_disk(tmp_path / "mem") == set()
