@@ -105,11 +105,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--no-drain", dest="drain", action="store_false")
+    parser.add_argument(
+        "--backend", choices=["onnx", "torch"], default=None, help="the model's backend"
+    )
+    parser.add_argument("--int8", action="store_true", help="the int8 model (ONNX backend)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     texts = [synth(rng, i) for i in range(args.n)]
 
-    model = MiniLMEmbeddings()
+    model = MiniLMEmbeddings(backend=args.backend, quantize=args.int8)
     model.embed_documents(["warm up"] * 8)
     # The raw ceiling: the same model embedding the same texts in one call (messages
     # without a speaker name are indexed by their content alone).

@@ -2,6 +2,7 @@
 
 Usage:
     python benchmarks/locomo_recall.py [DATA.json] [--budgets 256 512 1024] [--limit N]
+        [--backend onnx|torch] [--int8]
 
 DATA defaults to ``../shared/bench/locomo_dev.json`` (beside the repository).
 Without it: LoCoMo is published by snap-research (repository "LoCoMo",
@@ -166,7 +167,7 @@ def run(args: argparse.Namespace) -> dict:
         f"{n_q} questions (categories 1-4); budgets {args.budgets}"
     )
 
-    model = MiniLMEmbeddings()
+    model = MiniLMEmbeddings(backend=args.backend, quantize=args.int8)
     all_texts = [f"{t['speaker']}: {t['text']}" for c in convs for t in c["turns"]]
     model.embed_documents(all_texts[:64])  # warm up
     t0 = time.perf_counter()
@@ -339,6 +340,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budgets", type=int, nargs="+", default=[256, 512, 1024])
     parser.add_argument("--limit", type=int, default=0, help="only the first N conversations")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--backend", choices=["onnx", "torch"], default=None, help="the model's backend"
+    )
+    parser.add_argument("--int8", action="store_true", help="the int8 model (ONNX backend)")
     parser.add_argument(
         "--set",
         nargs="*",

