@@ -46,6 +46,7 @@ def __getattr__(name: str) -> Any:
         return getattr(graph, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
 __all__ = [
     "MemoryManager",
     "MemoryConfig",
