@@ -29,7 +29,14 @@ from langgraph_memory.context import HEADER
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.graph.messages import content_text
 
-__all__ = ["ScriptedChatModel", "memory_from_env", "chat_model_from_env", "prompt_with", "say"]
+__all__ = [
+    "ScriptedChatModel",
+    "memory_from_env",
+    "shared_memory",
+    "chat_model_from_env",
+    "prompt_with",
+    "say",
+]
 
 MODEL_ENV = "LANGGRAPH_MEMORY_CHAT_MODEL"
 PATH_ENV = "LANGGRAPH_MEMORY_PATH"
@@ -95,6 +102,18 @@ def memory_from_env() -> MemoryManager:
     if path is None:
         return MemoryManager(backend=InMemoryBackend(), embeddings=embeddings)
     return MemoryManager(path, embeddings=embeddings)
+
+
+_SHARED: MemoryManager | None = None
+
+
+def shared_memory() -> MemoryManager:
+    """One :func:`memory_from_env` per process: the graphs, the platform's store and its
+    checkpointer all read and write the same memory."""
+    global _SHARED
+    if _SHARED is None or _SHARED.closed:
+        _SHARED = memory_from_env()
+    return _SHARED
 
 
 def chat_model_from_env(script: Iterable[str | AIMessage] = ()) -> BaseChatModel:

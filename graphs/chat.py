@@ -27,7 +27,13 @@ from langgraph_memory import MemoryManager
 from langgraph_memory.graph import MemoryMessagesState, recall_node, remember_node
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # langgraph dev loads files by path
-from _graph_support import chat_model_from_env, memory_from_env, prompt_with, say  # noqa: E402
+from _graph_support import (  # noqa: E402
+    chat_model_from_env,
+    memory_from_env,
+    prompt_with,
+    say,
+    shared_memory,
+)
 
 INSTRUCTIONS = (
     "You are a warm, concise assistant. Use the memories below when they help; never "
@@ -120,7 +126,7 @@ def main() -> None:
 
 
 #: The graph ``langgraph.json`` serves (the platform supplies the checkpointer).
-graph = build_graph(memory_from_env(), chat_model_from_env())
+graph = build_graph(shared_memory(), chat_model_from_env())
 
 if __name__ == "__main__":
     main()

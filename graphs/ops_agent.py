@@ -35,7 +35,13 @@ from langgraph_memory.graph import (
 from langgraph_memory.graph.messages import content_text, last_human_index
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # langgraph dev loads files by path
-from _graph_support import chat_model_from_env, memory_from_env, prompt_with, say  # noqa: E402
+from _graph_support import (  # noqa: E402
+    chat_model_from_env,
+    memory_from_env,
+    prompt_with,
+    say,
+    shared_memory,
+)
 
 INSTRUCTIONS = (
     "You are an on-call ops agent. Use the tools to diagnose and fix what the user reports, "
@@ -241,7 +247,7 @@ def main() -> None:
 
 
 #: The graph ``langgraph.json`` serves.
-graph = build_graph(memory_from_env(), chat_model_from_env())
+graph = build_graph(shared_memory(), chat_model_from_env())
 
 if __name__ == "__main__":
     main()

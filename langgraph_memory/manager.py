@@ -348,6 +348,11 @@ class MemoryManager(LifecycleMixin, HousekeepingMixin, ItemsMixin, AsyncMixin):
         self._closed = True
         self._parts.close()
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError("this MemoryManager is closed")
