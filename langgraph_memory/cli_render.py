@@ -212,7 +212,9 @@ def hits_table(
                 Text(hit.session_id or ""),
                 format_time(hit.timestamp),
                 Text(text),
-            ] + ([Text(parts)] if explain else [])
+            ]
+            if explain:
+                cells.append(Text(parts))
         else:
             note = f"{where} · {parts}" if parts else where
             cells = [Text.assemble(text, "\n", (note, "dim"))]
