@@ -79,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
         " (in a fresh temporary directory unless --path is given)",
     )
     p.add_argument("--budget", type=int, default=300, help="token budget (default 300)")
+    p.add_argument("--explain", action="store_true", help="also show raw scores and their parts")
     p.set_defaults(func=cmd_demo)
 
     p = command(
@@ -97,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", required=True)
     p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
     p.add_argument("--filter", help='metadata filter as JSON, e.g. \'{"topic": "travel"}\'')
+    p.add_argument("--explain", action="store_true", help="also show raw scores and their parts")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_search)
 
@@ -107,7 +109,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=int, default=None, help="token budget (default: config)")
     p.add_argument("--filter", help="metadata filter as JSON")
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--explain", action="store_true", help="show why each item is there")
+    mode.add_argument(
+        "--explain",
+        action="store_true",
+        help="a table: why each item is there, its relevance, raw score and score parts",
+    )
     mode.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_context)
 
@@ -279,7 +285,8 @@ def cmd_demo(args: argparse.Namespace, out: Console, err: Console) -> int:
         for i, question in enumerate(DEMO_QUESTIONS):
             ctx = mm.build_context(DEMO_USER, DEMO_SESSION, question, token_budget=args.budget)
             out.print()
-            out.print(render.context_table(ctx, f"Q{i + 1}: {question}", out.width))
+            title = f"Q{i + 1}: {question}"
+            out.print(render.context_table(ctx, title, out.width, explain=args.explain))
             if i == 0:
                 prompt = Text(ctx.to_prompt() or "(empty)")
                 out.print(Panel(prompt, title="the prompt an LLM would see for Q1", expand=False))
@@ -333,6 +340,7 @@ def cmd_search(args: argparse.Namespace, out: Console, err: Console) -> int:
                 hits,
                 f"{len(hits)} hit{'s' * (len(hits) != 1)} for {args.query!r} ({args.user})",
                 out.width,
+                explain=args.explain,
             )
         )
     else:
@@ -356,7 +364,7 @@ def cmd_context(args: argparse.Namespace, out: Console, err: Console) -> int:
         data = ctx.to_dict() | extra
         print(json.dumps(data, ensure_ascii=False, indent=2))
     elif args.explain:
-        out.print(render.context_table(ctx, width=out.width))
+        out.print(render.context_table(ctx, width=out.width, explain=True))
     elif ctx.items:
         print(ctx.to_prompt())
         err.print(render.context_caption(ctx))

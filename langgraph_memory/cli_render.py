@@ -6,6 +6,8 @@ Everything user-supplied (message text, ids, queries) is wrapped in
 Example:
     >>> format_parts({"bm25_rank": 1.0, "dense_rank": 3.0, "rrf": 0.0325, "cosine": 0.61})
     'bm25#1 dense#3 rrf=.0325 cos=.610'
+    >>> relevance(0.0164, 0.0328)
+    50
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ __all__ = [
     "IngestResult",
     "LAYER_STYLES",
     "format_parts",
+    "relevance",
     "format_time",
     "context_table",
     "context_caption",
@@ -80,9 +83,9 @@ _RANKS = {"bm25_rank": "bm25", "dense_rank": "dense", "recency_rank": "recent"}
 _VALUES = {
     "rrf": "rrf",
     "cosine": "cos",
-    "bm25": "bm25s",
+    "bm25": "bm25-score",
     "neighbor_of_score": "of",
-    "tier": "tier",
+    "tier": "priority",
     "successor_of_score": "update-of",
     "cosine_to_statement": "cos-stmt",
     "bm25_to_statement": "bm25-stmt",
@@ -109,17 +112,32 @@ def format_parts(parts: Mapping[str, float]) -> str:
     return " ".join(out)
 
 
+def relevance(score: float, best: float) -> int:
+    """A score as plain relevance, 0-100, against the best of its list (which is 100).
+
+    Example:
+        >>> relevance(0.0164, 0.0328), relevance(0.0328, 0.0328), relevance(0.0, 0.0)
+        (50, 100, 0)
+    """
+    if best <= 0 or score <= 0:
+        return 0
+    return max(0, min(100, round(100 * score / best)))
+
+
 def format_time(ts: datetime | None) -> str:
     """A timestamp as ``YYYY-MM-DD HH:MM`` (empty when unknown)."""
     return ts.strftime("%Y-%m-%d %H:%M") if ts is not None else ""
 
 
-def context_table(ctx: MemoryContext, title: str | None = None, width: int = 120) -> Table:
-    """The explanation of a context: one row per item, best first.
+def context_table(
+    ctx: MemoryContext, title: str | None = None, width: int = 120, *, explain: bool = False
+) -> Table:
+    """A context, one row per item, best first: rank, layer, relevance (0-100, the best
+    item 100), tokens, cited message ids, why it is there, and its text. With
+    ``explain`` the raw score and its parts are shown too.
 
-    Columns: rank, layer, score, tokens, cited message ids, score parts, reason, text.
     ``width`` is the console width: the text column gets what the others leave, and
-    below ``WIDE`` columns the reason and score parts go under the text.
+    below ``WIDE`` columns the reason (and score parts) go under the text.
     """
     wide = width >= WIDE
     table = Table(
@@ -130,22 +148,27 @@ def context_table(ctx: MemoryContext, title: str | None = None, width: int = 120
     )
     table.add_column("#", justify="right", style="dim", no_wrap=True)
     table.add_column("layer", no_wrap=True)
-    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("relevance" if wide else "rel", justify="right", no_wrap=True)
     table.add_column("tok", justify="right", no_wrap=True)
     table.add_column("sources", style="magenta", overflow="fold", max_width=16)
-    if wide:
+    if wide and explain:
         table.add_column("score parts", style="dim", max_width=20, overflow="fold")
+    if wide:
         table.add_column("why", max_width=22, overflow="fold")
-    table.add_column("text", min_width=max(20, width - (104 if wide else 58)), overflow="fold")
+    spare = 104 if wide and explain else 82 if wide else 58
+    table.add_column("text", min_width=max(20, width - spare), overflow="fold")
+    best = max((it.score for it in ctx.items), default=0.0)
     for i, it in enumerate(ctx.items, start=1):
-        parts = format_parts(it.score_parts)
+        parts = f"score={_num(it.score)} {format_parts(it.score_parts)}" if explain else ""
         cells: list[RenderableType] = [Text(", ".join(it.source_ids))]
         if wide:
-            cells += [Text(parts), Text(it.reason), Text(it.text)]
+            cells += [Text(parts)] if explain else []
+            cells += [Text(it.reason), Text(it.text)]
         else:
-            cells.append(Text.assemble(it.text, "\n", (f"{it.reason} · {parts}", "dim")))
+            note = f"{it.reason} · {parts}" if parts else it.reason
+            cells.append(Text.assemble(it.text, "\n", (note, "dim")))
         layer = Text(it.layer, style=LAYER_STYLES.get(it.layer, ""))
-        table.add_row(str(i), layer, f"{it.score:.4f}", str(it.tokens), *cells)
+        table.add_row(str(i), layer, str(relevance(it.score, best)), str(it.tokens), *cells)
     return table
 
 
@@ -161,30 +184,41 @@ def context_caption(ctx: MemoryContext) -> Text:
     return line
 
 
-def hits_table(hits: Sequence[MemoryHit], title: str, width: int = 120) -> Table:
-    """Search hits: rank, score, id, session, time, text, score parts (``width`` as above)."""
+def hits_table(
+    hits: Sequence[MemoryHit], title: str, width: int = 120, *, explain: bool = False
+) -> Table:
+    """Search hits: rank, relevance (0-100, the best hit 100), id, session, time, text;
+    with ``explain`` also the raw score and its parts (``width`` as above)."""
     wide = width >= WIDE
     table = Table(title=Text(title, style="bold"), title_justify="left")
     table.add_column("rank", justify="right", style="dim", no_wrap=True)
-    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("relevance" if wide else "rel", justify="right", no_wrap=True)
     table.add_column("id", style="magenta", overflow="fold", max_width=16)
     if wide:
         table.add_column("session", overflow="fold", max_width=16)
         table.add_column("time", no_wrap=True)
-    table.add_column("text", min_width=max(20, width - (102 if wide else 42)), overflow="fold")
-    if wide:
+    spare = (102 if explain else 80) if wide else 42
+    table.add_column("text", min_width=max(20, width - spare), overflow="fold")
+    if wide and explain:
         table.add_column("score parts", style="dim", max_width=20)
+    best = max((h.score for h in hits), default=0.0)
     for rank, hit in enumerate(hits, start=1):
         speaker = hit.name or hit.role
         text = f"{speaker}: {hit.text}" if speaker else hit.text
         where = f"{hit.session_id or ''} · {format_time(hit.timestamp)}"
-        parts = format_parts(hit.score_parts)
-        cells: list[RenderableType] = (
-            [Text(hit.session_id or ""), format_time(hit.timestamp), Text(text), Text(parts)]
-            if wide
-            else [Text.assemble(text, "\n", (f"{where} · {parts}", "dim"))]
-        )
-        table.add_row(str(rank), f"{hit.score:.4f}", Text(hit.id), *cells)
+        parts = f"score={_num(hit.score)} {format_parts(hit.score_parts)}" if explain else ""
+        if wide:
+            cells: list[RenderableType] = [
+                Text(hit.session_id or ""),
+                format_time(hit.timestamp),
+                Text(text),
+            ]
+            if explain:
+                cells.append(Text(parts))
+        else:
+            note = f"{where} · {parts}" if parts else where
+            cells = [Text.assemble(text, "\n", (note, "dim"))]
+        table.add_row(str(rank), str(relevance(hit.score, best)), Text(hit.id), *cells)
     return table
 
 
@@ -213,14 +247,41 @@ def report_errors(console: Console, errors: Sequence[tuple[int, str]], limit: in
 
 
 def stats_table(stats: Mapping[str, Any], title: str = "memory stats") -> Table:
-    """Memory statistics as a two-column table."""
+    """The counts a person asks about, as a short table (``--json`` has them all)."""
     table = Table(title=Text(title, style="bold"), title_justify="left", show_header=False)
     table.add_column("key", style="bold")
     table.add_column("value", overflow="fold")
-    for key, value in stats.items():
-        if isinstance(value, Mapping):
-            value = ", ".join(f"{k}: {v}" for k, v in value.items())
-        table.add_row(key, Text(str(value)))
+    layers = stats.get("layers") or {}
+    longterm = stats.get("longterm") or {}
+    hierarchy = stats.get("hierarchy") or {}
+    queue = f"{stats.get('embedded', 0)} embedded, {stats.get('pending', 0)} pending"
+    if stats.get("failed"):
+        queue += f", {stats['failed']} failed (langgraph-memory failed)"
+    rows = [
+        ("messages", f"{stats.get('messages', 0)} ({queue})"),
+        ("sessions", str(stats.get("sessions", 0))),
+        ("users", str(stats.get("users", 0))),
+        (
+            "about the user",
+            f"{longterm.get('profile', 0)} profile entries, {longterm.get('facts_current', 0)}"
+            f" current facts ({longterm.get('facts_superseded', 0)} superseded), "
+            f"{layers.get('anchor', 0)} standing instructions and anchors",
+        ),
+        (
+            "tasks and lessons",
+            f"{layers.get('task', 0)} tasks, {layers.get('episode', 0)} episodes, "
+            f"{layers.get('knowledge', 0)} knowledge, {layers.get('lesson', 0)} lessons",
+        ),
+        (
+            "conversation layers",
+            f"{hierarchy.get('short_term_pages', 0)} recent pages, "
+            f"{hierarchy.get('mid_term_segments', 0)} topics, "
+            f"{layers.get('rollup', 0)} day/week summaries",
+        ),
+        ("store", f"{stats.get('backend', '?')} at {stats.get('path', '?')}"),
+    ]
+    for key, value in rows:
+        table.add_row(key, Text(value))
     return table
 
 

@@ -23,11 +23,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from functools import cache
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 __all__ = [
     "SearchLayer",
     "ContextLayer",
+    "CONTEXT_LAYERS",
     "Message",
     "MemoryHit",
     "Record",
@@ -65,6 +66,9 @@ ContextLayer = Literal[
     "entity",
     "chain",
 ]
+
+#: Every context layer, in the order of :data:`ContextLayer`.
+CONTEXT_LAYERS: tuple[str, ...] = get_args(ContextLayer)
 
 #: Roles a message may have (LangChain's message types plus common aliases).
 ROLES = frozenset({"user", "assistant", "system", "tool", "human", "ai"})

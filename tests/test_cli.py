@@ -487,3 +487,29 @@ def test_real_demo_with_the_default_model(tmp_path: Path) -> None:
     assert "┃ layer" in proc.stdout and "tokens" in proc.stdout
     assert ALLERGY_QUESTION in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+def test_scores_read_as_relevance_and_raw_parts_only_with_explain(
+    store: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "160")
+    argv = ["search", "--user", "alice", "Lyon", "--path", str(store), "--hashing"]
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and "relevance" in out
+    assert re.search(r"│ +1 │ +100 │", out)  # the best hit reads 100
+    assert not re.search(r"bm25|rrf|cos=|0\.0\d{3}", out)  # no raw numbers or internal names
+    code, out, _ = run(capsys, *argv, "--explain")
+    assert code == 0 and "score=" in out and "bm25#" in out
+    code, out, _ = run(
+        capsys, "context", "--user", "alice", "Lyon", "--explain", "--path", str(store), "--hashing"
+    )
+    assert code == 0 and "relevance" in out and "score=" in out
+
+
+def test_stats_is_a_short_table(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", "--user", "alice", "--path", str(store), "--hashing")
+    assert code == 0
+    rows = [line for line in out.splitlines() if line.startswith("│")]
+    assert 5 <= len(rows) <= 10, out
+    assert re.search(r"messages +│ 3 \(3 embedded, 0 pending\)", out)
+    assert "profile entries" in out and "{" not in out

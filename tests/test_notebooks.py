@@ -7,6 +7,7 @@ written into the repository.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import sys
@@ -45,7 +46,8 @@ def kernel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     }
     (spec_dir / "kernel.json").write_text(json.dumps(spec))
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
-    monkeypatch.setenv("MPLBACKEND", "Agg")
+    # the inline backend renders every plt.show() as a PNG output, which the test checks
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     for var in ("LANGGRAPH_MEMORY_PATH", "LANGGRAPH_MEMORY_CHAT_MODEL"):
         monkeypatch.delenv(var, raising=False)
@@ -83,4 +85,26 @@ def test_notebook_executes(path: Path, kernel: str, tmp_path: Path) -> None:
         if out.output_type == "stream"
     )
     assert printed.strip(), "the notebook printed nothing"
+    # matplotlib warns when a label has a glyph its font lacks (drawn as a box)
+    warned = "".join(
+        out.get("text", "")
+        for cell in book.cells
+        if cell.cell_type == "code"
+        for out in cell.outputs
+        if out.output_type == "stream" and out.get("name") == "stderr"
+    )
+    assert "missing from font" not in warned and "Glyph" not in warned, warned
     assert list(workdir.iterdir()) == [], "a notebook wrote files into its working directory"
+    # every cell that shows a plot rendered it: a PNG of real size, saved for inspection
+    shows = [c for c in book.cells if c.cell_type == "code" and "plt.show()" in c.source]
+    pngs = [
+        out["data"]["image/png"]
+        for cell in shows
+        for out in cell.outputs
+        if out.output_type == "display_data" and "image/png" in out.get("data", {})
+    ]
+    assert len(pngs) == len(shows), f"{len(shows)} plots, {len(pngs)} rendered"
+    for i, data in enumerate(pngs):
+        png = base64.b64decode(data)
+        assert png.startswith(b"\x89PNG") and len(png) > 5_000
+        (tmp_path / f"{path.stem}-{i}.png").write_bytes(png)

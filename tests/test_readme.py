@@ -1,9 +1,11 @@
-"""The README's Python snippets run as written (with the packaged model, in a temp dir)."""
+"""The README's Python snippets run in order, as one script, as written (with the
+packaged model, in a temp dir)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
@@ -20,60 +22,30 @@ def test_readme_has_snippets() -> None:
 
 
 @pytest.mark.slow
-def test_readme_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+def test_readme_snippets_run_in_order_as_one_script(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
-    blocks = python_blocks()
-    ns: dict = {}
-    exec(compile(blocks[0], "README.md[manager]", "exec"), ns)
+    prompts: list[list[Any]] = []
+    original = FakeListChatModel._call
+
+    def recording(self: FakeListChatModel, messages: list[Any], *a: Any, **kw: Any) -> str:
+        prompts.append(list(messages))
+        return original(self, messages, *a, **kw)
+
+    monkeypatch.setattr(FakeListChatModel, "_call", recording)
+    script = "\n".join(python_blocks())
+    exec(compile(script, "README.md", "exec"), {"__name__": "readme"})
     out = capsys.readouterr().out
-    assert "花生" in out  # the allergy message made it into the context
-    # The agent snippet: create_agent with MemoryMiddleware and a scripted model.
-    agent_model = RecordingModel(responses=["Noted.", "Pretzels are safe."])
-    ns["model"] = agent_model
-    exec(compile(blocks[1], "README.md[agent]", "exec"), ns)
-    assert "peanuts" in capsys.readouterr().out
-    prompt = agent_model.seen[-1]
-    assert [m.type for m in prompt].count("system") == 1 and prompt[0].type == "system"
-    assert "peanuts" in prompt[0].content and "helpful assistant" in prompt[0].content
-    ns["mm"].close()
-    blocks = blocks[:1] + blocks[2:]
-    # The graph snippet: the user's node calls a scripted chat model.
-    from langgraph_memory import MemoryManager
-
-    with MemoryManager(tmp_path / "graph") as mm:
-        llm = RecordingModel(responses=["Noted: no peanuts.", "You are allergic to peanuts."])
-        ns.update(mm=mm, llm=llm)
-        exec(compile(blocks[1], "README.md[graph]", "exec"), ns)
-        mm.flush()
-        graph = ns["graph"]
-        out = graph.invoke(
-            {"messages": [("user", "What am I allergic to?")]},
-            {"configurable": {"user_id": "alice", "thread_id": "t2"}},
-        )
-        assert "peanuts" in out["memory_context"]  # recalled from thread t1
-        assert any("peanuts" in str(m.content) for m in llm.seen[-1])
-        # The checkpointer and store snippets, then the retriever and tools snippets.
-        exec(compile(blocks[2], "README.md[checkpointer]", "exec"), ns)
-        exec(compile(blocks[3], "README.md[store]", "exec"), ns)
-        exec(compile(blocks[4], "README.md[retriever]", "exec"), ns)
-        docs = ns["docs"]
-        assert docs and all(d.metadata["source_ids"] for d in docs)
-        assert any("peanuts" in d.page_content for d in docs)
-        exec(compile(blocks[5], "README.md[tools]", "exec"), ns)
-        out = capsys.readouterr().out
-        assert "My sister Clara lives in Berlin" in out
-        assert "Alice is vegetarian" in out
-        assert "peanuts" in out and "Prefers short answers." in out
-
-
-class RecordingModel(FakeListChatModel):
-    """A scripted chat model that keeps the messages it was given."""
-
-    seen: list = []
-
-    def bind_tools(self, tools, **kwargs):  # type: ignore[override]
-        return self
-
-    def _call(self, messages, stop=None, run_manager=None, **kwargs):  # type: ignore[override]
-        self.seen.append(list(messages))
-        return super()._call(messages, stop, run_manager, **kwargs)
+    assert "花生" in out  # the allergy message made it into the first context
+    assert "peanuts" in out  # the agent's second thread recalled the first one's fact
+    assert "My sister Clara lives in Berlin" in out  # captured by the checkpointer
+    assert "Alice is vegetarian" in out  # MemoryStore
+    assert "passport expires in May 2031" in out  # archival insert, then search
+    assert "Prefers short answers." in out  # core block
+    # every model call read at most one system message, first
+    assert prompts
+    for prompt in prompts:
+        kinds = [m.type for m in prompt]
+        assert kinds.count("system") <= 1 and ("system" not in kinds or kinds[0] == "system")
+    assert any("peanuts" in str(p[0].content) for p in prompts if p[0].type == "system")

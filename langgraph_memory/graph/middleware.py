@@ -32,7 +32,7 @@ from ..manager import MemoryManager
 from ..validation import check_id, check_positive_int
 from .messages import content_text, last_human_index, render_message
 from .nodes import aremember_exchange, remember_exchange
-from .prompting import drop_visible, merge_system
+from .prompting import context_items, drop_visible, merge_system
 from .scope import DEFAULT_SESSION, check_memory
 from .thread import OUTLINE_KEY, ThreadTrim, trim_thread
 
@@ -49,6 +49,9 @@ class MemoryAgentState(AgentState[Any]):
 
     memory_sources: NotRequired[Annotated[list[str], OmitFromInput]]
     """Ids of the stored messages the context cites, in prompt order."""
+
+    memory_items: NotRequired[Annotated[list[dict[str, Any]], OmitFromInput]]
+    """The recalled items: ``{"layer", "text", "source_ids", "score"}`` each."""
 
     memory_thread_outline: NotRequired[Annotated[str, OmitFromInput]]
     """One line per exchange trimmed from the thread (with ``thread_token_budget``)."""
@@ -132,7 +135,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         messages = list(state["messages"])
         query = _query(messages, self.memory)
         if not query:
-            return {"memory_context": "", "memory_sources": []}
+            return {"memory_context": "", "memory_sources": [], "memory_items": []}
         ctx = self.memory.build_context(user_id, session_id, query, self.token_budget, scope=scope)
         return self._recalled(ctx, messages)
 
@@ -141,7 +144,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         messages = list(state["messages"])
         query = _query(messages, self.memory)
         if not query:
-            return {"memory_context": "", "memory_sources": []}
+            return {"memory_context": "", "memory_sources": [], "memory_items": []}
         ctx = await self.memory.abuild_context(
             user_id, session_id, query, self.token_budget, scope=scope
         )
@@ -150,7 +153,11 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
     def _recalled(self, ctx: Any, messages: list[BaseMessage]) -> dict[str, Any]:
         if self.skip_visible:
             ctx = drop_visible(ctx, messages)
-        return {"memory_context": ctx.to_prompt(), "memory_sources": ctx.source_ids}
+        return {
+            "memory_context": ctx.to_prompt(),
+            "memory_sources": ctx.source_ids,
+            "memory_items": context_items(ctx),
+        }
 
     # -- before each model call: keep the thread in budget ----------------------------------
     def before_model(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:

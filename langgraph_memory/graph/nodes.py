@@ -31,9 +31,16 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 
 from ..context import MemoryContext
 from ..manager import MemoryManager
+from ..records import CONTEXT_LAYERS
 from ..validation import check_id, check_positive_int
 from .messages import exchange_writes, is_id_conflict, last_human_index, render_message
-from .prompting import MEMORY_MESSAGE_ID, drop_visible, thread_writes
+from .prompting import (
+    MEMORY_MESSAGE_ID,
+    context_items,
+    drop_visible,
+    keep_layers,
+    thread_writes,
+)
 from .scope import DEFAULT_SESSION, check_memory, run_scope
 from .thread import OUTLINE_KEY, trim_thread
 
@@ -57,11 +64,14 @@ def recall_node(
     system_message_id: str = MEMORY_MESSAGE_ID,
     explain: bool = False,
     skip_visible: bool = True,
+    layers: Sequence[str] | None = None,
+    name: str = "recall",
 ) -> RunnableLambda[Any, dict[str, Any]]:
     """A node that recalls what the memory knows about the latest human message.
 
     It writes ``memory_context`` (the rendered prompt, ``""`` when nothing was
-    found) and ``memory_sources`` (the cited message ids) and, with
+    found), ``memory_sources`` (the cited message ids), ``memory_items`` (each item
+    as ``{"layer", "text", "source_ids", "score"}``, for nodes of your own) and, with
     ``as_system_message``, puts the context into the conversation's **one leading
     system message**: merged into the thread's own first system message when it
     has one (in place; the next recall replaces what this one added), otherwise as
@@ -84,6 +94,12 @@ def recall_node(
         explain: Also write ``memory_explanation``: why each item is there.
         skip_visible: Leave out recalled messages that are already in
             ``state[messages_key]`` (the model sees those anyway).
+        layers: Keep only items of these context layers (e.g. ``["profile",
+            "anchor"]`` for what is known about the user, ``["task", "lesson"]`` for
+            the work in progress, ``["message", "mid_term", "fact"]`` for retrieved
+            memories); several such nodes, each with its own ``name`` and
+            ``as_system_message=False``, compose per-layer recall. Default: all.
+        name: The node's name.
 
     Returns:
         A runnable node named ``recall``; add it with ``builder.add_node(node)``.
@@ -102,17 +118,22 @@ def recall_node(
     check_positive_int(token_budget, "token_budget")
     check_id(messages_key, "messages_key")
     check_id(system_message_id, "system_message_id")
+    check_id(name, "name")
+    wanted = _check_layers(layers)
     limit = memory.config.max_content_chars
 
     def finish(
         ctx: MemoryContext | None, messages: list[BaseMessage], state: Any
     ) -> dict[str, Any]:
-        if ctx is not None and skip_visible:
-            ctx = drop_visible(ctx, messages, system_message_id)
+        if ctx is not None:
+            ctx = keep_layers(ctx, wanted)
+            if skip_visible:
+                ctx = drop_visible(ctx, messages, system_message_id)
         prompt = ctx.to_prompt() if ctx is not None else ""
         update: dict[str, Any] = {
             "memory_context": prompt,
             "memory_sources": ctx.source_ids if ctx is not None else [],
+            "memory_items": context_items(ctx),
         }
         if explain:
             update["memory_explanation"] = ctx.explanation() if ctx is not None else ""
@@ -152,7 +173,18 @@ def recall_node(
         )
         return finish(ctx, messages, state)
 
-    return RunnableLambda(recall, afunc=arecall, name="recall")
+    return RunnableLambda(recall, afunc=arecall, name=name)
+
+
+def _check_layers(layers: Sequence[str] | None) -> frozenset[str] | None:
+    if layers is None:
+        return None
+    if isinstance(layers, str) or not all(isinstance(x, str) for x in layers):
+        raise TypeError("layers must be a list of layer names")
+    unknown = sorted(set(layers) - set(CONTEXT_LAYERS))
+    if unknown:
+        raise ValueError(f"unknown context layers {unknown}; known: {list(CONTEXT_LAYERS)}")
+    return frozenset(layers)
 
 
 def _scope(config: RunnableConfig | None) -> str | None:

@@ -31,6 +31,8 @@ __all__ = [
     "lead_with_memory",
     "thread_writes",
     "drop_visible",
+    "keep_layers",
+    "context_items",
     "MEMORY_MESSAGE_ID",
     "MERGED_KEY",
 ]
@@ -153,3 +155,27 @@ def drop_visible(
     visible = {m.id for m in messages if m.id and m.id != memory_id}
     kept = [it for it in ctx.items if not it.source_ids or not set(it.source_ids) <= visible]
     return ctx if len(kept) == len(ctx.items) else dataclasses.replace(ctx, items=kept)
+
+
+def keep_layers(ctx: MemoryContext, layers: frozenset[str] | None) -> MemoryContext:
+    """``ctx`` with only the items of ``layers`` (``None``: all of them)."""
+    if layers is None:
+        return ctx
+    kept = [it for it in ctx.items if it.layer in layers]
+    return ctx if len(kept) == len(ctx.items) else dataclasses.replace(ctx, items=kept)
+
+
+def context_items(ctx: MemoryContext | None) -> list[dict[str, object]]:
+    """A context's items as plain data for a graph state's ``memory_items``: layer, text,
+    cited message ids and score, in the order the prompt shows them.
+
+    Example:
+        >>> context_items(None)
+        []
+    """
+    if ctx is None:
+        return []
+    return [
+        {"layer": it.layer, "text": it.text, "source_ids": list(it.source_ids), "score": it.score}
+        for it in ctx.items
+    ]

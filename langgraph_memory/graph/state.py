@@ -9,8 +9,8 @@ Example:
     >>> class State(MessagesState, MemoryState):
     ...     pass
     >>> sorted(MemoryMessagesState.__annotations__)  # doctest: +NORMALIZE_WHITESPACE
-    ['memory_context', 'memory_explanation', 'memory_maintenance', 'memory_sources',
-     'memory_thread_outline', 'messages']
+    ['memory_context', 'memory_explanation', 'memory_items', 'memory_maintenance',
+     'memory_sources', 'memory_thread_outline', 'messages']
     >>> builder = StateGraph(State)
 """
 
@@ -37,6 +37,9 @@ class MemoryState(TypedDict, total=False):
 
     memory_sources: list[str]
     """Ids of the stored messages the last recall cites, in prompt order."""
+
+    memory_items: list[dict[str, Any]]
+    """The last recall's items: ``{"layer", "text", "source_ids", "score"}`` each."""
 
     memory_explanation: str
     """Why each recalled item is there (written only by ``recall_node(explain=True)``)."""

@@ -213,11 +213,13 @@ def test_recall_with_no_human_message_returns_empty_context(memory: MemoryManage
     assert node.invoke({"messages": []}, cfg("u")) == {
         "memory_context": "",
         "memory_sources": [],
+        "memory_items": [],
     }
     only_ai = {"messages": [AIMessage(content="Hello! How can I help?", id="a1")]}
     assert asyncio.run(node.ainvoke(only_ai, cfg("u"))) == {
         "memory_context": "",
         "memory_sources": [],
+        "memory_items": [],
     }
 
 

@@ -286,3 +286,28 @@ def test_trim_node_keeps_a_graph_thread_in_budget(mm: MemoryManager) -> None:
     assert_one_leading_system(model.seen)
     mm.flush()
     assert all(mm.search("u1", f"zz{i}q", k=1) for i in range(40))
+
+
+def test_memory_items_and_per_layer_recall_nodes_compose(mm: MemoryManager) -> None:
+    mm.add_message("u1", "old", "user", FACT)
+    mm.add_message("u1", "old", "user", "From now on, always answer in French.")
+    mm.flush()
+    state = {"messages": [HumanMessage(ASK, id="q")]}
+    config = cfg("u1", "new")
+    everything = recall_node(mm, as_system_message=False).invoke(state, config)
+    items = everything["memory_items"]
+    assert items and {"layer", "text", "source_ids", "score"} <= set(items[0])
+    assert {it["layer"] for it in items} >= {"message"}
+    about_user = recall_node(
+        mm, layers=["profile", "anchor"], as_system_message=False, name="about_user"
+    )
+    assert about_user.name == "about_user"
+    only = about_user.invoke(state, config)["memory_items"]
+    assert only and {it["layer"] for it in only} <= {"profile", "anchor"}
+    assert any("peanuts" in it["text"] for it in only)
+    with pytest.raises(ValueError, match="unknown context layers"):
+        recall_node(mm, layers=["profiles"])
+    # the middleware writes the same items
+    model = script("Noted.")
+    out = make_agent(mm, model).invoke({"messages": [("user", ASK)]}, cfg("u1", "mw"))
+    assert out["memory_items"] and all(it["source_ids"] for it in out["memory_items"])
