@@ -60,7 +60,10 @@ def test_readme_snippets_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ca
         assert docs and all(d.metadata["source_ids"] for d in docs)
         assert any("peanuts" in d.page_content for d in docs)
         exec(compile(blocks[5], "README.md[tools]", "exec"), ns)
+        exec(compile(blocks[6], "README.md[documents]", "exec"), ns)
         out = capsys.readouterr().out
+        assert "[doc: Handbook § Handbook > Holidays, v1.0]\nStaff get 27 days" in out
+        assert "[('handbook', '1.0', 1)]" in out
         assert "My sister Clara lives in Berlin" in out
         assert "Alice is vegetarian" in out
         assert "peanuts" in out and "Prefers short answers." in out
