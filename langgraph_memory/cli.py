@@ -1,4 +1,5 @@
-"""The ``langgraph-memory`` command line: demo, ingest, search, context, stats, delete-user.
+"""The ``langgraph-memory`` command line: demo, ingest, add-doc, search, context, stats,
+delete-user.
 
 Every subcommand takes ``--path DIR`` (the memory directory; default
 ``$LANGGRAPH_MEMORY_PATH`` or ``./.langgraph_memory``), before or after the
@@ -31,7 +32,7 @@ from rich.panel import Panel
 from rich.prompt import Confirm
 from rich.text import Text
 
-from . import __version__
+from . import __version__, cli_docs
 from . import cli_render as render
 from .embeddings import HashingEmbeddings
 from .manager import DEFAULT_PATH, MemoryManager
@@ -92,6 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", help="user id for every record (overrides the file's user_id)")
     p.add_argument("--skip-errors", action="store_true", help="exit 0 even if lines failed")
     p.set_defaults(func=cmd_ingest)
+
+    p = command("add-doc", "add Markdown or text files as documents (semantic memory)")
+    cli_docs.add_parser(p)
+    p.set_defaults(func=cmd_add_doc)
 
     p = command("search", "hybrid search over one user's messages")
     p.add_argument("query", metavar="QUERY")
@@ -320,6 +325,16 @@ def cmd_ingest(args: argparse.Namespace, out: Console, err: Console) -> int:
     source = "<stdin>" if args.file == "-" else args.file
     out.print(render.ingest_table(source, res, total))
     return 1 if res.errors and not args.skip_errors else 0
+
+
+def cmd_add_doc(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """Add files as documents (see :mod:`.cli_docs`)."""
+    mm = _open(args, create=True)
+    try:
+        _load_model(mm, args, err)
+        return cli_docs.cmd_add_doc(args, out, err, mm)
+    finally:
+        mm.close()
 
 
 def cmd_search(args: argparse.Namespace, out: Console, err: Console) -> int:

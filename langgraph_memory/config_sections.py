@@ -93,6 +93,9 @@ class WriteSection(Section):
             with a fact stored or refreshed within ``dedup_window_days`` refreshes
             that fact instead of being added (the same text always does).
         dedup_window_days: How recent a fact must be to absorb a near-duplicate.
+        max_document_chars: Longest document ``add_document`` accepts, in characters.
+        document_chunk_chars: Longest chunk a document is split into, in characters
+            (after its Markdown headings; about the default embedder's window).
     """
 
     max_content_chars: int = 100_000
@@ -102,6 +105,8 @@ class WriteSection(Section):
     sensitivity: SensitivityPolicy | None = None
     dedup_threshold: float = 0.95
     dedup_window_days: float = 7.0
+    max_document_chars: int = 10_000_000
+    document_chunk_chars: int = 1000
 
     def validate(self) -> None:
         from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
@@ -112,6 +117,7 @@ class WriteSection(Section):
         self._positive(
             "max_content_chars", "max_metadata_bytes", "embed_batch_size", "embed_cache_size"
         )
+        self._positive("max_document_chars", "document_chunk_chars")
         self._non_negative("dedup_window_days")
         self._unit("dedup_threshold")
 
@@ -385,6 +391,7 @@ class LongTermSection(Section):
         preference_threshold: Only preferences with confidence above this enter the
             context (seed 002: 0.7).
         long_term_k: Long-term facts, traits, episodes and knowledge offered per query.
+        document_k: Document chunks (the user's and shared ones) offered per query.
         long_term_dense_weight: Long-term entries are ranked by a BM25-like term score
             and by the cosine of their text's embedding with the query's, fused by
             RRF with weights ``lexical_weight`` and this. An entry sharing no term
@@ -412,6 +419,7 @@ class LongTermSection(Section):
     correct_step: float = 0.4
     preference_threshold: float = 0.7
     long_term_k: int = 5
+    document_k: int = 4
     long_term_dense_weight: float = 1.0
     long_term_weight: float = 0.5
     extract_every_turn: bool = True
@@ -422,6 +430,7 @@ class LongTermSection(Section):
         self._non_negative(
             "long_term_k", "long_term_dense_weight", "long_term_weight", "reinforce_step"
         )
+        self._non_negative("document_k")
         self._non_negative("correct_step")
         self._unit(
             "explicit_confidence",

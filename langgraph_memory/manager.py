@@ -4,8 +4,9 @@ It holds no pipeline logic: every call is validated and handed to the write
 pipeline (:mod:`.write.pipeline`), the read pipeline (:mod:`.read.pipeline`) or a
 layer, all wired once by :func:`~langgraph_memory.wiring.wire`. Working memory,
 episodes and maintenance are in :mod:`.lifecycle`, store items and core blocks in
-:mod:`.manager_items`, deletion, statistics and quarantined messages in
-:mod:`.manager_housekeeping`, and every method's async twin in :mod:`.manager_async`.
+:mod:`.manager_items`, documents in :mod:`.manager_documents`, deletion, statistics
+and quarantined messages in :mod:`.manager_housekeeping`, and every method's async twin
+in :mod:`.manager_async`.
 
 Example:
     >>> from langgraph_memory import MemoryManager
@@ -36,6 +37,7 @@ from .context import MemoryContext
 from .embeddings import CachedEmbeddings
 from .lifecycle import LifecycleMixin
 from .manager_async import AsyncMixin
+from .manager_documents import DocumentsMixin
 from .manager_housekeeping import HousekeepingMixin
 from .manager_items import ItemsMixin
 from .read.pipeline import LAYERS, check_layers
@@ -51,7 +53,7 @@ __all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
 DEFAULT_PATH = ".langgraph_memory"
 
 
-class MemoryManager(LifecycleMixin, HousekeepingMixin, ItemsMixin, AsyncMixin):
+class MemoryManager(LifecycleMixin, HousekeepingMixin, ItemsMixin, DocumentsMixin, AsyncMixin):
     """A user-scoped, layered memory for agents.
 
     Args:

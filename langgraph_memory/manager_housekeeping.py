@@ -83,9 +83,10 @@ class HousekeepingMixin:
         await asyncio.to_thread(self.setup)
 
     def delete_user(self, user_id: str) -> int:
-        """Delete every trace of a user: messages, terms, vectors, records, cached
-        embeddings, and the :class:`~langgraph_memory.graph.store.MemoryStore` items whose
-        namespace holds the user id as one of its labels (``("memories", user_id)``).
+        """Delete every trace of a user: messages, terms, vectors, records (documents
+        too), cached embeddings, and the
+        :class:`~langgraph_memory.graph.store.MemoryStore` items whose namespace holds
+        the user id as one of its labels (``("memories", user_id)``).
 
         Returns:
             The number of messages deleted.
@@ -97,7 +98,8 @@ class HousekeepingMixin:
         self._check_open()
         check_id(user_id, "user_id")
         profile, docs = self._parts.long_term_docs.long_term_docs(user_id)
-        n = self._write.delete_user(user_id, [d.text for d in profile + docs])
+        texts = [d.text for d in profile + docs] + self._parts.documents.texts(user_id)
+        n = self._write.delete_user(user_id, texts)
         self._parts.items.delete_user_items(user_id)
         return n
 

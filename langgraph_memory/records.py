@@ -41,9 +41,9 @@ __all__ = [
 _T = TypeVar("_T")
 
 #: The layers ``MemoryManager.search(layers=...)`` ranks: stored messages, mid-term
-#: segment summaries, and long-term entries (profile, facts, traits, episodes, knowledge,
-#: lessons, insights).
-SearchLayer = Literal["message", "mid_term", "long_term"]
+#: segment summaries, long-term entries (profile, facts, traits, episodes, knowledge,
+#: lessons, insights), and the chunks of documents (the user's own and shared ones).
+SearchLayer = Literal["message", "mid_term", "long_term", "document"]
 #: Where a context item comes from (see :class:`~langgraph_memory.context.ContextItem`).
 ContextLayer = Literal[
     "anchor",
@@ -64,6 +64,7 @@ ContextLayer = Literal[
     "contradiction",
     "rollup",
     "entity",
+    "chunk",
     "chain",
 ]
 

@@ -38,6 +38,7 @@ from .consolidation import Consolidator
 from .forgetting import ForgetGate, ImportanceRule, importance
 from .items import Items
 from .layers.contradictions import ContradictionFinder
+from .layers.documents import Documents
 from .layers.entities import EntityGraph
 from .layers.entry_index import EntryIndexer, IndexedRecords
 from .layers.hierarchy import Hierarchy
@@ -74,6 +75,7 @@ class MemoryParts(NamedTuple):
     reflector: Reflector
     rollups: RollupWriter
     entities: EntityGraph
+    documents: Documents
 
     def close(self) -> None:
         """Stop the background worker and the search threads, then close the store."""
@@ -251,6 +253,13 @@ def wire(
         records=records,
     )
     items = Items(storage, gate)
+    documents = Documents(  # chunks are written through the index, like long-term entries
+        records,
+        gate,
+        max_chars=config.max_document_chars,
+        chunk_chars=config.document_chunk_chars,
+        max_metadata_bytes=config.max_metadata_bytes,
+    )
     return MemoryParts(
         storage,
         write,
@@ -265,4 +274,5 @@ def wire(
         reflector,
         rollups,
         graph,
+        documents,
     )

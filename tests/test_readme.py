@@ -43,6 +43,7 @@ def test_readme_snippets_run_in_order_as_one_script(
     assert "Alice is vegetarian" in out  # MemoryStore
     assert "passport expires in May 2031" in out  # archival insert, then search
     assert "Prefers short answers." in out  # core block
+    assert "27 days of paid leave" in out  # a shared document's chunk, found for alice
     # every model call read at most one system message, first
     assert prompts
     for prompt in prompts:

@@ -39,108 +39,25 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime
-from typing import Any, cast, get_args
+from typing import cast
 
 import numpy as np
 
 from ..backends.capabilities import EntryIndex, IndexedEntry, RecordStore, RecordValue
-from ..consolidation import Knowledge
 from ..records import Record
-from ..reflection import Insight, Lesson
 from ..tokens import tokenize
-from ..working import Episode
-from .contradictions import Contradiction
-from .entities import MIN_MENTIONS, Entity
-from .facts import Fact
-from .longterm import AgentTrait
+from .entry_render import INDEXED_KINDS, render
 from .longterm_read import LongTermDoc, LongTermLayer, RankedDoc, fuse_ranked
-from .rollups import Rollup
 
 __all__ = ["INDEXED_KINDS", "EntryIndexer", "IndexedRecords", "render"]
 
-#: Record kinds whose entries are indexed (each is its layer's name).
-INDEXED_KINDS: tuple[str, ...] = tuple(k for k in get_args(LongTermLayer) if k != "profile")
 #: Users whose mirrors a process keeps (least recently read go first).
 MIRRORED_USERS = 64
-
-
-def _doc(kind: str, data: dict[str, Any]) -> tuple[str, list[str], datetime, dict[str, Any]] | None:
-    """``(text, source ids, time, extra display fields)`` of a record the read path
-    ranks, or ``None`` for one it does not (a fact that stopped holding)."""
-    if kind == "fact":
-        f = Fact.load(data)
-        if f.valid_to is not None:
-            return None
-        extra = {"confidence": f.confidence, "created": f.created_at.isoformat()}
-        return f.text(), f.source_ids, f.updated_at, extra
-    if kind == "trait":
-        t = AgentTrait.load(data)
-        return t.text(), t.source_ids, t.updated_at, {}
-    if kind == "episode":
-        e = Episode.load(data)
-        extra = {"importance": e.importance, "target": e.target, "outcome": e.outcome}
-        return e.text(), e.source_ids, e.created_at, extra
-    if kind == "lesson":
-        les = Lesson.load(data)
-        return les.text(), les.source_ids, les.updated_at, {"target": les.target}
-    if kind == "insight":
-        ins = Insight.load(data)
-        return ins.text(), ins.source_ids, ins.updated_at, {}
-    if kind == "contradiction":
-        link = Contradiction.load(data)
-        return link.text(), link.source_ids, link.later_at, {}
-    if kind == "entity":
-        ent = Entity.load(data)
-        if ent.count < MIN_MENTIONS:  # mentioned once: its message says as much
-            return None
-        when = ent.last_at or ent.updated_at
-        return ent.text(), ent.source_ids, when, {"title": ent.name, "type": ent.type}
-    if kind == "rollup":
-        r = Rollup.load(data)
-        if not (r.closed and r.summary):  # an open span is not summarised yet
-            return None
-        return r.text(), r.source_ids, r.end, {"level": r.level}
-    k = Knowledge.load(data)
-    return k.text(), k.source_episodes, k.updated_at, {}
-
-
-def render(record: Record) -> IndexedEntry:
-    """The index entry of a record of an :data:`INDEXED_KINDS` kind (a tombstone when
-    the read path does not rank it).
-
-    Example:
-        >>> from datetime import datetime, timezone
-        >>> from langgraph_memory.layers.facts import Fact
-        >>> from langgraph_memory.records import to_data
-        >>> t = datetime(2024, 5, 1, tzinfo=timezone.utc)
-        >>> f = Fact("f1", "ann", "Ann", "lives_in", "Lyon", t, created_at=t, updated_at=t)
-        >>> e = render(Record("fact", "f1", "ann", to_data(f), t, t))
-        >>> e.key, e.text, e.terms["lyon"]
-        ('fact/f1', 'Ann lives in Lyon (since 2024-05-01)', 1)
-    """
-    key = f"{record.kind}/{record.id}"
-    got = _doc(record.kind, record.data)
-    if got is None:
-        return IndexedEntry(key, None)
-    text, sources, when, extra = got
-    doc = {
-        "layer": record.kind,
-        "id": record.id,
-        "source_ids": list(sources),
-        "timestamp": when.isoformat(),
-        **extra,
-    }
-    digest = hashlib.sha256(
-        json.dumps([text, doc], ensure_ascii=False, sort_keys=True).encode()
-    ).hexdigest()[:32]
-    return IndexedEntry(key, text, dict(Counter(tokenize(text))), doc, digest)
 
 
 class IndexedRecords(RecordStore):
@@ -290,6 +207,7 @@ class _Mirror:
                 datetime.fromisoformat(when) if when else None,
                 d.get("importance"),
                 d.get("title"),
+                d.get("meta"),
             )
             self.hashes[row] = entry.hash
             self.terms[row] = dict(entry.terms)
@@ -471,23 +389,74 @@ class EntryIndexer:
         rrf_k: int = 60,
         min_cosine: float | None = None,
         layers: Collection[str] | None = None,
+        owners: Sequence[str] = (),
+        keep: Callable[[LongTermDoc], bool] | None = None,
     ) -> list[RankedDoc]:
         """The user's entries best first, as
         :func:`~langgraph_memory.layers.longterm_read.rank_hybrid` ranks them (by words
         alone without ``query_vector`` or an embedder); only those of ``layers`` when
-        given (each ranked among all entries)."""
-        mirror = self._mirror(user_id)
+        given (each ranked among all entries), and of those only the ones ``keep``
+        accepts. The entries of ``owners`` (shared knowledge) are ranked in the same
+        ranking, beside the user's own."""
+        dense = query_vector is not None and dense_weight > 0 and self.embed is not None
+        scans = [
+            self._scan(owner, query, query_vector if dense else None, layers, keep)
+            for owner in (user_id, *owners)
+        ]
+        lexical, cos, docs, ties = scans[0]
+        if len(scans) > 1:  # one ranking of every owner's rows, placed one after another
+            merged: list[tuple[int, float]] = []
+            docs, coss, order = [], [], []
+            for lex, c, d, t in scans:
+                base = len(docs)
+                merged += [(i + base, score) for i, score in lex]
+                coss.append(c if c is not None else np.full(len(d), np.nan))
+                order.append(t + base)
+                docs += d
+            ties = np.concatenate(order)
+            # equal term scores by owner, then entry key (the one-owner order)
+            lexical = sorted(merged, key=lambda x: (-x[1], ties[x[0]]))
+            cos = np.concatenate(coss) if any(c is not None for _, c, _, _ in scans) else None
+        fused = fuse_ranked(
+            lexical,
+            cos,
+            k,
+            lexical_weight=lexical_weight,
+            dense_weight=dense_weight,
+            rrf_k=rrf_k,
+            min_cosine=min_cosine,
+            ties=ties if cos is not None else None,
+        )
+        return [RankedDoc(cast(LongTermDoc, docs[i]), s, p) for i, s, p in fused]
+
+    def _scan(
+        self,
+        owner: str,
+        query: str,
+        query_vector: np.ndarray | None,
+        layers: Collection[str] | None,
+        keep: Callable[[LongTermDoc], bool] | None,
+    ) -> tuple[list[tuple[int, float]], np.ndarray | None, list[LongTermDoc | None], np.ndarray]:
+        """One owner's term ranking, cosines (NaN: left out), docs and tie order."""
+        mirror = self._mirror(owner)
         with mirror.lock:
             lexical = mirror.lexical(query)
-            keep = None
-            if layers is not None:
-                keep = np.array(
-                    [d is not None and d.layer in layers for d in mirror.docs], dtype=bool
+            mask = None
+            if layers is not None or keep is not None:
+                mask = np.array(
+                    [
+                        d is not None
+                        and (layers is None or d.layer in layers)
+                        and (keep is None or keep(d))
+                        for d in mirror.docs
+                    ],
+                    dtype=bool,
                 )
-                lexical = [(i, s) for i, s in lexical if keep[i]]
+                lexical = [(i, s) for i, s in lexical if mask[i]]
             rows = len(mirror.docs)
             cos = None
-            if query_vector is not None and dense_weight > 0 and mirror.live and self.embed:
+            if query_vector is not None and mirror.live:
+                assert self.embed is not None
                 missing = sorted(mirror.unembedded)
                 if missing:  # not embedded by the worker yet: embedded here, kept here
                     vectors = self.embed([cast(LongTermDoc, mirror.docs[i]).text for i in missing])
@@ -499,17 +468,7 @@ class EntryIndexer:
                 dots = mirror.matrix[:rows] @ q
                 cos = (dots / (mirror.norms[:rows] * qn)).astype(np.float64)
                 usable = mirror.alive[:rows] & mirror.has_vector[:rows]
-                if keep is not None:
-                    usable &= keep
+                if mask is not None:
+                    usable &= mask
                 cos[~usable] = np.nan
-            fused = fuse_ranked(
-                lexical,
-                cos,
-                k,
-                lexical_weight=lexical_weight,
-                dense_weight=dense_weight,
-                rrf_k=rrf_k,
-                min_cosine=min_cosine,
-                ties=mirror.key_order() if cos is not None else None,
-            )
-            return [RankedDoc(cast(LongTermDoc, mirror.docs[i]), s, p) for i, s, p in fused]
+            return lexical, cos, list(mirror.docs), mirror.key_order()[:rows].copy()

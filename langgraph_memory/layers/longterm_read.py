@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 import numpy as np
 
@@ -66,6 +66,7 @@ LongTermLayer = Literal[
     "contradiction",
     "rollup",
     "entity",
+    "chunk",
 ]
 
 
@@ -82,6 +83,8 @@ class LongTermDoc:
     importance: float | None = None
     #: What it is about, for entries about one thing (an entity's name).
     title: str | None = None
+    #: What a hit shows beside the text (a document chunk's document, version, status).
+    meta: dict[str, Any] | None = None
 
 
 class RankedDoc(NamedTuple):

@@ -74,9 +74,11 @@ __all__ = [
 ]
 
 #: Layers that ``search(layers=...)`` accepts: stored messages (every page, whatever
-#: layer holds it, stays searchable as a message), mid-term segment summaries, and
-#: long-term entries (profile, facts, traits, episodes, knowledge).
-LAYERS = ("message", "mid_term", "long_term")
+#: layer holds it, stays searchable as a message), mid-term segment summaries,
+#: long-term entries (profile, facts, traits, episodes, knowledge), and the chunks of
+#: documents (``add_document``: the user's own and shared knowledge; hits of layer
+#: ``chunk``).
+LAYERS = ("message", "mid_term", "long_term", "document")
 
 
 def check_layers(layers: Sequence[str] | None) -> set[str]:
@@ -204,7 +206,8 @@ class ReadPipeline:
         flt: Mapping[str, Any] | None,
     ) -> list[MemoryHit]:
         """Hits of every wanted layer, interleaved by reciprocal rank (a metadata filter
-        applies to messages only: with one, the other layers are left out)."""
+        applies to messages and to document chunks, by their own fields: with one, the
+        other layers are left out)."""
         cfg = self.config
         r = Retrieval(self, user_id, query)
         ranked: list[tuple[float, int, MemoryHit]] = []
@@ -214,8 +217,8 @@ class ReadPipeline:
             message_hits = r.message_hits(k, flt, via_segments=routed)
             for rank, hit in enumerate(message_hits, 1):
                 ranked.append((1.0 / (cfg.rrf_k + rank), 0, hit))
+        extra: list[MemoryHit] = []
         if flt is None:
-            extra: list[MemoryHit] = []
             if "mid_term" in layers:
                 extra += [segment_hit(s) for s in r.segments()]
             if "long_term" in layers:
@@ -227,6 +230,21 @@ class ReadPipeline:
                     )
                     for d, score, parts in r.long_term(parts_of, k, profile)
                 ]
+        if "document" in layers:
+            extra += [
+                MemoryHit(
+                    d.id,
+                    d.layer,
+                    d.text,
+                    score,
+                    parts,
+                    d.source_ids,
+                    timestamp=d.timestamp,
+                    metadata=dict(d.meta or {}),
+                )
+                for d, score, parts in r.documents(k, flt)
+            ]
+        if extra:
             by_layer: dict[str, int] = {}
             for hit in extra:
                 by_layer[hit.layer] = rank = by_layer.get(hit.layer, 0) + 1
@@ -326,6 +344,7 @@ class ReadPipeline:
         # embedded by then.
         ranked = r.messages(cfg.candidate_pool, flt, via_segments=not flt)
         long_ranked = r.long_term([m.parts for m in ranked], cfg.long_term_k)
+        chunks = r.documents(cfg.document_k, None, [m.parts for m in ranked])
         t2 = time.perf_counter()
         segments = r.ranked_so_far()
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
@@ -350,6 +369,11 @@ class ReadPipeline:
             item = doc_item(doc, score, parts, reason)
             doc_of[id(item)] = doc
             cands.append(item)
+        for rank, (doc, fused, parts) in enumerate(chunks, 1):
+            parts["document_rank"] = float(rank)
+            how = "hybrid search" if "dense_rank" in parts else "shared words"
+            reason = f"semantic memory: document chunk ranked {rank} by {how}"
+            cands.append(doc_item(doc, cfg.long_term_weight * fused, parts, reason))
         if segments:
             seg_of = self.segments.segment_of(user_id, [it.order for it in cands])
             credit_segments(cands, segments, seg_of, cfg.segment_boost)

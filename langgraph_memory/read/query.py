@@ -10,16 +10,19 @@ a :class:`~langgraph_memory.read.pipeline.ReadPipeline` and reads its collaborat
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from ..context import ContextItem
+from ..filters import compile_filter
+from ..layers.documents import CHUNK_KIND, SHARED_OWNER
 from ..layers.entry_index import INDEXED_KINDS
 from ..layers.hierarchy import RankedSegment
 from ..layers.longterm_read import LongTermDoc, RankedDoc, rank_hybrid
-from ..records import MemoryHit
+from ..records import MemoryHit, Message
 from ..retrieval.vectors import cosines
 from ..tokens import tokenize
 from .candidates import doc_item
@@ -29,14 +32,39 @@ from .timeline import wants_timeline
 if TYPE_CHECKING:
     from .pipeline import ReadPipeline
 
-__all__ = ["Retrieval", "RANKED_LAYERS", "LESSON_MIN_COSINE"]
+__all__ = ["Retrieval", "RANKED_LAYERS", "LESSON_MIN_COSINE", "chunk_filter"]
 
 #: The long-term layers ranked for a query that asks for no summary or timeline (day and
-#: week roll-ups are ranked only for those).
-RANKED_LAYERS = frozenset(INDEXED_KINDS) - {"rollup", "entity"}
+#: week roll-ups are ranked only for those; document chunks are a layer of their own).
+RANKED_LAYERS = frozenset(INDEXED_KINDS) - {"rollup", "entity", CHUNK_KIND}
 #: A lesson sharing no term with the task in progress rides along when its cosine with
 #: the task's request is at least this.
 LESSON_MIN_COSINE = 0.5
+
+
+def chunk_filter(flt: Mapping[str, Any] | None) -> Callable[[LongTermDoc], bool]:
+    """Which document chunks a search keeps: those whose fields (``document_id``,
+    ``version``, ``title``, ``status``, ``shared`` and the document's metadata) match
+    ``flt`` (the language of :mod:`~langgraph_memory.filters`). Archived chunks only
+    when the filter names a ``status`` or a ``version``.
+
+    Raises:
+        ValueError: On a malformed filter.
+    """
+    wanted = dict(flt or {})
+    if "status" not in wanted and "version" not in wanted:
+        wanted["status"] = "active"
+    pred = compile_filter(wanted)
+    assert pred is not None
+
+    def keep(doc: LongTermDoc) -> bool:
+        when = doc.timestamp or _EPOCH
+        return pred(Message(doc.id, "", "", "system", doc.text, when, metadata=doc.meta or {}))
+
+    return keep
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 class Retrieval:
@@ -159,12 +187,7 @@ class Retrieval:
         """
         cfg = self._p.config
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
-        close = [
-            p["cosine"]
-            for p in message_parts
-            if "cosine" in p and p.get("dense_rank", cfg.fusion_depth + 1) <= cfg.fusion_depth
-        ]
-        floor = min(close) if close else None
+        floor = self._floor(message_parts)
         qvec = self.vector.get() if weight > 0 else None
         # day and week summaries answer how something went, not what was said
         layers = RANKED_LAYERS | {"rollup"} if wants_timeline(self.query) else RANKED_LAYERS
@@ -202,6 +225,43 @@ class Retrieval:
         )
         ranked.sort(key=lambda r: -r.score)
         return ranked[:k]
+
+    def _floor(self, message_parts: list[dict[str, float]]) -> float | None:
+        """The cosine an entry sharing no term with the query must reach: that of the
+        messages ranked within ``fusion_depth`` by cosine."""
+        depth = self._p.config.fusion_depth
+        close = [
+            p["cosine"]
+            for p in message_parts
+            if "cosine" in p and p.get("dense_rank", depth + 1) <= depth
+        ]
+        return min(close) if close else None
+
+    def documents(
+        self,
+        k: int,
+        flt: Mapping[str, Any] | None = None,
+        message_parts: list[dict[str, float]] | None = None,
+    ) -> list[RankedDoc]:
+        """The best ``k`` chunks of the user's documents and of shared knowledge, in one
+        hybrid ranking over the entry index (active chunks only, unless ``flt`` names a
+        status or version; see :func:`chunk_filter`). With ``message_parts`` a chunk
+        sharing no term with the query must be as close to it as the best messages."""
+        cfg = self._p.config
+        weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
+        return self._p.entries.rank(
+            self.user_id,
+            self.query,
+            k,
+            query_vector=self.vector.get() if weight > 0 else None,
+            lexical_weight=cfg.lexical_weight,
+            dense_weight=weight,
+            rrf_k=cfg.rrf_k,
+            min_cosine=self._floor(message_parts) if message_parts is not None else None,
+            layers=(CHUNK_KIND,),
+            owners=(SHARED_OWNER,),
+            keep=chunk_filter(flt),
+        )
 
     def named_entities(self, k: int) -> list[RankedDoc]:
         """The cards of the entities the query names (every word of the name in the

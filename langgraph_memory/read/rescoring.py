@@ -43,6 +43,7 @@ ROUTE_LAYER = {
     "trait": "facts",
     "episode": "episodes",
     "knowledge": "knowledge",
+    "chunk": "knowledge",
 }
 
 
