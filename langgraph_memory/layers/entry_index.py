@@ -429,6 +429,30 @@ class EntryIndexer:
         )
         return [RankedDoc(cast(LongTermDoc, docs[i]), s, p) for i, s, p in fused]
 
+    def scores(
+        self,
+        user_id: str,
+        query: str,
+        query_vector: np.ndarray | None,
+        layers: Collection[str],
+    ) -> list[tuple[LongTermDoc, float, float | None]]:
+        """``(entry, term score, cosine)`` of the user's entries of ``layers`` that share a
+        term with the query or have a cosine with ``query_vector`` (the raw scores the
+        ranking of :meth:`rank` fuses; 0 for no shared term, ``None`` for no cosine)."""
+        lexical, cos, docs, _ = self._scan(user_id, query, query_vector, layers, None)
+        lex = dict(lexical)
+        rows = set(lex)
+        if cos is not None:
+            rows.update(np.flatnonzero(~np.isnan(cos)).tolist())
+        out = []
+        for row in sorted(rows):
+            doc = docs[row]
+            if doc is None:
+                continue
+            c = None if cos is None or np.isnan(cos[row]) else float(cos[row])
+            out.append((doc, lex.get(row, 0.0), c))
+        return out
+
     def _scan(
         self,
         owner: str,
