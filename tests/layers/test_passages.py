@@ -210,3 +210,29 @@ def test_in_memory_read_before_the_worker_embeds() -> None:
         short_messages(mm)
         hits = mm.search("ann", QUERY, k=3, layers=["message"])
         assert mid in [h.id for h in hits]
+
+
+def test_delete_reads_as_if_the_long_message_was_never_written(
+    backend: MemoryBackend, make_backend, request: pytest.FixtureRequest
+) -> None:
+    """Searching after ``delete`` ranks and scores as a store never given the message."""
+    fresh = make_backend(request.node.callspec.params["backend"])
+
+    def fill(b: MemoryBackend, long: bool) -> MemoryManager:
+        mm = MemoryManager(backend=b, embeddings=HashingEmbeddings())
+        for i in range(12):
+            mm.add_message(
+                "ann", "s1", "user", f"The database {i} runs on staging", message_id=f"c{i}"
+            )
+            if i == 5 and long:
+                mm.add_message("ann", "s1", "user", log_with_fact(0.5), message_id="long")
+        mm.flush()
+        return mm
+
+    with fill(backend, True) as mm, fill(fresh, False) as ref:
+        assert mm.search("ann", QUERY, k=1)[0].id == "long"
+        mm.delete("ann", "long")
+        for query in (QUERY, "staging database", "worker batch"):
+            got = [(h.id, round(h.score, 9)) for h in mm.search("ann", query, 12, ["message"])]
+            want = [(h.id, round(h.score, 9)) for h in ref.search("ann", query, 12, ["message"])]
+            assert got == want
