@@ -77,8 +77,9 @@ class WriteSection(Section):
     """What is accepted, how it is embedded, and the write gate.
 
     Attributes:
-        max_content_chars: Longest message content accepted, in characters.
-            Longer content raises ``ValueError`` (split it first).
+        max_content_chars: Longest message content accepted, in characters: a real
+            paste (1,000,000 by default, about 250,000 tokens). Longer content raises
+            ``ValueError`` naming the limit (split it first).
         max_metadata_bytes: Largest JSON-encoded metadata accepted per message.
         embed_batch_size: How many texts the background worker embeds at once.
         embed_cache_size: Entries of the in-process embedding cache (the
@@ -96,9 +97,17 @@ class WriteSection(Section):
         max_document_chars: Longest document ``add_document`` accepts, in characters.
         document_chunk_chars: Longest chunk a document is split into, in characters
             (after its Markdown headings; about the default embedder's window).
+        passage_chars: A message longer than this (in characters; about the default
+            embedder's window of 256 word pieces) is also indexed as passages of this
+            length, each embedded and term-scored; a hit on one counts for its message
+            (see :mod:`~langgraph_memory.layers.passages`).
+        passage_overlap: Characters shared by neighbouring passages.
+        max_passages: Passages of one message at most (256: contiguous up to about
+            205,000 characters, spread evenly over a longer message); 0 switches
+            passages off.
     """
 
-    max_content_chars: int = 100_000
+    max_content_chars: int = 1_000_000
     max_metadata_bytes: int = 65_536
     embed_batch_size: int = 512
     embed_cache_size: int = 10_000
@@ -107,6 +116,9 @@ class WriteSection(Section):
     dedup_window_days: float = 7.0
     max_document_chars: int = 10_000_000
     document_chunk_chars: int = 1000
+    passage_chars: int = 1000
+    passage_overlap: int = 200
+    max_passages: int = 256
 
     def validate(self) -> None:
         from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
@@ -117,7 +129,13 @@ class WriteSection(Section):
         self._positive(
             "max_content_chars", "max_metadata_bytes", "embed_batch_size", "embed_cache_size"
         )
-        self._positive("max_document_chars", "document_chunk_chars")
+        self._positive("max_document_chars", "document_chunk_chars", "passage_chars")
+        self._non_negative("passage_overlap", "max_passages")
+        if self.passage_overlap >= self.passage_chars:
+            raise ValueError(
+                f"passage_overlap ({self.passage_overlap}) must be below passage_chars "
+                f"({self.passage_chars})"
+            )
         self._non_negative("dedup_window_days")
         self._unit("dedup_threshold")
 

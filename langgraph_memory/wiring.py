@@ -44,6 +44,7 @@ from .layers.entry_index import EntryIndexer, IndexedRecords
 from .layers.hierarchy import Hierarchy
 from .layers.longterm import LongTermConfig, LongTermMemory
 from .layers.longterm_read import LongTermDocs
+from .layers.passages import Passages
 from .layers.promotion import AtomWriter
 from .layers.rollups import RollupWriter
 from .read.messages import MessageRetriever
@@ -220,9 +221,18 @@ def wire(
     consolidator = Consolidator(working, llm, min_episodes=config.consolidation_min_episodes)
     accesses = AccessLog(working, consolidator, longterm)
     docs = LongTermDocs(longterm, working, consolidator)
+    passages = None
+    if config.max_passages > 0:  # long messages indexed in passages too
+        passages = Passages(
+            records,
+            entries,
+            chars=config.passage_chars,
+            overlap=config.passage_overlap,
+            max_passages=config.max_passages,
+        )
     read = ReadPipeline(
         storage,
-        MessageRetriever(storage, embedder, config),
+        MessageRetriever(storage, embedder, config, passages),
         config,
         hierarchy,
         docs,
@@ -251,6 +261,7 @@ def wire(
         entries=entries,
         reflector=reflector if config.reflect else None,
         records=records,
+        passages=passages,
     )
     items = Items(storage, gate)
     documents = Documents(  # chunks are written through the index, like long-term entries

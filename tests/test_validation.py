@@ -396,7 +396,7 @@ def test_memory_config_validation(kwargs: dict, exc: type[Exception], match: str
 
 def test_memory_config_defaults_and_immutability() -> None:
     cfg = MemoryConfig()
-    assert (cfg.rrf_k, cfg.default_token_budget, cfg.max_content_chars) == (60, 2000, 100_000)
+    assert (cfg.rrf_k, cfg.default_token_budget, cfg.max_content_chars) == (60, 2000, 1_000_000)
     with pytest.raises(dataclasses.FrozenInstanceError):
         cfg.rrf_k = 10  # type: ignore[misc]
     derived = dataclasses.replace(cfg, rrf_k=10, lexical_weight=0)

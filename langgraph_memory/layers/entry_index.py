@@ -131,6 +131,8 @@ class _Mirror:
         #: Rows holding an entry without a vector (embedded in process when read).
         self.unembedded: set[int] = set()
         self.live = 0
+        #: Entries held per layer.
+        self.per_layer: dict[str, int] = {}
         self.lock = threading.Lock()
 
     def _rows(self, rows: int) -> None:
@@ -167,8 +169,10 @@ class _Mirror:
     def apply(self, entry: IndexedEntry) -> None:
         row = self.row_of.get(entry.key)
         if row is not None:  # drop the old state of the row
-            if self.docs[row] is not None:
+            old = self.docs[row]
+            if old is not None:
                 self.live -= 1
+                self.per_layer[old.layer] -= 1
             self.alive[row] = False
             self.unembedded.discard(row)
             for term in self.terms[row]:
@@ -209,6 +213,8 @@ class _Mirror:
                 d.get("title"),
                 d.get("meta"),
             )
+            layer = cast(LongTermDoc, self.docs[row]).layer
+            self.per_layer[layer] = self.per_layer.get(layer, 0) + 1
             self.hashes[row] = entry.hash
             self.terms[row] = dict(entry.terms)
             for term, tf in entry.terms.items():
@@ -428,6 +434,34 @@ class EntryIndexer:
             ties=ties if cos is not None else None,
         )
         return [RankedDoc(cast(LongTermDoc, docs[i]), s, p) for i, s, p in fused]
+
+    def scores(
+        self,
+        user_id: str,
+        query: str,
+        query_vector: np.ndarray | None,
+        layers: Collection[str],
+    ) -> list[tuple[LongTermDoc, float, float | None]]:
+        """``(entry, term score, cosine)`` of the user's entries of ``layers`` that share a
+        term with the query or have a cosine with ``query_vector`` (the raw scores the
+        ranking of :meth:`rank` fuses; 0 for no shared term, ``None`` for no cosine)."""
+        mirror = self._mirror(user_id)
+        with mirror.lock:
+            if not any(mirror.per_layer.get(layer) for layer in layers):
+                return []  # the common case for passages: read nothing more
+        lexical, cos, docs, _ = self._scan(user_id, query, query_vector, layers, None)
+        lex = dict(lexical)
+        rows = set(lex)
+        if cos is not None:
+            rows.update(np.flatnonzero(~np.isnan(cos)).tolist())
+        out = []
+        for row in sorted(rows):
+            doc = docs[row]
+            if doc is None:
+                continue
+            c = None if cos is None or np.isnan(cos[row]) else float(cos[row])
+            out.append((doc, lex.get(row, 0.0), c))
+        return out
 
     def _scan(
         self,

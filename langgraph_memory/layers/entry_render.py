@@ -26,6 +26,7 @@ from .entities import MIN_MENTIONS, Entity
 from .facts import Fact
 from .longterm import AgentTrait
 from .longterm_read import LongTermLayer
+from .passages import PASSAGE_KIND, Passage
 from .rollups import Rollup
 
 __all__ = ["INDEXED_KINDS", "render"]
@@ -68,6 +69,9 @@ def _doc(kind: str, data: dict[str, Any]) -> tuple[str, list[str], datetime, dic
     if kind == CHUNK_KIND:
         c = DocumentChunk.load(data)
         return c.text(), c.source_ids(), c.created_at, {"meta": c.meta()}
+    if kind == PASSAGE_KIND:
+        p = Passage.load(data)
+        return p.body, [p.message_id], p.timestamp, {"meta": p.meta()}
     if kind == "rollup":
         r = Rollup.load(data)
         if not (r.closed and r.summary):  # an open span is not summarised yet

@@ -67,6 +67,7 @@ LongTermLayer = Literal[
     "rollup",
     "entity",
     "chunk",
+    "passage",
 ]
 
 

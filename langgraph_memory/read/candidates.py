@@ -18,7 +18,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..config import MemoryConfig
 from ..context import ContextItem, item_tokens
@@ -102,8 +102,13 @@ def message_item(
     max_tokens: int = 0,
 ) -> ContextItem:
     """A stored message as a context item (``speaker: content``, under its date); with
-    ``max_tokens`` a longer one is shown as its excerpt for the query's ``terms``."""
-    content = excerpt(msg.content, terms, max_tokens)
+    ``max_tokens`` a longer one is shown as its excerpt for the query's ``terms``,
+    around the passage that matched when ``parts`` names one (``passage_start``,
+    ``passage_end``)."""
+    focus = None
+    if "passage_start" in parts and "passage_end" in parts:
+        focus = (int(parts["passage_start"]), int(parts["passage_end"]))
+    content = excerpt(msg.content, terms, max_tokens, focus)
     if content != msg.content:
         parts = {**parts, "excerpt_of_tokens": float(count_tokens(msg.content))}
     text = f"{msg.name or msg.role}: {content}"
@@ -127,7 +132,8 @@ def doc_item(doc: LongTermDoc, score: float, parts: dict[str, float], reason: st
     if doc.importance is not None:
         parts = {**parts, "importance": doc.importance}
     return ContextItem(
-        layer=doc.layer,
+        # never a passage: passages count for their messages, they are no items
+        layer=cast(ContextLayer, doc.layer),
         text=doc.text,
         tokens=item_tokens(doc.text),
         score=score,

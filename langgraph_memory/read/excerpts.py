@@ -4,7 +4,9 @@ A long assistant reply (an explanation with code, a pasted log) can hold one rel
 sentence in thousands of tokens; packed whole it crowds the user's own words out of
 the budget. :func:`excerpt` keeps a message's opening sentence and then its sentences
 (or lines of code) sharing the most terms with the query, in their original order,
-within a token cap; gaps are marked with ``…``.
+within a token cap; gaps are marked with ``…``. Given the span of the passage that
+matched the query (see :mod:`~langgraph_memory.layers.passages`), the pieces within it
+come first, after the opening.
 
 Example:
     >>> text = "Here is the plan. " + "Filler about logging. " * 40 + "Set the timeout to 5 s."
@@ -25,13 +27,17 @@ __all__ = ["excerpt", "GAP"]
 GAP = " … "
 
 
-def excerpt(text: str, terms: Set[str], max_tokens: int) -> str:
+def excerpt(
+    text: str, terms: Set[str], max_tokens: int, focus: tuple[int, int] | None = None
+) -> str:
     """``text`` itself when it fits ``max_tokens``, else its excerpt for ``terms``.
 
     Args:
         text: The message content.
         terms: The query's terms (:func:`~langgraph_memory.tokens.tokenize`).
         max_tokens: The excerpt's cap (``0`` or less: never cut).
+        focus: The ``(start, end)`` characters of the passage that matched: its pieces
+            go in first after the opening (a text of one piece is cut from its start).
 
     Returns:
         The opening piece, then the pieces with the most query terms (earlier first on
@@ -41,8 +47,16 @@ def excerpt(text: str, terms: Set[str], max_tokens: int) -> str:
         return text
     pieces = [(at, piece.strip()) for at, piece in sentence_spans(text) if piece.strip()]
     if len(pieces) <= 1:
+        if focus is not None and focus[0] > 0:
+            return GAP.lstrip() + _cut(text[focus[0] :].strip(), max_tokens - 1)
         return _cut(text.strip(), max_tokens)
     scores = [len(terms & set(tokenize(p))) for _, p in pieces]
+    if focus is not None:  # the matched passage first: its pieces outrank every other
+        lo, hi = focus
+        bonus = len(terms) + 1
+        for i, (at, piece) in enumerate(pieces):
+            if at < hi and at + len(piece) > lo:
+                scores[i] += bonus
     order = [0] + sorted(range(1, len(pieces)), key=lambda i: (-scores[i], i))
     kept: list[int] = []
     used = 0

@@ -26,6 +26,7 @@ from ..backends.base import MemoryBackend
 from ..config import MemoryConfig
 from ..embeddings import EmbedderSource
 from ..filters import compile_filter
+from ..layers.passages import PassageHit, Passages
 from ..records import MemoryHit, Message
 from ..retrieval.hybrid import HybridRanker
 from ..tokens import tokenize
@@ -85,6 +86,8 @@ class MessageRetriever:
         embedder: Hands out the query embedder (may block on first use while the model
             loads).
         config: Fusion and BM25 parameters.
+        passages: The passages of long messages, whose best hit counts for its
+            message (see :meth:`_with_passages`); ``None``: messages alone.
     """
 
     def __init__(
@@ -92,10 +95,12 @@ class MessageRetriever:
         backend: MemoryBackend,
         embedder: EmbedderSource,
         config: MemoryConfig,
+        passages: Passages | None = None,
     ) -> None:
         self.backend = backend
         self.embedder = embedder
         self.config = config
+        self.passages = passages
         self.ranker = HybridRanker(
             rrf_k=config.rrf_k,
             lexical_weight=config.lexical_weight,
@@ -208,6 +213,12 @@ class MessageRetriever:
             )
             rankings["dense"] = dense
             cosines = dict(dense)
+        passages: dict[int, PassageHit] = {}
+        if self.passages is not None and rankings:
+            dense_on = cfg.dense_weight > 0 and self.passages.dense
+            passages = self.passages.best(user_id, query, qvec.get() if dense_on else None, allowed)
+            if passages:
+                bm25, cosines = self._with_passages(rankings, bm25, cosines, passages, pool)
         if (fusion or cfg.fusion) == "convex" and len(rankings) == 2:
             fused = self._convex(user_id, qvec, rankings, bm25, cosines, k, pool)
         else:
@@ -231,7 +242,55 @@ class MessageRetriever:
                 parts["bm25"] = bm25[seq]
             if seq in cosines:
                 parts["cosine"] = cosines[seq]
+            hit = passages.get(seq)
+            if hit is not None:
+                parts["passage_start"], parts["passage_end"] = float(hit.start), float(hit.end)
+                if hit.cosine is not None:
+                    parts["passage_cosine"] = hit.cosine
         return fused
+
+    @staticmethod
+    def _with_passages(
+        rankings: dict[str, list[tuple[int, float]]],
+        bm25: dict[int, float],
+        cosines: dict[int, float],
+        passages: Mapping[int, PassageHit],
+        pool: int,
+    ) -> tuple[dict[int, float], dict[int, float]]:
+        """The BM25 and dense rankings (and their scores) after each long message gains
+        from its best passage; returns the new scores.
+
+        - Dense: a message's cosine is the higher of its own and its best passage's
+          (a message the dense ranking missed may enter it).
+        - BM25: passage term scores are of another scale; the best passage's is scaled
+          to the best message's BM25 score, and a message scores the higher of its own
+          and its best passage's, so a long message whose one passage answers the query
+          is no longer buried by its length.
+
+        Each ranking is sorted again and cut at ``pool``. A message only BM25 ranks keeps
+        its best passage's cosine (the convex fusion reads no other then).
+        """
+        if "bm25" in rankings:
+            lex = {seq: h.lexical for seq, h in passages.items() if h.lexical > 0}
+            if lex:
+                scale = (max(bm25.values(), default=0.0) or 1.0) / max(lex.values())
+                merged = dict(bm25)
+                for seq, s in lex.items():
+                    merged[seq] = max(merged.get(seq, 0.0), s * scale)
+                rankings["bm25"] = sorted(merged.items(), key=lambda kv: -kv[1])[:pool]
+                bm25 = dict(rankings["bm25"])
+        if "dense" in rankings:
+            close = {seq: h.cosine for seq, h in passages.items() if h.cosine is not None}
+            if close:
+                merged = dict(cosines)
+                for seq, c in close.items():
+                    merged[seq] = max(merged.get(seq, -1.0), c)
+                rankings["dense"] = sorted(merged.items(), key=lambda kv: -kv[1])[:pool]
+                cosines = dict(rankings["dense"])
+                for seq in bm25:
+                    if seq not in cosines and seq in close:
+                        cosines[seq] = close[seq]
+        return bm25, cosines
 
     def _convex(
         self,

@@ -22,6 +22,7 @@ from ..layers.documents import CHUNK_KIND, SHARED_OWNER
 from ..layers.entry_index import INDEXED_KINDS
 from ..layers.hierarchy import RankedSegment
 from ..layers.longterm_read import LongTermDoc, RankedDoc, rank_hybrid
+from ..layers.passages import PASSAGE_KIND
 from ..records import MemoryHit, Message
 from ..retrieval.vectors import cosines
 from ..tokens import tokenize
@@ -35,8 +36,9 @@ if TYPE_CHECKING:
 __all__ = ["Retrieval", "RANKED_LAYERS", "LESSON_MIN_COSINE", "chunk_filter"]
 
 #: The long-term layers ranked for a query that asks for no summary or timeline (day and
-#: week roll-ups are ranked only for those; document chunks are a layer of their own).
-RANKED_LAYERS = frozenset(INDEXED_KINDS) - {"rollup", "entity", CHUNK_KIND}
+#: week roll-ups are ranked only for those; document chunks are a layer of their own, and
+#: passages of long messages count for their messages).
+RANKED_LAYERS = frozenset(INDEXED_KINDS) - {"rollup", "entity", CHUNK_KIND, PASSAGE_KIND}
 #: A lesson sharing no term with the task in progress rides along when its cosine with
 #: the task's request is at least this.
 LESSON_MIN_COSINE = 0.5

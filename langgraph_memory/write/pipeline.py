@@ -35,6 +35,7 @@ from ..config import WriteSection
 from ..embeddings import CachedEmbeddings
 from ..layers.entry_index import INDEXED_KINDS, render
 from ..layers.erasure import forget_in_records
+from ..layers.passages import Passages
 from ..records import Message, index_text
 from ..tokens import tokenize
 from ..validation import (
@@ -123,6 +124,9 @@ class WritePipeline:
             when the queue is drained.
         reflector: Writes lessons and insights for the users whose entries changed,
             when the queue is drained.
+        records: The record store long-term memory writes through.
+        passages: Where a long message's passages are indexed when it is stored
+            (``None``: no passages).
     """
 
     #: How long ``delete_user`` waits for another process to release the writer lease.
@@ -141,8 +145,10 @@ class WritePipeline:
         entries: EntryEmbedder | None = None,
         reflector: Reflection | None = None,
         records: RecordStore | None = None,
+        passages: Passages | None = None,
     ) -> None:
         self.storage = storage
+        self.passages = passages
         #: The records long-term memory writes through (the entry index kept in step).
         self.records: RecordStore = records if records is not None else storage
         self._entries = entries
@@ -200,8 +206,11 @@ class WritePipeline:
         return self.gate.clean_message(msg, field)
 
     def store(self, msg: Message) -> str:
-        """Store a validated message and its terms (the queue); returns its id."""
+        """Store a validated message and its terms (the queue), and index a long one's
+        passages (their vectors come with the worker's next idle pass); returns its id."""
         stored, created = self.storage.insert_message(msg, tokenize(index_text(msg)))
+        if self.passages is not None:
+            self.passages.write(stored, created=created)
         if created:
             self.worker.notify()
         return stored.id
@@ -280,6 +289,8 @@ class WritePipeline:
                 CachedEmbeddings.content_hash(index_text(m))
                 for m in self.storage.iter_messages(user_id)
             ]
+            if self.passages is not None:
+                derived_texts = [*derived_texts, *self.passages.texts(user_id)]
             texts = [CachedEmbeddings.content_hash(t) for t in derived_texts]
             n = self.storage.delete_user(user_id, hashes)
             self._hierarchy.forget_user(user_id)
@@ -322,10 +333,13 @@ class WritePipeline:
         with self._deleting(f"delete({user_id!r}, ...)"):
             found = [self.storage.get_message(user_id, mid) for mid in dict.fromkeys(ids)]
             msgs = [m for m in found if m is not None]
+            passages = self.passages.forget(user_id, ids) if self.passages is not None else []
             changed = forget_in_records(self.records, user_id, set(ids), msgs)
-            texts = [index_text(m) for m in msgs] + [
-                e.text for r in changed if r.kind in INDEXED_KINDS and (e := render(r)).text
-            ]
+            texts = (
+                [index_text(m) for m in msgs]
+                + passages
+                + [e.text for r in changed if r.kind in INDEXED_KINDS and (e := render(r)).text]
+            )
             hashes = [CachedEmbeddings.content_hash(t) for t in texts]
             gone = self.storage.delete_messages(user_id, list(ids), hashes)
             self._hierarchy.forget_messages(user_id, msgs, self._embed_stored)
