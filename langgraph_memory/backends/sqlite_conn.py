@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
-from .sqlite_health import Integrity, check_files, connect, quick_check
+from .sqlite_health import Integrity, check_files, check_wal, connect, quick_check
 from .sqlite_sql import MIGRATIONS
 
 __all__ = ["SQLiteConnection"]
@@ -120,6 +120,8 @@ class SQLiteConnection:
         self._lease_file = self.file.with_name(self.file.name + ".writer")
         self._lease_fd: int | None = None
         unclean = check_files(self.file)
+        if unclean and encryption_key is None:
+            check_wal(self.file)
         self._key = encryption_key
         self._conn = connect(self.file, encryption_key)
         if integrity == "always" or (integrity == "auto" and unclean):

@@ -11,8 +11,15 @@ at its last checkpoint (everything written since is gone). Checked here:
 - **after connecting** (:func:`quick_check`): SQLite's ``PRAGMA quick_check``, run when
   asked (``integrity="always"``) or when the last process did not close the store
   cleanly (``"auto"``: a write-ahead log with frames was there at open), which finds a
-  damaged page (it does not find a damaged log tail: SQLite drops the frames after a
-  bad checksum as an unfinished transaction).
+  damaged page;
+- **the log's frames** (:func:`check_wal`, unencrypted stores): SQLite reads a
+  write-ahead log up to its first frame whose checksum fails and silently drops the
+  rest as an unfinished transaction. A frame that fails its checksum while committed
+  transactions of the same log generation (the same salts, a valid chain from the bad
+  frame's stored checksum) follow it is damage, not a crash mid-write or a rolled-back
+  transaction (those end in no commit): the store would open short, so it raises
+  instead. A damaged last transaction cannot be told from a crash and opens as
+  SQLite opens it (without that transaction).
 
 Example:
     >>> import tempfile, pathlib
@@ -41,6 +48,7 @@ __all__ = [
     "check_files",
     "quick_check",
     "wal_frames",
+    "check_wal",
     "connect",
 ]
 
@@ -122,6 +130,78 @@ def check_files(file: Path) -> bool:
             f"checkpoint would be lost); {_restore_hint(file)}"
         )
     return bool(frames)
+
+
+def _wal_checksum(data: bytes, s0: int, s1: int, order: str) -> tuple[int, int]:
+    """SQLite's WAL checksum of ``data`` (a multiple of 8 bytes), continued from ``s0, s1``."""
+    words = struct.unpack(f"{order}{len(data) // 4}I", data)
+    for i in range(0, len(words), 2):
+        s0 = (s0 + words[i] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[i + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+def check_wal(file: Path) -> None:
+    """Check a write-ahead log's frames before SQLite reads it (see the module docs).
+
+    Raises:
+        StoreDamagedError: When a frame fails its checksum and committed transactions
+            of the same log generation follow it (they would be dropped).
+    """
+    wal = file.with_name(file.name + "-wal")
+    try:
+        data = wal.read_bytes()
+    except OSError:
+        return
+    if len(data) < _WAL_HEADER:
+        return
+    magic, _, page_size = struct.unpack(">III", data[:12])
+    if magic not in _WAL_MAGIC or page_size < 512 or page_size & (page_size - 1):
+        return
+    order = ">" if magic & 1 else "<"
+    salts = data[16:24]
+    s0, s1 = _wal_checksum(data[:24], 0, 0, order)
+    if (s0, s1) != struct.unpack(">II", data[24:32]):
+        return  # no valid header: SQLite ignores the whole log (a new or reset one)
+    size = _FRAME_HEADER + page_size
+    frames = (len(data) - _WAL_HEADER) // size
+    for n in range(frames):
+        at = _WAL_HEADER + n * size
+        head = data[at : at + _FRAME_HEADER]
+        if head[8:16] != salts:
+            return  # frames of an earlier generation: the log ends here
+        s0, s1 = _wal_checksum(head[:8], s0, s1, order)
+        s0, s1 = _wal_checksum(data[at + _FRAME_HEADER : at + size], s0, s1, order)
+        if (s0, s1) == struct.unpack(">II", head[16:24]):
+            continue
+        dropped = _committed_after(data, n, size, salts, order)
+        if dropped:
+            raise StoreDamagedError(
+                f"{file}: frame {n + 1} of its write-ahead log fails its checksum while "
+                f"{dropped} committed transactions of the same log follow it (SQLite would "
+                f"drop them); {_restore_hint(file)}"
+            )
+        return
+
+
+def _committed_after(data: bytes, bad: int, size: int, salts: bytes, order: str) -> int:
+    """Commits (frames marking a transaction's end) that follow frame ``bad`` in a valid
+    chain continued from its stored checksum. Frames of a transaction that was rolled
+    back, left behind a shorter one, also fail their checksum but end in no commit."""
+    head = data[_WAL_HEADER + bad * size : _WAL_HEADER + bad * size + _FRAME_HEADER]
+    s0, s1 = struct.unpack(">II", head[16:24])
+    commits = 0
+    for m in range(bad + 1, (len(data) - _WAL_HEADER) // size):
+        at = _WAL_HEADER + m * size
+        head = data[at : at + _FRAME_HEADER]
+        if head[8:16] != salts:
+            break
+        s0, s1 = _wal_checksum(head[:8], s0, s1, order)
+        s0, s1 = _wal_checksum(data[at + _FRAME_HEADER : at + size], s0, s1, order)
+        if (s0, s1) != struct.unpack(">II", head[16:24]):
+            break
+        commits += struct.unpack(">I", head[4:8])[0] != 0
+    return commits
 
 
 def quick_check(conn: Any, file: Path) -> None:
