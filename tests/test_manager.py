@@ -496,7 +496,9 @@ def test_build_context_brings_the_turns_around_a_hit(backend: MemoryBackend) -> 
         # window 2 inside session s2 only (s2 holds ids[4..7])
         assert {it.source_ids[0] for it in neighbors} == {ids[4], ids[5], ids[7]}
         assert all(it.session_id == "s2" for it in neighbors)
-        hit_score = by_id[ids[6]].score
+        hit = by_id[ids[6]]
+        # its neighbours inherit from its score before a question factor
+        hit_score = hit.score / hit.score_parts.get("question_factor", 1.0)
         answer = by_id[ids[7]]
         assert answer.reason == f"reply to retrieved message {ids[6]}"
         assert answer.score == pytest.approx(hit_score * cfg.answer_decay)

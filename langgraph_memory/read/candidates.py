@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING, cast
 
@@ -28,6 +29,7 @@ from ..layers.shortterm import SessionState
 from ..records import ContextLayer, MemoryHit, Message
 from ..tokens import count_tokens, tokenize
 from ..working import Anchor, TaskState
+from ..write.extraction_entities import sentence_spans
 from .excerpts import excerpt
 from .messages import SEGMENT_RANKING, RankedMessage
 
@@ -182,8 +184,25 @@ def message_candidates(
                 msg, layer, score, dict(parts), reason, show_dates=cfg.show_dates,
                 terms=terms, max_tokens=cfg.excerpt_tokens,
             )  # fmt: skip
-    if cfg.neighbor_window <= 0:
-        return list(items.values())
+    said: dict[int, Message] = {seq: m for seq in items if (m := msgs.get(seq)) is not None}
+    if cfg.neighbor_window > 0:
+        _add_neighbors(storage, user_id, ranked, msgs, items, said, skip, cfg, terms)
+    _weigh_turns(items, said, terms, cfg)
+    return list(items.values())
+
+
+def _add_neighbors(
+    storage: StorageCore,
+    user_id: str,
+    ranked: Sequence[RankedMessage],
+    msgs: Mapping[int, Message],
+    items: dict[int, ContextItem],
+    said: dict[int, Message],
+    skip: set[str],
+    cfg: MemoryConfig,
+    terms: Set[str],
+) -> None:
+    """The turns around the primary hits join ``items`` (see :func:`message_candidates`)."""
     primary = [(r.seq, r.score) for r in ranked if r.seq in items and r.primary]
     around = storage.neighbors_many(user_id, [s for s, _ in primary], cfg.neighbor_window)
     for hit_seq, score in primary:
@@ -199,6 +218,7 @@ def message_candidates(
             if existing is None and _off_topic(nb, terms, cfg.neighbor_tokens):
                 continue  # a long turn that shares no word with the query
             if existing is None:
+                said[nb.seq] = nb
                 items[nb.seq] = message_item(
                     nb,
                     "neighbor",
@@ -213,7 +233,50 @@ def message_candidates(
                 existing.score = nscore
                 existing.score_parts["neighbor_of_score"] = score
                 existing.reason = f"{reason}; {existing.reason}"
-    return list(items.values())
+
+
+def _weigh_turns(
+    items: Mapping[int, ContextItem],
+    said: Mapping[int, Message],
+    terms: Set[str],
+    cfg: MemoryConfig,
+) -> None:
+    """Turns that only ask score ``question_factor`` of their score (their reply keeps
+    what it inherited), and turns said by someone the query names ``1 + speaker_boost``
+    times theirs."""
+    for seq, it in items.items():
+        msg = said.get(seq)
+        if msg is None:
+            continue
+        if cfg.question_factor < 1.0 and only_asks(msg.content):
+            it.score *= cfg.question_factor
+            it.score_parts["question_factor"] = cfg.question_factor
+            it.reason += "; it only asks (what it asks about is in the reply)"
+        if cfg.speaker_boost > 0 and msg.name and terms:
+            name = set(tokenize(msg.name))
+            if name and name <= terms:
+                it.score *= 1.0 + cfg.speaker_boost
+                it.score_parts["speaker_boost"] = 1.0 + cfg.speaker_boost
+                it.reason += f"; said by {msg.name}, whom the query names"
+
+
+#: Chinese chains clauses with full-width commas where English ends sentences.
+_CLAUSE = re.compile(r"(?<=[，；])")
+
+
+def only_asks(text: str) -> bool:
+    """Whether a turn only asks: its last sentence is a question and its other
+    sentences hold at most two content words ("Wow, great pic! Where was that?").
+
+    Example:
+        >>> only_asks("Cool! Where did you go?"), only_asks("I moved to Lyon last May. You?")
+        (True, False)
+    """
+    pieces = [c.strip() for _, p in sentence_spans(text) for c in _CLAUSE.split(p) if c.strip()]
+    if not pieces or not pieces[-1].endswith(("?", "？")):
+        return False
+    told = [p for p in pieces if not p.endswith(("?", "？"))]
+    return sum(len(tokenize(p)) for p in told) <= 2
 
 
 def _off_topic(msg: Message, terms: Set[str], cap: int) -> bool:
