@@ -101,6 +101,9 @@ class VectorMatrix:
         self._n = 0
         self._alive = np.zeros(0, dtype=bool)
         self._dead = 0
+        # Keys appended in increasing order (message seqs are) are found by binary
+        # search, so a search among a few allowed keys reads only their rows.
+        self._sorted = True
 
     def __len__(self) -> int:
         return int(self._alive[: self._n].sum())
@@ -119,6 +122,9 @@ class VectorMatrix:
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         vecs = vecs / norms
+        new = np.asarray(keys, dtype=np.int64)
+        if (self._n and new[0] <= self._keys[self._n - 1]) or np.any(new[1:] <= new[:-1]):
+            self._sorted = False
         need = self._n + len(keys)
         if need > len(self._data):
             cap = max(need, 2 * len(self._data), 64)
@@ -130,7 +136,7 @@ class VectorMatrix:
             alive[: self._n] = self._alive[: self._n]
             self._data, self._keys, self._alive = data, k, alive
         self._data[self._n : need] = vecs
-        self._keys[self._n : need] = keys
+        self._keys[self._n : need] = new
         self._alive[self._n : need] = True
         self._n = need
 
@@ -154,16 +160,15 @@ class VectorMatrix:
         qn = float(np.linalg.norm(q))
         if qn == 0:
             return []
-        sims = _matvec(self._data[: self._n], q / qn)
-        rows: np.ndarray | None = None  # the rows searched, when not all of them
-        if allowed is not None or self._dead:
-            valid = self._alive[: self._n].copy()
-            if allowed is not None:
-                valid &= np.isin(self._keys[: self._n], np.fromiter(allowed, dtype=np.int64))
-            rows = np.flatnonzero(valid)
-            if rows.size == 0:
-                return []
-            sims = sims[rows]
+        rows = self._rows(allowed)  # the rows searched, when not all of them
+        if rows is None:
+            sims = _matvec(self._data[: self._n], q / qn)
+        elif rows.size == 0:
+            return []
+        elif 4 * rows.size < self._n:  # a few rows: read only them
+            sims = self._data[rows] @ (q / qn)
+        else:
+            sims = _matvec(self._data[: self._n], q / qn)[rows]
         # float32 products of equal vectors can differ in the last bits depending on
         # where a row falls in the BLAS kernel: scores are rounded to 6 decimals so
         # equal vectors tie exactly, and ties go to the older key. Only the rows that
@@ -179,3 +184,19 @@ class VectorMatrix:
         keys = self._keys[near if rows is None else rows[near]]
         order = np.lexsort((keys, -scores))[:k]
         return [(int(keys[i]), float(scores[i])) for i in order]
+
+    def _rows(self, allowed: set[int] | None) -> np.ndarray | None:
+        """The live rows among the ``allowed`` keys, ascending (``None``: every row)."""
+        if allowed is None:
+            return np.flatnonzero(self._alive[: self._n]) if self._dead else None
+        wanted = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+        keys = self._keys[: self._n]
+        if self._sorted:
+            wanted.sort()
+            pos = np.searchsorted(keys, wanted)
+            inside = pos < self._n
+            pos, wanted = pos[inside], wanted[inside]
+            rows = pos[keys[pos] == wanted]
+        else:
+            rows = np.flatnonzero(np.isin(keys, wanted))
+        return rows[self._alive[rows]]
