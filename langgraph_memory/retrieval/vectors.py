@@ -22,6 +22,9 @@ _controller_lock = threading.Lock()
 _helper: ThreadPoolExecutor | None = None
 #: Rows from which a search splits its product over two threads.
 _SPLIT_ROWS = 32_768
+#: A search among allowed rows reads only them when they are under 1/_GATHER of all
+#: (gathering scattered rows costs several times a sequential scan per byte).
+_GATHER = 16
 #: Rows from which a search scans int8 blocks for candidates (see ``VectorMatrix``).
 INT8_ROWS = 32_768
 #: Rows of an int8 block (the rows after the last full block are scanned as float32).
@@ -134,6 +137,10 @@ class VectorMatrix:
         # int8 blocks of rows [0, INT8_BLOCK * len), made by the searches that use them
         self._blocks: list[Int8Block] = []
         self._scale = 0.0  # the blocks' scale, set by the first (clipping later outliers)
+        # (query bytes, rows, approximate cosines) of the last int8 scan: one read path
+        # searches with the same query vector more than once (all messages, then those
+        # of the closest segments)
+        self._last: tuple[bytes, int, np.ndarray] | None = None
         self._blocks_lock = threading.Lock()
         # Keys appended in increasing order (message seqs are) are found by binary
         # search, so a search among a few allowed keys reads only their rows.
@@ -198,7 +205,7 @@ class VectorMatrix:
         rows = self._rows(allowed)  # the rows searched, when not all of them
         if rows is not None and rows.size == 0:
             return []
-        if rows is not None and 4 * rows.size < self._n:  # a few rows: read only them
+        if rows is not None and _GATHER * rows.size < self._n:  # a few rows: read only them
             sims = self._data[rows] @ q
         elif (found := self._int8_candidates(q, k, rows)) is not None:
             rows = found
@@ -260,7 +267,12 @@ class VectorMatrix:
 
     def _approximate(self, q: np.ndarray, n: int) -> np.ndarray:
         """Cosines of the first ``n`` rows: approximate from the int8 blocks (made now for
-        rows that filled a block since), exact for the rows after the last block."""
+        rows that filled a block since), exact for the rows after the last block; the
+        last query's again when it is asked again."""
+        key = q.tobytes()
+        last = self._last
+        if last is not None and last[0] == key and last[1] == n:
+            return last[2]
         blocks = self._blocks
         if len(blocks) < n // INT8_BLOCK:
             with self._blocks_lock:
@@ -279,4 +291,6 @@ class VectorMatrix:
         if len(tail):
             with _one_blas_thread():
                 parts.append(tail @ q)
-        return np.concatenate(parts)
+        scores = np.concatenate(parts)
+        self._last = (key, n, scores)
+        return scores
