@@ -112,7 +112,8 @@ def _spread(calls: list[Any]) -> list[np.ndarray]:
 class VectorMatrix:
     """Rows of L2-normalised float32 vectors keyed by an integer (message seq).
 
-    Appends amortise by doubling capacity; search is one matrix-vector product. From
+    Appends amortise by doubling capacity; search is one matrix-vector product. With
+    ``int8=True`` (a matrix kept across searches, as the backends keep theirs), from
     :data:`INT8_ROWS` rows (with ONNX Runtime installed) the product is taken with int8
     blocks of the rows (:mod:`.quantized`), a quarter of the bytes to read, and picks the
     ``RESCORE_FACTOR * k`` best candidates (and any tied with the last), which the
@@ -127,8 +128,9 @@ class VectorMatrix:
         1
     """
 
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, *, int8: bool = False) -> None:
         self.dim = dim
+        self.int8 = int8
         self._data = np.zeros((0, dim), dtype=np.float32)
         self._keys = np.zeros(0, dtype=np.int64)
         self._n = 0
@@ -252,7 +254,7 @@ class VectorMatrix:
         float32 scan is to be used instead (few rows, or no ONNX Runtime)."""
         n = self._n
         want = RESCORE_FACTOR * k
-        if n < INT8_ROWS or 4 * want >= (n if rows is None else rows.size):
+        if not self.int8 or n < INT8_ROWS or 4 * want >= (n if rows is None else rows.size):
             return None
         if not int8_available():
             return None

@@ -61,7 +61,7 @@ def test_block_cosines_are_close_to_the_exact_ones() -> None:
 @pytest.mark.usefixtures("small_blocks")
 def test_int8_search_equals_the_exact_one_as_rows_grow_and_go() -> None:
     rng = np.random.default_rng(2)
-    m = VectorMatrix(32)
+    m = VectorMatrix(32, int8=True)
     vecs = _clustered(rng, 700)
     queries = _clustered(rng, 20)
     start = 0
@@ -84,7 +84,7 @@ def test_equal_rows_tie_and_the_oldest_come_first() -> None:
     rng = np.random.default_rng(3)
     vecs = rng.normal(size=(600, 16)).astype(np.float32)
     vecs[::37] = vecs[5]  # the same vector in several blocks
-    m = VectorMatrix(16)
+    m = VectorMatrix(16, int8=True)
     m.append(list(range(1, 601)), vecs)
     got = m.search(vecs[5], 5)
     assert got == _exact(m, vecs[5], 5)
@@ -99,7 +99,7 @@ def test_int8_search_matches_exact_search(seed: int, k: int, n: int) -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(vectors, "INT8_ROWS", 128)
         mp.setattr(vectors, "INT8_BLOCK", 64)
-        m = VectorMatrix(24)
+        m = VectorMatrix(24, int8=True)
         m.append(list(range(1, n + 1)), vecs)
         q = _clustered(rng, 1, 24)[0]
         got = m.search(q, k)
@@ -110,9 +110,18 @@ def test_without_onnx_runtime_the_scan_is_float32(
     small_blocks: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = np.random.default_rng(4)
-    m = VectorMatrix(8)
+    m = VectorMatrix(8, int8=True)
     m.append(list(range(1, 301)), rng.normal(size=(300, 8)).astype(np.float32))
     monkeypatch.setattr(vectors, "int8_available", lambda: False)
     q = rng.normal(size=8).astype(np.float32)
     assert m.search(q, 5) == _exact(m, q, 5)
+    assert m._blocks == []
+
+
+def test_a_matrix_made_for_one_search_scans_float32(small_blocks: None) -> None:
+    """Only matrices kept across searches (``int8=True``, the backends') make blocks."""
+    rng = np.random.default_rng(5)
+    m = VectorMatrix(8)
+    m.append(list(range(1, 301)), rng.normal(size=(300, 8)).astype(np.float32))
+    m.search(rng.normal(size=8).astype(np.float32), 5)
     assert m._blocks == []
