@@ -24,15 +24,17 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from .llm import structured_call
 from .records import Record, from_data, to_data
 from .tokens import is_cjk_text
 from .working import Episode, WorkingMemory
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["Knowledge", "KnowledgeDraft", "Consolidator"]
 

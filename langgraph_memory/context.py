@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
-
-from langchain_core.messages import BaseMessage, SystemMessage
+from typing import TYPE_CHECKING, Any
 
 from .records import ContextLayer
 from .tokens import count_tokens
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
 
 __all__ = ["ContextItem", "MemoryContext", "HEADER"]
 
@@ -130,6 +131,8 @@ class MemoryContext:
 
     def to_messages(self) -> list[BaseMessage]:
         """Render as LangChain messages (one ``SystemMessage``, or none when empty)."""
+        from langchain_core.messages import SystemMessage
+
         prompt = self.to_prompt()
         return [SystemMessage(content=prompt)] if prompt else []
 

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["structured_call"]
 

@@ -25,10 +25,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
 
 from .backends.base import MemoryBackend
 from .concurrency import in_foreground
@@ -46,6 +45,9 @@ from .retrieval.rerank import Reranker
 from .validation import check_content, check_id, check_positive_int
 from .wiring import open_backend, wire
 from .write.extraction_entities import load_chinese
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
 

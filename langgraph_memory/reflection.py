@@ -44,9 +44,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from .backends.capabilities import EntryIndex, RecordStore
@@ -56,6 +55,9 @@ from .llm import structured_call
 from .records import Record, from_data, to_data
 from .tokens import is_cjk_text
 from .working import Episode
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = [
     "Lesson",

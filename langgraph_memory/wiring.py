@@ -24,10 +24,9 @@ from dataclasses import fields
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from langchain_core.embeddings import Embeddings
-from langchain_core.language_models import BaseChatModel
 
 from .access import AccessLog
 from .backends.base import MemoryBackend
@@ -56,6 +55,9 @@ from .write.embedder import Embedder
 from .write.lease import Writer
 from .write.pipeline import WritePipeline
 from .write.sensitivity import SensitivityFilter
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["MemoryParts", "wire", "open_backend", "importance_rule", "long_term_config"]
 

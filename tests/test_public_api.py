@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 import importlib.resources
 import inspect
+import subprocess
+import sys
 
 import langgraph_memory
 from langgraph_memory import MemoryManager
@@ -80,6 +82,48 @@ def test_every_exported_name_is_importable() -> None:
     exec("from langgraph_memory import *", namespace)
     assert set(EXPECTED_ALL) <= set(namespace)
     assert isinstance(langgraph_memory.__version__, str) and langgraph_memory.__version__
+
+
+def _loaded_after(code: str, names: list[str]) -> list[str]:
+    """Which of the modules ``names`` a fresh interpreter has loaded after ``code``."""
+    probe = f"{code}\nimport sys\nprint([m for m in {names!r} if m in sys.modules])"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    return eval(out.stdout.strip().splitlines()[-1])
+
+
+def test_importing_the_package_loads_its_names_on_first_use() -> None:
+    heavy = [
+        "numpy",
+        "langchain_core",
+        "langgraph",
+        "langsmith",
+        "pydantic",
+        "langgraph_memory.manager",
+    ]
+    assert _loaded_after("import langgraph_memory", heavy) == []
+    assert set(EXPECTED_ALL) <= set(dir(langgraph_memory))
+    assert langgraph_memory.MemoryManager is MemoryManager
+
+
+def test_the_cli_search_loads_no_langgraph(tmp_path) -> None:
+    """The CLI's search needs LangChain's ``Embeddings`` base class, not LangGraph, chat
+    models or runnables."""
+    from langgraph_memory import HashingEmbeddings
+
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        mm.add_message("u", "s", "user", "I moved to Lyon last spring.")
+        mm.flush()
+    code = (
+        "from langgraph_memory.cli import main\n"
+        f"main(['--path', {str(tmp_path)!r}, '--hashing', 'search', '--user', 'u', 'Lyon'])"
+    )
+    heavy = [
+        "langgraph",
+        "langchain_core.language_models.base",
+        "langchain_core.language_models.chat_models",
+        "langchain_core.runnables.base",
+    ]
+    assert _loaded_after(code, heavy) == []
 
 
 def test_py_typed_ships() -> None:

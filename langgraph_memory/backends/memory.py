@@ -159,7 +159,7 @@ class InMemoryBackend(MemoryBackend):
                 if u is None or msg.seq not in u.by_seq or msg.seq not in self._pending:
                     continue
                 if u.vectors is None:
-                    u.vectors = VectorMatrix(int(np.asarray(vec).shape[-1]))
+                    u.vectors = VectorMatrix(int(np.asarray(vec).shape[-1]), int8=True)
                 u.vectors.append([msg.seq], np.asarray(vec, dtype=np.float32)[None, :])
                 del self._pending[msg.seq]
 

@@ -303,7 +303,7 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
             rows = self._read(
                 "SELECT seq, vec FROM vectors WHERE user_id = ? ORDER BY seq", (user_id,)
             )
-            matrix = VectorMatrix(len(rows[0][1]) // 4)
+            matrix = VectorMatrix(len(rows[0][1]) // 4, int8=True)
             self._append(matrix, rows)
             self._vectors[user_id] = (matrix, len(rows))
             return matrix

@@ -36,10 +36,9 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta, timezone
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
-from langchain_core.language_models import BaseChatModel
 
 from ..backends.capabilities import ClaimQueue, RecordStore
 from ..concurrency import yield_gil
@@ -54,6 +53,9 @@ from .pages import Page, f_score
 from .recovery import Recovery, RecoveryStorage
 from .shortterm import SessionState
 from .summaries import summarize
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["Distiller", "Hierarchy", "HierarchyStorage", "Promoter", "RankedSegment"]
 

@@ -32,8 +32,6 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from langchain_core.language_models import BaseChatModel
-
 from ..concurrency import yield_gil
 from ..records import Message
 from ..retrieval.vectors import cosines
@@ -46,6 +44,8 @@ from .longterm import LongTermMemory
 from .profile import ProfileEntry, stable_id
 
 if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
     from ..working import WorkingMemory
     from .contradictions import ContradictionFinder
     from .entities import EntityGraph

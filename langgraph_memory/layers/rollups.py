@@ -26,9 +26,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import Any, Literal
-
-from langchain_core.language_models import BaseChatModel
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..backends.base import StorageCore
 from ..backends.capabilities import RecordStore
@@ -36,6 +34,9 @@ from ..records import Message, Record, from_data, to_data
 from ..tokens import count_cjk
 from .profile import stable_id
 from .summaries import summarize
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["Rollup", "RollupWriter", "ROLLUP_KIND", "day_start", "week_start"]
 

@@ -23,13 +23,16 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from ..llm import structured_call
 from ..records import Message
 from ..tokens import count_tokens, tokenize
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = ["Summary", "SummaryDraft", "extractive_summary", "summarize"]
 

@@ -51,14 +51,16 @@ import asyncio
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from ..llm import structured_call
 from ..tokens import count_tokens
 from .time_expressions import find_time_expressions
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = [
     "Route",

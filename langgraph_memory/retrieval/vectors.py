@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from .quantized import Int8Block, int8_available, quantize, quantize_query
+
 __all__ = ["VectorMatrix", "cosines"]
 
 #: Twice the most that rounding to 6 decimals moves a score.
@@ -20,6 +22,15 @@ _controller_lock = threading.Lock()
 _helper: ThreadPoolExecutor | None = None
 #: Rows from which a search splits its product over two threads.
 _SPLIT_ROWS = 32_768
+#: A search among allowed rows reads only them when they are under 1/_GATHER of all
+#: (gathering scattered rows costs several times a sequential scan per byte).
+_GATHER = 16
+#: Rows from which a search scans int8 blocks for candidates (see ``VectorMatrix``).
+INT8_ROWS = 32_768
+#: Rows of an int8 block (the rows after the last full block are scanned as float32).
+INT8_BLOCK = 16_384
+#: Candidates the int8 scan keeps, per result asked for, for the exact float32 scores.
+RESCORE_FACTOR = 4
 
 
 def cosines(vectors: Any, query: Any) -> np.ndarray:
@@ -58,6 +69,15 @@ def _one_blas_thread() -> AbstractContextManager[Any]:
     return _controller.limit(limits=1, user_api="blas")
 
 
+def _helper_thread() -> ThreadPoolExecutor:
+    global _helper
+    if _helper is None:
+        with _controller_lock:
+            if _helper is None:
+                _helper = ThreadPoolExecutor(1, thread_name_prefix="langgraph-memory-matvec")
+    return _helper
+
+
 def _matvec(data: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``data @ q`` with one BLAS thread; a large matrix in two halves on two threads.
 
@@ -65,27 +85,41 @@ def _matvec(data: np.ndarray, q: np.ndarray) -> np.ndarray:
     caller and one helper thread, which waits without spinning afterwards (unlike
     BLAS's own threads, see :func:`_one_blas_thread`).
     """
-    global _helper
     if len(data) < _SPLIT_ROWS or (os.cpu_count() or 1) < 2:
         with _one_blas_thread():
             return data @ q
-    if _helper is None:
-        with _controller_lock:
-            if _helper is None:
-                _helper = ThreadPoolExecutor(1, thread_name_prefix="langgraph-memory-matvec")
     out = np.empty(len(data), dtype=np.float32)
     half = len(data) // 2
     with _one_blas_thread():
-        other = _helper.submit(np.matmul, data[half:], q, out=out[half:])
+        other = _helper_thread().submit(np.matmul, data[half:], q, out=out[half:])
         np.matmul(data[:half], q, out=out[:half])
         other.result()
     return out
 
 
+def _spread(calls: list[Any]) -> list[np.ndarray]:
+    """Run ``calls`` (which release the GIL) half on the caller, half on the helper
+    thread; their results in order."""
+    if len(calls) < 2 or (os.cpu_count() or 1) < 2:
+        return [c() for c in calls]
+    half = len(calls) // 2
+    later = calls[half:]
+    other = _helper_thread().submit(lambda: [c() for c in later])
+    first = [c() for c in calls[:half]]
+    return first + other.result()
+
+
 class VectorMatrix:
     """Rows of L2-normalised float32 vectors keyed by an integer (message seq).
 
-    Appends amortise by doubling capacity; search is one matrix-vector product.
+    Appends amortise by doubling capacity; search is one matrix-vector product. With
+    ``int8=True`` (a matrix kept across searches, as the backends keep theirs), from
+    :data:`INT8_ROWS` rows (with ONNX Runtime installed) the product is taken with int8
+    blocks of the rows (:mod:`.quantized`), a quarter of the bytes to read, and picks the
+    ``RESCORE_FACTOR * k`` best candidates (and any tied with the last), which the
+    float32 rows then score: the results are the exact search's whenever the int8
+    ranking keeps the true top ``k`` among its candidates (recall@10 against exact
+    search is recorded in ``benchmarks/RESULTS.md``).
 
     Example:
         >>> m = VectorMatrix(2)
@@ -94,13 +128,25 @@ class VectorMatrix:
         1
     """
 
-    def __init__(self, dim: int) -> None:
+    def __init__(self, dim: int, *, int8: bool = False) -> None:
         self.dim = dim
+        self.int8 = int8
         self._data = np.zeros((0, dim), dtype=np.float32)
         self._keys = np.zeros(0, dtype=np.int64)
         self._n = 0
         self._alive = np.zeros(0, dtype=bool)
         self._dead = 0
+        # int8 blocks of rows [0, INT8_BLOCK * len), made by the searches that use them
+        self._blocks: list[Int8Block] = []
+        self._scale = 0.0  # the blocks' scale, set by the first (clipping later outliers)
+        # (query bytes, rows, approximate cosines) of the last int8 scan: one read path
+        # searches with the same query vector more than once (all messages, then those
+        # of the closest segments)
+        self._last: tuple[bytes, int, np.ndarray] | None = None
+        self._blocks_lock = threading.Lock()
+        # Keys appended in increasing order (message seqs are) are found by binary
+        # search, so a search among a few allowed keys reads only their rows.
+        self._sorted = True
 
     def __len__(self) -> int:
         return int(self._alive[: self._n].sum())
@@ -119,6 +165,9 @@ class VectorMatrix:
         norms = np.linalg.norm(vecs, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         vecs = vecs / norms
+        new = np.asarray(keys, dtype=np.int64)
+        if (self._n and new[0] <= self._keys[self._n - 1]) or np.any(new[1:] <= new[:-1]):
+            self._sorted = False
         need = self._n + len(keys)
         if need > len(self._data):
             cap = max(need, 2 * len(self._data), 64)
@@ -130,7 +179,7 @@ class VectorMatrix:
             alive[: self._n] = self._alive[: self._n]
             self._data, self._keys, self._alive = data, k, alive
         self._data[self._n : need] = vecs
-        self._keys[self._n : need] = keys
+        self._keys[self._n : need] = new
         self._alive[self._n : need] = True
         self._n = need
 
@@ -154,16 +203,19 @@ class VectorMatrix:
         qn = float(np.linalg.norm(q))
         if qn == 0:
             return []
-        sims = _matvec(self._data[: self._n], q / qn)
-        rows: np.ndarray | None = None  # the rows searched, when not all of them
-        if allowed is not None or self._dead:
-            valid = self._alive[: self._n].copy()
-            if allowed is not None:
-                valid &= np.isin(self._keys[: self._n], np.fromiter(allowed, dtype=np.int64))
-            rows = np.flatnonzero(valid)
-            if rows.size == 0:
-                return []
-            sims = sims[rows]
+        q = q / qn
+        rows = self._rows(allowed)  # the rows searched, when not all of them
+        if rows is not None and rows.size == 0:
+            return []
+        if rows is not None and _GATHER * rows.size < self._n:  # a few rows: read only them
+            sims = self._data[rows] @ q
+        elif (found := self._int8_candidates(q, k, rows)) is not None:
+            rows = found
+            sims = self._data[rows] @ q
+        elif rows is None:
+            sims = _matvec(self._data[: self._n], q)
+        else:
+            sims = _matvec(self._data[: self._n], q)[rows]
         # float32 products of equal vectors can differ in the last bits depending on
         # where a row falls in the BLAS kernel: scores are rounded to 6 decimals so
         # equal vectors tie exactly, and ties go to the older key. Only the rows that
@@ -179,3 +231,68 @@ class VectorMatrix:
         keys = self._keys[near if rows is None else rows[near]]
         order = np.lexsort((keys, -scores))[:k]
         return [(int(keys[i]), float(scores[i])) for i in order]
+
+    def _rows(self, allowed: set[int] | None) -> np.ndarray | None:
+        """The live rows among the ``allowed`` keys, ascending (``None``: every row)."""
+        if allowed is None:
+            return np.flatnonzero(self._alive[: self._n]) if self._dead else None
+        wanted = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+        keys = self._keys[: self._n]
+        if self._sorted:
+            wanted.sort()
+            pos = np.searchsorted(keys, wanted)
+            inside = pos < self._n
+            pos, wanted = pos[inside], wanted[inside]
+            rows = pos[keys[pos] == wanted]
+        else:
+            rows = np.flatnonzero(np.isin(keys, wanted))
+        return rows[self._alive[rows]]
+
+    def _int8_candidates(self, q: np.ndarray, k: int, rows: np.ndarray | None) -> np.ndarray | None:
+        """The rows (ascending, among ``rows`` when given) the int8 scan ranks within the
+        best ``RESCORE_FACTOR * k``, ties with the last included; ``None`` when the
+        float32 scan is to be used instead (few rows, or no ONNX Runtime)."""
+        n = self._n
+        want = RESCORE_FACTOR * k
+        if not self.int8 or n < INT8_ROWS or 4 * want >= (n if rows is None else rows.size):
+            return None
+        if not int8_available():
+            return None
+        scores = self._approximate(q, n)
+        if rows is not None:
+            scores = scores[rows]
+        kth = np.partition(scores, scores.size - want)[scores.size - want]
+        picked = np.flatnonzero(scores >= kth)
+        if 4 * picked.size >= scores.size:  # the int8 codes hardly tell rows apart
+            return None
+        return picked if rows is None else rows[picked]
+
+    def _approximate(self, q: np.ndarray, n: int) -> np.ndarray:
+        """Cosines of the first ``n`` rows: approximate from the int8 blocks (made now for
+        rows that filled a block since), exact for the rows after the last block; the
+        last query's again when it is asked again."""
+        key = q.tobytes()
+        last = self._last
+        if last is not None and last[0] == key and last[1] == n:
+            return last[2]
+        blocks = self._blocks
+        if len(blocks) < n // INT8_BLOCK:
+            with self._blocks_lock:
+                blocks = list(self._blocks)
+                while len(blocks) < n // INT8_BLOCK:
+                    start = len(blocks) * INT8_BLOCK
+                    rows = self._data[start : start + INT8_BLOCK]
+                    if not blocks:
+                        self._scale = quantize(rows)[1]
+                    blocks.append(Int8Block(rows, self._scale))
+                self._blocks = blocks  # a new list: searches meanwhile keep theirs
+        blocks = blocks[: n // INT8_BLOCK]
+        row, scale = quantize_query(q)
+        parts = _spread([lambda b=b: b.cosines(row, scale) for b in blocks])
+        tail = self._data[len(blocks) * INT8_BLOCK : n]
+        if len(tail):
+            with _one_blas_thread():
+                parts.append(tail @ q)
+        scores = np.concatenate(parts)
+        self._last = (key, n, scores)
+        return scores

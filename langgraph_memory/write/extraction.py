@@ -30,8 +30,7 @@ import logging
 import re
 from dataclasses import replace
 from datetime import datetime
-
-from langchain_core.language_models import BaseChatModel
+from typing import TYPE_CHECKING
 
 from ..llm import structured_call
 from ..tokens import is_cjk_text
@@ -39,6 +38,9 @@ from .extraction_atom import CONFIDENCE, KINDS, MemoryAtom
 from .extraction_entities import find_entities, sentence_spans
 from .extraction_llm import PROMPT, AtomDraft, ExtractionDraft, from_draft
 from .extraction_rules import KIN_EN, RULES, Rule
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
 
 __all__ = [
     "MemoryAtom",
@@ -294,7 +296,16 @@ def _rules_for(lang: str) -> tuple[list[Rule], re.Pattern[str]]:
     return rules, re.compile("|".join(parts))
 
 
-_RULES_BY_LANG = {lang: _rules_for(lang) for lang in ("en", "zh")}
+class _RulesByLang(dict[str, tuple[list[Rule], re.Pattern[str]]]):
+    """``_rules_for(lang)``, built on first use (the combined pattern takes ~0.1 s to
+    compile, which a process that never extracts should not pay at import)."""
+
+    def __missing__(self, lang: str) -> tuple[list[Rule], re.Pattern[str]]:
+        value = self[lang] = _rules_for(lang)
+        return value
+
+
+_RULES_BY_LANG = _RulesByLang()
 
 
 def _rule_atoms(text: str, subject: str, inferred_only: bool) -> list[tuple[int, MemoryAtom]]:
