@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> None:
         f"{len(msgs) - len(planted)} short; budget {args.budget} tokens"
     )
     print(f"{'passages':9} {'position':>8} {'recall':>7} {'shown':>6}")
-    for label, max_passages in (("on", MemoryConfig().max_passages), ("off", 0)):
+    for label, max_passages in (("on", 256), ("off", 0)):
         cfg = MemoryConfig(max_passages=max_passages)
         with tempfile.TemporaryDirectory(prefix="lgm-long-") as tmp:
             with MemoryManager(path=tmp, config=cfg) as mm:

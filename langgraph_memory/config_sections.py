@@ -102,9 +102,14 @@ class WriteSection(Section):
             length, each embedded and term-scored; a hit on one counts for its message
             (see :mod:`~langgraph_memory.layers.passages`).
         passage_overlap: Characters shared by neighbouring passages.
-        max_passages: Passages of one message at most (256: contiguous up to about
-            205,000 characters, spread evenly over a longer message); 0 switches
-            passages off.
+        max_passages: Passages of one message at most; 0 (the default) switches
+            passages off. 256 keeps them contiguous up to about 205,000 characters,
+            spread evenly over a longer message. Off by default for now: on long
+            project chats they cost evidence recall (assistant replies' passages
+            outrank the user's own words; ``benchmarks/abilities.py`` 0.962 → 0.940 at
+            2048 tokens) and make ingestion about 4× slower; on long pasted messages
+            they find facts the message's own vector cannot see
+            (``benchmarks/long_messages.py``).
     """
 
     max_content_chars: int = 1_000_000
@@ -118,7 +123,7 @@ class WriteSection(Section):
     document_chunk_chars: int = 1000
     passage_chars: int = 1000
     passage_overlap: int = 200
-    max_passages: int = 256
+    max_passages: int = 0
 
     def validate(self) -> None:
         from .write.sensitivity import SensitivityPolicy  # here: write/ may import config

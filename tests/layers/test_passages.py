@@ -35,9 +35,17 @@ def short_messages(mm: MemoryManager, n: int = 30) -> None:
         mm.add_message("ann", "s1", "user", f"The database for project {i} is on staging")
 
 
+#: Passages are off by default (see ``MemoryConfig.max_passages``); these tests turn them on.
+ON = MemoryConfig(max_passages=256)
+
+
+def test_passages_are_off_by_default() -> None:
+    assert MemoryConfig().max_passages == 0
+
+
 @pytest.fixture
 def mm(backend: MemoryBackend) -> MemoryManager:
-    m = MemoryManager(backend=backend, embeddings=HashingEmbeddings())
+    m = MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=ON)
     yield m
     m.close()
 
@@ -179,7 +187,7 @@ def test_delete_takes_the_passages(mm: MemoryManager) -> None:
 def test_a_megabyte_paste_is_stored_with_bounded_passages(tmp_path) -> None:
     from langgraph_memory.backends import SQLiteBackend
 
-    cfg = MemoryConfig()
+    cfg = ON
     assert cfg.max_content_chars >= 1_000_000
     big = log_with_fact(0.97, lines=20_000)
     big = (big + "\n" + "pad " * 250_000)[: cfg.max_content_chars]
@@ -205,7 +213,7 @@ def test_passage_settings_are_validated() -> None:
 
 def test_in_memory_read_before_the_worker_embeds() -> None:
     """A read right after the write (passages without vectors yet) still finds it."""
-    with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+    with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=ON) as mm:
         mid = mm.add_message("ann", "s1", "user", log_with_fact(0.9))
         short_messages(mm)
         hits = mm.search("ann", QUERY, k=3, layers=["message"])
