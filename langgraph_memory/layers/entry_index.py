@@ -445,10 +445,6 @@ class EntryIndexer:
         """``(entry, term score, cosine)`` of the user's entries of ``layers`` that share a
         term with the query or have a cosine with ``query_vector`` (the raw scores the
         ranking of :meth:`rank` fuses; 0 for no shared term, ``None`` for no cosine)."""
-        mirror = self._mirror(user_id)
-        with mirror.lock:
-            if not any(mirror.per_layer.get(layer) for layer in layers):
-                return []  # the common case for passages: read nothing more
         lexical, cos, docs, _ = self._scan(user_id, query, query_vector, layers, None)
         lex = dict(lexical)
         rows = set(lex)
@@ -471,9 +467,13 @@ class EntryIndexer:
         layers: Collection[str] | None,
         keep: Callable[[LongTermDoc], bool] | None,
     ) -> tuple[list[tuple[int, float]], np.ndarray | None, list[LongTermDoc | None], np.ndarray]:
-        """One owner's term ranking, cosines (NaN: left out), docs and tie order."""
+        """One owner's term ranking, cosines (NaN: left out), docs and tie order; nothing
+        (no term scoring, no vector product) when the owner holds no entry of ``layers``
+        (the common case for passages and documents)."""
         mirror = self._mirror(owner)
         with mirror.lock:
+            if layers is not None and not any(mirror.per_layer.get(x) for x in layers):
+                return [], None, [], mirror.key_order()[:0].copy()
             lexical = mirror.lexical(query)
             mask = None
             if layers is not None or keep is not None:
