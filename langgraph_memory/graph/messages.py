@@ -35,6 +35,7 @@ __all__ = [
     "tool_name",
     "stable_message_id",
     "last_human_index",
+    "latest_human_text",
     "exchange_writes",
 ]
 
@@ -143,6 +144,19 @@ def last_human_index(messages: Sequence[BaseMessage]) -> int | None:
         if memory_role(messages[i]) == "user":
             return i
     return None
+
+
+def latest_human_text(messages: Sequence[BaseMessage], limit: int | None = None) -> str:
+    """The latest human message's text, rendered as stored (``""`` when there is none):
+    what a recall asks the memory about.
+
+    Example:
+        >>> from langchain_core.messages import HumanMessage
+        >>> latest_human_text([HumanMessage("hi"), AIMessage("hello"), HumanMessage("tea?")])
+        'tea?'
+    """
+    i = last_human_index(messages)
+    return "" if i is None else render_message(messages[i], limit)
 
 
 class MessageWrite(NamedTuple):

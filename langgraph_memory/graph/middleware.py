@@ -30,7 +30,7 @@ from typing_extensions import NotRequired
 
 from ..manager import MemoryManager
 from ..validation import check_id, check_positive_int
-from .messages import content_text, last_human_index, render_message
+from .messages import content_text, last_human_index, latest_human_text, render_message
 from .nodes import aremember_exchange, remember_exchange
 from .prompting import context_items, drop_visible, merge_system
 from .scope import DEFAULT_SESSION, check_memory
@@ -133,7 +133,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
     def before_agent(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
         user_id, session_id, scope = _run(runtime)
         messages = list(state["messages"])
-        query = _query(messages, self.memory)
+        query = latest_human_text(messages, self.memory.config.max_content_chars)
         if not query:
             return {"memory_context": "", "memory_sources": [], "memory_items": []}
         ctx = self.memory.build_context(user_id, session_id, query, self.token_budget, scope=scope)
@@ -142,7 +142,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
     async def abefore_agent(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
         user_id, session_id, scope = _run(runtime)
         messages = list(state["messages"])
-        query = _query(messages, self.memory)
+        query = latest_human_text(messages, self.memory.config.max_content_chars)
         if not query:
             return {"memory_context": "", "memory_sources": [], "memory_items": []}
         ctx = await self.memory.abuild_context(
@@ -335,11 +335,6 @@ def _run(runtime: Any) -> tuple[str, str, str | None]:
         DEFAULT_SESSION if thread in (None, "") else str(thread),
         None if scope in (None, "") else check_id(scope, "configurable scope"),
     )
-
-
-def _query(messages: list[BaseMessage], memory: MemoryManager) -> str:
-    i = last_human_index(messages)
-    return "" if i is None else render_message(messages[i], memory.config.max_content_chars)
 
 
 def _turn_key(messages: list[BaseMessage]) -> str:

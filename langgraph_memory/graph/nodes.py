@@ -33,7 +33,7 @@ from ..context import MemoryContext
 from ..manager import MemoryManager
 from ..records import CONTEXT_LAYERS
 from ..validation import check_id, check_positive_int
-from .messages import exchange_writes, is_id_conflict, last_human_index, render_message
+from .messages import exchange_writes, is_id_conflict, latest_human_text
 from .prompting import (
     MEMORY_MESSAGE_ID,
     context_items,
@@ -149,7 +149,7 @@ def recall_node(
         user_id, session_id = run_scope(config, "recall_node")
         scope = _scope(config)
         messages = _messages(state, messages_key)
-        query = _query(messages, limit)
+        query = latest_human_text(messages, limit)
         ctx = (
             memory.build_context(
                 user_id, session_id, query, token_budget, explain=explain, scope=scope
@@ -163,7 +163,7 @@ def recall_node(
         user_id, session_id = run_scope(config, "recall_node")
         scope = _scope(config)
         messages = _messages(state, messages_key)
-        query = _query(messages, limit)
+        query = latest_human_text(messages, limit)
         ctx = (
             await memory.abuild_context(
                 user_id, session_id, query, token_budget, explain=explain, scope=scope
@@ -352,9 +352,3 @@ def _messages(state: Any, key: str) -> list[BaseMessage]:
     if not isinstance(raw, Sequence) or isinstance(raw, str):
         raise TypeError(f"state[{key!r}] must be a list of messages, got {type(raw).__name__}")
     return convert_to_messages(raw)
-
-
-def _query(messages: list[BaseMessage], limit: int) -> str:
-    """The latest human message's text (``""`` when there is none)."""
-    i = last_human_index(messages)
-    return "" if i is None else render_message(messages[i], limit)
