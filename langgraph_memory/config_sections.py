@@ -195,6 +195,12 @@ class RetrievalSection(Section):
             a ``name`` are never boosted. On LoCoMo, 95% of the evidence is said by a
             speaker the question names, but 28% of the turns packed were the other
             speaker's.
+        dense_without_speakers: Embed the query for dense retrieval without the names
+            of the user's speakers (the ``name`` of their messages) that it holds
+            (:mod:`~langgraph_memory.read.speakers`): a name pulls the query toward
+            every turn of that speaker, about anything; BM25 and ``speaker_boost``
+            still read it. On LoCoMo it raised evidence recall at 512 tokens from 0.773
+            to 0.795; messages without a ``name`` change nothing.
         routing: Route each query by rules (:mod:`~langgraph_memory.retrieval.routing`):
             its intent weighs each layer's candidates, and a time it names ("last
             May", "上周") raises the memories from that time.
@@ -230,6 +236,7 @@ class RetrievalSection(Section):
     answer_decay: float = 0.5
     question_factor: float = 1.0
     speaker_boost: float = 0.5
+    dense_without_speakers: bool = True
     routing: bool = True
     time_boost: float = 0.5
     recency_weight: float = 0.0

@@ -101,6 +101,7 @@ class HousekeepingMixin:
         texts = [d.text for d in profile + docs] + self._parts.documents.texts(user_id)
         n = self._write.delete_user(user_id, texts)
         self._parts.items.delete_user_items(user_id)
+        self._read.speakers.forget(user_id)
         return n
 
     def delete(self, user_id: str, message_id: str | Sequence[str]) -> int:

@@ -233,6 +233,20 @@ def test_iter_messages_in_insertion_order(backend: MemoryBackend) -> None:
     assert backend.iter_messages("nobody") == []
 
 
+def test_speaker_names_whole_then_only_what_came_since(backend: MemoryBackend) -> None:
+    a = put(backend, make("m0", name="Ann Lee"))
+    put(backend, make("m1"))  # no name
+    put(backend, make("b0", user="bob", name="Bob"))
+    top = put(backend, make("m2", name="Jon", role="assistant"))
+    names, seen = backend.speaker_names("alice")
+    assert (names, seen) == ({"Ann Lee", "Jon"}, top.seq)
+    assert backend.speaker_names("alice", seen) == (set(), seen)  # nothing since
+    later = put(backend, make("m3", name="Zoë"))
+    assert backend.speaker_names("alice", seen) == ({"Zoë"}, later.seq)
+    assert backend.speaker_names("alice", a.seq)[0] == {"Jon", "Zoë"}
+    assert backend.speaker_names("nobody") == (set(), 0)
+
+
 # -- vectors --------------------------------------------------------------------------------
 def test_pending_embeddings_oldest_first_and_cleared_by_store(backend: MemoryBackend) -> None:
     msgs = [put(backend, make(f"m{i}", user=("alice", "bob")[i % 2])) for i in range(5)]

@@ -97,6 +97,24 @@ class StorageCore(ABC):
     def iter_messages(self, user_id: str) -> list[Message]:
         """All messages of a user in insertion order."""
 
+    def speaker_names(self, user_id: str, after: int = 0) -> tuple[set[str], int]:
+        """The ``name`` of every message of ``user_id`` with a seq above ``after``, and the
+        highest seq among them (``after`` when there is none): read once whole, then
+        only what came since.
+
+        Example:
+            >>> from langgraph_memory.backends import InMemoryBackend
+            >>> from langgraph_memory.records import Message
+            >>> from datetime import datetime, timezone
+            >>> b = InMemoryBackend()
+            >>> when = datetime(2024, 5, 1, tzinfo=timezone.utc)
+            >>> _ = b.insert_message(Message("m1", "ann", "s1", "user", "hi", when, name="Ann"), [])
+            >>> b.speaker_names("ann")
+            ({'Ann'}, 1)
+        """
+        later = [m for m in self.iter_messages(user_id) if m.seq > after]
+        return {m.name for m in later if m.name}, max((m.seq for m in later), default=after)
+
     def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
         """:meth:`neighbors_many` of one message."""
         return self.neighbors_many(user_id, [seq], window).get(seq, [])

@@ -354,6 +354,15 @@ class ChromaBackend(RecordEntries, VectorEntries, MemoryBackend):
         with self._use():
             return self._messages({"user_id": user_id})
 
+    def speaker_names(self, user_id: str, after: int = 0) -> tuple[set[str], int]:
+        with self._use():
+            rows = self._store.where(
+                and_({"kind": "m"}, {"user_id": user_id}, {"seq": {"$gt": int(after)}}),
+                docs=False,
+            )
+        names = {str(m["name"]) for _, m, _ in rows if m.get("name")}
+        return names, max((int(m["seq"]) for _, m, _ in rows), default=after)
+
     # -- vectors --------------------------------------------------------------------------
     def set_failed(self, user_id: str, ids: Sequence[str], failed: bool = True) -> int:
         # a quarantined message: pending False, failed True (and no vector entry)

@@ -88,6 +88,19 @@ class InMemoryBackend(MemoryBackend):
             self._pending[stored.seq] = stored
             return _copy(stored), True
 
+    def speaker_names(self, user_id: str, after: int = 0) -> tuple[set[str], int]:
+        with self._lock:
+            u = self._users.get(user_id)
+            names: set[str] = set()
+            top = after
+            for seq in reversed(u.by_seq if u is not None else {}):  # in insertion order
+                if seq <= after:
+                    break
+                top = max(top, seq)
+                if name := u.by_seq[seq].name if u is not None else None:
+                    names.add(name)
+            return names, top
+
     def get_messages(self, user_id: str, seqs: Sequence[int]) -> dict[int, Message]:
         with self._lock:
             u = self._users.get(user_id)

@@ -240,6 +240,13 @@ class PostgresBackend(
             f"SELECT {q.MSG_COLS} FROM lgm_messages WHERE user_id = %s ORDER BY seq", (user_id,)
         )
 
+    def speaker_names(self, user_id: str, after: int = 0) -> tuple[set[str], int]:
+        sql = (
+            "SELECT name, MAX(seq) FROM lgm_messages WHERE user_id = %s AND seq > %s GROUP BY name"
+        )
+        rows = self._read(lambda c: c.execute(sql, (user_id, after)).fetchall())
+        return {r[0] for r in rows if r[0]}, max((int(r[1]) for r in rows), default=after)
+
     # -- vectors (pending ones, claiming and storing: see postgres_queue) -------------------
     def vector_search(
         self, user_id: str, vector: np.ndarray, k: int, allowed: set[int] | None = None

@@ -237,6 +237,13 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
         )
         return [q.row_to_message(r) for r in rows]
 
+    def speaker_names(self, user_id: str, after: int = 0) -> tuple[set[str], int]:
+        rows = self._read(
+            "SELECT name, MAX(seq) FROM messages WHERE seq > ? AND user_id = ? GROUP BY name",
+            (after, user_id),
+        )
+        return {r[0] for r in rows if r[0]}, max((r[1] for r in rows), default=after)
+
     # -- vectors --------------------------------------------------------------------------
     def pending_embeddings(self, limit: int) -> list[Message]:
         rows = self._read(

@@ -32,6 +32,7 @@ from ..working import Anchor, TaskState
 from ..write.extraction_entities import sentence_spans
 from .excerpts import excerpt
 from .messages import SEGMENT_RANKING, RankedMessage
+from .speakers import names_speaker
 
 if TYPE_CHECKING:
     from ..backends.base import StorageCore
@@ -252,12 +253,10 @@ def _weigh_turns(
             it.score *= cfg.question_factor
             it.score_parts["question_factor"] = cfg.question_factor
             it.reason += "; it only asks (what it asks about is in the reply)"
-        if cfg.speaker_boost > 0 and msg.name and terms:
-            name = set(tokenize(msg.name))
-            if name and name <= terms:
-                it.score *= 1.0 + cfg.speaker_boost
-                it.score_parts["speaker_boost"] = 1.0 + cfg.speaker_boost
-                it.reason += f"; said by {msg.name}, whom the query names"
+        if cfg.speaker_boost > 0 and names_speaker(msg.name, terms):
+            it.score *= 1.0 + cfg.speaker_boost
+            it.score_parts["speaker_boost"] = 1.0 + cfg.speaker_boost
+            it.reason += f"; said by {msg.name}, whom the query names"
 
 
 #: Chinese chains clauses with full-width commas where English ends sentences.

@@ -57,6 +57,7 @@ from .messages import MessageRetriever
 from .packing import STATEMENT_LAYERS, Packer
 from .query import Retrieval
 from .rescoring import credit_segments, diversify, rerank, rescore
+from .speakers import SpeakerNames, boost_speakers
 from .timeline import wants_timeline
 
 if TYPE_CHECKING:
@@ -187,6 +188,8 @@ class ReadPipeline:
         self.working = working
         self.accesses = accesses
         self.reranker = reranker
+        #: The names of each user's speakers, which the query's embedding leaves out.
+        self.speakers = SpeakerNames(storage)
 
     def close(self) -> None:
         """Stop the threads of concurrent searches."""
@@ -214,7 +217,13 @@ class ReadPipeline:
         routed = flt is None and cfg.segment_page_weight > 0 and cfg.dense_weight > 0
         message_hits: list[MemoryHit] = []
         if "message" in layers:
-            message_hits = r.message_hits(k, flt, via_segments=routed)
+            # hits said by a speaker the query names go first, as in a context: they
+            # are boosted among twice as many
+            named = cfg.speaker_boost > 0 and self.speakers.named(user_id, query)
+            message_hits = r.message_hits(2 * k if named else k, flt, via_segments=routed)
+            if named:
+                terms = set(tokenize(query))
+                message_hits = boost_speakers(message_hits, terms, cfg.speaker_boost)[:k]
             for rank, hit in enumerate(message_hits, 1):
                 ranked.append((1.0 / (cfg.rrf_k + rank), 0, hit))
         extra: list[MemoryHit] = []

@@ -84,8 +84,16 @@ class Retrieval:
         self.user_id = user_id
         self.query = query
         cfg = pipeline.config
+        dense = cfg.dense_weight > 0
+        #: The text embedded for the query: without the names of the user's speakers
+        #: (see :mod:`~langgraph_memory.read.speakers`), or the query itself.
+        self.dense_query = (
+            pipeline.speakers.dense_query(user_id, query)
+            if dense and cfg.dense_without_speakers
+            else query
+        )
         #: The query's embedding, started now on a thread of its own.
-        self.vector = pipeline.retriever.query_vector(query, start=cfg.dense_weight > 0)
+        self.vector = pipeline.retriever.query_vector(self.dense_query, start=dense)
         self._segments: list[RankedSegment] | None = None
 
     def segments(self) -> list[RankedSegment]:

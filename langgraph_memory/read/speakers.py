@@ -1,0 +1,160 @@
+"""The query as dense retrieval reads it: without the names of the user's speakers.
+
+A speaker's name drags the query's embedding toward every turn of that speaker (their
+turns are embedded as ``name: content``) and every turn that addresses them, about
+anything: in "What activities does Melanie partake in?" the name outweighs
+"activities". Who said a turn is matched by other means (the name is a term of BM25,
+and the speaker boost raises the turns of a speaker the query names), so the query is
+embedded without the names of the people whose messages the user's memory holds; the
+lexical query and the speaker boost keep them. A name of anyone else ("my sister
+Anna") stays: it is content.
+
+Example:
+    >>> without_speakers("What did Melanie paint after Caroline's visit?", {"Melanie", "Caroline"})
+    'What did paint after visit?'
+    >>> without_speakers("Melanie?", {"Melanie"}) is None  # nothing left to embed
+    True
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterable, Sequence, Set
+from dataclasses import replace
+from typing import Protocol
+
+from ..records import MemoryHit
+from ..tokens import tokenize
+
+__all__ = ["SpeakerNames", "without_speakers", "names_speaker", "boost_speakers", "REFRESH_SECONDS"]
+
+#: How long the names read for a user are trusted before the messages written since are
+#: read (only those): a speaker new to another process is seen within this time.
+REFRESH_SECONDS = 5.0
+#: Names shorter than this are never taken out of a query ("I", "A").
+_MIN_NAME_CHARS = 2
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_SPACES = re.compile(r"\s+")
+_LOOSE_PUNCT = re.compile(r"\s+([,.;:!?，。；：！？])")
+
+
+class _NameSource(Protocol):
+    def speaker_names(self, user_id: str, after: int = 0) -> tuple[set[str], int]: ...
+
+
+def _pattern(names: Iterable[str]) -> re.Pattern[str] | None:
+    """One case-insensitive pattern of ``names``, longest first; a Latin name matches
+    whole words (and its possessive), a Chinese one anywhere."""
+    parts = []
+    for name in sorted({n.strip() for n in names}, key=len, reverse=True):
+        if len(name) < _MIN_NAME_CHARS:
+            continue
+        text = re.escape(name)
+        parts.append(text if _CJK.search(name) else rf"(?<!\w){text}(?:['’]s)?(?!\w)")
+    return re.compile("|".join(parts), re.IGNORECASE) if parts else None
+
+
+def without_speakers(query: str, names: Iterable[str]) -> str | None:
+    """``query`` without ``names``; ``None`` when none occurs in it or nothing with a
+    term would be left (the query is then embedded as it is).
+
+    Args:
+        query: The query.
+        names: Speakers' names (a name shorter than two characters is kept).
+    """
+    pattern = _pattern(names)
+    if pattern is None:
+        return None
+    stripped, n = pattern.subn(" ", query)
+    if not n:
+        return None
+    stripped = _LOOSE_PUNCT.sub(r"\1", _SPACES.sub(" ", stripped)).strip()
+    return stripped if tokenize(stripped) else None
+
+
+def names_speaker(name: str | None, terms: Set[str]) -> bool:
+    """Whether a query of ``terms`` names the speaker ``name`` (every word of it is a
+    term of the query).
+
+    Example:
+        >>> names_speaker("Ann Lee", {"did", "ann", "lee", "call"}), names_speaker(None, {"x"})
+        (True, False)
+    """
+    words = set(tokenize(name)) if name else set()
+    return bool(words) and words <= terms
+
+
+def boost_speakers(hits: Sequence[MemoryHit], terms: Set[str], boost: float) -> list[MemoryHit]:
+    """Message hits again, best first, after each said by a speaker the query names
+    scores ``1 + boost`` times higher (``speaker_boost`` in its parts)."""
+    out = [
+        replace(
+            h,
+            score=h.score * (1.0 + boost),
+            score_parts={**h.score_parts, "speaker_boost": 1.0 + boost},
+        )
+        if names_speaker(h.name, terms)
+        else h
+        for h in hits
+    ]
+    return sorted(out, key=lambda h: -h.score)  # stable: ties keep their order
+
+
+class SpeakerNames:
+    """The names of each user's speakers, read from the store once and then only what
+    was written since, at most every ``refresh_seconds``.
+
+    Args:
+        source: The store (``speaker_names(user_id, after)``).
+        refresh_seconds: How long the names of a user are trusted.
+
+    Example:
+        >>> from datetime import datetime, timezone
+        >>> from langgraph_memory.backends import InMemoryBackend
+        >>> from langgraph_memory.records import Message
+        >>> b = InMemoryBackend()
+        >>> when = datetime(2024, 5, 1, tzinfo=timezone.utc)
+        >>> _ = b.insert_message(Message("m1", "ann", "s1", "user", "hi", when, name="Jon"), [])
+        >>> names = SpeakerNames(b)
+        >>> names.dense_query("ann", "What does Jon cook?")
+        'What does cook?'
+    """
+
+    def __init__(self, source: _NameSource, refresh_seconds: float = REFRESH_SECONDS) -> None:
+        self._source = source
+        self._refresh = refresh_seconds
+        # user -> (names, highest seq read, when read)
+        self._known: dict[str, tuple[frozenset[str], int, float]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, user_id: str) -> frozenset[str]:
+        """The names of ``user_id``'s speakers (read again when older than the refresh)."""
+        now = time.monotonic()
+        with self._lock:
+            known = self._known.get(user_id)
+        if known is not None and now - known[2] < self._refresh:
+            return known[0]
+        names, after = (known[0], known[1]) if known is not None else (frozenset(), 0)
+        new, top = self._source.speaker_names(user_id, after)
+        if new - names:
+            names = names | new
+        with self._lock:
+            self._known[user_id] = (names, top, now)
+        return names
+
+    def named(self, user_id: str, query: str) -> bool:
+        """Whether ``query`` names one of ``user_id``'s speakers."""
+        terms = set(tokenize(query))
+        return any(names_speaker(n, terms) for n in self.get(user_id))
+
+    def forget(self, user_id: str) -> None:
+        """Drop what was read of ``user_id`` (their messages were deleted)."""
+        with self._lock:
+            self._known.pop(user_id, None)
+
+    def dense_query(self, user_id: str, query: str) -> str:
+        """``query`` as dense retrieval embeds it: without the names of ``user_id``'s
+        speakers (:func:`without_speakers`), or as it is."""
+        return without_speakers(query, self.get(user_id)) or query
