@@ -211,11 +211,17 @@ class HousekeepingMixin:
 
     def stats(self, user_id: str | None = None) -> dict[str, Any]:
         """Counts for one user (or the whole store): messages, embedded, pending, sessions,
-        per layer; for one user also the hierarchy and long-term memory in detail."""
+        per layer; for one user also the hierarchy and long-term memory in detail; with
+        vector stores attached, ``"vector_stores"``: per store it reads, whether it is
+        shared and its searches, failures and last error."""
         self._check_open()
         if user_id is not None:
             check_id(user_id, "user_id")
-        return memory_stats(self._backend, self._hierarchy, self._longterm, user_id)
+        out = memory_stats(self._backend, self._hierarchy, self._longterm, user_id)
+        stores = self._parts.sources.stats(user_id)
+        if stores:
+            out["vector_stores"] = stores
+        return out
 
     def users(self) -> list[str]:
         """Every user id with stored messages, sorted."""
