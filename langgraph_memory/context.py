@@ -91,6 +91,8 @@ class MemoryContext:
         session_id: The current session.
         explain: Whether ``str(ctx)`` shows the explanation table.
         timings_ms: Time spent per stage.
+        notes: What was left out and why, e.g. an attached vector store that failed
+            or did not answer in time (the rest of the context is built as usual).
     """
 
     items: list[ContextItem]
@@ -100,6 +102,7 @@ class MemoryContext:
     session_id: str = ""
     explain: bool = False
     timings_ms: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def tokens(self) -> int:
@@ -142,6 +145,7 @@ class MemoryContext:
             f"context for {self.query!r}: {len(self.items)} items, "
             f"{self.tokens}/{self.token_budget} tokens",
         ]
+        lines += [f"note: {note}" for note in self.notes]
         for i, it in enumerate(self.items, start=1):
             parts = ", ".join(f"{k}={_fmt(v)}" for k, v in it.score_parts.items())
             lines.append(
@@ -160,6 +164,7 @@ class MemoryContext:
             "timings_ms": dict(self.timings_ms),
             "token_budget": self.token_budget,
             "tokens": self.tokens,
+            "notes": list(self.notes),
             "items": [
                 {
                     "layer": it.layer,

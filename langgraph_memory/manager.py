@@ -4,9 +4,11 @@ It holds no pipeline logic: every call is validated and handed to the write
 pipeline (:mod:`.write.pipeline`), the read pipeline (:mod:`.read.pipeline`) or a
 layer, all wired once by :func:`~langgraph_memory.wiring.wire`. Working memory,
 episodes and maintenance are in :mod:`.lifecycle`, store items and core blocks in
-:mod:`.manager_items`, documents in :mod:`.manager_documents`, deletion, statistics
-and quarantined messages in :mod:`.manager_housekeeping`, and every method's async twin
-in :mod:`.manager_async`.
+:mod:`.manager_items`, documents in :mod:`.manager_documents`, vector stores attached as
+knowledge (with ``asearch`` and ``abuild_context``, which await them) in
+:mod:`.manager_sources`, deletion, statistics and quarantined messages in
+:mod:`.manager_housekeeping`, and every other method's async twin in
+:mod:`.manager_async`.
 
 Example:
     >>> from langgraph_memory import MemoryManager
@@ -39,6 +41,7 @@ from .manager_async import AsyncMixin
 from .manager_documents import DocumentsMixin
 from .manager_housekeeping import HousekeepingMixin
 from .manager_items import ItemsMixin
+from .manager_sources import VectorStoresMixin
 from .read.pipeline import LAYERS, check_layers
 from .records import MemoryHit, SearchLayer
 from .retrieval.rerank import Reranker
@@ -55,7 +58,9 @@ __all__ = ["MemoryManager", "DEFAULT_PATH", "LAYERS"]
 DEFAULT_PATH = ".langgraph_memory"
 
 
-class MemoryManager(LifecycleMixin, HousekeepingMixin, ItemsMixin, DocumentsMixin, AsyncMixin):
+class MemoryManager(
+    LifecycleMixin, HousekeepingMixin, ItemsMixin, DocumentsMixin, VectorStoresMixin, AsyncMixin
+):
     """A user-scoped, layered memory for agents.
 
     Args:

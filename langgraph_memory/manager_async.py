@@ -32,13 +32,12 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 if TYPE_CHECKING:
     from .consolidation import Knowledge
-    from .context import MemoryContext
     from .forgetting import ForgetReport
     from .layers.entities import Entity
     from .layers.facts import Fact
     from .layers.profile import ProfileEntry
     from .layers.rollups import Rollup
-    from .records import MemoryHit, Record, SearchLayer
+    from .records import Record
     from .reflection import Insight, Lesson
     from .working import Anchor, Episode, TaskState, TaskStep
     from .write.quarantine import FailedMessage
@@ -57,12 +56,6 @@ class _Memory(Protocol):
 
     @property
     def flush(self) -> Callable[..., None]: ...
-
-    @property
-    def search(self) -> Callable[..., list[MemoryHit]]: ...
-
-    @property
-    def build_context(self) -> Callable[..., MemoryContext]: ...
 
     @property
     def add_anchor(self) -> Callable[..., str]: ...
@@ -247,39 +240,7 @@ class AsyncMixin:
         await asyncio.to_thread(self.flush, timeout)
 
     # -- reading -------------------------------------------------------------
-    async def asearch(
-        self: _Memory,
-        user_id: str,
-        query: str,
-        k: int = 10,
-        layers: Sequence[SearchLayer] | None = None,
-        filter: Mapping[str, Any] | None = None,
-    ) -> list[MemoryHit]:
-        """Async :meth:`~langgraph_memory.MemoryManager.search`."""
-        return await asyncio.to_thread(self.search, user_id, query, k, layers, filter)
-
-    async def abuild_context(
-        self: _Memory,
-        user_id: str,
-        session_id: str,
-        query: str,
-        token_budget: int | None = None,
-        *,
-        explain: bool = False,
-        filter: Mapping[str, Any] | None = None,
-        scope: str | None = None,
-    ) -> MemoryContext:
-        """Async :meth:`~langgraph_memory.MemoryManager.build_context`."""
-        return await asyncio.to_thread(
-            self.build_context,
-            user_id,
-            session_id,
-            query,
-            token_budget,
-            explain=explain,
-            filter=filter,
-            scope=scope,
-        )
+    # asearch and abuild_context: in manager_sources (they await attached vector stores)
 
     # -- working memory ------------------------------------------------------
     async def aadd_anchor(

@@ -84,7 +84,8 @@ class HousekeepingMixin:
 
     def delete_user(self, user_id: str) -> int:
         """Delete every trace of a user: messages, terms, vectors, records (documents
-        too), cached embeddings, and the
+        too), cached embeddings, the vector stores attached for them alone (detached; the
+        stores themselves are not touched), and the
         :class:`~langgraph_memory.graph.store.MemoryStore` items whose namespace holds
         the user id as one of its labels (``("memories", user_id)``).
 
@@ -102,6 +103,7 @@ class HousekeepingMixin:
         n = self._write.delete_user(user_id, texts)
         self._parts.items.delete_user_items(user_id)
         self._read.speakers.forget(user_id)
+        self._parts.sources.detach_user(user_id)
         return n
 
     def delete(self, user_id: str, message_id: str | Sequence[str]) -> int:
@@ -212,11 +214,17 @@ class HousekeepingMixin:
 
     def stats(self, user_id: str | None = None) -> dict[str, Any]:
         """Counts for one user (or the whole store): messages, embedded, pending, sessions,
-        per layer; for one user also the hierarchy and long-term memory in detail."""
+        per layer; for one user also the hierarchy and long-term memory in detail; with
+        vector stores attached, ``"vector_stores"``: per store it reads, whether it is
+        shared and its searches, failures and last error."""
         self._check_open()
         if user_id is not None:
             check_id(user_id, "user_id")
-        return memory_stats(self._backend, self._hierarchy, self._longterm, user_id)
+        out = memory_stats(self._backend, self._hierarchy, self._longterm, user_id)
+        stores = self._parts.sources.stats(user_id)
+        if stores:
+            out["vector_stores"] = stores
+        return out
 
     def users(self) -> list[str]:
         """Every user id with stored messages, sorted."""

@@ -5,7 +5,8 @@ places into the hierarchy under the writer lease; the hierarchy promotes hot
 segments into long-term memory; the read pipeline reads the store, the hierarchy,
 long-term memory (profile, facts, traits, episodes, knowledge) and working memory,
 and counts the long-term entries it used into the access log, which the write
-pipeline saves. :class:`~langgraph_memory.MemoryManager` only delegates to these.
+pipeline saves; it also reads the vector stores attached as knowledge at query time.
+:class:`~langgraph_memory.MemoryManager` only delegates to these.
 
 Example:
     >>> from langgraph_memory import MemoryConfig
@@ -46,6 +47,7 @@ from .layers.longterm_read import LongTermDocs
 from .layers.passages import Passages
 from .layers.promotion import AtomWriter
 from .layers.rollups import RollupWriter
+from .read.external import VectorStores
 from .read.messages import MessageRetriever
 from .read.pipeline import ReadPipeline
 from .reflection import Reflector
@@ -79,6 +81,7 @@ class MemoryParts(NamedTuple):
     rollups: RollupWriter
     entities: EntityGraph
     documents: Documents
+    sources: VectorStores
 
     def close(self) -> None:
         """Stop the background worker and the search threads, then close the store."""
@@ -232,6 +235,7 @@ def wire(
             overlap=config.passage_overlap,
             max_passages=config.max_passages,
         )
+    sources = VectorStores()  # stores the user keeps elsewhere, read at query time
     read = ReadPipeline(
         storage,
         MessageRetriever(storage, embedder, config, passages),
@@ -242,6 +246,7 @@ def wire(
         entries,
         accesses=accesses,
         reranker=reranker,
+        sources=sources,
     )
     reflector = Reflector(
         records,
@@ -288,4 +293,5 @@ def wire(
         rollups,
         graph,
         documents,
+        sources,
     )

@@ -17,7 +17,9 @@ reranked and diversified.
 
 The layers reach the read path through small protocols: :class:`SegmentSource`
 (the hierarchy), :class:`LongTermSource`, :class:`WorkingSource` and
-:class:`AccessRecorder`.
+:class:`AccessRecorder`; vector stores the user keeps elsewhere, attached as knowledge,
+through :class:`~.external.VectorStores` (searched at query time, ranked with the
+documents).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from .candidates import (
     segment_items,
     task_item,
 )
+from .external import PREFETCHED, VectorStores
 from .followups import add_successors, pack_timeline
 from .messages import MessageRetriever
 from .packing import STATEMENT_LAYERS, Packer
@@ -78,7 +81,7 @@ __all__ = [
 #: layer holds it, stays searchable as a message), mid-term segment summaries,
 #: long-term entries (profile, facts, traits, episodes, knowledge), and the chunks of
 #: documents (``add_document``: the user's own and shared knowledge; hits of layer
-#: ``chunk``).
+#: ``chunk``), with the passages of attached vector stores (also ``chunk``).
 LAYERS = ("message", "mid_term", "long_term", "document")
 
 
@@ -164,6 +167,7 @@ class ReadPipeline:
         entries: The long-term entry index (facts, traits, episodes, knowledge).
         accesses: Counts the long-term entries contexts include.
         reranker: An optional cross-encoder for the best candidates.
+        sources: The vector stores attached as knowledge (shared or per user).
     """
 
     def __init__(
@@ -178,6 +182,7 @@ class ReadPipeline:
         *,
         accesses: AccessRecorder | None = None,
         reranker: Reranker | None = None,
+        sources: VectorStores | None = None,
     ) -> None:
         self.storage = storage
         self.entries = entries
@@ -190,10 +195,12 @@ class ReadPipeline:
         self.reranker = reranker
         #: The names of each user's speakers, which the query's embedding leaves out.
         self.speakers = SpeakerNames(storage)
+        self.sources = sources or VectorStores()
 
     def close(self) -> None:
         """Stop the threads of concurrent searches."""
         self.retriever.close()
+        self.sources.close()
 
     def users(self) -> list[str]:
         """Every user id with stored messages, sorted."""
@@ -210,9 +217,13 @@ class ReadPipeline:
     ) -> list[MemoryHit]:
         """Hits of every wanted layer, interleaved by reciprocal rank (a metadata filter
         applies to messages and to document chunks, by their own fields: with one, the
-        other layers are left out)."""
+        other layers are left out). The attached vector stores' searches start here,
+        unless the async twin started them on its loop (:data:`~.external.PREFETCHED`)."""
         cfg = self.config
-        r = Retrieval(self, user_id, query)
+        external = PREFETCHED.get()
+        if external is None and "document" in layers:
+            external = self.sources.start(user_id, query)
+        r = Retrieval(self, user_id, query, external)
         ranked: list[tuple[float, int, MemoryHit]] = []
         routed = flt is None and cfg.segment_page_weight > 0 and cfg.dense_weight > 0
         message_hits: list[MemoryHit] = []
@@ -298,10 +309,14 @@ class ReadPipeline:
         scope: str | None = None,
     ) -> MemoryContext:
         """The context for ``query`` within ``budget`` tokens (see the module docs);
-        ``scope``: the session's scope, whose preferences beat global ones."""
+        ``scope``: the session's scope, whose preferences beat global ones. The attached
+        vector stores are searched as for :meth:`search`."""
         t0 = time.perf_counter()
         cfg = self.config
-        r = Retrieval(self, user_id, query)
+        external = PREFETCHED.get()
+        if external is None and cfg.document_k > 0:
+            external = self.sources.start(user_id, query)  # answers while we read
+        r = Retrieval(self, user_id, query, external)
         packer = Packer(budget)
         anchors = self.working.anchors(user_id, session_id)
         task = self.working.current_task(user_id, session_id)
@@ -382,6 +397,11 @@ class ReadPipeline:
             parts["document_rank"] = float(rank)
             how = "hybrid search" if "dense_rank" in parts else "shared words"
             reason = f"semantic memory: document chunk ranked {rank} by {how}"
+            if store := (doc.meta or {}).get("vector_store"):
+                reason = (
+                    f"semantic memory: passage of vector store {store!r} (read at query "
+                    f"time), ranked {rank} with the documents by {how}"
+                )
             cands.append(doc_item(doc, cfg.long_term_weight * fused, parts, reason))
         if segments:
             seg_of = self.segments.segment_of(user_id, [it.order for it in cands])
@@ -399,6 +419,7 @@ class ReadPipeline:
             user_id=user_id,
             session_id=session_id,
             explain=explain,
+            notes=r.notes,
             timings_ms={
                 "short_term": (t1 - t0) * 1e3,
                 "retrieve": (t2 - t1) * 1e3,

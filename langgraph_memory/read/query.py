@@ -27,6 +27,7 @@ from ..records import MemoryHit, Message
 from ..retrieval.vectors import cosines
 from ..tokens import tokenize
 from .candidates import doc_item
+from .external import Pending
 from .messages import RankedMessage
 from .timeline import wants_timeline
 
@@ -77,12 +78,19 @@ class Retrieval:
         pipeline: The read pipeline it runs on.
         user_id: Whose memory.
         query: The query.
+        external: The searches started in the user's attached vector stores, if any
+            (see :mod:`.external`); their passages are ranked with the documents.
     """
 
-    def __init__(self, pipeline: ReadPipeline, user_id: str, query: str) -> None:
+    def __init__(
+        self, pipeline: ReadPipeline, user_id: str, query: str, external: Pending | None = None
+    ) -> None:
         self._p = pipeline
         self.user_id = user_id
         self.query = query
+        self._external = external
+        #: What was left out of this retrieval and why (an attached store that failed).
+        self.notes: list[str] = []
         cfg = pipeline.config
         dense = cfg.dense_weight > 0
         #: The text embedded for the query: without the names of the user's speakers
@@ -217,12 +225,26 @@ class Retrieval:
         ranked = ranked[:k]
         if not extra:
             return ranked
+        return self._beside(ranked, extra, k, qvec, weight, floor)
+
+    def _beside(
+        self,
+        ranked: list[RankedDoc],
+        extra: Sequence[LongTermDoc],
+        k: int,
+        qvec: np.ndarray | None,
+        weight: float,
+        floor: float | None,
+    ) -> list[RankedDoc]:
+        """``extra`` docs (not in the entry index) ranked alike and merged into
+        ``ranked``: the best ``k`` of both by score (their texts embedded in process)."""
+        cfg = self._p.config
         vectors = None
         if qvec is not None:
             vectors = self._p.retriever.embedder.get().embed_array(
                 [d.text for d in extra], persist=False
             )
-        ranked += rank_hybrid(
+        ranked = ranked + rank_hybrid(
             extra,
             self.query,
             k,
@@ -255,23 +277,40 @@ class Retrieval:
     ) -> list[RankedDoc]:
         """The best ``k`` chunks of the user's documents and of shared knowledge, in one
         hybrid ranking over the entry index (active chunks only, unless ``flt`` names a
-        status or version; see :func:`chunk_filter`). With ``message_parts`` a chunk
-        sharing no term with the query must be as close to it as the best messages."""
+        status or version; see :func:`chunk_filter`), and the passages of the user's
+        attached vector stores ranked alike beside them (embedded in process only).
+        With ``message_parts`` a chunk sharing no term with the query must be as close
+        to it as the best messages."""
         cfg = self._p.config
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
-        return self._p.entries.rank(
+        floor = self._floor(message_parts) if message_parts is not None else None
+        qvec = self.vector.get() if weight > 0 else None
+        keep = chunk_filter(flt)
+        ranked = self._p.entries.rank(
             self.user_id,
             self.query,
             k,
-            query_vector=self.vector.get() if weight > 0 else None,
+            query_vector=qvec,
             lexical_weight=cfg.lexical_weight,
             dense_weight=weight,
             rrf_k=cfg.rrf_k,
-            min_cosine=self._floor(message_parts) if message_parts is not None else None,
+            min_cosine=floor,
             layers=(CHUNK_KIND,),
             owners=(SHARED_OWNER,),
-            keep=chunk_filter(flt),
+            keep=keep,
         )
+        if self._external is None:
+            return ranked
+        found, self.notes = self._external.collect()
+        outside = {id(d): (d, parts) for d, parts in found if keep(d)}
+        if not outside:
+            return ranked
+        merged = self._beside(ranked, [d for d, _ in outside.values()], k, qvec, weight, floor)
+        # the store's own rank and relevance join the parts of its passages
+        return [
+            r._replace(parts={**r.parts, **outside[id(r.doc)][1]}) if id(r.doc) in outside else r
+            for r in merged
+        ]
 
     def named_entities(self, k: int) -> list[RankedDoc]:
         """The cards of the entities the query names (every word of the name in the
