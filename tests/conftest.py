@@ -87,10 +87,12 @@ SLOW_BACKENDS = {"chroma", "chroma-http"}
 #: (Chroma's own work per call: two SQLite transactions and an index update), 7 ms over
 #: HTTP, and a read 0.5-3 ms, against ~0.1 ms on SQLite. So ``chroma`` (the local
 #: persistent client, in tmpfs) runs the whole backend conformance suite, the congruence
-#: workload and test_chroma.py; ``chroma-http`` (the same ChromaBackend over HTTP, against
-#: the session's real ``chroma run`` server) runs test_chroma.py, the congruence workload
-#: and the conformance tests that compare every backend: about 2 minutes together on
-#: this machine (151 s for those three files, against 25 s without Chroma). Opt-in
+#: workload, test_chroma.py and the secret write paths (a slice of the kinds per path,
+#: its files grepped: test_secret_paths.py); ``chroma-http`` (the same ChromaBackend over
+#: HTTP, against the session's real ``chroma run`` server) runs test_chroma.py, the
+#: congruence workload and the conformance tests that compare every backend: about 2
+#: minutes together on this machine (151 s for those three files, against 25 s without
+#: Chroma). Opt-in
 #: (``LANGGRAPH_MEMORY_TEST_CHROMA=all``), to stay within that:
 #: - the rest of the conformance suite on ``chroma-http`` (about 1 more minute: its two
 #:   1200-message tests take 25 s each over HTTP); it passes;
@@ -103,7 +105,12 @@ CLIENT_ONLY: dict[str, set[str]] = (
     {}
     if CHROMA_MODE == "all"
     else {
-        "chroma": {"test_chroma.py", "test_congruence.py", "test_backend_conformance.py"},
+        "chroma": {
+            "test_chroma.py",
+            "test_congruence.py",
+            "test_backend_conformance.py",
+            "test_secret_paths.py",
+        },
         "chroma-http": {"test_chroma.py", "test_congruence.py"},
     }
 )

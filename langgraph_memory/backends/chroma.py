@@ -40,7 +40,10 @@ so a crash in between only embeds it again. One process should write to a
 given ``prefix`` at a time (other instances see its writes, but two writing at
 once could both take one seq); use the PostgreSQL backend for many writers.
 Deleting a user removes their entries, but Chroma, not this library, decides
-when freed bytes leave its files.
+when freed bytes leave its files. Chroma's HNSW index files (``data_level0.bin``)
+are written from buffers it does not clear: they can carry stale bytes of the
+process's memory, entries of another Chroma store that the process used before
+among them; give each tenant its own process if that matters.
 
 Cost: each Chroma write call costs about 4 ms whatever it holds (two SQLite
 transactions and an index update inside Chroma), so every batch the interface

