@@ -320,6 +320,12 @@ class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterL
         matrix = self._matrix(user_id)
         return [] if matrix is None else matrix.search(vector, k, allowed)
 
+    def vector_search_many(
+        self, user_id: str, vectors: Sequence[np.ndarray], k: int
+    ) -> list[list[tuple[int, float]]]:
+        matrix = self._matrix(user_id)
+        return [[] for _ in vectors] if matrix is None else matrix.search_many(vectors, k)
+
     # -- lexical --------------------------------------------------------------------------
     # -- cache ----------------------------------------------------------------------------
     def cache_get(self, model: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:

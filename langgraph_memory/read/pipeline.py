@@ -292,10 +292,24 @@ class ReadPipeline:
         ``scope``: the session's scope, whose preferences beat global ones."""
         t0 = time.perf_counter()
         cfg = self.config
-        r = Retrieval(self, user_id, query)
+        r = Retrieval(self, user_id, query)  # the query is embedded meanwhile
         packer = Packer(budget)
+        # What needs no query vector is read first, then the messages are ranked (BM25
+        # first): the model thread embeds the query during both. Packing follows, in
+        # priority order.
         anchors = self.working.anchors(user_id, session_id)
         task = self.working.current_task(user_id, session_id)
+        recent = self.short_term(user_id, session_id)
+        if scope is None:  # the session's own, from its latest message that names one
+            scope = _session_scope(recent)
+        profile = self.long_term.profile_docs(user_id, scope)
+        t1 = time.perf_counter()
+        # The segments are ranked after the BM25 and dense rankings: the query is
+        # embedded by then.
+        ranked = r.messages(cfg.candidate_pool, flt, via_segments=not flt)
+        long_ranked = r.long_term([m.parts for m in ranked], cfg.long_term_k)
+        chunks = r.documents(cfg.document_k, None, [m.parts for m in ranked])
+        t2 = time.perf_counter()
         said = [a for a in anchors if a.metadata.get("source") == INSTRUCTION_SOURCE]
         pinned = [a for a in anchors if a.metadata.get("source") != INSTRUCTION_SOURCE]
         packer.take([anchor_item(a) for a in pinned], by_score=False)
@@ -308,10 +322,6 @@ class ReadPipeline:
                 packer.share(cfg.instruction_share),
                 by_score=False,
             )
-        recent = self.short_term(user_id, session_id)
-        if scope is None:  # the session's own, from its latest message that names one
-            scope = _session_scope(recent)
-        profile = self.long_term.profile_docs(user_id, scope)
         doc_of: dict[int, LongTermDoc] = {}  # id(item) -> the entry it renders
         profile_items = []
         for i, close in r.closest_first([d.text for d in profile]):
@@ -339,13 +349,7 @@ class ReadPipeline:
         if cfg.chain_share > 0:  # what of the session did not fit, compressed
             chains = chain_items(self.segments.state(user_id, session_id))
             packer.take(chains, packer.share(cfg.chain_share), by_score=False)
-        t1 = time.perf_counter()
-        # The segments are ranked after the BM25 and dense rankings: the query is
-        # embedded by then.
-        ranked = r.messages(cfg.candidate_pool, flt, via_segments=not flt)
-        long_ranked = r.long_term([m.parts for m in ranked], cfg.long_term_k)
-        chunks = r.documents(cfg.document_k, None, [m.parts for m in ranked])
-        t2 = time.perf_counter()
+        t3 = time.perf_counter()
         segments = r.ranked_so_far()
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
         terms = frozenset(tokenize(query))
@@ -382,7 +386,7 @@ class ReadPipeline:
         rerank(self.reranker, query, cands, cfg.rerank_top)
         packer.take(diversify(cands, cfg), by_score=False)
         self._note_accesses(user_id, packer.items, doc_of)
-        t3 = time.perf_counter()
+        t4 = time.perf_counter()
         return MemoryContext(
             items=packer.items,
             token_budget=budget,
@@ -391,9 +395,9 @@ class ReadPipeline:
             session_id=session_id,
             explain=explain,
             timings_ms={
-                "short_term": (t1 - t0) * 1e3,
+                "short_term": (t1 - t0 + t3 - t2) * 1e3,
                 "retrieve": (t2 - t1) * 1e3,
-                "pack": (t3 - t2) * 1e3,
+                "pack": (t4 - t3) * 1e3,
             },
         )
 
