@@ -56,8 +56,9 @@ speeds the load) unless ``--pg-url`` names a server (use an empty database).
 ``--store DIR`` (SQLite) keeps the store in ``DIR`` instead of a temporary folder, and
 a later run given the same ``DIR`` (and the same ``--seed``, ``--vectors`` and sizes
 in order) loads only the messages it does not hold yet: the measurements of several
-versions can share one store built once. Reads update nothing the measured figures
-depend on; copy the folder first to keep it pristine.
+versions can share one store built once. Measuring writes to it (segment visits, and
+what their heat promotes), so give each run a copy of the folder to compare versions on
+the same store (``benchmarks/scale_pair.py`` does).
 """
 
 from __future__ import annotations
