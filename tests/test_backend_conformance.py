@@ -391,6 +391,18 @@ def test_vector_search_best_first_with_exact_cosines(backend: MemoryBackend) -> 
     assert len(backend.vector_search("alice", q, 100)) == 20
 
 
+def test_vector_search_many_is_each_vector_search(backend: MemoryBackend) -> None:
+    rng = np.random.default_rng(8)
+    msgs = [put(backend, make(f"m{i}", f"text {i}")) for i in range(30)]
+    backend.store_vectors(list(zip(msgs, rng.normal(size=(30, 8)).astype(np.float32), strict=True)))
+    queries = list(rng.normal(size=(3, 8)).astype(np.float32))
+    assert backend.vector_search_many("alice", queries, 4) == [
+        backend.vector_search("alice", q, 4) for q in queries
+    ]
+    assert backend.vector_search_many("nobody", queries, 4) == [[], [], []]
+    assert backend.vector_search_many("alice", [], 4) == []
+
+
 def test_vector_search_respects_allowed_and_user(backend: MemoryBackend) -> None:
     a = [put(backend, make(f"a{i}", user="alice")) for i in range(4)]
     b = [put(backend, make(f"b{i}", user="bob")) for i in range(4)]

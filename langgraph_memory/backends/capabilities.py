@@ -95,6 +95,13 @@ class VectorIndex(Protocol):
         """Top ``k`` ``(seq, cosine)`` of the user's messages (only ``allowed`` seqs when
         given), best first."""
 
+    def vector_search_many(
+        self, user_id: str, vectors: Sequence[np.ndarray], k: int
+    ) -> list[list[tuple[int, float]]]:
+        """:meth:`vector_search` of each vector, in order (a backend that scans its
+        vectors reads them once for all)."""
+        return [self.vector_search(user_id, v, k) for v in vectors]
+
 
 @runtime_checkable
 class LexicalIndex(Protocol):

@@ -185,6 +185,15 @@ class InMemoryBackend(MemoryBackend):
                 return []
             return u.vectors.search(vector, k, allowed)
 
+    def vector_search_many(
+        self, user_id: str, vectors: Sequence[np.ndarray], k: int
+    ) -> list[list[tuple[int, float]]]:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None or u.vectors is None:
+                return [[] for _ in vectors]
+            return u.vectors.search_many(vectors, k)
+
     def postings(self, user_id: str, terms: Sequence[str]) -> Postings:
         with self._lock:
             u = self._users.get(user_id)

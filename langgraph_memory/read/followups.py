@@ -10,7 +10,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -69,17 +69,28 @@ def add_successors(
     # the stored messages' own vectors, from the embedding cache
     vectors = _vectors(embedder(), [index_text(m) for _, m in stated])
     by_seq = {it.order: it for it in cands if it.layer in ("message", "neighbor")}
-    for (hit, said), vec in zip(stated, vectors, strict=True):
+    n = 4 * cfg.successor_k + 4
+    # the dense searches in one pass over the vectors (each result is its search alone)
+    dense = [i for i, (_, said) in enumerate(stated) if not is_cjk_text(said.content)]
+    dense = [i for i in dense if vectors[i] is not None]
+    nearest = dict(
+        zip(
+            dense,
+            storage.vector_search_many(user_id, [cast(np.ndarray, vectors[i]) for i in dense], n),
+            strict=True,
+        )
+    )
+    for i, ((hit, said), vec) in enumerate(zip(stated, vectors, strict=True)):
         if vec is None:  # a message the model fails on (quarantined): no successors
             continue
         if is_cjk_text(said.content):
             # the default model reads Chinese as unknown pieces (every cosine is high):
             # a Chinese statement finds its successors by the words it shares with them
             own = tokenize(index_text(said))
-            found = storage.lexical_search(user_id, own, 4 * cfg.successor_k + 4)
+            found = storage.lexical_search(user_id, own, n)
             close = {q: c for q, c in found if q > said.seq and c > 0}
         else:
-            found = storage.vector_search(user_id, vec, 4 * cfg.successor_k + 4)
+            found = nearest[i]
             close = {q: c for q, c in found if q > said.seq and c >= cfg.successor_min_cosine}
         later = storage.get_messages(user_id, list(close))
         taken = 0

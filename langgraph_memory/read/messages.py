@@ -70,6 +70,10 @@ class QueryVector:
         self._vector: np.ndarray | None = None
         self._lock = threading.Lock()
 
+    def ready(self) -> bool:
+        """Whether the embedding is made (``get`` returns at once)."""
+        return self._vector is not None
+
     def get(self) -> np.ndarray:
         """The embedding (computed once)."""
         with self._lock:
@@ -205,6 +209,12 @@ class MessageRetriever:
                 raise
             rankings["bm25"] = lex
             bm25 = dict(lex)
+        convex = (fusion or cfg.fusion) == "convex" and cfg.dense_weight > 0 and bool(bm25)
+        around: dict[int, list[Message]] = {}
+        if convex and cfg.neighbor_smoothing > 0 and dense_future is None and not qvec.ready():
+            # The query is still being embedded: the turns around the BM25 candidates,
+            # which the smoothing reads, are read meanwhile.
+            around = self.backend.neighbors_many(user_id, list(bm25), 1)
         if cfg.dense_weight > 0:
             dense = (
                 dense_future.result()
@@ -220,7 +230,7 @@ class MessageRetriever:
             if passages:
                 bm25, cosines = self._with_passages(rankings, bm25, cosines, passages, pool)
         if (fusion or cfg.fusion) == "convex" and len(rankings) == 2:
-            fused = self._convex(user_id, qvec, rankings, bm25, cosines, k, pool)
+            fused = self._convex(user_id, qvec, rankings, bm25, cosines, k, pool, around)
         else:
             # Past the fusion depth, the rest of both rankings follow, scored below every
             # primary candidate (and below their neighbours).
@@ -301,6 +311,7 @@ class MessageRetriever:
         cosines: dict[int, float],
         k: int,
         pool: int,
+        around: Mapping[int, list[Message]],
     ) -> list[RankedMessage]:
         """The candidates of both rankings (each cut at ``pool``) ranked by the weighted
         mean of their normalised BM25 score and cosine (:meth:`HybridRanker.combine`).
@@ -332,7 +343,7 @@ class MessageRetriever:
         }
         hybrid = self.ranker.combine({"bm25": bm25, "dense": cosines}, floors)
         if cfg.neighbor_smoothing > 0 and hybrid:
-            hybrid = self._smooth(user_id, hybrid)
+            hybrid = self._smooth(user_id, hybrid, around)
         ranks = {
             name: {seq: r for r, (seq, _) in enumerate(ranked, 1)}
             for name, ranked in rankings.items()
@@ -356,16 +367,24 @@ class MessageRetriever:
         out.sort(key=lambda x: -x.score)  # stable: ties keep their combined order
         return out[: max(k, depth)]
 
-    def _smooth(self, user_id: str, ranked: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    def _smooth(
+        self,
+        user_id: str,
+        ranked: list[tuple[int, float]],
+        known: Mapping[int, list[Message]],
+    ) -> list[tuple[int, float]]:
         """``ranked`` again after each candidate gains ``neighbor_smoothing`` times the
         combined score of the turn just before it in its session when that turn is a
         candidate too and another speaker's (the turn it replies to), scaled so the best
         scores 1: a reply is read with what it answers, so the answer to a relevant
         question outranks an equally good turn that answers nothing relevant.
+        ``known``: the turns around some candidates, read already (the others are read
+        here).
         """
         share = self.config.neighbor_smoothing
         combined = dict(ranked)
-        around = self.backend.neighbors_many(user_id, list(combined), 1)
+        missing = [seq for seq in combined if seq not in known]
+        around = {**known, **self.backend.neighbors_many(user_id, missing, 1)}
         smoothed = dict(combined)
         for seq in combined:
             before = [m for m in around.get(seq, ()) if m.seq < seq]

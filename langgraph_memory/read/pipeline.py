@@ -316,10 +316,24 @@ class ReadPipeline:
         external = PREFETCHED.get()
         if external is None and cfg.document_k > 0:
             external = self.sources.start(user_id, query)  # answers while we read
-        r = Retrieval(self, user_id, query, external)
+        r = Retrieval(self, user_id, query, external)  # the query is embedded meanwhile
         packer = Packer(budget)
+        # What needs no query vector is read first, then the messages are ranked (BM25
+        # first): the model thread embeds the query during both. Packing follows, in
+        # priority order.
         anchors = self.working.anchors(user_id, session_id)
         task = self.working.current_task(user_id, session_id)
+        recent = self.short_term(user_id, session_id)
+        if scope is None:  # the session's own, from its latest message that names one
+            scope = _session_scope(recent)
+        profile = self.long_term.profile_docs(user_id, scope)
+        t1 = time.perf_counter()
+        # The segments are ranked after the BM25 and dense rankings: the query is
+        # embedded by then.
+        ranked = r.messages(cfg.candidate_pool, flt, via_segments=not flt)
+        long_ranked = r.long_term([m.parts for m in ranked], cfg.long_term_k)
+        chunks = r.documents(cfg.document_k, None, [m.parts for m in ranked])
+        t2 = time.perf_counter()
         said = [a for a in anchors if a.metadata.get("source") == INSTRUCTION_SOURCE]
         pinned = [a for a in anchors if a.metadata.get("source") != INSTRUCTION_SOURCE]
         packer.take([anchor_item(a) for a in pinned], by_score=False)
@@ -332,10 +346,6 @@ class ReadPipeline:
                 packer.share(cfg.instruction_share),
                 by_score=False,
             )
-        recent = self.short_term(user_id, session_id)
-        if scope is None:  # the session's own, from its latest message that names one
-            scope = _session_scope(recent)
-        profile = self.long_term.profile_docs(user_id, scope)
         doc_of: dict[int, LongTermDoc] = {}  # id(item) -> the entry it renders
         profile_items = []
         for i, close in r.closest_first([d.text for d in profile]):
@@ -363,13 +373,7 @@ class ReadPipeline:
         if cfg.chain_share > 0:  # what of the session did not fit, compressed
             chains = chain_items(self.segments.state(user_id, session_id))
             packer.take(chains, packer.share(cfg.chain_share), by_score=False)
-        t1 = time.perf_counter()
-        # The segments are ranked after the BM25 and dense rankings: the query is
-        # embedded by then.
-        ranked = r.messages(cfg.candidate_pool, flt, via_segments=not flt)
-        long_ranked = r.long_term([m.parts for m in ranked], cfg.long_term_k)
-        chunks = r.documents(cfg.document_k, None, [m.parts for m in ranked])
-        t2 = time.perf_counter()
+        t3 = time.perf_counter()
         segments = r.ranked_so_far()
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
         terms = frozenset(tokenize(query))
@@ -411,7 +415,7 @@ class ReadPipeline:
         rerank(self.reranker, query, cands, cfg.rerank_top)
         packer.take(diversify(cands, cfg), by_score=False)
         self._note_accesses(user_id, packer.items, doc_of)
-        t3 = time.perf_counter()
+        t4 = time.perf_counter()
         return MemoryContext(
             items=packer.items,
             token_budget=budget,
@@ -421,9 +425,9 @@ class ReadPipeline:
             explain=explain,
             notes=r.notes,
             timings_ms={
-                "short_term": (t1 - t0) * 1e3,
+                "short_term": (t1 - t0 + t3 - t2) * 1e3,
                 "retrieve": (t2 - t1) * 1e3,
-                "pack": (t3 - t2) * 1e3,
+                "pack": (t4 - t3) * 1e3,
             },
         )
 

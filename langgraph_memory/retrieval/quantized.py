@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Int8Block", "int8_available", "quantize", "quantize_query"]
+__all__ = ["Int8Block", "int8_available", "quantize", "quantize_queries", "quantize_query"]
 
 _LIMIT = 127
 #: The query's zero point: a uint8 row ``q8 + 128`` stands for the int8 ``q8``.
@@ -47,10 +47,17 @@ def quantize(vectors: np.ndarray, scale: float | None = None) -> tuple[np.ndarra
 def quantize_query(query: np.ndarray) -> tuple[np.ndarray, float]:
     """``(row, scale)``: the query as one uint8 row ``round(q * scale) + 128``,
     ``scale`` putting its largest absolute component at 127."""
-    q = np.asarray(query, dtype=np.float32).reshape(1, -1)
-    top = float(np.abs(q).max())
-    scale = _LIMIT / top if top > 0 else 1.0
-    return (np.rint(q * np.float32(scale)) + _ZERO).astype(np.uint8), scale
+    rows, scales = quantize_queries(np.asarray(query, dtype=np.float32).reshape(1, -1))
+    return rows, float(scales[0])
+
+
+def quantize_queries(queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, scales)``: each query as :func:`quantize_query` makes it, one row each."""
+    q = np.asarray(queries, dtype=np.float32)
+    top = np.abs(q).max(axis=1).astype(np.float64)
+    scales = np.where(top > 0, _LIMIT / np.where(top > 0, top, 1.0), 1.0)
+    rows = np.rint(q * scales.astype(np.float32)[:, None]) + _ZERO
+    return rows.astype(np.uint8), scales
 
 
 class Int8Block:
@@ -72,8 +79,8 @@ class Int8Block:
         graph = helper.make_graph(
             [helper.make_node("MatMulInteger", ["query", "codes", "zero"], ["scores"])],
             "int8_block",
-            [helper.make_tensor_value_info("query", TensorProto.UINT8, [1, dim])],
-            [helper.make_tensor_value_info("scores", TensorProto.INT32, [1, self.rows])],
+            [helper.make_tensor_value_info("query", TensorProto.UINT8, ["queries", dim])],
+            [helper.make_tensor_value_info("scores", TensorProto.INT32, ["queries", self.rows])],
             [
                 numpy_helper.from_array(np.ascontiguousarray(codes.T), "codes"),
                 numpy_helper.from_array(np.array(_ZERO, dtype=np.uint8), "zero"),
@@ -92,8 +99,16 @@ class Int8Block:
 
     def cosines(self, row: np.ndarray, query_scale: float) -> np.ndarray:
         """Approximate cosines of the block's rows with a query from :func:`quantize_query`."""
-        out = self._session.run(None, {"query": row})[0]
-        return np.asarray(out, dtype=np.float32).reshape(-1) / np.float32(self.scale * query_scale)
+        return self.cosines_many(row, np.array([query_scale]))[0]
+
+    def cosines_many(self, rows: np.ndarray, query_scales: np.ndarray) -> np.ndarray:
+        """Approximate cosines of the block's rows (columns) with queries from
+        :func:`quantize_queries` (rows), in one pass over the codes: the scan is bound by
+        reading them, so a few queries cost about what one does. Each row equals what
+        :meth:`cosines` gives for its query alone (the integer products are exact)."""
+        out = np.asarray(self._session.run(None, {"query": rows})[0], dtype=np.float32)
+        scales = (np.asarray(query_scales, dtype=np.float64) * self.scale).astype(np.float32)
+        return out / scales[:, None]
 
 
 def int8_available() -> bool:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from .quantized import Int8Block, int8_available, quantize, quantize_query
+from .quantized import Int8Block, int8_available, quantize, quantize_queries, quantize_query
 
 __all__ = ["VectorMatrix", "cosines"]
 
@@ -197,13 +198,9 @@ class VectorMatrix:
         """Top ``k`` ``(key, cosine)`` pairs, best first (ties: older first)."""
         if self._n == 0 or k <= 0:
             return []
-        q = np.asarray(query, dtype=np.float32).reshape(-1)
-        if q.shape[0] != self.dim:
-            raise ValueError(f"query dimension {q.shape[0]} != index dimension {self.dim}")
-        qn = float(np.linalg.norm(q))
-        if qn == 0:
+        q = self._unit(query)
+        if q is None:
             return []
-        q = q / qn
         rows = self._rows(allowed)  # the rows searched, when not all of them
         if rows is not None and rows.size == 0:
             return []
@@ -216,6 +213,46 @@ class VectorMatrix:
             sims = _matvec(self._data[: self._n], q)
         else:
             sims = _matvec(self._data[: self._n], q)[rows]
+        return self._top(sims, k, rows)
+
+    def search_many(self, queries: Sequence[np.ndarray], k: int) -> list[list[tuple[int, float]]]:
+        """:meth:`search` of each query (every row allowed), in one pass over the int8
+        blocks when they are used: each result is that query's :meth:`search`.
+
+        Example:
+            >>> m = VectorMatrix(2)
+            >>> m.append([1, 2], np.array([[1, 0], [0, 1]], dtype=np.float32))
+            >>> [r[0][0] for r in m.search_many([np.array([1.0, 0]), np.array([0, 1.0])], 1)]
+            [1, 2]
+        """
+        units = [self._unit(q) for q in queries] if self._n and k > 0 else []
+        live = [i for i, q in enumerate(units) if q is not None]
+        n, want = self._n, RESCORE_FACTOR * k
+        if len(live) < 2 or self._dead or not self._int8_scan(n, want, n):
+            return [self.search(q, k) for q in queries]
+        found = self._approximate_many(np.stack([cast(np.ndarray, units[i]) for i in live]), n)
+        out: list[list[tuple[int, float]]] = [[] for _ in queries]
+        for i, scores in zip(live, found, strict=True):
+            q = cast(np.ndarray, units[i])
+            rows = self._candidates(scores, want)
+            if rows is None:
+                sims = _matvec(self._data[:n], q)
+            else:
+                sims = self._data[rows] @ q
+            out[i] = self._top(sims, k, rows)
+        return out
+
+    def _unit(self, query: np.ndarray) -> np.ndarray | None:
+        """The query as a float32 unit vector (``None`` for a zero vector)."""
+        q = np.asarray(query, dtype=np.float32).reshape(-1)
+        if q.shape[0] != self.dim:
+            raise ValueError(f"query dimension {q.shape[0]} != index dimension {self.dim}")
+        qn = float(np.linalg.norm(q))
+        return None if qn == 0 else q / qn
+
+    def _top(self, sims: np.ndarray, k: int, rows: np.ndarray | None) -> list[tuple[int, float]]:
+        """The best ``k`` of ``sims`` (scores of ``rows``, or of every row) as
+        ``(key, rounded cosine)``."""
         # float32 products of equal vectors can differ in the last bits depending on
         # where a row falls in the BLAS kernel: scores are rounded to 6 decimals so
         # equal vectors tie exactly, and ties go to the older key. Only the rows that
@@ -254,18 +291,28 @@ class VectorMatrix:
         float32 scan is to be used instead (few rows, or no ONNX Runtime)."""
         n = self._n
         want = RESCORE_FACTOR * k
-        if not self.int8 or n < INT8_ROWS or 4 * want >= (n if rows is None else rows.size):
-            return None
-        if not int8_available():
+        if not self._int8_scan(n, want, n if rows is None else rows.size):
             return None
         scores = self._approximate(q, n)
         if rows is not None:
             scores = scores[rows]
+        picked = self._candidates(scores, want)
+        return picked if rows is None or picked is None else rows[picked]
+
+    def _int8_scan(self, n: int, want: int, searched: int) -> bool:
+        """Whether a search of ``searched`` of the ``n`` rows for ``want`` candidates
+        scans the int8 blocks."""
+        if not self.int8 or n < INT8_ROWS or 4 * want >= searched:
+            return False
+        return int8_available()
+
+    @staticmethod
+    def _candidates(scores: np.ndarray, want: int) -> np.ndarray | None:
+        """Positions of the ``want`` best approximate ``scores`` (ties with the last
+        included); ``None`` when the int8 codes hardly tell the rows apart."""
         kth = np.partition(scores, scores.size - want)[scores.size - want]
         picked = np.flatnonzero(scores >= kth)
-        if 4 * picked.size >= scores.size:  # the int8 codes hardly tell rows apart
-            return None
-        return picked if rows is None else rows[picked]
+        return None if 4 * picked.size >= scores.size else picked
 
     def _approximate(self, q: np.ndarray, n: int) -> np.ndarray:
         """Cosines of the first ``n`` rows: approximate from the int8 blocks (made now for
@@ -275,6 +322,36 @@ class VectorMatrix:
         last = self._last
         if last is not None and last[0] == key and last[1] == n:
             return last[2]
+        blocks = self._blocks_of(n)
+        row, scale = quantize_query(q)
+        parts = _spread([lambda b=b: b.cosines(row, scale) for b in blocks])
+        tail = self._data[len(blocks) * INT8_BLOCK : n]
+        if len(tail):
+            with _one_blas_thread():
+                parts.append(tail @ q)
+        scores = np.concatenate(parts)
+        self._last = (key, n, scores)
+        return scores
+
+    def _approximate_many(self, queries: np.ndarray, n: int) -> list[np.ndarray]:
+        """:meth:`_approximate` of each row of ``queries`` (unit vectors), the blocks read
+        once for all of them (each result equals that query's alone)."""
+        blocks = self._blocks_of(n)
+        rows, scales = quantize_queries(queries)
+        parts = _spread([lambda b=b: b.cosines_many(rows, scales) for b in blocks])
+        tail = self._data[len(blocks) * INT8_BLOCK : n]
+        out = []
+        for i, q in enumerate(queries):
+            mine = [p[i] for p in parts]
+            if len(tail):
+                with _one_blas_thread():
+                    mine.append(tail @ q)  # one product per query: the single scan's bits
+            out.append(np.concatenate(mine))
+        return out
+
+    def _blocks_of(self, n: int) -> list[Int8Block]:
+        """The int8 blocks of the first ``n`` rows (made now for rows that filled a block
+        since)."""
         blocks = self._blocks
         if len(blocks) < n // INT8_BLOCK:
             with self._blocks_lock:
@@ -286,13 +363,4 @@ class VectorMatrix:
                         self._scale = quantize(rows)[1]
                     blocks.append(Int8Block(rows, self._scale))
                 self._blocks = blocks  # a new list: searches meanwhile keep theirs
-        blocks = blocks[: n // INT8_BLOCK]
-        row, scale = quantize_query(q)
-        parts = _spread([lambda b=b: b.cosines(row, scale) for b in blocks])
-        tail = self._data[len(blocks) * INT8_BLOCK : n]
-        if len(tail):
-            with _one_blas_thread():
-                parts.append(tail @ q)
-        scores = np.concatenate(parts)
-        self._last = (key, n, scores)
-        return scores
+        return blocks[: n // INT8_BLOCK]

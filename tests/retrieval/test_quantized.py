@@ -125,3 +125,40 @@ def test_a_matrix_made_for_one_search_scans_float32(small_blocks: None) -> None:
     m.append(list(range(1, 301)), rng.normal(size=(300, 8)).astype(np.float32))
     m.search(rng.normal(size=8).astype(np.float32), 5)
     assert m._blocks == []
+
+
+def test_queries_quantize_as_each_does_alone() -> None:
+    rng = np.random.default_rng(6)
+    qs = rng.normal(size=(5, 32)).astype(np.float32)
+    qs[2] = 0.0
+    rows, scales = quantized.quantize_queries(qs)
+    vecs = rng.normal(size=(90, 32)).astype(np.float32)
+    block = quantized.Int8Block(vecs, quantize(vecs)[1])
+    many = block.cosines_many(rows, scales)
+    for i, q in enumerate(qs):
+        row, scale = quantized.quantize_query(q)
+        assert np.array_equal(rows[i : i + 1], row) and scales[i] == scale
+        assert np.array_equal(many[i], block.cosines(row, scale))
+
+
+@pytest.mark.usefixtures("small_blocks")
+def test_search_many_is_each_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One pass over the blocks for several queries gives each query's own search, to the
+    last bit, with and without blocks, a tail of float32 rows and removed rows."""
+    rng = np.random.default_rng(7)
+    m = VectorMatrix(32, int8=True)
+    m.append(list(range(1, 331)), _clustered(rng, 330))  # 5 blocks and a 10-row tail
+    queries = list(_clustered(rng, 6)) + [np.zeros(32, dtype=np.float32)]
+    scans: list[int] = []
+    many = vectors.VectorMatrix._approximate_many
+    monkeypatch.setattr(
+        vectors.VectorMatrix,
+        "_approximate_many",
+        lambda self, qs, n: scans.append(len(qs)) or many(self, qs, n),
+    )
+    for k in (1, 5, 10):
+        assert m.search_many(queries, k) == [m.search(q, k) for q in queries]
+    assert scans == [6, 6, 6]  # one pass each time (the zero vector finds nothing)
+    assert m.search_many([], 5) == [] and m.search_many(queries[:1], 5) == [m.search(queries[0], 5)]
+    m.remove({3, 40, 200})
+    assert m.search_many(queries, 5) == [m.search(q, 5) for q in queries]
