@@ -80,6 +80,11 @@ def _digits(s: str) -> str:
     return "".join(ch for ch in s if ch.isdigit())
 
 
+def _ascii_digits(text: str) -> int:
+    """How many of 0-9 ``text`` holds (what the ASCII patterns' ``\\d`` can match)."""
+    return sum(map(text.count, "0123456789"))
+
+
 def luhn_ok(number: str) -> bool:
     """True when the digits of ``number`` pass the Luhn check (separators are ignored)."""
     digits = _digits(number)
@@ -320,7 +325,7 @@ def _emails(text: str) -> Iterator[Span]:
 
 
 def _cn_ids(text: str) -> Iterator[Span]:
-    if sum(map(text.count, "0123456789")) < 17:  # an id holds 17 digits and a check digit
+    if _ascii_digits(text) < 17:  # an id holds 17 digits and a check digit
         return
     for m in _CN_ID.finditer(text):
         if cn_id_ok(m.group()):
@@ -349,7 +354,7 @@ def _ibans(text: str) -> Iterator[Span]:
 
 
 def _phones(text: str) -> Iterator[Span]:
-    if sum(map(text.count, "0123456789")) < 7:  # a number needs 7 (most texts: no scan)
+    if _ascii_digits(text) < 7:  # a number needs 7 (most texts: no scan)
         return
     for pattern in _PHONES:
         for m in pattern.finditer(text):
