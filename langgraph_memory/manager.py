@@ -47,6 +47,7 @@ from .records import MemoryHit, SearchLayer
 from .retrieval.rerank import Reranker
 from .validation import check_content, check_id, check_positive_int
 from .wiring import open_backend, wire
+from .write.extraction import load_rules
 from .write.extraction_entities import load_chinese
 
 if TYPE_CHECKING:
@@ -155,8 +156,9 @@ class MemoryManager(
         return self._write.embedder.get()
 
     def warm_up(self, *, chinese: bool = True) -> None:
-        """Load now what the first calls would load: the embedding model and, with
-        ``chinese``, jieba's dictionaries (about 1.5 s together for Chinese text).
+        """Load now what the first calls would load: the embedding model, the extraction
+        rules and, with ``chinese``, jieba's dictionaries (about 1.5 s together for
+        Chinese text).
 
         Call it at startup (a server before taking requests) so the first
         ``add_message`` or ``build_context`` does not pay for the loading.
@@ -166,6 +168,7 @@ class MemoryManager(
         """
         self._check_open()
         self.embeddings.embed_query("warm up")
+        load_rules()
         if chinese:
             load_chinese()
 

@@ -167,7 +167,17 @@ class Record:
 
 
 def to_data(obj: Any) -> dict[str, Any]:
-    """A dataclass as JSON-friendly data (datetimes as ISO strings), e.g. a record's ``data``."""
+    """A dataclass as JSON-friendly data (datetimes as ISO strings), e.g. a record's ``data``.
+
+    Fields of plain JSON values, datetimes, lists, dicts with string keys and nested
+    dataclasses are copied in one pass (``dataclasses.asdict`` deep-copied every value
+    first: 0.1 ms for an entity with its twelve mentions, on every mention); anything
+    else takes ``asdict``'s way, with the same result.
+    """
+    try:
+        return {name: _plain(getattr(obj, name)) for name in _field_names(type(obj))}
+    except _NotPlain:
+        pass
 
     def conv(v: Any) -> Any:
         if isinstance(v, datetime):
@@ -179,6 +189,45 @@ def to_data(obj: Any) -> dict[str, Any]:
         return v
 
     return {k: conv(v) for k, v in asdict(obj).items()}
+
+
+class _NotPlain(Exception):
+    """A value :func:`_plain` leaves to ``dataclasses.asdict``."""
+
+
+_ATOMIC = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(v: Any) -> Any:
+    """``v`` as :func:`to_data` stores it.
+
+    Raises:
+        _NotPlain: For a value of another type (a tuple, a set, a subclass...).
+    """
+    t = type(v)
+    if t in _ATOMIC:
+        return v
+    if t is datetime:
+        return v.isoformat()
+    if t is list:
+        return [_plain(x) for x in v]
+    if t is dict and all(type(k) is str for k in v):
+        return {k: _plain(x) for k, x in v.items()}
+    if hasattr(t, "__dataclass_fields__"):
+        return {name: _plain(getattr(v, name)) for name in _field_names(t)}
+    raise _NotPlain
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The field names of a dataclass, looked up once per class (``TypeError`` for
+    another class)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 def from_data(

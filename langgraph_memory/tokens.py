@@ -31,6 +31,7 @@ __all__ = [
     "content_words",
     "stopwords",
     "jieba_cut",
+    "load_jieba",
 ]
 
 _CJK_RE = re.compile(
@@ -83,17 +84,24 @@ def stopwords() -> frozenset[str]:
     )
 
 
-def jieba_cut(text: str) -> list[str]:
-    """jieba's search-mode segmentation of ``text`` (jieba initialised once, thread-safe)."""
+def load_jieba() -> None:
+    """Load jieba's dictionary unless it is loaded (once per process, thread-safe)."""
     global _jieba_ready
-    import jieba
-
     if not _jieba_ready:
+        import jieba
+
         with _jieba_lock:
             if not _jieba_ready:
                 jieba.setLogLevel(logging.WARNING)
                 jieba.initialize()
                 _jieba_ready = True
+
+
+def jieba_cut(text: str) -> list[str]:
+    """jieba's search-mode segmentation of ``text`` (jieba initialised once, thread-safe)."""
+    import jieba
+
+    load_jieba()
     return list(jieba.cut_for_search(text))
 
 

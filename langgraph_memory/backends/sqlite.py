@@ -22,7 +22,7 @@ from ..retrieval.vectors import VectorMatrix
 from ..tokens import tokenize
 from . import sqlite_sql as q
 from .base import BackendStats, MemoryBackend
-from .capabilities import Checkpoint, RecordValue, WriterLease, check_where
+from .capabilities import Checkpoint, GroupedWrites, RecordValue, WriterLease, check_where
 from .sqlite_conn import Synchronous
 from .sqlite_entries import SQLiteEntryIndex
 from .sqlite_health import Integrity
@@ -32,7 +32,9 @@ from .sqlite_sql import MIGRATIONS
 __all__ = ["SQLiteBackend", "MIGRATIONS"]
 
 
-class SQLiteBackend(SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterLease, Checkpoint):
+class SQLiteBackend(
+    SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterLease, Checkpoint, GroupedWrites
+):
     """SQLite storage in ``<path>/memory.sqlite3`` (or an explicit ``.sqlite3``/``.db`` file).
 
     Args:

@@ -150,6 +150,7 @@ class SQLiteConnection:
         self._closed = False
         self._checkpoint_s = float(checkpoint_seconds)
         self._commits = 0  # commits since the last checkpoint this connection ran
+        self._grouped = 0  # depth of grouped_writes scopes (held by the thread in them)
         self._seen_version = 0  # PRAGMA data_version then (moves on others' commits)
         self._checkpointed = time.monotonic()
 
@@ -158,10 +159,15 @@ class SQLiteConnection:
     def _tx(self, *, messages: bool = True) -> Iterator[sqlite3.Connection]:
         """A write transaction; ``messages=False`` for one that leaves messages, postings
         and vectors alone (records, meta, the embedding cache): it does not make the
-        cached vector matrices and posting lists check the file again."""
+        cached vector matrices and posting lists check the file again. Within
+        :meth:`grouped_writes` it is a savepoint of the group's transaction."""
         with self._lock:
             if self._closed:
                 raise RuntimeError("the memory backend is closed")
+            if self._grouped:
+                with self._savepoint(messages) as c:
+                    yield c
+                return
             self._conn.execute("BEGIN IMMEDIATE")
             if messages:
                 self._writes += 1
@@ -172,6 +178,65 @@ class SQLiteConnection:
                 raise
             self._conn.execute("COMMIT")
             self._commits += 1
+
+    @contextmanager
+    def _savepoint(self, messages: bool) -> Iterator[sqlite3.Connection]:
+        """One write of a group: undone alone when it fails (caller holds the lock)."""
+        if not self._conn.in_transaction:
+            self._conn.execute("BEGIN IMMEDIATE")
+        if messages:
+            self._writes += 1
+        self._conn.execute("SAVEPOINT lgm_write")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK TO lgm_write")
+            self._conn.execute("RELEASE lgm_write")
+            raise
+        self._conn.execute("RELEASE lgm_write")
+
+    @contextmanager
+    def grouped_writes(self) -> Iterator[None]:
+        """Commit the writes of this thread within the scope once, when it ends (see
+        :class:`~.capabilities.GroupedWrites`); each write is a savepoint, undone alone
+        when it fails. The scope holds the connection: other threads wait for it.
+
+        Example:
+            >>> import tempfile
+            >>> from langgraph_memory.backends import SQLiteBackend
+            >>> b = SQLiteBackend(tempfile.mkdtemp())
+            >>> with b.grouped_writes():
+            ...     b.set_meta("a", "1")
+            ...     b.set_meta("b", "2")
+            >>> b.get_meta("a"), b.get_meta("b")
+            ('1', '2')
+            >>> b.close()
+        """
+        with self._lock:
+            self._grouped += 1
+            try:
+                yield
+            finally:
+                self._grouped -= 1
+                if not self._grouped and self._conn.in_transaction:
+                    self._conn.execute("COMMIT")
+                    self._commits += 1
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read snapshot for several statements, under the lock (within
+        :meth:`grouped_writes`, the group's own transaction)."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the memory backend is closed")
+            if self._conn.in_transaction:
+                yield self._conn
+                return
+            self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("COMMIT")
 
     def checkpoint(self, *, force: bool = False) -> bool:
         """Checkpoint the write-ahead log (``PASSIVE``: it waits for no reader) when

@@ -89,21 +89,15 @@ class SQLiteEntryIndex(SQLiteConnection, EntryIndex):
         return n
 
     def entries_since(self, user_id: str, rev: int) -> tuple[int, list[IndexedEntry]]:
-        with self._lock:  # one snapshot for both statements
-            if self._closed:
-                raise RuntimeError("the memory backend is closed")
-            self._conn.execute("BEGIN")
-            try:
-                marker = self._conn.execute(
-                    "SELECT rev FROM entry_index WHERE user_id = ? AND key = ?",
-                    (user_id, BUILT_KEY),
-                ).fetchone()
-                rows = self._conn.execute(
-                    f"SELECT {_COLS} FROM entry_index WHERE user_id = ? AND rev > ? ORDER BY rev",
-                    (user_id, rev),
-                ).fetchall()
-            finally:
-                self._conn.execute("COMMIT")
+        with self._snapshot() as c:  # one snapshot for both statements
+            marker = c.execute(
+                "SELECT rev FROM entry_index WHERE user_id = ? AND key = ?",
+                (user_id, BUILT_KEY),
+            ).fetchone()
+            rows = c.execute(
+                f"SELECT {_COLS} FROM entry_index WHERE user_id = ? AND rev > ? ORDER BY rev",
+                (user_id, rev),
+            ).fetchall()
         gen = 0 if marker is None else int(marker[0])
         return gen, [_row(r) for r in rows if r[0] != BUILT_KEY]
 

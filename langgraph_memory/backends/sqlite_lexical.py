@@ -90,22 +90,15 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
         if not terms:
             return Postings({}, 0, 0, {})
         marks = ",".join("?" * len(terms))
-        with self._lock:  # one snapshot: counts and posting lists must agree
-            if self._closed:
-                raise RuntimeError("the memory backend is closed")
-            self._conn.execute("BEGIN")
-            try:
-                stats = self._conn.execute(
-                    "SELECT n_docs, total_len FROM user_stats WHERE user_id = ?", (user_id,)
-                ).fetchall()
-                rows = self._conn.execute(
-                    "SELECT term, seq, tf, dl FROM postings "
-                    f"WHERE user_id = ? AND term IN ({marks})",
-                    (user_id, *terms),
-                ).fetchall()
-                _, waiting = self._unindexed(self._conn, user_id)
-            finally:
-                self._conn.execute("COMMIT")
+        with self._snapshot() as c:  # one snapshot: counts and posting lists must agree
+            stats = c.execute(
+                "SELECT n_docs, total_len FROM user_stats WHERE user_id = ?", (user_id,)
+            ).fetchall()
+            rows = c.execute(
+                f"SELECT term, seq, tf, dl FROM postings WHERE user_id = ? AND term IN ({marks})",
+                (user_id, *terms),
+            ).fetchall()
+            _, waiting = self._unindexed(c, user_id)
         if not stats:
             return Postings({}, 0, 0, {})
         lists: dict[str, list[tuple[int, int]]] = {t: [] for t in terms}
@@ -140,14 +133,8 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
         counts = Counter(terms)
         if not counts or k <= 0:
             return []
-        with self._lock:  # one snapshot: counts and posting lists must agree
-            if self._closed:
-                raise RuntimeError("the memory backend is closed")
-            self._conn.execute("BEGIN")
-            try:
-                got = self._cached_lists(user_id, list(counts))
-            finally:
-                self._conn.execute("COMMIT")
+        with self._snapshot():  # one snapshot: counts and posting lists must agree
+            got = self._cached_lists(user_id, list(counts))
         if got is None:
             return []
         lists, n_docs, total_len = got

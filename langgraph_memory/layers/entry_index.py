@@ -43,12 +43,19 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import nullcontext
 from datetime import datetime
 from typing import cast
 
 import numpy as np
 
-from ..backends.capabilities import EntryIndex, IndexedEntry, RecordStore, RecordValue
+from ..backends.capabilities import (
+    EntryIndex,
+    GroupedWrites,
+    IndexedEntry,
+    RecordStore,
+    RecordValue,
+)
 from ..records import Record
 from ..tokens import tokenize
 from .entry_render import INDEXED_KINDS, render
@@ -72,10 +79,14 @@ class IndexedRecords(RecordStore):
     def __init__(self, records: RecordStore, index: EntryIndexer) -> None:
         self.inner = records
         self.index = index
+        self._grouped = records.grouped_writes if isinstance(records, GroupedWrites) else None
 
     def put_record(self, record: Record) -> None:
-        self.inner.put_record(record)
-        if record.kind in INDEXED_KINDS:
+        if record.kind not in INDEXED_KINDS:
+            self.inner.put_record(record)
+            return
+        with self._grouped() if self._grouped else nullcontext():  # one commit for the two
+            self.inner.put_record(record)
             self.index.put(record.user_id, [render(record)])
 
     def get_record(self, kind: str, record_id: str, user_id: str | None = None) -> Record | None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import threading
 
-from ..tokens import is_cjk_text, jieba_cut, stopwords
+from ..tokens import is_cjk_text, load_jieba, stopwords
 from .extraction_rules import KIN_ZH
 
 __all__ = ["find_entities", "sentence_spans"]
@@ -111,7 +111,7 @@ def _entities_en(text: str) -> list[tuple[int, str, str]]:
 
 
 def _entities_zh(text: str) -> list[tuple[int, str, str]]:
-    jieba_cut("初始化")  # make sure jieba is initialised (thread-safe, once)
+    load_jieba()  # the dictionary posseg shares (thread-safe, once)
     import jieba.posseg as pseg
 
     out = []

@@ -383,8 +383,20 @@ def test_the_one_pass_rule_filter_misses_no_sentence_a_rule_matches(
 
     sentence = (" " if spaced else "").join(words)
     rules, any_rule = _RULES_BY_LANG[_language(sentence)]
-    if any(r.pattern.search(sentence) for r in rules):
-        assert any_rule.search(sentence) is not None
+    matched = any(r.pattern.search(sentence) for r in rules)
+    assert matched == (any_rule.search(sentence) is not None)
+
+
+def test_rule_patterns_are_cut_at_their_top_level_bars_only() -> None:
+    from langgraph_memory.write.extraction_rules import _top_level_branches
+
+    assert _top_level_branches(r"\bI (?:a|b)|c[|]|d\|e|[]|]f|[^]|]g") == [
+        r"\bI (?:a|b)",
+        r"c[|]",
+        r"d\|e",
+        r"[]|]f",
+        r"[^]|]g",
+    ]
 
 
 def test_the_rule_filter_keeps_every_labelled_sentence() -> None:
