@@ -66,6 +66,22 @@ class Section:
             if getattr(self, name) < 0:
                 raise ValueError(f"{self._name(name)} must be >= 0")
 
+    def _roles(self, name: str) -> None:
+        """A tuple of message roles (``human``/``ai`` read as ``user``/``assistant``)."""
+        from .records import ROLE_ALIASES, ROLES
+
+        value = getattr(self, name)
+        if isinstance(value, str) or not isinstance(value, (tuple, list)):
+            raise TypeError(f"{self._name(name)} must be a tuple of roles, got {value!r}")
+        roles = []
+        for role in value:
+            if not isinstance(role, str) or role.strip().lower() not in ROLES:
+                raise ValueError(
+                    f"{self._name(name)}: {role!r} is no role; use some of {sorted(ROLES)}"
+                )
+            roles.append(ROLE_ALIASES.get(role.strip().lower(), role.strip().lower()))
+        object.__setattr__(self, name, tuple(dict.fromkeys(roles)))
+
     def _unit(self, *names: str) -> None:
         for name in names:
             if not 0 <= getattr(self, name) <= 1:
@@ -102,14 +118,15 @@ class WriteSection(Section):
             length, each embedded and term-scored; a hit on one counts for its message
             (see :mod:`~langgraph_memory.layers.passages`).
         passage_overlap: Characters shared by neighbouring passages.
-        max_passages: Passages of one message at most; 0 (the default) switches
-            passages off. 256 keeps them contiguous up to about 205,000 characters,
-            spread evenly over a longer message. Off by default for now: on long
-            project chats they cost evidence recall (assistant replies' passages
-            outrank the user's own words; ``benchmarks/abilities.py`` 0.962 → 0.940 at
-            2048 tokens) and make ingestion about 4× slower; on long pasted messages
-            they find facts the message's own vector cannot see
-            (``benchmarks/long_messages.py``).
+        max_passages: Passages of one message at most; 0 switches passages off. 256
+            (the default) keeps them contiguous up to about 205,000 characters, spread
+            evenly over a longer message. On long pasted messages they find facts the
+            message's own vector cannot see (``benchmarks/long_messages.py``).
+        passage_roles: Whose long messages get passages: the user's by default (a
+            pasted log, a document, a long brief). Add ``"assistant"`` for long replies
+            too; on long project chats that cost evidence recall (the passages of long
+            replies outrank the user's own words: ``benchmarks/abilities.py`` 0.962 →
+            0.940 at 2048 tokens) and made ingestion about 4× slower.
     """
 
     max_content_chars: int = 1_000_000
@@ -123,7 +140,8 @@ class WriteSection(Section):
     document_chunk_chars: int = 1000
     passage_chars: int = 1000
     passage_overlap: int = 200
-    max_passages: int = 0
+    max_passages: int = 256
+    passage_roles: tuple[str, ...] = ("user",)
 
     def validate(self) -> None:
         from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
@@ -136,6 +154,7 @@ class WriteSection(Section):
         )
         self._positive("max_document_chars", "document_chunk_chars", "passage_chars")
         self._non_negative("passage_overlap", "max_passages")
+        self._roles("passage_roles")
         if self.passage_overlap >= self.passage_chars:
             raise ValueError(
                 f"passage_overlap ({self.passage_overlap}) must be below passage_chars "
