@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal
 
+from .validation import check_roles
+
 if TYPE_CHECKING:
     from .write.sensitivity import SensitivityPolicy
 
@@ -66,22 +68,6 @@ class Section:
             if getattr(self, name) < 0:
                 raise ValueError(f"{self._name(name)} must be >= 0")
 
-    def _roles(self, name: str) -> None:
-        """A tuple of message roles (``human``/``ai`` read as ``user``/``assistant``)."""
-        from .records import ROLE_ALIASES, ROLES
-
-        value = getattr(self, name)
-        if isinstance(value, str) or not isinstance(value, (tuple, list)):
-            raise TypeError(f"{self._name(name)} must be a tuple of roles, got {value!r}")
-        roles = []
-        for role in value:
-            if not isinstance(role, str) or role.strip().lower() not in ROLES:
-                raise ValueError(
-                    f"{self._name(name)}: {role!r} is no role; use some of {sorted(ROLES)}"
-                )
-            roles.append(ROLE_ALIASES.get(role.strip().lower(), role.strip().lower()))
-        object.__setattr__(self, name, tuple(dict.fromkeys(roles)))
-
     def _unit(self, *names: str) -> None:
         for name in names:
             if not 0 <= getattr(self, name) <= 1:
@@ -118,15 +104,12 @@ class WriteSection(Section):
             length, each embedded and term-scored; a hit on one counts for its message
             (see :mod:`~langgraph_memory.layers.passages`).
         passage_overlap: Characters shared by neighbouring passages.
-        max_passages: Passages of one message at most; 0 switches passages off. 256
-            (the default) keeps them contiguous up to about 205,000 characters, spread
-            evenly over a longer message. On long pasted messages they find facts the
-            message's own vector cannot see (``benchmarks/long_messages.py``).
-        passage_roles: Whose long messages get passages: the user's by default (a
-            pasted log, a document, a long brief). Add ``"assistant"`` for long replies
-            too; on long project chats that cost evidence recall (the passages of long
-            replies outrank the user's own words: ``benchmarks/abilities.py`` 0.962 →
-            0.940 at 2048 tokens) and made ingestion about 4× slower.
+        max_passages: Passages of one message at most (0: none). 256 keeps them
+            contiguous up to ~205,000 characters; they find facts deep in long pastes
+            that the message's own vector misses (``benchmarks/long_messages.py``).
+        passage_roles: Whose long messages get passages: the user's (a paste). With
+            ``"assistant"`` too, long replies' passages outranked the user's own words
+            (``benchmarks/abilities.py`` 0.962 → 0.940 at 2048) and ingestion slowed 4×.
     """
 
     max_content_chars: int = 1_000_000
@@ -154,7 +137,8 @@ class WriteSection(Section):
         )
         self._positive("max_document_chars", "document_chunk_chars", "passage_chars")
         self._non_negative("passage_overlap", "max_passages")
-        self._roles("passage_roles")
+        roles = check_roles(self.passage_roles, self._name("passage_roles"))
+        object.__setattr__(self, "passage_roles", roles)
         if self.passage_overlap >= self.passage_chars:
             raise ValueError(
                 f"passage_overlap ({self.passage_overlap}) must be below passage_chars "
