@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal
 
+from .validation import check_roles
+
 if TYPE_CHECKING:
     from .write.sensitivity import SensitivityPolicy
 
@@ -102,14 +104,12 @@ class WriteSection(Section):
             length, each embedded and term-scored; a hit on one counts for its message
             (see :mod:`~langgraph_memory.layers.passages`).
         passage_overlap: Characters shared by neighbouring passages.
-        max_passages: Passages of one message at most; 0 (the default) switches
-            passages off. 256 keeps them contiguous up to about 205,000 characters,
-            spread evenly over a longer message. Off by default for now: on long
-            project chats they cost evidence recall (assistant replies' passages
-            outrank the user's own words; ``benchmarks/abilities.py`` 0.962 → 0.940 at
-            2048 tokens) and make ingestion about 4× slower; on long pasted messages
-            they find facts the message's own vector cannot see
-            (``benchmarks/long_messages.py``).
+        max_passages: Passages of one message at most (0: none). 256 keeps them
+            contiguous up to ~205,000 characters; they find facts deep in long pastes
+            that the message's own vector misses (``benchmarks/long_messages.py``).
+        passage_roles: Whose long messages get passages: the user's (a paste). With
+            ``"assistant"`` too, long replies' passages outranked the user's own words
+            (``benchmarks/abilities.py`` 0.962 → 0.940 at 2048) and ingestion slowed 4×.
     """
 
     max_content_chars: int = 1_000_000
@@ -123,7 +123,8 @@ class WriteSection(Section):
     document_chunk_chars: int = 1000
     passage_chars: int = 1000
     passage_overlap: int = 200
-    max_passages: int = 0
+    max_passages: int = 256
+    passage_roles: tuple[str, ...] = ("user",)
 
     def validate(self) -> None:
         from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
@@ -136,6 +137,8 @@ class WriteSection(Section):
         )
         self._positive("max_document_chars", "document_chunk_chars", "passage_chars")
         self._non_negative("passage_overlap", "max_passages")
+        roles = check_roles(self.passage_roles, self._name("passage_roles"))
+        object.__setattr__(self, "passage_roles", roles)
         if self.passage_overlap >= self.passage_chars:
             raise ValueError(
                 f"passage_overlap ({self.passage_overlap}) must be below passage_chars "

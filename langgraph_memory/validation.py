@@ -48,6 +48,7 @@ from .records import ROLE_ALIASES, ROLES
 __all__ = [
     "check_id",
     "check_role",
+    "check_roles",
     "check_content",
     "check_text",
     "check_json",
@@ -116,6 +117,21 @@ def check_role(value: Any) -> str:
     if role not in ROLES:
         raise ValueError(f"role {value!r} is unknown; use one of {sorted(ROLES)}")
     return ROLE_ALIASES.get(role, role)
+
+
+def check_roles(value: Any, name: str = "roles") -> tuple[str, ...]:
+    """Validate a tuple (or list) of roles; each as :func:`check_role` maps it, once.
+
+    Example:
+        >>> check_roles(["human", "ai", "user"])
+        ('user', 'assistant')
+    """
+    if isinstance(value, str) or not isinstance(value, (tuple, list)):
+        raise TypeError(f"{name} must be a tuple of roles, got {value!r}")
+    try:
+        return tuple(dict.fromkeys(check_role(r) for r in value))
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{name}: {exc}") from None
 
 
 def check_content(value: Any, max_chars: int, field: str = "content") -> str:

@@ -234,6 +234,7 @@ def wire(
             chars=config.passage_chars,
             overlap=config.passage_overlap,
             max_passages=config.max_passages,
+            roles=config.passage_roles,
         )
     sources = VectorStores()  # stores the user keeps elsewhere, read at query time
     read = ReadPipeline(

@@ -19,6 +19,8 @@ space), each starting ``passage_chars - passage_overlap`` after the previous one
   message ranks with the higher of its own cosine and its passages' (and of its
   own BM25 score and its best passage's, scaled so the best passage scores as the
   best message), and a long message is shown as an excerpt around that passage.
+- Only the messages of ``roles`` get passages: the user's by default (a long paste);
+  the passages of long assistant replies outranked the user's own words.
 - Deleting a message (or its user) deletes its passages.
 
 Example:
@@ -171,6 +173,7 @@ class Passages:
             passages).
         overlap: Characters shared by neighbouring passages.
         max_passages: Passages of one message at most.
+        roles: Whose messages get passages (``user``, ``assistant``...).
     """
 
     def __init__(
@@ -181,18 +184,22 @@ class Passages:
         chars: int = PASSAGE_CHARS,
         overlap: int = PASSAGE_OVERLAP,
         max_passages: int = MAX_PASSAGES,
+        roles: Sequence[str] = ("user",),
     ) -> None:
         self.records = records
         self.index = index
         self.chars = chars
         self.overlap = overlap
         self.max_passages = max_passages
+        self.roles = frozenset(roles)
 
     # -- writing --------------------------------------------------------------------------
     def write(self, msg: Message, *, created: bool = True) -> int:
         """Index a stored message's passages (none for a short one); returns how many
         were written. For a message stored before (``created`` false) they are written
         only when missing (a write interrupted before them)."""
+        if msg.role not in self.roles:
+            return 0
         spans = passage_spans(msg.content, self.chars, self.overlap, self.max_passages)
         if not spans:
             return 0

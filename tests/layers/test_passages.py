@@ -35,12 +35,31 @@ def short_messages(mm: MemoryManager, n: int = 30) -> None:
         mm.add_message("ann", "s1", "user", f"The database for project {i} is on staging")
 
 
-#: Passages are off by default (see ``MemoryConfig.max_passages``); these tests turn them on.
-ON = MemoryConfig(max_passages=256)
+#: Passages are on by default for the user's messages (``MemoryConfig.max_passages``).
+ON = MemoryConfig()
 
 
-def test_passages_are_off_by_default() -> None:
-    assert MemoryConfig().max_passages == 0
+def test_passages_are_on_by_default_for_the_users_messages_only() -> None:
+    assert MemoryConfig().max_passages == 256 and MemoryConfig().passage_roles == ("user",)
+    assert MemoryConfig(passage_roles=["human", "ai", "user"]).passage_roles == (
+        "user",
+        "assistant",
+    )
+    with pytest.raises(ValueError, match="passage_roles"):
+        MemoryConfig(passage_roles=("boss",))
+    with pytest.raises(TypeError, match="passage_roles"):
+        MemoryConfig(passage_roles="user")  # type: ignore[arg-type]
+    long = " ".join(f"line {i} of the pasted build log" for i in range(200))
+    for roles, replies in ((("user",), False), (("user", "assistant"), True)):
+        cfg = MemoryConfig(passage_roles=roles)
+        with MemoryManager(
+            backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=cfg
+        ) as mm:
+            mine = mm.add_message("ann", "s1", "user", long)
+            reply = mm.add_message("ann", "s1", "assistant", long + " (quoted back)")
+            passages = mm._parts.write.passages
+            assert passages.of("ann", mine)
+            assert bool(passages.of("ann", reply)) is replies
 
 
 @pytest.fixture
