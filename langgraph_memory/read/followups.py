@@ -9,7 +9,9 @@ Example:
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -80,15 +82,26 @@ def add_successors(
             strict=True,
         )
     )
+    # the default model reads Chinese as unknown pieces (every cosine is high): a Chinese
+    # statement finds its successors by the words it shares with them (the searches at
+    # once on a store that waits on a server: each settles common terms' BM25 order)
+    lexical = [
+        i
+        for i, (_, said) in enumerate(stated)
+        if is_cjk_text(said.content) and vectors[i] is not None
+    ]
+    by_words = dict(
+        zip(
+            lexical,
+            _lexical_many(storage, user_id, [stated[i][1] for i in lexical], n),
+            strict=True,
+        )
+    )
     for i, ((hit, said), vec) in enumerate(zip(stated, vectors, strict=True)):
         if vec is None:  # a message the model fails on (quarantined): no successors
             continue
-        if is_cjk_text(said.content):
-            # the default model reads Chinese as unknown pieces (every cosine is high):
-            # a Chinese statement finds its successors by the words it shares with them
-            own = tokenize(index_text(said))
-            found = storage.lexical_search(user_id, own, n)
-            close = {q: c for q, c in found if q > said.seq and c > 0}
+        if i in by_words:
+            close = {q: c for q, c in by_words[i] if q > said.seq and c > 0}
         else:
             found = nearest[i]
             close = {q: c for q, c in found if q > said.seq and c >= cfg.successor_min_cosine}
@@ -116,6 +129,30 @@ def add_successors(
             taken += 1
             if taken >= cfg.successor_k:
                 break
+
+
+def _lexical_many(
+    storage: MemoryBackend, user_id: str, said: list[Message], n: int
+) -> list[list[tuple[int, float]]]:
+    """The best ``n`` messages by BM25 over each message's own terms; the searches run at
+    once when the store waits on a server (``parallel_reads``)."""
+    queries = [tokenize(index_text(m)) for m in said]
+    if len(queries) < 2 or not storage.parallel_reads:
+        return [storage.lexical_search(user_id, terms, n) for terms in queries]
+    futures = [_pool().submit(storage.lexical_search, user_id, t, n) for t in queries]
+    return [f.result() for f in futures]
+
+
+_threads: ThreadPoolExecutor | None = None
+_threads_lock = threading.Lock()
+
+
+def _pool() -> ThreadPoolExecutor:
+    global _threads
+    with _threads_lock:
+        if _threads is None:
+            _threads = ThreadPoolExecutor(3, thread_name_prefix="langgraph-memory-successors")
+        return _threads
 
 
 def _vectors(embedder: CachedEmbeddings, texts: list[str]) -> list[np.ndarray | None]:

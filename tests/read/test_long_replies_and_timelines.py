@@ -12,8 +12,9 @@ from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.layers.summaries import extractive_summary
 from langgraph_memory.read.excerpts import GAP, excerpt
+from langgraph_memory.read.followups import _lexical_many
 from langgraph_memory.read.timeline import wants_timeline
-from langgraph_memory.records import Message
+from langgraph_memory.records import Message, index_text
 from langgraph_memory.tokens import count_tokens, tokenize
 
 T0 = datetime(2024, 4, 1, 9, tzinfo=timezone.utc)
@@ -201,3 +202,18 @@ def test_a_timeline_is_made_of_statements_not_questions() -> None:
         ctx = mm.build_context("u", "now", "Summarize how the database migration went", 800)
         [timeline] = [it for it in ctx.items if it.layer == "timeline"]
         assert timeline.source_ids == [ids[0], ids[2]]
+
+
+def test_successor_searches_at_once_give_what_one_by_one_gives() -> None:
+    class ServerLike(InMemoryBackend):  # a store that waits on a server: searches at once
+        parallel_reads = True
+
+    backend = ServerLike()
+    texts = ["接口的响应时间大约是400毫秒。", "缓存之后延迟降到250毫秒。", "服务器时区是 UTC。"]
+    said = []
+    for i, text in enumerate(texts * 3):
+        msg = Message(f"m{i}", "u", "s1", "user", text, T0 + timedelta(hours=i))
+        said.append(backend.insert_message(msg, tokenize(index_text(msg)))[0])
+    one_by_one = [backend.lexical_search("u", tokenize(index_text(m)), 5) for m in said[:3]]
+    assert _lexical_many(backend, "u", said[:3], 5) == one_by_one
+    assert all(one_by_one)
