@@ -67,7 +67,8 @@ class Question:
     versioned: bool = False
 
 
-def _name(rng: random.Random, used: set[str]) -> str:
+def pseudo_name(rng: random.Random, used: set[str]) -> str:
+    """A made-up name of three syllables, not in ``used`` (added to it)."""
     while True:
         name = "".join(rng.choice(SYLLABLES) for _ in range(3)).capitalize()
         if name not in used:
@@ -144,7 +145,7 @@ def corpus(pages: int, versioned: int, seed: int = 7):
     used: set[str] = set()
     v1, v2, questions = {}, {}, []
     for i in range(pages):
-        p = _name(rng, used)
+        p = pseudo_name(rng, used)
         facts = _facts(random.Random(f"{seed}-{p}"), p)
         v1[p] = _page(random.Random(f"{seed}-{p}-page"), p, facts)
         if i < versioned:

@@ -33,12 +33,13 @@ from dataclasses import dataclass
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+from knowledge import pseudo_name  # noqa: E402  (benchmarks/ is on the path when run)
+
 from langgraph_memory import MemoryConfig, MemoryManager  # noqa: E402
 from langgraph_memory.layers.passages import passage_spans  # noqa: E402
 from langgraph_memory.tokens import count_tokens  # noqa: E402
 
 POSITIONS = (0.1, 0.5, 0.9)
-SYLLABLES = "ka lo mi ra ven tor sel ush ar dri quo zen fal bri nox tal mer oss vin gar".split()
 CITIES = ("Lisbon", "Osaka", "Quito", "Tallinn", "Dakar", "Perth", "Bergen", "Cusco")
 PEOPLE = ("Marta", "Jonas", "Ines", "Tomasz", "Aiko", "Rahul", "Leila", "Bruno", "Nadia")
 LOG = (
@@ -76,14 +77,6 @@ class Planted:
     position: float
     question: str
     answer: str
-
-
-def _name(rng: random.Random, used: set[str]) -> str:
-    while True:
-        name = "".join(rng.choice(SYLLABLES) for _ in range(3)).capitalize()
-        if name not in used:
-            used.add(name)
-            return name
 
 
 def _fact(rng: random.Random, name: str) -> tuple[str, str, str]:
@@ -141,7 +134,7 @@ def corpus(
     """``(message id, content)`` in writing order, and the planted facts."""
     rng = random.Random(seed)
     used: set[str] = set()
-    names = [_name(rng, used) for _ in range(3 * per_position)]
+    names = [pseudo_name(rng, used) for _ in range(3 * per_position)]
     msgs: list[tuple[str, str]] = []
     planted: list[Planted] = []
     for i, name in enumerate(names):
