@@ -10,7 +10,7 @@ a :class:`~langgraph_memory.read.pipeline.ReadPipeline` and reads its collaborat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -209,7 +209,30 @@ class Retrieval:
         qvec = self.vector.get() if weight > 0 else None
         # day and week summaries answer how something went, not what was said
         layers = RANKED_LAYERS | {"rollup"} if wants_timeline(self.query) else RANKED_LAYERS
-        ranked = self._p.entries.rank(
+        ranked = self._rank_entries(k, qvec, weight, floor, layers=layers)
+        ranked += self.named_entities(k)
+        ranked.sort(key=lambda r: -r.score)
+        ranked = ranked[:k]
+        if not extra:
+            return ranked
+        return self._beside(ranked, extra, k, qvec, weight, floor)
+
+    def _rank_entries(
+        self,
+        k: int,
+        qvec: np.ndarray | None,
+        weight: float,
+        floor: float | None,
+        *,
+        layers: Collection[str],
+        owners: Sequence[str] = (),
+        keep: Callable[[LongTermDoc], bool] | None = None,
+    ) -> list[RankedDoc]:
+        """The best ``k`` of the user's entries of ``layers`` in the entry index by
+        hybrid search (``owners``: further owners read, e.g. shared knowledge; ``keep``:
+        which entries count)."""
+        cfg = self._p.config
+        return self._p.entries.rank(
             self.user_id,
             self.query,
             k,
@@ -219,13 +242,9 @@ class Retrieval:
             rrf_k=cfg.rrf_k,
             min_cosine=floor,
             layers=layers,
+            owners=owners,
+            keep=keep,
         )
-        ranked += self.named_entities(k)
-        ranked.sort(key=lambda r: -r.score)
-        ranked = ranked[:k]
-        if not extra:
-            return ranked
-        return self._beside(ranked, extra, k, qvec, weight, floor)
 
     def _beside(
         self,
@@ -286,18 +305,8 @@ class Retrieval:
         floor = self._floor(message_parts) if message_parts is not None else None
         qvec = self.vector.get() if weight > 0 else None
         keep = chunk_filter(flt)
-        ranked = self._p.entries.rank(
-            self.user_id,
-            self.query,
-            k,
-            query_vector=qvec,
-            lexical_weight=cfg.lexical_weight,
-            dense_weight=weight,
-            rrf_k=cfg.rrf_k,
-            min_cosine=floor,
-            layers=(CHUNK_KIND,),
-            owners=(SHARED_OWNER,),
-            keep=keep,
+        ranked = self._rank_entries(
+            k, qvec, weight, floor, layers=(CHUNK_KIND,), owners=(SHARED_OWNER,), keep=keep
         )
         if self._external is None:
             return ranked
