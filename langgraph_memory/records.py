@@ -35,6 +35,7 @@ __all__ = [
     "ROLES",
     "index_text",
     "to_data",
+    "via_asdict",
     "from_data",
 ]
 
@@ -177,7 +178,12 @@ def to_data(obj: Any) -> dict[str, Any]:
     try:
         return {name: _plain(getattr(obj, name)) for name in _field_names(type(obj))}
     except _NotPlain:
-        pass
+        return via_asdict(obj)
+
+
+def via_asdict(obj: Any) -> dict[str, Any]:
+    """:func:`to_data` the slow way, which takes any dataclass: ``dataclasses.asdict``,
+    then datetimes as ISO strings."""
 
     def conv(v: Any) -> Any:
         if isinstance(v, datetime):
