@@ -9,9 +9,8 @@ Example:
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 import numpy as np
@@ -31,6 +30,9 @@ if TYPE_CHECKING:
 
 __all__ = ["add_successors", "pack_timeline"]
 
+#: Runs calls at once and returns their results in order.
+RunAll = Callable[[Sequence[Callable[[], list[tuple[int, float]]]]], list[list[tuple[int, float]]]]
+
 
 def add_successors(
     storage: MemoryBackend,
@@ -42,6 +44,7 @@ def add_successors(
     skip: set[str],
     terms: frozenset[str],
     cfg: MemoryConfig,
+    run_all: RunAll | None = None,
 ) -> None:
     """Add the later user messages most like each of the best retrieved statements of
     the user: a value said again later ("the ETL now runs hourly" after "we run the ETL
@@ -54,7 +57,8 @@ def add_successors(
     score. A Chinese statement finds them by BM25 over its own terms instead (the
     default model reads Chinese as unknown word pieces, so every cosine is high). Off
     with ``successor_k`` 0 or without dense retrieval. ``msgs``: the ranked messages by
-    seq (fetched once by the caller).
+    seq (fetched once by the caller). ``run_all`` runs searches at once (the
+    retriever's threads), used when the store waits on a server.
     """
     if cfg.successor_k <= 0 or cfg.dense_weight <= 0:
         return
@@ -93,7 +97,7 @@ def add_successors(
     by_words = dict(
         zip(
             lexical,
-            _lexical_many(storage, user_id, [stated[i][1] for i in lexical], n),
+            _lexical_many(storage, user_id, [stated[i][1] for i in lexical], n, run_all),
             strict=True,
         )
     )
@@ -132,27 +136,14 @@ def add_successors(
 
 
 def _lexical_many(
-    storage: MemoryBackend, user_id: str, said: list[Message], n: int
+    storage: MemoryBackend, user_id: str, said: list[Message], n: int, run_all: RunAll | None
 ) -> list[list[tuple[int, float]]]:
     """The best ``n`` messages by BM25 over each message's own terms; the searches run at
-    once when the store waits on a server (``parallel_reads``)."""
-    queries = [tokenize(index_text(m)) for m in said]
-    if len(queries) < 2 or not storage.parallel_reads:
-        return [storage.lexical_search(user_id, terms, n) for terms in queries]
-    futures = [_pool().submit(storage.lexical_search, user_id, t, n) for t in queries]
-    return [f.result() for f in futures]
-
-
-_threads: ThreadPoolExecutor | None = None
-_threads_lock = threading.Lock()
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _threads
-    with _threads_lock:
-        if _threads is None:
-            _threads = ThreadPoolExecutor(3, thread_name_prefix="langgraph-memory-successors")
-        return _threads
+    once (``run_all``) when the store waits on a server (``parallel_reads``)."""
+    calls = [partial(storage.lexical_search, user_id, tokenize(index_text(m)), n) for m in said]
+    if len(calls) < 2 or run_all is None or not storage.parallel_reads:
+        return [call() for call in calls]
+    return run_all(calls)
 
 
 def _vectors(embedder: CachedEmbeddings, texts: list[str]) -> list[np.ndarray | None]:

@@ -16,9 +16,9 @@ Example:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -32,6 +32,8 @@ from ..retrieval.hybrid import HybridRanker
 from ..tokens import tokenize
 
 __all__ = ["MessageRetriever", "QueryVector", "RankedMessage", "to_hit", "SEGMENT_RANKING"]
+
+_T = TypeVar("_T")
 
 #: The fusion's name of the ranking of messages reached through their mid-term segments.
 SEGMENT_RANKING = "segment_page"
@@ -126,6 +128,12 @@ class MessageRetriever:
         if start:
             self._pool().submit(qvec.get)  # a failure is raised again by the caller's get
         return qvec
+
+    def run_all(self, calls: Sequence[Callable[[], _T]]) -> list[_T]:
+        """The results of ``calls``, in order, run at once on the retriever's threads
+        (a failure is raised again here)."""
+        futures = [self._pool().submit(call) for call in calls]
+        return [f.result() for f in futures]
 
     def _pool(self) -> ThreadPoolExecutor:
         with self._threads_lock:

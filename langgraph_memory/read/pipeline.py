@@ -387,7 +387,10 @@ class ReadPipeline:
         msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
         cands = message_candidates(self.storage, user_id, ranked, msgs, skip, cfg, terms)
         embedder = self.retriever.embedder.get
-        add_successors(self.storage, embedder, user_id, ranked, msgs, cands, skip, terms, cfg)
+        add_successors(
+            self.storage, embedder, user_id, ranked, msgs, cands, skip, terms, cfg,
+            self.retriever.run_all,
+        )  # fmt: skip
         cands += segment_items(segments, skip, cfg)
         for rank, (doc, fused, parts) in enumerate(long_ranked, 1):
             score = cfg.long_term_weight * fused

@@ -13,6 +13,7 @@ from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.layers.summaries import extractive_summary
 from langgraph_memory.read.excerpts import GAP, excerpt
 from langgraph_memory.read.followups import _lexical_many
+from langgraph_memory.read.messages import MessageRetriever
 from langgraph_memory.read.timeline import wants_timeline
 from langgraph_memory.records import Message, index_text
 from langgraph_memory.tokens import count_tokens, tokenize
@@ -215,5 +216,16 @@ def test_successor_searches_at_once_give_what_one_by_one_gives() -> None:
         msg = Message(f"m{i}", "u", "s1", "user", text, T0 + timedelta(hours=i))
         said.append(backend.insert_message(msg, tokenize(index_text(msg)))[0])
     one_by_one = [backend.lexical_search("u", tokenize(index_text(m)), 5) for m in said[:3]]
-    assert _lexical_many(backend, "u", said[:3], 5) == one_by_one
+    threads = MessageRetriever(backend, None, MemoryConfig())  # type: ignore[arg-type]
+    ran: list[int] = []
+
+    def run_all(calls):  # the retriever's threads, counted
+        ran.append(len(calls))
+        return threads.run_all(calls)
+
+    try:
+        assert _lexical_many(backend, "u", said[:3], 5, run_all) == one_by_one
+    finally:
+        threads.close()
+    assert ran == [3]
     assert all(one_by_one)
