@@ -230,10 +230,10 @@ class ReadPipeline:
         if "message" in layers:
             # hits said by a speaker the query names go first, as in a context: they
             # are boosted among twice as many
-            named = cfg.speaker_boost > 0 and self.speakers.named(user_id, query)
+            terms = set(tokenize(query))
+            named = cfg.speaker_boost > 0 and self.speakers.named(user_id, terms)
             message_hits = r.message_hits(2 * k if named else k, flt, via_segments=routed)
             if named:
-                terms = set(tokenize(query))
                 message_hits = boost_speakers(message_hits, terms, cfg.speaker_boost)[:k]
             for rank, hit in enumerate(message_hits, 1):
                 ranked.append((1.0 / (cfg.rrf_k + rank), 0, hit))

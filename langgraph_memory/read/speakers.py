@@ -138,15 +138,13 @@ class SpeakerNames:
             return known[0]
         names, after = (known[0], known[1]) if known is not None else (frozenset(), 0)
         new, top = self._source.speaker_names(user_id, after)
-        if new - names:
-            names = names | new
+        names |= new
         with self._lock:
             self._known[user_id] = (names, top, now)
         return names
 
-    def named(self, user_id: str, query: str) -> bool:
-        """Whether ``query`` names one of ``user_id``'s speakers."""
-        terms = set(tokenize(query))
+    def named(self, user_id: str, terms: Set[str]) -> bool:
+        """Whether a query of ``terms`` names one of ``user_id``'s speakers."""
         return any(names_speaker(n, terms) for n in self.get(user_id))
 
     def forget(self, user_id: str) -> None:
