@@ -25,9 +25,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .concurrency import in_foreground
+from .validation import check_content, check_positive_int
 
 if TYPE_CHECKING:
-    from .layers.documents import DocumentInfo
+    from .config import MemoryConfig
+    from .layers.documents import DocumentChunk, DocumentInfo
+    from .records import MemoryHit
     from .wiring import MemoryParts
 
 __all__ = ["DocumentsMixin"]
@@ -37,6 +40,7 @@ class DocumentsMixin:
     """Documents: the semantic memory layer."""
 
     _parts: MemoryParts
+    config: MemoryConfig
 
     def _check_open(self) -> None:
         """Raise when the manager is closed (the manager's own check)."""
@@ -120,6 +124,69 @@ class DocumentsMixin:
         self._check_open()
         return self._parts.documents.documents(user_id)
 
+    def document_chunks(
+        self, user_id: str | None, document_id: str, *, version: str | None = None
+    ) -> list[DocumentChunk]:
+        """A document's chunks, in order: of its current version, or of ``version``
+        (an archived one too).
+
+        Args:
+            user_id: Whose document (``None``: shared knowledge).
+            document_id: Its id.
+            version: Which version (default: the current one).
+
+        Returns:
+            The chunks (empty for an unknown document or version); each has its
+            ``body``, ``hierarchy_info`` (heading path), ``status`` and ``citation()``.
+
+        Example:
+            >>> [c.citation() for c in mm.document_chunks(None, "office")]  # doctest: +SKIP
+            ['[doc: Office § Office > Wi-Fi, v2024.1]']
+        """
+        self._check_open()
+        docs = self._parts.documents
+        if version is None:
+            info = docs.info(user_id, document_id)
+            if info is None:
+                return []
+            version = info.version
+        return docs.chunks(user_id, document_id, version=version)
+
+    def search_documents(
+        self,
+        user_id: str | None,
+        query: str,
+        k: int = 10,
+        *,
+        filter: Mapping[str, Any] | None = None,  # noqa: A002 - as search's
+    ) -> list[MemoryHit]:
+        """Search one owner's documents only: a user's own, or (``None``) shared
+        knowledge. ``search(user_id, query, layers=["document"])`` searches both (and
+        the user's attached vector stores) at once; this is for tools that keep them
+        apart, such as :class:`~langgraph_memory.MemoryStore`'s documents namespace.
+
+        Args:
+            user_id: Whose documents (``None``: shared knowledge).
+            query: What to look for.
+            k: How many hits.
+            filter: Chunk fields to match (``document_id``, ``version``, ``title``,
+                ``status`` or the document's metadata); archived chunks only when it
+                names a ``status`` or a ``version``.
+
+        Returns:
+            Hits of layer ``"chunk"``, best first, each citing its section.
+
+        Example:
+            >>> hits = mm.search_documents(None, "guest wifi", k=3)  # doctest: +SKIP
+        """
+        from .layers.documents import owner_of
+
+        self._check_open()
+        owner = owner_of(user_id)
+        check_content(query, self.config.max_content_chars, "query")
+        check_positive_int(k, "k")
+        return self._parts.read.document_hits(owner, query, k, filter)
+
     async def aadd_document(
         self,
         user_id: str | None,
@@ -146,3 +213,20 @@ class DocumentsMixin:
     async def adocuments(self, user_id: str | None) -> list[DocumentInfo]:
         """Async :meth:`~langgraph_memory.MemoryManager.documents`."""
         return await asyncio.to_thread(self.documents, user_id)
+
+    async def adocument_chunks(
+        self, user_id: str | None, document_id: str, *, version: str | None = None
+    ) -> list[DocumentChunk]:
+        """Async :meth:`~langgraph_memory.MemoryManager.document_chunks`."""
+        return await asyncio.to_thread(self.document_chunks, user_id, document_id, version=version)
+
+    async def asearch_documents(
+        self,
+        user_id: str | None,
+        query: str,
+        k: int = 10,
+        *,
+        filter: Mapping[str, Any] | None = None,  # noqa: A002
+    ) -> list[MemoryHit]:
+        """Async :meth:`~langgraph_memory.MemoryManager.search_documents`."""
+        return await asyncio.to_thread(self.search_documents, user_id, query, k, filter=filter)

@@ -43,8 +43,9 @@ _T = TypeVar("_T")
 
 #: The layers ``MemoryManager.search(layers=...)`` ranks: stored messages, mid-term
 #: segment summaries, long-term entries (profile, facts, traits, episodes, knowledge,
-#: lessons, insights), and the chunks of documents (the user's own and shared ones).
-SearchLayer = Literal["message", "mid_term", "long_term", "document"]
+#: lessons, insights), and the chunks of documents (the user's own and shared ones;
+#: ``"knowledge"`` names them too).
+SearchLayer = Literal["message", "mid_term", "long_term", "document", "knowledge"]
 #: Where a context item comes from (see :class:`~langgraph_memory.context.ContextItem`).
 ContextLayer = Literal[
     "anchor",

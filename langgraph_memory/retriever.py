@@ -27,7 +27,8 @@ from langchain_core.retrievers import BaseRetriever
 from pydantic import ConfigDict, field_validator
 
 from .filters import compile_filter
-from .manager import LAYERS, MemoryManager
+from .manager import MemoryManager
+from .read.pipeline import check_layers
 from .records import MemoryHit, SearchLayer
 from .validation import check_id, check_positive_int
 
@@ -126,9 +127,8 @@ class MemoryRetriever(BaseRetriever):
     @field_validator("layers")
     @classmethod
     def _check_layers(cls, value: list[str] | None) -> list[str] | None:
-        unknown = [x for x in value or () if x not in LAYERS]
-        if unknown:
-            raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
+        if value is not None:
+            check_layers(value)  # raises on an unknown name, naming the known ones
         return value
 
     def _search_args(

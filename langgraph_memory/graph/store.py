@@ -55,6 +55,7 @@ from ..items import STORE_KIND, store_scope
 from ..manager import MemoryManager
 from ..records import Record
 from ..tokens import tokenize
+from .store_documents import DocumentsView
 from .store_search import IndexedText, hybrid_rank, matches_filter, namespace_matches
 
 __all__ = ["MemoryStore", "STORE_KIND", "store_scope"]
@@ -102,6 +103,12 @@ class MemoryStore(BaseStore):
             (default: ``memory.embeddings``), ``dims`` (checked when given).
         ttl: ``TTLConfig``: ``default_ttl`` and ``sweep_interval_minutes`` in
             minutes, ``refresh_on_read`` (default True), ``omit_expired``.
+        documents_namespace: The read-only namespace root showing the memory's
+            documents (:meth:`MemoryManager.add_document`): shared knowledge at
+            ``(root,)``, a user's own at ``(root, user_id)``, one item per chunk of a
+            document's current version keyed ``"<document id>#<index>"`` (see
+            :mod:`.store_documents`); ``None`` shows none (the root is then a plain
+            namespace).
 
     Example:
         >>> store = MemoryStore(mm, index={"fields": ["text"]},  # doctest: +SKIP
@@ -117,6 +124,7 @@ class MemoryStore(BaseStore):
         *,
         index: IndexConfig | None = None,
         ttl: TTLConfig | None = None,
+        documents_namespace: str | None = "documents",
     ) -> None:
         if not isinstance(memory, MemoryManager):
             raise TypeError(f"memory must be a MemoryManager, got {type(memory).__name__}")
@@ -133,6 +141,9 @@ class MemoryStore(BaseStore):
         self._lock = threading.RLock()
         self._sweep_stop = threading.Event()
         self._sweeper: threading.Thread | None = None
+        self._docs = (
+            None if documents_namespace is None else DocumentsView(memory, documents_namespace)
+        )
 
     # -- embeddings ------------------------------------------------------------------------
     @property
@@ -172,6 +183,10 @@ class MemoryStore(BaseStore):
         queries: set[str] = set()
         for i, op in enumerate(ops):
             validate_op_namespace(op)
+            if self._in_documents(op):
+                if isinstance(op, PutOp):
+                    self._docs.refuse_write(op.namespace)  # type: ignore[union-attr]
+                continue  # read from the documents as they are, unlabelled
             op = ops[i] = self._labelled(op)
             if isinstance(op, PutOp):
                 if not op.namespace:
@@ -187,6 +202,14 @@ class MemoryStore(BaseStore):
                 raise ValueError(f"Unknown operation type: {type(op)}")
         texts = {k: self._index_texts(op) for k, op in puts.items()}
         return ops, texts, queries
+
+    def _in_documents(self, op: Op) -> bool:
+        """Whether ``op`` addresses the documents namespace."""
+        if self._docs is None:
+            return False
+        if isinstance(op, (GetOp, PutOp)):
+            return self._docs.owns(op.namespace)
+        return isinstance(op, SearchOp) and self._docs.owns(op.namespace_prefix)
 
     def _labelled(self, op: Op) -> Op:
         """``op`` with its namespace labels and key through the sensitivity gate."""
@@ -262,7 +285,9 @@ class MemoryStore(BaseStore):
             now = _now()
             refresh: dict[str, Record] = {}
             for i, op in enumerate(ops):
-                if isinstance(op, GetOp):
+                if self._in_documents(op):
+                    results[i] = self._read_documents(op)
+                elif isinstance(op, GetOp):
                     rec = self._get(op.namespace, op.key, now)
                     results[i] = None if rec is None else _item(rec)
                     if rec is not None and op.refresh_ttl:
@@ -280,6 +305,14 @@ class MemoryStore(BaseStore):
                 self._apply_put(op, texts.get(key, {}), vecs[row : row + n], now)
                 row += n
         return results
+
+    def _read_documents(self, op: Op) -> Result:
+        docs = self._docs
+        assert docs is not None
+        if isinstance(op, GetOp):
+            return docs.get(op.namespace, str(op.key))
+        assert isinstance(op, SearchOp)
+        return docs.search(op.namespace_prefix, op.query, op.filter, op.limit, op.offset)
 
     # -- records ---------------------------------------------------------------------------
     def _expired(self, rec: Record, now: datetime) -> bool:
@@ -380,6 +413,8 @@ class MemoryStore(BaseStore):
         root = next(iter(roots)) if len(roots) == 1 else "*"
         scope: tuple[str, ...] = () if root == "*" else (root,)
         found = {tuple(r.data["namespace"]) for r in self._records(scope, now)}
+        if self._docs is not None and root in ("*", self._docs.root):
+            found.update(self._docs.namespaces())
         matched = [
             ns
             for ns in found

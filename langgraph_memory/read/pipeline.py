@@ -83,6 +83,9 @@ __all__ = [
 #: documents (``add_document``: the user's own and shared knowledge; hits of layer
 #: ``chunk``), with the passages of attached vector stores (also ``chunk``).
 LAYERS = ("message", "mid_term", "long_term", "document")
+#: Other names ``layers`` accepts: ``"knowledge"`` is the documents' semantic layer
+#: (seed 002's knowledge base), as RAG code names it.
+LAYER_ALIASES = {"knowledge": "document"}
 
 
 def check_layers(layers: Sequence[str] | None) -> set[str]:
@@ -96,10 +99,10 @@ def check_layers(layers: Sequence[str] | None) -> set[str]:
         return set(LAYERS)
     if isinstance(layers, str) or not isinstance(layers, Sequence):
         raise TypeError("layers must be a list of layer names")
-    unknown = [x for x in layers if x not in LAYERS]
+    unknown = [x for x in layers if x not in LAYERS and x not in LAYER_ALIASES]
     if unknown:
         raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
-    return set(layers)
+    return {LAYER_ALIASES.get(x, x) for x in layers}
 
 
 class SegmentSource(Protocol):
@@ -251,19 +254,7 @@ class ReadPipeline:
                     for d, score, parts in r.long_term(parts_of, k, profile)
                 ]
         if "document" in layers:
-            extra += [
-                MemoryHit(
-                    d.id,
-                    d.layer,
-                    d.text,
-                    score,
-                    parts,
-                    d.source_ids,
-                    timestamp=d.timestamp,
-                    metadata=dict(d.meta or {}),
-                )
-                for d, score, parts in r.documents(k, flt)
-            ]
+            extra += [_chunk_hit(d, score, parts) for d, score, parts in r.documents(k, flt)]
         if extra:
             by_layer: dict[str, int] = {}
             for hit in extra:
@@ -279,6 +270,15 @@ class ReadPipeline:
             replace(hit, score=score, score_parts={**hit.score_parts, "layer_score": hit.score})
             for score, _, hit in top
         ]
+
+    def document_hits(
+        self, owner: str, query: str, k: int, flt: Mapping[str, Any] | None
+    ) -> list[MemoryHit]:
+        """Hits of one owner's document chunks only (a user's own, or shared knowledge
+        for :data:`~langgraph_memory.layers.documents.SHARED_OWNER`), ranked as
+        :meth:`search` ranks chunks; attached vector stores are not read."""
+        r = Retrieval(self, owner, query)
+        return [_chunk_hit(*ranked) for ranked in r.documents(k, flt, shared=False)]
 
     # -- build_context --------------------------------------------------------------------
     def short_term(self, user_id: str, session_id: str) -> list[Message]:
@@ -453,3 +453,17 @@ def _session_scope(recent: Sequence[Message]) -> str | None:
         except (TypeError, ValueError):
             continue
     return None
+
+
+def _chunk_hit(doc: LongTermDoc, score: float, parts: dict[str, float]) -> MemoryHit:
+    """A document chunk (or an attached store's passage) as a search hit."""
+    return MemoryHit(
+        doc.id,
+        doc.layer,
+        doc.text,
+        score,
+        parts,
+        doc.source_ids,
+        timestamp=doc.timestamp,
+        metadata=dict(doc.meta or {}),
+    )

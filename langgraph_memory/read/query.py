@@ -293,20 +293,29 @@ class Retrieval:
         k: int,
         flt: Mapping[str, Any] | None = None,
         message_parts: list[dict[str, float]] | None = None,
+        *,
+        shared: bool = True,
     ) -> list[RankedDoc]:
         """The best ``k`` chunks of the user's documents and of shared knowledge, in one
         hybrid ranking over the entry index (active chunks only, unless ``flt`` names a
         status or version; see :func:`chunk_filter`), and the passages of the user's
         attached vector stores ranked alike beside them (embedded in process only).
         With ``message_parts`` a chunk sharing no term with the query must be as close
-        to it as the best messages."""
+        to it as the best messages; with ``shared=False`` only the owner's own chunks
+        are ranked."""
         cfg = self._p.config
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
         floor = self._floor(message_parts) if message_parts is not None else None
         qvec = self.vector.get() if weight > 0 else None
         keep = chunk_filter(flt)
         ranked = self._rank_entries(
-            k, qvec, weight, floor, layers=(CHUNK_KIND,), owners=(SHARED_OWNER,), keep=keep
+            k,
+            qvec,
+            weight,
+            floor,
+            layers=(CHUNK_KIND,),
+            owners=(SHARED_OWNER,) if shared else (),
+            keep=keep,
         )
         if self._external is None:
             return ranked

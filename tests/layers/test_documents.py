@@ -274,6 +274,13 @@ def test_the_retriever_serves_documents(mm: MemoryManager) -> None:
     assert docs and all(d.metadata["layer"] == "chunk" for d in docs)
     assert "orca-backup" in docs[0].page_content
     assert docs[0].metadata["metadata"]["document_id"] == "deploy"
+    # "knowledge" names the same layer, as RAG code calls it
+    alias = MemoryRetriever(memory=mm, user_id="ann", k=2, layers=["knowledge"])
+    assert [d.page_content for d in alias.invoke("roll back the database")] == [
+        d.page_content for d in docs
+    ]
+    with pytest.raises(ValueError, match="known layers"):
+        MemoryRetriever(memory=mm, user_id="ann", layers=["knowlege"])
 
 
 def test_async_twins(mm: MemoryManager) -> None:
