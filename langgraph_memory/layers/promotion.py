@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Collection, Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -352,19 +353,21 @@ class AtomWriter:
         for m in messages:
             by_user.setdefault(m.user_id, []).append(m)
         everyone = set(self.users()) if self.llm is not None and self.users else set()
-        written = sum(
-            write_atoms(
-                self.longterm,
-                u,
-                ms,
-                llm=self.llm,
-                working=self.working,
-                other_users=everyone - {u, "user", "assistant"},
-                entities=self.entities,
+        # one write per entity the batch names, not one per mention
+        with self.entities.batch() if self.entities is not None else nullcontext():
+            written = sum(
+                write_atoms(
+                    self.longterm,
+                    u,
+                    ms,
+                    llm=self.llm,
+                    working=self.working,
+                    other_users=everyone - {u, "user", "assistant"},
+                    entities=self.entities,
+                )
+                for u, ms in by_user.items()
+                if self.extract
             )
-            for u, ms in by_user.items()
-            if self.extract
-        )
         if self.links is not None:
             try:
                 written += self.links.placed(messages)

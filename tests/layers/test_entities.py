@@ -73,3 +73,44 @@ def test_an_entity_mentioned_once_has_no_card(mm: MemoryManager) -> None:
     assert [e.count for e in mm.entities("ann") if e.name == "Caroline"] == [1]
     ctx = mm.build_context("ann", "live", "What do I know about Caroline?", 2000)
     assert not [it for it in ctx.items if it.layer == "entity"]
+
+
+def test_a_batch_writes_each_entity_once_with_every_mention(tmp_path) -> None:
+    import threading
+
+    from langgraph_memory.backends import SQLiteBackend
+    from langgraph_memory.layers.entities import ENTITY_KIND, EntityGraph
+    from langgraph_memory.records import Message
+
+    backend = SQLiteBackend(tmp_path)
+    graph = EntityGraph(backend)
+    msgs = [
+        Message(f"m{i}", "ann", "s", "user", f"Lunch with Caroline, day {i}.", T0 + timedelta(i))
+        for i in range(5)
+    ]
+    graph.mention("ann", "Caroline", "person", msgs[0], msgs[0].content)
+    seen_inside: list[int] = []
+    with graph.batch():
+        for m in msgs[1:]:
+            graph.mention("ann", "Caroline", "person", m, m.content)
+        graph.mention("ann", "Caroline", "person", msgs[2], msgs[2].content)  # replayed
+        graph.mention("ann", "Kyoto", "place", msgs[3], msgs[3].content)
+        # another thread reads what was last written: the batch is not stored yet
+        reader = threading.Thread(
+            target=lambda: seen_inside.append(graph.get("ann", "caroline").count)
+        )
+        reader.start()
+        reader.join()
+        assert (
+            backend.get_record(ENTITY_KIND, graph.get("ann", "Caroline").id, "ann").data["count"]
+            == 1
+        )
+    assert seen_inside == [1]
+    caroline = graph.get("ann", "Caroline")
+    assert caroline.count == 5 and [m[0] for m in caroline.mentions] == [m.id for m in msgs]
+    assert graph.get("ann", "Kyoto").count == 1
+    # outside a batch each mention is written at once
+    later = Message("m9", "ann", "s", "user", "Caroline again.", T0 + timedelta(9))
+    assert graph.mention("ann", "Caroline", "person", later, later.content).count == 6
+    assert graph.get("ann", "Caroline").count == 6
+    backend.close()
