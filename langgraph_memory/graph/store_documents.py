@@ -25,14 +25,17 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
 
 from langgraph.store.base import InvalidNamespaceError, Item, SearchItem
 
 from ..manager import MemoryManager
 from ..records import MemoryHit
 from .store_search import matches_filter
+
+if TYPE_CHECKING:
+    from ..layers.documents import DocumentChunk
 
 __all__ = ["DocumentsView"]
 
@@ -80,8 +83,7 @@ class DocumentsView:
             return None
         for chunk in self.memory.document_chunks(user, document_id):
             if chunk.index == int(index):
-                value = {"text": chunk.body, "citation": chunk.citation(), **chunk.meta()}
-                return _item(Item, namespace, key, value, chunk.created_at)
+                return _item(Item, namespace, key, _chunk_value(chunk), chunk.created_at)
         return None
 
     def search(
@@ -115,7 +117,7 @@ class DocumentsView:
             rows = []
             for info in self.memory.documents(user):
                 for chunk in self.memory.document_chunks(user, info.document_id):
-                    value = {"text": chunk.body, "citation": chunk.citation(), **chunk.meta()}
+                    value = _chunk_value(chunk)
                     if matches_filter(value, flt):
                         rows.append(
                             _item(SearchItem, namespace, _key(value), value, chunk.created_at)
@@ -136,6 +138,11 @@ def _key(value: Mapping[str, Any]) -> str:
     return f"{value['document_id']}#{value['chunk']}"
 
 
+def _chunk_value(chunk: DocumentChunk) -> dict[str, Any]:
+    """A chunk as a store value: its body, its citation and its fields."""
+    return {"text": chunk.body, "citation": chunk.citation(), **chunk.meta()}
+
+
 def _hit_value(hit: MemoryHit) -> dict[str, Any]:
     """A chunk hit as a store value: its body (the text after its citation line)."""
     citation, _, body = hit.text.partition("\n")
@@ -150,7 +157,7 @@ def _item(
     when: datetime | None,
     **extra: Any,
 ) -> Any:
-    stamp = when or datetime.fromtimestamp(0).astimezone()
+    stamp = when or datetime.fromtimestamp(0, timezone.utc)
     return cls(
         value=value,
         key=key,
