@@ -268,6 +268,7 @@ class MemoryManager(
         k: int = 10,
         layers: Sequence[SearchLayer] | None = None,
         filter: Mapping[str, Any] | None = None,  # noqa: A002 - the contract's name
+        agent_id: str | None = None,
     ) -> list[MemoryHit]:
         """Hybrid search (BM25 + dense, RRF) over one user's memory.
 
@@ -283,15 +284,18 @@ class MemoryManager(
             filter: Metadata filter, e.g. ``{"topic": "travel"}`` or
                 ``{"timestamp": {"$gte": "2024-01-01"}}`` (messages only: with a filter
                 the other layers are left out).
+            agent_id: The agent asking: the traits of other agents are left out (those of
+                no agent and of this one stay). ``None``: every agent's.
 
         Returns:
             Hits, best first, each with ``source_ids`` and ``score_parts``.
         """
         self._check_open()
         check_id(user_id, "user_id")
+        agent = None if agent_id is None else check_id(agent_id, "agent_id")
         check_content(query, self.config.max_content_chars, "query")
         check_positive_int(k, "k")
-        return self._read.search(user_id, query, k, check_layers(layers), filter)
+        return self._read.search(user_id, query, k, check_layers(layers), filter, agent)
 
     @in_foreground
     def build_context(
@@ -304,6 +308,7 @@ class MemoryManager(
         explain: bool = False,
         filter: Mapping[str, Any] | None = None,  # noqa: A002
         scope: str | None = None,
+        agent_id: str | None = None,
     ) -> MemoryContext:
         """Build the context for a query within a token budget.
 
@@ -329,6 +334,8 @@ class MemoryManager(
             scope: The session's scope (a project, a topic): preferences stated for it
                 beat global ones, and other scopes' stay out. ``None`` takes the
                 ``"scope"`` metadata key of the session's latest message, if any.
+            agent_id: The agent the context is for: the traits of other agents never
+                reach it (those of no agent and of this one do). ``None``: every agent's.
 
         Returns:
             A :class:`MemoryContext`.
@@ -342,15 +349,23 @@ class MemoryManager(
         self._check_open()
         check_id(user_id, "user_id")
         check_id(session_id, "session_id")
-        if scope is not None:
-            check_id(scope, "scope")
+        for value, name in ((scope, "scope"), (agent_id, "agent_id")):
+            if value is not None:
+                check_id(value, name)
         check_content(query, self.config.max_content_chars, "query")
         budget = check_positive_int(
             self.config.default_token_budget if token_budget is None else token_budget,
             "token_budget",
         )
         return self._read.build_context(
-            user_id, session_id, query, budget, explain=explain, flt=filter, scope=scope
+            user_id,
+            session_id,
+            query,
+            budget,
+            explain=explain,
+            flt=filter,
+            scope=scope,
+            agent_id=agent_id,
         )
 
     def close(self) -> None:

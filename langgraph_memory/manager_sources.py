@@ -167,13 +167,15 @@ class VectorStoresMixin:
         k: int = 10,
         layers: Sequence[SearchLayer] | None = None,
         filter: Mapping[str, Any] | None = None,  # noqa: A002
+        agent_id: str | None = None,
     ) -> list[MemoryHit]:
         """Async :meth:`~langgraph_memory.MemoryManager.search` (attached vector stores
         are awaited on this loop)."""
+        args = (user_id, query, k, layers, filter, agent_id)
         if layers is not None and "document" not in layers:
-            return await asyncio.to_thread(self.search, user_id, query, k, layers, filter)
+            return await asyncio.to_thread(self.search, *args)
         async with self._parts.sources.prefetch(user_id, query):
-            return await asyncio.to_thread(self.search, user_id, query, k, layers, filter)
+            return await asyncio.to_thread(self.search, *args)
 
     async def abuild_context(
         self: _Reads,
@@ -185,6 +187,7 @@ class VectorStoresMixin:
         explain: bool = False,
         filter: Mapping[str, Any] | None = None,  # noqa: A002
         scope: str | None = None,
+        agent_id: str | None = None,
     ) -> MemoryContext:
         """Async :meth:`~langgraph_memory.MemoryManager.build_context` (attached vector
         stores are awaited on this loop)."""
@@ -198,4 +201,5 @@ class VectorStoresMixin:
                 explain=explain,
                 filter=filter,
                 scope=scope,
+                agent_id=agent_id,
             )

@@ -12,6 +12,14 @@ messages named after the tool; system messages skipped) under their LangChain
 ids, so re-saving a thread stores nothing twice. Without a ``user_id`` nothing is
 captured (one warning). A capture error is logged; the checkpoint is always saved.
 
+With ``thread_token_budget`` the saved thread also stays within that many tokens (the
+short-term layer as a checkpointer option): a checkpoint whose ``messages`` changed and
+exceed the budget is saved without its oldest whole exchanges (never a tool call without
+its result, never the current turn), which are stored in memory first; one line per
+exchange, citing its message ids, goes into the thread's one leading system message (see
+:func:`~langgraph_memory.graph.thread.fit_thread`). The running graph keeps its thread
+until the run ends; its next run, a resume and ``get_state`` read the trimmed one.
+
 Example:
     >>> from langgraph.checkpoint.memory import InMemorySaver
     >>> from langgraph_memory import HashingEmbeddings, InMemoryBackend, MemoryManager
@@ -47,6 +55,7 @@ from langgraph.checkpoint.base import (
 from langgraph.checkpoint.serde.base import SerializerProtocol
 
 from ..manager import MemoryManager
+from ..validation import check_id, check_positive_int
 from .messages import (
     MessageWrite,
     is_id_conflict,
@@ -56,6 +65,7 @@ from .messages import (
     tool_name,
 )
 from .nodes import MEMORY_MESSAGE_ID
+from .thread import fit_thread
 
 __all__ = ["MemoryCheckpointer"]
 
@@ -118,10 +128,33 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
             this wrapper's: a sync-only saver stays sync-only.
         memory: The memory to feed.
         messages_key: The state channel holding the conversation.
+        thread_token_budget: Keep the saved thread within this many tokens (``None``:
+            never trim). The oldest exchanges leave the saved ``messages`` once it is over
+            the budget (down to 3/4 of it; the outline takes the rest), after they are
+            stored in memory (so they stay searchable); without a ``user_id`` in the run's
+            config nothing is stored, so nothing leaves the thread. The outline of what
+            left goes into the thread's leading system message: its own, merged in after
+            its content (same id), or a memory system message with id
+            ``MEMORY_MESSAGE_ID`` put first, which ``recall_node`` merges its context
+            into. A graph whose agent adds its own system prompt at call time
+            (``create_agent(system_prompt=...)``) wants
+            ``MemoryMiddleware(thread_token_budget=...)`` instead, or the model reads two
+            system messages.
+
+    Raises:
+        TypeError: When ``inner`` or ``memory`` has the wrong type.
+        ValueError: When ``thread_token_budget`` is not a positive number of tokens or
+            ``messages_key`` is no valid key.
 
     Example:
         >>> saver = MemoryCheckpointer(SqliteSaver(conn), mm)  # doctest: +SKIP
         >>> graph = builder.compile(checkpointer=saver)  # doctest: +SKIP
+        >>> from langgraph.checkpoint.memory import InMemorySaver
+        >>> from langgraph_memory import HashingEmbeddings, InMemoryBackend, MemoryManager
+        >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+        ...     short = MemoryCheckpointer(InMemorySaver(), mm, thread_token_budget=4000)
+        ...     print(short.thread_token_budget)
+        4000
     """
 
     def __init__(
@@ -130,14 +163,19 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
         memory: MemoryManager,
         *,
         messages_key: str = "messages",
+        thread_token_budget: int | None = None,
     ) -> None:
         if not isinstance(inner, BaseCheckpointSaver):
             raise TypeError(f"inner must be a BaseCheckpointSaver, got {type(inner).__name__}")
         if not isinstance(memory, MemoryManager):
             raise TypeError(f"memory must be a MemoryManager, got {type(memory).__name__}")
+        if thread_token_budget is not None:
+            check_positive_int(thread_token_budget, "thread_token_budget")
         self.inner = inner
         self.memory = memory
-        self.messages_key = messages_key
+        self.messages_key = check_id(messages_key, "messages_key")
+        #: The saved thread's budget in tokens (``None``: never trimmed).
+        self.thread_token_budget = thread_token_budget
         self._capture = _Capture()
 
     # -- what the inner saver decides --------------------------------------------------------
@@ -164,7 +202,12 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
         inner = self.inner.with_allowlist(extra_allowlist)
         if inner is self.inner:
             return self
-        clone = MemoryCheckpointer(inner, self.memory, messages_key=self.messages_key)
+        clone = MemoryCheckpointer(
+            inner,
+            self.memory,
+            messages_key=self.messages_key,
+            thread_token_budget=self.thread_token_budget,
+        )
         clone._capture = self._capture
         return clone
 
@@ -217,23 +260,51 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
 
     def _capture_sync(
         self, config: RunnableConfig, checkpoint: Checkpoint, new_versions: ChannelVersions
-    ) -> None:
+    ) -> bool:
+        """Store the checkpoint's new messages; whether that worked (an error is logged)."""
         try:
             pending = self._pending(config, checkpoint, new_versions)
             if pending is not None:
                 self._store(*pending)
+            return True
         except Exception:
             logger.exception("MemoryCheckpointer: memory capture failed; checkpoint kept")
+            return False
 
     async def _capture_async(
         self, config: RunnableConfig, checkpoint: Checkpoint, new_versions: ChannelVersions
-    ) -> None:
+    ) -> bool:
+        """Async :meth:`_capture_sync`."""
         try:
             pending = self._pending(config, checkpoint, new_versions)
             if pending is not None and pending[2]:
                 await asyncio.to_thread(self._store, *pending)
+            return True
         except Exception:
             logger.exception("MemoryCheckpointer: memory capture failed; checkpoint kept")
+            return False
+
+    # -- the thread's budget -----------------------------------------------------------------
+    def _fitted(
+        self, config: RunnableConfig, checkpoint: Checkpoint, new_versions: ChannelVersions
+    ) -> Checkpoint | None:
+        """The checkpoint with its thread cut to :attr:`thread_token_budget`, or ``None``
+        when it is kept as it is (no budget, the thread unchanged or within it, no user to
+        remember the removed exchanges for, a channel that holds no list of messages)."""
+        if self.thread_token_budget is None or self.messages_key not in new_versions:
+            return None
+        if not (config.get("configurable") or {}).get("user_id"):
+            return None
+        values = checkpoint.get("channel_values") or {}
+        raw = values.get(self.messages_key)
+        if not isinstance(raw, list) or not all(isinstance(m, BaseMessage) for m in raw):
+            return None
+        fit = fit_thread(raw, self.thread_token_budget)
+        if fit is None:
+            return None
+        fitted = checkpoint.copy()  # the caller's checkpoint and its lists stay as they are
+        fitted["channel_values"] = {**values, self.messages_key: fit.messages}
+        return fitted
 
     # -- sync delegation ---------------------------------------------------------------------
     def get(self, config: RunnableConfig) -> Checkpoint | None:
@@ -259,9 +330,14 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        saved = self.inner.put(config, checkpoint, metadata, new_versions)
-        self._capture_sync(config, checkpoint, new_versions)
-        return saved
+        fitted = self._fitted(config, checkpoint, new_versions)
+        if fitted is None:
+            saved = self.inner.put(config, checkpoint, metadata, new_versions)
+            self._capture_sync(config, checkpoint, new_versions)
+            return saved
+        # what leaves the thread is stored first; if that fails, nothing leaves
+        kept = self._capture_sync(config, checkpoint, new_versions)
+        return self.inner.put(config, fitted if kept else checkpoint, metadata, new_versions)
 
     def put_writes(
         self,
@@ -314,9 +390,13 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
         metadata: CheckpointMetadata,
         new_versions: ChannelVersions,
     ) -> RunnableConfig:
-        saved = await self.inner.aput(config, checkpoint, metadata, new_versions)
-        await self._capture_async(config, checkpoint, new_versions)
-        return saved
+        fitted = self._fitted(config, checkpoint, new_versions)
+        if fitted is None:
+            saved = await self.inner.aput(config, checkpoint, metadata, new_versions)
+            await self._capture_async(config, checkpoint, new_versions)
+            return saved
+        kept = await self._capture_async(config, checkpoint, new_versions)
+        return await self.inner.aput(config, fitted if kept else checkpoint, metadata, new_versions)
 
     async def aput_writes(
         self,

@@ -19,7 +19,7 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
 from langchain.agents.middleware.types import OmitFromInput, ToolCallRequest
@@ -80,7 +80,9 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
 
     The user comes from ``config["configurable"]["user_id"]`` (or a ``user_id``
     in the run's ``context``), the session from ``config["configurable"]["thread_id"]``,
-    the preference scope from ``config["configurable"]["scope"]``. Sync and async
+    the preference scope from ``config["configurable"]["scope"]``, the agent the memory
+    is recalled for from ``config["configurable"]["agent_id"]`` (or an ``agent_id`` in the
+    run's ``context``; the traits of other agents then stay out). Sync and async
     agents are both served.
 
     Args:
@@ -131,22 +133,34 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
 
     # -- before the agent: recall ---------------------------------------------------------
     def before_agent(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
-        user_id, session_id, scope = _run(runtime)
+        run = _run(runtime)
         messages = list(state["messages"])
         query = latest_human_text(messages, self.memory.config.max_content_chars)
         if not query:
             return {"memory_context": "", "memory_sources": [], "memory_items": []}
-        ctx = self.memory.build_context(user_id, session_id, query, self.token_budget, scope=scope)
+        ctx = self.memory.build_context(
+            run.user_id,
+            run.session_id,
+            query,
+            self.token_budget,
+            scope=run.scope,
+            agent_id=run.agent_id,
+        )
         return self._recalled(ctx, messages)
 
     async def abefore_agent(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
-        user_id, session_id, scope = _run(runtime)
+        run = _run(runtime)
         messages = list(state["messages"])
         query = latest_human_text(messages, self.memory.config.max_content_chars)
         if not query:
             return {"memory_context": "", "memory_sources": [], "memory_items": []}
         ctx = await self.memory.abuild_context(
-            user_id, session_id, query, self.token_budget, scope=scope
+            run.user_id,
+            run.session_id,
+            query,
+            self.token_budget,
+            scope=run.scope,
+            agent_id=run.agent_id,
         )
         return self._recalled(ctx, messages)
 
@@ -164,7 +178,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         trim = self._trim(state)
         if trim is None:
             return None
-        user_id, session_id, _ = _run(runtime)
+        user_id, session_id, *_ = _run(runtime)
         for chunk in trim.exchanges:
             remember_exchange(self.memory, user_id, session_id, chunk)
         return trim.update(str(state.get(OUTLINE_KEY) or ""))
@@ -173,7 +187,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         trim = self._trim(state)
         if trim is None:
             return None
-        user_id, session_id, _ = _run(runtime)
+        user_id, session_id, *_ = _run(runtime)
         for chunk in trim.exchanges:
             await aremember_exchange(self.memory, user_id, session_id, chunk)
         return trim.update(str(state.get(OUTLINE_KEY) or ""))
@@ -239,7 +253,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         return result
 
     def _open_step(self, request: ToolCallRequest) -> tuple[str, str, int]:
-        user_id, session_id, _ = _run(request.runtime)
+        user_id, session_id, *_ = _run(request.runtime)
         messages = list((request.state or {}).get("messages") or [])
         key = (user_id, session_id, _turn_key(messages))
         call = request.tool_call
@@ -268,7 +282,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
 
     # -- after the agent: remember, close the task -------------------------------------------------
     def after_agent(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
-        user_id, session_id, _ = _run(runtime)
+        user_id, session_id, *_ = _run(runtime)
         messages = list(state["messages"])
         if self.remember:
             remember_exchange(self.memory, user_id, session_id, messages)
@@ -276,7 +290,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         return None
 
     async def aafter_agent(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
-        user_id, session_id, _ = _run(runtime)
+        user_id, session_id, *_ = _run(runtime)
         messages = list(state["messages"])
         if self.remember:
             await aremember_exchange(self.memory, user_id, session_id, messages)
@@ -308,20 +322,23 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
             )
 
 
-def _run(runtime: Any) -> tuple[str, str, str | None]:
-    """The user, session and preference scope of the current run."""
+class _Run(NamedTuple):
+    """Whose memory a run reads and writes."""
+
+    user_id: str
+    session_id: str
+    scope: str | None
+    agent_id: str | None
+
+
+def _run(runtime: Any) -> _Run:
+    """The user, session, preference scope and agent of the current run: from
+    ``config["configurable"]``, the user and the agent also from the run's context."""
     try:
         configurable: Mapping[str, Any] = get_config().get("configurable") or {}
     except RuntimeError:  # called outside a graph run
         configurable = {}
-    user_id = configurable.get("user_id")
-    if user_id in (None, ""):
-        context = getattr(runtime, "context", None)
-        user_id = (
-            context.get("user_id")
-            if isinstance(context, Mapping)
-            else getattr(context, "user_id", None)
-        )
+    user_id = _given(configurable, runtime, "user_id")
     if user_id in (None, ""):
         raise ValueError(
             'MemoryMiddleware needs a user id: run the agent with config={"configurable": '
@@ -330,11 +347,23 @@ def _run(runtime: Any) -> tuple[str, str, str | None]:
         )
     thread = configurable.get("thread_id")
     scope = configurable.get("scope")
-    return (
+    agent = _given(configurable, runtime, "agent_id")
+    return _Run(
         check_id(user_id, "user_id"),
         DEFAULT_SESSION if thread in (None, "") else str(thread),
         None if scope in (None, "") else check_id(scope, "configurable scope"),
+        None if agent in (None, "") else check_id(agent, "agent_id"),
     )
+
+
+def _given(configurable: Mapping[str, Any], runtime: Any, key: str) -> Any:
+    """``configurable[key]``, else the run context's ``key`` (a mapping's item or an
+    object's attribute), else ``None``."""
+    found = configurable.get(key)
+    if found not in (None, ""):
+        return found
+    context = getattr(runtime, "context", None)
+    return context.get(key) if isinstance(context, Mapping) else getattr(context, key, None)
 
 
 def _turn_key(messages: list[BaseMessage]) -> str:

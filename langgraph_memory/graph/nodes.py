@@ -3,8 +3,9 @@
 Both nodes read the user from ``config["configurable"]["user_id"]`` and the
 session from ``config["configurable"]["thread_id"]`` (``"default"`` when absent);
 ``recall`` also reads the session's scope (a project, a topic: its preferences beat
-global ones) from ``config["configurable"]["scope"]`` when given. They run sync under
-``invoke``/``stream`` and async under ``ainvoke``/``astream``.
+global ones) from ``config["configurable"]["scope"]`` and the agent it recalls for (other
+agents' traits stay out) from ``config["configurable"]["agent_id"]``, when given. They
+run sync under ``invoke``/``stream`` and async under ``ainvoke``/``astream``.
 
 Example:
     >>> from langgraph.graph import START, END, StateGraph
@@ -104,8 +105,13 @@ def recall_node(
     Returns:
         A runnable node named ``recall``; add it with ``builder.add_node(node)``.
 
+    The run's ``config["configurable"]`` names the user (``user_id``, required), the
+    session (``thread_id``), the preference scope (``scope``) and the agent the context
+    is for (``agent_id``: the traits of other agents never reach it).
+
     Raises:
-        ValueError: At run time, when ``config["configurable"]["user_id"]`` is missing.
+        ValueError: At run time, when ``config["configurable"]["user_id"]`` is missing,
+            or ``scope`` or ``agent_id`` there is no valid id.
 
     Example:
         >>> builder.add_node(recall_node(mm, token_budget=800))  # doctest: +SKIP
@@ -147,12 +153,18 @@ def recall_node(
 
     def recall(state: Any, config: RunnableConfig) -> dict[str, Any]:
         user_id, session_id = run_scope(config, "recall_node")
-        scope = _scope(config)
+        scope, agent_id = _configured(config, "scope"), _configured(config, "agent_id")
         messages = _messages(state, messages_key)
         query = latest_human_text(messages, limit)
         ctx = (
             memory.build_context(
-                user_id, session_id, query, token_budget, explain=explain, scope=scope
+                user_id,
+                session_id,
+                query,
+                token_budget,
+                explain=explain,
+                scope=scope,
+                agent_id=agent_id,
             )
             if query
             else None
@@ -161,12 +173,18 @@ def recall_node(
 
     async def arecall(state: Any, config: RunnableConfig) -> dict[str, Any]:
         user_id, session_id = run_scope(config, "recall_node")
-        scope = _scope(config)
+        scope, agent_id = _configured(config, "scope"), _configured(config, "agent_id")
         messages = _messages(state, messages_key)
         query = latest_human_text(messages, limit)
         ctx = (
             await memory.abuild_context(
-                user_id, session_id, query, token_budget, explain=explain, scope=scope
+                user_id,
+                session_id,
+                query,
+                token_budget,
+                explain=explain,
+                scope=scope,
+                agent_id=agent_id,
             )
             if query
             else None
@@ -187,10 +205,10 @@ def _check_layers(layers: Sequence[str] | None) -> frozenset[str] | None:
     return frozenset(layers)
 
 
-def _scope(config: RunnableConfig | None) -> str | None:
-    """``config["configurable"]["scope"]``, validated, or ``None``."""
-    found = ((config or {}).get("configurable") or {}).get("scope")
-    return None if found is None or found == "" else check_id(found, "configurable scope")
+def _configured(config: RunnableConfig | None, key: str) -> str | None:
+    """``config["configurable"][key]`` (``"scope"``, ``"agent_id"``), validated, or ``None``."""
+    found = ((config or {}).get("configurable") or {}).get(key)
+    return None if found is None or found == "" else check_id(found, f"configurable {key}")
 
 
 def remember_node(

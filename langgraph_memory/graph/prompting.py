@@ -18,16 +18,20 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from langchain_core.messages import BaseMessage, RemoveMessage, SystemMessage
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 
 from ..context import MemoryContext
+from .messages import content_text
 
 __all__ = [
     "merge_system",
     "unmerge_system",
+    "with_outline",
+    "outline_of",
     "lead_with_memory",
     "thread_writes",
     "drop_visible",
@@ -35,6 +39,7 @@ __all__ = [
     "context_items",
     "MEMORY_MESSAGE_ID",
     "MERGED_KEY",
+    "OUTLINE_META",
 ]
 
 #: The id of the system message that carries recalled memory when the conversation
@@ -44,6 +49,11 @@ MEMORY_MESSAGE_ID = "langgraph-memory-context"
 #: The ``response_metadata`` key under which a merged system message keeps the content it
 #: had before the memory context was appended (so the next recall replaces, not stacks).
 MERGED_KEY = "langgraph_memory_base"
+
+#: The ``response_metadata`` key under which the leading system message keeps the outline
+#: of the exchanges moved out of the thread (``MemoryCheckpointer(thread_token_budget=...)``)
+#: and the content it had before: ``{"base": ..., "outline": ...}``.
+OUTLINE_META = "langgraph_memory_outline"
 
 
 def merge_system(system: SystemMessage | None, prompt: str) -> SystemMessage | None:
@@ -66,12 +76,18 @@ def merge_system(system: SystemMessage | None, prompt: str) -> SystemMessage | N
         return SystemMessage(content=prompt, id=MEMORY_MESSAGE_ID)
     system = unmerge_system(system)
     content = system.content
-    if isinstance(content, str):
-        merged: str | list[str | dict] = f"{content}\n\n{prompt}" if content.strip() else prompt
-    else:
-        merged = [*content, {"type": "text", "text": prompt}]
     meta = {**system.response_metadata, MERGED_KEY: content}
-    return system.model_copy(update={"content": merged, "response_metadata": meta})
+    return system.model_copy(
+        update={"content": _append(content, prompt), "response_metadata": meta}
+    )
+
+
+def _append(content: str | list[Any], text: str) -> str | list[Any]:
+    """``content`` with ``text`` after it: a paragraph of a string, a text block of a list
+    (so cache-control blocks stay as they are)."""
+    if isinstance(content, str):
+        return f"{content}\n\n{text}" if content.strip() else text
+    return [*content, {"type": "text", "text": text}]
 
 
 def unmerge_system(system: SystemMessage) -> SystemMessage:
@@ -81,6 +97,75 @@ def unmerge_system(system: SystemMessage) -> SystemMessage:
     meta = {k: v for k, v in system.response_metadata.items() if k != MERGED_KEY}
     base = system.response_metadata[MERGED_KEY]
     return system.model_copy(update={"content": base, "response_metadata": meta})
+
+
+def outline_of(message: BaseMessage | None) -> str:
+    """The outline of trimmed exchanges a leading system message carries (``""``: none).
+
+    Example:
+        >>> outline_of(with_outline(SystemMessage("Be brief.", id="s"), "- user: hi [ids: h1]"))
+        '- user: hi [ids: h1]'
+    """
+    held = message.response_metadata.get(OUTLINE_META) if message is not None else None
+    return str(held.get("outline") or "") if isinstance(held, Mapping) else ""
+
+
+def with_outline(system: SystemMessage | None, outline: str) -> SystemMessage | None:
+    """The thread's leading system message carrying ``outline`` instead of any earlier one.
+
+    The outline follows the message's own content and precedes the memory context a
+    recall merged into it (which the next recall replaces, as before), so the thread keeps
+    one leading system message. Without a system message of its own the thread gets one
+    with id :data:`MEMORY_MESSAGE_ID` (recall's memory message takes the outline in front of
+    its context). An empty ``outline`` takes it out (and a memory message left empty).
+
+    Example:
+        >>> lead = with_outline(SystemMessage("Be brief.", id="s"), "- user: hi [ids: h1]")
+        >>> print(lead.content)
+        Be brief.
+        <BLANKLINE>
+        - user: hi [ids: h1]
+        >>> lead.id, with_outline(lead, "").content
+        ('s', 'Be brief.')
+        >>> with_outline(None, "- user: hi [ids: h1]").id
+        'langgraph-memory-context'
+    """
+    base, memory = _split(system) if system is not None else (None, "")
+    if outline:
+        if base is None:
+            base = SystemMessage(content="", id=MEMORY_MESSAGE_ID)
+        held = {"base": base.content, "outline": outline}
+        meta = {**base.response_metadata, OUTLINE_META: held}
+        base = base.model_copy(
+            update={"content": _append(base.content, outline), "response_metadata": meta}
+        )
+    if base is None:
+        return SystemMessage(content=memory, id=MEMORY_MESSAGE_ID) if memory else None
+    return merge_system(base, memory) if memory else base
+
+
+def _split(system: SystemMessage) -> tuple[SystemMessage | None, str]:
+    """A leading system message as its own part (``None``: it has none) and the memory
+    context a recall put into it (``""``: none)."""
+    meta = system.response_metadata
+    if system.id == MEMORY_MESSAGE_ID and MERGED_KEY not in meta and OUTLINE_META not in meta:
+        return None, content_text(system.content)  # recall's own message: all context
+    memory = ""
+    if MERGED_KEY in meta:
+        before, content = meta[MERGED_KEY], system.content
+        if isinstance(content, str):
+            merged = isinstance(before, str) and before.strip()
+            memory = content[len(before) :].removeprefix("\n\n") if merged else content
+        elif content and isinstance(content[-1], dict):
+            memory = str(content[-1].get("text", ""))
+    base = unmerge_system(system)
+    held = base.response_metadata.get(OUTLINE_META)
+    if isinstance(held, Mapping):
+        rest = {k: v for k, v in base.response_metadata.items() if k != OUTLINE_META}
+        base = base.model_copy(update={"content": held.get("base", ""), "response_metadata": rest})
+    if base.id == MEMORY_MESSAGE_ID and not content_text(base.content).strip():
+        return None, memory
+    return base, memory
 
 
 def lead_with_memory(
@@ -117,7 +202,8 @@ def thread_writes(
     thread without one gets a memory system message with id ``memory_id`` at its
     front: replaced in place once it is there, moved there (the thread rewritten
     once) when it is not. With nothing recalled, the merge is undone or the memory
-    message removed.
+    message removed. A leading memory message that carries the outline of trimmed
+    exchanges (:func:`with_outline`) is merged into, so the outline stays.
 
     Example:
         >>> from langchain_core.messages import HumanMessage
@@ -126,10 +212,14 @@ def thread_writes(
         ['RemoveMessage', 'SystemMessage', 'HumanMessage']
     """
     first = messages[0] if messages else None
+    # a memory message carrying the thread's outline is merged into, like a thread's own
+    kept = first is not None and first.id == memory_id and bool(outline_of(first))
     stale: list[BaseMessage] = (
-        [RemoveMessage(id=memory_id)] if any(m.id == memory_id for m in messages) else []
+        [RemoveMessage(id=memory_id)]
+        if not kept and any(m.id == memory_id for m in messages)
+        else []
     )
-    if isinstance(first, SystemMessage) and first.id and first.id != memory_id:
+    if isinstance(first, SystemMessage) and first.id and (first.id != memory_id or kept):
         merged = merge_system(first, prompt)
         assert merged is not None
         changed = merged.content != first.content or merged.response_metadata != (

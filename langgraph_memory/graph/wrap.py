@@ -54,7 +54,9 @@ def with_memory(
     The recall node adds the recalled memories to ``messages`` as a system
     message (see :func:`~langgraph_memory.graph.recall_node`), so the agent sees
     them without any change; the remember node stores the exchange afterwards.
-    Run it with ``config={"configurable": {"user_id": ..., "thread_id": ...}}``.
+    Run it with ``config={"configurable": {"user_id": ..., "thread_id": ...}}``; the
+    recall node also reads ``"scope"`` and ``"agent_id"`` there (the traits of agents
+    other than ``agent_id`` then stay out of the recalled memory).
 
     Args:
         agent: The agent node, runnable or compiled graph.

@@ -130,6 +130,8 @@ class _Mirror:
         #: Rows of titled entries (entities) by the terms of their title.
         self.titled: dict[str, set[int]] = {}
         self.title_terms: dict[int, frozenset[str]] = {}
+        #: Rows of entries that belong to one agent (its traits), with the agent's id.
+        self.agent_of: dict[int, str] = {}
         self.docs: list[LongTermDoc | None] = []
         self.hashes: list[str] = []
         self.terms: list[dict[str, int]] = []
@@ -193,6 +195,7 @@ class _Mirror:
                     if not plist:
                         del self.postings[term]
             self.set_vector(row, None)
+            self.agent_of.pop(row, None)
             for term in self.title_terms.pop(row, ()):
                 rows = self.titled.get(term)
                 if rows is not None:
@@ -233,6 +236,8 @@ class _Mirror:
             self.live += 1
             self.alive[row] = True
             self.set_vector(row, entry.vector)
+            if d.get("agent"):
+                self.agent_of[row] = str(d["agent"])
             title = d.get("title")
             if title:
                 words = frozenset(tokenize(str(title)))
@@ -408,16 +413,18 @@ class EntryIndexer:
         layers: Collection[str] | None = None,
         owners: Sequence[str] = (),
         keep: Callable[[LongTermDoc], bool] | None = None,
+        agent_id: str | None = None,
     ) -> list[RankedDoc]:
         """The user's entries best first, as
         :func:`~langgraph_memory.layers.longterm_read.rank_hybrid` ranks them (by words
         alone without ``query_vector`` or an embedder); only those of ``layers`` when
         given (each ranked among all entries), and of those only the ones ``keep``
         accepts. The entries of ``owners`` (shared knowledge) are ranked in the same
-        ranking, beside the user's own."""
+        ranking, beside the user's own. With ``agent_id``, the entries of other agents
+        (their traits) are left out; those of no agent and of that agent stay."""
         dense = query_vector is not None and dense_weight > 0 and self.embed is not None
         scans = [
-            self._scan(owner, query, query_vector if dense else None, layers, keep)
+            self._scan(owner, query, query_vector if dense else None, layers, keep, agent_id)
             for owner in (user_id, *owners)
         ]
         lexical, cos, docs, ties = scans[0]
@@ -477,17 +484,24 @@ class EntryIndexer:
         query_vector: np.ndarray | None,
         layers: Collection[str] | None,
         keep: Callable[[LongTermDoc], bool] | None,
+        agent_id: str | None = None,
     ) -> tuple[list[tuple[int, float]], np.ndarray | None, list[LongTermDoc | None], np.ndarray]:
         """One owner's term ranking, cosines (NaN: left out), docs and tie order; nothing
         (no term scoring, no vector product) when the owner holds no entry of ``layers``
-        (the common case for passages and documents)."""
+        (the common case for passages and documents). With ``agent_id``, rows of other
+        agents are left out (looked up in the mirror's few agent rows, no scan)."""
         mirror = self._mirror(owner)
         with mirror.lock:
             if layers is not None and not any(mirror.per_layer.get(x) for x in layers):
                 return [], None, [], mirror.key_order()[:0].copy()
             lexical = mirror.lexical(query)
             mask = None
-            if layers is not None or keep is not None:
+            others = (
+                [r for r, agent in mirror.agent_of.items() if agent != agent_id]
+                if agent_id is not None
+                else []
+            )
+            if layers is not None or keep is not None or others:
                 mask = np.array(
                     [
                         d is not None
@@ -497,6 +511,7 @@ class EntryIndexer:
                     ],
                     dtype=bool,
                 )
+                mask[others] = False
                 lexical = [(i, s) for i, s in lexical if mask[i]]
             rows = len(mirror.docs)
             cos = None

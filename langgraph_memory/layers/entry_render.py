@@ -46,7 +46,9 @@ def _doc(kind: str, data: dict[str, Any]) -> tuple[str, list[str], datetime, dic
         return f.text(), f.source_ids, f.updated_at, extra
     if kind == "trait":
         t = AgentTrait.load(data)
-        return t.text(), t.source_ids, t.updated_at, {}
+        # the agent it belongs to (none: every agent); a context for one agent leaves out
+        # the others' traits
+        return t.text(), t.source_ids, t.updated_at, {"agent": t.agent_id} if t.agent_id else {}
     if kind == "episode":
         e = Episode.load(data)
         extra = {"importance": e.importance, "target": e.target, "outcome": e.outcome}

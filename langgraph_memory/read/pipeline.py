@@ -217,16 +217,18 @@ class ReadPipeline:
         k: int,
         layers: set[str],
         flt: Mapping[str, Any] | None,
+        agent_id: str | None = None,
     ) -> list[MemoryHit]:
         """Hits of every wanted layer, interleaved by reciprocal rank (a metadata filter
         applies to messages and to document chunks, by their own fields: with one, the
-        other layers are left out). The attached vector stores' searches start here,
-        unless the async twin started them on its loop (:data:`~.external.PREFETCHED`)."""
+        other layers are left out; with ``agent_id``, other agents' traits are). The
+        attached vector stores' searches start here, unless the async twin started them
+        on its loop (:data:`~.external.PREFETCHED`)."""
         cfg = self.config
         external = PREFETCHED.get()
         if external is None and "document" in layers:
             external = self.sources.start(user_id, query)
-        r = Retrieval(self, user_id, query, external)
+        r = Retrieval(self, user_id, query, external, agent_id=agent_id)
         ranked: list[tuple[float, int, MemoryHit]] = []
         routed = flt is None and cfg.segment_page_weight > 0 and cfg.dense_weight > 0
         message_hits: list[MemoryHit] = []
@@ -307,16 +309,19 @@ class ReadPipeline:
         explain: bool = False,
         flt: Mapping[str, Any] | None = None,
         scope: str | None = None,
+        agent_id: str | None = None,
     ) -> MemoryContext:
         """The context for ``query`` within ``budget`` tokens (see the module docs);
-        ``scope``: the session's scope, whose preferences beat global ones. The attached
-        vector stores are searched as for :meth:`search`."""
+        ``scope``: the session's scope, whose preferences beat global ones; ``agent_id``:
+        the agent asking (other agents' traits stay out). The attached vector stores are
+        searched as for :meth:`search`."""
         t0 = time.perf_counter()
         cfg = self.config
         external = PREFETCHED.get()
         if external is None and cfg.document_k > 0:
             external = self.sources.start(user_id, query)  # answers while we read
-        r = Retrieval(self, user_id, query, external)  # the query is embedded meanwhile
+        # the query is embedded meanwhile
+        r = Retrieval(self, user_id, query, external, agent_id=agent_id)
         packer = Packer(budget)
         # What needs no query vector is read first, then the messages are ranked (BM25
         # first): the model thread embeds the query during both. Packing follows, in

@@ -80,14 +80,23 @@ class Retrieval:
         query: The query.
         external: The searches started in the user's attached vector stores, if any
             (see :mod:`.external`); their passages are ranked with the documents.
+        agent_id: The agent asking: other agents' traits are left out (``None``: the
+            traits of every agent count).
     """
 
     def __init__(
-        self, pipeline: ReadPipeline, user_id: str, query: str, external: Pending | None = None
+        self,
+        pipeline: ReadPipeline,
+        user_id: str,
+        query: str,
+        external: Pending | None = None,
+        *,
+        agent_id: str | None = None,
     ) -> None:
         self._p = pipeline
         self.user_id = user_id
         self.query = query
+        self.agent_id = agent_id
         self._external = external
         #: What was left out of this retrieval and why (an attached store that failed).
         self.notes: list[str] = []
@@ -230,7 +239,7 @@ class Retrieval:
     ) -> list[RankedDoc]:
         """The best ``k`` of the user's entries of ``layers`` in the entry index by
         hybrid search (``owners``: further owners read, e.g. shared knowledge; ``keep``:
-        which entries count)."""
+        which entries count; never the traits of an agent other than :attr:`agent_id`)."""
         cfg = self._p.config
         return self._p.entries.rank(
             self.user_id,
@@ -244,6 +253,7 @@ class Retrieval:
             layers=layers,
             owners=owners,
             keep=keep,
+            agent_id=self.agent_id,
         )
 
     def _beside(

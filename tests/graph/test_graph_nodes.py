@@ -70,6 +70,15 @@ def texts(messages: Sequence[BaseMessage]) -> str:
     return "\n".join(content_text(m.content) for m in messages)
 
 
+def node_fn(model: ScriptedChatModel) -> Any:
+    """The agent node of a graph: the model answers the thread."""
+
+    def agent(state: MemoryMessagesState) -> dict[str, Any]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    return agent
+
+
 def cfg(user: str, thread: str | None = None) -> RunnableConfig:
     configurable: dict[str, Any] = {"user_id": user}
     if thread is not None:
@@ -266,6 +275,33 @@ def test_recall_reads_the_session_scope_from_config(memory: MemoryManager) -> No
     assert "User's citation" not in node.invoke(state, cfg("u", "t9"))["memory_context"]
     with pytest.raises(TypeError, match="configurable scope"):
         node.invoke(state, {"configurable": {"user_id": "u", "scope": 7}})
+
+
+def test_recall_reads_the_agent_from_config(memory: MemoryManager) -> None:
+    lt = memory._longterm
+    lt.add_trait("u", "code style", "type hints everywhere", agent_id="coder")
+    lt.add_trait("u", "prose style", "short sentences", agent_id="writer")
+    lt.add_trait("u", "answer style", "direct")
+    memory.flush()
+    state = {"messages": [HumanMessage("Which style do you use for me?", id="q1")]}
+    node = recall_node(memory, as_system_message=False)
+    coder: RunnableConfig = {"configurable": {"user_id": "u", "agent_id": "coder"}}
+    for ctx in (node.invoke(state, coder), asyncio.run(node.ainvoke(state, coder))):
+        assert "Agent coder trait code style" in ctx["memory_context"]
+        assert "Agent trait answer style" in ctx["memory_context"]
+        assert "writer" not in ctx["memory_context"]
+    every = node.invoke(state, cfg("u"))["memory_context"]
+    assert "Agent writer trait" in every and "Agent coder trait" in every
+    with pytest.raises(ValueError, match="configurable agent_id must not be empty"):
+        node.invoke(state, {"configurable": {"user_id": "u", "agent_id": " "}})
+    with pytest.raises(TypeError, match="configurable agent_id"):
+        node.invoke(state, {"configurable": {"user_id": "u", "agent_id": 7}})
+    # with_memory's recall node reads it the same way
+    model = scripted("Type hints it is.")
+    graph = with_memory(node_fn(model), memory, checkpointer=InMemorySaver())
+    graph.invoke(state, {"configurable": {**coder["configurable"], "thread_id": "w"}})
+    prompt = texts(model.seen[0])
+    assert "Agent coder trait" in prompt and "writer" not in prompt
 
 
 def test_recall_reads_content_blocks(memory: MemoryManager) -> None:

@@ -215,6 +215,38 @@ def test_context_user_id_is_used_when_config_has_none(mm: MemoryManager) -> None
     assert mm.search("ctx-user", "peanuts", k=1)
 
 
+def test_the_agent_id_keeps_other_agents_traits_out(mm: MemoryManager) -> None:
+    from dataclasses import dataclass
+
+    @dataclass
+    class Ctx:
+        user_id: str
+        agent_id: str | None = None
+
+    lt = mm._longterm
+    lt.add_trait("u1", "code style", "type hints everywhere", agent_id="coder")
+    lt.add_trait("u1", "prose style", "short sentences", agent_id="writer")
+    mm.flush()
+    ask = "Which style do you use for me?"
+    model = script("Type hints.", "Short sentences.", "Both.")
+    agent = make_agent(mm, model)
+    by_config = {"configurable": {"user_id": "u1", "thread_id": "A", "agent_id": "coder"}}
+    out = agent.invoke({"messages": [("user", ask)]}, by_config)
+    assert "Agent coder trait" in out["memory_context"] and "writer" not in out["memory_context"]
+    assert "writer" not in model.seen[0][0].content
+    in_context = agents.create_agent(
+        model, [], middleware=[MemoryMiddleware(mm)], context_schema=Ctx
+    )
+    out = in_context.invoke({"messages": [("user", ask)]}, context=Ctx("u1", "writer"))
+    assert "Agent writer trait" in out["memory_context"] and "coder" not in out["memory_context"]
+    out = in_context.invoke({"messages": [("user", ask)]}, context=Ctx("u1"))
+    assert "Agent writer trait" in out["memory_context"]
+    assert "Agent coder trait" in out["memory_context"]
+    with pytest.raises(ValueError, match="agent_id must not be empty"):
+        bad = {"configurable": {"user_id": "u1", "thread_id": "B", "agent_id": "  "}}
+        agent.invoke({"messages": [("user", ask)]}, bad)
+
+
 # -- recall_node and with_memory: one leading system message in the thread ---------------
 def test_recall_node_merges_into_the_threads_own_system_message(mm: MemoryManager) -> None:
     mm.add_message("u1", "old", "user", FACT)
