@@ -8,10 +8,26 @@ at its last checkpoint (everything written since is gone). Checked here:
 - **before connecting** (:func:`check_files`): a main file of 0 bytes beside a
   write-ahead log holding frames (truncated); a ``-shm`` whose header counts frames the
   ``-wal`` beside it does not hold (the log is missing or cut: a copy without it);
+- **the main file alone** (:func:`check_open_mark`): a main file whose header says a
+  process had the store open, with neither ``-wal`` nor ``-shm`` beside it: copied
+  alone while the store was in use (``cp memory.sqlite3``), or its log deleted. While a
+  process has the store open, its header's ``user_version`` holds the file's open mark
+  (:func:`mark_of`, from its inode number), checkpointed into the main file at open;
+  the last connection to close sets it back to :data:`CLOSED` before SQLite folds the
+  log in and deletes it (:mod:`.sqlite_openmark`). A crash leaves the log on disk, and
+  :meth:`~.sqlite_conn.SQLiteConnection.backup` copies carry no mark: both open.
+  ``integrity="never"`` accepts such a file as it is (a whole copy made by another tool
+  while the store was open, such as the ``sqlite3`` shell's ``.backup``, carries the
+  mark too, and so does a main file copied alone just after a checkpoint folded every
+  write into it: nothing tells it is whole). Not detected: a log deleted beside the
+  very file it belongs to (the file carries its own mark, as it does when another
+  program closed the store last, and opens); a copy made while only another program
+  (the ``sqlite3`` shell) had the store open; where ``flock`` is missing (Windows), a
+  copy made after one of several connections closed;
 - **after connecting** (:func:`quick_check`): SQLite's ``PRAGMA quick_check``, run when
-  asked (``integrity="always"``) or when the last process did not close the store
-  cleanly (``"auto"``: a write-ahead log with frames was there at open), which finds a
-  damaged page;
+  asked (``integrity="always"``) or when the last process did not close it cleanly
+  (``"auto"``: a write-ahead log with frames was there at open), which finds a damaged
+  page;
 - **the log's frames** (:func:`check_wal`, unencrypted stores): SQLite reads a
   write-ahead log up to its first frame whose checksum fails and silently drops the
   rest as an unfinished transaction. A frame that fails its checksum while committed
@@ -38,6 +54,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 from typing import Any, Literal
@@ -49,6 +66,10 @@ __all__ = [
     "quick_check",
     "wal_frames",
     "check_wal",
+    "CLOSED",
+    "mark_of",
+    "main_mark",
+    "check_open_mark",
     "connect",
 ]
 
@@ -130,6 +151,71 @@ def check_files(file: Path) -> bool:
             f"checkpoint would be lost); {_restore_hint(file)}"
         )
     return bool(frames)
+
+
+#: The open mark of a main file no process has open (see :mod:`.sqlite_openmark`).
+CLOSED = 0
+
+
+def mark_of(file: Path) -> int:
+    """The open mark of this file (1 to 2**31 - 1): the header's ``user_version`` while a
+    process has it open. It comes from the file's inode number, so a copy (a new file)
+    does not carry its own mark."""
+    return os.stat(file).st_ino % 2_147_483_647 + 1
+
+
+def main_mark(file: Path, key: str | None) -> int | None:
+    """The open mark the main file itself holds (not its write-ahead log), or ``None``
+    when it cannot be read, or (unencrypted) the file is not in WAL mode: a file in
+    rollback mode is whole by itself. An encrypted file is read through SQLCipher with
+    ``immutable=1`` (no lock, no log, nothing created)."""
+    if key is None:
+        try:
+            with file.open("rb") as f:
+                head = f.read(100)
+        except OSError:
+            return None
+        if len(head) < 100 or not head.startswith(b"SQLite format 3\0") or head[18] != 2:
+            return None
+        return int(struct.unpack(">i", head[60:64])[0])
+    try:
+        conn = connect(file, key, immutable=True)
+    except Exception:  # unreadable with this key, or no driver: connecting will say so
+        return None
+    try:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    except Exception:  # the driver's DatabaseError
+        return None
+    finally:
+        conn.close()
+
+
+def check_open_mark(file: Path, key: str | None) -> None:
+    """Refuse a main file whose header says a process had it open (another file's open
+    mark) with neither ``-wal`` nor ``-shm`` beside it: it was copied alone while the
+    store was in use, or its log was deleted, and would open as it was at its last
+    checkpoint. A file closed by its last process (mark 0), or the very file whose last
+    process did not record its close (its own mark: SQLite folded the log in before
+    deleting it), opens.
+
+    Raises:
+        StoreDamagedError: Naming the missing log and how to copy or accept the file.
+    """
+    wal, shm = file.with_name(file.name + "-wal"), file.with_name(file.name + "-shm")
+    if wal.exists() or shm.exists() or not file.exists() or file.stat().st_size == 0:
+        return
+    mark = main_mark(file, key)
+    if mark is None or mark in (CLOSED, mark_of(file)):
+        return
+    raise StoreDamagedError(
+        f"{file}: {wal.name} is missing beside it while its header says a process had the "
+        "store open: the main file was copied alone while the store was in use (copy a "
+        "store in use with `mm.backup(dest)` or `langgraph-memory backup`, or its three "
+        "files together), or its log was deleted; the writes since its last checkpoint are "
+        f"not in it; {_restore_hint(file)} To accept this file as it is (a whole copy made "
+        "by another tool, or a log lost for good), open it once with SQLiteBackend(path, "
+        'integrity="never").'
+    )
 
 
 def _wal_checksum(data: bytes, s0: int, s1: int, order: str) -> tuple[int, int]:
@@ -220,9 +306,10 @@ def quick_check(conn: Any, file: Path) -> None:
         )
 
 
-def connect(file: Path, key: str | None) -> Any:
+def connect(file: Path, key: str | None, *, immutable: bool = False) -> Any:
     """A connection to the store's file: SQLite, or SQLCipher with ``key`` (the key is
-    given to SQLCipher and never shown).
+    given to SQLCipher and never shown); ``immutable`` reads the main file alone as it
+    is (no lock, no write-ahead log, nothing created).
 
     Raises:
         ImportError: When a key is given without the SQLCipher driver installed.
@@ -238,7 +325,10 @@ def connect(file: Path, key: str | None) -> Any:
             raise ImportError(
                 "an encrypted store needs SQLCipher: pip install 'langgraph-memory[encrypt]'"
             ) from exc
-    conn = driver.connect(str(file), check_same_thread=False, isolation_level=None, timeout=30.0)
+    target = f"{file.absolute().as_uri()}?immutable=1" if immutable else str(file)
+    conn = driver.connect(
+        target, check_same_thread=False, isolation_level=None, timeout=30.0, uri=immutable
+    )
     if key is not None:
         conn.execute("PRAGMA cipher_log_level = NONE")  # a wrong key is our error to raise
         conn.execute("PRAGMA key = '" + key.replace("'", "''") + "'")
