@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import os
 import struct
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -97,7 +98,7 @@ def wal_frames(wal: Path) -> int | None:
     when it holds no valid header."""
     try:
         with wal.open("rb") as f:
-            head = f.read(_WAL_HEADER)
+            head, size = f.read(_WAL_HEADER), os.fstat(f.fileno()).st_size
     except OSError:
         return None
     if len(head) < _WAL_HEADER:
@@ -105,7 +106,7 @@ def wal_frames(wal: Path) -> int | None:
     magic, _, page_size = struct.unpack(">III", head[:12])
     if magic not in _WAL_MAGIC or page_size < 512:
         return None
-    return (wal.stat().st_size - _WAL_HEADER) // (_FRAME_HEADER + page_size)
+    return (size - _WAL_HEADER) // (_FRAME_HEADER + page_size)
 
 
 def _shm_frames(shm: Path) -> int | None:
@@ -127,6 +128,12 @@ def _shm_frames(shm: Path) -> int | None:
 def check_files(file: Path) -> bool:
     """Check a store's files before connecting to it.
 
+    A mismatch is read again a few times before it is reported: another process at work
+    on the store shows one for an instant (its last close deletes the log before the
+    ``-shm``; a truncating checkpoint empties the log), a damaged or half-copied store
+    for good. The ``-shm`` is read before the log: SQLite writes a commit's frames to
+    the log before it counts them there.
+
     Returns:
         Whether a write-ahead log with frames is there (the last process to use the
         store did not close it cleanly, or one still has it open).
@@ -135,22 +142,39 @@ def check_files(file: Path) -> bool:
         StoreDamagedError: When the main file is empty beside a log with frames, or the
             ``-shm`` counts frames its log does not hold.
     """
+    for wait in _SETTLE_S:
+        problem, frames = _mismatch(file)
+        if problem is None:
+            return bool(frames)
+        time.sleep(wait)
+    raise StoreDamagedError(f"{file}: {problem}; {_restore_hint(file)}")
+
+
+#: Pauses before a mismatch of a store's files is read again (see :func:`check_files`).
+_SETTLE_S = (0.01, 0.05, 0.1, 0.2, 0.4, 0.0)
+
+
+def _mismatch(file: Path) -> tuple[str | None, int | None]:
+    """What is wrong with the store's files (``None``: nothing), and its log's frames."""
     wal, shm = file.with_name(file.name + "-wal"), file.with_name(file.name + "-shm")
-    frames = wal_frames(wal) if wal.exists() else None
-    if file.exists() and file.stat().st_size == 0 and frames:
-        raise StoreDamagedError(
-            f"{file}: it is empty but its write-ahead log holds {frames} frames (the file "
-            f"was truncated); {_restore_hint(file)}"
-        )
     counted = _shm_frames(shm) if shm.exists() else None
+    frames = wal_frames(wal) if wal.exists() else None
+    try:
+        empty = file.stat().st_size == 0
+    except OSError:
+        empty = False
+    if empty and frames:
+        return (
+            f"it is empty but its write-ahead log holds {frames} frames (the file was truncated)"
+        ), frames
     if counted and (frames or 0) < counted:
         held = "is missing" if not wal.exists() else f"holds {frames or 0}"
-        raise StoreDamagedError(
-            f"{file}: its -shm counts {counted} write-ahead log frames but {wal.name} {held} "
-            f"(a copy without its log, or a cut log; the data written since the last "
-            f"checkpoint would be lost); {_restore_hint(file)}"
-        )
-    return bool(frames)
+        return (
+            f"its -shm counts {counted} write-ahead log frames but {wal.name} {held} (a "
+            "copy without its log, or a cut log; the data written since the last "
+            "checkpoint would be lost)"
+        ), frames
+    return None, frames
 
 
 #: The open mark of a main file no process has open (see :mod:`.sqlite_openmark`).
