@@ -45,7 +45,8 @@ class SQLiteBackend(
         integrity: When the file's pages are checked on open: ``"auto"`` (default) when
             the last process did not close it cleanly, ``"always"`` or ``"never"``. A
             damaged or half-copied store raises ``StoreDamagedError`` instead of opening
-            empty or short (see :mod:`.sqlite_health`).
+            empty or short (see :mod:`.sqlite_health`); ``"never"`` also accepts a main
+            file copied alone while the store was open (see :mod:`.sqlite_openmark`).
         encryption_key: Encrypt the store with SQLCipher under this passphrase (the
             ``encrypt`` extra); opening it needs the same key.
         synchronous: ``"normal"`` (default): an accepted write survives the process

@@ -8,12 +8,22 @@ import os
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
-from .sqlite_health import Integrity, check_files, check_wal, connect, quick_check
+from .sqlite_health import (
+    CLOSED,
+    Integrity,
+    check_files,
+    check_open_mark,
+    check_wal,
+    connect,
+    quick_check,
+)
+from .sqlite_openmark import OpenMark
 from .sqlite_sql import MIGRATIONS
 
 __all__ = ["SQLiteConnection"]
@@ -67,7 +77,9 @@ class SQLiteConnection:
         integrity: When the file's pages are checked on open (``PRAGMA quick_check``):
             ``"auto"`` when the last process did not close it cleanly, ``"always"``,
             ``"never"``. Its files are checked first whatever this says (see
-            :mod:`.sqlite_health`).
+            :mod:`.sqlite_health`), except that ``"never"`` also accepts a main file
+            whose header says a process had it open with no log beside it (a whole copy
+            made by another tool; see :mod:`.sqlite_openmark`).
         encryption_key: Encrypt the file with SQLCipher under this passphrase
             (``pip install 'langgraph-memory[encrypt]'``); the write-ahead log and the
             backups are encrypted too.
@@ -122,6 +134,8 @@ class SQLiteConnection:
         unclean = check_files(self.file)
         if unclean and encryption_key is None:
             check_wal(self.file)
+        if integrity != "never":
+            check_open_mark(self.file, encryption_key)
         self._key = encryption_key
         self._conn = connect(self.file, encryption_key)
         if integrity == "always" or (integrity == "auto" and unclean):
@@ -144,6 +158,11 @@ class SQLiteConnection:
             "journal_size_limit=67108864",
         ):
             _retry_locked(functools.partial(self._conn.execute, f"PRAGMA {pragma}"))
+        mark = OpenMark(self.file)
+        mark.hold()
+        # close() runs it; so does the collector, or the exit, for a store left open
+        self._release_mark = weakref.finalize(self, mark.release, self._conn, self._lock)
+        _retry_locked(functools.partial(mark.set, self._conn))
         # This connection's count of write transactions touching messages or vectors
         # (see _file_version).
         self._writes = 0
@@ -347,6 +366,7 @@ class SQLiteConnection:
                     raise RuntimeError("the memory backend is closed")
                 self._conn.backup(copy)
             copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            copy.execute(f"PRAGMA user_version = {CLOSED}")  # no process has it open
             quick_check(copy, target)
         finally:
             copy.close()
@@ -356,6 +376,7 @@ class SQLiteConnection:
         with self._lock:
             if not self._closed:
                 self._closed = True
+                self._release_mark()  # the open mark, cleared by the last to close
                 self._conn.close()
                 if self._lease_fd is not None:
                     os.close(self._lease_fd)

@@ -3,14 +3,25 @@ error on open instead of opening empty or short, and nothing is changed."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from langgraph_memory import MemoryManager, StoreDamagedError
 from langgraph_memory.backends import SQLiteBackend
-from langgraph_memory.backends.sqlite_health import check_wal, wal_frames
+from langgraph_memory.backends.sqlite_health import (
+    CLOSED,
+    check_files,
+    check_wal,
+    main_mark,
+    wal_frames,
+)
 from langgraph_memory.embeddings import HashingEmbeddings
 
 N = 300
@@ -192,3 +203,55 @@ def test_backup_elsewhere_says_what_to_use(mm: MemoryManager, tmp_path: Path) ->
     with pytest.raises(NotImplementedError, match="pg_dump" if name == "postgres" else "."):
         mm.backup(tmp_path / "x.sqlite3")
     mm.verify()  # nothing of its own to check, and no error
+
+
+def test_a_mismatch_that_settles_is_not_damage(hot_copy: Path, tmp_path: Path) -> None:
+    """Another process at work shows a mismatch for an instant (its last close deletes
+    the log before the -shm): the files are read again before anything is refused."""
+    path = _copy(hot_copy, tmp_path / "settling", ("memory.sqlite3", "memory.sqlite3-shm"))
+    late = threading.Timer(0.03, shutil.copy, (hot_copy / FILES[1], path / FILES[1]))
+    late.start()
+    try:
+        assert check_files(path / "memory.sqlite3")  # the log arrived: frames, no error
+    finally:
+        late.join()
+    assert _messages(path) == N
+
+
+CHURN = r"""
+import random, sys, time
+from langgraph_memory.backends import SQLiteBackend
+start = float(sys.argv[3])
+while time.time() < start:
+    pass
+for j in range(40):
+    b = SQLiteBackend(sys.argv[1])
+    for k in range(random.randint(1, 20)):
+        b.set_meta(f"k{sys.argv[2]}-{j}-{k}", "v" * 500)
+    time.sleep(random.random() * 0.02)
+    if j % 5 == 4:
+        b.compact()  # a truncating checkpoint
+    b.close()
+"""
+
+
+@pytest.mark.parametrize("run", range(3))
+def test_processes_opening_and_closing_one_store_are_never_refused(
+    tmp_path: Path, run: int
+) -> None:
+    """Four processes open, write, compact and close one store 40 times each at once:
+    no open is refused (before the files were read again, 2 runs of 3 had one refused)."""
+    start = time.time() + 1.0
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CHURN, str(tmp_path), str(i), str(start)],
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        )
+        for i in range(4)
+    ]
+    errors = [p.communicate(timeout=300)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, errors
+    assert not (tmp_path / "memory.sqlite3-wal").exists()
+    assert main_mark(tmp_path / "memory.sqlite3", None) == CLOSED
