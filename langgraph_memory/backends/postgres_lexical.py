@@ -164,10 +164,13 @@ def thresholds(bounds: Sequence[float], dfs: Sequence[int], n_docs: int) -> list
     Region sizes are estimated with terms independent, which undercounts terms that
     go together: each threshold is the lowest whose region stays within its size, so
     a region never jumps past many more messages than planned.
-    Only the cost depends on these; any falling sequence ending with 0 is exact.
+    Each is a set's bound lowered by :data:`SLACK`, so that its region holds that set
+    (the bounds added in another order may differ in the last bit: the set left out,
+    the next region reads past it). Only the cost depends on these; any falling
+    sequence ending with 0 is exact.
 
     Example:
-        >>> thresholds([5.0, 1.0], [2, 900], 1000)
+        >>> [round(x, 6) for x in thresholds([5.0, 1.0], [2, 900], 1000)]
         [5.0, 1.0, 0.0]
     """
     top = sorted(range(len(bounds)), key=lambda i: -bounds[i])[:MAX_ESTIMATED_TERMS]
@@ -182,7 +185,7 @@ def thresholds(bounds: Sequence[float], dfs: Sequence[int], n_docs: int) -> list
     target = float(FIRST_REGION)
     while True:
         i = int(np.searchsorted(expected, target, side="right")) - 1
-        level = float(sums[order[i]]) if i >= 0 else math.inf
+        level = float(sums[order[i]]) * (1 - SLACK) if i >= 0 else math.inf
         if 0 < level < (out[-1] if out else math.inf):
             out.append(level)
         if i >= len(expected) - 1:
