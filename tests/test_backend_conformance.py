@@ -473,6 +473,16 @@ def test_postings_describe_only_the_users_messages(backend: MemoryBackend) -> No
     assert empty.n_docs == 0 and empty.total_len == 0
 
 
+def test_document_frequencies_are_the_users_postings_counts(backend: MemoryBackend) -> None:
+    stored = [put(backend, make(f"d{i}", text, user=u)) for i, (u, text) in enumerate(DOCS)]
+    alice = [tokenize(m.content) for m in stored if m.user_id == "alice"]
+    terms = ["cat", "garden", "花园", "zzz", "cat"]
+    want = {t: n for t in terms if (n := sum(t in d for d in alice))}
+    assert backend.document_frequencies("alice", terms) == want
+    assert backend.document_frequencies("nobody", terms) == {}
+    assert backend.document_frequencies("alice", []) == {}
+
+
 def test_lexical_search_matches_textbook_bm25(backend: MemoryBackend) -> None:
     stored = [put(backend, make(f"d{i}", text, user=u)) for i, (u, text) in enumerate(DOCS)]
     alice = [m for m in stored if m.user_id == "alice"]

@@ -144,6 +144,12 @@ class LexicalIndex(Protocol):
             ranked = [(s, v) for s, v in ranked if s in allowed]
         return ranked[:k]
 
+    def document_frequencies(self, user_id: str, terms: Sequence[str]) -> dict[str, int]:
+        """How many of the user's messages hold each of ``terms`` (terms in none are
+        absent)."""
+        lists = self.postings(user_id, list(dict.fromkeys(terms))).lists
+        return {t: len(plist) for t, plist in lists.items() if plist}
+
     def index_pending(self, limit: int = 4096) -> int:
         """Write the posting lists of up to ``limit`` messages stored without them.
 

@@ -16,9 +16,9 @@ above that.
 
 Errors: a wrong URL or a server that is down raises ``ConnectionError`` naming
 the host (never the password); a server without pgvector raises ``RuntimeError``
-saying how to install it; a connection dropped during a read is retried once,
-during a write it is reported as ``ConnectionError`` (the server rolled the
-transaction back, or its outcome is unknown: nothing is dropped silently).
+saying how to install it; a connection found dropped by a read, or by a write before
+it did anything, is retried once on a fresh one; later in a write it is reported as
+``ConnectionError`` (rolled back, or its outcome unknown: nothing is dropped silently).
 PostgreSQL cannot store NUL characters: text containing one raises ``ValueError``.
 
 Example:
@@ -327,6 +327,12 @@ class PostgresBackend(
         for plist in lists.values():
             plist.sort()
         return Postings(lists, int(stats[0][1]), int(stats[0][2]), doc_len)
+
+    def document_frequencies(self, user_id: str, terms: Sequence[str]) -> dict[str, int]:
+        """From ``lgm_term_stats`` (no posting list is read)."""
+        params = {"user_id": user_id, "terms": [t for t in terms if "\x00" not in t]}
+        rows = self._read(lambda c: c.execute(q.TERM_STATS, params).fetchall())
+        return {r[2]: int(r[3]) for r in rows if r[2] is not None and r[3]}
 
     def lexical_search(
         self,

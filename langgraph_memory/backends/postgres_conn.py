@@ -1,15 +1,19 @@
 """Connections of :class:`~.postgres.PostgresBackend`: pool, migrations, errors, retries.
 
-A dropped connection is retried once for reads and reported for writes; a server
-that cannot be reached, and a server without pgvector, raise errors that say what
-to do and name the host but never the password.
+A dropped connection is retried once for reads, and for writes when it is found
+before the transaction did anything (its ``BEGIN`` failed); a write cut later is
+reported. The pool hands out connections without a test round trip each: a
+connection found dropped makes the pool test its idle ones (after a server restart
+every one is) before the retry. A server that cannot be reached, and a server
+without pgvector, raise errors that say what to do and name the host but never the
+password.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -89,7 +93,6 @@ class PostgresConnection:
             max_size=max(max_size, min_size),
             kwargs={"autocommit": True, "connect_timeout": max(1, int(connect_timeout))},
             configure=self._configure,
-            check=ConnectionPool.check_connection,
             open=False,
             name="langgraph-memory",
             timeout=max(connect_timeout, 30.0),
@@ -184,8 +187,31 @@ class PostgresConnection:
             except self._pg.OperationalError as exc:
                 if attempt == 2 or not _is_disconnect(exc):
                     raise self._connection_error("lost the connection to", exc) from exc
+                self._pool.check()  # the others may be dropped too (a server restart)
             except self._pool_timeout() as exc:
                 raise self._connection_error("no connection to", exc) from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _begin(self, held: ExitStack, keys: list[int]) -> Connection:
+        """A pooled connection in a transaction holding the advisory locks ``keys``, kept
+        open by ``held``; one found dropped before anything was done is replaced once."""
+        for attempt in (1, 2):
+            stack = ExitStack()
+            try:
+                conn = stack.enter_context(self._pool.connection())
+                stack.enter_context(conn.transaction())
+                for key in keys:
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
+            except BaseException as exc:
+                with suppress(self._pg.Error):  # released with the error: rolled back, and
+                    stack.__exit__(type(exc), exc, exc.__traceback__)  # a broken one dropped
+                dropped = isinstance(exc, self._pg.OperationalError) and _is_disconnect(exc)
+                if attempt == 2 or not dropped:
+                    raise
+                self._pool.check()  # the others may be dropped too (a server restart)
+                continue
+            held.enter_context(stack.pop_all())
+            return conn
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _pool_timeout(self) -> type[Exception]:
@@ -198,10 +224,8 @@ class PostgresConnection:
         """One write transaction holding the advisory locks of ``users``."""
         self._check_open()
         try:
-            with self._pool.connection() as conn, conn.transaction():
-                for key in sorted({q.lock_key("user", u) for u in users}):
-                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
-                yield conn
+            with ExitStack() as held:
+                yield self._begin(held, sorted({q.lock_key("user", u) for u in users}))
         except self._pg.OperationalError as exc:
             if not _is_disconnect(exc):
                 raise

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
-from ..retrieval.bm25 import bm25_scores, idf
+from ..retrieval.bm25 import best, bm25_matrix, idf
 
 __all__ = ["TermStat", "LexicalTrace", "term_bounds", "clauses", "thresholds", "lexical_top"]
 
@@ -164,10 +164,13 @@ def thresholds(bounds: Sequence[float], dfs: Sequence[int], n_docs: int) -> list
     Region sizes are estimated with terms independent, which undercounts terms that
     go together: each threshold is the lowest whose region stays within its size, so
     a region never jumps past many more messages than planned.
-    Only the cost depends on these; any falling sequence ending with 0 is exact.
+    Each is a set's bound lowered by :data:`SLACK`, so that its region holds that set
+    (the bounds added in another order may differ in the last bit: the set left out,
+    the next region reads past it). Only the cost depends on these; any falling
+    sequence ending with 0 is exact.
 
     Example:
-        >>> thresholds([5.0, 1.0], [2, 900], 1000)
+        >>> [round(x, 6) for x in thresholds([5.0, 1.0], [2, 900], 1000)]
         [5.0, 1.0, 0.0]
     """
     top = sorted(range(len(bounds)), key=lambda i: -bounds[i])[:MAX_ESTIMATED_TERMS]
@@ -182,7 +185,7 @@ def thresholds(bounds: Sequence[float], dfs: Sequence[int], n_docs: int) -> list
     target = float(FIRST_REGION)
     while True:
         i = int(np.searchsorted(expected, target, side="right")) - 1
-        level = float(sums[order[i]]) if i >= 0 else math.inf
+        level = float(sums[order[i]]) * (1 - SLACK) if i >= 0 else math.inf
         if 0 < level < (out[-1] if out else math.inf):
             out.append(level)
         if i >= len(expected) - 1:
@@ -190,38 +193,34 @@ def thresholds(bounds: Sequence[float], dfs: Sequence[int], n_docs: int) -> list
         target *= GROWTH
 
 
-def _rank(
-    rows: Mapping[int, Row],
-    terms: Sequence[str],
-    *,
-    df: Mapping[str, int],
-    counts: Mapping[str, int],
-    n_docs: int,
-    avg_len: float,
-    k: int,
-    k1: float,
-    b: float,
-) -> list[tuple[int, float]]:
-    """The top ``k`` of ``rows`` by ``bm25_scores``, with the users' true ``df``."""
-    columns: list[Sequence[Any]] = list(zip(*rows.values(), strict=True)) if rows else []
-    seqs = columns[0] if columns else ()
-    doc_len = dict(zip(seqs, columns[1], strict=True)) if columns else {}
-    parts = {
-        t: [(s, tf) for s, tf in zip(seqs, columns[2 + j], strict=True) if tf]
-        for j, t in enumerate(terms)
-        if columns
-    }
-    return bm25_scores(
-        parts,
-        n_docs=n_docs,
-        avg_len=avg_len,
-        doc_len=doc_len,
-        query_counts=counts,
-        k1=k1,
-        b=b,
-        top=k,
-        df=df,
-    )
+class _Scored:
+    """The messages read so far, each scored once (a score depends on the message alone:
+    ``df`` comes from ``lgm_term_stats``, not from what was read)."""
+
+    def __init__(self, weights: Sequence[float], avg_len: float, k1: float, b: float) -> None:
+        self.weights = list(weights)
+        self.avg_len, self.k1, self.b = avg_len, k1, b
+        self.seqs = np.zeros(0, dtype=np.int64)
+        self.totals = np.zeros(0, dtype=np.float64)
+
+    def add(self, got: Sequence[Row]) -> None:
+        """Score rows ``(seq, n_terms, tf of each term or None)``; a message read twice
+        counts once, one holding no term not at all."""
+        width = 2 + len(self.weights)
+        table = np.array(got, dtype=np.float64).reshape(len(got), width)  # None: NaN
+        tf = np.nan_to_num(table[:, 2:], nan=0.0)
+        held = (tf > 0).any(axis=1)
+        totals = bm25_matrix(
+            tf[held], table[held, 1], self.weights, avg_len=self.avg_len, k1=self.k1, b=self.b
+        )
+        seqs = np.concatenate([self.seqs, table[held, 0].astype(np.int64)])
+        totals = np.concatenate([self.totals, totals])
+        self.seqs, first = np.unique(seqs, return_index=True)
+        self.totals = totals[first]
+
+    def top(self, k: int) -> list[tuple[int, float]]:
+        """The best ``k`` as ``bm25_scores`` orders them (ties: smaller seq first)."""
+        return best(self.seqs, self.totals, k)
 
 
 def lexical_top(
@@ -261,7 +260,8 @@ def lexical_top(
     bound_of = term_bounds(scored, stats, n_docs=n_docs, avg_len=avg_len, k1=k1, b=b)
     bounds = [bound_of[t] for t in terms]
     levels = thresholds(bounds, [df[t] for t in terms], n_docs) if prune else [0.0]
-    rows: dict[int, Row] = {}
+    # each term's weight as bm25_scores makes it (idf x query count)
+    rows = _Scored([idf(n_docs, df[t]) * counts[t] for t in terms], avg_len, k1, b)
     fetched: list[frozenset[int]] = []  # the clauses read so far
 
     def missing(tau: float) -> list[tuple[int, ...]]:
@@ -278,10 +278,8 @@ def lexical_top(
             fetched.extend(frozenset(c) for c in new)
             rounds += 1
             n_rows += len(got)
-            rows.update((int(r[0] or 0), r) for r in got)
-            ranked = _rank(
-                rows, terms, df=df, counts=counts, n_docs=n_docs, avg_len=avg_len, k=k, k1=k1, b=b
-            )
+            rows.add(got)
+            ranked = rows.top(k)
         full = all(frozenset((i,)) in fetched for i in range(len(terms)))
         theta = ranked[k - 1][1] if len(ranked) >= k else None
         if full or (theta is not None and not missing(theta)):

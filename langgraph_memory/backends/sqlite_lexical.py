@@ -151,6 +151,15 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
             ranked = [(s, v) for s, v in ranked if s in allowed]
         return ranked[:k]
 
+    def document_frequencies(self, user_id: str, terms: Sequence[str]) -> dict[str, int]:
+        """The lengths of the cached lists (the lexical search that follows reads them)."""
+        if self._postings is None:
+            return super().document_frequencies(user_id, terms)
+        with self._snapshot():
+            got = self._cached_lists(user_id, list(dict.fromkeys(terms)))
+        lists = got[0] if got is not None else {}
+        return {t: len(seqs) for t, (seqs, _, _) in lists.items() if len(seqs)}
+
     def _cached_lists(
         self, user_id: str, terms: list[str]
     ) -> tuple[dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], int, int] | None:

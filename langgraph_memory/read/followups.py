@@ -28,7 +28,12 @@ from .timeline import timeline_item
 if TYPE_CHECKING:
     from ..backends.base import MemoryBackend
 
-__all__ = ["add_successors", "pack_timeline"]
+__all__ = ["SUCCESSOR_POSTINGS", "add_successors", "distinctive", "pack_timeline"]
+
+#: Most postings a statement's search for its updates by words reads: its rarest terms
+#: whose messages add up to at most this many (terms held by more are common words, too
+#: weak to tell an update from the many messages that share them, and costly to rank).
+SUCCESSOR_POSTINGS = 4096
 
 #: Runs calls at once and returns their results in order.
 RunAll = Callable[[Sequence[Callable[[], list[tuple[int, float]]]]], list[list[tuple[int, float]]]]
@@ -54,8 +59,9 @@ def add_successors(
     question), the ``successor_k`` later user messages closest to it (cosine at least
     ``successor_min_cosine``, by the store's vector search) join ``cands`` at
     ``successor_decay`` times its score; one already a candidate keeps the higher
-    score. A Chinese statement finds them by BM25 over its own terms instead (the
-    default model reads Chinese as unknown word pieces, so every cosine is high). Off
+    score. A Chinese statement finds them by BM25 over its own rarest terms instead
+    (the default model reads Chinese as unknown word pieces, so every cosine is high;
+    see :data:`SUCCESSOR_POSTINGS`). Off
     with ``successor_k`` 0 or without dense retrieval. ``msgs``: the ranked messages by
     seq (fetched once by the caller). ``run_all`` runs searches at once (the
     retriever's threads), used when the store waits on a server.
@@ -138,12 +144,36 @@ def add_successors(
 def _lexical_many(
     storage: MemoryBackend, user_id: str, said: list[Message], n: int, run_all: RunAll | None
 ) -> list[list[tuple[int, float]]]:
-    """The best ``n`` messages by BM25 over each message's own terms; the searches run at
-    once (``run_all``) when the store waits on a server (``parallel_reads``)."""
-    calls = [partial(storage.lexical_search, user_id, tokenize(index_text(m)), n) for m in said]
+    """The best ``n`` messages by BM25 over each message's distinctive terms (see
+    :func:`distinctive`); the searches run at once (``run_all``) when the store waits on
+    a server (``parallel_reads``)."""
+    terms = [tokenize(index_text(m)) for m in said]
+    df = storage.document_frequencies(user_id, [t for ts in terms for t in ts])
+    chosen = [distinctive(ts, df, SUCCESSOR_POSTINGS) for ts in terms]
+    calls = [partial(storage.lexical_search, user_id, ts, n) for ts in chosen]
     if len(calls) < 2 or run_all is None or not storage.parallel_reads:
-        return [call() for call in calls]
-    return run_all(calls)
+        return [call() if ts else [] for call, ts in zip(calls, chosen, strict=True)]
+    found = iter(run_all([call for call, ts in zip(calls, chosen, strict=True) if ts]))
+    return [next(found) if ts else [] for ts in chosen]
+
+
+def distinctive(terms: Sequence[str], df: Mapping[str, int], postings: int) -> list[str]:
+    """``terms`` (repeats kept, in order) less the common ones: the rarest terms (by
+    ``df``, ties by the term) whose document frequencies add up to at most ``postings``.
+
+    Example:
+        >>> distinctive(["we", "moved", "to", "lisbon", "we"], {"we": 900, "moved": 40,
+        ...             "to": 950, "lisbon": 3}, 100)
+        ['moved', 'lisbon']
+    """
+    kept: set[str] = set()
+    total = 0
+    for term in sorted({t for t in terms if df.get(t, 0) > 0}, key=lambda t: (df[t], t)):
+        total += df[term]
+        if total > postings:
+            break
+        kept.add(term)
+    return [t for t in terms if t in kept]
 
 
 def _vectors(embedder: CachedEmbeddings, texts: list[str]) -> list[np.ndarray | None]:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["bm25_arrays", "bm25_scores", "idf"]
+__all__ = ["bm25_arrays", "bm25_matrix", "bm25_scores", "best", "idf"]
 
 #: ``(lists, doc_len)``: posting lists by term and the lengths of their documents.
 Fetched = tuple[Mapping[str, Sequence[tuple[int, int]]], Mapping[int, int]]
@@ -109,6 +109,44 @@ def bm25_arrays(
     return _rank(docs, contrib, top)
 
 
+def bm25_matrix(
+    tf: np.ndarray,
+    doc_len: np.ndarray,
+    weights: Sequence[float],
+    *,
+    avg_len: float,
+    k1: float = 1.2,
+    b: float = 0.75,
+) -> np.ndarray:
+    """The BM25 score of each row of a document x term matrix, those of
+    :func:`bm25_scores` to the bit (each term's contribution added in term order).
+
+    Args:
+        tf: ``tf[i, j]``: how often query term ``j`` occurs in document ``i`` (0: not).
+        doc_len: Each document's length in terms.
+        weights: Each term's weight: its idf times its count in the query.
+        avg_len: Average document length in terms.
+        k1: Term-frequency saturation.
+        b: Length normalisation.
+
+    Returns:
+        The scores (0 for a document holding no term).
+
+    Example:
+        >>> s = bm25_matrix(np.array([[2.0], [1.0]]), np.array([4.0, 6.0]), [idf(3, 2)],
+        ...                 avg_len=4.0)
+        >>> best(np.array([1, 2]), s, None) == bm25_scores(
+        ...     {"cat": [(1, 2), (2, 1)]}, n_docs=3, avg_len=4.0, doc_len={1: 4, 2: 6})
+        True
+    """
+    avg = avg_len if avg_len > 0 else 1.0
+    totals = np.zeros(len(tf), dtype=np.float64)
+    for j, weight in enumerate(weights):
+        held = tf[:, j] > 0
+        totals[held] += _contribution(weight, tf[held, j], doc_len[held], avg, k1, b)
+    return totals
+
+
 def _contribution(
     weight: float, tf: np.ndarray, dl: np.ndarray, avg: float, k1: float, b: float
 ) -> np.ndarray:
@@ -125,12 +163,18 @@ def _rank(
     # scores are those of a plain Python loop, to the last bit.
     uniq, inverse = np.unique(np.concatenate(docs), return_inverse=True)
     totals = np.bincount(inverse, weights=np.concatenate(contrib), minlength=len(uniq))
-    if top is not None and top < len(uniq):
+    return best(uniq, totals, top)
+
+
+def best(docs: np.ndarray, totals: np.ndarray, top: int | None) -> list[tuple[int, float]]:
+    """``(doc, score)`` of the ``top`` best-scoring documents (default: all), best first,
+    ties by document (smaller first); ``docs`` holds each document once."""
+    if top is not None and top < len(docs):
         # Everything scoring at least the top-th score (ties at the cut included).
         cut = np.partition(totals, len(totals) - top)[len(totals) - top]
         keep = totals >= cut
-        uniq, totals = uniq[keep], totals[keep]
-    order = np.lexsort((uniq, -totals))
+        docs, totals = docs[keep], totals[keep]
+    order = np.lexsort((docs, -totals))
     if top is not None:
         order = order[:top]
-    return list(zip(uniq[order].tolist(), totals[order].tolist(), strict=True))
+    return list(zip(docs[order].tolist(), totals[order].tolist(), strict=True))

@@ -229,3 +229,20 @@ def test_successor_searches_at_once_give_what_one_by_one_gives() -> None:
         threads.close()
     assert ran == [3]
     assert all(one_by_one)
+
+
+def test_successor_searches_go_by_the_statements_rarer_words(monkeypatch) -> None:
+    from langgraph_memory.read import followups
+
+    backend = InMemoryBackend()
+    texts = ["缓存之后延迟降到250毫秒。", "缓存已经清空。", *["延迟很高。"] * 20]
+    said = []
+    for i, text in enumerate(texts):
+        msg = Message(f"m{i}", "u", "s1", "user", text, T0 + timedelta(hours=i))
+        said.append(backend.insert_message(msg, tokenize(index_text(msg)))[0])
+    found = _lexical_many(backend, "u", said[:1], 5, None)[0]
+    assert {s for s, _ in found} >= {said[0].seq, said[1].seq, said[2].seq}  # 延迟 counts
+    # with room for fewer postings, the word 21 messages hold is left out: not the others
+    monkeypatch.setattr(followups, "SUCCESSOR_POSTINGS", 10)
+    found = _lexical_many(backend, "u", said[:1], 5, None)[0]
+    assert [s for s, _ in found] == [said[0].seq, said[1].seq]
