@@ -320,6 +320,53 @@ def test_trim_node_keeps_a_graph_thread_in_budget(mm: MemoryManager) -> None:
     assert all(mm.search("u1", f"zz{i}q", k=1) for i in range(40))
 
 
+def test_trimmed_exchanges_come_back_as_their_topic_chains_summary(mm: MemoryManager) -> None:
+    """What leaves the thread is placed in the session's topic chains; their summaries,
+    citing the trimmed messages, reach the next prompt's system message."""
+    garden = [
+        "I planted tomatoes and basil in the raised garden bed by the fence.",
+        "The garden bed needs compost before the tomatoes go in, I think.",
+        "Should the basil share the garden bed with the tomatoes or get a pot?",
+        "The tomatoes in the garden bed want staking once they pass the fence.",
+    ]
+    taxes = [
+        "Now about my tax return: the deadline for the freelance income is in April.",
+        "For the tax return I still need the invoices of the freelance work from March.",
+        "Can the home office be deducted on the tax return this year?",
+        "The tax advisor wants the freelance invoices and receipts by Friday.",
+    ]
+    model = script(*["Noted, " + "details " * 30 for _ in range(10)])
+
+    def agent(state: MemoryMessagesState) -> dict[str, Any]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    builder = StateGraph(MemoryMessagesState)
+    builder.add_sequence(
+        [
+            ("trim", trim_node(mm, max_tokens=250)),
+            ("recall", recall_node(mm, token_budget=1500)),
+            ("agent", agent),
+            ("remember", remember_node(mm)),
+        ]
+    )
+    builder.add_edge(START, "trim")
+    graph = builder.compile(checkpointer=InMemorySaver())
+    config = cfg("u1", "chains")
+    for text in garden + taxes:
+        graph.invoke({"messages": [HumanMessage(text)]}, config)
+        mm.flush()  # the worker places each exchange before the next turn
+    state = graph.get_state(config).values
+    in_thread = {m.id for m in state["messages"]}
+    chains = [it for it in state["memory_items"] if it["layer"] == "chain"]
+    trimmed_cited = {s for it in chains for s in it["source_ids"]} - in_thread
+    assert chains and trimmed_cited, state["memory_items"]
+    gardening = [it for it in chains if "garden" in it["text"] or "tomatoes" in it["text"]]
+    assert gardening and "earlier in this session" in gardening[0]["text"]
+    # in the prompt the model read, in its one leading system message
+    assert "earlier in this session" in model.seen[-1][0].content
+    assert_one_leading_system(model.seen)
+
+
 def test_memory_items_and_per_layer_recall_nodes_compose(mm: MemoryManager) -> None:
     mm.add_message("u1", "old", "user", FACT)
     mm.add_message("u1", "old", "user", "From now on, always answer in French.")
