@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import create_react_agent
+from scripted import Scripted
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.backends import InMemoryBackend, SQLiteBackend
@@ -28,13 +28,6 @@ def mm(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[MemoryManager]
     backend = InMemoryBackend() if request.param == "memory" else SQLiteBackend(tmp_path / "m")
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings()) as manager:
         yield manager
-
-
-class ScriptedChat(GenericFakeChatModel):
-    """A fake chat model that plays its script and accepts tools."""
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedChat:  # type: ignore[override]
-        return self
 
 
 def _chat_graph(saver: Any, replies: list[str]) -> Any:
@@ -102,7 +95,7 @@ def test_tool_calls_and_results_are_captured(mm: MemoryManager) -> None:
         """The weather in a city."""
         return f"Sunny and 24C in {city}"
 
-    model = ScriptedChat(
+    model = Scripted(
         messages=iter(
             [
                 AIMessage(

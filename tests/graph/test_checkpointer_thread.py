@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import tool
@@ -28,7 +27,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
-from pydantic import Field
+from scripted import Scripted
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.backends import SQLiteBackend
@@ -38,23 +37,6 @@ from langgraph_memory.graph.checkpointer import MemoryCheckpointer
 from langgraph_memory.graph.thread import OUTLINE_HEADER, message_tokens
 
 BUDGET = 1500
-
-
-class ScriptedChat(GenericFakeChatModel):
-    """Plays its script and records every prompt; tools bind to itself."""
-
-    seen: list[list[BaseMessage]] = Field(default_factory=list)
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.seen.append(list(messages))
-        return super()._generate(messages, *args, **kwargs)
-
-    async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.seen.append(list(messages))
-        return await super()._agenerate(messages, *args, **kwargs)
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedChat:  # type: ignore[override]
-        return self
 
 
 @tool
@@ -71,7 +53,7 @@ def asked(i: int) -> str:
     return f"Turn {i} about marker{i}x " + "words " * 25
 
 
-def script(turns: int) -> ScriptedChat:
+def script(turns: int) -> Scripted:
     """Every fourth turn looks its topic up first; every reply names its marker."""
     replies: list[AIMessage] = []
     for i in range(turns):
@@ -79,10 +61,10 @@ def script(turns: int) -> ScriptedChat:
             call = {"name": "lookup", "args": {"topic": f"marker{i}x"}, "id": f"call-{i}"}
             replies.append(AIMessage("", tool_calls=[call]))
         replies.append(AIMessage(f"Reply {i}: noted marker{i}x, " + "detail " * 30))
-    return ScriptedChat(messages=iter(replies))
+    return Scripted(messages=iter(replies))
 
 
-def tool_graph(saver: BaseCheckpointSaver[Any], model: ScriptedChat, **compile_kw: Any) -> Any:
+def tool_graph(saver: BaseCheckpointSaver[Any], model: Scripted, **compile_kw: Any) -> Any:
     """agent ⇄ tools, the thread in ``messages`` (``add_messages``)."""
 
     def agent(state: MessagesState) -> dict[str, Any]:
@@ -247,7 +229,7 @@ def test_a_run_interrupted_before_its_tools_resumes_on_the_trimmed_thread(
 
 
 # -- one leading system message ---------------------------------------------------------------
-def recall_graph(mm: MemoryManager, saver: BaseCheckpointSaver[Any], model: ScriptedChat) -> Any:
+def recall_graph(mm: MemoryManager, saver: BaseCheckpointSaver[Any], model: Scripted) -> Any:
     def agent(state: MemoryMessagesState) -> dict[str, Any]:
         return {"messages": [model.invoke(state["messages"])]}
 
@@ -265,7 +247,7 @@ def test_the_outline_shares_the_one_system_message_with_recall(
     mm.flush()
     turns, budget = 30, 900
     saver = MemoryCheckpointer(InMemorySaver(), mm, thread_token_budget=budget)
-    model = ScriptedChat(messages=iter([AIMessage(f"Reply {i}: " + "detail " * 30)
+    model = Scripted(messages=iter([AIMessage(f"Reply {i}: " + "detail " * 30)
                                         for i in range(turns)]))  # fmt: skip
     graph = recall_graph(mm, saver, model)
     config = cfg("lead")

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import pytest
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
@@ -30,7 +29,7 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.prebuilt import create_react_agent
 from langgraph.warnings import LangGraphDeprecatedSinceV10
-from pydantic import Field
+from scripted import Scripted, scripted
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
@@ -49,28 +48,11 @@ ASK = "Which snack is safe for me, given what I'm allergic to?"
 
 
 # -- helpers ----------------------------------------------------------------------------------
-class ScriptedChatModel(GenericFakeChatModel):
-    """A fake chat model that replies from a script and records every input it got."""
-
-    seen: list[list[BaseMessage]] = Field(default_factory=list)
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.seen.append(list(messages))
-        return super()._generate(messages, *args, **kwargs)
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedChatModel:
-        return self
-
-
-def scripted(*replies: str | AIMessage) -> ScriptedChatModel:
-    return ScriptedChatModel(messages=iter(list(replies)))
-
-
 def texts(messages: Sequence[BaseMessage]) -> str:
     return "\n".join(content_text(m.content) for m in messages)
 
 
-def node_fn(model: ScriptedChatModel) -> Any:
+def node_fn(model: Scripted) -> Any:
     """The agent node of a graph: the model answers the thread."""
 
     def agent(state: MemoryMessagesState) -> dict[str, Any]:
@@ -98,7 +80,7 @@ def run(
     return asyncio.run(graph.ainvoke(inputs, config))
 
 
-def node_graph(memory: MemoryManager, model: ScriptedChatModel, **compile_kw: Any) -> Any:
+def node_graph(memory: MemoryManager, model: Scripted, **compile_kw: Any) -> Any:
     """recall → agent → remember, built by hand as a LangGraph user would."""
 
     def agent(state: MemoryMessagesState) -> dict[str, Any]:
@@ -118,14 +100,14 @@ def node_graph(memory: MemoryManager, model: ScriptedChatModel, **compile_kw: An
     return builder.compile(**compile_kw)
 
 
-def react_agent(model: ScriptedChatModel, tools: Sequence[Any] = ()) -> Any:
+def react_agent(model: Scripted, tools: Sequence[Any] = ()) -> Any:
     # LangGraph 1.x deprecates create_react_agent in favour of langchain.agents.create_agent
     # (langchain is not installed here); the warning is expected, so it is asserted, not hidden.
     with pytest.warns(LangGraphDeprecatedSinceV10):
         return create_react_agent(model, list(tools))
 
 
-def react_graph(memory: MemoryManager, model: ScriptedChatModel, **kw: Any) -> Any:
+def react_graph(memory: MemoryManager, model: Scripted, **kw: Any) -> Any:
     return with_memory(react_agent(model), memory, token_budget=500, **kw)
 
 

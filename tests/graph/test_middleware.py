@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.tools import StructuredTool, ToolException, tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
-from pydantic import Field
+from scripted import Scripted, scripted
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
@@ -36,27 +35,8 @@ FACT = "I'm allergic to peanuts."
 ASK = "Which snack is safe for me, given what I'm allergic to?"
 
 
-class Scripted(GenericFakeChatModel):
-    """Replies from a script, records every prompt; tools bind to itself."""
-
-    seen: list[list[BaseMessage]] = Field(default_factory=list)
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.seen.append(list(messages))
-        return super()._generate(messages, *args, **kwargs)
-
-    async def _agenerate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.seen.append(list(messages))
-        return await super()._agenerate(messages, *args, **kwargs)
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
-        return self
-
-
 def script(*replies: AIMessage | str) -> Scripted:
-    return Scripted(
-        messages=iter([r if isinstance(r, AIMessage) else AIMessage(r) for r in replies])
-    )
+    return scripted(*replies)
 
 
 def cfg(user: str, thread: str) -> Any:
