@@ -59,13 +59,15 @@ class MemoryRetriever(BaseRetriever):
             ``{"topic": "travel"}``; it may not name ``user_id``.
         layers: Restrict to these memory layers (see ``manager.LAYERS``);
             default: all.
+        agent_id: The agent the documents are for: other agents' traits are left
+            out (default: every agent's count).
 
     Per call, ``invoke(query, k=...)`` and ``invoke(query, filter=...)`` override
     the constructor's ``k`` and ``filter`` (``filter={}`` searches unfiltered).
 
     Raises:
-        ValueError: At construction, when ``user_id``, ``k``, ``filter`` or
-            ``layers`` is invalid (a ``pydantic.ValidationError``); per call,
+        ValueError: At construction, when ``user_id``, ``k``, ``filter``,
+            ``layers`` or ``agent_id`` is invalid (a ``pydantic.ValidationError``); per call,
             when ``k`` or ``filter`` is invalid or the query is empty.
         TypeError: Per call, when an unknown keyword argument is given.
 
@@ -104,11 +106,19 @@ class MemoryRetriever(BaseRetriever):
     """A metadata filter applied to every call that does not pass its own."""
     layers: list[str] | None = None
     """The memory layers searched (``None``: all)."""
+    agent_id: str | None = None
+    """The agent the documents are for: the traits of other agents are left out
+    (``None``: every agent's count)."""
 
     @field_validator("user_id")
     @classmethod
     def _check_user_id(cls, value: str) -> str:
         return check_id(value, "user_id")
+
+    @field_validator("agent_id")
+    @classmethod
+    def _check_agent_id(cls, value: str | None) -> str | None:
+        return None if value is None else check_id(value, "agent_id")
 
     @field_validator("k", mode="before")
     @classmethod
@@ -152,7 +162,9 @@ class MemoryRetriever(BaseRetriever):
         **kwargs: Any,
     ) -> list[Document]:
         n, flt = self._search_args(k, filter, kwargs)
-        hits = self.memory.search(self.user_id, query, k=n, layers=self._layers(), filter=flt)
+        hits = self.memory.search(
+            self.user_id, query, k=n, layers=self._layers(), filter=flt, agent_id=self.agent_id
+        )
         return [self._to_document(h) for h in hits]
 
     async def _aget_relevant_documents(
@@ -166,7 +178,7 @@ class MemoryRetriever(BaseRetriever):
     ) -> list[Document]:
         n, flt = self._search_args(k, filter, kwargs)
         hits = await self.memory.asearch(
-            self.user_id, query, k=n, layers=self._layers(), filter=flt
+            self.user_id, query, k=n, layers=self._layers(), filter=flt, agent_id=self.agent_id
         )
         return [self._to_document(h) for h in hits]
 

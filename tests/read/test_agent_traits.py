@@ -125,3 +125,20 @@ def test_a_bad_agent_id_is_a_clear_error(
         mm.search("ann", QUERY, agent_id=bad)
     with pytest.raises(error, match=says):
         asyncio.run(mm.abuild_context("ann", "s1", QUERY, agent_id=bad))
+
+
+def test_the_retriever_reads_for_one_agent(mm: MemoryManager) -> None:
+    import asyncio
+
+    from pydantic import ValidationError
+
+    from langgraph_memory import MemoryRetriever
+
+    seed(mm)
+    every = MemoryRetriever(memory=mm, user_id="ann", layers=["long_term"])
+    assert {d.page_content for d in every.invoke(QUERY)} == {CODER, WRITER, EVERY}
+    coder = MemoryRetriever(memory=mm, user_id="ann", layers=["long_term"], agent_id="coder")
+    assert {d.page_content for d in coder.invoke(QUERY)} == {CODER, EVERY}
+    assert {d.page_content for d in asyncio.run(coder.ainvoke(QUERY))} == {CODER, EVERY}
+    with pytest.raises(ValidationError, match="agent_id"):
+        MemoryRetriever(memory=mm, user_id="ann", agent_id="")
