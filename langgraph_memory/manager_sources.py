@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .read.external import DEFAULT_TIMEOUT
+from .read.pipeline import check_layers
 
 if TYPE_CHECKING:
     from langchain_core.vectorstores import VectorStore
@@ -172,7 +173,7 @@ class VectorStoresMixin:
         """Async :meth:`~langgraph_memory.MemoryManager.search` (attached vector stores
         are awaited on this loop)."""
         args = (user_id, query, k, layers, filter, agent_id)
-        if layers is not None and "document" not in layers:
+        if layers is not None and "document" not in check_layers(layers):  # or an alias
             return await asyncio.to_thread(self.search, *args)
         async with self._parts.sources.prefetch(user_id, query):
             return await asyncio.to_thread(self.search, *args)

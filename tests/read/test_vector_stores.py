@@ -232,14 +232,16 @@ def test_the_async_twins_await_the_store_on_the_loop(mm, dsn, store) -> None:
         assert await mm.avector_stores("ann") == ["handbook"]
         ctx = await mm.abuild_context("ann", "s1", QUERY, token_budget=400)
         hits = await mm.asearch("ann", QUERY, k=2, layers=["document"])
+        aliased = await mm.asearch("ann", QUERY, k=2, layers=["knowledge"])
         sync_ctx = await asyncio.to_thread(mm.build_context, "ann", "s1", QUERY, 400)
         assert await mm.adetach_vector_store("ann", "handbook") is True
         await eng.close()
-        return ctx, hits, sync_ctx
+        return ctx, hits, aliased, sync_ctx
 
-    ctx, hits, sync_ctx = asyncio.run(run())
+    ctx, hits, aliased, sync_ctx = asyncio.run(run())
     assert CITATION in ctx.to_prompt() and ctx.notes == []
     assert hits[0].text.startswith(CITATION)
+    assert [h.text for h in aliased] == [h.text for h in hits]
     assert _passages(sync_ctx) == [] and "left out" in sync_ctx.notes[0]
     assert sync_ctx.items  # the rest of the context is there
 
