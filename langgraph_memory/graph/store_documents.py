@@ -116,7 +116,8 @@ class DocumentsView:
         else:
             rows = []
             for info in self.memory.documents(user):
-                for chunk in self.memory.document_chunks(user, info.document_id):
+                chunks = self.memory.document_chunks(user, info.document_id, version=info.version)
+                for chunk in chunks:
                     value = _chunk_value(chunk)
                     if matches_filter(value, flt):
                         rows.append(
