@@ -141,19 +141,19 @@ class EntityGraph:
         if getattr(self._local, "pending", None) is not None:
             yield  # nested: the outer batch writes
             return
-        pending: dict[tuple[str, str], Entity] = {}
+        pending: dict[str, Entity] = {}  # by id (one per user and name)
         self._local.pending = pending
         try:
             yield
         finally:
             self._local.pending = None
             with self._lock:
-                for (user_id, _), e in pending.items():
-                    self._put(user_id, e)
+                for e in pending.values():
+                    self._put(e)
 
-    def _put(self, user_id: str, e: Entity) -> None:
+    def _put(self, e: Entity) -> None:
         self.records.put_record(
-            Record(ENTITY_KIND, e.id, user_id, to_data(e), e.created_at, e.updated_at)
+            Record(ENTITY_KIND, e.id, e.user_id, to_data(e), e.created_at, e.updated_at)
         )
 
     def mention(self, user_id: str, name: str, kind: str, msg: Message, quote: str) -> Entity:
@@ -162,9 +162,9 @@ class EntityGraph:
         if not name:
             raise ValueError("an entity needs a name")
         eid = stable_id("entity", user_id, normalize_key(name))
-        pending: dict[tuple[str, str], Entity] | None = getattr(self._local, "pending", None)
+        pending: dict[str, Entity] | None = getattr(self._local, "pending", None)
         with self._lock:
-            e = pending.get((user_id, eid)) if pending is not None else None
+            e = pending.get(eid) if pending is not None else None
             if e is None:
                 rec = self.records.get_record(ENTITY_KIND, eid, user_id)
                 e = Entity.load(rec.data) if rec is not None else Entity(eid, user_id, name, kind)
@@ -184,9 +184,9 @@ class EntityGraph:
             e.mentions = e.mentions[-KEPT_MENTIONS:]
             e.updated_at = _now()
             if pending is not None:
-                pending[(user_id, eid)] = e  # written when the batch ends
+                pending[eid] = e  # written when the batch ends
             else:
-                self._put(user_id, e)
+                self._put(e)
             return e
 
     def entities(self, user_id: str) -> list[Entity]:
