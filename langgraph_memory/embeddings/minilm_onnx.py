@@ -1,6 +1,7 @@
 """The default backend of the default model: the BERT graph run by ONNX Runtime.
 
-No PyTorch: the tokenizer is ``tokenizers``' own (from ``tokenizer.json``), the graph
+No PyTorch: the tokenizer is read from ``tokenizer.json`` (:mod:`.wordpiece`, plain
+Python giving ``tokenizers``' ids; ``tokenizers`` itself for another kind), the graph
 is built in memory from ``model.safetensors`` (:mod:`.bert_onnx`) and ONNX Runtime
 takes the weights from the arrays read from disk. Loading takes a few tenths of a
 second where sentence-transformers and torch took about eight.
@@ -19,9 +20,10 @@ Example:
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,7 @@ from .bert_onnx import (
     read_safetensors,
     weights_digest,
 )
+from .wordpiece import WordPieceTokenizer, unsupported_tokenizer
 
 __all__ = ["OnnxMiniLM", "unsupported_layout"]
 
@@ -47,6 +50,10 @@ def unsupported_layout(model_dir: Path) -> str | None:
     for name in ("model.safetensors", "tokenizer.json", "config.json"):
         if not (model_dir / name).is_file():
             return f"{name} is missing"
+    spec = json.loads((model_dir / "tokenizer.json").read_text("utf-8"))
+    kind = unsupported_tokenizer(spec)
+    if kind is not None and importlib.util.find_spec("tokenizers") is None:
+        return f"{kind} and the tokenizers package is not installed"
     config = json.loads((model_dir / "config.json").read_text("utf-8"))
     if config.get("model_type") != "bert":
         return f"model_type is {config.get('model_type')!r}, not 'bert'"
@@ -83,7 +90,7 @@ class OnnxMiniLM:
             cached under :func:`~.bert_onnx.cache_dir`, keyed by the weights' hash).
 
     Raises:
-        ImportError: When onnxruntime or tokenizers is missing.
+        ImportError: When onnxruntime is missing.
         ValueError: When the directory holds a model this backend does not run.
     """
 
@@ -92,11 +99,9 @@ class OnnxMiniLM:
     ) -> None:
         try:
             import onnxruntime as ort
-            from tokenizers import Tokenizer
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise ImportError(
-                "The default embedder needs onnxruntime and tokenizers: "
-                "pip install 'langgraph-memory[embed]'"
+                "The default embedder needs onnxruntime: pip install 'langgraph-memory[embed]'"
             ) from exc
         reason = unsupported_layout(model_dir)
         if reason is not None:
@@ -108,12 +113,7 @@ class OnnxMiniLM:
         self.batch_tokens = batch_tokens
         self.dimension = int(config["hidden_size"])
         self.max_length = _max_length(model_dir, config)
-        tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
-        # tokenizer.json pads every text to 128 tokens and truncates there; the model
-        # reads up to max_seq_length, and batches are padded here to their longest.
-        tokenizer.enable_truncation(self.max_length)
-        tokenizer.no_padding()
-        self._tokenizer = tokenizer
+        self._encode_batch = _tokenizer(model_dir / "tokenizer.json", self.max_length)
         heads = int(config["num_attention_heads"])
         eps = float(config.get("layer_norm_eps", 1e-12))
         options = ort.SessionOptions()
@@ -139,15 +139,15 @@ class OnnxMiniLM:
 
     def lengths(self, texts: Sequence[str]) -> list[int]:
         """Each text's token count as the model reads it (special tokens included)."""
-        return [len(e.ids) for e in self._tokenizer.encode_batch(list(texts))]
+        return [len(row) for row in self._encode_batch(list(texts))]
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
         """Unit vectors of ``texts`` (float32, one row each, in order)."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         if len(texts) == 1:
-            return self._run([self._tokenizer.encode(texts[0]).ids])
-        ids = [e.ids for e in self._tokenizer.encode_batch(list(texts))]
+            return self._run(self._encode_batch([texts[0]]))
+        ids = self._encode_batch(list(texts))
         lengths = [len(row) for row in ids]
         pending = [
             (rows, self._streams.submit(self._run, [ids[i] for i in rows]))
@@ -172,6 +172,24 @@ class OnnxMiniLM:
             "token_type_ids": np.zeros_like(input_ids),
         }
         return np.asarray(self._session.run(None, feed)[0], dtype=np.float32)
+
+
+def _tokenizer(path: Path, max_length: int) -> Callable[[list[str]], list[list[int]]]:
+    """Token ids of texts, at most ``max_length`` each, by the model's tokenizer: the
+    plain-Python WordPiece for BERT's (the default model's), else ``tokenizers``.
+
+    ``tokenizer.json`` pads every text to 128 tokens and truncates there; the model
+    reads up to ``max_seq_length``, and batches are padded here to their longest.
+    """
+    spec = json.loads(path.read_text("utf-8"))
+    if unsupported_tokenizer(spec) is None:
+        return WordPieceTokenizer.from_file(path, max_length=max_length).encode_batch
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(path))
+    tokenizer.enable_truncation(max_length)
+    tokenizer.no_padding()
+    return lambda texts: [e.ids for e in tokenizer.encode_batch(texts)]
 
 
 def _quantized_model(weights_path: Path, heads: int, eps: float) -> bytes:

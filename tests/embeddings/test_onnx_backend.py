@@ -13,7 +13,6 @@ import pytest
 
 pytest.importorskip("onnxruntime")
 pytest.importorskip("onnx")
-pytest.importorskip("tokenizers")
 
 from langgraph_memory.embeddings import MiniLMEmbeddings  # noqa: E402
 from langgraph_memory.embeddings.bert_onnx import build_bert, tiny_weights  # noqa: E402
