@@ -194,10 +194,10 @@ class RetrievalSection(Section):
         speaker_boost: A retrieved turn (or a turn around one) said by someone the query
             names (a message ``name`` whose words are all in the query) scores ``1 +
             speaker_boost`` times higher: "what did Ann say about..." reads Ann's turns
-            before the ones that only mention her. 0 switches it off; messages without
-            a ``name`` are never boosted. On LoCoMo, 95% of the evidence is said by a
-            speaker the question names, but 28% of the turns packed were the other
-            speaker's.
+            before the ones that only mention her (a name is not in the indexed text:
+            this is how it is matched). 0 switches it off; messages without a ``name``
+            are never boosted. On LoCoMo, 95% of the evidence is said by a speaker the
+            question names.
         dense_without_speakers: Embed the query for dense retrieval without the names
             of the user's speakers (the ``name`` of their messages) that it holds
             (:mod:`~langgraph_memory.read.speakers`): a name pulls the query toward
@@ -238,7 +238,7 @@ class RetrievalSection(Section):
     neighbor_decay: float = 0.5
     answer_decay: float = 0.5
     question_factor: float = 1.0
-    speaker_boost: float = 0.5
+    speaker_boost: float = 1.0
     dense_without_speakers: bool = True
     routing: bool = True
     time_boost: float = 0.5

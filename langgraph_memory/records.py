@@ -106,15 +106,21 @@ class Message:
 
 
 def index_text(msg: Message) -> str:
-    """The text a message is indexed (and embedded) by: the speaker's name and the content.
+    """The text a message is indexed (terms) and embedded by: its content.
+
+    The speaker's ``name`` stays out of both: in the text it drew every turn of that
+    speaker (and every turn addressing them) toward any query naming them, about
+    anything. It is matched exactly instead, from the message's field
+    (``speaker_boost``, :mod:`~langgraph_memory.read.speakers`), and a ``name`` filter
+    selects a speaker's turns.
 
     Example:
         >>> from datetime import datetime, timezone
         >>> m = Message("m1", "u", "s", "user", "I moved to Lyon", datetime.now(timezone.utc))
         >>> index_text(m), index_text(Message("m2", "u", "s", "user", "hi", m.timestamp, "Ann"))
-        ('I moved to Lyon', 'Ann: hi')
+        ('I moved to Lyon', 'hi')
     """
-    return f"{msg.name}: {msg.content}" if msg.name else msg.content
+    return msg.content
 
 
 @dataclass(slots=True)

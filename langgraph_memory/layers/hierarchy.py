@@ -292,11 +292,17 @@ class Hierarchy:
                     segs |= self._to_midterm(msg.user_id, page)
             yield_gil()
         with self.lock:
-            for user_id, seg_id in segs:
-                self._save_segment(self.segments(user_id)[seg_id])
+            touched = [self.segments(user_id)[seg_id] for user_id, seg_id in segs]
+            for seg in touched:  # summaries (an LLM's, perhaps) before the store is held
+                if seg.dirty:
+                    self._summarize_segment(seg)
             for st in states.values():
                 self._summarize_chains(st)
-                self._save_state(st)
+            with self.kept.grouped():  # one commit for the batch's saves
+                for seg in touched:
+                    self._save_segment(seg)
+                for st in states.values():
+                    self._save_state(st)
         if self.distill is not None:
             try:
                 self.distill.placed([msg for msg, _ in items])

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .pages import Page, decode_vector, encode_vector, f_score, heat
+from .pages import Page, decode_vector, encode_vector, heat
 
 __all__ = ["Segment", "place_page", "coldest"]
 
@@ -88,6 +88,7 @@ class Segment:
     #: ``keywords(limit)`` by limit, until the next page (placing a page asks every
     #: segment for its keywords: recounting them each time grew with the segment).
     _keywords: dict[int, list[str]] = field(default_factory=dict, repr=False, compare=False)
+    _keyword_set: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def keywords(self, limit: int = _SEGMENT_KEYWORDS) -> list[str]:
         """Its most frequent keywords."""
@@ -96,6 +97,13 @@ class Segment:
             got = [w for w, _ in Counter(self.keyword_counts).most_common(limit)]
             self._keywords[limit] = got
         return list(got)
+
+    def keyword_set(self) -> frozenset[str]:
+        """:meth:`keywords` as a set (cached as they are)."""
+        got = self._keyword_set
+        if got is None:
+            got = self._keyword_set = frozenset(self.keywords())
+        return got
 
     def message_ids(self) -> list[str]:
         """Ids of the messages of its pages."""
@@ -129,6 +137,7 @@ class Segment:
     def forget_keywords(self) -> None:
         """Drop the cached :meth:`keywords` (after its pages' keywords changed)."""
         self._keywords.clear()
+        self._keyword_set = None
 
     def add(self, page: Page) -> None:
         """Take ``page`` in (its vector is folded into the segment's, then dropped)."""
@@ -139,6 +148,7 @@ class Segment:
         for word in page.keywords:
             counts[word] = counts.get(word, 0) + 1
         self._keywords.clear()
+        self._keyword_set = None
         page.vector = None
         page.open = False
         self.pages.append(page)
@@ -205,14 +215,7 @@ def place_page(
     Returns:
         ``(segment, created)``; a created segment is not in ``segments`` yet.
     """
-    best: Segment | None = None
-    best_score = threshold
-    for seg in segments:
-        if seg.archived or seg.vector is None or page.vector is None:
-            continue
-        score = f_score(page.vector, seg.vector, page.keywords, seg.keywords())
-        if score >= best_score:
-            best, best_score = seg, score
+    best = _best_segment(page, segments, threshold)
     created = best is None
     if best is None:
         best = Segment(
@@ -223,6 +226,43 @@ def place_page(
         )
     best.add(page)
     return best, created
+
+
+def _best_segment(page: Page, segments: Sequence[Segment], threshold: float) -> Segment | None:
+    """The active segment of highest :func:`~.pages.f_score` at or above ``threshold``
+    (the last one in ``segments`` on a tie), or ``None``.
+
+    The cosines come from one product with the segments' vectors; the keyword Jaccard
+    (at most 1) is counted only for segments whose cosine plus 1 can still reach the
+    best score found, best cosine first.
+    """
+    if page.vector is None:
+        return None
+    live = [s for s in segments if not s.archived and s.vector is not None]
+    if not live:
+        return None
+    vectors = [s.vector for s in live if s.vector is not None]
+    vec = np.asarray(page.vector, dtype=np.float32)
+    page_norm = float(vec @ vec)
+    if page_norm <= 0.0:
+        return None
+    mat = np.stack(vectors).astype(np.float32, copy=False)
+    norms = np.einsum("ij,ij->i", mat, mat).astype(np.float64) * page_norm
+    dots = (mat @ vec).astype(np.float64)
+    cos = np.divide(dots, np.sqrt(norms), out=np.zeros_like(dots), where=norms > 0.0)
+    words = frozenset(page.keywords)
+    best_at, best_score = -1, threshold
+    for at in np.argsort(-cos, kind="stable").tolist():
+        c = float(cos[at])
+        if c + 1.0 < best_score:
+            break
+        theirs = live[at].keyword_set()
+        shared = len(words & theirs)
+        union = len(words) + len(theirs) - shared
+        score = c + (shared / union if union else 0.0)  # Jaccard
+        if score > best_score or (score == best_score and at > best_at):
+            best_at, best_score = at, score
+    return live[best_at] if best_at >= 0 else None
 
 
 def coldest(

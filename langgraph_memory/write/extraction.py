@@ -77,6 +77,15 @@ _PRONOUNS = frozenset(
     "it that this them you him her those these one so too ones i me we us".split()
     + "你 他 她 它 你们 他们 这个 那个".split()
 )
+# A liking whose object is the other speaker's ("I love your turtles", "我喜欢你做的菜":
+# a compliment) or a pronoun that a new clause follows ("I love it and that'll keep me
+# going"): nothing about the user's own tastes.
+_NO_OBJECT_EN = re.compile(
+    r"^(?:(?:you|your|yours|ya|ur)\b|(?:it|that|this|them|those|these)\s*(?:[,;:]|"
+    r"\b(?:and|but|so|because|which|since|as)\b))",
+    re.I,
+)
+_NO_OBJECT_ZH = re.compile(r"^(?:你|您)")
 _EN_TRAIL = re.compile(
     r"(?:\s+(?:a lot|very much|so much|too|anymore|any more|at all|either|as well|"
     r"the most|more|better|best|really|though|now|instead))+$",
@@ -254,8 +263,16 @@ class _Match:
         if not value or value.lower() in _PRONOUNS or len(value) > 120:
             return False
         if lang == "zh":
-            return not _ZH_QUESTION.search(value) and not value.endswith(("不", "没", "没有"))
-        return not _EN_QUESTION_VALUE.match(value) and bool(re.search(r"\w", value))
+            return (
+                not _ZH_QUESTION.search(value)
+                and not value.endswith(("不", "没", "没有"))
+                and not _NO_OBJECT_ZH.match(value)
+            )
+        return (
+            not _EN_QUESTION_VALUE.match(value)
+            and not _NO_OBJECT_EN.match(value)
+            and bool(re.search(r"\w", value))
+        )
 
     @staticmethod
     def _compare(value: str, prefix: str, lang: str) -> tuple[str, list[str]]:

@@ -58,7 +58,7 @@ def test_a_turn_that_only_asks_is_weighed_down_and_its_reply_is_not() -> None:
 
 def test_the_named_speakers_turns_are_boosted() -> None:
     got = context()
-    assert got["Ann: My lamp came from a flea market in Lyon."][1]["speaker_boost"] == 1.5
+    assert got["Ann: My lamp came from a flea market in Lyon."][1]["speaker_boost"] == 2.0
     # Bob's turn names Ann but is not hers
     assert "speaker_boost" not in got["Bob: Ann, your lamp from the flea market looks great."][1]
     off = context(speaker_boost=0.0)
