@@ -421,7 +421,7 @@ def test_delete_user_leaves_no_bytes_on_disk(tmp_path: Path) -> None:
                     metadata={"note": marker, "j": j},
                     name=f"Speaker-{j}",
                 )
-                texts[ALICE_ID].append(f"Speaker-{j}: {text}")
+                texts[ALICE_ID].append(text)  # indexed and cached by its content
             mm.add_message(ALICE_ID, f"session-{marker}", "assistant", f"noted {marker}")
             texts[ALICE_ID].append(f"noted {marker}")
         for marker in BOB_MARKERS:
