@@ -25,7 +25,7 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -309,6 +309,7 @@ class MemoryManager(
         filter: Mapping[str, Any] | None = None,  # noqa: A002
         scope: str | None = None,
         agent_id: str | None = None,
+        shown_ids: Collection[str] | None = None,
     ) -> MemoryContext:
         """Build the context for a query within a token budget.
 
@@ -336,6 +337,8 @@ class MemoryManager(
                 ``"scope"`` metadata key of the session's latest message, if any.
             agent_id: The agent the context is for: the traits of other agents never
                 reach it (those of no agent and of this one do). ``None``: every agent's.
+            shown_ids: Ids of the messages the model reads anyway (a graph's thread):
+                they are not recalled again, and their tokens go to other memories.
 
         Returns:
             A :class:`MemoryContext`.
@@ -353,20 +356,12 @@ class MemoryManager(
             if value is not None:
                 check_id(value, name)
         check_content(query, self.config.max_content_chars, "query")
-        budget = check_positive_int(
-            self.config.default_token_budget if token_budget is None else token_budget,
-            "token_budget",
-        )
+        budget = self.config.default_token_budget if token_budget is None else token_budget
+        check_positive_int(budget, "token_budget")
         return self._read.build_context(
-            user_id,
-            session_id,
-            query,
-            budget,
-            explain=explain,
-            flt=filter,
-            scope=scope,
-            agent_id=agent_id,
-        )
+            user_id, session_id, query, budget, explain=explain, flt=filter, scope=scope,
+            agent_id=agent_id, shown=frozenset(shown_ids or ()),
+        )  # fmt: skip
 
     def close(self) -> None:
         """Stop the background worker and close the store (pending work resumes next time)."""

@@ -31,7 +31,7 @@ Example:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .read.external import DEFAULT_TIMEOUT
@@ -189,6 +189,7 @@ class VectorStoresMixin:
         filter: Mapping[str, Any] | None = None,  # noqa: A002
         scope: str | None = None,
         agent_id: str | None = None,
+        shown_ids: Collection[str] | None = None,
     ) -> MemoryContext:
         """Async :meth:`~langgraph_memory.MemoryManager.build_context` (attached vector
         stores are awaited on this loop)."""
@@ -203,4 +204,5 @@ class VectorStoresMixin:
                 filter=filter,
                 scope=scope,
                 agent_id=agent_id,
+                shown_ids=shown_ids,
             )

@@ -32,7 +32,7 @@ from ..manager import MemoryManager
 from ..validation import check_id, check_positive_int
 from .messages import content_text, last_human_index, latest_human_text, render_message
 from .nodes import aremember_exchange, remember_exchange
-from .prompting import context_items, drop_visible, merge_system
+from .prompting import context_items, drop_visible, merge_system, visible_ids
 from .scope import DEFAULT_SESSION, check_memory
 from .thread import OUTLINE_KEY, ThreadTrim, trim_thread
 
@@ -145,6 +145,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
             self.token_budget,
             scope=run.scope,
             agent_id=run.agent_id,
+            shown_ids=visible_ids(messages) if self.skip_visible else None,
         )
         return self._recalled(ctx, messages)
 
@@ -161,6 +162,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
             self.token_budget,
             scope=run.scope,
             agent_id=run.agent_id,
+            shown_ids=visible_ids(messages) if self.skip_visible else None,
         )
         return self._recalled(ctx, messages)
 

@@ -41,6 +41,7 @@ from .prompting import (
     drop_visible,
     keep_layers,
     thread_writes,
+    visible_ids,
 )
 from .scope import DEFAULT_SESSION, check_memory, run_scope
 from .thread import OUTLINE_KEY, trim_thread
@@ -165,6 +166,7 @@ def recall_node(
                 explain=explain,
                 scope=scope,
                 agent_id=agent_id,
+                shown_ids=visible_ids(messages, system_message_id) if skip_visible else None,
             )
             if query
             else None
@@ -185,6 +187,7 @@ def recall_node(
                 explain=explain,
                 scope=scope,
                 agent_id=agent_id,
+                shown_ids=visible_ids(messages, system_message_id) if skip_visible else None,
             )
             if query
             else None

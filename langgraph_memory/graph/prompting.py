@@ -235,14 +235,25 @@ def thread_writes(
     return [RemoveMessage(id=REMOVE_ALL_MESSAGES), lead, *rest]
 
 
+def visible_ids(
+    messages: Sequence[BaseMessage], memory_id: str = MEMORY_MESSAGE_ID
+) -> frozenset[str]:
+    """Ids of the thread's messages (the memory's own system message aside): what
+    ``build_context(..., shown_ids=...)`` need not recall."""
+    return frozenset(m.id for m in messages if m.id and m.id != memory_id)
+
+
 def drop_visible(
     ctx: MemoryContext, messages: Sequence[BaseMessage], memory_id: str = MEMORY_MESSAGE_ID
 ) -> MemoryContext:
     """``ctx`` without the items whose every source is already in ``messages``.
 
     The model reads those messages anyway; recalling them again only spends tokens.
+    ``build_context(..., shown_ids=visible_ids(messages))`` leaves them out while
+    packing (their budget goes to other memories); this catches what still cites only
+    them (a statement drawn from a visible message).
     """
-    visible = {m.id for m in messages if m.id and m.id != memory_id}
+    visible = visible_ids(messages, memory_id)
     kept = [it for it in ctx.items if not it.source_ids or not set(it.source_ids) <= visible]
     return ctx if len(kept) == len(ctx.items) else dataclasses.replace(ctx, items=kept)
 

@@ -34,12 +34,14 @@ class Packer:
 
     Args:
         budget: Tokens the rendered prompt may take.
+        shown: Ids of messages the reader has anyway: an item quoting only those is
+            not new (a statement drawn from them still is).
     """
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, shown: Iterable[str] = ()) -> None:
         self.budget = budget
         self.items: list[ContextItem] = []
-        self._covered: set[str] = set()
+        self._covered: set[str] = set(shown)
         self._groups: set[str] = set()
         self._cjk = count_cjk(HEADER)
         self._other = len(HEADER) - self._cjk

@@ -310,10 +310,12 @@ class ReadPipeline:
         flt: Mapping[str, Any] | None = None,
         scope: str | None = None,
         agent_id: str | None = None,
+        shown: frozenset[str] = frozenset(),
     ) -> MemoryContext:
         """The context for ``query`` within ``budget`` tokens (see the module docs);
         ``scope``: the session's scope, whose preferences beat global ones; ``agent_id``:
-        the agent asking (other agents' traits stay out). The attached vector stores are
+        the agent asking (other agents' traits stay out); ``shown``: ids of messages the
+        model reads anyway (never recalled again). The attached vector stores are
         searched as for :meth:`search`."""
         t0 = time.perf_counter()
         cfg = self.config
@@ -322,7 +324,7 @@ class ReadPipeline:
             external = self.sources.start(user_id, query)  # answers while we read
         # the query is embedded meanwhile
         r = Retrieval(self, user_id, query, external, agent_id=agent_id)
-        packer = Packer(budget)
+        packer = Packer(budget, shown)
         # What needs no query vector is read first, then the messages are ranked (BM25
         # first): the model thread embeds the query during both. Packing follows, in
         # priority order.
@@ -381,6 +383,7 @@ class ReadPipeline:
         t3 = time.perf_counter()
         segments = r.ranked_so_far()
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
+        skip |= shown
         terms = frozenset(tokenize(query))
         if cfg.timeline_messages > 0 and wants_timeline(query):
             # the user's own words on the topic: a ranking of their messages alone
