@@ -77,15 +77,17 @@ _PRONOUNS = frozenset(
     "it that this them you him her those these one so too ones i me we us".split()
     + "你 他 她 它 你们 他们 这个 那个".split()
 )
-# A liking whose object is the other speaker's ("I love your turtles", "我喜欢你做的菜":
-# a compliment) or a pronoun that a new clause follows ("I love it and that'll keep me
-# going"): nothing about the user's own tastes.
+# A liking whose object is the other speaker or theirs ("I love your turtles", "I love
+# you guys", "我喜欢你做的菜": a compliment) or a pronoun that a new clause follows ("I
+# love it and that'll keep me going"): nothing about the user's own tastes. "I prefer
+# you use tabs" (what the other should do) stays.
 _NO_OBJECT_EN = re.compile(
-    r"^(?:(?:you|your|yours|ya|ur)\b|(?:it|that|this|them|those|these)\s*(?:[,;:]|"
+    r"^(?:(?:your|yours|ur)\b|(?:you|ya)(?:\s+(?:guys|all|two|both))?\s*(?:$|[,;:!.]|"
+    r"\b(?:and|but|so|too|because)\b)|(?:it|that|this|them|those|these)\s*(?:[,;:]|"
     r"\b(?:and|but|so|because|which|since|as)\b))",
     re.I,
 )
-_NO_OBJECT_ZH = re.compile(r"^(?:你|您)")
+_NO_OBJECT_ZH = re.compile(r"^(?:你|您)们?(?:的|做的|家|这|那|$)")
 _EN_TRAIL = re.compile(
     r"(?:\s+(?:a lot|very much|so much|too|anymore|any more|at all|either|as well|"
     r"the most|more|better|best|really|though|now|instead))+$",

@@ -251,6 +251,25 @@ def test_preferences_with_would_always_and_rather() -> None:
     assert extract_atoms("I'd rather not.") == []
 
 
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("I love your turtles so much!", []),  # a compliment, not the user's taste
+        ("You're right, I love it and that'll keep my confidence up.", []),
+        ("I love you guys!", []),
+        ("我喜欢你做的菜", []),
+        ("I prefer you use tabs.", ["you use tabs"]),  # what the other should do stays
+        ("我喜欢你用中文回答", ["你用中文回答"]),
+        ("I love all dances, but contemporary is my top pick.", ["all dances"]),
+        ("我喜欢绿茶", ["绿茶"]),
+    ],
+)
+def test_a_liking_without_an_object_of_ones_own_is_no_preference(
+    text: str, values: list[str]
+) -> None:
+    assert [a.value for a in extract_atoms(text) if a.kind == "preference"] == values
+
+
 # -- details: sources, confidences, scopes, spans, roles ---------------------------------------
 def test_explicit_and_inferred_confidence() -> None:
     (atom,) = [a for a in extract_atoms("I love Rust.", llm=None) if a.kind != "entity"]
