@@ -383,17 +383,22 @@ CODE = [part.split("\n", 1)[1].strip() for part in CODE_TEXT.split("@@ ")[1:]]
 POOL_EN = """
 [preference]
 api: I prefer minimal dependencies in my projects. | I like to keep my projects light on
+  dependencies, the fewer packages the better. | I'm a big believer in minimal
   dependencies, the fewer packages the better.
   => Which libraries should I use for the HTTP client? | What should I pull in to call the
   payment service over HTTP?
-api: I really dislike ORMs; I'd rather write raw SQL by hand.
+api: I really dislike ORMs; I'd rather write raw SQL by hand. | I'm not a fan of ORMs, raw
+  SQL written by hand works better for me.
   => How should the data access layer for invoices be built? | What's the best way to query
   invoices from Python?
-mobile: I'm a fan of dark mode everything, bright themes hurt my eyes.
+mobile: I'm a fan of dark mode everything, bright themes hurt my eyes. | Dark mode works
+  best for me on every screen I use.
   => What colour scheme should the settings screen get?
 pipeline: Personally I'd always go with boring, proven technology over anything shiny and new.
+  | Boring, proven technology matters more to me than anything shiny and new.
   => Which message queue would suit the ingestion job?
-thesis: I hate long meetings; async written updates work much better for me.
+thesis: I hate long meetings; async written updates work much better for me. | I tend to
+  avoid long meetings; async written updates are a must for me.
   => How should I keep my supervisor informed about progress?
 [instruction]
 thesis: From now on, always use APA 7th edition for references.
@@ -542,11 +547,14 @@ mobile: My old manager wanted emoji reactions on every pull request.
 """
 POOL_ZH = """
 [preference]
-api: 我比较喜欢依赖少的方案，第三方库能不用就不用。 => 调用支付接口的HTTP客户端选哪个好？
-api: 我不太喜欢ORM，宁愿自己手写SQL。 => 发票模块的数据访问层怎么搭？
-mobile: 我习惯所有界面都用深色主题，浅色看久了眼睛累。 => 设置页面的配色怎么定？
+api: 我比较喜欢依赖少的方案，第三方库能不用就不用。 | 对我来说，依赖少最重要，第三方库能不用就不用。
+  => 调用支付接口的HTTP客户端选哪个好？
+api: 我不太喜欢ORM，宁愿自己手写SQL。 | 我习惯自己手写SQL，不太用ORM。 => 发票模块的数据访问层怎么搭？
+mobile: 我习惯所有界面都用深色主题，浅色看久了眼睛累。 | 深色主题对我来说特别重要，浅色看久了眼睛累。
+  => 设置页面的配色怎么定？
 pipeline: 我偏爱成熟稳定的技术，不追新潮的东西。 => 数据导入任务该选哪个消息队列？
-thesis: 我讨厌开长会，更喜欢异步的书面沟通。 => 怎么让导师及时了解我的进展？
+thesis: 我讨厌开长会，更喜欢异步的书面沟通。 | 我尽量避开长会，更喜欢异步的书面沟通。
+  => 怎么让导师及时了解我的进展？
 [instruction]
 api: 以后回答都用中文并附上代码注释。 => 帮我写一个读取配置文件的函数。
 pipeline: 每次给代码都加上类型注解。 => 写个函数把订单列表按日期分组。

@@ -111,12 +111,22 @@ RULES: list[Rule] = [
     _en("", rf"\bI\s+used to\s+{_ADV}{_LIKE}\s+{_V}"),
     _en(
         "preference",
+        r"\bI(?:'d| would)\s+prefer\s+(?!(?:not|if|that|to know)\b)" + _V,
+        compare=True,
+    ),
+    _en(
+        "preference",
         r"\bI(?:'d| would)\s+(?:always|usually|generally|rather|sooner)\s+(?:go with|choose|pick|"
         r"opt for|use|take|have|stick with)\s+" + _V,
         compare=True,
     ),
     _en("preference", r"\bI(?:'d| would)\s+rather\s+(?!not\b)" + _V, compare=True),
     _en("", r"\bI(?:'d| would)\s+(?:like|love|prefer|hate)\s+" + _V),
+    _en(
+        "preference",
+        rf"{_I}\s+not\s+(?:a\s+|much of a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+{_V}",
+        polarity=-1,
+    ),
     _en(
         "preference",
         rf"\bI\s+(?:don't|do not)\s+(?:think|believe|feel like)\s+(?:that\s+)?I\s+{_ADV}"
@@ -144,6 +154,37 @@ RULES: list[Rule] = [
         polarity=-1,
     ),
     _en("preference", rf"\bI\s+{_ADV}prefer\s+{_V}", compare=True),
+    _en(
+        "preference",
+        rf"\bI\s+{_ADV}(?:tend to\s+|try to\s+)?(?:avoid|steer clear of|stay away from)\s+{_V}",
+        polarity=-1,
+    ),
+    _en("preference", rf"{_I}\s+(?:a\s+)?(?:big\s+|huge\s+|firm\s+|strong\s+)?believer in\s+{_V}"),
+    _en(
+        "preference",
+        rf"(?:\bI\s+{_ADV}lean|{_I}\s+(?:kind of\s+|kinda\s+)?leaning)\s+(?:towards?|to)\s+{_V}",
+        compare=True,
+    ),
+    _en(
+        "preference",
+        rf"{_I}\s+(?:much\s+|definitely\s+)?more of\s+an?\s+(?P<v>[\w+#.-]+(?:\s[\w+#.-]+)?)"
+        r"\s+(?:person|guy|girl|kind of (?:person|guy|girl))\b",
+    ),
+    # the liked thing first: "Dark mode works best for me", "Readability matters to me"
+    _en(
+        "preference",
+        r"^\s*(?:(?:honestly|personally|for me|to me|well|so|oh|yeah|yes|ok|okay|actually)"
+        r"\s*,\s*)?(?P<v>[^.!?;\n]{1,60}?)\s+"
+        r"(?:works?\s+(?:best|better|well|great)\s+for\s+me|"
+        r"matters?\s+(?:a lot\s+|most\s+|more\s+|so much\s+)?to\s+me|(?:is|are)\s+"
+        r"(?:very\s+|really\s+|super\s+|so\s+|extremely\s+|most\s+)?important\s+to\s+me|"
+        r"(?:is|are)\s+(?:a\s+must|non-negotiable)(?:\s+for\s+me)?)\b",
+    ),
+    _en(
+        "preference",
+        r"\bI\s+(?:usually\s+|generally\s+|just\s+)?find\s+(?P<v>[^,.!?;\n]{1,40}?)\s+"
+        r"(?:much\s+|far\s+|a lot\s+)?(?:easier|better|nicer|clearer|simpler|more\s+[a-z]+)\b",
+    ),
     _en(
         "preference",
         rf"\bI\s+{_ADV}(?:like|love|enjoy|adore)\s+{_V}|{_I}\s+{_ADV}(?:fond of|into|"
@@ -199,6 +240,12 @@ RULES: list[Rule] = [
     _en("fact", rf"{_I}\s+(?:called|named)\s+" + _NAME, "name"),
     _en("fact", rf"{_I}\s+(?:severely |very |mildly )?allergic to\s+{_V}", "allergy"),
     _en("fact", r"\bI\s+have\s+an?\s+(?P<v>[\w-]+(?:\s[\w-]+)?)\s+allergy\b", "allergy"),
+    _en(
+        "fact",
+        rf"{_I}\s+(?:an?\s+)?(?:strict\s+)?(?P<v>vegetarian|vegan|pescatarian|teetotal(?:er)?|"
+        r"lactose[- ]intolerant|kosher|halal)\b",
+        "diet",
+    ),
     _en("fact", rf"\bI\s+(?:currently\s+|now\s+)?live\s+in\s+{_V}", "location"),
     _en("fact", rf"\bI(?:'ve| have)?\s+(?:just\s+|recently\s+)?moved\s+to\s+{_V}", "location"),
     _en("fact", rf"{_I}\s+(?:currently\s+|now\s+)?based\s+in\s+{_V}", "location"),
@@ -276,6 +323,12 @@ RULES: list[Rule] = [
         compare=True,
     ),
     _zh("preference", rf"我{_ZADV}(?:喜欢|热爱|钟爱|爱吃|爱喝|爱看|爱听|爱){_VZ}"),
+    _zh("preference", rf"我{_ZADV}(?:习惯(?:于|了)?|惯用){_VZ}"),
+    _zh(
+        "preference",
+        r"对我(?:来说|而言)[，,]?\s*(?P<v>[^，,。.!！?？;；\n]{1,20}?)(?:是)?(?:最|很|非常|特别|十分|更)重要"
+        r"|(?P<v2>[^，,。.!！?？;；\n]{1,20}?)对我(?:来说|而言)?(?:最|很|非常|特别|十分|更)重要",
+    ),
     _zh(
         "preference",
         rf"我(?:平时|通常|经常|一般|总是|常常|每天都?)(?P<v>{_HABIT_ZH}[^，,。.!！?？;；\n]{{1,30}}?)"
@@ -316,6 +369,7 @@ RULES: list[Rule] = [
     _zh("fact", r"(?:你可以|请)?叫我" + _ZNAME + r"(?=$|[，,。!！;；\s吧]|就)", "preferred_name"),
     _zh("fact", r"我的名字是" + _ZNAME, "name"),
     _zh("fact", r"我对(?P<v>[^，,。.!！?？;；\n]{1,15}?)过敏", "allergy"),
+    _zh("fact", r"我(?:是(?:个|一个|一名)?)?(?P<v>素食者|素食主义者|纯素食者|吃素的?)", "diet"),
     _zh("fact", rf"我(?:现在|目前)?住在{_VZ}", "location"),
     _zh("fact", rf"我(?:已经|最近|刚)?搬(?:到|去)了?{_VZ}", "location"),
     _zh("fact", rf"我(?:来自|老家在|是从){_VZ}", "hometown"),

@@ -270,6 +270,44 @@ def test_a_liking_without_an_object_of_ones_own_is_no_preference(
     assert [a.value for a in extract_atoms(text) if a.kind == "preference"] == values
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm a big believer in minimal dependencies.", [("minimal dependencies", 1)]),
+        ("Minimal dependencies matter a lot to me.", [("Minimal dependencies", 1)]),
+        ("Readability matters more to me than performance.", [("Readability", 1)]),
+        ("Simplicity is very important to me.", [("Simplicity", 1)]),
+        ("Tests are a must for me.", [("Tests", 1)]),
+        ("Dark mode works best for me.", [("Dark mode", 1)]),
+        ("I tend to avoid heavy frameworks.", [("heavy frameworks", -1)]),
+        ("I'm not a fan of ORMs.", [("ORMs", -1)]),
+        ("I lean towards static typing.", [("static typing", 1)]),
+        ("I'm more of a Vim person.", [("Vim", 1)]),
+        ("I find tabs easier to read than spaces.", [("tabs", 1)]),
+        ("I'd prefer answers in bullet points.", [("answers in bullet points", 1)]),
+        ("我习惯用 Python 写脚本。", [("用 Python 写脚本", 1)]),
+        ("对我来说，可读性最重要。", [("可读性", 1)]),
+        # no liked thing of the user's own
+        ("It matters to me that you're here.", []),
+        ("What works best for me is morning runs.", []),
+        ("I find it hard to focus.", []),
+        ("I'd prefer not to say.", []),
+        ("I'm a very private person.", []),
+    ],
+)
+def test_preferences_said_without_like_or_prefer(
+    text: str, expected: list[tuple[str, int]]
+) -> None:
+    got = [(a.value, a.polarity) for a in extract_atoms(text) if a.kind == "preference"]
+    assert got == expected
+
+
+def test_diets_are_facts() -> None:
+    for text, value in [("I'm vegetarian.", "vegetarian"), ("我是素食者。", "素食者")]:
+        facts = [(a.key, a.value) for a in extract_atoms(text) if a.kind == "fact"]
+        assert facts == [("diet", value)]
+
+
 # -- details: sources, confidences, scopes, spans, roles ---------------------------------------
 def test_explicit_and_inferred_confidence() -> None:
     (atom,) = [a for a in extract_atoms("I love Rust.", llm=None) if a.kind != "entity"]
