@@ -135,7 +135,8 @@ _ADDRESSED = re.compile(
     r"language|english|chinese|french|spanish|german|japanese|commits?|tests?|type hints?|"
     r"naming|names?|units?|metric|imperial|dates?|times?|currency|recommend\w*|suggest\w*|"
     r"remind me|ask me|tell|mention|include|add|avoid|keep|start|begin|end|sql|python|"
-    r"query|queries|functions?|docs?|documentation|output|print)\b"
+    r"query|queries|functions?|docs?|documentation|output|print|concise|brief|short|terse|"
+    r"detailed|verbose|formal|informal|casual|polite)\b"
     r"|回答|回复|答复|答案|用|写|给我|加上|附上|加|附|列出|列|总结|解释|注释|代码|格式|中文|英文|"
     r"叫我|称呼|引用|标注|推荐|提醒|说明|先|语言|单位|日期|表格|要点|例子|示例|简洁|详细",
     re.I,

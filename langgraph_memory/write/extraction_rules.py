@@ -47,8 +47,10 @@ KIN_ZH = (
 )
 
 # Value groups: lazy, ending at the sentence end or a clause boundary.
+# (a point between digits is a decimal or a version: "Python 3.12", "2.5 hours")
 _V = (
-    r"(?P<v>[^.!?;\n]{1,80}?)(?=\s*$|\s*[.!?;\n]|,\s*(?:but|and|because|so|which|though|"
+    r"(?P<v>(?:[^.!?;\n]|(?<=\d)\.(?=\d)){1,80}?)(?=\s*$|\s*(?:[!?;\n]|\.(?!\d))|"
+    r",\s*(?:but|and|because|so|which|though|"
     r"although|while)\b|\s+(?:but|because|although|though|so that|whereas|unless|and (?:i|we|"
     r"my|he|she|they)\b))"
 )
@@ -199,7 +201,8 @@ RULES: list[Rule] = [
     # --- standing instructions (English) ----------------------------------------------------
     _en(
         "instruction",
-        r"\b(?:from now on|going forward|in the future|henceforth|for all future \w+)\b,?\s*"
+        r"\b(?:from now on|from here on(?: out)?|going forward|in the future|henceforth|"
+        r"for all future \w+|for the rest of (?:this|the|our) \w+|until I say otherwise)\b,?\s*"
         r"(?:please\s+)?(?:(?P<neg>don't|do not|never|stop|avoid|no more)\s+|always\s+)?" + _V,
     ),
     _en(
@@ -226,12 +229,44 @@ RULES: list[Rule] = [
         "instruction",
         r"^\s*(?:please\s+)?(?P<v>(?:start|begin|end|keep|format|write|put|give|use|add|"
         r"include|open|close)\s+[^.!?;\n]{0,40}?\b(?:every|each|all|your)\s+(?:answers?|"
-        r"repl(?:y|ies)|responses?|code|snippets?|examples?)\b[^.!?;\n]{0,60}?)"
-        r"(?=\s*$|\s*[.!?;\n])",
+        r"repl(?:y|ies)|responses?|code|snippets?|examples?|citations?|references?|sources?|"
+        r"explanations?|summar(?:y|ies)|functions?|quer(?:y|ies)|scripts?|commit messages?)\b"
+        r"[^.!?;\n]{0,60}?)(?=\s*$|\s*[.!?;\n])",
+    ),
+    # the rule said first, its lasting force last: "Be concise from here on."
+    _en(
+        "instruction",
+        r"^\s*(?:please\s+)?(?P<v>(?!(?:I|we|it|the|this|that|they|he|she|there|my|our)\b)"
+        r"[^,.!?;\n]{2,80}?),?\s+(?:from now on|from here on(?: out)?|going forward|"
+        r"until I say otherwise)\s*(?:,?\s*please)?(?=\s*$|\s*[.!?;\n])",
     ),
     _en(
         "instruction",
-        r"\b(?:please|I want you to|make sure (?:to|you)|be sure to)\s+"
+        r"\bI\s+(?:want|need|'d like|would like)\s+(?:every|each|all)\s+(?:of\s+)?(?:your\s+)?"
+        r"(?:answers?|repl(?:y|ies)|responses?|code samples?)\s+to\s+" + _V,
+    ),
+    _en(
+        "instruction",
+        r"\byou\s+(?:should|must|need to|have to)\s+(?:(?P<neg>never)|always)\s+" + _V,
+    ),
+    _en("instruction", r"^\s*(?:please\s+)?default to\s+" + _V),
+    _en(
+        "instruction",
+        r"^\s*(?:please\s+)?(?:stop|quit)\s+(?P<v>(?:using|adding|putting|writing|including|"
+        r"giving me|sending me|starting with|ending with)\s+[^.!?;\n]{1,60}?)"
+        r"(?=\s*$|\s*[.!?;\n]|,\s*please)",
+        polarity=-1,
+    ),
+    _en(
+        "instruction",
+        r"^\s*no more\s+(?P<v>[^,.!?;\n]{1,40}?)(?:\s+in\s+(?:your|the)\s+(?:answers|replies|"
+        r"responses|code))?\s*,\s*please\b",
+        polarity=-1,
+    ),
+    _en(
+        "instruction",
+        r"\b(?:please|I want you to|make sure (?:to|you)|be sure to|remember to|"
+        r"don't forget to)\s+"
         r"(?:(?P<neg>never)|always)\s+" + _V,
     ),
     # --- facts (English) --------------------------------------------------------------------
@@ -352,6 +387,16 @@ RULES: list[Rule] = [
         rf"(?:(?P<neg>不要|别)(?:再)?)?{_VZ}",
     ),
     _zh("instruction", rf"请(?:你)?(?:总是|始终|一直|永远|务必)(?:都)?{_VZ}"),
+    _zh(
+        "instruction",
+        rf"(?:所有|全部|每个|每一个|每段)的?(?:回答|回复|答复|代码|例子|示例|引用)(?:里|中)?(?:都|一律)"
+        rf"(?:要|请|得)?(?:(?P<neg>不要|别)(?:再)?)?{_VZ}",
+    ),
+    _zh(
+        "instruction",
+        rf"(?:^|[，,。；;]\s*)(?:记得|请|要)(?:你)?(?:每次|每回)都?(?:要|请|得)?"
+        rf"(?:(?P<neg>不要|别)(?:再)?)?{_VZ}",
+    ),
     _zh(
         "instruction",
         rf"(?:^|[，,。；;]\s*)(?:我)?(?:问到|问起|提到|说到|聊到)[^，,。.!！?？;；\n]{{1,24}}?(?:的时候|时)"

@@ -302,6 +302,42 @@ def test_preferences_said_without_like_or_prefer(
     assert got == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Use APA style for every citation you give me.",
+            [("Use APA style for every citation you give me", 1)],
+        ),
+        ("I want every answer to start with a summary.", [("start with a summary", 1)]),
+        ("Remember to always format dates as ISO 8601.", [("format dates as ISO 8601", 1)]),
+        ("For the rest of this project, use TypeScript.", [("use TypeScript", 1)]),
+        ("Stop using bullet points.", [("using bullet points", -1)]),
+        ("No more emojis, please.", [("emojis", -1)]),
+        ("Default to Python 3.12 syntax in examples.", [("Python 3.12 syntax in examples", 1)]),
+        (
+            "You should always explain your reasoning briefly.",
+            [("explain your reasoning briefly", 1)],
+        ),
+        ("Be concise from here on.", [("Be concise", 1)]),
+        ("所有的回答都要附上参考来源。", [("附上参考来源", 1)]),
+        ("记得每次都用ISO格式写日期。", [("用ISO格式写日期", 1)]),
+        # not instructions to the assistant
+        ("Stop worrying about it.", []),
+        ("No more excuses!", []),
+        ("My sister says you should always stretch before running.", []),
+        ("We should be fine from now on.", []),
+        ("我每次都用这个杯子喝水。", []),
+        ("所有的孩子都要参加。", []),
+    ],
+)
+def test_more_ways_to_say_a_standing_instruction(
+    text: str, expected: list[tuple[str, int]]
+) -> None:
+    got = [(a.value, a.polarity) for a in extract_atoms(text) if a.kind == "instruction"]
+    assert got == expected
+
+
 def test_diets_are_facts() -> None:
     for text, value in [("I'm vegetarian.", "vegetarian"), ("我是素食者。", "素食者")]:
         facts = [(a.key, a.value) for a in extract_atoms(text) if a.kind == "fact"]
