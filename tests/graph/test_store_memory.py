@@ -83,6 +83,21 @@ def test_dims_are_checked(mm: MemoryManager) -> None:
     assert store.get(("n",), "k") is None
 
 
+@pytest.mark.parametrize("bad", [float("inf"), float("-inf"), float("nan")])
+def test_a_value_without_a_json_form_is_refused_and_nothing_changes(
+    mm: MemoryManager, bad: float
+) -> None:
+    store = MemoryStore(mm)
+    store.put(("n",), "k", {"score": 1.5})
+    with pytest.raises(ValueError, match="value.*NaN or infinite"):
+        store.put(("n",), "k", {"score": bad})
+    with pytest.raises(ValueError, match="value.*NaN or infinite"):
+        store.put(("n",), "k2", {"meta": {"": bad}})
+    got = store.get(("n",), "k")
+    assert got is not None and got.value == {"score": 1.5}
+    assert store.get(("n",), "k2") is None
+
+
 def test_unknown_filter_operator_is_refused(mm: MemoryManager) -> None:
     store = MemoryStore(mm)
     store.put(("n",), "k", {"v": 1})
