@@ -36,7 +36,7 @@ import re
 from abc import abstractmethod
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -64,6 +64,7 @@ __all__ = [
     "WriterLease",
     "Checkpoint",
     "GroupedWrites",
+    "grouped",
 ]
 
 #: A value a record query compares a top-level data field with.
@@ -481,3 +482,9 @@ class GroupedWrites(Protocol):
         """A scope whose writes (on this thread) commit together when it ends; each
         write still succeeds or fails as a whole. Other threads' calls wait for the
         scope to end: keep it to a few writes, with no model call inside."""
+
+
+def grouped(store: object) -> AbstractContextManager[None]:
+    """``store.grouped_writes()`` where the store groups writes, else a scope that does
+    nothing (each write commits alone, as usual)."""
+    return store.grouped_writes() if isinstance(store, GroupedWrites) else nullcontext()

@@ -43,7 +43,6 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
-from contextlib import nullcontext
 from datetime import datetime
 from typing import cast
 
@@ -51,10 +50,10 @@ import numpy as np
 
 from ..backends.capabilities import (
     EntryIndex,
-    GroupedWrites,
     IndexedEntry,
     RecordStore,
     RecordValue,
+    grouped,
 )
 from ..records import Record
 from ..tokens import tokenize
@@ -79,13 +78,12 @@ class IndexedRecords(RecordStore):
     def __init__(self, records: RecordStore, index: EntryIndexer) -> None:
         self.inner = records
         self.index = index
-        self._grouped = records.grouped_writes if isinstance(records, GroupedWrites) else None
 
     def put_record(self, record: Record) -> None:
         if record.kind not in INDEXED_KINDS:
             self.inner.put_record(record)
             return
-        with self._grouped() if self._grouped else nullcontext():  # one commit for the two
+        with grouped(self.inner):  # one commit for the two
             self.inner.put_record(record)
             self.index.put(record.user_id, [render(record)])
 

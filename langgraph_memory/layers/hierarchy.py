@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 
-from ..backends.capabilities import ClaimQueue, RecordStore
+from ..backends.capabilities import ClaimQueue, RecordStore, grouped
 from ..concurrency import yield_gil
 from ..config import HierarchySection
 from ..records import Message
@@ -298,7 +298,7 @@ class Hierarchy:
                     self._summarize_segment(seg)
             for st in states.values():
                 self._summarize_chains(st)
-            with self.kept.grouped():  # one commit for the batch's saves
+            with grouped(self.storage):  # one commit for the batch's saves
                 for seg in touched:
                     self._save_segment(seg)
                 for st in states.values():

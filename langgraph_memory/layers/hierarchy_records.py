@@ -17,12 +17,9 @@ Example:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from ..backends.capabilities import GroupedWrites
 from ..records import Record
 from .midterm import Segment
 from .pages import Page
@@ -70,16 +67,6 @@ class HierarchyRecords:
 
     def __init__(self, records: RecordStore) -> None:
         self.records = records
-
-    @contextmanager
-    def grouped(self) -> Iterator[None]:
-        """The saves within commit once, where the store groups writes (SQLite)."""
-        with (
-            self.records.grouped_writes()
-            if isinstance(self.records, GroupedWrites)
-            else nullcontext()
-        ):
-            yield
 
     # -- session states -----------------------------------------------------------------
     def load_state(self, user_id: str, session_id: str) -> SessionState:
