@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .pages import Page, decode_vector, encode_vector, heat
+from .pages import Page, decode_vector, encode_vector, heat, jaccard
 
 __all__ = ["Segment", "place_page", "coldest"]
 
@@ -238,15 +238,15 @@ def _best_segment(page: Page, segments: Sequence[Segment], threshold: float) -> 
     """
     if page.vector is None:
         return None
-    live = [s for s in segments if not s.archived and s.vector is not None]
-    if not live:
+    pairs = [(s, s.vector) for s in segments if not s.archived and s.vector is not None]
+    if not pairs:
         return None
-    vectors = [s.vector for s in live if s.vector is not None]
+    live = [s for s, _ in pairs]
     vec = np.asarray(page.vector, dtype=np.float32)
     page_norm = float(vec @ vec)
     if page_norm <= 0.0:
         return None
-    mat = np.stack(vectors).astype(np.float32, copy=False)
+    mat = np.stack([v for _, v in pairs]).astype(np.float32, copy=False)
     norms = np.einsum("ij,ij->i", mat, mat).astype(np.float64) * page_norm
     dots = (mat @ vec).astype(np.float64)
     cos = np.divide(dots, np.sqrt(norms), out=np.zeros_like(dots), where=norms > 0.0)
@@ -256,10 +256,7 @@ def _best_segment(page: Page, segments: Sequence[Segment], threshold: float) -> 
         c = float(cos[at])
         if c + 1.0 < best_score:
             break
-        theirs = live[at].keyword_set()
-        shared = len(words & theirs)
-        union = len(words) + len(theirs) - shared
-        score = c + (shared / union if union else 0.0)  # Jaccard
+        score = c + jaccard(words, live[at].keyword_set())
         if score > best_score or (score == best_score and at > best_at):
             best_at, best_score = at, score
     return live[best_at] if best_at >= 0 else None

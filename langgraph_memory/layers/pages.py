@@ -60,10 +60,14 @@ def keywords(text: str, limit: int = 10) -> list[str]:
 
 
 def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
-    """Jaccard similarity of two keyword sets (0 when both are empty)."""
-    sa, sb = set(a), set(b)
-    union = len(sa | sb)
-    return len(sa & sb) / union if union else 0.0
+    """Jaccard similarity of two keyword sets (0 when both are empty); sets are used as
+    they are (mid-term placement passes each segment's cached set), other iterables are
+    made sets."""
+    sa = a if isinstance(a, (set, frozenset)) else set(a)
+    sb = b if isinstance(b, (set, frozenset)) else set(b)
+    shared = len(sa & sb)
+    union = len(sa) + len(sb) - shared
+    return shared / union if union else 0.0
 
 
 def cosine(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
