@@ -33,11 +33,8 @@ from typing import Any
 
 from .backends.capabilities import RecordStore
 from .records import Record
-from .validation import check_id, check_json
+from .validation import check_id, check_json_shape
 from .write.sensitivity import SensitivityFilter
-
-#: Store values have no size limit of their own (the backend's is the limit).
-_NO_SIZE_LIMIT = 2**62
 
 __all__ = ["Items", "STORE_KIND", "CORE_BLOCK_KIND", "store_scope", "STORE_SCOPE_PREFIX"]
 
@@ -140,11 +137,12 @@ class Items:
         Raises:
             ValueError: When the value holds NaN or an infinity (no JSON form), or a
                 string the text rule refuses, naming where.
+            TypeError: When a key in the value is not a str.
         """
         namespace, key = self._address(namespace, key, refuse=True)
         clean = {**data, "namespace": namespace, "key": key}
         if "value" in clean:  # NaN, an infinity or a broken string: a named error
-            check_json(clean["value"], _NO_SIZE_LIMIT, "value")
+            check_json_shape(clean["value"], "value")
             clean["value"] = self.redact(clean["value"], field="value")
         if clean.get("index"):
             clean["index"] = {

@@ -52,6 +52,7 @@ __all__ = [
     "check_content",
     "check_text",
     "check_json",
+    "check_json_shape",
     "parse_timestamp",
     "check_metadata",
     "check_positive_int",
@@ -259,7 +260,7 @@ def check_json(value: Any, max_bytes: int, field: str) -> Any:
             :data:`MAX_JSON_DEPTH`, holds NaN or an infinity or a string breaking the text
             rule, or it exceeds ``max_bytes``.
     """
-    _walk_json(value, field)
+    check_json_shape(value, field)
     try:
         encoded = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError) as exc:  # e.g. a custom object's str
@@ -269,9 +270,16 @@ def check_json(value: Any, max_bytes: int, field: str) -> Any:
     return json.loads(encoded)
 
 
-def _walk_json(value: Any, field: str) -> None:
-    """Check depth, keys, numbers and strings without recursion (a value nested 5,000
-    deep gets a ValueError, not a RecursionError)."""
+def check_json_shape(value: Any, field: str) -> None:
+    """The JSON rule without a size limit or a copy: depth, keys, finite numbers and
+    strings, checked without recursion (a value nested 5,000 deep gets a ValueError, not
+    a RecursionError).
+
+    Raises:
+        TypeError: When a key is not a str, naming its path.
+        ValueError: When a value has no JSON form (NaN, an infinity, another type), it
+            nests deeper than :data:`MAX_JSON_DEPTH` or a string breaks the text rule.
+    """
     stack: list[tuple[Any, str, int]] = [(value, field, 0)]
     while stack:
         item, path, depth = stack.pop()
