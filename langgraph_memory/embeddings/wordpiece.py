@@ -292,9 +292,20 @@ class WordPieceTokenizer:
             ValueError: When the file describes another kind of tokenizer.
         """
         spec = json.loads(Path(path).read_text("utf-8"))
+        return cls.from_spec(spec, max_length=max_length, source=str(path))
+
+    @classmethod
+    def from_spec(
+        cls, spec: dict[str, Any], *, max_length: int = 512, source: str = "tokenizer.json"
+    ) -> WordPieceTokenizer:
+        """The tokenizer of a parsed ``tokenizer.json`` (``source`` names it in errors).
+
+        Raises:
+            ValueError: When it describes another kind of tokenizer.
+        """
         reason = unsupported_tokenizer(spec)
         if reason is not None:
-            raise ValueError(f"{path}: {reason}")
+            raise ValueError(f"{source}: {reason}")
         model, norm = spec["model"], spec["normalizer"]
         return cls(
             model["vocab"],
