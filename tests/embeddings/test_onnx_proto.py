@@ -4,11 +4,9 @@ own helpers build, its checker accepts it, and the default embedder never import
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
+from clean_python import run_clean
 
 onnx = pytest.importorskip("onnx")
 from onnx import helper, numpy_helper  # noqa: E402
@@ -125,14 +123,7 @@ def test_the_default_embedder_never_imports_onnx() -> None:
         "e = MiniLMEmbeddings(backend='onnx'); assert len(e.embed_query('peanuts')) == 384; "
         "print(sorted(m for m in sys.modules if m == 'onnx' or m.startswith('onnx.')))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"},
-    )
-    assert out.stdout.strip() == "[]", out.stdout + out.stderr
+    assert run_clean(code).strip() == "[]"
 
 
 def test_the_embed_extra_pulls_no_torch() -> None:

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from clean_python import run_clean
 
 from langgraph_memory.embeddings.wordpiece import WordPieceTokenizer, unsupported_tokenizer
 
@@ -100,7 +98,7 @@ def test_a_tokenizer_of_another_kind_is_named() -> None:
         WordPieceTokenizer({"[UNK]": 0, "[CLS]": 1, "[SEP]": 2}, max_length=1)
 
 
-def test_the_default_embedder_runs_without_tokenizers(tmp_path: Path) -> None:
+def test_the_default_embedder_runs_without_tokenizers() -> None:
     """With ``tokenizers`` unimportable, the default embedder loads and gives the same
     vector as in this process."""
     pytest.importorskip("onnxruntime")
@@ -114,13 +112,7 @@ def test_the_default_embedder_runs_without_tokenizers(tmp_path: Path) -> None:
         "e = MiniLMEmbeddings(); print(e.backend); "
         "print(json.dumps(e.embed_query('我对花生过敏 peanut allergy')))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"},
-    ).stdout.splitlines()
+    out = run_clean(script).splitlines()
     assert out[0] == "onnx"
     there = json.loads(out[1])
     assert max(abs(a - b) for a, b in zip(here, there, strict=True)) < 1e-6
