@@ -133,38 +133,36 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
 
     # -- before the agent: recall ---------------------------------------------------------
     def before_agent(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
-        run = _run(runtime)
-        messages = list(state["messages"])
-        query = latest_human_text(messages, self.memory.config.max_content_chars)
-        if not query:
+        messages, args = self._request(state, runtime)
+        if args is None:
             return {"memory_context": "", "memory_sources": [], "memory_items": []}
-        ctx = self.memory.build_context(
-            run.user_id,
-            run.session_id,
-            query,
-            self.token_budget,
-            scope=run.scope,
-            agent_id=run.agent_id,
-            shown_ids=visible_ids(messages) if self.skip_visible else None,
-        )
-        return self._recalled(ctx, messages)
+        return self._recalled(self.memory.build_context(**args), messages)
 
     async def abefore_agent(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
+        messages, args = self._request(state, runtime)
+        if args is None:
+            return {"memory_context": "", "memory_sources": [], "memory_items": []}
+        return self._recalled(await self.memory.abuild_context(**args), messages)
+
+    def _request(
+        self, state: MemoryAgentState, runtime: Any
+    ) -> tuple[list[BaseMessage], dict[str, Any] | None]:
+        """The thread's messages and this run's ``build_context`` arguments (``None``: no
+        human message to recall for)."""
         run = _run(runtime)
         messages = list(state["messages"])
         query = latest_human_text(messages, self.memory.config.max_content_chars)
         if not query:
-            return {"memory_context": "", "memory_sources": [], "memory_items": []}
-        ctx = await self.memory.abuild_context(
-            run.user_id,
-            run.session_id,
-            query,
-            self.token_budget,
-            scope=run.scope,
-            agent_id=run.agent_id,
-            shown_ids=visible_ids(messages) if self.skip_visible else None,
-        )
-        return self._recalled(ctx, messages)
+            return messages, None
+        return messages, {
+            "user_id": run.user_id,
+            "session_id": run.session_id,
+            "query": query,
+            "token_budget": self.token_budget,
+            "scope": run.scope,
+            "agent_id": run.agent_id,
+            "shown_ids": visible_ids(messages) if self.skip_visible else None,
+        }
 
     def _recalled(self, ctx: Any, messages: list[BaseMessage]) -> dict[str, Any]:
         if self.skip_visible:

@@ -152,46 +152,36 @@ def recall_node(
                 update[messages_key] = writes
         return update
 
-    def recall(state: Any, config: RunnableConfig) -> dict[str, Any]:
+    def request(
+        state: Any, config: RunnableConfig
+    ) -> tuple[list[BaseMessage], dict[str, Any] | None]:
+        """The thread's messages and this turn's ``build_context`` arguments (``None``:
+        no human message to recall for)."""
         user_id, session_id = run_scope(config, "recall_node")
         scope, agent_id = _configured(config, "scope"), _configured(config, "agent_id")
         messages = _messages(state, messages_key)
         query = latest_human_text(messages, limit)
-        ctx = (
-            memory.build_context(
-                user_id,
-                session_id,
-                query,
-                token_budget,
-                explain=explain,
-                scope=scope,
-                agent_id=agent_id,
-                shown_ids=visible_ids(messages, system_message_id) if skip_visible else None,
-            )
-            if query
-            else None
-        )
+        if not query:
+            return messages, None
+        return messages, {
+            "user_id": user_id,
+            "session_id": session_id,
+            "query": query,
+            "token_budget": token_budget,
+            "explain": explain,
+            "scope": scope,
+            "agent_id": agent_id,
+            "shown_ids": visible_ids(messages, system_message_id) if skip_visible else None,
+        }
+
+    def recall(state: Any, config: RunnableConfig) -> dict[str, Any]:
+        messages, args = request(state, config)
+        ctx = memory.build_context(**args) if args is not None else None
         return finish(ctx, messages, state)
 
     async def arecall(state: Any, config: RunnableConfig) -> dict[str, Any]:
-        user_id, session_id = run_scope(config, "recall_node")
-        scope, agent_id = _configured(config, "scope"), _configured(config, "agent_id")
-        messages = _messages(state, messages_key)
-        query = latest_human_text(messages, limit)
-        ctx = (
-            await memory.abuild_context(
-                user_id,
-                session_id,
-                query,
-                token_budget,
-                explain=explain,
-                scope=scope,
-                agent_id=agent_id,
-                shown_ids=visible_ids(messages, system_message_id) if skip_visible else None,
-            )
-            if query
-            else None
-        )
+        messages, args = request(state, config)
+        ctx = await memory.abuild_context(**args) if args is not None else None
         return finish(ctx, messages, state)
 
     return RunnableLambda(recall, afunc=arecall, name=name)
