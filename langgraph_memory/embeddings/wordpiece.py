@@ -71,7 +71,7 @@ _CONTROL = frozenset(("Cc", "Cf", "Co", "Cs"))
 
 # The Rust implementation's Unicode tables are older than Python's: these code points
 # (marks, punctuation and format characters of scripts encoded since) are unassigned
-# there, and two characters have since changed category. Python's newer tables would
+# there, and three characters have since changed category. Python's newer tables would
 # otherwise strip, split or drop them where the reference tokenizer keeps them.
 _UNASSIGNED_THERE = (
     (0x61D, 0x61D),
