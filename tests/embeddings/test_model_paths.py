@@ -198,10 +198,56 @@ def test_token_batches_cover_every_text_once_within_both_limits() -> None:
             assert len(rows) <= max_count
             padded = len(rows) * max(lengths[i] for i in rows)
             assert padded <= max_tokens or len(rows) == 1
-        # a batch closes only when the next text would not fit
-        for rows, nxt in zip(batches, batches[1:], strict=False):
-            fits = (len(rows) + 1) * lengths[rows[0]] <= max_tokens
-            assert len(rows) == max_count or not fits or lengths[nxt[0]] > lengths[rows[0]]
+
+
+def _cut_cost(lengths: list[int], batches: list[list[int]], batch_cost: int) -> int:
+    return sum(len(rows) * max(lengths[i] for i in rows) + batch_cost for rows in batches)
+
+
+def test_token_batches_are_the_cheapest_cuts() -> None:
+    """Padded tokens plus a cost per batch: no other cut of the longest-first order
+    within the limits is cheaper (every cut of up to 9 texts tried), and closing each
+    batch only when full never is."""
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        n = int(rng.integers(1, 10))
+        lengths = [int(x) for x in rng.integers(1, 40, size=n)]
+        max_count = int(rng.integers(1, 6))
+        max_tokens = int(rng.integers(1, 120))
+        batch_cost = int(rng.integers(0, 30))
+        got = _cut_cost(
+            lengths, token_batches(lengths, max_count, max_tokens, batch_cost), batch_cost
+        )
+        order = sorted(range(n), key=lambda i: -lengths[i])
+        best = None
+        for mask in range(1 << (n - 1)):  # a bit per gap between neighbours: cut there
+            batches, rows = [], [order[0]]
+            for k in range(1, n):
+                if mask >> (k - 1) & 1:
+                    batches.append(rows)
+                    rows = []
+                rows.append(order[k])
+            batches.append(rows)
+            if all(
+                len(r) == 1 or (len(r) <= max_count and len(r) * lengths[r[0]] <= max_tokens)
+                for r in batches
+            ):
+                c = _cut_cost(lengths, batches, batch_cost)
+                best = c if best is None else min(best, c)
+        assert best is not None and got == best
+    # LoCoMo-like lengths (a few runs of near-equal lengths): cheaper than closing when full
+    lengths = [int(x) for x in rng.normal(18, 3, size=512).clip(6, 60)]
+    greedy: list[list[int]] = []
+    for i in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
+        last = greedy[-1] if greedy else None
+        if last is not None and len(last) < 64 and (len(last) + 1) * lengths[last[0]] <= 1024:
+            last.append(i)
+        else:
+            greedy.append([i])
+    ours = token_batches(lengths, 64, 1024)
+    assert _cut_cost(lengths, ours, 16) < _cut_cost(lengths, greedy, 16)
+    padded = sum(len(r) * max(lengths[i] for i in r) for r in ours)
+    assert padded < sum(len(r) * max(lengths[i] for i in r) for r in greedy)
 
 
 def test_batches_follow_token_lengths_and_keep_the_vectors(minilm, reference) -> None:
