@@ -265,9 +265,9 @@ class EmbeddingWorker:
             )
         for start in range(0, step * (AHEAD_BATCHES - len(self._ahead)), step):
             part = rows[start : start + step]
-            # a short batch only when nothing else is in the making: the messages still
-            # to come join a later, fuller one
-            if not part or (len(part) < step and self._ahead):
+            # a short batch only when nothing else is in the making (the messages still
+            # to come join a later, fuller one) or a flush waits for the last of them
+            if not part or (len(part) < step and self._ahead and not self._flushing.is_set()):
                 break
             future = self._ahead_thread.submit(self._embed, part, False)
             self._ahead.append((part, future))

@@ -180,6 +180,25 @@ def test_two_batches_are_made_ahead_the_second_only_when_full(idle_worker) -> No
     assert sorted(emb.counts.values()) == [1] * 20  # each embedded once
 
 
+def test_a_flush_has_the_last_short_batch_made_ahead_at_once(idle_worker) -> None:
+    """While a flush waits, no more messages are expected: the short rest is embedded
+    beside the full batch in the making instead of after it (the model idled there)."""
+    backend, emb, worker = idle_worker  # batch_size 8
+    msgs = _messages(backend, 12)
+    worker._flushing.set()
+    try:
+        worker._embed_ahead()
+    finally:
+        worker._flushing.clear()
+    assert [[m.id for m in early] for early, _ in worker._ahead] == [
+        [m.id for m in msgs[:8]],
+        [m.id for m in msgs[8:]],
+    ]
+    for _, future in worker._ahead:
+        future.result()
+    assert sorted(emb.counts.values()) == [1] * 12
+
+
 def test_a_changed_queue_drops_every_batch_made_ahead(idle_worker) -> None:
     backend, emb, worker = idle_worker
     msgs = _messages(backend, 16)
