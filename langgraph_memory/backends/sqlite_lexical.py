@@ -29,10 +29,15 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
 
     #: Posting lists held in process (``None``: read every time).
     _postings: PostingCache | None
+    #: Postings one :meth:`index_pending` transaction writes at most (about 15 ms).
+    POSTINGS_PER_COMMIT = 20_000
 
     def index_pending(self, limit: int = 4096) -> int:
         """Write the postings of up to ``limit`` messages waiting for them, oldest first,
-        in one transaction (see :meth:`insert_message`)."""
+        in one transaction (see :meth:`insert_message`) of at most
+        :attr:`POSTINGS_PER_COMMIT` postings (and at least one message): ``add_message``
+        waits for the connection meanwhile, and 512 long replies hold ~150,000 postings
+        (~0.1 s). Returns how many messages it indexed; the worker calls it until none."""
         upto, top = self._read(
             "SELECT (SELECT value FROM lgm_meta WHERE key = ?), (SELECT MAX(seq) FROM messages)",
             (q.INDEXED_UPTO,),
@@ -41,31 +46,33 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
             return 0
         with self._tx() as c:
             upto = self._indexed_upto(c)
-            rows = c.execute(
+            postings: list[tuple[str, str, int, int, int]] = []
+            last, done = upto, 0
+            for seq, user_id, terms, n_terms in c.execute(  # read lazily: may stop early
                 "SELECT seq, user_id, terms, n_terms FROM messages WHERE seq > ? "
                 "ORDER BY seq LIMIT ?",
                 (upto, max(int(limit), 1)),
-            ).fetchall()
-            if not rows:
+            ):
+                if terms is not None:  # None: written with its postings (an older version)
+                    postings += [
+                        (user_id, t, seq, tf, n_terms) for t, tf in json.loads(terms).items()
+                    ]
+                last, done = int(seq), done + 1
+                if len(postings) >= self.POSTINGS_PER_COMMIT:
+                    break
+            if not done:
                 return 0
-            postings = [
-                (user_id, term, seq, tf, n_terms)
-                for seq, user_id, terms, n_terms in rows
-                if terms is not None  # None: written with its postings (an older version)
-                for term, tf in json.loads(terms).items()
-            ]
             postings.sort()  # b-tree order: each index page is written once
             c.executemany(
                 "INSERT INTO postings (user_id, term, seq, tf, dl) VALUES (?, ?, ?, ?, ?)",
                 postings,
             )
-            last = int(rows[-1][0])
             c.execute(
                 "UPDATE messages SET terms = NULL WHERE seq > ? AND seq <= ? AND terms IS NOT NULL",
                 (upto, last),
             )
             c.execute(q.SET_META, (q.INDEXED_UPTO, str(last)))
-        return len(rows)
+        return done
 
     @staticmethod
     def _indexed_upto(c: sqlite3.Connection) -> int:

@@ -173,7 +173,8 @@ class EmbeddingWorker:
             if not mine:
                 self.skipped += 1
                 return 0
-            self._backend.index_pending()  # what came since the last pass, in one go
+            while self._backend.index_pending():  # what came since the last pass, in
+                yield_gil()  # bounded transactions: add_message gets in between
             placement = self._placement
             if placement is not None:
                 self._guarded(

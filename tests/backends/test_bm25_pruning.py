@@ -123,6 +123,24 @@ def test_postings_wait_with_the_message_until_indexed(tmp_path: Path) -> None:
     sq.close()
 
 
+def test_a_transaction_of_postings_is_bounded(tmp_path: Path, monkeypatch) -> None:
+    """``add_message`` waits for the connection while postings are written: one call
+    writes at most ``POSTINGS_PER_COMMIT`` of them (at least one message), and calls
+    until none is left index everything, as one call did."""
+    monkeypatch.setattr(SQLiteBackend, "POSTINGS_PER_COMMIT", 5)
+    sq = SQLiteBackend(tmp_path)
+    docs = [[f"w{i}x{k}" for k in range(3)] for i in range(6)] + [[f"big{k}" for k in range(9)]]
+    for i, t in enumerate(docs):
+        sq.insert_message(_msg(i, "ann", t), t)
+    counts = []
+    while n := sq.index_pending():
+        counts.append(n)
+    assert counts == [2, 2, 2, 1]  # 6 postings, 6, 6, then the 9 of one message alone
+    assert sq._conn.execute("SELECT COUNT(*) FROM postings").fetchone()[0] == 27
+    assert [s for s, _ in sq.lexical_search("ann", ["big3", "w2x1"], 10)] in ([7, 3], [3, 7])
+    sq.close()
+
+
 def test_a_store_from_before_deferred_postings_opens_indexed(tmp_path: Path) -> None:
     """Migration 2 on a store whose postings were written with each message: every
     message counts as indexed, and new ones wait as usual."""
