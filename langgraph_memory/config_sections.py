@@ -296,8 +296,9 @@ class PackingSection(Section):
         neighbor_tokens: The same cap for the turns packed around a retrieved message
             (a long reply next to a hit is rarely what the query asks for).
         timeline_messages: For a query about how something went, in what order, or for
-            a summary, the user messages among the retrieved ones (at most this many,
-            best first) are packed first as one dated outline, oldest first (0: off).
+            a summary, the user's statements among the retrieved ones (at most this
+            many, best first: a story is spread thin) are packed first as one dated
+            outline, oldest first (0: off).
         timeline_share: Most of the budget that outline may take (the weakest lines go
             first); each line is an excerpt of at most ``timeline_line_tokens``.
         chain_share: Share of the budget for summaries of the current session's topic
@@ -325,7 +326,7 @@ class PackingSection(Section):
     instruction_share: float = 0.15
     excerpt_tokens: int = 400
     neighbor_tokens: int = 150
-    timeline_messages: int = 12
+    timeline_messages: int = 48
     timeline_share: float = 0.5
     timeline_line_tokens: int = 60
     long_item_tokens: int = 100

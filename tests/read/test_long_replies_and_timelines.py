@@ -113,6 +113,26 @@ def test_a_timeline_outlines_the_users_words_oldest_first() -> None:
         assert "timeline" not in [it.layer for it in ctx.items]
 
 
+def test_a_long_story_keeps_every_step_in_its_timeline() -> None:
+    """A project's story is told in many short statements over weeks: the outline holds
+    them all (the default takes up to 48), where the old cap of 12 kept a third."""
+    steps = [
+        f"Week {i}: the warehouse migration moved batch {i} of the orders tables."
+        for i in range(30)
+    ]
+    for cap, expected in ((None, 30), (12, 12)):
+        with manager(**({} if cap is None else {"timeline_messages": cap})) as mm:
+            for i, text in enumerate(steps):
+                when = T0 + timedelta(days=7 * i)
+                mm.add_message("u", f"s{i}", "user", text, timestamp=when)
+                mm.add_message("u", f"s{i}", "assistant", LONG_REPLY, timestamp=when)
+            mm.flush()
+            ctx = mm.build_context("u", "now", "Summarize how the warehouse migration went", 2048)
+            [timeline] = [it for it in ctx.items if it.layer == "timeline"]
+            assert len(timeline.source_ids) == expected
+            assert timeline.tokens <= 1024  # timeline_share of the budget
+
+
 def test_summaries_put_the_users_words_first() -> None:
     msgs = [
         Message("a", "u", "s", "user", "We moved the billing service to Kubernetes.", T0, seq=1),
