@@ -4,7 +4,7 @@ one, and the dated timeline of the user's words for "how did it go" questions.
 Example:
     >>> from langgraph_memory import MemoryConfig
     >>> MemoryConfig().successor_k, MemoryConfig().timeline_messages
-    (2, 12)
+    (2, 48)
 """
 
 from __future__ import annotations
