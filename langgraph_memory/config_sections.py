@@ -297,8 +297,7 @@ class PackingSection(Section):
             (a long reply next to a hit is rarely what the query asks for).
         timeline_messages: For a query about how something went, in what order, or for
             a summary, the user's statements among the retrieved ones (at most this
-            many, best first: a story is spread thin) are packed first as one dated
-            outline, oldest first (0: off).
+            many, best first) are packed first as one dated outline, oldest first (0: off).
         timeline_share: Most of the budget that outline may take (the weakest lines go
             first); each line is an excerpt of at most ``timeline_line_tokens``.
         chain_share: Share of the budget for summaries of the current session's topic
