@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 
 #: Batches the worker keeps embedding ahead of the one it stores and places.
 AHEAD_BATCHES = 2
+#: Messages whose postings one pass writes at most (the rest: later passes, or idle).
+INDEX_PER_PASS = 4096
 
 
 class Placement(Protocol):
@@ -173,8 +175,7 @@ class EmbeddingWorker:
             if not mine:
                 self.skipped += 1
                 return 0
-            while self._backend.index_pending():  # what came since the last pass, in
-                yield_gil()  # bounded transactions: add_message gets in between
+            self._index_pending()
             placement = self._placement
             if placement is not None:
                 self._guarded(
@@ -198,6 +199,16 @@ class EmbeddingWorker:
                 )
         self.processed += len(batch)
         return len(batch)
+
+    def _index_pending(self, limit: int = INDEX_PER_PASS) -> None:
+        """Postings of up to ``limit`` messages stored since the last pass, in the
+        backend's bounded transactions (``add_message`` gets in between); not on until
+        the queue is empty, which during a burst of writes would index a few messages a
+        transaction (the idle pass indexes the rest)."""
+        done = 0
+        while done < limit and (n := self._backend.index_pending(limit - done)):
+            done += n
+            yield_gil()
 
     def _embed(self, batch: list[Message], persist: bool = True) -> np.ndarray:
         """The batch's vectors; ``persist`` also reads and fills the store's embedding
