@@ -355,7 +355,7 @@ class SQLiteBackend(
         if not vectors:
             return
         with self._tx(messages=False) as c:
-            c.executemany(  # in key order: each b-tree page is visited once per batch
+            c.executemany(  # in key order: each index page is visited once per batch
                 "INSERT OR REPLACE INTO embedding_cache (model, hash, vec) VALUES (?, ?, ?)",
                 [
                     (model, h, np.asarray(vectors[h], dtype=np.float32).tobytes())
