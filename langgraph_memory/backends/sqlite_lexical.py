@@ -37,7 +37,8 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
         in one transaction (see :meth:`insert_message`) of at most
         :attr:`POSTINGS_PER_COMMIT` postings (and at least one message): ``add_message``
         waits for the connection meanwhile, and 512 long replies hold ~150,000 postings
-        (~0.1 s). Returns how many messages it indexed; the worker calls it until none."""
+        (~0.1 s). Returns how many messages it indexed (the worker calls it again for the
+        rest of a pass's share, and when idle until none is left)."""
         upto, top = self._read(
             "SELECT (SELECT value FROM lgm_meta WHERE key = ?), (SELECT MAX(seq) FROM messages)",
             (q.INDEXED_UPTO,),
