@@ -56,8 +56,8 @@ class MiniLMEmbeddings(Embeddings):
     Vectors are L2-normalised (mean pooling over the attention mask, as
     sentence-transformers does), texts are read up to 256 tokens. Loading never
     touches the network. Documents are embedded in batches cut by padded tokens on
-    two model threads; a single text (a query) on the caller's thread with ONNX
-    Runtime, on a query thread of its own with torch.
+    two model threads; with ONNX Runtime, texts that fit one batch (a query) run on
+    the caller's thread; with torch, a single text on a query thread of its own.
 
     Args:
         model_dir: A sentence-transformers model directory; defaults to the one

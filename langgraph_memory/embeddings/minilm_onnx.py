@@ -7,9 +7,9 @@ takes the weights from the arrays read from disk. Loading takes a few tenths of 
 second where sentence-transformers and torch took about eight.
 
 Each call of the network runs on one thread (one intra-op thread per session run
-on 2 cores: nothing spins between calls): a single text (a query) on the caller's
-thread, batches of documents on model streams, one thread each, sharing one
-session. Texts are tokenised once, then cut into batches by padded tokens.
+on 2 cores: nothing spins between calls): texts that fit one batch (a query, a read's
+few texts) on the caller's thread, more on model streams, one thread each, sharing
+one session. Texts are tokenised once, then cut into batches by padded tokens.
 
 Example:
     >>> from langgraph_memory.embeddings.minilm import default_model_dir
@@ -148,10 +148,14 @@ class OnnxMiniLM:
         if len(texts) == 1:
             return self._run(self._encode_batch([texts[0]]))
         ids = self._encode_batch(list(texts))
-        lengths = [len(row) for row in ids]
+        batches = token_batches([len(row) for row in ids], self.batch_size, self.batch_tokens)
+        if len(batches) == 1:
+            # One pass of the network runs on the caller's thread, as a query does: on
+            # the streams it queued behind another caller's batches (a read's few texts
+            # waited for the worker's windows of 512, half a second each).
+            return self._run(ids)
         pending = [
-            (rows, self._streams.submit(self._run, [ids[i] for i in rows]))
-            for rows in token_batches(lengths, self.batch_size, self.batch_tokens)
+            (rows, self._streams.submit(self._run, [ids[i] for i in rows])) for rows in batches
         ]
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for rows, fut in pending:

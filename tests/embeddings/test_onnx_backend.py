@@ -193,3 +193,30 @@ def test_importing_the_package_loads_no_model_runtime() -> None:
     code = f"import sys, langgraph_memory; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_call_that_fits_one_batch_does_not_wait_for_the_streams(onnx_model, reference) -> None:
+    """A read's few texts run on the caller's thread: they do not queue behind another
+    caller's batches on the model streams (the worker's windows took 0.5 s each)."""
+    import threading
+
+    enc = onnx_model._encoder
+    release = threading.Event()
+    busy = [enc._streams.submit(release.wait, 30) for _ in range(4)]  # streams held
+    try:
+        done = threading.Event()
+        out: list[np.ndarray] = []
+
+        def read() -> None:
+            out.append(onnx_model.embed_array(TEXTS[:3]))
+            done.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        assert done.wait(10), "a three-text call waited for the busy streams"
+        assert np.allclose(out[0], reference[:3], atol=1e-4)
+    finally:
+        release.set()
+        for f in busy:
+            f.result()
+    many = [f"text number {i} about something long enough" * 4 for i in range(200)]
+    assert onnx_model.embed_array(many).shape == (200, 384)  # several batches: the streams
