@@ -145,13 +145,11 @@ class OnnxMiniLM:
         """Unit vectors of ``texts`` (float32, one row each, in order)."""
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        if len(texts) == 1:
-            return self._run(self._encode_batch([texts[0]]))
         ids = self._encode_batch(list(texts))
         batches = token_batches([len(row) for row in ids], self.batch_size, self.batch_tokens)
         if len(batches) == 1:
-            # One pass of the network runs on the caller's thread, as a query does: on
-            # the streams it queued behind another caller's batches (a read's few texts
+            # One pass of the network (a query, a read's few texts) runs on the caller's
+            # thread: on the streams it queued behind another caller's batches (a read
             # waited for the worker's windows of 512, half a second each).
             return self._run(ids)
         pending = [
