@@ -152,7 +152,8 @@ class LexicalIndex(Protocol):
         return {t: len(plist) for t, plist in lists.items() if plist}
 
     def index_pending(self, limit: int = 4096) -> int:
-        """Write the posting lists of up to ``limit`` messages stored without them.
+        """Write the posting lists of up to ``limit`` messages stored without them (of
+        those stored when it is called).
 
         A backend may keep a new message's terms with the message and leave its posting
         lists to the background worker, which calls this under the writer lease; its

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..concurrency import yield_gil
 from ..retrieval.bm25 import bm25_arrays
 from ..retrieval.postings_cache import PostingCache
 from . import sqlite_sql as q
@@ -34,25 +35,37 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
 
     def index_pending(self, limit: int = 4096) -> int:
         """Write the postings of up to ``limit`` messages waiting for them, oldest first,
-        in one transaction (see :meth:`insert_message`) of at most
-        :attr:`POSTINGS_PER_COMMIT` postings (and at least one message): ``add_message``
-        waits for the connection meanwhile, and 512 long replies hold ~150,000 postings
-        (~0.1 s). Returns how many messages it indexed (the worker calls it again for the
-        rest of a pass's share, and when idle until none is left)."""
+        of those stored when it is called (see :meth:`insert_message`), in transactions
+        of at most :attr:`POSTINGS_PER_COMMIT` postings (and at least one message each):
+        ``add_message`` waits for the connection meanwhile, and 512 long replies hold
+        ~150,000 postings (~0.1 s), so it gets in between them. Messages stored while it
+        runs wait for the next call: during a burst of writes, chasing them indexed a
+        few messages a transaction (and kept the model waiting for the worker). Returns
+        how many messages it indexed."""
         upto, top = self._read(
             "SELECT (SELECT value FROM lgm_meta WHERE key = ?), (SELECT MAX(seq) FROM messages)",
             (q.INDEXED_UPTO,),
         )[0]
         if top is None or int(top) <= int(upto or 0):
             return 0
+        done = 0
+        while done < limit and (n := self._index_some(int(top), limit - done)):
+            done += n
+            yield_gil()
+        return done
+
+    def _index_some(self, top: int, limit: int) -> int:
+        """One transaction of :meth:`index_pending`: messages after the last indexed one
+        up to seq ``top``, at most ``limit`` of them and about ``POSTINGS_PER_COMMIT``
+        postings."""
         with self._tx() as c:
             upto = self._indexed_upto(c)
             postings: list[tuple[str, str, int, int, int]] = []
             last, done = upto, 0
             for seq, user_id, terms, n_terms in c.execute(  # read lazily: may stop early
-                "SELECT seq, user_id, terms, n_terms FROM messages WHERE seq > ? "
+                "SELECT seq, user_id, terms, n_terms FROM messages WHERE seq > ? AND seq <= ? "
                 "ORDER BY seq LIMIT ?",
-                (upto, max(int(limit), 1)),
+                (upto, top, max(int(limit), 1)),
             ):
                 if terms is not None:  # None: written with its postings (an older version)
                     postings += [

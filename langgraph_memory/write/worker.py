@@ -201,14 +201,10 @@ class EmbeddingWorker:
         return len(batch)
 
     def _index_pending(self, limit: int = INDEX_PER_PASS) -> None:
-        """Postings of up to ``limit`` messages stored since the last pass, in the
-        backend's bounded transactions (``add_message`` gets in between); not on until
-        the queue is empty, which during a burst of writes would index a few messages a
-        transaction (the idle pass indexes the rest)."""
-        done = 0
-        while done < limit and (n := self._backend.index_pending(limit - done)):
-            done += n
-            yield_gil()
+        """Postings of up to ``limit`` messages stored before this pass, in the backend's
+        bounded transactions (``add_message`` gets in between); messages stored meanwhile
+        wait for the next pass (the idle pass indexes the rest)."""
+        self._backend.index_pending(limit)
 
     def _embed(self, batch: list[Message], persist: bool = True) -> np.ndarray:
         """The batch's vectors; ``persist`` also reads and fills the store's embedding

@@ -124,18 +124,25 @@ def test_postings_wait_with_the_message_until_indexed(tmp_path: Path) -> None:
 
 
 def test_a_transaction_of_postings_is_bounded(tmp_path: Path, monkeypatch) -> None:
-    """``add_message`` waits for the connection while postings are written: one call
-    writes at most ``POSTINGS_PER_COMMIT`` of them (at least one message), and calls
-    until none is left index everything, as one call did."""
+    """``add_message`` waits for the connection while postings are written: a
+    transaction writes at most ``POSTINGS_PER_COMMIT`` of them (at least one message),
+    and one call's transactions index everything, as one transaction did."""
     monkeypatch.setattr(SQLiteBackend, "POSTINGS_PER_COMMIT", 5)
     sq = SQLiteBackend(tmp_path)
     docs = [[f"w{i}x{k}" for k in range(3)] for i in range(6)] + [[f"big{k}" for k in range(9)]]
     for i, t in enumerate(docs):
         sq.insert_message(_msg(i, "ann", t), t)
-    counts = []
-    while n := sq.index_pending():
-        counts.append(n)
-    assert counts == [2, 2, 2, 1]  # 6 postings, 6, 6, then the 9 of one message alone
+    counts: list[int] = []
+    one_transaction = SQLiteBackend._index_some
+
+    def counted(self: SQLiteBackend, top: int, limit: int) -> int:
+        counts.append(one_transaction(self, top, limit))
+        return counts[-1]
+
+    monkeypatch.setattr(SQLiteBackend, "_index_some", counted)
+    assert sq.index_pending() == 7
+    # 6 postings, 6, 6, then the 9 of one message alone (then none is left)
+    assert counts == [2, 2, 2, 1, 0]
     assert sq._conn.execute("SELECT COUNT(*) FROM postings").fetchone()[0] == 27
     assert [s for s, _ in sq.lexical_search("ann", ["big3", "w2x1"], 10)] in ([7, 3], [3, 7])
     sq.close()
@@ -229,3 +236,27 @@ def test_the_worker_indexes_what_an_earlier_process_left_waiting(tmp_path: Path)
         )
         assert con.execute("SELECT COUNT(DISTINCT seq) FROM postings").fetchone() == (30,)
         assert mm._backend.lexical_search("ann", ["tea", "w3"], 10) == want
+
+
+def test_messages_stored_while_indexing_wait_for_the_next_call(tmp_path: Path, monkeypatch) -> None:
+    """A call indexes the messages stored when it began: during a burst of writes it
+    does not chase each new one a transaction at a time."""
+    monkeypatch.setattr(SQLiteBackend, "POSTINGS_PER_COMMIT", 3)
+    sq = SQLiteBackend(tmp_path)
+    for i in range(4):
+        sq.insert_message(_msg(i, "ann", ["tea", f"w{i}"]), ["tea", f"w{i}"])
+    one_transaction = SQLiteBackend._index_some
+    arrivals = iter(range(10, 13))
+
+    def with_arrivals(self: SQLiteBackend, top: int, limit: int) -> int:
+        n = one_transaction(self, top, limit)
+        if (i := next(arrivals, None)) is not None:  # add_message between transactions
+            self.insert_message(_msg(i, "ann", ["tea"]), ["tea"])
+        return n
+
+    monkeypatch.setattr(SQLiteBackend, "_index_some", with_arrivals)
+    assert sq.index_pending() == 4
+    assert sq.index_pending() == 3  # the three that came meanwhile
+    assert sq.index_pending() == 0
+    assert len(sq.lexical_search("ann", ["tea"], 10)) == 7
+    sq.close()
