@@ -3,7 +3,9 @@
 The library's background threads (the embedding worker, placement, promotion) run
 pure Python beside the caller's threads. :data:`foreground` counts the library's
 calls running on callers' threads; background loops call :func:`yield_gil` once per
-item so that such a call is not held up by the GIL's switch interval.
+item so that such a call is not held up by the GIL's switch interval. Those threads
+mark themselves (:func:`mark_background`), so that shared resources (the model's
+streams) can serve every other thread first (:func:`in_background`).
 
 Example:
     >>> with foreground():
@@ -22,7 +24,7 @@ from contextlib import contextmanager
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-__all__ = ["foreground", "in_foreground", "yield_gil"]
+__all__ = ["foreground", "in_foreground", "yield_gil", "mark_background", "in_background"]
 
 
 class _Foreground:
@@ -92,3 +94,22 @@ def yield_gil() -> None:
     """
     if foreground.active:
         time.sleep(0)
+
+
+_thread_kind = threading.local()
+
+
+def mark_background() -> None:
+    """Mark the calling thread as one of the library's background threads (the worker's;
+    a thread pool's ``initializer``)."""
+    _thread_kind.background = True
+
+
+def in_background() -> bool:
+    """Whether the calling thread was marked by :func:`mark_background`.
+
+    Example:
+        >>> in_background()
+        False
+    """
+    return bool(getattr(_thread_kind, "background", False))

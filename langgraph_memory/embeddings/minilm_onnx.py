@@ -9,7 +9,9 @@ second where sentence-transformers and torch took about eight.
 Each call of the network runs on one thread (one intra-op thread per session run
 on 2 cores: nothing spins between calls): texts that fit one batch (a query, a read's
 few texts) on the caller's thread, more on model streams, one thread each, sharing
-one session. Texts are tokenised once, then cut into batches by padded tokens.
+one session; a call with fewer batches goes ahead of larger ones queued before it (a
+read's long-term entries, of the worker's windows). Texts are tokenised once, then cut into
+batches by padded tokens.
 
 Example:
     >>> from langgraph_memory.embeddings.minilm import default_model_dir
@@ -24,8 +26,7 @@ import importlib.util
 import json
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ from .bert_onnx import (
     read_safetensors,
     weights_digest,
 )
+from .streams import Streams
 from .wordpiece import WordPieceTokenizer, unsupported_tokenizer
 
 __all__ = ["OnnxMiniLM", "unsupported_layout"]
@@ -135,7 +137,7 @@ class OnnxMiniLM:
             self._external = (weights, external, values)
         self._session = ort.InferenceSession(data, options, providers=["CPUExecutionProvider"])
         streams = 2 if (os.cpu_count() or 1) >= 2 else 1
-        self._streams = ThreadPoolExecutor(max_workers=streams, thread_name_prefix="lgm-model")
+        self._streams = Streams(streams, "lgm-model")
 
     def lengths(self, texts: Sequence[str]) -> list[int]:
         """Each text's token count as the model reads it (special tokens included)."""
@@ -152,11 +154,12 @@ class OnnxMiniLM:
             # thread: on the streams it queued behind another caller's batches (a read
             # waited for the worker's windows of 512, half a second each).
             return self._run(ids)
-        pending = [
-            (rows, self._streams.submit(self._run, [ids[i] for i in rows])) for rows in batches
-        ]
+        # on the streams, ahead of the batches of larger calls (see .streams)
+        futures = self._streams.run(
+            [partial(self._run, [ids[i] for i in rows]) for rows in batches]
+        )
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
-        for rows, fut in pending:
+        for rows, fut in zip(batches, futures, strict=True):
             out[rows] = fut.result()
         return out
 

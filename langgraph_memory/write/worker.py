@@ -29,7 +29,7 @@ import numpy as np
 
 from ..backends.base import MemoryBackend
 from ..backends.capabilities import ClaimQueue
-from ..concurrency import yield_gil
+from ..concurrency import mark_background, yield_gil
 from ..embeddings import EmbedderSource
 from ..records import Message, index_text
 from .lease import Lease
@@ -269,7 +269,9 @@ class EmbeddingWorker:
         ]
         if self._ahead_thread is None:
             self._ahead_thread = ThreadPoolExecutor(
-                AHEAD_BATCHES, thread_name_prefix="langgraph-memory-embed-ahead"
+                AHEAD_BATCHES,
+                thread_name_prefix="langgraph-memory-embed-ahead",
+                initializer=mark_background,  # the model serves callers first
             )
         for start in range(0, step * (AHEAD_BATCHES - len(self._ahead)), step):
             part = rows[start : start + step]
@@ -351,6 +353,7 @@ class EmbeddingWorker:
             log.exception(what)
 
     def _run(self) -> None:
+        mark_background()  # the model's streams serve callers' batches first
         while not self._stop:
             self._wake.wait(timeout=1.0)
             self._wake.clear()

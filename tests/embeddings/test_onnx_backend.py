@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+import time
+from functools import partial
 
 import numpy as np
 import pytest
@@ -202,7 +204,7 @@ def test_a_call_that_fits_one_batch_does_not_wait_for_the_streams(onnx_model, re
 
     enc = onnx_model._encoder
     release = threading.Event()
-    busy = [enc._streams.submit(release.wait, 30) for _ in range(4)]  # streams held
+    busy = enc._streams.run([partial(release.wait, 30)] * 4)  # streams held
     try:
         done = threading.Event()
         out: list[np.ndarray] = []
@@ -220,3 +222,44 @@ def test_a_call_that_fits_one_batch_does_not_wait_for_the_streams(onnx_model, re
             f.result()
     many = [f"text number {i} about something long enough" * 4 for i in range(200)]
     assert onnx_model.embed_array(many).shape == (200, 384)  # several batches: the streams
+
+
+def test_a_reads_batches_go_ahead_of_the_background_workers(onnx_model) -> None:
+    """Texts over several batches run on the streams, where a caller's batches overtake
+    those the background worker queued before them (a read's long-term entries waited
+    up to 1.2 s behind the worker's windows of 512 texts)."""
+    from langgraph_memory.concurrency import mark_background
+
+    enc = onnx_model._encoder
+    release = threading.Event()
+    busy = enc._streams.run([partial(release.wait, 30)] * 2)  # both streams held
+    finished: list[str] = []
+    window = [f"a longer text number {i} about the garden fence and the trip" for i in range(600)]
+    entries = [f"entry {i} " + "word " * 40 for i in range(90)]
+    jobs = enc._streams._jobs
+
+    def embed(name: str, texts: list[str], background: bool) -> None:
+        if background:
+            mark_background()
+        onnx_model.embed_array(texts)
+        finished.append(name)
+
+    try:
+        worker = threading.Thread(target=embed, args=("worker", window, True), daemon=True)
+        worker.start()
+        deadline = time.monotonic() + 30
+        while jobs.qsize() < 3 and time.monotonic() < deadline:  # the window queued
+            time.sleep(0.01)
+        queued = jobs.qsize()
+        read = threading.Thread(target=embed, args=("read", entries, False), daemon=True)
+        read.start()
+        while jobs.qsize() <= queued and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert jobs.qsize() - queued > 1  # the read's texts take several batches
+    finally:
+        release.set()
+        for f in busy:
+            f.result()
+    worker.join(60)
+    read.join(60)
+    assert finished == ["read", "worker"]
