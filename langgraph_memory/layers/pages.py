@@ -53,10 +53,9 @@ def keywords(text: str, limit: int = 10) -> list[str]:
 
     Single characters and pure numbers are skipped; English and Chinese alike.
     """
-    terms = [t for t in tokenize(text) if len(t) >= _MIN_WORD and not t.isdigit()]
-    counts = Counter(terms)
-    first = {t: i for i, t in reversed(list(enumerate(terms)))}
-    return sorted(counts, key=lambda t: (-counts[t], first[t]))[:limit]
+    counts = Counter(t for t in tokenize(text) if len(t) >= _MIN_WORD and not t.isdigit())
+    # a Counter keeps first-seen order, and a sort that reverses stays stable
+    return sorted(counts, key=counts.__getitem__, reverse=True)[:limit]
 
 
 def jaccard(a: Iterable[str], b: Iterable[str]) -> float:

@@ -171,8 +171,10 @@ class SessionState:
         open_page.message_ids.append(msg.id)
         open_page.seqs.append(msg.seq)
         open_page.tokens += count_tokens(msg.content)
-        merged = Counter({w: 2 for w in open_page.keywords}) + Counter(keywords(msg.content))
-        open_page.keywords = [w for w, _ in merged.most_common(10)]
+        merged = dict.fromkeys(open_page.keywords, 2)  # the page's words first, then new ones
+        for word in keywords(msg.content):
+            merged[word] = merged.get(word, 0) + 1
+        open_page.keywords = sorted(merged, key=merged.__getitem__, reverse=True)[:10]
         open_page.vector = unit.copy() if open_page.vector is None else open_page.vector + unit
         return self._evict(capacity_pages, capacity_tokens, chain_threshold)
 
