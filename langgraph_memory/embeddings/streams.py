@@ -11,6 +11,10 @@ Within each of the two, first come, first served: the worker's own windows keep 
 order (served by size instead, a smaller window overtook the one the worker waited for,
 and the streams then idled).
 
+The threads are a :class:`~concurrent.futures.ThreadPoolExecutor`'s, so they end as
+its threads do (with the interpreter, after the batches queued, or when the streams are
+dropped); each task it runs takes the first batch of the queue, whichever it is.
+
 Example:
     >>> streams = Streams(2, "doc-stream")
     >>> [f.result() for f in streams.run([lambda: 1, lambda: 2])]
@@ -20,20 +24,18 @@ Example:
 
 from __future__ import annotations
 
+import heapq
 import itertools
-import queue
 import threading
-import weakref
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future
-from typing import TypeVar
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from ..concurrency import in_background
 
 __all__ = ["Streams"]
 
 _T = TypeVar("_T")
-_Job = tuple[int, int, "Callable[[], object] | None", "Future[object] | None"]
 
 
 class Streams:
@@ -47,47 +49,37 @@ class Streams:
     def __init__(self, workers: int, name: str) -> None:
         if workers < 1:
             raise ValueError(f"workers must be at least 1, got {workers}")
-        self._jobs: queue.PriorityQueue[_Job] = queue.PriorityQueue()
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix=name)
+        self._lock = threading.Lock()
+        # (rank, order, batch, future): a heap, callers' (rank 0) first, then in order
+        self._jobs: list[tuple[int, int, Callable[[], Any], Future[Any]]] = []
         self._order = itertools.count()
-        self._threads = [
-            threading.Thread(target=_serve, args=(self._jobs,), name=f"{name}_{i}", daemon=True)
-            for i in range(workers)
-        ]
-        for thread in self._threads:
-            thread.start()
-        # An encoder dropped without shutdown() lets its threads go too.
-        self._stop = weakref.finalize(self, _stop, self._jobs, workers)
 
     def run(self, batches: Sequence[Callable[[], _T]]) -> list[Future[_T]]:
         """Queue one call's ``batches``; their futures, in order. Unless the calling
         thread is a background one, they go ahead of the background's batches."""
         rank = 1 if in_background() else 0
-        futures: list[Future[_T]] = []
-        for fn in batches:
-            future: Future[_T] = Future()
-            self._jobs.put((rank, next(self._order), fn, future))  # type: ignore[arg-type]
-            futures.append(future)
+        futures: list[Future[_T]] = [Future() for _ in batches]
+        with self._lock:
+            for fn, future in zip(batches, futures, strict=True):
+                heapq.heappush(self._jobs, (rank, next(self._order), fn, future))
+        for _ in batches:  # one task per batch: each runs the first batch queued then
+            self._pool.submit(self._run_first)
         return futures
 
-    def shutdown(self) -> None:
-        """Stop the threads once the batches queued so far have run."""
-        self._stop()
-
-
-def _stop(jobs: queue.PriorityQueue[_Job], workers: int) -> None:
-    # After every batch queued so far: one stop per thread.
-    for i in range(workers):
-        jobs.put((1 << 62, i, None, None))
-
-
-def _serve(jobs: queue.PriorityQueue[_Job]) -> None:
-    while True:
-        _, _, fn, future = jobs.get()
-        if fn is None or future is None:
-            return
-        if not future.set_running_or_notify_cancel():
-            continue
+    def _run_first(self) -> None:
+        while True:
+            with self._lock:
+                if not self._jobs:  # taken by earlier tasks (after a cancelled batch)
+                    return
+                _, _, fn, future = heapq.heappop(self._jobs)
+            if future.set_running_or_notify_cancel():
+                break
         try:
             future.set_result(fn())
         except BaseException as exc:  # handed to the caller through the future
             future.set_exception(exc)
+
+    def shutdown(self) -> None:
+        """Stop the threads once the batches queued so far have run."""
+        self._pool.shutdown(wait=False)

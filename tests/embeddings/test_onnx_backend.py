@@ -248,14 +248,14 @@ def test_a_reads_batches_go_ahead_of_the_background_workers(onnx_model) -> None:
         worker = threading.Thread(target=embed, args=("worker", window, True), daemon=True)
         worker.start()
         deadline = time.monotonic() + 30
-        while jobs.qsize() < 3 and time.monotonic() < deadline:  # the window queued
+        while len(jobs) < 3 and time.monotonic() < deadline:  # the window queued
             time.sleep(0.01)
-        queued = jobs.qsize()
+        queued = len(jobs)
         read = threading.Thread(target=embed, args=("read", entries, False), daemon=True)
         read.start()
-        while jobs.qsize() <= queued and time.monotonic() < deadline:
+        while len(jobs) <= queued and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert jobs.qsize() - queued > 1  # the read's texts take several batches
+        assert len(jobs) - queued > 1  # the read's texts take several batches
     finally:
         release.set()
         for f in busy:

@@ -59,7 +59,7 @@ def test_shutdown_runs_what_is_queued_then_stops_the_threads() -> None:
     futures = streams.run([partial(pow, 2, i) for i in range(6)])
     streams.shutdown()
     assert [f.result(10) for f in futures] == [1, 2, 4, 8, 16, 32]
-    for thread in streams._threads:
+    for thread in list(streams._pool._threads):
         thread.join(10)
         assert not thread.is_alive()
 
@@ -68,7 +68,9 @@ def test_an_encoder_dropped_without_shutdown_lets_its_threads_go() -> None:
     import gc
 
     streams = Streams(2, "test-stream-dropped")
-    threads = list(streams._threads)
+    assert [f.result(10) for f in streams.run([lambda: 1, lambda: 2])] == [1, 2]
+    threads = list(streams._pool._threads)
+    assert threads
     del streams
     gc.collect()
     for thread in threads:
