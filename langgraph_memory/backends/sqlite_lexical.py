@@ -57,26 +57,45 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
     def _index_some(self, top: int, limit: int) -> int:
         """One transaction of :meth:`index_pending`: messages after the last indexed one
         up to seq ``top``, at most ``limit`` of them and about ``POSTINGS_PER_COMMIT``
-        postings."""
+        postings (counted by their terms, repeats included: at least the postings).
+
+        The terms are read and their postings made and sorted before the transaction:
+        ``add_message`` waited for the connection while a transaction parsed the terms
+        of long replies (up to 0.1 s with the model's tokenizer wanting the GIL too). The
+        transaction writes them for the messages still there (one may have been deleted
+        meanwhile), unless another call indexed them first."""
+        mark = self._read("SELECT value FROM lgm_meta WHERE key = ?", (q.INDEXED_UPTO,))
+        upto = int(mark[0][0]) if mark else 0
+        sizes = self._read(
+            "SELECT seq, n_terms FROM messages WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
+            (upto, top, max(min(int(limit), self.POSTINGS_PER_COMMIT), 1)),
+        )
+        if not sizes:
+            return 0
+        last, counted, done = upto, 0, 0
+        for seq, n_terms in sizes:
+            last, counted, done = int(seq), counted + int(n_terms), done + 1
+            if counted >= self.POSTINGS_PER_COMMIT:
+                break
+        postings = [
+            (user_id, t, seq, tf, n_terms)
+            for seq, user_id, terms, n_terms in self._read(
+                "SELECT seq, user_id, terms, n_terms FROM messages "
+                "WHERE seq > ? AND seq <= ? AND terms IS NOT NULL",  # None: an older version's
+                (upto, last),
+            )
+            for t, tf in json.loads(terms).items()
+        ]
+        postings.sort()  # b-tree order: each index page is written once
         with self._tx() as c:
-            upto = self._indexed_upto(c)
-            postings: list[tuple[str, str, int, int, int]] = []
-            last, done = upto, 0
-            for seq, user_id, terms, n_terms in c.execute(  # read lazily: may stop early
-                "SELECT seq, user_id, terms, n_terms FROM messages WHERE seq > ? AND seq <= ? "
-                "ORDER BY seq LIMIT ?",
-                (upto, top, max(int(limit), 1)),
-            ):
-                if terms is not None:  # None: written with its postings (an older version)
-                    postings += [
-                        (user_id, t, seq, tf, n_terms) for t, tf in json.loads(terms).items()
-                    ]
-                last, done = int(seq), done + 1
-                if len(postings) >= self.POSTINGS_PER_COMMIT:
-                    break
-            if not done:
+            if self._indexed_upto(c) != upto:  # another call indexed them
                 return 0
-            postings.sort()  # b-tree order: each index page is written once
+            there = c.execute(
+                "SELECT seq FROM messages WHERE seq > ? AND seq <= ?", (upto, last)
+            ).fetchall()
+            if len(there) < done:  # deleted since they were read
+                alive = {s for (s,) in there}
+                postings = [p for p in postings if p[2] in alive]
             c.executemany(
                 "INSERT INTO postings (user_id, term, seq, tf, dl) VALUES (?, ?, ?, ?, ?)",
                 postings,

@@ -4,6 +4,7 @@ in-memory reference, through writes and deletes by other connections."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -260,3 +261,33 @@ def test_messages_stored_while_indexing_wait_for_the_next_call(tmp_path: Path, m
     assert sq.index_pending() == 0
     assert len(sq.lexical_search("ann", ["tea"], 10)) == 7
     sq.close()
+
+
+def test_a_message_deleted_while_its_postings_are_made_gets_none(tmp_path: Path) -> None:
+    """Postings are made outside the write transaction (``add_message`` does not wait
+    for the parsing): those of a message deleted meanwhile are not written."""
+    sq = SQLiteBackend(tmp_path)
+    other = SQLiteBackend(tmp_path)  # as another process would
+    for i, words in enumerate([["tea", "cake"], ["tea"], ["coffee", "tea"]]):
+        sq.insert_message(_msg(i, "ann", words), words)
+    read = sq._read
+
+    def read_then_delete(sql: str, params: Sequence[object] = ()) -> list[tuple]:
+        rows = read(sql, params)
+        if "terms IS NOT NULL" in sql:  # the terms are read: now m1 goes
+            other.delete_messages("ann", ["m1"])
+        return rows
+
+    sq._read = read_then_delete  # type: ignore[method-assign]
+    assert sq.index_pending() == 3
+    del sq._read
+    con = sq._conn
+    assert con.execute("SELECT term, seq FROM postings ORDER BY seq, term").fetchall() == [
+        ("cake", 1),
+        ("tea", 1),
+        ("coffee", 3),
+        ("tea", 3),
+    ]
+    assert [s for s, _ in sq.lexical_search("ann", ["tea"], 5)] in ([1, 3], [3, 1])
+    sq.close()
+    other.close()
