@@ -9,9 +9,9 @@ second where sentence-transformers and torch took about eight.
 Each call of the network runs on one thread (one intra-op thread per session run
 on 2 cores: nothing spins between calls): texts that fit one batch (a query, a read's
 few texts) on the caller's thread, more on model streams, one thread each, sharing
-one session; a call with fewer batches goes ahead of larger ones queued before it (a
-read's long-term entries, of the worker's windows). Texts are tokenised once, then cut into
-batches by padded tokens.
+one session, where the batches of callers' threads go ahead of those of the library's
+background threads (a read's long-term entries, of the worker's windows: see
+:mod:`.streams`). Texts are tokenised once, then cut into batches by padded tokens.
 
 Example:
     >>> from langgraph_memory.embeddings.minilm import default_model_dir
@@ -154,7 +154,7 @@ class OnnxMiniLM:
             # thread: on the streams it queued behind another caller's batches (a read
             # waited for the worker's windows of 512, half a second each).
             return self._run(ids)
-        # on the streams, ahead of the batches of larger calls (see .streams)
+        # on the streams: a caller's batches ahead of the background worker's
         futures = self._streams.run(
             [partial(self._run, [ids[i] for i in rows]) for rows in batches]
         )
