@@ -46,32 +46,35 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
             "SELECT (SELECT value FROM lgm_meta WHERE key = ?), (SELECT MAX(seq) FROM messages)",
             (q.INDEXED_UPTO,),
         )[0]
-        if top is None or int(top) <= int(upto or 0):
+        upto = int(upto or 0)
+        if top is None or int(top) <= upto:
             return 0
         done = 0
-        while done < limit and (n := self._index_some(int(top), limit - done)):
+        while done < limit:
+            n, upto = self._index_some(upto, int(top), limit - done)
+            if not n:
+                break
             done += n
             yield_gil()
         return done
 
-    def _index_some(self, top: int, limit: int) -> int:
-        """One transaction of :meth:`index_pending`: messages after the last indexed one
-        up to seq ``top``, at most ``limit`` of them and about ``POSTINGS_PER_COMMIT``
-        postings (counted by their terms, repeats included: at least the postings).
+    def _index_some(self, upto: int, top: int, limit: int) -> tuple[int, int]:
+        """One transaction of :meth:`index_pending`: messages after seq ``upto`` (the last
+        indexed) up to seq ``top``, at most ``limit`` of them and about
+        ``POSTINGS_PER_COMMIT`` postings (counted by their terms, repeats included: at
+        least the postings). Returns how many it indexed and the last one's seq.
 
         The terms are read and their postings made and sorted before the transaction:
         ``add_message`` waited for the connection while a transaction parsed the terms
         of long replies (up to 0.1 s with the model's tokenizer wanting the GIL too). The
         transaction writes them for the messages still there (one may have been deleted
         meanwhile), unless another call indexed them first."""
-        mark = self._read("SELECT value FROM lgm_meta WHERE key = ?", (q.INDEXED_UPTO,))
-        upto = int(mark[0][0]) if mark else 0
         sizes = self._read(
             "SELECT seq, n_terms FROM messages WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?",
             (upto, top, max(min(int(limit), self.POSTINGS_PER_COMMIT), 1)),
         )
         if not sizes:
-            return 0
+            return 0, upto
         last, counted, done = upto, 0, 0
         for seq, n_terms in sizes:
             last, counted, done = int(seq), counted + int(n_terms), done + 1
@@ -89,7 +92,7 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
         postings.sort()  # b-tree order: each index page is written once
         with self._tx() as c:
             if self._indexed_upto(c) != upto:  # another call indexed them
-                return 0
+                return 0, upto
             there = c.execute(
                 "SELECT seq FROM messages WHERE seq > ? AND seq <= ?", (upto, last)
             ).fetchall()
@@ -105,7 +108,7 @@ class SQLiteLexicalIndex(SQLiteConnection, LexicalIndex):
                 (upto, last),
             )
             c.execute(q.SET_META, (q.INDEXED_UPTO, str(last)))
-        return done
+        return done, last
 
     @staticmethod
     def _indexed_upto(c: sqlite3.Connection) -> int:

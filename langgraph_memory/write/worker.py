@@ -175,7 +175,9 @@ class EmbeddingWorker:
             if not mine:
                 self.skipped += 1
                 return 0
-            self._index_pending()
+            # postings of what was stored before this pass, in the backend's bounded
+            # transactions (add_message gets in between); the idle pass does the rest
+            self._backend.index_pending(INDEX_PER_PASS)
             placement = self._placement
             if placement is not None:
                 self._guarded(
@@ -199,12 +201,6 @@ class EmbeddingWorker:
                 )
         self.processed += len(batch)
         return len(batch)
-
-    def _index_pending(self, limit: int = INDEX_PER_PASS) -> None:
-        """Postings of up to ``limit`` messages stored before this pass, in the backend's
-        bounded transactions (``add_message`` gets in between); messages stored meanwhile
-        wait for the next pass (the idle pass indexes the rest)."""
-        self._backend.index_pending(limit)
 
     def _embed(self, batch: list[Message], persist: bool = True) -> np.ndarray:
         """The batch's vectors; ``persist`` also reads and fills the store's embedding

@@ -136,9 +136,10 @@ def test_a_transaction_of_postings_is_bounded(tmp_path: Path, monkeypatch) -> No
     counts: list[int] = []
     one_transaction = SQLiteBackend._index_some
 
-    def counted(self: SQLiteBackend, top: int, limit: int) -> int:
-        counts.append(one_transaction(self, top, limit))
-        return counts[-1]
+    def counted(self: SQLiteBackend, upto: int, top: int, limit: int) -> tuple[int, int]:
+        got = one_transaction(self, upto, top, limit)
+        counts.append(got[0])
+        return got
 
     monkeypatch.setattr(SQLiteBackend, "_index_some", counted)
     assert sq.index_pending() == 7
@@ -249,8 +250,8 @@ def test_messages_stored_while_indexing_wait_for_the_next_call(tmp_path: Path, m
     one_transaction = SQLiteBackend._index_some
     arrivals = iter(range(10, 13))
 
-    def with_arrivals(self: SQLiteBackend, top: int, limit: int) -> int:
-        n = one_transaction(self, top, limit)
+    def with_arrivals(self: SQLiteBackend, upto: int, top: int, limit: int) -> tuple[int, int]:
+        n = one_transaction(self, upto, top, limit)
         if (i := next(arrivals, None)) is not None:  # add_message between transactions
             self.insert_message(_msg(i, "ann", ["tea"]), ["tea"])
         return n
