@@ -22,18 +22,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from latency import OBJECTS, SUBJECTS, pct, synth
 
-from latency import OBJECTS, SUBJECTS, pct, synth  # noqa: E402
-
-from langgraph_memory import MemoryManager  # noqa: E402
-from langgraph_memory.embeddings import MiniLMEmbeddings  # noqa: E402
+from langgraph_memory import MemoryManager
+from langgraph_memory.embeddings import MiniLMEmbeddings
 
 
 def main(argv: list[str] | None = None) -> int:
