@@ -56,10 +56,10 @@ from abilities_data import ABILITIES, Conversation, Question, generate  # noqa: 
 from locomo_recall import Credit, pack_texts, percentile  # noqa: E402
 
 from langgraph_memory import MemoryConfig, MemoryManager  # noqa: E402
+from langgraph_memory.core.tokens import count_tokens, tokenize  # noqa: E402
 from langgraph_memory.embeddings import MiniLMEmbeddings  # noqa: E402
 from langgraph_memory.retrieval.bm25 import bm25_scores  # noqa: E402
 from langgraph_memory.retrieval.fusion import rrf_fuse  # noqa: E402
-from langgraph_memory.tokens import count_tokens, tokenize  # noqa: E402
 
 SYSTEMS = ("langgraph_memory", "bm25", "dense", "rrf")
 SHORT = {"langgraph_memory": "lgm", "bm25": "bm25", "dense": "dense", "rrf": "rrf"}

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from itertools import product
 
-from langgraph_memory.tokens import content_words, count_tokens
+from langgraph_memory.core.tokens import content_words, count_tokens
 
 __all__ = ["ABILITIES", "Conversation", "Message", "Question", "generate"]
 

@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     levels = [int(c) for c in args.concurrency.split(",")]
 
-    from langgraph_memory.backends.postgres import PostgresBackend
+    from langgraph_memory.storage.postgres.backend import PostgresBackend
 
     stop = None
     postmaster: int | None = None

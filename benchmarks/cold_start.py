@@ -12,7 +12,7 @@ runs after one warm-up run:
   each also less the floor; the import as timed inside the interpreter too;
 - the first embedding: ``MiniLMEmbeddings(backend=...)`` loading the model, then
   one ``embed_query`` (the package already imported);
-- the CLI's wall time for ``python -m langgraph_memory.cli --path DIR search --user
+- the CLI's wall time for ``langgraph-memory --path DIR search --user
   alice "trip to Kyoto"`` (what the ``langgraph-memory`` command runs) on a store of 20
   messages (made here with the default model), start of the interpreter to exit; the
   torch run calls the same ``main`` with the torch backend in place of the default model;
@@ -74,7 +74,7 @@ import sys
 from langgraph_memory.embeddings import MiniLMEmbeddings
 from langgraph_memory.write import embedder
 embedder.default_embeddings = lambda: MiniLMEmbeddings(backend="torch")
-from langgraph_memory.cli import main
+from langgraph_memory.integrations.cli.commands import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -171,7 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         make_store(store)
         search = ["--path", store, "search", "--user", "alice", "trip to Kyoto"]
-        s = timed([py, "-m", "langgraph_memory.cli", *search], n, stdout_value=False)
+        s = timed(
+            [py, "-m", "langgraph_memory.integrations.cli.commands", *search], n, stdout_value=False
+        )
         print(f"CLI search wall, onnx (default): {s:.2f} s ({s - floor:.2f} s over the floor)")
         print(f"   {verdict(s, CLI_TARGET)}")
         if args.torch:

@@ -182,10 +182,10 @@ def drain(texts: list[str], model: MiniLMEmbeddings) -> float:
     indexed and placed by a manager's background worker."""
     from datetime import datetime, timedelta, timezone
 
-    from langgraph_memory.backends import SQLiteBackend
-    from langgraph_memory.records import Message, index_text
-    from langgraph_memory.tokens import tokenize
-    from langgraph_memory.validation import new_message_id
+    from langgraph_memory.core.records import Message, index_text
+    from langgraph_memory.core.tokens import tokenize
+    from langgraph_memory.core.validation import new_message_id
+    from langgraph_memory.storage import SQLiteBackend
 
     backend = SQLiteBackend(tempfile.mkdtemp(prefix="lgm-drain-"))
     start = datetime.now(timezone.utc)

@@ -41,10 +41,10 @@ from pathlib import Path
 import numpy as np
 
 from langgraph_memory import MemoryConfig, MemoryManager
+from langgraph_memory.core.tokens import content_words, count_tokens, tokenize
 from langgraph_memory.embeddings import MiniLMEmbeddings
 from langgraph_memory.retrieval.bm25 import bm25_scores
 from langgraph_memory.retrieval.fusion import rrf_fuse
-from langgraph_memory.tokens import content_words, count_tokens, tokenize
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo_dev.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -327,7 +327,7 @@ def _turn_time(turn: dict) -> str | None:
     """The session date; turns within a session get one second each to keep order."""
     from datetime import timedelta
 
-    from langgraph_memory.validation import parse_timestamp
+    from langgraph_memory.core.validation import parse_timestamp
 
     if not turn["date"]:
         return None

@@ -36,8 +36,8 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 from knowledge import pseudo_name  # noqa: E402  (benchmarks/ is on the path when run)
 
 from langgraph_memory import MemoryConfig, MemoryManager  # noqa: E402
-from langgraph_memory.layers.passages import passage_spans  # noqa: E402
-from langgraph_memory.tokens import count_tokens  # noqa: E402
+from langgraph_memory.core.tokens import count_tokens  # noqa: E402
+from langgraph_memory.layers.index.passages import passage_spans  # noqa: E402
 
 POSITIONS = (0.1, 0.5, 0.9)
 CITIES = ("Lisbon", "Osaka", "Quito", "Tallinn", "Dakar", "Perth", "Bergen", "Cusco")

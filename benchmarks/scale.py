@@ -84,9 +84,9 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import MemoryBackend, SQLiteBackend
-from langgraph_memory.records import Message, index_text
-from langgraph_memory.tokens import tokenize
+from langgraph_memory.core.records import Message, index_text
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.storage import MemoryBackend, SQLiteBackend
 
 T0 = datetime(2023, 1, 1, 8, 0, tzinfo=timezone.utc)
 USER = "scale-user"
@@ -249,7 +249,7 @@ def load_postgres(url: str, msgs: list[Message]) -> None:
     import psycopg
     from psycopg.types.json import Jsonb
 
-    from langgraph_memory.backends import postgres_sql as q
+    from langgraph_memory.storage.postgres import sql as q
 
     with psycopg.connect(url) as conn:
         conn.execute(
@@ -334,7 +334,7 @@ class PgInfo:
         """Drop the HNSW index (its registration stays, so the backend makes none)."""
         import psycopg
 
-        from langgraph_memory.backends import postgres_sql as q
+        from langgraph_memory.storage.postgres import sql as q
 
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute(f"DROP INDEX IF EXISTS {q.hnsw_index_name(DIM)}")
@@ -343,7 +343,7 @@ class PgInfo:
         """Build the HNSW index exactly as the backend defines it, with room to build in memory."""
         import psycopg
 
-        from langgraph_memory.backends import postgres_sql as q
+        from langgraph_memory.storage.postgres import sql as q
 
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute("SET maintenance_work_mem = '4GB'")
@@ -364,7 +364,7 @@ class PgInfo:
         its first searches are slower (vector search p50 ~8 ms instead of ~2.5 at 1M)."""
         import psycopg
 
-        from langgraph_memory.backends import postgres_sql as q
+        from langgraph_memory.storage.postgres import sql as q
 
         with psycopg.connect(self.url, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
@@ -407,7 +407,7 @@ def run_backend(
         load: Callable[[MemoryBackend, list[Message]], None] = load_sqlite
         print(f"\n== SQLite ({folder}) ==")
     else:
-        from langgraph_memory.backends.postgres import PostgresBackend
+        from langgraph_memory.storage.postgres.backend import PostgresBackend
 
         url = args.pg_url
         if url is None:
@@ -511,7 +511,7 @@ def kept_database(admin_url: str) -> str:
     import psycopg
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-    from langgraph_memory.backends.postgres import PostgresBackend
+    from langgraph_memory.storage.postgres.backend import PostgresBackend
 
     url = make_conninfo("", **{**conninfo_to_dict(admin_url), "dbname": "lgm_scale"})
     with psycopg.connect(admin_url, autocommit=True) as conn:

@@ -44,8 +44,8 @@ def serve(store: str, n: int) -> None:
     import scale
 
     from langgraph_memory import MemoryManager
-    from langgraph_memory.backends import SQLiteBackend
     from langgraph_memory.embeddings import MiniLMEmbeddings
+    from langgraph_memory.storage import SQLiteBackend
 
     corpus = scale.Corpus(7)
     model = MiniLMEmbeddings()

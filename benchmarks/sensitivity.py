@@ -28,8 +28,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from langgraph_memory.write.sensitivity import Finding, SensitivityFilter
-from langgraph_memory.write.sensitivity_patterns import KINDS
+from langgraph_memory.sensitivity.patterns import KINDS
+from langgraph_memory.sensitivity.policy import Finding, SensitivityFilter
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "sensitivity_corpus.jsonl"
 

@@ -25,10 +25,10 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import InMemoryBackend
-from langgraph_memory.context import HEADER
+from langgraph_memory.core.context import HEADER
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph.messages import content_text
+from langgraph_memory.integrations.graph.messages import content_text
+from langgraph_memory.storage import InMemoryBackend
 
 __all__ = [
     "ScriptedChatModel",

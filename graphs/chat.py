@@ -24,7 +24,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Checkpointer
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.graph import MemoryMessagesState, recall_node, remember_node
+from langgraph_memory.integrations.graph import MemoryMessagesState, recall_node, remember_node
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # langgraph dev loads files by path
 from _graph_support import (  # noqa: E402

@@ -26,13 +26,13 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.graph import (
+from langgraph_memory.integrations.graph import (
     MemoryMessagesState,
     memory_maintenance_node,
     recall_node,
     remember_node,
 )
-from langgraph_memory.graph.messages import content_text, last_human_index
+from langgraph_memory.integrations.graph.messages import content_text, last_human_index
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # langgraph dev loads files by path
 from _graph_support import (  # noqa: E402

@@ -20,56 +20,54 @@ __version__ = "0.1.0"
 EXPORTS: dict[str, str] = {
     "MemoryManager": ".manager",
     "MemoryConfig": ".config",
-    "MemoryContext": ".context",
-    "ContextItem": ".context",
-    "MemoryHit": ".records",
-    "Message": ".records",
-    "MemoryBackend": ".backends",
-    "InMemoryBackend": ".backends",
-    "SQLiteBackend": ".backends",
-    "StoreDamagedError": ".backends.sqlite_health",
+    "MemoryContext": ".core.context",
+    "ContextItem": ".core.context",
+    "MemoryHit": ".core.records",
+    "Message": ".core.records",
+    "MemoryBackend": ".storage",
+    "InMemoryBackend": ".storage",
+    "SQLiteBackend": ".storage",
+    "StoreDamagedError": ".storage",
     "CachedEmbeddings": ".embeddings",
     "HashingEmbeddings": ".embeddings",
     "MiniLMEmbeddings": ".embeddings",
-    "count_tokens": ".tokens",
-    "tokenize": ".tokens",
-    "MemoryRetriever": ".retriever",
-    "recall_node": ".graph",
-    "remember_node": ".graph",
-    "trim_node": ".graph",
-    "memory_maintenance_node": ".graph",
-    "with_memory": ".graph",
-    "MemoryState": ".graph",
-    "MemoryMessagesState": ".graph",
-    "MemoryCheckpointer": ".graph",
-    "MemoryStore": ".graph",
-    "create_memory_tools": ".graph",
-    "core_memory_blocks": ".graph",
-    "Anchor": ".working",
-    "Episode": ".working",
-    "TaskState": ".working",
-    "TaskStep": ".working",
-    "Knowledge": ".consolidation",
-    "ForgetReport": ".forgetting",
-    "SensitivityPolicy": ".write.sensitivity",
-    "SensitiveContentError": ".write.sensitivity",
+    "count_tokens": ".core.tokens",
+    "tokenize": ".core.tokens",
+    "MemoryRetriever": ".integrations.retriever",
+    "recall_node": ".integrations.graph",
+    "remember_node": ".integrations.graph",
+    "trim_node": ".integrations.graph",
+    "memory_maintenance_node": ".integrations.graph",
+    "with_memory": ".integrations.graph",
+    "MemoryState": ".integrations.graph",
+    "MemoryMessagesState": ".integrations.graph",
+    "MemoryCheckpointer": ".integrations.graph",
+    "MemoryStore": ".integrations.graph",
+    "create_memory_tools": ".integrations.graph",
+    "core_memory_blocks": ".integrations.graph",
+    "Anchor": ".layers.working.tasks",
+    "Episode": ".layers.working.tasks",
+    "TaskState": ".layers.working.tasks",
+    "TaskStep": ".layers.working.tasks",
+    "Knowledge": ".layers.knowledge.consolidation",
+    "ForgetReport": ".layers.working.forgetting",
+    "SensitivityPolicy": ".sensitivity.policy",
+    "SensitiveContentError": ".sensitivity.policy",
     # LangChain v1 agents: needs ``pip install "langgraph-memory[agents]"``, not in __all__
-    "MemoryMiddleware": ".graph",
-    "MemoryAgentState": ".graph",
+    "MemoryMiddleware": ".integrations.graph",
+    "MemoryAgentState": ".integrations.graph",
 }
 
 if TYPE_CHECKING:
-    from .backends import InMemoryBackend, MemoryBackend, SQLiteBackend
-    from .backends.sqlite_health import StoreDamagedError
-    from .config import MemoryConfig
-    from .consolidation import Knowledge
-    from .context import ContextItem, MemoryContext
-    from .embeddings import CachedEmbeddings, HashingEmbeddings, MiniLMEmbeddings
-    from .forgetting import ForgetReport
-    from .graph import (
+    from langgraph_memory.config import MemoryConfig
+    from langgraph_memory.core.context import ContextItem, MemoryContext
+    from langgraph_memory.core.records import MemoryHit, Message
+    from langgraph_memory.core.tokens import count_tokens, tokenize
+    from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings, MiniLMEmbeddings
+    from langgraph_memory.integrations.graph import (
         MemoryAgentState as MemoryAgentState,
     )
-    from .graph import (
+    from langgraph_memory.integrations.graph import (
         MemoryCheckpointer,
         MemoryMessagesState,
         MemoryState,
@@ -82,15 +80,21 @@ if TYPE_CHECKING:
         trim_node,
         with_memory,
     )
-    from .graph import (
+    from langgraph_memory.integrations.graph import (
         MemoryMiddleware as MemoryMiddleware,
     )
-    from .manager import MemoryManager
-    from .records import MemoryHit, Message
-    from .retriever import MemoryRetriever
-    from .tokens import count_tokens, tokenize
-    from .working import Anchor, Episode, TaskState, TaskStep
-    from .write.sensitivity import SensitiveContentError, SensitivityPolicy
+    from langgraph_memory.integrations.retriever import MemoryRetriever
+    from langgraph_memory.layers.knowledge.consolidation import Knowledge
+    from langgraph_memory.layers.working.forgetting import ForgetReport
+    from langgraph_memory.layers.working.tasks import Anchor, Episode, TaskState, TaskStep
+    from langgraph_memory.manager import MemoryManager
+    from langgraph_memory.sensitivity.policy import SensitiveContentError, SensitivityPolicy
+    from langgraph_memory.storage import (
+        InMemoryBackend,
+        MemoryBackend,
+        SQLiteBackend,
+        StoreDamagedError,
+    )
 
 
 def __getattr__(name: str) -> Any:

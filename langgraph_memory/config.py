@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Generic, TypeVar, overload
 
-from .config_sections import (
+from langgraph_memory.config_sections import (
     HierarchySection,
     LifecycleSection,
     LongTermSection,

@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Literal
 
-from .validation import check_roles
+from langgraph_memory.core.validation import check_roles
 
 if TYPE_CHECKING:
-    from .write.sensitivity import SensitivityPolicy
+    from langgraph_memory.sensitivity.policy import SensitivityPolicy
 
 __all__ = [
     "Section",
@@ -89,7 +89,7 @@ class WriteSection(Section):
         sensitivity: The PII/secrets gate applied to every write (message content and
             metadata, anchors, tasks, store items, core blocks) before anything is
             stored or embedded: a
-            :class:`~langgraph_memory.write.sensitivity.SensitivityPolicy`, a mapping
+            :class:`~langgraph_memory.sensitivity.policy.SensitivityPolicy`, a mapping
             ``{kind: action}`` or one action for every kind (``"refuse"``; ``"allow"``
             switches the gate off). ``None`` (default): redact every kind.
         dedup_threshold: An extracted fact whose embedding has a cosine above this
@@ -102,7 +102,7 @@ class WriteSection(Section):
         passage_chars: A message longer than this (in characters; about the default
             embedder's window of 256 word pieces) is also indexed as passages of this
             length, each embedded and term-scored; a hit on one counts for its message
-            (see :mod:`~langgraph_memory.layers.passages`).
+            (see :mod:`~langgraph_memory.layers.index.passages`).
         passage_overlap: Characters shared by neighbouring passages.
         max_passages: Passages of one message at most (0: none). 256 keeps them
             contiguous up to ~205,000 characters; they find facts deep in long pastes
@@ -127,7 +127,9 @@ class WriteSection(Section):
     passage_roles: tuple[str, ...] = ("user",)
 
     def validate(self) -> None:
-        from .write.sensitivity import SensitivityPolicy  # here: write/ may import config
+        from langgraph_memory.sensitivity.policy import (
+            SensitivityPolicy,  # here: write/ may import config
+        )
 
         policy = SensitivityPolicy.coerce(self.sensitivity) or SensitivityPolicy()
         object.__setattr__(self, "sensitivity", policy)
@@ -204,7 +206,7 @@ class RetrievalSection(Section):
             every turn of that speaker, about anything; BM25 and ``speaker_boost``
             still read it. On LoCoMo it raised evidence recall at 512 tokens from 0.773
             to 0.795; messages without a ``name`` change nothing.
-        routing: Route each query by rules (:mod:`~langgraph_memory.retrieval.routing`):
+        routing: Route each query by rules (:mod:`~langgraph_memory.read.routing`):
             its intent weighs each layer's candidates, and a time it names ("last
             May", "上周") raises the memories from that time.
         time_boost: Memories inside the time a query names score ``1 + time_boost``
@@ -387,7 +389,7 @@ class HierarchySection(Section):
             ``weight / (rrf_k + r)``, like a message fused from one ranking.
         rollups: Summarise each day and each week of a user's conversation as the span
             closes (seed 003's hierarchical summaries; long-term entries, see
-            :mod:`~langgraph_memory.layers.rollups`).
+            :mod:`~langgraph_memory.layers.long_term.rollups`).
         rollup_day_tokens, rollup_week_tokens: Length of those summaries.
         segment_heat_weight: Heat weighs segment ranking (seed 001): a segment's
             f_score is multiplied by ``1 + weight·heat / (heat + heat_threshold)``
@@ -503,7 +505,8 @@ class LifecycleSection(Section):
         consolidation_min_episodes: Unconsolidated episodes a target needs before they
             are consolidated into knowledge.
         reflect: Reflect in the background: a lesson for every completed task, and
-            insights once new memories weigh enough (:mod:`~langgraph_memory.reflection`).
+            insights once new memories weigh enough
+            (:mod:`~langgraph_memory.layers.long_term.reflection`).
         insights: Reflect new facts into insights (off by default: which facts share an
             insight depends on the order concurrent writers store them, so two stores of
             the same conversation may group them differently).
@@ -518,7 +521,7 @@ class LifecycleSection(Section):
             ``base − min(age_days/age_days·age_step, age_cap) + min(accesses·access_step,
             access_cap) + success (or − failure) + alert (if an alert triggered it) +
             complex_bonus (more than complex_steps steps)``, clamped to [0, 1]
-            (:class:`~langgraph_memory.forgetting.ImportanceRule`).
+            (:class:`~langgraph_memory.layers.working.forgetting.ImportanceRule`).
     """
 
     forget_threshold: float = 0.25

@@ -1,18 +1,20 @@
 """The facade: :class:`MemoryManager` writes, searches and builds context.
 
-It holds no pipeline logic: every call is validated and handed to the write
-pipeline (:mod:`.write.pipeline`), the read pipeline (:mod:`.read.pipeline`) or a
-layer, all wired once by :func:`~langgraph_memory.wiring.wire`. Working memory,
-episodes and maintenance are in :mod:`.lifecycle`, store items and core blocks in
-:mod:`.manager_items`, documents in :mod:`.manager_documents`, vector stores attached as
-knowledge (with ``asearch`` and ``abuild_context``, which await them) in
-:mod:`.manager_sources`, deletion, statistics and quarantined messages in
-:mod:`.manager_housekeeping`, and every other method's async twin in
-:mod:`.manager_async`.
+It holds no pipeline logic: every call is validated and handed to the write pipeline
+(:mod:`~langgraph_memory.write.pipeline`), the read pipeline
+(:mod:`~langgraph_memory.read.pipeline`) or a layer, all wired once by
+:func:`~langgraph_memory.parts.assembly.wire`. Working memory, episodes and maintenance are in
+:mod:`~langgraph_memory.parts.lifecycle`, store items and core blocks in
+:mod:`~langgraph_memory.parts.manager_items`, documents in
+:mod:`~langgraph_memory.parts.manager_documents`, vector stores attached as knowledge (with
+``asearch`` and ``abuild_context``, which await them) in
+:mod:`~langgraph_memory.parts.manager_sources`, deletion, statistics and quarantined messages in
+:mod:`~langgraph_memory.parts.manager_housekeeping`, and every other method's async twin in
+:mod:`~langgraph_memory.parts.manager_async`.
 
 Example:
     >>> from langgraph_memory import MemoryManager
-    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.storage import InMemoryBackend
     >>> from langgraph_memory.embeddings import HashingEmbeddings
     >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
     ...     _ = mm.add_turn("alice", "s1", user="I moved to Lyon last spring.",
@@ -31,24 +33,29 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.embeddings import Embeddings
 
-from .backends.base import MemoryBackend
-from .concurrency import in_foreground
-from .config import MemoryConfig
-from .context import MemoryContext
-from .embeddings import CachedEmbeddings
-from .lifecycle import LifecycleMixin
-from .manager_async import AsyncMixin
-from .manager_documents import DocumentsMixin
-from .manager_housekeeping import HousekeepingMixin
-from .manager_items import ItemsMixin
-from .manager_sources import VectorStoresMixin
-from .read.pipeline import LAYERS, check_layers
-from .records import MemoryHit, SearchLayer
-from .retrieval.rerank import Reranker
-from .validation import check_content, check_id, check_positive_int
-from .wiring import open_backend, wire
-from .write.extraction import load_rules
-from .write.extraction_entities import load_chinese
+from langgraph_memory.config import MemoryConfig
+from langgraph_memory.core.concurrency import in_foreground
+from langgraph_memory.core.context import MemoryContext
+from langgraph_memory.core.records import MemoryHit, SearchLayer
+from langgraph_memory.core.validation import (
+    LAYERS,
+    check_content,
+    check_id,
+    check_layers,
+    check_positive_int,
+)
+from langgraph_memory.embeddings import CachedEmbeddings
+from langgraph_memory.extraction.entities import load_chinese
+from langgraph_memory.extraction.extractor import load_rules
+from langgraph_memory.parts.assembly import open_backend, wire
+from langgraph_memory.parts.lifecycle import LifecycleMixin
+from langgraph_memory.parts.manager_async import AsyncMixin
+from langgraph_memory.parts.manager_documents import DocumentsMixin
+from langgraph_memory.parts.manager_housekeeping import HousekeepingMixin
+from langgraph_memory.parts.manager_items import ItemsMixin
+from langgraph_memory.parts.manager_sources import VectorStoresMixin
+from langgraph_memory.read.rerank import Reranker
+from langgraph_memory.storage.base import MemoryBackend
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -145,7 +152,7 @@ class MemoryManager(
             ConnectionError: When the server cannot be reached (the password is never shown).
             RuntimeError: When the pgvector extension is missing.
         """
-        from .backends.postgres import PostgresBackend
+        from langgraph_memory.storage.postgres.backend import PostgresBackend
 
         backend = PostgresBackend.from_conn_string(url, **backend_kw)
         return cls(backend=backend, embeddings=embeddings, llm=llm, config=config)

@@ -27,8 +27,8 @@ from hypothesis import settings
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import InMemoryBackend, MemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import InMemoryBackend, MemoryBackend, SQLiteBackend
 
 # Property tests keep no example database: nothing is written outside the test's tmp dirs.
 settings.register_profile("langgraph-memory", database=None, deadline=None)
@@ -43,7 +43,7 @@ BACKENDS: dict[str, Callable[[Path], MemoryBackend]] = {
 
 def _postgres(tmp_path: Path) -> MemoryBackend:
     """A PostgresBackend on a fresh database of the session's server (see ``pg_server``)."""
-    from langgraph_memory.backends.postgres import PostgresBackend
+    from langgraph_memory.storage.postgres.backend import PostgresBackend
 
     return PostgresBackend(pg_server.session_databases().new_database())
 
@@ -54,14 +54,14 @@ if pg_server.available():
 
 def _chroma(tmp_path: Path) -> MemoryBackend:
     """A ChromaBackend on a local persistent directory (in tmpfs, see ``chroma_server``)."""
-    from langgraph_memory.backends.chroma import ChromaBackend
+    from langgraph_memory.storage.chroma.backend import ChromaBackend
 
     return ChromaBackend.persistent(chroma_server.scratch_dir(tmp_path, "chroma-store"))
 
 
 def _chroma_http(tmp_path: Path) -> MemoryBackend:
     """A ChromaBackend on the session's ``chroma run`` server, its own prefix per tmp_path."""
-    from langgraph_memory.backends.chroma import ChromaBackend
+    from langgraph_memory.storage.chroma.backend import ChromaBackend
 
     server = chroma_server.get_server()
     prefix = "t" + hashlib.sha256(str(tmp_path).encode()).hexdigest()[:20]

@@ -264,7 +264,7 @@ class TestDatabases:
         self._made: list[str] = []
         self.template = f"lgm_tpl_{uuid.uuid4().hex[:12]}"
         self._admin(f'CREATE DATABASE "{self.template}"')
-        from langgraph_memory.backends.postgres import PostgresBackend
+        from langgraph_memory.storage.postgres.backend import PostgresBackend
 
         # The template holds the extension and the whole schema, so setup() is a no-op later.
         PostgresBackend(self.url(self.template)).close()

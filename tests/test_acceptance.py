@@ -28,9 +28,9 @@ from pydantic import Field
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph import with_memory
-from langgraph_memory.graph.messages import content_text
-from langgraph_memory.graph.tools import create_memory_tools
+from langgraph_memory.integrations.graph import with_memory
+from langgraph_memory.integrations.graph.messages import content_text
+from langgraph_memory.integrations.graph.tools import create_memory_tools
 
 Mode = Literal["sync", "async"]
 FACT = "I'm allergic to peanuts. 我住在杭州。"

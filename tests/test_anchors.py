@@ -9,7 +9,7 @@ import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager, SensitiveContentError
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.working import ANCHOR_KIND, Anchor
+from langgraph_memory.layers.working.tasks import ANCHOR_KIND, Anchor
 
 
 def texts(anchors: list[Anchor]) -> list[str]:

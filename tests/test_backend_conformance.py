@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import MemoryBackend, compile_filter
+from langgraph_memory.core.records import Message, Record, index_text
+from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.records import Message, Record, index_text
-from langgraph_memory.tokens import tokenize
+from langgraph_memory.storage import MemoryBackend, compile_filter
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
 
@@ -744,7 +744,7 @@ def test_delete_user_removes_records(backend: MemoryBackend) -> None:
 
 # -- the long-term entry index --------------------------------------------------------------
 def entry(key: str, text: str | None, digest: str = "", vector=None):
-    from langgraph_memory.backends.capabilities import IndexedEntry
+    from langgraph_memory.storage.capabilities import IndexedEntry
 
     terms = dict(Counter(tokenize(text))) if text else {}
     doc = {"layer": key.split("/")[0], "id": key.split("/")[1]} if text else {}

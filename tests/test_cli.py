@@ -1,6 +1,6 @@
 """The ``langgraph-memory`` command line, run in-process with the fast hashing embedder.
 
-Every test calls :func:`langgraph_memory.cli.main` with ``--hashing`` and a
+Every test calls :func:`langgraph_memory.integrations.cli.commands.main` with ``--hashing`` and a
 temporary ``--path``; the one ``slow`` test runs the real ``demo`` (default
 model) in a subprocess.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from langgraph_memory import __version__
-from langgraph_memory.cli import DEMO_QUESTIONS, main, parse_record
+from langgraph_memory.integrations.cli.commands import DEMO_QUESTIONS, main, parse_record
 
 ALLERGY_QUESTION = "用户对什么食物过敏？"
 
@@ -476,7 +476,14 @@ def test_bad_budget_is_a_clean_error(store: Path, capsys: pytest.CaptureFixture[
 def test_real_demo_with_the_default_model(tmp_path: Path) -> None:
     env = os.environ | {"COLUMNS": "200", "PYTHONIOENCODING": "utf-8"}
     proc = subprocess.run(
-        [sys.executable, "-m", "langgraph_memory.cli", "demo", "--path", str(tmp_path)],
+        [
+            sys.executable,
+            "-m",
+            "langgraph_memory.integrations.cli.commands",
+            "demo",
+            "--path",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -519,7 +526,9 @@ def test_without_rich_the_command_line_says_which_extra() -> None:
     import subprocess
     import sys
 
-    code = "import sys; sys.modules['rich'] = None; import langgraph_memory.cli"
+    code = (
+        "import sys; sys.modules['rich'] = None; import langgraph_memory.integrations.cli.commands"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 1
     assert "pip install 'langgraph-memory[cli]'" in out.stderr

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.cli import main
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.integrations.cli.commands import main
 
 
 @pytest.fixture(autouse=True)

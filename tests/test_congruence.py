@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import MemoryBackend
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 OVERLAP = 0.95

@@ -8,8 +8,8 @@ import asyncio
 import pytest
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import MemoryBackend
 
 
 def test_setup_is_idempotent_and_keeps_what_is_stored(backend: MemoryBackend) -> None:

@@ -24,8 +24,8 @@ import numpy as np
 import pytest
 
 from langgraph_memory import MemoryManager
+from langgraph_memory.core.records import index_text
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.records import index_text
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")]
 

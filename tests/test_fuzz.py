@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from langgraph_memory import MemoryManager, MemoryStore
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import MemoryBackend
 
 HOSTILE_CHARS = st.sampled_from(
     [

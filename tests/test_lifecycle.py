@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.forgetting import importance
-from langgraph_memory.working import Episode, TaskStep
+from langgraph_memory.layers.working.forgetting import importance
+from langgraph_memory.layers.working.tasks import Episode, TaskStep
+from langgraph_memory.storage import InMemoryBackend
 
 NOW = datetime(2025, 6, 1, tzinfo=timezone.utc)
 
@@ -296,7 +296,7 @@ def test_chinese_episodes_consolidate_in_chinese_and_are_retrieved_and_counted(
 
 def test_importance_and_confidence_constants_live_in_memory_config(tmp_path) -> None:
     """The seed's values are MemoryConfig's defaults, and the manager uses what is set."""
-    from langgraph_memory.forgetting import ImportanceRule
+    from langgraph_memory.layers.working.forgetting import ImportanceRule
 
     cfg = MemoryConfig()
     assert (cfg.importance_base, cfg.importance_age_step, cfg.importance_age_days) == (

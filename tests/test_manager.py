@@ -22,9 +22,9 @@ from langgraph_memory import (
     count_tokens,
     tokenize,
 )
-from langgraph_memory.backends import InMemoryBackend, MemoryBackend
-from langgraph_memory.context import item_tokens
+from langgraph_memory.core.context import item_tokens
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import InMemoryBackend, MemoryBackend
 
 CONVERSATION = [
     ("s1", "user", "I moved to Lyon last spring."),
@@ -743,7 +743,7 @@ class _WatchingEmbeddings(HashingEmbeddings):
         self.seen: list[bool] = []
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        from langgraph_memory.concurrency import foreground
+        from langgraph_memory.core.concurrency import foreground
 
         if any("?" in t for t in texts):  # the queries below, not the stored message
             self.seen.append(foreground.active)
@@ -751,7 +751,7 @@ class _WatchingEmbeddings(HashingEmbeddings):
 
 
 def test_background_loops_yield_only_while_a_foreground_call_runs(tmp_path) -> None:
-    from langgraph_memory import concurrency as worker
+    from langgraph_memory.core import concurrency as worker
 
     emb = _WatchingEmbeddings()
     with MemoryManager(tmp_path, embeddings=emb) as mm:
@@ -770,7 +770,7 @@ def test_background_loops_yield_only_while_a_foreground_call_runs(tmp_path) -> N
 def test_warm_up_loads_the_chinese_dictionaries_and_the_model(tmp_path) -> None:
     import sys
 
-    from langgraph_memory import tokens
+    from langgraph_memory.core import tokens as tokens
 
     with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
         mm.warm_up()

@@ -114,7 +114,7 @@ def test_the_cli_search_loads_no_langgraph(tmp_path) -> None:
         mm.add_message("u", "s", "user", "I moved to Lyon last spring.")
         mm.flush()
     code = (
-        "from langgraph_memory.cli import main\n"
+        "from langgraph_memory.integrations.cli.commands import main\n"
         f"main(['--path', {str(tmp_path)!r}, '--hashing', 'search', '--user', 'u', 'Lyon'])"
     )
     heavy = [

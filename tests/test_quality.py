@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager, tokenize
-from langgraph_memory.backends import InMemoryBackend
+from langgraph_memory.storage import InMemoryBackend
 
 pytestmark = pytest.mark.slow
 

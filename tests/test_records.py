@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from langgraph_memory.layers.entities import Entity
-from langgraph_memory.records import from_data, to_data, via_asdict
+from langgraph_memory.core.records import from_data, to_data, via_asdict
+from langgraph_memory.layers.long_term.entities import Entity
 
 T = datetime(2024, 5, 1, 12, 30, tzinfo=timezone.utc)
 

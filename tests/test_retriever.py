@@ -10,7 +10,7 @@ from langchain_core.documents import Document
 from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.retriever import MemoryRetriever
+from langgraph_memory.integrations.retriever import MemoryRetriever
 
 #: Alice's messages: (message id, session, role, content, metadata).
 ALICE = [

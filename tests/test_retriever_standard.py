@@ -16,9 +16,9 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.retriever import MemoryRetriever
+from langgraph_memory.integrations.retriever import MemoryRetriever
+from langgraph_memory.storage import SQLiteBackend
 
 #: (user, assistant) turns of the user the retriever reads; more than any k the suite asks.
 ALICE_TURNS = [

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from langgraph_memory import MemoryContext, MemoryHit, MemoryManager
-from langgraph_memory.backends import MemoryBackend, SQLiteBackend
+from langgraph_memory.core.records import Message, index_text
+from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings
-from langgraph_memory.records import Message, index_text
-from langgraph_memory.tokens import tokenize
+from langgraph_memory.storage import MemoryBackend, SQLiteBackend
 
 N_THREADS = 8
 PER_THREAD = 200

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import MemoryBackend
 
 Call = Callable[[MemoryManager], Any]
 

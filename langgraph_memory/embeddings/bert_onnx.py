@@ -7,11 +7,11 @@ then the mean over the attention mask and L2 normalisation. It takes ``input_ids
 ``attention_mask`` and ``token_type_ids`` (int64, batch x tokens) and gives
 ``sentence_embedding`` (float32, batch x hidden).
 
-The weights are read from ``model.safetensors`` (its header parsed here, so no
-``safetensors`` package is needed) and the graph is written as ONNX protobuf by
-:mod:`.onnx_proto`, in memory (no ``onnx`` package): nothing is exported by PyTorch and
-nothing is downloaded. Dynamic int8
-quantisation of the dense layers is optional (:func:`quantized`).
+The weights are read from ``model.safetensors`` (its header parsed here, so no ``safetensors``
+package is needed) and the graph is written as ONNX protobuf by
+:mod:`~langgraph_memory.embeddings.onnx_proto`, in memory (no ``onnx`` package): nothing is exported
+by PyTorch and nothing is downloaded. Dynamic int8 quantisation of the dense layers is optional
+(:func:`quantized`).
 
 Example:
     >>> import numpy as np
@@ -34,7 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from .onnx_proto import FLOAT, INT64, Graph, Model, Node, Tensor, ValueInfo
+from langgraph_memory.embeddings.onnx_proto import (
+    FLOAT,
+    INT64,
+    Graph,
+    Model,
+    Node,
+    Tensor,
+    ValueInfo,
+)
 
 __all__ = [
     "GRAPH_VERSION",
@@ -136,7 +144,8 @@ class _Graph:
 def build_bert(
     weights: Mapping[str, np.ndarray], *, heads: int, eps: float, external: bool = False
 ) -> tuple[Model, dict[str, np.ndarray]]:
-    """An ONNX model (opset 18; :class:`~.onnx_proto.Model`) of the BERT sentence encoder with these
+    """An ONNX model (opset 18; :class:`~langgraph_memory.embeddings.onnx_proto.Model`) of
+    the BERT sentence encoder with these
     weights (names as in a Hugging Face ``BertModel``), mean pooling and L2
     normalisation (see the module docs), and the initializers it leaves external
     (empty unless ``external``).

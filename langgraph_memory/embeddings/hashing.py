@@ -14,7 +14,7 @@ import re
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from ..tokens import tokenize
+from langgraph_memory.core.tokens import tokenize
 
 __all__ = ["HashingEmbeddings"]
 

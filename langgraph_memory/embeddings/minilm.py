@@ -124,13 +124,13 @@ class MiniLMEmbeddings(Embeddings):
             self.model_id = MiniLMEmbeddings.model_id + INT8_SUFFIX
         self._encoder: Any
         if backend == "onnx":
-            from .minilm_onnx import OnnxMiniLM
+            from langgraph_memory.embeddings.minilm_onnx import OnnxMiniLM
 
             self._encoder = OnnxMiniLM(
                 path, batch_size=batch_size, batch_tokens=batch_tokens, quantize=quantize
             )
         else:
-            from .minilm_torch import TorchMiniLM
+            from langgraph_memory.embeddings.minilm_torch import TorchMiniLM
 
             self._encoder = TorchMiniLM(
                 path, device=device, batch_size=batch_size, batch_tokens=batch_tokens
@@ -165,7 +165,7 @@ def _onnx_runs(path: Path, device: str) -> bool:
         import onnxruntime  # noqa: F401
     except ImportError:
         return False
-    from .minilm_onnx import unsupported_layout
+    from langgraph_memory.embeddings.minilm_onnx import unsupported_layout
 
     return unsupported_layout(path) is None
 

@@ -1,17 +1,18 @@
 """The default backend of the default model: the BERT graph run by ONNX Runtime.
 
-No PyTorch: the tokenizer is read from ``tokenizer.json`` (:mod:`.wordpiece`, plain
-Python giving ``tokenizers``' ids; ``tokenizers`` itself for another kind), the graph
-is built in memory from ``model.safetensors`` (:mod:`.bert_onnx`) and ONNX Runtime
-takes the weights from the arrays read from disk. Loading takes a few tenths of a
-second where sentence-transformers and torch took about eight.
+No PyTorch: the tokenizer is read from ``tokenizer.json``
+(:mod:`~langgraph_memory.embeddings.wordpiece`, plain Python giving ``tokenizers``' ids;
+``tokenizers`` itself for another kind), the graph is built in memory from ``model.safetensors``
+(:mod:`~langgraph_memory.embeddings.bert_onnx`) and ONNX Runtime takes the weights from the arrays
+read from disk. Loading takes a few tenths of a second where sentence-transformers and torch took
+about eight.
 
-Each call of the network runs on one thread (one intra-op thread per session run
-on 2 cores: nothing spins between calls): texts that fit one batch (a query, a read's
-few texts) on the caller's thread, more on model streams, one thread each, sharing
-one session, where the batches of callers' threads go ahead of those of the library's
-background threads (a read's long-term entries, of the worker's windows: see
-:mod:`.streams`). Texts are tokenised once, then cut into batches by padded tokens.
+Each call of the network runs on one thread (one intra-op thread per session run on 2 cores: nothing
+spins between calls): texts that fit one batch (a query, a read's few texts) on the caller's thread,
+more on model streams, one thread each, sharing one session, where the batches of callers' threads
+go ahead of those of the library's background threads (a read's long-term entries, of the worker's
+windows: see :mod:`~langgraph_memory.embeddings.streams`). Texts are tokenised once, then cut into
+batches by padded tokens.
 
 Example:
     >>> from langgraph_memory.embeddings.minilm import default_model_dir
@@ -32,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from .batching import token_batches
-from .bert_onnx import (
+from langgraph_memory.embeddings.batching import token_batches
+from langgraph_memory.embeddings.bert_onnx import (
     GRAPH_VERSION,
     build_bert,
     cache_dir,
@@ -41,8 +42,8 @@ from .bert_onnx import (
     read_safetensors,
     weights_digest,
 )
-from .streams import Streams
-from .wordpiece import WordPieceTokenizer, unsupported_tokenizer
+from langgraph_memory.embeddings.streams import Streams
+from langgraph_memory.embeddings.wordpiece import WordPieceTokenizer, unsupported_tokenizer
 
 __all__ = ["OnnxMiniLM", "unsupported_layout"]
 
@@ -89,7 +90,8 @@ class OnnxMiniLM:
         batch_size: At most this many texts go through the network at once.
         batch_tokens: At most this many padded tokens go through it at once.
         quantize: Quantise the dense layers' weights to int8 (the quantised model is
-            cached under :func:`~.bert_onnx.cache_dir`, keyed by the weights' hash).
+            cached under :func:`~langgraph_memory.embeddings.bert_onnx.cache_dir`, keyed by the
+            weights' hash).
 
     Raises:
         ImportError: When onnxruntime is missing.

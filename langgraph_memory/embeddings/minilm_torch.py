@@ -2,9 +2,10 @@
 
 Loaded from disk with the Hugging Face hub switched off, so nothing is downloaded at
 run time. The module holds how the model is run fast on a few CPU cores with torch:
-batches cut by padded tokens, two single-thread model streams, and a traced network
-that calls back into Python once per batch. :class:`~.minilm.MiniLMEmbeddings` uses it
-with ``backend="torch"``; the default backend is ONNX Runtime (:mod:`.minilm_onnx`).
+batches cut by padded tokens, two single-thread model streams, and a traced network that calls back
+into Python once per batch. :class:`~langgraph_memory.embeddings.minilm.MiniLMEmbeddings` uses it
+with ``backend="torch"``; the default backend is ONNX Runtime
+(:mod:`~langgraph_memory.embeddings.minilm_onnx`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .batching import token_batches
+from langgraph_memory.embeddings.batching import token_batches
 
 __all__ = ["TorchMiniLM"]
 

@@ -5,7 +5,7 @@ A call of the encoder cuts its texts into batches and hands them to the streams 
 once. In one first-in, first-out queue a read's batches (the long-term entries it
 embeds) waited behind the background worker's windows of 512 texts: ``build_context``
 took up to 1.2 s during an ingestion. Here batches queued from the library's background
-threads (see :func:`~langgraph_memory.concurrency.mark_background`) run only when no
+threads (see :func:`~langgraph_memory.core.concurrency.mark_background`) run only when no
 other caller's batch waits, so a caller waits only for the batches already running.
 Within each of the two, first come, first served: the worker's own windows keep their
 order (served by size instead, a smaller window overtook the one the worker waited for,
@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from ..concurrency import in_background
+from langgraph_memory.core.concurrency import in_background
 
 __all__ = ["Streams"]
 

@@ -1,13 +1,13 @@
 """Context items: what each layer's memories look like in a context, and why they are there.
 
-Every builder returns :class:`~langgraph_memory.context.ContextItem` objects with their
+Every builder returns :class:`~langgraph_memory.core.context.ContextItem` objects with their
 score, score parts, citations and reason: anchors and the task in progress (working
 memory), the current session's messages, retrieved messages with the turns around
 them, mid-term segment summaries, and long-term entries.
 
 Example:
     >>> from datetime import datetime, timezone
-    >>> from langgraph_memory.records import Message
+    >>> from langgraph_memory.core.records import Message
     >>> msg = Message("m1", "ann", "s1", "user", "I moved to Lyon", datetime(2024, 5, 1,
     ...               tzinfo=timezone.utc), seq=3)
     >>> it = message_item(msg, "message", 0.03, {"rrf": 0.03}, "retrieved", show_dates=True)
@@ -21,21 +21,21 @@ import re
 from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING, cast
 
-from ..config import MemoryConfig
-from ..context import ContextItem, item_tokens
-from ..layers.hierarchy import RankedSegment
-from ..layers.longterm_read import LongTermDoc
-from ..layers.shortterm import SessionState
-from ..records import ContextLayer, MemoryHit, Message
-from ..tokens import count_tokens, tokenize
-from ..working import Anchor, TaskState
-from ..write.extraction_entities import sentence_spans
-from .excerpts import excerpt
-from .messages import SEGMENT_RANKING, RankedMessage
-from .speakers import names_speaker
+from langgraph_memory.config import MemoryConfig
+from langgraph_memory.core.context import ContextItem, item_tokens
+from langgraph_memory.core.records import ContextLayer, MemoryHit, Message
+from langgraph_memory.core.tokens import count_tokens, tokenize
+from langgraph_memory.extraction.entities import sentence_spans
+from langgraph_memory.layers.hierarchy.placement import RankedSegment
+from langgraph_memory.layers.index.ranking import LongTermDoc
+from langgraph_memory.layers.short_term.sessions import SessionState
+from langgraph_memory.layers.working.tasks import Anchor, TaskState
+from langgraph_memory.read.excerpts import excerpt
+from langgraph_memory.read.messages import SEGMENT_RANKING, RankedMessage
+from langgraph_memory.read.speakers import names_speaker
 
 if TYPE_CHECKING:
-    from ..backends.base import StorageCore
+    from langgraph_memory.storage.base import StorageCore
 
 __all__ = [
     "anchor_item",

@@ -5,7 +5,7 @@ sentence in thousands of tokens; packed whole it crowds the user's own words out
 the budget. :func:`excerpt` keeps a message's opening sentence and then its sentences
 (or lines of code) sharing the most terms with the query, in their original order,
 within a token cap; gaps are marked with ``…``. Given the span of the passage that
-matched the query (see :mod:`~langgraph_memory.layers.passages`), the pieces within it
+matched the query (see :mod:`~langgraph_memory.layers.index.passages`), the pieces within it
 come first, after the opening.
 
 Example:
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Set
 
-from ..tokens import count_cjk, count_tokens, tokenize
-from ..write.extraction_entities import sentence_spans
+from langgraph_memory.core.tokens import count_cjk, count_tokens, tokenize
+from langgraph_memory.extraction.entities import sentence_spans
 
 __all__ = ["excerpt", "GAP"]
 
@@ -34,7 +34,7 @@ def excerpt(
 
     Args:
         text: The message content.
-        terms: The query's terms (:func:`~langgraph_memory.tokens.tokenize`).
+        terms: The query's terms (:func:`~langgraph_memory.core.tokens.tokenize`).
         max_tokens: The excerpt's cap (``0`` or less: never cut).
         focus: The ``(start, end)`` characters of the passage that matched: its pieces
             go in first after the opening (a text of one piece is cut from its start).

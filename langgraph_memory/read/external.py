@@ -1,16 +1,15 @@
 """Knowledge read from vector stores the user already keeps, at query time (no copy).
 
-A user who keeps documents in a LangChain vector store — langchain-postgres'
-``PGVectorStore`` (or its older ``PGVector``), or any other ``VectorStore`` — attaches
-it to the manager (:meth:`~langgraph_memory.MemoryManager.attach_vector_store`), shared
-or for one user. Nothing of it is copied: each ``search`` and ``build_context`` asks the
-store for its closest passages (``similarity_search_with_relevance_scores``, with the
-attachment's ``k`` and ``filter``), while the memory's own retrieval runs. The read path
-ranks them beside the document chunks (:meth:`~.query.Retrieval.documents`: one hybrid
-ranking, terms and the memory's own embedder, whose vectors of them stay in process),
-so they are hits of the ``document`` layer, context items of layer ``chunk``, cited as
-``[doc: Title § page 3, via handbook]`` with ``vs:<name>:<id>`` in their ``source_ids``
-and counted against the token budget like every item.
+A user who keeps documents in a LangChain vector store — langchain-postgres' ``PGVectorStore`` (or
+its older ``PGVector``), or any other ``VectorStore`` — attaches it to the manager
+(:meth:`~langgraph_memory.MemoryManager.attach_vector_store`), shared or for one user. Nothing of it
+is copied: each ``search`` and ``build_context`` asks the store for its closest passages
+(``similarity_search_with_relevance_scores``, with the attachment's ``k`` and ``filter``), while the
+memory's own retrieval runs. The read path ranks them beside the document chunks
+(:meth:`~langgraph_memory.read.query.Retrieval.documents`: one hybrid ranking, terms and the
+memory's own embedder, whose vectors of them stay in process), so they are hits of the ``document``
+layer, context items of layer ``chunk``, cited as ``[doc: Title § page 3, via handbook]`` with
+``vs:<name>:<id>`` in their ``source_ids`` and counted against the token budget like every item.
 
 A store that fails or does not answer within its ``timeout`` is left out of that
 query: the failure is logged, noted in the context (``MemoryContext.notes``, shown by
@@ -49,9 +48,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..layers.documents import SHARED_OWNER, owner_of
-from ..layers.longterm_read import LongTermDoc
-from ..validation import check_id, check_positive_int
+from langgraph_memory.core.validation import check_id, check_positive_int
+from langgraph_memory.layers.index.ranking import LongTermDoc
+from langgraph_memory.layers.knowledge.documents import SHARED_OWNER, owner_of
 
 if TYPE_CHECKING:  # langchain_core.vectorstores loads the runnables: only on attach
     from langchain_core.documents import Document

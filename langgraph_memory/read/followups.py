@@ -15,18 +15,18 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from ..config import MemoryConfig
-from ..context import ContextItem
-from ..embeddings.cache import CachedEmbeddings
-from ..records import Message, index_text
-from ..tokens import is_cjk_text, tokenize
-from .candidates import message_item
-from .messages import RankedMessage
-from .packing import Packer
-from .timeline import timeline_item
+from langgraph_memory.config import MemoryConfig
+from langgraph_memory.core.context import ContextItem
+from langgraph_memory.core.records import Message, index_text
+from langgraph_memory.core.tokens import is_cjk_text, tokenize
+from langgraph_memory.embeddings.cache import CachedEmbeddings
+from langgraph_memory.read.candidates import message_item
+from langgraph_memory.read.messages import RankedMessage
+from langgraph_memory.read.packing import Packer
+from langgraph_memory.read.timeline import timeline_item
 
 if TYPE_CHECKING:
-    from ..backends.base import MemoryBackend
+    from langgraph_memory.storage.base import MemoryBackend
 
 __all__ = ["SUCCESSOR_POSTINGS", "add_successors", "distinctive", "pack_timeline"]
 

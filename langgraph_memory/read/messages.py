@@ -4,7 +4,7 @@ query's embedding.
 
 Example:
     >>> from langgraph_memory import MemoryManager
-    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.storage import InMemoryBackend
     >>> from langgraph_memory.embeddings import HashingEmbeddings
     >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
     ...     _ = mm.add_message("ann", "s1", "user", "I keep bees in Lyon")
@@ -22,14 +22,14 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 
-from ..backends.base import MemoryBackend
-from ..config import MemoryConfig
-from ..embeddings import EmbedderSource
-from ..filters import compile_filter
-from ..layers.passages import PassageHit, Passages
-from ..records import MemoryHit, Message
-from ..retrieval.hybrid import HybridRanker
-from ..tokens import tokenize
+from langgraph_memory.config import MemoryConfig
+from langgraph_memory.core.filters import compile_filter
+from langgraph_memory.core.records import MemoryHit, Message
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.embeddings import EmbedderSource
+from langgraph_memory.layers.index.passages import PassageHit, Passages
+from langgraph_memory.retrieval.hybrid import HybridRanker
+from langgraph_memory.storage.base import MemoryBackend
 
 __all__ = ["MessageRetriever", "QueryVector", "RankedMessage", "to_hit", "SEGMENT_RANKING"]
 

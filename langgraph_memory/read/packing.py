@@ -4,7 +4,7 @@ The packer counts the rendered prompt exactly (header, date-group lines and
 item lines), so a context uses its whole budget and never exceeds it.
 
 Example:
-    >>> from langgraph_memory.context import ContextItem
+    >>> from langgraph_memory.core.context import ContextItem
     >>> a = ContextItem("message", "Alice: hi", 0, 1.0, {}, ["m1"], "", group="2024-01-02")
     >>> p = Packer(100)
     >>> [it.source_ids for it in p.take([a])]
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import get_args
 
-from ..context import HEADER, ContextItem, group_line, item_line
-from ..layers.longterm_read import LongTermLayer
-from ..tokens import count_cjk
+from langgraph_memory.core.context import HEADER, ContextItem, group_line, item_line
+from langgraph_memory.core.tokens import count_cjk
+from langgraph_memory.layers.index.ranking import LongTermLayer
 
 __all__ = ["Packer", "STATEMENT_LAYERS"]
 

@@ -1,24 +1,23 @@
 """The read path: ``search`` and ``build_context`` over every layer, in one orchestration.
 
-One query's retrieval (:class:`~.query.Retrieval`) embeds the query once and ranks, for
-both calls alike: the user's messages by hybrid search (BM25 and dense, fused by
-RRF), the mid-term segments closest to the query (each retrieval warms them; their
-pages' messages may join as a third ranking), and long-term facts, traits, episodes
-and knowledge by hybrid search too. ``search`` interleaves the layers' rankings by
-reciprocal rank; ``build_context`` packs, by priority, the session's anchors, the
-standing instructions read from the user's messages (up to ``instruction_share`` of the
-budget) and the user profile (``profile_share``), both closest to the query first, the
-task in progress (``working_share``), the current session's short-term pages
-(``session_share``), for a question about how something went a timeline of the user's
-own messages (``timeline_share``, see :mod:`.timeline`), then the retrieved candidates
-best first (long messages as excerpts, see :mod:`.excerpts`), scored relevance × the
-query route's layer weight × time match × recency × importance × length, optionally
-reranked and diversified.
+One query's retrieval (:class:`~langgraph_memory.read.query.Retrieval`) embeds the query once and
+ranks, for both calls alike: the user's messages by hybrid search (BM25 and dense, fused by RRF),
+the mid-term segments closest to the query (each retrieval warms them; their pages' messages may
+join as a third ranking), and long-term facts, traits, episodes and knowledge by hybrid search too.
+``search`` interleaves the layers' rankings by reciprocal rank; ``build_context`` packs, by
+priority, the session's anchors, the standing instructions read from the user's messages (up to
+``instruction_share`` of the budget) and the user profile (``profile_share``), both closest to the
+query first, the task in progress (``working_share``), the current session's short-term pages
+(``session_share``), for a question about how something went a timeline of the user's own messages
+(``timeline_share``, see :mod:`~langgraph_memory.read.timeline`), then the retrieved candidates best
+first (long messages as excerpts, see :mod:`~langgraph_memory.read.excerpts`), scored relevance ×
+the query route's layer weight × time match × recency × importance × length, optionally reranked and
+diversified.
 
-The layers reach the read path through small protocols: :class:`SegmentSource`
-(the hierarchy), :class:`LongTermSource`, :class:`WorkingSource` and
-:class:`AccessRecorder`; vector stores the user keeps elsewhere, attached as knowledge,
-through :class:`~.external.VectorStores` (searched at query time, ranked with the
+The layers reach the read path through small protocols: :class:`SegmentSource` (the hierarchy),
+:class:`LongTermSource`, :class:`WorkingSource` and :class:`AccessRecorder`; vector stores the user
+keeps elsewhere, attached as knowledge, through
+:class:`~langgraph_memory.read.external.VectorStores` (searched at query time, ranked with the
 documents).
 """
 
@@ -29,22 +28,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
-
-from ..config import MemoryConfig
-from ..context import ContextItem, MemoryContext
-from ..layers.entry_index import EntryIndexer
-from ..layers.hierarchy import RankedSegment
-from ..layers.longterm_read import LongTermDoc
-from ..layers.promotion import INSTRUCTION_SOURCE
-from ..layers.shortterm import SessionState
-from ..records import MemoryHit, Message
-from ..retrieval.rerank import Reranker
-from ..retrieval.routing import route_query
-from ..tokens import tokenize
-from ..validation import check_id
-from ..working import Anchor, TaskState
-from .candidates import (
+from langgraph_memory.config import MemoryConfig
+from langgraph_memory.core.context import ContextItem, MemoryContext
+from langgraph_memory.core.records import MemoryHit, Message
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.validation import check_id
+from langgraph_memory.layers.hierarchy.promotion import INSTRUCTION_SOURCE
+from langgraph_memory.layers.index.entries import EntryIndexer
+from langgraph_memory.layers.index.ranking import LongTermDoc
+from langgraph_memory.layers.working.tasks import Anchor, TaskState
+from langgraph_memory.read.candidates import (
     anchor_item,
     chain_items,
     doc_item,
@@ -54,17 +47,19 @@ from .candidates import (
     segment_items,
     task_item,
 )
-from .external import PREFETCHED, VectorStores
-from .followups import add_successors, pack_timeline
-from .messages import MessageRetriever
-from .packing import STATEMENT_LAYERS, Packer
-from .query import Retrieval
-from .rescoring import credit_segments, diversify, rerank, rescore
-from .speakers import SpeakerNames, boost_speakers
-from .timeline import wants_timeline
+from langgraph_memory.read.external import PREFETCHED, VectorStores
+from langgraph_memory.read.followups import add_successors, pack_timeline
+from langgraph_memory.read.messages import MessageRetriever
+from langgraph_memory.read.packing import STATEMENT_LAYERS, Packer
+from langgraph_memory.read.query import Retrieval, SegmentSource
+from langgraph_memory.read.rerank import Reranker
+from langgraph_memory.read.rescoring import credit_segments, diversify, rerank, rescore
+from langgraph_memory.read.routing import route_query
+from langgraph_memory.read.speakers import SpeakerNames, boost_speakers
+from langgraph_memory.read.timeline import wants_timeline
 
 if TYPE_CHECKING:
-    from ..backends.base import MemoryBackend
+    from langgraph_memory.storage.base import MemoryBackend
 
 __all__ = [
     "ReadPipeline",
@@ -73,60 +68,7 @@ __all__ = [
     "LongTermSource",
     "WorkingSource",
     "AccessRecorder",
-    "LAYERS",
-    "check_layers",
 ]
-
-#: Layers that ``search(layers=...)`` accepts: stored messages (every page, whatever
-#: layer holds it, stays searchable as a message), mid-term segment summaries,
-#: long-term entries (profile, facts, traits, episodes, knowledge), and the chunks of
-#: documents (``add_document``: the user's own and shared knowledge; hits of layer
-#: ``chunk``), with the passages of attached vector stores (also ``chunk``).
-LAYERS = ("message", "mid_term", "long_term", "document")
-#: Other names ``layers`` accepts: ``"knowledge"`` is the documents' semantic layer
-#: (seed 002's knowledge base), as RAG code names it.
-LAYER_ALIASES = {"knowledge": "document"}
-
-
-def check_layers(layers: Sequence[str] | None) -> set[str]:
-    """The layers ``search`` ranks: ``layers`` checked against :data:`LAYERS`, or all.
-
-    Raises:
-        TypeError: When ``layers`` is not a list of names.
-        ValueError: When a name is no layer (the message lists the known ones).
-    """
-    if layers is None:
-        return set(LAYERS)
-    if isinstance(layers, str) or not isinstance(layers, Sequence):
-        raise TypeError("layers must be a list of layer names")
-    unknown = [x for x in layers if x not in LAYERS and x not in LAYER_ALIASES]
-    if unknown:
-        raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
-    return {LAYER_ALIASES.get(x, x) for x in layers}
-
-
-class SegmentSource(Protocol):
-    """The memory hierarchy as the read path sees it."""
-
-    def state(self, user_id: str, session_id: str) -> SessionState:
-        """A session's short-term state."""
-        ...
-
-    def rank_segments(
-        self,
-        user_id: str,
-        query_vector: np.ndarray | None,
-        query_terms: Sequence[str],
-        k: int,
-        *,
-        visit: bool = True,
-    ) -> list[RankedSegment]:
-        """The ``k`` segments closest to a query (each retrieval warms them)."""
-        ...
-
-    def segment_of(self, user_id: str, seqs: Sequence[int]) -> dict[int, str]:
-        """Message seq -> id of the segment holding its page."""
-        ...
 
 
 class LongTermSource(Protocol):
@@ -223,7 +165,7 @@ class ReadPipeline:
         applies to messages and to document chunks, by their own fields: with one, the
         other layers are left out; with ``agent_id``, other agents' traits are). The
         attached vector stores' searches start here, unless the async twin started them
-        on its loop (:data:`~.external.PREFETCHED`)."""
+        on its loop (:data:`~langgraph_memory.read.external.PREFETCHED`)."""
         cfg = self.config
         external = PREFETCHED.get()
         if external is None and "document" in layers:
@@ -277,7 +219,7 @@ class ReadPipeline:
         self, owner: str, query: str, k: int, flt: Mapping[str, Any] | None
     ) -> list[MemoryHit]:
         """Hits of one owner's document chunks only (a user's own, or shared knowledge
-        for :data:`~langgraph_memory.layers.documents.SHARED_OWNER`), ranked as
+        for :data:`~langgraph_memory.layers.knowledge.documents.SHARED_OWNER`), ranked as
         :meth:`search` ranks chunks; attached vector stores are not read."""
         r = Retrieval(self, owner, query)
         return [_chunk_hit(*ranked) for ranked in r.documents(k, flt, shared=False)]

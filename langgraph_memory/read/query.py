@@ -12,34 +12,35 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from ..context import ContextItem
-from ..filters import compile_filter
-from ..layers.documents import CHUNK_KIND, SHARED_OWNER
-from ..layers.entry_index import INDEXED_KINDS
-from ..layers.hierarchy import RankedSegment
-from ..layers.longterm_read import LongTermDoc, RankedDoc, rank_hybrid
-from ..layers.passages import PASSAGE_KIND
-from ..records import MemoryHit, Message
-from ..retrieval.vectors import cosines
-from ..tokens import tokenize
-from .candidates import doc_item
-from .external import Pending
-from .messages import RankedMessage
-from .timeline import wants_timeline
+from langgraph_memory.config import MemoryConfig
+from langgraph_memory.core.context import ContextItem
+from langgraph_memory.core.filters import compile_filter
+from langgraph_memory.core.records import MemoryHit, Message
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.layers.hierarchy.placement import RankedSegment
+from langgraph_memory.layers.index.entries import EntryIndexer
+from langgraph_memory.layers.index.passages import PASSAGE_KIND
+from langgraph_memory.layers.index.ranking import LongTermDoc, RankedDoc, rank_hybrid
+from langgraph_memory.layers.knowledge.documents import CHUNK_KIND, SHARED_OWNER
+from langgraph_memory.layers.short_term.sessions import SessionState
+from langgraph_memory.read.candidates import doc_item
+from langgraph_memory.read.external import Pending
+from langgraph_memory.read.messages import MessageRetriever, RankedMessage
+from langgraph_memory.read.speakers import SpeakerNames
+from langgraph_memory.read.timeline import wants_timeline
+from langgraph_memory.retrieval.vectors import cosines
+from langgraph_memory.storage.base import MemoryBackend
 
-if TYPE_CHECKING:
-    from .pipeline import ReadPipeline
+__all__ = ["Retrieval", "UNRANKED_KINDS", "LESSON_MIN_COSINE", "chunk_filter"]
 
-__all__ = ["Retrieval", "RANKED_LAYERS", "LESSON_MIN_COSINE", "chunk_filter"]
-
-#: The long-term layers ranked for a query that asks for no summary or timeline (day and
-#: week roll-ups are ranked only for those; document chunks are a layer of their own, and
-#: passages of long messages count for their messages).
-RANKED_LAYERS = frozenset(INDEXED_KINDS) - {"rollup", "entity", CHUNK_KIND, PASSAGE_KIND}
+#: The indexed kinds not ranked as long-term entries for a query that asks for no summary
+#: or timeline (day and week roll-ups are ranked only for those; document chunks are a
+#: layer of their own, and passages of long messages count for their messages).
+UNRANKED_KINDS = frozenset({"rollup", "entity", CHUNK_KIND, PASSAGE_KIND})
 #: A lesson sharing no term with the task in progress rides along when its cosine with
 #: the task's request is at least this.
 LESSON_MIN_COSINE = 0.5
@@ -48,7 +49,7 @@ LESSON_MIN_COSINE = 0.5
 def chunk_filter(flt: Mapping[str, Any] | None) -> Callable[[LongTermDoc], bool]:
     """Which document chunks a search keeps: those whose fields (``document_id``,
     ``version``, ``title``, ``status``, ``shared`` and the document's metadata) match
-    ``flt`` (the language of :mod:`~langgraph_memory.filters`). Archived chunks only
+    ``flt`` (the language of :mod:`~langgraph_memory.core.filters`). Archived chunks only
     when the filter names a ``status`` or a ``version``.
 
     Raises:
@@ -70,23 +71,70 @@ def chunk_filter(flt: Mapping[str, Any] | None) -> Callable[[LongTermDoc], bool]
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
+class SegmentSource(Protocol):
+    """The memory hierarchy as the read path sees it."""
+
+    def state(self, user_id: str, session_id: str) -> SessionState:
+        """A session's short-term state."""
+        ...
+
+    def rank_segments(
+        self,
+        user_id: str,
+        query_vector: np.ndarray | None,
+        query_terms: Sequence[str],
+        k: int,
+        *,
+        visit: bool = True,
+    ) -> list[RankedSegment]:
+        """The ``k`` segments closest to a query (each retrieval warms them)."""
+        ...
+
+    def segment_of(self, user_id: str, seqs: Sequence[int]) -> dict[int, str]:
+        """Message seq -> id of the segment holding its page."""
+        ...
+
+
+class ReadSources(Protocol):
+    """What a retrieval reads (the read pipeline's collaborators)."""
+
+    @property
+    def config(self) -> MemoryConfig: ...
+
+    @property
+    def storage(self) -> MemoryBackend: ...
+
+    @property
+    def segments(self) -> SegmentSource: ...
+
+    @property
+    def retriever(self) -> MessageRetriever: ...
+
+    @property
+    def entries(self) -> EntryIndexer: ...
+
+    @property
+    def speakers(self) -> SpeakerNames: ...
+
+
 class Retrieval:
     """One query's retrieval: its vector (made once), its ranked segments (ranked once,
     on first use), its messages and its long-term entries.
 
     Args:
-        pipeline: The read pipeline it runs on.
+        pipeline: What it reads (the read pipeline).
         user_id: Whose memory.
         query: The query.
         external: The searches started in the user's attached vector stores, if any
-            (see :mod:`.external`); their passages are ranked with the documents.
+            (see :mod:`~langgraph_memory.read.external`); their passages are ranked with the
+            documents.
         agent_id: The agent asking: other agents' traits are left out (``None``: the
             traits of every agent count).
     """
 
     def __init__(
         self,
-        pipeline: ReadPipeline,
+        pipeline: ReadSources,
         user_id: str,
         query: str,
         external: Pending | None = None,
@@ -205,7 +253,7 @@ class Retrieval:
     ) -> list[RankedDoc]:
         """The user's indexed long-term entries (current facts, traits, episodes,
         knowledge) by hybrid search over the entry index (see
-        :mod:`~langgraph_memory.layers.entry_index`), and ``extra`` entries (the profile,
+        :mod:`~langgraph_memory.layers.index.entries`), and ``extra`` entries (the profile,
         for search) ranked alike beside them, best ``k`` of both by score.
 
         An entry sharing no term with the query must be at least as close to it as the
@@ -217,7 +265,8 @@ class Retrieval:
         floor = self._floor(message_parts)
         qvec = self.vector.get() if weight > 0 else None
         # day and week summaries answer how something went, not what was said
-        layers = RANKED_LAYERS | {"rollup"} if wants_timeline(self.query) else RANKED_LAYERS
+        ranked_kinds = frozenset(self._p.entries.kinds) - UNRANKED_KINDS
+        layers = ranked_kinds | {"rollup"} if wants_timeline(self.query) else ranked_kinds
         ranked = self._rank_entries(k, qvec, weight, floor, layers=layers)
         ranked += self.named_entities(k)
         ranked.sort(key=lambda r: -r.score)

@@ -7,7 +7,7 @@ in a retrieved mid-term segment say so (:func:`credit_segments`).
 
 Example:
     >>> from langgraph_memory import MemoryConfig
-    >>> from langgraph_memory.context import ContextItem
+    >>> from langgraph_memory.core.context import ContextItem
     >>> a = ContextItem("message", "user: tea", 1, 0.5, {}, ["m1"], "retrieved")
     >>> b = ContextItem("message", "user: coffee", 1, 0.9, {}, ["m2"], "retrieved")
     >>> [it.source_ids[0] for it in diversify([a, b], MemoryConfig())]
@@ -21,13 +21,13 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from ..config import MemoryConfig
-from ..context import ContextItem
-from ..layers.hierarchy import RankedSegment
-from ..retrieval.rerank import Reranker
-from ..retrieval.routing import Route
-from ..retrieval.scoring import age_days, mmr_order, recency_decay
-from ..tokens import tokenize
+from langgraph_memory.config import MemoryConfig
+from langgraph_memory.core.context import ContextItem
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.layers.hierarchy.placement import RankedSegment
+from langgraph_memory.read.rerank import Reranker
+from langgraph_memory.read.routing import Route
+from langgraph_memory.retrieval.scoring import age_days, mmr_order, recency_decay
 
 __all__ = ["rescore", "rerank", "diversify", "credit_segments", "ROUTE_LAYER"]
 

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Sequence, Set
 from dataclasses import replace
 from typing import Protocol
 
-from ..records import MemoryHit
-from ..tokens import tokenize
+from langgraph_memory.core.records import MemoryHit
+from langgraph_memory.core.tokens import tokenize
 
 __all__ = ["SpeakerNames", "without_speakers", "names_speaker", "boost_speakers", "REFRESH_SECONDS"]
 
@@ -112,8 +112,8 @@ class SpeakerNames:
 
     Example:
         >>> from datetime import datetime, timezone
-        >>> from langgraph_memory.backends import InMemoryBackend
-        >>> from langgraph_memory.records import Message
+        >>> from langgraph_memory.storage import InMemoryBackend
+        >>> from langgraph_memory.core.records import Message
         >>> b = InMemoryBackend()
         >>> when = datetime(2024, 5, 1, tzinfo=timezone.utc)
         >>> _ = b.insert_message(Message("m1", "ann", "s1", "user", "hi", when, name="Jon"), [])

@@ -2,7 +2,7 @@
 
 Example:
     >>> from langgraph_memory import MemoryManager
-    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.storage import InMemoryBackend
     >>> from langgraph_memory.embeddings import HashingEmbeddings
     >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
     ...     _ = mm.add_turn("ann", "s1", user="I like tea", assistant="Noted!")
@@ -18,7 +18,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from ..backends.base import MemoryBackend
+    from langgraph_memory.storage.base import MemoryBackend
 
 __all__ = ["memory_stats", "LayerStats"]
 

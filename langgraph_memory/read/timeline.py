@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence, Set
 
-from ..context import ContextItem, item_tokens
-from ..records import Message
-from ..tokens import is_cjk_text
-from .excerpts import excerpt
+from langgraph_memory.core.context import ContextItem, item_tokens
+from langgraph_memory.core.records import Message
+from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.read.excerpts import excerpt
 
 __all__ = ["wants_timeline", "timeline_item", "TIMELINE_CUES"]
 

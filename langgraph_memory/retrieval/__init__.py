@@ -3,8 +3,8 @@
 The hybrid retriever itself is in :mod:`langgraph_memory.retrieval.hybrid`.
 """
 
-from .bm25 import bm25_scores
-from .fusion import rrf_fuse
-from .vectors import VectorMatrix
+from langgraph_memory.retrieval.bm25 import bm25_scores
+from langgraph_memory.retrieval.fusion import rrf_fuse
+from langgraph_memory.retrieval.vectors import VectorMatrix
 
 __all__ = ["bm25_scores", "rrf_fuse", "VectorMatrix"]

@@ -3,8 +3,8 @@
 Every layer is ranked by it, from candidates of its own: messages by the store's
 BM25 and vector search (:mod:`langgraph_memory.read.messages`), long-term entries by
 their term overlap with the query and the cosine of their embedding
-(:mod:`~langgraph_memory.layers.longterm_read`), store items by BM25 and cosine over
-their indexed texts (:mod:`~langgraph_memory.graph.store_search`). The ranker turns
+(:mod:`~langgraph_memory.layers.index.ranking`), store items by BM25 and cosine over
+their indexed texts (:mod:`~langgraph_memory.integrations.graph.store_search`). The ranker turns
 those rankings into one: weighted reciprocal rank fusion, ``weight / (rrf_k + rank)``
 per ranking, with the options the layers need (a fusion depth past which candidates
 follow as a tail, shared ranks for equal scores, a normalised score). It can also
@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Generic, Literal, NamedTuple, TypeVar
 
-from .fusion import rrf_fuse
+from langgraph_memory.retrieval.fusion import rrf_fuse
 
 __all__ = ["HybridRanker", "Fused", "Normalise"]
 

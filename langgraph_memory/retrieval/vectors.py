@@ -11,7 +11,13 @@ from typing import Any, cast
 
 import numpy as np
 
-from .quantized import Int8Block, int8_available, quantize, quantize_queries, quantize_query
+from langgraph_memory.retrieval.quantized import (
+    Int8Block,
+    int8_available,
+    quantize,
+    quantize_queries,
+    quantize_query,
+)
 
 __all__ = ["VectorMatrix", "cosines"]
 
@@ -113,14 +119,13 @@ def _spread(calls: list[Any]) -> list[np.ndarray]:
 class VectorMatrix:
     """Rows of L2-normalised float32 vectors keyed by an integer (message seq).
 
-    Appends amortise by doubling capacity; search is one matrix-vector product. With
-    ``int8=True`` (a matrix kept across searches, as the backends keep theirs), from
-    :data:`INT8_ROWS` rows (with ONNX Runtime installed) the product is taken with int8
-    blocks of the rows (:mod:`.quantized`), a quarter of the bytes to read, and picks the
-    ``RESCORE_FACTOR * k`` best candidates (and any tied with the last), which the
-    float32 rows then score: the results are the exact search's whenever the int8
-    ranking keeps the true top ``k`` among its candidates (recall@10 against exact
-    search is recorded in ``benchmarks/RESULTS.md``).
+    Appends amortise by doubling capacity; search is one matrix-vector product. With ``int8=True``
+    (a matrix kept across searches, as the backends keep theirs), from :data:`INT8_ROWS` rows (with
+    ONNX Runtime installed) the product is taken with int8 blocks of the rows
+    (:mod:`~langgraph_memory.retrieval.quantized`), a quarter of the bytes to read, and picks the
+    ``RESCORE_FACTOR * k`` best candidates (and any tied with the last), which the float32 rows then
+    score: the results are the exact search's whenever the int8 ranking keeps the true top ``k``
+    among its candidates (recall@10 against exact search is recorded in ``benchmarks/RESULTS.md``).
 
     Example:
         >>> m = VectorMatrix(2)

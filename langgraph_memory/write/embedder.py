@@ -8,7 +8,7 @@ content hash, in process and in the store's embedding cache when it has one.
 
 Example:
     >>> from langgraph_memory import MemoryConfig
-    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.storage import InMemoryBackend
     >>> from langgraph_memory.embeddings import HashingEmbeddings
     >>> store = InMemoryBackend()
     >>> emb = Embedder(store, MemoryConfig(), HashingEmbeddings(dim=8))
@@ -25,12 +25,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from ..backends.capabilities import EmbeddingCache
-from ..config import WriteSection
-from ..embeddings import CachedEmbeddings, MiniLMEmbeddings, default_embeddings, model_id
+from langgraph_memory.config import WriteSection
+from langgraph_memory.embeddings import (
+    CachedEmbeddings,
+    MiniLMEmbeddings,
+    default_embeddings,
+    model_id,
+)
+from langgraph_memory.storage.capabilities import EmbeddingCache
 
 if TYPE_CHECKING:
-    from ..backends.base import StorageCore
+    from langgraph_memory.storage.base import StorageCore
 
 __all__ = ["Embedder"]
 

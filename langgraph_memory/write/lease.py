@@ -8,7 +8,7 @@ outermost hold, the lease, and tells the hierarchy when a hold begins and ends
 changed).
 
 Example:
-    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.storage import InMemoryBackend
     >>> writer = Writer(InMemoryBackend())
     >>> with writer.hold() as mine:
     ...     with writer.hold() as again:  # re-entrant in this process
@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Protocol
 
-from ..backends.capabilities import WriterLease
+from langgraph_memory.storage.capabilities import WriterLease
 
 __all__ = ["Writer", "HoldListener", "Lease"]
 

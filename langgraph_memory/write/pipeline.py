@@ -1,17 +1,17 @@
 """The write path: validate, gate, store, then embed and place in the background.
 
-``add_message`` validates every argument, passes content and metadata through the
-sensitivity gate, and stores the message with its lexical terms: it is accepted
-now, in about a millisecond. The store's messages without a vector are the durable
-queue the background :class:`~.worker.EmbeddingWorker` drains: it embeds them with
-the memory's :class:`~.embedder.Embedder` and, under the store's writer lease
-(:class:`~.lease.Writer`), places them in the memory hierarchy. When the queue is
-drained the pipeline keeps house (:meth:`WritePipeline.housekeeping`): retrieval
-visits and long-term accesses are saved, due promotions run, idle sessions expire.
+``add_message`` validates every argument, passes content and metadata through the sensitivity gate,
+and stores the message with its lexical terms: it is accepted now, in about a millisecond. The
+store's messages without a vector are the durable queue the background
+:class:`~langgraph_memory.write.worker.EmbeddingWorker` drains: it embeds them with the memory's
+:class:`~langgraph_memory.write.embedder.Embedder` and, under the store's writer lease
+(:class:`~langgraph_memory.write.lease.Writer`), places them in the memory hierarchy. When the queue
+is drained the pipeline keeps house (:meth:`WritePipeline.housekeeping`): retrieval visits and
+long-term accesses are saved, due promotions run, idle sessions expire.
 
 Example:
     >>> from langgraph_memory import MemoryManager
-    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.storage import InMemoryBackend
     >>> from langgraph_memory.embeddings import HashingEmbeddings
     >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
     ...     _ = mm.add_message("ann", "s1", "user", "Call me at +1 415 555 0100")
@@ -23,22 +23,16 @@ Example:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, Protocol
 
 import numpy as np
 
-from ..backends.base import MemoryBackend
-from ..backends.capabilities import Checkpoint, RecordStore
-from ..config import WriteSection
-from ..embeddings import CachedEmbeddings
-from ..layers.entry_index import INDEXED_KINDS, render
-from ..layers.erasure import forget_in_records
-from ..layers.passages import Passages
-from ..records import Message, index_text
-from ..tokens import tokenize
-from ..validation import (
+from langgraph_memory.config import WriteSection
+from langgraph_memory.core.records import Message, Record, index_text
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.validation import (
     check_content,
     check_id,
     check_metadata,
@@ -46,11 +40,16 @@ from ..validation import (
     new_message_id,
     parse_timestamp,
 )
-from .embedder import Embedder
-from .lease import Writer
-from .quarantine import FailedMessage
-from .sensitivity import SensitivityFilter
-from .worker import EmbeddingWorker, Placement
+from langgraph_memory.embeddings import CachedEmbeddings
+from langgraph_memory.layers.hierarchy.erasure import forget_in_records
+from langgraph_memory.layers.index.passages import Passages
+from langgraph_memory.sensitivity.policy import SensitivityFilter
+from langgraph_memory.storage.base import MemoryBackend
+from langgraph_memory.storage.capabilities import Checkpoint, IndexedEntry, RecordStore
+from langgraph_memory.write.embedder import Embedder
+from langgraph_memory.write.lease import Writer
+from langgraph_memory.write.quarantine import FailedMessage
+from langgraph_memory.write.worker import EmbeddingWorker, Placement
 
 __all__ = ["WritePipeline", "HierarchyWrites", "AccessSaver", "EntryEmbedder"]
 
@@ -91,6 +90,15 @@ class EntryEmbedder(Protocol):
 
     def take_changed_users(self) -> list[str]:
         """Users whose entries changed since the last call."""
+        ...
+
+    @property
+    def kinds(self) -> Collection[str]:
+        """The indexed record kinds."""
+        ...
+
+    def render(self, record: Record) -> IndexedEntry:
+        """A record's index entry (its text is what the worker embedded)."""
         ...
 
 
@@ -315,11 +323,18 @@ class WritePipeline:
                 )
             yield
 
+    def _entry(self, record: Record) -> IndexedEntry | None:
+        """The index entry of a record of an indexed kind (``None`` for other kinds)."""
+        entries = self._entries
+        if entries is None or record.kind not in entries.kinds:
+            return None
+        return entries.render(record)
+
     def delete_messages(self, user_id: str, ids: Sequence[str]) -> list[Message]:
         """Delete messages of a user and what was made from them: their rows, terms,
         vectors and cached embeddings, their place in the hierarchy (the summaries made
         from them made again), and the long-term records read from them (see
-        :func:`~langgraph_memory.layers.erasure.forget_in_records`); then the store is
+        :func:`~langgraph_memory.layers.hierarchy.erasure.forget_in_records`); then the store is
         compacted so no copy of them remains. Ids already gone are scrubbed from the
         records all the same (a deletion interrupted half-way can be run again).
 
@@ -338,7 +353,7 @@ class WritePipeline:
             texts = (
                 [index_text(m) for m in msgs]
                 + passages
-                + [e.text for r in changed if r.kind in INDEXED_KINDS and (e := render(r)).text]
+                + [e.text for r in changed if (e := self._entry(r)) is not None and e.text]
             )
             hashes = [CachedEmbeddings.content_hash(t) for t in texts]
             gone = self.storage.delete_messages(user_id, list(ids), hashes)

@@ -5,7 +5,7 @@ failing on it) or return NaN would otherwise stop the queue for every user: the
 worker retried the same batch on every pass. The worker isolates it instead: when a
 batch fails, it embeds a probe text and each message alone; when the probe works,
 the messages that still fail are **quarantined** (the backend's
-:meth:`~langgraph_memory.backends.base.StorageCore.set_failed`) and the others go on.
+:meth:`~langgraph_memory.storage.base.StorageCore.set_failed`) and the others go on.
 When the probe fails too the embedder itself is down: nothing is quarantined, the
 error is reported by ``flush()`` and the batch is retried later.
 
@@ -16,7 +16,7 @@ as a record of kind :data:`FAILED_KIND`; ``mm.failed_messages()`` lists them,
 
 Example:
     >>> from langgraph_memory import MemoryManager
-    >>> from langgraph_memory.backends import InMemoryBackend
+    >>> from langgraph_memory.storage import InMemoryBackend
     >>> from langgraph_memory.embeddings import HashingEmbeddings
     >>> class Picky(HashingEmbeddings):
     ...     def embed_documents(self, texts):
@@ -39,8 +39,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from ..backends.base import MemoryBackend
-from ..records import Message, Record
+from langgraph_memory.core.records import Message, Record
+from langgraph_memory.storage.base import MemoryBackend
 
 __all__ = ["FailedMessage", "PoisonMessages", "FAILED_KIND", "Quarantine"]
 

@@ -27,13 +27,13 @@ from typing import Protocol
 
 import numpy as np
 
-from ..backends.base import MemoryBackend
-from ..backends.capabilities import ClaimQueue
-from ..concurrency import mark_background, yield_gil
-from ..embeddings import EmbedderSource
-from ..records import Message, index_text
-from .lease import Lease
-from .quarantine import PoisonMessages, Quarantine, describe
+from langgraph_memory.core.concurrency import mark_background, yield_gil
+from langgraph_memory.core.records import Message, index_text
+from langgraph_memory.embeddings import EmbedderSource
+from langgraph_memory.storage.base import MemoryBackend
+from langgraph_memory.storage.capabilities import ClaimQueue
+from langgraph_memory.write.lease import Lease
+from langgraph_memory.write.quarantine import PoisonMessages, Quarantine, describe
 
 __all__ = ["EmbeddingWorker", "Placement", "Housekeeping"]
 

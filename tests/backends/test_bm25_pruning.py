@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from langgraph_memory.backends import InMemoryBackend, SQLiteBackend
-from langgraph_memory.records import Message
+from langgraph_memory.core.records import Message
 from langgraph_memory.retrieval.bm25 import bm25_arrays, bm25_scores
+from langgraph_memory.storage import InMemoryBackend, SQLiteBackend
 
 TERMS = ["a", "b", "c", "d", "e", "f"]
 
@@ -155,7 +155,7 @@ def test_a_store_from_before_deferred_postings_opens_indexed(tmp_path: Path) -> 
     message counts as indexed, and new ones wait as usual."""
     import sqlite3
 
-    from langgraph_memory.backends.sqlite import MIGRATIONS
+    from langgraph_memory.storage.sqlite.backend import MIGRATIONS
 
     file = tmp_path / "memory.sqlite3"
     con = sqlite3.connect(file)

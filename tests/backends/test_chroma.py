@@ -33,11 +33,11 @@ pytestmark = [
 import chroma_server  # noqa: E402
 
 from langgraph_memory import MemoryManager  # noqa: E402
-from langgraph_memory.backends import InMemoryBackend, MemoryBackend  # noqa: E402
-from langgraph_memory.backends.chroma import ChromaBackend  # noqa: E402
+from langgraph_memory.core.records import Message, Record  # noqa: E402
+from langgraph_memory.core.tokens import tokenize  # noqa: E402
 from langgraph_memory.embeddings import HashingEmbeddings  # noqa: E402
-from langgraph_memory.records import Message, Record  # noqa: E402
-from langgraph_memory.tokens import tokenize  # noqa: E402
+from langgraph_memory.storage import InMemoryBackend, MemoryBackend  # noqa: E402
+from langgraph_memory.storage.chroma.backend import ChromaBackend  # noqa: E402
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
 HOSTILE = [
@@ -204,9 +204,9 @@ def test_counters_are_rebuilt_after_a_crash(tmp_path: Path) -> None:
         f"""
         import os
         from datetime import datetime, timezone
-        from langgraph_memory.backends.chroma import ChromaBackend
-        from langgraph_memory.records import Message
-        from langgraph_memory.tokens import tokenize
+        from langgraph_memory.storage.chroma.backend import ChromaBackend
+        from langgraph_memory.core.records import Message
+        from langgraph_memory.core.tokens import tokenize
         b = ChromaBackend.persistent({str(path)!r})
         t = datetime(2024, 1, 1, tzinfo=timezone.utc)
         for i in range(10):
@@ -285,7 +285,7 @@ def test_pending_embeddings_seen_across_instances(tmp_path: Path) -> None:
 def test_collections_persist_their_index_often(tmp_path: Path) -> None:
     """Chroma's default sync_threshold (1000) makes each write slower the more writes
     went since the last persist; new stores get ours and older ones are set to it."""
-    import langgraph_memory.backends.chroma as chroma_module
+    import langgraph_memory.storage.chroma.backend as chroma_module
 
     client = chromadb.PersistentClient(path=str(tmp_path / "c"))
     for part in ("store", "vectors"):  # as the previous version made them
@@ -409,7 +409,7 @@ def test_hnsw_path_past_the_exact_limit(
     open_chroma, client_kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past the exact-search limit, HNSW candidates re-scored: >= 0.95 overlap@10, exact scores."""
-    import langgraph_memory.backends.chroma_vectors as chroma_vectors
+    import langgraph_memory.storage.chroma.vectors as chroma_vectors
 
     b = open_chroma()
     ref = InMemoryBackend()

@@ -7,9 +7,9 @@ from datetime import datetime, timezone
 
 import pytest
 
-from langgraph_memory.backends import SQLiteBackend
-from langgraph_memory.backends.capabilities import GroupedWrites, IndexedEntry
-from langgraph_memory.records import Record
+from langgraph_memory.core.records import Record
+from langgraph_memory.storage import SQLiteBackend
+from langgraph_memory.storage.capabilities import GroupedWrites, IndexedEntry
 
 T = datetime(2024, 5, 1, tzinfo=timezone.utc)
 

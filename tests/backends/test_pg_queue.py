@@ -27,12 +27,12 @@ from test_hierarchy_replay import placements
 from test_writer_lease import CONFIG, ingest_turns
 
 from langgraph_memory import MemoryConfig, MemoryManager
+from langgraph_memory.core.records import Message
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.recovery import PLACING_MARK
-from langgraph_memory.records import Message
+from langgraph_memory.layers.hierarchy.recovery import PLACING_MARK
 
 psycopg = pytest.importorskip("psycopg")
-from langgraph_memory.backends.postgres import PostgresBackend  # noqa: E402
+from langgraph_memory.storage.postgres.backend import PostgresBackend  # noqa: E402
 
 pytestmark = [
     pytest.mark.server,
@@ -124,7 +124,7 @@ def test_a_failing_embedder_leaves_its_claim_pending(url: str) -> None:
 CLAIMER = r"""
 import sys, time
 import numpy as np
-from langgraph_memory.backends.postgres import PostgresBackend
+from langgraph_memory.storage.postgres.backend import PostgresBackend
 
 def embed(msgs):
     print("CLAIMED " + ",".join(str(m.seq) for m in msgs), flush=True)
@@ -280,7 +280,7 @@ def test_two_manager_processes_embed_at_once_and_place_each_message_once(url: st
 KILLED_MANAGER = r"""
 import os, sys, threading, time
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends.postgres import PostgresBackend
+from langgraph_memory.storage.postgres.backend import PostgresBackend
 from langgraph_memory.embeddings import HashingEmbeddings
 
 ingested = threading.Event()  # every message accepted: the kill loses none of them
@@ -371,7 +371,7 @@ def test_migration_3_flags_what_the_marks_say_is_placed(
 ) -> None:
     """A store made before migration 3: messages up to the placed mark are placed, those
     a crash left between the marks and the pending ones are not."""
-    from langgraph_memory.backends import postgres_sql as q
+    from langgraph_memory.storage.postgres import sql as q
 
     url = pg_databases.new_database(empty=True)
     with psycopg.connect(url, autocommit=True) as c:

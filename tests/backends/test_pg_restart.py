@@ -14,10 +14,10 @@ from datetime import datetime, timezone
 import pg_server
 import pytest
 
-from langgraph_memory.records import Message
+from langgraph_memory.core.records import Message
 
 pytest.importorskip("psycopg")
-from langgraph_memory.backends.postgres import PostgresBackend  # noqa: E402
+from langgraph_memory.storage.postgres.backend import PostgresBackend  # noqa: E402
 
 pytestmark = pytest.mark.server
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)

@@ -21,14 +21,14 @@ import pg_server
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
+from langgraph_memory.core.records import Message, Record
+from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.records import Message, Record
-from langgraph_memory.tokens import tokenize
+from langgraph_memory.storage import InMemoryBackend
 
 psycopg = pytest.importorskip("psycopg")
-from langgraph_memory.backends.postgres import PostgresBackend  # noqa: E402
-from langgraph_memory.backends.postgres_sql import MIGRATIONS, POSTINGS, tsquery_text  # noqa: E402
+from langgraph_memory.storage.postgres.backend import PostgresBackend  # noqa: E402
+from langgraph_memory.storage.postgres.sql import MIGRATIONS, POSTINGS, tsquery_text  # noqa: E402
 
 pytestmark = pytest.mark.server
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)

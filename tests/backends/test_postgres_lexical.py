@@ -20,19 +20,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langgraph_memory.backends import InMemoryBackend, MemoryBackend
-from langgraph_memory.backends.postgres_lexical import (
+from langgraph_memory.core.records import Message
+from langgraph_memory.retrieval.bm25 import bm25_scores
+from langgraph_memory.storage import InMemoryBackend, MemoryBackend
+from langgraph_memory.storage.postgres.lexical import (
     Row,
     TermStat,
     clauses,
     lexical_top,
     thresholds,
 )
-from langgraph_memory.records import Message
-from langgraph_memory.retrieval.bm25 import bm25_scores
 
 if TYPE_CHECKING:
-    from langgraph_memory.backends.postgres import PostgresBackend
+    from langgraph_memory.storage.postgres.backend import PostgresBackend
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
 COMMON = [f"w{i}" for i in range(40)]  # Zipf-like: w0 in most messages, w39 in few
@@ -82,7 +82,7 @@ def url(pg_databases: pg_server.TestDatabases) -> str:
 
 @pytest.fixture
 def pg(url: str) -> Iterator[PostgresBackend]:
-    from langgraph_memory.backends.postgres import PostgresBackend
+    from langgraph_memory.storage.postgres.backend import PostgresBackend
 
     with PostgresBackend(url) as b:
         yield b
@@ -109,7 +109,7 @@ RECOUNT = (
 def test_random_corpora_rank_exactly_as_the_reference(
     pg: PostgresBackend, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from langgraph_memory.backends import postgres_sql
+    from langgraph_memory.storage.postgres import sql as postgres_sql
 
     # Messages whose distinct terms take over 40 bytes get no tsvector (about one in ten).
     monkeypatch.setattr(postgres_sql, "_MAX_TSVECTOR_BYTES", 40)
@@ -192,7 +192,7 @@ def test_term_stats_equal_a_recount(pg: PostgresBackend, url: str) -> None:
 
 
 def test_migration_backfills_term_stats(pg: PostgresBackend, url: str) -> None:
-    from langgraph_memory.backends.postgres import PostgresBackend
+    from langgraph_memory.storage.postgres.backend import PostgresBackend
 
     rng = random.Random(5)
     for i in range(120):
@@ -208,7 +208,7 @@ def test_migration_backfills_term_stats(pg: PostgresBackend, url: str) -> None:
 
 
 def test_concurrent_writers_keep_term_stats_exact(url: str) -> None:
-    from langgraph_memory.backends.postgres import PostgresBackend
+    from langgraph_memory.storage.postgres.backend import PostgresBackend
 
     texts = [_words(random.Random(i)) for i in range(80)]
     errors: list[BaseException] = []

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from langgraph_memory.backends import SQLiteBackend
-from langgraph_memory.backends.sqlite_sql import MIGRATIONS
+from langgraph_memory.storage import SQLiteBackend
+from langgraph_memory.storage.sqlite.sql import MIGRATIONS
 
 
 def test_a_cache_from_before_the_rowid_table_keeps_its_vectors(tmp_path: Path) -> None:

@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 from langgraph_memory import MemoryManager, StoreDamagedError
-from langgraph_memory.backends import SQLiteBackend
-from langgraph_memory.backends.sqlite_health import (
+from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import SQLiteBackend
+from langgraph_memory.storage.sqlite.health import (
     CLOSED,
     check_files,
     check_wal,
     main_mark,
     wal_frames,
 )
-from langgraph_memory.embeddings import HashingEmbeddings
 
 N = 300
 FILES = ("memory.sqlite3", "memory.sqlite3-wal", "memory.sqlite3-shm")
@@ -179,7 +179,7 @@ def test_backup_of_a_store_in_use_is_whole_and_checked(tmp_path: Path) -> None:
 
 
 def test_cli_backup_and_verify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from langgraph_memory.cli import main
+    from langgraph_memory.integrations.cli.commands import main
 
     with MemoryManager(tmp_path / "m", embeddings=HashingEmbeddings()) as mm:
         for i in range(20):
@@ -220,7 +220,7 @@ def test_a_mismatch_that_settles_is_not_damage(hot_copy: Path, tmp_path: Path) -
 
 CHURN = r"""
 import random, sys, time
-from langgraph_memory.backends import SQLiteBackend
+from langgraph_memory.storage import SQLiteBackend
 start = float(sys.argv[3])
 while time.time() < start:
     pass

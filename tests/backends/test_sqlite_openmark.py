@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from langgraph_memory import MemoryManager, StoreDamagedError
-from langgraph_memory.backends import SQLiteBackend
-from langgraph_memory.backends.sqlite_health import CLOSED, main_mark, mark_of
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import SQLiteBackend
+from langgraph_memory.storage.sqlite.health import CLOSED, main_mark, mark_of
 
 N = 300
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ MISSING = "memory.sqlite3-wal is missing beside it"
 CHILD = r"""
 import sys
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import SQLiteBackend
+from langgraph_memory.storage import SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
 
 path, n, how = sys.argv[1], int(sys.argv[2]), sys.argv[3]

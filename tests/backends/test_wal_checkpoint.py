@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import SQLiteBackend
 
 PAGE = 4096
 FILLER = "lorem ipsum dolor sit amet " * 15

@@ -228,7 +228,7 @@ def test_a_reads_batches_go_ahead_of_the_background_workers(onnx_model) -> None:
     """Texts over several batches run on the streams, where a caller's batches overtake
     those the background worker queued before them (a read's long-term entries waited
     up to 1.2 s behind the worker's windows of 512 texts)."""
-    from langgraph_memory.concurrency import mark_background
+    from langgraph_memory.core.concurrency import mark_background
 
     enc = onnx_model._encoder
     release = threading.Event()

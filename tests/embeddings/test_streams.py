@@ -9,7 +9,7 @@ from functools import partial
 
 import pytest
 
-from langgraph_memory.concurrency import in_background, mark_background
+from langgraph_memory.core.concurrency import in_background, mark_background
 from langgraph_memory.embeddings.streams import Streams
 
 

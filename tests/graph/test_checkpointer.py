@@ -17,9 +17,9 @@ from langgraph.prebuilt import create_react_agent
 from scripted import Scripted
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import InMemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph.checkpointer import MemoryCheckpointer
+from langgraph_memory.integrations.graph.checkpointer import MemoryCheckpointer
+from langgraph_memory.storage import InMemoryBackend, SQLiteBackend
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -132,7 +132,7 @@ def test_capture_errors_never_break_checkpointing(
 
     monkeypatch.setattr(mm, "add_message", broken)
     graph = _chat_graph(saver, ["still answering"])
-    with caplog.at_level(logging.ERROR, logger="langgraph_memory.graph.checkpointer"):
+    with caplog.at_level(logging.ERROR, logger="langgraph_memory.integrations.graph.checkpointer"):
         out = graph.invoke({"messages": [("user", "hello")]}, _cfg("u1", "A"))
     assert out["messages"][-1].content == "still answering"
     state = graph.get_state(_cfg("u1", "A"))

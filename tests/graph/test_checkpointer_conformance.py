@@ -25,9 +25,9 @@ from langgraph.checkpoint.conformance.capabilities import DetectedCapabilities
 from langgraph.checkpoint.memory import InMemorySaver
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph.checkpointer import MemoryCheckpointer
+from langgraph_memory.integrations.graph.checkpointer import MemoryCheckpointer
+from langgraph_memory.storage import InMemoryBackend
 
 aiosqlite_saver = pytest.importorskip("langgraph.checkpoint.sqlite.aio")
 

@@ -30,11 +30,11 @@ from langgraph.prebuilt import ToolNode, tools_condition
 from scripted import Scripted
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph import MEMORY_MESSAGE_ID, MemoryMessagesState, recall_node
-from langgraph_memory.graph.checkpointer import MemoryCheckpointer
-from langgraph_memory.graph.thread import OUTLINE_HEADER, message_tokens
+from langgraph_memory.integrations.graph import MEMORY_MESSAGE_ID, MemoryMessagesState, recall_node
+from langgraph_memory.integrations.graph.checkpointer import MemoryCheckpointer
+from langgraph_memory.integrations.graph.thread import OUTLINE_HEADER, message_tokens
+from langgraph_memory.storage import SQLiteBackend
 
 BUDGET = 1500
 
@@ -311,7 +311,7 @@ def test_nothing_leaves_a_thread_that_cannot_be_remembered(
     graph = tool_graph(saver, script(turns))
     graph.invoke({"messages": [("user", asked(0))]}, cfg("shut"))
     mm.close()
-    with caplog.at_level(logging.ERROR, logger="langgraph_memory.graph.checkpointer"):
+    with caplog.at_level(logging.ERROR, logger="langgraph_memory.integrations.graph.checkpointer"):
         for i in range(1, turns):
             graph.invoke({"messages": [("user", asked(i))]}, cfg("shut"))
     assert "memory capture failed" in caplog.text

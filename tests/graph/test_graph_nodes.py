@@ -33,7 +33,7 @@ from scripted import Scripted, scripted
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph import (
+from langgraph_memory.integrations.graph import (
     MEMORY_MESSAGE_ID,
     MemoryMessagesState,
     MemoryState,
@@ -41,7 +41,7 @@ from langgraph_memory.graph import (
     remember_node,
     with_memory,
 )
-from langgraph_memory.graph.messages import content_text
+from langgraph_memory.integrations.graph.messages import content_text
 
 FACT = "I'm allergic to peanuts"
 ASK = "Which snack is safe for me, given what I'm allergic to?"

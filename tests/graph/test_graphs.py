@@ -23,9 +23,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph.messages import content_text
+from langgraph_memory.integrations.graph.messages import content_text
+from langgraph_memory.storage import InMemoryBackend
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = ("LANGGRAPH_MEMORY_CHAT_MODEL", "LANGGRAPH_MEMORY_PATH", "LANGGRAPH_MEMORY_EMBEDDINGS")

@@ -18,18 +18,18 @@ from scripted import Scripted, scripted
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph import (
+from langgraph_memory.integrations.graph import (
     MemoryMessagesState,
     recall_node,
     remember_node,
     trim_node,
     with_memory,
 )
-from langgraph_memory.graph.thread import message_tokens
+from langgraph_memory.integrations.graph.thread import message_tokens
 
 agents = pytest.importorskip("langchain.agents")
 anthropic = pytest.importorskip("langchain_anthropic.chat_models")
-from langgraph_memory.graph import MemoryMiddleware  # noqa: E402
+from langgraph_memory.integrations.graph import MemoryMiddleware  # noqa: E402
 
 FACT = "I'm allergic to peanuts."
 ASK = "Which snack is safe for me, given what I'm allergic to?"

@@ -15,8 +15,8 @@ from langgraph.graph import END, START, StateGraph
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph import MemoryMessagesState, recall_node, remember_node
-from langgraph_memory.graph.prompting import drop_visible
+from langgraph_memory.integrations.graph import MemoryMessagesState, recall_node, remember_node
+from langgraph_memory.integrations.graph.prompting import drop_visible
 
 QUERY = "What did we plan for the tomato beds in the garden?"
 

@@ -34,9 +34,9 @@ from langgraph.store.base import (
 from langgraph.store.memory import InMemoryStore
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import InMemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph.store import MemoryStore
+from langgraph_memory.integrations.graph.store import MemoryStore
+from langgraph_memory.storage import InMemoryBackend, SQLiteBackend
 
 STORES = ["langgraph-inmemory", "memory-inmemory", "memory-sqlite"]
 

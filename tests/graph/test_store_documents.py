@@ -9,8 +9,8 @@ import pytest
 from langgraph.store.base import InvalidNamespaceError
 
 from langgraph_memory import MemoryManager, MemoryStore
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import MemoryBackend
 
 HANDBOOK_V1 = """# Handbook
 ## Parking

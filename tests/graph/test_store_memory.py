@@ -18,13 +18,13 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.prebuilt import create_react_agent
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import InMemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph.store import STORE_KIND, MemoryStore, store_scope
-from langgraph_memory.graph.store_tools import (
+from langgraph_memory.integrations.graph.store import STORE_KIND, MemoryStore, store_scope
+from langgraph_memory.integrations.graph.store_tools import (
     create_manage_memory_tool,
     create_search_memory_tool,
 )
+from langgraph_memory.storage import InMemoryBackend, SQLiteBackend
 
 TTL = 0.4 / 60  # 0.4 s, in minutes
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from test_store import CharacterEmbeddings, MakeStore, fake_embeddings, make_store
 
-from langgraph_memory.graph.store import MemoryStore
+from langgraph_memory.integrations.graph.store import MemoryStore
 
 __all__ = ["fake_embeddings", "make_store"]  # fixtures imported for pytest
 

@@ -19,9 +19,8 @@ from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph.tools import (
+from langgraph_memory.integrations.graph.tools import (
     ARCHIVAL_NAME,
     CORE_BLOCK_KIND,
     MEMORY_TOOL_NAMES,
@@ -30,6 +29,7 @@ from langgraph_memory.graph.tools import (
     get_core_block,
     set_core_block,
 )
+from langgraph_memory.storage import InMemoryBackend
 
 Mode = Literal["sync", "async"]
 MODES: list[Mode] = ["sync", "async"]

@@ -9,9 +9,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.contradictions import CONTRADICTION_KIND, Contradiction
+from langgraph_memory.layers.long_term.contradictions import CONTRADICTION_KIND, Contradiction
+from langgraph_memory.storage import MemoryBackend
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
-from langgraph_memory.layers.longterm import LongTermConfig, LongTermMemory
+from langgraph_memory.layers.long_term.memory import LongTermConfig, LongTermMemory
+from langgraph_memory.storage import InMemoryBackend
 
 T0 = datetime(2024, 5, 1, tzinfo=timezone.utc)
 

@@ -10,11 +10,11 @@ import pytest
 from langchain_core.documents import Document
 
 from langgraph_memory import MemoryConfig, MemoryManager, MemoryRetriever
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.chunking import split_markdown, version_key
-from langgraph_memory.layers.documents import CHUNK_KIND, SHARED_OWNER
-from langgraph_memory.write.sensitivity import SensitiveContentError
+from langgraph_memory.layers.knowledge.chunking import split_markdown, version_key
+from langgraph_memory.layers.knowledge.documents import CHUNK_KIND, SHARED_OWNER
+from langgraph_memory.sensitivity.policy import SensitiveContentError
+from langgraph_memory.storage import MemoryBackend
 
 GUIDE_V1 = """# Deploy Guide
 How we ship the service.
@@ -178,7 +178,7 @@ def test_delete_user_removes_their_documents(mm: MemoryManager, backend: MemoryB
 
 
 def test_documents_go_through_the_sensitivity_gate(tmp_path: Path) -> None:
-    from langgraph_memory.backends import InMemoryBackend
+    from langgraph_memory.storage import InMemoryBackend
 
     with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
         mm.add_document(
@@ -221,7 +221,7 @@ def test_bad_documents_are_refused_and_nothing_changes(
 
 
 def test_a_document_over_the_limit_is_refused(tmp_path: Path) -> None:
-    from langgraph_memory.backends import InMemoryBackend
+    from langgraph_memory.storage import InMemoryBackend
 
     big = "# Big\n" + "lorem ipsum dolor " * (50 * 1024 * 1024 // 18)  # 50 MB
     with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:

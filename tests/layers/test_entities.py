@@ -10,8 +10,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import MemoryBackend
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
 
@@ -78,9 +78,9 @@ def test_an_entity_mentioned_once_has_no_card(mm: MemoryManager) -> None:
 def test_a_batch_writes_each_entity_once_with_every_mention(tmp_path) -> None:
     import threading
 
-    from langgraph_memory.backends import SQLiteBackend
-    from langgraph_memory.layers.entities import ENTITY_KIND, EntityGraph
-    from langgraph_memory.records import Message
+    from langgraph_memory.core.records import Message
+    from langgraph_memory.layers.long_term.entities import ENTITY_KIND, EntityGraph
+    from langgraph_memory.storage import SQLiteBackend
 
     backend = SQLiteBackend(tmp_path)
     graph = EntityGraph(backend)

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.longterm_read import rank_hybrid
+from langgraph_memory.layers.index.ranking import rank_hybrid
+from langgraph_memory.storage import MemoryBackend, SQLiteBackend
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
 CITIES = ["Lyon", "Oslo", "Porto", "Kyoto", "Quito", "Perth", "Turin", "Accra"]

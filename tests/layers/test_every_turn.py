@@ -13,9 +13,9 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.promotion import INSTRUCTION_SOURCE
+from langgraph_memory.layers.hierarchy.promotion import INSTRUCTION_SOURCE
+from langgraph_memory.storage import MemoryBackend
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
 FILLER = [
@@ -295,7 +295,7 @@ def test_an_llm_answer_naming_another_user_falls_back_to_the_rules(
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), llm=llm) as mm:
         mm.add_message("bob", "s1", "user", "Hello there.", timestamp=T0)
         mm.flush()
-        with caplog.at_level("WARNING", logger="langgraph_memory.layers.promotion"):
+        with caplog.at_level("WARNING", logger="langgraph_memory.layers.hierarchy.promotion"):
             say(mm, "ann", "I live in Lisbon and I prefer green tea.")
             mm.flush()
         facts = mm._longterm.list_facts("ann")

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend, SQLiteBackend
+from langgraph_memory.core.records import Message, Record
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.midterm import Segment, coldest, place_page
-from langgraph_memory.layers.pages import Page, cosine, f_score, heat, jaccard, keywords
-from langgraph_memory.layers.shortterm import SessionState
-from langgraph_memory.layers.summaries import extractive_summary, summarize
-from langgraph_memory.records import Message, Record
+from langgraph_memory.layers.mid_term.segments import Segment, coldest, place_page
+from langgraph_memory.layers.mid_term.summaries import extractive_summary, summarize
+from langgraph_memory.layers.short_term.pages import Page, cosine, f_score, heat, jaccard, keywords
+from langgraph_memory.layers.short_term.sessions import SessionState
+from langgraph_memory.storage import MemoryBackend, SQLiteBackend
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
 words = st.lists(st.sampled_from(["tea", "cake", "rust", "go", "猫", "咖啡", "lyon"]), max_size=6)
@@ -273,7 +273,7 @@ def test_segments_store_sealed_page_blocks(backend: MemoryBackend, monkeypatch) 
     """A segment's pages go into sealed blocks once; a reload puts them back in order, a
     block left by a save that died before its segment record is ignored, and
     delete_user removes the blocks too."""
-    from langgraph_memory.layers import hierarchy_records as hmod
+    from langgraph_memory.layers.hierarchy import records as hmod
 
     monkeypatch.setattr(hmod, "BLOCK_PAGES", 3)
     with manager(backend, stm_capacity_pages=2) as mm:

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.hierarchy_records import STM_KIND
-from langgraph_memory.layers.recovery import EMBEDDING_MARK, PLACED_MARK
+from langgraph_memory.layers.hierarchy.records import STM_KIND
+from langgraph_memory.layers.hierarchy.recovery import EMBEDDING_MARK, PLACED_MARK
+from langgraph_memory.storage import MemoryBackend, SQLiteBackend
 
 ROOT = Path(__file__).resolve().parents[2]
 USERS = ("ann", "bob")
@@ -45,7 +45,7 @@ CHILD = (
 import os, sys
 from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.recovery import PLACED_MARK
+from langgraph_memory.layers.hierarchy.recovery import PLACED_MARK
 
 path, point = sys.argv[1], sys.argv[2]
 mm = MemoryManager(path, embeddings=HashingEmbeddings(), config=MemoryConfig(stm_capacity_pages=2))

@@ -9,10 +9,10 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.longterm_read import LongTermDoc, rank_docs, rank_hybrid
+from langgraph_memory.layers.index.ranking import LongTermDoc, rank_docs, rank_hybrid
 from langgraph_memory.read.messages import RankedMessage
+from langgraph_memory.storage import InMemoryBackend
 
 T0 = datetime(2024, 3, 1, tzinfo=timezone.utc)
 

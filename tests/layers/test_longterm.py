@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from langgraph_memory.backends import MemoryBackend, SQLiteBackend
-from langgraph_memory.layers.facts import Fact
-from langgraph_memory.layers.longterm import LongTermConfig, LongTermMemory
-from langgraph_memory.layers.profile import ProfileEntry
+from langgraph_memory.layers.long_term.facts import Fact
+from langgraph_memory.layers.long_term.memory import LongTermConfig, LongTermMemory
+from langgraph_memory.layers.long_term.profile import ProfileEntry
+from langgraph_memory.storage import MemoryBackend, SQLiteBackend
 
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 

@@ -8,10 +8,10 @@ from datetime import datetime, timedelta, timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
-from langgraph_memory.backends import InMemoryBackend
-from langgraph_memory.layers.facts import Fact
-from langgraph_memory.layers.longterm import LongTermConfig, LongTermMemory
-from langgraph_memory.layers.profile import SOURCE_RANK, SOURCES, ProfileEntry, resolve
+from langgraph_memory.layers.long_term.facts import Fact
+from langgraph_memory.layers.long_term.memory import LongTermConfig, LongTermMemory
+from langgraph_memory.layers.long_term.profile import SOURCE_RANK, SOURCES, ProfileEntry, resolve
+from langgraph_memory.storage import InMemoryBackend
 
 T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 SCOPES = (None, "p1", "p2")

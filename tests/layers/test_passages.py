@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend, MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.passages import PASSAGE_KIND, passage_spans
+from langgraph_memory.layers.index.passages import PASSAGE_KIND, passage_spans
 from langgraph_memory.read.excerpts import excerpt
+from langgraph_memory.storage import InMemoryBackend, MemoryBackend
 
 FACT = "The staging database password rotates every Tuesday at noon."
 QUERY = "when does the staging database password rotate?"
@@ -204,7 +204,7 @@ def test_delete_takes_the_passages(mm: MemoryManager) -> None:
 
 # -- limits ---------------------------------------------------------------------------------
 def test_a_megabyte_paste_is_stored_with_bounded_passages(tmp_path) -> None:
-    from langgraph_memory.backends import SQLiteBackend
+    from langgraph_memory.storage import SQLiteBackend
 
     cfg = ON
     assert cfg.max_content_chars >= 1_000_000

@@ -13,10 +13,10 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.midterm import Segment
-from langgraph_memory.write.extraction import extract_atoms
+from langgraph_memory.extraction.extractor import extract_atoms
+from langgraph_memory.layers.mid_term.segments import Segment
+from langgraph_memory.storage import MemoryBackend
 
 #: Long ago: recency adds ~0 to heat, so heat = visits + pages and the test controls it.
 T0 = datetime(2023, 3, 1, 9, tzinfo=timezone.utc)

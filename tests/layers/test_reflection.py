@@ -15,8 +15,8 @@ import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import MemoryBackend
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
 

@@ -10,9 +10,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.rollups import ROLLUP_KIND, Rollup
+from langgraph_memory.layers.long_term.rollups import ROLLUP_KIND, Rollup
+from langgraph_memory.storage import MemoryBackend
 
 MONDAY = datetime(2024, 3, 4, 9, tzinfo=timezone.utc)
 DAYS = [

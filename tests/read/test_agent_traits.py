@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import InMemoryBackend, SQLiteBackend
-from langgraph_memory.context import MemoryContext
+from langgraph_memory.core.context import MemoryContext
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import InMemoryBackend, SQLiteBackend
 
 QUERY = "Which style should you use when you help me?"
 CODER = "Agent coder trait code style: type hints and short functions"

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.retrieval.hybrid import HybridRanker
+from langgraph_memory.storage import InMemoryBackend
 
 
 class Fixed(Embeddings):

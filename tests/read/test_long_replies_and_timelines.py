@@ -8,15 +8,15 @@ from datetime import datetime, timedelta, timezone
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
+from langgraph_memory.core.records import Message, index_text
+from langgraph_memory.core.tokens import count_tokens, tokenize
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.summaries import extractive_summary
+from langgraph_memory.layers.mid_term.summaries import extractive_summary
 from langgraph_memory.read.excerpts import GAP, excerpt
 from langgraph_memory.read.followups import _lexical_many
 from langgraph_memory.read.messages import MessageRetriever
 from langgraph_memory.read.timeline import wants_timeline
-from langgraph_memory.records import Message, index_text
-from langgraph_memory.tokens import count_tokens, tokenize
+from langgraph_memory.storage import InMemoryBackend
 
 T0 = datetime(2024, 4, 1, 9, tzinfo=timezone.utc)
 LONG_REPLY = (

@@ -7,11 +7,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
-from langgraph_memory.context import ContextItem
+from langgraph_memory.core.context import ContextItem
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.read.packing import Packer
-from langgraph_memory.retrieval.rerank import Reranker
+from langgraph_memory.read.rerank import Reranker
+from langgraph_memory.storage import InMemoryBackend
 
 NOW = datetime.now(timezone.utc)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import InMemoryBackend
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
 GARDEN = [

@@ -7,10 +7,10 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.read.query import Retrieval
 from langgraph_memory.read.speakers import SpeakerNames, without_speakers
+from langgraph_memory.storage import InMemoryBackend
 
 
 @pytest.mark.parametrize(

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.read.candidates import only_asks
+from langgraph_memory.storage import InMemoryBackend
 
 
 @pytest.mark.parametrize(

@@ -19,9 +19,9 @@ import pytest
 from langchain_core.documents import Document
 
 from langgraph_memory import MemoryManager, MemoryRetriever
-from langgraph_memory.backends import InMemoryBackend
-from langgraph_memory.context import item_tokens
+from langgraph_memory.core.context import item_tokens
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import InMemoryBackend
 
 psycopg = pytest.importorskip("psycopg")
 lcpg = pytest.importorskip("langchain_postgres")

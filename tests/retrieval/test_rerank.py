@@ -1,4 +1,4 @@
-"""Rerankers (langgraph_memory.retrieval.rerank), on a tiny cross-encoder built here.
+"""Rerankers (langgraph_memory.read.rerank), on a tiny cross-encoder built here.
 
 The ``slow`` tests train a 1-layer, 32-wide BERT cross-encoder for a few steps so
 that it prefers one known passage, save it for sentence-transformers, export it
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from langgraph_memory.retrieval.rerank import (
+from langgraph_memory.read.rerank import (
     FLASHRANK_DIR_ENV,
     FLASHRANK_FILES,
     CrossEncoderReranker,

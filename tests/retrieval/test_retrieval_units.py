@@ -13,14 +13,14 @@ from hypothesis import strategies as st
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import count_tokens, tokenize
-from langgraph_memory.backends import MemoryBackend, compile_filter
-from langgraph_memory.context import ContextItem, MemoryContext
+from langgraph_memory.core.context import ContextItem, MemoryContext
+from langgraph_memory.core.records import Message
+from langgraph_memory.core.tokens import count_cjk, is_cjk_text
+from langgraph_memory.core.validation import parse_timestamp
 from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings, model_id
 from langgraph_memory.read.packing import Packer
-from langgraph_memory.records import Message
 from langgraph_memory.retrieval import VectorMatrix, bm25_scores, rrf_fuse
-from langgraph_memory.tokens import count_cjk, is_cjk_text
-from langgraph_memory.validation import parse_timestamp
+from langgraph_memory.storage import MemoryBackend, compile_filter
 
 
 # -- tokenize -------------------------------------------------------------------------------
@@ -640,7 +640,7 @@ def test_hybrid_rank_reads_only_the_fusion_depth_yet_ranks_as_with_the_full_pool
     the shorter dense read returns is arbitrary, so a message can lack the informational
     ``cosine`` part there (RRF does not use it); where both reads have it, it is equal."""
     from langgraph_memory import MemoryConfig, MemoryManager
-    from langgraph_memory.backends import InMemoryBackend
+    from langgraph_memory.storage import InMemoryBackend
 
     cfg = MemoryConfig(candidate_pool=60, fusion_depth=15, fusion="rrf")
     backend = InMemoryBackend()

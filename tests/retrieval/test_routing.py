@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from langgraph_memory.backends import compile_filter
-from langgraph_memory.records import Message
-from langgraph_memory.retrieval.routing import INTENTS, LAYERS, aroute_query, route_query
-from langgraph_memory.retrieval.time_expressions import find_time_expressions, parse_time_range
+from langgraph_memory.core.records import Message
+from langgraph_memory.read.routing import INTENTS, LAYERS, aroute_query, route_query
+from langgraph_memory.read.time_expressions import find_time_expressions, parse_time_range
+from langgraph_memory.storage import compile_filter
 
 NOW = datetime(2024, 6, 15, 10, 30, tzinfo=timezone.utc)  # a Saturday
 

@@ -39,7 +39,7 @@ import pytest
 from test_sensitivity_storage import _raw
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import InMemoryBackend
+from langgraph_memory.storage import InMemoryBackend
 
 __all__ = ["STORES", "Store", "kinds_for", "make_store"]
 
@@ -124,7 +124,7 @@ class PostgresStore(Store):
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
 
     def manager(self, **kwargs: Any) -> MemoryManager:
-        from langgraph_memory.backends.postgres import PostgresBackend
+        from langgraph_memory.storage.postgres.backend import PostgresBackend
 
         return MemoryManager(backend=PostgresBackend(self.url), **kwargs)
 
@@ -177,7 +177,7 @@ class ChromaStore(Store):
         self.directory = directory
 
     def manager(self, **kwargs: Any) -> MemoryManager:
-        from langgraph_memory.backends.chroma import ChromaBackend
+        from langgraph_memory.storage.chroma.backend import ChromaBackend
 
         return MemoryManager(backend=ChromaBackend.persistent(self.directory), **kwargs)
 

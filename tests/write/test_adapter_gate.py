@@ -12,8 +12,8 @@ from test_sensitivity_storage import MESSAGES, SECRETS, _leaks, _raw
 
 from langgraph_memory import MemoryConfig, MemoryManager, MemoryStore
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph.tools import create_memory_tools, set_core_block
-from langgraph_memory.write.sensitivity import SensitiveContentError
+from langgraph_memory.integrations.graph.tools import create_memory_tools, set_core_block
+from langgraph_memory.sensitivity.policy import SensitiveContentError
 
 
 def _write_through_adapters(mm: MemoryManager) -> dict[str, str]:

@@ -13,8 +13,8 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryConfig, MemoryManager, MemoryStore
-from langgraph_memory.backends import InMemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings
+from langgraph_memory.storage import InMemoryBackend, SQLiteBackend
 
 WORKER = "langgraph-memory-embed"  # the worker's threads (the ones embedding ahead too)
 
@@ -93,7 +93,7 @@ SECRET = "The vault code is zebrafish-41 and it opens the red door in the baseme
 
 def _everything(mm: MemoryManager, user: str) -> str:
     """Every record of the user, every context item and hit, as one text."""
-    from langgraph_memory.layers.erasure import DERIVED_KINDS
+    from langgraph_memory.layers.hierarchy.erasure import DERIVED_KINDS
 
     backend = mm._backend
     kinds = (*DERIVED_KINDS, "stm", "segment", "segment_pages")

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-from langgraph_memory.write.extraction import (
+from langgraph_memory.extraction.extractor import (
     CONFIDENCE,
     KINDS,
     Extractor,
@@ -472,7 +472,7 @@ _WORDS = [w for text, _ in EN + ZH for w in text.replace(".", " . ").split()] + 
 def test_the_one_pass_rule_filter_misses_no_sentence_a_rule_matches(
     words: list[str], spaced: bool
 ) -> None:
-    from langgraph_memory.write.extraction import _RULES_BY_LANG, _language
+    from langgraph_memory.extraction.extractor import _RULES_BY_LANG, _language
 
     sentence = (" " if spaced else "").join(words)
     rules, any_rule = _RULES_BY_LANG[_language(sentence)]
@@ -481,7 +481,7 @@ def test_the_one_pass_rule_filter_misses_no_sentence_a_rule_matches(
 
 
 def test_rule_patterns_are_cut_at_their_top_level_bars_only() -> None:
-    from langgraph_memory.write.extraction_rules import _top_level_branches
+    from langgraph_memory.extraction.rules import _top_level_branches
 
     assert _top_level_branches(r"\bI (?:a|b)|c[|]|d\|e|[]|]f|[^]|]g") == [
         r"\bI (?:a|b)",
@@ -493,7 +493,7 @@ def test_rule_patterns_are_cut_at_their_top_level_bars_only() -> None:
 
 
 def test_the_rule_filter_keeps_every_labelled_sentence() -> None:
-    from langgraph_memory.write.extraction import _RULES_BY_LANG, _language
+    from langgraph_memory.extraction.extractor import _RULES_BY_LANG, _language
 
     for text, _ in EN + ZH:
         rules, any_rule = _RULES_BY_LANG[_language(text)]

@@ -9,8 +9,8 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.backends import MemoryBackend
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.storage import MemoryBackend
 
 POISON = "\u2603"  # the snowman this embedder refuses
 

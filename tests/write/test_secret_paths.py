@@ -38,9 +38,9 @@ from test_sensitivity_storage import _variants
 
 from langgraph_memory import MemoryCheckpointer, MemoryConfig, MemoryManager, MemoryStore
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.graph.store_tools import create_manage_memory_tool
-from langgraph_memory.graph.tools import create_memory_tools, set_core_block
-from langgraph_memory.write.sensitivity import SensitiveContentError
+from langgraph_memory.integrations.graph.store_tools import create_manage_memory_tool
+from langgraph_memory.integrations.graph.tools import create_memory_tools, set_core_block
+from langgraph_memory.sensitivity.policy import SensitiveContentError
 
 PEM_RSA = "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi2Ob7kz0gZ9t7bSPe2y0cQ5vXj"
 PEM_SSH = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"

@@ -13,13 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from langgraph_memory import MemoryConfig
-from langgraph_memory.write.sensitivity import (
-    Finding,
-    SensitiveContentError,
-    SensitivityFilter,
-    SensitivityPolicy,
-)
-from langgraph_memory.write.sensitivity_patterns import (
+from langgraph_memory.sensitivity.patterns import (
     IBAN_LENGTHS,
     cn_id_check_char,
     high_entropy_spans,
@@ -27,7 +21,13 @@ from langgraph_memory.write.sensitivity_patterns import (
     iban_ok,
     luhn_ok,
 )
-from langgraph_memory.write.sensitivity_presidio import PresidioDetector
+from langgraph_memory.sensitivity.policy import (
+    Finding,
+    SensitiveContentError,
+    SensitivityFilter,
+    SensitivityPolicy,
+)
+from langgraph_memory.sensitivity.presidio import PresidioDetector
 
 ROOT = Path(__file__).resolve().parents[2]
 FILTER = SensitivityFilter()

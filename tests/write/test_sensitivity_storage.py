@@ -9,7 +9,7 @@ import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.write.sensitivity import SensitiveContentError
+from langgraph_memory.sensitivity.policy import SensitiveContentError
 
 #: (secret, how it is written in a message)
 SECRETS = {

@@ -13,9 +13,9 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import InMemoryBackend, SQLiteBackend
+from langgraph_memory.core.records import Message
 from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings
-from langgraph_memory.records import Message
+from langgraph_memory.storage import InMemoryBackend, SQLiteBackend
 from langgraph_memory.write.worker import EmbeddingWorker
 
 

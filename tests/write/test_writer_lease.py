@@ -20,9 +20,9 @@ import pytest
 from test_hierarchy_replay import placements  # one message-placement count for both
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.backends import MemoryBackend, SQLiteBackend
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.layers.coherence import EPOCH_KIND, epoch_record_id
+from langgraph_memory.layers.hierarchy.coherence import EPOCH_KIND, epoch_record_id
+from langgraph_memory.storage import MemoryBackend, SQLiteBackend
 
 CONFIG = {"stm_capacity_pages": 2, "embed_batch_size": 8}  # mid-term within a few turns
 N_TURNS = 40
@@ -31,7 +31,7 @@ N_TURNS = 40
 def _open_backend(where: tuple[str, str]) -> MemoryBackend:
     kind, place = where
     if kind == "postgres":
-        from langgraph_memory.backends.postgres import PostgresBackend
+        from langgraph_memory.storage.postgres.backend import PostgresBackend
 
         return PostgresBackend(place, max_size=3)
     return SQLiteBackend(place)

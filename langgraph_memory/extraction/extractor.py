@@ -1,0 +1,498 @@
+"""Extraction of memory atoms: facts, preferences, decisions, tasks, entities, relations.
+
+The first step of the write gate. With an LLM, the model extracts the atoms
+(structured output through :func:`~langgraph_memory.core.llm.structured_call`);
+without one, or when its answer is malformed, rules for English and Chinese do
+(:mod:`langgraph_memory.extraction.rules`). Rules skip questions ("do I
+like tea?", "我喜欢什么？") and hypotheticals ("if I liked tea", "如果我喜欢"),
+read negations ("I don't like", "我不喜欢" → polarity −1) and hedges ("I don't
+think I like jazz" → −1, inferred), and pick up scopes ("for coffee", "at work",
+"工作的时候").
+
+Sources and confidences follow the design documents: a direct first-person
+statement is ``explicit`` (1.0); anything else — habits ("I usually drink
+tea"), hedges, the dispreferred side of a comparison, what an assistant says —
+is ``inferred`` (0.6).
+
+Example:
+    >>> [(a.kind, a.key, a.value, a.polarity) for a in extract_atoms("I'm allergic to peanuts.")]
+    [('fact', 'allergy', 'peanuts', 1)]
+    >>> [(a.value, a.polarity, a.source) for a in extract_atoms("我不喜欢香菜")]
+    [('香菜', -1, 'explicit')]
+    >>> extract_atoms("If I liked jazz, I'd go to the concert.")
+    []
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from dataclasses import replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from langgraph_memory.core.llm import structured_call
+from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.atoms import CONFIDENCE, KINDS, MemoryAtom
+from langgraph_memory.extraction.entities import find_entities, sentence_spans
+from langgraph_memory.extraction.llm import PROMPT, AtomDraft, ExtractionDraft, from_draft
+from langgraph_memory.extraction.rules import KIN_EN, RULES, Rule, any_rule_pattern
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+__all__ = [
+    "MemoryAtom",
+    "Extractor",
+    "extract_atoms",
+    "aextract_atoms",
+    "KINDS",
+    "CONFIDENCE",
+    "AtomDraft",
+    "ExtractionDraft",
+]
+
+log = logging.getLogger(__name__)
+
+# -- text helpers -----------------------------------------------------------------------------
+_QUESTION_START = re.compile(
+    r"^\s*(?:do|does|did|can|could|would|should|will|is|are|am|was|were|what|which|who|"
+    r"where|when|why|how|have|has)\b",
+    re.I,
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|suppose|supposing|imagine|what if|wish|assuming|hypothetically|pretend|unless|"
+    r"whether|even if|in case)\b|如果|假如|要是|假设|万一|倘若|若是|想象|假使",
+    re.I,
+)
+_NEGATED_BEFORE = re.compile(
+    r"(?:\b(?:don't|do not|doesn't|didn't|never said|not sure|doubt|no one said)\b[^,]*"
+    r"|不觉得|不认为|不确定|没说|并非|不是说)$",
+    re.I,
+)
+_ZH_QUESTION = re.compile(r"什么|哪|谁|吗|啥|怎么|多少|为何|是否")
+_EN_QUESTION_VALUE = re.compile(r"^(?:what|which|who|whom|whatever|anything)\b", re.I)
+_PRONOUNS = frozenset(
+    "it that this them you him her those these one so too ones i me we us".split()
+    + "你 他 她 它 你们 他们 这个 那个".split()
+)
+# A liking whose object is the other speaker or theirs ("I love your turtles", "I love
+# you guys", "我喜欢你做的菜": a compliment) or a pronoun that a new clause follows ("I
+# love it and that'll keep me going"): nothing about the user's own tastes. "I prefer
+# you use tabs" (what the other should do) stays.
+_NO_OBJECT_EN = re.compile(
+    r"^(?:(?:your|yours|ur)\b|(?:you|ya)(?:\s+(?:guys|all|two|both))?\s*(?:$|[,;:!.]|"
+    r"\b(?:and|but|so|too|because)\b)|(?:it|that|this|them|those|these)\s*(?:[,;:]|"
+    r"\b(?:and|but|so|because|which|since|as)\b))",
+    re.I,
+)
+_NO_OBJECT_ZH = re.compile(r"^(?:你|您)们?(?:的|做的|家|这|那|$)")
+_EN_TRAIL = re.compile(
+    r"(?:\s+(?:a lot|very much|so much|too|anymore|any more|at all|either|as well|"
+    r"the most|more|better|best|really|though|now|instead))+$",
+    re.I,
+)
+_ZH_TRAIL = re.compile(r"[了的啊呀呢吧哦嘛啦哈]+$")
+_EN_SCOPE_SUFFIX = re.compile(
+    r"\s+(?P<scope>(?:at|for|when|while|during|on)\s+(?:work|home|the office|school|weekends?|"
+    r"breakfast|lunch|dinner|the morning|the evening|night|(?:my|our|this|the)\s+[\w -]{1,25}|"
+    r"[\w'-]+(?:ing)?(?:\s[\w'-]+){0,2})|in the (?:morning|evening|afternoon|summer|winter))$",
+    re.I,
+)
+_EN_SCOPE_PREFIX = re.compile(
+    r"^\s*(?P<scope>(?:for|at|when|while|during|on|in)\s+[^,]{1,40}),\s*$", re.I
+)
+_ZH_SCOPE_PREFIX = re.compile(
+    r"(?P<scope>(?:在|对于|关于)?[\u4e00-\u9fff\w]{1,10}?(?:的时候|时候|时|方面|上)"
+    r"|工作日|周末|平时|早上|晚上|上班时|在家|在公司|喝咖啡时)[，,]?\s*$"
+)
+_COMPARE_EN = re.compile(r"\s+(?:over|rather than|instead of|more than|than|to)\s+", re.I)
+_COMPARE_ZH = re.compile(r"而不是|而非|胜过|多过|多于")
+_ZH_COMPARE_PREFIX = re.compile(r"(?:比起|相比于?|与其说?)(?P<other>[^，,]{1,12}?)[，,]?\s*$")
+_LEAD_EN = re.compile(r"^(?:to\s+|the\s+|a\s+|an\s+|my\s+|some\s+)+", re.I)
+_KEY_VERBS_EN = re.compile(
+    r"^(?:to\s+)?(?:drink(?:ing)?|eat(?:ing)?|watch(?:ing)?|listen(?:ing)? to|play(?:ing)?|"
+    r"read(?:ing)?|us(?:e|ing)|wear(?:ing)?|cook(?:ing)?|have|having)\s+",
+    re.I,
+)
+_KEY_VERBS_ZH = re.compile(r"^(?:吃|喝|看|听|玩|用|穿)(?=[\u4e00-\u9fff\w]{2})")
+_TIME_TAIL = re.compile(
+    r"\s+(?:(?:last|this|next)\s+(?:year|month|week|weekend|night|\w+day)|yesterday|today|"
+    r"tomorrow|tonight|recently|lately|(?:a|two|three|a few|\d+)\s+\w+\s+ago|in \d{4})$"
+    r"|(?:去年|今年|前年|上个月|上周|最近|昨天|前天)$",
+    re.I,
+)
+_NEG_LEAD_ZH = re.compile(r"^(?:不要|别|不用|不必|无需|避免)(?:再)?")
+# A standing instruction is about what the assistant says or makes: "always use APA",
+# "never use emojis", "give me the commands first". "Never give up!" and "Always be
+# yourself" are advice between people, not instructions to remember.
+_ADDRESSED = re.compile(
+    r"\b(?:answers?|answering|repl(?:y|ies|ying)|respond|responses?|code|coding|snippets?|"
+    r"examples?|format(?:ting)?|cite|citations?|references?|sources?|use|using|write|writing|"
+    r"wrote|explain|explanations?|show|give me|tell me|call me|address me|list|lists|summar\w*|"
+    r"comments?|bullets?|tables?|markdown|emojis?|tone|style|words|sentences?|paragraphs?|"
+    r"language|english|chinese|french|spanish|german|japanese|commits?|tests?|type hints?|"
+    r"naming|names?|units?|metric|imperial|dates?|times?|currency|recommend\w*|suggest\w*|"
+    r"remind me|ask me|tell|mention|include|add|avoid|keep|start|begin|end|sql|python|"
+    r"query|queries|functions?|docs?|documentation|output|print|concise|brief|short|terse|"
+    r"detailed|verbose|formal|informal|casual|polite)\b"
+    r"|回答|回复|答复|答案|用|写|给我|加上|附上|加|附|列出|列|总结|解释|注释|代码|格式|中文|英文|"
+    r"叫我|称呼|引用|标注|推荐|提醒|说明|先|语言|单位|日期|表格|要点|例子|示例|简洁|详细",
+    re.I,
+)
+
+
+def _language(text: str) -> str:
+    return "zh" if is_cjk_text(text) else "en"
+
+
+def normalize_key(value: str) -> str:
+    """The key a preference or fact value is filed under (lower-cased, articles dropped).
+
+    Example:
+        >>> normalize_key("drinking the green tea"), normalize_key("喝咖啡")
+        ('green tea', '咖啡')
+    """
+    key = value.strip().lower()
+    key = _KEY_VERBS_EN.sub("", key)
+    key = _LEAD_EN.sub("", key)
+    key = _KEY_VERBS_ZH.sub("", key)
+    return re.sub(r"\s+", " ", key).strip(" ,.'\"") or value.strip().lower()
+
+
+def _is_question(sentence: str, at: int) -> bool:
+    rest = sentence[at:].rstrip()
+    if rest.endswith(("?", "？")) and not re.search(r"[,，]", rest):
+        return True
+    if re.search(r"[吗呢][。！]?\s*$", rest) and not re.search(r"[,，]", rest):
+        return True
+    return bool(_QUESTION_START.match(sentence)) and not re.search(r"[,，]", sentence[:at])
+
+
+def _clean_value(value: str, lang: str) -> str:
+    value = value.strip(" \t,，:：\"'“”")
+    if lang == "zh":
+        return _ZH_TRAIL.sub("", value).strip()
+    value = _EN_TRAIL.sub("", value).strip()
+    return re.sub(r"^(?:to|that)\s+", "", value, flags=re.I).strip()
+
+
+# -- the rule engine --------------------------------------------------------------------------
+class _Match:
+    """One accepted rule match inside a sentence, resolved to atoms."""
+
+    def __init__(self, text: str, base: int, sentence: str, rule: Rule, m: re.Match[str]):
+        self.text, self.base, self.sentence, self.rule, self.m = text, base, sentence, rule, m
+        names = m.re.groupindex
+        self.group = next(g for g in ("v", "v2", "s") if g in names and m.group(g) is not None)
+
+    def atoms(self, subject: str, inferred_only: bool) -> list[MemoryAtom]:
+        rule, m, lang = self.rule, self.m, self.rule.lang
+        raw = m.group(self.group)
+        value = _clean_value(raw, lang)
+        polarity = rule.polarity
+        if "neg" in m.re.groupindex and m.group("neg"):
+            polarity = -1
+        if lang == "zh" and _NEG_LEAD_ZH.match(value):
+            polarity, value = -polarity, _NEG_LEAD_ZH.sub("", value)
+        prefix = self.sentence[: m.start()]
+        scope, scope_start = self._scope(prefix, lang)
+        if scope is None and lang == "en" and rule.kind in ("preference", "fact"):
+            sm = _EN_SCOPE_SUFFIX.search(value)
+            if sm and sm.start() > 0 and rule.key not in ("location", "employer", "hometown"):
+                scope, value = sm.group("scope"), value[: sm.start()].rstrip(" ,")
+        if rule.kind in ("preference", "fact", "relation"):
+            value = _TIME_TAIL.sub("", value).strip() or value
+        if not self._valid(value, lang):
+            return []
+        if rule.kind == "instruction" and not _ADDRESSED.search(m.group(0)):
+            return []  # advice between people, not an instruction to the assistant
+        others: list[str] = []
+        if rule.compare:
+            value, others = self._compare(value, prefix, lang)
+        subj = subject
+        if "s" in m.re.groupindex and m.group("s"):
+            subj = m.group("s").strip()
+        key = rule.key
+        kind = rule.kind
+        if key is None:
+            if "k" in m.re.groupindex and m.group("k"):
+                key = normalize_key(m.group("k"))
+            else:
+                key = normalize_key(value)
+        if rule.kind == "fact" and rule.key is None:  # "my X is Y"
+            kind, key = self._my_x_is_y(key, value, lang)
+        if kind == "relation" and "s" in m.re.groupindex and rule.key is None:
+            subj, value = "user", m.group("s").strip()  # "Alice is my sister"
+        source = "inferred" if inferred_only else rule.source
+        start = min(m.start(), scope_start) if scope_start is not None else m.start()
+        span = self.sentence[start : m.end()].strip()
+        atom = MemoryAtom(
+            kind=kind,
+            subject=subj,
+            key=key,
+            value=value,
+            polarity=polarity,
+            scope=scope,
+            source=source,
+            confidence=CONFIDENCE[source],
+            text=span,
+            language=lang,
+        )
+        out = [atom]
+        for other in others:
+            out.append(
+                replace(
+                    atom,
+                    key=normalize_key(other),
+                    value=other,
+                    polarity=-polarity,
+                    source="inferred",
+                    confidence=CONFIDENCE["inferred"],
+                )
+            )
+        return out
+
+    @staticmethod
+    def _scope(prefix: str, lang: str) -> tuple[str | None, int | None]:
+        pm = (_ZH_SCOPE_PREFIX if lang == "zh" else _EN_SCOPE_PREFIX).search(prefix)
+        if pm is None:
+            return None, None
+        return pm.group("scope").strip(), pm.start("scope")
+
+    @staticmethod
+    def _valid(value: str, lang: str) -> bool:
+        if not value or value.lower() in _PRONOUNS or len(value) > 120:
+            return False
+        if lang == "zh":
+            return (
+                not _ZH_QUESTION.search(value)
+                and not value.endswith(("不", "没", "没有"))
+                and not _NO_OBJECT_ZH.match(value)
+            )
+        return (
+            not _EN_QUESTION_VALUE.match(value)
+            and not _NO_OBJECT_EN.match(value)
+            and bool(re.search(r"\w", value))
+        )
+
+    @staticmethod
+    def _compare(value: str, prefix: str, lang: str) -> tuple[str, list[str]]:
+        others: list[str] = []
+        if lang == "zh":
+            parts = _COMPARE_ZH.split(value, maxsplit=1)
+            pm = _ZH_COMPARE_PREFIX.search(prefix)
+            if pm:
+                others.append(pm.group("other").strip())
+        elif value.lower().startswith("to "):
+            parts = [value]
+        else:
+            parts = _COMPARE_EN.split(value, maxsplit=1)
+        if len(parts) == 2 and parts[1].strip():
+            others.append(_clean_value(parts[1], lang))
+        return _clean_value(parts[0], lang), [o for o in others if o]
+
+    @staticmethod
+    def _my_x_is_y(key: str, value: str, lang: str) -> tuple[str, str]:
+        if re.match(r"^(?:favou?rite|最喜欢)", key):
+            return "preference", key
+        kin = re.fullmatch(KIN_EN, key, re.I) if lang == "en" else None
+        if kin and value[:1].isupper():
+            return "relation", key
+        return "fact", key
+
+
+def _rules_for(lang: str) -> tuple[list[Rule], re.Pattern[str]]:
+    """The rules tried on a sentence in ``lang`` (English ones run on Chinese too), in
+    order, and one pattern that matches wherever any of them does: most sentences match
+    no rule, and one scan in C rules them out (72 ``finditer`` calls in Python took
+    most of extraction's time; see :func:`~langgraph_memory.extraction.rules.any_rule_pattern`)."""
+    rules = [r for r in RULES if r.lang == lang or (lang == "zh" and r.lang == "en")]
+    return rules, any_rule_pattern(rules)
+
+
+class _RulesByLang(dict[str, tuple[list[Rule], re.Pattern[str]]]):
+    """``_rules_for(lang)``, built on first use (the combined pattern takes ~0.1 s to
+    compile, which a process that never extracts should not pay at import)."""
+
+    def __missing__(self, lang: str) -> tuple[list[Rule], re.Pattern[str]]:
+        value = self[lang] = _rules_for(lang)
+        return value
+
+
+_RULES_BY_LANG = _RulesByLang()
+
+
+def load_rules() -> None:
+    """Compile the rules' combined patterns now (about 0.1 s), not on the first message."""
+    for lang in ("en", "zh"):
+        _RULES_BY_LANG[lang]  # noqa: B018 - built on first use
+
+
+def _rule_atoms(text: str, subject: str, inferred_only: bool) -> list[tuple[int, MemoryAtom]]:
+    found: list[tuple[int, MemoryAtom]] = []
+    for base, sentence in sentence_spans(text):
+        rules, any_rule = _RULES_BY_LANG[_language(sentence)]
+        if any_rule.search(sentence) is None:
+            continue
+        taken: list[tuple[int, int]] = []
+        for rule in rules:
+            for m in rule.pattern.finditer(sentence):
+                s, e = m.span()
+                if s == e or any(s < te and ts < e for ts, te in taken):
+                    continue
+                prefix = sentence[:s]
+                # "When I ask about X, do Y" opens like a question but is none.
+                asks = (
+                    sentence.rstrip().endswith(("?", "？"))
+                    if rule.kind == "instruction"
+                    else _is_question(sentence, s)
+                )
+                if _HYPOTHETICAL.search(prefix) or asks:
+                    taken.append((s, e))
+                    continue
+                if rule.kind and rule.polarity > 0 and _NEGATED_BEFORE.search(prefix.rstrip()):
+                    taken.append((s, e))
+                    continue
+                taken.append((s, e))
+                if not rule.kind:
+                    continue  # a blocker
+                for atom in _Match(text, base, sentence, rule, m).atoms(subject, inferred_only):
+                    found.append((base + s, atom))
+    return found
+
+
+def _entity_atoms(text: str, subject: str) -> list[tuple[int, MemoryAtom]]:
+    found = find_entities(text)
+    seen: set[str] = set()
+    out = []
+    for at, name, kind in sorted(found):
+        if name in seen:
+            continue
+        seen.add(name)
+        lang = _language(name)
+        out.append(
+            (
+                at,
+                MemoryAtom("entity", name, kind, name, text=name, language=lang),
+            )
+        )
+    return out
+
+
+# -- public API -------------------------------------------------------------------------------
+class Extractor:
+    """Extracts :class:`MemoryAtom` s from messages, by an LLM or by rules.
+
+    Args:
+        llm: Optional chat model; ``None`` uses the rules only.
+        entities: Also extract named entities (capitalised names; jieba's
+            ``nr``/``ns``/``nt`` in Chinese).
+
+    Example:
+        >>> ex = Extractor()
+        >>> [(a.kind, a.key, a.value) for a in ex.extract("Alice is my sister.")]
+        [('relation', 'sister', 'Alice'), ('entity', 'person', 'Alice')]
+    """
+
+    def __init__(self, llm: BaseChatModel | None = None, *, entities: bool = True) -> None:
+        self.llm = llm
+        self.entities = entities
+
+    def rules(self, text: str, *, role: str = "user") -> list[MemoryAtom]:
+        """Extract with the rules only (never raises, never calls a model)."""
+        if not text or not text.strip():
+            return []
+        role = {"human": "user", "ai": "assistant"}.get(role, role)
+        found: list[tuple[int, MemoryAtom]] = []
+        if role in ("user", "assistant"):
+            found += _rule_atoms(text, role, inferred_only=role != "user")
+        if self.entities:
+            found += _entity_atoms(text, role)
+        found.sort(key=lambda x: x[0])
+        return _dedup(a for _, a in found)
+
+    def extract(
+        self, text: str, *, role: str = "user", timestamp: datetime | None = None
+    ) -> list[MemoryAtom]:
+        """Extract the atoms of one message.
+
+        Args:
+            text: The message content.
+            role: Its role; first-person statements are about ``"user"`` in
+                user messages and about ``"assistant"`` (inferred) in assistant
+                messages; system and tool messages yield entities only.
+            timestamp: When it was said (copied onto every atom).
+
+        Returns:
+            The atoms in text order; every ``text`` is a substring of ``text``.
+        """
+        atoms = self._llm(text, role) if self.llm is not None else None
+        if atoms is None:
+            atoms = self.rules(text, role=role)
+        return [replace(a, timestamp=timestamp) for a in atoms] if timestamp else atoms
+
+    async def aextract(
+        self, text: str, *, role: str = "user", timestamp: datetime | None = None
+    ) -> list[MemoryAtom]:
+        """Async :meth:`extract` (the model and the rules run off the event loop)."""
+        return await asyncio.to_thread(self.extract, text, role=role, timestamp=timestamp)
+
+    def _llm(self, text: str, role: str) -> list[MemoryAtom] | None:
+        if self.llm is None or not text.strip():
+            return None
+        draft = structured_call(self.llm, ExtractionDraft, PROMPT.format(role=role, text=text))
+        if draft is None:
+            log.info("extraction: no usable LLM answer; using the rules")
+            return None
+        subject = {"human": "user", "ai": "assistant"}.get(role, role)
+        atoms = from_draft(draft, text, subject)
+        return _dedup(a for a in atoms if self.entities or a.kind != "entity")
+
+
+def _dedup(atoms: object) -> list[MemoryAtom]:
+    seen: set[tuple[str, str, str, str, int, str | None]] = set()
+    out = []
+    for a in atoms:  # type: ignore[attr-defined]
+        sig = (a.kind, a.subject, a.key, a.value, a.polarity, a.scope)
+        if sig not in seen:
+            seen.add(sig)
+            out.append(a)
+    return out
+
+
+def extract_atoms(
+    text: str,
+    *,
+    role: str = "user",
+    timestamp: datetime | None = None,
+    llm: BaseChatModel | None = None,
+) -> list[MemoryAtom]:
+    """Extract memory atoms from one message (see :class:`Extractor`).
+
+    Example:
+        >>> for a in extract_atoms("For coffee, I prefer oat milk. Remind me to buy beans."):
+        ...     print(a.kind, a.key, a.value, a.scope, sep=" | ")
+        preference | oat milk | oat milk | For coffee
+        task | reminder | buy beans | None
+    """
+    return Extractor(llm).extract(text, role=role, timestamp=timestamp)
+
+
+async def aextract_atoms(
+    text: str,
+    *,
+    role: str = "user",
+    timestamp: datetime | None = None,
+    llm: BaseChatModel | None = None,
+) -> list[MemoryAtom]:
+    """Async :func:`extract_atoms`.
+
+    Example:
+        >>> import asyncio
+        >>> [a.value for a in asyncio.run(aextract_atoms("我住在上海"))
+        ...  if a.kind == "fact"]
+        ['上海']
+    """
+    return await Extractor(llm).aextract(text, role=role, timestamp=timestamp)

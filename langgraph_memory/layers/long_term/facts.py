@@ -1,0 +1,484 @@
+"""User facts and knowledge-graph facts with a validity span, and how they supersede each other.
+
+A :class:`Fact` is a triple (``subject``, ``relation``, ``object``) true from
+``valid_from`` until ``valid_to`` (open when ``None``). For a *functional*
+relation (one value at a time: ``lives_in``, ``works_at``, ``name``, ``住在``...)
+the facts of one subject form a timeline: a new fact with another object closes
+the one that held at its ``valid_from`` (``valid_to`` set, ``superseded_by``
+pointing at the new fact) and is itself bounded by the next fact in time, so at
+no instant do two facts of the timeline hold. Nothing is deleted. Other
+relations (``likes``, ``knows``) accumulate. Re-asserting what already holds
+refreshes the old fact instead of adding one.
+
+This module holds the data and the rules and does no I/O; the store is
+:class:`~langgraph_memory.layers.long_term.memory.LongTermMemory`.
+
+Example:
+    >>> from datetime import datetime, timedelta, timezone
+    >>> def at(year): return datetime(year, 1, 1, tzinfo=timezone.utc)
+    >>> paris = Fact("f1", "u1", "user", "lives_in", "Paris", valid_from=at(2019))
+    >>> berlin = Fact("f2", "u1", "user", "lives in", "Berlin", valid_from=at(2022))
+    >>> kept, changed = place_fact([paris], berlin, functional=True, now=at(2024))
+    >>> kept is berlin, paris.valid_to == at(2022), paris.superseded_by
+    (True, True, 'f2')
+    >>> [f.object for f in (paris, berlin) if f.holds_at(at(2020))]
+    ['Paris']
+    >>> berlin.text()
+    'User lives in Berlin (since 2022-01-01)'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from typing import Any, ClassVar
+
+import numpy as np
+
+from langgraph_memory.core.records import from_data
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.validation import check_content, check_id, parse_timestamp
+from langgraph_memory.layers.index.kinds import EntryView
+from langgraph_memory.layers.long_term.profile import (
+    check_source_ids,
+    clamp01,
+    has_cjk,
+    merge_ids,
+    normalize_key,
+    stable_id,
+)
+from langgraph_memory.layers.long_term.records import RecordsStore
+
+__all__ = ["Fact", "FactsMixin", "DEFAULT_FUNCTIONAL_RELATIONS", "place_fact", "normalize_term"]
+
+MAX_OBJECT_CHARS = 2000
+
+#: Relations with one value at a time (English and Chinese), in canonical form.
+#: How many of a subject's latest facts a new fact is compared with for near duplicates.
+_DEDUP_SCAN = 200
+
+DEFAULT_FUNCTIONAL_RELATIONS = frozenset(
+    {
+        # English
+        "name",
+        "age",
+        "birthday",
+        "born_in",
+        "born_on",
+        "lives_in",
+        "location",
+        "preferred_name",
+        "resides_in",
+        "current_city",
+        "hometown",
+        "nationality",
+        "timezone",
+        "works_at",
+        "works_for",
+        "employer",
+        "job_title",
+        "occupation",
+        "role",
+        "married_to",
+        "spouse",
+        "partner",
+        "relationship_status",
+        "studies_at",
+        # Chinese
+        "名字",
+        "姓名",
+        "叫",
+        "年龄",
+        "生日",
+        "出生于",
+        "住在",
+        "居住在",
+        "居住于",
+        "所在城市",
+        "家乡",
+        "老家",
+        "国籍",
+        "时区",
+        "工作于",
+        "就职于",
+        "任职于",
+        "公司",
+        "职业",
+        "职位",
+        "配偶",
+        "伴侣",
+        "婚姻状况",
+        "就读于",
+    }
+)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def normalize_term(text: str) -> str:
+    """A subject or object for comparison: case-folded, whitespace collapsed."""
+    return " ".join(text.casefold().split())
+
+
+@dataclass(slots=True)
+class Fact:
+    """A (subject, relation, object) triple with the span of time it held.
+
+    Attributes:
+        id: Unique id.
+        user_id: Whose memory it is.
+        subject: Who or what it is about (``user`` for the user).
+        relation: The relation as given (compared in canonical form, see :meth:`key`).
+        object: The value.
+        valid_from: When it started to hold.
+        valid_to: When it stopped holding (``None``: it still does).
+        source_ids: Ids of the messages it came from (the citation trail).
+        confidence: How sure we are, in [0, 1].
+        superseded_by: Id of the fact that replaced it, if one did.
+        created_at: When it was stored.
+        updated_at: When it last changed or was re-asserted.
+        access_count: How often it was retrieved.
+        last_accessed_at: When it was last retrieved or re-asserted.
+        quote: The words it was read from (the latest statement), if any.
+        subject_key, relation_key: :meth:`key`, stored so that a fact's timeline is
+            found by a query instead of a scan of every fact (set from the subject and
+            relation).
+    """
+
+    id: str
+    user_id: str
+    subject: str
+    relation: str
+    object: str
+    valid_from: datetime = field(default_factory=_now)
+    valid_to: datetime | None = None
+    source_ids: list[str] = field(default_factory=list)
+    confidence: float = 1.0
+    superseded_by: str | None = None
+    created_at: datetime = field(default_factory=_now)
+    updated_at: datetime = field(default_factory=_now)
+    access_count: int = 0
+    last_accessed_at: datetime | None = None
+    quote: str | None = None
+    subject_key: str = ""
+    relation_key: str = ""
+
+    def __post_init__(self) -> None:
+        if not (self.subject_key and self.relation_key):  # stored ones are kept
+            self.subject_key, self.relation_key = self.key()
+
+    #: Its record kind.
+    KIND: ClassVar[str] = "fact"
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> Fact:
+        """A fact from its stored form."""
+        return from_data(cls, data)
+
+    def entry(self) -> EntryView | None:
+        """What the read path ranks of it (:mod:`~langgraph_memory.layers.index.kinds`)."""
+        if self.valid_to is not None:  # it stopped holding: not ranked
+            return None
+        extra = {"confidence": self.confidence, "created": self.created_at.isoformat()}
+        return EntryView(self.text(), self.source_ids, self.updated_at, extra)
+
+    def key(self) -> tuple[str, str]:
+        """``(subject, relation)`` in canonical form: facts with the same key share a timeline."""
+        return normalize_term(self.subject), normalize_key(self.relation)
+
+    def holds_at(self, when: datetime) -> bool:
+        """Whether the fact was true at ``when`` (``valid_from <= when < valid_to``)."""
+        return self.valid_from <= when and (self.valid_to is None or when < self.valid_to)
+
+    @property
+    def is_open(self) -> bool:
+        """True while no end is known (not superseded, not closed)."""
+        return self.valid_to is None
+
+    def text(self) -> str:
+        """A one-line rendering for prompts and search (English or Chinese)."""
+        subject = "User" if normalize_term(self.subject) in ("user", "the user") else self.subject
+        relation = self.relation.replace("_", " ").strip()
+        start = self.valid_from.date().isoformat()
+        end = self.valid_to.date().isoformat() if self.valid_to else None
+        if has_cjk(relation + self.object + subject):
+            subject = "用户" if subject == "User" else subject
+            span = f"{start} 至 {end}" if end else f"自 {start} 起"
+            note = "，已被取代" if self.superseded_by else ""
+            said = f"：“{self.quote}”" if self.quote else ""
+            return f"{subject}{relation}{self.object}（{span}{note}）{said}"
+        span = f"from {start} until {end}" if end else f"since {start}"
+        note = "; superseded" if self.superseded_by else ""
+        said = f' — "{self.quote}"' if self.quote else ""
+        return f"{subject} {relation} {self.object} ({span}{note}){said}"
+
+
+def _plain(f: Fact) -> str:
+    """The triple as words, for comparing two facts."""
+    return f"{f.subject} {f.relation.replace('_', ' ')} {f.object}"
+
+
+def _refresh(old: Fact, new: Fact, now: datetime) -> None:
+    old.source_ids = merge_ids(old.source_ids, new.source_ids)
+    old.quote = new.quote or old.quote
+    old.confidence = max(old.confidence, new.confidence)
+    old.updated_at = now
+    old.last_accessed_at = now
+
+
+def place_fact(
+    timeline: Sequence[Fact], new: Fact, *, functional: bool, now: datetime
+) -> tuple[Fact, list[Fact]]:
+    """Fit ``new`` among the stored facts that share its key, changing them in place.
+
+    Args:
+        timeline: The stored facts with ``new.key()`` (any validity).
+        new: The asserted fact (``valid_to`` set only when the assertion bounds it).
+        functional: Whether the relation has one value at a time.
+        now: The current time (for ``updated_at``).
+
+    Returns:
+        ``(kept, changed)``: the fact that now records the assertion (``new``, or
+        an old fact it refreshed) and every fact to store, ``kept`` included.
+    """
+    same = normalize_term(new.object)
+    t = new.valid_from
+    live = [f for f in timeline if f.valid_to is None or f.valid_to > f.valid_from]
+    for f in live:
+        if normalize_term(f.object) == same and f.holds_at(t):
+            _refresh(f, new, now)
+            if f.valid_to is None and new.valid_to is not None:
+                f.valid_to = new.valid_to  # the assertion says when it ended
+            return f, [f]
+
+    def reached(f: Fact) -> bool:  # a later fact the new one runs into
+        return f.valid_from > t and (new.valid_to is None or new.valid_to >= f.valid_from)
+
+    later = [f for f in live if reached(f) and (functional or normalize_term(f.object) == same)]
+    nxt = min(later, key=lambda f: (f.valid_from, f.id)) if later else None
+    kept = new
+    if nxt is not None and normalize_term(nxt.object) == same:
+        nxt.valid_from = t  # the next fact says the same: it started earlier
+        _refresh(nxt, new, now)
+        kept = nxt
+    elif nxt is not None:
+        new.valid_to = nxt.valid_from
+        new.superseded_by = nxt.id
+    if not functional:
+        return kept, [kept]
+    changed = [kept]
+    for f in live:
+        if f is not kept and f.holds_at(t):
+            f.valid_to = t
+            f.superseded_by = kept.id
+            f.updated_at = now
+            changed.append(f)
+    return kept, changed
+
+
+class FactsMixin(RecordsStore):
+    """The fact operations of :class:`~langgraph_memory.layers.long_term.memory.LongTermMemory`."""
+
+    # -- facts --------------------------------------------------------------------------
+    def add_fact(
+        self,
+        user_id: str,
+        subject: str,
+        relation: str,
+        object: str,
+        *,
+        valid_from: datetime | str | float | None = None,
+        valid_to: datetime | str | float | None = None,
+        source_ids: Sequence[str] | None = None,
+        confidence: float | None = None,
+        quote: str | None = None,
+    ) -> Fact:
+        """Assert a fact; a contradicting fact of a functional relation is superseded.
+
+        For a functional relation (``config.functional_relations``) the fact that
+        held at ``valid_from`` with another object is closed at ``valid_from``
+        (kept, with ``superseded_by`` set), and the new fact ends where a later
+        fact of the same subject and relation begins. Re-asserting what already
+        holds refreshes that fact (citations merged, confidence kept at the higher).
+
+        Args:
+            user_id: Whose memory.
+            subject: Who or what (``user`` for the user).
+            relation: The relation (``lives_in``, ``likes``, ``住在``...).
+            object: The value.
+            valid_from: When it started to hold (now when ``None``).
+            valid_to: When it stopped holding, if known.
+            source_ids: Ids of the messages it came from.
+            confidence: How sure (``config.fact_confidence`` when ``None``).
+            quote: The words it was read from (shown with it; the latest kept).
+
+        Returns:
+            The fact that records the assertion (a refreshed old one, or the new one).
+        """
+        user_id = check_id(user_id, "user_id")
+        subject, relation = check_id(subject, "subject").strip(), check_id(relation, "relation")
+        obj = self._clean(check_content(object, MAX_OBJECT_CHARS, "object").strip(), "object")
+        subject, quote = self._clean(subject, "subject"), self._clean(quote, "quote")
+        conf = self.config.fact_confidence if confidence is None else confidence
+        if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 <= conf <= 1:
+            raise ValueError(f"confidence must be a number within [0, 1], got {confidence!r}")
+        ids = check_source_ids(source_ids)
+        with self._lock:
+            now = self._now()
+            start = now if valid_from is None else parse_timestamp(valid_from, "valid_from")
+            end = None if valid_to is None else parse_timestamp(valid_to, "valid_to")
+            if end is not None and end <= start:
+                raise ValueError("valid_to must be later than valid_from")
+            # The same assertion gets the same id (a replayed message refreshes its fact).
+            fid = stable_id(
+                "fact", user_id, normalize_term(subject), normalize_key(relation),
+                normalize_term(obj), start.isoformat(),
+            )  # fmt: skip
+            new = Fact(
+                fid, user_id, subject, relation.strip(), obj, start, end,
+                ids, clamp01(conf), created_at=now, updated_at=now, quote=quote or None,
+            )  # fmt: skip
+            # Only the facts that can meet the new one are read: its timeline (the same
+            # subject and relation) and the subject's latest facts (near duplicates),
+            # not every fact of the user.
+            skey, rkey = new.key()
+            query = self.records.query_records
+            found = query("fact", user_id, where={"subject_key": skey, "relation_key": rkey})
+            # facts stored before these keys were: by the subject and relation as given
+            found += query("fact", user_id, where={"subject": subject, "relation": new.relation})
+            found += query(
+                "fact", user_id, where={"subject_key": skey}, limit=_DEDUP_SCAN, newest_first=True
+            )
+            by_id = {r.id: Fact.load(r.data) for r in found}
+            facts = list(by_id.values())
+            timeline = [f for f in facts if f.key() == new.key()]
+            functional = new.key()[1] in self.config.functional_relations
+            dup = self._near_duplicate(new, facts, functional, now)
+            if dup is not None:
+                _refresh(dup, new, now)
+                self._put("fact", dup)
+                return dup
+            kept, changed = place_fact(timeline, new, functional=functional, now=now)
+            for f in changed:
+                self._put("fact", f)
+            return kept
+
+    def _near_duplicate(
+        self, new: Fact, facts: Sequence[Fact], functional: bool, now: datetime
+    ) -> Fact | None:
+        """A recent open fact saying what ``new`` says in other words, if any.
+
+        Candidates: facts still holding, stored or refreshed within the dedup window,
+        of another key or another object (the same key and object is a re-assertion,
+        handled by :func:`place_fact`), never a fact of the same functional key (a
+        new value there is a contradiction, not a duplicate). The same text, case and
+        spacing aside, is a duplicate; otherwise a candidate of the same subject whose
+        object shares at least half of its terms is compared by embedding cosine.
+        """
+        cfg = self.config
+        window = timedelta(days=cfg.dedup_window_days)
+        key, same = new.key(), normalize_term(new.object)
+        cands = [
+            f
+            for f in facts
+            if f.valid_to is None
+            and f.superseded_by is None
+            and now - f.updated_at <= window
+            and not (f.key() == key and (functional or normalize_term(f.object) == same))
+        ]
+        if not cands:
+            return None
+        text = normalize_term(_plain(new))
+        for f in cands:
+            if normalize_term(_plain(f)) == text:
+                return f
+        if self.embed is None:
+            return None
+        # Only a fact of the same subject whose object shares at least half of its
+        # terms is worth an embedding (a cosine above 0.95 needs nearly the same words).
+        subject, words = normalize_term(new.subject), set(tokenize(new.object))
+        close = [
+            f
+            for f in cands
+            if normalize_term(f.subject) == subject
+            and len(words & (w := set(tokenize(f.object)))) >= 0.5 * max(len(words), len(w), 1)
+        ]
+        if not close:
+            return None
+        vecs = np.asarray(self.embed([_plain(new)] + [_plain(f) for f in close]), dtype=float)
+        norms = np.linalg.norm(vecs, axis=1)
+        norms[norms == 0] = 1.0
+        sims = (vecs[1:] @ vecs[0]) / (norms[1:] * norms[0])
+        best = int(np.argmax(sims))
+        return close[best] if sims[best] > cfg.dedup_threshold else None
+
+    def close_fact(
+        self, user_id: str, fact_id: str, when: datetime | str | float | None = None
+    ) -> Fact:
+        """Record that an open fact stopped holding at ``when`` (now by default).
+
+        Raises:
+            KeyError: When the user has no such fact.
+            ValueError: When the fact is closed already or ``when`` precedes its start.
+        """
+        with self._lock:
+            fact: Fact = self._get("fact", user_id, fact_id)
+            end = self._now() if when is None else parse_timestamp(when, "when")
+            if fact.valid_to is not None:
+                raise ValueError(f"fact {fact_id!r} is closed already")
+            if end <= fact.valid_from:
+                raise ValueError("when must be later than the fact's valid_from")
+            fact.valid_to, fact.updated_at = end, self._now()
+            self._put("fact", fact)
+            return fact
+
+    def list_facts(
+        self,
+        user_id: str,
+        *,
+        subject: str | None = None,
+        relation: str | None = None,
+        include_superseded: bool = True,
+    ) -> list[Fact]:
+        """The user's facts in the order they began (``valid_from``), optionally of one
+        subject and/or relation."""
+        subj = None if subject is None else normalize_term(subject)
+        rel = None if relation is None else normalize_key(relation)
+        out = []
+        for r in self.records.list_records("fact", check_id(user_id, "user_id")):
+            f = Fact.load(r.data)
+            s, k = f.subject_key, f.relation_key
+            if (subj is None or s == subj) and (rel is None or k == rel):
+                if include_superseded or f.superseded_by is None:
+                    out.append(f)
+        return sorted(out, key=lambda f: (f.valid_from, f.created_at, f.id))
+
+    def facts_at(self, user_id: str, when: datetime | str | float | None = None) -> list[Fact]:
+        """The facts that held at ``when`` (now by default), in the order they began."""
+        t = self._now() if when is None else parse_timestamp(when, "when")
+        return [f for f in self.list_facts(user_id) if f.holds_at(t)]
+
+    def _splice(self, user_id: str, gone: Fact) -> None:
+        """Before deleting ``gone``: give its span back to the fact it superseded.
+
+        When several facts were closed where ``gone`` began (one at the same instant),
+        the latest takes the span over and the others point at it.
+        """
+        preds = [
+            f
+            for f in self.list_facts(user_id)
+            if f.superseded_by == gone.id and f.valid_to == gone.valid_from
+        ]
+        if not preds:
+            return
+        heir = max(preds, key=lambda f: (f.valid_from, f.created_at, f.id))
+        now = self._now()
+        heir.valid_to, heir.superseded_by = gone.valid_to, gone.superseded_by
+        for f in preds:
+            if f is not heir:
+                f.superseded_by = heir.id
+            f.updated_at = now
+            self._put("fact", f)

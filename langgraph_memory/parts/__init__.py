@@ -1,0 +1,1 @@
+"""The manager's parts and how one memory is put together (:mod:`.assembly`)."""

@@ -1,0 +1,214 @@
+"""What the graph adapters keep beside the memory: store items and core blocks.
+
+:class:`~langgraph_memory.integrations.graph.store.MemoryStore` items and the MemGPT-style core
+blocks of :mod:`~langgraph_memory.integrations.graph.tools` are records of the memory's store,
+written through the sensitivity gate like every other write.
+
+Store items: each is one record of kind :data:`STORE_KIND` whose id is the JSON
+array ``[*namespace, key]`` and whose user is the reserved scope
+:func:`store_scope` of the namespace's first label (``"\\x1fstore:" + label``).
+Manager user ids can never contain the control character ``\\x1f``, so store items
+never mix with a user's memory, and a search under a namespace root reads only
+that root's records. The record's data holds the value, the indexed texts with
+their vectors (float32, base64) and the TTL.
+
+Core blocks: one record of kind :data:`CORE_BLOCK_KIND` per user and block label.
+
+Example:
+    >>> from langgraph_memory.storage import InMemoryBackend
+    >>> from langgraph_memory.sensitivity.policy import SensitivityFilter
+    >>> items = Items(InMemoryBackend(), SensitivityFilter())
+    >>> items.set_core_block("ann", "human", "Mail me at ann@example.com")
+    'Mail me at [EMAIL]'
+    >>> items.core_block("ann", "human"), items.core_block("ann", "persona")
+    ('Mail me at [EMAIL]', '')
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from langgraph_memory.core.records import Record
+from langgraph_memory.core.validation import check_id, check_json_shape
+from langgraph_memory.sensitivity.policy import SensitivityFilter
+from langgraph_memory.storage.capabilities import RecordStore
+
+__all__ = ["Items", "STORE_KIND", "CORE_BLOCK_KIND", "store_scope", "STORE_SCOPE_PREFIX"]
+
+#: The record kind of store items.
+STORE_KIND = "store_item"
+#: The record kind core blocks are stored under (one record per user and block).
+CORE_BLOCK_KIND = "core_block"
+#: What every store scope starts with (no user id can).
+STORE_SCOPE_PREFIX = "\x1fstore:"
+
+
+def store_scope(root: str) -> str:
+    """The reserved record user id holding the items of namespace root ``root``."""
+    return STORE_SCOPE_PREFIX + root
+
+
+def _item_id(namespace: Sequence[str], key: str) -> str:
+    return json.dumps([*namespace, key], ensure_ascii=False)
+
+
+def _block_id(user_id: str, label: str) -> str:
+    # a label never contains ":", so "label:user" is unambiguous for every user id
+    return f"{label}:{user_id}"
+
+
+class Items:
+    """Store items and core blocks in a record store, every write through the gate.
+
+    Args:
+        records: Where they are kept.
+        gate: The sensitivity gate (redacts or refuses per its policy).
+    """
+
+    def __init__(self, records: RecordStore, gate: SensitivityFilter) -> None:
+        self._records = records
+        self._gate = gate
+
+    def redact(self, value: Any, *, field: str = "value") -> Any:
+        """``value`` through the sensitivity gate: every string in it (a str, or a
+        JSON-like value's strings) redacted, or refused, per the policy.
+
+        Raises:
+            SensitiveContentError: When the policy refuses what it found.
+        """
+        return self._gate.clean(value, field=field)
+
+    def label(self, text: str, *, field: str = "key", refuse: bool = True) -> str:
+        """An identifier (a store key, a namespace label) through the gate: a secret in
+        it becomes its pseudonym (``[EMAIL:1a2b...]``: the same secret, the same label),
+        or is refused; ``refuse=False`` for lookups, which store nothing.
+
+        Raises:
+            SensitiveContentError: When the policy refuses what it found (and ``refuse``).
+        """
+        return self._gate.clean_label(text, field=field, refuse=refuse)
+
+    def _address(
+        self, namespace: Sequence[str], key: str, refuse: bool = False
+    ) -> tuple[list[str], str]:
+        labels = [self.label(x, field="namespace", refuse=refuse) for x in namespace]
+        return labels, self.label(key, field="key", refuse=refuse)
+
+    # -- store items ----------------------------------------------------------------------
+    def get_store_item(self, namespace: Sequence[str], key: str) -> Record | None:
+        """The record of a store item, or ``None``."""
+        if not namespace:
+            return None
+        namespace, key = self._address(namespace, key)
+        return self._records.get_record(
+            STORE_KIND, _item_id(namespace, key), store_scope(namespace[0])
+        )
+
+    def store_items(self, root: str | None = None) -> list[Record]:
+        """The records of the store items under a namespace root (every root when
+        ``None``), oldest first."""
+        scope = store_scope(self.label(root, refuse=False)) if root is not None else None
+        return [
+            r
+            for r in self._records.list_records(STORE_KIND, scope)
+            if r.user_id.startswith(STORE_SCOPE_PREFIX)
+        ]
+
+    def put_store_item(
+        self,
+        namespace: Sequence[str],
+        key: str,
+        data: Mapping[str, Any],
+        *,
+        created_at: datetime | None = None,
+        updated_at: datetime | None = None,
+    ) -> Record:
+        """Write a store item's record: ``data["value"]`` and the indexed texts
+        (``data["index"][path]["text"]``) go through the gate, and the namespace and key
+        through :meth:`label`; the rest as given. ``created_at`` and ``updated_at``
+        default to now.
+
+        Returns:
+            The record written.
+
+        Raises:
+            ValueError: When the value holds NaN or an infinity (no JSON form), or a
+                string the text rule refuses, naming where.
+            TypeError: When a key in the value is not a str.
+        """
+        namespace, key = self._address(namespace, key, refuse=True)
+        clean = {**data, "namespace": namespace, "key": key}
+        if "value" in clean:  # NaN, an infinity or a broken string: a named error
+            check_json_shape(clean["value"], "value")
+            clean["value"] = self.redact(clean["value"], field="value")
+        if clean.get("index"):
+            clean["index"] = {
+                path: {**entry, "text": self.redact(entry["text"], field=f"index.{path}")}
+                for path, entry in clean["index"].items()
+            }
+        now = updated_at or datetime.now(timezone.utc)
+        rec = Record(
+            STORE_KIND,
+            _item_id(namespace, key),
+            store_scope(namespace[0]),
+            clean,
+            created_at or now,
+            now,
+        )
+        self._records.put_record(rec)
+        return rec
+
+    def refresh_store_item(self, record: Record, expires_at: str) -> None:
+        """Write a store item's record again with a new expiry, nothing else changed."""
+        record.data["expires_at"] = expires_at
+        self._records.put_record(record)
+
+    def delete_store_items(self, root: str, ids: Sequence[str]) -> int:
+        """Delete store items of a namespace root by record id; returns how many went."""
+        scope = store_scope(self.label(root, refuse=False))
+        return self._records.delete_records(STORE_KIND, ids, scope)
+
+    def delete_user_items(self, user_id: str) -> int:
+        """Delete the store items whose namespace holds ``user_id`` as one of its labels
+        (``("memories", user_id)``, ``(user_id, "prefs")``...); returns how many went."""
+        gone: dict[str, list[str]] = {}
+        label = self.label(user_id, refuse=False)  # as a namespace label holds it
+        for rec in self.store_items():
+            namespace = json.loads(rec.id)[:-1]
+            if user_id in namespace or label in namespace:
+                gone.setdefault(namespace[0], []).append(rec.id)
+        return sum(self.delete_store_items(root, ids) for root, ids in gone.items())
+
+    def delete_store_item(self, namespace: Sequence[str], key: str) -> int:
+        """Delete one store item; returns 1 when it existed, else 0."""
+        namespace, key = self._address(namespace, key)
+        return self.delete_store_items(namespace[0], [_item_id(namespace, key)])
+
+    # -- core blocks ----------------------------------------------------------------------
+    def core_block(self, user_id: str, label: str) -> str:
+        """The text of one of a user's core blocks (``""`` when never written)."""
+        user_id = check_id(user_id, "user_id")
+        rec = self._records.get_record(CORE_BLOCK_KIND, _block_id(user_id, label), user_id)
+        return str(rec.data.get("value", "")) if rec is not None else ""
+
+    def set_core_block(self, user_id: str, label: str, value: str) -> str:
+        """Overwrite a user's core block through the gate; returns the text stored."""
+        user_id = check_id(user_id, "user_id")
+        text = self.redact(value, field=label)
+        now = datetime.now(timezone.utc)
+        rid = _block_id(user_id, label)
+        old = self._records.get_record(CORE_BLOCK_KIND, rid, user_id)
+        self._records.put_record(
+            Record(
+                CORE_BLOCK_KIND,
+                rid,
+                user_id,
+                {"label": label, "value": text},
+                old.created_at if old is not None else now,
+                now,
+            )
+        )
+        return str(text)

@@ -1,0 +1,395 @@
+"""Sensitivity gate: find PII and secrets, then redact, refuse or allow them per policy.
+
+Runs on the write path before anything is stored or embedded, so a redacted
+secret never reaches the database, its WAL, the lexical index or a vector.
+
+Kinds found by the built-in detectors (placeholder in brackets):
+
+=============== ================================================================ ==============
+kind            what                                                             placeholder
+=============== ================================================================ ==============
+``email``       e-mail addresses                                                 ``[EMAIL]``
+``phone``       Chinese mobile (1[3-9]x, ±86) and landline with area code,       ``[PHONE]``
+                North American with separators, international ``+CC ...``
+``cn_id``       18-digit Chinese resident ID, date and GB 11643 check character  ``[CN_ID]``
+``ssn``         US Social Security numbers in the 3-2-4 form (valid area/group)  ``[SSN]``
+``card``        payment cards: 13-19 digits, IIN 2-6, Luhn, spaces/dashes        ``[CARD]``
+``iban``        IBAN of a known country: length and mod-97 check                 ``[IBAN]``
+``api_key``     prefixed keys: ``sk-``, ``sk-proj-``, ``sk-ant-``, ``sk_live_``, ``[API_KEY]``
+                ``ghp_``/``gho_``/``github_pat_``, ``glpat-``, ``xox?-``,
+                ``AKIA``, ``AIza``, ``hf_``, ``npm_``, ``pypi-``, ``SG.``, ``SK``
+                (Twilio), ``shpat_``, ``dop_v1_``, Telegram bot tokens; Slack
+                and Discord webhook URLs
+``token``       JWTs; the credential after ``Bearer``/``Basic``/``token``        ``[TOKEN]``
+``private_key`` PEM private key blocks (to the END line, or the end of the text) ``[PRIVATE_KEY]``
+``secret``      values after "password/密码/PIN/secret/token/密钥 is/:/=/是", the  ``[SECRET]``
+                password of URL credentials (``postgres://user:PASSWORD@host``),
+                ``AccountKey=`` of connection strings, and
+                high-entropy strings (see
+                :func:`~langgraph_memory.sensitivity.patterns.high_entropy_spans`)
+=============== ================================================================ ==============
+
+Deliberately not detected (documented gaps): phone numbers written as bare
+digits without a ``+`` country code, a Chinese mobile prefix or separators
+(``4155550123`` looks like any order number), 15-digit pre-1999 Chinese IDs
+(no checksum), pure-hex secrets without a keyword (indistinguishable from
+hashes and git SHAs), names and addresses (use the optional Presidio adapter).
+
+Default policy: **redact every kind**. Redaction keeps the message useful (the
+sentence survives, the secret does not) and is what a user who did not think
+about it expects; ``refuse`` is for callers who would rather get an error, and
+``allow`` switches a kind off.
+
+Example:
+    >>> f = SensitivityFilter()
+    >>> clean, found = f.apply("Mail me at li.lei@example.com or call 138-1234-5678.")
+    >>> clean
+    'Mail me at [EMAIL] or call [PHONE].'
+    >>> [x.kind for x in found]
+    ['email', 'phone']
+    >>> strict = SensitivityFilter(SensitivityPolicy(actions={"card": "refuse"}))
+    >>> strict.apply("我的卡号 6222 0200 0000 0000 000")
+    Traceback (most recent call last):
+    ...
+    langgraph_memory.sensitivity.policy.SensitiveContentError: text contains a card number ...
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, NamedTuple
+
+from langgraph_memory.core.records import Message
+from langgraph_memory.sensitivity.patterns import (
+    DETECTORS,
+    KINDS,
+    Span,
+    high_entropy_spans,
+    to_halfwidth,
+)
+
+__all__ = [
+    "Action",
+    "Finding",
+    "SensitivityPolicy",
+    "SensitivityFilter",
+    "SensitiveContentError",
+    "KINDS",
+]
+
+Action = Literal["redact", "refuse", "allow"]
+_ACTIONS = ("redact", "refuse", "allow")
+_LABELS = {
+    "email": "an e-mail address",
+    "phone": "a phone number",
+    "cn_id": "a Chinese resident ID number",
+    "ssn": "a US Social Security number",
+    "card": "a card number",
+    "iban": "an IBAN",
+    "api_key": "an API key",
+    "token": "an access token",
+    "private_key": "a private key",
+    "secret": "a password or secret",
+}
+
+
+class Finding(NamedTuple):
+    """One sensitive span. Holds offsets, never the sensitive text itself (safe to log).
+
+    Attributes:
+        kind: What it is (``email``, ``card``...; see :data:`KINDS`).
+        start: Offset of its first character in the scanned text.
+        end: Offset just past its last character.
+        action: What the policy does with it: ``redact``, ``refuse`` or ``allow``.
+        detector: Which rule found it (``luhn``, ``entropy``, ``presidio``...).
+    """
+
+    kind: str
+    start: int
+    end: int
+    action: str
+    detector: str
+
+
+class SensitiveContentError(ValueError):
+    """Raised when the policy refuses content; nothing was stored.
+
+    Attributes:
+        kinds: The refused kinds found.
+        field: Which field held them (``content``, ``metadata.note``...).
+    """
+
+    def __init__(self, field: str, kinds: Iterable[str]) -> None:
+        self.field = field
+        self.kinds = tuple(dict.fromkeys(kinds))
+        what = ", ".join(_LABELS.get(k, k) for k in self.kinds)
+        super().__init__(
+            f"{field} contains {what} ({', '.join(self.kinds)}) and the sensitivity policy "
+            "refuses it; nothing was stored. Remove it, or set the policy for "
+            f"{self.kinds[0]!r} to 'redact' or 'allow' (MemoryConfig(sensitivity=...))."
+        )
+
+
+@dataclass(frozen=True)
+class SensitivityPolicy:
+    """What to do with each kind of sensitive data. Immutable and hashable.
+
+    Attributes:
+        default: Action for every kind not in ``actions`` (``"redact"``).
+        actions: Per-kind overrides, e.g. ``{"card": "refuse", "email": "allow"}``.
+        placeholder: Replacement text; ``{kind}`` becomes the upper-cased kind.
+        entropy_threshold: Bits per character above which a long random-looking
+            token counts as a secret.
+        entropy_min_length: Shortest token the entropy rule looks at.
+        presidio: Also run Microsoft Presidio's analyzer (needs ``presidio-analyzer``
+            and a spaCy model; off by default: slow and not needed for the kinds above).
+
+    Example:
+        >>> p = SensitivityPolicy.from_mapping({"default": "refuse", "email": "allow"})
+        >>> p.action_for("email"), p.action_for("card")
+        ('allow', 'refuse')
+    """
+
+    default: Action = "redact"
+    actions: Mapping[str, Action] = field(default_factory=dict)
+    placeholder: str = "[{kind}]"
+    entropy_threshold: float = 3.5
+    entropy_min_length: int = 20
+    presidio: bool = False
+
+    def __post_init__(self) -> None:
+        if self.default not in _ACTIONS:
+            raise ValueError(f"SensitivityPolicy.default must be one of {_ACTIONS}")
+        if not isinstance(self.actions, Mapping):
+            raise TypeError("SensitivityPolicy.actions must be a mapping of kind -> action")
+        for kind, action in self.actions.items():
+            if not isinstance(kind, str) or action not in _ACTIONS:
+                raise ValueError(
+                    f"SensitivityPolicy.actions[{kind!r}] = {action!r}; use one of {_ACTIONS}"
+                )
+        object.__setattr__(self, "actions", MappingProxyType(dict(self.actions)))
+        if not isinstance(self.placeholder, str) or "{kind}" not in self.placeholder:
+            raise ValueError("SensitivityPolicy.placeholder must contain '{kind}'")
+        if isinstance(self.entropy_threshold, bool) or not isinstance(
+            self.entropy_threshold, (int, float)
+        ):
+            raise TypeError("SensitivityPolicy.entropy_threshold must be a number")
+        if isinstance(self.entropy_min_length, bool) or not isinstance(
+            self.entropy_min_length, int
+        ):
+            raise TypeError("SensitivityPolicy.entropy_min_length must be an int")
+        if self.entropy_min_length < 8:
+            raise ValueError("SensitivityPolicy.entropy_min_length must be >= 8")
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                self.default,
+                tuple(sorted(self.actions.items())),
+                self.placeholder,
+                self.entropy_threshold,
+                self.entropy_min_length,
+                self.presidio,
+            )
+        )
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[str, Any]) -> SensitivityPolicy:
+        """Build a policy from ``{kind: action}``; the keys ``default``, ``placeholder``,
+        ``entropy_threshold``, ``entropy_min_length`` and ``presidio`` set those fields."""
+        if not isinstance(mapping, Mapping):
+            raise TypeError(f"a sensitivity policy mapping is needed, got {type(mapping)}")
+        names = {f.name for f in dataclasses.fields(cls)} - {"actions"}
+        kwargs = {k: v for k, v in mapping.items() if k in names}
+        actions = {k: v for k, v in mapping.items() if k not in names}
+        return cls(**kwargs, actions=actions)
+
+    @classmethod
+    def coerce(cls, value: Any) -> SensitivityPolicy | None:
+        """``None``, a policy, a mapping (see :meth:`from_mapping`) or an action name
+        for every kind (``"refuse"``) -> a policy (or ``None``: no scanning at all)."""
+        if value is None or isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            return cls(default=value)  # type: ignore[arg-type]  # validated in __post_init__
+        if isinstance(value, Mapping):
+            return cls.from_mapping(value)
+        raise TypeError(
+            "sensitivity must be a SensitivityPolicy, a mapping of kind -> action, "
+            f"an action name or None, got {type(value).__name__}"
+        )
+
+    def action_for(self, kind: str) -> Action:
+        """The action for ``kind``."""
+        return self.actions.get(kind, self.default)
+
+
+#: A detector: text -> spans ``(start, end, kind, detector_name)``.
+Detector = Callable[[str], Iterable[Span]]
+
+
+class SensitivityFilter:
+    """Scans text with the built-in detectors (plus any given) and applies a policy.
+
+    Args:
+        policy: The policy (default: redact everything).
+        detectors: Extra detectors, each ``text -> [(start, end, kind, name)]``
+            (for example a :class:`~langgraph_memory.sensitivity.presidio.PresidioDetector`).
+
+    Example:
+        >>> SensitivityFilter().apply("身份证号 11010519491231002X，已登记")[0]
+        '身份证号 [CN_ID]，已登记'
+    """
+
+    def __init__(
+        self, policy: SensitivityPolicy | None = None, *, detectors: Iterable[Detector] = ()
+    ) -> None:
+        self.policy = policy or SensitivityPolicy()
+        #: False when the policy allows every kind: :meth:`clean_message` then skips scanning.
+        self.active = self.policy.default != "allow" or any(
+            a != "allow" for a in self.policy.actions.values()
+        )
+        self._detectors: list[Detector] = [*DETECTORS, self._entropy, *detectors]
+        if self.policy.presidio:
+            from langgraph_memory.sensitivity.presidio import PresidioDetector
+
+            self._detectors.append(PresidioDetector())
+
+    def _entropy(self, text: str) -> Iterable[Span]:
+        return high_entropy_spans(
+            text, self.policy.entropy_threshold, self.policy.entropy_min_length
+        )
+
+    def scan(self, text: str) -> list[Finding]:
+        """Every sensitive span of ``text``, non-overlapping, in text order.
+
+        Where findings overlap, the longest wins (then the kind listed first in
+        :data:`KINDS`), so a card number is not also reported as a phone number.
+        """
+        if not text:
+            return []
+        half = to_halfwidth(text)
+        spans = [s for detect in self._detectors for s in detect(half) if s[1] > s[0]]
+        rank = {k: i for i, k in enumerate(KINDS)}
+        spans.sort(key=lambda s: (-(s[1] - s[0]), rank.get(s[2], len(rank)), s[0]))
+        taken: list[Span] = []
+        for s in spans:
+            if all(s[1] <= t[0] or s[0] >= t[1] for t in taken):
+                taken.append(s)
+        taken.sort()
+        return [Finding(k, a, b, self.policy.action_for(k), d) for a, b, k, d in taken]
+
+    def apply(self, text: str, *, field: str = "text") -> tuple[str, list[Finding]]:
+        """Redact ``text`` per the policy.
+
+        Returns:
+            The clean text and every finding (``allow`` ones included, left as they were).
+
+        Raises:
+            SensitiveContentError: When a finding's action is ``refuse``.
+        """
+        findings = self.scan(text)
+        refused = [f.kind for f in findings if f.action == "refuse"]
+        if refused:
+            raise SensitiveContentError(field, refused)
+        out: list[str] = []
+        pos = 0
+        for f in findings:
+            if f.action == "redact":
+                out += [text[pos : f.start], self.policy.placeholder.format(kind=f.kind.upper())]
+                pos = f.end
+        out.append(text[pos:])
+        return "".join(out), findings
+
+    def redact(self, text: str, *, field: str = "text") -> str:
+        """Just the clean text of :meth:`apply`."""
+        return self.apply(text, field=field)[0]
+
+    def pseudonym(self, text: str, *, field: str = "key", refuse: bool = True) -> str:
+        """``text`` as an identifier (a store key, a namespace label, a dict key): each
+        sensitive span to redact becomes ``[KIND:digest]``, where the digest is the first
+        12 hex digits of the span's SHA-256, so the same secret always gives the same
+        identifier and two different ones do not collide; a refused span raises.
+
+        The digest is a pseudonym, not encryption: a guessable value (a phone number)
+        can be found again by trying candidates. Keep secrets out of identifiers.
+
+        Args:
+            text: The identifier.
+            field: The field named in a refusal.
+            refuse: ``False`` for a lookup (nothing is stored): a span the policy refuses
+                becomes its pseudonym too instead of raising.
+
+        Example:
+            >>> SensitivityFilter().pseudonym("notes of a@b.io")
+            'notes of [EMAIL:0f3306f460ed]'
+        """
+        findings = self.scan(text)
+        refused = [f.kind for f in findings if f.action == "refuse"]
+        if refused and refuse:
+            raise SensitiveContentError(field, refused)
+        out: list[str] = []
+        pos = 0
+        for f in findings:
+            if f.action != "allow":
+                digest = hashlib.sha256(text[f.start : f.end].encode()).hexdigest()[:12]
+                out += [text[pos : f.start], f"[{f.kind.upper()}:{digest}]"]
+                pos = f.end
+        out.append(text[pos:])
+        return "".join(out)
+
+    def clean_label(self, text: str, *, field: str = "key", refuse: bool = True) -> str:
+        """:meth:`pseudonym` when the policy scans at all, else ``text`` as it is."""
+        return self.pseudonym(text, field=field, refuse=refuse) if self.active else text
+
+    def apply_value(self, value: Any, *, field: str = "metadata") -> Any:
+        """Redact every string inside a JSON-like value (dict values, list items); a
+        dict key holding a secret becomes its :meth:`pseudonym`.
+
+        Example:
+            >>> SensitivityFilter().apply_value({"contact": ["a@b.io", 3], "n": 1})
+            {'contact': ['[EMAIL]', 3], 'n': 1}
+        """
+        if isinstance(value, str):
+            return self.redact(value, field=field)
+        if isinstance(value, Mapping):
+            return {
+                self.pseudonym(k, field=f"{field} key") if isinstance(k, str) else k: (
+                    self.apply_value(v, field=f"{field}.{k}")
+                )
+                for k, v in value.items()
+            }
+        if isinstance(value, (list, tuple)):
+            return [self.apply_value(v, field=f"{field}[{i}]") for i, v in enumerate(value)]
+        return value
+
+    def clean(self, value: Any, *, field: str = "value") -> Any:
+        """A str or JSON-like value through the policy (:meth:`apply_value`), or ``value``
+        itself when the policy allows every kind (nothing is scanned then).
+
+        Example:
+            >>> SensitivityFilter(SensitivityPolicy(default="allow")).clean(("a@b.io",))
+            ('a@b.io',)
+        """
+        return self.apply_value(value, field=field) if self.active else value
+
+    def clean_message(self, msg: Message, field: str = "content") -> Message:
+        """The message with its content and metadata string values redacted.
+
+        Ids (user, session, message) and the speaker ``name`` are the application's
+        identifiers and are kept as given.
+
+        Raises:
+            SensitiveContentError: When the policy refuses something in it.
+        """
+        if not self.active:
+            return msg
+        content = self.redact(msg.content, field=field)
+        metadata = self.apply_value(msg.metadata) if msg.metadata else msg.metadata
+        if content == msg.content and metadata == msg.metadata:
+            return msg
+        return dataclasses.replace(msg, content=content, metadata=metadata)
