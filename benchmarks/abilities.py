@@ -313,7 +313,7 @@ def run(args: argparse.Namespace) -> dict:
     overrides = parse_overrides(args.set)
     results = Results(list(args.budgets))
     with tempfile.TemporaryDirectory(prefix="lgm-abilities-") as tmp:
-        mm = MemoryManager(tmp, embeddings=model, config=MemoryConfig(**overrides))
+        mm = MemoryManager(tmp, embeddings=model, config=MemoryConfig.flat(**overrides))
         try:
             ingest_s, add_ms = ingest(mm, convs)
             offset = 0

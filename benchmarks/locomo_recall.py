@@ -186,7 +186,7 @@ def run(args: argparse.Namespace) -> dict:
     for item in args.set:
         name, _, value = item.partition("=")
         overrides[name] = json.loads(value)
-    cfg = MemoryConfig(**overrides)
+    cfg = MemoryConfig.flat(**overrides)
     mm = MemoryManager(tmp, embeddings=model, config=cfg)
     # Write every turn of every conversation in order, then wait for the background
     # worker once: ingestion throughput is turns / (first add_message .. end of flush).

@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> None:
     )
     print(f"{'passages':9} {'position':>8} {'recall':>7} {'shown':>6}")
     for label, max_passages in (("on", 256), ("off", 0)):
-        cfg = MemoryConfig(max_passages=max_passages)
+        cfg = MemoryConfig(write={"max_passages": max_passages})
         with tempfile.TemporaryDirectory(prefix="lgm-long-") as tmp:
             with MemoryManager(path=tmp, config=cfg) as mm:
                 t0 = time.perf_counter()
@@ -172,7 +172,11 @@ def run(args: argparse.Namespace) -> None:
                 mm.flush()
                 ingest = time.perf_counter() - t0
                 stored = sum(
-                    len(passage_spans(c, cfg.passage_chars, cfg.passage_overlap, max_passages))
+                    len(
+                        passage_spans(
+                            c, cfg.write.passage_chars, cfg.write.passage_overlap, max_passages
+                        )
+                    )
                     for _, c in msgs
                 )
                 found: dict[float, list[tuple[bool, bool]]] = {p: [] for p in POSITIONS}

@@ -199,7 +199,7 @@ class MemoryManager(
             user_id: Whose memory.
             session_id: The conversation (LangGraph ``thread_id``).
             role: ``user``/``human``, ``assistant``/``ai``, ``system`` or ``tool``.
-            content: The text (at most ``config.max_content_chars`` characters).
+            content: The text (at most ``config.write.max_content_chars`` characters).
             name: The speaker's name.
             timestamp: When it was said: ``datetime``, epoch seconds or a date
                 string (default: now).
@@ -300,7 +300,7 @@ class MemoryManager(
         self._check_open()
         check_id(user_id, "user_id")
         agent = None if agent_id is None else check_id(agent_id, "agent_id")
-        check_content(query, self.config.max_content_chars, "query")
+        check_content(query, self.config.write.max_content_chars, "query")
         check_positive_int(k, "k")
         return self._read.search(user_id, query, k, check_layers(layers), filter, agent)
 
@@ -322,11 +322,11 @@ class MemoryManager(
 
         Packed by priority: the session's anchors (see :meth:`add_anchor`), the
         standing instructions read from the user's messages ("from now on…",
-        "always…", "以后…"; up to ``config.instruction_share``, the closest to the
-        query first), the user profile (up to ``config.profile_share``, the closest
+        "always…", "以后…"; up to ``config.packing.instruction_share``, the closest to the
+        query first), the user profile (up to ``config.packing.profile_share``, the closest
         first; resolved in ``scope``), the task in
-        progress (up to ``config.working_share``), the current session's latest
-        messages (up to ``config.session_share``), then retrieved memories best
+        progress (up to ``config.packing.working_share``), the current session's latest
+        messages (up to ``config.packing.session_share``), then retrieved memories best
         first (messages with the turns around them, segment summaries, facts,
         episodes, knowledge), scored by relevance × the query route's layer
         weight × time match × recency × importance. The rendered prompt never
@@ -336,7 +336,7 @@ class MemoryManager(
             user_id: Whose memory.
             session_id: The current session (its latest messages ride along).
             query: The user's latest message or question.
-            token_budget: Tokens available (default ``config.default_token_budget``).
+            token_budget: Tokens available (default ``config.packing.default_token_budget``).
             explain: Make ``str(ctx)`` show why each item is there.
             filter: Metadata filter for retrieved memories.
             scope: The session's scope (a project, a topic): preferences stated for it
@@ -362,8 +362,8 @@ class MemoryManager(
         for value, name in ((scope, "scope"), (agent_id, "agent_id")):
             if value is not None:
                 check_id(value, name)
-        check_content(query, self.config.max_content_chars, "query")
-        budget = self.config.default_token_budget if token_budget is None else token_budget
+        check_content(query, self.config.write.max_content_chars, "query")
+        budget = self.config.packing.default_token_budget if token_budget is None else token_budget
         check_positive_int(budget, "token_budget")
         return self._read.build_context(
             user_id, session_id, query, budget, explain=explain, flt=filter, scope=scope,

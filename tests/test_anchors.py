@@ -126,7 +126,7 @@ def test_anchors_persist_across_reopen(tmp_path: Path) -> None:
 def test_bad_input_is_refused_and_nothing_is_stored(
     tmp_path: Path, kwargs: dict, error: type[Exception], field: str
 ) -> None:
-    cfg = MemoryConfig(max_content_chars=100)
+    cfg = MemoryConfig(write={"max_content_chars": 100})
     with MemoryManager(tmp_path / "m", embeddings=HashingEmbeddings(), config=cfg) as mm:
         args = {"user_id": "ann", "text": "Be brief."} | kwargs
         user, text = args.pop("user_id"), args.pop("text")
@@ -154,12 +154,12 @@ def test_sensitivity_gate_applies_to_anchors(tmp_path: Path) -> None:
         )
         [a] = mm.anchors("ann")
         assert a.text == "Send reports to [EMAIL]." and a.metadata == {"cc": "[EMAIL]"}
-    cfg = MemoryConfig(sensitivity={"email": "refuse"})
+    cfg = MemoryConfig(write={"sensitivity": {"email": "refuse"}})
     with MemoryManager(tmp_path / "b", embeddings=HashingEmbeddings(), config=cfg) as mm:
         with pytest.raises(SensitiveContentError, match="text"):
             mm.add_anchor("ann", "Send reports to li.lei@example.com.")
         assert mm.anchors("ann") == []
-    cfg = MemoryConfig(sensitivity="allow")
+    cfg = MemoryConfig(write={"sensitivity": "allow"})
     with MemoryManager(tmp_path / "c", embeddings=HashingEmbeddings(), config=cfg) as mm:
         mm.add_anchor("ann", "Send reports to li.lei@example.com.")
         assert texts(mm.anchors("ann")) == ["Send reports to li.lei@example.com."]

@@ -142,7 +142,7 @@ def _forget(mm: MemoryManager) -> tuple[int, list[tuple[str, float]]]:
 
 
 def _run(backend: MemoryBackend, mode: str) -> dict[str, Any]:
-    config = MemoryConfig(**MODES[mode])
+    config = MemoryConfig.flat(**MODES[mode])
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=config) as mm:
         _write(mm)
         result: dict[str, Any] = {"alice": _searches(mm, "alice"), "bob": _searches(mm, "bob")}

@@ -69,7 +69,8 @@ class SlowEmbeddings(HashingEmbeddings):
         return super().embed_documents(texts)
 
 path, tag, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-mm = MemoryManager(path, embeddings=SlowEmbeddings(), config=MemoryConfig(embed_batch_size=64))
+cfg = MemoryConfig(write={"embed_batch_size": 64})
+mm = MemoryManager(path, embeddings=SlowEmbeddings(), config=cfg)
 for i in range(n):
     mid = mm.add_message(f"user{i % 3}", f"s{i % 7}", ("user", "assistant")[i % 2],
                          text(tag, i)[0], message_id=f"{tag}-{i}")

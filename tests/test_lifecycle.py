@@ -159,7 +159,7 @@ def test_forget_gate_rules(mm: MemoryManager) -> None:
 
 
 def test_forget_gate_cap(backend) -> None:
-    cfg = MemoryConfig(max_episodes=2)
+    cfg = MemoryConfig(lifecycle={"max_episodes": 2})
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         eps = [run_task(mm, "alice", f"t{i}", steps=i) for i in range(4)]  # more steps: higher
         later = datetime.now(timezone.utc) + timedelta(days=8)
@@ -296,46 +296,36 @@ def test_chinese_episodes_consolidate_in_chinese_and_are_retrieved_and_counted(
 
 def test_importance_and_confidence_constants_live_in_memory_config(tmp_path) -> None:
     """The seed's values are MemoryConfig's defaults, and the manager uses what is set."""
-    from langgraph_memory.layers.working.forgetting import ImportanceRule
+    from langgraph_memory.config import ImportanceRule
 
-    cfg = MemoryConfig()
-    assert (cfg.importance_base, cfg.importance_age_step, cfg.importance_age_days) == (
-        0.5,
-        0.1,
-        30.0,
-    )
-    assert (cfg.importance_age_cap, cfg.importance_access_step, cfg.importance_access_cap) == (
-        0.3,
-        0.05,
-        0.2,
-    )
-    assert (cfg.importance_success, cfg.importance_failure, cfg.importance_alert) == (
-        0.1,
-        0.05,
-        0.15,
-    )
-    assert (cfg.importance_complex_bonus, cfg.importance_complex_steps) == (0.1, 3)
-    assert (cfg.explicit_confidence, cfg.inferred_confidence, cfg.preference_threshold) == (
+    rule, lt = MemoryConfig().lifecycle.importance, MemoryConfig().long_term
+    assert (rule.base, rule.age_step, rule.age_days) == (0.5, 0.1, 30.0)
+    assert (rule.age_cap, rule.access_step, rule.access_cap) == (0.3, 0.05, 0.2)
+    assert (rule.success, rule.failure, rule.alert) == (0.1, 0.05, 0.15)
+    assert (rule.complex_bonus, rule.complex_steps) == (0.1, 3)
+    assert (lt.explicit_confidence, lt.inferred_confidence, lt.preference_threshold) == (
         1.0,
         0.6,
         0.7,
     )
-    assert (cfg.reinforce_step, cfg.correct_step) == (0.2, 0.4)
+    assert (lt.reinforce_step, lt.correct_step) == (0.2, 0.4)
     ep = episode(outcome="success", created_at=NOW - timedelta(days=45))
     assert importance(ep, NOW) == pytest.approx(0.5 - 0.15 + 0.1)
     assert importance(ep, NOW, ImportanceRule(success=0.3, age_step=0.0)) == pytest.approx(0.8)
-    with pytest.raises(ValueError, match="importance_base"):
-        MemoryConfig(importance_base=1.5)
+    with pytest.raises(ValueError, match="ImportanceRule.base"):
+        MemoryConfig(lifecycle={"importance": {"base": 1.5}})
     with pytest.raises(ValueError, match="correct_step"):
-        MemoryConfig(correct_step=-0.1)
+        MemoryConfig(long_term={"correct_step": -0.1})
 
-    custom = MemoryConfig(importance_success=0.3, inferred_confidence=0.75)
+    custom = MemoryConfig(
+        long_term={"inferred_confidence": 0.75}, lifecycle={"importance": {"success": 0.3}}
+    )
     with MemoryManager(
         backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=custom
     ) as mm:
         assert run_task(mm, "ann", "nginx").importance == pytest.approx(0.8)
         assert mm._longterm.config.inferred_confidence == 0.75
-        assert mm._longterm.config.context_threshold == 0.7
+        assert mm._longterm.config.preference_threshold == 0.7
         later = datetime.now(timezone.utc) + timedelta(days=400)
         report = mm.run_forget_gate(now=later)
         assert report.scored == 1 and report.forgotten == []

@@ -393,7 +393,7 @@ def test_build_context_never_exceeds_budget(mm: MemoryManager, budget: int) -> N
 
 
 def test_build_context_default_budget(backend: MemoryBackend) -> None:
-    cfg = MemoryConfig(default_token_budget=40)
+    cfg = MemoryConfig(packing={"default_token_budget": 40})
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         load(mm)
         mm.flush()
@@ -447,7 +447,7 @@ def test_build_context_current_session_layer(mm: MemoryManager) -> None:
     assert all(it.session_id == "now" for it in session)
     # Eight lone user messages are eight pages; short-term holds the last seven.
     cited = {s for it in session for s in it.source_ids}
-    assert cited <= set(current[-mm.config.stm_capacity_pages :])
+    assert cited <= set(current[-mm.config.hierarchy.stm_capacity_pages :])
     assert current[-1] in cited and current[0] not in cited
     assert all(it.reason.startswith("short-term memory") for it in session)
     assert any(it.layer == "message" and "Lyon" in it.text for it in ctx.items)
@@ -485,7 +485,9 @@ def test_build_context_explain(mm: MemoryManager) -> None:
 
 def test_build_context_brings_the_turns_around_a_hit(backend: MemoryBackend) -> None:
     # One hit, the rest are neighbours; scored by relevance alone (no route, no decay).
-    cfg = MemoryConfig(candidate_pool=1, fusion_depth=1, routing=False, recency_weight=0.0)
+    cfg = MemoryConfig(
+        retrieval={"candidate_pool": 1, "fusion_depth": 1, "routing": False, "recency_weight": 0.0}
+    )
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         ids = load(mm)
         mm.flush()
@@ -501,9 +503,9 @@ def test_build_context_brings_the_turns_around_a_hit(backend: MemoryBackend) -> 
         hit_score = hit.score / hit.score_parts.get("question_factor", 1.0)
         answer = by_id[ids[7]]
         assert answer.reason == f"reply to retrieved message {ids[6]}"
-        assert answer.score == pytest.approx(hit_score * cfg.answer_decay)
+        assert answer.score == pytest.approx(hit_score * cfg.retrieval.answer_decay)
         assert by_id[ids[5]].reason == f"turn next to retrieved message {ids[6]}"
-        assert by_id[ids[5]].score == pytest.approx(hit_score * cfg.neighbor_decay)
+        assert by_id[ids[5]].score == pytest.approx(hit_score * cfg.retrieval.neighbor_decay)
         assert answer.score_parts == {"neighbor_of_score": pytest.approx(hit_score)}
 
 
@@ -517,7 +519,7 @@ def test_build_context_turn_that_is_hit_and_neighbour_is_one_item(mm: MemoryMana
     question, answer = by_id[ids[6]], by_id[ids[7]]
     assert question.score == max(it.score for it in turns)
     assert f"reply to retrieved message {ids[6]}" in answer.reason
-    assert answer.score >= question.score * mm.config.answer_decay
+    assert answer.score >= question.score * mm.config.retrieval.answer_decay
     for it in ctx.items:  # a turn is only ever explained by a hit of its own session
         for other_id, other in by_id.items():
             if f"retrieved message {other_id}" in it.reason:
@@ -548,7 +550,7 @@ TEXT = st.text(
 def test_build_context_budget_property(
     texts: list[str], query: str, budget: int, show_dates: bool
 ) -> None:
-    cfg = MemoryConfig(show_dates=show_dates)
+    cfg = MemoryConfig(packing={"show_dates": show_dates})
     with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=cfg) as mm:
         for i, t in enumerate(texts):
             mm.add_message("u", f"s{i % 3}", ("user", "assistant")[i % 2], t, timestamp=i * 86400)

@@ -74,7 +74,7 @@ def test_chinese_paraphrase_found_by_meaning(dense_mm, query: str, target: int) 
 
 
 def test_lexical_search_alone_cannot_find_paraphrases(minilm) -> None:
-    cfg = MemoryConfig(dense_weight=0.0)
+    cfg = MemoryConfig(retrieval={"dense_weight": 0.0})
     with MemoryManager(backend=InMemoryBackend(), embeddings=minilm, config=cfg) as mm:
         ids = [mm.add_message("u", "s1", role, text) for role, text in CONVERSATION]
         for query, target in ENGLISH + CHINESE:

@@ -26,7 +26,7 @@ PACKAGE = Path(langgraph_memory.__file__).parent
 REPO = PACKAGE.parent
 MODULES = sorted(PACKAGE.rglob("*.py"))
 #: The only modules at the package root: its door, the manager and the config.
-ROOT_MODULES = {"__init__.py", "manager.py", "config.py", "config_sections.py"}
+ROOT_MODULES = {"__init__.py", "manager.py", "config.py"}
 
 
 def _imports(path: Path) -> list[ast.ImportFrom | ast.Import]:

@@ -325,7 +325,7 @@ def test_valid_edge_values_are_accepted(seeded: MemoryManager) -> None:
 
 
 def test_oversize_content_rejected(backend: MemoryBackend) -> None:
-    cfg = MemoryConfig(max_content_chars=50)
+    cfg = MemoryConfig(write={"max_content_chars": 50})
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         mm.add_message("alice", "s1", "user", "x" * 50)  # exactly at the limit
         with pytest.raises(ValueError, match="content.*max_content_chars"):
@@ -342,7 +342,7 @@ def test_oversize_content_rejected(backend: MemoryBackend) -> None:
 
 
 def test_oversize_metadata_rejected(backend: MemoryBackend) -> None:
-    cfg = MemoryConfig(max_metadata_bytes=40)
+    cfg = MemoryConfig(write={"max_metadata_bytes": 40})
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         mm.add_message("alice", "s1", "user", "small", metadata={"k": "v"})
         with pytest.raises(ValueError, match="metadata"):
@@ -391,18 +391,25 @@ def test_add_turn_with_bad_assistant_name_stores_nothing(seeded: MemoryManager) 
 )
 def test_memory_config_validation(kwargs: dict, exc: type[Exception], match: str) -> None:
     with pytest.raises(exc, match=match):
-        MemoryConfig(**kwargs)
+        MemoryConfig.flat(**kwargs)
 
 
 def test_memory_config_defaults_and_immutability() -> None:
     cfg = MemoryConfig()
-    assert (cfg.rrf_k, cfg.default_token_budget, cfg.max_content_chars) == (60, 2000, 1_000_000)
+    assert (cfg.retrieval.rrf_k, cfg.packing.default_token_budget, cfg.write.max_content_chars) == (
+        60,
+        2000,
+        1_000_000,
+    )
     with pytest.raises(dataclasses.FrozenInstanceError):
-        cfg.rrf_k = 10  # type: ignore[misc]
-    derived = dataclasses.replace(cfg, rrf_k=10, lexical_weight=0)
-    assert derived.rrf_k == 10 and cfg.rrf_k == 60
+        cfg.retrieval.rrf_k = 10  # type: ignore[misc]
+    derived = cfg.replace(rrf_k=10, lexical_weight=0)
+    assert derived.retrieval.rrf_k == 10 and cfg.retrieval.rrf_k == 60
+    assert derived.packing is cfg.packing  # the sections not named are shared as they are
     with pytest.raises(ValueError, match="session_share"):
-        dataclasses.replace(cfg, session_share=2)
+        cfg.replace(session_share=2)
+    with pytest.raises(TypeError, match="no section or field 'rrfk'"):
+        cfg.replace(rrfk=10)
 
 
 @pytest.mark.parametrize(
@@ -410,7 +417,7 @@ def test_memory_config_defaults_and_immutability() -> None:
 )
 def test_memory_config_rejects_fractional_int_fields(field: str) -> None:
     with pytest.raises((TypeError, ValueError), match=field):
-        MemoryConfig(**{field: 2.5})
+        MemoryConfig.flat(**{field: 2.5})
 
 
 def test_manager_constructor_validation(backend: MemoryBackend) -> None:

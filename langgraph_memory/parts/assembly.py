@@ -21,8 +21,6 @@ Example:
 from __future__ import annotations
 
 import os
-from dataclasses import fields
-from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -40,10 +38,10 @@ from langgraph_memory.layers.knowledge.documents import DocumentChunk, Documents
 from langgraph_memory.layers.long_term.contradictions import Contradiction, ContradictionFinder
 from langgraph_memory.layers.long_term.entities import Entity, EntityGraph
 from langgraph_memory.layers.long_term.facts import Fact
-from langgraph_memory.layers.long_term.memory import AgentTrait, LongTermConfig, LongTermMemory
+from langgraph_memory.layers.long_term.memory import AgentTrait, LongTermMemory
 from langgraph_memory.layers.long_term.reflection import Insight, Lesson, Reflector
 from langgraph_memory.layers.long_term.rollups import Rollup, RollupWriter
-from langgraph_memory.layers.working.forgetting import ForgetGate, ImportanceRule, importance
+from langgraph_memory.layers.working.forgetting import ForgetGate, importance
 from langgraph_memory.layers.working.tasks import Episode, WorkingMemory
 from langgraph_memory.parts.items import Items
 from langgraph_memory.read.external import VectorStores
@@ -63,7 +61,7 @@ from langgraph_memory.write.pipeline import WritePipeline
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
-__all__ = ["MemoryParts", "wire", "open_backend", "importance_rule", "long_term_config"]
+__all__ = ["MemoryParts", "wire", "open_backend", "ENTRY_KINDS"]
 
 
 #: The record kinds the read path ranks beside the messages, each rendering itself (the
@@ -110,28 +108,6 @@ class MemoryParts(NamedTuple):
         self.write.close()
         self.read.close()
         self.storage.close()
-
-
-def importance_rule(config: MemoryConfig) -> ImportanceRule:
-    """The forget gate's importance rule: every constant is a config field
-    ``importance_<constant>``."""
-    return ImportanceRule(
-        **{f.name: getattr(config, f"importance_{f.name}") for f in fields(ImportanceRule)}
-    )
-
-
-def long_term_config(config: MemoryConfig) -> LongTermConfig:
-    """Long-term memory's parameters, from the manager's config."""
-    return LongTermConfig(
-        explicit_confidence=config.explicit_confidence,
-        confirmed_confidence=config.confirmed_confidence,
-        inferred_confidence=config.inferred_confidence,
-        reinforce_step=config.reinforce_step,
-        correct_step=config.correct_step,
-        context_threshold=config.preference_threshold,
-        dedup_threshold=config.dedup_threshold,
-        dedup_window_days=config.dedup_window_days,
-    )
 
 
 def open_backend(
@@ -196,75 +172,54 @@ def wire(
         llm: An optional chat model (extraction, summaries, consolidation).
         reranker: An optional cross-encoder for the read path.
     """
-    embedder = Embedder(storage, config, embeddings)
-    dense = config.dense_weight > 0 and config.long_term_dense_weight > 0
+    embedder = Embedder(storage, config.write, embeddings)
+    ranking = config.retrieval
+    dense = ranking.dense_weight > 0 and ranking.long_term_dense_weight > 0
     entries = EntryIndexer(
         storage, storage, embedder.embed_texts if dense else None, kinds=ENTRY_KINDS
     )
     records = IndexedRecords(storage, entries)  # long-term writes keep the index
-    gate = SensitivityFilter(config.sensitivity)
-    longterm = LongTermMemory(
-        records, long_term_config(config), embed=embedder.embed_texts, gate=gate
-    )
-    rule = importance_rule(config)
+    gate = SensitivityFilter(config.write.policy)
+    longterm = LongTermMemory(records, config.long_term, embed=embedder.embed_texts, gate=gate)
+    rule = config.lifecycle.importance
     working = WorkingMemory(records, importance=partial(importance, rule=rule), gate=gate)
     links = None
-    if config.contradiction_min_cosine <= 1.0:
-        links = ContradictionFinder(
-            storage, records, embedder.embed_texts, min_cosine=config.contradiction_min_cosine
-        )
-    rollups = RollupWriter(
-        storage,
-        records,
-        llm,
-        day_tokens=config.rollup_day_tokens,
-        week_tokens=config.rollup_week_tokens,
-    )
+    if config.long_term.contradiction_min_cosine <= 1.0:
+        links = ContradictionFinder(storage, records, embedder.embed_texts, config.long_term)
+    rollups = RollupWriter(storage, records, llm, config.hierarchy)
     graph = EntityGraph(records, longterm)
+    every_turn = config.long_term.extract_every_turn
     atoms = AtomWriter(
         longterm,
         llm,
         working,
         links=links,
         users=storage.users,
-        rollups=rollups if config.rollups else None,
-        extract=config.extract_every_turn,
+        rollups=rollups if config.hierarchy.rollups else None,
+        extract=every_turn,
         entities=graph,
     )
-    every_turn = config.extract_every_turn
     hierarchy = Hierarchy(
         storage,
-        config,
+        config.hierarchy,
         llm=llm,
         promote=None if every_turn else atoms,
         claims=storage if isinstance(storage, ClaimQueue) else None,
         distill=atoms,
     )
-    forget = ForgetGate(
-        working,
-        threshold=config.forget_threshold,
-        min_age=timedelta(days=config.forget_min_age_days),
-        max_episodes=config.max_episodes,
-        rule=rule,
-    )
-    consolidator = Consolidator(working, llm, min_episodes=config.consolidation_min_episodes)
+    forget = ForgetGate(working, config.lifecycle)
+    consolidator = Consolidator(working, llm, config.lifecycle)
     accesses = AccessLog(working, consolidator, longterm)
     docs = LongTermDocs(longterm, records, ENTRY_KINDS)
     passages = None
-    if config.max_passages > 0:  # long messages indexed in passages too
-        passages = Passages(
-            records,
-            entries,
-            chars=config.passage_chars,
-            overlap=config.passage_overlap,
-            max_passages=config.max_passages,
-            roles=config.passage_roles,
-        )
+    if config.write.max_passages > 0:  # long messages indexed in passages too
+        passages = Passages(records, entries, config.write)
     sources = VectorStores()  # stores the user keeps elsewhere, read at query time
     read = ReadPipeline(
         storage,
-        MessageRetriever(storage, embedder, config, passages),
-        config,
+        MessageRetriever(storage, embedder, ranking, passages),
+        ranking,
+        config.packing,
         hierarchy,
         docs,
         working,
@@ -273,36 +228,24 @@ def wire(
         reranker=reranker,
         sources=sources,
     )
-    reflector = Reflector(
-        records,
-        storage,
-        llm,
-        threshold=config.reflection_threshold,
-        min_facts=config.reflection_min_facts,
-        insights=config.insights,
-    )
+    reflector = Reflector(records, storage, llm, config.lifecycle)
     writer = Writer(storage, hierarchy)
     write = WritePipeline(
         storage,
-        config,
+        config.write,
         gate,
         embedder,
         writer,
         hierarchy,
         accesses,
         entries=entries,
-        reflector=reflector if config.reflect else None,
+        reflector=reflector if config.lifecycle.reflect else None,
         records=records,
         passages=passages,
     )
     items = Items(storage, gate)
-    documents = Documents(  # chunks are written through the index, like long-term entries
-        records,
-        gate,
-        max_chars=config.max_document_chars,
-        chunk_chars=config.document_chunk_chars,
-        max_metadata_bytes=config.max_metadata_bytes,
-    )
+    # document chunks are written through the index, like long-term entries
+    documents = Documents(records, gate, config.write)
     return MemoryParts(
         storage,
         write,

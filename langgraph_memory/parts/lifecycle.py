@@ -64,9 +64,9 @@ class LifecycleMixin:
     ) -> list[ProfileEntry]:
         """Tell the memory that a preference was followed or corrected.
 
-        ``"followed"`` raises its confidence by ``config.reinforce_step`` (at most 1);
-        ``"corrected"`` lowers it by ``config.correct_step`` (at least 0; below
-        ``config.preference_threshold`` it no longer reaches a context; the entry is
+        ``"followed"`` raises its confidence by ``config.long_term.reinforce_step`` (at most 1);
+        ``"corrected"`` lowers it by ``config.long_term.correct_step`` (at least 0; below
+        ``config.long_term.preference_threshold`` it no longer reaches a context; the entry is
         kept), and with ``value`` stores what the user said instead as the explicit
         preference of that key (replacing an explicit entry's value: the profile keeps
         one entry per key, scope and source).
@@ -142,7 +142,7 @@ class LifecycleMixin:
 
         Args:
             user_id: Whose anchor.
-            text: The instruction (at most ``config.max_content_chars`` characters); the
+            text: The instruction (at most ``config.write.max_content_chars`` characters); the
                 sensitivity gate redacts or refuses it like message content.
             session_id: Its session; ``None`` (default) makes it ride along in every
                 session of the user.
@@ -169,8 +169,8 @@ class LifecycleMixin:
             session_id=session_id,
             anchor_id=anchor_id,
             metadata=dict(metadata) if isinstance(metadata, Mapping) else metadata,
-            max_chars=self.config.max_content_chars,
-            max_metadata_bytes=self.config.max_metadata_bytes,
+            max_chars=self.config.write.max_content_chars,
+            max_metadata_bytes=self.config.write.max_metadata_bytes,
         )
         return anchor.id
 

@@ -58,7 +58,7 @@ class DocumentsMixin:
         """Add a document (or a new version of one) to semantic memory.
 
         The text goes through the sensitivity gate, is split by its Markdown headings
-        (``#`` to ``####``) and then by size (``config.document_chunk_chars``); each
+        (``#`` to ``####``) and then by size (``config.write.document_chunk_chars``); each
         chunk keeps its heading path and is cited as ``[doc: Title § Heading >
         Subheading, v1.2]``. The background worker embeds the chunks (``flush()`` waits
         for it). A new version archives the previous one's chunks: they are kept and
@@ -85,7 +85,7 @@ class DocumentsMixin:
             TypeError: When ``source`` is bytes or no text, or an argument has the
                 wrong type.
             ValueError: When the document is binary, empty, only headings, over
-                ``config.max_document_chars``, or ``version`` is older than the current
+                ``config.write.max_document_chars``, or ``version`` is older than the current
                 one (or is the current one with other text). Nothing is stored then.
             SensitiveContentError: When the sensitivity policy refuses what it found.
 
@@ -183,7 +183,7 @@ class DocumentsMixin:
 
         self._check_open()
         owner = owner_of(user_id)
-        check_content(query, self.config.max_content_chars, "query")
+        check_content(query, self.config.write.max_content_chars, "query")
         check_positive_int(k, "k")
         return self._parts.read.document_hits(owner, query, k, filter)
 

@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING, cast
 
-from langgraph_memory.config import MemoryConfig
+from langgraph_memory.config import PackingSection, RetrievalSection
 from langgraph_memory.core.context import ContextItem, item_tokens
 from langgraph_memory.core.records import ContextLayer, MemoryHit, Message
 from langgraph_memory.core.tokens import count_tokens, tokenize
@@ -155,7 +155,8 @@ def message_candidates(
     ranked: Sequence[RankedMessage],
     msgs: Mapping[int, Message],
     skip: set[str],
-    cfg: MemoryConfig,
+    retrieval: RetrievalSection,
+    packing: PackingSection,
     terms: Set[str] = frozenset(),
 ) -> list[ContextItem]:
     """Retrieved messages, plus the turns around the primary ones.
@@ -182,13 +183,13 @@ def message_candidates(
             else:
                 layer, reason = "message", f"retrieved: rank {rank} by hybrid search"
             items[seq] = message_item(
-                msg, layer, score, dict(parts), reason, show_dates=cfg.show_dates,
-                terms=terms, max_tokens=cfg.excerpt_tokens,
+                msg, layer, score, dict(parts), reason, show_dates=packing.show_dates,
+                terms=terms, max_tokens=packing.excerpt_tokens,
             )  # fmt: skip
     said: dict[int, Message] = {seq: m for seq in items if (m := msgs.get(seq)) is not None}
-    if cfg.neighbor_window > 0:
-        _add_neighbors(storage, user_id, ranked, msgs, items, said, skip, cfg, terms)
-    _weigh_turns(items, said, terms, cfg)
+    if retrieval.neighbor_window > 0:
+        _add_neighbors(storage, user_id, ranked, msgs, items, said, skip, retrieval, packing, terms)
+    _weigh_turns(items, said, terms, retrieval)
     return list(items.values())
 
 
@@ -200,23 +201,24 @@ def _add_neighbors(
     items: dict[int, ContextItem],
     said: dict[int, Message],
     skip: set[str],
-    cfg: MemoryConfig,
+    retrieval: RetrievalSection,
+    packing: PackingSection,
     terms: Set[str],
 ) -> None:
     """The turns around the primary hits join ``items`` (see :func:`message_candidates`)."""
     primary = [(r.seq, r.score) for r in ranked if r.seq in items and r.primary]
-    around = storage.neighbors_many(user_id, [s for s, _ in primary], cfg.neighbor_window)
+    around = storage.neighbors_many(user_id, [s for s, _ in primary], retrieval.neighbor_window)
     for hit_seq, score in primary:
         hit = msgs[hit_seq]
         asks = hit.content.rstrip().endswith(("?", "？"))
         for nb in around[hit_seq]:
             answer = asks and nb.seq > hit_seq
-            nscore = score * (cfg.answer_decay if answer else cfg.neighbor_decay)
+            nscore = score * (retrieval.answer_decay if answer else retrieval.neighbor_decay)
             reason = f"{'reply to' if answer else 'turn next to'} retrieved message {hit.id}"
             existing = items.get(nb.seq)
             if nb.id in skip or nscore <= 0 or (existing and existing.score >= nscore):
                 continue
-            if existing is None and _off_topic(nb, terms, cfg.neighbor_tokens):
+            if existing is None and _off_topic(nb, terms, packing.neighbor_tokens):
                 continue  # a long turn that shares no word with the query
             if existing is None:
                 said[nb.seq] = nb
@@ -226,9 +228,9 @@ def _add_neighbors(
                     nscore,
                     {"neighbor_of_score": score},
                     reason,
-                    show_dates=cfg.show_dates,
+                    show_dates=packing.show_dates,
                     terms=terms,
-                    max_tokens=cfg.neighbor_tokens,
+                    max_tokens=packing.neighbor_tokens,
                 )
             else:  # a weaker hit, or a neighbour of a weaker hit: raise it, keep its story
                 existing.score = nscore
@@ -240,7 +242,7 @@ def _weigh_turns(
     items: Mapping[int, ContextItem],
     said: Mapping[int, Message],
     terms: Set[str],
-    cfg: MemoryConfig,
+    retrieval: RetrievalSection,
 ) -> None:
     """Turns that only ask score ``question_factor`` of their score (their reply keeps
     what it inherited), and turns said by someone the query names ``1 + speaker_boost``
@@ -249,13 +251,13 @@ def _weigh_turns(
         msg = said.get(seq)
         if msg is None:
             continue
-        if cfg.question_factor < 1.0 and only_asks(msg.content):
-            it.score *= cfg.question_factor
-            it.score_parts["question_factor"] = cfg.question_factor
+        if retrieval.question_factor < 1.0 and only_asks(msg.content):
+            it.score *= retrieval.question_factor
+            it.score_parts["question_factor"] = retrieval.question_factor
             it.reason += "; it only asks (what it asks about is in the reply)"
-        if cfg.speaker_boost > 0 and names_speaker(msg.name, terms):
-            it.score *= 1.0 + cfg.speaker_boost
-            it.score_parts["speaker_boost"] = 1.0 + cfg.speaker_boost
+        if retrieval.speaker_boost > 0 and names_speaker(msg.name, terms):
+            it.score *= 1.0 + retrieval.speaker_boost
+            it.score_parts["speaker_boost"] = 1.0 + retrieval.speaker_boost
             it.reason += f"; said by {msg.name}, whom the query names"
 
 
@@ -329,7 +331,10 @@ def chain_items(state: SessionState) -> list[ContextItem]:
 
 
 def segment_items(
-    segments: Sequence[RankedSegment], skip: set[str], cfg: MemoryConfig
+    segments: Sequence[RankedSegment],
+    skip: set[str],
+    retrieval: RetrievalSection,
+    packing: PackingSection,
 ) -> list[ContextItem]:
     """Summaries of the closest segments, scored like a fused rank of weight
     ``segment_summary_weight`` (so they follow strong message hits)."""
@@ -337,7 +342,7 @@ def segment_items(
     for rank, (seg, fscore, parts) in enumerate(segments, start=1):
         if not seg.summary or set(seg.summary_source_ids) <= skip:
             continue
-        score = cfg.segment_summary_weight / (cfg.rrf_k + rank)
+        score = retrieval.segment_summary_weight / (retrieval.rrf_k + rank)
         text = f"(summary of {len(seg.pages)} related turns) {seg.summary}"
         out.append(
             ContextItem(
@@ -355,7 +360,7 @@ def segment_items(
                 order=max(seg.seqs(), default=0),
                 group=(
                     seg.pages[-1].timestamp.strftime("%Y-%m-%d")
-                    if cfg.show_dates and seg.pages
+                    if packing.show_dates and seg.pages
                     else None
                 ),
             )

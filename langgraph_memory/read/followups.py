@@ -2,8 +2,8 @@
 one, and the dated timeline of the user's words for "how did it go" questions.
 
 Example:
-    >>> from langgraph_memory import MemoryConfig
-    >>> MemoryConfig().successor_k, MemoryConfig().timeline_messages
+    >>> from langgraph_memory.config import PackingSection
+    >>> PackingSection().successor_k, PackingSection().timeline_messages
     (2, 48)
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from langgraph_memory.config import MemoryConfig
+from langgraph_memory.config import PackingSection
 from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
@@ -48,7 +48,7 @@ def add_successors(
     cands: list[ContextItem],
     skip: set[str],
     terms: frozenset[str],
-    cfg: MemoryConfig,
+    packing: PackingSection,
     run_all: RunAll | None = None,
 ) -> None:
     """Add the later user messages most like each of the best retrieved statements of
@@ -61,14 +61,14 @@ def add_successors(
     ``successor_decay`` times its score; one already a candidate keeps the higher
     score. A Chinese statement finds them by BM25 over its own rarest terms instead
     (the default model reads Chinese as unknown word pieces, so every cosine is high;
-    see :data:`SUCCESSOR_POSTINGS`). Off
-    with ``successor_k`` 0 or without dense retrieval. ``msgs``: the ranked messages by
-    seq (fetched once by the caller). ``run_all`` runs searches at once (the
-    retriever's threads), used when the store waits on a server.
+    see :data:`SUCCESSOR_POSTINGS`). Off with ``successor_k`` 0 (the caller leaves it
+    out without dense retrieval). ``msgs``: the ranked messages by seq (fetched once by
+    the caller). ``run_all`` runs searches at once (the retriever's threads), used when
+    the store waits on a server.
     """
-    if cfg.successor_k <= 0 or cfg.dense_weight <= 0:
+    if packing.successor_k <= 0:
         return
-    top = [r for r in ranked[: cfg.successor_hits] if r.primary]
+    top = [r for r in ranked[: packing.successor_hits] if r.primary]
     stated = [
         (r, m)
         for r in top
@@ -81,7 +81,7 @@ def add_successors(
     # the stored messages' own vectors, from the embedding cache
     vectors = _vectors(embedder(), [index_text(m) for _, m in stated])
     by_seq = {it.order: it for it in cands if it.layer in ("message", "neighbor")}
-    n = 4 * cfg.successor_k + 4
+    n = 4 * packing.successor_k + 4
     # the dense searches in one pass over the vectors (each result is its search alone)
     dense = [i for i, (_, said) in enumerate(stated) if not is_cjk_text(said.content)]
     dense = [i for i in dense if vectors[i] is not None]
@@ -114,22 +114,22 @@ def add_successors(
             close = {q: c for q, c in by_words[i] if q > said.seq and c > 0}
         else:
             found = nearest[i]
-            close = {q: c for q, c in found if q > said.seq and c >= cfg.successor_min_cosine}
+            close = {q: c for q, c in found if q > said.seq and c >= packing.successor_min_cosine}
         later = storage.get_messages(user_id, list(close))
         taken = 0
         for q in sorted(close, key=lambda q: -close[q]):
             m = later.get(q)
             if m is None or m.role != "user" or m.id in skip:
                 continue
-            score = hit.score * cfg.successor_decay
+            score = hit.score * packing.successor_decay
             how = "bm25_to_statement" if is_cjk_text(said.content) else "cosine_to_statement"
             parts = {"successor_of_score": hit.score, how: close[q]}
             reason = f"a later message like retrieved message {said.id} (it may update it)"
             old = by_seq.get(q)
             if old is None:
                 item = message_item(
-                    m, "message", score, parts, reason, show_dates=cfg.show_dates,
-                    terms=terms, max_tokens=cfg.excerpt_tokens,
+                    m, "message", score, parts, reason, show_dates=packing.show_dates,
+                    terms=terms, max_tokens=packing.excerpt_tokens,
                 )  # fmt: skip
                 cands.append(item)
                 by_seq[q] = item
@@ -137,7 +137,7 @@ def add_successors(
                 old.score, old.reason = score, f"{reason}; {old.reason}"
                 old.score_parts.update(parts)
             taken += 1
-            if taken >= cfg.successor_k:
+            if taken >= packing.successor_k:
                 break
 
 
@@ -198,7 +198,7 @@ def pack_timeline(
     user_id: str,
     ranked: list[RankedMessage],
     terms: frozenset[str],
-    cfg: MemoryConfig,
+    packing: PackingSection,
 ) -> None:
     """Pack the outline of the user's messages ``ranked`` for the query (see
     :mod:`.timeline`), dropping the weakest lines until it fits ``timeline_share``."""
@@ -210,11 +210,11 @@ def pack_timeline(
         and m.role == "user"
         and not m.content.rstrip().endswith(("?", "？"))  # how it went: what was said
     ]
-    said = said[: cfg.timeline_messages]
-    limit = packer.share(cfg.timeline_share)
+    said = said[: packing.timeline_messages]
+    limit = packer.share(packing.timeline_share)
     score = max((r.score for r in ranked), default=0.0)
     while len(said) >= 2:
-        item = timeline_item(said, terms, line_tokens=cfg.timeline_line_tokens, score=score)
+        item = timeline_item(said, terms, line_tokens=packing.timeline_line_tokens, score=score)
         if item is not None and packer.add(item, limit):
             return
         said.pop()

@@ -22,7 +22,7 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 
-from langgraph_memory.config import MemoryConfig
+from langgraph_memory.config import RetrievalSection
 from langgraph_memory.core.filters import compile_filter
 from langgraph_memory.core.records import MemoryHit, Message
 from langgraph_memory.core.tokens import tokenize
@@ -91,7 +91,7 @@ class MessageRetriever:
         backend: The storage.
         embedder: Hands out the query embedder (may block on first use while the model
             loads).
-        config: Fusion and BM25 parameters.
+        retrieval: Fusion and BM25 parameters.
         passages: The passages of long messages, whose best hit counts for its
             message (see :meth:`_with_passages`); ``None``: messages alone.
     """
@@ -100,17 +100,17 @@ class MessageRetriever:
         self,
         backend: MemoryBackend,
         embedder: EmbedderSource,
-        config: MemoryConfig,
+        retrieval: RetrievalSection,
         passages: Passages | None = None,
     ) -> None:
         self.backend = backend
         self.embedder = embedder
-        self.config = config
+        self.retrieval = retrieval
         self.passages = passages
         self.ranker = HybridRanker(
-            rrf_k=config.rrf_k,
-            lexical_weight=config.lexical_weight,
-            dense_weight=config.dense_weight,
+            rrf_k=retrieval.rrf_k,
+            lexical_weight=retrieval.lexical_weight,
+            dense_weight=retrieval.dense_weight,
         )
         self._threads: ThreadPoolExecutor | None = None
         self._threads_lock = threading.Lock()
@@ -183,9 +183,9 @@ class MessageRetriever:
                 best first, added as a ranking (``segment_page_rank``) of weight
                 ``segment_page_weight`` (see :meth:`_with_segment_pages`; ignored
                 when the weight is 0).
-            fusion: How the two rankings become one (default ``config.fusion``).
+            fusion: How the two rankings become one (default ``retrieval.fusion``).
         """
-        cfg = self.config
+        cfg = self.retrieval
         qvec = query_vector or self.query_vector(query)
         predicate = compile_filter(flt)
         allowed = self.backend.filter_seqs(user_id, predicate) if predicate else None
@@ -340,7 +340,7 @@ class MessageRetriever:
         - The best ``fusion_depth`` by combined score, and those, are primary; the rest
           follow ``tail_factor`` times lower.
         """
-        cfg = self.config
+        cfg = self.retrieval
         unseen = {seq for seq, _ in rankings["bm25"] if seq not in cosines}
         if unseen:
             cosines.update(self.backend.vector_search(user_id, qvec.get(), len(unseen), unseen))
@@ -389,7 +389,7 @@ class MessageRetriever:
         ``known``: the turns around some candidates, read already (the others are read
         here).
         """
-        share = self.config.neighbor_smoothing
+        share = self.retrieval.neighbor_smoothing
         combined = dict(ranked)
         missing = [seq for seq in combined if seq not in known]
         around = {**known, **self.backend.neighbors_many(user_id, missing, 1)}
@@ -421,7 +421,7 @@ class MessageRetriever:
         cosine counts once. So the segment reaches messages that the dense ranking
         missed, and does not re-weigh the ones it found.
         """
-        cfg = self.config
+        cfg = self.retrieval
         depth = cfg.fusion_depth
         key = f"{SEGMENT_RANKING}_rank"
         at = {r.seq: i for i, r in enumerate(fused)}

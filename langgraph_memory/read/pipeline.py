@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from langgraph_memory.config import MemoryConfig
+from langgraph_memory.config import PackingSection, RetrievalSection
 from langgraph_memory.core.context import ContextItem, MemoryContext
 from langgraph_memory.core.records import MemoryHit, Message
 from langgraph_memory.core.tokens import tokenize
@@ -105,7 +105,8 @@ class ReadPipeline:
     Args:
         storage: The store (messages, vector search).
         retriever: Ranks one user's messages by hybrid search.
-        config: Every read parameter.
+        retrieval: How memories are ranked.
+        packing: How a context fills its budget.
         segments: The hierarchy.
         long_term: Long-term memory (the profile).
         working: Working memory.
@@ -119,7 +120,8 @@ class ReadPipeline:
         self,
         storage: MemoryBackend,
         retriever: MessageRetriever,
-        config: MemoryConfig,
+        retrieval: RetrievalSection,
+        packing: PackingSection,
         segments: SegmentSource,
         long_term: LongTermSource,
         working: WorkingSource,
@@ -132,7 +134,8 @@ class ReadPipeline:
         self.storage = storage
         self.entries = entries
         self.retriever = retriever
-        self.config = config
+        self.retrieval = retrieval
+        self.packing = packing
         self.segments = segments
         self.long_term = long_term
         self.working = working
@@ -166,24 +169,27 @@ class ReadPipeline:
         other layers are left out; with ``agent_id``, other agents' traits are). The
         attached vector stores' searches start here, unless the async twin started them
         on its loop (:data:`~langgraph_memory.read.external.PREFETCHED`)."""
-        cfg = self.config
         external = PREFETCHED.get()
         if external is None and "document" in layers:
             external = self.sources.start(user_id, query)
         r = Retrieval(self, user_id, query, external, agent_id=agent_id)
         ranked: list[tuple[float, int, MemoryHit]] = []
-        routed = flt is None and cfg.segment_page_weight > 0 and cfg.dense_weight > 0
+        routed = (
+            flt is None
+            and self.retrieval.segment_page_weight > 0
+            and self.retrieval.dense_weight > 0
+        )
         message_hits: list[MemoryHit] = []
         if "message" in layers:
             # hits said by a speaker the query names go first, as in a context: they
             # are boosted among twice as many
             terms = set(tokenize(query))
-            named = cfg.speaker_boost > 0 and self.speakers.named(user_id, terms)
+            named = self.retrieval.speaker_boost > 0 and self.speakers.named(user_id, terms)
             message_hits = r.message_hits(2 * k if named else k, flt, via_segments=routed)
             if named:
-                message_hits = boost_speakers(message_hits, terms, cfg.speaker_boost)[:k]
+                message_hits = boost_speakers(message_hits, terms, self.retrieval.speaker_boost)[:k]
             for rank, hit in enumerate(message_hits, 1):
-                ranked.append((1.0 / (cfg.rrf_k + rank), 0, hit))
+                ranked.append((1.0 / (self.retrieval.rrf_k + rank), 0, hit))
         extra: list[MemoryHit] = []
         if flt is None:
             if "mid_term" in layers:
@@ -203,7 +209,7 @@ class ReadPipeline:
             by_layer: dict[str, int] = {}
             for hit in extra:
                 by_layer[hit.layer] = rank = by_layer.get(hit.layer, 0) + 1
-                ranked.append((1.0 / (cfg.rrf_k + rank), 1, hit))
+                ranked.append((1.0 / (self.retrieval.rrf_k + rank), 1, hit))
         ranked.sort(key=lambda x: (-x[0], x[1]))
         top = ranked[:k]
         if all(hit.layer == "message" for _, _, hit in top):
@@ -230,15 +236,16 @@ class ReadPipeline:
 
         At least the latest ``recent_messages`` when the session has any.
         """
-        cfg = self.config
         st = self.segments.state(user_id, session_id)
         placed = sum(len(p.seqs) for p in st.pages)
         first = st.pages[0].seqs[0] if st.pages else None
-        msgs = self.storage.session_messages(user_id, session_id, last=placed + cfg.recent_messages)
+        msgs = self.storage.session_messages(
+            user_id, session_id, last=placed + self.packing.recent_messages
+        )
         if first is None:
-            return msgs[-cfg.recent_messages :] if cfg.recent_messages else []
+            return msgs[-self.packing.recent_messages :] if self.packing.recent_messages else []
         keep = [m for m in msgs if m.seq >= first or m.seq > st.last_seq]
-        tail = msgs[-cfg.recent_messages :] if cfg.recent_messages else []
+        tail = msgs[-self.packing.recent_messages :] if self.packing.recent_messages else []
         return keep if len(keep) >= len(tail) else tail
 
     def build_context(
@@ -260,9 +267,8 @@ class ReadPipeline:
         model reads anyway (never recalled again). The attached vector stores are
         searched as for :meth:`search`."""
         t0 = time.perf_counter()
-        cfg = self.config
         external = PREFETCHED.get()
-        if external is None and cfg.document_k > 0:
+        if external is None and self.retrieval.document_k > 0:
             external = self.sources.start(user_id, query)  # answers while we read
         # the query is embedded meanwhile
         r = Retrieval(self, user_id, query, external, agent_id=agent_id)
@@ -279,9 +285,9 @@ class ReadPipeline:
         t1 = time.perf_counter()
         # The segments are ranked after the BM25 and dense rankings: the query is
         # embedded by then.
-        ranked = r.messages(cfg.candidate_pool, flt, via_segments=not flt)
-        long_ranked = r.long_term([m.parts for m in ranked], cfg.long_term_k)
-        chunks = r.documents(cfg.document_k, None, [m.parts for m in ranked])
+        ranked = r.messages(self.retrieval.candidate_pool, flt, via_segments=not flt)
+        long_ranked = r.long_term([m.parts for m in ranked], self.retrieval.long_term_k)
+        chunks = r.documents(self.retrieval.document_k, None, [m.parts for m in ranked])
         t2 = time.perf_counter()
         said = [a for a in anchors if a.metadata.get("source") == INSTRUCTION_SOURCE]
         pinned = [a for a in anchors if a.metadata.get("source") != INSTRUCTION_SOURCE]
@@ -292,7 +298,7 @@ class ReadPipeline:
                     anchor_item(said[i], close)
                     for i, close in r.closest_first([a.text for a in said])
                 ],
-                packer.share(cfg.instruction_share),
+                packer.share(self.packing.instruction_share),
                 by_score=False,
             )
         doc_of: dict[int, LongTermDoc] = {}  # id(item) -> the entry it renders
@@ -302,11 +308,13 @@ class ReadPipeline:
             item = doc_item(profile[i], 1.0, {"profile": 1.0, "closeness": close}, reason)
             doc_of[id(item)] = profile[i]
             profile_items.append(item)
-        packer.take(profile_items, packer.share(cfg.profile_share), by_score=False)
+        packer.take(profile_items, packer.share(self.packing.profile_share), by_score=False)
         if task is not None:
-            packer.take([task_item(task)], int(budget * cfg.working_share))
-            if cfg.lesson_share > 0:
-                packer.take(r.lessons_for(task.original_request), packer.share(cfg.lesson_share))
+            packer.take([task_item(task)], int(budget * self.packing.working_share))
+            if self.packing.lesson_share > 0:
+                packer.take(
+                    r.lessons_for(task.original_request), packer.share(self.packing.lesson_share)
+                )
         session_items = [
             message_item(
                 m,
@@ -314,36 +322,40 @@ class ReadPipeline:
                 float(i + 1),
                 {"recency_rank": float(len(recent) - i)},
                 "short-term memory: a page of the current session",
-                show_dates=cfg.show_dates,
+                show_dates=self.packing.show_dates,
             )
             for i, m in enumerate(recent)
         ]
-        packer.take(session_items, int(budget * cfg.session_share))
-        if cfg.chain_share > 0:  # what of the session did not fit, compressed
+        packer.take(session_items, int(budget * self.packing.session_share))
+        if self.packing.chain_share > 0:  # what of the session did not fit, compressed
             chains = chain_items(self.segments.state(user_id, session_id))
-            packer.take(chains, packer.share(cfg.chain_share), by_score=False)
+            packer.take(chains, packer.share(self.packing.chain_share), by_score=False)
         t3 = time.perf_counter()
         segments = r.ranked_so_far()
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
         skip |= shown
         terms = frozenset(tokenize(query))
-        if cfg.timeline_messages > 0 and wants_timeline(query):
+        if self.packing.timeline_messages > 0 and wants_timeline(query):
             # the user's own words on the topic: a ranking of their messages alone
             mine = {**(flt or {}), "role": "user"}
             # breadth over precision: each retriever's best in turn (rank fusion), so a
             # step of the story either one finds makes the outline
-            own = r.messages(2 * cfg.timeline_messages, mine, via_segments=False, fusion="rrf")
-            pack_timeline(packer, self.storage, user_id, own, terms, cfg)
+            own = r.messages(
+                2 * self.packing.timeline_messages, mine, via_segments=False, fusion="rrf"
+            )
+            pack_timeline(packer, self.storage, user_id, own, terms, self.packing)
         msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
-        cands = message_candidates(self.storage, user_id, ranked, msgs, skip, cfg, terms)
-        embedder = self.retriever.embedder.get
-        add_successors(
-            self.storage, embedder, user_id, ranked, msgs, cands, skip, terms, cfg,
-            self.retriever.run_all,
-        )  # fmt: skip
-        cands += segment_items(segments, skip, cfg)
+        cands = message_candidates(
+            self.storage, user_id, ranked, msgs, skip, self.retrieval, self.packing, terms
+        )
+        if self.retrieval.dense_weight > 0:  # later statements like the best ones
+            add_successors(
+                self.storage, self.retriever.embedder.get, user_id, ranked, msgs, cands, skip,
+                terms, self.packing, self.retriever.run_all,
+            )  # fmt: skip
+        cands += segment_items(segments, skip, self.retrieval, self.packing)
         for rank, (doc, fused, parts) in enumerate(long_ranked, 1):
-            score = cfg.long_term_weight * fused
+            score = self.retrieval.long_term_weight * fused
             parts["long_term_rank"] = float(rank)
             how = "hybrid search" if "dense_rank" in parts else "shared words"
             reason = f"long-term {doc.layer}: rank {rank} by {how}"
@@ -359,14 +371,14 @@ class ReadPipeline:
                     f"semantic memory: passage of vector store {store!r} (read at query "
                     f"time), ranked {rank} with the documents by {how}"
                 )
-            cands.append(doc_item(doc, cfg.long_term_weight * fused, parts, reason))
+            cands.append(doc_item(doc, self.retrieval.long_term_weight * fused, parts, reason))
         if segments:
             seg_of = self.segments.segment_of(user_id, [it.order for it in cands])
-            credit_segments(cands, segments, seg_of, cfg.segment_boost)
-        route = route_query(query) if cfg.routing else None
-        rescore(cands, route, cfg)
-        rerank(self.reranker, query, cands, cfg.rerank_top)
-        packer.take(diversify(cands, cfg), by_score=False)
+            credit_segments(cands, segments, seg_of, self.retrieval.segment_boost)
+        route = route_query(query) if self.retrieval.routing else None
+        rescore(cands, route, self.retrieval, self.packing)
+        rerank(self.reranker, query, cands, self.retrieval.rerank_top)
+        packer.take(diversify(cands, self.retrieval), by_score=False)
         self._note_accesses(user_id, packer.items, doc_of)
         t4 = time.perf_counter()
         return MemoryContext(

@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from langgraph_memory.config import MemoryConfig
+from langgraph_memory.config import RetrievalSection
 from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.filters import compile_filter
 from langgraph_memory.core.records import MemoryHit, Message
@@ -99,7 +99,7 @@ class ReadSources(Protocol):
     """What a retrieval reads (the read pipeline's collaborators)."""
 
     @property
-    def config(self) -> MemoryConfig: ...
+    def retrieval(self) -> RetrievalSection: ...
 
     @property
     def storage(self) -> MemoryBackend: ...
@@ -148,7 +148,7 @@ class Retrieval:
         self._external = external
         #: What was left out of this retrieval and why (an attached store that failed).
         self.notes: list[str] = []
-        cfg = pipeline.config
+        cfg = pipeline.retrieval
         dense = cfg.dense_weight > 0
         #: The text embedded for the query: without the names of the user's speakers
         #: (see :mod:`~langgraph_memory.read.speakers`), or the query itself.
@@ -164,7 +164,7 @@ class Retrieval:
     def segments(self) -> list[RankedSegment]:
         """The mid-term segments closest to the query (each retrieval warms them)."""
         if self._segments is None:
-            cfg = self._p.config
+            cfg = self._p.retrieval
             k = cfg.segments_per_query
             if k <= 0:
                 self._segments = []
@@ -183,7 +183,7 @@ class Retrieval:
         """``(seq, cosine)`` of the messages of the segments' pages, closest to the query
         first (at most ``candidate_pool``): the ranking of messages reached through their
         segments. Empty when ``segment_page_weight`` or ``dense_weight`` is 0."""
-        cfg = self._p.config
+        cfg = self._p.retrieval
         segments = self.segments()
         if not segments or cfg.segment_page_weight <= 0 or cfg.dense_weight <= 0:
             return []
@@ -204,7 +204,7 @@ class Retrieval:
     ) -> list[RankedMessage]:
         """The best ``k`` messages; with ``via_segments`` the segments are ranked too,
         after the BM25 and dense rankings, and their pages may join as a ranking;
-        ``fusion`` overrides ``config.fusion``."""
+        ``fusion`` overrides ``retrieval.fusion``."""
         return self._p.retriever.rank(
             self.user_id,
             self.query,
@@ -237,7 +237,7 @@ class Retrieval:
         """
         if not texts:
             return []
-        if self._p.config.dense_weight > 0:
+        if self._p.retrieval.dense_weight > 0:
             embedder = self._p.retriever.embedder.get()
             close = cosines(embedder.embed_array(list(texts), persist=False), self.vector.get())
         else:
@@ -260,7 +260,7 @@ class Retrieval:
         messages ranked within ``fusion_depth`` by cosine (``message_parts``: score
         parts of the retrieved messages).
         """
-        cfg = self._p.config
+        cfg = self._p.retrieval
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
         floor = self._floor(message_parts)
         qvec = self.vector.get() if weight > 0 else None
@@ -289,7 +289,7 @@ class Retrieval:
         """The best ``k`` of the user's entries of ``layers`` in the entry index by
         hybrid search (``owners``: further owners read, e.g. shared knowledge; ``keep``:
         which entries count; never the traits of an agent other than :attr:`agent_id`)."""
-        cfg = self._p.config
+        cfg = self._p.retrieval
         return self._p.entries.rank(
             self.user_id,
             self.query,
@@ -316,7 +316,7 @@ class Retrieval:
     ) -> list[RankedDoc]:
         """``extra`` docs (not in the entry index) ranked alike and merged into
         ``ranked``: the best ``k`` of both by score (their texts embedded in process)."""
-        cfg = self._p.config
+        cfg = self._p.retrieval
         vectors = None
         if qvec is not None:
             vectors = self._p.retriever.embedder.get().embed_array(
@@ -339,7 +339,7 @@ class Retrieval:
     def _floor(self, message_parts: list[dict[str, float]]) -> float | None:
         """The cosine an entry sharing no term with the query must reach: that of the
         messages ranked within ``fusion_depth`` by cosine."""
-        depth = self._p.config.fusion_depth
+        depth = self._p.retrieval.fusion_depth
         close = [
             p["cosine"]
             for p in message_parts
@@ -362,7 +362,7 @@ class Retrieval:
         With ``message_parts`` a chunk sharing no term with the query must be as close
         to it as the best messages; with ``shared=False`` only the owner's own chunks
         are ranked."""
-        cfg = self._p.config
+        cfg = self._p.retrieval
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
         floor = self._floor(message_parts) if message_parts is not None else None
         qvec = self.vector.get() if weight > 0 else None
@@ -393,7 +393,7 @@ class Retrieval:
         """The cards of the entities the query names (every word of the name in the
         query), those with the longest names first, each scored as a long-term entry
         ranked by words alone."""
-        cfg = self._p.config
+        cfg = self._p.retrieval
         named = self._p.entries.named(self.user_id, tokenize(self.query))[:k]
         return [
             RankedDoc(doc, 1.0 / (cfg.rrf_k + rank), {"named": 1.0, "entity_rank": float(rank)})
@@ -404,7 +404,7 @@ class Retrieval:
         """Lessons of earlier tasks like ``request`` (the task in progress), best first:
         those sharing its terms, or close to it by meaning (cosine with the request's
         embedding at least :data:`LESSON_MIN_COSINE`)."""
-        cfg = self._p.config
+        cfg = self._p.retrieval
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
         qvec = None
         if weight > 0:

@@ -6,11 +6,11 @@ recency × importance (:func:`rescore`), optionally reordered by a cross-encoder
 in a retrieved mid-term segment say so (:func:`credit_segments`).
 
 Example:
-    >>> from langgraph_memory import MemoryConfig
+    >>> from langgraph_memory.config import RetrievalSection
     >>> from langgraph_memory.core.context import ContextItem
     >>> a = ContextItem("message", "user: tea", 1, 0.5, {}, ["m1"], "retrieved")
     >>> b = ContextItem("message", "user: coffee", 1, 0.9, {}, ["m2"], "retrieved")
-    >>> [it.source_ids[0] for it in diversify([a, b], MemoryConfig())]
+    >>> [it.source_ids[0] for it in diversify([a, b], RetrievalSection())]
     ['m2', 'm1']
 """
 
@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from langgraph_memory.config import MemoryConfig
+from langgraph_memory.config import PackingSection, RetrievalSection
 from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.layers.hierarchy.placement import RankedSegment
@@ -51,7 +51,12 @@ def _aware(t: datetime) -> datetime:
     return t if t.tzinfo is not None else t.replace(tzinfo=timezone.utc)
 
 
-def rescore(items: list[ContextItem], route: Route | None, cfg: MemoryConfig) -> None:
+def rescore(
+    items: list[ContextItem],
+    route: Route | None,
+    retrieval: RetrievalSection,
+    packing: PackingSection,
+) -> None:
     """Relevance × route weight of the layer × time match × recency × importance ×
     length (``(long_item_tokens / tokens) ** length_penalty`` for a longer item).
 
@@ -67,17 +72,17 @@ def rescore(items: list[ContextItem], route: Route | None, cfg: MemoryConfig) ->
             if route.time_range is not None and it.timestamp is not None:
                 start, end = route.time_range
                 if start <= _aware(it.timestamp) < end:
-                    factors["time_match"] = 1.0 + cfg.time_boost
-        if cfg.recency_weight > 0 and newest is not None and it.timestamp is not None:
+                    factors["time_match"] = 1.0 + retrieval.time_boost
+        if retrieval.recency_weight > 0 and newest is not None and it.timestamp is not None:
             decay = recency_decay(
-                age_days(it.timestamp, newest), half_life_days=cfg.recency_half_life_days
+                age_days(it.timestamp, newest), half_life_days=retrieval.recency_half_life_days
             )
-            factors["recency"] = 1.0 - cfg.recency_weight + cfg.recency_weight * decay
+            factors["recency"] = 1.0 - retrieval.recency_weight + retrieval.recency_weight * decay
         if "importance" in it.score_parts:
             factors["importance_factor"] = 0.5 + it.score_parts["importance"]
-        if cfg.length_penalty > 0 and it.tokens > cfg.long_item_tokens:
+        if packing.length_penalty > 0 and it.tokens > packing.long_item_tokens:
             # a long item is worth its tokens only when it is much more relevant
-            factors["length"] = (cfg.long_item_tokens / it.tokens) ** cfg.length_penalty
+            factors["length"] = (packing.long_item_tokens / it.tokens) ** packing.length_penalty
         factors = {k: v for k, v in factors.items() if v != 1.0}
         if not factors:
             continue
@@ -111,22 +116,22 @@ def rerank(reranker: Reranker | None, query: str, items: list[ContextItem], top:
         it.reason += f"; reranked to {rank} by the cross-encoder"
 
 
-def diversify(items: list[ContextItem], cfg: MemoryConfig) -> list[ContextItem]:
+def diversify(items: list[ContextItem], retrieval: RetrievalSection) -> list[ContextItem]:
     """Items best first; with ``mmr_lambda`` < 1 the best ``mmr_pool`` in MMR order.
 
     Similarity is the cosine of the items' term sets (as 0/1 rows for
     :func:`~langgraph_memory.retrieval.scoring.mmr_order`), so no vector is fetched.
     """
     ranked = sorted(items, key=lambda it: -it.score)
-    if cfg.mmr_lambda >= 1.0 or len(ranked) < 3:
+    if retrieval.mmr_lambda >= 1.0 or len(ranked) < 3:
         return ranked
-    pool, rest = ranked[: cfg.mmr_pool], ranked[cfg.mmr_pool :]
+    pool, rest = ranked[: retrieval.mmr_pool], ranked[retrieval.mmr_pool :]
     terms = [set(tokenize(it.text)) for it in pool]
     vocab = {t: j for j, t in enumerate(sorted(set().union(*terms)))}
     rows = np.zeros((len(pool), max(len(vocab), 1)), dtype=np.float32)
     for i, ts in enumerate(terms):
         rows[i, [vocab[t] for t in ts]] = 1.0
-    chosen = mmr_order([it.score for it in pool], rows, lambda_=cfg.mmr_lambda)
+    chosen = mmr_order([it.score for it in pool], rows, lambda_=retrieval.mmr_lambda)
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
     unit = rows / np.where(norms == 0, 1.0, norms)
     for n, i in enumerate(chosen[1:], start=1):

@@ -7,11 +7,11 @@ one is refused, since vectors of two models cannot be compared. Vectors are cach
 content hash, in process and in the store's embedding cache when it has one.
 
 Example:
-    >>> from langgraph_memory import MemoryConfig
+    >>> from langgraph_memory.config import WriteSection
     >>> from langgraph_memory.storage import InMemoryBackend
     >>> from langgraph_memory.embeddings import HashingEmbeddings
     >>> store = InMemoryBackend()
-    >>> emb = Embedder(store, MemoryConfig(), HashingEmbeddings(dim=8))
+    >>> emb = Embedder(store, WriteSection(), HashingEmbeddings(dim=8))
     >>> emb.get().embed_array(["hello"]).shape, store.get_meta("embedding_model")
     ((1, 8), 'hashing-8')
 """

@@ -27,7 +27,7 @@ def _disk(path: Path) -> bytes:
 
 
 def _write(path: Path, key: str | None, **cfg: object) -> None:
-    config = MemoryConfig(sensitivity="allow", **cfg)  # type: ignore[arg-type]
+    config = MemoryConfig.flat(sensitivity="allow", **cfg)  # type: ignore[arg-type]
     with MemoryManager(
         path, embeddings=HashingEmbeddings(), config=config, encryption_key=key
     ) as mm:

@@ -226,7 +226,7 @@ def _ingest(url: str, worker: int, barrier: object) -> tuple[int, list[tuple[flo
     """A child process: a manager ingesting turns for ``shared`` and its own user."""
     emb = SlowEmbeddings()
     mm = MemoryManager(
-        backend=PostgresBackend(url, max_size=4), embeddings=emb, config=MemoryConfig(**CONFIG)
+        backend=PostgresBackend(url, max_size=4), embeddings=emb, config=MemoryConfig.flat(**CONFIG)
     )
     try:
         ingest_turns(mm, worker, N_TURNS, barrier)
@@ -237,7 +237,9 @@ def _ingest(url: str, worker: int, barrier: object) -> tuple[int, list[tuple[flo
 
 def _manager(url: str) -> MemoryManager:
     return MemoryManager(
-        backend=PostgresBackend(url), embeddings=HashingEmbeddings(), config=MemoryConfig(**CONFIG)
+        backend=PostgresBackend(url),
+        embeddings=HashingEmbeddings(),
+        config=MemoryConfig.flat(**CONFIG),
     )
 
 

@@ -304,7 +304,7 @@ def test_one_megabyte_texts(pg: PostgresBackend) -> None:
 
 
 def test_hostile_input_through_the_manager(url: str) -> None:
-    cfg = MemoryConfig(max_content_chars=1_100_000)
+    cfg = MemoryConfig(write={"max_content_chars": 1_100_000})
     with MemoryManager(
         backend=PostgresBackend(url), embeddings=HashingEmbeddings(), config=cfg
     ) as mm:

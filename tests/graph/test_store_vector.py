@@ -277,7 +277,9 @@ def test_scores(make_store: MakeStore, fake_embeddings: CharacterEmbeddings) -> 
         cosine = sum(a * b for a, b in zip(cos, doc, strict=True))
         if isinstance(store, MemoryStore):
             cfg = store.memory.config
-            dense_only = cfg.dense_weight / (cfg.dense_weight + cfg.lexical_weight)
+            dense_only = cfg.retrieval.dense_weight / (
+                cfg.retrieval.dense_weight + cfg.retrieval.lexical_weight
+            )
             assert result.score == pytest.approx(1.0 if query == "aaa" else dense_only)
         else:
             assert result.score == pytest.approx(cosine, abs=1e-3)

@@ -280,7 +280,7 @@ def test_nothing_found(mm: MemoryManager, mode: Mode) -> None:
 
 
 def test_archival_insert_refused_by_the_memory_is_reported() -> None:
-    config = MemoryConfig(max_content_chars=50)
+    config = MemoryConfig(write={"max_content_chars": 50})
     with MemoryManager(
         backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=config
     ) as mm:

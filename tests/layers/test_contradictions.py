@@ -77,7 +77,7 @@ def test_no_link_without_opposite_polarity(mm: MemoryManager) -> None:
 
 
 def test_links_are_off_above_one(backend: MemoryBackend) -> None:
-    off = MemoryConfig(contradiction_min_cosine=1.5)
+    off = MemoryConfig(long_term={"contradiction_min_cosine": 1.5})
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=off) as mm:
         say(mm, "I implemented a Flask route for the login API last week.", 0)
         say(mm, "I have never implemented a Flask route for the login API.", 5)

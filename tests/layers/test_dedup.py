@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.layers.long_term.memory import LongTermConfig, LongTermMemory
+from langgraph_memory.config import LongTermSection
+from langgraph_memory.layers.long_term.memory import LongTermMemory
 from langgraph_memory.storage import InMemoryBackend
 
 T0 = datetime(2024, 5, 1, tzinfo=timezone.utc)
@@ -45,7 +46,9 @@ def table_embed(table: dict[str, list[float]]):
 
 def make(embed=None, **cfg) -> tuple[LongTermMemory, Clock]:
     clock = Clock()
-    return LongTermMemory(InMemoryBackend(), LongTermConfig(**cfg), clock=clock, embed=embed), clock
+    return LongTermMemory(
+        InMemoryBackend(), LongTermSection(**cfg), clock=clock, embed=embed
+    ), clock
 
 
 def test_same_text_refreshes_without_an_embedder() -> None:
@@ -108,7 +111,7 @@ def test_another_users_fact_is_never_a_duplicate() -> None:
 
 @pytest.mark.slow
 def test_manager_dedups_paraphrased_facts_with_the_real_model(tmp_path) -> None:
-    with MemoryManager(tmp_path, config=MemoryConfig(dedup_threshold=0.95)) as mm:
+    with MemoryManager(tmp_path, config=MemoryConfig(long_term={"dedup_threshold": 0.95})) as mm:
         a = mm._longterm.add_fact("u", "user", "likes", "green tea", source_ids=["m1"])
         b = mm._longterm.add_fact("u", "user", "likes", "green teas", source_ids=["m2"])
         c = mm._longterm.add_fact("u", "user", "enjoys", "hiking in the Alps", source_ids=["m3"])
@@ -120,11 +123,11 @@ def test_manager_dedups_paraphrased_facts_with_the_real_model(tmp_path) -> None:
 
 def test_config_validates_dedup_fields() -> None:
     with pytest.raises(ValueError, match="dedup_threshold"):
-        MemoryConfig(dedup_threshold=1.5)
+        MemoryConfig(long_term={"dedup_threshold": 1.5})
     with pytest.raises(ValueError, match="dedup_window_days"):
-        MemoryConfig(dedup_window_days=-1.0)
+        MemoryConfig(long_term={"dedup_window_days": -1.0})
     with pytest.raises(ValueError, match="dedup_threshold"):
-        LongTermConfig(dedup_threshold=-0.1)
+        LongTermSection(dedup_threshold=-0.1)
 
 
 def test_dedup_embeddings_leave_nothing_in_the_cache_table(tmp_path) -> None:

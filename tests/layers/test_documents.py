@@ -190,7 +190,7 @@ def test_documents_go_through_the_sensitivity_gate(tmp_path: Path) -> None:
         hit = mm.search("ann", "contacts write", k=1, layers=["document"])[0]
         assert "ops@example.com" not in hit.text and "[EMAIL]" in hit.text
         assert "ops@example.com" not in str(hit.metadata)
-    cfg = MemoryConfig(sensitivity="refuse")
+    cfg = MemoryConfig(write={"sensitivity": "refuse"})
     backend = InMemoryBackend()
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         with pytest.raises(SensitiveContentError):

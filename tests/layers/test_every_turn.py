@@ -27,7 +27,7 @@ FILLER = [
 
 def manager(backend: MemoryBackend, **cfg: object) -> MemoryManager:
     return MemoryManager(
-        backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig(**cfg)
+        backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig.flat(**cfg)
     )
 
 
@@ -262,9 +262,9 @@ def test_a_correction_lowers_the_preference_it_corrects(
     mm.flush()
     by_value = {str(e.value): e for e in mm._longterm.list_preferences("ann")}
     corrected = by_value[old]
-    assert corrected.confidence == pytest.approx(was[old] - mm.config.correct_step)
+    assert corrected.confidence == pytest.approx(was[old] - mm.config.long_term.correct_step)
     assert mid in corrected.source_ids  # the correction is cited
-    assert by_value[new].confidence >= mm.config.preference_threshold
+    assert by_value[new].confidence >= mm.config.long_term.preference_threshold
     others = [v for v in by_value if v not in (old, new)]
     assert others and all(by_value[v].confidence == was[v] for v in others)
     shown = [e.value for e in mm._longterm.for_context("ann")]

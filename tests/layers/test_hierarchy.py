@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -32,7 +31,7 @@ def msg(i: int, role: str = "user", text: str = "hello", session: str = "s") -> 
 
 def manager(backend: MemoryBackend, **cfg: object) -> MemoryManager:
     return MemoryManager(
-        backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig(**cfg)
+        backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig.flat(**cfg)
     )
 
 
@@ -389,7 +388,7 @@ def test_long_history_stays_within_capacity_and_loses_nothing(tmp_path) -> None:
 
 def test_config_validates_hierarchy_fields() -> None:
     with pytest.raises(ValueError, match="stm_capacity_pages"):
-        MemoryConfig(stm_capacity_pages=0)
+        MemoryConfig(hierarchy={"stm_capacity_pages": 0})
     with pytest.raises(ValueError, match="heat_threshold"):
-        MemoryConfig(heat_threshold=-1.0)
-    assert replace(MemoryConfig(), heat_mu_seconds=5.0).heat_mu_seconds == 5.0
+        MemoryConfig(hierarchy={"heat_threshold": -1.0})
+    assert MemoryConfig().replace(heat_mu_seconds=5.0).hierarchy.heat_mu_seconds == 5.0

@@ -48,7 +48,8 @@ from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.layers.hierarchy.recovery import PLACED_MARK
 
 path, point = sys.argv[1], sys.argv[2]
-mm = MemoryManager(path, embeddings=HashingEmbeddings(), config=MemoryConfig(stm_capacity_pages=2))
+cfg = MemoryConfig(hierarchy={"stm_capacity_pages": 2})
+mm = MemoryManager(path, embeddings=HashingEmbeddings(), config=cfg)
 ingest(mm, 0, 6)
 mm.flush()  # placed and saved
 
@@ -74,7 +75,7 @@ print("NOT CRASHED")
 
 
 def manager(path: Path | None = None, backend: MemoryBackend | None = None) -> MemoryManager:
-    cfg = MemoryConfig(**CONFIG)
+    cfg = MemoryConfig.flat(**CONFIG)
     return MemoryManager(path, backend=backend, embeddings=HashingEmbeddings(), config=cfg)
 
 

@@ -21,7 +21,7 @@ def manager(embeddings: Embeddings | None = None, **cfg) -> MemoryManager:
     return MemoryManager(
         backend=InMemoryBackend(),
         embeddings=embeddings or HashingEmbeddings(),
-        config=MemoryConfig(**cfg),
+        config=MemoryConfig.flat(**cfg),
     )
 
 

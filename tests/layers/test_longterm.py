@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from langgraph_memory.config import LongTermSection
 from langgraph_memory.layers.long_term.facts import Fact
-from langgraph_memory.layers.long_term.memory import LongTermConfig, LongTermMemory
+from langgraph_memory.layers.long_term.memory import LongTermMemory
 from langgraph_memory.layers.long_term.profile import ProfileEntry
 from langgraph_memory.storage import MemoryBackend, SQLiteBackend
 
@@ -73,7 +74,7 @@ def test_only_entries_above_threshold_enter_context(lt: LongTermMemory) -> None:
 
 
 def test_custom_config_numbers_are_used(backend: MemoryBackend) -> None:
-    cfg = LongTermConfig(inferred_confidence=0.5, reinforce_step=0.1, context_threshold=0.55)
+    cfg = LongTermSection(inferred_confidence=0.5, reinforce_step=0.1, preference_threshold=0.55)
     lt = LongTermMemory(backend, cfg)
     e = lt.upsert_preference("u", "drink", "tea")
     assert e.confidence == 0.5 and lt.for_context("u") == []
@@ -261,7 +262,7 @@ def test_deleting_a_fact_reopens_the_one_it_superseded(lt: LongTermMemory) -> No
 
 def test_functional_relations_are_configurable(backend: MemoryBackend) -> None:
     lt = LongTermMemory(
-        backend, LongTermConfig(functional_relations=frozenset({"Favourite Color"}))
+        backend, LongTermSection(functional_relations=frozenset({"Favourite Color"}))
     )
     lt.add_fact("u", "user", "favourite_color", "red", valid_from=day(0))
     lt.add_fact("u", "user", "favourite color", "blue", valid_from=day(1))
@@ -421,12 +422,12 @@ def test_bad_input_is_refused(
     assert lt.stats("u")["profile"] == 0 and lt.list_facts("u") == []
 
 
-def test_config_is_validated() -> None:
+def test_config_is_validated(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="within"):
-        LongTermConfig(inferred_confidence=1.2)
+        LongTermSection(inferred_confidence=1.2)
     with pytest.raises(TypeError):
-        LongTermConfig(reinforce_step="0.2")  # type: ignore[arg-type]
+        LongTermSection(reinforce_step="0.2")  # type: ignore[arg-type]
     with pytest.raises(TypeError):
-        LongTermConfig(functional_relations="lives_in")  # type: ignore[arg-type]
-    assert "lives_in" in LongTermConfig().functional_relations
-    assert "住在" in LongTermConfig().functional_relations
+        LongTermSection(functional_relations="lives_in")  # type: ignore[arg-type]
+    default = LongTermMemory(SQLiteBackend(tmp_path)).functional_relations
+    assert "lives_in" in default and "住在" in default

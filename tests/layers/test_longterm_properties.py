@@ -8,8 +8,9 @@ from datetime import datetime, timedelta, timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
+from langgraph_memory.config import LongTermSection
 from langgraph_memory.layers.long_term.facts import Fact
-from langgraph_memory.layers.long_term.memory import LongTermConfig, LongTermMemory
+from langgraph_memory.layers.long_term.memory import LongTermMemory
 from langgraph_memory.layers.long_term.profile import SOURCE_RANK, SOURCES, ProfileEntry, resolve
 from langgraph_memory.storage import InMemoryBackend
 
@@ -100,7 +101,7 @@ def test_explicit_with_zero_confidence_still_beats_certain_inference() -> None:
 def test_confidence_stays_in_unit_interval(
     source: str, ops: list[str], up: float, down: float
 ) -> None:
-    lt = LongTermMemory(InMemoryBackend(), LongTermConfig(reinforce_step=up, correct_step=down))
+    lt = LongTermMemory(InMemoryBackend(), LongTermSection(reinforce_step=up, correct_step=down))
     e = lt.upsert_preference("u", "drink", "tea", source=source)
     expected = e.confidence
     for op in ops:

@@ -4,8 +4,6 @@ around it, and goes with the message (issue 24 item 3)."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 from hypothesis import given
@@ -40,18 +38,19 @@ ON = MemoryConfig()
 
 
 def test_passages_are_on_by_default_for_the_users_messages_only() -> None:
-    assert MemoryConfig().max_passages == 256 and MemoryConfig().passage_roles == ("user",)
-    assert MemoryConfig(passage_roles=["human", "ai", "user"]).passage_roles == (
+    write = MemoryConfig().write
+    assert write.max_passages == 256 and write.passage_roles == ("user",)
+    assert MemoryConfig(write={"passage_roles": ["human", "ai", "user"]}).write.passage_roles == (
         "user",
         "assistant",
     )
     with pytest.raises(ValueError, match="passage_roles"):
-        MemoryConfig(passage_roles=("boss",))
+        MemoryConfig(write={"passage_roles": ("boss",)})
     with pytest.raises(TypeError, match="passage_roles"):
-        MemoryConfig(passage_roles="user")  # type: ignore[arg-type]
+        MemoryConfig(write={"passage_roles": "user"})  # type: ignore[arg-type]
     long = " ".join(f"line {i} of the pasted build log" for i in range(200))
     for roles, replies in ((("user",), False), (("user", "assistant"), True)):
-        cfg = MemoryConfig(passage_roles=roles)
+        cfg = MemoryConfig(write={"passage_roles": roles})
         with MemoryManager(
             backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=cfg
         ) as mm:
@@ -133,7 +132,8 @@ def test_dense_retrieval_reads_past_the_window(backend: MemoryBackend, passages:
     message's cosine is its best passage's (the one holding the fact), above that of
     its own vector; without passages (``max_passages=0``, 0.1's behaviour) its own."""
     cfg = MemoryConfig(
-        max_passages=passages, lexical_weight=0.0, passage_chars=400, passage_overlap=100
+        write={"max_passages": passages, "passage_chars": 400, "passage_overlap": 100},
+        retrieval={"lexical_weight": 0.0},
     )
     emb = WindowedHashing()
     text = log_with_fact(0.9)
@@ -161,7 +161,7 @@ def test_the_context_shows_the_passage_that_matched(mm: MemoryManager) -> None:
     item = next(it for it in ctx.items if mid in it.source_ids)
     assert item.source_ids == [mid]
     assert FACT in item.text and "excerpt_of_tokens" in item.score_parts
-    assert item.tokens <= mm.config.excerpt_tokens + 10
+    assert item.tokens <= mm.config.packing.excerpt_tokens + 10
 
 
 def test_excerpt_prefers_the_focus() -> None:
@@ -207,15 +207,15 @@ def test_a_megabyte_paste_is_stored_with_bounded_passages(tmp_path) -> None:
     from langgraph_memory.storage import SQLiteBackend
 
     cfg = ON
-    assert cfg.max_content_chars >= 1_000_000
+    assert cfg.write.max_content_chars >= 1_000_000
     big = log_with_fact(0.97, lines=20_000)
-    big = (big + "\n" + "pad " * 250_000)[: cfg.max_content_chars]
+    big = (big + "\n" + "pad " * 250_000)[: cfg.write.max_content_chars]
     with MemoryManager(
         backend=SQLiteBackend(tmp_path / "s"), embeddings=HashingEmbeddings(), config=cfg
     ) as mm:
         mid = mm.add_message("ann", "s1", "user", big)
         mm.flush()
-        assert mm._parts.write.passages.of("ann", mid).__len__() == cfg.max_passages
+        assert mm._parts.write.passages.of("ann", mid).__len__() == cfg.write.max_passages
         assert mm.search("ann", "staging password rotates", k=1)[0].id == mid
         with pytest.raises(ValueError, match="over the limit of 1000000"):
             mm.add_message("ann", "s1", "user", big + "!")
@@ -223,11 +223,11 @@ def test_a_megabyte_paste_is_stored_with_bounded_passages(tmp_path) -> None:
 
 def test_passage_settings_are_validated() -> None:
     with pytest.raises(ValueError, match="passage_overlap"):
-        MemoryConfig(passage_chars=100, passage_overlap=100)
+        MemoryConfig(write={"passage_chars": 100, "passage_overlap": 100})
     with pytest.raises(ValueError, match="max_passages"):
-        MemoryConfig(max_passages=-1)
-    cfg = dataclasses.replace(MemoryConfig(), passage_chars=500)
-    assert cfg.passage_chars == 500
+        MemoryConfig(write={"max_passages": -1})
+    cfg = MemoryConfig().replace(passage_chars=500)
+    assert cfg.write.passage_chars == 500
 
 
 def test_in_memory_read_before_the_worker_embeds() -> None:

@@ -85,7 +85,8 @@ def manager(backend: MemoryBackend, llm: StructuredFake) -> MemoryManager:
     # Two pages stay short-term; the older pages move to mid-term (one page = one interaction).
     # Extraction waits for promotion here (the 0.1 behaviour, still an option).
     cfg = MemoryConfig(
-        stm_capacity_pages=2, heat_threshold=5.0, segment_threshold=0.3, extract_every_turn=False
+        hierarchy={"stm_capacity_pages": 2, "heat_threshold": 5.0, "segment_threshold": 0.3},
+        long_term={"extract_every_turn": False},
     )
     return MemoryManager(backend=backend, embeddings=HashingEmbeddings(), llm=llm, config=cfg)
 

@@ -147,7 +147,7 @@ def test_the_llm_writes_lessons_and_insights_and_rules_catch_a_bad_answer(
     backend: MemoryBackend,
 ) -> None:
     llm = ReflectingModel(responses=["unused"])
-    cfg = MemoryConfig(reflection_threshold=1.5, insights=True)
+    cfg = MemoryConfig(lifecycle={"reflection_threshold": 1.5, "insights": True})
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), llm=llm, config=cfg) as mm:
         run_task(mm, "restart nginx", [("docker restart nginx", "failed", "port")], "failed", "")
         run_task(
@@ -167,7 +167,9 @@ def test_the_llm_writes_lessons_and_insights_and_rules_catch_a_bad_answer(
 
 def test_insights_by_rule_once_new_memories_weigh_enough(backend: MemoryBackend) -> None:
     mm = MemoryManager(
-        backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig(insights=True)
+        backend=backend,
+        embeddings=HashingEmbeddings(),
+        config=MemoryConfig(lifecycle={"insights": True}),
     )
     lt = mm._longterm
     facts = [
@@ -216,7 +218,7 @@ def test_insights_are_off_by_default(mm: MemoryManager) -> None:
 
 
 def test_reflection_can_be_turned_off_and_delete_user_removes_it(backend: MemoryBackend) -> None:
-    cfg = MemoryConfig(reflect=False)
+    cfg = MemoryConfig(lifecycle={"reflect": False})
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         run_task(mm, "restart nginx", [("docker restart nginx", "failed", "port")], "failed", "")
         mm.flush()

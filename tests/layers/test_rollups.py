@@ -87,7 +87,7 @@ def test_a_short_day_is_not_summarised(mm: MemoryManager) -> None:
 
 
 def test_roll_ups_can_be_turned_off(backend: MemoryBackend) -> None:
-    cfg = MemoryConfig(rollups=False)
+    cfg = MemoryConfig(hierarchy={"rollups": False})
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         chat(mm, 0, DAYS[0])
         chat(mm, 1, DAYS[1])

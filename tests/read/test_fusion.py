@@ -37,7 +37,7 @@ class Fixed(Embeddings):
 
 def manager(cosine: dict[str, float], **cfg) -> MemoryManager:
     return MemoryManager(
-        backend=InMemoryBackend(), embeddings=Fixed(cosine), config=MemoryConfig(**cfg)
+        backend=InMemoryBackend(), embeddings=Fixed(cosine), config=MemoryConfig.flat(**cfg)
     )
 
 
@@ -175,4 +175,4 @@ def test_combine_floor_and_weights() -> None:
 )
 def test_fusion_settings_are_checked(cfg: dict, exc: type[Exception], field: str) -> None:
     with pytest.raises(exc, match=field):
-        MemoryConfig(**cfg)
+        MemoryConfig.flat(**cfg)

@@ -8,6 +8,7 @@ from datetime import datetime, timedelta, timezone
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryConfig, MemoryManager
+from langgraph_memory.config import RetrievalSection
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.core.tokens import count_tokens, tokenize
 from langgraph_memory.embeddings import HashingEmbeddings
@@ -30,7 +31,7 @@ LONG_REPLY = (
 
 def manager(**cfg: object) -> MemoryManager:
     return MemoryManager(
-        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=MemoryConfig(**cfg)
+        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=MemoryConfig.flat(**cfg)
     )
 
 
@@ -159,7 +160,9 @@ def test_a_later_statement_like_a_retrieved_one_joins_as_a_possible_update(
     placed = {}
     for k in (0, 2):
         with MemoryManager(
-            backend=InMemoryBackend(), embeddings=minilm, config=MemoryConfig(successor_k=k)
+            backend=InMemoryBackend(),
+            embeddings=minilm,
+            config=MemoryConfig(packing={"successor_k": k}),
         ) as mm:
             old = mm.add_message("u", "s1", "user", "The API response time is 400 ms at p95.")
             for i, text in enumerate(filler * 2):
@@ -236,7 +239,7 @@ def test_successor_searches_at_once_give_what_one_by_one_gives() -> None:
         msg = Message(f"m{i}", "u", "s1", "user", text, T0 + timedelta(hours=i))
         said.append(backend.insert_message(msg, tokenize(index_text(msg)))[0])
     one_by_one = [backend.lexical_search("u", tokenize(index_text(m)), 5) for m in said[:3]]
-    threads = MessageRetriever(backend, None, MemoryConfig())  # type: ignore[arg-type]
+    threads = MessageRetriever(backend, None, RetrievalSection())  # type: ignore[arg-type]
     ran: list[int] = []
 
     def run_all(calls):  # the retriever's threads, counted

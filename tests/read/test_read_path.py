@@ -18,7 +18,7 @@ NOW = datetime.now(timezone.utc)
 
 def manager(**cfg) -> MemoryManager:
     return MemoryManager(
-        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=MemoryConfig(**cfg)
+        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=MemoryConfig.flat(**cfg)
     )
 
 
@@ -155,9 +155,9 @@ def test_mmr_passes_over_a_repeat_when_asked() -> None:
 def test_config_validates_read_path_fields() -> None:
     for bad in ({"recency_weight": 2.0}, {"mmr_lambda": -0.1}, {"working_share": 1.5}):
         with pytest.raises(ValueError, match=next(iter(bad))):
-            MemoryConfig(**bad)
+            MemoryConfig.flat(**bad)
     with pytest.raises(ValueError, match="time_boost"):
-        MemoryConfig(time_boost=-1.0)
+        MemoryConfig(retrieval={"time_boost": -1.0})
 
 
 class KeywordReranker(Reranker):
@@ -177,7 +177,9 @@ def test_a_reranker_reorders_the_best_candidates() -> None:
     mm = MemoryManager(
         backend=InMemoryBackend(),
         embeddings=HashingEmbeddings(),
-        config=MemoryConfig(routing=False, recency_weight=0.0, neighbor_window=0),
+        config=MemoryConfig(
+            retrieval={"routing": False, "recency_weight": 0.0, "neighbor_window": 0}
+        ),
         reranker=rr,
     )
     with mm:

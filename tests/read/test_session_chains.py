@@ -24,7 +24,7 @@ TAXES = [
 
 
 def test_chains_of_the_session_come_back_as_summaries() -> None:
-    cfg = MemoryConfig(recent_messages=40, session_share=0.2)
+    cfg = MemoryConfig(packing={"recent_messages": 40, "session_share": 0.2})
     with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=cfg) as mm:
         for i, text in enumerate(GARDEN + TAXES):
             mm.add_turn(
@@ -44,14 +44,16 @@ def test_chains_of_the_session_come_back_as_summaries() -> None:
         # with room for every turn, nothing needs a summary
         ctx = mm.build_context("ann", "s1", "what next?", 8000)
         assert not [it for it in ctx.items if it.layer == "chain"]
-        off = MemoryConfig(recent_messages=40, session_share=0.2, chain_share=0.0)
+        off = MemoryConfig(
+            packing={"recent_messages": 40, "session_share": 0.2, "chain_share": 0.0}
+        )
         mm2 = MemoryManager(backend=mm._backend, embeddings=HashingEmbeddings(), config=off)
         ctx = mm2.build_context("ann", "s1", "what next?", 1000)
         assert not [it for it in ctx.items if it.layer == "chain"]
 
 
 def test_heat_weighs_segments_about_as_close() -> None:
-    cfg = MemoryConfig(stm_capacity_pages=1, segment_heat_weight=0.5)
+    cfg = MemoryConfig(hierarchy={"stm_capacity_pages": 1, "segment_heat_weight": 0.5})
     with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=cfg) as mm:
         topics = [
             ["harbour ferry: Sunday departures start early", "harbour ferry: weekend schedule"],

@@ -69,7 +69,7 @@ def test_the_dense_query_of_a_user_without_names_is_the_query() -> None:
         assert _dense_query(mm, "v", "What did Ann ask?") == "What did ask?"
         mm.delete_user("v")
         assert _dense_query(mm, "v", "What did Ann ask?") == "What did Ann ask?"
-    off = MemoryConfig(dense_without_speakers=False)
+    off = MemoryConfig(retrieval={"dense_without_speakers": False})
     with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=off) as mm:
         mm.add_message("v", "s", "user", "Ann here, hello", name="Ann")
         assert _dense_query(mm, "v", "What did Ann ask?") == "What did Ann ask?"
@@ -98,7 +98,7 @@ QUERIES = [
 def _firsts(model: Embeddings, **cfg: object) -> tuple[list[str], list[str]]:
     """The first search hit and the first context item's source of each query, dense
     ranking alone (no BM25)."""
-    config = MemoryConfig(lexical_weight=0.0, **cfg)  # type: ignore[arg-type]
+    config = MemoryConfig.flat(lexical_weight=0.0, **cfg)  # type: ignore[arg-type]
     with MemoryManager(backend=InMemoryBackend(), embeddings=model, config=config) as mm:
         for i, (name, text) in enumerate(TURNS):
             role = "user" if name == "Caroline" else "assistant"

@@ -31,7 +31,7 @@ def test_only_asks(text: str, asks: bool) -> None:
 def context(**cfg) -> dict[str, tuple[str, dict]]:
     """Item text -> (layer, score parts) of a context for a question naming Ann."""
     with MemoryManager(
-        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=MemoryConfig(**cfg)
+        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=MemoryConfig.flat(**cfg)
     ) as mm:
         turns = [
             ("Ann", "user", "Bob, where did you buy that lamp?"),
@@ -71,4 +71,4 @@ def test_the_named_speakers_turns_are_boosted() -> None:
 )
 def test_turn_weights_are_checked(cfg: dict, field: str) -> None:
     with pytest.raises(ValueError, match=field):
-        MemoryConfig(**cfg)
+        MemoryConfig.flat(**cfg)

@@ -642,7 +642,7 @@ def test_hybrid_rank_reads_only_the_fusion_depth_yet_ranks_as_with_the_full_pool
     from langgraph_memory import MemoryConfig, MemoryManager
     from langgraph_memory.storage import InMemoryBackend
 
-    cfg = MemoryConfig(candidate_pool=60, fusion_depth=15, fusion="rrf")
+    cfg = MemoryConfig(retrieval={"candidate_pool": 60, "fusion_depth": 15, "fusion": "rrf"})
     backend = InMemoryBackend()
     asked: list[int] = []
     search = backend.lexical_search
@@ -659,7 +659,7 @@ def test_hybrid_rank_reads_only_the_fusion_depth_yet_ranks_as_with_the_full_pool
         text = " ".join(query)
         short = mm._read.retriever.rank("u", text, k)
         assert asked[-1] == 15
-        full = mm._read.retriever.rank("u", text, cfg.fusion_depth + 1)  # the full pool
+        full = mm._read.retriever.rank("u", text, cfg.retrieval.fusion_depth + 1)  # the full pool
         assert asked[-1] == 60
     assert [(r.seq, r.score, r.primary) for r in short] == [
         (r.seq, r.score, r.primary) for r in full[:k]

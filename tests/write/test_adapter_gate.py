@@ -75,7 +75,7 @@ def test_control_allow_policy_stores_what_the_adapters_were_given(tmp_path: Path
     """Proves the grep sees each adapter's writes: with the gate off, every secret is on
     disk (each is written only through the adapters here)."""
     directory = tmp_path / "mem"
-    cfg = MemoryConfig(sensitivity="allow")  # type: ignore[arg-type]
+    cfg = MemoryConfig(write={"sensitivity": "allow"})  # type: ignore[arg-type]
     with MemoryManager(directory, embeddings=HashingEmbeddings(), config=cfg) as mm:
         _write_through_adapters(mm)
     assert set(_leaks(_raw(directory))) == set(SECRETS)
@@ -83,7 +83,7 @@ def test_control_allow_policy_stores_what_the_adapters_were_given(tmp_path: Path
 
 def test_refuse_policy_refuses_every_adapter_write(tmp_path: Path) -> None:
     directory = tmp_path / "mem"
-    cfg = MemoryConfig(sensitivity={"card": "refuse"})
+    cfg = MemoryConfig(write={"sensitivity": {"card": "refuse"}})
     card = f"card {SECRETS['card']}"
     with MemoryManager(directory, embeddings=HashingEmbeddings(), config=cfg) as mm:
         store = MemoryStore(mm)

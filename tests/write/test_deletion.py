@@ -45,7 +45,7 @@ def _cache_hashes(path: Path) -> set[str]:
 def test_delete_user_during_ingestion_leaves_no_cache_rows(tmp_path: Path, run: int) -> None:
     """A batch embedded ahead (outside the writer lease) while the user is deleted is
     dropped, not cached: no row of the embedding cache holds a deleted text's hash."""
-    cfg = MemoryConfig(embed_batch_size=4)
+    cfg = MemoryConfig(write={"embed_batch_size": 4})
     with MemoryManager(tmp_path, embeddings=Slow(0.05), config=cfg) as mm:
         gone = [f"gone note {run}-{i} about the lake" for i in range(40)]
         for i, text in enumerate(gone):
@@ -170,7 +170,7 @@ def test_deleted_message_leaves_nothing_in_the_sqlite_files(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("run", range(20))
 def test_delete_during_ingestion_leaves_no_trace(tmp_path: Path, run: int) -> None:
-    cfg = MemoryConfig(embed_batch_size=4)
+    cfg = MemoryConfig(write={"embed_batch_size": 4})
     with MemoryManager(tmp_path, embeddings=Slow(0.02), config=cfg) as mm:
         secret = mm.add_message("ann", "s1", "user", f"{SECRET} ({run})")
         for i in range(24):

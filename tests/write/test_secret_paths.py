@@ -286,7 +286,7 @@ ANSWERS_REFUSAL = {"core_memory_append", "core_memory_replace", "archival_memory
 def _run(store: Store, policy: Any, path: str, kinds: list[str]) -> dict[str, Any]:
     """Write each of ``kinds`` through ``path`` (one user per kind); returns kind -> the
     outcome (the call's result, or the exception it raised)."""
-    cfg = MemoryConfig(sensitivity=policy)
+    cfg = MemoryConfig(write={"sensitivity": policy})
     outcomes: dict[str, Any] = {}
     users = [f"u{list(KINDS).index(kind)}" for kind in kinds]
     with store.manager(embeddings=HashingEmbeddings(), config=cfg) as mm:

@@ -189,16 +189,16 @@ def test_policy_validation_and_coercion() -> None:
 
 
 def test_memory_config_field() -> None:
-    assert MemoryConfig().sensitivity == SensitivityPolicy()
-    cfg = MemoryConfig(sensitivity={"card": "refuse"})  # type: ignore[arg-type]
-    assert isinstance(cfg.sensitivity, SensitivityPolicy)
-    assert cfg.sensitivity.action_for("card") == "refuse"
-    assert dataclasses.replace(cfg, rrf_k=10).sensitivity == cfg.sensitivity
+    assert MemoryConfig().write.sensitivity == SensitivityPolicy()
+    cfg = MemoryConfig(write={"sensitivity": {"card": "refuse"}})  # type: ignore[arg-type]
+    assert isinstance(cfg.write.sensitivity, SensitivityPolicy)
+    assert cfg.write.sensitivity.action_for("card") == "refuse"
+    assert cfg.replace(rrf_k=10).write.sensitivity == cfg.write.sensitivity
     assert hash(cfg) == hash(dataclasses.replace(cfg))
     with pytest.raises(TypeError):
-        MemoryConfig(sensitivity=42)  # type: ignore[arg-type]
+        MemoryConfig(write={"sensitivity": 42})  # type: ignore[arg-type]
     with pytest.raises(ValueError):
-        MemoryConfig(sensitivity="maybe")  # type: ignore[arg-type]
+        MemoryConfig(write={"sensitivity": "maybe"})  # type: ignore[arg-type]
 
 
 # -- property tests -------------------------------------------------------------------------

@@ -108,7 +108,7 @@ def test_redact_policy_leaves_no_secret_on_disk(tmp_path: Path) -> None:
 def test_control_allow_policy_does_store_the_secrets(tmp_path: Path) -> None:
     """Proves the grep above can see secrets: with the gate off they are on disk."""
     directory = tmp_path / "mem"
-    cfg = MemoryConfig(sensitivity="allow")  # type: ignore[arg-type]
+    cfg = MemoryConfig(write={"sensitivity": "allow"})  # type: ignore[arg-type]
     with MemoryManager(directory, embeddings=HashingEmbeddings(), config=cfg) as mm:
         _write_everything(mm)
     assert set(_leaks(_raw(directory))) == set(SECRETS)
@@ -119,7 +119,7 @@ def test_control_allow_policy_does_store_the_secrets(tmp_path: Path) -> None:
 )
 def test_refuse_policy_raises_and_stores_nothing(tmp_path: Path, policy: object) -> None:
     directory = tmp_path / "mem"
-    cfg = MemoryConfig(sensitivity=policy)  # type: ignore[arg-type]
+    cfg = MemoryConfig(write={"sensitivity": policy})  # type: ignore[arg-type]
     with MemoryManager(directory, embeddings=HashingEmbeddings(), config=cfg) as mm:
         with pytest.raises(SensitiveContentError, match="card") as info:
             mm.add_message("alice", "s1", "user", f"卡号 {SECRETS['card']}")

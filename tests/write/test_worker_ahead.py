@@ -43,7 +43,7 @@ class CountingEmbeddings(Embeddings):
 
 def test_every_message_is_embedded_once_with_batches_made_ahead(tmp_path) -> None:
     emb = CountingEmbeddings()
-    cfg = MemoryConfig(embed_batch_size=16)
+    cfg = MemoryConfig(write={"embed_batch_size": 16})
     texts = [f"message number {i} about topic {i % 7}" for i in range(400)]
     with MemoryManager(backend=SQLiteBackend(tmp_path), embeddings=emb, config=cfg) as mm:
         for i, text in enumerate(texts):

@@ -56,7 +56,7 @@ def _ingest(where: tuple[str, str], worker: int, barrier: object) -> int:
     """A child process: a manager that ingests turns for ``shared`` and its own user."""
     backend = _open_backend(where)
     mm = MemoryManager(
-        backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig(**CONFIG)
+        backend=backend, embeddings=HashingEmbeddings(), config=MemoryConfig.flat(**CONFIG)
     )
     try:
         ingest_turns(mm, worker, N_TURNS, barrier)
@@ -110,7 +110,7 @@ def test_two_processes_place_every_message_once(store: tuple[str, str]) -> None:
     with MemoryManager(
         backend=_open_backend(store),
         embeddings=HashingEmbeddings(),
-        config=MemoryConfig(**CONFIG),
+        config=MemoryConfig.flat(**CONFIG),
     ) as mm:
         total = 0
         for user in users:
@@ -130,7 +130,7 @@ def test_two_processes_place_every_message_once(store: tuple[str, str]) -> None:
 def test_a_process_reloads_what_another_placed(tmp_path: Path) -> None:
     """Manager ``b`` read a user's hierarchy, ``a`` then placed more: ``b`` sees it on its
     next write hold, and its readers within a second."""
-    cfg = MemoryConfig(**CONFIG)
+    cfg = MemoryConfig.flat(**CONFIG)
     path = tmp_path / "mem"
     a = MemoryManager(path, embeddings=HashingEmbeddings(), config=cfg)
     b = MemoryManager(path, embeddings=HashingEmbeddings(), config=cfg)

@@ -235,7 +235,7 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
                 )
             return None
         session = str(configurable.get("thread_id") or "default")
-        limit = self.memory.config.max_content_chars
+        limit = self.memory.config.write.max_content_chars
         writes = [
             w
             for w in _thread_writes(messages, session, MEMORY_MESSAGE_ID, limit)

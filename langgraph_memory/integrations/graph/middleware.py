@@ -161,7 +161,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         human message to recall for)."""
         run = _run(runtime)
         messages = list(state["messages"])
-        query = latest_human_text(messages, self.memory.config.max_content_chars)
+        query = latest_human_text(messages, self.memory.config.write.max_content_chars)
         if not query:
             return messages, None
         return messages, {

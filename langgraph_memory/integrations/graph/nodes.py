@@ -131,7 +131,7 @@ def recall_node(
     check_id(system_message_id, "system_message_id")
     check_id(name, "name")
     wanted = _check_layers(layers)
-    limit = memory.config.max_content_chars
+    limit = memory.config.write.max_content_chars
 
     def finish(
         ctx: MemoryContext | None, messages: list[BaseMessage], state: Any
@@ -269,7 +269,7 @@ def remember_exchange(
     Returns:
         How many messages were written (a message stored before is not stored twice).
     """
-    limit = memory.config.max_content_chars
+    limit = memory.config.write.max_content_chars
     writes = exchange_writes(list(messages), session_id, skip_id, limit)
     for w in writes:
         try:
@@ -289,7 +289,7 @@ async def aremember_exchange(
     skip_id: str = MEMORY_MESSAGE_ID,
 ) -> int:
     """Async :func:`remember_exchange`."""
-    limit = memory.config.max_content_chars
+    limit = memory.config.write.max_content_chars
     writes = exchange_writes(list(messages), session_id, skip_id, limit)
     for w in writes:
         try:

@@ -89,7 +89,7 @@ class MemoryStore(BaseStore):
     * **search is on by default**: without ``index``, every item is indexed whole
       (``fields=["$"]``) with the manager's embeddings;
     * a query search is **hybrid** — BM25 and dense cosine over the indexed texts,
-      each max-pooled per item, fused by RRF (``memory.config.rrf_k`` and the
+      each max-pooled per item, fused by RRF (``memory.config.retrieval.rrf_k`` and the
       lexical/dense weights). ``SearchItem.score`` is that fused score,
       normalised to ``(0, 1]``: ``1.0`` means ranked first by both signals. Items
       not indexed (``index=False``) follow with ``score=None``;
@@ -396,11 +396,11 @@ class MemoryStore(BaseStore):
                 docs,
                 tokenize(op.query),
                 qvecs.get(op.query),
-                rrf_k=cfg.rrf_k,
-                lexical_weight=cfg.lexical_weight,
-                dense_weight=cfg.dense_weight,
-                k1=cfg.bm25_k1,
-                b=cfg.bm25_b,
+                rrf_k=cfg.retrieval.rrf_k,
+                lexical_weight=cfg.retrieval.lexical_weight,
+                dense_weight=cfg.retrieval.dense_weight,
+                k1=cfg.retrieval.bm25_k1,
+                b=cfg.retrieval.bm25_b,
             )
             seen = {i for i, _ in ranked}
             scored = [(records[i], s) for i, s in ranked]

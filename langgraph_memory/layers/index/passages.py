@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from langgraph_memory.config import WriteSection
 from langgraph_memory.core.records import Message, Record, from_data, to_data
 from langgraph_memory.layers.index.kinds import EntryView
 from langgraph_memory.storage.capabilities import RecordStore
@@ -177,29 +178,23 @@ class Passages:
         records: Where passages are stored: the entry index record store, so they are
             indexed as they are written.
         index: The entry index they are ranked from.
-        chars: The longest passage, in characters (a message longer than this has
-            passages).
-        overlap: Characters shared by neighbouring passages.
-        max_passages: Passages of one message at most.
-        roles: Whose messages get passages (``user``, ``assistant``...).
+        config: ``passage_chars`` (the longest passage; a message longer than this has
+            passages), ``passage_overlap``, ``max_passages`` and ``passage_roles``.
     """
 
     def __init__(
         self,
         records: RecordStore,
         index: EntryIndexer,
-        *,
-        chars: int = PASSAGE_CHARS,
-        overlap: int = PASSAGE_OVERLAP,
-        max_passages: int = MAX_PASSAGES,
-        roles: Sequence[str] = ("user",),
+        config: WriteSection | None = None,
     ) -> None:
+        config = config or WriteSection()
         self.records = records
         self.index = index
-        self.chars = chars
-        self.overlap = overlap
-        self.max_passages = max_passages
-        self.roles = frozenset(roles)
+        self.chars = config.passage_chars
+        self.overlap = config.passage_overlap
+        self.max_passages = config.max_passages
+        self.roles = frozenset(config.passage_roles)
 
     # -- writing --------------------------------------------------------------------------
     def write(self, msg: Message, *, created: bool = True) -> int:

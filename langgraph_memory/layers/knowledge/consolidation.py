@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, Field
 
+from langgraph_memory.config import LifecycleSection
 from langgraph_memory.core.llm import structured_call
 from langgraph_memory.core.records import Record, from_data, to_data
 from langgraph_memory.core.tokens import is_cjk_text
@@ -104,15 +105,19 @@ class Consolidator:
     Args:
         working: Where episodes live (knowledge is stored beside them).
         llm: Optional chat model that writes the knowledge.
-        min_episodes: How many unconsolidated episodes a target needs (3).
+        config: ``consolidation_min_episodes``: how many unconsolidated episodes a
+            target needs (3).
     """
 
     def __init__(
-        self, working: WorkingMemory, llm: BaseChatModel | None = None, *, min_episodes: int = 3
+        self,
+        working: WorkingMemory,
+        llm: BaseChatModel | None = None,
+        config: LifecycleSection | None = None,
     ) -> None:
         self.working = working
         self.llm = llm
-        self.min_episodes = min_episodes
+        self.min_episodes = (config or LifecycleSection()).consolidation_min_episodes
 
     def knowledge(self, user_id: str | None = None) -> list[Knowledge]:
         """Stored knowledge of a user (or everyone), oldest first."""

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, ClassVar
 
+from langgraph_memory.config import WriteSection
 from langgraph_memory.core.records import Record, from_data, to_data
 from langgraph_memory.core.validation import check_id, check_metadata
 from langgraph_memory.layers.index.kinds import EntryView
@@ -208,9 +209,9 @@ class Documents:
         records: Where chunks and documents are stored; the entry-index record store,
             so chunks are indexed as they are written.
         gate: The sensitivity gate every stored text goes through.
-        max_chars: The longest document accepted, in characters.
-        chunk_chars: The longest chunk, in characters.
-        max_metadata_bytes: The largest metadata accepted, as JSON.
+        config: ``max_document_chars``, ``document_chunk_chars`` and
+            ``max_metadata_bytes``: the longest document and chunk, in characters, and
+            the largest metadata, as JSON.
         clock: The current time (UTC).
     """
 
@@ -218,17 +219,16 @@ class Documents:
         self,
         records: RecordStore,
         gate: SensitivityFilter,
+        config: WriteSection | None = None,
         *,
-        max_chars: int = MAX_DOCUMENT_CHARS,
-        chunk_chars: int = CHUNK_CHARS,
-        max_metadata_bytes: int = 65_536,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
+        config = config or WriteSection()
         self.records = records
         self.gate = gate
-        self.max_chars = max_chars
-        self.chunk_chars = chunk_chars
-        self.max_metadata_bytes = max_metadata_bytes
+        self.max_chars = config.max_document_chars
+        self.chunk_chars = config.document_chunk_chars
+        self.max_metadata_bytes = config.max_metadata_bytes
         self._clock = clock or (lambda: datetime.now(timezone.utc))
         self._lock = threading.Lock()
 

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from langgraph_memory.config import LongTermSection
 from langgraph_memory.core.records import Message, Record, from_data, index_text, to_data
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.layers.index.kinds import EntryView
@@ -142,7 +143,7 @@ class ContradictionFinder:
         records: Where links are written (the indexed record store).
         embed: The vectors of texts (the worker's cached embedder: a message just
             embedded is a cache hit).
-        min_cosine: How close by meaning two statements must be.
+        config: ``contradiction_min_cosine``: how close by meaning two statements must be.
         k: Earlier messages looked at per statement.
     """
 
@@ -151,14 +152,14 @@ class ContradictionFinder:
         storage: StorageCore,
         records: RecordStore,
         embed: Callable[[Sequence[str]], np.ndarray],
+        config: LongTermSection | None = None,
         *,
-        min_cosine: float = 0.6,
         k: int = 8,
     ) -> None:
         self.storage = storage
         self.records = records
         self.embed = embed
-        self.min_cosine = min_cosine
+        self.min_cosine = (config or LongTermSection()).contradiction_min_cosine
         self.k = k
 
     def placed(self, messages: Sequence[Message]) -> int:

@@ -298,7 +298,7 @@ class FactsMixin(RecordsStore):
     ) -> Fact:
         """Assert a fact; a contradicting fact of a functional relation is superseded.
 
-        For a functional relation (``config.functional_relations``) the fact that
+        For a functional relation (``functional_relations``) the fact that
         held at ``valid_from`` with another object is closed at ``valid_from``
         (kept, with ``superseded_by`` set), and the new fact ends where a later
         fact of the same subject and relation begins. Re-asserting what already
@@ -355,7 +355,7 @@ class FactsMixin(RecordsStore):
             by_id = {r.id: Fact.load(r.data) for r in found}
             facts = list(by_id.values())
             timeline = [f for f in facts if f.key() == new.key()]
-            functional = new.key()[1] in self.config.functional_relations
+            functional = new.key()[1] in self.functional_relations
             dup = self._near_duplicate(new, facts, functional, now)
             if dup is not None:
                 _refresh(dup, new, now)

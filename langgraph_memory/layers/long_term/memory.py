@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from langgraph_memory.config import LongTermSection
 from langgraph_memory.core.records import from_data
 from langgraph_memory.core.validation import check_id
 from langgraph_memory.layers.index.kinds import EntryView
@@ -61,82 +62,11 @@ from langgraph_memory.storage.capabilities import RecordStore
 if TYPE_CHECKING:
     from langgraph_memory.sensitivity.policy import SensitivityFilter
 
-__all__ = ["LongTermConfig", "LongTermMemory", "AgentTrait", "LongTermText", "KINDS"]
+__all__ = ["LongTermMemory", "AgentTrait", "LongTermText", "KINDS"]
 
 #: Record kinds this layer stores.
 KINDS = ("profile", "fact", "trait")
 _PREFIX = {"pref": "profile", "fact": "fact", "trait": "trait"}
-
-
-@dataclass(frozen=True)
-class LongTermConfig:
-    """Parameters of long-term memory (defaults from the design documents).
-
-    Attributes:
-        explicit_confidence: Starting confidence of a preference the user stated.
-        confirmed_confidence: Starting confidence of a preference the user confirmed
-            (not in the seeds; between inferred and explicit, above the threshold).
-        inferred_confidence: Starting confidence of a preference the model inferred.
-        reinforce_step: Added to the confidence when the user follows a preference.
-        correct_step: Taken from the confidence when the user corrects a preference.
-        context_threshold: Only preferences with confidence strictly above this
-            enter the context; the others are kept for observation.
-        fact_confidence: Confidence of a fact asserted without one.
-        functional_relations: Relations with one value at a time (a new object
-            supersedes the old); matched in canonical form (case-folded, ``_`` for
-            spaces). Every other relation accumulates.
-        dedup_threshold: A new fact whose text has a cosine above this with a fact
-            stored or refreshed within ``dedup_window_days`` refreshes that fact
-            (citations, confidence, access time) instead of being added. Needs an
-            ``embed`` function; the same text (case and spacing aside) always does.
-        dedup_window_days: How recent a fact must be to absorb a near-duplicate.
-    """
-
-    explicit_confidence: float = 1.0
-    confirmed_confidence: float = 0.8
-    inferred_confidence: float = 0.6
-    reinforce_step: float = 0.2
-    correct_step: float = 0.4
-    context_threshold: float = 0.7
-    fact_confidence: float = 1.0
-    functional_relations: frozenset[str] = DEFAULT_FUNCTIONAL_RELATIONS
-    dedup_threshold: float = 0.95
-    dedup_window_days: float = 7.0
-
-    def __post_init__(self) -> None:
-        if isinstance(self.dedup_window_days, bool) or not isinstance(
-            self.dedup_window_days, (int, float)
-        ):
-            raise TypeError("LongTermConfig.dedup_window_days must be a float")
-        if self.dedup_window_days < 0:
-            raise ValueError("LongTermConfig.dedup_window_days must be >= 0")
-        for name in (
-            "dedup_threshold",
-            "explicit_confidence",
-            "confirmed_confidence",
-            "inferred_confidence",
-            "reinforce_step",
-            "correct_step",
-            "context_threshold",
-            "fact_confidence",
-        ):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise TypeError(f"LongTermConfig.{name} must be a float, got {value!r}")
-            if not 0 <= value <= 1:
-                raise ValueError(f"LongTermConfig.{name} must be within [0, 1], got {value}")
-        rels = self.functional_relations
-        if isinstance(rels, str) or not all(isinstance(r, str) for r in rels):
-            raise TypeError("LongTermConfig.functional_relations must be a set of str")
-        object.__setattr__(self, "functional_relations", frozenset(map(normalize_key, rels)))
-
-    def initial_confidence(self, source: str) -> float:
-        """The starting confidence of a preference from ``source``."""
-        return {
-            "explicit": self.explicit_confidence,
-            "confirmed": self.confirmed_confidence,
-            "inferred": self.inferred_confidence,
-        }[source]
 
 
 @dataclass(slots=True)
@@ -221,7 +151,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         clock: Returns the current time (UTC); for tests and replays.
         embed: Embeds texts (one row each), e.g. ``MemoryManager.embeddings.embed_array``;
             with it a new fact nearly repeating a recent one refreshes it (see
-            :attr:`LongTermConfig.dedup_threshold`).
+            :attr:`~langgraph_memory.config.LongTermSection.dedup_threshold`).
         gate: The sensitivity gate every value, object and quote goes through before it
             is stored (redacted or refused per its policy); none: stored as given.
     """
@@ -235,7 +165,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
     def __init__(
         self,
         records: RecordStore,
-        config: LongTermConfig | None = None,
+        config: LongTermSection | None = None,
         *,
         clock: Callable[[], datetime] | None = None,
         embed: Callable[[Sequence[str]], np.ndarray] | None = None,
@@ -243,7 +173,10 @@ class LongTermMemory(ProfileMixin, FactsMixin):
     ) -> None:
         self.records = records
         self.gate = gate
-        self.config = config or LongTermConfig()
+        self.config = config or LongTermSection()
+        self.functional_relations = frozenset(
+            map(normalize_key, self.config.functional_relations or DEFAULT_FUNCTIONAL_RELATIONS)
+        )
         #: Texts -> one embedding row each; enables near-duplicate detection of facts.
         self.embed = embed
         self._clock = clock or (lambda: datetime.now(timezone.utc))
@@ -339,7 +272,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         """Every usable entry rendered as a short text with its citations.
 
         Preferences: per key and scope, the winner among entries above
-        ``context_threshold`` (an unconfirmed guess is never offered). Facts: all,
+        ``preference_threshold`` (an unconfirmed guess is never offered). Facts: all,
         closed ones rendered with their span and marked superseded (only the open ones
         with ``include_history=False``). Traits: all. Only the ``kinds`` asked for are
         read.
@@ -348,7 +281,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         groups: dict[tuple[str, str | None], ProfileEntry] = {}
         prefs = self.list_preferences(user_id) if "profile" in kinds else []
         for e in prefs:
-            if e.confidence > self.config.context_threshold:
+            if e.confidence > self.config.preference_threshold:
                 best = groups.get((e.key, e.scope))
                 if best is None or priority(e) > priority(best):
                     groups[(e.key, e.scope)] = e

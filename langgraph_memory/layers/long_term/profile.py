@@ -428,8 +428,8 @@ class ProfileMixin(RecordsStore):
 
     def for_context(self, user_id: str, scope: str | None = None) -> list[ProfileEntry]:
         """The preferences to put in the prompt: per key, the winner among entries with
-        confidence above ``context_threshold``; sorted by key."""
+        confidence above ``preference_threshold``; sorted by key."""
         profile = self.effective_profile(
-            user_id, scope, min_confidence=self.config.context_threshold
+            user_id, scope, min_confidence=self.config.preference_threshold
         )
         return list(profile.values())

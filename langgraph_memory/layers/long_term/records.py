@@ -2,8 +2,8 @@
 
 :class:`~langgraph_memory.layers.long_term.memory.LongTermMemory` is made of mixins that keep
 their entries as records of a store; :class:`RecordsStore` gives them user-scoped get
-and put, the clock, and :class:`LongTermSettings`, the parameters they read (those of
-:class:`~langgraph_memory.layers.long_term.memory.LongTermConfig`).
+and put, the clock, and the parameters they read
+(:class:`~langgraph_memory.config.LongTermSection`).
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from langgraph_memory.config import LongTermSection
 from langgraph_memory.core.records import Record, to_data
 from langgraph_memory.core.validation import check_id, parse_timestamp
 from langgraph_memory.storage.capabilities import RecordStore
@@ -22,36 +23,7 @@ from langgraph_memory.storage.capabilities import RecordStore
 if TYPE_CHECKING:
     from langgraph_memory.sensitivity.policy import SensitivityFilter
 
-__all__ = ["RecordsStore", "LongTermSettings"]
-
-
-class LongTermSettings(Protocol):
-    """The parameters the long-term mixins read."""
-
-    @property
-    def context_threshold(self) -> float: ...
-
-    @property
-    def reinforce_step(self) -> float: ...
-
-    @property
-    def correct_step(self) -> float: ...
-
-    @property
-    def fact_confidence(self) -> float: ...
-
-    @property
-    def functional_relations(self) -> frozenset[str]: ...
-
-    @property
-    def dedup_threshold(self) -> float: ...
-
-    @property
-    def dedup_window_days(self) -> float: ...
-
-    def initial_confidence(self, source: str) -> float:
-        """The starting confidence of a preference from ``source``."""
-        ...
+__all__ = ["RecordsStore"]
 
 
 class RecordsStore:
@@ -61,7 +33,9 @@ class RecordsStore:
     """
 
     records: RecordStore
-    config: LongTermSettings
+    config: LongTermSection
+    #: The relations with one value at a time, in canonical form.
+    functional_relations: frozenset[str]
     _lock: threading.RLock
     _clock: Callable[[], datetime]
     embed: Callable[[Sequence[str]], np.ndarray] | None

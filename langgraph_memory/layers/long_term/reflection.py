@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, Field
 
+from langgraph_memory.config import LifecycleSection
 from langgraph_memory.core.llm import structured_call
 from langgraph_memory.core.records import Record, from_data, to_data
 from langgraph_memory.core.tokens import is_cjk_text
@@ -337,10 +338,10 @@ class Reflector:
             record store: what it writes is indexed too).
         index: The entry index whose revisions tell what changed.
         llm: An optional chat model; the rules otherwise (and as its fallback).
-        threshold: Summed confidence of new facts that triggers insights.
-        min_facts: Facts of one subject an insight by rule rolls up at least.
-        insights: Whether new facts are reflected into insights (lessons are written
-            either way).
+        config: ``reflection_threshold`` (summed confidence of new facts that triggers
+            insights), ``reflection_min_facts`` (facts of one subject an insight by rule
+            rolls up at least) and ``insights`` (whether new facts are reflected into
+            insights; lessons are written either way).
     """
 
     def __init__(
@@ -348,17 +349,15 @@ class Reflector:
         records: RecordStore,
         index: EntryIndex,
         llm: BaseChatModel | None = None,
-        *,
-        threshold: float = 5.0,
-        min_facts: int = 3,
-        insights: bool = True,
+        config: LifecycleSection | None = None,
     ) -> None:
-        self.with_insights = insights
+        config = config or LifecycleSection()
+        self.with_insights = config.insights
         self.records = records
         self.index = index
         self.llm = llm
-        self.threshold = threshold
-        self.min_facts = min_facts
+        self.threshold = config.reflection_threshold
+        self.min_facts = config.reflection_min_facts
         self._lock = threading.Lock()
 
     # -- running -------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from langgraph_memory.config import HierarchySection
 from langgraph_memory.core.records import Message, Record, from_data, to_data
 from langgraph_memory.core.tokens import count_cjk
 from langgraph_memory.layers.index.kinds import EntryView
@@ -134,7 +135,8 @@ class RollupWriter:
         storage: The store (the messages a summary is made of).
         records: Where roll-ups are kept (the indexed record store).
         llm: An optional chat model for the summaries (extractive otherwise).
-        day_tokens, week_tokens: Length of a day's and a week's summary.
+        config: ``rollup_day_tokens`` and ``rollup_week_tokens``: the length of a day's
+            and a week's summary.
     """
 
     def __init__(
@@ -142,15 +144,14 @@ class RollupWriter:
         storage: StorageCore,
         records: RecordStore,
         llm: BaseChatModel | None = None,
-        *,
-        day_tokens: int = 120,
-        week_tokens: int = 200,
+        config: HierarchySection | None = None,
     ) -> None:
         self.storage = storage
         self.records = records
         self.llm = llm
-        self.day_tokens = day_tokens
-        self.week_tokens = week_tokens
+        config = config or HierarchySection()
+        self.day_tokens = config.rollup_day_tokens
+        self.week_tokens = config.rollup_week_tokens
         self._lock = threading.Lock()
 
     def placed(self, messages: Sequence[Message]) -> int:

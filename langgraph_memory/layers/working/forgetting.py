@@ -23,41 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from langgraph_memory.config import ImportanceRule, LifecycleSection
 from langgraph_memory.layers.working.tasks import Episode, WorkingMemory
 
-__all__ = ["importance", "ImportanceRule", "ForgetGate", "ForgetReport"]
-
-
-@dataclass(frozen=True, slots=True)
-class ImportanceRule:
-    """The constants of the importance formula (defaults: the design documents'; set
-    them through ``MemoryConfig.importance_*``).
-
-    Attributes:
-        base: Where every episode starts.
-        age_step: Lost per ``age_days`` of age...
-        age_days: ...counted in days.
-        age_cap: Most that age takes.
-        access_step: Gained per retrieval...
-        access_cap: ...at most.
-        success: Added for a successful outcome.
-        failure: Taken for a failed one.
-        alert: Added when an alert triggered the task.
-        complex_bonus: Added when the task had more than ``complex_steps`` steps.
-        complex_steps: See ``complex_bonus``.
-    """
-
-    base: float = 0.5
-    age_step: float = 0.1
-    age_days: float = 30.0
-    age_cap: float = 0.3
-    access_step: float = 0.05
-    access_cap: float = 0.2
-    success: float = 0.1
-    failure: float = 0.05
-    alert: float = 0.15
-    complex_bonus: float = 0.1
-    complex_steps: int = 3
+__all__ = ["importance", "ForgetGate", "ForgetReport"]
 
 
 def importance(ep: Episode, now: datetime, rule: ImportanceRule | None = None) -> float:
@@ -103,26 +72,21 @@ class ForgetGate:
 
     Args:
         working: Where episodes live.
-        threshold: Importance below which an old, unpinned episode goes (0.25).
-        min_age: Episodes younger than this always stay (7 days).
-        max_episodes: Cap on the episodes kept per user (10,000).
-        rule: The importance formula's constants (the seed's by default).
+        config: Its threshold (0.25), minimum age (7 days), cap on the episodes kept per
+            user (10,000) and importance rule (the seed's by default).
     """
 
     def __init__(
         self,
         working: WorkingMemory,
-        *,
-        threshold: float = 0.25,
-        min_age: timedelta = timedelta(days=7),
-        max_episodes: int = 10_000,
-        rule: ImportanceRule | None = None,
+        config: LifecycleSection | None = None,
     ) -> None:
-        self.rule = rule or _DEFAULT_RULE
+        config = config or LifecycleSection()
+        self.rule = config.importance
         self.working = working
-        self.threshold = threshold
-        self.min_age = min_age
-        self.max_episodes = max_episodes
+        self.threshold = config.forget_threshold
+        self.min_age = timedelta(days=config.forget_min_age_days)
+        self.max_episodes = config.max_episodes
 
     def run(
         self, user_id: str | None = None, *, now: datetime, dry_run: bool = False
