@@ -93,9 +93,9 @@ async def run_turns(
         async with sem:
             t0 = time.perf_counter()
             q = f"{QUESTIONS[i % len(QUESTIONS)]} ({tag} {i})"
-            ctx = await mm.abuild_context("bench-user", f"{tag}-{i}", q, token_budget=2000)
+            ctx = await mm.aio.build_context("bench-user", f"{tag}-{i}", q, token_budget=2000)
             assert ctx.tokens <= 2000
-            await mm.aadd_turn("bench-user", f"{tag}-{i}", user=q, assistant="Noted.")
+            await mm.aio.add_turn("bench-user", f"{tag}-{i}", user=q, assistant="Noted.")
             latencies.append((time.perf_counter() - t0) * 1e3)
 
     t0 = time.perf_counter()
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         model.embed_documents(["warm up"] * 8)
         backend = PostgresBackend(url)
         mm = MemoryManager(backend=backend, embeddings=model)
-        mm.warm_up()
+        mm.maintenance.warm_up()
         rng = random.Random(7)
         for i in range(args.messages):
             role = "user" if i % 2 == 0 else "assistant"

@@ -168,9 +168,9 @@ def ingest(model: MiniLMEmbeddings, v1: dict, v2: dict) -> tuple[MemoryManager, 
     t0 = time.perf_counter()
     chunks = 0
     for p, text in v1.items():
-        chunks += mm.add_document(None, text, document_id=p, version="1").chunks
+        chunks += mm.documents.add(None, text, document_id=p, version="1").chunks
     for p, text in v2.items():
-        chunks += mm.add_document(None, text, document_id=p, version="2").chunks
+        chunks += mm.documents.add(None, text, document_id=p, version="2").chunks
     mm.flush()
     return mm, time.perf_counter() - t0, chunks
 

@@ -70,7 +70,7 @@ def add_entries(mm: MemoryManager, rng: random.Random, n: int) -> None:
     for i in range(n):
         kind = i % 10
         if kind < 6:
-            lt.add_fact(
+            lt.facts.add_fact(
                 USER,
                 f"{rng.choice(SUBJECTS)} {i}",
                 rng.choice(RELATIONS),
@@ -79,9 +79,11 @@ def add_entries(mm: MemoryManager, rng: random.Random, n: int) -> None:
                 source_ids=[f"m{i}"],
             )
         elif kind < 9:
-            task = mm.start_task(USER, f"t{i // 100}", f"{rng.choice(VERBS)} {rng.choice(OBJECTS)}")
-            mm.add_step(USER, task, f"checked {rng.choice(OBJECTS)}", tool_name="shell")
-            mm.complete_task(
+            task = mm.tasks.start(
+                USER, f"t{i // 100}", f"{rng.choice(VERBS)} {rng.choice(OBJECTS)}"
+            )
+            mm.tasks.step(USER, task, f"checked {rng.choice(OBJECTS)}", tool_name="shell")
+            mm.tasks.complete(
                 USER,
                 task,
                 outcome=rng.choice(["success", "success", "failed"]),
@@ -98,9 +100,9 @@ VERBS = ["booked", "fixed", "cancelled", "reviewed", "planned", "moved", "painte
 def entry_counts(mm: MemoryManager) -> str:
     layers = mm.stats(USER)["layers"]
     episodes, lessons, insights = (
-        len(mm.episodes(USER)),
-        len(mm.lessons(USER)),
-        len(mm.insights(USER)),
+        len(mm.tasks.episodes(USER)),
+        len(mm.tasks.lessons(USER)),
+        len(mm.profile.insights(USER)),
     )
     return (
         f"{layers['facts']} facts, {episodes} episodes, {layers['traits']} traits, "
@@ -120,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     model.embed_documents(["warm up"] * 8)
     path = tempfile.mkdtemp(prefix="lgm-layers-scale-")
     mm = MemoryManager(path, embeddings=model)
-    mm.warm_up()
+    mm.maintenance.warm_up()
     for i in range(args.messages):
         role = "user" if i % 2 == 0 else "assistant"
         mm.add_message(USER, f"s{i // 50}", role, synth(rng, i))

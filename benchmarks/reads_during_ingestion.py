@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     model = MiniLMEmbeddings()
     model.embed_documents(["warm up"] * 8)
     mm = MemoryManager(tempfile.mkdtemp(prefix="lgm-reads-"), embeddings=model)
-    mm.warm_up()
+    mm.maintenance.warm_up()
     for i, text in enumerate(texts[: args.before]):
         mm.add_message("bench-user", f"s{i // 50}", "user" if i % 2 == 0 else "assistant", text)
     mm.flush()

@@ -121,11 +121,11 @@ def build_graph(
         user, thread = scope(config)
         i = last_human_index(state["messages"])
         request = content_text(state["messages"][i].content) if i is not None else "(no request)"
-        return {"task_id": memory.start_task(user, thread, request), "task_user": user}
+        return {"task_id": memory.tasks.start(user, thread, request), "task_user": user}
 
     def agent(state: OpsState, config: RunnableConfig) -> dict[str, Any]:
         user, _ = scope(config)
-        runbooks = "\n".join(f"- runbook: {k.text()}" for k in memory.knowledge(user)[-3:])
+        runbooks = "\n".join(f"- runbook: {k.text()}" for k in memory.tasks.knowledge(user)[-3:])
         context = "\n".join(x for x in (state.get("memory_context", ""), runbooks) if x)
         return {"messages": [bound.invoke(prompt_with(INSTRUCTIONS, context, state["messages"]))]}
 
@@ -135,17 +135,17 @@ def build_graph(
         results: list[BaseMessage] = []
         for call in call_msg.tool_calls:
             args = dict(call["args"])
-            step = memory.add_step(
+            step = memory.tasks.step(
                 user, state["task_id"], f"{call['name']}({args})", tool_name=call["name"], args=args
             )
-            memory.update_step(user, state["task_id"], step, status="in_progress")
+            memory.tasks.update_step(user, state["task_id"], step, status="in_progress")
             try:
                 if call["name"] not in tools:
                     raise ValueError(f"no tool named {call['name']!r}")
                 out, status = str(tools[call["name"]].invoke(args)), "completed"
             except Exception as exc:  # the model sees the failure and may try another way
                 out, status = f"Error: {exc}", "failed"
-            memory.update_step(user, state["task_id"], step, status=status, result=out)
+            memory.tasks.update_step(user, state["task_id"], step, status=status, result=out)
             results.append(
                 ToolMessage(
                     out,
@@ -158,14 +158,14 @@ def build_graph(
 
     def route(state: OpsState) -> Literal["tools", "close_task"]:
         last = state["messages"][-1]
-        steps = len(memory.get_task(state["task_user"], state["task_id"]).steps)
+        steps = len(memory.tasks.get(state["task_user"], state["task_id"]).steps)
         if isinstance(last, AIMessage) and last.tool_calls and steps < MAX_STEPS:
             return "tools"
         return "close_task"
 
     def close_task(state: OpsState) -> dict[str, Any]:
         user = state["task_user"]
-        task = memory.get_task(user, state["task_id"])
+        task = memory.tasks.get(user, state["task_id"])
         statuses = [s.status for s in task.steps]
         if not statuses or all(s == "completed" for s in statuses):
             outcome = "success"
@@ -174,7 +174,7 @@ def build_graph(
         else:
             outcome = "failed"
         targets = Counter(str(s.args["service"]) for s in task.steps if "service" in s.args)
-        episode = memory.complete_task(
+        episode = memory.tasks.complete(
             user,
             task.id,
             outcome=outcome,
@@ -235,12 +235,12 @@ def main() -> None:
                 if isinstance(m, AIMessage) and m.tool_calls:
                     say("tool call", ", ".join(f"{c['name']}({c['args']})" for c in m.tool_calls))
             say("agent", str(state["messages"][-1].content))
-            episode = next(e for e in memory.episodes("ops") if e.id == state["episode_id"])
+            episode = next(e for e in memory.tasks.episodes("ops") if e.id == state["episode_id"])
             say(
                 "episode", f"{episode.outcome}, target {episode.target}, {len(episode.steps)} steps"
             )
             for kid in state["memory_maintenance"]["knowledge"]:
-                knowledge = next(k for k in memory.knowledge("ops") if k.id == kid)
+                knowledge = next(k for k in memory.tasks.knowledge("ops") if k.id == kid)
                 say("new knowledge", knowledge.text()[:160])
         stats = memory.stats("ops")["layers"]
         print(f"\nops memory: {stats['episode']} episodes, {stats['knowledge']} knowledge")

@@ -19,6 +19,7 @@ __version__ = "0.1.0"
 #: Each public name and the submodule that defines it (imported on first access).
 EXPORTS: dict[str, str] = {
     "MemoryManager": ".manager",
+    "AsyncMemoryManager": ".manager",
     "MemoryConfig": ".config",
     "MemoryContext": ".core.context",
     "ContextItem": ".core.context",
@@ -87,7 +88,7 @@ if TYPE_CHECKING:
     from langgraph_memory.layers.knowledge.consolidation import Knowledge
     from langgraph_memory.layers.working.forgetting import ForgetReport
     from langgraph_memory.layers.working.tasks import Anchor, Episode, TaskState, TaskStep
-    from langgraph_memory.manager import MemoryManager
+    from langgraph_memory.manager import AsyncMemoryManager, MemoryManager
     from langgraph_memory.sensitivity.policy import SensitiveContentError, SensitivityPolicy
     from langgraph_memory.storage import (
         InMemoryBackend,
@@ -113,6 +114,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "MemoryManager",
+    "AsyncMemoryManager",
     "MemoryConfig",
     "MemoryContext",
     "ContextItem",

@@ -41,8 +41,8 @@ def test_add_doc_adds_shared_and_user_documents(
     )  # fmt: skip
     assert code == 0 and "boiler" in out and "2.1" in out
     with MemoryManager(mem, embeddings=HashingEmbeddings()) as mm:
-        assert sorted(d.document_id for d in mm.documents(None)) == [str(a), str(b)]
-        assert [(d.document_id, d.version) for d in mm.documents("ann")] == [("boiler", "2.1")]
+        assert sorted(d.document_id for d in mm.documents.list(None)) == [str(a), str(b)]
+        assert [(d.document_id, d.version) for d in mm.documents.list("ann")] == [("boiler", "2.1")]
         hit = mm.search("bob", "reset button boiler", k=1, layers=["document"])[0]
         assert "§ Boiler > Reset, v1]" in hit.text
 
@@ -65,4 +65,4 @@ def test_add_doc_reports_bad_files_and_keeps_the_good(
     code, _, err = _run(capsys, *argv[:4], str(good), str(blob), "--id", "x")
     assert code == 1 and "--id names one document" in err
     with MemoryManager(mem, embeddings=HashingEmbeddings()) as mm:
-        assert [d.document_id for d in mm.documents(None)] == [str(good)]
+        assert [d.document_id for d in mm.documents.list(None)] == [str(good)]

@@ -123,10 +123,10 @@ def _forget(mm: MemoryManager) -> tuple[int, list[tuple[str, float]]]:
             ("failed", "user_request"),
         ]
     ):
-        tid = mm.start_task("alice", "ops", f"task number {i}")
-        step = mm.add_step("alice", tid, f"step of task {i}", tool_name="shell")
-        mm.update_step("alice", tid, step, status="completed", result="done")
-        ep = mm.complete_task(
+        tid = mm.tasks.start("alice", "ops", f"task number {i}")
+        step = mm.tasks.step("alice", tid, f"step of task {i}", tool_name="shell")
+        mm.tasks.update_step("alice", tid, step, status="completed", result="done")
+        ep = mm.tasks.complete(
             "alice",
             tid,
             outcome=outcome,
@@ -136,7 +136,7 @@ def _forget(mm: MemoryManager) -> tuple[int, list[tuple[str, float]]]:
         )
         summaries[ep.id] = f"summary {i}"
     mm.flush()  # the background writes each episode's lesson before the gate runs
-    report = mm.run_forget_gate(now=datetime.now(timezone.utc) + timedelta(days=365))
+    report = mm.maintenance.forget(now=datetime.now(timezone.utc) + timedelta(days=365))
     gone = sorted((summaries[eid], round(score, 9)) for eid, score, _ in report.forgotten)
     return report.scored, gone
 

@@ -18,7 +18,7 @@ def test_setup_is_idempotent_and_keeps_what_is_stored(backend: MemoryBackend) ->
     mm.flush()
     mm.setup()
     mm.setup()
-    asyncio.run(mm.asetup())
+    asyncio.run(mm.aio.setup())
     assert mm.stats("u")["messages"] == 1
     assert mm.search("u", "bees", k=1)[0].text == "I keep bees on the roof."
     mm.close()
@@ -29,9 +29,9 @@ def test_setup_is_idempotent_and_keeps_what_is_stored(backend: MemoryBackend) ->
 def test_async_with_closes_the_manager(tmp_path: object) -> None:
     async def run() -> MemoryManager:
         async with MemoryManager(f"{tmp_path}/m", embeddings=HashingEmbeddings()) as mm:
-            await mm.aadd_message("u", "s", "user", "hello")
-            await mm.aflush()
-            assert (await mm.astats("u"))["messages"] == 1
+            await mm.aio.add_message("u", "s", "user", "hello")
+            await mm.aio.flush()
+            assert (await mm.aio.stats("u"))["messages"] == 1
         return mm
 
     mm = asyncio.run(run())

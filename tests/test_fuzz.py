@@ -3,7 +3,7 @@
 Hypothesis draws strings (lone surrogates, NUL and other control characters, zero-width
 and bidirectional marks, emoji, Chinese, very long runs), ids, timestamps (out of range,
 NaN, wrong types) and metadata (deep, NaN, non-str keys) and drives them through
-``add_message``, ``add_turn``, ``add_anchor``, the task calls, core blocks and
+``add_message``, ``add_turn``, ``anchors.add``, the task calls, core blocks and
 ``MemoryStore.put``. Invariants:
 
 - each call raises ``TypeError`` or ``ValueError`` (naming what is wrong), or stores
@@ -198,18 +198,18 @@ def test_hostile_writes_are_refused_or_stored_as_documented(
         assert mid is not None, "every field was fair"
     if mid is not None:
         got = mm._backend.get_message(user, mid)
-        assert got is not None and got.content == mm.redact(content, field="content")
+        assert got is not None and got.content == mm.maintenance.redact(content, field="content")
         assert got.session_id == session and got.user_id == user
         assert isinstance(got.timestamp, datetime) and got.timestamp.tzinfo is not None
     _call(mm.add_turn, user, session, user=content, assistant=content, metadata=metadata)
-    _call(mm.add_anchor, user, content, session_id=session, metadata=metadata)
-    tid = _call(mm.start_task, user, session, content, context=metadata)
+    _call(mm.anchors.add, user, content, session_id=session, metadata=metadata)
+    tid = _call(mm.tasks.start, user, session, content, context=metadata)
     if tid is not None:
-        step = _call(mm.add_step, user, tid, content, tool_name=name, args=metadata)
+        step = _call(mm.tasks.step, user, tid, content, tool_name=name, args=metadata)
         if step is not None:
-            _call(mm.update_step, user, tid, step, status="completed", result=content)
-        _call(mm.complete_task, user, tid, summary=content, target=content, tags=[content])
-    _call(mm.set_core_block, user, "human", content)
+            _call(mm.tasks.update_step, user, tid, step, status="completed", result=content)
+        _call(mm.tasks.complete, user, tid, summary=content, target=content, tags=[content])
+    _call(mm.items.set_core_block, user, "human", content)
     store = MemoryStore(mm)
     ns = (user, "memories") if isinstance(user, str) else ("memories",)
     _call(store.put, ns, "k", {"text": content, "meta": metadata})

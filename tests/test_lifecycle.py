@@ -38,11 +38,11 @@ def episode(**kw) -> Episode:
 def run_task(
     mm: MemoryManager, user: str, target: str, outcome: str = "success", steps: int = 1, **kw
 ) -> Episode:
-    tid = mm.start_task(user, "s1", f"fix {target}")
+    tid = mm.tasks.start(user, "s1", f"fix {target}")
     for i in range(steps):
-        j = mm.add_step(user, tid, f"step {i} on {target}", tool_name="shell", args={"n": i})
-        mm.update_step(user, tid, j, status="completed", result="ok")
-    return mm.complete_task(
+        j = mm.tasks.step(user, tid, f"step {i} on {target}", tool_name="shell", args={"n": i})
+        mm.tasks.update_step(user, tid, j, status="completed", result="ok")
+    return mm.tasks.complete(
         user, tid, outcome=outcome, summary=f"{target} fixed", target=target, **kw
     )
 
@@ -83,14 +83,14 @@ def test_importance_properties(age, access, outcome, trigger, n_steps) -> None:
 
 # -- tasks and episodes -------------------------------------------------------------------
 def test_task_lifecycle_makes_an_episode(mm: MemoryManager) -> None:
-    tid = mm.start_task("alice", "s1", "restart the nginx container", context={"host": "web1"})
-    i = mm.add_step(
+    tid = mm.tasks.start("alice", "s1", "restart the nginx container", context={"host": "web1"})
+    i = mm.tasks.step(
         "alice", tid, "docker restart nginx", tool_name="shell", args={"cmd": "restart"}
     )
-    step = mm.update_step("alice", tid, i, status="completed", result="nginx is up")
+    step = mm.tasks.update_step("alice", tid, i, status="completed", result="nginx is up")
     assert step.status == "completed" and step.completed_at is not None
-    assert mm.get_task("alice", tid).steps[0].result == "nginx is up"
-    ep = mm.complete_task(
+    assert mm.tasks.get("alice", tid).steps[0].result == "nginx is up"
+    ep = mm.tasks.complete(
         "alice", tid, outcome="success", summary="restarted", target="nginx", tags=["ops"]
     )
     assert (ep.trigger_summary, ep.outcome, ep.target, ep.tags) == (
@@ -100,41 +100,41 @@ def test_task_lifecycle_makes_an_episode(mm: MemoryManager) -> None:
         ["ops"],
     )
     assert ep.importance == pytest.approx(0.6)
-    assert [e.id for e in mm.episodes("alice")] == [ep.id]
-    assert mm.get_task("alice", tid).status == "completed"
+    assert [e.id for e in mm.tasks.episodes("alice")] == [ep.id]
+    assert mm.tasks.get("alice", tid).status == "completed"
     with pytest.raises(ValueError, match="already completed"):
-        mm.add_step("alice", tid, "too late")
+        mm.tasks.step("alice", tid, "too late")
     assert mm.stats("alice")["layers"]["episode"] == 1
 
 
 def test_task_bad_input(mm: MemoryManager) -> None:
     with pytest.raises(ValueError, match="request"):
-        mm.start_task("alice", "s1", "  ")
-    tid = mm.start_task("alice", "s1", "x")
+        mm.tasks.start("alice", "s1", "  ")
+    tid = mm.tasks.start("alice", "s1", "x")
     with pytest.raises(KeyError):
-        mm.add_step("alice", "no-such-task", "x")
+        mm.tasks.step("alice", "no-such-task", "x")
     with pytest.raises(IndexError):
-        mm.update_step("alice", tid, 3, status="completed")
-    i = mm.add_step("alice", tid, "y")
+        mm.tasks.update_step("alice", tid, 3, status="completed")
+    i = mm.tasks.step("alice", tid, "y")
     with pytest.raises(ValueError, match="status"):
-        mm.update_step("alice", tid, i, status="done")
+        mm.tasks.update_step("alice", tid, i, status="done")
     with pytest.raises(ValueError, match="outcome"):
-        mm.complete_task("alice", tid, outcome="great")
+        mm.tasks.complete("alice", tid, outcome="great")
     with pytest.raises(ValueError, match="trigger_type"):
-        mm.complete_task("alice", tid, trigger_type="whim")
-    assert mm.get_task("alice", tid).status == "in_progress"  # nothing changed by the failures
-    assert mm.episodes("alice") == []
+        mm.tasks.complete("alice", tid, trigger_type="whim")
+    assert mm.tasks.get("alice", tid).status == "in_progress"  # nothing changed by the failures
+    assert mm.tasks.episodes("alice") == []
 
 
 def test_tasks_persist_across_reopen(tmp_path) -> None:
     with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
-        tid = mm.start_task("alice", "s1", "migrate the database")
-        mm.add_step("alice", tid, "pg_dump")
+        tid = mm.tasks.start("alice", "s1", "migrate the database")
+        mm.tasks.step("alice", tid, "pg_dump")
     with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
-        assert mm.get_task("alice", tid).steps[0].description == "pg_dump"
-        ep = mm.complete_task("alice", tid, summary="done", target="postgres")
+        assert mm.tasks.get("alice", tid).steps[0].description == "pg_dump"
+        ep = mm.tasks.complete("alice", tid, summary="done", target="postgres")
     with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
-        assert mm.episodes("alice")[0].id == ep.id
+        assert mm.tasks.episodes("alice")[0].id == ep.id
 
 
 # -- forget gate ---------------------------------------------------------------------------
@@ -145,17 +145,17 @@ def test_forget_gate_rules(mm: MemoryManager) -> None:
     success = run_task(mm, "alice", "d")  # 0.6 → 0.3: stays
     bob = run_task(mm, "bob", "e", outcome="failed")
     later = datetime.now(timezone.utc) + timedelta(days=300)
-    dry = mm.run_forget_gate(dry_run=True, user_id="alice", now=later)
+    dry = mm.maintenance.forget(dry_run=True, user_id="alice", now=later)
     assert {eid for eid, _, _ in dry.forgotten} == {failed.id, partial.id}
     assert all("importance" in why for _, _, why in dry.forgotten)
-    assert len(mm.episodes("alice")) == 4  # dry run deletes nothing
-    report = mm.run_forget_gate(user_id="alice", now=later)
+    assert len(mm.tasks.episodes("alice")) == 4  # dry run deletes nothing
+    report = mm.maintenance.forget(user_id="alice", now=later)
     assert report.kept == 2
-    assert {e.id for e in mm.episodes("alice")} == {pinned.id, success.id}
-    assert [e.id for e in mm.episodes("bob")] == [bob.id]  # other users untouched
+    assert {e.id for e in mm.tasks.episodes("alice")} == {pinned.id, success.id}
+    assert [e.id for e in mm.tasks.episodes("bob")] == [bob.id]  # other users untouched
     # young episodes are never forgotten, however unimportant
     young = run_task(mm, "alice", "f", outcome="failed")
-    assert young.id not in {e for e, _, _ in mm.run_forget_gate(dry_run=True).forgotten}
+    assert young.id not in {e for e, _, _ in mm.maintenance.forget(dry_run=True).forgotten}
 
 
 def test_forget_gate_cap(backend) -> None:
@@ -163,9 +163,9 @@ def test_forget_gate_cap(backend) -> None:
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         eps = [run_task(mm, "alice", f"t{i}", steps=i) for i in range(4)]  # more steps: higher
         later = datetime.now(timezone.utc) + timedelta(days=8)
-        report = mm.run_forget_gate(now=later)
-        assert {e.id for e in mm.episodes("alice")} == {eps[3].id, eps[2].id} or len(
-            mm.episodes("alice")
+        report = mm.maintenance.forget(now=later)
+        assert {e.id for e in mm.tasks.episodes("alice")} == {eps[3].id, eps[2].id} or len(
+            mm.tasks.episodes("alice")
         ) == 2
         assert all("cap" in why for _, _, why in report.forgotten)
         assert len(report.forgotten) == 2
@@ -175,16 +175,16 @@ def test_forget_gate_cap(backend) -> None:
 def test_consolidation_without_llm(mm: MemoryManager) -> None:
     for _ in range(2):
         run_task(mm, "alice", "nginx")
-    assert mm.run_consolidation("alice") == []  # below min_episodes (3)
+    assert mm.maintenance.consolidate("alice") == []  # below min_episodes (3)
     run_task(mm, "alice", "nginx", outcome="failed")
     run_task(mm, "alice", "redis")
-    [k] = mm.run_consolidation()
+    [k] = mm.maintenance.consolidate()
     assert (k.topic, k.target, k.written_by) == ("nginx", "nginx", "rules")
     assert k.confidence == pytest.approx(0.5 + 0.5 * 2 / 3)
     assert len(k.source_episodes) == 3 and "step 0 on nginx" in k.key_points[0]
-    assert all(e.consolidated for e in mm.episodes("alice") if e.target == "nginx")
-    assert mm.run_consolidation() == []  # consolidated episodes are not used twice
-    assert [x.id for x in mm.knowledge("alice")] == [k.id]
+    assert all(e.consolidated for e in mm.tasks.episodes("alice") if e.target == "nginx")
+    assert mm.maintenance.consolidate() == []  # consolidated episodes are not used twice
+    assert [x.id for x in mm.tasks.knowledge("alice")] == [k.id]
 
 
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
@@ -201,13 +201,13 @@ def test_consolidation_with_llm_and_malformed_fallback(kind: str, tmp_path) -> N
     with manager(FakeListChatModel(responses=[good]), "a") as mm:
         for _ in range(3):
             run_task(mm, "alice", "nginx")
-        [k] = mm.run_consolidation("alice")
+        [k] = mm.maintenance.consolidate("alice")
         assert (k.topic, k.written_by, k.confidence) == ("nginx ops", "llm", 1.0)  # clamped
         assert k.key_points == ["check upstream", "restart"]
     with manager(FakeListChatModel(responses=["I'd rather not answer in JSON."]), "b") as mm:
         for _ in range(3):
             run_task(mm, "bob", "redis")
-        [k] = mm.run_consolidation("bob")
+        [k] = mm.maintenance.consolidate("bob")
         assert (k.topic, k.written_by) == ("redis", "rules")
 
 
@@ -215,21 +215,21 @@ def test_delete_user_removes_tasks_episodes_knowledge(mm: MemoryManager) -> None
     for _ in range(3):
         run_task(mm, "alice", "nginx")
     run_task(mm, "bob", "nginx")
-    mm.run_consolidation()
+    mm.maintenance.consolidate()
     mm.delete_user("alice")
-    assert mm.episodes("alice") == [] and mm.knowledge("alice") == []
+    assert mm.tasks.episodes("alice") == [] and mm.tasks.knowledge("alice") == []
     assert set(mm.stats("alice")["layers"].values()) == {0}
-    assert len(mm.episodes("bob")) == 1
+    assert len(mm.tasks.episodes("bob")) == 1
 
 
 def test_async_twins(mm: MemoryManager) -> None:
     async def go() -> tuple:
-        tid = await mm.astart_task("alice", "s1", "deploy")
-        i = await mm.aadd_step("alice", tid, "kubectl apply")
-        await mm.aupdate_step("alice", tid, i, status="completed")
-        ep = await mm.acomplete_task("alice", tid, target="k8s")
-        report = await mm.arun_forget_gate(True)
-        made = await mm.arun_consolidation("alice")
+        tid = await mm.aio.tasks.start("alice", "s1", "deploy")
+        i = await mm.aio.tasks.step("alice", tid, "kubectl apply")
+        await mm.aio.tasks.update_step("alice", tid, i, status="completed")
+        ep = await mm.aio.tasks.complete("alice", tid, target="k8s")
+        report = await mm.aio.maintenance.forget(True)
+        made = await mm.aio.maintenance.consolidate("alice")
         return ep, report, made
 
     ep, report, made = asyncio.run(go())
@@ -251,7 +251,7 @@ def test_memory_maintenance_node_in_a_graph(mm: MemoryManager) -> None:
     graph = builder.compile()
     out = graph.invoke({"messages": []}, {"configurable": {"user_id": "alice"}})
     assert len(out["memory_maintenance"]["knowledge"]) == 1
-    assert mm.knowledge("bob") == []  # only the run's user
+    assert mm.tasks.knowledge("bob") == []  # only the run's user
     again = asyncio.run(graph.ainvoke({"messages": []}, {"configurable": {"user_id": "alice"}}))
     assert again["memory_maintenance"]["knowledge"] == []
     with pytest.raises(ValueError, match="user_id"):
@@ -265,11 +265,11 @@ def test_chinese_episodes_consolidate_in_chinese_and_are_retrieved_and_counted(
     episode shares still finds them; what a context includes has its access counted
     (by the worker, off the read path), which raises its forget-gate importance."""
     for _ in range(3):
-        tid = mm.start_task("zh", "s1", "重启 nginx 容器")
-        j = mm.add_step("zh", tid, "执行 docker restart", tool_name="shell")
-        mm.update_step("zh", tid, j, status="completed", result="好")
-        mm.complete_task("zh", tid, outcome="success", summary="已重启，状态正常", target="nginx")
-    [k] = mm.run_consolidation("zh")
+        tid = mm.tasks.start("zh", "s1", "重启 nginx 容器")
+        j = mm.tasks.step("zh", tid, "执行 docker restart", tool_name="shell")
+        mm.tasks.update_step("zh", tid, j, status="completed", result="好")
+        mm.tasks.complete("zh", tid, outcome="success", summary="已重启，状态正常", target="nginx")
+    [k] = mm.maintenance.consolidate("zh")
     assert k.content.startswith("关于 nginx 的 3 次经历（成功 3 次）")
     assert "有效做法：已重启，状态正常" in k.content
     assert k.key_points == ["shell: 执行 docker restart（3 次中 3 次）"]
@@ -277,21 +277,21 @@ def test_chinese_episodes_consolidate_in_chinese_and_are_retrieved_and_counted(
     ctx = mm.build_context("zh", "s2", "重启 nginx 容器", token_budget=500)
     used = {it.layer for it in ctx.items}
     assert {"episode", "knowledge"} <= used
-    before = {e.id: importance(e, NOW) for e in mm.episodes("zh")}
+    before = {e.id: importance(e, NOW) for e in mm.tasks.episodes("zh")}
     mm.flush()
-    counted = [e for e in mm.episodes("zh") if e.access_count]
+    counted = [e for e in mm.tasks.episodes("zh") if e.access_count]
     assert len(counted) == sum(1 for it in ctx.items if it.layer == "episode") >= 1
     for e in counted:
         assert e.access_count == 1 and e.last_accessed_at is not None
         assert importance(e, NOW) == pytest.approx(before[e.id] + 0.05)
-    assert mm.knowledge("zh")[0].access_count == 1
+    assert mm.tasks.knowledge("zh")[0].access_count == 1
     mm.build_context("zh", "s2", "重启 nginx 容器", token_budget=500)
     mm.flush()
-    assert mm.knowledge("zh")[0].access_count == 2
+    assert mm.tasks.knowledge("zh")[0].access_count == 2
     mm.build_context("zh", "s2", "重启 nginx 容器", token_budget=500)  # counted, not saved yet
     mm.delete_user("zh")
     mm.flush()  # nothing of the deleted user comes back through its access counts
-    assert mm.episodes("zh") == [] and mm.knowledge("zh") == []
+    assert mm.tasks.episodes("zh") == [] and mm.tasks.knowledge("zh") == []
 
 
 def test_importance_and_confidence_constants_live_in_memory_config(tmp_path) -> None:
@@ -327,7 +327,7 @@ def test_importance_and_confidence_constants_live_in_memory_config(tmp_path) -> 
         assert mm._longterm.config.inferred_confidence == 0.75
         assert mm._longterm.config.preference_threshold == 0.7
         later = datetime.now(timezone.utc) + timedelta(days=400)
-        report = mm.run_forget_gate(now=later)
+        report = mm.maintenance.forget(now=later)
         assert report.scored == 1 and report.forgotten == []
         # age takes its cap (0.3), success gives 0.3 here (0.1 by default: 0.3 in all)
-        assert mm.episodes("ann")[0].importance == pytest.approx(0.5)
+        assert mm.tasks.episodes("ann")[0].importance == pytest.approx(0.5)

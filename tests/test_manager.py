@@ -695,29 +695,29 @@ def test_hit_metadata_mutation_does_not_change_memory(
 # -- async twins ----------------------------------------------------------------------------
 def test_async_twins(mm: MemoryManager) -> None:
     async def scenario() -> None:
-        mid = await mm.aadd_message(
+        mid = await mm.aio.add_message(
             "alice", "s1", "user", "I collect vintage cameras", message_id="cam", metadata={"a": 1}
         )
         assert mid == "cam"
-        ids = await mm.aadd_turn("alice", "s1", user="My dog is Rex", assistant="Hi Rex!")
+        ids = await mm.aio.add_turn("alice", "s1", user="My dog is Rex", assistant="Hi Rex!")
         assert len(ids) == 2
-        await mm.aflush()
-        stats = await mm.astats("alice")
+        await mm.aio.flush()
+        stats = await mm.aio.stats("alice")
         assert (stats["messages"], stats["pending"]) == (3, 0)
-        hits = await mm.asearch("alice", "cameras", 2, ["message"], {"a": 1})
+        hits = await mm.aio.search("alice", "cameras", 2, ["message"], {"a": 1})
         assert [h.id for h in hits] == ["cam"]
-        assert await mm.asearch("alice", "cameras", 5, []) == []
-        ctx = await mm.abuild_context("alice", "s2", "dog name", 200, explain=True)
+        assert await mm.aio.search("alice", "cameras", 5, []) == []
+        ctx = await mm.aio.build_context("alice", "s2", "dog name", 200, explain=True)
         assert ids[0] in ctx.source_ids and ctx.tokens <= 200 and ctx.explain
         sync = mm.search("alice", "dog")
-        assert [h.id for h in await mm.asearch("alice", "dog")] == [h.id for h in sync]
+        assert [h.id for h in await mm.aio.search("alice", "dog")] == [h.id for h in sync]
         with pytest.raises(ValueError, match="content"):
-            await mm.aadd_message("alice", "s1", "user", "   ")
-        assert await mm.adelete_user("alice") == 3
-        assert (await mm.astats("alice"))["messages"] == 0
-        await mm.aclose()
+            await mm.aio.add_message("alice", "s1", "user", "   ")
+        assert await mm.aio.delete_user("alice") == 3
+        assert (await mm.aio.stats("alice"))["messages"] == 0
+        await mm.aio.close()
         with pytest.raises(RuntimeError, match="closed"):
-            await mm.asearch("alice", "dog")
+            await mm.aio.search("alice", "dog")
 
     asyncio.run(scenario())
 
@@ -726,7 +726,7 @@ def test_async_calls_run_concurrently(mm: MemoryManager) -> None:
     async def scenario() -> list[str]:
         return await asyncio.gather(
             *(
-                mm.aadd_message("alice", f"s{i % 3}", "user", f"parallel note {i}")
+                mm.aio.add_message("alice", f"s{i % 3}", "user", f"parallel note {i}")
                 for i in range(40)
             )
         )
@@ -775,9 +775,9 @@ def test_warm_up_loads_the_chinese_dictionaries_and_the_model(tmp_path) -> None:
     from langgraph_memory.core import tokens as tokens
 
     with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
-        mm.warm_up()
+        mm.maintenance.warm_up()
         assert tokens._jieba_ready and "jieba.posseg" in sys.modules
-        asyncio.run(mm.awarm_up(chinese=False))
+        asyncio.run(mm.aio.maintenance.warm_up(chinese=False))
         mm.add_message("u", "s", "user", "我对花生过敏")
         mm.flush()
         assert mm.search("u", "花生")[0].text == "我对花生过敏"

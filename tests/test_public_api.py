@@ -1,4 +1,5 @@
-"""The public surface: exports, typing marker and async twins."""
+"""The public surface: exports, typing marker, a small manager with parts, and one async
+mechanism whose twins repeat every parameter."""
 
 from __future__ import annotations
 
@@ -9,7 +10,23 @@ import subprocess
 import sys
 
 import langgraph_memory
-from langgraph_memory import MemoryManager
+from langgraph_memory import AsyncMemoryManager, MemoryManager
+from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.parts.aio import (
+    AsyncAnchors,
+    AsyncDocuments,
+    AsyncItems,
+    AsyncMaintenance,
+    AsyncProfile,
+    AsyncTasks,
+)
+from langgraph_memory.parts.anchors import Anchors
+from langgraph_memory.parts.documents import Documents
+from langgraph_memory.parts.items import Items
+from langgraph_memory.parts.maintenance import Maintenance
+from langgraph_memory.parts.profile import Profile
+from langgraph_memory.parts.tasks import Tasks
+from langgraph_memory.storage import InMemoryBackend
 
 EXPECTED_ALL = sorted(
     [
@@ -30,6 +47,7 @@ EXPECTED_ALL = sorted(
         "MemoryContext",
         "MemoryHit",
         "MemoryManager",
+        "AsyncMemoryManager",
         "Message",
         "MiniLMEmbeddings",
         "SQLiteBackend",
@@ -52,21 +70,33 @@ EXPECTED_ALL = sorted(
     ]
 )
 
-#: Public methods that are not I/O and have no async twin.
-NO_TWIN = {"from_conn_string"}
+#: The manager's parts and their async views.
+PARTS = {
+    "tasks": (Tasks, AsyncTasks),
+    "anchors": (Anchors, AsyncAnchors),
+    "profile": (Profile, AsyncProfile),
+    "documents": (Documents, AsyncDocuments),
+    "maintenance": (Maintenance, AsyncMaintenance),
+    "items": (Items, AsyncItems),
+}
+#: The manager's methods an async manager awaits (``from_conn_string`` makes one).
+CORE_VERBS = {
+    "add_message", "add_turn", "flush", "search", "build_context", "delete", "delete_user",
+    "stats", "setup", "backup", "close",
+}  # fmt: skip
 
 
-def _public_methods() -> list[str]:
-    return sorted(
-        name
-        for name, value in inspect.getmembers(MemoryManager, inspect.isfunction)
+def _public(cls: type) -> dict[str, object]:
+    """The public methods and properties a class defines itself (no inherited ones)."""
+    return {
+        name: value
+        for klass in cls.__mro__
+        if klass is not object and klass.__module__.startswith("langgraph_memory")
+        for name, value in vars(klass).items()
         if not name.startswith("_")
-        and not inspect.iscoroutinefunction(value)
-        and name not in NO_TWIN
-    )
-
-
-ASYNC_TWINS = _public_methods()
+        and (callable(value) or isinstance(value, (property, classmethod, staticmethod)))
+        and not isinstance(value, type)
+    }
 
 
 def test_all_is_pinned() -> None:
@@ -137,26 +167,92 @@ def test_packaged_data_ships() -> None:
     assert "the" in words and "的" in words
 
 
-def test_async_twins_exist() -> None:
-    for name in ASYNC_TWINS:
-        sync = getattr(MemoryManager, name)
-        twin = getattr(MemoryManager, f"a{name}", None)
-        assert twin is not None, f"a{name} is missing"
-        assert inspect.iscoroutinefunction(twin), f"a{name} is not async"
-        assert callable(sync) and not inspect.iscoroutinefunction(sync)
-        assert twin.__doc__ and name in twin.__doc__
+def test_the_manager_is_small_and_the_rest_are_parts() -> None:
+    own = _public(MemoryManager)
+    assert len(own) <= 15, sorted(own)
+    assert CORE_VERBS | {"from_conn_string"} <= set(own)
+    with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+        for name, (part, _) in PARTS.items():
+            assert isinstance(getattr(mm, name), part), name
+            assert len(_public(part)) <= 12, (name, sorted(_public(part)))
 
 
-def test_async_twins_repeat_every_parameter_of_the_sync_method() -> None:
-    assert {"add_message", "search", "build_context", "start_task", "set_core_block"} <= set(
-        ASYNC_TWINS
-    )
-    for name in ASYNC_TWINS:
-        sync = inspect.signature(getattr(MemoryManager, name))
-        twin = inspect.signature(getattr(MemoryManager, f"a{name}"))
-        assert not any(
-            p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL) for p in twin.parameters.values()
-        ), name
-        expected = [(p.name, p.kind, p.default) for p in sync.parameters.values()][1:]
-        got = [(p.name, p.kind, p.default) for p in twin.parameters.values()][1:]
-        assert got == expected, name
+def test_no_mixins_anywhere() -> None:
+    """Every class of the package has at most one base of its own (a Protocol, an ABC or
+    a generic helper aside): no facade built from mixins."""
+    import pkgutil
+
+    offenders = []
+    for info in pkgutil.walk_packages(langgraph_memory.__path__, "langgraph_memory."):
+        if info.name.startswith(
+            ("langgraph_memory.storage.postgres", "langgraph_memory.storage.chroma")
+        ):
+            continue
+        module = importlib.import_module(info.name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != module.__name__:
+                continue
+            own = [b for b in cls.__bases__ if b.__module__.startswith("langgraph_memory")]
+            concrete = [
+                b for b in own if "Protocol" not in str(b.__mro__) and not inspect.isabstract(b)
+            ]
+            if len(concrete) > 1 or "Mixin" in cls.__name__:
+                offenders.append(f"{cls.__module__}.{cls.__name__}")
+    assert not offenders, offenders
+
+
+def test_every_part_and_the_manager_have_async_twins_with_the_same_parameters() -> None:
+    pairs = [(MemoryManager, AsyncMemoryManager, CORE_VERBS)]
+    pairs += [(sync, aio, set(_public(sync))) for sync, aio in PARTS.values()]
+    for sync, aio, names in pairs:
+        assert set(_public(sync)) - {"from_conn_string", "embeddings", "aio", "closed"} <= (
+            set(_public(aio)) | {"from_conn_string"}
+        ), (sync.__name__, sorted(set(_public(sync)) - set(_public(aio))))
+        for name in names:
+            twin = getattr(aio, name)
+            assert inspect.iscoroutinefunction(twin), (aio.__name__, name)
+            want = inspect.signature(getattr(sync, name)).parameters
+            got = inspect.signature(twin).parameters
+            assert not any(p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL) for p in got.values())
+            expected = [(p.name, p.kind, p.default) for p in want.values()][1:]
+            assert [(p.name, p.kind, p.default) for p in got.values()][1:] == expected, name
+
+
+def test_the_async_surface_runs_on_a_loop(tmp_path) -> None:
+    import asyncio
+
+    async def go() -> tuple[str, list[str], int]:
+        async with AsyncMemoryManager(tmp_path, embeddings=HashingEmbeddings()) as amm:
+            await amm.add_turn("ann", "s1", user="I moved to Lyon.", assistant="Nice!")
+            await amm.flush()
+            tid = await amm.tasks.start("ann", "s1", "book a train")
+            await amm.tasks.complete("ann", tid, summary="booked", target="train")
+            hits = await amm.search("ann", "where do I live?", k=1)
+            ctx = await amm.build_context("ann", "s2", "Lyon", 200)
+            await amm.maintenance.verify()
+            return hits[0].text, [e.target for e in await amm.tasks.episodes("ann")], len(ctx.items)
+
+    text, targets, items = asyncio.run(go())
+    assert text == "I moved to Lyon." and targets == ["train"] and items > 0
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        assert mm.aio is mm.aio and mm.aio.sync is mm
+        assert asyncio.run(mm.aio.stats("ann"))["messages"] == 2
+    assert mm.closed
+
+
+def test_a_closed_manager_refuses_its_parts(tmp_path) -> None:
+    import pytest
+
+    mm = MemoryManager(tmp_path, embeddings=HashingEmbeddings())
+    mm.close()
+    for call in (
+        lambda: mm.add_message("u", "s", "user", "x"),
+        lambda: mm.tasks.episodes("u"),
+        lambda: mm.anchors.list("u"),
+        lambda: mm.profile.preferences("u"),
+        lambda: mm.documents.list(None),
+        lambda: mm.maintenance.users(),
+        lambda: mm.items.core_block("u", "human"),
+    ):
+        with pytest.raises(RuntimeError, match="closed"):
+            call()

@@ -66,16 +66,16 @@ BAD_WRITES: list[tuple[str, Call, type[Exception], str]] = [
     ),
     (
         "step index out of range",
-        lambda mm: mm.update_step("alice", mm.start_task("alice", "s1", "x"), 0, result="r"),
+        lambda mm: mm.tasks.update_step("alice", mm.tasks.start("alice", "s1", "x"), 0, result="r"),
         IndexError,
         "step",
     ),
     (
         "oversize step result",
-        lambda mm: mm.update_step(
+        lambda mm: mm.tasks.update_step(
             "alice",
-            (t := mm.start_task("alice", "s1", "x")),
-            mm.add_step("alice", t, "y"),
+            (t := mm.tasks.start("alice", "s1", "x")),
+            mm.tasks.step("alice", t, "y"),
             result="r" * 100_001,
         ),
         ValueError,
@@ -83,19 +83,21 @@ BAD_WRITES: list[tuple[str, Call, type[Exception], str]] = [
     ),
     (
         "deep step args",
-        lambda mm: mm.add_step("alice", mm.start_task("alice", "s1", "x"), "y", args=_nested(99)),
+        lambda mm: mm.tasks.step(
+            "alice", mm.tasks.start("alice", "s1", "x"), "y", args=_nested(99)
+        ),
         ValueError,
         "args",
     ),
     (
         "zero-width task request",
-        lambda mm: mm.start_task("alice", "s1", "\u200b"),
+        lambda mm: mm.tasks.start("alice", "s1", "\u200b"),
         ValueError,
         "request",
     ),
     (
         "tags not a list",
-        lambda mm: mm.complete_task("alice", mm.start_task("alice", "s1", "x"), tags="ops"),
+        lambda mm: mm.tasks.complete("alice", mm.tasks.start("alice", "s1", "x"), tags="ops"),
         TypeError,
         "tags",
     ),

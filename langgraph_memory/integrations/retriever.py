@@ -176,7 +176,7 @@ class MemoryRetriever(BaseRetriever):
         **kwargs: Any,
     ) -> list[Document]:
         n, flt = self._search_args(k, filter, kwargs)
-        hits = await self.memory.asearch(
+        hits = await self.memory.aio.search(
             self.user_id, query, k=n, layers=self._layers(), filter=flt, agent_id=self.agent_id
         )
         return [self._to_document(h) for h in hits]

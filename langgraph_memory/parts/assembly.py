@@ -44,6 +44,7 @@ from langgraph_memory.layers.long_term.rollups import Rollup, RollupWriter
 from langgraph_memory.layers.working.forgetting import ForgetGate, importance
 from langgraph_memory.layers.working.tasks import Episode, WorkingMemory
 from langgraph_memory.parts.items import Items
+from langgraph_memory.parts.lifetime import Lifetime
 from langgraph_memory.read.external import VectorStores
 from langgraph_memory.read.long_term import LongTermDocs
 from langgraph_memory.read.messages import MessageRetriever
@@ -102,9 +103,12 @@ class MemoryParts(NamedTuple):
     entities: EntityGraph
     documents: Documents
     sources: VectorStores
+    lifetime: Lifetime
+    gate: SensitivityFilter
 
     def close(self) -> None:
         """Stop the background worker and the search threads, then close the store."""
+        self.lifetime.close()
         self.write.close()
         self.read.close()
         self.storage.close()
@@ -243,7 +247,8 @@ def wire(
         records=records,
         passages=passages,
     )
-    items = Items(storage, gate)
+    lifetime = Lifetime()
+    items = Items(storage, gate, lifetime)
     # document chunks are written through the index, like long-term entries
     documents = Documents(records, gate, config.write)
     return MemoryParts(
@@ -262,4 +267,6 @@ def wire(
         graph,
         documents,
         sources,
+        lifetime,
+        gate,
     )

@@ -1,4 +1,5 @@
-"""What the graph adapters keep beside the memory: store items and core blocks.
+"""``mm.items``: what the graph adapters keep beside the memory, store items and core
+blocks.
 
 :class:`~langgraph_memory.integrations.graph.store.MemoryStore` items and the MemGPT-style core
 blocks of :mod:`~langgraph_memory.integrations.graph.tools` are records of the memory's store,
@@ -15,17 +16,19 @@ their vectors (float32, base64) and the TTL.
 Core blocks: one record of kind :data:`CORE_BLOCK_KIND` per user and block label.
 
 Example:
+    >>> from langgraph_memory import MemoryManager
     >>> from langgraph_memory.storage import InMemoryBackend
-    >>> from langgraph_memory.sensitivity.policy import SensitivityFilter
-    >>> items = Items(InMemoryBackend(), SensitivityFilter())
-    >>> items.set_core_block("ann", "human", "Mail me at ann@example.com")
+    >>> from langgraph_memory.embeddings import HashingEmbeddings
+    >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+    ...     mm.items.set_core_block("ann", "human", "Mail me at ann@example.com")
+    ...     mm.items.core_block("ann", "human"), mm.items.core_block("ann", "persona")
     'Mail me at [EMAIL]'
-    >>> items.core_block("ann", "human"), items.core_block("ann", "persona")
     ('Mail me at [EMAIL]', '')
 """
 
 from __future__ import annotations
 
+import builtins
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
@@ -33,6 +36,7 @@ from typing import Any
 
 from langgraph_memory.core.records import Record
 from langgraph_memory.core.validation import check_id, check_json_shape
+from langgraph_memory.parts.lifetime import Lifetime
 from langgraph_memory.sensitivity.policy import SensitivityFilter
 from langgraph_memory.storage.capabilities import RecordStore
 
@@ -66,13 +70,17 @@ class Items:
     Args:
         records: Where they are kept.
         gate: The sensitivity gate (redacts or refuses per its policy).
+        lifetime: The manager's open/closed state (none: always open).
     """
 
-    def __init__(self, records: RecordStore, gate: SensitivityFilter) -> None:
+    def __init__(
+        self, records: RecordStore, gate: SensitivityFilter, lifetime: Lifetime | None = None
+    ) -> None:
         self._records = records
         self._gate = gate
+        self._life = lifetime or Lifetime()
 
-    def redact(self, value: Any, *, field: str = "value") -> Any:
+    def _redact(self, value: Any, *, field: str = "value") -> Any:
         """``value`` through the sensitivity gate: every string in it (a str, or a
         JSON-like value's strings) redacted, or refused, per the policy.
 
@@ -89,6 +97,7 @@ class Items:
         Raises:
             SensitiveContentError: When the policy refuses what it found (and ``refuse``).
         """
+        self._life.check()
         return self._gate.clean_label(text, field=field, refuse=refuse)
 
     def _address(
@@ -98,8 +107,9 @@ class Items:
         return labels, self.label(key, field="key", refuse=refuse)
 
     # -- store items ----------------------------------------------------------------------
-    def get_store_item(self, namespace: Sequence[str], key: str) -> Record | None:
+    def get(self, namespace: Sequence[str], key: str) -> Record | None:
         """The record of a store item, or ``None``."""
+        self._life.check()
         if not namespace:
             return None
         namespace, key = self._address(namespace, key)
@@ -107,9 +117,10 @@ class Items:
             STORE_KIND, _item_id(namespace, key), store_scope(namespace[0])
         )
 
-    def store_items(self, root: str | None = None) -> list[Record]:
+    def list(self, root: str | None = None) -> builtins.list[Record]:
         """The records of the store items under a namespace root (every root when
         ``None``), oldest first."""
+        self._life.check()
         scope = store_scope(self.label(root, refuse=False)) if root is not None else None
         return [
             r
@@ -117,7 +128,7 @@ class Items:
             if r.user_id.startswith(STORE_SCOPE_PREFIX)
         ]
 
-    def put_store_item(
+    def put(
         self,
         namespace: Sequence[str],
         key: str,
@@ -139,14 +150,15 @@ class Items:
                 string the text rule refuses, naming where.
             TypeError: When a key in the value is not a str.
         """
+        self._life.check()
         namespace, key = self._address(namespace, key, refuse=True)
         clean = {**data, "namespace": namespace, "key": key}
         if "value" in clean:  # NaN, an infinity or a broken string: a named error
             check_json_shape(clean["value"], "value")
-            clean["value"] = self.redact(clean["value"], field="value")
+            clean["value"] = self._redact(clean["value"], field="value")
         if clean.get("index"):
             clean["index"] = {
-                path: {**entry, "text": self.redact(entry["text"], field=f"index.{path}")}
+                path: {**entry, "text": self._redact(entry["text"], field=f"index.{path}")}
                 for path, entry in clean["index"].items()
             }
         now = updated_at or datetime.now(timezone.utc)
@@ -161,43 +173,49 @@ class Items:
         self._records.put_record(rec)
         return rec
 
-    def refresh_store_item(self, record: Record, expires_at: str) -> None:
+    def refresh(self, record: Record, expires_at: str) -> None:
         """Write a store item's record again with a new expiry, nothing else changed."""
+        self._life.check()
         record.data["expires_at"] = expires_at
         self._records.put_record(record)
 
-    def delete_store_items(self, root: str, ids: Sequence[str]) -> int:
+    def delete_many(self, root: str, ids: Sequence[str]) -> int:
         """Delete store items of a namespace root by record id; returns how many went."""
+        self._life.check()
         scope = store_scope(self.label(root, refuse=False))
         return self._records.delete_records(STORE_KIND, ids, scope)
 
-    def delete_user_items(self, user_id: str) -> int:
+    def delete_user(self, user_id: str) -> int:
         """Delete the store items whose namespace holds ``user_id`` as one of its labels
         (``("memories", user_id)``, ``(user_id, "prefs")``...); returns how many went."""
+        self._life.check()
         gone: dict[str, list[str]] = {}
         label = self.label(user_id, refuse=False)  # as a namespace label holds it
-        for rec in self.store_items():
+        for rec in self.list():
             namespace = json.loads(rec.id)[:-1]
             if user_id in namespace or label in namespace:
                 gone.setdefault(namespace[0], []).append(rec.id)
-        return sum(self.delete_store_items(root, ids) for root, ids in gone.items())
+        return sum(self.delete_many(root, ids) for root, ids in gone.items())
 
-    def delete_store_item(self, namespace: Sequence[str], key: str) -> int:
+    def delete(self, namespace: Sequence[str], key: str) -> int:
         """Delete one store item; returns 1 when it existed, else 0."""
+        self._life.check()
         namespace, key = self._address(namespace, key)
-        return self.delete_store_items(namespace[0], [_item_id(namespace, key)])
+        return self.delete_many(namespace[0], [_item_id(namespace, key)])
 
     # -- core blocks ----------------------------------------------------------------------
     def core_block(self, user_id: str, label: str) -> str:
         """The text of one of a user's core blocks (``""`` when never written)."""
+        self._life.check()
         user_id = check_id(user_id, "user_id")
         rec = self._records.get_record(CORE_BLOCK_KIND, _block_id(user_id, label), user_id)
         return str(rec.data.get("value", "")) if rec is not None else ""
 
     def set_core_block(self, user_id: str, label: str, value: str) -> str:
         """Overwrite a user's core block through the gate; returns the text stored."""
+        self._life.check()
         user_id = check_id(user_id, "user_id")
-        text = self.redact(value, field=label)
+        text = self._redact(value, field=label)
         now = datetime.now(timezone.utc)
         rid = _block_id(user_id, label)
         old = self._records.get_record(CORE_BLOCK_KIND, rid, user_id)

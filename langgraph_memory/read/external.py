@@ -2,7 +2,7 @@
 
 A user who keeps documents in a LangChain vector store — langchain-postgres' ``PGVectorStore`` (or
 its older ``PGVector``), or any other ``VectorStore`` — attaches it to the manager
-(:meth:`~langgraph_memory.MemoryManager.attach_vector_store`), shared or for one user. Nothing of it
+(:meth:`~langgraph_memory.parts.documents.Documents.attach`), shared or for one user. Nothing of it
 is copied: each ``search`` and ``build_context`` asks the store for its closest passages
 (``similarity_search_with_relevance_scores``, with the attachment's ``k`` and ``filter``), while the
 memory's own retrieval runs. The read path ranks them beside the document chunks
@@ -257,7 +257,7 @@ class VectorStores:
         timeout: float | None = DEFAULT_TIMEOUT,
     ) -> None:
         """Attach ``store`` as ``name`` (again: replaces it). See the manager's
-        :meth:`~langgraph_memory.MemoryManager.attach_vector_store`."""
+        :meth:`~langgraph_memory.parts.documents.Documents.attach`."""
         from langchain_core.vectorstores import VectorStore
 
         owner = owner_of(user_id)

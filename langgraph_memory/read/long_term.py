@@ -14,7 +14,7 @@ Example:
     >>> from langgraph_memory.storage import InMemoryBackend
     >>> store = InMemoryBackend()
     >>> lt = LongTermMemory(store)
-    >>> _ = lt.add_fact("ann", "Ann", "lives_in", "Lyon", valid_from="2024-05-01")
+    >>> _ = lt.facts.add_fact("ann", "Ann", "lives_in", "Lyon", valid_from="2024-05-01")
     >>> _, others = LongTermDocs(lt, store, {"fact": Fact}).long_term_docs("ann")
     >>> [d.text for d in others]
     ['Ann lives in Lyon (since 2024-05-01)']
@@ -49,7 +49,7 @@ class LongTermDocs:
         ones)."""
         return [
             LongTermDoc(e.id, "profile", e.text(), list(e.source_ids), e.updated_at)
-            for e in self._longterm.for_context(user_id, scope)
+            for e in self._longterm.profile.for_context(user_id, scope)
         ]
 
     def long_term_docs(

@@ -130,7 +130,8 @@ class SensitiveContentError(ValueError):
         super().__init__(
             f"{field} contains {what} ({', '.join(self.kinds)}) and the sensitivity policy "
             "refuses it; nothing was stored. Remove it, or set the policy for "
-            f"{self.kinds[0]!r} to 'redact' or 'allow' (MemoryConfig(sensitivity=...))."
+            f"{self.kinds[0]!r} to 'redact' or 'allow' (WriteSection(sensitivity=...) in "
+            "MemoryConfig(write=...))."
         )
 
 

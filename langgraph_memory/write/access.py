@@ -14,10 +14,10 @@ Example:
     >>> store = InMemoryBackend()
     >>> lt, wm = LongTermMemory(store), WorkingMemory(store)
     >>> log = AccessLog(wm, Consolidator(wm), lt)
-    >>> pref = lt.upsert_preference("ann", "drink", "tea", source="explicit")
+    >>> pref = lt.profile.upsert_preference("ann", "drink", "tea", source="explicit")
     >>> log.note("ann", [("profile", pref.id), ("profile", pref.id)])
     >>> log.save()
-    >>> lt.get_preference("ann", pref.id).access_count
+    >>> lt.profile.get_preference("ann", pref.id).access_count
     2
 """
 

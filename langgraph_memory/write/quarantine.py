@@ -11,8 +11,8 @@ error is reported by ``flush()`` and the batch is retried later.
 
 A quarantined message stays stored, found by its words (not by meaning), in its
 session's history, and deleted with its user or by ``mm.delete``. Its error is kept
-as a record of kind :data:`FAILED_KIND`; ``mm.failed_messages()`` lists them,
-``mm.retry_failed()`` puts them back in the queue, and ``stats()`` counts them.
+as a record of kind :data:`FAILED_KIND`; ``mm.maintenance.failed()`` lists them,
+``mm.maintenance.retry_failed()`` puts them back in the queue, and ``stats()`` counts them.
 
 Example:
     >>> from langgraph_memory import MemoryManager
@@ -27,7 +27,7 @@ Example:
     ...     _ = mm.add_message("ann", "s1", "user", "I like tea")
     ...     _ = mm.add_message("ann", "s1", "user", "a \\u2603 in July")
     ...     mm.flush()
-    ...     [(f.message_id == m.id, f.error) for f, m in zip(mm.failed_messages("ann"),
+    ...     [(f.message_id == m.id, f.error) for f, m in zip(mm.maintenance.failed("ann"),
     ...      [mm._backend.iter_messages("ann")[1]])]
     [(True, 'ValueError: the model refuses snowmen')]
 """

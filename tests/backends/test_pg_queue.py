@@ -251,7 +251,7 @@ def _assert_placed_once(mm: MemoryManager, users: list[str], sessions: list[str]
         assert mm.stats(user)["embedded"] == len(msgs)
         assert placements(mm, user) == Counter(m.seq for m in msgs), user
         for session in sessions:  # pages in order within each session
-            seqs = [s for p in mm._hierarchy.state(user, session).pages for s in p.seqs]
+            seqs = [s for p in mm._parts.hierarchy.state(user, session).pages for s in p.seqs]
             assert seqs == sorted(seqs)
     return total
 
@@ -300,7 +300,8 @@ class Hanging(HashingEmbeddings):  # same model id: the next manager reuses the 
 url, point = sys.argv[1], sys.argv[2]
 emb = Hanging()
 mm = MemoryManager(backend=PostgresBackend(url), embeddings=emb,
-                   config=MemoryConfig(stm_capacity_pages=2, embed_batch_size=8))
+                   config=MemoryConfig(hierarchy={"stm_capacity_pages": 2},
+                                       write={"embed_batch_size": 8}))
 
 def ingest(start, n):
     for i in range(start, start + n):
@@ -316,7 +317,7 @@ if point == "claim":  # the worker hangs inside its embedder, its claim open
 else:  # "placement": segments saved, then the process dies before any session state
     def die(*args, **kwargs):
         os._exit(17)
-    mm._hierarchy._save_state = die
+    mm._parts.hierarchy._save_state = die
 ingest(6, 6)
 ingested.set()
 mm.flush()

@@ -172,7 +172,7 @@ def test_backup_of_a_store_in_use_is_whole_and_checked(tmp_path: Path) -> None:
         assert copy == tmp_path / "backups" / "memory.sqlite3"
         with pytest.raises(FileExistsError, match="exists"):
             mm.backup(copy)
-        mm.verify()
+        mm.maintenance.verify()
         mm.add_message("ann", "s1", "user", "written after the backup")
     assert not copy.with_name(copy.name + "-wal").exists()  # one self-contained file
     assert _messages(copy.parent, integrity="always") == N
@@ -202,7 +202,7 @@ def test_backup_elsewhere_says_what_to_use(mm: MemoryManager, tmp_path: Path) ->
         return
     with pytest.raises(NotImplementedError, match="pg_dump" if name == "postgres" else "."):
         mm.backup(tmp_path / "x.sqlite3")
-    mm.verify()  # nothing of its own to check, and no error
+    mm.maintenance.verify()  # nothing of its own to check, and no error
 
 
 def test_a_mismatch_that_settles_is_not_damage(hot_copy: Path, tmp_path: Path) -> None:

@@ -159,8 +159,8 @@ def test_missing_user_id_warns_once_and_captures_nothing(
 async def test_async_path(mm: MemoryManager, saver: MemoryCheckpointer) -> None:
     graph = _chat_graph(saver, ["async reply"])
     await graph.ainvoke({"messages": [("user", "async question about tea")]}, _cfg("u1", "A"))
-    await mm.aflush()
-    assert (await mm.asearch("u1", "tea", k=1))[0].text == "async question about tea"
+    await mm.aio.flush()
+    assert (await mm.aio.search("u1", "tea", k=1))[0].text == "async question about tea"
     tup = await saver.aget_tuple(_cfg("u1", "A"))
     assert tup is not None and len(tup.checkpoint["channel_values"]["messages"]) == 2
     assert [t async for t in saver.alist(_cfg("u1", "A"), limit=1)][0].config == tup.config

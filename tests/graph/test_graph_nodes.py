@@ -245,7 +245,7 @@ def test_recall_options(memory: MemoryManager) -> None:
 
 def test_recall_reads_the_session_scope_from_config(memory: MemoryManager) -> None:
     mid = memory.add_message("u", "t0", "user", "For the thesis I cite in APA.")
-    memory._longterm.upsert_preference(
+    memory._longterm.profile.upsert_preference(
         "u", "citation", "APA", source="explicit", scope="thesis", source_ids=[mid]
     )
     memory.flush()
@@ -437,16 +437,18 @@ def test_each_mode_runs_its_own_node_variant(
     memory: MemoryManager, mode: Literal["sync", "async"], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls: list[str] = []
-    for method in ("build_context", "add_message", "abuild_context", "aadd_message"):
-        original = getattr(memory, method)
+    surfaces = [(memory, ""), (memory.aio, "aio.")]
+    for surface, prefix in surfaces:
+        for method in ("build_context", "add_message"):
+            original = getattr(surface, method)
 
-        def spy(*args: Any, _name: str = method, _f: Any = original, **kwargs: Any) -> Any:
-            calls.append(_name)
-            return _f(*args, **kwargs)
+            def spy(*args: Any, _name: str = prefix + method, _f: Any = original, **kw: Any) -> Any:
+                calls.append(_name)
+                return _f(*args, **kw)
 
-        monkeypatch.setattr(memory, method, spy)
+            monkeypatch.setattr(surface, method, spy)
     run(node_graph(memory, scripted("Noted.")), FACT, cfg("u", "t"), mode)
     if mode == "sync":
         assert calls == ["build_context", "add_message", "add_message"]
-    else:  # the async twins, which run the sync methods in a worker thread
-        assert calls[0] == "abuild_context" and calls.count("aadd_message") == 2
+    else:  # the awaitable surface, which runs the sync methods in a worker thread
+        assert calls[0] == "aio.build_context" and calls.count("aio.add_message") == 2

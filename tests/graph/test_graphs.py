@@ -116,7 +116,7 @@ def test_chat_runs_async(chat: ModuleType, memory: MemoryManager) -> None:
     async def go() -> dict[str, Any]:
         cfg = {"configurable": {"user_id": "u", "thread_id": "a"}}
         await graph.ainvoke({"messages": [("user", "My dog is called Rex")]}, cfg)
-        await memory.aflush()
+        await memory.aio.flush()
         cfg = {"configurable": {"user_id": "u", "thread_id": "b"}}
         return await graph.ainvoke({"messages": [("user", "What is my dog called?")]}, cfg)
 
@@ -170,8 +170,8 @@ def test_ops_tool_runs_become_tasks_episodes_and_knowledge(
         state = run_incident(graph, n)
         assert infra.status["nginx"] == "up"
         made.append(state["memory_maintenance"]["knowledge"])
-        task = memory.get_task(
-            "ops", memory.episodes("ops")[-1].source_ids[0].removeprefix("task:")
+        task = memory.tasks.get(
+            "ops", memory.tasks.episodes("ops")[-1].source_ids[0].removeprefix("task:")
         )
         assert task.id == state["task_id"] and task.status == "completed"
         assert [s.tool_name for s in task.steps] == [
@@ -184,12 +184,12 @@ def test_ops_tool_runs_become_tasks_episodes_and_knowledge(
         tool_results = [m for m in state["messages"] if isinstance(m, ToolMessage)]
         assert [m.status for m in tool_results] == ["success"] * 3
 
-    episodes = memory.episodes("ops")
+    episodes = memory.tasks.episodes("ops")
     assert [(e.outcome, e.target, len(e.steps)) for e in episodes] == [("success", "nginx", 3)] * 4
     assert episodes[0].trigger_summary == "nginx returns 502s (#0)"
     # the third episode about nginx is consolidated into knowledge, shown to the next request
     assert [len(k) for k in made] == [0, 0, 1, 0]
-    (knowledge,) = memory.knowledge("ops")
+    (knowledge,) = memory.tasks.knowledge("ops")
     assert knowledge.target == "nginx" and len(knowledge.source_episodes) == 3
     fourth = next(
         i for i, seen in enumerate(model.seen) if "(#3)" in content_text(seen[-1].content)
@@ -222,7 +222,7 @@ def test_ops_failed_tool_call_is_a_failed_step(ops: ModuleType, memory: MemoryMa
     tool_results = [m for m in state["messages"] if isinstance(m, ToolMessage)]
     assert [m.status for m in tool_results] == ["error", "success"]
     assert "unknown service 'mysql'" in tool_results[0].content
-    (episode,) = memory.episodes("ops")
+    (episode,) = memory.tasks.episodes("ops")
     assert [s.status for s in episode.steps] == ["failed", "completed"]
     assert episode.outcome == "partial"
     assert episode.outcome_summary == "There is no mysql; postgres is up."

@@ -110,7 +110,7 @@ def test_async_agent_recalls_and_remembers(mm: MemoryManager) -> None:
 
     async def run() -> dict[str, Any]:
         await agent.ainvoke({"messages": [("user", FACT)]}, cfg("u1", "A"))
-        await mm.aflush()
+        await mm.aio.flush()
         return await agent.ainvoke({"messages": [("user", ASK)]}, cfg("u1", "B"))
 
     out = asyncio.run(run())
@@ -135,7 +135,7 @@ def test_tool_runs_become_steps_and_an_episode(mm: MemoryManager) -> None:
     )
     agent = make_agent(mm, model)
     out = agent.invoke({"messages": [("user", "Find me a snack")]}, cfg("u1", "T"))
-    [episode] = mm.episodes("u1")
+    [episode] = mm.tasks.episodes("u1")
     assert episode.trigger_summary == "Find me a snack"
     by_tool = sorted((s.tool_name, s.status) for s in episode.steps)
     assert by_tool == [("broken", "failed"), ("lookup", "completed"), ("lookup", "completed")]
@@ -147,7 +147,7 @@ def test_tool_runs_become_steps_and_an_episode(mm: MemoryManager) -> None:
     assert out["messages"][-1].content == "Done: pretzels."
     # a turn without tool calls opens no task
     make_agent(mm, script("hi")).invoke({"messages": [("user", "hello")]}, cfg("u1", "T2"))
-    assert len(mm.episodes("u1")) == 1
+    assert len(mm.tasks.episodes("u1")) == 1
 
 
 def test_a_long_thread_stays_within_its_budget_and_every_message_stays_searchable(

@@ -61,7 +61,7 @@ def test_shown_messages_are_not_recalled_and_their_budget_is_used(
     others_after = [it for it in plain.items if it.text not in _only_shown(plain, shown)]
     assert len(ctx.items) > len(others_after)
     assert sum(it.tokens for it in ctx.items) > sum(it.tokens for it in others_after)
-    again = asyncio.run(memory.abuild_context("u", "now", QUERY, 300, shown_ids=shown))
+    again = asyncio.run(memory.aio.build_context("u", "now", QUERY, 300, shown_ids=shown))
     assert [it.text for it in again.items] == [it.text for it in ctx.items]
 
 

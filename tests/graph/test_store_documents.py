@@ -30,8 +30,8 @@ NOTES = "# Notes\n## Garden\nWater the tomatoes every morning before work."
 @pytest.fixture
 def mm(backend: MemoryBackend) -> MemoryManager:
     m = MemoryManager(backend=backend, embeddings=HashingEmbeddings())
-    m.add_document(None, HANDBOOK_V1, document_id="handbook")
-    m.add_document("ann", NOTES, document_id="notes")
+    m.documents.add(None, HANDBOOK_V1, document_id="handbook")
+    m.documents.add("ann", NOTES, document_id="notes")
     m.add_message("ann", "s1", "user", "hello there")
     m.add_message("bob", "s1", "user", "hi")
     m.flush()
@@ -82,7 +82,7 @@ def test_listing_filters_and_pages(mm: MemoryManager) -> None:
 
 
 def test_only_the_current_version_shows(mm: MemoryManager) -> None:
-    mm.add_document(None, HANDBOOK_V2, document_id="handbook")
+    mm.documents.add(None, HANDBOOK_V2, document_id="handbook")
     mm.flush()
     store = MemoryStore(mm)
     item = store.get(("documents",), "handbook#0")
@@ -90,20 +90,20 @@ def test_only_the_current_version_shows(mm: MemoryManager) -> None:
     texts = [h.value["text"] for h in store.search(("documents",), query="orange gate park")]
     assert texts and not any("orange gate" in t for t in texts)
     # the archived version stays reachable through the manager
-    old = mm.document_chunks(None, "handbook", version="1")
+    old = mm.documents.chunks(None, "handbook", version="1")
     assert [c.status for c in old] == ["archived", "archived"]
-    assert [c.version for c in mm.document_chunks(None, "handbook")] == ["2", "2"]
+    assert [c.version for c in mm.documents.chunks(None, "handbook")] == ["2", "2"]
 
 
 def test_the_namespace_is_read_only(mm: MemoryManager) -> None:
     store = MemoryStore(mm)
     for namespace in (("documents",), ("documents", "ann"), ("documents", "ann", "x")):
-        with pytest.raises(InvalidNamespaceError, match="read-only.*add_document"):
+        with pytest.raises(InvalidNamespaceError, match="read-only.*documents.add"):
             store.put(namespace, "handbook#0", {"text": "overwritten"})
         with pytest.raises(InvalidNamespaceError, match="read-only"):
             store.delete(namespace, "handbook#0")
     assert "orange gate" in store.get(("documents",), "handbook#0").value["text"]
-    assert [d.document_id for d in mm.documents(None)] == ["handbook"]
+    assert [d.document_id for d in mm.documents.list(None)] == ["handbook"]
 
 
 def test_the_view_can_be_switched_off_or_moved(mm: MemoryManager) -> None:
@@ -132,21 +132,21 @@ def test_async_reads(mm: MemoryManager) -> None:
 
 
 def test_search_documents_keeps_owners_apart(mm: MemoryManager) -> None:
-    shared = mm.search_documents(None, "tomatoes ramen parking", k=10)
+    shared = mm.documents.search(None, "tomatoes ramen parking", k=10)
     assert shared and all(h.metadata["shared"] for h in shared)
-    own = mm.search_documents("ann", "tomatoes", k=10)
+    own = mm.documents.search("ann", "tomatoes", k=10)
     assert [h.metadata["document_id"] for h in own] == ["notes"]
-    assert mm.search_documents("bob", "tomatoes") == []
+    assert mm.documents.search("bob", "tomatoes") == []
     both = mm.search("ann", "tomatoes ramen", k=10, layers=["document"])
     assert {h.metadata["document_id"] for h in both} == {"notes", "handbook"}
-    lunch = mm.search_documents(None, "visitors canteen", filter={"chunk": 1})
+    lunch = mm.documents.search(None, "visitors canteen", filter={"chunk": 1})
     assert [h.metadata["chunk"] for h in lunch] == [1]
     with pytest.raises(ValueError, match="k"):
-        mm.search_documents(None, "x", k=0)
+        mm.documents.search(None, "x", k=0)
     with pytest.raises(ValueError, match="user_id"):
-        mm.search_documents("", "x")
-    assert [h.id for h in asyncio.run(mm.asearch_documents("ann", "tomatoes"))] == [
+        mm.documents.search("", "x")
+    assert [h.id for h in asyncio.run(mm.aio.documents.search("ann", "tomatoes"))] == [
         h.id for h in own
     ]
-    assert asyncio.run(mm.adocument_chunks("ann", "notes"))[0].body.startswith("Water")
-    assert mm.document_chunks("ann", "missing") == []
+    assert asyncio.run(mm.aio.documents.chunks("ann", "notes"))[0].body.startswith("Water")
+    assert mm.documents.chunks("ann", "missing") == []

@@ -355,7 +355,7 @@ def test_tools_run_under_toolnode_with_the_graph_config(mm: MemoryManager) -> No
 def test_preference_feedback_moves_confidence(mm: MemoryManager, mode: Mode) -> None:
     mm.add_message("u", "s", "user", "I love green tea.", message_id="m1")
     mm.flush()
-    [entry] = mm._longterm.list_preferences("u")
+    [entry] = mm._longterm.profile.list_preferences("u")
     assert entry.confidence == 1.0
     tools = tools_of(mm)
     out = call(tools["preference_feedback"], {"preference": entry.id, "signal": "corrected"},
@@ -370,4 +370,4 @@ def test_preference_feedback_moves_confidence(mm: MemoryManager, mode: Mode) -> 
     missing = call(tools["preference_feedback"], {"preference": "nope", "signal": "followed"},
                    cfg("u"), mode)  # fmt: skip
     assert missing.status == "error" and "no preference" in missing.content
-    assert mm._longterm.list_preferences("bob") == []  # another user's is never touched
+    assert mm._longterm.profile.list_preferences("bob") == []  # another user's is never touched

@@ -63,7 +63,7 @@ def test_versions_compare_by_their_numbers() -> None:
 
 
 def test_a_document_is_found_with_its_citation_and_sources(mm: MemoryManager) -> None:
-    info = mm.add_document(None, GUIDE_V1, document_id="deploy", version="1.2")
+    info = mm.documents.add(None, GUIDE_V1, document_id="deploy", version="1.2")
     assert (info.document_id, info.version, info.chunks, info.title) == (
         "deploy",
         "1.2",
@@ -82,8 +82,8 @@ def test_a_document_is_found_with_its_citation_and_sources(mm: MemoryManager) ->
 
 
 def test_a_new_version_archives_the_old_chunks(mm: MemoryManager) -> None:
-    mm.add_document(None, GUIDE_V1, document_id="deploy", version="1.0")
-    mm.add_document(None, GUIDE_V2, document_id="deploy", version="1.1")
+    mm.documents.add(None, GUIDE_V1, document_id="deploy", version="1.0")
+    mm.documents.add(None, GUIDE_V2, document_id="deploy", version="1.1")
     mm.flush()
     hits = mm.search("ann", "orca-backup snapshot restore", k=10, layers=["document"])
     assert hits and all(", v1.1]" in h.text for h in hits)
@@ -94,26 +94,26 @@ def test_a_new_version_archives_the_old_chunks(mm: MemoryManager) -> None:
     assert old and "orca-backup" in old[0].text and ", v1.0]" in old[0].text
     by_version = mm.search("ann", "install", k=10, layers=["document"], filter={"version": "1.0"})
     assert by_version and all(h.metadata["version"] == "1.0" for h in by_version)
-    [doc] = mm.documents(None)
+    [doc] = mm.documents.list(None)
     assert doc.version == "1.1" and [v["version"] for v in doc.versions] == ["1.0", "1.1"]
 
 
 def test_versions_only_move_forward(mm: MemoryManager) -> None:
-    mm.add_document("ann", GUIDE_V1, document_id="deploy", version="2.0")
+    mm.documents.add("ann", GUIDE_V1, document_id="deploy", version="2.0")
     with pytest.raises(ValueError, match="older"):
-        mm.add_document("ann", GUIDE_V2, document_id="deploy", version="1.9")
+        mm.documents.add("ann", GUIDE_V2, document_id="deploy", version="1.9")
     with pytest.raises(ValueError, match="other text"):
-        mm.add_document("ann", GUIDE_V2, document_id="deploy", version="2.0")
-    again = mm.add_document("ann", GUIDE_V1, document_id="deploy", version="2.0")
+        mm.documents.add("ann", GUIDE_V2, document_id="deploy", version="2.0")
+    again = mm.documents.add("ann", GUIDE_V1, document_id="deploy", version="2.0")
     assert again.version == "2.0" and len(again.versions) == 1
-    auto = mm.add_document("ann", "# Notes\nfirst", document_id="notes")
+    auto = mm.documents.add("ann", "# Notes\nfirst", document_id="notes")
     assert auto.version == "1"
-    assert mm.add_document("ann", "# Notes\nsecond", document_id="notes").version == "2"
+    assert mm.documents.add("ann", "# Notes\nsecond", document_id="notes").version == "2"
 
 
 def test_a_users_documents_are_theirs_shared_ones_everyones(mm: MemoryManager) -> None:
-    mm.add_document("ann", "# Diary\nAnn keeps the spare key under the blue flowerpot.")
-    mm.add_document(None, "# Office\nThe office opens at nine on weekdays.")
+    mm.documents.add("ann", "# Diary\nAnn keeps the spare key under the blue flowerpot.")
+    mm.documents.add(None, "# Office\nThe office opens at nine on weekdays.")
     mm.add_message("bob", "s1", "user", "hello")
     mm.flush()
     for user in ("bob", "carl"):
@@ -125,9 +125,9 @@ def test_a_users_documents_are_theirs_shared_ones_everyones(mm: MemoryManager) -
     for user in ("ann", "bob"):
         hits = mm.search(user, "when does the office open", k=10, layers=["document"])
         assert any("nine on weekdays" in t for t in _texts(hits)), user
-    assert [d.document_id for d in mm.documents("ann")] == ["Diary"]
-    assert [d.document_id for d in mm.documents("bob")] == []
-    assert [d.document_id for d in mm.documents(None)] == ["Office"]
+    assert [d.document_id for d in mm.documents.list("ann")] == ["Diary"]
+    assert [d.document_id for d in mm.documents.list("bob")] == []
+    assert [d.document_id for d in mm.documents.list(None)] == ["Office"]
 
 
 def test_the_shared_owner_is_no_user_id(mm: MemoryManager) -> None:
@@ -138,7 +138,7 @@ def test_the_shared_owner_is_no_user_id(mm: MemoryManager) -> None:
 
 
 def test_build_context_packs_chunks_with_their_citation(mm: MemoryManager) -> None:
-    mm.add_document(None, GUIDE_V1, document_id="deploy", version="1.2")
+    mm.documents.add(None, GUIDE_V1, document_id="deploy", version="1.2")
     mm.add_message("ann", "s1", "user", "we need to roll back the database today")
     mm.flush()
     ctx = mm.build_context("ann", "s2", "how do I roll back the database snapshot?", 400)
@@ -150,12 +150,12 @@ def test_build_context_packs_chunks_with_their_citation(mm: MemoryManager) -> No
 
 
 def test_remove_document_takes_every_version(mm: MemoryManager, backend: MemoryBackend) -> None:
-    mm.add_document("ann", GUIDE_V1, document_id="deploy", version="1")
-    mm.add_document("ann", GUIDE_V2, document_id="deploy", version="2")
+    mm.documents.add("ann", GUIDE_V1, document_id="deploy", version="1")
+    mm.documents.add("ann", GUIDE_V2, document_id="deploy", version="2")
     mm.flush()
-    assert mm.remove_document("ann", "deploy") == 6
+    assert mm.documents.remove("ann", "deploy") == 6
     assert backend.query_records(CHUNK_KIND, "ann") == []
-    assert mm.documents("ann") == []
+    assert mm.documents.list("ann") == []
     hits = mm.search("ann", "roll back database", k=10, layers=["document"])
     hits += mm.search(
         "ann", "roll back database", k=10, layers=["document"], filter={"status": "archived"}
@@ -164,24 +164,24 @@ def test_remove_document_takes_every_version(mm: MemoryManager, backend: MemoryB
     _, entries = backend.entries_since("ann", 0)
     live = [e for e in entries if e.key.startswith("chunk/") and e.text is not None]
     assert live == []
-    assert mm.remove_document("ann", "deploy") == 0
+    assert mm.documents.remove("ann", "deploy") == 0
 
 
 def test_delete_user_removes_their_documents(mm: MemoryManager, backend: MemoryBackend) -> None:
-    mm.add_document("ann", GUIDE_V1, document_id="deploy")
-    mm.add_document(None, "# Office\nThe office opens at nine.")
+    mm.documents.add("ann", GUIDE_V1, document_id="deploy")
+    mm.documents.add(None, "# Office\nThe office opens at nine.")
     mm.flush()
     mm.delete_user("ann")
-    assert mm.documents("ann") == [] and backend.query_records(CHUNK_KIND, "ann") == []
+    assert mm.documents.list("ann") == [] and backend.query_records(CHUNK_KIND, "ann") == []
     assert mm.search("ann", "roll back database", k=10, layers=["document"])[0].metadata["shared"]
-    assert len(mm.documents(None)) == 1
+    assert len(mm.documents.list(None)) == 1
 
 
 def test_documents_go_through_the_sensitivity_gate(tmp_path: Path) -> None:
     from langgraph_memory.storage import InMemoryBackend
 
     with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
-        mm.add_document(
+        mm.documents.add(
             "ann",
             "# Contacts\nWrite to ops@example.com, key sk-abcdefghijklmnopqrstuvwx1234",
             metadata={"owner": "ops@example.com"},
@@ -194,8 +194,8 @@ def test_documents_go_through_the_sensitivity_gate(tmp_path: Path) -> None:
     backend = InMemoryBackend()
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         with pytest.raises(SensitiveContentError):
-            mm.add_document("ann", "# Contacts\nWrite to ops@example.com")
-        assert mm.documents("ann") == [] and backend.query_records(CHUNK_KIND, "ann") == []
+            mm.documents.add("ann", "# Contacts\nWrite to ops@example.com")
+        assert mm.documents.list("ann") == [] and backend.query_records(CHUNK_KIND, "ann") == []
 
 
 @pytest.mark.parametrize(
@@ -213,10 +213,10 @@ def test_documents_go_through_the_sensitivity_gate(tmp_path: Path) -> None:
 def test_bad_documents_are_refused_and_nothing_changes(
     mm: MemoryManager, backend: MemoryBackend, source: object, error: type, match: str
 ) -> None:
-    mm.add_document("ann", "# Keep\nThis stays.", document_id="keep")
+    mm.documents.add("ann", "# Keep\nThis stays.", document_id="keep")
     with pytest.raises(error, match=match):
-        mm.add_document("ann", source)  # type: ignore[arg-type]
-    assert [d.document_id for d in mm.documents("ann")] == ["keep"]
+        mm.documents.add("ann", source)  # type: ignore[arg-type]
+    assert [d.document_id for d in mm.documents.list("ann")] == ["keep"]
     assert len(backend.query_records(CHUNK_KIND, "ann")) == 1
 
 
@@ -226,28 +226,28 @@ def test_a_document_over_the_limit_is_refused(tmp_path: Path) -> None:
     big = "# Big\n" + "lorem ipsum dolor " * (50 * 1024 * 1024 // 18)  # 50 MB
     with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
         with pytest.raises(ValueError, match="max_document_chars"):
-            mm.add_document("ann", big)
+            mm.documents.add("ann", big)
         path = tmp_path / "big.md"
         path.write_text(big)
         with pytest.raises(ValueError, match="max_document_chars"):
-            mm.add_document("ann", path)
+            mm.documents.add("ann", path)
         binary = tmp_path / "blob.bin"
         binary.write_bytes(b"\x00\x01\x02" * 1000)
         with pytest.raises(ValueError, match="binary"):
-            mm.add_document("ann", binary)
-        assert mm.documents("ann") == []
+            mm.documents.add("ann", binary)
+        assert mm.documents.list("ann") == []
 
 
 def test_files_and_langchain_documents_are_sources(mm: MemoryManager, tmp_path: Path) -> None:
     path = tmp_path / "faq.md"
     path.write_text("# FAQ\n## Parking\nVisitors park on level minus two.", "utf-8")
-    info = mm.add_document("ann", path)
+    info = mm.documents.add("ann", path)
     assert info.document_id == str(path) and info.title == "FAQ"
     pages = [
         Document("Chapter one talks about lighthouses.", metadata={"source": "b.pdf", "page": 1}),
         Document("Chapter two talks about harbours.", metadata={"source": "b.pdf", "page": 2}),
     ]
-    book = mm.add_document("ann", pages, metadata={"title": "Sea Book"})
+    book = mm.documents.add("ann", pages, metadata={"title": "Sea Book"})
     assert (book.document_id, book.title, book.chunks) == ("b.pdf", "Sea Book", 2)
     mm.flush()
     hit = mm.search("ann", "harbours chapter", k=1, layers=["document"])[0]
@@ -257,7 +257,7 @@ def test_files_and_langchain_documents_are_sources(mm: MemoryManager, tmp_path: 
 
 
 def test_chunks_are_embedded_by_the_worker(mm: MemoryManager, backend: MemoryBackend) -> None:
-    mm.add_document(None, GUIDE_V1, document_id="deploy")
+    mm.documents.add(None, GUIDE_V1, document_id="deploy")
     mm.flush()
     assert backend.pending_entries(100) == []
     _, entries = backend.entries_since(SHARED_OWNER, 0)
@@ -266,7 +266,7 @@ def test_chunks_are_embedded_by_the_worker(mm: MemoryManager, backend: MemoryBac
 
 
 def test_the_retriever_serves_documents(mm: MemoryManager) -> None:
-    mm.add_document(None, GUIDE_V1, document_id="deploy", version="3")
+    mm.documents.add(None, GUIDE_V1, document_id="deploy", version="3")
     mm.add_message("ann", "s1", "user", "roll back the database please")
     mm.flush()
     retriever = MemoryRetriever(memory=mm, user_id="ann", k=2, layers=["document"])
@@ -285,9 +285,9 @@ def test_the_retriever_serves_documents(mm: MemoryManager) -> None:
 
 def test_async_twins(mm: MemoryManager) -> None:
     async def run() -> tuple[int, int, int]:
-        info = await mm.aadd_document("ann", GUIDE_V1, document_id="deploy")
-        listed = await mm.adocuments("ann")
-        gone = await mm.aremove_document("ann", "deploy")
+        info = await mm.aio.documents.add("ann", GUIDE_V1, document_id="deploy")
+        listed = await mm.aio.documents.list("ann")
+        gone = await mm.aio.documents.remove("ann", "deploy")
         return info.chunks, len(listed), gone
 
     assert asyncio.run(run()) == (3, 1, 3)

@@ -34,13 +34,13 @@ def test_mentions_make_an_entity_whose_card_a_question_naming_it_gets(mm: Memory
     b = say(mm, "Yesterday I had coffee with Caroline and her sister.", 5)
     say(mm, "我和王伟在杭州见面了。", 6)
     mm.flush()
-    by_name = {e.name: e for e in mm.entities("ann")}
+    by_name = {e.name: e for e in mm.profile.entities("ann")}
     caroline = by_name["Caroline"]
     assert caroline.type == "person" and caroline.count == 2
     assert [m[0] for m in caroline.mentions] == [a, b]
     assert caroline.first_at == T0 and caroline.last_at == T0 + timedelta(days=5)
     assert by_name["王伟"].type == "person"
-    assert mm.entities("bob") == []
+    assert mm.profile.entities("bob") == []
     ctx = mm.build_context("ann", "live", "What do I know about Caroline?", 2000)
     [card] = [it for it in ctx.items if it.layer == "entity"]
     assert "Caroline (person): mentioned 2 times" in card.text and card.source_ids == [a, b]
@@ -51,11 +51,14 @@ def test_mentions_make_an_entity_whose_card_a_question_naming_it_gets(mm: Memory
 
 def test_relations_are_the_facts_naming_the_entity(mm: MemoryManager) -> None:
     lt = mm._longterm
-    lt.add_fact("ann", "Sofia", "runs", "the design review", valid_from=T0)
-    lt.add_fact("ann", "ann", "works_with", "Sofia from the design team", valid_from=T0)
-    lt.add_fact("ann", "ann", "location", "Lisbon", valid_from=T0)
-    assert sorted(f.relation for f in mm.relations("ann", "sofia")) == ["runs", "works_with"]
-    assert mm.relations("bob", "Sofia") == []
+    lt.facts.add_fact("ann", "Sofia", "runs", "the design review", valid_from=T0)
+    lt.facts.add_fact("ann", "ann", "works_with", "Sofia from the design team", valid_from=T0)
+    lt.facts.add_fact("ann", "ann", "location", "Lisbon", valid_from=T0)
+    assert sorted(f.relation for f in mm.profile.relations("ann", "sofia")) == [
+        "runs",
+        "works_with",
+    ]
+    assert mm.profile.relations("bob", "Sofia") == []
 
 
 def test_a_replayed_message_is_one_mention(mm: MemoryManager) -> None:
@@ -70,7 +73,7 @@ def test_a_replayed_message_is_one_mention(mm: MemoryManager) -> None:
 def test_an_entity_mentioned_once_has_no_card(mm: MemoryManager) -> None:
     say(mm, "I met Caroline at the book club on Tuesday.", 0)
     mm.flush()
-    assert [e.count for e in mm.entities("ann") if e.name == "Caroline"] == [1]
+    assert [e.count for e in mm.profile.entities("ann") if e.name == "Caroline"] == [1]
     ctx = mm.build_context("ann", "live", "What do I know about Caroline?", 2000)
     assert not [it for it in ctx.items if it.layer == "entity"]
 

@@ -28,7 +28,7 @@ def mm(backend: MemoryBackend) -> Iterator[MemoryManager]:
 
 def fill(mm: MemoryManager, user: str, n: int) -> None:
     for i in range(n):
-        mm._longterm.add_fact(
+        mm._longterm.facts.add_fact(
             user,
             f"project {i}",
             "runs_in",
@@ -46,9 +46,9 @@ def listed(mm: MemoryManager, user: str):
 def test_index_ranks_as_rank_hybrid_over_listed_entries(mm: MemoryManager) -> None:
     fill(mm, "ann", 40)
     for i in range(5):
-        task = mm.start_task("ann", "s1", f"deploy the Oslo cluster {i}")
-        mm.complete_task("ann", task, summary=f"cluster {i} deployed in Oslo", target="oslo")
-    assert mm.run_consolidation("ann")  # knowledge too
+        task = mm.tasks.start("ann", "s1", f"deploy the Oslo cluster {i}")
+        mm.tasks.complete("ann", task, summary=f"cluster {i} deployed in Oslo", target="oslo")
+    assert mm.maintenance.consolidate("ann")  # knowledge too
     mm.flush()
     index = mm._parts.read.entries
     embed = mm.embeddings.embed_array
@@ -75,10 +75,10 @@ def test_changes_reach_the_ranking(mm: MemoryManager) -> None:
     lt = mm._longterm
     fill(mm, "ann", 3)
     index = mm._parts.read.entries
-    old = lt.add_fact("ann", "ann", "location", "Lyon", valid_from=T0)
+    old = lt.facts.add_fact("ann", "ann", "location", "Lyon", valid_from=T0)
     assert old.id in {d.id for d, _, _ in index.rank("ann", "where is Lyon", 5)}
     # superseded: the closed fact leaves the ranking, the new one is there
-    new = lt.add_fact("ann", "ann", "location", "Oslo", valid_from=T0 + timedelta(days=3))
+    new = lt.facts.add_fact("ann", "ann", "location", "Oslo", valid_from=T0 + timedelta(days=3))
     ids = {d.id for d in index.docs("ann")}
     assert new.id in ids and old.id not in ids
     lt.delete("ann", [new.id])  # deleting reopens the old span: it is back
@@ -119,7 +119,7 @@ def test_two_managers_on_one_store_see_each_others_entries(tmp_path) -> None:
     try:
         fill(a, "ann", 3)
         assert len(b._parts.read.entries.docs("ann")) == 3  # b's mirror is built now
-        fact = a._longterm.add_fact("ann", "ann", "employer", "Initech", valid_from=T0)
+        fact = a._longterm.facts.add_fact("ann", "ann", "employer", "Initech", valid_from=T0)
         assert fact.id in {d.id for d, _, _ in b._parts.read.entries.rank("ann", "Initech", 3)}
         a._longterm.delete("ann", [fact.id])
         assert fact.id not in {d.id for d in b._parts.read.entries.docs("ann")}
@@ -152,7 +152,7 @@ def test_a_relevant_fact_among_thousands_reaches_the_context(tmp_path) -> None:
     cfg = MemoryConfig()
     with MemoryManager(path=tmp_path, embeddings=HashingEmbeddings(), config=cfg) as mm:
         fill(mm, "ann", 1500)
-        mm._longterm.add_fact("ann", "ann", "allergy", "hazelnuts", valid_from=T0)
+        mm._longterm.facts.add_fact("ann", "ann", "allergy", "hazelnuts", valid_from=T0)
         mm.add_message("ann", "s1", "user", "Let's plan the team dinner.", timestamp=T0)
         mm.flush()
         ctx = mm.build_context("ann", "s1", "is there an allergy to keep in mind?", 1000)

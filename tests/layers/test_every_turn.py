@@ -67,7 +67,7 @@ def test_a_standing_instruction_rides_along_in_every_session(
     mid = say(mm, "ann", text)
     chat(mm)
     mm.flush()
-    [anchor] = mm.anchors("ann")
+    [anchor] = mm.anchors.list("ann")
     assert words in anchor.text and anchor.metadata["source"] == INSTRUCTION_SOURCE
     assert anchor.metadata["source_ids"] == [mid]
     # a new session, a query that shares no word with the instruction
@@ -82,7 +82,7 @@ def test_a_later_instruction_on_the_same_topic_replaces_the_earlier(mm: MemoryMa
     say(mm, "ann", "From now on, always use emojis in your answers.", day=0)
     later = say(mm, "ann", "From now on, never use emojis in your answers.", day=3)
     mm.flush()
-    [anchor] = mm.anchors("ann")
+    [anchor] = mm.anchors.list("ann")
     assert "never use emojis" in anchor.text and anchor.metadata["source_ids"] == [later]
 
 
@@ -91,7 +91,7 @@ def test_questions_and_hypotheticals_are_no_instructions(mm: MemoryManager) -> N
     say(mm, "ann", "If you always use tabs, the linter complains.")
     say(mm, "ann", "如果以后都用中文回答，会不会更慢？")
     mm.flush()
-    assert mm.anchors("ann") == []
+    assert mm.anchors.list("ann") == []
 
 
 @pytest.mark.parametrize(
@@ -101,7 +101,7 @@ def test_a_preference_reaches_the_profile_and_every_context(mm: MemoryManager, t
     mid = say(mm, "ann", text)
     chat(mm)
     mm.flush()
-    [entry] = mm._longterm.list_preferences("ann")
+    [entry] = mm._longterm.profile.list_preferences("ann")
     assert entry.source == "explicit" and entry.source_ids == [mid] and entry.quote == text
     ctx = mm.build_context("ann", "later", "Which libraries should I pick for HTTP?", 300)
     [item] = [it for it in ctx.items if it.layer == "profile"]
@@ -123,7 +123,7 @@ def test_the_profile_closest_to_the_query_goes_first(backend: MemoryBackend) -> 
 
 def test_scoped_preferences_use_the_session_scope(mm: MemoryManager) -> None:
     mid = mm.add_message("ann", "s1", "user", "For the thesis I cite in APA.", timestamp=T0)
-    mm._longterm.upsert_preference(
+    mm._longterm.profile.upsert_preference(
         "ann", "citation", "APA", source="explicit", scope="thesis", source_ids=[mid]
     )
     mm.flush()
@@ -144,7 +144,7 @@ def test_facts_get_the_time_they_were_said(mm: MemoryManager) -> None:
     first = say(mm, "ann", "I live in Lyon.", day=0)
     second = say(mm, "ann", "I moved to Berlin.", day=30)
     mm.flush()
-    facts = {f.object: f for f in mm._longterm.list_facts("ann", relation="location")}
+    facts = {f.object: f for f in mm._longterm.facts.list_facts("ann", relation="location")}
     assert facts["Lyon"].valid_from == T0 and facts["Lyon"].source_ids == [first]
     assert facts["Lyon"].valid_to == T0 + timedelta(days=30)  # superseded, kept
     assert facts["Berlin"].is_open and facts["Berlin"].source_ids == [second]
@@ -155,15 +155,15 @@ def test_only_on_promotion_when_asked(backend: MemoryBackend) -> None:
         say(mm, "ann", "From now on, always use APA 7th edition for references.")
         say(mm, "ann", "I prefer minimal dependencies in my projects.")
         mm.flush()
-        assert mm.anchors("ann") == [] and mm._longterm.list_preferences("ann") == []
+        assert mm.anchors.list("ann") == [] and mm._longterm.profile.list_preferences("ann") == []
 
 
 def test_no_secret_reaches_what_is_extracted(mm: MemoryManager) -> None:
     say(mm, "ann", "From now on, always send the report to ann.lee@example.com please.")
     say(mm, "ann", "I prefer the token sk-live-4eC39HqLyjWDarjtT1zdp7dc for tests.")
     mm.flush()
-    stored = [a.text for a in mm.anchors("ann")] + [
-        e.text() for e in mm._longterm.list_preferences("ann")
+    stored = [a.text for a in mm.anchors.list("ann")] + [
+        e.text() for e in mm._longterm.profile.list_preferences("ann")
     ]
     assert stored and not any("example.com" in t or "4eC39HqLyjWD" in t for t in stored)
 
@@ -173,11 +173,11 @@ def test_delete_user_removes_everything_extracted(mm: MemoryManager) -> None:
     say(mm, "ann", "I prefer minimal dependencies. I live in Lyon.")
     say(mm, "bob", "From now on, always answer in French.")
     mm.flush()
-    assert mm.anchors("ann") and mm._longterm.list_preferences("ann")
+    assert mm.anchors.list("ann") and mm._longterm.profile.list_preferences("ann")
     mm.delete_user("ann")
-    assert mm.anchors("ann") == [] and mm._longterm.list_preferences("ann") == []
-    assert mm._longterm.list_facts("ann") == []
-    assert len(mm.anchors("bob")) == 1
+    assert mm.anchors.list("ann") == [] and mm._longterm.profile.list_preferences("ann") == []
+    assert mm._longterm.facts.list_facts("ann") == []
+    assert len(mm.anchors.list("bob")) == 1
 
 
 class ExtractingModel(FakeListChatModel):
@@ -205,29 +205,29 @@ def test_the_llm_extracts_on_every_turn_and_rules_catch_a_bad_answer(
         mid = say(mm, "ann", "Going forward keep it to bullets.")
         say(mm, "cy", "From now on, always use APA 7th edition for references.")
         mm.flush()
-        [anchor] = mm.anchors("ann")
+        [anchor] = mm.anchors.list("ann")
         assert "keep it to bullets" in anchor.text and anchor.metadata["source_ids"] == [mid]
         # a malformed answer: the rules read the message instead
-        assert ["APA" in a.text for a in mm.anchors("cy")] == [True]
+        assert ["APA" in a.text for a in mm.anchors.list("cy")] == [True]
 
 
 def test_feedback_follows_the_seed_rule(mm: MemoryManager) -> None:
     mid = say(mm, "ann", "I prefer espresso.")
     mm.flush()
-    [entry] = mm._longterm.list_preferences("ann")
-    [low] = mm.feedback("ann", entry.id, "corrected", source_ids=[mid])
+    [entry] = mm._longterm.profile.list_preferences("ann")
+    [low] = mm.profile.feedback("ann", entry.id, "corrected", source_ids=[mid])
     assert low.confidence == pytest.approx(0.6)  # -0.4: out of the context (<= 0.7)
-    [back] = mm.feedback("ann", entry.key, "followed")
+    [back] = mm.profile.feedback("ann", entry.key, "followed")
     assert back.confidence == pytest.approx(0.8)  # +0.2
-    [now] = mm.feedback("ann", entry.key, "corrected", value="flat white")
+    [now] = mm.profile.feedback("ann", entry.key, "corrected", value="flat white")
     assert (now.value, now.source, now.confidence) == ("flat white", "explicit", 1.0)
-    assert [e.value for e in mm._longterm.list_preferences("ann")] == ["flat white"]
+    assert [e.value for e in mm._longterm.profile.list_preferences("ann")] == ["flat white"]
     with pytest.raises(KeyError, match="no preference"):
-        mm.feedback("ann", "tea", "followed")
+        mm.profile.feedback("ann", "tea", "followed")
     with pytest.raises(ValueError, match="signal"):
-        mm.feedback("ann", entry.key, "liked")  # type: ignore[arg-type]
+        mm.profile.feedback("ann", entry.key, "liked")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="value"):
-        mm.feedback("ann", entry.key, "followed", value="x")
+        mm.profile.feedback("ann", entry.key, "followed", value="x")
 
 
 def test_a_bad_scope_in_metadata_is_passed_over(mm: MemoryManager) -> None:
@@ -257,17 +257,17 @@ def test_a_correction_lowers_the_preference_it_corrects(
     say(mm, "ann", before)
     say(mm, "ann", unrelated, day=1)
     mm.flush()
-    was = {str(e.value): e.confidence for e in mm._longterm.list_preferences("ann")}
+    was = {str(e.value): e.confidence for e in mm._longterm.profile.list_preferences("ann")}
     mid = say(mm, "ann", correction, day=2)
     mm.flush()
-    by_value = {str(e.value): e for e in mm._longterm.list_preferences("ann")}
+    by_value = {str(e.value): e for e in mm._longterm.profile.list_preferences("ann")}
     corrected = by_value[old]
     assert corrected.confidence == pytest.approx(was[old] - mm.config.long_term.correct_step)
     assert mid in corrected.source_ids  # the correction is cited
     assert by_value[new].confidence >= mm.config.long_term.preference_threshold
     others = [v for v in by_value if v not in (old, new)]
     assert others and all(by_value[v].confidence == was[v] for v in others)
-    shown = [e.value for e in mm._longterm.for_context("ann")]
+    shown = [e.value for e in mm._longterm.profile.for_context("ann")]
     assert new in shown and old not in shown  # below the threshold: out of the context
 
 
@@ -276,8 +276,8 @@ def test_a_statement_that_is_no_correction_lowers_nothing(mm: MemoryManager) -> 
     say(mm, "ann", "I prefer black tea.", day=1)  # a second taste, not a correction
     say(mm, "ann", "No, I prefer jazz.", day=2)  # a correction related to nothing stored
     mm.flush()
-    assert len(mm._longterm.list_preferences("ann")) == 3
-    assert all(e.confidence >= 0.9 for e in mm._longterm.list_preferences("ann"))
+    assert len(mm._longterm.profile.list_preferences("ann")) == 3
+    assert all(e.confidence >= 0.9 for e in mm._longterm.profile.list_preferences("ann"))
 
 
 class OtherUserModel(FakeListChatModel):
@@ -298,7 +298,7 @@ def test_an_llm_answer_naming_another_user_falls_back_to_the_rules(
         with caplog.at_level("WARNING", logger="langgraph_memory.layers.hierarchy.promotion"):
             say(mm, "ann", "I live in Lisbon and I prefer green tea.")
             mm.flush()
-        facts = mm._longterm.list_facts("ann")
+        facts = mm._longterm.facts.list_facts("ann")
         assert [f.object for f in facts if f.relation == "location"] == ["Lisbon"]
         assert not [f for f in facts if "dog" in f.object]
         assert "names another user" in caplog.text

@@ -181,9 +181,9 @@ def test_pages_move_from_short_term_to_segments(backend: MemoryBackend) -> None:
         mm.flush()
         h = mm.stats("ann")["hierarchy"]
         assert h["short_term_pages"] == 7 and h["mid_term_pages"] == 13
-        segs = mm._hierarchy.segments("ann")
+        segs = mm._parts.hierarchy.segments("ann")
         placed = [mid for s in segs.values() for mid in s.message_ids()]
-        stm = mm._hierarchy.state("ann", "s1").message_ids()
+        stm = mm._parts.hierarchy.state("ann", "s1").message_ids()
         assert sorted(placed + stm) == sorted(ids)  # every message in exactly one layer
         assert all(s.summary and set(s.summary_source_ids) <= set(ids) for s in segs.values())
         # The ten tea pages do not share a segment with rust pages.
@@ -198,10 +198,12 @@ def test_pages_move_from_short_term_to_segments(backend: MemoryBackend) -> None:
 def test_retrieval_warms_segments_and_promotes(backend: MemoryBackend) -> None:
     promoted: list[tuple[str, int]] = []
     with manager(backend, stm_capacity_pages=1, heat_threshold=4.5) as mm:
-        mm._hierarchy.promote = lambda user, seg, msgs: promoted.append((user, len(msgs))) or 1
+        mm._parts.hierarchy.promote = lambda user, seg, msgs: (
+            promoted.append((user, len(msgs))) or 1
+        )
         topic_turns(mm, "ann", "s1", "tea", 3, T0)  # two pages reach mid-term
         mm.flush()
-        seg = next(iter(mm._hierarchy.segments("ann").values()))
+        seg = next(iter(mm._parts.hierarchy.segments("ann").values()))
         assert seg.interactions == 2 and not promoted
         before = seg.heat()
         ctx = mm.build_context("ann", "other", "tea", token_budget=300)
@@ -230,7 +232,7 @@ def test_midterm_capacity_archives_coldest_and_keeps_pages_searchable(
         mm.flush()
         h = mm.stats("ann")["hierarchy"]
         assert h["mid_term_segments"] <= 3 and h["archived_segments"] >= 1
-        archived = [s for s in mm._hierarchy.segments("ann").values() if s.archived]
+        archived = [s for s in mm._parts.hierarchy.segments("ann").values() if s.archived]
         for s in archived:  # archived history stays searchable
             for mid in s.message_ids():
                 text = mm._backend.get_message("ann", mid).content
@@ -242,10 +244,10 @@ def test_session_ttl_hands_pages_on(backend: MemoryBackend) -> None:
         topic_turns(mm, "ann", "old", "tea", 3, T0)
         topic_turns(mm, "ann", "new", "rust", 2, datetime.now(timezone.utc))
         mm.flush()
-        moved = mm._hierarchy.expire_sessions()
+        moved = mm._parts.hierarchy.expire_sessions()
         assert moved == 3
-        assert mm._hierarchy.state("ann", "old").pages == []
-        assert len(mm._hierarchy.state("ann", "new").pages) == 2
+        assert mm._parts.hierarchy.state("ann", "old").pages == []
+        assert len(mm._parts.hierarchy.state("ann", "new").pages) == 2
         assert mm.stats("ann")["hierarchy"]["mid_term_pages"] == 3
 
 
@@ -259,11 +261,11 @@ def test_hierarchy_persists_and_is_user_scoped(tmp_path) -> None:
         after = mm.stats("ann")["hierarchy"]
         assert after["short_term_pages"] == before["short_term_pages"] == 2
         assert after["mid_term_pages"] == before["mid_term_pages"] == 3
-        ann = {m for s in mm._hierarchy.segments("ann").values() for m in s.message_ids()}
-        bob = {m for s in mm._hierarchy.segments("bob").values() for m in s.message_ids()}
+        ann = {m for s in mm._parts.hierarchy.segments("ann").values() for m in s.message_ids()}
+        bob = {m for s in mm._parts.hierarchy.segments("bob").values() for m in s.message_ids()}
         assert ann and bob and not ann & bob
         mm.delete_user("ann")
-        assert mm._hierarchy.segments("ann") == {}
+        assert mm._parts.hierarchy.segments("ann") == {}
         assert mm.stats("ann")["hierarchy"]["short_term_pages"] == 0
         assert mm.stats("bob")["hierarchy"]["mid_term_pages"] == 3
 
@@ -278,7 +280,7 @@ def test_segments_store_sealed_page_blocks(backend: MemoryBackend, monkeypatch) 
     with manager(backend, stm_capacity_pages=2) as mm:
         topic_turns(mm, "ann", "s1", "tea", 12, T0)
         mm.flush()
-        before = {k: (s.seqs(), s.sealed) for k, s in mm._hierarchy.segments("ann").items()}
+        before = {k: (s.seqs(), s.sealed) for k, s in mm._parts.hierarchy.segments("ann").items()}
         assert any(sealed >= 3 for _, sealed in before.values())
         blocks = backend.list_records(hmod.SEGMENT_PAGES_KIND, "ann")
         assert blocks and all(len(b.data["pages"]) == 3 for b in blocks)
@@ -286,13 +288,13 @@ def test_segments_store_sealed_page_blocks(backend: MemoryBackend, monkeypatch) 
         stored = backend.get_record(hmod.SEGMENT_KIND, seg_id, "ann")
         assert stored is not None and len(stored.data["pages"]) < len(before[seg_id][0])
         # a torn save: the next block is written, its segment record is not
-        seg = mm._hierarchy.segments("ann")[seg_id]
+        seg = mm._parts.hierarchy.segments("ann")[seg_id]
         now = datetime.now(timezone.utc)
         junk = {"segment": seg_id, "pages": [seg.pages[0].dump(with_vector=False)] * 3}
         rid = f"{seg_id}#{seg.sealed // 3}"
         backend.put_record(Record(hmod.SEGMENT_PAGES_KIND, rid, "ann", junk, now, now))
-        mm._hierarchy.forget_user("ann")  # reload from the store
-        after = {k: (s.seqs(), s.sealed) for k, s in mm._hierarchy.segments("ann").items()}
+        mm._parts.hierarchy.forget_user("ann")  # reload from the store
+        after = {k: (s.seqs(), s.sealed) for k, s in mm._parts.hierarchy.segments("ann").items()}
         assert after == before
         mm.delete_user("ann")
         assert backend.list_records(hmod.SEGMENT_PAGES_KIND, "ann") == []
@@ -348,21 +350,21 @@ def test_long_history_stays_within_capacity_and_loses_nothing(tmp_path) -> None:
                     timestamp=t,
                 )
             if session % 5 == 4:  # a task now and then: episodes for the forget gate
-                tid = mm.start_task("ann", f"s{session}", f"fix {topics[session]}")
-                mm.complete_task("ann", tid, outcome="failed" if session % 2 else "success")
+                tid = mm.tasks.start("ann", f"s{session}", f"fix {topics[session]}")
+                mm.tasks.complete("ann", tid, outcome="failed" if session % 2 else "success")
             if session % 10 == 9:
                 mm.flush()
-                mm._hierarchy.expire_sessions(now=t + timedelta(hours=2))
+                mm._parts.hierarchy.expire_sessions(now=t + timedelta(hours=2))
                 mm.build_context("ann", f"s{session}", topics[session], token_budget=500)
         mm.flush()
         h = mm.stats("ann")["hierarchy"]
-        states = [mm._hierarchy.state("ann", f"s{i}") for i in range(60)]
+        states = [mm._parts.hierarchy.state("ann", f"s{i}") for i in range(60)]
         assert len(ids) > 2000 * 2 // 2  # thousands of messages, ~1000+ pages
         assert all(len(s.pages) <= 7 for s in states)
         # the token capacity holds too (a single page over it would stay alone)
         assert all(sum(p.tokens for p in s.pages) <= 300 or len(s.pages) == 1 for s in states)
         assert h["mid_term_segments"] <= 8 and h["archived_segments"] >= 1
-        segs = mm._hierarchy.segments("ann").values()
+        segs = mm._parts.hierarchy.segments("ann").values()
         in_layers = [m for s in segs for m in s.message_ids()] + [
             m for s in states for m in s.message_ids()
         ]
@@ -373,17 +375,20 @@ def test_long_history_stays_within_capacity_and_loses_nothing(tmp_path) -> None:
             assert m.id in {x.id for x in mm.search("ann", m.content, k=10, layers=["message"])}
         # the forget gate drops old unimportant episodes only, and says why
         later = datetime.now(timezone.utc) + timedelta(days=200)
-        n_eps = len(mm.episodes("ann"))
-        dry = mm.run_forget_gate(dry_run=True, now=later)
-        assert dry.scored == n_eps == 12 and len(mm.episodes("ann")) == n_eps
+        n_eps = len(mm.tasks.episodes("ann"))
+        dry = mm.maintenance.forget(dry_run=True, now=later)
+        assert dry.scored == n_eps == 12 and len(mm.tasks.episodes("ann")) == n_eps
         assert dry.forgotten and all("importance" in why for _, _, why in dry.forgotten)
-        done = mm.run_forget_gate(now=later)
+        done = mm.maintenance.forget(now=later)
         assert {f[0] for f in done.forgotten} == {f[0] for f in dry.forgotten}
-        assert len(mm.episodes("ann")) == n_eps - len(done.forgotten)
+        assert len(mm.tasks.episodes("ann")) == n_eps - len(done.forgotten)
         assert mm.stats("ann")["messages"] == len(ids)  # episodes go, messages stay
         mm.delete_user("ann")
         assert mm.stats("ann")["messages"] == 0 and mm.search("ann", topics[0]) == []
-        assert mm.episodes("ann") == [] and mm.stats("ann")["hierarchy"]["mid_term_segments"] == 0
+        assert (
+            mm.tasks.episodes("ann") == []
+            and mm.stats("ann")["hierarchy"]["mid_term_segments"] == 0
+        )
 
 
 def test_config_validates_hierarchy_fields() -> None:

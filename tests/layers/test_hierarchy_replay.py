@@ -56,7 +56,7 @@ mm.flush()  # placed and saved
 def die(*args, **kwargs):
     os._exit(17)
 
-h, calls = mm._hierarchy, []
+h, calls = mm._parts.hierarchy, []
 if point == "before_placement":  # vectors stored, nothing placed
     h.on_embedded = die
 elif point == "mid_segments":  # one segment saved, the other user's not, no session state
@@ -81,7 +81,7 @@ def manager(path: Path | None = None, backend: MemoryBackend | None = None) -> M
 
 def placements(mm: MemoryManager, user: str) -> Counter[int]:
     """How often each message seq sits in a page: short-term (every session) or mid-term."""
-    h = mm._hierarchy
+    h = mm._parts.hierarchy
     seqs = [
         s
         for r in mm._backend.list_records(STM_KIND, user)
@@ -96,7 +96,7 @@ def assert_placed_once(mm: MemoryManager) -> None:
     for user in USERS:
         msgs = mm._backend.iter_messages(user)
         assert msgs and placements(mm, user) == Counter(m.seq for m in msgs), user
-        for st in (mm._hierarchy.state(user, s) for s in ("s0", "s1")):  # pages in order
+        for st in (mm._parts.hierarchy.state(user, s) for s in ("s0", "s1")):  # pages in order
             seqs = [s for p in st.pages for s in p.seqs]
             assert seqs == sorted(seqs)
 
@@ -146,8 +146,8 @@ def test_crash_simulated_in_process_then_reopen(tmp_path: Path) -> None:
         ingest(mm, 0, 4)
         mm.flush()
         assert_placed_once(mm)
-        mm._hierarchy.on_embedded = lambda items: None  # "dies" after storing vectors...
-        mm._hierarchy.replay = lambda embed: 0  # ...and nothing is recovered before the end
+        mm._parts.hierarchy.on_embedded = lambda items: None  # "dies" after storing vectors...
+        mm._parts.hierarchy.replay = lambda embed: 0  # ...and nothing is recovered before the end
         ingest(mm, 4, 4)
         mm.flush()
         assert mm.stats()["pending"] == 0
@@ -155,14 +155,14 @@ def test_crash_simulated_in_process_then_reopen(tmp_path: Path) -> None:
     with manager(path) as mm:
         mm.flush()
         assert_placed_once(mm)
-        assert mm._hierarchy.replay(lambda msgs: pytest.fail("nothing left to replay")) == 0
+        assert mm._parts.hierarchy.replay(lambda msgs: pytest.fail("nothing left to replay")) == 0
 
 
 def test_a_failed_placement_is_replayed_by_the_next_pass(backend: MemoryBackend) -> None:
     with manager(backend=backend) as mm:
         ingest(mm, 0, 4)
         mm.flush()
-        h = mm._hierarchy
+        h = mm._parts.hierarchy
         save_state, failed = h._save_state, []
 
         def fail_once(st: Any) -> None:  # segments changed and saved, session states not
@@ -193,7 +193,9 @@ def test_replay_is_idempotent(backend: MemoryBackend) -> None:
                 c.execute("UPDATE lgm_messages SET placed = false")
         else:
             backend.set_meta(PLACED_MARK, "0")
-            mm._hierarchy.recovery._marks = None
-        n = mm._hierarchy.replay(lambda msgs: mm.embeddings.embed_array([m.content for m in msgs]))
+            mm._parts.hierarchy.recovery._marks = None
+        n = mm._parts.hierarchy.replay(
+            lambda msgs: mm.embeddings.embed_array([m.content for m in msgs])
+        )
         assert n == 24
         assert_placed_once(mm)

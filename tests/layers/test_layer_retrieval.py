@@ -62,7 +62,7 @@ def test_hybrid_fuses_both_ranks_and_gates_entries_sharing_no_word() -> None:
 def test_context_explains_both_parts_of_a_long_term_entry() -> None:
     with manager() as mm:
         mm.add_message("u", "s", "user", "I repaired the garden fence today.")
-        mm._longterm.add_fact("u", "user", "repaired", "the garden fence", valid_from=T0)
+        mm._longterm.facts.add_fact("u", "user", "repaired", "the garden fence", valid_from=T0)
         mm.flush()
         ctx = mm.build_context("u", "q", "who repaired the garden fence?", token_budget=400)
         [fact] = [it for it in ctx.items if it.layer == "fact"]
@@ -75,8 +75,8 @@ def test_context_explains_both_parts_of_a_long_term_entry() -> None:
 def test_long_term_ranking_is_words_only_without_dense_weights() -> None:
     for cfg in ({"long_term_dense_weight": 0.0}, {"dense_weight": 0.0}):
         with manager(**cfg) as mm:
-            mm._longterm.add_fact("u", "user", "repaired", "the garden fence", valid_from=T0)
-            mm._longterm.add_fact("u", "user", "owns", "a red bicycle", valid_from=T0)
+            mm._longterm.facts.add_fact("u", "user", "repaired", "the garden fence", valid_from=T0)
+            mm._longterm.facts.add_fact("u", "user", "owns", "a red bicycle", valid_from=T0)
             ctx = mm.build_context("u", "q", "what did they repair in the garden?", 400)
             facts = [it for it in ctx.items if it.layer == "fact"]
             assert [f.text.split(" (since")[0] for f in facts] == ["User repaired the garden fence"]
@@ -87,7 +87,7 @@ def test_the_query_is_embedded_once_per_call(monkeypatch: pytest.MonkeyPatch) ->
     with manager(segment_page_weight=1.0) as mm:
         for i in range(12):
             mm.add_turn("u", "s", user=f"note {i} about the tea garden", assistant="noted")
-        mm._longterm.add_fact("u", "user", "grows", "green tea", valid_from=T0)
+        mm._longterm.facts.add_fact("u", "user", "grows", "green tea", valid_from=T0)
         mm.flush()
         emb = mm.embeddings
         seen: list[list[str]] = []
@@ -110,9 +110,11 @@ def test_long_term_entries_never_cross_users() -> None:
     with manager() as mm:
         mm.add_message("ann", "s", "user", "The weather was grey.")
         mm.add_message("bob", "s", "user", "The weather was grey.")
-        mm._longterm.add_fact("bob", "user", "plays", "the cello in an orchestra", valid_from=T0)
-        mm._longterm.upsert_preference("bob", "music", "baroque cello", source="explicit")
-        mm._longterm.add_fact("ann", "user", "owns", "a red bicycle", valid_from=T0)
+        mm._longterm.facts.add_fact(
+            "bob", "user", "plays", "the cello in an orchestra", valid_from=T0
+        )
+        mm._longterm.profile.upsert_preference("bob", "music", "baroque cello", source="explicit")
+        mm._longterm.facts.add_fact("ann", "user", "owns", "a red bicycle", valid_from=T0)
         mm.flush()
         ctx = mm.build_context("ann", "q", "does she play the cello?", token_budget=800)
         hits = mm.search("ann", "does she play the cello?", k=20)
@@ -126,10 +128,14 @@ def test_an_entry_sharing_no_word_is_found_by_meaning(minilm: Embeddings) -> Non
         for text in ("The weather was grey all week.", "I paid the electricity bill."):
             mm.add_message("u", "s", "user", text)
             mm.add_message("v", "s", "user", text)
-        mm._longterm.add_fact("u", "user", "plays", "the cello in an orchestra", valid_from=T0)
-        mm._longterm.add_fact("u", "user", "owns", "a red bicycle", valid_from=T0)
-        mm._longterm.add_fact("u", "user", "works at", "a bank", valid_from=T0)
-        mm._longterm.add_fact("v", "user", "performs", "violin music in a quartet", valid_from=T0)
+        mm._longterm.facts.add_fact(
+            "u", "user", "plays", "the cello in an orchestra", valid_from=T0
+        )
+        mm._longterm.facts.add_fact("u", "user", "owns", "a red bicycle", valid_from=T0)
+        mm._longterm.facts.add_fact("u", "user", "works at", "a bank", valid_from=T0)
+        mm._longterm.facts.add_fact(
+            "v", "user", "performs", "violin music in a quartet", valid_from=T0
+        )
         mm.flush()
         query = "Which musical instrument does she perform with?"
         ctx = mm.build_context("u", "q", query, token_budget=600)
@@ -141,7 +147,9 @@ def test_an_entry_sharing_no_word_is_found_by_meaning(minilm: Embeddings) -> Non
         [top, *_] = mm.search("u", query, k=3, layers=["long_term"])
         assert top.text.startswith("User plays the cello")
     with manager(minilm, long_term_dense_weight=0.0) as mm:
-        mm._longterm.add_fact("u", "user", "plays", "the cello in an orchestra", valid_from=T0)
+        mm._longterm.facts.add_fact(
+            "u", "user", "plays", "the cello in an orchestra", valid_from=T0
+        )
         ctx = mm.build_context("u", "q", query, token_budget=600)
         assert not [it for it in ctx.items if it.layer == "fact"]  # words alone miss it
 
@@ -171,7 +179,7 @@ def _segment_and_kettles(mm: MemoryManager) -> tuple[set[str], set[str]]:
         )
     mm.add_turn("bob", "s1", user="I brewed green tea with honey", assistant="Green tea!")
     mm.flush()
-    segs = mm._hierarchy.segments("ann")
+    segs = mm._parts.hierarchy.segments("ann")
     return {m for s in segs.values() for m in s.message_ids()}, near
 
 

@@ -102,16 +102,18 @@ def test_confidence_stays_in_unit_interval(
     source: str, ops: list[str], up: float, down: float
 ) -> None:
     lt = LongTermMemory(InMemoryBackend(), LongTermSection(reinforce_step=up, correct_step=down))
-    e = lt.upsert_preference("u", "drink", "tea", source=source)
+    e = lt.profile.upsert_preference("u", "drink", "tea", source=source)
     expected = e.confidence
     for op in ops:
-        got = (lt.reinforce if op == "reinforce" else lt.correct)("u", e.id)
+        got = (lt.profile.reinforce if op == "reinforce" else lt.profile.correct)("u", e.id)
         assert got is not None
         expected = min(1.0, max(0.0, expected + (up if op == "reinforce" else -down)))
         assert 0.0 <= got.confidence <= 1.0
         assert abs(got.confidence - expected) < 1e-5
-    in_context = lt.for_context("u")
-    assert in_context == ([] if lt.get_preference("u", e.id).confidence <= 0.7 else in_context)
+    in_context = lt.profile.for_context("u")
+    assert in_context == (
+        [] if lt.profile.get_preference("u", e.id).confidence <= 0.7 else in_context
+    )
     assert all(x.confidence > 0.7 for x in in_context)
 
 
@@ -147,12 +149,12 @@ def test_functional_timeline_invariants(ops: list[tuple[str, str | int, int, int
             assert isinstance(obj, str)
             t = T0 + timedelta(days=start)
             end = None if length is None else t + timedelta(days=length)
-            kept = lt.add_fact("u", "user", "lives_in", obj, valid_from=t, valid_to=end)
+            kept = lt.facts.add_fact("u", "user", "lives_in", obj, valid_from=t, valid_to=end)
             seen[kept.id] = None
             deleted.discard(kept.id)  # the same assertion again has the same id
             # the newest assertion is what holds at its start
-            assert [f.object for f in lt.facts_at("u", t)] == [obj]
-        facts = lt.list_facts("u")
+            assert [f.object for f in lt.facts.facts_at("u", t)] == [obj]
+        facts = lt.facts.list_facts("u")
         # nothing is lost except what was deleted: superseded facts are kept
         assert {f.id for f in facts} == set(seen) - deleted
         live = sorted(_live(facts), key=lambda f: f.valid_from)
@@ -161,7 +163,7 @@ def test_functional_timeline_invariants(ops: list[tuple[str, str | int, int, int
         for a, b in zip(live, live[1:], strict=False):
             assert a.valid_to is not None and a.valid_to <= b.valid_from
         for d in range(0, 32):
-            assert len(lt.facts_at("u", T0 + timedelta(days=d, hours=12))) <= 1
+            assert len(lt.facts.facts_at("u", T0 + timedelta(days=d, hours=12))) <= 1
         for f in facts:
             if f.superseded_by is not None:
                 assert f.valid_to is not None
@@ -171,12 +173,12 @@ def test_functional_timeline_invariants(ops: list[tuple[str, str | int, int, int
 def test_non_functional_facts_accumulate_without_duplicates(adds: list[tuple[str, int]]) -> None:
     lt = LongTermMemory(InMemoryBackend(), clock=lambda: T0 + timedelta(days=100))
     for obj, start in adds:
-        lt.add_fact("u", "user", "likes", obj, valid_from=T0 + timedelta(days=start))
-    facts = lt.list_facts("u")
+        lt.facts.add_fact("u", "user", "likes", obj, valid_from=T0 + timedelta(days=start))
+    facts = lt.facts.list_facts("u")
     assert all(f.valid_to is None and f.superseded_by is None for f in facts)
     assert sorted(f.object for f in facts) == sorted({o for o, _ in adds})
     if adds:
-        assert len(lt.facts_at("u", T0 + timedelta(days=20))) == len({o for o, _ in adds})
+        assert len(lt.facts.facts_at("u", T0 + timedelta(days=20))) == len({o for o, _ in adds})
 
 
 @given(
@@ -188,9 +190,9 @@ def test_users_timelines_are_independent(adds: list[tuple[str, str]]) -> None:
     last: dict[str, str] = {}
     for user, obj in adds:
         clock["now"] += timedelta(days=1)
-        lt.add_fact(user, "user", "lives_in", obj)
+        lt.facts.add_fact(user, "user", "lives_in", obj)
         last[user] = obj
     for user in ("alice", "bob"):
-        now = [f.object for f in lt.facts_at(user)]
+        now = [f.object for f in lt.facts.facts_at(user)]
         assert now == ([last[user]] if user in last else [])
-        assert all(f.user_id == user for f in lt.list_facts(user))
+        assert all(f.user_id == user for f in lt.facts.list_facts(user))

@@ -101,7 +101,7 @@ def ingest(mm: MemoryManager, turns: list[tuple[str, str]]) -> list[str]:
 
 
 def the_segment(mm: MemoryManager) -> Segment:
-    [seg] = mm._hierarchy.segments("ann").values()
+    [seg] = mm._parts.hierarchy.segments("ann").values()
     return seg
 
 
@@ -133,7 +133,7 @@ def test_llm_extraction_reaches_long_term_and_context(backend: MemoryBackend) ->
         assert read == seg_texts and len(seg.message_ids()) == 6
         studio_id, teacher_id = ids[0], ids[4]
 
-        [hobby] = mm._longterm.for_context("ann")
+        [hobby] = mm._longterm.profile.for_context("ann")
         assert (hobby.key, hobby.value, hobby.source, hobby.confidence) == (
             "hobby",
             "pottery",
@@ -141,7 +141,7 @@ def test_llm_extraction_reaches_long_term_and_context(backend: MemoryBackend) ->
             1.0,
         )
         assert hobby.source_ids == [studio_id]
-        facts = {(f.subject, f.relation, f.object): f for f in mm._longterm.list_facts("ann")}
+        facts = {(f.subject, f.relation, f.object): f for f in mm._longterm.facts.list_facts("ann")}
         assert set(facts) == {
             ("user", "pottery_studio", "Clayworks"),
             ("user", "pottery_teacher", "Mireille"),
@@ -179,11 +179,11 @@ def test_malformed_llm_answers_fall_back_to_the_rules(backend: MemoryBackend) ->
         warm_until_promoted(mm, seg)
         assert llm.extraction_prompts()  # the model was asked, and its answers discarded
         allergy_id, jazz_id = ids[0], ids[2]
-        prefs = {(e.key, e.value, e.scope): e for e in mm._longterm.list_preferences("ann")}
+        prefs = {(e.key, e.value, e.scope): e for e in mm._longterm.profile.list_preferences("ann")}
         assert set(prefs) == {("allergy", "peanuts", None), ("jazz", "jazz", "while doing pottery")}
         assert prefs[("allergy", "peanuts", None)].source_ids == [allergy_id]
         assert prefs[("jazz", "jazz", "while doing pottery")].source_ids == [jazz_id]
-        facts = [(f.relation, f.object) for f in mm._longterm.list_facts("ann")]
+        facts = [(f.relation, f.object) for f in mm._longterm.facts.list_facts("ann")]
         assert ("allergy", "peanuts") in facts
         ctx = mm.build_context("ann", "s3", "Which snack is safe for my allergy?", 600)
         [allergy] = [it for it in ctx.items if it.layer == "profile"]  # jazz is scoped

@@ -37,11 +37,11 @@ def run_task(
     user: str = "ann",
     target: str = "",
 ) -> str:
-    task = mm.start_task(user, "ops", request)
+    task = mm.tasks.start(user, "ops", request)
     for desc, status, result in steps:
-        i = mm.add_step(user, task, desc, tool_name="shell")
-        mm.update_step(user, task, i, status=status, result=result)
-    return mm.complete_task(user, task, outcome=outcome, summary=summary, target=target).id
+        i = mm.tasks.step(user, task, desc, tool_name="shell")
+        mm.tasks.update_step(user, task, i, status=status, result=result)
+    return mm.tasks.complete(user, task, outcome=outcome, summary=summary, target=target).id
 
 
 def test_a_failed_task_leaves_a_lesson_citing_it(mm: MemoryManager) -> None:
@@ -54,12 +54,15 @@ def test_a_failed_task_leaves_a_lesson_citing_it(mm: MemoryManager) -> None:
         target="nginx",
     )
     mm.flush()
-    [lesson] = mm.lessons("ann")
+    [lesson] = mm.tasks.lessons("ann")
     assert not lesson.success and lesson.outcome == "failed" and lesson.target == "nginx"
     assert "docker restart nginx" in lesson.lesson and "port 80 already in use" in lesson.lesson
-    assert lesson.source_episodes == [ep] and lesson.source_ids == mm.episodes("ann")[0].source_ids
+    assert (
+        lesson.source_episodes == [ep]
+        and lesson.source_ids == mm.tasks.episodes("ann")[0].source_ids
+    )
     assert lesson.tools == ["shell"] and lesson.written_by == "rules"
-    assert mm.lessons("bob") == []
+    assert mm.tasks.lessons("bob") == []
 
 
 def test_a_success_after_a_failure_learns_from_it(mm: MemoryManager) -> None:
@@ -80,11 +83,11 @@ def test_a_success_after_a_failure_learns_from_it(mm: MemoryManager) -> None:
         target="nginx",
     )
     mm.flush()
-    lesson = next(x for x in mm.lessons("ann") if x.success)
+    lesson = next(x for x in mm.tasks.lessons("ann") if x.success)
     assert "docker restart nginx" in lesson.lesson  # what failed before
     assert "stop the old container" in lesson.lesson and "docker start nginx" in lesson.lesson
     assert lesson.source_episodes == [second, first]
-    assert mm.success_rates("ann") == {"target": {"nginx": (1, 2)}, "tool": {"shell": (2, 3)}}
+    assert mm.tasks.success_rates("ann") == {"target": {"nginx": (1, 2)}, "tool": {"shell": (2, 3)}}
 
 
 def test_chinese_tasks_get_chinese_lessons(mm: MemoryManager) -> None:
@@ -96,7 +99,7 @@ def test_chinese_tasks_get_chinese_lessons(mm: MemoryManager) -> None:
         "没有成功",
     )
     mm.flush()
-    [lesson] = mm.lessons("ann")
+    [lesson] = mm.tasks.lessons("ann")
     assert lesson.lesson.startswith("失败：重启 nginx 容器") and "端口被占用" in lesson.lesson
     assert lesson.text().startswith("经验")
 
@@ -118,7 +121,7 @@ def test_lessons_of_similar_tasks_ride_along_with_a_task_in_progress(mm: MemoryM
     # no task in progress: nothing rides along for one
     ctx = mm.build_context("ann", "ops", "what should I do first?", 2000)
     assert not [it for it in ctx.items if "rides along with the task" in it.reason]
-    mm.start_task("ann", "ops", "restart nginx container on the edge box")
+    mm.tasks.start("ann", "ops", "restart nginx container on the edge box")
     ctx = mm.build_context("ann", "ops", "what should I do first?", 2000)
     riding = [it for it in ctx.items if "rides along with the task" in it.reason]
     assert len(riding) == 1 and "port 80 already in use" in riding[0].text
@@ -154,13 +157,13 @@ def test_the_llm_writes_lessons_and_insights_and_rules_catch_a_bad_answer(
             mm, "renew the TLS cert", [("certbot renew", "failed", "rate limit")], "failed", ""
         )
         for i, (rel, obj) in enumerate([("moving_to", "Lisbon"), ("selling", "the flat")]):
-            mm._longterm.add_fact("ann", "ann", rel, obj, valid_from=T0, source_ids=[f"m{i}"])
+            mm._longterm.facts.add_fact("ann", "ann", rel, obj, valid_from=T0, source_ids=[f"m{i}"])
         mm.flush()
-        by_task = {x.task: x for x in mm.lessons("ann")}
+        by_task = {x.task: x for x in mm.tasks.lessons("ann")}
         assert by_task["restart nginx"].lesson == "Free port 80 before restarting nginx."
         assert by_task["restart nginx"].written_by == "llm"
         assert by_task["renew the TLS cert"].written_by == "rules"  # malformed answer
-        [insight] = mm.insights("ann")
+        [insight] = mm.profile.insights("ann")
         assert insight.content == "Ann is moving abroad." and insight.written_by == "llm"
         assert sorted(insight.source_ids) == ["m0", "m1"]
 
@@ -188,17 +191,19 @@ def test_insights_by_rule_once_new_memories_weigh_enough(backend: MemoryBackend)
     def add(i: int) -> None:
         rel, obj = facts[i]
         when = T0 + timedelta(days=i)
-        lt.add_fact("ann", "ann", rel, obj, valid_from=when, source_ids=[f"m{i}"], confidence=1.0)
+        lt.facts.add_fact(
+            "ann", "ann", rel, obj, valid_from=when, source_ids=[f"m{i}"], confidence=1.0
+        )
 
     for i in range(2):
         add(i)
     mm.flush()
-    assert mm.insights("ann") == []  # below the threshold
+    assert mm.profile.insights("ann") == []  # below the threshold
     for i in range(2, 10):
         add(i)
     mm.flush()
     # confidence 1.0 each, threshold 5: one insight per five facts, in the order written
-    first, second = mm.insights("ann")
+    first, second = mm.profile.insights("ann")
     assert first.content.startswith("What was said about ann lately (5 statements)")
     assert "billing service" in first.content and "k8s" not in first.content
     assert "k8s" in second.content and "billing service" not in second.content
@@ -212,9 +217,11 @@ def test_insights_by_rule_once_new_memories_weigh_enough(backend: MemoryBackend)
 
 def test_insights_are_off_by_default(mm: MemoryManager) -> None:
     for i in range(8):
-        mm._longterm.add_fact("ann", "ann", f"rel_{i}", f"thing {i}", valid_from=T0, confidence=1.0)
+        mm._longterm.facts.add_fact(
+            "ann", "ann", f"rel_{i}", f"thing {i}", valid_from=T0, confidence=1.0
+        )
     mm.flush()
-    assert mm.insights("ann") == []
+    assert mm.profile.insights("ann") == []
 
 
 def test_reflection_can_be_turned_off_and_delete_user_removes_it(backend: MemoryBackend) -> None:
@@ -222,9 +229,9 @@ def test_reflection_can_be_turned_off_and_delete_user_removes_it(backend: Memory
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=cfg) as mm:
         run_task(mm, "restart nginx", [("docker restart nginx", "failed", "port")], "failed", "")
         mm.flush()
-        assert mm.lessons("ann") == []
-        lessons, _ = mm.reflect("ann")  # on request it still runs
-        assert len(lessons) == 1 and len(mm.lessons("ann")) == 1
+        assert mm.tasks.lessons("ann") == []
+        lessons, _ = mm.maintenance.reflect("ann")  # on request it still runs
+        assert len(lessons) == 1 and len(mm.tasks.lessons("ann")) == 1
         mm.delete_user("ann")
-        assert mm.lessons("ann") == [] and mm.insights("ann") == []
+        assert mm.tasks.lessons("ann") == [] and mm.profile.insights("ann") == []
         assert mm._parts.read.entries.docs("ann") == []

@@ -81,7 +81,7 @@ def test_a_short_day_is_not_summarised(mm: MemoryManager) -> None:
     chat(mm, 0, DAYS[0], turns=2)  # 4 messages
     chat(mm, 1, DAYS[1])
     mm.flush()
-    monday = mm.rollups("ann", "day")[0]
+    monday = mm.profile.rollups("ann", "day")[0]
     assert monday.closed and monday.count == 4 and monday.summary == ""
     assert not [d for d in mm._parts.read.entries.docs("ann") if d.layer == "rollup"]
 
@@ -99,8 +99,8 @@ def test_the_manager_lists_roll_ups(mm: MemoryManager) -> None:
     chat(mm, 0, DAYS[0])
     chat(mm, 1, DAYS[1])
     mm.flush()
-    days = mm.rollups("ann", "day")
+    days = mm.profile.rollups("ann", "day")
     assert [r.closed for r in days] == [True, False]
-    assert [r.level for r in mm.rollups("ann")] == ["day", "week", "day"]
+    assert [r.level for r in mm.profile.rollups("ann")] == ["day", "week", "day"]
     with pytest.raises(ValueError, match="level"):
-        mm.rollups("ann", "month")  # type: ignore[arg-type]
+        mm.profile.rollups("ann", "month")  # type: ignore[arg-type]

@@ -66,8 +66,8 @@ def test_the_async_twins_take_agent_id(mm: MemoryManager) -> None:
     seed(mm)
 
     async def read() -> tuple[MemoryContext, set[str]]:
-        ctx = await mm.abuild_context("ann", "s1", QUERY, 800, agent_id="coder")
-        hits = await mm.asearch("ann", QUERY, 10, ["long_term"], None, "coder")
+        ctx = await mm.aio.build_context("ann", "s1", QUERY, 800, agent_id="coder")
+        hits = await mm.aio.search("ann", QUERY, 10, ["long_term"], None, "coder")
         return ctx, {h.text for h in hits}
 
     ctx, hits = asyncio.run(read())
@@ -124,7 +124,7 @@ def test_a_bad_agent_id_is_a_clear_error(
     with pytest.raises(error, match=says):
         mm.search("ann", QUERY, agent_id=bad)
     with pytest.raises(error, match=says):
-        asyncio.run(mm.abuild_context("ann", "s1", QUERY, agent_id=bad))
+        asyncio.run(mm.aio.build_context("ann", "s1", QUERY, agent_id=bad))
 
 
 def test_the_retriever_reads_for_one_agent(mm: MemoryManager) -> None:

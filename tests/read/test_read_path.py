@@ -27,9 +27,9 @@ def test_priority_anchors_then_profile_then_task_then_session_then_retrieved() -
         mm.add_message("u", "old", "user", "I love green tea.", timestamp=NOW - timedelta(days=3))
         mm.add_message("u", "old", "user", "The boiler broke in the basement.")
         mm.add_message("u", "now", "user", "Let us plan the trip.")
-        mm.add_anchor("u", "Always answer in French.", session_id="now")
-        mm._working.start_task("u", "now", "Plan the Kyoto trip")
-        mm._longterm.upsert_preference("u", "drink", "green tea", source="explicit")
+        mm.anchors.add("u", "Always answer in French.", session_id="now")
+        mm._parts.working.start_task("u", "now", "Plan the Kyoto trip")
+        mm._longterm.profile.upsert_preference("u", "drink", "green tea", source="explicit")
         mm.flush()
         ctx = mm.build_context("u", "now", "what broke in the basement?", token_budget=400)
         layers = [it.layer for it in ctx.items]
@@ -46,7 +46,7 @@ def test_priority_anchors_then_profile_then_task_then_session_then_retrieved() -
 
 def test_anchors_ride_along_before_anything_else_even_in_a_small_budget() -> None:
     with manager() as mm:
-        mm.add_anchor("u", "Reply in one sentence.")
+        mm.anchors.add("u", "Reply in one sentence.")
         for i in range(20):
             mm.add_message("u", "s", "user", f"note {i} about the garden fence")
         mm.flush()
@@ -65,7 +65,7 @@ def test_a_statement_does_not_hide_the_message_it_came_from() -> None:
 def test_route_weighs_layers_and_explains_itself() -> None:
     with manager() as mm:
         mm.add_message("u", "s1", "user", "I went hiking in the Alps with Sam.")
-        mm._longterm.add_fact("u", "user", "went_hiking_in", "the Alps", source_ids=["x"])
+        mm._longterm.facts.add_fact("u", "user", "went_hiking_in", "the Alps", source_ids=["x"])
         mm.flush()
         ctx = mm.build_context("u", "s2", "where did I go hiking?", token_budget=500)
         fact = next(it for it in ctx.items if it.layer == "fact")
@@ -76,7 +76,7 @@ def test_route_weighs_layers_and_explains_itself() -> None:
         assert "for a recall query" in fact.reason
         assert fact.score == pytest.approx(fact.score_parts["relevance"] * 0.8)
     with manager(routing=False) as mm:
-        mm._longterm.add_fact("u", "user", "went_hiking_in", "the Alps", source_ids=["x"])
+        mm._longterm.facts.add_fact("u", "user", "went_hiking_in", "the Alps", source_ids=["x"])
         ctx = mm.build_context("u", "s2", "where did I go hiking?", token_budget=500)
         assert all("route_weight" not in it.score_parts for it in ctx.items)
 
@@ -119,8 +119,8 @@ def test_recency_decay_prefers_the_newer_of_two_equal_memories() -> None:
 def test_importance_weighs_episodes() -> None:
     with manager() as mm:
         for request, outcome in (("restart nginx", "success"), ("deploy website", "failed")):
-            t = mm._working.start_task("u", "s", request)
-            mm._working.complete_task("u", t, outcome=outcome, summary="done")
+            t = mm._parts.working.start_task("u", "s", request)
+            mm._parts.working.complete_task("u", t, outcome=outcome, summary="done")
         ctx = mm.build_context("u", "s2", "restart nginx, deploy website", token_budget=800)
         eps = [it for it in ctx.items if it.layer == "episode"]
         assert len(eps) == 2

@@ -32,7 +32,7 @@ def test_chains_of_the_session_come_back_as_summaries() -> None:
                 timestamp=T0 + timedelta(minutes=2 * i),
             )  # fmt: skip
         mm.flush()
-        chains = mm._hierarchy.state("ann", "s1").chains
+        chains = mm._parts.hierarchy.state("ann", "s1").chains
         assert any(c.summary for c in chains.values())
         # a budget whose session share holds the latest turns only
         ctx = mm.build_context("ann", "s1", "what next?", 1000)
@@ -65,12 +65,14 @@ def test_heat_weighs_segments_about_as_close() -> None:
                     "ann", f"s{s}", "user", text, timestamp=T0 + timedelta(hours=s, minutes=i)
                 )
         mm.flush()
-        ranked = mm._hierarchy.rank_segments("ann", None, ["harbour", "ferry"], 5, visit=False)
+        ranked = mm._parts.hierarchy.rank_segments(
+            "ann", None, ["harbour", "ferry"], 5, visit=False
+        )
         assert len(ranked) >= 2
         assert all(p["heat_factor"] >= 1.0 for _, _, p in ranked)
         cold = ranked[-1][0]
         for _ in range(30):  # retrievals warm one segment
             cold.visit(datetime.now(timezone.utc))
-        again = mm._hierarchy.rank_segments("ann", None, ["harbour", "ferry"], 5, visit=False)
+        again = mm._parts.hierarchy.rank_segments("ann", None, ["harbour", "ferry"], 5, visit=False)
         assert again[0][0].id == cold.id
         assert again[0][2]["heat_factor"] > 1.25

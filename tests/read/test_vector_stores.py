@@ -97,8 +97,8 @@ def _passages(ctx) -> list:
 
 # -- reaching the context ---------------------------------------------------------------------
 def test_a_passage_reaches_the_context_with_its_citation(mm, store) -> None:
-    mm.attach_vector_store("ann", store, name="handbook")
-    assert mm.vector_stores("ann") == ["handbook"] and mm.vector_stores(None) == []
+    mm.documents.attach("ann", store, name="handbook")
+    assert mm.documents.attached("ann") == ["handbook"] and mm.documents.attached(None) == []
     ctx = mm.build_context("ann", "s1", QUERY, token_budget=400, explain=True)
     prompt = ctx.to_prompt()
     assert CITATION in prompt and VPN in prompt
@@ -116,7 +116,7 @@ def test_a_passage_reaches_the_context_with_its_citation(mm, store) -> None:
 
 
 def test_search_and_the_retriever_return_it_in_the_document_layer(mm, store) -> None:
-    mm.attach_vector_store("ann", store, name="handbook", k=2)
+    mm.documents.attach("ann", store, name="handbook", k=2)
     hits = mm.search("ann", QUERY, k=3, layers=["document"])
     assert hits[0].text.startswith(CITATION) and hits[0].layer == "chunk"
     assert hits[0].metadata["vector_store"] == "handbook"
@@ -129,21 +129,21 @@ def test_search_and_the_retriever_return_it_in_the_document_layer(mm, store) -> 
 
 
 def test_it_is_read_at_query_time_not_copied(mm, store) -> None:
-    mm.attach_vector_store("ann", store, name="handbook")
+    mm.documents.attach("ann", store, name="handbook")
     store.add_documents([Document("Printer toner is in the blue cabinet.",
                                   metadata={"source": "office.md"})])  # fmt: skip
     hits = mm.search("ann", "where is the printer toner", k=3, layers=["document"])
     assert "blue cabinet" in hits[0].text  # added after attaching: no sync step
-    assert mm.documents("ann") == [] and mm.documents(None) == []  # nothing stored here
-    assert mm.detach_vector_store("ann", "handbook") is True
-    assert mm.detach_vector_store("ann", "handbook") is False
+    assert mm.documents.list("ann") == [] and mm.documents.list(None) == []  # nothing stored here
+    assert mm.documents.detach("ann", "handbook") is True
+    assert mm.documents.detach("ann", "handbook") is False
     assert mm.search("ann", QUERY, layers=["document"]) == []
     assert _passages(mm.build_context("ann", "s1", QUERY)) == []
 
 
 # -- whose knowledge ---------------------------------------------------------------------------
 def test_a_store_attached_to_one_user_is_not_read_for_another(mm, store) -> None:
-    mm.attach_vector_store("ann", store, name="handbook")
+    mm.documents.attach("ann", store, name="handbook")
     ctx = mm.build_context("bob", "s1", QUERY, token_budget=400, explain=True)
     assert VPN not in ctx.to_prompt() and _passages(ctx) == []
     assert all(not s.startswith("vs:") for s in ctx.source_ids)
@@ -154,19 +154,19 @@ def test_a_store_attached_to_one_user_is_not_read_for_another(mm, store) -> None
 
 
 def test_a_shared_store_is_read_for_every_user(mm, store) -> None:
-    mm.attach_vector_store(None, store, name="handbook")
-    assert mm.vector_stores(None) == ["handbook"] and mm.vector_stores("ann") == []
+    mm.documents.attach(None, store, name="handbook")
+    assert mm.documents.attached(None) == ["handbook"] and mm.documents.attached("ann") == []
     for user in ("ann", "bob"):
         assert CITATION in mm.build_context(user, "s1", QUERY).to_prompt()
     assert mm.stats()["vector_stores"]["handbook"]["shared"] is True
 
 
 def test_delete_user_detaches_the_users_own_stores_only(mm, store) -> None:
-    mm.attach_vector_store("ann", store, name="handbook")
-    mm.attach_vector_store(None, store, name="shared")
+    mm.documents.attach("ann", store, name="handbook")
+    mm.documents.attach(None, store, name="shared")
     mm.add_message("ann", "s1", "user", "hello")
     mm.delete_user("ann")
-    assert mm.vector_stores("ann") == [] and mm.vector_stores(None) == ["shared"]
+    assert mm.documents.attached("ann") == [] and mm.documents.attached(None) == ["shared"]
 
 
 def test_the_older_pgvector_class_works_too(mm, dsn) -> None:
@@ -174,14 +174,14 @@ def test_the_older_pgvector_class_works_too(mm, dsn) -> None:
                            connection=sqlalchemy_url(dsn), use_jsonb=True)  # fmt: skip
     legacy.add_documents([Document("Visitor badges are collected at reception.",
                                    metadata={"title": "Front desk"})])  # fmt: skip
-    mm.attach_vector_store(None, legacy, name="old")
+    mm.documents.attach(None, legacy, name="old")
     prompt = mm.build_context("ann", "s1", "where are visitor badges collected").to_prompt()
     assert "[doc: Front desk, via old]\nVisitor badges are collected at reception." in prompt
 
 
 # -- failures ----------------------------------------------------------------------------------
 def test_a_broken_connection_leaves_the_rest_of_the_context(mm, store, dsn, caplog) -> None:
-    mm.attach_vector_store("ann", store, name="handbook")
+    mm.documents.attach("ann", store, name="handbook")
     before = mm.build_context("ann", "s1", QUERY, token_budget=400)
     assert CITATION in before.to_prompt()
     dbname = conninfo_to_dict(dsn)["dbname"]
@@ -201,14 +201,14 @@ def test_a_broken_connection_leaves_the_rest_of_the_context(mm, store, dsn, capl
         stats = mm.stats("ann")["vector_stores"]["handbook"]
         assert stats["searches"] == 2 and stats["failures"] == 1 and stats["last_error"]
         assert mm.search("ann", QUERY, layers=["document"]) == []  # search too
-        ctx = asyncio.run(mm.abuild_context("ann", "s1", QUERY, token_budget=400))
+        ctx = asyncio.run(mm.aio.build_context("ann", "s1", QUERY, token_budget=400))
         assert ctx.items and _passages(ctx) == [] and len(ctx.notes) == 1
     finally:
         _sql(admin, f'ALTER DATABASE "{dbname}" ALLOW_CONNECTIONS true')
 
 
 def test_a_store_that_does_not_answer_in_time_is_left_out(mm, store, dsn) -> None:
-    mm.attach_vector_store("ann", store, name="handbook", timeout=0.5)
+    mm.documents.attach("ann", store, name="handbook", timeout=0.5)
     with psycopg.connect(dsn) as locker:  # a transaction holding the table
         locker.execute(b'LOCK TABLE "handbook" IN ACCESS EXCLUSIVE MODE')
         ctx = mm.build_context("ann", "s1", QUERY, token_budget=400)
@@ -228,13 +228,13 @@ def test_the_async_twins_await_the_store_on_the_loop(mm, dsn, store) -> None:
 
         eng = lcpg.PGEngine.from_engine(create_async_engine(sqlalchemy_url(dsn)))
         vs = await lcpg.PGVectorStore.create(eng, HashingEmbeddings(), "handbook")
-        await mm.aattach_vector_store("ann", vs, name="handbook")
-        assert await mm.avector_stores("ann") == ["handbook"]
-        ctx = await mm.abuild_context("ann", "s1", QUERY, token_budget=400)
-        hits = await mm.asearch("ann", QUERY, k=2, layers=["document"])
-        aliased = await mm.asearch("ann", QUERY, k=2, layers=["knowledge"])
+        await mm.aio.documents.attach("ann", vs, name="handbook")
+        assert await mm.aio.documents.attached("ann") == ["handbook"]
+        ctx = await mm.aio.build_context("ann", "s1", QUERY, token_budget=400)
+        hits = await mm.aio.search("ann", QUERY, k=2, layers=["document"])
+        aliased = await mm.aio.search("ann", QUERY, k=2, layers=["knowledge"])
         sync_ctx = await asyncio.to_thread(mm.build_context, "ann", "s1", QUERY, 400)
-        assert await mm.adetach_vector_store("ann", "handbook") is True
+        assert await mm.aio.documents.detach("ann", "handbook") is True
         await eng.close()
         return ctx, hits, aliased, sync_ctx
 
@@ -248,20 +248,20 @@ def test_the_async_twins_await_the_store_on_the_loop(mm, dsn, store) -> None:
 
 def test_attach_checks_its_arguments(mm, store) -> None:
     with pytest.raises(TypeError, match="VectorStore"):
-        mm.attach_vector_store("ann", object(), name="x")  # type: ignore[arg-type]
+        mm.documents.attach("ann", object(), name="x")  # type: ignore[arg-type]
     with pytest.raises(ValueError):
-        mm.attach_vector_store("ann", store, name="x", k=0)
+        mm.documents.attach("ann", store, name="x", k=0)
     with pytest.raises(ValueError, match="timeout"):
-        mm.attach_vector_store("ann", store, name="x", timeout=0)
+        mm.documents.attach("ann", store, name="x", timeout=0)
     with pytest.raises((TypeError, ValueError)):
-        mm.attach_vector_store("", store, name="x")
+        mm.documents.attach("", store, name="x")
     with pytest.raises(TypeError, match="filter"):
-        mm.attach_vector_store("ann", store, name="x", filter="team")  # type: ignore[arg-type]
-    assert mm.vector_stores("ann") == []
+        mm.documents.attach("ann", store, name="x", filter="team")  # type: ignore[arg-type]
+    assert mm.documents.attached("ann") == []
 
 
 def test_concurrent_contexts_share_the_store(mm, store) -> None:
-    mm.attach_vector_store(None, store, name="handbook")
+    mm.documents.attach(None, store, name="handbook")
     found: list[bool] = []
 
     def read(user: str) -> None:

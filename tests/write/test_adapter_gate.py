@@ -28,19 +28,19 @@ def _write_through_adapters(mm: MemoryManager) -> dict[str, str]:
         {"label": "human", "old_content": "My email", "new_content": f"Mail {SECRETS['email']}"}
     )
     set_core_block(mm, "alice", "persona", " ".join(MESSAGES[4:]))
-    tid = mm.start_task(
+    tid = mm.tasks.start(
         "alice", "s1", MESSAGES[0], context={"login": f"password: {SECRETS['password']}"}
     )
-    i = mm.add_step("alice", tid, MESSAGES[3], tool_name="shell", args={"key": SECRETS["openai"]})
-    mm.update_step("alice", tid, i, status="completed", result=MESSAGES[4])
-    ep = mm.complete_task(
+    i = mm.tasks.step("alice", tid, MESSAGES[3], tool_name="shell", args={"key": SECRETS["openai"]})
+    mm.tasks.update_step("alice", tid, i, status="completed", result=MESSAGES[4])
+    ep = mm.tasks.complete(
         "alice",
         tid,
         summary=MESSAGES[5],
         target=f"host {SECRETS['phone_intl']}",
         tags=[SECRETS["github"], PEM_LINE],
     )
-    mm.add_anchor("alice", MESSAGES[1], metadata={"iban": SECRETS["iban"]})
+    mm.anchors.add("alice", MESSAGES[1], metadata={"iban": SECRETS["iban"]})
     mm.flush(timeout=60)
     return {"task": tid, "episode": ep.id}
 
@@ -59,14 +59,14 @@ def test_adapter_writes_leave_no_secret_on_disk(tmp_path: Path) -> None:
         assert item.value["tags"] == ["[API_KEY]"]
         found = store.search(("memories", "alice"), query="email phone", limit=1)
         assert found and "[PHONE]" in found[0].value["text"]
-        human = mm.core_block("alice", "human")
+        human = mm.items.core_block("alice", "human")
         assert "[EMAIL]" in human and "[CARD]" in human
-        task = mm.get_task("alice", ids["task"])
+        task = mm.tasks.get("alice", ids["task"])
         assert "[EMAIL]" in task.original_request and task.context == {
             "login": "password: [SECRET]"
         }
         assert task.steps[0].args == {"key": "[API_KEY]"}
-        [episode] = mm.episodes("alice")
+        [episode] = mm.tasks.episodes("alice")
         assert episode.target == "host [PHONE]" and "[API_KEY]" in episode.tags
     assert _leaks(_raw(directory)) == {}  # and after close
 
@@ -93,19 +93,19 @@ def test_refuse_policy_refuses_every_adapter_write(tmp_path: Path) -> None:
         tools = {t.name: t for t in create_memory_tools(mm, user_id="alice")}
         answer = tools["core_memory_append"].invoke({"label": "human", "content": card})
         assert answer.startswith("Error: nothing was changed") and "card" in answer
-        assert mm.core_block("alice", "human") == ""
+        assert mm.items.core_block("alice", "human") == ""
         with pytest.raises(SensitiveContentError):
             set_core_block(mm, "alice", "persona", card)
         with pytest.raises(SensitiveContentError, match="request"):
-            mm.start_task("alice", "s1", card)
-        tid = mm.start_task("alice", "s1", "fine")
+            mm.tasks.start("alice", "s1", card)
+        tid = mm.tasks.start("alice", "s1", "fine")
         with pytest.raises(SensitiveContentError, match="description"):
-            mm.add_step("alice", tid, card)
+            mm.tasks.step("alice", tid, card)
         with pytest.raises(SensitiveContentError, match="summary"):
-            mm.complete_task("alice", tid, summary=card)
+            mm.tasks.complete("alice", tid, summary=card)
         assert (
-            mm.get_task("alice", tid).steps == []
-            and mm.get_task("alice", tid).status == "in_progress"
+            mm.tasks.get("alice", tid).steps == []
+            and mm.tasks.get("alice", tid).status == "in_progress"
         )
     data = _raw(directory)
     assert SECRETS["card"].encode() not in data

@@ -124,7 +124,7 @@ def test_delete_one_message_and_what_was_made_from_it(mm: MemoryManager) -> None
     mm.flush()
     before = _everything(mm, "ann")
     assert "zebrafish" in before and "answer in French" in before and "Maria" in before
-    assert [e.name for e in mm.entities("ann") if e.name == "Maria"]
+    assert [e.name for e in mm.profile.entities("ann") if e.name == "Maria"]
     maria = ids[2]
     assert mm.delete("ann", [ids[6], ids[4], maria]) == 3
     assert mm.delete("ann", ids[6]) == 0  # already gone
@@ -135,10 +135,12 @@ def test_delete_one_message_and_what_was_made_from_it(mm: MemoryManager) -> None
         assert gone not in after
     assert "Maria lives in Lyon" not in after
     # what another message supports stays, citing that one
-    entity = {e.name: e for e in mm.entities("ann")}
+    entity = {e.name: e for e in mm.profile.entities("ann")}
     assert "Lyon" in entity and [m[0] for m in entity["Lyon"].mentions] == [ids[8]]
-    assert mm.anchors("ann") == []
-    assert any("green tea" in str(e.value).lower() for e in mm._longterm.list_preferences("ann"))
+    assert mm.anchors.list("ann") == []
+    assert any(
+        "green tea" in str(e.value).lower() for e in mm._longterm.profile.list_preferences("ann")
+    )
     assert mm.stats("ann")["messages"] == 7 and mm.stats("bob")["messages"] == 1
     assert [h.id for h in mm.search("bob", "vault code", k=3)][:1] != []
     # the session reads on without the gaps

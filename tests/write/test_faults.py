@@ -65,10 +65,10 @@ def test_one_bad_message_is_quarantined_and_the_queue_drains(
             0,
         )
         assert mm.stats("bob")["embedded"] == 5 and mm.stats("bob")["failed"] == 0
-        (failed,) = mm.failed_messages("ann")
+        (failed,) = mm.maintenance.failed("ann")
         assert failed.message_id == bad and failed.session_id == "s1"
         assert ("ValueError" in failed.error) or ("NaN" in failed.error)
-        assert mm.failed_messages("bob") == []
+        assert mm.maintenance.failed("bob") == []
         # still stored and found by its words; every API works for the user
         hits = mm.search("ann", "garden party July", k=3)
         assert bad in [h.id for h in hits]
@@ -76,11 +76,11 @@ def test_one_bad_message_is_quarantined_and_the_queue_drains(
         assert bad in ctx.source_ids
         if isinstance(emb, Picky):
             emb.refuse = False  # the model was fixed
-            assert mm.retry_failed("ann") == 1
+            assert mm.maintenance.retry_failed("ann") == 1
             mm.flush(timeout=60)
-            assert mm.failed_messages("ann") == [] and mm.stats("ann")["embedded"] == 6
+            assert mm.maintenance.failed("ann") == [] and mm.stats("ann")["embedded"] == 6
         assert mm.delete_user("ann") == 6
-        assert mm.failed_messages() == []
+        assert mm.maintenance.failed() == []
         assert mm.stats("bob")["messages"] == 5
 
 
@@ -93,7 +93,7 @@ def test_a_down_embedder_quarantines_nothing(backend: MemoryBackend) -> None:
         mm.add_message("ann", "s1", "user", "a note about tea")
         with pytest.raises(RuntimeError, match="background embedding failed"):
             mm.flush(timeout=30)
-        assert mm.failed_messages() == [] and mm.stats("ann")["pending"] == 1
+        assert mm.maintenance.failed() == [] and mm.stats("ann")["pending"] == 1
         emb.down.clear()
         mm.flush(timeout=60)
         assert mm.stats("ann")["embedded"] == 1
@@ -122,16 +122,16 @@ def test_timestamps_out_of_every_backends_range_are_refused(
 
 
 def test_task_ids_are_scoped_by_their_user(mm: MemoryManager) -> None:
-    tid = mm.start_task("ann", "s1", "rotate the logs")
+    tid = mm.tasks.start("ann", "s1", "rotate the logs")
     for call in (
-        lambda: mm.get_task("bob", tid),
-        lambda: mm.add_step("bob", tid, "rm -rf /var/log"),
-        lambda: mm.update_step("bob", tid, 0, status="completed"),
-        lambda: mm.complete_task("bob", tid, summary="done"),
+        lambda: mm.tasks.get("bob", tid),
+        lambda: mm.tasks.step("bob", tid, "rm -rf /var/log"),
+        lambda: mm.tasks.update_step("bob", tid, 0, status="completed"),
+        lambda: mm.tasks.complete("bob", tid, summary="done"),
     ):
         with pytest.raises(KeyError, match="bob"):
             call()
-    assert mm.get_task("ann", tid).steps == [] and mm.get_task("ann", tid).status == "in_progress"
-    i = mm.add_step("ann", tid, "logrotate -f")
-    assert mm.update_step("ann", tid, i, status="completed").status == "completed"
-    assert mm.complete_task("ann", tid, summary="rotated").outcome == "success"
+    assert mm.tasks.get("ann", tid).steps == [] and mm.tasks.get("ann", tid).status == "in_progress"
+    i = mm.tasks.step("ann", tid, "logrotate -f")
+    assert mm.tasks.update_step("ann", tid, i, status="completed").status == "completed"
+    assert mm.tasks.complete("ann", tid, summary="rotated").outcome == "success"

@@ -164,7 +164,7 @@ class Paths:
         return {t.name: t for t in made}
 
     def task(self, user: str) -> str:
-        return self.mm.start_task(user, "s1", "restart the service")
+        return self.mm.tasks.start(user, "s1", "restart the service")
 
     # -- paths -------------------------------------------------------------------------
     def message(self, user: str, text: str) -> Any:
@@ -180,52 +180,52 @@ class Paths:
         return self.mm.add_turn(user, "s1", user=text, assistant=f"Noted: {text}")
 
     def anchor(self, user: str, text: str) -> Any:
-        return self.mm.add_anchor(user, text)
+        return self.mm.anchors.add(user, text)
 
     def anchor_metadata(self, user: str, text: str) -> Any:
-        return self.mm.add_anchor(user, "Answer in French.", metadata={"why": text})
+        return self.mm.anchors.add(user, "Answer in French.", metadata={"why": text})
 
     def task_request(self, user: str, text: str) -> Any:
-        return self.mm.start_task(user, "s1", text)
+        return self.mm.tasks.start(user, "s1", text)
 
     def task_context(self, user: str, text: str) -> Any:
-        return self.mm.start_task(user, "s1", "restart", context={"env": {"v": text}})
+        return self.mm.tasks.start(user, "s1", "restart", context={"env": {"v": text}})
 
     def step_description(self, user: str, text: str) -> Any:
-        return self.mm.add_step(user, self.task(user), text)
+        return self.mm.tasks.step(user, self.task(user), text)
 
     def step_args(self, user: str, text: str) -> Any:
-        return self.mm.add_step(user, self.task(user), "run", tool_name="shell", args={"a": text})
+        return self.mm.tasks.step(user, self.task(user), "run", tool_name="shell", args={"a": text})
 
     def step_result(self, user: str, text: str) -> Any:
         tid = self.task(user)
-        i = self.mm.add_step(user, tid, "run")
-        return self.mm.update_step(user, tid, i, status="completed", result=text)
+        i = self.mm.tasks.step(user, tid, "run")
+        return self.mm.tasks.update_step(user, tid, i, status="completed", result=text)
 
     def episode_summary(self, user: str, text: str) -> Any:
-        return self.mm.complete_task(user, self.task(user), summary=text, target="nginx")
+        return self.mm.tasks.complete(user, self.task(user), summary=text, target="nginx")
 
     def episode_target(self, user: str, text: str) -> Any:
-        return self.mm.complete_task(user, self.task(user), summary="done", target=text)
+        return self.mm.tasks.complete(user, self.task(user), summary="done", target=text)
 
     def episode_tags(self, user: str, text: str) -> Any:
-        return self.mm.complete_task(user, self.task(user), summary="done", tags=["ops", text])
+        return self.mm.tasks.complete(user, self.task(user), summary="done", tags=["ops", text])
 
     def episodes_knowledge_lessons(self, user: str, text: str) -> Any:
         """Three tasks on one target, each carrying the secret in every field; the
         knowledge and lessons built from them are written by run_consolidation and
         reflect (and by the worker)."""
         for n in range(3):
-            tid = self.mm.start_task(user, "s1", f"{text} (run {n})")
-            i = self.mm.add_step(user, tid, f"step {text}")
-            self.mm.update_step(user, tid, i, status="completed", result=text)
-            self.mm.complete_task(user, tid, summary=f"restarted: {text}", target="nginx")
-        self.mm.run_consolidation(user)
-        self.mm.reflect(user)
-        return self.mm.knowledge(user), self.mm.lessons(user)
+            tid = self.mm.tasks.start(user, "s1", f"{text} (run {n})")
+            i = self.mm.tasks.step(user, tid, f"step {text}")
+            self.mm.tasks.update_step(user, tid, i, status="completed", result=text)
+            self.mm.tasks.complete(user, tid, summary=f"restarted: {text}", target="nginx")
+        self.mm.maintenance.consolidate(user)
+        self.mm.maintenance.reflect(user)
+        return self.mm.tasks.knowledge(user), self.mm.tasks.lessons(user)
 
     def feedback_value(self, user: str, text: str) -> Any:
-        return self.mm.feedback(user, self._preference(user), "corrected", value=text)
+        return self.mm.profile.feedback(user, self._preference(user), "corrected", value=text)
 
     def store_value(self, user: str, text: str) -> Any:
         return self.store.put(("memories", user), "k", {"text": text, "tags": [text]})
@@ -272,7 +272,7 @@ class Paths:
             self.mm.flush(timeout=60)
 
     def _preference(self, user: str) -> str:
-        [entry] = self.mm._longterm.list_preferences(user)
+        [entry] = self.mm._longterm.profile.list_preferences(user)
         return entry.key
 
 
@@ -428,7 +428,7 @@ def test_delete_user_leaves_nothing_of_the_user(store: Store) -> None:
             mm.build_context(user, "s1", "note lake", token_budget=400)
         mm.flush(timeout=60)
         assert mm.delete_user("gone") > 0
-        assert "gone" not in mm.users()
+        assert "gone" not in mm.maintenance.users()
     held = store.held()
 
     def marked(user: str) -> set[str]:

@@ -120,7 +120,7 @@ def test_two_processes_place_every_message_once(store: tuple[str, str]) -> None:
             assert mm.stats(user)["embedded"] == len(msgs)
             assert placements(mm, user) == Counter(m.seq for m in msgs), user
             for session in ("s0", "s1", "s2"):
-                seqs = [s for p in mm._hierarchy.state(user, session).pages for s in p.seqs]
+                seqs = [s for p in mm._parts.hierarchy.state(user, session).pages for s in p.seqs]
                 assert seqs == sorted(seqs)
             assert mm._backend.get_record(EPOCH_KIND, epoch_record_id(user), user) is not None
         # every message embedded by exactly one of the two workers

@@ -399,7 +399,7 @@ def cmd_stats(args: argparse.Namespace, out: Console, err: Console) -> int:
     mm = _open(args)
     try:
         stats = mm.stats(args.user)
-        users = mm.users() if args.user is None else []
+        users = mm.maintenance.users() if args.user is None else []
         keys = ("messages", "embedded", "sessions")
         per_user = [{"user": u, **{k: mm.stats(u)[k] for k in keys}} for u in users]
     finally:
@@ -424,10 +424,10 @@ def cmd_failed(args: argparse.Namespace, out: Console, err: Console) -> int:
     mm = _open(args)
     try:
         if args.retry:
-            n = mm.retry_failed(args.user)
+            n = mm.maintenance.retry_failed(args.user)
             out.print(f"queued {n} message(s) of user {args.user!r} again", highlight=False)
             return 0
-        failed = mm.failed_messages(args.user)
+        failed = mm.maintenance.failed(args.user)
     finally:
         mm.close()
     if args.json:
@@ -471,7 +471,7 @@ def cmd_verify(args: argparse.Namespace, out: Console, err: Console) -> int:
     """Open the store (its files are checked first) and check every page of it."""
     mm = _open(args)
     try:
-        mm.verify()
+        mm.maintenance.verify()
         stats = mm.stats()
     finally:
         mm.close()

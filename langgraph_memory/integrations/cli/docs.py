@@ -50,7 +50,7 @@ def add_files(
         task = progress.add_task("adding", total=len(args.files))
         for name in args.files:
             try:
-                info = mm.add_document(
+                info = mm.documents.add(
                     args.user,
                     Path(name),
                     document_id=args.document_id,

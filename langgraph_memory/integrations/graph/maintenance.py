@@ -48,10 +48,10 @@ def memory_maintenance_node(
         user_id, _ = run_scope(config, "memory_maintenance_node")
         summary: dict[str, Any] = {"forgotten": [], "knowledge": [], "dry_run": dry_run}
         if forget:
-            report = memory.run_forget_gate(dry_run, user_id=user_id)
+            report = memory.maintenance.forget(dry_run, user_id=user_id)
             summary["forgotten"] = [eid for eid, _, _ in report.forgotten]
         if consolidate and not dry_run:
-            summary["knowledge"] = [k.id for k in memory.run_consolidation(user_id)]
+            summary["knowledge"] = [k.id for k in memory.maintenance.consolidate(user_id)]
         return {"memory_maintenance": summary}
 
     async def arun(state: Any, config: RunnableConfig) -> dict[str, Any]:

@@ -152,7 +152,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         messages, args = self._request(state, runtime)
         if args is None:
             return {"memory_context": "", "memory_sources": [], "memory_items": []}
-        return self._recalled(await self.memory.abuild_context(**args), messages)
+        return self._recalled(await self.memory.aio.build_context(**args), messages)
 
     def _request(
         self, state: MemoryAgentState, runtime: Any
@@ -274,21 +274,21 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
             if task_id is None:
                 i = last_human_index(messages)
                 ask = render_message(messages[i]) if i is not None else ""
-                task_id = self.memory.start_task(user_id, session_id, ask or f"run {name}")
+                task_id = self.memory.tasks.start(user_id, session_id, ask or f"run {name}")
                 if len(self._tasks) >= _MAX_OPEN_TASKS:  # a turn that never finished
                     self._tasks.pop(next(iter(self._tasks)))
                 self._tasks[key] = task_id
             text = json.dumps(args, ensure_ascii=False, default=str)
-            step = self.memory.add_step(
+            step = self.memory.tasks.step(
                 user_id, task_id, f"{name}({text})", tool_name=name, args=_json_safe(args)
             )
-            self.memory.update_step(user_id, task_id, step, status="in_progress")
+            self.memory.tasks.update_step(user_id, task_id, step, status="in_progress")
         return user_id, task_id, step
 
     def _close_step(self, task: tuple[str, str, int], status: str, result: str) -> None:
         user_id, task_id, step = task
         with self._lock:
-            self.memory.update_step(user_id, task_id, step, status=status, result=result)
+            self.memory.tasks.update_step(user_id, task_id, step, status=status, result=result)
 
     # -- after the agent: remember, close the task -------------------------------------------------
     def after_agent(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
@@ -312,7 +312,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
             task_id = self._tasks.pop((user_id, session_id, _turn_key(messages)), None)
             if task_id is None:
                 return
-            task = self.memory.get_task(user_id, task_id)
+            task = self.memory.tasks.get(user_id, task_id)
             statuses = [s.status for s in task.steps]
             if all(s == "completed" for s in statuses):
                 outcome = "success"
@@ -323,7 +323,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
             last = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
             summary = content_text(last.content).strip() if last is not None else ""
             tools = Counter(s.tool_name for s in task.steps if s.tool_name)
-            self.memory.complete_task(
+            self.memory.tasks.complete(
                 user_id,
                 task_id,
                 outcome=outcome,

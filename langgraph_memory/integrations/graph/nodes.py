@@ -185,7 +185,7 @@ def recall_node(
 
     async def arecall(state: Any, config: RunnableConfig) -> dict[str, Any]:
         messages, args = request(state, config)
-        ctx = await memory.abuild_context(**args) if args is not None else None
+        ctx = await memory.aio.build_context(**args) if args is not None else None
         return finish(ctx, messages, state)
 
     return RunnableLambda(recall, afunc=arecall, name=name)
@@ -293,11 +293,11 @@ async def aremember_exchange(
     writes = exchange_writes(list(messages), session_id, skip_id, limit)
     for w in writes:
         try:
-            await memory.aadd_message(user_id, session_id, w.role, w.content, **w.kwargs())
+            await memory.aio.add_message(user_id, session_id, w.role, w.content, **w.kwargs())
         except ValueError as exc:
             if not is_id_conflict(exc):
                 raise
-            await memory.aadd_message(user_id, session_id, w.role, w.content, **w.kwargs(True))
+            await memory.aio.add_message(user_id, session_id, w.role, w.content, **w.kwargs(True))
     return len(writes)
 
 

@@ -6,7 +6,7 @@ tools). Items live in the :class:`~langgraph_memory.MemoryManager`'s backend, so
 on SQLite they survive a restart; a query search ranks them by BM25 and dense
 cosine fused by reciprocal rank, not by cosine alone.
 
-Items are kept through the manager (:meth:`MemoryManager.put_store_item` and its
+Items are kept through the manager (:meth:`~langgraph_memory.parts.items.Items.put` and its
 kin; :mod:`langgraph_memory.parts.items` documents the layout), so every value and indexed
 text goes through the memory's sensitivity gate before it is stored or embedded.
 
@@ -109,9 +109,9 @@ class MemoryStore(BaseStore):
         ttl: ``TTLConfig``: ``default_ttl`` and ``sweep_interval_minutes`` in
             minutes, ``refresh_on_read`` (default True), ``omit_expired``.
         documents_namespace: The read-only namespace root showing the memory's
-            documents (:meth:`MemoryManager.add_document`): shared knowledge at ``(root,)``, a
-            user's own at ``(root, user_id)``, one item per chunk of a document's current version
-            keyed ``"<document id>#<index>"`` (see
+            documents (:meth:`~langgraph_memory.parts.documents.Documents.add`): shared knowledge at
+            ``(root,)``, a user's own at ``(root, user_id)``, one item per chunk of a document's
+            current version keyed ``"<document id>#<index>"`` (see
             :mod:`~langgraph_memory.integrations.graph.store_documents`); ``None`` shows none (the
             root is then a plain namespace).
 
@@ -181,7 +181,7 @@ class MemoryStore(BaseStore):
 
         A put's value goes through the memory's sensitivity gate here, before its texts
         are taken from it (they are embedded next), and every op's namespace labels and
-        key through :meth:`MemoryManager.redact_label` (a put's are refused per the
+        key through :meth:`~langgraph_memory.parts.items.Items.label` (a put's are refused per the
         policy; a read looks up the pseudonym its put stored)."""
         ops = list(ops)
         puts: dict[_Key, PutOp] = {}
@@ -197,7 +197,7 @@ class MemoryStore(BaseStore):
                 if not op.namespace:
                     raise InvalidNamespaceError("Namespace cannot be empty.")
                 if op.value is not None:
-                    clean = self.memory.redact(dict(op.value), field="value")
+                    clean = self.memory.maintenance.redact(dict(op.value), field="value")
                     op = ops[i] = op._replace(value=clean)
                 puts[(tuple(op.namespace), str(op.key))] = op
             elif isinstance(op, SearchOp):
@@ -220,14 +220,14 @@ class MemoryStore(BaseStore):
         """``op`` with its namespace labels and key through the sensitivity gate."""
 
         def names(labels: Sequence[str], refuse: bool = False) -> tuple[str, ...]:
-            label = self.memory.redact_label
+            label = self.memory.items.label
             return tuple(label(x, field="namespace", refuse=refuse) for x in labels)
 
         if isinstance(op, PutOp):
-            key = self.memory.redact_label(str(op.key), field="key")
+            key = self.memory.items.label(str(op.key), field="key")
             return op._replace(namespace=names(op.namespace, refuse=True), key=key)
         if isinstance(op, GetOp):
-            key = self.memory.redact_label(str(op.key), field="key", refuse=False)
+            key = self.memory.items.label(str(op.key), field="key", refuse=False)
             return op._replace(namespace=names(op.namespace), key=key)
         if isinstance(op, SearchOp):
             return op._replace(namespace_prefix=names(op.namespace_prefix))
@@ -331,14 +331,14 @@ class MemoryStore(BaseStore):
     def _get(self, namespace: tuple[str, ...], key: str, now: datetime) -> Record | None:
         if not namespace:
             return None
-        rec = self.memory.get_store_item(tuple(namespace), str(key))
+        rec = self.memory.items.get(tuple(namespace), str(key))
         return None if rec is None or self._hidden(rec, now) else rec
 
     def _records(self, prefix: tuple[str, ...], now: datetime) -> list[Record]:
         n = len(prefix)
         return [
             r
-            for r in self.memory.store_items(prefix[0] if prefix else None)
+            for r in self.memory.items.list(prefix[0] if prefix else None)
             if tuple(r.data["namespace"][:n]) == prefix and not self._hidden(r, now)
         ]
 
@@ -347,14 +347,14 @@ class MemoryStore(BaseStore):
             ttl = rec.data.get("ttl")
             if ttl is not None:
                 expires = (now + timedelta(minutes=ttl)).isoformat()
-                self.memory.refresh_store_item(rec, expires)
+                self.memory.items.refresh(rec, expires)
 
     def _apply_put(self, op: PutOp, texts: dict[str, str], vecs: np.ndarray, now: datetime) -> None:
         namespace, key = tuple(op.namespace), str(op.key)
         if op.value is None:
-            self.memory.delete_store_item(namespace, key)
+            self.memory.items.delete(namespace, key)
             return
-        old = self.memory.get_store_item(namespace, key)
+        old = self.memory.items.get(namespace, key)
         data: dict[str, Any] = {
             "namespace": list(namespace),
             "key": key,
@@ -369,7 +369,7 @@ class MemoryStore(BaseStore):
             ),
         }
         created = old.created_at if old is not None else now
-        self.memory.put_store_item(namespace, key, data, created_at=created, updated_at=now)
+        self.memory.items.put(namespace, key, data, created_at=created, updated_at=now)
 
     # -- search and listing -------------------------------------------------------------------
     def _search(
@@ -439,10 +439,10 @@ class MemoryStore(BaseStore):
         with self._lock:
             now = _now()
             expired: dict[str, list[str]] = {}
-            for rec in self.memory.store_items():
+            for rec in self.memory.items.list():
                 if self._expired(rec, now):
                     expired.setdefault(rec.data["namespace"][0], []).append(rec.id)
-            return sum(self.memory.delete_store_items(root, ids) for root, ids in expired.items())
+            return sum(self.memory.items.delete_many(root, ids) for root, ids in expired.items())
 
     async def asweep_ttl(self) -> int:
         """Async :meth:`sweep_ttl`."""

@@ -1,18 +1,18 @@
 """The memory's documents as a read-only namespace of :class:`~.store.MemoryStore`.
 
-Documents added with :meth:`MemoryManager.add_document` show under one namespace root
-(``"documents"`` by default): shared knowledge at ``("documents",)`` and a user's own
-documents at ``("documents", user_id)``. Each chunk of a document's current version is an
-item keyed ``"<document id>#<chunk index>"`` whose value holds its ``text``, its
-``citation`` and its fields (``document_id``, ``version``, ``title``, ``headings``,
-``chunk``, ``status``, ``shared`` and the document's metadata). A query search ranks the
-chunks as :meth:`MemoryManager.search_documents` does; puts and deletes are refused.
+Documents added with :meth:`~langgraph_memory.parts.documents.Documents.add` show under one
+namespace root (``"documents"`` by default): shared knowledge at ``("documents",)`` and a user's own
+documents at ``("documents", user_id)``. Each chunk of a document's current version is an item keyed
+``"<document id>#<chunk index>"`` whose value holds its ``text``, its ``citation`` and its fields
+(``document_id``, ``version``, ``title``, ``headings``, ``chunk``, ``status``, ``shared`` and the
+document's metadata). A query search ranks the chunks as
+:meth:`~langgraph_memory.parts.documents.Documents.search` does; puts and deletes are refused.
 
 Example:
     >>> from langgraph_memory import HashingEmbeddings, InMemoryBackend, MemoryManager
     >>> from langgraph_memory.integrations.graph.store import MemoryStore
     >>> mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
-    >>> _ = mm.add_document(None, "# Office\\n## Parking\\nVisitors park on level two.",
+    >>> _ = mm.documents.add(None, "# Office\\n## Parking\\nVisitors park on level two.",
     ...                     document_id="office")
     >>> mm.flush()
     >>> store = MemoryStore(mm)
@@ -35,7 +35,7 @@ from langgraph_memory.integrations.graph.store_search import matches_filter
 from langgraph_memory.manager import MemoryManager
 
 if TYPE_CHECKING:
-    from langgraph_memory.layers.knowledge.documents import DocumentChunk
+    from langgraph_memory.parts.documents import DocumentChunk
 
 __all__ = ["DocumentsView"]
 
@@ -62,8 +62,8 @@ class DocumentsView:
         """Raise: the documents namespace is read-only."""
         raise InvalidNamespaceError(
             f"the {self.root!r} namespace is read-only: it shows the memory's documents "
-            f"({tuple(namespace)}); add or remove them with MemoryManager.add_document / "
-            "remove_document"
+            f"({tuple(namespace)}); add or remove them with mm.documents.add / "
+            "mm.documents.remove"
         )
 
     def _owner(self, namespace: Sequence[str]) -> tuple[bool, str | None]:
@@ -81,7 +81,7 @@ class DocumentsView:
         document_id, sep, index = str(key).rpartition("#")
         if not valid or not sep or not document_id or not index.isdigit():
             return None
-        for chunk in self.memory.document_chunks(user, document_id):
+        for chunk in self.memory.documents.chunks(user, document_id):
             if chunk.index == int(index):
                 return _item(Item, namespace, key, _chunk_value(chunk), chunk.created_at)
         return None
@@ -100,13 +100,13 @@ class DocumentsView:
             return []
         namespace = (self.root,) if user is None else (self.root, user)
         if query:
-            infos = self.memory.documents(user)
+            infos = self.memory.documents.list(user)
             total = sum(d.chunks for d in infos)
             if not total:
                 return []
             k = total if flt else min(total, offset + limit)
             found = [
-                (_hit_value(hit), hit) for hit in self.memory.search_documents(user, query, k=k)
+                (_hit_value(hit), hit) for hit in self.memory.documents.search(user, query, k=k)
             ]
             rows = [
                 _item(SearchItem, namespace, _key(v), v, hit.timestamp, score=hit.score)
@@ -115,8 +115,8 @@ class DocumentsView:
             ]
         else:
             rows = []
-            for info in self.memory.documents(user):
-                chunks = self.memory.document_chunks(user, info.document_id, version=info.version)
+            for info in self.memory.documents.list(user):
+                chunks = self.memory.documents.chunks(user, info.document_id, version=info.version)
                 for chunk in chunks:
                     value = _chunk_value(chunk)
                     if matches_filter(value, flt):
@@ -129,9 +129,11 @@ class DocumentsView:
         """Every documents namespace holding a document: shared knowledge, and each
         user's (of the users with messages) who has documents of their own."""
         found: list[tuple[str, ...]] = []
-        if self.memory.documents(None):
+        if self.memory.documents.list(None):
             found.append((self.root,))
-        found += [(self.root, u) for u in self.memory.users() if self.memory.documents(u)]
+        found += [
+            (self.root, u) for u in self.memory.maintenance.users() if self.memory.documents.list(u)
+        ]
         return found
 
 

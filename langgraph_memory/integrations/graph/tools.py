@@ -18,7 +18,7 @@ an unknown block) come back to it as the tool's answer, with ``status="error"``
 on the ``ToolMessage``, instead of raising.
 
 Every write goes through the memory's sensitivity gate (a core block is stored as
-:meth:`MemoryManager.set_core_block` redacts it, an archival memory as
+:meth:`~langgraph_memory.parts.items.Items.set_core_block` redacts it, an archival memory as
 :meth:`MemoryManager.add_message` does).
 
 Example:
@@ -109,7 +109,7 @@ def get_core_block(memory: MemoryManager, user_id: str, label: str) -> str:
         >>> get_core_block(mm, "alice", "human")  # doctest: +SKIP
         'Likes tea.'
     """
-    return memory.core_block(user_id, label)
+    return memory.items.core_block(user_id, label)
 
 
 def set_core_block(
@@ -142,10 +142,10 @@ def set_core_block(
         raise ValueError(f"unknown core block {label!r}; the blocks are {list(lim)}")
     if not isinstance(value, str):
         raise TypeError(f"value must be a str, got {type(value).__name__}")
-    text = memory.redact(value, field=label)
+    text = memory.maintenance.redact(value, field=label)
     if len(text) > lim[label]:
         raise ValueError(f"{len(text)} characters is over the {label} block's limit {lim[label]}")
-    return memory.set_core_block(check_id(user_id, "user_id"), label, text)
+    return memory.items.set_core_block(check_id(user_id, "user_id"), label, text)
 
 
 def core_memory_blocks(
@@ -240,8 +240,9 @@ def create_memory_tools(
 
     Returns:
         ``core_memory_append``, ``core_memory_replace``, ``archival_memory_insert``,
-        ``archival_memory_search``, ``conversation_search`` and ``preference_feedback``
-        (see :meth:`MemoryManager.feedback`), each with ``func`` and ``coroutine``.
+        ``archival_memory_search``, ``conversation_search`` and ``preference_feedback`` (see
+        :meth:`~langgraph_memory.parts.profile.Profile.feedback`), each with ``func`` and
+        ``coroutine``.
 
     Raises:
         TypeError: When ``memory`` is not a ``MemoryManager``.
@@ -281,7 +282,7 @@ def create_memory_tools(
             old = get_core_block(memory, uid, name)
             new = _redact(memory, f"{old}\n{content}" if old else content, name)
             _fit(name, new, limits[name])
-            new = memory.set_core_block(uid, name, new)
+            new = memory.items.set_core_block(uid, name, new)
         return f"Appended to the {name} block ({len(new)}/{limits[name]} characters). " + (
             f"It now reads:\n{new}"
         )
@@ -298,7 +299,7 @@ def create_memory_tools(
                 )
             new = _redact(memory, old.replace(old_content, new_content), name)
             _fit(name, new, limits[name])
-            new = memory.set_core_block(uid, name, new)
+            new = memory.items.set_core_block(uid, name, new)
         return f"Replaced text in the {name} block ({len(new)}/{limits[name]} characters). " + (
             f"It now reads:\n{new}"
         )
@@ -341,7 +342,7 @@ def create_memory_tools(
     ) -> str:
         uid = user(config)
         try:
-            entries = memory.feedback(uid, preference, signal, value=instead)
+            entries = memory.profile.feedback(uid, preference, signal, value=instead)
         except KeyError as exc:
             raise ToolException(
                 f"Error: no preference {preference!r}; use the id or key your context cites."
@@ -423,7 +424,7 @@ def _check_limits(limits: Mapping[str, int]) -> dict[str, int]:
 def _redact(memory: MemoryManager, text: str, label: str) -> str:
     """A block's new text through the sensitivity gate; a refusal is the tool's answer."""
     try:
-        return str(memory.redact(text, field=label))
+        return str(memory.maintenance.redact(text, field=label))
     except ValueError as exc:  # refused by the memory's policy
         raise ToolException(f"Error: nothing was changed: {exc}") from exc
 

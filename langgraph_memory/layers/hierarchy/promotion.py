@@ -21,7 +21,7 @@ Example:
     >>> lt = LongTermMemory(InMemoryBackend())
     >>> t = datetime(2024, 5, 1, tzinfo=timezone.utc)
     >>> n = write_atoms(lt, "ann", [Message("m1", "ann", "s", "user", "I love green tea.", t)])
-    >>> [e.text() for e in lt.for_context("ann")]
+    >>> [e.text() for e in lt.profile.for_context("ann")]
     ['User preference: "I love green tea."']
 """
 
@@ -148,7 +148,7 @@ def _write(
     if atom.kind == "preference":
         if msg.role == "user" and is_correction(msg.content):
             correct_related(lt, user_id, atom, ids)
-        lt.upsert_preference(
+        lt.profile.upsert_preference(
             user_id,
             atom.key,
             atom.value,
@@ -161,13 +161,13 @@ def _write(
         )
         return 1
     if atom.kind == "fact" and atom.key in PROFILE_KEYS and atom.subject == "user":
-        lt.upsert_preference(
+        lt.profile.upsert_preference(
             user_id, atom.key, atom.value, source=source, confidence=atom.confidence,
             source_ids=ids, quote=quote,
         )  # fmt: skip
     if atom.kind in ("fact", "relation", "decision", "task"):
         relation = atom.key if atom.kind in ("fact", "relation") else atom.kind
-        lt.add_fact(
+        lt.facts.add_fact(
             user_id,
             _subject(atom, msg),
             relation,
@@ -217,7 +217,7 @@ def correct_related(
     new = str(atom.value).strip()
     others = [
         e
-        for e in lt.list_preferences(user_id)
+        for e in lt.profile.list_preferences(user_id)
         if e.scope == atom.scope and str(e.value).strip().lower() != new.lower()
     ]
     if not others:
@@ -240,7 +240,7 @@ def correct_related(
             return None
         target = others[best]
     log.info("a correction lowers preference %s of user %s", target.id, user_id)
-    return lt.correct(user_id, target.id, source_ids=list(source_ids))
+    return lt.profile.correct(user_id, target.id, source_ids=list(source_ids))
 
 
 def _names_another_user(atoms: Sequence[MemoryAtom], others: Collection[str]) -> bool:

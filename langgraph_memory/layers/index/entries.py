@@ -33,8 +33,8 @@ Example:
     >>> backend = InMemoryBackend()
     >>> index = EntryIndexer(backend, backend, kinds={"fact": Fact})
     >>> lt = LongTermMemory(IndexedRecords(backend, index))
-    >>> _ = lt.add_fact("ann", "Ann", "lives_in", "Lyon", valid_from="2024-05-01")
-    >>> _ = lt.add_fact("ann", "Ann", "works_at", "ACME", valid_from="2024-05-01")
+    >>> _ = lt.facts.add_fact("ann", "Ann", "lives_in", "Lyon", valid_from="2024-05-01")
+    >>> _ = lt.facts.add_fact("ann", "Ann", "works_at", "ACME", valid_from="2024-05-01")
     >>> [d.text for d, _, _ in index.rank("ann", "where does she live? Lyon", 5)]
     ['Ann lives in Lyon (since 2024-05-01)']
 """

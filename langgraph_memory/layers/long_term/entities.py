@@ -221,7 +221,7 @@ class EntityGraph:
         folded = " ".join(name.split()).casefold()
         return [
             f
-            for f in self.longterm.list_facts(user_id)
+            for f in self.longterm.facts.list_facts(user_id)
             if f.subject.casefold() == folded or folded in f.object.casefold()
         ]
 

@@ -29,7 +29,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, ClassVar
@@ -50,7 +50,7 @@ from langgraph_memory.layers.long_term.profile import (
 )
 from langgraph_memory.layers.long_term.records import RecordsStore
 
-__all__ = ["Fact", "FactsMixin", "DEFAULT_FUNCTIONAL_RELATIONS", "place_fact", "normalize_term"]
+__all__ = ["Fact", "Facts", "DEFAULT_FUNCTIONAL_RELATIONS", "place_fact", "normalize_term"]
 
 MAX_OBJECT_CHARS = 2000
 
@@ -279,8 +279,10 @@ def place_fact(
     return kept, changed
 
 
-class FactsMixin(RecordsStore):
-    """The fact operations of :class:`~langgraph_memory.layers.long_term.memory.LongTermMemory`."""
+class Facts(RecordsStore):
+    """User and knowledge-graph facts with their validity (``LongTermMemory.facts``)."""
+
+    _loaders: ClassVar[dict[str, Callable[[dict[str, Any]], Any]]] = {"fact": Fact.load}
 
     # -- facts --------------------------------------------------------------------------
     def add_fact(
@@ -461,7 +463,7 @@ class FactsMixin(RecordsStore):
         t = self._now() if when is None else parse_timestamp(when, "when")
         return [f for f in self.list_facts(user_id) if f.holds_at(t)]
 
-    def _splice(self, user_id: str, gone: Fact) -> None:
+    def splice_out(self, user_id: str, gone: Fact) -> None:
         """Before deleting ``gone``: give its span back to the fact it superseded.
 
         When several facts were closed where ``gone`` began (one at the same instant),

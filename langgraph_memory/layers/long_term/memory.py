@@ -12,19 +12,21 @@ only entries above 0.7 reach the context. No LLM is used here.
 Example:
     >>> from langgraph_memory.storage import InMemoryBackend
     >>> lt = LongTermMemory(InMemoryBackend())
-    >>> guess = lt.upsert_preference("u1", "drink", "coffee", source_ids=["m1"])
-    >>> guess.confidence, [e.value for e in lt.for_context("u1")]   # 0.6: observed only
+    >>> guess = lt.profile.upsert_preference("u1", "drink", "coffee", source_ids=["m1"])
+    >>> guess.confidence, [e.value for e in lt.profile.for_context("u1")]   # 0.6: observed only
     (0.6, [])
-    >>> lt.reinforce("u1", guess.id).confidence                      # the user followed it
+    >>> lt.profile.reinforce("u1", guess.id).confidence                      # the user followed it
     0.8
-    >>> said = lt.upsert_preference("u1", "drink", "tea over coffee", source="explicit",
+    >>> said = lt.profile.upsert_preference("u1", "drink", "tea over coffee", source="explicit",
     ...                             polarity="positive", source_ids=["m7"])
-    >>> [e.text() for e in lt.for_context("u1")]                     # explicit beats inferred
+    >>> [e.text() for e in lt.profile.for_context("u1")]  # explicit beats inferred
     ['User prefers tea over coffee (drink; explicit, 1.0)']
-    >>> _ = lt.add_fact("u1", "user", "lives_in", "Paris", valid_from="2020-01-01")
-    >>> _ = lt.add_fact("u1", "user", "lives_in", "Berlin", valid_from="2023-06-01")
-    >>> [f.object for f in lt.facts_at("u1", "2021-01-01")], [f.object for f in lt.facts_at("u1")]
-    (['Paris'], ['Berlin'])
+    >>> _ = lt.facts.add_fact("u1", "user", "lives_in", "Paris", valid_from="2020-01-01")
+    >>> _ = lt.facts.add_fact("u1", "user", "lives_in", "Berlin", valid_from="2023-06-01")
+    >>> [f.object for f in lt.facts.facts_at("u1", "2021-01-01")]
+    ['Paris']
+    >>> [f.object for f in lt.facts.facts_at("u1")]
+    ['Berlin']
     >>> lt.stats("u1")["facts_superseded"]
     1
 """
@@ -43,11 +45,11 @@ from langgraph_memory.config import LongTermSection
 from langgraph_memory.core.records import from_data
 from langgraph_memory.core.validation import check_id
 from langgraph_memory.layers.index.kinds import EntryView
-from langgraph_memory.layers.long_term.facts import DEFAULT_FUNCTIONAL_RELATIONS, Fact, FactsMixin
+from langgraph_memory.layers.long_term.facts import DEFAULT_FUNCTIONAL_RELATIONS, Fact, Facts
 from langgraph_memory.layers.long_term.profile import (
     SOURCES,
+    Profile,
     ProfileEntry,
-    ProfileMixin,
     check_source_ids,
     check_value,
     has_cjk,
@@ -57,6 +59,7 @@ from langgraph_memory.layers.long_term.profile import (
     render_value,
     stable_id,
 )
+from langgraph_memory.layers.long_term.records import RecordsStore
 from langgraph_memory.storage.capabilities import RecordStore
 
 if TYPE_CHECKING:
@@ -142,7 +145,7 @@ class LongTermText:
     updated_at: datetime
 
 
-class LongTermMemory(ProfileMixin, FactsMixin):
+class LongTermMemory(RecordsStore):
     """The long-term layer over a record store; every call is scoped to a user.
 
     Args:
@@ -171,16 +174,21 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         embed: Callable[[Sequence[str]], np.ndarray] | None = None,
         gate: SensitivityFilter | None = None,
     ) -> None:
-        self.records = records
-        self.gate = gate
-        self.config = config or LongTermSection()
-        self.functional_relations = frozenset(
-            map(normalize_key, self.config.functional_relations or DEFAULT_FUNCTIONAL_RELATIONS)
-        )
-        #: Texts -> one embedding row each; enables near-duplicate detection of facts.
-        self.embed = embed
-        self._clock = clock or (lambda: datetime.now(timezone.utc))
-        self._lock = threading.RLock()
+        config = config or LongTermSection()
+        shared: dict[str, Any] = {
+            "functional_relations": frozenset(
+                map(normalize_key, config.functional_relations or DEFAULT_FUNCTIONAL_RELATIONS)
+            ),
+            "lock": threading.RLock(),
+            "clock": clock or (lambda: datetime.now(timezone.utc)),
+            "embed": embed,  # texts -> one row each: near-duplicate facts
+            "gate": gate,
+        }
+        super().__init__(records, config, **shared)
+        #: The user profile (preferences).
+        self.profile = Profile(records, config, **shared)
+        #: User and knowledge-graph facts.
+        self.facts = Facts(records, config, **shared)
 
     # -- agent traits -------------------------------------------------------------------
     def add_trait(
@@ -241,7 +249,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
             for entry_id in [ids] if isinstance(ids, str) else list(ids):
                 kind = self._locate(user_id, check_id(entry_id, "id"))
                 if kind == "fact":
-                    self._splice(user_id, self._get("fact", user_id, entry_id))
+                    self.facts.splice_out(user_id, self._get("fact", user_id, entry_id))
                 if kind is not None:
                     n += self.records.delete_records(kind, [entry_id], user_id)
         return n
@@ -279,7 +287,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
         """
         out: list[LongTermText] = []
         groups: dict[tuple[str, str | None], ProfileEntry] = {}
-        prefs = self.list_preferences(user_id) if "profile" in kinds else []
+        prefs = self.profile.list_preferences(user_id) if "profile" in kinds else []
         for e in prefs:
             if e.confidence > self.config.preference_threshold:
                 best = groups.get((e.key, e.scope))
@@ -289,7 +297,7 @@ class LongTermMemory(ProfileMixin, FactsMixin):
             out.append(
                 LongTermText(e.id, "profile", e.text(), e.source_ids, e.confidence, e.updated_at)
             )
-        for f in self.list_facts(user_id) if "fact" in kinds else []:
+        for f in self.facts.list_facts(user_id) if "fact" in kinds else []:
             if include_history or f.valid_to is None:
                 out.append(
                     LongTermText(f.id, "fact", f.text(), f.source_ids, f.confidence, f.updated_at)
@@ -300,12 +308,12 @@ class LongTermMemory(ProfileMixin, FactsMixin):
 
     def stats(self, user_id: str) -> dict[str, int]:
         """Counts of the user's long-term entries."""
-        prefs = self.list_preferences(user_id)
-        facts = self.list_facts(user_id)
+        prefs = self.profile.list_preferences(user_id)
+        facts = self.facts.list_facts(user_id)
         now = self._now()
         out = {
             "profile": len(prefs),
-            "profile_in_context": len(self.for_context(user_id)),
+            "profile_in_context": len(self.profile.for_context(user_id)),
             **{f"profile_{s}": sum(e.source == s for e in prefs) for s in SOURCES},
             "facts": len(facts),
             "facts_current": sum(f.holds_at(now) for f in facts),

@@ -36,10 +36,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, ClassVar
 
 from langgraph_memory.core.records import from_data
 from langgraph_memory.core.validation import check_id
@@ -61,7 +61,7 @@ __all__ = [
     "check_value",
     "check_scope",
     "stable_id",
-    "ProfileMixin",
+    "Profile",
 ]
 
 #: Where a preference came from, strongest first.
@@ -246,8 +246,11 @@ def check_scope(scope: str | None) -> str | None:
     return None if scope.casefold() == "global" else scope
 
 
-class ProfileMixin(RecordsStore):
-    """The user-profile operations of :class:`~.memory.LongTermMemory`."""
+class Profile(RecordsStore):
+    """The user profile: preferences with a source, a scope and a confidence, and how
+    feedback moves them (``LongTermMemory.profile``)."""
+
+    _loaders: ClassVar[dict[str, Callable[[dict[str, Any]], Any]]] = {"profile": ProfileEntry.load}
 
     # -- profile ------------------------------------------------------------------------
     def upsert_preference(

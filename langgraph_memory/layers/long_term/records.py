@@ -27,10 +27,37 @@ __all__ = ["RecordsStore"]
 
 
 class RecordsStore:
-    """Records plumbing shared by the long-term mixins (user-scoped get and put; no public API).
+    """Records plumbing shared by the long-term layer's parts: user-scoped get and put,
+    the clock, the sensitivity gate and the parameters (no public API).
 
-    :class:`~langgraph_memory.layers.long_term.memory.LongTermMemory` sets the attributes.
+    Args:
+        records: Where entries are stored.
+        config: The long-term section of the memory's config.
+        functional_relations: The relations with one value at a time, canonical.
+        lock: The lock the parts of one long-term memory share.
+        clock: Returns the current time (UTC).
+        embed: Embeds texts (near-duplicate facts); none: exact matches only.
+        gate: The sensitivity gate every value and quote goes through.
     """
+
+    def __init__(
+        self,
+        records: RecordStore,
+        config: LongTermSection,
+        *,
+        functional_relations: frozenset[str],
+        lock: threading.RLock,
+        clock: Callable[[], datetime],
+        embed: Callable[[Sequence[str]], np.ndarray] | None = None,
+        gate: SensitivityFilter | None = None,
+    ) -> None:
+        self.records = records
+        self.config = config
+        self.functional_relations = functional_relations
+        self._lock = lock
+        self._clock = clock
+        self.embed = embed
+        self.gate = gate
 
     records: RecordStore
     config: LongTermSection
