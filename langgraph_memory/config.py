@@ -133,6 +133,12 @@ class WriteSection(Section):
         passage_roles: Whose long messages get passages: the user's (a paste). With
             ``"assistant"`` too, long replies' passages outranked the user's own words
             (``benchmarks/abilities.py`` 0.962 → 0.940 at 2048) and ingestion slowed 4×.
+        store_owner_label: Which label of a ``MemoryStore`` namespace names the user who
+            owns the item (0-based; LangMem's ``("memories", "{user_id}")`` is 1, the
+            default). An item whose namespace is that long belongs to that user: it is
+            kept with the user's memory and ``delete_user`` deletes it; an item with a
+            shorter namespace (or ``None`` here) is shared and ``delete_user`` never
+            touches it.
     """
 
     max_content_chars: int = 1_000_000
@@ -146,6 +152,7 @@ class WriteSection(Section):
     passage_overlap: int = 200
     max_passages: int = 256
     passage_roles: tuple[str, ...] = ("user",)
+    store_owner_label: int | None = 1
 
     def validate(self) -> None:
         from langgraph_memory.sensitivity.policy import SensitivityPolicy
@@ -157,6 +164,11 @@ class WriteSection(Section):
         )
         self._positive("max_document_chars", "document_chunk_chars", "passage_chars")
         self._non_negative("passage_overlap", "max_passages")
+        owner = self.store_owner_label
+        if owner is not None and (isinstance(owner, bool) or not isinstance(owner, int)):
+            raise TypeError(f"{self._name('store_owner_label')} must be an int or None")
+        if owner is not None:
+            self._non_negative("store_owner_label")
         roles = check_roles(self.passage_roles, self._name("passage_roles"))
         object.__setattr__(self, "passage_roles", roles)
         if self.passage_overlap >= self.passage_chars:

@@ -39,11 +39,8 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from langchain_core.embeddings import Embeddings
-
 from langgraph_memory.config import MemoryConfig
 from langgraph_memory.core.concurrency import in_foreground
-from langgraph_memory.core.context import MemoryContext
 from langgraph_memory.core.records import MemoryHit, SearchLayer
 from langgraph_memory.core.validation import (
     LAYERS,
@@ -52,29 +49,18 @@ from langgraph_memory.core.validation import (
     check_layers,
     check_positive_int,
 )
-from langgraph_memory.embeddings import CachedEmbeddings
-from langgraph_memory.parts.aio import (
-    AsyncAnchors,
-    AsyncDocuments,
-    AsyncItems,
-    AsyncMaintenance,
-    AsyncProfile,
-    AsyncTasks,
-    awaitable,
-)
-from langgraph_memory.parts.anchors import Anchors
-from langgraph_memory.parts.assembly import open_backend, wire
-from langgraph_memory.parts.documents import Documents
-from langgraph_memory.parts.maintenance import Maintenance
-from langgraph_memory.parts.profile import Profile
-from langgraph_memory.parts.tasks import Tasks
-from langgraph_memory.read.rerank import Reranker
-from langgraph_memory.read.stats import memory_stats
-from langgraph_memory.storage.base import MemoryBackend
-from langgraph_memory.storage.capabilities import Backup
+from langgraph_memory.parts.aio import awaitable
 
+# The parts, the storage and the models load when a manager is made, not when the
+# package is imported (``from langgraph_memory import MemoryManager`` stays light).
 if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
     from langchain_core.language_models import BaseChatModel
+
+    from langgraph_memory.core.context import MemoryContext
+    from langgraph_memory.embeddings import CachedEmbeddings
+    from langgraph_memory.read.rerank import Reranker
+    from langgraph_memory.storage.base import MemoryBackend
 
 __all__ = ["MemoryManager", "AsyncMemoryManager", "DEFAULT_PATH", "LAYERS"]
 
@@ -140,6 +126,13 @@ class MemoryManager:
         reranker: Reranker | None = None,
         encryption_key: str | None = None,
     ) -> None:
+        from langgraph_memory.parts.anchors import Anchors
+        from langgraph_memory.parts.assembly import open_backend, wire
+        from langgraph_memory.parts.documents import Documents
+        from langgraph_memory.parts.maintenance import Maintenance
+        from langgraph_memory.parts.profile import Profile
+        from langgraph_memory.parts.tasks import Tasks
+
         backend = open_backend(
             path, backend, config, embeddings, reranker, DEFAULT_PATH, encryption_key
         )
@@ -457,8 +450,10 @@ class MemoryManager:
         """Delete every trace of a user: messages, terms, vectors, records (documents
         too), cached embeddings, the vector stores attached for them alone (detached; the
         stores themselves are not touched), and the
-        :class:`~langgraph_memory.integrations.graph.store.MemoryStore` items whose namespace holds
-        the user id as one of its labels (``("memories", user_id)``).
+        :class:`~langgraph_memory.integrations.graph.store.MemoryStore` items the user owns
+        (by ``WriteSection.store_owner_label``: ``("memories", user_id)``), all in one
+        transaction. Items of other users, and shared items, are never touched, whatever
+        labels their namespaces hold.
 
         Returns:
             The number of messages deleted.
@@ -472,7 +467,6 @@ class MemoryManager:
         profile, docs = self._parts.long_term_docs.long_term_docs(user_id)
         texts = [d.text for d in profile + docs] + self._parts.documents.texts(user_id)
         n = self._write.delete_user(user_id, texts)
-        self.items.delete_user(user_id)
         self._read.speakers.forget(user_id)
         self._parts.sources.detach_user(user_id)
         return n
@@ -485,6 +479,8 @@ class MemoryManager:
         self._life.check()
         if user_id is not None:
             check_id(user_id, "user_id")
+        from langgraph_memory.read.stats import memory_stats
+
         out = memory_stats(self._backend, self._parts.hierarchy, self._longterm, user_id)
         stores = self._parts.sources.stats(user_id)
         if stores:
@@ -529,6 +525,8 @@ class MemoryManager:
             >>> mm.backup("/backups/memory-2026-11-25.sqlite3")  # doctest: +SKIP
         """
         self._life.check()
+        from langgraph_memory.storage.capabilities import Backup
+
         if not isinstance(self._backend, Backup):
             raise NotImplementedError(_NO_BACKUP.get(self._backend.name, _NO_BACKUP[""]))
         return self._backend.backup(dest)
@@ -611,6 +609,13 @@ class AsyncMemoryManager:
         self._bind(manager)
 
     def _bind(self, manager: MemoryManager) -> None:
+        from langgraph_memory.parts.anchors import AsyncAnchors
+        from langgraph_memory.parts.documents import AsyncDocuments
+        from langgraph_memory.parts.items import AsyncItems
+        from langgraph_memory.parts.maintenance import AsyncMaintenance
+        from langgraph_memory.parts.profile import AsyncProfile
+        from langgraph_memory.parts.tasks import AsyncTasks
+
         self.sync = manager
         self.tasks = AsyncTasks(manager.tasks)
         self.anchors = AsyncAnchors(manager.anchors)

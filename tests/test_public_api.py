@@ -12,20 +12,12 @@ import sys
 import langgraph_memory
 from langgraph_memory import AsyncMemoryManager, MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.parts.aio import (
-    AsyncAnchors,
-    AsyncDocuments,
-    AsyncItems,
-    AsyncMaintenance,
-    AsyncProfile,
-    AsyncTasks,
-)
-from langgraph_memory.parts.anchors import Anchors
-from langgraph_memory.parts.documents import Documents
-from langgraph_memory.parts.items import Items
-from langgraph_memory.parts.maintenance import Maintenance
-from langgraph_memory.parts.profile import Profile
-from langgraph_memory.parts.tasks import Tasks
+from langgraph_memory.parts.anchors import Anchors, AsyncAnchors
+from langgraph_memory.parts.documents import AsyncDocuments, Documents
+from langgraph_memory.parts.items import AsyncItems, Items
+from langgraph_memory.parts.maintenance import AsyncMaintenance, Maintenance
+from langgraph_memory.parts.profile import AsyncProfile, Profile
+from langgraph_memory.parts.tasks import AsyncTasks, Tasks
 from langgraph_memory.storage import InMemoryBackend
 
 EXPECTED_ALL = sorted(
@@ -133,6 +125,21 @@ def test_importing_the_package_loads_its_names_on_first_use() -> None:
     assert _loaded_after("import langgraph_memory", heavy) == []
     assert set(EXPECTED_ALL) <= set(dir(langgraph_memory))
     assert langgraph_memory.MemoryManager is MemoryManager
+
+
+def test_importing_the_manager_loads_no_model_storage_or_langchain() -> None:
+    """``from langgraph_memory import MemoryManager`` is light: the parts, the storage,
+    numpy and LangChain load when a manager is made (README: import in about 0.1 s)."""
+    heavy = [
+        "numpy",
+        "langchain_core",
+        "langgraph_memory.parts.assembly",
+        "langgraph_memory.storage.sqlite",
+        "langgraph_memory.read.pipeline",
+        "langgraph_memory.write.pipeline",
+        "langgraph_memory.embeddings",
+    ]
+    assert _loaded_after("from langgraph_memory import MemoryManager", heavy) == []
 
 
 def test_the_cli_search_loads_no_langgraph(tmp_path) -> None:

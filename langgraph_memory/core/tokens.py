@@ -20,6 +20,7 @@ import logging
 import math
 import re
 import threading
+from collections.abc import Collection
 from functools import lru_cache
 from importlib import resources
 
@@ -27,6 +28,7 @@ __all__ = [
     "count_tokens",
     "count_cjk",
     "tokenize",
+    "terms_of",
     "is_cjk_text",
     "content_words",
     "stopwords",
@@ -132,6 +134,17 @@ def tokenize(text: str) -> list[str]:
     if len(text) <= 2000:
         return list(_tokenize_cached(text))
     return list(_tokenize(text))
+
+
+def terms_of(query: str | Collection[str]) -> set[str]:
+    """The distinct terms of a query given as text, or as its terms (tokenised once by
+    the caller: the read path hands every ranker one query value).
+
+    Example:
+        >>> sorted(terms_of("Where do the bees live?")), terms_of({"bee"})
+        (['bee', 'live'], {'bee'})
+    """
+    return set(tokenize(query)) if isinstance(query, str) else set(query)
 
 
 @lru_cache(maxsize=8192)

@@ -27,23 +27,7 @@ import functools
 from collections.abc import Callable, Coroutine
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
-from langgraph_memory.parts.anchors import Anchors
-from langgraph_memory.parts.documents import Documents
-from langgraph_memory.parts.items import Items
-from langgraph_memory.parts.maintenance import Maintenance
-from langgraph_memory.parts.profile import Profile
-from langgraph_memory.parts.tasks import Tasks
-
-__all__ = [
-    "awaitable",
-    "AsyncPart",
-    "AsyncTasks",
-    "AsyncAnchors",
-    "AsyncProfile",
-    "AsyncDocuments",
-    "AsyncMaintenance",
-    "AsyncItems",
-]
+__all__ = ["awaitable", "AsyncPart"]
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -76,82 +60,3 @@ class AsyncPart(Generic[_T]):
     def __init__(self, sync: _T) -> None:
         #: The part this view awaits.
         self.sync = sync
-
-
-class AsyncTasks(AsyncPart[Tasks]):
-    """Awaitable ``mm.tasks`` (see :class:`~langgraph_memory.parts.tasks.Tasks`)."""
-
-    start = awaitable(Tasks.start)
-    step = awaitable(Tasks.step)
-    update_step = awaitable(Tasks.update_step)
-    get = awaitable(Tasks.get)
-    current = awaitable(Tasks.current)
-    complete = awaitable(Tasks.complete)
-    episodes = awaitable(Tasks.episodes)
-    lessons = awaitable(Tasks.lessons)
-    knowledge = awaitable(Tasks.knowledge)
-    success_rates = awaitable(Tasks.success_rates)
-
-
-class AsyncAnchors(AsyncPart[Anchors]):
-    """Awaitable ``mm.anchors`` (see :class:`~langgraph_memory.parts.anchors.Anchors`)."""
-
-    add = awaitable(Anchors.add)
-    list = awaitable(Anchors.list)
-    remove = awaitable(Anchors.remove)
-
-
-class AsyncProfile(AsyncPart[Profile]):
-    """Awaitable ``mm.profile`` (see :class:`~langgraph_memory.parts.profile.Profile`)."""
-
-    feedback = awaitable(Profile.feedback)
-    preferences = awaitable(Profile.preferences)
-    facts = awaitable(Profile.facts)
-    entities = awaitable(Profile.entities)
-    relations = awaitable(Profile.relations)
-    insights = awaitable(Profile.insights)
-    rollups = awaitable(Profile.rollups)
-
-
-class AsyncDocuments(AsyncPart[Documents]):
-    """Awaitable ``mm.documents`` (see
-    :class:`~langgraph_memory.parts.documents.Documents`)."""
-
-    add = awaitable(Documents.add)
-    remove = awaitable(Documents.remove)
-    list = awaitable(Documents.list)
-    chunks = awaitable(Documents.chunks)
-    search = awaitable(Documents.search)
-    attach = awaitable(Documents.attach)
-    detach = awaitable(Documents.detach)
-    attached = awaitable(Documents.attached)
-
-
-class AsyncMaintenance(AsyncPart[Maintenance]):
-    """Awaitable ``mm.maintenance`` (see
-    :class:`~langgraph_memory.parts.maintenance.Maintenance`)."""
-
-    forget = awaitable(Maintenance.forget)
-    consolidate = awaitable(Maintenance.consolidate)
-    reflect = awaitable(Maintenance.reflect)
-    verify = awaitable(Maintenance.verify)
-    failed = awaitable(Maintenance.failed)
-    retry_failed = awaitable(Maintenance.retry_failed)
-    users = awaitable(Maintenance.users)
-    warm_up = awaitable(Maintenance.warm_up)
-    redact = awaitable(Maintenance.redact)
-
-
-class AsyncItems(AsyncPart[Items]):
-    """Awaitable ``mm.items`` (see :class:`~langgraph_memory.parts.items.Items`)."""
-
-    get = awaitable(Items.get)
-    list = awaitable(Items.list)
-    put = awaitable(Items.put)
-    refresh = awaitable(Items.refresh)
-    delete = awaitable(Items.delete)
-    delete_many = awaitable(Items.delete_many)
-    delete_user = awaitable(Items.delete_user)
-    core_block = awaitable(Items.core_block)
-    set_core_block = awaitable(Items.set_core_block)
-    label = awaitable(Items.label)

@@ -23,9 +23,10 @@ from typing import Any
 
 from langgraph_memory.config import WriteSection
 from langgraph_memory.layers.working.tasks import Anchor, WorkingMemory
+from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 
-__all__ = ["Anchors"]
+__all__ = ["Anchors", "AsyncAnchors"]
 
 
 class Anchors:
@@ -96,3 +97,11 @@ class Anchors:
         """Remove an anchor; returns ``False`` when the user has none with that id."""
         self._life.check()
         return self._working.remove_anchor(user_id, anchor_id)
+
+
+class AsyncAnchors(AsyncPart[Anchors]):
+    """Awaitable ``mm.anchors`` (see :class:`~langgraph_memory.parts.anchors.Anchors`)."""
+
+    add = awaitable(Anchors.add)
+    list = awaitable(Anchors.list)
+    remove = awaitable(Anchors.remove)

@@ -53,6 +53,7 @@ from langgraph_memory.read.rerank import Reranker
 from langgraph_memory.sensitivity.policy import SensitivityFilter
 from langgraph_memory.storage.base import MemoryBackend
 from langgraph_memory.storage.capabilities import ClaimQueue, LexicalIndex, RecordStore, VectorIndex
+from langgraph_memory.storage.guard import GuardedStore
 from langgraph_memory.storage.sqlite.backend import SQLiteBackend
 from langgraph_memory.write.access import AccessLog
 from langgraph_memory.write.embedder import Embedder
@@ -176,6 +177,8 @@ def wire(
         llm: An optional chat model (extraction, summaries, consolidation).
         reranker: An optional cross-encoder for the read path.
     """
+    gate = SensitivityFilter(config.write.policy)
+    storage = GuardedStore(storage, gate)  # the one door: nothing below holds the backend
     embedder = Embedder(storage, config.write, embeddings)
     ranking = config.retrieval
     dense = ranking.dense_weight > 0 and ranking.long_term_dense_weight > 0
@@ -183,7 +186,6 @@ def wire(
         storage, storage, embedder.embed_texts if dense else None, kinds=ENTRY_KINDS
     )
     records = IndexedRecords(storage, entries)  # long-term writes keep the index
-    gate = SensitivityFilter(config.write.policy)
     longterm = LongTermMemory(records, config.long_term, embed=embedder.embed_texts, gate=gate)
     rule = config.lifecycle.importance
     working = WorkingMemory(records, importance=partial(importance, rule=rule), gate=gate)
@@ -248,7 +250,8 @@ def wire(
         passages=passages,
     )
     lifetime = Lifetime()
-    items = Items(storage, gate, lifetime)
+    items = Items(storage, gate, lifetime, owner_label=config.write.store_owner_label)
+    items.adopt()
     # document chunks are written through the index, like long-term entries
     documents = Documents(records, gate, config.write)
     return MemoryParts(

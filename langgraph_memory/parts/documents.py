@@ -40,6 +40,7 @@ from langgraph_memory.layers.knowledge.documents import (
 from langgraph_memory.layers.knowledge.documents import (
     Documents as DocumentStore,
 )
+from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 from langgraph_memory.read.external import DEFAULT_TIMEOUT, VectorStores
 from langgraph_memory.read.pipeline import ReadPipeline
@@ -48,7 +49,7 @@ from langgraph_memory.write.worker import EmbeddingWorker
 if TYPE_CHECKING:
     from langchain_core.vectorstores import VectorStore
 
-__all__ = ["Documents", "DocumentChunk", "DocumentInfo"]
+__all__ = ["Documents", "DocumentChunk", "DocumentInfo", "AsyncDocuments"]
 
 
 class Documents:
@@ -286,3 +287,17 @@ class Documents:
         shared ones), sorted; a user reads both."""
         self._life.check()
         return self._sources.names(user_id)
+
+
+class AsyncDocuments(AsyncPart[Documents]):
+    """Awaitable ``mm.documents`` (see
+    :class:`~langgraph_memory.parts.documents.Documents`)."""
+
+    add = awaitable(Documents.add)
+    remove = awaitable(Documents.remove)
+    list = awaitable(Documents.list)
+    chunks = awaitable(Documents.chunks)
+    search = awaitable(Documents.search)
+    attach = awaitable(Documents.attach)
+    detach = awaitable(Documents.detach)
+    attached = awaitable(Documents.attached)

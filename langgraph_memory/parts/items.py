@@ -6,12 +6,14 @@ blocks of :mod:`~langgraph_memory.integrations.graph.tools` are records of the m
 written through the sensitivity gate like every other write.
 
 Store items: each is one record of kind :data:`STORE_KIND` whose id is the JSON
-array ``[*namespace, key]`` and whose user is the reserved scope
-:func:`store_scope` of the namespace's first label (``"\\x1fstore:" + label``).
-Manager user ids can never contain the control character ``\\x1f``, so store items
-never mix with a user's memory, and a search under a namespace root reads only
-that root's records. The record's data holds the value, the indexed texts with
-their vectors (float32, base64) and the TTL.
+array ``[*namespace, key]``. Its owner is the namespace's label at the position
+``WriteSection.store_owner_label`` (1: LangMem's ``("memories", "{user_id}")``): the
+record belongs to that user, so ``delete_user`` removes it with the rest of the user's
+memory, in the same transaction. An item whose namespace is shorter is shared: its
+record's user is the reserved scope :func:`store_scope` of the namespace's first label
+(``"\\x1fstore:" + label``), which no user id can be (user ids never hold the control
+character ``\\x1f``), and ``delete_user`` never touches it. The record's data holds the
+value, the indexed texts with their vectors (float32, base64) and the TTL.
 
 Core blocks: one record of kind :data:`CORE_BLOCK_KIND` per user and block label.
 
@@ -29,6 +31,7 @@ Example:
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
@@ -36,11 +39,20 @@ from typing import Any
 
 from langgraph_memory.core.records import Record
 from langgraph_memory.core.validation import check_id, check_json_shape
+from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 from langgraph_memory.sensitivity.policy import SensitivityFilter
-from langgraph_memory.storage.capabilities import RecordStore
+from langgraph_memory.storage.base import MemoryBackend
+from langgraph_memory.storage.capabilities import grouped
 
-__all__ = ["Items", "STORE_KIND", "CORE_BLOCK_KIND", "store_scope", "STORE_SCOPE_PREFIX"]
+__all__ = [
+    "Items",
+    "STORE_KIND",
+    "CORE_BLOCK_KIND",
+    "store_scope",
+    "STORE_SCOPE_PREFIX",
+    "AsyncItems",
+]
 
 #: The record kind of store items.
 STORE_KIND = "store_item"
@@ -74,11 +86,57 @@ class Items:
     """
 
     def __init__(
-        self, records: RecordStore, gate: SensitivityFilter, lifetime: Lifetime | None = None
+        self,
+        records: MemoryBackend,
+        gate: SensitivityFilter,
+        lifetime: Lifetime | None = None,
+        *,
+        owner_label: int | None = 1,
     ) -> None:
         self._records = records
         self._gate = gate
         self._life = lifetime or Lifetime()
+        self._owner_label = owner_label
+
+    def owner(self, namespace: Sequence[str]) -> str | None:
+        """The user who owns the items of ``namespace`` (its label at the configured
+        position, when it is a valid user id), or ``None`` for a shared namespace.
+
+        Example:
+            >>> items = Items(None, None)  # type: ignore[arg-type]
+            >>> items.owner(("memories", "alice")), items.owner(("memories",))
+            ('alice', None)
+        """
+        pos = self._owner_label
+        if pos is None or len(namespace) <= pos:
+            return None
+        try:
+            return check_id(namespace[pos], "user_id")
+        except (TypeError, ValueError):
+            return None
+
+    def _scope(self, namespace: Sequence[str]) -> str:
+        """The user a namespace's records are kept under: its owner, or the shared scope."""
+        return self.owner(namespace) or store_scope(namespace[0])
+
+    def adopt(self) -> int:
+        """Move store items to the user that owns them by the current rule (items written
+        before owners, or under another ``store_owner_label``); run once per store and
+        rule. Returns how many moved."""
+        mark, rule = "store_items_owner_label", str(self._owner_label)
+        if self._records.get_meta(mark) == rule:
+            return 0
+        moved = 0
+        store = self._records
+        for rec in store.list_records(STORE_KIND, None):
+            scope = self._scope(rec.data.get("namespace") or json.loads(rec.id)[:-1])
+            if scope != rec.user_id:
+                with grouped(store):  # one transaction where the store has them
+                    store.delete_records(STORE_KIND, [rec.id], rec.user_id)
+                    store.put_record(dataclasses.replace(rec, user_id=scope))
+                moved += 1
+        self._records.set_meta(mark, rule)
+        return moved
 
     def _redact(self, value: Any, *, field: str = "value") -> Any:
         """``value`` through the sensitivity gate: every string in it (a str, or a
@@ -114,19 +172,19 @@ class Items:
             return None
         namespace, key = self._address(namespace, key)
         return self._records.get_record(
-            STORE_KIND, _item_id(namespace, key), store_scope(namespace[0])
+            STORE_KIND, _item_id(namespace, key), self._scope(namespace)
         )
 
-    def list(self, root: str | None = None) -> builtins.list[Record]:
-        """The records of the store items under a namespace root (every root when
-        ``None``), oldest first."""
+    def list(self, prefix: Sequence[str] = ()) -> builtins.list[Record]:
+        """The records of the store items whose namespace starts with ``prefix`` (every
+        item when empty), oldest first. A prefix that names an owner reads only that
+        user's records."""
         self._life.check()
-        scope = store_scope(self.label(root, refuse=False)) if root is not None else None
-        return [
-            r
-            for r in self._records.list_records(STORE_KIND, scope)
-            if r.user_id.startswith(STORE_SCOPE_PREFIX)
-        ]
+        prefix = [self.label(x, field="namespace", refuse=False) for x in prefix]
+        owner = self.owner(prefix)
+        found = self._records.list_records(STORE_KIND, owner)  # None: every user's
+        n = len(prefix)
+        return [r for r in found if list(r.data.get("namespace", []))[:n] == prefix]
 
     def put(
         self,
@@ -165,7 +223,7 @@ class Items:
         rec = Record(
             STORE_KIND,
             _item_id(namespace, key),
-            store_scope(namespace[0]),
+            self._scope(namespace),
             clean,
             created_at or now,
             now,
@@ -179,29 +237,23 @@ class Items:
         record.data["expires_at"] = expires_at
         self._records.put_record(record)
 
-    def delete_many(self, root: str, ids: Sequence[str]) -> int:
-        """Delete store items of a namespace root by record id; returns how many went."""
+    def delete_many(self, records: Sequence[Record]) -> int:
+        """Delete the store items of these records (from :meth:`list` or :meth:`get`);
+        returns how many went."""
         self._life.check()
-        scope = store_scope(self.label(root, refuse=False))
-        return self._records.delete_records(STORE_KIND, ids, scope)
-
-    def delete_user(self, user_id: str) -> int:
-        """Delete the store items whose namespace holds ``user_id`` as one of its labels
-        (``("memories", user_id)``, ``(user_id, "prefs")``...); returns how many went."""
-        self._life.check()
-        gone: dict[str, list[str]] = {}
-        label = self.label(user_id, refuse=False)  # as a namespace label holds it
-        for rec in self.list():
-            namespace = json.loads(rec.id)[:-1]
-            if user_id in namespace or label in namespace:
-                gone.setdefault(namespace[0], []).append(rec.id)
-        return sum(self.delete_many(root, ids) for root, ids in gone.items())
+        by_user: dict[str, builtins.list[str]] = {}
+        for rec in records:
+            by_user.setdefault(rec.user_id, []).append(rec.id)
+        return sum(
+            self._records.delete_records(STORE_KIND, ids, user) for user, ids in by_user.items()
+        )
 
     def delete(self, namespace: Sequence[str], key: str) -> int:
         """Delete one store item; returns 1 when it existed, else 0."""
         self._life.check()
         namespace, key = self._address(namespace, key)
-        return self.delete_many(namespace[0], [_item_id(namespace, key)])
+        scope = self._scope(namespace)
+        return self._records.delete_records(STORE_KIND, [_item_id(namespace, key)], scope)
 
     # -- core blocks ----------------------------------------------------------------------
     def core_block(self, user_id: str, label: str) -> str:
@@ -230,3 +282,19 @@ class Items:
             )
         )
         return str(text)
+
+
+class AsyncItems(AsyncPart[Items]):
+    """Awaitable ``mm.items`` (see :class:`~langgraph_memory.parts.items.Items`)."""
+
+    get = awaitable(Items.get)
+    list = awaitable(Items.list)
+    put = awaitable(Items.put)
+    refresh = awaitable(Items.refresh)
+    delete = awaitable(Items.delete)
+    delete_many = awaitable(Items.delete_many)
+    owner = awaitable(Items.owner)
+    adopt = awaitable(Items.adopt)
+    core_block = awaitable(Items.core_block)
+    set_core_block = awaitable(Items.set_core_block)
+    label = awaitable(Items.label)

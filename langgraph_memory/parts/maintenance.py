@@ -30,6 +30,7 @@ from langgraph_memory.extraction.extractor import load_rules
 from langgraph_memory.layers.knowledge.consolidation import Consolidator, Knowledge
 from langgraph_memory.layers.long_term.reflection import Insight, Lesson, Reflector
 from langgraph_memory.layers.working.forgetting import ForgetGate, ForgetReport
+from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 from langgraph_memory.sensitivity.policy import SensitivityFilter
 from langgraph_memory.storage.base import MemoryBackend
@@ -37,7 +38,7 @@ from langgraph_memory.storage.capabilities import Backup
 from langgraph_memory.write.pipeline import WritePipeline
 from langgraph_memory.write.quarantine import FailedMessage
 
-__all__ = ["Maintenance"]
+__all__ = ["Maintenance", "AsyncMaintenance"]
 
 
 class Maintenance:
@@ -194,3 +195,18 @@ class Maintenance:
         """
         self._life.check()
         return self._gate.clean(value, field=field)
+
+
+class AsyncMaintenance(AsyncPart[Maintenance]):
+    """Awaitable ``mm.maintenance`` (see
+    :class:`~langgraph_memory.parts.maintenance.Maintenance`)."""
+
+    forget = awaitable(Maintenance.forget)
+    consolidate = awaitable(Maintenance.consolidate)
+    reflect = awaitable(Maintenance.reflect)
+    verify = awaitable(Maintenance.verify)
+    failed = awaitable(Maintenance.failed)
+    retry_failed = awaitable(Maintenance.retry_failed)
+    users = awaitable(Maintenance.users)
+    warm_up = awaitable(Maintenance.warm_up)
+    redact = awaitable(Maintenance.redact)

@@ -32,9 +32,10 @@ from langgraph_memory.layers.long_term.memory import LongTermMemory
 from langgraph_memory.layers.long_term.profile import ProfileEntry
 from langgraph_memory.layers.long_term.reflection import Insight, Reflector
 from langgraph_memory.layers.long_term.rollups import Rollup, RollupWriter
+from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 
-__all__ = ["Profile"]
+__all__ = ["Profile", "AsyncProfile"]
 
 
 class Profile:
@@ -186,3 +187,15 @@ class Profile:
         if level not in (None, "day", "week"):
             raise ValueError(f"level must be 'day', 'week' or None, got {level!r}")
         return self._rollups.rollups(check_id(user_id, "user_id"), level)
+
+
+class AsyncProfile(AsyncPart[Profile]):
+    """Awaitable ``mm.profile`` (see :class:`~langgraph_memory.parts.profile.Profile`)."""
+
+    feedback = awaitable(Profile.feedback)
+    preferences = awaitable(Profile.preferences)
+    facts = awaitable(Profile.facts)
+    entities = awaitable(Profile.entities)
+    relations = awaitable(Profile.relations)
+    insights = awaitable(Profile.insights)
+    rollups = awaitable(Profile.rollups)

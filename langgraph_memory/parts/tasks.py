@@ -32,9 +32,10 @@ from langgraph_memory.core.validation import check_id
 from langgraph_memory.layers.knowledge.consolidation import Consolidator, Knowledge
 from langgraph_memory.layers.long_term.reflection import Lesson, Reflector
 from langgraph_memory.layers.working.tasks import Episode, TaskState, TaskStep, WorkingMemory
+from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 
-__all__ = ["Tasks"]
+__all__ = ["Tasks", "AsyncTasks"]
 
 
 class Tasks:
@@ -229,3 +230,18 @@ class Tasks:
         steps ended)}}`` over a user's episodes."""
         self._life.check()
         return self._reflector.success_rates(check_id(user_id, "user_id"))
+
+
+class AsyncTasks(AsyncPart[Tasks]):
+    """Awaitable ``mm.tasks`` (see :class:`~langgraph_memory.parts.tasks.Tasks`)."""
+
+    start = awaitable(Tasks.start)
+    step = awaitable(Tasks.step)
+    update_step = awaitable(Tasks.update_step)
+    get = awaitable(Tasks.get)
+    current = awaitable(Tasks.current)
+    complete = awaitable(Tasks.complete)
+    episodes = awaitable(Tasks.episodes)
+    lessons = awaitable(Tasks.lessons)
+    knowledge = awaitable(Tasks.knowledge)
+    success_rates = awaitable(Tasks.success_rates)

@@ -20,18 +20,16 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal, NamedTuple, TypeVar
 
-import numpy as np
-
 from langgraph_memory.config import RetrievalSection
 from langgraph_memory.core.filters import compile_filter
 from langgraph_memory.core.records import MemoryHit, Message
-from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings import EmbedderSource
 from langgraph_memory.layers.index.passages import PassageHit, Passages
+from langgraph_memory.read.request import Query, QueryVector
 from langgraph_memory.retrieval.hybrid import HybridRanker
 from langgraph_memory.storage.base import MemoryBackend
 
-__all__ = ["MessageRetriever", "QueryVector", "RankedMessage", "to_hit", "SEGMENT_RANKING"]
+__all__ = ["MessageRetriever", "RankedMessage", "to_hit", "SEGMENT_RANKING"]
 
 _T = TypeVar("_T")
 
@@ -50,38 +48,6 @@ class RankedMessage(NamedTuple):
     #: Fused within the fusion depth (the turns around it join a context); ``False`` for
     #: a candidate past it, scored below every primary one.
     primary: bool = True
-
-
-class QueryVector:
-    """A query's embedding, made on first use and shared by the rankings of one call.
-
-    Message, segment and long-term retrieval of one ``search`` or ``build_context``
-    embed the query once (on the retriever's thread when the dense search runs
-    beside the lexical one).
-
-    Args:
-        embedder: Hands out the query embedder.
-        query: The query text.
-    """
-
-    __slots__ = ("_embedder", "query", "_vector", "_lock")
-
-    def __init__(self, embedder: EmbedderSource, query: str) -> None:
-        self._embedder = embedder
-        self.query = query
-        self._vector: np.ndarray | None = None
-        self._lock = threading.Lock()
-
-    def ready(self) -> bool:
-        """Whether the embedding is made (``get`` returns at once)."""
-        return self._vector is not None
-
-    def get(self) -> np.ndarray:
-        """The embedding (computed once)."""
-        with self._lock:
-            if self._vector is None:
-                self._vector = self._embedder.get().embed_array([self.query], persist=False)[0]
-            return self._vector
 
 
 class MessageRetriever:
@@ -161,32 +127,30 @@ class MessageRetriever:
     def rank(
         self,
         user_id: str,
-        query: str,
+        query: str | Query,
         k: int,
         flt: Mapping[str, Any] | None = None,
         *,
-        query_vector: QueryVector | None = None,
-        via_segments: Callable[[], list[tuple[int, float]]] | None = None,
+        pages: Sequence[tuple[int, float]] = (),
         fusion: Literal["convex", "rrf"] | None = None,
     ) -> list[RankedMessage]:
         """The best ``k`` messages, best first.
 
         Args:
             user_id: Whose messages.
-            query: The query.
+            query: The query value of a retrieval (its terms and its embedding, shared
+                with the other rankings), or a text (made into one here).
             k: How many.
             flt: A metadata filter.
-            query_vector: The query's embedding, shared with the caller's other
-                rankings (made here when absent).
-            via_segments: Called once the BM25 and dense rankings are fused: ``(seq,
-                cosine)`` of messages reached through the query's mid-term segments,
-                best first, added as a ranking (``segment_page_rank``) of weight
-                ``segment_page_weight`` (see :meth:`_with_segment_pages`; ignored
-                when the weight is 0).
+            pages: ``(seq, cosine)`` of messages reached through the query's mid-term
+                segments, best first, added after the BM25 and dense rankings are fused
+                as a ranking (``segment_page_rank``) of weight ``segment_page_weight``
+                (see :meth:`_with_segment_pages`; ignored when the weight is 0).
             fusion: How the two rankings become one (default ``retrieval.fusion``).
         """
         cfg = self.retrieval
-        qvec = query_vector or self.query_vector(query)
+        q = query if isinstance(query, Query) else Query(query, self.query_vector(query))
+        qvec = q.vector
         predicate = compile_filter(flt)
         allowed = self.backend.filter_seqs(user_id, predicate) if predicate else None
         if allowed is not None and not allowed:
@@ -209,7 +173,7 @@ class MessageRetriever:
         if cfg.lexical_weight > 0:
             try:
                 lex = self.backend.lexical_search(
-                    user_id, tokenize(query), pool, allowed, k1=cfg.bm25_k1, b=cfg.bm25_b
+                    user_id, q.terms, pool, allowed, k1=cfg.bm25_k1, b=cfg.bm25_b
                 )
             except BaseException:
                 if dense_future is not None:
@@ -234,7 +198,9 @@ class MessageRetriever:
         passages: dict[int, PassageHit] = {}
         if self.passages is not None and rankings:
             dense_on = cfg.dense_weight > 0 and self.passages.dense
-            passages = self.passages.best(user_id, query, qvec.get() if dense_on else None, allowed)
+            passages = self.passages.best(
+                user_id, q.term_set, qvec.get() if dense_on else None, allowed
+            )
             if passages:
                 bm25, cosines = self._with_passages(rankings, bm25, cosines, passages, pool)
         if (fusion or cfg.fusion) == "convex" and len(rankings) == 2:
@@ -248,8 +214,8 @@ class MessageRetriever:
                     rankings, depth=cfg.fusion_depth, k=k, tail_factor=cfg.tail_factor
                 )
             ]
-        if via_segments is not None:
-            routed = via_segments()[:pool]
+        if pages:
+            routed = list(pages[:pool])
             if routed and cfg.segment_page_weight > 0:
                 fused = self._with_segment_pages(fused, routed, set(cosines))
                 for seq, cos in routed:
@@ -448,17 +414,14 @@ class MessageRetriever:
     def search(
         self,
         user_id: str,
-        query: str,
+        query: str | Query,
         k: int,
         flt: Mapping[str, Any] | None = None,
         *,
-        query_vector: QueryVector | None = None,
-        via_segments: Callable[[], list[tuple[int, float]]] | None = None,
+        pages: Sequence[tuple[int, float]] = (),
     ) -> list[MemoryHit]:
         """The best ``k`` messages as hits (arguments as for :meth:`rank`)."""
-        ranked = self.rank(
-            user_id, query, k, flt, query_vector=query_vector, via_segments=via_segments
-        )
+        ranked = self.rank(user_id, query, k, flt, pages=pages)
         msgs = self.backend.get_messages(user_id, [r.seq for r in ranked])
         return [to_hit(msgs[r.seq], r.score, r.parts) for r in ranked if r.seq in msgs]
 

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from langgraph_memory.config import PackingSection, RetrievalSection
 from langgraph_memory.core.context import ContextItem, MemoryContext
 from langgraph_memory.core.records import MemoryHit, Message
-from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.core.validation import check_id
 from langgraph_memory.layers.hierarchy.promotion import INSTRUCTION_SOURCE
 from langgraph_memory.layers.index.entries import EntryIndexer
@@ -54,9 +53,7 @@ from langgraph_memory.read.packing import STATEMENT_LAYERS, Packer
 from langgraph_memory.read.query import Retrieval, SegmentSource
 from langgraph_memory.read.rerank import Reranker
 from langgraph_memory.read.rescoring import credit_segments, diversify, rerank, rescore
-from langgraph_memory.read.routing import route_query
 from langgraph_memory.read.speakers import SpeakerNames, boost_speakers
-from langgraph_memory.read.timeline import wants_timeline
 
 if TYPE_CHECKING:
     from langgraph_memory.storage.base import MemoryBackend
@@ -183,7 +180,7 @@ class ReadPipeline:
         if "message" in layers:
             # hits said by a speaker the query names go first, as in a context: they
             # are boosted among twice as many
-            terms = set(tokenize(query))
+            terms = r.q.term_set
             named = self.retrieval.speaker_boost > 0 and self.speakers.named(user_id, terms)
             message_hits = r.message_hits(2 * k if named else k, flt, via_segments=routed)
             if named:
@@ -334,8 +331,8 @@ class ReadPipeline:
         segments = r.ranked_so_far()
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
         skip |= shown
-        terms = frozenset(tokenize(query))
-        if self.packing.timeline_messages > 0 and wants_timeline(query):
+        terms = r.q.term_set
+        if self.packing.timeline_messages > 0 and r.q.timeline:
             # the user's own words on the topic: a ranking of their messages alone
             mine = {**(flt or {}), "role": "user"}
             # breadth over precision: each retriever's best in turn (rank fusion), so a
@@ -375,7 +372,7 @@ class ReadPipeline:
         if segments:
             seg_of = self.segments.segment_of(user_id, [it.order for it in cands])
             credit_segments(cands, segments, seg_of, self.retrieval.segment_boost)
-        route = route_query(query) if self.retrieval.routing else None
+        route = r.q.route() if self.retrieval.routing else None
         rescore(cands, route, self.retrieval, self.packing)
         rerank(self.reranker, query, cands, self.retrieval.rerank_top)
         packer.take(diversify(cands, self.retrieval), by_score=False)

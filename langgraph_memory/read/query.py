@@ -30,8 +30,8 @@ from langgraph_memory.layers.short_term.sessions import SessionState
 from langgraph_memory.read.candidates import doc_item
 from langgraph_memory.read.external import Pending
 from langgraph_memory.read.messages import MessageRetriever, RankedMessage
+from langgraph_memory.read.request import Query
 from langgraph_memory.read.speakers import SpeakerNames
-from langgraph_memory.read.timeline import wants_timeline
 from langgraph_memory.retrieval.vectors import cosines
 from langgraph_memory.storage.base import MemoryBackend
 
@@ -159,6 +159,8 @@ class Retrieval:
         )
         #: The query's embedding, started now on a thread of its own.
         self.vector = pipeline.retriever.query_vector(self.dense_query, start=dense)
+        #: The query value every ranker of this retrieval reads (terms made once).
+        self.q = Query(query, self.vector)
         self._segments: list[RankedSegment] | None = None
 
     def segments(self) -> list[RankedSegment]:
@@ -170,9 +172,7 @@ class Retrieval:
                 self._segments = []
             else:
                 qvec = self.vector.get() if cfg.dense_weight > 0 else None
-                self._segments = self._p.segments.rank_segments(
-                    self.user_id, qvec, tokenize(self.query), k
-                )
+                self._segments = self._p.segments.rank_segments(self.user_id, qvec, self.q.terms, k)
         return self._segments
 
     def ranked_so_far(self) -> list[RankedSegment]:
@@ -194,6 +194,10 @@ class Retrieval:
             self.user_id, self.vector.get(), cfg.candidate_pool, seqs
         )
 
+    def _pages_join(self) -> bool:
+        cfg = self._p.retrieval
+        return cfg.segment_page_weight > 0 and cfg.dense_weight > 0
+
     def messages(
         self,
         k: int,
@@ -202,31 +206,24 @@ class Retrieval:
         via_segments: bool,
         fusion: Literal["convex", "rrf"] | None = None,
     ) -> list[RankedMessage]:
-        """The best ``k`` messages; with ``via_segments`` the segments are ranked too,
-        after the BM25 and dense rankings, and their pages may join as a ranking;
-        ``fusion`` overrides ``retrieval.fusion``."""
-        return self._p.retriever.rank(
-            self.user_id,
-            self.query,
-            k,
-            flt,
-            query_vector=self.vector,
-            via_segments=self.segment_pages if via_segments else None,
-            fusion=fusion,
-        )
+        """The best ``k`` messages; with ``via_segments`` the segments are ranked too
+        (after the BM25 and dense rankings, unless their pages join the messages as a
+        ranking: then first); ``fusion`` overrides ``retrieval.fusion``."""
+        pages = self.segment_pages() if via_segments and self._pages_join() else []
+        ranked = self._p.retriever.rank(self.user_id, self.q, k, flt, pages=pages, fusion=fusion)
+        if via_segments:
+            self.segments()  # ranked once the query is embedded (the rankings waited)
+        return ranked
 
     def message_hits(
         self, k: int, flt: Mapping[str, Any] | None, *, via_segments: bool
     ) -> list[MemoryHit]:
         """:meth:`messages` as search hits."""
-        return self._p.retriever.search(
-            self.user_id,
-            self.query,
-            k,
-            flt,
-            query_vector=self.vector,
-            via_segments=self.segment_pages if via_segments else None,
-        )
+        pages = self.segment_pages() if via_segments and self._pages_join() else []
+        hits = self._p.retriever.search(self.user_id, self.q, k, flt, pages=pages)
+        if via_segments:
+            self.segments()
+        return hits
 
     def closest_first(self, texts: Sequence[str]) -> list[tuple[int, float]]:
         """``(index, closeness)`` of ``texts``, closest to the query first: the cosine of
@@ -241,7 +238,7 @@ class Retrieval:
             embedder = self._p.retriever.embedder.get()
             close = cosines(embedder.embed_array(list(texts), persist=False), self.vector.get())
         else:
-            terms = set(tokenize(self.query))
+            terms = self.q.term_set
             close = np.array(
                 [len(terms & set(tokenize(t))) / max(len(terms), 1) for t in texts], dtype=float
             )
@@ -266,7 +263,7 @@ class Retrieval:
         qvec = self.vector.get() if weight > 0 else None
         # day and week summaries answer how something went, not what was said
         ranked_kinds = frozenset(self._p.entries.kinds) - UNRANKED_KINDS
-        layers = ranked_kinds | {"rollup"} if wants_timeline(self.query) else ranked_kinds
+        layers = ranked_kinds | {"rollup"} if self.q.timeline else ranked_kinds
         ranked = self._rank_entries(k, qvec, weight, floor, layers=layers)
         ranked += self.named_entities(k)
         ranked.sort(key=lambda r: -r.score)
@@ -292,7 +289,7 @@ class Retrieval:
         cfg = self._p.retrieval
         return self._p.entries.rank(
             self.user_id,
-            self.query,
+            self.q.term_set,
             k,
             query_vector=qvec,
             lexical_weight=cfg.lexical_weight,
@@ -324,7 +321,7 @@ class Retrieval:
             )
         ranked = ranked + rank_hybrid(
             extra,
-            self.query,
+            self.q.term_set,
             k,
             query_vector=qvec,
             doc_vectors=vectors,
@@ -394,7 +391,7 @@ class Retrieval:
         query), those with the longest names first, each scored as a long-term entry
         ranked by words alone."""
         cfg = self._p.retrieval
-        named = self._p.entries.named(self.user_id, tokenize(self.query))[:k]
+        named = self._p.entries.named(self.user_id, self.q.term_set)[:k]
         return [
             RankedDoc(doc, 1.0 / (cfg.rrf_k + rank), {"named": 1.0, "entity_rank": float(rank)})
             for rank, doc in enumerate(named, 1)

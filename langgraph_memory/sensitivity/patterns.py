@@ -27,6 +27,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
 
 __all__ = [
     "KINDS",
@@ -41,6 +42,7 @@ __all__ = [
     "high_entropy_spans",
     "to_halfwidth",
     "IBAN_LENGTHS",
+    "names_a_secret",
 ]
 
 #: (start, end, kind, detector name)
@@ -370,11 +372,13 @@ _QUOTED_SECRET = re.compile(
     r"['\"`“‘「『](?P<value>[^'\"`”’」』\n]{4,200})['\"`”’」』]",
     re.IGNORECASE,
 )
-#: A Chinese password word and a strong separator, then ASCII words up to the clause's
-#: end: ``密码：correct horse battery staple``.
+#: A Chinese password word and a strong separator, then ASCII words: up to the clause's
+#: end, or the first Chinese character, and at most eight (``密码：correct horse battery
+#: staple``; a phrase that runs on in English is cut at eight words, more than it could
+#: hold, rather than let a passphrase through).
 _CJK_PHRASE = re.compile(
     r"(?:" + _CJK_WORDS + r")[ \t]*(?:" + _STRONG_SEP + r")[ \t]*"
-    r"(?P<value>[\x21-\x7e]+(?:[ \t]+[\x21-\x7e]+){1,7})(?=[ \t]*(?:[，。；！？\n]|$))",
+    r"(?P<value>[\x21-\x7e]+(?:[ \t]+[\x21-\x7e]+){1,7})",
 )
 
 
@@ -385,7 +389,7 @@ _CJK_DIGITS = re.compile(r"(?:" + _CJK_WORDS + r")[ \t]?(?P<value>\d{4,12})(?!\d
 def _quoted_secrets(text: str) -> Iterator[Span]:
     for pattern in (_QUOTED_SECRET, _CJK_PHRASE, _CJK_DIGITS):
         for m in pattern.finditer(text):
-            value = m.group("value").strip()
+            value = m.group("value").strip().rstrip(_TRAILING)
             if len(value) >= 4 and value.lower().strip(".") not in _NOT_A_VALUE:
                 start = m.start("value") + (len(m.group("value")) - len(m.group("value").lstrip()))
                 yield start, start + len(value), "secret", "passphrase"
@@ -483,3 +487,36 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _keyword_secrets,
     _quoted_secrets,
 )
+
+
+# -- keys that name a secret ------------------------------------------------------------
+_SECRET_NAME = re.compile(
+    r"(?<![a-z])(?:password|passwd|passphrase|passcode|pwd|pin|secret|token|api ?key"
+    r"|access ?key|private ?key|secret ?key|signing ?key|auth|authorization|cookie|cookies"
+    r"|credential|credentials|session ?key|otp|cvv|cvc)(?![a-z])"
+    r"|密码|口令|令牌|密钥|秘钥|私钥|验证码|凭证|凭据"
+)
+# a key that names a measure of a secret, not the secret ("token_count", "max_tokens")
+_MEASURE_NAME = re.compile(
+    r"(?<![a-z])(?:count|usage|used|limit|len|length|max|min|num|size|total|type|expires"
+    r"|expiry|ttl|at)(?![a-z])"
+)
+
+
+@lru_cache(maxsize=8192)
+def names_a_secret(key: str) -> bool:
+    """Whether a mapping key names a secret (its value is then stored as ``[SECRET]``):
+    ``password``, ``passwd``, ``token``, ``secret``, ``api key``, ``authorization``,
+    ``cookie``, ``密码``, ``口令``, ``令牌``, ``密钥`` ... in any case and with any
+    separator (``API-Key``, ``apiKey``, ``db_password``), but not a key that names a
+    measure of one (``token_count``, ``max_tokens``).
+
+    Example:
+        >>> [names_a_secret(k) for k in ("DB_Password", "apiKey", "x-api-key", "用户密码")]
+        [True, True, True, True]
+        >>> [names_a_secret(k) for k in ("topic", "token_count", "pinned", "author")]
+        [False, False, False, False]
+    """
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key)
+    words = re.sub(r"[\s_\-.:/]+", " ", spaced).lower()
+    return bool(_SECRET_NAME.search(words)) and not _MEASURE_NAME.search(words)

@@ -69,6 +69,7 @@ from langgraph_memory.sensitivity.patterns import (
     KINDS,
     Span,
     high_entropy_spans,
+    names_a_secret,
     to_halfwidth,
 )
 
@@ -123,16 +124,27 @@ class SensitiveContentError(ValueError):
         field: Which field held them (``content``, ``metadata.note``...).
     """
 
-    def __init__(self, field: str, kinds: Iterable[str]) -> None:
+    def __init__(self, field: str, kinds: Iterable[str], *, identifier: bool = False) -> None:
         self.field = field
         self.kinds = tuple(dict.fromkeys(kinds))
+        #: Whether the field is an identifier (an id, a name, a version, a namespace):
+        #: those are refused whatever the policy's action, as they are stored as given.
+        self.identifier = identifier
         what = ", ".join(_LABELS.get(k, k) for k in self.kinds)
-        super().__init__(
-            f"{field} contains {what} ({', '.join(self.kinds)}) and the sensitivity policy "
-            "refuses it; nothing was stored. Remove it, or set the policy for "
-            f"{self.kinds[0]!r} to 'redact' or 'allow' (WriteSection(sensitivity=...) in "
-            "MemoryConfig(write=...))."
-        )
+        if identifier:
+            message = (
+                f"{field} is an identifier and contains {what} ({', '.join(self.kinds)}); "
+                "identifiers are stored as given, so one holding a secret is refused and "
+                "nothing was stored. Use an opaque id instead."
+            )
+        else:
+            message = (
+                f"{field} contains {what} ({', '.join(self.kinds)}) and the sensitivity "
+                "policy refuses it; nothing was stored. Remove it, or set the policy for "
+                f"{self.kinds[0]!r} to 'redact' or 'allow' (WriteSection(sensitivity=...) in "
+                "MemoryConfig(write=...))."
+            )
+        super().__init__(message)
 
 
 @dataclass(frozen=True)
@@ -233,6 +245,10 @@ class SensitivityPolicy:
 Detector = Callable[[str], Iterable[Span]]
 
 
+#: How many clean texts a filter remembers (then it starts again).
+_CLEAN_MEMO = 8192
+
+
 class SensitivityFilter:
     """Scans text with the built-in detectors (plus any given) and applies a policy.
 
@@ -255,6 +271,9 @@ class SensitivityFilter:
             a != "allow" for a in self.policy.actions.values()
         )
         self._detectors: list[Detector] = [*DETECTORS, self._entropy, *detectors]
+        # texts this filter gave out: the storage boundary sees most of them again (a
+        # message cleaned on the write path, an entry's text cleaned by its layer)
+        self._clean: dict[tuple[int, int], None] = {}
         if self.policy.presidio:
             from langgraph_memory.sensitivity.presidio import PresidioDetector
 
@@ -293,6 +312,8 @@ class SensitivityFilter:
         Raises:
             SensitiveContentError: When a finding's action is ``refuse``.
         """
+        if (len(text), hash(text)) in self._clean:  # came out of this filter before
+            return text, []
         findings = self.scan(text)
         refused = [f.kind for f in findings if f.action == "refuse"]
         if refused:
@@ -304,7 +325,15 @@ class SensitivityFilter:
                 out += [text[pos : f.start], self.policy.placeholder.format(kind=f.kind.upper())]
                 pos = f.end
         out.append(text[pos:])
-        return "".join(out), findings
+        clean = "".join(out)
+        if len(self._clean) >= _CLEAN_MEMO:
+            self._clean.clear()
+        self._clean[(len(clean), hash(clean))] = None  # a key, not the text: pastes are long
+        return clean, findings
+
+    def known_clean(self, text: str) -> bool:
+        """Whether ``text`` came out of this filter before (nothing is left to find)."""
+        return (len(text), hash(text)) in self._clean
 
     def redact(self, text: str, *, field: str = "text") -> str:
         """Just the clean text of :meth:`apply`."""
@@ -349,24 +378,52 @@ class SensitivityFilter:
 
     def apply_value(self, value: Any, *, field: str = "metadata") -> Any:
         """Redact every string inside a JSON-like value (dict values, list items); a
-        dict key holding a secret becomes its :meth:`pseudonym`.
+        dict key holding a secret becomes its :meth:`pseudonym`, and the value of a key
+        that names a secret (``password``, ``api_key``, ``密码``...: see
+        :func:`~langgraph_memory.sensitivity.patterns.names_a_secret`) becomes
+        ``[SECRET]`` (or is refused, when the policy refuses secrets).
 
         Example:
             >>> SensitivityFilter().apply_value({"contact": ["a@b.io", 3], "n": 1})
             {'contact': ['[EMAIL]', 3], 'n': 1}
+            >>> SensitivityFilter().apply_value({"db": {"Password": "hunter2"}})
+            {'db': {'Password': '[SECRET]'}}
         """
         if isinstance(value, str):
             return self.redact(value, field=field)
         if isinstance(value, Mapping):
-            return {
-                self.pseudonym(k, field=f"{field} key") if isinstance(k, str) else k: (
-                    self.apply_value(v, field=f"{field}.{k}")
-                )
-                for k, v in value.items()
-            }
+            out = {}
+            for k, v in value.items():
+                name = f"{field}.{k}"
+                if isinstance(k, str) and self.hides(k, v):
+                    out[self.pseudonym(k, field=f"{field} key")] = self.hidden(name)
+                elif isinstance(k, str):
+                    out[self.pseudonym(k, field=f"{field} key")] = self.apply_value(v, field=name)
+                else:
+                    out[k] = self.apply_value(v, field=name)
+            return out
         if isinstance(value, (list, tuple)):
             return [self.apply_value(v, field=f"{field}[{i}]") for i, v in enumerate(value)]
         return value
+
+    def hides(self, key: str, value: Any) -> bool:
+        """Whether the value of ``key`` is hidden whatever it holds: the key names a
+        secret, the policy does not allow secrets, and the value is a scalar (a mapping
+        or a list under it is walked key by key instead)."""
+        if value is None or isinstance(value, (bool, Mapping, list, tuple)):
+            return False
+        return self.policy.action_for("secret") != "allow" and names_a_secret(key)
+
+    def hidden(self, field: str) -> str:
+        """What a hidden value is stored as (``[SECRET]``), or a refusal naming ``field``
+        when the policy refuses secrets.
+
+        Raises:
+            SensitiveContentError: When the policy refuses secrets.
+        """
+        if self.policy.action_for("secret") == "refuse":
+            raise SensitiveContentError(field, ["secret"])
+        return self.policy.placeholder.format(kind="SECRET")
 
     def clean(self, value: Any, *, field: str = "value") -> Any:
         """A str or JSON-like value through the policy (:meth:`apply_value`), or ``value``

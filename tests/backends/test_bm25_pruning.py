@@ -232,7 +232,7 @@ def test_the_worker_indexes_what_an_earlier_process_left_waiting(tmp_path: Path)
     sq.close()  # as if the process stopped before its worker ran
     with MemoryManager(backend=SQLiteBackend(tmp_path), embeddings=HashingEmbeddings()) as mm:
         mm.flush()
-        con = mm._backend._conn  # type: ignore[attr-defined]
+        con = mm._backend._inner._conn  # type: ignore[attr-defined]
         assert con.execute("SELECT COUNT(*) FROM messages WHERE terms IS NOT NULL").fetchone() == (
             0,
         )

@@ -140,7 +140,7 @@ def test_a_damaged_page_fails_the_check_after_an_unclean_close(
     path = _copy(hot_copy, tmp_path / "page")
     # fold the log into the main file first, so the damage is in pages SQLite reads
     with MemoryManager(path, embeddings=HashingEmbeddings()) as mm:
-        mm._backend._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        mm._backend._inner._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         for i in range(5):
             mm.add_message("ann", "s2", "user", f"late note {i}")
         mm.flush()

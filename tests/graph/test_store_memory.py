@@ -51,17 +51,18 @@ def test_items_survive_a_restart_on_sqlite(tmp_path: Path) -> None:
         assert store.list_namespaces() == [("memories", "alice")]
 
 
-def test_items_are_records_in_a_reserved_scope(mm: MemoryManager) -> None:
+def test_items_are_records_of_their_owner_or_of_a_reserved_scope(mm: MemoryManager) -> None:
     store = MemoryStore(mm)
-    store.put(("alice", "notes"), "k", {"text": "a private note about tea"})
+    store.put(("memories", "alice"), "k", {"text": "a private note about tea"})
+    store.put(("notes",), "k", {"text": "a shared note about tea"})
     mm.add_message("alice", "s1", "user", "I drink coffee")
     mm.flush()
-    [rec] = mm._backend.list_records(STORE_KIND)
-    assert rec.user_id == store_scope("alice") and "\x1f" in rec.user_id
-    assert json.loads(rec.id) == ["alice", "notes", "k"]
+    shared, owned = sorted(mm._backend.list_records(STORE_KIND), key=lambda r: r.user_id)
+    assert owned.user_id == "alice" and json.loads(owned.id) == ["memories", "alice", "k"]
+    assert shared.user_id == store_scope("notes") and "\x1f" in shared.user_id
     # The user's memory never shows store items, and the store never shows messages.
     assert all("tea" not in h.text for h in mm.search("alice", "tea note", k=10))
-    assert [i.key for i in store.search(("alice",), query="coffee")] == ["k"]
+    assert [i.key for i in store.search(("memories", "alice"), query="coffee")] == ["k"]
     assert mm.stats("alice")["messages"] == 1
 
 

@@ -132,7 +132,9 @@ def test_two_managers_on_one_store_see_each_others_entries(tmp_path) -> None:
         b.close()
 
 
-def test_a_store_without_an_index_is_indexed_on_first_read(tmp_path) -> None:
+def test_a_store_without_an_index_is_read_from_records_and_indexed_on_first_write(
+    tmp_path,
+) -> None:
     with MemoryManager(path=tmp_path, embeddings=HashingEmbeddings()) as mm:
         fill(mm, "ann", 6)
         mm.flush()
@@ -144,8 +146,10 @@ def test_a_store_without_an_index_is_indexed_on_first_read(tmp_path) -> None:
         assert mm._backend.entries_since("ann", 0) == (0, [])
         ctx = mm.build_context("ann", "s1", "which project runs in Porto?", 2000)
         assert any("Porto" in it.text for it in ctx.items if it.layer == "fact")
+        assert mm._backend.entries_since("ann", 0) == (0, [])  # a read writes nothing
+        mm._longterm.facts.add_fact("ann", "ann", "employer", "Initech", valid_from=T0)
         gen, rows = mm._backend.entries_since("ann", 0)
-        assert gen > 0 and len(rows) == 6
+        assert gen > 0 and len(rows) == 7  # the first write built it whole
 
 
 def test_a_relevant_fact_among_thousands_reaches_the_context(tmp_path) -> None:

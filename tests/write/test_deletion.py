@@ -67,25 +67,31 @@ def test_delete_user_during_ingestion_leaves_no_cache_rows(tmp_path: Path, run: 
 
 
 @pytest.mark.parametrize("backend_kind", ["memory", "sqlite"])
-def test_delete_user_removes_the_store_items_of_the_users_namespaces(
+def test_delete_user_removes_the_store_items_the_user_owns(
     tmp_path: Path, backend_kind: str
 ) -> None:
     backend = InMemoryBackend() if backend_kind == "memory" else SQLiteBackend(tmp_path / "db")
     with MemoryManager(backend=backend, embeddings=HashingEmbeddings()) as mm:
         store = MemoryStore(mm)
         store.put(("memories", "alice"), "food", {"likes": "tea"})
-        store.put(("alice", "prefs"), "theme", {"mode": "dark"})
+        store.put(("memories", "alice", "prefs"), "theme", {"mode": "dark"})
+        store.put(("alice", "prefs"), "theme", {"mode": "light"})  # owned by "prefs"
         store.put(("memories", "bob"), "food", {"likes": "coffee"})
         store.put(("shared",), "alice-notes", {"who": "alice"})  # a key, not a label
         mm.add_message("alice", "s1", "user", "hello")
         mm.flush()
         mm.delete_user("alice")
         assert store.get(("memories", "alice"), "food") is None
-        assert store.get(("alice", "prefs"), "theme") is None
+        assert store.get(("memories", "alice", "prefs"), "theme") is None
         assert store.search(("memories", "alice")) == []
         assert store.get(("memories", "bob"), "food").value == {"likes": "coffee"}
         assert store.get(("shared",), "alice-notes") is not None
-        assert [ns for ns in store.list_namespaces()] == [("memories", "bob"), ("shared",)]
+        assert store.get(("alice", "prefs"), "theme") is not None
+        assert sorted(store.list_namespaces()) == [
+            ("alice", "prefs"),
+            ("memories", "bob"),
+            ("shared",),
+        ]
 
 
 SECRET = "The vault code is zebrafish-41 and it opens the red door in the basement."

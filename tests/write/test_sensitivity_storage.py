@@ -98,7 +98,7 @@ def test_redact_policy_leaves_no_secret_on_disk(tmp_path: Path) -> None:
         assert stored is not None
         assert stored.content == "我的身份证号是[CN_ID]，银行卡号 [CARD]，记住了吗？"
         last = mm._backend.get_message("alice", ids[-1])
-        assert last is not None and last.metadata == {"token": "[API_KEY]", "phone": "[PHONE]"}
+        assert last is not None and last.metadata == {"token": "[SECRET]", "phone": "[PHONE]"}
         hits = mm.search("alice", "身份证号 银行卡号", k=3)
         assert hits and hits[0].id == ids[1]
         assert "[CN_ID]" in hits[0].text

@@ -338,7 +338,7 @@ class MemoryStore(BaseStore):
         n = len(prefix)
         return [
             r
-            for r in self.memory.items.list(prefix[0] if prefix else None)
+            for r in self.memory.items.list(prefix)
             if tuple(r.data["namespace"][:n]) == prefix and not self._hidden(r, now)
         ]
 
@@ -438,11 +438,8 @@ class MemoryStore(BaseStore):
         """
         with self._lock:
             now = _now()
-            expired: dict[str, list[str]] = {}
-            for rec in self.memory.items.list():
-                if self._expired(rec, now):
-                    expired.setdefault(rec.data["namespace"][0], []).append(rec.id)
-            return sum(self.memory.items.delete_many(root, ids) for root, ids in expired.items())
+            expired = [rec for rec in self.memory.items.list() if self._expired(rec, now)]
+            return self.memory.items.delete_many(expired)
 
     async def asweep_ttl(self) -> int:
         """Async :meth:`sweep_ttl`."""

@@ -41,6 +41,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 from collections import OrderedDict
@@ -51,7 +52,7 @@ from typing import cast
 import numpy as np
 
 from langgraph_memory.core.records import Record
-from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.tokens import terms_of, tokenize
 from langgraph_memory.layers.index.kinds import EntryKinds, render
 from langgraph_memory.layers.index.ranking import LongTermDoc, LongTermLayer, RankedDoc, fuse_ranked
 from langgraph_memory.storage.capabilities import (
@@ -116,6 +117,10 @@ class IndexedRecords(RecordStore):
         if kind in self.index.kinds and ids:
             self.index.put(user_id, [IndexedEntry(f"{kind}/{i}", None) for i in ids])
         return n
+
+
+#: A revision above every revision: ``entries_since`` then reads the generation alone.
+_NO_REV = 2**62
 
 
 class _Mirror:
@@ -257,9 +262,10 @@ class _Mirror:
             self._key_order = order
         return self._key_order
 
-    def lexical(self, query: str) -> list[tuple[int, float]]:
-        """The term ranking of :func:`~.ranking.rank_docs`, from posting lists."""
-        terms = set(tokenize(query))
+    def lexical(self, query: str | Collection[str]) -> list[tuple[int, float]]:
+        """The term ranking of :func:`~.ranking.rank_docs`, from posting lists (``query``:
+        its text, or its terms)."""
+        terms = terms_of(query)
         n = self.live
         if not terms or n == 0:
             return []
@@ -311,6 +317,7 @@ class EntryIndexer:
         self._mirrors: OrderedDict[str, _Mirror] = OrderedDict()
         self._lock = threading.Lock()
         self._dirty: set[str] = set()
+        self._built: set[str] = set()  # users whose index this process saw built
 
     # -- writing --------------------------------------------------------------------------
     def render(self, record: Record) -> IndexedEntry:
@@ -319,8 +326,16 @@ class EntryIndexer:
         return render(record, self.kinds)
 
     def put(self, user_id: str, entries: Sequence[IndexedEntry]) -> int:
-        """Write entries (tombstones included) to the backend's index."""
-        n = self.backend.put_entries(user_id, entries)
+        """Write entries (tombstones included) to the backend's index; a user's index
+        never built (a store written by 0.1) is built first, on this first write."""
+        built = 0
+        if user_id not in self._built:
+            generation, _ = self.backend.entries_since(user_id, _NO_REV)
+            if generation == 0:  # the entries being written may be among those built
+                built = self.rebuild(user_id)
+            with self._lock:
+                self._built.add(user_id)
+        n = self.backend.put_entries(user_id, entries) + built
         if n:
             with self._lock:
                 self._dirty.add(user_id)
@@ -364,6 +379,7 @@ class EntryIndexer:
         """Drop a user's mirror (a deleted user)."""
         with self._lock:
             self._mirrors.pop(user_id, None)
+            self._built.discard(user_id)
 
     # -- reading --------------------------------------------------------------------------
     def _mirror(self, user_id: str) -> _Mirror:
@@ -372,9 +388,11 @@ class EntryIndexer:
             if mirror is not None:
                 self._mirrors.move_to_end(user_id)
         generation, changed = self.backend.entries_since(user_id, mirror.rev if mirror else 0)
-        if generation == 0:  # never built: build it from the records
-            self.rebuild(user_id)
-            generation, changed = self.backend.entries_since(user_id, 0)
+        if generation == 0 and (mirror is None or mirror.generation != 0):
+            # never built (an unknown user, or a store written by 0.1): rendered from the
+            # records in process; a read writes nothing (the first write builds it)
+            changed = [e for kind in self.kinds for e in self._rendered(kind, user_id)]
+            changed = [dataclasses.replace(e, rev=i) for i, e in enumerate(changed, 1)]
             mirror = None
         if mirror is None or mirror.generation != generation:
             if mirror is not None:  # a new generation: read it whole
@@ -384,12 +402,20 @@ class EntryIndexer:
             for entry in changed:
                 if entry.rev > mirror.rev:  # another thread may have applied it
                     mirror.apply(entry)
+        if generation == 0 and not changed:  # nothing to keep (an unknown or deleted user)
+            with self._lock:
+                self._mirrors.pop(user_id, None)
+            return mirror
         with self._lock:
             self._mirrors[user_id] = mirror
             self._mirrors.move_to_end(user_id)
             while len(self._mirrors) > self.max_users:
                 self._mirrors.popitem(last=False)
         return mirror
+
+    def _rendered(self, kind: str, user_id: str) -> list[IndexedEntry]:
+        entries = [self.render(r) for r in self.records.list_records(kind, user_id)]
+        return [e for e in entries if e.text is not None]
 
     def named(self, user_id: str, terms: Collection[str]) -> list[LongTermDoc]:
         """The titled entries (entities) every word of whose title is among ``terms``,
@@ -411,7 +437,7 @@ class EntryIndexer:
     def rank(
         self,
         user_id: str,
-        query: str,
+        query: str | Collection[str],
         k: int | None,
         *,
         query_vector: np.ndarray | None = None,
@@ -426,7 +452,8 @@ class EntryIndexer:
     ) -> list[RankedDoc]:
         """The user's entries best first, as
         :func:`~langgraph_memory.layers.index.ranking.rank_hybrid` ranks them (by words
-        alone without ``query_vector`` or an embedder); only those of ``layers`` when
+        alone without ``query_vector`` or an embedder; ``query``: its text, or its terms
+        tokenised once by the caller); only those of ``layers`` when
         given (each ranked among all entries), and of those only the ones ``keep``
         accepts. The entries of ``owners`` (shared knowledge) are ranked in the same
         ranking, beside the user's own. With ``agent_id``, the entries of other agents
@@ -465,7 +492,7 @@ class EntryIndexer:
     def scores(
         self,
         user_id: str,
-        query: str,
+        query: str | Collection[str],
         query_vector: np.ndarray | None,
         layers: Collection[str],
     ) -> list[tuple[LongTermDoc, float, float | None]]:
@@ -489,7 +516,7 @@ class EntryIndexer:
     def _scan(
         self,
         owner: str,
-        query: str,
+        query: str | Collection[str],
         query_vector: np.ndarray | None,
         layers: Collection[str] | None,
         keep: Callable[[LongTermDoc], bool] | None,

@@ -258,7 +258,7 @@ class Passages:
     def best(
         self,
         user_id: str,
-        query: str,
+        query: str | Collection[str],
         query_vector: np.ndarray | None,
         allowed: Collection[int] | None = None,
     ) -> dict[int, PassageHit]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -29,7 +29,7 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.tokens import terms_of, tokenize
 from langgraph_memory.retrieval.hybrid import HybridRanker
 from langgraph_memory.retrieval.vectors import cosines
 
@@ -95,9 +95,9 @@ def _terms(text: str) -> Counter[str]:
 
 
 def rank_docs(
-    docs: Sequence[LongTermDoc], query: str, k: int | None = None
+    docs: Sequence[LongTermDoc], query: str | Collection[str], k: int | None = None
 ) -> list[tuple[LongTermDoc, float]]:
-    """Docs sharing terms with ``query``, best first.
+    """Docs sharing terms with ``query`` (its text, or its terms), best first.
 
     The score is ``Σ log(1 + N/df)·tf/(tf + 1.2)`` over the query terms a doc has
     (BM25's idf is degenerate on the few entries of one user); a term every doc
@@ -113,7 +113,7 @@ def rank_docs(
         >>> [d.id for d, _ in rank_docs(docs, "怎么重启 nginx 容器？")]
         ['e1', 'e2']
     """
-    terms = set(tokenize(query))
+    terms = terms_of(query)
     if not docs or not terms:
         return []
     counts = [_terms(d.text) for d in docs]
@@ -136,7 +136,7 @@ def rank_docs(
 
 def rank_hybrid(
     docs: Sequence[LongTermDoc],
-    query: str,
+    query: str | Collection[str],
     k: int | None = None,
     *,
     query_vector: np.ndarray | None = None,

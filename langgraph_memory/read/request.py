@@ -1,0 +1,105 @@
+"""One query value, computed once and handed to every ranker of a search or a context.
+
+A :class:`Query` holds the query's text, its terms (tokenised once), its embedding (a
+:class:`QueryVector`, made once on a thread of its own while the caller reads what needs
+none), its metadata filter, whether it asks for a timeline, and its route (the intent and
+the time it names, worked out on first use). The message ranker, the segments, the
+long-term entry index, the documents, the entities and the packing read this one value;
+none of them tokenises or embeds the query again.
+
+Example:
+    >>> from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings
+    >>> class Source:
+    ...     def get(self): return CachedEmbeddings(HashingEmbeddings(dim=8))
+    >>> q = Query("Where did Ann move in May?", QueryVector(Source(), "Where did Ann move?"))
+    >>> q.terms, q.vector.get().shape
+    (('ann', 'move'), (8,))
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.embeddings import EmbedderSource
+from langgraph_memory.read.routing import Route, route_query
+from langgraph_memory.read.timeline import wants_timeline
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["Query", "QueryVector"]
+
+
+class QueryVector:
+    """A query's embedding, made on first use and shared by the rankings of one call.
+
+    Message, segment and long-term retrieval of one ``search`` or ``build_context``
+    embed the query once (on the retriever's thread when the dense search runs
+    beside the lexical one).
+
+    Args:
+        embedder: Hands out the query embedder.
+        query: The query text.
+    """
+
+    __slots__ = ("_embedder", "query", "_vector", "_lock")
+
+    def __init__(self, embedder: EmbedderSource, query: str) -> None:
+        self._embedder = embedder
+        self.query = query
+        self._vector: np.ndarray | None = None
+        self._lock = threading.Lock()
+
+    def ready(self) -> bool:
+        """Whether the embedding is made (``get`` returns at once)."""
+        return self._vector is not None
+
+    def get(self) -> np.ndarray:
+        """The embedding (computed once)."""
+        with self._lock:
+            if self._vector is None:
+                self._vector = self._embedder.get().embed_array([self.query], persist=False)[0]
+            return self._vector
+
+
+class Query:
+    """One query, as every ranker of one call reads it.
+
+    Args:
+        text: The query.
+        vector: Its embedding (of the text or of a form of it without speaker names).
+        filter: The metadata filter of the call, if any.
+
+    Attributes:
+        text: The query.
+        terms: Its lexical terms, in order (``tokenize`` once).
+        term_set: The distinct terms.
+        vector: Its embedding, made once.
+        filter: The call's metadata filter.
+        timeline: Whether it asks how something went over time (a story, a summary).
+    """
+
+    __slots__ = ("text", "terms", "term_set", "vector", "filter", "timeline", "_route", "_lock")
+
+    def __init__(
+        self, text: str, vector: QueryVector, filter: Mapping[str, Any] | None = None
+    ) -> None:
+        self.text = text
+        self.terms = tuple(tokenize(text))
+        self.term_set = frozenset(self.terms)
+        self.vector = vector
+        self.filter = filter
+        self.timeline = wants_timeline(text)
+        self._route: Route | None = None
+        self._lock = threading.Lock()
+
+    def route(self) -> Route:
+        """The query's route (intent, layer weights, the time it names), by rules, worked
+        out on first use."""
+        with self._lock:
+            if self._route is None:
+                self._route = route_query(self.text)
+            return self._route
