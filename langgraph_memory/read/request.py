@@ -2,7 +2,7 @@
 
 A :class:`Query` holds the query's text, its terms (tokenised once), its embedding (a
 :class:`QueryVector`, made once on a thread of its own while the caller reads what needs
-none), its metadata filter, whether it asks for a timeline, and its route (the intent and
+none), whether it asks for a timeline, and its route (the intent and
 the time it names, worked out on first use). The message ranker, the segments, the
 long-term entry index, the documents, the entities and the packing read this one value;
 none of them tokenises or embeds the query again.
@@ -19,8 +19,7 @@ Example:
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings import EmbedderSource
@@ -71,27 +70,22 @@ class Query:
     Args:
         text: The query.
         vector: Its embedding (of the text or of a form of it without speaker names).
-        filter: The metadata filter of the call, if any.
 
     Attributes:
         text: The query.
         terms: Its lexical terms, in order (``tokenize`` once).
         term_set: The distinct terms.
         vector: Its embedding, made once.
-        filter: The call's metadata filter.
         timeline: Whether it asks how something went over time (a story, a summary).
     """
 
-    __slots__ = ("text", "terms", "term_set", "vector", "filter", "timeline", "_route", "_lock")
+    __slots__ = ("text", "terms", "term_set", "vector", "timeline", "_route", "_lock")
 
-    def __init__(
-        self, text: str, vector: QueryVector, filter: Mapping[str, Any] | None = None
-    ) -> None:
+    def __init__(self, text: str, vector: QueryVector) -> None:
         self.text = text
         self.terms = tuple(tokenize(text))
         self.term_set = frozenset(self.terms)
         self.vector = vector
-        self.filter = filter
         self.timeline = wants_timeline(text)
         self._route: Route | None = None
         self._lock = threading.Lock()

@@ -303,25 +303,33 @@ class SensitivityFilter:
         taken.sort()
         return [Finding(k, a, b, self.policy.action_for(k), d) for a, b, k, d in taken]
 
-    def apply(self, text: str, *, field: str = "text") -> tuple[str, list[Finding]]:
+    def apply(
+        self, text: str, *, field: str = "text", refuse: bool = True
+    ) -> tuple[str, list[Finding]]:
         """Redact ``text`` per the policy.
+
+        Args:
+            text: The text.
+            field: The field named in a refusal.
+            refuse: ``False`` where nobody could be told of a refusal (the library's
+                background threads): a span the policy refuses is redacted instead.
 
         Returns:
             The clean text and every finding (``allow`` ones included, left as they were).
 
         Raises:
-            SensitiveContentError: When a finding's action is ``refuse``.
+            SensitiveContentError: When a finding's action is ``refuse`` (and ``refuse``).
         """
         if (len(text), hash(text)) in self._clean:  # came out of this filter before
             return text, []
         findings = self.scan(text)
         refused = [f.kind for f in findings if f.action == "refuse"]
-        if refused:
+        if refused and refuse:
             raise SensitiveContentError(field, refused)
         out: list[str] = []
         pos = 0
         for f in findings:
-            if f.action == "redact":
+            if f.action != "allow":
                 out += [text[pos : f.start], self.policy.placeholder.format(kind=f.kind.upper())]
                 pos = f.end
         out.append(text[pos:])
@@ -414,14 +422,14 @@ class SensitivityFilter:
             return False
         return self.policy.action_for("secret") != "allow" and names_a_secret(key)
 
-    def hidden(self, field: str) -> str:
+    def hidden(self, field: str, *, refuse: bool = True) -> str:
         """What a hidden value is stored as (``[SECRET]``), or a refusal naming ``field``
-        when the policy refuses secrets.
+        when the policy refuses secrets (and ``refuse``; see :meth:`apply`).
 
         Raises:
             SensitiveContentError: When the policy refuses secrets.
         """
-        if self.policy.action_for("secret") == "refuse":
+        if refuse and self.policy.action_for("secret") == "refuse":
             raise SensitiveContentError(field, ["secret"])
         return self.policy.placeholder.format(kind="SECRET")
 

@@ -112,6 +112,13 @@ def _within(err: SensitiveContentError, part: str) -> SensitiveContentError:
     return SensitiveContentError(field, err.kinds, identifier=err.identifier)
 
 
+def _remember(memo: dict[Any, None], key: Any) -> None:
+    """Note ``key`` as found clean (a memo starts again when full)."""
+    if len(memo) >= _ID_MEMO:
+        memo.clear()
+    memo[key] = None
+
+
 def _is_id_key(key: str) -> bool:
     return key in ("id", "ids", "key", "version", "namespace") or key.endswith(("_id", "_ids"))
 
@@ -195,9 +202,7 @@ class GuardedStore(MemoryBackend):
             return value
         found = self._findings(value)
         if not found:
-            if len(self._ok) >= _ID_MEMO:
-                self._ok.clear()
-            self._ok[value] = None
+            _remember(self._ok, value)
             return value
         if in_background():
             return self._gate.pseudonym(value, field=field, refuse=False)
@@ -219,18 +224,7 @@ class GuardedStore(MemoryBackend):
         """Free text: redacted, or refused, per the policy."""
         if not self._gate.active or not text or _ISO_TIME.fullmatch(text):
             return text
-        try:
-            return self._gate.apply(text, field=field)[0]
-        except SensitiveContentError:
-            if not in_background():
-                raise
-        placeholder = self._gate.policy.placeholder
-        out, pos = [], 0
-        for f in self._gate.scan(text):
-            if f.action != "allow":
-                out += [text[pos : f.start], placeholder.format(kind=f.kind.upper())]
-                pos = f.end
-        return "".join([*out, text[pos:]])
+        return self._gate.apply(text, field=field, refuse=not in_background())[0]
 
     def _label(self, key: str, field: str) -> str:
         """A mapping's key: a secret in it becomes its pseudonym (``[EMAIL:1a2b...]``, as
@@ -239,19 +233,12 @@ class GuardedStore(MemoryBackend):
             return key
         clean = self._gate.pseudonym(key, field=field, refuse=not in_background())
         if clean == key:
-            if len(self._ok) >= _ID_MEMO:
-                self._ok.clear()
-            self._ok[key] = None
+            _remember(self._ok, key)
         return clean
 
     def _hidden(self, field: str) -> str:
         """The value of a key that names a secret: ``[SECRET]``, or refused."""
-        try:
-            return self._gate.hidden(field)
-        except SensitiveContentError:
-            if not in_background():
-                raise
-        return self._gate.policy.placeholder.format(kind="SECRET")
+        return self._gate.hidden(field, refuse=not in_background())
 
     def _value(self, value: Any, field: str, caller: bool) -> Any:
         """A JSON-like value: strings are text (identifiers under id keys of the
@@ -326,9 +313,7 @@ class GuardedStore(MemoryBackend):
             return item
         out = self._walk(item, caller)
         if out == item:
-            if len(self._trees) >= _ID_MEMO:
-                self._trees.clear()
-            self._trees[digest] = None
+            _remember(self._trees, digest)
         return out
 
     def _idv(self, value: Any) -> Any:

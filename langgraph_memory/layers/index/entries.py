@@ -351,11 +351,7 @@ class EntryIndexer:
     def rebuild(self, user_id: str) -> int:
         """Index every entry of the user's records again (stale rows become tombstones)
         and start a new generation; returns how many entries changed."""
-        fresh = {
-            e.key: e
-            for kind in self.kinds
-            for e in map(self.render, self.records.list_records(kind, user_id))
-        }
+        fresh = {e.key: e for e in self._rendered(user_id)}
         _, stored = self.backend.entries_since(user_id, 0)
         gone = [IndexedEntry(e.key, None) for e in stored if e.key not in fresh and e.text]
         n = self.backend.put_entries(user_id, [*fresh.values(), *gone])
@@ -391,8 +387,8 @@ class EntryIndexer:
         if generation == 0 and (mirror is None or mirror.generation != 0):
             # never built (an unknown user, or a store written by 0.1): rendered from the
             # records in process; a read writes nothing (the first write builds it)
-            changed = [e for kind in self.kinds for e in self._rendered(kind, user_id)]
-            changed = [dataclasses.replace(e, rev=i) for i, e in enumerate(changed, 1)]
+            live = [e for e in self._rendered(user_id) if e.text is not None]
+            changed = [dataclasses.replace(e, rev=i) for i, e in enumerate(live, 1)]
             mirror = None
         if mirror is None or mirror.generation != generation:
             if mirror is not None:  # a new generation: read it whole
@@ -413,9 +409,11 @@ class EntryIndexer:
                 self._mirrors.popitem(last=False)
         return mirror
 
-    def _rendered(self, kind: str, user_id: str) -> list[IndexedEntry]:
-        entries = [self.render(r) for r in self.records.list_records(kind, user_id)]
-        return [e for e in entries if e.text is not None]
+    def _rendered(self, user_id: str) -> list[IndexedEntry]:
+        """Every record of the user's indexed kinds, rendered (tombstones included)."""
+        return [
+            self.render(r) for kind in self.kinds for r in self.records.list_records(kind, user_id)
+        ]
 
     def named(self, user_id: str, terms: Collection[str]) -> list[LongTermDoc]:
         """The titled entries (entities) every word of whose title is among ``terms``,
