@@ -139,6 +139,10 @@ class WriteSection(Section):
             kept with the user's memory and ``delete_user`` deletes it; an item with a
             shorter namespace (or ``None`` here) is shared and ``delete_user`` never
             touches it.
+        max_item_bytes: Largest JSON-encoded value of a ``MemoryStore`` item (and of a
+            feedback value) accepted: every search of the store reads the items it ranks.
+        max_block_chars: Longest core block accepted, in characters (a core block rides
+            in every prompt).
     """
 
     max_content_chars: int = 1_000_000
@@ -153,6 +157,8 @@ class WriteSection(Section):
     max_passages: int = 256
     passage_roles: tuple[str, ...] = ("user",)
     store_owner_label: int | None = 1
+    max_item_bytes: int = 65_536
+    max_block_chars: int = 8_000
 
     def validate(self) -> None:
         from langgraph_memory.sensitivity.policy import SensitivityPolicy
@@ -163,6 +169,7 @@ class WriteSection(Section):
             "max_content_chars", "max_metadata_bytes", "embed_batch_size", "embed_cache_size"
         )
         self._positive("max_document_chars", "document_chunk_chars", "passage_chars")
+        self._positive("max_item_bytes", "max_block_chars")
         self._non_negative("passage_overlap", "max_passages")
         owner = self.store_owner_label
         if owner is not None and (isinstance(owner, bool) or not isinstance(owner, int)):

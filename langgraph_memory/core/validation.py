@@ -61,11 +61,15 @@ __all__ = [
     "LAYERS",
     "LAYER_ALIASES",
     "check_layers",
+    "MAX_VALUE_BYTES",
+    "check_count",
 ]
 
 MAX_ID_CHARS = 256
 #: How deep metadata and other JSON values may nest.
 MAX_JSON_DEPTH = 32
+#: Largest JSON-encoded value of a call that takes one (a feedback correction), in bytes.
+MAX_VALUE_BYTES = 65_536
 #: The earliest timestamp stored (UTC): a day after year 1 began.
 MIN_TIMESTAMP = datetime(1, 1, 2, tzinfo=timezone.utc)
 #: The latest timestamp stored (UTC): a day before year 9999 ends.
@@ -139,16 +143,29 @@ def check_roles(value: Any, name: str = "roles") -> tuple[str, ...]:
         raise type(exc)(f"{name}: {exc}") from None
 
 
-def check_content(value: Any, max_chars: int, field: str = "content") -> str:
+def check_content(
+    value: Any,
+    max_chars: int,
+    field: str = "content",
+    setting: str | None = "MemoryConfig.write.max_content_chars",
+) -> str:
     """Validate message content: a non-empty str of at most ``max_chars`` (the text rule
-    of the module docstring)."""
-    return check_text(value, max_chars, field)
+    of the module docstring); ``setting`` names where the limit is configured."""
+    return check_text(value, max_chars, field, setting=setting)
 
 
-def check_text(value: Any, max_chars: int, field: str, *, allow_empty: bool = False) -> str:
+def check_text(
+    value: Any,
+    max_chars: int,
+    field: str,
+    *,
+    allow_empty: bool = False,
+    setting: str | None = None,
+) -> str:
     """Validate a text field: a ``str`` of valid Unicode without NUL, of at most
     ``max_chars`` characters, holding something visible (unless ``allow_empty``, which
-    accepts ``""`` and whitespace too).
+    accepts ``""`` and whitespace too). Errors name the field and the limit (and
+    ``setting``, where it is configured), never the text.
 
     Raises:
         TypeError: When ``value`` is not a str.
@@ -157,9 +174,10 @@ def check_text(value: Any, max_chars: int, field: str, *, allow_empty: bool = Fa
     if not isinstance(value, str):
         raise TypeError(f"{field} must be a str, got {type(value).__name__}")
     if len(value) > max_chars:
+        where = f" ({setting})" if setting else ""
         raise ValueError(
-            f"{field} has {len(value)} characters, over the limit of {max_chars} "
-            "(MemoryConfig.max_content_chars); split it into several messages"
+            f"{field} has {len(value)} characters, over the limit of {max_chars}{where}; "
+            "shorten it or split it"
         )
     if "\x00" in value:
         raise ValueError(
@@ -307,6 +325,21 @@ def check_json_shape(value: Any, field: str) -> None:
                 stack.extend((v, f"{path}[{i}]", depth + 1) for i, v in enumerate(item))
         else:
             raise ValueError(f"{path} must be JSON-serialisable, got {type(item).__name__}")
+
+
+def check_count(value: Any, field: str, *, minimum: int = 0) -> int:
+    """Validate a count argument such as ``limit`` or ``offset``: an int (not a bool, not
+    a float, NaN included) of at least ``minimum``.
+
+    Example:
+        >>> check_count(3, "limit")
+        3
+    """
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{field} must be an int, got {type(value).__name__}")
+    if value < minimum:
+        raise ValueError(f"{field} must be >= {minimum}, got {value}")
+    return value
 
 
 def check_positive_int(value: Any, field: str) -> int:

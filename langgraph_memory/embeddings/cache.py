@@ -25,6 +25,8 @@ from langchain_core.embeddings import Embeddings
 __all__ = [
     "CachedEmbeddings",
     "EmbedderSource",
+    "InvalidVectorsError",
+    "PROBE_TEXT",
     "model_id",
     "VectorStoreGet",
     "VectorStorePut",
@@ -34,6 +36,52 @@ __all__ = [
 VectorStoreGet = Callable[[str, list[str]], dict[str, np.ndarray]]
 #: ``(model_id, {hash: vector})``: fill a persistent cache.
 VectorStorePut = Callable[[str, dict[str, np.ndarray]], None]
+
+
+#: The text embedded once to learn a model's dimension (and to see whether it is up).
+PROBE_TEXT = "memory probe"
+
+
+class InvalidVectorsError(ValueError):
+    """An embedding model returned unusable vectors for some texts (and good ones for
+    the others): a row that is not a flat sequence of numbers, is empty, has another
+    length than the model's vectors, or holds NaN or an infinity.
+
+    Attributes:
+        errors: ``{position in the texts asked for: reason}``; the texts whose
+            vectors were fine are cached.
+    """
+
+    def __init__(self, model: str, errors: dict[int, str]) -> None:
+        first = next(iter(errors.values()), "")
+        super().__init__(f"{model} returned an unusable vector for {len(errors)} text(s): {first}")
+        self.errors = errors
+
+
+def check_vector(value: object, dim: int | None) -> tuple[np.ndarray | None, str]:
+    """``(vector, "")`` when ``value`` is a usable embedding (a flat, non-empty sequence
+    of ``dim`` finite numbers; any length when ``dim`` is None), else ``(None, reason)``.
+
+    Example:
+        >>> check_vector([0.1, 0.2], 2)[1], check_vector([0.1], 2)[1]
+        ('', 'its vector has 1 dimension(s), not 2')
+    """
+    try:
+        arr = np.asarray(value)
+    except (TypeError, ValueError) as exc:  # ragged, or not numbers
+        return None, f"its vector is not a sequence of numbers ({type(exc).__name__})"
+    if arr.dtype.kind not in "fiu":
+        return None, f"its vector is not a sequence of numbers (dtype {arr.dtype})"
+    if arr.ndim != 1:
+        return None, f"its vector has shape {arr.shape}, not one row"
+    if arr.size == 0:
+        return None, "its vector is empty"
+    if dim is not None and arr.size != dim:
+        return None, f"its vector has {arr.size} dimension(s), not {dim}"
+    vec = arr.astype(np.float32)
+    if not np.isfinite(vec).all():
+        return None, "its vector holds NaN or an infinity"
+    return vec, ""
 
 
 def model_id(embeddings: Embeddings) -> str:
@@ -79,6 +127,9 @@ class CachedEmbeddings(Embeddings):
         self.store_put = store_put
         self.cache_hits = 0
         self.cache_misses = 0
+        #: The length of the model's vectors, learned from a probe text on first use.
+        self.dim: int | None = None
+        self._dim_lock = threading.Lock()
         self._lru: OrderedDict[str, np.ndarray] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -100,12 +151,44 @@ class CachedEmbeddings(Embeddings):
             for h in hashes:
                 self._lru.pop(h, None)
 
+    def _raw(self, texts: list[str]) -> object:
+        fast = getattr(self.inner, "embed_array", None)
+        return fast(texts) if callable(fast) else self.inner.embed_documents(texts)
+
+    def learn_dim(self) -> int:
+        """The length of the model's vectors, from one probe text the first time.
+
+        Raises:
+            RuntimeError: When the model's vector of the probe text is unusable (the
+                model is broken, not a text).
+        """
+        if self.dim is None:
+            with self._dim_lock:
+                if self.dim is None:
+                    raw = self._raw([PROBE_TEXT])
+                    rows = list(raw) if isinstance(raw, Sequence | np.ndarray) else []
+                    vec, why = check_vector(rows[0], None) if len(rows) == 1 else (None, "")
+                    if vec is None:
+                        raise RuntimeError(
+                            f"{type(self.inner).__name__} gives no usable vector for a "
+                            f"probe text ({why or f'{len(rows)} rows for 1 text'})"
+                        )
+                    self.dim = int(vec.size)
+        return self.dim
+
     def embed_array(self, texts: Sequence[str], *, persist: bool = True) -> np.ndarray:
         """Embed texts into a float32 matrix (one row each), using the cache.
+
+        Every vector the model returns is checked (a flat row of :attr:`dim` finite
+        numbers); the good ones are kept and cached even when others are not.
 
         Args:
             texts: The texts.
             persist: Also read and fill the persistent store (off for queries).
+
+        Raises:
+            InvalidVectorsError: When the model's vectors of some texts are unusable
+                (its ``errors`` name them by position in ``texts``).
         """
         keys = [self.content_hash(t) for t in texts]
         found: dict[str, np.ndarray] = {}
@@ -125,26 +208,34 @@ class CachedEmbeddings(Embeddings):
             wanted = set(missing)
             first_text = {k: t for k, t in zip(keys, texts, strict=True) if k in wanted}
             new: dict[str, np.ndarray] = {}
+            bad: dict[str, str] = {}
+            dim = self.learn_dim()
             # Chunks of batch_size: the inner model sorts and batches each one itself.
-            fast = getattr(self.inner, "embed_array", None)
             for i in range(0, len(missing), self.batch_size):
                 batch = missing[i : i + self.batch_size]
-                chunk = [first_text[k] for k in batch]
-                vecs = np.asarray(
-                    fast(chunk) if callable(fast) else self.inner.embed_documents(chunk),
-                    dtype=np.float32,
-                )
-                if len(vecs) != len(batch):
+                raw = self._raw([first_text[k] for k in batch])
+                rows = list(raw) if isinstance(raw, Sequence | np.ndarray) else None
+                if rows is None or len(rows) != len(batch):
                     raise RuntimeError(
-                        f"{type(self.inner).__name__} returned {len(vecs)} vectors "
+                        f"{type(self.inner).__name__} returned "
+                        f"{'no list' if rows is None else len(rows)} vectors "
                         f"for {len(batch)} texts"
                     )
-                for k, v in zip(batch, vecs, strict=True):
-                    new[k] = np.asarray(v, dtype=np.float32)
-                    self._remember(k, new[k])
+                for k, row in zip(batch, rows, strict=True):
+                    vec, why = check_vector(row, dim)
+                    if vec is None:
+                        bad[k] = why
+                    else:
+                        new[k] = vec
+                        self._remember(k, vec)
             found.update(new)
-            if persist and self.store_put is not None:
+            if persist and self.store_put is not None and new:
                 self.store_put(self.model_id, new)
+            if bad:
+                raise InvalidVectorsError(
+                    type(self.inner).__name__,
+                    {i: bad[k] for i, k in enumerate(keys) if k in bad},
+                )
         self.cache_misses += len(missing)
         self.cache_hits += len(keys) - len(missing)
         if not keys:

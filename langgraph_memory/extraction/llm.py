@@ -22,19 +22,27 @@ class AtomDraft(BaseModel):
     """One atom as the LLM writes it."""
 
     kind: Literal["fact", "preference", "instruction", "decision", "task", "entity", "relation"]
-    subject: str = Field(default="user", description="'user' for the speaker, else a name")
-    key: str = Field(description="attribute, preference topic, relation or entity type")
-    value: str = Field(description="the value or object")
-    polarity: int = Field(default=1, description="1 like/does, -1 dislike/must not")
-    scope: str | None = Field(default=None, description="context it holds in, if any")
+    subject: str = Field(
+        default="user", max_length=500, description="'user' for the speaker, else a name"
+    )
+    key: str = Field(
+        max_length=500, description="attribute, preference topic, relation or entity type"
+    )
+    value: str = Field(max_length=16_000, description="the value or object")
+    polarity: int = Field(default=1, ge=-1, le=1, description="1 like/does, -1 dislike/must not")
+    scope: str | None = Field(
+        default=None, max_length=500, description="context it holds in, if any"
+    )
     source: Literal["explicit", "inferred"] = "explicit"
-    text: str = Field(default="", description="the exact span of the message it comes from")
+    text: str = Field(
+        default="", max_length=16_000, description="the exact span of the message it comes from"
+    )
 
 
 class ExtractionDraft(BaseModel):
     """What the LLM is asked to answer."""
 
-    atoms: list[AtomDraft]
+    atoms: list[AtomDraft] = Field(max_length=500)
 
 
 PROMPT = """Extract the key facts, decisions, tasks, entities and relations, newly learned

@@ -250,8 +250,16 @@ def wire(
         passages=passages,
     )
     lifetime = Lifetime()
-    items = Items(storage, gate, lifetime, owner_label=config.write.store_owner_label)
+    items = Items(
+        storage,
+        gate,
+        lifetime,
+        owner_label=config.write.store_owner_label,
+        max_item_bytes=config.write.max_item_bytes,
+        max_block_chars=config.write.max_block_chars,
+    )
     items.adopt()
+    write.finish_deletions()  # what a crash interrupted, before anything else
     # document chunks are written through the index, like long-term entries
     documents = Documents(records, gate, config.write)
     return MemoryParts(

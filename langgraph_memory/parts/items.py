@@ -38,7 +38,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from langgraph_memory.core.records import Record
-from langgraph_memory.core.validation import check_id, check_json_shape
+from langgraph_memory.core.validation import check_id, check_json_shape, check_text
 from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 from langgraph_memory.sensitivity.policy import SensitivityFilter
@@ -54,6 +54,8 @@ __all__ = [
     "AsyncItems",
 ]
 
+#: The longest store key, namespace label or core block label, in characters.
+MAX_LABEL_CHARS = 1024
 #: The record kind of store items.
 STORE_KIND = "store_item"
 #: The record kind core blocks are stored under (one record per user and block).
@@ -92,11 +94,15 @@ class Items:
         lifetime: Lifetime | None = None,
         *,
         owner_label: int | None = 1,
+        max_item_bytes: int = 65_536,
+        max_block_chars: int = 8_000,
     ) -> None:
         self._records = records
         self._gate = gate
         self._life = lifetime or Lifetime()
         self._owner_label = owner_label
+        self.max_item_bytes = max_item_bytes
+        self.max_block_chars = max_block_chars
 
     def owner(self, namespace: Sequence[str]) -> str | None:
         """The user who owns the items of ``namespace`` (its label at the configured
@@ -156,7 +162,24 @@ class Items:
             SensitiveContentError: When the policy refuses what it found (and ``refuse``).
         """
         self._life.check()
+        check_text(text, MAX_LABEL_CHARS, field, allow_empty=True)
         return self._gate.clean_label(text, field=field, refuse=refuse)
+
+    def check_value(self, value: Any, field: str = "value") -> None:
+        """Refuse a store item's value that breaks the JSON rule (depth, NaN, NUL, lone
+        surrogates; checked without recursion) or is larger than ``max_item_bytes``
+        encoded, naming ``field`` and the limit, before any work is done with it.
+
+        Raises:
+            ValueError: When it does (TypeError: a key that is not a str).
+        """
+        check_json_shape(value, field)
+        size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+        if size > self.max_item_bytes:
+            raise ValueError(
+                f"{field} is {size:,} bytes as JSON, over the limit of "
+                f"{self.max_item_bytes:,} (MemoryConfig.write.max_item_bytes)"
+            )
 
     def _address(
         self, namespace: Sequence[str], key: str, refuse: bool = False
@@ -211,8 +234,8 @@ class Items:
         self._life.check()
         namespace, key = self._address(namespace, key, refuse=True)
         clean = {**data, "namespace": namespace, "key": key}
-        if "value" in clean:  # NaN, an infinity or a broken string: a named error
-            check_json_shape(clean["value"], "value")
+        if "value" in clean:  # NaN, an infinity, a broken string, too large: a named error
+            self.check_value(clean["value"])
             clean["value"] = self._redact(clean["value"], field="value")
         if clean.get("index"):
             clean["index"] = {
@@ -267,6 +290,14 @@ class Items:
         """Overwrite a user's core block through the gate; returns the text stored."""
         self._life.check()
         user_id = check_id(user_id, "user_id")
+        check_text(label, MAX_LABEL_CHARS, "label")
+        check_text(
+            value,
+            self.max_block_chars,
+            "value",
+            allow_empty=True,
+            setting="MemoryConfig.write.max_block_chars",
+        )
         text = self._redact(value, field=label)
         now = datetime.now(timezone.utc)
         rid = _block_id(user_id, label)

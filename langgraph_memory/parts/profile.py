@@ -25,7 +25,7 @@ import builtins
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from langgraph_memory.core.validation import check_id
+from langgraph_memory.core.validation import MAX_VALUE_BYTES, check_id, check_json
 from langgraph_memory.layers.long_term.entities import Entity, EntityGraph
 from langgraph_memory.layers.long_term.facts import Fact
 from langgraph_memory.layers.long_term.memory import LongTermMemory
@@ -107,6 +107,8 @@ class Profile:
             raise ValueError(f"signal must be 'followed' or 'corrected', got {signal!r}")
         if value is not None and signal != "corrected":
             raise ValueError("value is the correction: it goes with signal='corrected'")
+        if value is not None:
+            check_json(value, MAX_VALUE_BYTES, "value")
         prefs = self._longterm.profile
         try:
             entries = [prefs.get_preference(user_id, target)]

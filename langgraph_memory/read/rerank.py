@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import numbers
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -96,13 +97,26 @@ class Reranker(ABC):
         return [(i, scores[i]) for i in order[:top_n]]
 
 
-def _checked(scores: Any, n: int) -> list[float]:
-    """Scores as a list of ``n`` finite floats, or ``ValueError``."""
-    values = [float(s) for s in (scores.tolist() if hasattr(scores, "tolist") else scores)]
-    if len(values) != n:
-        raise ValueError(f"the reranker returned {len(values)} scores for {n} texts")
-    if not all(math.isfinite(v) for v in values):
-        raise ValueError(f"the reranker returned a non-finite score: {values}")
+def checked_scores(scores: Any, n: int) -> list[float]:
+    """Scores as a list of ``n`` finite floats, or ``ValueError`` saying what is wrong.
+
+    Example:
+        >>> checked_scores([0.5, 1], 2)
+        [0.5, 1.0]
+    """
+    try:
+        raw = list(scores.tolist() if hasattr(scores, "tolist") else scores)
+    except TypeError:
+        raise ValueError(f"the reranker returned {type(scores).__name__}, not scores") from None
+    if len(raw) != n:
+        raise ValueError(f"the reranker returned {len(raw)} scores for {n} texts")
+    values: list[float] = []
+    for i, s in enumerate(raw):
+        if isinstance(s, bool) or not isinstance(s, numbers.Real):
+            raise ValueError(f"the reranker's score {i} is a {type(s).__name__}, not a number")
+        if not math.isfinite(float(s)):
+            raise ValueError(f"the reranker's score {i} is not finite")
+        values.append(float(s))
     return values
 
 
@@ -219,7 +233,7 @@ class FlashRankReranker(Reranker):
         passages = [{"id": i, "text": t} for i, t in enumerate(texts)]
         ranked = self.ranker.rerank(RerankRequest(query=query, passages=passages))
         by_id = {p["id"]: p["score"] for p in ranked}
-        return _checked([by_id[i] for i in range(len(texts))], len(texts))
+        return checked_scores([by_id[i] for i in range(len(texts))], len(texts))
 
     def as_compressor(self, top_n: int = 3, score_threshold: float = 0.0) -> Any:
         """This model as langchain-community's ``FlashrankRerank`` document compressor.
@@ -292,4 +306,4 @@ class CrossEncoderReranker(Reranker):
             )
         else:
             scores = self.model(query, list(texts))
-        return _checked(scores, len(texts))
+        return checked_scores(scores, len(texts))

@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 
@@ -25,9 +26,11 @@ from langgraph_memory.config import PackingSection, RetrievalSection
 from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.layers.hierarchy.placement import RankedSegment
-from langgraph_memory.read.rerank import Reranker
+from langgraph_memory.read.rerank import Reranker, checked_scores
 from langgraph_memory.read.routing import Route
 from langgraph_memory.retrieval.scoring import age_days, mmr_order, recency_decay
+
+log = logging.getLogger(__name__)
 
 __all__ = ["rescore", "rerank", "diversify", "credit_segments", "ROUTE_LAYER"]
 
@@ -105,7 +108,11 @@ def rerank(reranker: Reranker | None, query: str, items: list[ContextItem], top:
     if reranker is None or top <= 0 or len(items) < 2:
         return
     best = sorted(items, key=lambda it: -it.score)[:top]
-    scores = reranker.rerank(query, [it.text for it in best])
+    try:  # a reranker's bad output keeps the fused order, it never fails the read
+        scores = checked_scores(reranker.rerank(query, [it.text for it in best]), len(best))
+    except ValueError as exc:
+        log.warning("reranking skipped: %s", exc)
+        return
     order = sorted(range(len(best)), key=lambda i: (-scores[i], i))
     places = [it.score for it in best]
     for rank, i in enumerate(order, start=1):

@@ -213,10 +213,16 @@ class Route:
 class RouteDraft(BaseModel):
     """What the LLM is asked to answer."""
 
-    intent: str = Field(description="one of: preference, recall, task, knowledge, chitchat")
-    start: str | None = Field(default=None, description="ISO start of the time referred to")
-    end: str | None = Field(default=None, description="ISO end (exclusive) of that time")
-    reason: str = Field(default="", description="one short sentence")
+    intent: str = Field(
+        max_length=40, description="one of: preference, recall, task, knowledge, chitchat"
+    )
+    start: str | None = Field(
+        default=None, max_length=40, description="ISO start of the time referred to"
+    )
+    end: str | None = Field(
+        default=None, max_length=40, description="ISO end (exclusive) of that time"
+    )
+    reason: str = Field(default="", max_length=1000, description="one short sentence")
 
 
 PROMPT = """Classify a query to a personal memory system. Now is {now}.

@@ -22,9 +22,12 @@ Example:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from typing import Any, Protocol
 
 import numpy as np
@@ -51,7 +54,22 @@ from langgraph_memory.write.lease import Writer
 from langgraph_memory.write.quarantine import FailedMessage
 from langgraph_memory.write.worker import EmbeddingWorker, Placement
 
-__all__ = ["WritePipeline", "HierarchyWrites", "AccessSaver", "EntryEmbedder"]
+__all__ = [
+    "WritePipeline",
+    "HierarchyWrites",
+    "AccessSaver",
+    "EntryEmbedder",
+    "DELETION_KIND",
+    "DELETIONS_SCOPE",
+]
+
+#: How long an open waits for the writer lease to finish an interrupted deletion.
+FINISH_WAIT_S = 5.0
+#: The record kind of a deletion under way (its tombstone).
+DELETION_KIND = "deletion"
+#: Whose records tombstones are: a reserved scope no user id can be (user ids never hold
+#: the control character ``\x1f``), so deleting a user never deletes its tombstone.
+DELETIONS_SCOPE = "\x1fdeletions"
 
 log = logging.getLogger(__name__)
 
@@ -293,6 +311,7 @@ class WritePipeline:
                 :attr:`LEASE_WAIT_S` seconds (nothing was deleted).
         """
         with self._deleting(f"delete_user({user_id!r})"):
+            tomb = self._tombstone(user_id, None)
             hashes = [
                 CachedEmbeddings.content_hash(index_text(m))
                 for m in self.storage.iter_messages(user_id)
@@ -305,7 +324,48 @@ class WritePipeline:
             if self._entries is not None:
                 self._entries.forget(user_id)
             self.embedder.forget(hashes + texts)
+            self.storage.delete_records(DELETION_KIND, [tomb.id], DELETIONS_SCOPE)
         return n
+
+    def _tombstone(self, user_id: str, message_ids: Sequence[str] | None) -> Record:
+        """Write down, durably and before anything is deleted, what a deletion is about to
+        delete (a whole user when ``message_ids`` is None): a crash mid-way leaves it, and
+        :meth:`finish_deletions` runs it to the end at the next open."""
+        ids = None if message_ids is None else sorted(message_ids)
+        key = json.dumps([user_id, ids], ensure_ascii=False)
+        now = datetime.now(timezone.utc)
+        rec = Record(
+            DELETION_KIND,
+            "deletion-" + hashlib.sha256(key.encode()).hexdigest()[:32],
+            DELETIONS_SCOPE,
+            {"user_id": user_id, "message_ids": ids},
+            now,
+            now,
+        )
+        self.storage.put_record(rec)
+        return rec
+
+    def finish_deletions(self) -> int:
+        """Run to the end the deletions a crash interrupted (see :meth:`_tombstone`);
+        returns how many. Skipped when another process holds the writer lease (it
+        finishes them when it opens next, or this one does)."""
+        pending = self.storage.list_records(DELETION_KIND, DELETIONS_SCOPE)
+        if not pending:
+            return 0
+        with self.writer.hold(wait=FINISH_WAIT_S) as mine:
+            if not mine:
+                return 0
+            for rec in pending:
+                user_id, ids = str(rec.data["user_id"]), rec.data.get("message_ids")
+                log.warning("finishing a deletion a crash interrupted (%s)", rec.id)
+                if ids is None:
+                    self.delete_user(user_id)
+                else:
+                    self.delete_messages(user_id, [str(i) for i in ids])
+            # the interrupted run may have been inside its compaction: no copy may remain
+            self.storage.compact()
+            self.storage.delete_records(DELETION_KIND, [rec.id for rec in pending], DELETIONS_SCOPE)
+        return len(pending)
 
     @contextmanager
     def _deleting(self, what: str) -> Iterator[None]:
@@ -348,8 +408,12 @@ class WritePipeline:
         with self._deleting(f"delete({user_id!r}, ...)"):
             found = [self.storage.get_message(user_id, mid) for mid in dict.fromkeys(ids)]
             msgs = [m for m in found if m is not None]
+            tomb = self._tombstone(user_id, [m.id for m in msgs]) if msgs else None
+            # what was made from them goes first, while they are still there to be read
+            # again (a crash before the messages go leaves a tombstone that reruns it all)
             passages = self.passages.forget(user_id, ids) if self.passages is not None else []
             changed = forget_in_records(self.records, user_id, set(ids), msgs)
+            self._hierarchy.forget_messages(user_id, msgs, self._embed_stored)
             texts = (
                 [index_text(m) for m in msgs]
                 + passages
@@ -357,10 +421,12 @@ class WritePipeline:
             )
             hashes = [CachedEmbeddings.content_hash(t) for t in texts]
             gone = self.storage.delete_messages(user_id, list(ids), hashes)
-            self._hierarchy.forget_messages(user_id, msgs, self._embed_stored)
             self.worker.quarantine.forget(user_id, list(ids))
             self.embedder.forget(hashes)
-            self.storage.compact()
+            if gone or changed or passages:  # nothing deleted: nothing rewritten
+                self.storage.compact()
+            if tomb is not None:
+                self.storage.delete_records(DELETION_KIND, [tomb.id], DELETIONS_SCOPE)
         return gone
 
     def _embed_stored(self, msgs: list[Message]) -> np.ndarray:

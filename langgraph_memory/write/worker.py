@@ -30,15 +30,13 @@ import numpy as np
 from langgraph_memory.core.concurrency import mark_background, yield_gil
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.embeddings import EmbedderSource
+from langgraph_memory.embeddings.cache import PROBE_TEXT, InvalidVectorsError, check_vector
 from langgraph_memory.storage.base import MemoryBackend
 from langgraph_memory.storage.capabilities import ClaimQueue
 from langgraph_memory.write.lease import Lease
 from langgraph_memory.write.quarantine import PoisonMessages, Quarantine, describe
 
 __all__ = ["EmbeddingWorker", "Placement", "Housekeeping"]
-
-#: The error kept for a message whose embedding is not finite.
-NOT_FINITE = "ValueError: its embedding holds NaN or an infinity"
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +130,8 @@ class EmbeddingWorker:
         self._ahead: list[tuple[list[Message], Future[np.ndarray]]] = []
         self._ahead_thread: ThreadPoolExecutor | None = None
         self.error: BaseException | None = None
+        self._passes = 0  # passes begun
+        self._error_pass = 0  # the pass that set ``error``
         self.processed = 0
         #: Passes skipped because another process held the writer lease.
         self.skipped = 0
@@ -215,32 +215,39 @@ class EmbeddingWorker:
             vectors = np.asarray(
                 embedder.embed_array([index_text(m) for m in batch], persist=persist)
             )
+        except InvalidVectorsError as exc:  # these texts fail, unless the model is down
+            if len(exc.errors) == len(batch) and not self._model_up():
+                raise
+            raise PoisonMessages(
+                [(batch[i], f"InvalidVectorsError: {why}") for i, why in exc.errors.items()]
+            ) from exc
         except Exception as exc:
             failures = self._isolate(batch, persist)
             if failures:
                 raise PoisonMessages(failures) from exc
             raise
-        finite = np.isfinite(vectors).all(axis=1) if vectors.ndim == 2 else None
-        if finite is not None and not finite.all():
-            raise PoisonMessages(
-                [(m, NOT_FINITE) for m, ok in zip(batch, finite, strict=True) if not ok]
-            )
         return vectors
+
+    def _model_up(self) -> bool:
+        """Whether the model itself (past the cache) gives a usable vector of a probe
+        text: when it does not, the model is down, not the messages."""
+        embedder = self._embedder.get()
+        try:
+            rows = embedder.inner.embed_documents([PROBE_TEXT])
+            return len(rows) == 1 and check_vector(rows[0], embedder.dim)[0] is not None
+        except Exception:
+            return False
 
     def _isolate(self, batch: list[Message], persist: bool) -> list[tuple[Message, str]]:
         """The messages of a failed batch that fail alone, with their errors; none when
         the embedder fails on a probe text too (it is down, not the messages)."""
-        embedder = self._embedder.get()
-        try:  # the model itself, past the cache: is it up?
-            embedder.inner.embed_documents(["memory probe"])
-        except Exception:
+        if not self._model_up():
             return []
+        embedder = self._embedder.get()
         failures: list[tuple[Message, str]] = []
         for msg in batch:
             try:
-                vec = np.asarray(embedder.embed_array([index_text(msg)], persist=persist))
-                if not np.isfinite(vec).all():
-                    failures.append((msg, NOT_FINITE))
+                embedder.embed_array([index_text(msg)], persist=persist)
             except Exception as exc:
                 failures.append((msg, describe(exc)))
         return failures
@@ -355,6 +362,7 @@ class EmbeddingWorker:
             self._wake.clear()
             with self._idle:
                 self._busy = True
+                self._passes += 1
             try:
                 while not self._stop and self.run_once():
                     pass
@@ -365,10 +373,11 @@ class EmbeddingWorker:
                                 yield_gil()
                             if self._housekeeping is not None:
                                 self._housekeeping.housekeeping()
+                self.error = None  # a pass that works: an earlier failure is over
             except Exception as exc:  # keep the thread alive; flush() reports it
                 if self.error is None or str(exc) != str(self.error):
                     log.exception("embedding worker failed")
-                self.error = exc
+                self.error, self._error_pass = exc, self._passes
                 time.sleep(0.5)
             finally:
                 with self._idle:
@@ -386,14 +395,18 @@ class EmbeddingWorker:
         deadline = None if timeout is None else time.monotonic() + timeout
         self._flushing.set()
         try:
-            self._wait_idle(deadline)
+            self._wait_idle(deadline, self._passes)
         finally:
             self._flushing.clear()
 
-    def _wait_idle(self, deadline: float | None) -> None:
+    def _wait_idle(self, deadline: float | None, since: int) -> None:
+        """Wait until drained; raise the error of a pass that began after pass ``since``
+        (an older one may be over: a new pass is asked for, and its error, if any, is
+        raised)."""
         while True:
-            if self.error is not None:
-                err, self.error = self.error, None
+            err = self.error
+            if err is not None and self._error_pass > since:
+                self.error = None
                 raise RuntimeError(f"background embedding failed: {err}") from err
             with self._idle:
                 busy = self._busy

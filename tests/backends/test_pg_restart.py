@@ -64,3 +64,42 @@ def test_the_first_call_after_a_restart_succeeds(server: pg_server.PgServer, fir
             assert pg.lexical_search("alice", ["before"], 5)[0][0] == stored.seq
         got = pg.get_message("alice", "m2")
         assert got is not None and got.content == "after the restart"
+
+
+def _outage(server: pg_server.PgServer, up: bool) -> None:
+    """Stop the server (fast: every connection is cut) or start it again, same port."""
+    log = str(server.data / "server.log")
+    if up:
+        server._run("pg_ctl", "-D", str(server.data), "-l", log, "-w", "-t", "60", "start")
+    else:
+        server._run("pg_ctl", "-D", str(server.data), "-m", "fast", "-w", "-t", "60", "stop")
+
+
+def test_an_outage_refuses_writes_in_bounded_time_and_the_worker_recovers(
+    server: pg_server.PgServer,
+) -> None:
+    """While the server is down a write waits ``wait_timeout`` and raises a clear
+    ``ConnectionError`` (nothing stored); once it is back, writes go on and ``flush()``
+    finishes without raising the worker's error from the outage."""
+    from langgraph_memory import MemoryManager
+    from langgraph_memory.embeddings import HashingEmbeddings
+
+    url = pg_server.TestDatabases(server.url("postgres")).new_database()
+    backend = PostgresBackend(url, max_size=4, wait_timeout=2.0)
+    with MemoryManager(backend=backend, embeddings=HashingEmbeddings()) as mm:
+        accepted = [mm.add_message("ann", "s1", "user", f"before the outage {i}") for i in range(5)]
+        mm.flush(timeout=60)
+        _outage(server, up=False)
+        try:
+            with pytest.raises(ConnectionError, match="PostgreSQL"):
+                mm.add_message("ann", "s1", "user", "during the outage")
+            import time
+
+            time.sleep(2.5)  # the worker meets the outage too (its pass fails)
+        finally:
+            _outage(server, up=True)
+        accepted += [mm.add_message("ann", "s1", "user", f"after the outage {i}") for i in range(5)]
+        mm.flush(timeout=60)  # no stale "background embedding failed"
+        stats = mm.stats("ann")
+        assert stats["messages"] == stats["embedded"] == len(accepted) == 10
+        assert all(mm._backend.get_message("ann", mid) is not None for mid in accepted)

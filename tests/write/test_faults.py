@@ -1,15 +1,23 @@
-"""Faults contained: a message the embedder fails on is quarantined instead of stopping
-the queue for everyone; timestamps every backend can store; task ids scoped by user."""
+"""Faults contained: a message the embedder fails on (it raises, or returns a vector that
+is not a flat row of the model's length of finite numbers) is quarantined instead of
+stopping the queue for everyone, on every backend; timestamps every backend can store;
+task ids scoped by user."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import pytest
 from langchain_core.embeddings import Embeddings
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableLambda
 
-from langgraph_memory import MemoryManager
+from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.read.rerank import Reranker
 from langgraph_memory.storage import MemoryBackend
 
 POISON = "\u2603"  # the snowman this embedder refuses
@@ -36,17 +44,37 @@ class Picky(Embeddings):
         return self.inner.embed_query(text)
 
 
-class NaNs(HashingEmbeddings):
-    """Gives NaN for texts with a snowman."""
+#: What a broken model may return for one text, besides raising.
+MALFORMED: dict[str, Callable[[list[float]], object]] = {
+    "nan": lambda v: [float("nan")] * len(v),
+    "infinity": lambda v: [float("inf"), *v[1:]],
+    "3 floats": lambda v: v[:3],
+    "empty": lambda v: [],
+    "one extra float": lambda v: [*v, 0.5],
+    "strings": lambda v: [str(x) + "x" for x in v],
+    "nested": lambda v: [v],
+    "None": lambda v: None,
+}
 
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        out = super().embed_documents(texts)
-        return [
-            [float("nan")] * len(v) if POISON in t else v for t, v in zip(texts, out, strict=True)
-        ]
+
+def malformed(kind: str) -> type[Embeddings]:
+    """HashingEmbeddings giving a malformed vector of ``kind`` for texts with a snowman."""
+
+    class Malformed(HashingEmbeddings):
+        def embed_documents(self, texts: list[str]) -> list[list[float]]:
+            out = super().embed_documents(texts)
+            return [
+                MALFORMED[kind](v) if POISON in t else v  # type: ignore[misc]
+                for t, v in zip(texts, out, strict=True)
+            ]
+
+    Malformed.__name__ = f"Malformed[{kind}]"
+    return Malformed
 
 
-@pytest.mark.parametrize("embedder", [Picky, NaNs])
+@pytest.mark.parametrize(
+    "embedder", [Picky, *(malformed(kind) for kind in MALFORMED)], ids=lambda e: e.__name__
+)
 def test_one_bad_message_is_quarantined_and_the_queue_drains(
     backend: MemoryBackend, embedder: type[Embeddings]
 ) -> None:
@@ -67,7 +95,7 @@ def test_one_bad_message_is_quarantined_and_the_queue_drains(
         assert mm.stats("bob")["embedded"] == 5 and mm.stats("bob")["failed"] == 0
         (failed,) = mm.maintenance.failed("ann")
         assert failed.message_id == bad and failed.session_id == "s1"
-        assert ("ValueError" in failed.error) or ("NaN" in failed.error)
+        assert ("ValueError" in failed.error) or ("InvalidVectorsError" in failed.error)
         assert mm.maintenance.failed("bob") == []
         # still stored and found by its words; every API works for the user
         hits = mm.search("ann", "garden party July", k=3)
@@ -135,3 +163,75 @@ def test_task_ids_are_scoped_by_their_user(mm: MemoryManager) -> None:
     i = mm.tasks.step("ann", tid, "logrotate -f")
     assert mm.tasks.update_step("ann", tid, i, status="completed").status == "completed"
     assert mm.tasks.complete("ann", tid, summary="rotated").outcome == "success"
+
+
+class _BadScores(Reranker):
+    """A reranker whose output is unusable in one of several ways."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def rerank(self, query: str, texts: Sequence[str]) -> list[float]:
+        bad: dict[str, Any] = {
+            "nan": [float("nan")] * len(texts),
+            "short": [1.0] * (len(texts) - 1),
+            "strings": ["high"] * len(texts),
+            "None": None,
+        }
+        return bad[self.kind]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("kind", ["nan", "short", "strings", "None"])
+def test_a_rerankers_bad_output_keeps_the_fused_order(kind: str) -> None:
+    """A reranker's unusable scores never fail a read: the fused order stands."""
+    with MemoryManager(embeddings=HashingEmbeddings(), reranker=_BadScores(kind)) as mm:
+        for i in range(8):
+            mm.add_message("ann", "s1", "user", f"note {i}: the garden party, bring {i} chairs")
+        mm.flush()
+        hits = mm.search("ann", "garden party chairs", k=5)
+        ctx = mm.build_context("ann", "s2", "garden party chairs", token_budget=300, explain=True)
+    assert hits and all("rerank_score" not in h.score_parts for h in hits)
+    assert ctx.items and all("reranked" not in it.reason for it in ctx.items)
+
+
+class _WildModel(GenericFakeChatModel):
+    """Answers every structured prompt with values out of their range: a polarity of 7, a
+    NaN confidence, a 100,000-character value."""
+
+    def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        def answer(_prompt: Any) -> Any:
+            wild = {
+                "atoms": [{"kind": "fact", "key": "city", "value": "x" * 100_000, "polarity": 7}],
+                "topic": "t",
+                "content": "c",
+                "key_points": ["k"],
+                "confidence": float("nan"),
+                "summary": "s" * 100_000,
+                "lesson": "l" * 100_000,
+            }
+            return schema.model_validate(
+                {k: v for k, v in wild.items() if k in schema.model_fields}
+            )
+
+        return RunnableLambda(answer)
+
+
+def test_a_models_out_of_range_answers_fall_back_to_the_rules() -> None:
+    """A chat model's out-of-range answer is refused by its schema, and the rule-based
+    path writes the memory instead; nothing of the wild answer is stored."""
+
+    def replies() -> Iterator[AIMessage]:
+        while True:
+            yield AIMessage(content="not json")
+
+    config = MemoryConfig(long_term={"extract_every_turn": True})
+    with MemoryManager(
+        embeddings=HashingEmbeddings(), llm=_WildModel(messages=replies()), config=config
+    ) as mm:
+        mm.add_turn("ann", "s1", user="I live in Lyon and I love green tea.", assistant="ok")
+        mm.add_turn("bob", "s1", user="I live in Oslo.", assistant="ok")
+        mm.flush(timeout=60)
+        facts = mm.profile.facts("ann")
+        assert facts and all("xxxxxxxx" not in str(f) for f in facts)
+        assert any("Lyon" in str(f) for f in facts)
+        assert any("Oslo" in str(f) for f in mm.profile.facts("bob"))

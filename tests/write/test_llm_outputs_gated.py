@@ -37,7 +37,9 @@ def _fill(annotation: Any, name: str = "") -> Any:
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return {f: _fill(info.annotation, f) for f, info in annotation.model_fields.items()}
+        return {
+            f: _cut(_fill(info.annotation, f), info) for f, info in annotation.model_fields.items()
+        }
     if origin is typing.Literal:
         return args[0]
     if origin in (typing.Union, types.UnionType):
@@ -55,6 +57,13 @@ def _fill(annotation: Any, name: str = "") -> Any:
     if annotation is float:
         return 0.9
     return None
+
+
+def _cut(value: Any, info: Any) -> Any:
+    """A text cut to its field's ``max_length`` (short fields: names, keys, topics; the
+    long ones hold every kind)."""
+    limit = next((m.max_length for m in info.metadata if hasattr(m, "max_length")), None)
+    return value[:limit] if isinstance(value, str) and limit is not None else value
 
 
 class LeakyModel(GenericFakeChatModel):

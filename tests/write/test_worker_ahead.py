@@ -15,12 +15,14 @@ from langchain_core.embeddings import Embeddings
 from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.core.records import Message
 from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings
+from langgraph_memory.embeddings.cache import PROBE_TEXT
 from langgraph_memory.storage import InMemoryBackend, SQLiteBackend
 from langgraph_memory.write.worker import EmbeddingWorker
 
 
 class CountingEmbeddings(Embeddings):
-    """HashingEmbeddings that counts, per text, how often the background embedded it."""
+    """HashingEmbeddings that counts, per text, how often the background embedded it (the
+    probe that learns the model's dimension aside)."""
 
     model_id = "counting"
 
@@ -34,7 +36,8 @@ class CountingEmbeddings(Embeddings):
         with self._lock:
             self.threads.add(threading.current_thread().name)
             for t in texts:
-                self.counts[t] = self.counts.get(t, 0) + 1
+                if t != PROBE_TEXT:
+                    self.counts[t] = self.counts.get(t, 0) + 1
         return self.inner.embed_documents(texts)
 
     def embed_query(self, text: str) -> list[float]:

@@ -28,17 +28,19 @@ import base64
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
+    NOT_PROVIDED,
     BaseStore,
     GetOp,
     IndexConfig,
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
+    NotProvided,
     Op,
     PutOp,
     Result,
@@ -53,6 +55,7 @@ from langgraph.store.base import (
 
 from langgraph_memory.core.records import Record
 from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.validation import check_count
 from langgraph_memory.integrations.graph.store_documents import DocumentsView
 from langgraph_memory.integrations.graph.store_search import (
     IndexedText,
@@ -78,6 +81,59 @@ def _encode(vec: np.ndarray) -> str:
 
 def _decode(text: str) -> np.ndarray:
     return np.frombuffer(base64.b64decode(text), dtype=np.float32)
+
+
+def _check_op(op: Op) -> None:
+    """LangGraph's namespace rules (its own error, which names the offending label, is
+    replaced by one naming its position only: a label may hold a user's e-mail), and
+    counts checked: ``limit``, ``offset`` and ``max_depth`` are non-negative ints."""
+    try:
+        validate_op_namespace(op)
+    except InvalidNamespaceError:
+        if isinstance(op, SearchOp):
+            raise _namespace_error(op.namespace_prefix or ("",)) from None
+        if isinstance(op, ListNamespacesOp):
+            raise InvalidNamespaceError("a match condition's path is invalid") from None
+        raise _namespace_error(getattr(op, "namespace", ()) or ()) from None
+    if isinstance(op, SearchOp | ListNamespacesOp):
+        check_count(op.limit, "limit")
+        check_count(op.offset, "offset")
+    if isinstance(op, ListNamespacesOp) and op.max_depth is not None:
+        check_count(op.max_depth, "max_depth", minimum=1)
+
+
+def _check_namespace(namespace: Sequence[Any]) -> None:
+    """LangGraph's rules for a put's namespace, with :func:`_namespace_error`'s error."""
+    if not isinstance(namespace, tuple) or not namespace:
+        raise _namespace_error(tuple(namespace) if isinstance(namespace, list) else ())
+    try:
+        validate_op_namespace(PutOp(namespace, "", None))
+    except InvalidNamespaceError:
+        raise _namespace_error(namespace) from None
+    if namespace[0] == "langgraph":
+        raise _namespace_error(namespace)
+
+
+def _namespace_error(namespace: Sequence[Any]) -> InvalidNamespaceError:
+    """What is wrong with a namespace LangGraph refused, naming positions, not labels."""
+    if not namespace:
+        return InvalidNamespaceError("namespace cannot be empty")
+    why = "is invalid"
+    for n, label in enumerate(namespace):
+        if not isinstance(label, str):
+            why = f"label {n} is a {type(label).__name__}, not a str"
+        elif not label:
+            why = f"label {n} is empty"
+        elif "." in label:
+            why = f"label {n} holds a period ('.'), which labels cannot hold"
+        elif "\x00" in label:
+            why = f"label {n} holds a NUL character, which labels cannot hold"
+        else:
+            continue
+        break
+    if namespace and namespace[0] == "langgraph":
+        why = "starts with the reserved label 'langgraph'"
+    return InvalidNamespaceError(f"namespace {why}")
 
 
 class MemoryStore(BaseStore):
@@ -187,7 +243,7 @@ class MemoryStore(BaseStore):
         puts: dict[_Key, PutOp] = {}
         queries: set[str] = set()
         for i, op in enumerate(ops):
-            validate_op_namespace(op)
+            _check_op(op)
             if self._in_documents(op):
                 if isinstance(op, PutOp):
                     self._docs.refuse_write(op.namespace)  # type: ignore[union-attr]
@@ -196,7 +252,8 @@ class MemoryStore(BaseStore):
             if isinstance(op, PutOp):
                 if not op.namespace:
                     raise InvalidNamespaceError("Namespace cannot be empty.")
-                if op.value is not None:
+                if op.value is not None:  # shape and size first: nothing is done with it
+                    self.memory.items.check_value(op.value)
                     clean = self.memory.maintenance.redact(dict(op.value), field="value")
                     op = ops[i] = op._replace(value=clean)
                 puts[(tuple(op.namespace), str(op.key))] = op
@@ -248,6 +305,33 @@ class MemoryStore(BaseStore):
             else:
                 out.update({f"{path}.{i}": t for i, t in enumerate(found)})
         return out
+
+    def put(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> None:
+        """Store or update an item (see ``BaseStore.put``); a refused namespace's error
+        names the label's position, never the label."""
+        _check_namespace(namespace)
+        super().put(namespace, key, value, index, ttl=ttl)
+
+    async def aput(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: Mapping[str, Any],
+        index: Literal[False] | list[str] | None = None,
+        *,
+        ttl: float | None | NotProvided = NOT_PROVIDED,
+    ) -> None:
+        """Async :meth:`put`."""
+        _check_namespace(namespace)
+        await super().aput(namespace, key, value, index, ttl=ttl)
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run Get/Put/Search/ListNamespaces ops (use the convenience methods instead)."""

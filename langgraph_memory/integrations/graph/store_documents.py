@@ -61,9 +61,8 @@ class DocumentsView:
     def refuse_write(self, namespace: Sequence[str]) -> None:
         """Raise: the documents namespace is read-only."""
         raise InvalidNamespaceError(
-            f"the {self.root!r} namespace is read-only: it shows the memory's documents "
-            f"({tuple(namespace)}); add or remove them with mm.documents.add / "
-            "mm.documents.remove"
+            f"the {self.root!r} namespace is read-only: it shows the memory's documents; "
+            "add or remove them with mm.documents.add / mm.documents.remove"
         )
 
     def _owner(self, namespace: Sequence[str]) -> tuple[bool, str | None]:

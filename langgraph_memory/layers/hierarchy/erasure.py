@@ -113,19 +113,32 @@ def _uncount(counts: dict[str, int], words: list[str]) -> None:
             counts.pop(w, None)
 
 
-def forget_in_state(st: SessionState, ids: Set[str], left: Mapping[int, Left]) -> bool:
+def forget_in_state(
+    st: SessionState,
+    ids: Set[str],
+    left: Mapping[int, Left],
+    moved: Mapping[str, list[str]] | None = None,
+) -> bool:
     """Take the messages ``ids`` out of a session's short-term memory.
 
     Args:
         st: The session's state.
         ids: The deleted messages.
         left: The messages that stay in the pages touched, by seq.
+        moved: Keywords lost by the session's pages that moved on to mid-term memory
+            (see :func:`forget_in_segment`), by their chain id: the chains they came
+            from still count them.
 
     Returns:
         Whether anything changed (the state must be saved; chains marked dirty get
         their summaries made again).
     """
     changed = False
+    for chain_id, words in (moved or {}).items():
+        chain = st.chains.get(chain_id)
+        if chain is not None and words:
+            _uncount(chain.keyword_counts, words)
+            chain.dirty = changed = True
     for page in list(st.pages):
         if not ids & set(page.message_ids):
             continue
@@ -149,15 +162,25 @@ def forget_in_state(st: SessionState, ids: Set[str], left: Mapping[int, Left]) -
     return changed
 
 
-def forget_in_segment(seg: Segment, ids: Set[str], left: Mapping[int, Left]) -> bool:
+def forget_in_segment(
+    seg: Segment,
+    ids: Set[str],
+    left: Mapping[int, Left],
+    moved: dict[tuple[str, str], list[str]] | None = None,
+) -> bool:
     """Take the messages ``ids`` out of a segment's pages (see :func:`forget_in_state`);
-    returns whether it changed (it is then dirty: its summary is made again)."""
+    returns whether it changed (it is then dirty: its summary is made again). ``moved``
+    collects the keywords each page lost by ``(session id, chain id)`` of the chain it
+    came from."""
     changed = False
     for page in list(seg.pages):
         if not ids & set(page.message_ids):
             continue
         changed = True
-        _uncount(seg.keyword_counts, _drop(page, ids, left))
+        lost = _drop(page, ids, left)
+        _uncount(seg.keyword_counts, lost)
+        if moved is not None and page.chain_id:
+            moved.setdefault((page.session_id, page.chain_id), []).extend(lost)
         if not page.message_ids:
             seg.pages.remove(page)
     if ids & set(seg.summary_source_ids):

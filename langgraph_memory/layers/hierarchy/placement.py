@@ -216,7 +216,7 @@ class Hierarchy:
         (see :mod:`~langgraph_memory.layers.hierarchy.erasure`); the summaries made from them are
         made again from what remains, and with ``embed`` the vectors of the short-term pages they
         were in.
-        Call it after the store deleted them."""
+        Call it before or after the store deleted them (their ids are what counts)."""
         ids = {m.id for m in msgs}
         if not ids:
             return
@@ -232,15 +232,17 @@ class Hierarchy:
             left = self._messages(user_id, seqs_left(pages, ids))
             mine = [m for m in left if any(m.seq in p.seqs for st in states for p in st.pages)]
             kept = remaining(left) | remaining(mine, embed(mine) if embed and mine else None)
-            for st in states:
-                if forget_in_state(st, ids, kept):
-                    self._summarize_chains(st)
-                    self._save_state(st)
+            moved: dict[tuple[str, str], list[str]] = {}  # what moved pages lost, by chain
             for seg in segs:
-                if forget_in_segment(seg, ids, kept):
+                if forget_in_segment(seg, ids, kept, moved):
                     self._summarize_segment(seg)
                     self.coherence.changed(user_id)
                     self.kept.rewrite_segment(seg)
+            for st in states:
+                mine_moved = {c: w for (sid, c), w in moved.items() if sid == st.session_id}
+                if forget_in_state(st, ids, kept, mine_moved):
+                    self._summarize_chains(st)
+                    self._save_state(st)
             seg_of = self._seg_of.get(user_id, {})
             for m in msgs:
                 seg_of.pop(m.seq, None)

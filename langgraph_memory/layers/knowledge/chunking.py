@@ -19,14 +19,18 @@ Example:
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from langchain_core.documents import Document
+
+from langgraph_memory.core.validation import check_text
 
 __all__ = [
     "HEADINGS",
@@ -71,36 +75,68 @@ def _check_text(text: str, what: str, max_chars: int) -> str:
     if len(text) > max_chars:
         raise ValueError(
             f"{what} has {len(text):,} characters, over the limit of {max_chars:,} "
-            "(MemoryConfig.max_document_chars); split it into several documents"
+            "(MemoryConfig.write.max_document_chars); split it into several documents"
         )
     if _looks_binary(text):
         raise ValueError(
             f"{what} looks like binary data, not text; extract its text first (e.g. "
             "with a LangChain document loader such as PyPDFLoader) and pass that"
         )
+    check_text(text, max_chars, what, allow_empty=True)  # NUL, lone surrogates
     return text
 
 
+#: Bytes read from a document file at a time.
+_READ_CHUNK = 1 << 20
+
+
 def _read_file(path: Path, max_chars: int) -> str:
-    size = path.stat().st_size
-    if size > 4 * max_chars:  # a UTF-8 character takes at most 4 bytes
-        raise ValueError(
-            f"document file {str(path)!r} has {size:,} bytes, over the limit of "
-            f"{max_chars:,} characters (MemoryConfig.max_document_chars)"
-        )
-    raw = path.read_bytes()
-    if b"\x00" in raw[:8192]:
-        raise ValueError(
-            f"document file {str(path)!r} is binary, not text; extract its text first "
-            "(e.g. with a LangChain document loader) and pass that"
-        )
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ValueError(
-            f"document file {str(path)!r} is not UTF-8 text ({e.reason} at byte "
-            f"{e.start}); decode it yourself and pass the text"
-        ) from None
+    """A regular UTF-8 file's text, read in chunks and refused as soon as it passes
+    ``max_chars`` (its size is checked before reading; a file that grows meanwhile, a
+    device, a FIFO or a directory never makes a read without a bound)."""
+    limit = f"{max_chars:,} characters (MemoryConfig.write.max_document_chars)"
+    try:  # non-blocking: opening a FIFO must not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except IsADirectoryError:
+        raise ValueError(f"document file {str(path)!r} is a directory, not a file") from None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(
+                f"document file {str(path)!r} is not a regular file (a device, a FIFO, a "
+                "socket or a directory); only files are read"
+            )
+        if info.st_size > 4 * max_chars:  # a UTF-8 character takes at most 4 bytes
+            raise ValueError(
+                f"document file {str(path)!r} has {info.st_size:,} bytes, over the limit of {limit}"
+            )
+        decoder = codecs.getincrementaldecoder("utf-8-sig")()
+        pieces: list[str] = []
+        chars = done = 0
+        while True:
+            raw = fh.read(_READ_CHUNK)
+            if done == 0 and b"\x00" in raw[:8192]:
+                raise ValueError(
+                    f"document file {str(path)!r} is binary, not text; extract its text "
+                    "first (e.g. with a LangChain document loader) and pass that"
+                )
+            try:
+                piece = decoder.decode(raw, final=not raw)
+            except UnicodeDecodeError as e:
+                raise ValueError(
+                    f"document file {str(path)!r} is not UTF-8 text ({e.reason} at byte "
+                    f"{done + e.start}); decode it yourself and pass the text"
+                ) from None
+            chars += len(piece)
+            done += len(raw)
+            if chars > max_chars:
+                raise ValueError(
+                    f"document file {str(path)!r} has over {max_chars:,} characters, over "
+                    f"the limit of {limit}"
+                )
+            pieces.append(piece)
+            if not raw:
+                return "".join(pieces)
 
 
 def read_source(source: Any, max_chars: int) -> list[tuple[str, dict[str, Any]]]:
@@ -143,7 +179,7 @@ def read_source(source: Any, max_chars: int) -> list[tuple[str, dict[str, Any]]]
     if total > max_chars:
         raise ValueError(
             f"document has {total:,} characters, over the limit of {max_chars:,} "
-            "(MemoryConfig.max_document_chars); split it into several documents"
+            "(MemoryConfig.write.max_document_chars); split it into several documents"
         )
     if not any(text.strip() for text, _ in parts):
         raise ValueError("document is empty: it holds no text")

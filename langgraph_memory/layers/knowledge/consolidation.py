@@ -44,10 +44,12 @@ __all__ = ["Knowledge", "KnowledgeDraft", "Consolidator"]
 class KnowledgeDraft(BaseModel):
     """What the LLM is asked to write."""
 
-    topic: str = Field(description="a short topic")
-    content: str = Field(description="the consolidated knowledge: common problems and fixes")
-    key_points: list[str] = Field(description="3-5 key points")
-    confidence: float = Field(description="0.5 to 1.0")
+    topic: str = Field(max_length=500, description="a short topic")
+    content: str = Field(
+        max_length=16_000, description="the consolidated knowledge: common problems and fixes"
+    )
+    key_points: list[str] = Field(max_length=20, description="3-5 key points")
+    confidence: float = Field(ge=0.0, le=1.0, allow_inf_nan=False, description="0.5 to 1.0")
 
 
 @dataclass(slots=True)

@@ -322,7 +322,7 @@ class Facts(RecordsStore):
         """
         user_id = check_id(user_id, "user_id")
         subject, relation = check_id(subject, "subject").strip(), check_id(relation, "relation")
-        obj = self._clean(check_content(object, MAX_OBJECT_CHARS, "object").strip(), "object")
+        obj = self._clean(check_content(object, MAX_OBJECT_CHARS, "object", None).strip(), "object")
         subject, quote = self._clean(subject, "subject"), self._clean(quote, "quote")
         conf = self.config.fact_confidence if confidence is None else confidence
         if isinstance(conf, bool) or not isinstance(conf, (int, float)) or not 0 <= conf <= 1:

@@ -296,20 +296,22 @@ def rule_insights(facts: Sequence[Fact], min_facts: int) -> list[tuple[str, str,
 class LessonDraft(BaseModel):
     """An LLM's lesson of one task."""
 
-    lesson: str = Field(description="One or two sentences: what to do or avoid next time")
+    lesson: str = Field(
+        max_length=16_000, description="One or two sentences: what to do or avoid next time"
+    )
 
 
 class InsightDraft(BaseModel):
     """One insight and the numbers of the statements it rests on."""
 
-    insight: str
-    sources: list[int] = Field(default_factory=list)
+    insight: str = Field(max_length=16_000)
+    sources: list[int] = Field(default_factory=list, max_length=100)
 
 
 class InsightsDraft(BaseModel):
     """An LLM's insights over recent statements."""
 
-    insights: list[InsightDraft] = Field(default_factory=list)
+    insights: list[InsightDraft] = Field(default_factory=list, max_length=50)
 
 
 LESSON_PROMPT = """A task an assistant ran has ended. Write the lesson to remember for

@@ -53,8 +53,12 @@ class Summary:
 class SummaryDraft(BaseModel):
     """What the LLM is asked for."""
 
-    summary: str = Field(description="Two or three sentences with the concrete facts.")
-    keywords: list[str] = Field(default_factory=list, description="Up to 8 topic keywords.")
+    summary: str = Field(
+        max_length=16_000, description="Two or three sentences with the concrete facts."
+    )
+    keywords: list[str] = Field(
+        default_factory=list, max_length=32, description="Up to 8 topic keywords."
+    )
 
 
 def _sentences(msg: Message) -> list[str]:

@@ -219,7 +219,7 @@ class WorkingMemory:
             session_id=check_id(session_id, "session_id"),
             user_id=check_id(user_id, "user_id"),
             original_request=self._clean(
-                check_content(request, MAX_TEXT_CHARS, "request"), "request"
+                check_content(request, MAX_TEXT_CHARS, "request", None), "request"
             ),
             context=self._clean(check_metadata(context, MAX_JSON_BYTES, "context"), "context"),
         )
@@ -263,7 +263,7 @@ class WorkingMemory:
         task.steps.append(
             TaskStep(
                 description=self._clean(
-                    check_content(description, MAX_TEXT_CHARS, "description"), "description"
+                    check_content(description, MAX_TEXT_CHARS, "description", None), "description"
                 ),
                 tool_name=None if tool_name is None else check_id(tool_name, "tool_name"),
                 args=self._clean(check_metadata(args, MAX_JSON_BYTES, "args"), "args"),

@@ -71,6 +71,10 @@ class PostgresBackend(
         ef_search: HNSW candidate-list size for approximate search (raised to the
             number of results asked for when that is larger).
         connect_timeout: Seconds to wait for the server when connecting.
+        wait_timeout: Seconds a call waits for a connection while the server cannot be
+            reached (down, restarting, or every connection busy); then it raises
+            ``ConnectionError`` (a write has stored nothing: retry it). The background
+            worker retries by itself and ``flush()`` goes on once the server is back.
         pool_kwargs: Extra arguments for ``psycopg_pool.ConnectionPool``.
 
     Raises:
@@ -93,6 +97,7 @@ class PostgresBackend(
         exact_search_limit: int = 20_000,
         ef_search: int = 100,
         connect_timeout: float = 10.0,
+        wait_timeout: float = 10.0,
         pool_kwargs: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(
@@ -100,6 +105,7 @@ class PostgresBackend(
             min_size=min_size,
             max_size=max_size,
             connect_timeout=connect_timeout,
+            wait_timeout=wait_timeout,
             pool_kwargs=pool_kwargs,
         )
         self.exact_search_limit = exact_search_limit

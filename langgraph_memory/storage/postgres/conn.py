@@ -54,6 +54,9 @@ class PostgresConnection:
         min_size: Connections the pool keeps open.
         max_size: Most connections the pool opens.
         connect_timeout: Seconds to wait for the server when connecting.
+        wait_timeout: Seconds a call waits for a connection while the server cannot be
+            reached (it is down, restarting, or every connection is busy); then it raises
+            ``ConnectionError`` and a write has stored nothing.
         pool_kwargs: Extra arguments for ``psycopg_pool.ConnectionPool``.
     """
 
@@ -64,8 +67,13 @@ class PostgresConnection:
         min_size: int = 1,
         max_size: int = 8,
         connect_timeout: float = 10.0,
+        wait_timeout: float = 10.0,
         pool_kwargs: Mapping[str, Any] | None = None,
     ) -> None:
+        if not (isinstance(wait_timeout, int | float) and 0 < wait_timeout < float("inf")):
+            raise ValueError(
+                f"wait_timeout must be a positive number of seconds, got {wait_timeout!r}"
+            )
         psycopg = _import_driver()
         from psycopg.conninfo import conninfo_to_dict
 
@@ -95,7 +103,7 @@ class PostgresConnection:
             configure=self._configure,
             open=False,
             name="langgraph-memory",
-            timeout=max(connect_timeout, 30.0),
+            timeout=float(wait_timeout),
             **dict(pool_kwargs or {}),
         )
         try:

@@ -507,17 +507,17 @@ class SQLiteBackend(
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
         with self._tx() as c:
             n = c.execute("DELETE FROM messages WHERE user_id = ?", (user_id,)).rowcount
-            c.execute("DELETE FROM postings WHERE user_id = ?", (user_id,))
-            c.execute("DELETE FROM vectors WHERE user_id = ?", (user_id,))
-            c.execute("DELETE FROM user_stats WHERE user_id = ?", (user_id,))
-            c.execute("DELETE FROM records WHERE user_id = ?", (user_id,))
-            c.execute("DELETE FROM entry_index WHERE user_id = ?", (user_id,))
+            rows = n + sum(
+                c.execute(f"DELETE FROM {table} WHERE user_id = ?", (user_id,)).rowcount
+                for table in ("postings", "vectors", "user_stats", "records", "entry_index")
+            )
             c.executemany(
                 "DELETE FROM embedding_cache WHERE hash = ?", [(h,) for h in cache_hashes]
             )
         with self._lock:
             self._vectors.pop(user_id, None)
-        self.compact()
+        if rows:  # nothing deleted: nothing rewritten
+            self.compact()
         return int(n)
 
     def stats(self, user_id: str | None = None) -> BackendStats:
