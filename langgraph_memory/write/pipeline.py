@@ -362,6 +362,8 @@ class WritePipeline:
                     self.delete_user(user_id)
                 else:
                     self.delete_messages(user_id, [str(i) for i in ids])
+                    if self._entries is not None:  # rows of records the run deleted
+                        self._entries.rebuild(user_id)
             # the interrupted run may have been inside its compaction: no copy may remain
             self.storage.compact()
             self.storage.delete_records(DELETION_KIND, [rec.id for rec in pending], DELETIONS_SCOPE)

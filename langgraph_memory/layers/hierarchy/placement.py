@@ -233,16 +233,18 @@ class Hierarchy:
             mine = [m for m in left if any(m.seq in p.seqs for st in states for p in st.pages)]
             kept = remaining(left) | remaining(mine, embed(mine) if embed and mine else None)
             moved: dict[tuple[str, str], list[str]] = {}  # what moved pages lost, by chain
-            for seg in segs:
-                if forget_in_segment(seg, ids, kept, moved):
-                    self._summarize_segment(seg)
-                    self.coherence.changed(user_id)
-                    self.kept.rewrite_segment(seg)
+            changed = [seg for seg in segs if forget_in_segment(seg, ids, kept, moved)]
+            # the chains first: a crash before the segments are saved finds their pages
+            # again on the next run (the other order would lose what the chains count)
             for st in states:
                 mine_moved = {c: w for (sid, c), w in moved.items() if sid == st.session_id}
                 if forget_in_state(st, ids, kept, mine_moved):
                     self._summarize_chains(st)
                     self._save_state(st)
+            for seg in changed:
+                self._summarize_segment(seg)
+                self.coherence.changed(user_id)
+                self.kept.rewrite_segment(seg)
             seg_of = self._seg_of.get(user_id, {})
             for m in msgs:
                 seg_of.pop(m.seq, None)

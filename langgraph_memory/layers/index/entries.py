@@ -113,8 +113,10 @@ class IndexedRecords(RecordStore):
         return self.inner.count_records(kind, user_id)
 
     def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
-        n = self.inner.delete_records(kind, ids, user_id)
-        if kind in self.index.kinds and ids:
+        if kind not in self.index.kinds or not ids:
+            return self.inner.delete_records(kind, ids, user_id)
+        with grouped(self.inner):  # one commit for the two: a crash leaves no stale row
+            n = self.inner.delete_records(kind, ids, user_id)
             self.index.put(user_id, [IndexedEntry(f"{kind}/{i}", None) for i in ids])
         return n
 

@@ -95,21 +95,20 @@ def _read_file(path: Path, max_chars: int) -> str:
     ``max_chars`` (its size is checked before reading; a file that grows meanwhile, a
     device, a FIFO or a directory never makes a read without a bound)."""
     limit = f"{max_chars:,} characters (MemoryConfig.write.max_document_chars)"
-    try:  # non-blocking: opening a FIFO must not wait for a writer
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except IsADirectoryError:
-        raise ValueError(f"document file {str(path)!r} is a directory, not a file") from None
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO: no wait
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise ValueError(
+            f"document file {str(path)!r} is not a regular file (a device, a FIFO, a socket "
+            "or a directory); only files are read"
+        )
+    if info.st_size > 4 * max_chars:  # a UTF-8 character takes at most 4 bytes
+        os.close(fd)
+        raise ValueError(
+            f"document file {str(path)!r} has {info.st_size:,} bytes, over the limit of {limit}"
+        )
     with os.fdopen(fd, "rb") as fh:
-        info = os.fstat(fh.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError(
-                f"document file {str(path)!r} is not a regular file (a device, a FIFO, a "
-                "socket or a directory); only files are read"
-            )
-        if info.st_size > 4 * max_chars:  # a UTF-8 character takes at most 4 bytes
-            raise ValueError(
-                f"document file {str(path)!r} has {info.st_size:,} bytes, over the limit of {limit}"
-            )
         decoder = codecs.getincrementaldecoder("utf-8-sig")()
         pieces: list[str] = []
         chars = done = 0
@@ -131,8 +130,7 @@ def _read_file(path: Path, max_chars: int) -> str:
             done += len(raw)
             if chars > max_chars:
                 raise ValueError(
-                    f"document file {str(path)!r} has over {max_chars:,} characters, over "
-                    f"the limit of {limit}"
+                    f"document file {str(path)!r} has more characters than the limit of {limit}"
                 )
             pieces.append(piece)
             if not raw:
