@@ -53,7 +53,8 @@ class SQLiteBackend(
             half-copied store raises ``StoreDamagedError`` instead of opening empty or short (see
             :mod:`~langgraph_memory.storage.sqlite.health`); ``"never"`` also accepts a main file
             copied alone while the store was open (see
-            :mod:`~langgraph_memory.storage.sqlite.openmark`).
+            :mod:`~langgraph_memory.storage.sqlite.openmark`) and a write-ahead log damaged
+            before its last commit (opened as SQLite reads it, up to the damage).
         encryption_key: Encrypt the store with SQLCipher under this passphrase (the
             ``encrypt`` extra); opening it needs the same key.
         synchronous: ``"normal"`` (default): an accepted write survives the process
@@ -63,6 +64,9 @@ class SQLiteBackend(
         checkpoint_seconds: Longest time between checkpoints while writes arrive (the
             worker runs one when idle); with ``"normal"`` this bounds what a power loss
             can take. See :class:`~langgraph_memory.storage.sqlite.conn.SQLiteConnection`.
+        file_mode: The mode of every file it creates (the store, its ``-wal`` and
+            ``-shm``, its lock files, its backups): ``0o600`` (default, the owner only) or,
+            e.g., ``0o640``; the directories it creates get ``0o700`` (``0o750``).
 
     Example:
         >>> import tempfile
@@ -84,6 +88,7 @@ class SQLiteBackend(
         synchronous: Synchronous = "normal",
         checkpoint_pages: int = 10_000,
         checkpoint_seconds: float = 30.0,
+        file_mode: int = 0o600,
     ) -> None:
         super().__init__(
             path,
@@ -92,6 +97,7 @@ class SQLiteBackend(
             synchronous=synchronous,
             checkpoint_pages=checkpoint_pages,
             checkpoint_seconds=checkpoint_seconds,
+            file_mode=file_mode,
         )
         self._vectors: dict[str, tuple[VectorMatrix, int]] = {}
         # When each user's cached matrix was last checked against the file: the

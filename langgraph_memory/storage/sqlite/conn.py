@@ -14,8 +14,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
+from langgraph_memory.core.files import PRIVATE, check_file_mode, make_dirs, open_file
+from langgraph_memory.storage.sqlite.backup import message_count, write_backup
 from langgraph_memory.storage.sqlite.health import (
-    CLOSED,
     Integrity,
     check_files,
     check_open_mark,
@@ -79,7 +80,9 @@ class SQLiteConnection:
             Its files are checked first whatever this says (see
             :mod:`.health`), except that ``"never"`` also accepts a
             main file whose header says a process had it open with no log beside it (a whole copy
-            made by another tool; see :mod:`~langgraph_memory.storage.sqlite.openmark`).
+            made by another tool; see :mod:`~langgraph_memory.storage.sqlite.openmark`), and a
+            write-ahead log damaged before its last commit (read as SQLite reads it: up to the
+            damage).
         encryption_key: Encrypt the file with SQLCipher under this passphrase
             (``pip install 'langgraph-memory[encrypt]'``); the write-ahead log and the
             backups are encrypted too.
@@ -90,10 +93,15 @@ class SQLiteConnection:
             from its start, and ``journal_size_limit`` (64 MiB) truncates a larger one.
         checkpoint_seconds: Longest time between checkpoints while commits arrive
             (run by :meth:`checkpoint`, which the memory's worker calls when idle).
+        file_mode: The mode of the files it creates: the store, its ``-wal`` and ``-shm``,
+            its lock files, its backups (default ``0o600``, the owner only; ``0o640`` lets
+            the group read), and of the directories it creates (the same bits plus search
+            where they read: ``0o700``, ``0o750``). Files that exist keep their mode.
 
     Raises:
         StoreDamagedError: When the store's files are damaged or incomplete (it is not
             opened and nothing changes).
+        PermissionError: When the store's file or directory is read-only.
         ValueError: When the file cannot be read with the key given (or without one).
     """
 
@@ -106,7 +114,9 @@ class SQLiteConnection:
         synchronous: Synchronous = "normal",
         checkpoint_pages: int = 10_000,
         checkpoint_seconds: float = 30.0,
+        file_mode: int = PRIVATE,
     ) -> None:
+        self._mode = check_file_mode(file_mode)
         if integrity not in ("auto", "always", "never"):
             raise ValueError(f"integrity must be 'auto', 'always' or 'never', got {integrity!r}")
         if synchronous not in ("normal", "full"):
@@ -121,23 +131,22 @@ class SQLiteConnection:
             raise ValueError("encryption_key must be a non-empty str")
         p = Path(path).expanduser()
         if p.suffix in (".sqlite3", ".sqlite", ".db"):
-            p.parent.mkdir(parents=True, exist_ok=True)
+            make_dirs(p.parent, self._mode)
             self.file = p
         else:
             if p.exists() and not p.is_dir():
                 raise ValueError(f"memory path {p} exists and is not a directory")
-            p.mkdir(parents=True, exist_ok=True)
+            make_dirs(p, self._mode)
             self.file = p / "memory.sqlite3"
         self._lock = threading.RLock()
         self._lease_file = self.file.with_name(self.file.name + ".writer")
         self._lease_fd: int | None = None
         unclean = check_files(self.file)
-        if unclean and encryption_key is None:
-            check_wal(self.file)
         if integrity != "never":
+            check_wal(self.file)
             check_open_mark(self.file, encryption_key)
         self._key = encryption_key
-        self._conn = connect(self.file, encryption_key)
+        self._conn = connect(self.file, encryption_key, file_mode=self._mode)
         if integrity == "always" or (integrity == "auto" and unclean):
             try:
                 quick_check(self._conn, self.file)
@@ -158,7 +167,7 @@ class SQLiteConnection:
             "journal_size_limit=67108864",
         ):
             _retry_locked(functools.partial(self._conn.execute, f"PRAGMA {pragma}"))
-        mark = OpenMark(self.file)
+        mark = OpenMark(self.file, self._mode)
         mark.hold()
         # close() runs it; so does the collector, or the exit, for a store left open
         self._release_mark = weakref.finalize(self, mark.release, self._conn, self._lock)
@@ -323,7 +332,7 @@ class SQLiteConnection:
             if self._closed:
                 raise RuntimeError("the memory backend is closed")
             if self._lease_fd is None:
-                self._lease_fd = os.open(self._lease_file, os.O_RDWR | os.O_CREAT, 0o600)
+                self._lease_fd = open_file(self._lease_file, self._mode)
             fd = self._lease_fd
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -344,34 +353,29 @@ class SQLiteConnection:
 
     def backup(self, dest: str | os.PathLike[str]) -> Path:
         """Copy the store with SQLite's online backup API (a consistent snapshot, taken
-        while others read and write), check the copy, and return its path.
+        while others read and write) into a temporary file beside the destination,
+        check the copy, sync it and move it into place (see
+        :mod:`~langgraph_memory.storage.sqlite.backup`), and return its path.
 
         Args:
             dest: The copy's file, or a directory to write ``memory.sqlite3`` into.
 
         Raises:
             FileExistsError: When the destination file exists.
-            StoreDamagedError: When the copy fails its integrity check.
+            StoreDamagedError: When the copy fails its checks (nothing is left at ``dest``).
         """
         target = Path(dest).expanduser()
         if target.is_dir() or target.suffix not in (".sqlite3", ".sqlite", ".db"):
-            target.mkdir(parents=True, exist_ok=True)
             target = target / self.file.name
-        if target.exists():
-            raise FileExistsError(f"{target} exists; give a new file or an empty directory")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        copy = connect(target, self._key)
-        try:
-            with self._lock:
-                if self._closed:
-                    raise RuntimeError("the memory backend is closed")
-                self._conn.backup(copy)
-            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
-            copy.execute(f"PRAGMA user_version = {CLOSED}")  # no process has it open
-            quick_check(copy, target)
-        finally:
-            copy.close()
-        return target
+        return write_backup(target, self._copy_into, self._key, self._mode)
+
+    def _copy_into(self, copy: sqlite3.Connection) -> int | None:
+        """Copy the store into ``copy`` and return its messages at that snapshot (``None``
+        for a store without the table)."""
+        with self._snapshot() as conn:  # one snapshot for the count and the copy
+            count = message_count(conn)
+            conn.backup(copy)
+        return count
 
     def close(self) -> None:
         with self._lock:
