@@ -31,7 +31,7 @@ from langgraph_memory.storage.capabilities import (
 from langgraph_memory.storage.sqlite import sql as q
 from langgraph_memory.storage.sqlite.conn import Synchronous
 from langgraph_memory.storage.sqlite.entries import SQLiteEntryIndex
-from langgraph_memory.storage.sqlite.health import Integrity
+from langgraph_memory.storage.sqlite.health import Integrity, damaged
 from langgraph_memory.storage.sqlite.lexical import SQLiteLexicalIndex
 from langgraph_memory.storage.sqlite.sql import MIGRATIONS
 
@@ -49,7 +49,8 @@ class SQLiteBackend(
             each; least recently used lists go first). Lists are topped up with new
             messages rather than re-read per query; ``0`` reads them every time.
         integrity: When the file's pages are checked on open: ``"auto"`` (default) when
-            the last process did not close it cleanly, ``"always"`` or ``"never"``. A damaged or
+            the last process did not close it cleanly or the file is opened here for the
+            first time (a copy, a restored backup), ``"always"`` or ``"never"``. A damaged or
             half-copied store raises ``StoreDamagedError`` instead of opening empty or short (see
             :mod:`~langgraph_memory.storage.sqlite.health`); ``"never"`` also accepts a main file
             copied alone while the store was open (see
@@ -106,7 +107,14 @@ class SQLiteBackend(
         # unchanged: nothing to check.
         self._checked: dict[str, tuple[int, int]] = {}
         self._postings = PostingCache(posting_cache) if posting_cache > 0 else None
-        self.setup()
+        try:
+            self.setup()
+        except BaseException as exc:
+            self.close()  # now, not when collected: closing deletes the log by name
+            error = damaged(self.file, exc)
+            if error is None:
+                raise
+            raise error from exc
 
     # -- messages -------------------------------------------------------------------------
     def insert_message(self, msg: Message, terms: Sequence[str]) -> tuple[Message, bool]:

@@ -9,6 +9,7 @@ import sqlite3
 import threading
 import time
 import weakref
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +23,7 @@ from langgraph_memory.storage.sqlite.health import (
     check_open_mark,
     check_wal,
     connect,
+    damaged,
     quick_check,
 )
 from langgraph_memory.storage.sqlite.openmark import OpenMark
@@ -52,6 +54,52 @@ def _retry_locked(step: Callable[[], object], timeout: float = _OPEN_TIMEOUT_S) 
         delay = min(delay * 2, 0.2)
 
 
+class _OpenHere:
+    """The stores this process has open, by their main file's device and inode.
+
+    The checks before connecting read the store's files with plain reads, and closing a
+    file drops every POSIX lock the process holds on it, SQLite's included (its shared
+    lock on the main file, its locks on the ``-shm``): another process could then take
+    the store for closed and fold and delete its log under us. So only a process's first
+    connection to a store checks its files (under :attr:`lock`, until it is connected);
+    later ones open what it checked.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._count: Counter[tuple[int, int]] = Counter()
+
+    @staticmethod
+    def _key(file: Path) -> tuple[int, int] | None:
+        try:
+            st = file.stat()
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def has(self, file: Path) -> bool:
+        """Whether a connection of this process has ``file`` open (hold :attr:`lock`)."""
+        key = self._key(file)
+        return key is not None and self._count[key] > 0
+
+    def add(self, file: Path) -> tuple[int, int] | None:
+        """Count a connection to ``file`` (hold :attr:`lock`); returns its key."""
+        key = self._key(file)
+        if key is not None:
+            self._count[key] += 1
+        return key
+
+    def remove(self, key: tuple[int, int] | None) -> None:
+        with self.lock:
+            if key is not None:
+                self._count[key] -= 1
+                if self._count[key] <= 0:
+                    del self._count[key]
+
+
+_HERE = _OpenHere()
+
+
 #: ``"normal"``: a commit survives the process dying; ``"full"``: also power loss.
 Synchronous = Literal["normal", "full"]
 
@@ -76,7 +124,9 @@ class SQLiteConnection:
     Args:
         path: A directory (created if needed) or a database file path.
         integrity: When the file's pages are checked on open (``PRAGMA quick_check``):
-            ``"auto"`` when the last process did not close it cleanly, ``"always"``, ``"never"``.
+            ``"auto"`` when the last process did not close it cleanly or the file is opened
+            here for the first time (a copy, a restored backup: no ``.open`` lock file beside
+            it yet), ``"always"``, ``"never"``.
             Its files are checked first whatever this says (see
             :mod:`.health`), except that ``"never"`` also accepts a
             main file whose header says a process had it open with no log beside it (a whole copy
@@ -141,18 +191,44 @@ class SQLiteConnection:
         self._lock = threading.RLock()
         self._lease_file = self.file.with_name(self.file.name + ".writer")
         self._lease_fd: int | None = None
-        unclean = check_files(self.file)
-        if integrity != "never":
-            check_wal(self.file)
-            check_open_mark(self.file, encryption_key)
+        unclean = arrived = False
         self._key = encryption_key
-        self._conn = connect(self.file, encryption_key, file_mode=self._mode)
-        if integrity == "always" or (integrity == "auto" and unclean):
-            try:
+        with _HERE.lock:  # files read by a process's first connection only (see _OpenHere)
+            if not _HERE.has(self.file):
+                unclean = check_files(self.file)
+                # a file arriving here (a copy, a restored backup) has no open mark's lock
+                # file beside it yet: checked once, like a store not closed cleanly
+                arrived = self.file.exists() and not OpenMark(self.file).lock_file.exists()
+                if integrity != "never":
+                    check_wal(self.file)
+                    check_open_mark(self.file, encryption_key)
+            self._conn = connect(self.file, encryption_key, file_mode=self._mode)
+            self._forget = weakref.finalize(self, _HERE.remove, _HERE.add(self.file))
+        self._release_mark: Callable[[], object] = lambda: None
+        try:
+            if integrity == "always" or (integrity == "auto" and (unclean or arrived)):
                 quick_check(self._conn, self.file)
-            except BaseException:
-                self._conn.close()
+            self._configure(synchronous, checkpoint_pages)
+        except BaseException as exc:
+            self._release_mark()
+            self._conn.close()  # now, not when collected: closing deletes the log by name
+            self._forget()
+            error = damaged(self.file, exc)
+            if error is None:
                 raise
+            raise error from exc
+        # This connection's count of write transactions touching messages or vectors
+        # (see _file_version).
+        self._writes = 0
+        self._closed = False
+        self._checkpoint_s = float(checkpoint_seconds)
+        self._commits = 0  # commits since the last checkpoint this connection ran
+        self._grouped = 0  # depth of grouped_writes scopes (held by the thread in them)
+        self._seen_version = 0  # PRAGMA data_version then (moves on others' commits)
+        self._checkpointed = time.monotonic()
+
+    def _configure(self, synchronous: Synchronous, checkpoint_pages: int) -> None:
+        """Set the connection's pragmas and the store's open mark."""
         for pragma in (
             "journal_mode=WAL",
             f"synchronous={synchronous.upper()}",
@@ -172,15 +248,6 @@ class SQLiteConnection:
         # close() runs it; so does the collector, or the exit, for a store left open
         self._release_mark = weakref.finalize(self, mark.release, self._conn, self._lock)
         _retry_locked(functools.partial(mark.set, self._conn))
-        # This connection's count of write transactions touching messages or vectors
-        # (see _file_version).
-        self._writes = 0
-        self._closed = False
-        self._checkpoint_s = float(checkpoint_seconds)
-        self._commits = 0  # commits since the last checkpoint this connection ran
-        self._grouped = 0  # depth of grouped_writes scopes (held by the thread in them)
-        self._seen_version = 0  # PRAGMA data_version then (moves on others' commits)
-        self._checkpointed = time.monotonic()
 
     # -- plumbing -------------------------------------------------------------------------
     @contextmanager
@@ -383,6 +450,7 @@ class SQLiteConnection:
                 self._closed = True
                 self._release_mark()  # the open mark, cleared by the last to close
                 self._conn.close()
+                self._forget()
                 if self._lease_fd is not None:
                     os.close(self._lease_fd)
                     self._lease_fd = None

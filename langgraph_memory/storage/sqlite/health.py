@@ -42,8 +42,11 @@ transaction after it is gone). Checked here:
   without that transaction). ``integrity="never"`` skips this check and opens the log
   as SQLite reads it;
 - **after connecting** (:func:`quick_check`): SQLite's ``PRAGMA quick_check``, run when
-  asked (``integrity="always"``) or when the last process did not close it cleanly
-  (``"auto"``: a write-ahead log was there at open), which finds a damaged page.
+  asked (``integrity="always"``), or (``"auto"``) when the last process did not close it
+  cleanly (a write-ahead log was there at open) or the file is opened here for the first
+  time (a copy, a restored backup: no ``.open`` lock file beside it yet), which finds a
+  damaged page. Not detected: bytes changed inside a record (SQLite keeps no checksum of
+  its pages): the message reads back changed, or fails to decode.
 
 A store that cannot be written (a read-only file or directory) is refused by
 :func:`connect` with a :class:`PermissionError` saying so.
@@ -94,6 +97,7 @@ __all__ = [
     "main_mark",
     "check_open_mark",
     "check_writable",
+    "damaged",
     "connect",
 ]
 
@@ -208,13 +212,37 @@ def _mismatch(file: Path) -> tuple[str | None, bool]:
             "would start an empty store)"
         ), unclean
     if counted and (frames or 0) < counted:
-        held = "is missing" if not wal.exists() else f"holds {frames or 0}"
+        log = "is missing" if not wal.exists() else f"holds {frames or 0}"
         return (
-            f"its -shm counts {counted} write-ahead log frames but {wal.name} {held} (a "
+            f"its -shm counts {counted} write-ahead log frames but {wal.name} {log} (a "
             "copy without its log, or a cut log; the data written since the last "
             "checkpoint would be lost)"
         ), unclean
+    whole = _pages_held(file)
+    if whole is not None and not unclean and size is not None and size < whole:
+        return (
+            f"it holds {size} bytes but its header counts {whole} (the file was cut short; "
+            "SQLite would read the pages past its end as empty)"
+        ), unclean
     return None, unclean
+
+
+def _pages_held(file: Path) -> int | None:
+    """The bytes a plain SQLite file's header says it holds (its page count, when the
+    header vouches for it, times its page size), or ``None``."""
+    try:
+        with file.open("rb") as f:
+            head = f.read(100)
+    except OSError:
+        return None
+    if len(head) < 100 or not head.startswith(b"SQLite format 3\0"):
+        return None
+    page_size = struct.unpack(">H", head[16:18])[0]
+    page_size = 65536 if page_size == 1 else page_size
+    pages = struct.unpack(">I", head[28:32])[0]
+    if not valid_page_size(page_size) or not pages or head[92:96] != head[24:28]:
+        return None  # the count is valid while the change counter matches its own copy
+    return pages * page_size
 
 
 # : The open mark of a main file no process has open (see
@@ -406,6 +434,16 @@ def _pages_not_in(file: Path, data: bytes, size: int, table: Any, whole: Any, la
     return missing
 
 
+def damaged(file: Path, exc: BaseException) -> StoreDamagedError | None:
+    """The :class:`StoreDamagedError` to raise for a driver error that says the file is
+    damaged (``database disk image is malformed``), or ``None`` for any other error."""
+    said = str(exc)
+    name = str(getattr(exc, "sqlite_errorname", ""))
+    if "malformed" not in said and not name.startswith("SQLITE_CORRUPT"):
+        return None
+    return StoreDamagedError(f"{file}: SQLite reads it as damaged ({said}); {_restore_hint(file)}")
+
+
 def quick_check(conn: Any, file: Path) -> None:
     """``PRAGMA quick_check`` of an open store.
 
@@ -460,6 +498,7 @@ def connect(
     Raises:
         ImportError: When a key is given without the SQLCipher driver installed.
         PermissionError: When the store cannot be written (see :func:`check_writable`).
+        StoreDamagedError: When SQLite reads the file as damaged.
         ValueError: When the file cannot be read: encrypted and no key given, a wrong
             key, or a plain store opened with a key.
     """
@@ -496,6 +535,9 @@ def _unreadable(file: Path, key: str | None, exc: Exception) -> Exception:
     name = str(getattr(exc, "sqlite_errorname", ""))
     if "readonly" in said or name.startswith(("SQLITE_READONLY", "SQLITE_PERM")):
         return PermissionError(f"cannot open {file} for writing: {said} (the file is read-only)")
+    error = damaged(file, exc)
+    if error is not None:
+        return error
     if "not a database" not in said and not name.startswith("SQLITE_NOTADB"):
         return ValueError(f"cannot read {file}: {said}")
     why = (
