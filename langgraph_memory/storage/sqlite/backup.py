@@ -8,8 +8,10 @@ empty store. Here the copy is written to a temporary file beside the destination
 rename on one file system), with no journal at all (a failed copy is thrown away whole),
 then:
 
-1. switched to a self-contained file (``journal_mode=DELETE``, no log beside it) with no
-   open mark (:data:`~langgraph_memory.storage.sqlite.health.CLOSED`);
+1. given no open mark (:data:`~langgraph_memory.storage.sqlite.health.CLOSED`) and
+   switched to a self-contained file in rollback mode (the copied header says WAL; the
+   switch runs with ``journal_mode=MEMORY``, so it writes no ``-journal`` either: a
+   process killed then leaves only hidden temporaries);
 2. checked: ``PRAGMA quick_check`` and its messages counted, which must be the number the
    store held at the snapshot copied;
 3. synced (``fsync``), moved to its name (a hard link, which never replaces a file that
@@ -156,7 +158,7 @@ def write_backup(
             copy.execute("PRAGMA journal_mode=OFF")  # a failed copy is thrown away whole
             expected = copy_into(copy)
             copy.execute(f"PRAGMA user_version = {CLOSED}")  # no process has it open
-            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            copy.execute("PRAGMA journal_mode=MEMORY")  # one self-contained file, no journal
             quick_check(copy, target)
             try:
                 count = message_count(copy)

@@ -127,8 +127,8 @@ class SQLiteConnection:
             ``"auto"`` when the last process did not close it cleanly or the file is opened
             here for the first time (a copy, a restored backup: no ``.open`` lock file beside
             it yet), ``"always"``, ``"never"``.
-            Its files are checked first whatever this says (see
-            :mod:`.health`), except that ``"never"`` also accepts a
+            Its files are checked first whatever this says, by a process's first connection to
+            the store (see :mod:`.health`), except that ``"never"`` also accepts a
             main file whose header says a process had it open with no log beside it (a whole copy
             made by another tool; see :mod:`~langgraph_memory.storage.sqlite.openmark`), and a
             write-ahead log damaged before its last commit (read as SQLite reads it: up to the

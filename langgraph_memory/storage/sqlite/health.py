@@ -11,7 +11,10 @@ transaction after it is gone). Checked here:
   files every connection of this library leaves): truncated, emptied or deleted, not a
   new store (SQLite writes a new store's header before any sidecar exists); a ``-shm``
   whose header counts frames the ``-wal`` beside it does not hold (the log is missing or
-  cut: a copy without it);
+  cut: a copy without it); with no log, a main file shorter than its header says (cut
+  short: SQLite would read the missing pages as empty). These reads happen in a process's
+  first connection to a store only (closing a file drops the process's POSIX locks on
+  it, SQLite's included; see :class:`~langgraph_memory.storage.sqlite.conn.SQLiteConnection`);
 - **the main file alone** (:func:`check_open_mark`): a main file whose header says a
   process had the store open, with neither ``-wal`` nor ``-shm`` beside it: copied alone while the
   store was in use (``cp memory.sqlite3``), or its log deleted. While a process has the store open,
