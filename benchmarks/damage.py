@@ -100,7 +100,12 @@ TARGETS = {
 
 
 def write_store(path: Path, n: int, how: str) -> Path:
-    subprocess.run([sys.executable, "-c", WRITE, str(path), str(n), how], env=ENV, check=False)
+    subprocess.run(
+        [sys.executable, "-c", WRITE, str(path), str(n), how],
+        env=ENV,
+        cwd=ENV["PYTHONPATH"],
+        check=False,
+    )
     return path
 
 
@@ -187,6 +192,7 @@ def run_kills(root: Path, store: Path, expected: int, kills: int, seed: int) -> 
             [sys.executable, "-c", BACKUP, str(store), str(dest)],
             stdout=subprocess.PIPE,
             env=ENV,
+            cwd=ENV["PYTHONPATH"],
             text=True,
         )
         assert proc.stdout is not None

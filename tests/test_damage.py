@@ -62,7 +62,12 @@ print("DONE", flush=True)
 
 
 def write_store(path: Path, n: int, how: str) -> Path:
-    subprocess.run([sys.executable, "-c", WRITE, str(path), str(n), how], env=ENV, check=False)
+    subprocess.run(
+        [sys.executable, "-c", WRITE, str(path), str(n), how],
+        env=ENV,
+        cwd=ENV["PYTHONPATH"],
+        check=False,
+    )
     assert (path / "memory.sqlite3").exists()
     return path
 
@@ -160,6 +165,7 @@ def kill_during_backup(store: Path, dest: Path, delay: float) -> str:
         [sys.executable, "-c", BACKUP, str(store), str(dest)],
         stdout=subprocess.PIPE,
         env=ENV,
+        cwd=ENV["PYTHONPATH"],
         text=True,
     )
     assert proc.stdout is not None

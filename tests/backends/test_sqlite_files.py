@@ -150,6 +150,7 @@ def _open_as_other_user(path: Path) -> str:
     return subprocess.run(
         [sys.executable, "-c", READ_ONLY, str(path)],
         env=ENV,
+        cwd=ENV["PYTHONPATH"],
         capture_output=True,
         text=True,
         check=True,

@@ -83,7 +83,7 @@ def test_a_real_log_reads_whole(tmp_path: Path) -> None:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA wal_autocheckpoint=0")
     conn.execute("CREATE TABLE t (x)")
-    for i in range(50):
+    for _ in range(50):
         conn.execute("INSERT INTO t VALUES (?)", (os.urandom(300),))
     log = (tmp_path / "db.sqlite3-wal").read_bytes()
     header = wal_header(log)
