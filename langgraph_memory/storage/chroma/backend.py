@@ -73,6 +73,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from langgraph_memory.core.files import make_dirs
 from langgraph_memory.core.records import Message
 from langgraph_memory.storage.base import BackendStats, MemoryBackend, Postings
 from langgraph_memory.storage.chroma.records import RecordEntries
@@ -164,7 +165,7 @@ class ChromaBackend(RecordEntries, VectorEntries, MemoryBackend):
         p = Path(path).expanduser()
         if p.exists() and not p.is_dir():
             raise ValueError(f"chroma path {p} exists and is not a directory")
-        p.mkdir(parents=True, exist_ok=True)
+        make_dirs(p)  # private (0o700) when created: Chroma writes its files inside
         client = chromadb.PersistentClient(
             path=str(p), settings=Settings(anonymized_telemetry=False)
         )

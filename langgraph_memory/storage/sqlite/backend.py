@@ -31,7 +31,7 @@ from langgraph_memory.storage.capabilities import (
 from langgraph_memory.storage.sqlite import sql as q
 from langgraph_memory.storage.sqlite.conn import Synchronous
 from langgraph_memory.storage.sqlite.entries import SQLiteEntryIndex
-from langgraph_memory.storage.sqlite.health import Integrity
+from langgraph_memory.storage.sqlite.health import Integrity, damaged
 from langgraph_memory.storage.sqlite.lexical import SQLiteLexicalIndex
 from langgraph_memory.storage.sqlite.sql import MIGRATIONS
 
@@ -49,11 +49,13 @@ class SQLiteBackend(
             each; least recently used lists go first). Lists are topped up with new
             messages rather than re-read per query; ``0`` reads them every time.
         integrity: When the file's pages are checked on open: ``"auto"`` (default) when
-            the last process did not close it cleanly, ``"always"`` or ``"never"``. A damaged or
+            the last process did not close it cleanly or the file is opened here for the
+            first time (a copy, a restored backup), ``"always"`` or ``"never"``. A damaged or
             half-copied store raises ``StoreDamagedError`` instead of opening empty or short (see
             :mod:`~langgraph_memory.storage.sqlite.health`); ``"never"`` also accepts a main file
             copied alone while the store was open (see
-            :mod:`~langgraph_memory.storage.sqlite.openmark`).
+            :mod:`~langgraph_memory.storage.sqlite.openmark`) and a write-ahead log damaged
+            before its last commit (opened as SQLite reads it, up to the damage).
         encryption_key: Encrypt the store with SQLCipher under this passphrase (the
             ``encrypt`` extra); opening it needs the same key.
         synchronous: ``"normal"`` (default): an accepted write survives the process
@@ -63,6 +65,9 @@ class SQLiteBackend(
         checkpoint_seconds: Longest time between checkpoints while writes arrive (the
             worker runs one when idle); with ``"normal"`` this bounds what a power loss
             can take. See :class:`~langgraph_memory.storage.sqlite.conn.SQLiteConnection`.
+        file_mode: The mode of every file it creates (the store, its ``-wal`` and
+            ``-shm``, its lock files, its backups): ``0o600`` (default, the owner only) or,
+            e.g., ``0o640``; the directories it creates get ``0o700`` (``0o750``).
 
     Example:
         >>> import tempfile
@@ -84,6 +89,7 @@ class SQLiteBackend(
         synchronous: Synchronous = "normal",
         checkpoint_pages: int = 10_000,
         checkpoint_seconds: float = 30.0,
+        file_mode: int = 0o600,
     ) -> None:
         super().__init__(
             path,
@@ -92,6 +98,7 @@ class SQLiteBackend(
             synchronous=synchronous,
             checkpoint_pages=checkpoint_pages,
             checkpoint_seconds=checkpoint_seconds,
+            file_mode=file_mode,
         )
         self._vectors: dict[str, tuple[VectorMatrix, int]] = {}
         # When each user's cached matrix was last checked against the file: the
@@ -100,7 +107,14 @@ class SQLiteBackend(
         # unchanged: nothing to check.
         self._checked: dict[str, tuple[int, int]] = {}
         self._postings = PostingCache(posting_cache) if posting_cache > 0 else None
-        self.setup()
+        try:
+            self.setup()
+        except BaseException as exc:
+            self.close()  # now, not when collected: closing deletes the log by name
+            error = damaged(self.file, exc)
+            if error is None:
+                raise
+            raise error from exc
 
     # -- messages -------------------------------------------------------------------------
     def insert_message(self, msg: Message, terms: Sequence[str]) -> tuple[Message, bool]:

@@ -9,18 +9,21 @@ import sqlite3
 import threading
 import time
 import weakref
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Literal
 
+from langgraph_memory.core.files import PRIVATE, check_file_mode, make_dirs, open_file
+from langgraph_memory.storage.sqlite.backup import message_count, write_backup
 from langgraph_memory.storage.sqlite.health import (
-    CLOSED,
     Integrity,
     check_files,
     check_open_mark,
     check_wal,
     connect,
+    damaged,
     quick_check,
 )
 from langgraph_memory.storage.sqlite.openmark import OpenMark
@@ -51,6 +54,52 @@ def _retry_locked(step: Callable[[], object], timeout: float = _OPEN_TIMEOUT_S) 
         delay = min(delay * 2, 0.2)
 
 
+class _OpenHere:
+    """The stores this process has open, by their main file's device and inode.
+
+    The checks before connecting read the store's files with plain reads, and closing a
+    file drops every POSIX lock the process holds on it, SQLite's included (its shared
+    lock on the main file, its locks on the ``-shm``): another process could then take
+    the store for closed and fold and delete its log under us. So only a process's first
+    connection to a store checks its files (under :attr:`lock`, until it is connected);
+    later ones open what it checked.
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self._count: Counter[tuple[int, int]] = Counter()
+
+    @staticmethod
+    def _key(file: Path) -> tuple[int, int] | None:
+        try:
+            st = file.stat()
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def has(self, file: Path) -> bool:
+        """Whether a connection of this process has ``file`` open (hold :attr:`lock`)."""
+        key = self._key(file)
+        return key is not None and self._count[key] > 0
+
+    def add(self, file: Path) -> tuple[int, int] | None:
+        """Count a connection to ``file`` (hold :attr:`lock`); returns its key."""
+        key = self._key(file)
+        if key is not None:
+            self._count[key] += 1
+        return key
+
+    def remove(self, key: tuple[int, int] | None) -> None:
+        with self.lock:
+            if key is not None:
+                self._count[key] -= 1
+                if self._count[key] <= 0:
+                    del self._count[key]
+
+
+_HERE = _OpenHere()
+
+
 #: ``"normal"``: a commit survives the process dying; ``"full"``: also power loss.
 Synchronous = Literal["normal", "full"]
 
@@ -75,11 +124,15 @@ class SQLiteConnection:
     Args:
         path: A directory (created if needed) or a database file path.
         integrity: When the file's pages are checked on open (``PRAGMA quick_check``):
-            ``"auto"`` when the last process did not close it cleanly, ``"always"``, ``"never"``.
-            Its files are checked first whatever this says (see
-            :mod:`.health`), except that ``"never"`` also accepts a
+            ``"auto"`` when the last process did not close it cleanly or the file is opened
+            here for the first time (a copy, a restored backup: no ``.open`` lock file beside
+            it yet), ``"always"``, ``"never"``.
+            Its files are checked first whatever this says, by a process's first connection to
+            the store (see :mod:`.health`), except that ``"never"`` also accepts a
             main file whose header says a process had it open with no log beside it (a whole copy
-            made by another tool; see :mod:`~langgraph_memory.storage.sqlite.openmark`).
+            made by another tool; see :mod:`~langgraph_memory.storage.sqlite.openmark`), and a
+            write-ahead log damaged before its last commit (read as SQLite reads it: up to the
+            damage).
         encryption_key: Encrypt the file with SQLCipher under this passphrase
             (``pip install 'langgraph-memory[encrypt]'``); the write-ahead log and the
             backups are encrypted too.
@@ -90,10 +143,15 @@ class SQLiteConnection:
             from its start, and ``journal_size_limit`` (64 MiB) truncates a larger one.
         checkpoint_seconds: Longest time between checkpoints while commits arrive
             (run by :meth:`checkpoint`, which the memory's worker calls when idle).
+        file_mode: The mode of the files it creates: the store, its ``-wal`` and ``-shm``,
+            its lock files, its backups (default ``0o600``, the owner only; ``0o640`` lets
+            the group read), and of the directories it creates (the same bits plus search
+            where they read: ``0o700``, ``0o750``). Files that exist keep their mode.
 
     Raises:
         StoreDamagedError: When the store's files are damaged or incomplete (it is not
             opened and nothing changes).
+        PermissionError: When the store's file or directory is read-only.
         ValueError: When the file cannot be read with the key given (or without one).
     """
 
@@ -106,7 +164,9 @@ class SQLiteConnection:
         synchronous: Synchronous = "normal",
         checkpoint_pages: int = 10_000,
         checkpoint_seconds: float = 30.0,
+        file_mode: int = PRIVATE,
     ) -> None:
+        self._mode = check_file_mode(file_mode)
         if integrity not in ("auto", "always", "never"):
             raise ValueError(f"integrity must be 'auto', 'always' or 'never', got {integrity!r}")
         if synchronous not in ("normal", "full"):
@@ -121,29 +181,54 @@ class SQLiteConnection:
             raise ValueError("encryption_key must be a non-empty str")
         p = Path(path).expanduser()
         if p.suffix in (".sqlite3", ".sqlite", ".db"):
-            p.parent.mkdir(parents=True, exist_ok=True)
+            make_dirs(p.parent, self._mode)
             self.file = p
         else:
             if p.exists() and not p.is_dir():
                 raise ValueError(f"memory path {p} exists and is not a directory")
-            p.mkdir(parents=True, exist_ok=True)
+            make_dirs(p, self._mode)
             self.file = p / "memory.sqlite3"
         self._lock = threading.RLock()
         self._lease_file = self.file.with_name(self.file.name + ".writer")
         self._lease_fd: int | None = None
-        unclean = check_files(self.file)
-        if unclean and encryption_key is None:
-            check_wal(self.file)
-        if integrity != "never":
-            check_open_mark(self.file, encryption_key)
+        unclean = arrived = False
         self._key = encryption_key
-        self._conn = connect(self.file, encryption_key)
-        if integrity == "always" or (integrity == "auto" and unclean):
-            try:
+        with _HERE.lock:  # files read by a process's first connection only (see _OpenHere)
+            if not _HERE.has(self.file):
+                unclean = check_files(self.file)
+                # a file arriving here (a copy, a restored backup) has no open mark's lock
+                # file beside it yet: checked once, like a store not closed cleanly
+                arrived = self.file.exists() and not OpenMark(self.file).lock_file.exists()
+                if integrity != "never":
+                    check_wal(self.file)
+                    check_open_mark(self.file, encryption_key)
+            self._conn = connect(self.file, encryption_key, file_mode=self._mode)
+            self._forget = weakref.finalize(self, _HERE.remove, _HERE.add(self.file))
+        self._release_mark: Callable[[], object] = lambda: None
+        try:
+            if integrity == "always" or (integrity == "auto" and (unclean or arrived)):
                 quick_check(self._conn, self.file)
-            except BaseException:
-                self._conn.close()
+            self._configure(synchronous, checkpoint_pages)
+        except BaseException as exc:
+            self._release_mark()
+            self._conn.close()  # now, not when collected: closing deletes the log by name
+            self._forget()
+            error = damaged(self.file, exc)
+            if error is None:
                 raise
+            raise error from exc
+        # This connection's count of write transactions touching messages or vectors
+        # (see _file_version).
+        self._writes = 0
+        self._closed = False
+        self._checkpoint_s = float(checkpoint_seconds)
+        self._commits = 0  # commits since the last checkpoint this connection ran
+        self._grouped = 0  # depth of grouped_writes scopes (held by the thread in them)
+        self._seen_version = 0  # PRAGMA data_version then (moves on others' commits)
+        self._checkpointed = time.monotonic()
+
+    def _configure(self, synchronous: Synchronous, checkpoint_pages: int) -> None:
+        """Set the connection's pragmas and the store's open mark."""
         for pragma in (
             "journal_mode=WAL",
             f"synchronous={synchronous.upper()}",
@@ -158,20 +243,11 @@ class SQLiteConnection:
             "journal_size_limit=67108864",
         ):
             _retry_locked(functools.partial(self._conn.execute, f"PRAGMA {pragma}"))
-        mark = OpenMark(self.file)
+        mark = OpenMark(self.file, self._mode)
         mark.hold()
         # close() runs it; so does the collector, or the exit, for a store left open
         self._release_mark = weakref.finalize(self, mark.release, self._conn, self._lock)
         _retry_locked(functools.partial(mark.set, self._conn))
-        # This connection's count of write transactions touching messages or vectors
-        # (see _file_version).
-        self._writes = 0
-        self._closed = False
-        self._checkpoint_s = float(checkpoint_seconds)
-        self._commits = 0  # commits since the last checkpoint this connection ran
-        self._grouped = 0  # depth of grouped_writes scopes (held by the thread in them)
-        self._seen_version = 0  # PRAGMA data_version then (moves on others' commits)
-        self._checkpointed = time.monotonic()
 
     # -- plumbing -------------------------------------------------------------------------
     @contextmanager
@@ -323,7 +399,7 @@ class SQLiteConnection:
             if self._closed:
                 raise RuntimeError("the memory backend is closed")
             if self._lease_fd is None:
-                self._lease_fd = os.open(self._lease_file, os.O_RDWR | os.O_CREAT, 0o600)
+                self._lease_fd = open_file(self._lease_file, self._mode)
             fd = self._lease_fd
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -344,34 +420,29 @@ class SQLiteConnection:
 
     def backup(self, dest: str | os.PathLike[str]) -> Path:
         """Copy the store with SQLite's online backup API (a consistent snapshot, taken
-        while others read and write), check the copy, and return its path.
+        while others read and write) into a temporary file beside the destination,
+        check the copy, sync it and move it into place (see
+        :mod:`~langgraph_memory.storage.sqlite.backup`), and return its path.
 
         Args:
             dest: The copy's file, or a directory to write ``memory.sqlite3`` into.
 
         Raises:
             FileExistsError: When the destination file exists.
-            StoreDamagedError: When the copy fails its integrity check.
+            StoreDamagedError: When the copy fails its checks (nothing is left at ``dest``).
         """
         target = Path(dest).expanduser()
         if target.is_dir() or target.suffix not in (".sqlite3", ".sqlite", ".db"):
-            target.mkdir(parents=True, exist_ok=True)
             target = target / self.file.name
-        if target.exists():
-            raise FileExistsError(f"{target} exists; give a new file or an empty directory")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        copy = connect(target, self._key)
-        try:
-            with self._lock:
-                if self._closed:
-                    raise RuntimeError("the memory backend is closed")
-                self._conn.backup(copy)
-            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
-            copy.execute(f"PRAGMA user_version = {CLOSED}")  # no process has it open
-            quick_check(copy, target)
-        finally:
-            copy.close()
-        return target
+        return write_backup(target, self._copy_into, self._key, self._mode)
+
+    def _copy_into(self, copy: sqlite3.Connection) -> int | None:
+        """Copy the store into ``copy`` and return its messages at that snapshot (``None``
+        for a store without the table)."""
+        with self._snapshot() as conn:  # one snapshot for the count and the copy
+            count = message_count(conn)
+            conn.backup(copy)
+        return count
 
     def close(self) -> None:
         with self._lock:
@@ -379,6 +450,7 @@ class SQLiteConnection:
                 self._closed = True
                 self._release_mark()  # the open mark, cleared by the last to close
                 self._conn.close()
+                self._forget()
                 if self._lease_fd is not None:
                     os.close(self._lease_fd)
                     self._lease_fd = None

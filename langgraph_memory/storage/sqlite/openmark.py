@@ -56,6 +56,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from langgraph_memory.core.files import PRIVATE, open_file
 from langgraph_memory.storage.sqlite.health import CLOSED, mark_of
 
 __all__ = ["OpenMark"]
@@ -71,10 +72,12 @@ class OpenMark:
 
     Args:
         file: The store's main file.
+        file_mode: The mode of the lock file if it is created.
     """
 
-    def __init__(self, file: Path) -> None:
+    def __init__(self, file: Path, file_mode: int = PRIVATE) -> None:
         self.file = file
+        self.file_mode = file_mode
         self.lock_file = file.with_name(file.name + ".open")
         self._fd: int | None = None
 
@@ -88,7 +91,7 @@ class OpenMark:
         except ImportError:  # pragma: no cover - not on POSIX
             return
         try:
-            fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT, 0o600)
+            fd = open_file(self.lock_file, self.file_mode)
         except OSError:
             return
         deadline = time.monotonic() + _WAIT_S
