@@ -5,11 +5,12 @@ Usage:
     python benchmarks/sensitivity.py [--corpus tests/data/sensitivity_corpus.jsonl]
                                      [--errors tune|held|all] [--baseline REV] [--no-throughput]
 
-The corpus (JSON lines: ``text``, ``spans`` of ``{"kind", "value"}``, ``lang``,
-``note``) holds positives in realistic English and Chinese contexts and
-negatives that look alike (order numbers, dates, UUIDs, SHAs, versions, prices,
-timestamps, non-Luhn numbers, IDs with a bad check character) or talk about a
-secret without holding one ("I forgot my password", "密码重置链接", ``password_hash``).
+The corpus (JSON lines: ``text``, ``spans`` of ``{"kind", "value"}`` (and ``"at"``, the
+value's offset, where it is not its first occurrence), ``lang``, ``note``) holds positives
+in realistic English and Chinese contexts and negatives that look alike (order numbers,
+dates, UUIDs, SHAs, versions, prices, timestamps, non-Luhn numbers, IDs with a bad check
+character) or talk about a secret without holding one ("I forgot my password",
+"密码重置链接", ``password_hash``).
 
 What counts as a secret (decided before the detector was tuned): a value written
 after a label that names a password, a key or a token, however short or plain
@@ -112,10 +113,15 @@ class Report:
 
 
 def gold_spans(text: str, spans: list[dict]) -> list[tuple[int, int, str]]:
-    """Offsets of each labelled value (repeated values take successive occurrences)."""
+    """Offsets of each labelled value (at its ``at`` offset when given, else repeated
+    values take successive occurrences)."""
     out: list[tuple[int, int, str]] = []
     seen: Counter = Counter()
     for s in spans:
+        if "at" in s:
+            assert text.startswith(s["value"], s["at"]), s
+            out.append((s["at"], s["at"] + len(s["value"]), s["kind"]))
+            continue
         start = -1
         for _ in range(seen[s["value"]] + 1):
             start = text.index(s["value"], start + 1)
