@@ -23,11 +23,15 @@ Example:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
+
+from langgraph_memory.sensitivity.labels import labelled_secrets
 
 __all__ = [
     "KINDS",
@@ -41,6 +45,7 @@ __all__ = [
     "shannon_entropy",
     "high_entropy_spans",
     "to_halfwidth",
+    "unescape",
     "IBAN_LENGTHS",
     "names_a_secret",
 ]
@@ -75,6 +80,46 @@ def to_halfwidth(text: str) -> str:
         '电话:138 1234'
     """
     return text.translate(_FULLWIDTH)
+
+
+#: A JSON string escape: ``\\u5bc6``, ``\\"``, ``\\\\``, ``\\/``, ``\\n``...
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|([\"\\/bfnrt]))")
+_ESCAPED = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+def unescape(text: str, depth: int = 3) -> tuple[str, list[int]] | None:
+    """``text`` with its JSON string escapes decoded (``\\u5bc6\\u7801`` is ``密码``,
+    ``\\"`` a quote; JSON written inside JSON too, up to ``depth`` levels), and where
+    each of its characters starts in ``text`` (one more entry: ``len(text)``), so a span
+    ``(a, b)`` found in it is ``(starts[a], starts[b])`` in ``text``. ``None`` when
+    there is no escape to decode.
+
+    Example:
+        >>> plain, starts = unescape(r'{"\\u5bc6\\u7801": "x"}')
+        >>> plain, plain.index("x"), starts[plain.index("x")]
+        ('{"密码": "x"}', 8, 18)
+    """
+    starts: list[int] | None = None
+    for _ in range(depth):
+        if "\\" not in text:
+            break
+        out: list[str] = []
+        here: list[int] = []
+        pos = 0
+        for m in _ESCAPE.finditer(text):
+            out.append(text[pos : m.start()])
+            here.extend(range(pos, m.start()))
+            code, char = m.groups()
+            out.append(chr(int(code, 16)) if code else _ESCAPED.get(char, char))
+            here.append(m.start())
+            pos = m.end()
+        if not pos:
+            break
+        out.append(text[pos:])
+        here.extend(range(pos, len(text) + 1))
+        starts = here if starts is None else [starts[i] for i in here]
+        text = "".join(out)
+    return None if starts is None else (text, starts)
 
 
 # -- checksums ------------------------------------------------------------------------------
@@ -169,14 +214,16 @@ _PRIVATE_KEY = re.compile(
     _A | re.DOTALL,
 )
 _JWT = re.compile(_NB + r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", _A)
+#: A credential after ``Bearer`` or ``token`` without a header name: long ones only
+#: (the words are English too).
 _AUTH_HEADER = re.compile(
-    r"\b(?i:bearer|basic|token)[ \t]+([A-Za-z0-9._~+/\-]{16,}={0,2})(?![A-Za-z0-9._~+/\-=])", _A
+    r"\b(?i:bearer|token)[ \t]+([A-Za-z0-9._~+/\-]{16,}={0,2})(?![A-Za-z0-9._~+/\-=])", _A
 )
 _API_KEYS = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:"
-    r"sk-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}"
-    r"|sk-[A-Za-z0-9]{20,}"
-    r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}"
+    r"sk-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_\-]{12,}"
+    r"|sk-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
+    r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"
     r"|gh[pousr]_[A-Za-z0-9]{30,}"
     r"|github_pat_[A-Za-z0-9_]{30,}"
     r"|glpat-[A-Za-z0-9_\-]{20,}"
@@ -253,32 +300,6 @@ _PHONES = (
         r"(?<![A-Za-z0-9_+])\+[1-9]\d{0,3}(?:[ .\-]?\(?\d{1,5}\)?){1,6}" + _NUM_END,
         _A,
     ),
-)
-
-_PASSWORD_WORDS = r"password|passwd|passphrase|passcode|pwd|pin|密码|口令"
-_SECRET_WORDS = (
-    r"secret|client[_ ]secret|secret[_ ]key|api[_ \-]?key|access[_ ]?key|auth[_ ]?token"
-    r"|access[_ ]?token|refresh[_ ]?token|token|private[_ ]?key|account[_ ]?key"
-    r"|shared[_ ]?access[_ ]?key|sas[_ ]?token|(?:webhook|signing)[_ ]?secret"
-)
-_CJK_WORDS = r"密码|口令|密钥|秘钥|令牌|私钥"
-#: Separators after which the next word is the value itself ("password: x", "密码是x").
-_STRONG_SEP = r"[:=：]|是|为|為|改成了?|改为|设为|设置为"
-_KEYWORD_SECRET = re.compile(
-    r"(?P<word>(?<![A-Za-z])(?:" + _PASSWORD_WORDS + "|" + _SECRET_WORDS + r")(?![A-Za-z])"
-    r"|" + _CJK_WORDS + ")"
-    r"(?:[ \t]*\"?[ \t]*(?P<strong>" + _STRONG_SEP + r")[ \t]*"
-    r"|[ \t]+(?:is|was|to|changed to|set to)[ \t]+)"
-    r"[\"'`“]?(?P<value>[\x21-\x7e]{4,200})",
-    re.IGNORECASE,
-)
-_TRAILING = ".,;:)]}>\"'`"
-#: Words that follow "password is" in a sentence without being the password.
-_NOT_A_VALUE = frozenset(
-    "wrong incorrect correct expired invalid required missing weak strong too not the a an "
-    "reset changed same different empty blank set saved stored secure safe hidden none null "
-    "unknown forgotten lost long short ok okay fine new old here there below above this that "
-    "needed mandatory optional case-sensitive".split()
 )
 
 
@@ -364,56 +385,95 @@ def _phones(text: str) -> Iterator[Span]:
                 yield m.start(), m.end(), "phone", "phone"
 
 
-#: A password word, a separator, then a quoted passphrase (spaces allowed):
-#: ``password: 'correct horse battery staple'``, ``密码是“a b c”``.
-_QUOTED_SECRET = re.compile(
-    r"(?<![A-Za-z])(?:" + _PASSWORD_WORDS + r"|" + _CJK_WORDS + r")(?![A-Za-z])"
-    r"[ \t]*(?:" + _STRONG_SEP + r"|[ \t](?:is|was))[ \t]*"
-    r"['\"`“‘「『](?P<value>[^'\"`”’」』\n]{4,200})['\"`”’」』]",
-    re.IGNORECASE,
+# -- HTTP credentials ------------------------------------------------------------------------
+#: An ``Authorization`` (or ``Proxy-Authorization``) header, or a key of that name, up to
+#: its value: ``Authorization: Basic ...``, ``"Authorization": "Bearer ..."``.
+_AUTH_FIELD = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:proxy-)?authori[sz]ation[\"']?[ \t]*[:=][ \t]*[\"']?[ \t]*",
+    re.IGNORECASE | _A,
 )
-#: A Chinese password word and a strong separator, then ASCII words: up to the clause's
-#: end, or the first Chinese character, and at most eight (``密码：correct horse battery
-#: staple``; a phrase that runs on in English is cut at eight words, more than it could
-#: hold, rather than let a passphrase through).
-_CJK_PHRASE = re.compile(
-    r"(?:" + _CJK_WORDS + r")[ \t]*(?:" + _STRONG_SEP + r")[ \t]*"
-    r"(?P<value>[\x21-\x7e]+(?:[ \t]+[\x21-\x7e]+){1,7})",
+#: Schemes of the HTTP authentication registry (and common vendor ones).
+_AUTH_SCHEMES = frozenset(
+    "basic bearer digest token negotiate ntlm kerberos hoba mutual vapid scram-sha-1 "
+    "scram-sha-256 privatetoken dpop gnap concealed oauth apikey api-key key sso-key hmac "
+    "hmac-sha256 aws4-hmac-sha256 sharedkey sharedkeylite sharedaccesssignature signature "
+    "hawk jwt otp".split()
+)
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9_\-]*)[ \t]+", _A)
+_PARAM = r"[A-Za-z0-9_\-]+[ \t]*=[ \t]*(?:\"[^\"\n]*\"|[^\s,\"'<>]+)"
+#: Credentials: a comma-separated list of ``name=value`` (Digest, OAuth 1, AWS SigV4), or
+#: one token68 (Basic, Bearer...).
+_CREDENTIALS = re.compile(
+    _PARAM + r"(?:[ \t]*,[ \t]*" + _PARAM + r")*|[A-Za-z0-9\-._~+/]+=*(?![^\s\"',;)}\]])", _A
+)
+#: Credentials without a scheme must look like a key: letters and digits, 8 or more.
+_BARE_CREDENTIAL = re.compile(
+    r"(?=[A-Za-z\-._~+/]*[0-9])(?=[0-9\-._~+/]*[A-Za-z])[A-Za-z0-9\-._~+/]{8,}=*", _A
+)
+#: A value standing for a credential in documentation: ``YOUR_ACCESS_TOKEN``, ``token``.
+_CREDENTIAL_PLACEHOLDER = re.compile(
+    r"(?i:[a-z]*[_\-]?(?:token|key|secret|credentials?|password|jwt|base64)s?)|[A-Z]+(?:_[A-Z]+)+"
+    r"|[*xX.]+|.*\.\.\.|(?i:null|none|nil|undefined|empty|redacted)",
+    _A,
+)
+#: ``Basic`` and credentials anywhere: base64 of ``user:password``.
+_BASIC = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?i:basic)[ \t]+([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])", _A
+)
+#: A ``Cookie`` or ``Set-Cookie`` header's ``name=value`` pairs.
+_COOKIE = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?i:set-)?(?i:cookie)[\"']?[ \t]*:[ \t]*"
+    r"(?P<value>[^\s=;,\"']+=[^\s;,\"']+(?:;[ \t]*[^\s=;,\"']+=[^\s;,\"']*)*)",
+    _A,
 )
 
 
-#: A Chinese password word right before digits: ``门锁密码 246810``.
-_CJK_DIGITS = re.compile(r"(?:" + _CJK_WORDS + r")[ \t]?(?P<value>\d{4,12})(?!\d)")
+def _basic_ok(credentials: str) -> bool:
+    """Whether ``credentials`` is base64 of printable ``user:password``."""
+    try:
+        raw = base64.b64decode(credentials + "=" * (-len(credentials) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    try:
+        plain = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return ":" in plain and plain.isprintable()
 
 
-def _quoted_secrets(text: str) -> Iterator[Span]:
-    for pattern in (_QUOTED_SECRET, _CJK_PHRASE, _CJK_DIGITS):
-        for m in pattern.finditer(text):
-            value = m.group("value").strip().rstrip(_TRAILING)
-            if len(value) >= 4 and value.lower().strip(".") not in _NOT_A_VALUE:
-                start = m.start("value") + (len(m.group("value")) - len(m.group("value").lstrip()))
-                yield start, start + len(value), "secret", "passphrase"
+def _credentials(text: str, pos: int) -> tuple[int, int] | None:
+    """The credentials of an ``Authorization`` value starting at ``pos``."""
+    scheme = _SCHEME.match(text, pos)
+    if scheme is not None and scheme.group(1).lower() in _AUTH_SCHEMES:
+        m = _CREDENTIALS.match(text, scheme.end())
+        if m is None or _CREDENTIAL_PLACEHOLDER.fullmatch(m.group()):
+            return None
+        if scheme.group(1).lower() == "basic" and not _basic_ok(m.group()):
+            return None
+        return m.span()
+    m = _BARE_CREDENTIAL.match(text, pos)
+    return m.span() if m is not None else None
 
 
-def _keyword_secrets(text: str) -> Iterator[Span]:
-    for m in _KEYWORD_SECRET.finditer(text):
-        word, raw = m.group("word").lower(), m.group("value")
-        value = raw.rstrip(_TRAILING)
-        if not value:
-            continue
-        if value.lower().strip(".") in _NOT_A_VALUE or value.startswith("["):
-            continue
-        has_digit = any(c.isdigit() for c in value)
-        if word == "pin":
-            ok = value.isdigit() and 4 <= len(value) <= 8
-        elif re.fullmatch(_PASSWORD_WORDS, word):
-            # after "is/was/to" prose goes on ("...is something"): then a digit is needed
-            plain = value.isalpha()
-            ok = len(value) >= 4 and (has_digit or not plain or bool(m.group("strong")))
-        else:  # a key or a token: must look like one
-            ok = len(value) >= 8 and has_digit and any(c.isalpha() for c in value)
-        if ok:
-            yield m.start("value"), m.start("value") + len(value), "secret", "keyword"
+def _http_credentials(text: str) -> Iterator[Span]:
+    """Credentials of HTTP authentication (``Authorization: Basic|Bearer|Digest|token
+    ...``, of any length; ``Basic`` and base64 of ``user:password`` anywhere) and the
+    pairs of a ``Cookie`` header."""
+    low = text.lower()
+    if "authori" in low:
+        for m in _AUTH_FIELD.finditer(text):
+            span = _credentials(text, m.end())
+            if span is not None:
+                yield span[0], span[1], "token", "auth_header"
+    if "basic" in low:
+        for m in _BASIC.finditer(text):
+            if _basic_ok(m.group(1)):
+                yield m.start(1), m.end(1), "token", "auth_header"
+    if "cookie" in low:
+        for m in _COOKIE.finditer(text):
+            pairs = [p.split("=", 1)[1] for p in m.group("value").split(";") if "=" in p]
+            if any(len(v) >= 6 and any(c.isdigit() for c in v) for v in pairs):
+                yield m.start("value"), m.end("value"), "token", "cookie"
 
 
 # -- high-entropy strings ---------------------------------------------------------------------
@@ -423,6 +483,14 @@ _CANDIDATE = re.compile(
 _URL = re.compile(r"(?:https?|ftp|s3|git|ssh)://[^\s<>\"'，。）)]+|www\.[^\s<>\"'，。）)]+", _A)
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", _A)
 _WORDY = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{2,}(?![a-z])", _A)
+#: Public keys and certificates: random-looking, but not secret.
+_PUBLIC_KEY = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)"
+    r"@openssh\.com)[ \t]+AAAA[A-Za-z0-9+/]+={0,3}"
+    r"|-----BEGIN (?:RSA |EC |DSA |SSH2 )?(?:PUBLIC KEY|CERTIFICATE)-----.*?"
+    r"(?:-----END[^-]*-----|\Z)",
+    _A | re.DOTALL,
+)
 
 
 def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) -> Iterator[Span]:
@@ -441,7 +509,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
     - less than 70 % of it is made of word-like runs (``Camel``, ``case``,
       ``HTTP``), which leaves out ``CamelCase`` identifiers and compound names;
     - it is not inside a URL (links carry ids and slugs; a secret passed as
-      ``?token=...`` is found by the keyword rule instead).
+      ``?token=...`` is found by the keyword rule instead), an SSH public key or a
+      PEM public key or certificate.
 
     Example:
         >>> [s[2] for s in high_entropy_spans("key: 9fQ2xLr8TbV1mZk4PwS7nHc3")]
@@ -450,6 +519,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         []
     """
     urls = [m.span() for m in _URL.finditer(text)]
+    if "AAAA" in text or "-----BEGIN" in text:
+        urls += [m.span() for m in _PUBLIC_KEY.finditer(text)]
     for m in _CANDIDATE.finditer(text):
         tok = m.group().rstrip("=")
         if len(tok) < min_length or _UUID.fullmatch(tok):
@@ -475,6 +546,7 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _regex(_PRIVATE_KEY, "private_key", "pem", needs="-----BEGIN"),
     _regex(_JWT, "token", "jwt", needs="eyJ"),
     _regex(_AUTH_HEADER, "token", "auth_header", group=1),
+    _http_credentials,
     _regex(_API_KEYS, "api_key", "prefix"),
     _regex(_WEBHOOK, "api_key", "webhook", needs="://"),
     _emails,
@@ -484,8 +556,7 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _cn_ids,
     _cards,
     _phones,
-    _keyword_secrets,
-    _quoted_secrets,
+    labelled_secrets,
 )
 
 
@@ -517,6 +588,8 @@ def names_a_secret(key: str) -> bool:
         >>> [names_a_secret(k) for k in ("topic", "token_count", "pinned", "author")]
         [False, False, False, False]
     """
+    if "\\" in key:  # a key written with JSON escapes: "\\u5bc6\\u7801"
+        key = (unescape(key) or (key,))[0]
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", key)
     words = re.sub(r"[\s_\-.:/]+", " ", spaced).lower()
     return bool(_SECRET_NAME.search(words)) and not _MEASURE_NAME.search(words)

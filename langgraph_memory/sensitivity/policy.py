@@ -15,25 +15,47 @@ kind            what                                                            
 ``ssn``         US Social Security numbers in the 3-2-4 form (valid area/group)  ``[SSN]``
 ``card``        payment cards: 13-19 digits, IIN 2-6, Luhn, spaces/dashes        ``[CARD]``
 ``iban``        IBAN of a known country: length and mod-97 check                 ``[IBAN]``
-``api_key``     prefixed keys: ``sk-``, ``sk-proj-``, ``sk-ant-``, ``sk_live_``, ``[API_KEY]``
+``api_key``     prefixed keys: ``sk-`` (12 characters or more, with a digit and  ``[API_KEY]``
+                a letter), ``sk-proj-``, ``sk-ant-``, ``sk_live_``/``sk_test_``,
                 ``ghp_``/``gho_``/``github_pat_``, ``glpat-``, ``xox?-``,
-                ``AKIA``, ``AIza``, ``hf_``, ``npm_``, ``pypi-``, ``SG.``, ``SK``
-                (Twilio), ``shpat_``, ``dop_v1_``, Telegram bot tokens; Slack
-                and Discord webhook URLs
-``token``       JWTs; the credential after ``Bearer``/``Basic``/``token``        ``[TOKEN]``
+                ``AKIA``, ``AIza``, ``hf_``, ``npm_``, ``pypi-``, ``SG.``,
+                ``SK`` (Twilio), ``shpat_``, ``dop_v1_``, Telegram bot tokens;
+                Slack and Discord webhook URLs
+``token``       JWTs; HTTP credentials: after ``Authorization:`` (or             ``[TOKEN]``
+                ``Proxy-Authorization``, or a key of that name) with a scheme
+                (``Basic``, ``Bearer``, ``Digest``, ``token``...) at any length,
+                a Digest/OAuth/SigV4 parameter list whole; ``Basic`` and base64
+                of ``user:password`` anywhere; 16 characters or more after
+                ``Bearer``/``token``; the pairs of a ``Cookie:`` header
 ``private_key`` PEM private key blocks (to the END line, or the end of the text) ``[PRIVATE_KEY]``
-``secret``      values after "password/密码/PIN/secret/token/密钥 is/:/=/是", the  ``[SECRET]``
+``secret``      the value after a label naming a password, a key or a token,     ``[SECRET]``
+                however short or plain (``password: abc``, ``my password is
+                sunshine``, ``密码：abc``, ``口令是 tiger``, ``令牌：x``: see
+                :mod:`~langgraph_memory.sensitivity.labels`, which also says
+                what is not one: placeholders, code, rules, prose), the
                 password of URL credentials (``postgres://user:PASSWORD@host``),
                 ``AccountKey=`` of connection strings, and
-                high-entropy strings (see
-                :func:`~langgraph_memory.sensitivity.patterns.high_entropy_spans`)
+                high-entropy strings (SSH and PEM public keys left alone; see
+                :func:`.patterns.high_entropy_spans`)
 =============== ================================================================ ==============
+
+Text is scanned as typed and, when it holds JSON string escapes, decoded too
+(``{"\\u5bc6\\u7801": "x"}`` is ``{"密码": "x"}``; JSON inside JSON up to three
+levels), each finding mapped back to the escaped characters it came from. Full-width
+forms are scanned as ASCII. The gate's own marks (``[SECRET]``,
+``[TOKEN:0e9d220616f0]``) are never found again, so cleaning twice is cleaning once.
 
 Deliberately not detected (documented gaps): phone numbers written as bare
 digits without a ``+`` country code, a Chinese mobile prefix or separators
-(``4155550123`` looks like any order number), 15-digit pre-1999 Chinese IDs
+(``4155550123`` looks like any order number), US numbers without an area code
+(``555-0123``), 15-digit pre-1999 Chinese IDs
 (no checksum), pure-hex secrets without a keyword (indistinguishable from
-hashes and git SHAs), names and addresses (use the optional Presidio adapter).
+hashes and git SHAs), names and addresses (use the optional Presidio adapter);
+and of labelled secrets: a value on the line after its label, a value in
+Chinese characters (``口令：芝麻开门``), a plain English word after a key or token
+label and ``:`` (``secret: practice`` reads as prose; after ``=`` it is taken),
+labels in other languages (``Passwort``), ``pass:``, and one-time codes
+(``验证码``).
 
 Default policy: **redact every kind**. Redaction keeps the message useful (the
 sentence survives, the secret does not) and is what a user who did not think
@@ -56,8 +78,10 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import hashlib
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -71,6 +95,7 @@ from langgraph_memory.sensitivity.patterns import (
     high_entropy_spans,
     names_a_secret,
     to_halfwidth,
+    unescape,
 )
 
 __all__ = [
@@ -271,6 +296,11 @@ class SensitivityFilter:
             a != "allow" for a in self.policy.actions.values()
         )
         self._detectors: list[Detector] = [*DETECTORS, self._entropy, *detectors]
+        #: The marks this filter writes (``[SECRET]``, ``[EMAIL:0f3306f460ed]``): nothing
+        #: is found inside one, so redacting twice changes nothing (``[SECRET:1a2b...]``
+        #: holds a label word, a colon and a value-like digest).
+        mark = re.escape(self.policy.placeholder).replace(re.escape("{kind}"), "[A-Z_]+")
+        self._marks = re.compile(rf"{mark}|\[[A-Z_]+:[0-9a-f]{{12}}\]")
         # texts this filter gave out: the storage boundary sees most of them again (a
         # message cleaned on the write path, an entry's text cleaned by its layer)
         self._clean: dict[tuple[int, int], None] = {}
@@ -294,13 +324,29 @@ class SensitivityFilter:
             return []
         half = to_halfwidth(text)
         spans = [s for detect in self._detectors for s in detect(half) if s[1] > s[0]]
+        if "\\" in half and (decoded := unescape(half)) is not None:
+            # JSON written with escapes ('{"\\u5bc6\\u7801": "x"}', '{\\"password\\": ...'):
+            # scanned decoded too, each finding mapped back to the characters it came from
+            plain, offsets = decoded
+            spans += [
+                (offsets[a], offsets[b], kind, name)
+                for detect in self._detectors
+                for a, b, kind, name in detect(to_halfwidth(plain))
+                if b > a
+            ]
         rank = {k: i for i, k in enumerate(KINDS)}
         spans.sort(key=lambda s: (-(s[1] - s[0]), rank.get(s[2], len(rank)), s[0]))
-        taken: list[Span] = []
+        if "[" in half or self.policy.placeholder[0] != "[":
+            marks = [m.span() for m in self._marks.finditer(half)]
+            spans = [s for s in spans if not any(a <= s[0] < b for a, b in marks)]
+        taken: list[Span] = []  # in text order, none overlapping
+        starts: list[int] = []
         for s in spans:
-            if all(s[1] <= t[0] or s[0] >= t[1] for t in taken):
-                taken.append(s)
-        taken.sort()
+            i = bisect.bisect_right(starts, s[0])
+            if (i and taken[i - 1][1] > s[0]) or (i < len(taken) and taken[i][0] < s[1]):
+                continue
+            taken.insert(i, s)
+            starts.insert(i, s[0])
         return [Finding(k, a, b, self.policy.action_for(k), d) for a, b, k, d in taken]
 
     def apply(

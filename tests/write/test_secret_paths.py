@@ -135,6 +135,13 @@ KINDS: dict[str, tuple[str, str]] = {
     "high_entropy": ("6GKFSufrdZSlB5er8bOfZqfM2oeq3hDavJA76rNi", "backup code {s}"),
     "secret_key_env": ("d8f7a6e5c4b3a2910f8e7d6c5b4a3921", "SECRET_KEY={s}"),
     "client_secret": ("Qm9vdHN0cmFwQ2xpZW50U2VjcmV0MTIz", "client_secret: {s}"),
+    # Trust II: short and plain values after a label, short keys, HTTP credentials, escapes
+    "password_short": ("Kq7#zR", "wifi password: {s}"),
+    "password_plain_word": ("moonstruck", "my password is {s}"),
+    "kouling_cn": ("Kl9tiger", "口令是 {s}"),
+    "openai_short": ("sk-Zx81Ka02Lm93Qp", "the key {s} works"),
+    "basic_auth": ("dXNlcjpwYXNz", "Authorization: Basic {s}"),
+    "json_escaped_key": ("Hz4!qLw9", '{{"\\u5bc6\\u7801": "{s}"}}'),
 }
 SENTENCES = {kind: text.format(s=secret) for kind, (secret, text) in KINDS.items()}
 #: sentence -> the bare secret it holds (what the paths that name a secret by its key write)

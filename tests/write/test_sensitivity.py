@@ -20,6 +20,7 @@ from langgraph_memory.sensitivity.patterns import (
     iban_check_digits,
     iban_ok,
     luhn_ok,
+    names_a_secret,
 )
 from langgraph_memory.sensitivity.policy import (
     Finding,
@@ -49,25 +50,49 @@ def kinds(text: str) -> list[str]:
 
 
 # -- the corpus ---------------------------------------------------------------------------------
-def test_corpus_meets_the_targets() -> None:
+def test_corpus_meets_the_targets_on_both_halves() -> None:
     bench = _bench()
+    halves = {h: bench.evaluate(bench.CORPUS, half=h) for h in ("tune", "held")}
     report = bench.evaluate(bench.CORPUS)
-    assert report.lines >= 150 and report.gold >= 100
-    assert report.recall() >= 0.97, report.errors  # the trust issue's targets
-    assert report.precision() >= 0.95, report.errors
+    assert report.lines >= 500 and report.gold >= 300
+    tune, held = halves["tune"], halves["held"]
+    # the trust issue's targets: 0.99 on the half the detector was tuned on; the
+    # held-back half, never looked into while tuning, is held to what it measured
+    # (precision 0.987, recall 0.981 at the Trust II widening: see benchmarks/RESULTS.md)
+    assert tune.recall() >= 0.99 and tune.precision() >= 0.99, tune.errors
+    assert held.recall() >= 0.98 and held.precision() >= 0.98, "held-back half regressed"
+    assert report.recall() >= 0.985 and report.precision() >= 0.99
     for kind in ("email", "phone", "cn_id", "card", "iban", "api_key", "token", "secret"):
-        assert report.recall(kind) >= 0.9, (kind, report.errors)
-        assert report.precision(kind) >= 0.9, (kind, report.errors)
-    assert report.leaks <= 0.05 * report.gold
+        assert report.recall(kind) >= 0.95, (kind, report.errors)
+        assert report.precision(kind) >= 0.95, (kind, report.errors)
+    assert report.leaks <= 0.01 * report.gold
 
 
-def test_corpus_has_both_languages_and_negatives() -> None:
-    import json
+def test_corpus_halves_follow_a_fixed_rule() -> None:
+    bench = _bench()
+    rows = bench.load()
+    assert len({r["text"] for r in rows}) == len(rows)  # a text is in one half only
+    for half in ("tune", "held"):
+        mine = [r for r in rows if bench.half_of(r["text"]) == half]
+        assert len(mine) >= 250
+        assert sum(len(r["spans"]) for r in mine) >= 150
+        assert sum(r["lang"] == "zh" for r in mine) >= 90
+        assert sum(not r["spans"] for r in mine) >= 100
+    # the rule: the parity of the SHA-256 of the text, nothing else
+    assert bench.half_of("my password is sunshine") == "held"
+    assert bench.half_of("password: abc") == "tune"
 
-    rows = [json.loads(x) for x in (ROOT / "tests/data/sensitivity_corpus.jsonl").open()]
-    assert len(rows) >= 150
-    assert sum(r["lang"] == "zh" for r in rows) >= 50
-    assert sum(not r["spans"] for r in rows) >= 60
+
+def test_corpus_has_every_secret_kind_in_both_languages() -> None:
+    rows = _bench().load()
+    for kind in ("private_key", "api_key", "token", "secret", "email", "phone", "card"):
+        for lang in ("en", "zh"):
+            assert any(
+                r["lang"] == lang and kind in {s["kind"] for s in r["spans"]} for r in rows
+            ), (kind, lang)
+    notes = " ".join(r["note"] for r in rows)
+    for negative in ("placeholder", "environment variable", "type annotation", "length"):
+        assert negative in notes, negative
 
 
 # -- kinds, one by one ----------------------------------------------------------------------
@@ -98,6 +123,192 @@ def test_corpus_has_both_languages_and_negatives() -> None:
 )
 def test_kinds(text: str, expected: list[str]) -> None:
     assert kinds(text) == expected
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    """``(kind, the text it covers)`` of each finding."""
+    return [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+
+
+# -- Trust II: the detector misses, as classes ------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # a short value after a label that names a secret
+        ("password: abc", "abc"),
+        ("pwd=xyz", "xyz"),
+        ("passwd: abc", "abc"),
+        ('{"password": "abc"}', "abc"),
+        ("PGPASSWORD=abc123 psql", "abc123"),
+        ("login --password=abc", "abc"),
+        ("Password for root: toor", "toor"),
+        ("SECRET=abc", "abc"),
+        ("X-API-Key: abc123xyz", "abc123xyz"),
+        ("PIN码是 9527", "9527"),
+        # a plain word after "is", "was", "to"
+        ("my password is sunshine", "sunshine"),
+        ("Her password was dragon, sadly", "dragon"),
+        ("I set my password to sunflower yesterday", "sunflower"),
+        ("the password for the router is letmein", "letmein"),
+        ("my password is literally password", "password"),
+        # a label after another secret word
+        ("Your secret is password: Tr0ub4dor&3x", "Tr0ub4dor&3x"),
+        # only a space between, a value that mixes letters and digits
+        ("wifi: HomeNet, password sunshine22", "sunshine22"),
+        ("run it with --password hunter22", "hunter22"),
+        # Chinese forms: full-width colon and spaces, 是/叫/改成/设置成, every label word
+        ("密码：abc", "abc"),
+        ("WiFi 密码\u3000：\u3000abc", "abc"),
+        ("我的密码是sunshine", "sunshine"),
+        ("口令是 tiger", "tiger"),
+        ("口令：open", "open"),
+        ("秘钥：abc", "abc"),
+        ("密钥是 k3y", "k3y"),
+        ("令牌：xyz789", "xyz789"),
+        ("私钥：mykey1", "mykey1"),
+        ("我的邮箱密码叫 monkey", "monkey"),
+        ("我把密码改成了 dragon", "dragon"),
+        ("登录密码设置成 sunflower 了", "sunflower"),
+        ("门禁密碼是 5566", "5566"),
+        ("工号 1024，密码 mima888", "mima888"),
+        ("给你我家wifi密码：１２３ａｂｃ", "１２３ａｂｃ"),
+        ("路由器密码：correct horse battery staple", "correct horse battery staple"),
+    ],
+)
+def test_a_value_after_a_secret_label_is_found(text: str, secret: str) -> None:
+    assert ("secret", secret) in found(text), found(text)
+    assert FILTER.redact(text).count(secret) == text.count(secret) - 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I forgot my password again, can you help?",
+        "Click the password reset link in the email we sent.",
+        "The password field is required.",
+        "password_hash = bcrypt.hashpw(password.encode(), salt)",
+        "password: ********",
+        "password: <your-password>",
+        "Password: [REDACTED]",
+        "DB_PASSWORD=${DB_PASSWORD}",
+        "password = os.environ['DB_PASSWORD']",
+        "class Login(BaseModel):\n    password: str",
+        "connect(host, user=user, password=password)",
+        "my password is too short",
+        "Your password is incorrect. Please try again.",
+        "Her password was stolen in the breach last year.",
+        "the password is 12 characters long",
+        "api_key: YOUR_API_KEY",
+        "token: null",
+        "The secret to good bread is time.",
+        "The token is invalid or expired.",
+        "Enter your PIN to continue.",
+        "我忘了密码，怎么办",
+        "密码重置链接已发送到您的邮箱",
+        "密码：******",
+        "密码：<你的密码>",
+        "密码为 8-16 位字母和数字组合",
+        "密码不能为空",
+        "令牌过期了，请重新登录",
+        "wifi 密码是多少？",
+        "Authorization: Bearer <token>",
+        "Authorization: Bearer $TOKEN",
+        "Authorization: Basic base64(user:pass)",
+        "authorization: pending manager approval",
+        "We turned off basic authentication last week.",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl bob@host",
+        "pip install sk-video and scikit-learn",
+    ],
+)
+def test_talk_about_secrets_without_one_is_left_alone(text: str) -> None:
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "key", ["sk-abc123def456ghi789", "sk-Zx81Ka02Lm93Qp", "sk-proj-abc123XYZ789def",
+            "sk-ant-api03-abc123def456", "sk_test_abc123def456"],
+)  # fmt: skip
+def test_short_openai_style_keys(key: str) -> None:
+    assert found(f"key {key}, thanks") == [("api_key", key)]
+    assert found(f"试试这个：{key}") == [("api_key", key)]
+
+
+def test_short_keys_need_a_digit_and_a_letter() -> None:
+    assert found("the sk- prefix, sk-learn, sk-abcdefghijklmnop, sk-1234567890123") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "credential"),
+    [
+        ("Authorization: Basic dXNlcjpwYXNz", "dXNlcjpwYXNz"),
+        ("authorization: basic dXNlcjpwYXNz", "dXNlcjpwYXNz"),
+        ("Proxy-Authorization: Basic Ym9iOnNlY3JldA==", "Ym9iOnNlY3JldA=="),
+        ("curl -H 'Authorization: Bearer abc123' https://x.io", "abc123"),
+        ('headers = {"Authorization": "Bearer 7f3a9c"}', "7f3a9c"),
+        ("请求头：Authorization：Bearer tok_live_7Hq", "tok_live_7Hq"),
+        ("Authorization: token ghp_short123", "ghp_short123"),
+        (
+            'Authorization: Digest username="bob", nonce="dcd98b71", response="6629fae4"',
+            'username="bob", nonce="dcd98b71", response="6629fae4"',
+        ),
+        ("the service sends Basic dXNlcjpwYXNz with every call", "dXNlcjpwYXNz"),
+        ("Cookie: sessionid=8f2k1m9x; csrftoken=Zk92La", "sessionid=8f2k1m9x; csrftoken=Zk92La"),
+    ],
+)
+def test_http_credentials_of_any_length(text: str, credential: str) -> None:
+    assert ("token", credential) in found(text), found(text)
+
+
+def test_basic_credentials_must_be_base64_of_user_and_password() -> None:
+    assert found("Basic training starts on Monday, basic dGVzdA== is not a pair") == []
+
+
+# -- JSON written with escapes ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (r'{"\u5bc6\u7801": "hunter2"}', "hunter2"),
+        (r'{"user": "bob", "\u53e3\u4ee4": "abc"}', "abc"),
+        (r'"\u6211\u7684\u5bc6\u7801\u662fsunshine"', "sunshine"),
+        (r'{"\u0070\u0061\u0073\u0073\u0077\u006f\u0072\u0064": "hunter2"}', "hunter2"),
+        (r"{\"password\": \"hunter2\"}", "hunter2"),
+        (r'"{\\\"\\u5bc6\\u7801\\\": \\\"abc\\\"}"', "abc"),  # JSON in JSON in JSON
+        (r'{"\u4ee4\u724c": "tok_9f8e7d"}', "tok_9f8e7d"),
+    ],
+)
+def test_json_escapes_are_decoded_before_detection(text: str, secret: str) -> None:
+    assert ("secret", secret) in found(text), found(text)
+    assert secret not in FILTER.redact(text)
+
+
+def test_escaped_findings_map_back_to_the_escaped_characters() -> None:
+    text = r'mail {"to": "zhang\u0040example.com", "\u5bc6\u7801": "\u0061bc"}'
+    assert found(text) == [("email", r"zhang\u0040example.com"), ("secret", r"\u0061bc")]
+    assert FILTER.redact(text) == r'mail {"to": "[EMAIL]", "\u5bc6\u7801": "[SECRET]"}'
+
+
+@given(
+    st.sampled_from(["密码", "口令", "密钥", "令牌", "password", "api_key"]),
+    st.text(string.ascii_letters + string.digits + "!@#%&-_", min_size=3, max_size=24),
+    st.integers(1, 3),
+)
+def test_a_secret_in_json_dumped_any_number_of_times_is_found(
+    label: str, value: str, times: int
+) -> None:
+    """``json.dumps`` writes Chinese as ``\\u`` escapes; dumped again, as escaped escapes."""
+    import json
+
+    value = "Zq9" + value  # a credential for every label (a digit, mixed case)
+    text = json.dumps({"user": "bob", label: value})
+    for _ in range(times - 1):
+        text = json.dumps(text)
+    clean = FILTER.redact(text)
+    assert value not in clean, (text, clean)
+
+
+def test_a_mapping_key_written_with_escapes_names_a_secret() -> None:
+    assert names_a_secret(r"\u5bc6\u7801") and names_a_secret(r"db_\u53e3\u4ee4")
+    assert FILTER.apply_value({r"\u5bc6\u7801": "hunter2"}) == {r"\u5bc6\u7801": "[SECRET]"}
 
 
 def test_overlaps_keep_the_longest() -> None:
@@ -334,3 +545,14 @@ def test_presidio_missing_is_a_clear_import_error() -> None:
         pytest.skip("presidio-analyzer is installed")
     with pytest.raises(ImportError, match="presidio-analyzer"):
         SensitivityFilter(SensitivityPolicy(presidio=True))
+
+
+def test_redaction_is_idempotent_on_the_corpus() -> None:
+    """Nothing is found in the gate's own marks: a text cleaned twice (a document's id
+    looked up again, a record written again) is the text cleaned once."""
+    flt = SensitivityFilter()  # no memory of what it gave out
+    for row in _bench().load():
+        once = flt.pseudonym(row["text"])
+        assert flt.pseudonym(once) == once, row["text"]
+        clean = SensitivityFilter().redact(row["text"])
+        assert SensitivityFilter().redact(clean) == clean, row["text"]

@@ -134,3 +134,47 @@ def test_refuse_policy_raises_and_stores_nothing(tmp_path: Path, policy: object)
     data = _raw(directory)
     assert not [v for v in _variants(SECRETS["card"]) if v in data]
     assert b"fine" not in data
+
+
+#: Trust II: the short secrets the detector missed, each as it reaches storage.
+SHORT = {
+    "basic": "dXNlcjpwYXNz",  # Authorization: Basic, base64 of user:pass
+    "bearer": "tok_7Hq9x",
+    "sk_short": "sk-abc123def456ghi789",
+    "escaped_key": "hunter2hunter",
+    "plain_word": "sunshinepassword",
+}
+
+
+def test_document_metadata_source_with_http_credentials_leaves_none_on_disk(
+    tmp_path: Path,
+) -> None:
+    """A loader's ``Document.metadata["source"]`` reaches the store three ways: as the
+    document's id (when none is given), in each chunk's metadata and in the entries
+    indexed from them. Every one goes through the gate (the path was sound; the
+    detector did not know short ``Basic`` credentials)."""
+    from langchain_core.documents import Document
+
+    directory = tmp_path / "mem"
+    sources = [
+        f"Authorization: Basic {SHORT['basic']}",
+        f"GET /api with Authorization: Bearer {SHORT['bearer']}",
+        f"key {SHORT['sk_short']}",
+        f'{{"\\u5bc6\\u7801": "{SHORT["escaped_key"]}"}}',
+        f"my password is {SHORT['plain_word']}",
+    ]
+    with MemoryManager(directory, embeddings=HashingEmbeddings()) as mm:
+        for i, source in enumerate(sources):
+            doc = Document(
+                page_content=f"# Notes {i}\n\nThe API is called with basic auth.",
+                metadata={"source": source, "page": i},
+            )
+            info = mm.documents.add("alice", doc)
+            assert "[" in info.document_id  # the source, its secret pseudonymised
+        mm.flush(timeout=60)
+        chunk = mm.documents.chunks("alice", info.document_id)[0]
+        assert chunk.source_metadata["source"] == "my password is [SECRET]"
+        mm.build_context("alice", "s1", "api basic auth notes", token_budget=400)
+    data = _raw(directory)
+    leaks = {k: v for k, v in SHORT.items() if [x for x in _variants(v) if x in data]}
+    assert leaks == {}

@@ -1,0 +1,332 @@
+"""Secrets written after a label that names them: ``password: abc``, ``my password is
+sunshine``, ``密码：abc``, ``我的密码是sunshine``, ``口令是 tiger``, ``api_key = "..."``,
+``PIN码是 9527``.
+
+A label is a word naming a password (``password``, ``passwd``, ``passphrase``,
+``passcode``, ``pwd``, ``pw``, ``PIN``, ``密码``, ``密碼``, ``口令``), a key or a token
+(``secret``, ``token``, ``api key``, ``access key``, ``private key``, ``密钥``,
+``秘钥``, ``密鑰``, ``私钥``, ``令牌``...). After it comes a separator, then the value:
+
+- **strong** separators, after which the next word is the value: ``:``, ``=``,
+  ``=>``, ``->``, `` - ``, ``is:``, and the Chinese verbs ``是``, ``为``, ``叫``,
+  ``改成``, ``设置为``... (``就是``, ``也是``); an English label may be qualified first
+  (``password for the router is``, ``password for root:``);
+- **weak** ones, after which prose may go on: ``is``, ``was``, ``to``, ``changed to``;
+- **none** but a space (``password sunshine22``, ``门锁密码 246810``).
+
+The value is one token, a quoted phrase (``"correct horse battery staple"``), or after
+a Chinese label and a strong separator, ASCII words up to the clause's end (at most
+eight). It is kept when it could be a secret:
+
+- never a placeholder (``********``, ``<your-password>``, ``[REDACTED]``, ``${X}``,
+  ``YOUR_API_KEY``), code naming or reading a secret (``os.environ[...]``,
+  ``self.password``, ``password=password``, ``access_token``), a type (``str``), a
+  length rule (``8-16 位``, ``8 characters``) or a word of prose (``wrong``, ``the``,
+  ``required``);
+- after a password label (English or Chinese) or a Chinese key label and a strong
+  separator or quotes: anything else of 3 characters or more (``password: abc``);
+- after a weak separator: the same, but a plain word only when it does not read as
+  prose (``sunshine``, not ``expired``, ``stolen`` or ``encrypted``); one hedge
+  before it is skipped (``is literally password``);
+- after an English key or token label: only what looks like a credential, a digit, a
+  symbol or mixed case (``token: 4f9a2c7e1b``; not ``secret: practice``), but any value
+  after ``=`` or in quotes (``SECRET=abc``: configuration and code); after ``is``, 8
+  characters or more with letters and digits (``the API key is 3f7868...``);
+- after only a space: letters and digits mixed (``password sunshine22``), or 4 to 12
+  digits after a Chinese label;
+- a ``PIN`` (``PIN code``, ``PIN码``): 4 to 8 digits, after a separator.
+
+A label glued to letters before it (``PGPASSWORD=``, ``AppSecret 是``) counts before a
+strong separator only; ``key`` is a label only in a compound (``api key``,
+``secret_key``, ``private key``, ``license key``...).
+
+Detection is on the half-width copy of the text (``：`` is ``:``, ``　`` a space), so
+full-width forms are covered; the values are ASCII.
+
+Example:
+    >>> [v for v in values("password: abc; 我的密码是sunshine; my password is wrong")]
+    ['abc', 'sunshine']
+    >>> values("Your secret is password: Tr0ub4dor&3x")
+    ['Tr0ub4dor&3x']
+    >>> values("password: ********, DB_PASSWORD=${DB_PASSWORD}, password: str")
+    []
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+__all__ = ["labelled_secrets", "values"]
+
+# -- labels -------------------------------------------------------------------------------
+_PASSWORD_ZH = "密码|密碼|口令"
+_KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
+#: The word of a label, searched in the lower-cased text (a plain alternation, which
+#: the regex engine scans fast: most texts hold none). Compounds (``api key``,
+#: ``client secret``, ``access_token``) end in one of these words.
+_LABEL = re.compile(
+    r"pass(?:word|wd|phrase|code)|pwd|pw|pin|secret|token|key|" + _PASSWORD_ZH + "|" + _KEY_ZH
+)
+_LABEL_ANY_CASE = re.compile(_LABEL.pattern, re.IGNORECASE)
+#: What names a key before ``key`` (``key`` alone is too common a word to be a label).
+_KEY_NAME = re.compile(
+    r"(?:api|access|secret|private|account|signing|encryption|decryption|app|shared[_ \-]?access"
+    r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery)[_ \-]?$",
+    re.IGNORECASE,
+)
+_PIN_CODE = re.compile(r"[ _\-]?code(?![A-Za-z])", re.IGNORECASE)
+_CJK_CODE = re.compile("码|碼")
+
+# -- separators ---------------------------------------------------------------------------
+_CJK_VERB = (
+    r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则)?"
+    r"(?:是|为|為|叫做?|改成了?|改为|改為|换成了?|换为|设为|设成|设置为|设置成|设定为"
+    r"|重置为|修改为|更改为|变成了?)"
+)
+_STRONG = re.compile(
+    r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+"
+    r"|[ \t]*" + _CJK_VERB + r"[ \t]*(?:[:=][ \t]*)?"
+    r"|[ \t]+(?:is|was)[ \t]*:[ \t]*",
+    re.IGNORECASE,
+)
+_WEAK = re.compile(
+    r"[ \t]+(?:(?:is|was|has[ \t]+been|had[ \t]+been|got|will[ \t]+be)[ \t]+)?"
+    r"(?:changed|set|reset|updated|switched)[ \t]+to[ \t]+"
+    r"|[ \t]+(?:is|was|to|will[ \t]+be)[ \t]+",
+    re.IGNORECASE,
+)
+#: ``password for the router is``, ``password for root:``: up to four words between.
+_QUALIFIER = re.compile(
+    r"[ \t]+(?:for|of|on|at|to)(?:[ \t]+[A-Za-z0-9_'.@\-]+){1,4}?"
+    r"(?=[ \t]*[:=]|[ \t]+(?:is|was)[ \t])",
+    re.IGNORECASE,
+)
+_BARE = re.compile(r"[ \t]+")
+_BARE_ZH = re.compile(r"[ \t]*")
+
+# -- values -------------------------------------------------------------------------------
+_QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "『": "』"}
+_TOKEN = re.compile(r"[\x21-\x7e]{1,200}")
+_WORD = re.compile(r"[ \t]+([\x21-\x7e]{1,200})")
+_TRAILING = ".,;:)]}>\"'`”’」』"
+#: A value that stands where one would go: masked, bracketed, templated, an env name.
+_PLACEHOLDER = re.compile(
+    r"[*xX#?._\-]+|.*\*\*\*.*"
+    r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
+    r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+",
+)
+#: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
+_CODE = re.compile(
+    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*", re.ASCII
+)
+#: An identifier naming a secret (``access_token``, ``dbPassword``, ``API_KEY``, ``pwd``).
+_SECRETISH = re.compile(
+    r"(?:[A-Za-z0-9]+[_\-])*(?i:pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|apikey)"
+    r"(?:[_\-][A-Za-z0-9]+)*|[a-z]+(?:Pass(?:word)?|Pwd|Secret|Token|Key)[A-Za-z]*"
+)
+#: A length rule after the value: ``8 characters``, ``8-16 位``, ``6 digits``.
+_LENGTH_UNIT = re.compile(
+    r"[ \t]*(?:位|个字符|個字元|个字|字符|字元|characters?|chars?|digits?|letters?|symbols?"
+    r"|numbers?|words?|bytes?)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+#: Words that follow a label in prose, schemas and code, never as its value.
+_STOP = frozenset(
+    """
+    a an the this that these those it its it's is was are be been being to too of for on
+    in at by with without from into onto about like as and or but not no nor so if then
+    than my your his her our their mine yours hers ours theirs me you him them us we they
+    he she what which who whom whose where when why how here there now still just only also
+    even ever never always already again very quite rather really pretty simply literally
+    actually basically probably definitely usually often sometimes
+    wrong incorrect correct right valid invalid expired weak strong long short easy hard
+    simple complex same different new old good bad fine ok okay great perfect safe unsafe
+    secure insecure empty blank missing required optional mandatory needed necessary unknown
+    forgotten lost hidden visible private public random generic default temporary common
+    unique personal stronger weaker longer shorter better worse easier harder safer simpler
+    enough sensitive case case-sensitive important relevant
+    changed reset set unset saved stored encrypted hashed salted protected compromised
+    leaked stolen shown known given taken written chosen broken sent kept made found done
+    gone due something anything nothing everything someone somewhere whatever one
+    null none nil undefined n/a na tbd todo redacted masked example placeholder sample
+    below above attached following follows see check ask use enter type click choose pick
+    create provide contact please via inside under behind within off true false yes
+    str string int integer number bool boolean bytes text char varchar any object secretstr
+    optional list dict field column input value param parameter variable argument attribute
+    property prompt dialog box form length strength policy rules requirements hint manager
+    recovery login reminder expiry expiration file files
+    """.split()
+)
+#: Hedges skipped before the value after a weak separator (``is literally x``).
+_HEDGES = frozenset("literally just simply actually basically still now really always".split())
+#: Endings of words that read as prose after ``is`` (``expired``, ``expiring``, ``usable``).
+_PROSE_END = ("ly", "ed", "ing", "able", "ible", "ful", "less", "ous", "ive", "ent")
+#: Names of hashes and encodings that follow a password word without being its value.
+_NOT_BARE = re.compile(
+    r"(?i)md5|sha-?\d+|base64|utf-?8|argon2(?:id|i|d)?|pbkdf2|2fa|mfa|v\d+|\d+(?:\.\d+)+"
+)
+
+
+def _letter(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is an ASCII letter."""
+    return 0 <= i < len(text) and text[i].isascii() and text[i].isalpha()
+
+
+def _prose(word: str) -> bool:
+    """Whether a plain word after ``is`` reads as prose rather than a value."""
+    return word in _STOP or (len(word) >= 6 and word.endswith(_PROSE_END))
+
+
+def _looks_like_credential(value: str) -> bool:
+    """A digit, a symbol, or upper case after the first letter: ``4f9a``, ``Zx9``."""
+    return any(c.isdigit() for c in value) or not value.isalpha() or not value[1:].islower()
+
+
+def _rejected(value: str, sep: str, text: str, end: int) -> bool:
+    """What no label's value can be (see the module docs)."""
+    word = value.rstrip("!?").lower()
+    head = re.split(r"[\[(<]", word, maxsplit=1)[0]
+    if not word or word in _STOP or head in _STOP or _PLACEHOLDER.fullmatch(value):
+        return True
+    if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
+        return True
+    if _SECRETISH.fullmatch(value) and (
+        not value.isalpha() or value.isupper() or not value[1:].islower()
+    ):
+        return True  # an identifier: access_token, API_KEY, dbPassword
+    # after "=", code: password=password, password=pwd, password=form_data
+    return sep.rstrip().endswith("=") and (
+        bool(_SECRETISH.fullmatch(value)) or bool(re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value))
+    )
+
+
+def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
+    """The value at ``pos``: ``(start, end, quoted)``."""
+    close = _QUOTES.get(text[pos : pos + 1])
+    if close is not None:
+        end = text.find(close, pos + 1, pos + 202)
+        newline = text.find("\n", pos + 1, end) if end > 0 else -1
+        if end > pos + 1 and newline < 0:
+            return pos + 1, end, True
+        pos += 1
+    m = _TOKEN.match(text, pos)
+    if m is None:
+        return None
+    end, words = m.end(), 1
+    while phrase and words < 8 and text[end - 1] not in ",;.!?:":  # 密码：correct horse
+        m = _WORD.match(text, end)
+        if m is None:
+            break
+        end, words = m.end(), words + 1
+    raw = text[pos:end].rstrip(_TRAILING)
+    return (pos, pos + len(raw), False) if raw else None
+
+
+def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
+    """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
+    digit = any(c.isdigit() for c in value)
+    if kind == "pin":
+        return value.isdigit() and 4 <= len(value) <= 8 and sep != "bare"
+    if sep == "bare":
+        if _NOT_BARE.fullmatch(value):
+            return False
+        letters = any(c.isalpha() for c in value)
+        if kind in ("pwzh", "keyzh"):
+            return (value.isdigit() and 4 <= len(value) <= 12) or (
+                digit and letters and len(value) >= 4
+            )
+        return kind == "pw" and digit and letters and len(value) >= 5
+    if kind == "key":  # an English key or token label: it must look like one
+        if sep == "weak":
+            return len(value) >= 8 and digit and any(c.isalpha() for c in value)
+        code = quoted or sep == "assign"  # token="abc", SECRET=abc: code or config
+        return len(value) >= 3 and (code or _looks_like_credential(value))
+    if len(value) < 3:
+        return False
+    if sep == "weak" and value.rstrip("!?").isalpha():
+        return not _prose(value.rstrip("!?").lower())
+    return True
+
+
+def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
+    """The kind of the label word ``m`` (``pw``, ``pin``, ``key``, ``pwzh``, ``keyzh``),
+    where its separator starts, and whether it is glued to letters before it
+    (``PGPASSWORD``, ``AppSecret``); ``None`` when the word is part of another."""
+    word, start, end = m.group().lower(), m.start(), m.end()
+    if not word.isascii():
+        return ("pwzh" if word in _PASSWORD_ZH else "keyzh"), end, False
+    if _letter(text, end):  # passwords, pinned, keyboard, tokens
+        return None
+    i = start
+    while i > 0 and _letter(text, i - 1):
+        i -= 1
+    if start - i > 12:
+        return None
+    if word == "key" and not _KEY_NAME.search(text, max(0, start - 24), start):
+        return None
+    if word == "pin":
+        code = _PIN_CODE.match(text, end)
+        end = code.end() if code is not None else end
+    if word in ("pin", "pw", "pwd") or word.startswith("pass"):
+        code = _CJK_CODE.match(text, end)  # PIN码
+        end = code.end() if code is not None else end
+    kind = "pin" if word == "pin" else "key" if word in ("secret", "token", "key") else "pw"
+    glued = start > i and not (word == "key" and _KEY_NAME.search(text, i, start))
+    return kind, end, glued
+
+
+def _find(text: str) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, detector)`` of each labelled value in ``text``."""
+    low = text.lower()
+    words = _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
+    for m in words:
+        label = _label(text, m)
+        if label is None:
+            continue
+        kind, pos, glued = label
+        if glued and kind == "pin":
+            continue
+        if not kind.endswith("zh"):
+            q = _QUALIFIER.match(text, pos)
+            if q is not None:
+                pos = q.end()
+        sep = "strong"
+        s = _STRONG.match(text, pos)
+        if s is not None and s.group().rstrip().endswith("="):
+            sep = "assign"
+        if s is None and not glued:  # PGPASSWORD=x, AppSecret 是 x: a strong one only
+            s, sep = _WEAK.match(text, pos), "weak"
+            if s is None:
+                s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
+        if s is None or s.end() >= len(text):
+            continue
+        phrase = sep != "weak" and sep != "bare" and kind.endswith("zh")
+        found = _value(text, s.end(), phrase)
+        if found is None:
+            continue
+        a, b, quoted = found
+        value = text[a:b]
+        if sep == "weak" and value.lower() in _HEDGES:  # "is literally password"
+            w = _WORD.match(text, b)
+            if w is None:
+                continue
+            a, b = w.start(1), w.start(1) + len(w.group(1).rstrip(_TRAILING))
+            value = text[a:b]
+        if not value or _rejected(value, s.group(), text, b):
+            continue
+        if _accept(kind, sep, value, quoted):
+            yield a, b, "passphrase" if quoted or " " in value else "keyword"
+
+
+def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """Spans ``(start, end, "secret", detector)`` of the values written after a label
+    that names a secret (see the module docs); ``detector`` is ``keyword``, or
+    ``passphrase`` for a quoted value or one of several words."""
+    for a, b, name in _find(text):
+        yield a, b, "secret", name
+
+
+def values(text: str) -> list[str]:
+    """The labelled values of ``text``, as text (for examples and tests)."""
+    return [text[a:b] for a, b, _, _ in labelled_secrets(text)]
