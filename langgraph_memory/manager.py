@@ -142,6 +142,10 @@ class MemoryManager:
         self.path: Path | None = getattr(backend, "file", None)
         parts = self._parts = wire(backend, self.config, embeddings, llm, reranker)
         self._life = parts.lifetime
+        # Dropped without close(): the lifetime's finaliser stops the threads and closes
+        # the store (the closers of close(), none of which holds the lifetime or this
+        # manager, so neither the worker thread nor the finaliser keeps them alive).
+        self._life.release_on_drop(parts.write.close, parts.read.close, parts.storage.close)
         self._backend, self._write, self._read = parts.storage, parts.write, parts.read
         self._longterm = parts.longterm
         self.tasks = Tasks(parts.working, parts.reflector, parts.consolidator, self._life)
@@ -532,7 +536,13 @@ class MemoryManager:
         return self._backend.backup(dest)
 
     def close(self) -> None:
-        """Stop the background worker and close the store (pending work resumes next time)."""
+        """Stop the background worker and close the store (pending work resumes next time).
+
+        Closing twice is a no-op. A manager dropped without ``close()`` is closed when
+        it is garbage collected (it and every part of it, ``mm.tasks`` and its kin,
+        unreachable); accepted messages are in the store already, and are embedded
+        the next time it is opened.
+        """
         if self._life.closed:
             return
         self._parts.close()

@@ -1,3 +1,4 @@
 """The ``langgraph-memory`` command line: commands (:mod:`.commands`), rendering
-(:mod:`.render`) and documents (:mod:`.docs`).
+(:mod:`.render`), documents (:mod:`.docs`) and the terminal-safe console every line
+of it is printed on (:mod:`.terminal`).
 """

@@ -41,6 +41,7 @@ from langgraph_memory import __version__
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.cli import docs as cli_docs
 from langgraph_memory.integrations.cli import render as render
+from langgraph_memory.integrations.cli.terminal import SafeConsole, json_text, logging_to, shown
 from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
 __all__ = ["main", "build_parser", "parse_record", "DEMO_QUESTIONS"]
@@ -62,6 +63,12 @@ RECORD_KEYS = frozenset(
 )
 #: Errors reported as a one-line message (exit code 1) instead of a traceback.
 USER_ERRORS = (ValueError, TypeError, OSError, ImportError, RuntimeError, sqlite3.Error)
+
+
+class _YesNo(Confirm):
+    """rich's confirmation, its error message a Text (the console reads no markup)."""
+
+    validate_error_message = Text("Please enter Y or N", style="prompt.invalid")  # type: ignore[assignment]
 
 
 # -- parsing ------------------------------------------------------------------------------
@@ -225,7 +232,7 @@ def _open(
 
 def _load_model(mm: MemoryManager, args: argparse.Namespace, console: Console) -> None:
     if args.hashing:
-        console.print("[dim]embeddings: HashingEmbeddings (--hashing)[/]")
+        console.print(Text("embeddings: HashingEmbeddings (--hashing)", style="dim"))
         return
     with render.loading(console, "loading embedding model…", done="embedding model loaded"):
         _ = mm.embeddings  # the first access loads it
@@ -278,17 +285,15 @@ def cmd_demo(args: argparse.Namespace, out: Console, err: Console) -> int:
     root = Path(tempfile.mkdtemp(prefix="langgraph-memory-demo-")) if temp else Path(args.path)
     data = resources.files("langgraph_memory").joinpath("data/demo.jsonl")
     lines = data.read_text(encoding="utf-8").split("\n")
-    out.rule("[bold]langgraph-memory demo")
+    out.rule(Text("langgraph-memory demo", style="bold"))
     where = f"a temporary directory ({root})" if temp else str(root)
-    out.print(f"memory: {where}", highlight=False)
+    out.print(f"memory: {where}")
     mm = _open(args, path=root, create=True)
     try:
         _load_model(mm, args, out)
         res = ingest_lines(mm, lines, out)
         out.print(
-            f"ingested {res.stored} messages ({res.new} new) from demo.jsonl "
-            f"in {res.seconds:.1f} s",
-            highlight=False,
+            f"ingested {res.stored} messages ({res.new} new) from demo.jsonl in {res.seconds:.1f} s"
         )
         if res.errors:
             render.report_errors(err, res.errors)
@@ -299,7 +304,7 @@ def cmd_demo(args: argparse.Namespace, out: Console, err: Console) -> int:
             title = f"Q{i + 1}: {question}"
             out.print(render.context_table(ctx, title, out.width, explain=args.explain))
             if i == 0:
-                prompt = Text(ctx.to_prompt() or "(empty)")
+                prompt = shown(ctx.to_prompt() or "(empty)")
                 out.print(Panel(prompt, title="the prompt an LLM would see for Q1", expand=False))
         out.print()
         out.print(render.stats_table(mm.stats(DEMO_USER), title=f"memory stats of {DEMO_USER}"))
@@ -307,8 +312,7 @@ def cmd_demo(args: argparse.Namespace, out: Console, err: Console) -> int:
             flag = " --hashing" if args.hashing else ""
             out.print(
                 f"try: langgraph-memory --path {shlex.quote(str(root))}{flag} context "
-                f'--user {DEMO_USER} --explain "what does the user drink?"',
-                highlight=False,
+                f'--user {DEMO_USER} --explain "what does the user drink?"'
             )
         return 0
     finally:
@@ -353,8 +357,7 @@ def cmd_search(args: argparse.Namespace, out: Console, err: Console) -> int:
     finally:
         mm.close()
     if args.json:
-        rows = [render.hit_to_dict(h) for h in hits]
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        out.print(json_text([render.hit_to_dict(h) for h in hits]), soft_wrap=True)
     elif hits:
         out.print(
             render.hits_table(
@@ -365,7 +368,7 @@ def cmd_search(args: argparse.Namespace, out: Console, err: Console) -> int:
             )
         )
     else:
-        err.print(f"no hits for {args.query!r}", highlight=False)
+        err.print(f"no hits for {args.query!r}")
     return 0
 
 
@@ -382,15 +385,14 @@ def cmd_context(args: argparse.Namespace, out: Console, err: Console) -> int:
         mm.close()
     if args.json:
         extra = {"user_id": ctx.user_id, "session_id": ctx.session_id, "timings_ms": ctx.timings_ms}
-        data = ctx.to_dict() | extra
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        out.print(json_text(ctx.to_dict() | extra), soft_wrap=True)
     elif args.explain:
         out.print(render.context_table(ctx, width=out.width, explain=True))
     elif ctx.items:
-        print(ctx.to_prompt())
+        out.print(ctx.to_prompt(), soft_wrap=True)
         err.print(render.context_caption(ctx))
     else:
-        err.print("no memories for this query", highlight=False)
+        err.print("no memories for this query")
     return 0
 
 
@@ -406,7 +408,7 @@ def cmd_stats(args: argparse.Namespace, out: Console, err: Console) -> int:
         mm.close()
     if args.json:
         data = stats | ({"per_user": per_user} if args.user is None else {})
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        out.print(json_text(data), soft_wrap=True)
         return 0
     title = f"memory stats of {args.user}" if args.user else "memory stats"
     out.print(render.stats_table(stats, title=title))
@@ -425,7 +427,7 @@ def cmd_failed(args: argparse.Namespace, out: Console, err: Console) -> int:
     try:
         if args.retry:
             n = mm.maintenance.retry_failed(args.user)
-            out.print(f"queued {n} message(s) of user {args.user!r} again", highlight=False)
+            out.print(f"queued {n} message(s) of user {args.user!r} again")
             return 0
         failed = mm.maintenance.failed(args.user)
     finally:
@@ -441,17 +443,14 @@ def cmd_failed(args: argparse.Namespace, out: Console, err: Console) -> int:
             }
             for f in failed
         ]
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        out.print(json_text(rows), soft_wrap=True)
         return 0
     if not failed:
-        out.print("no quarantined messages", highlight=False)
+        out.print("no quarantined messages")
         return 0
     for f in failed:
         when = f.failed_at.strftime("%Y-%m-%d %H:%M")
-        out.print(
-            f"{f.user_id}  {f.message_id}  (session {f.session_id}, {when}): {f.error}",
-            highlight=False,
-        )
+        out.print(f"{f.user_id}  {f.message_id}  (session {f.session_id}, {when}): {f.error}")
     return 0
 
 
@@ -463,7 +462,7 @@ def cmd_backup(args: argparse.Namespace, out: Console, err: Console) -> int:
         n = mm.stats()["messages"]
     finally:
         mm.close()
-    out.print(f"backed up {n} messages to {dest} (checked)", highlight=False)
+    out.print(f"backed up {n} messages to {dest} (checked)")
     return 0
 
 
@@ -477,8 +476,7 @@ def cmd_verify(args: argparse.Namespace, out: Console, err: Console) -> int:
         mm.close()
     out.print(
         f"ok: {stats['messages']} messages of {stats['users']} users, "
-        f"{stats['pending']} waiting to be embedded, {stats['failed']} quarantined",
-        highlight=False,
+        f"{stats['pending']} waiting to be embedded, {stats['failed']} quarantined"
     )
     return 0
 
@@ -496,13 +494,13 @@ def cmd_delete_user(args: argparse.Namespace, out: Console, err: Console) -> int
                 err.print(Text(msg, style="red"))
                 return 2
             question = f"Delete all {n} messages of user {args.user!r} from {mm.path}?"
-            if not Confirm.ask(Text(question), console=out, default=False):
+            if not _YesNo.ask(Text(question), console=out, default=False):
                 out.print("nothing deleted")
                 return 1
         deleted = mm.delete_user(args.user)
     finally:
         mm.close()
-    out.print(f"deleted {deleted} messages of user {args.user!r}", highlight=False)
+    out.print(f"deleted {deleted} messages of user {args.user!r}")
     return 0
 
 
@@ -517,12 +515,14 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no bar while the model loads
     args.path = getattr(args, "path", None)
     args.hashing = getattr(args, "hashing", False)
-    out, err = Console(), Console(stderr=True)
+    # every character printed passes through these two (see .terminal)
+    out, err = SafeConsole(), SafeConsole(stderr=True)
     try:
-        code: int = args.func(args, out, err)
+        with logging_to(err):
+            code: int = args.func(args, out, err)
         return code
     except KeyboardInterrupt:
-        err.print("[red]interrupted[/]")
+        err.print(Text("interrupted", style="red"))
         return 130
     except USER_ERRORS as exc:
         if os.environ.get("LANGGRAPH_MEMORY_DEBUG"):

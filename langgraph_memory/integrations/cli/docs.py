@@ -17,9 +17,9 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 from langgraph_memory.integrations.cli import render as render
+from langgraph_memory.integrations.cli.terminal import shown
 from langgraph_memory.manager import MemoryManager
 
 __all__ = ["add_parser", "add_files"]
@@ -78,6 +78,6 @@ def cmd_add_doc(args: argparse.Namespace, out: Console, err: Console, mm: Memory
     """Add the files and print a summary (exit 1 when a file failed)."""
     table, errors = add_files(mm, args, err)
     for name, message in errors:
-        err.print(Text(f"{name}: {message}", style="red"), highlight=False)
+        err.print(shown(f"{name}: {message}", style="red"))
     out.print(table)
     return 1 if errors else 0

@@ -1,7 +1,9 @@
 """Rendering helpers of the ``langgraph-memory`` command line (rich tables and progress).
 
 Everything user-supplied (message text, ids, queries) is wrapped in
-:class:`rich.text.Text`, so square brackets in it are shown, never read as markup.
+:class:`rich.text.Text`, so square brackets in it are shown, never read as markup; the
+console the command line prints on (:class:`~.terminal.SafeConsole`) shows the control
+characters in it instead of sending them to the terminal.
 
 Example:
     >>> format_parts({"bm25_rank": 1.0, "dense_rank": 3.0, "rrf": 0.0325, "cosine": 0.61})
@@ -33,6 +35,7 @@ from rich.text import Text
 
 from langgraph_memory.core.context import MemoryContext
 from langgraph_memory.core.records import MemoryHit
+from langgraph_memory.integrations.cli.terminal import shown
 
 __all__ = [
     "IngestResult",
@@ -141,7 +144,7 @@ def context_table(
     """
     wide = width >= WIDE
     table = Table(
-        title=Text(title if title is not None else ctx.query, style="bold"),
+        title=shown(title if title is not None else ctx.query, style="bold"),
         title_justify="left",
         caption=context_caption(ctx),
         caption_justify="left",
@@ -160,13 +163,13 @@ def context_table(
     best = max((it.score for it in ctx.items), default=0.0)
     for i, it in enumerate(ctx.items, start=1):
         parts = f"score={_num(it.score)} {format_parts(it.score_parts)}" if explain else ""
-        cells: list[RenderableType] = [Text(", ".join(it.source_ids))]
+        cells: list[RenderableType] = [shown(", ".join(it.source_ids))]
         if wide:
             cells += [Text(parts)] if explain else []
-            cells += [Text(it.reason), Text(it.text)]
+            cells += [shown(it.reason), shown(it.text)]
         else:
             note = f"{it.reason} · {parts}" if parts else it.reason
-            cells.append(Text.assemble(it.text, "\n", (note, "dim")))
+            cells.append(shown(it.text, "\n", (note, "dim")))
         layer = Text(it.layer, style=LAYER_STYLES.get(it.layer, ""))
         table.add_row(str(i), layer, str(relevance(it.score, best)), str(it.tokens), *cells)
     return table
@@ -190,7 +193,7 @@ def hits_table(
     """Search hits: rank, relevance (0-100, the best hit 100), id, session, time, text;
     with ``explain`` also the raw score and its parts (``width`` as above)."""
     wide = width >= WIDE
-    table = Table(title=Text(title, style="bold"), title_justify="left")
+    table = Table(title=shown(title, style="bold"), title_justify="left")
     table.add_column("rank", justify="right", style="dim", no_wrap=True)
     table.add_column("relevance" if wide else "rel", justify="right", no_wrap=True)
     table.add_column("id", style="magenta", overflow="fold", max_width=16)
@@ -209,16 +212,16 @@ def hits_table(
         parts = f"score={_num(hit.score)} {format_parts(hit.score_parts)}" if explain else ""
         if wide:
             cells: list[RenderableType] = [
-                Text(hit.session_id or ""),
+                shown(hit.session_id or ""),
                 format_time(hit.timestamp),
-                Text(text),
+                shown(text),
             ]
             if explain:
                 cells.append(Text(parts))
         else:
             note = f"{where} · {parts}" if parts else where
-            cells = [Text.assemble(text, "\n", (note, "dim"))]
-        table.add_row(str(rank), str(relevance(hit.score, best)), Text(hit.id), *cells)
+            cells = [shown(text, "\n", (note, "dim"))]
+        table.add_row(str(rank), str(relevance(hit.score, best)), shown(hit.id), *cells)
     return table
 
 
@@ -241,14 +244,14 @@ def hit_to_dict(hit: MemoryHit) -> dict[str, Any]:
 def report_errors(console: Console, errors: Sequence[tuple[int, str]], limit: int = 20) -> None:
     """Print ``line N: message`` for the first ``limit`` bad input lines."""
     for lineno, msg in errors[:limit]:
-        console.print(Text.assemble(("line ", "red"), (str(lineno), "bold red"), ": ", msg))
+        console.print(shown(("line ", "red"), (str(lineno), "bold red"), ": ", msg))
     if len(errors) > limit:
-        console.print(f"[red]… and {len(errors) - limit} more bad lines[/]")
+        console.print(Text(f"… and {len(errors) - limit} more bad lines", style="red"))
 
 
 def stats_table(stats: Mapping[str, Any], title: str = "memory stats") -> Table:
     """The counts a person asks about, as a short table (``--json`` has them all)."""
-    table = Table(title=Text(title, style="bold"), title_justify="left", show_header=False)
+    table = Table(title=shown(title, style="bold"), title_justify="left", show_header=False)
     table.add_column("key", style="bold")
     table.add_column("value", overflow="fold")
     layers = stats.get("layers") or {}
@@ -281,7 +284,7 @@ def stats_table(stats: Mapping[str, Any], title: str = "memory stats") -> Table:
         ("store", f"{stats.get('backend', '?')} at {stats.get('path', '?')}"),
     ]
     for key, value in rows:
-        table.add_row(key, Text(value))
+        table.add_row(key, shown(value))
     return table
 
 
@@ -293,18 +296,18 @@ def users_table(rows: Sequence[Mapping[str, Any]]) -> Table:
         table.add_column(col, justify="right")
     for row in rows:
         table.add_row(
-            Text(str(row["user"])), *(str(row[c]) for c in ("messages", "embedded", "sessions"))
+            shown(str(row["user"])), *(str(row[c]) for c in ("messages", "embedded", "sessions"))
         )
     return table
 
 
 def summary_table(rows: Sequence[tuple[str, Any]], title: str) -> Table:
     """A small key/value summary (e.g. of an ingest)."""
-    table = Table(title=Text(title, style="bold"), title_justify="left", show_header=False)
+    table = Table(title=shown(title, style="bold"), title_justify="left", show_header=False)
     table.add_column("key", style="bold")
     table.add_column("value", overflow="fold")
     for key, value in rows:
-        table.add_row(key, Text(str(value)))
+        table.add_row(key, shown(str(value)))
     return table
 
 
@@ -334,7 +337,7 @@ def error_text(exc: BaseException) -> Text:
             "\nhint: this memory was embedded by another model; "
             "pass --hashing if, and only if, it was ingested with --hashing"
         )
-    return Text.assemble(("error: ", "bold red"), (str(exc), "red"), hint)
+    return shown(("error: ", "bold red"), (str(exc), "red"), hint)
 
 
 def make_progress(console: Console) -> Progress:
@@ -360,4 +363,5 @@ def loading(console: Console, message: str, done: str = "done") -> Iterator[None
     else:
         console.print(message, highlight=False)
         yield
-    console.print(f"[green]✓[/] {done} in {time.perf_counter() - t0:.1f} s", highlight=False)
+    took = f" {done} in {time.perf_counter() - t0:.1f} s"
+    console.print(Text.assemble(("✓", "green"), took), highlight=False)
