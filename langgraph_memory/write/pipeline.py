@@ -106,6 +106,10 @@ class EntryEmbedder(Protocol):
     def forget(self, user_id: str) -> None:
         """Drop a deleted user's mirror."""
 
+    def rebuild(self, user_id: str) -> int:
+        """Index every entry of the user's records again; returns how many changed."""
+        ...
+
     def take_changed_users(self) -> list[str]:
         """Users whose entries changed since the last call."""
         ...
