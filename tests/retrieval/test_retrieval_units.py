@@ -18,6 +18,7 @@ from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import count_cjk, is_cjk_text
 from langgraph_memory.core.validation import parse_timestamp
 from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings, model_id
+from langgraph_memory.embeddings.cache import PROBE_TEXT
 from langgraph_memory.read.packing import Packer
 from langgraph_memory.retrieval import VectorMatrix, bm25_scores, rrf_fuse
 from langgraph_memory.storage import MemoryBackend, compile_filter
@@ -418,13 +419,19 @@ def test_packer_prefers_higher_scores_and_skips_what_does_not_fit() -> None:
 
 # -- CachedEmbeddings -----------------------------------------------------------------------
 class CountingEmbeddings(Embeddings):
+    """Records each call of the model (the probe that learns its dimension aside)."""
+
     def __init__(self, dim: int = 32) -> None:
         self.inner = HashingEmbeddings(dim)
         self.model_id = self.inner.model_id
         self.calls: list[list[str]] = []
+        self.probes = 0
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        self.calls.append(list(texts))
+        if texts == [PROBE_TEXT]:
+            self.probes += 1
+        else:
+            self.calls.append(list(texts))
         return self.inner.embed_documents(texts)
 
     def embed_query(self, text: str) -> list[float]:
@@ -447,6 +454,7 @@ def test_cached_embeddings_hits_misses_and_batching() -> None:
     np.testing.assert_allclose(emb.embed_query("red apple"), inner.inner.embed_query("red apple"))
     assert len(emb.embed_documents(["x y", "red apple"])) == 2
     assert emb.embed_array([]).shape[0] == 0
+    assert inner.probes == 1 and emb.dim == 32  # the dimension is learned once
 
 
 def test_cached_embeddings_lru_and_forget() -> None:
