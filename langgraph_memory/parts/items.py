@@ -52,6 +52,7 @@ __all__ = [
     "store_scope",
     "STORE_SCOPE_PREFIX",
     "AsyncItems",
+    "check_item_value",
 ]
 
 #: The longest store key, namespace label or core block label, in characters.
@@ -76,6 +77,27 @@ def _item_id(namespace: Sequence[str], key: str) -> str:
 def _block_id(user_id: str, label: str) -> str:
     # a label never contains ":", so "label:user" is unambiguous for every user id
     return f"{label}:{user_id}"
+
+
+def check_item_value(value: Any, max_bytes: int, field: str = "value") -> None:
+    """Refuse a store item's value that breaks the JSON rule (depth, NaN, NUL, lone
+    surrogates; checked without recursion) or is larger than ``max_bytes`` encoded
+    (``MemoryConfig.write.max_item_bytes``), naming ``field`` and the limit, before any
+    work is done with it.
+
+    Raises:
+        ValueError: When it does (TypeError: a key that is not a str).
+
+    Example:
+        >>> check_item_value({"note": "tea"}, 100)
+    """
+    check_json_shape(value, field)
+    size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    if size > max_bytes:
+        raise ValueError(
+            f"{field} is {size:,} bytes as JSON, over the limit of {max_bytes:,} "
+            "(MemoryConfig.write.max_item_bytes)"
+        )
 
 
 class Items:
@@ -165,22 +187,6 @@ class Items:
         check_text(text, MAX_LABEL_CHARS, field, allow_empty=True)
         return self._gate.clean_label(text, field=field, refuse=refuse)
 
-    def check_value(self, value: Any, field: str = "value") -> None:
-        """Refuse a store item's value that breaks the JSON rule (depth, NaN, NUL, lone
-        surrogates; checked without recursion) or is larger than ``max_item_bytes``
-        encoded, naming ``field`` and the limit, before any work is done with it.
-
-        Raises:
-            ValueError: When it does (TypeError: a key that is not a str).
-        """
-        check_json_shape(value, field)
-        size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
-        if size > self.max_item_bytes:
-            raise ValueError(
-                f"{field} is {size:,} bytes as JSON, over the limit of "
-                f"{self.max_item_bytes:,} (MemoryConfig.write.max_item_bytes)"
-            )
-
     def _address(
         self, namespace: Sequence[str], key: str, refuse: bool = False
     ) -> tuple[list[str], str]:
@@ -235,7 +241,7 @@ class Items:
         namespace, key = self._address(namespace, key, refuse=True)
         clean = {**data, "namespace": namespace, "key": key}
         if "value" in clean:  # NaN, an infinity, a broken string, too large: a named error
-            self.check_value(clean["value"])
+            check_item_value(clean["value"], self.max_item_bytes)
             clean["value"] = self._redact(clean["value"], field="value")
         if clean.get("index"):
             clean["index"] = {

@@ -115,7 +115,7 @@ def checked_scores(scores: Any, n: int) -> list[float]:
         if isinstance(s, bool) or not isinstance(s, numbers.Real):
             raise ValueError(f"the reranker's score {i} is a {type(s).__name__}, not a number")
         if not math.isfinite(float(s)):
-            raise ValueError(f"the reranker's score {i} is not finite")
+            raise ValueError(f"the reranker's score {i} is non-finite (NaN or an infinity)")
         values.append(float(s))
     return values
 

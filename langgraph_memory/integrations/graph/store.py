@@ -64,7 +64,7 @@ from langgraph_memory.integrations.graph.store_search import (
     namespace_matches,
 )
 from langgraph_memory.manager import MemoryManager
-from langgraph_memory.parts.items import STORE_KIND, store_scope
+from langgraph_memory.parts.items import STORE_KIND, check_item_value, store_scope
 
 __all__ = ["MemoryStore", "STORE_KIND", "store_scope"]
 
@@ -253,7 +253,7 @@ class MemoryStore(BaseStore):
                 if not op.namespace:
                     raise InvalidNamespaceError("Namespace cannot be empty.")
                 if op.value is not None:  # shape and size first: nothing is done with it
-                    self.memory.items.check_value(op.value)
+                    check_item_value(op.value, self.memory.items.max_item_bytes)
                     clean = self.memory.maintenance.redact(dict(op.value), field="value")
                     op = ops[i] = op._replace(value=clean)
                 puts[(tuple(op.namespace), str(op.key))] = op

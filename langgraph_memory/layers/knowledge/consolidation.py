@@ -49,7 +49,7 @@ class KnowledgeDraft(BaseModel):
         max_length=16_000, description="the consolidated knowledge: common problems and fixes"
     )
     key_points: list[str] = Field(max_length=20, description="3-5 key points")
-    confidence: float = Field(ge=0.0, le=1.0, allow_inf_nan=False, description="0.5 to 1.0")
+    confidence: float = Field(allow_inf_nan=False, description="0.5 to 1.0")  # clamped
 
 
 @dataclass(slots=True)
