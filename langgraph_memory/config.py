@@ -139,8 +139,9 @@ class WriteSection(Section):
             kept with the user's memory and ``delete_user`` deletes it; an item with a
             shorter namespace (or ``None`` here) is shared and ``delete_user`` never
             touches it.
-        max_item_bytes: Largest JSON-encoded value of a ``MemoryStore`` item (and of a
-            feedback value) accepted: every search of the store reads the items it ranks.
+        max_item_bytes: Largest JSON-encoded value of a ``MemoryStore`` item accepted:
+            every search of the store reads the items it ranks. (A feedback correction's
+            value has a fixed limit of the same size, ``core.validation.MAX_VALUE_BYTES``.)
         max_block_chars: Longest core block accepted, in characters (a core block rides
             in every prompt).
     """

@@ -165,16 +165,37 @@ class CachedEmbeddings(Embeddings):
         if self.dim is None:
             with self._dim_lock:
                 if self.dim is None:
-                    raw = self._raw([PROBE_TEXT])
-                    rows = list(raw) if isinstance(raw, Sequence | np.ndarray) else []
-                    vec, why = check_vector(rows[0], None) if len(rows) == 1 else (None, "")
-                    if vec is None:
+                    why = self._probe()  # the model's own error, if it raises
+                    if isinstance(why, str):
                         raise RuntimeError(
                             f"{type(self.inner).__name__} gives no usable vector for a "
-                            f"probe text ({why or f'{len(rows)} rows for 1 text'})"
+                            f"probe text ({why})"
                         )
-                    self.dim = int(vec.size)
+                    self.dim = int(why.size)
         return self.dim
+
+    def probe(self) -> np.ndarray | str:
+        """The model's vector of :data:`PROBE_TEXT`, past the cache (of :attr:`dim`
+        numbers once that is known), or why there is none: the model is down or broken
+        when it fails on a probe text.
+
+        Example:
+            >>> from langgraph_memory.embeddings import HashingEmbeddings
+            >>> CachedEmbeddings(HashingEmbeddings(dim=8)).probe().shape
+            (8,)
+        """
+        try:
+            return self._probe()
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+
+    def _probe(self) -> np.ndarray | str:
+        raw = self._raw([PROBE_TEXT])
+        rows = list(raw) if isinstance(raw, Sequence | np.ndarray) else []
+        if len(rows) != 1:
+            return f"{len(rows)} rows for 1 text"
+        vec, why = check_vector(rows[0], self.dim)
+        return why if vec is None else vec
 
     def embed_array(self, texts: Sequence[str], *, persist: bool = True) -> np.ndarray:
         """Embed texts into a float32 matrix (one row each), using the cache.

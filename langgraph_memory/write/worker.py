@@ -30,7 +30,7 @@ import numpy as np
 from langgraph_memory.core.concurrency import mark_background, yield_gil
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.embeddings import EmbedderSource
-from langgraph_memory.embeddings.cache import PROBE_TEXT, InvalidVectorsError, check_vector
+from langgraph_memory.embeddings.cache import InvalidVectorsError
 from langgraph_memory.storage.base import MemoryBackend
 from langgraph_memory.storage.capabilities import ClaimQueue
 from langgraph_memory.write.lease import Lease
@@ -231,12 +231,7 @@ class EmbeddingWorker:
     def _model_up(self) -> bool:
         """Whether the model itself (past the cache) gives a usable vector of a probe
         text: when it does not, the model is down, not the messages."""
-        embedder = self._embedder.get()
-        try:
-            rows = embedder.inner.embed_documents([PROBE_TEXT])
-            return len(rows) == 1 and check_vector(rows[0], embedder.dim)[0] is not None
-        except Exception:
-            return False
+        return not isinstance(self._embedder.get().probe(), str)
 
     def _isolate(self, batch: list[Message], persist: bool) -> list[tuple[Message, str]]:
         """The messages of a failed batch that fail alone, with their errors; none when
