@@ -187,6 +187,24 @@ def test_consolidation_without_llm(mm: MemoryManager) -> None:
     assert [x.id for x in mm.tasks.knowledge("alice")] == [k.id]
 
 
+def test_consolidation_cut_between_its_writes_resumes_without_a_second_knowledge(
+    mm: MemoryManager,
+) -> None:
+    """The knowledge record is the commit point: episodes it cites but a crash left
+    unmarked (a backend without grouped writes) are marked by the next run, not
+    consolidated again (``tests/test_crash_writes.py`` kills real runs on SQLite)."""
+    for _ in range(6):
+        run_task(mm, "alice", "nginx")
+    [k] = mm.maintenance.consolidate("alice")
+    working = mm._parts.working  # undo the marks as a crash after the record would
+    for ep in working.episodes("alice"):
+        ep.consolidated = False
+        working.save_episode(ep)
+    assert mm.maintenance.consolidate("alice") == []
+    assert [x.id for x in mm.tasks.knowledge("alice")] == [k.id]
+    assert all(e.consolidated for e in mm.tasks.episodes("alice"))
+
+
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
 def test_consolidation_with_llm_and_malformed_fallback(kind: str, tmp_path) -> None:
     def manager(llm: FakeListChatModel, name: str) -> MemoryManager:

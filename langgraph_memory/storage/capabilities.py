@@ -63,7 +63,9 @@ __all__ = [
     "MessageDeletion",
     "WriterLease",
     "Checkpoint",
+    "AtomicWrites",
     "GroupedWrites",
+    "atomic",
     "grouped",
 ]
 
@@ -483,6 +485,34 @@ class GroupedWrites(Protocol):
         """A scope whose writes (on this thread) commit together when it ends; each
         write still succeeds or fails as a whole. Other threads' calls wait for the
         scope to end: keep it to a few writes, with no model call inside."""
+
+
+@runtime_checkable
+class AtomicWrites(Protocol):
+    """Writes that must land together or not at all (a record and its index row, a
+    knowledge entry and the marks of the episodes it consolidates) in one transaction,
+    on a store whose :class:`GroupedWrites` it does not offer for every batch
+    (PostgreSQL: a group holds its users' locks until it ends)."""
+
+    @abstractmethod
+    def atomic_writes(self) -> AbstractContextManager[None]:
+        """A scope whose writes (on this thread) commit in one transaction when it ends;
+        an error leaving it (or a crash) keeps none of them."""
+
+
+def atomic(store: object) -> AbstractContextManager[None]:
+    """``store.atomic_writes()`` where the store has them, else its grouped writes (one
+    transaction on SQLite), else a scope that does nothing (each write commits alone:
+    the caller must make a cut between them harmless).
+
+    Example:
+        >>> from langgraph_memory.storage import InMemoryBackend
+        >>> with atomic(InMemoryBackend()):
+        ...     pass
+    """
+    if isinstance(store, AtomicWrites):
+        return store.atomic_writes()
+    return grouped(store)
 
 
 def grouped(store: object) -> AbstractContextManager[None]:

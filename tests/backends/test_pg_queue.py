@@ -316,6 +316,7 @@ if point == "claim":  # the worker hangs inside its embedder, its claim open
     emb.hang = True
 else:  # "placement": segments saved, then the process dies before any session state
     def die(*args, **kwargs):
+        ingested.wait(120)  # the placement may begin before the last message is accepted
         os._exit(17)
     mm._parts.hierarchy._save_state = die
 ingest(6, 6)

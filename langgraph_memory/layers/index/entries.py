@@ -46,6 +46,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import cast
 
@@ -60,7 +61,7 @@ from langgraph_memory.storage.capabilities import (
     IndexedEntry,
     RecordStore,
     RecordValue,
-    grouped,
+    atomic,
 )
 
 __all__ = ["EntryIndexer", "IndexedRecords"]
@@ -86,7 +87,7 @@ class IndexedRecords(RecordStore):
         if record.kind not in self.index.kinds:
             self.inner.put_record(record)
             return
-        with grouped(self.inner):  # one commit for the two
+        with atomic(self.inner):  # one transaction for the two
             self.inner.put_record(record)
             self.index.put(record.user_id, [self.index.render(record)])
 
@@ -115,10 +116,16 @@ class IndexedRecords(RecordStore):
     def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
         if kind not in self.index.kinds or not ids:
             return self.inner.delete_records(kind, ids, user_id)
-        with grouped(self.inner):  # one commit for the two: a crash leaves no stale row
+        with atomic(self.inner):  # one transaction for the two: a crash leaves no stale row
             n = self.inner.delete_records(kind, ids, user_id)
             self.index.put(user_id, [IndexedEntry(f"{kind}/{i}", None) for i in ids])
         return n
+
+    def atomic_writes(self) -> AbstractContextManager[None]:
+        """The inner store's atomic writes (see
+        :func:`~langgraph_memory.storage.capabilities.atomic`): several records written
+        through this store land together."""
+        return atomic(self.inner)
 
 
 #: A revision above every revision: ``entries_since`` then reads the generation alone.

@@ -34,6 +34,7 @@ from langgraph_memory.core.records import Record, from_data, to_data
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.layers.index.kinds import EntryView
 from langgraph_memory.layers.working.tasks import Episode, WorkingMemory
+from langgraph_memory.storage.capabilities import atomic
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -142,21 +143,33 @@ class Consolidator:
 
     def run(self, user_id: str | None = None) -> list[Knowledge]:
         """Consolidate every target with enough unconsolidated episodes; returns new knowledge."""
+        # The knowledge record is the commit point: an episode it cites is consolidated
+        # even when a crash came before the episode was marked (no second knowledge of
+        # the same episodes), on every backend; where the store has transactions, the
+        # record and the marks commit together anyway.
+        cited = {e for k in self.knowledge(user_id) for e in k.source_episodes}
         groups: dict[tuple[str, str], list[Episode]] = {}
         for ep in self.working.episodes(user_id):
-            if ep.target and not ep.consolidated:
-                groups.setdefault((ep.user_id, ep.target), []).append(ep)
+            if not ep.target:
+                continue
+            if ep.consolidated or ep.id in cited:
+                if not ep.consolidated:  # finish what a crash left half-done
+                    ep.consolidated = True
+                    self.working.save_episode(ep)
+                continue
+            groups.setdefault((ep.user_id, ep.target), []).append(ep)
         made = []
         for (uid, target), eps in sorted(groups.items()):
             if len(eps) < self.min_episodes:
                 continue
             k = self._write(uid, target, eps)
-            self.working.records.put_record(
-                Record("knowledge", k.id, uid, to_data(k), k.created_at, k.updated_at)
-            )
-            for ep in eps:
-                ep.consolidated = True
-                self.working.save_episode(ep)
+            with atomic(self.working.records):
+                self.working.records.put_record(
+                    Record("knowledge", k.id, uid, to_data(k), k.created_at, k.updated_at)
+                )
+                for ep in eps:
+                    ep.consolidated = True
+                    self.working.save_episode(ep)
             made.append(k)
         return made
 

@@ -46,6 +46,7 @@ from langgraph_memory.storage.capabilities import (
     check_where,
 )
 from langgraph_memory.storage.postgres import sql as q
+from langgraph_memory.storage.postgres.conn import snapshot
 from langgraph_memory.storage.postgres.deletion import PostgresDeletion
 from langgraph_memory.storage.postgres.entries import PostgresEntryIndex
 from langgraph_memory.storage.postgres.lexical import LexicalTrace, TermStat, lexical_top
@@ -394,8 +395,7 @@ class PostgresBackend(
                 sql, params = q.region_rows(user_id, terms, new, old, only)
             return c.execute(sql, params, binary=True).fetchall()
 
-        with c.transaction():  # one snapshot: totals, term statistics and every read agree
-            c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        with snapshot(c, "REPEATABLE READ, READ ONLY"):  # totals, term statistics, reads agree
             rows = c.execute(q.TERM_STATS, {"user_id": user_id, "terms": list(counts)}).fetchall()
             if not rows or not rows[0][0]:
                 return [], LexicalTrace(0, 0, False)

@@ -92,6 +92,7 @@ class PostgresConnection:
         self._lock = threading.Lock()
         self._closed = False
         self._lease_conn: Connection | None = None
+        self._group = threading.local()  # this thread's atomic-writes transaction
         self.pgvector_version = self.setup()
         from psycopg_pool import ConnectionPool
 
@@ -186,8 +187,12 @@ class PostgresConnection:
             raise RuntimeError("the memory backend is closed")
 
     def _read(self, fn: Callable[[Connection], T]) -> T:
-        """Run a read; a dropped connection is retried once on a fresh one."""
+        """Run a read; a dropped connection is retried once on a fresh one. Within
+        :meth:`atomic_writes` it reads on the group's transaction (its own writes)."""
         self._check_open()
+        group = getattr(self._group, "conn", None)
+        if group is not None:
+            return fn(group)
         for attempt in (1, 2):
             try:
                 with self._pool.connection() as conn:
@@ -228,9 +233,41 @@ class PostgresConnection:
         return PoolTimeout
 
     @contextmanager
+    def atomic_writes(self) -> Iterator[None]:
+        """Commit the writes of this thread within the scope in one transaction, when it
+        ends (see :class:`~langgraph_memory.storage.capabilities.AtomicWrites`): a crash
+        or an error leaving the scope keeps none of them; each write is a savepoint,
+        undone alone when it fails and the error is caught. Reads in the scope see its
+        writes. Keep it to a few writes: the users' locks are held until it ends.
+
+        Example:
+            >>> with backend.atomic_writes():  # doctest: +SKIP
+            ...     backend.put_record(record)
+            ...     backend.put_entries(user_id, [entry])
+        """
+        if getattr(self._group, "conn", None) is not None:
+            yield  # nested: the outer scope commits
+            return
+        with self._tx() as conn:
+            self._group.conn, self._group.keys = conn, set()
+            try:
+                yield
+            finally:
+                self._group.conn = None
+
+    @contextmanager
     def _tx(self, *users: str) -> Iterator[Connection]:
-        """One write transaction holding the advisory locks of ``users``."""
+        """One write transaction holding the advisory locks of ``users`` (within
+        :meth:`atomic_writes`, a savepoint of the group's transaction)."""
         self._check_open()
+        group = getattr(self._group, "conn", None)
+        if group is not None:
+            with group.transaction():
+                for key in sorted({q.lock_key("user", u) for u in users} - self._group.keys):
+                    group.execute("SELECT pg_advisory_xact_lock(%s)", (key,))
+                    self._group.keys.add(key)
+                yield group
+            return
         try:
             with ExitStack() as held:
                 yield self._begin(held, sorted({q.lock_key("user", u) for u in users}))
@@ -289,6 +326,19 @@ class PostgresConnection:
         if lease is not None:
             lease.close()
         self._pool.close()
+
+
+@contextmanager
+def snapshot(conn: Connection, level: str) -> Iterator[Connection]:
+    """One snapshot for several statements: a transaction at isolation ``level`` (e.g.
+    ``"REPEATABLE READ, READ ONLY"``), or, on the transaction of a
+    :meth:`PostgresConnection.atomic_writes` scope, a savepoint of it (which sees the
+    group's own writes)."""
+    outer = conn.info.transaction_status.name != "IDLE"
+    with conn.transaction():
+        if not outer:
+            conn.execute(f"SET TRANSACTION ISOLATION LEVEL {level}")
+        yield conn
 
 
 def _register_clamped_timestamps(conn: Connection) -> None:

@@ -20,7 +20,7 @@ import numpy as np
 from langgraph_memory.storage.capabilities import EntryIndex, IndexedEntry
 from langgraph_memory.storage.entries_records import BUILT_KEY
 from langgraph_memory.storage.postgres import sql as q
-from langgraph_memory.storage.postgres.conn import PostgresConnection
+from langgraph_memory.storage.postgres.conn import PostgresConnection, snapshot
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -104,8 +104,7 @@ class PostgresEntryIndex(PostgresConnection, EntryIndex):
 
     def entries_since(self, user_id: str, rev: int) -> tuple[int, list[IndexedEntry]]:
         def read(c: Connection) -> tuple[Any, list[Any]]:
-            with c.transaction():  # one snapshot for both statements
-                c.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            with snapshot(c, "REPEATABLE READ"):  # one snapshot for both statements
                 marker = c.execute(
                     "SELECT rev FROM lgm_entry_index WHERE user_id = %s AND key = %s",
                     (user_id, BUILT_KEY),
