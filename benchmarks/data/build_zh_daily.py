@@ -70,8 +70,15 @@ def parse(path: Path) -> dict:
             if len(parts) != 3:
                 raise SystemExit(f"{where}: a question needs 'question | answer | labels'")
             question, answer, ev = parts
-            qa.append({"question": question, "answer": answer, "evidence": ev.split(),
-                       "category": int(line[1]), "_where": where})
+            qa.append(
+                {
+                    "question": question,
+                    "answer": answer,
+                    "evidence": ev.split(),
+                    "category": int(line[1]),
+                    "_where": where,
+                }
+            )
         else:
             raise SystemExit(f"{where}: cannot read {line!r}")
     for q in qa:
@@ -89,18 +96,23 @@ def parse(path: Path) -> dict:
 
 def main() -> int:
     samples = [parse(p) for p in sorted(SRC.glob("*.txt"))]
-    ids = set()
     for s in samples:
         conv = s["conversation"]
-        turns = {t["dia_id"]: t for k, v in conv.items() if k.startswith("session_")
-                 and isinstance(v, list) for t in v}
-        ids |= set(turns)
+        turns = {
+            t["dia_id"]: t
+            for k, v in conv.items()
+            if k.startswith("session_") and isinstance(v, list)
+            for t in v
+        }
         n_sessions = sum(1 for k in conv if k.endswith("_date_time"))
         cats = Counter(q["category"] for q in s["qa"])
         for q in s["qa"]:
-            assert all(e in turns for e in q["evidence"]), q
-        print(f"{s['sample_id']} {s['split']:8} sessions={n_sessions} turns={len(turns)} "
-              f"qa={len(s['qa'])} by category={dict(sorted(cats.items()))}")
+            if not q["evidence"] or any(e not in turns for e in q["evidence"]):
+                raise SystemExit(f"{s['sample_id']}: evidence not in the conversation: {q}")
+        print(
+            f"{s['sample_id']} {s['split']:8} sessions={n_sessions} turns={len(turns)} "
+            f"qa={len(s['qa'])} by category={dict(sorted(cats.items()))}"
+        )
     for split in ("tune", "heldback"):
         part = [q for s in samples if s["split"] == split for q in s["qa"]]
         cats = Counter(q["category"] for q in part)
