@@ -18,6 +18,10 @@ The pools are written as small text blocks: ``[section]`` opens a section, an in
 line continues the previous one, ``|`` separates variants, ``//`` the steps of an item
 (messages planted in time order) and ``=>`` its probing question(s).
 
+The phrasings of the preference, instruction, update, contradiction, event_order and
+summary pools were written by an author who did not read the extraction rules, so the
+benchmark does not echo the wording the rules were tuned on.
+
 Example:
     >>> convs = generate(seed=0, n_convs=1)  # doctest: +SKIP
     >>> len(convs[0].messages) >= 300  # doctest: +SKIP
@@ -382,115 +386,144 @@ CODE = [part.split("\n", 1)[1].strip() for part in CODE_TEXT.split("@@ ")[1:]]
 # -- planted evidence: "topic: step // step => question | variant" -------------------------
 POOL_EN = """
 [preference]
-api: I prefer minimal dependencies in my projects. | I like to keep my projects light on
-  dependencies, the fewer packages the better. | I'm a big believer in minimal
-  dependencies, the fewer packages the better.
-  => Which libraries should I use for the HTTP client? | What should I pull in to call the
-  payment service over HTTP?
-api: I really dislike ORMs; I'd rather write raw SQL by hand. | I'm not a fan of ORMs, raw
-  SQL written by hand works better for me.
-  => How should the data access layer for invoices be built? | What's the best way to query
-  invoices from Python?
-mobile: I'm a fan of dark mode everything, bright themes hurt my eyes. | Dark mode works
-  best for me on every screen I use.
-  => What colour scheme should the settings screen get?
-pipeline: Personally I'd always go with boring, proven technology over anything shiny and new.
-  | Boring, proven technology matters more to me than anything shiny and new.
-  => Which message queue would suit the ingestion job?
-thesis: I hate long meetings; async written updates work much better for me. | I tend to
-  avoid long meetings; async written updates are a must for me.
-  => How should I keep my supervisor informed about progress?
+api: Honestly, I'd write a tiny helper myself before pulling in yet another package.
+  | Each new entry in requirements.txt makes me nervous; I like that list tiny.
+  => Which HTTP client should talk to the payment provider? | How do we reach the shipping
+  company's REST endpoints?
+api: Raw SQL is my comfort zone, ORMs and query builders just get in my way.
+  | I'd rather hand-write each statement against Postgres than fight an ORM's abstractions.
+  => What's the neatest approach to loading invoices in Python? | How should the invoices data
+  access layer be built?
+mobile: Bright backgrounds give me a headache within the hour, so I run dark themes on
+  everything. | Dark UI or nothing for me; glaring white wears my eyes out.
+  => What palette suits the settings page? | Which colours should the profile view get?
+pipeline: I trust battle-tested tools with a decade of production use, not whatever
+  launched last month. | New and shiny doesn't impress me; give me something mature that has
+  run for years.
+  => Which message broker fits the ingestion job? | What should sit between the collectors
+  and the warehouse loader?
+thesis: Long meetings drain me; I'd much rather send a written note and get comments async.
+  | Calls that drag past an hour are the worst, written check-ins suit me far better.
+  => How should I keep my supervisor posted on progress? | What's a good rhythm for
+  reporting to my advisor?
+api: If a library's docs are thin I walk away, however clever it is; documentation is what
+  I care about most. | Sparse documentation is a dealbreaker for me, no matter how elegant
+  the code.
+  => Which rate-limiting package should we adopt? | What should we pick for request
+  throttling?
 [instruction]
-thesis: From now on, always use APA 7th edition for references.
-  => How should I format the sources in chapter 2? | What style do the citations in the
-  literature review need?
-api: Never use emojis in your answers, keep it plain text.
-  => Write a friendly release note for the beta testers.
-api: When I ask about deployment, give me the shell commands first.
-  => How do we ship the new build to production?
-pipeline: Please always open your answers with a short TL;DR line.
-  => Explain how the retry logic for the uploader works.
-pipeline: For any SQL you write for me, stick to uppercase keywords.
-  => Give me a query listing customers who churned last quarter.
-mobile: Whenever you show Python, include type hints on every function.
-  => Write a helper that parses the CSV export into rows.
+thesis: Going forward, format every reference in APA 7. | Stick to APA 7th edition for all
+  citations from here on.
+  => How should the sources in chapter two look? | What do the bibliography entries of the
+  review need?
+api: Skip the emojis in your answers, plain text only. | No emoji in your replies please, I
+  paste them straight into tickets.
+  => Draft a friendly release note for the beta testers. | Announce the new throttling limits
+  to our partners.
+api: Whenever the topic is deployment, lead with the exact shell commands before any
+  explanation. | If I ask about deploying, commands first, prose afterwards.
+  => How do we ship the new build to production? | What are the steps to roll out version
+  2.3?
+pipeline: Start each answer with a one-line TL;DR, then the details. | Please put a
+  single-sentence summary at the very top of your replies.
+  => Explain how the uploader's retry logic works. | Why does the backfill skip some
+  partitions?
+pipeline: In any SQL you hand me, keywords go in capitals. | Capitalised keywords in
+  every query you draft for me, please.
+  => List the customers who churned last quarter. | Show me the top ten products by revenue
+  for March.
+mobile: Annotate every Python function you give me with full type hints. | Type hints on all
+  your Python signatures please, parameters included.
+  => Build a helper that parses the CSV export into rows. | How would I read the exported
+  spreadsheet into dicts?
 [update]
-api: The API response time is 400 ms at p95 right now.
-  // After the caching work, p95 latency dropped to 250 ms.
-  => What is the current response time of the API?
-thesis: The thesis draft is due on May 10.
-  // My supervisor moved the deadline: the draft now goes in on June 2.
-  => When is the thesis draft due now?
-pipeline: We run the ETL job every 6 hours. // We changed the schedule, the ETL now runs hourly.
-  => How often does the ETL run these days?
-mobile: The app's crash-free rate is 97.1% this week.
-  // After the hotfix, crash-free sessions are up to 99.4%.
-  => What's our crash-free rate now?
-api: The team is three developers for now. // We hired two more people, so we're five engineers
-  now. => How many people are on the team currently?
-pipeline: The cloud bill is around 1200 dollars a month.
-  // We trimmed the cloud spend down to 900 dollars. // With reserved instances we now pay 650
-  a month. => How much is our monthly cloud cost at the moment?
+api: Our p95 on the public endpoints sits around 400 ms at the moment.
+  | Right now the slowest five percent of API calls take about 400 ms.
+  // Since the Redis caching landed, tail latency is down to 250 ms.
+  | Caching is live and the p95 has dropped to 250 ms.
+  => How fast is the API responding these days? | What's the current tail latency?
+thesis: My draft has to reach the committee by May 10.
+  // Good news: my supervisor gave me until June 2 for the manuscript.
+  => What's the current deadline for my draft? | By when do I need to hand in the chapters?
+pipeline: The ETL kicks off every six hours. | Our loader runs four times a day, every six
+  hours. // Rescheduled it: the job now fires at the top of every hour.
+  => How frequently does the ETL run at present?
+mobile: This week 97.1% of sessions were crash-free.
+  // The hotfix pushed stability up to 99.4% crash-free.
+  => How stable is the app right now?
+api: Staging releases need a sign-off from Anna.
+  // Anna moved to the data team, so Rui approves deploys to staging now.
+  => Who has to approve a staging release these days?
+pipeline: Cloud spend runs roughly $1200 per month.
+  // Shut down the idle clusters and the AWS invoice fell to $900.
+  // Reserved instances kicked in; we're paying $650 monthly now.
+  => What do we currently pay for cloud infrastructure?
 [contradiction]
-mobile: We will never support tablets, this app is phones only.
-  // Turns out the pilot customer needs iPad support, so they're in scope now.
-  => Does the app support tablets?
-api: I've never touched Docker before.
-  // At my previous company I shipped containers with Docker daily.
-  => Have I used Docker before?
-api: The client said money is no issue for this project.
-  // The client told us today the budget is extremely tight. => Is the client short on budget?
-thesis: I do my best work early in the morning. // Honestly I'm most productive late at night.
-  => When am I most productive?
-pipeline: We store every timestamp in UTC.
-  // Oops, the clickstream rows carry Berlin wall-clock hours.
-  => What timezone are our timestamps stored in?
+mobile: Tablets are out of scope, full stop; phones only.
+  // Scratch that, the pilot customer runs everything on iPads, so tablet layouts are in.
+  => Does the app need to work on an iPad-sized screen?
+api: Docker is completely new to me, I've never used it.
+  // Back at my last job I was building and shipping containers with Docker every day.
+  => Do I have any Docker experience?
+api: The client assured us budget won't be a constraint.
+  // Today the client said money is very tight and every hour has to be justified.
+  => Does the client have money to spare?
+thesis: Mornings are when I write best.
+  // Truth is, I get the most done after midnight.
+  => What time of day suits my writing?
+pipeline: Nothing personally identifiable ever lands in the clickstream store.
+  // Turns out the payload column of clickstream rows holds raw customer email addresses.
+  => Do we keep PII in the clickstream?
+thesis: I won't use any qualitative material in the thesis.
+  // The interviews are going to be a core part of the analysis after all.
+  => Does my thesis rely on qualitative data?
 [event_order]
-mobile: We submitted the build to TestFlight today.
-  // Beta testers hit a crash on the login screen; patched it this afternoon.
-  // The app went live on the Play Store this morning.
-  => In what order did the TestFlight submission, the login crash fix and the store launch
-  happen?
-thesis: I sent the ethics application off to the review board.
-  // The ethics board approved the study with minor changes.
-  // Interviewed the first three participants this afternoon.
-  // Finished transcribing all twelve interviews.
-  => What happened first: the interviews, the ethics approval, or the transcription?
-pipeline: Installed Airflow on the fresh VM from IT.
-  // The historical reload of 2023 wrapped up.
-  // We switched off the old cron scripts for good.
-  => In what order did we do the Airflow setup, the 2023 reload and the cron shutdown?
-api: Published the v1 docs for outside developers. // Rate limiting now applies to all
-  clients. // We deprecated the v0 endpoints today.
-  => Which came first: rate limiting, the v1 docs, or deprecating v0?
+mobile: Uploaded the first build to TestFlight this morning.
+  // Testers hit a crash on the login screen; it's patched as of this afternoon.
+  // We're live on the Play Store since this morning.
+  => What was the sequence of the TestFlight upload, the login crash patch and the store
+  release?
+thesis: The ethics application went off to the review board.
+  // Approval came through with a few small edits requested.
+  // Sat down with the first three participants this afternoon.
+  // All twelve recordings are transcribed now.
+  => Which came first among the ethics approval, the interviews and the transcripts?
+pipeline: Airflow is installed on the new VM that IT gave us.
+  // The full 2023 backfill finished overnight.
+  // Old cron jobs are switched off for good.
+  => In what order did the Airflow install, the 2023 backfill and the cron retirement happen?
+api: v1 docs are published for external developers.
+  // Throttling is switched on for all third-party callers.
+  // We retired the v0 routes this morning.
+  => Put the v1 docs, the throttling switch-on and the v0 deprecation in order.
 [summary]
-api: Kicked off the database migration today, starting with the users table.
-  // The migration script choked on rows where the email column is null.
-  // I added a backfill step that fills missing emails with placeholders.
-  // Users are migrated; orders are next, we planned a two-hour window.
-  // The orders copy took three hours because a foreign-key index locked writes.
-  // We rolled back that index and rebuilt it concurrently afterwards.
-  // Migration finished and we shut down the legacy MySQL instance.
-  => Summarize how the database migration went.
-thesis: Searched three databases for the literature review, about 400 hits.
-  // After applying the inclusion criteria only 62 papers are left.
-  // My supervisor suggested giving the theoretical framework its own part.
-  // First full draft of the review is done, roughly 12,000 words.
-  // Cut two outdated research streams after the feedback round.
-  // Merged the review's coding categories into four themes.
-  => How did the literature review come along overall?
-mobile: We started the onboarding redesign with five user interviews.
-  // First prototype cuts the onboarding from five steps to three.
-  // The A/B test shows an 18% higher completion rate for the new flow.
-  // Onboarding animations stutter on older Android phones, swapping them for static
-  illustrations. // The redesigned onboarding is now rolled out to everyone.
-  => Give me a recap of the onboarding redesign.
-pipeline: On Monday the dashboard showed order counts doubled overnight.
-  // Root cause: dedup was silently skipped after a config change.
-  // We reran three days of partitions and the numbers are back to normal.
-  // A row-tally guard now pages us when totals drift over 5%.
-  // The incident postmortem produced two follow-up action items.
-  => Summarize the data quality incident for me.
+api: Database migration started today, users table first.
+  // The script blew up on rows with a null email.
+  // Added a step that writes placeholder addresses before copying.
+  // Users done; orders next, we booked a two-hour maintenance window.
+  // Copying orders took three hours because a foreign-key index blocked writes.
+  // Dropped that index and rebuilt it concurrently later.
+  // Migration complete, the legacy MySQL box is shut down.
+  => Give me the story of the database move. | Walk me through how the migration went.
+thesis: Literature search across three databases gave about 400 hits.
+  // Inclusion criteria cut that to 62 papers.
+  // Supervisor wants the theoretical framework as its own section.
+  // First complete review draft is done, around 12,000 words.
+  // Dropped two outdated research streams after feedback.
+  // Merged my coding categories into four themes.
+  => How has the literature review progressed?
+mobile: Onboarding redesign kicked off with five user interviews.
+  // Prototype one trims the flow from five steps to three.
+  // A/B results: completion is up 18% with the new flow.
+  // Animations lag on older Android phones, replacing them with static illustrations.
+  // The new first-run experience is rolled out to 100% of installs.
+  => Recap the onboarding rework for me.
+pipeline: Monday's dashboard showed order counts doubling overnight.
+  // Root cause: a config change made dedup silently skip.
+  // Reprocessed three days of partitions, numbers look right again.
+  // Added a row-count guard that alerts when totals drift more than 5%.
+  // Postmortem agreed on two follow-up actions.
+  => Summarize the data-quality incident. | What happened with the bad numbers last week?
 [multi_session]
 thesis: My co-supervisor is Dr. Lena Hartmann from the statistics department.
   // Hartmann expects my methodology write-up by June 20.
@@ -547,65 +580,91 @@ mobile: My old manager wanted emoji reactions on every pull request.
 """
 POOL_ZH = """
 [preference]
-api: 我比较喜欢依赖少的方案，第三方库能不用就不用。 | 对我来说，依赖少最重要，第三方库能不用就不用。
-  => 调用支付接口的HTTP客户端选哪个好？
-api: 我不太喜欢ORM，宁愿自己手写SQL。 | 我习惯自己手写SQL，不太用ORM。
-  => 发票模块的数据访问层怎么搭？
-mobile: 我习惯所有界面都用深色主题，浅色看久了眼睛累。
-  | 深色主题对我来说特别重要，浅色看久了眼睛累。
-  => 设置页面的配色怎么定？
-pipeline: 我偏爱成熟稳定的技术，不追新潮的东西。 => 数据导入任务该选哪个消息队列？
-thesis: 我讨厌开长会，更喜欢异步的书面沟通。 | 我尽量避开长会，更喜欢异步的书面沟通。
-  => 怎么让导师及时了解我的进展？
+api: 能自己写几行解决的，我就不想多引一个包。 | 依赖越少我越安心，requirements 里能删就删。
+  => 对接支付服务用什么HTTP客户端？ | 调物流商的接口，用哪个库合适？
+api: ORM 用着别扭，我还是习惯直接手写 SQL 语句。 | 比起ORM那套封装，我更愿意自己一条条写查询。
+  => 发票模块的数据访问层怎么搭？ | 从Python里取发票数据，最干净的做法是什么？
+mobile: 白底界面我盯久了就头疼，所有屏幕都给我开暗色。 | 亮色主题太刺眼，我一律用黑色背景。
+  => 设置页的配色怎么定？ | 个人资料页配什么颜色方案？
+pipeline: 我只信那些在生产上跑了很多年的老牌工具，新出的再火也不碰。
+  | 新潮的技术我不感冒，成熟、久经考验的才放心。
+  => 数据导入任务该配什么消息队列？ | 采集端和数仓加载之间放个什么中间件？
+thesis: 开长会太耗人了，我更愿意写个书面进展然后异步收意见。
+  | 一开会就一两个小时，受不了，还是文字异步沟通适合我。
+  => 怎么让导师及时了解我的进度？ | 跟导师汇报多久一次比较好？
+api: 文档不全的库我基本不用，再巧妙也不行，文档对我来说最重要。
+  | 说明写得稀烂的开源项目，代码再漂亮我也不碰。
+  => 限流该选哪个组件？ | 请求节流用什么方案好？
 [instruction]
-api: 以后回答都用中文并附上代码注释。 => 帮我写一个读取配置文件的函数。
-pipeline: 每次给代码都加上类型注解。 => 写个函数把订单列表按日期分组。
-thesis: 参考文献一律按GB/T 7714格式排。 => 第二章引用的资料怎么整理？
-mobile: 以后别在回答里用表情符号。 => 帮我给内测用户写一段更新说明。
-api: 问到部署的时候，先给我命令行步骤。 => 新版本怎么上线？
-pipeline: 回答开头先用一句话总结。 => 解释一下上传模块的重试逻辑。
+thesis: 以后参考文献全部按GB/T 7714来排。 | 引用格式今后统一用国标 GB/T 7714。
+  => 第二章里那些资料的出处怎么列？ | 综述部分的书目该怎么写？
+api: 回答里别放表情符号，纯文字就好。 | 不要给我用 emoji，我要直接贴到工单里。
+  => 给内测用户拟一段更新说明。 | 新的限流规则需要发个公告，帮我起草。
+pipeline: 每次回答先用一句话给个结论，再展开细节。 | 你的回复开头先放一行总结。
+  => 讲讲上传模块的重试逻辑是怎么工作的。 | 回填为什么会跳过一些分区？
+api: 只要问到上线部署，先把命令行步骤列出来，解释放后面。 | 涉及发布的问题，先给命令再讲道理。
+  => 新版本怎么推上生产环境？ | 2.3版要怎么放出去？
+pipeline: 给我写的 SQL，关键字一律大写。 | 以后你出的查询语句，SELECT、WHERE这些都用大写。
+  => 拉一下上季度流失的客户名单。 | 三月份营收最高的十个商品是哪些？
+mobile: 给我的 Python 函数都要带完整的类型注解。 | 发给我的Python代码，参数和返回值都标上类型。
+  => 做个小工具把导出的CSV解析成行。 | 怎么把导出的表格读成字典？
 [update]
-api: 接口目前的P95响应时间大约是400毫秒。 // 加了缓存之后，延迟已经降到250毫秒了。
-  => 接口现在的响应时间是多少？
-thesis: 论文初稿要在5月10号之前交。 // 导师把截止日期推迟了，现在6月2号交稿就行。
-  => 论文初稿现在什么时候交？
-pipeline: ETL任务每6小时跑一次。 // 调度改过了，现在ETL每个整点执行。 => ETL现在多久运行一次？
-mobile: App目前的崩溃率是2.9%。 // 修复发布后，崩溃比例降到了0.6%。 => App现在的崩溃率是多少？
-api: 团队现在只有三个开发。 // 又招了两位，现在总共五名工程师。 => 团队现在有多少人？
-pipeline: 云服务账单每月大约1200美元。 // 优化之后云账单降到了900美元。
-  // 用了预留实例以后，每个月只付650。 => 我们现在每月云费用是多少？
+api: 公开接口的P95现在大概在400毫秒。 | 目前最慢那5%的接口调用大约要400毫秒。
+  // Redis缓存上线之后，尾延迟降到了250毫秒。 | 缓存开了，P95掉到250毫秒。
+  => 接口现在响应有多快？ | 尾部延迟现在是多少？
+thesis: 初稿得在5月10号之前交给委员会。 // 好消息，导师宽限到6月2号了。
+  => 我的稿子现在最晚哪天交？
+pipeline: ETL每六个小时跑一轮。 | 加载任务一天跑四次，间隔六小时。
+  // 调度调整了，现在每个整点触发一次。 => ETL目前多久执行一次？
+mobile: 本周无崩溃会话比例是97.1%。 // 热修复发出去以后，稳定性到了99.4%。
+  => App现在稳定性如何？
+api: 预发布环境上线要安娜签字。 // 安娜调去数据组了，现在预发布的发布审批归小芮。
+  => 现在谁来批预发布环境的上线？
+pipeline: 云上的开销每月1200美元左右。 // 关掉闲置集群后，账单降到900美元。
+  // 预留实例生效了，现在每月只要650。 => 我们每个月云服务花多少钱？
 [contradiction]
-mobile: 我们绝对不会支持平板，只做手机。 // 试点客户需要iPad，所以平板也要适配。
-  => App支持平板吗？
-api: 我以前从来没用过Docker。 // 我上一份工作天天都在用Docker部署。 => 我之前用过Docker吗？
-api: 客户说预算不是问题。 // 客户今天告诉我们经费非常紧张。 => 客户在钱方面有压力吗？
-thesis: 我早上工作效率最高。 // 说实话我深夜的时候最高效。 => 我什么时候效率最高？
-pipeline: 我们所有时间戳都按UTC存。 // 事件表里有一部分时间其实存的是北京时间。
-  => 我们的时间戳是哪个时区？
+mobile: 平板不在范围内，只做手机端。 // 推翻之前的说法：试点客户全用iPad，平板布局必须做。
+  => App要不要适配大屏的iPad？
+api: Docker我完全没碰过。 // 上家公司我每天都用Docker打包发布容器。
+  => 我有Docker经验吗？
+api: 甲方表示预算完全不用担心。 // 今天客户说经费非常紧张，每个工时都要有理由。
+  => 客户手头宽裕吗？
+thesis: 我一般上午写东西最顺。 // 说实话，我过了半夜才最能出活。
+  => 我一天中什么时段效率最好？
+pipeline: 事件表里不存任何个人信息。 // 结果发现事件的payload字段里存着客户的原始邮箱。
+  => 事件表有没有个人数据？
+thesis: 论文里我不打算用任何访谈这类质性材料。 // 访谈最后还是成了分析的核心部分。
+  => 我的论文会用到定性数据吗？
 [event_order]
-mobile: 今天把构建提交到TestFlight了。 // 内测那边闪退的问题，下午已经修好。
-  // 今天上午App在应用商店正式上线。
-  => 提交TestFlight、修复闪退、商店上线，这几件事的先后顺序是什么？
-thesis: 伦理审查申请已经递交上去了。 // 伦理委员会批准了，只要小改。
-  // 第一批受访者访谈做完了。 // 十二个访谈全部转录完了。 => 伦理审批、访谈和转录，哪个先发生？
-pipeline: 在新虚拟机上搭好了Airflow调度。 // 2023年数据的第一次全量回填跑完了。
-  // 旧的cron脚本今天彻底下线。 => 搭Airflow、全量回填、下线cron，按什么顺序进行的？
-api: 公开API的v1文档发布了。 // 所有客户端都启用了限流。 // v0接口今天正式废弃。
-  => v1文档、限流、废弃v0，哪个最先？
+mobile: 今天上午把第一个构建传到了TestFlight。 // 内测发现登录页闪退，下午已经修好。
+  // 从今天早上起，应用在商店正式上架。
+  => TestFlight上传、闪退修复、商店上架，先后顺序是什么？
+thesis: 伦理审查材料已经递交给委员会。 // 伦理批下来了，只需小修。
+  // 今天访完了头三位受访者。 // 十二份录音都转成文字了。
+  => 伦理审批、访谈、转录，哪个先？
+pipeline: IT给的新虚拟机上装好了Airflow。 // 2023年的全量回填一夜跑完。
+  // 老的cron任务彻底停掉了。
+  => 装Airflow、全量回填、停cron，顺序是怎样的？
+api: 面向外部开发者的v1文档发布了。 // 所有客户端都开始受限流约束。 // v0接口今天宣布废弃。
+  => v1文档、限流、v0废弃，按时间排一下。
 [summary]
-api: 迁移今天正式开工，第一张是账号表。 // 迁移脚本在邮箱为空的行上报错了。
-  // 加了一个回填步骤，先给空邮箱填占位值。 // 用户表迁完了，下一步是订单表，计划停机两小时。
-  // 订单表迁移花了三小时，因为外键索引锁住了写入。 // 我们回滚了那个索引，之后在线重建。
-  // 迁移结束，旧的MySQL实例已经下线。 => 总结一下数据库迁移的经过。
-thesis: 文献综述先检索了三个数据库，初筛出四百篇。 // 按纳入标准筛完只剩六十二篇。
-  // 导师觉得理论框架应该独立成一节。 // 综述初稿写完了，一万两千字。
-  // 根据反馈删掉了两个过时的研究流派。 => 文献综述这部分是怎么推进的？
-mobile: 新手引导页改版开始，先做了五场用户访谈。 // 第一版原型把步骤从五步减到三步。
-  // A/B测试显示新版完成率高了18%。 // 安卓旧机型上引导动画卡顿，换成了静态插画。
-  // 新流程已经全量上线。 => 引导页改版整体情况怎么样？
-pipeline: 周一发现仪表盘上的订单数一夜之间翻倍了。 // 根因找到了：某次参数变更让去重逻辑被绕开了。
-  // 我们补跑了三天的分区，数据恢复正常。 // 新增行数比对，偏差大于5%就告警。
-  // 事故复盘会定了两个后续行动项。 => 总结一下那次数据质量事故。
+api: 数据库迁移今天开工，先动用户表。 // 脚本遇到邮箱为空的行就崩了。
+  // 加了一步，复制前先写入占位地址。 // 用户表搞定，下一个是订单表，约了两小时维护窗口。
+  // 订单表复制了三小时，外键索引把写入锁住了。 // 把那个索引删了，之后在线重建。
+  // 迁移完成，旧的MySQL机器关掉了。
+  => 数据库搬迁整个过程讲一下。 | 说说这次迁库是怎么走下来的。
+thesis: 在三个数据库里检索文献，初步命中四百篇左右。 // 按纳入标准筛完剩62篇。
+  // 理论框架那块，老板让我拆出来单写一节。 // 综述初稿写完，大约一万两千字。
+  // 根据反馈砍掉了两个过时的研究流派。 // 编码类别合并成了四个主题。
+  => 文献综述目前进展如何？
+mobile: 新手引导改版从五场用户访谈开始。 // 第一版原型把流程从五步压到三步。
+  // A/B测试结果：新流程完成率高18%。 // 老安卓机上动画卡顿，换成静态插图。
+  // 新的首次启动流程已经百分之百放量。
+  => 给我回顾一下引导页重做的情况。
+pipeline: 周一仪表盘上的订单量一夜翻倍。 // 根因：一次配置变更让去重被悄悄跳过。
+  // 重跑了三天的分区，数字恢复正常。 // 加了行数核对，偏差超5%就告警。
+  // 复盘会定了两个后续行动项。
+  => 那次数据质量事故怎么回事，概括一下。 | 上周数字出错那件事，给我讲个大概。
 [multi_session]
 thesis: 我的副导师是统计系的哈特曼博士。 // 哈特曼希望6月20号前看到研究方法那一章。
   => 副导师要我什么时候交研究方法章节？
