@@ -212,10 +212,21 @@ _YES_EN = re.compile(
     r"^\s*(?:yes|yeah|yep|yup|yea|correct|right|exactly|indeed|absolutely|precisely|"
     r"true|sure|definitely|affirmative|spot on|you got it|you're right|you are right|"
     r"that's (?:right|correct|true|it)|that is (?:right|correct|true)|"
-    r"that's exactly right)\b(?![\s,]*(?:but|not|no)\b)",
+    r"that's exactly right)\b",
     re.I,
 )
-_NO_AFTER = re.compile(r"^\s*[\w' ]{0,20}?\b(?:not|no|never|isn't|wasn't|don't|doesn't)\b", re.I)
+#: What turns a "yes" into a "no" when it follows it ("yes, but...", "right, no.").
+_DENIAL_AFTER = re.compile(
+    r"^\s*(?:but\b|not\b|no\s*[,.!]*\s*$|no,|nope\b|never\b|wrong\b|incorrect\b|actually\b)",
+    re.I,
+)
+#: A short answer that says yes anywhere ("still accurate, yes").
+_YES_WORD = re.compile(
+    r"\b(?:yes|yeah|yep|yup|correct|right|exactly|accurate|true|indeed|confirmed)\b", re.I
+)
+_NO_WORD = re.compile(
+    r"\b(?:no|not|nope|never|wrong|incorrect|actually|guess|maybe|perhaps)\b|n't\b", re.I
+)
 _YES_ZH = re.compile(
     r"^\s*(?:是的|是啊|是呀|是滴|对的|对啊|对呀|对对|对|没错|正确|确实|就是|是这样|嗯嗯|嗯|当然|可不是)"
     r"(?![^，,。！!]{0,3}(?:不|没|错))"
@@ -223,33 +234,43 @@ _YES_ZH = re.compile(
 
 
 def is_confirmation(text: str) -> bool:
-    """Whether a user message opens by confirming what was just said ("Yes, that's
-    right", "Exactly.", "对，没错"); a hedge or a denial after it ("yes but no", "对不起")
-    is none.
+    """Whether a user message confirms what was just said: it opens with a yes ("Yes,
+    that's right", "Exactly.", "对，没错") that no denial follows ("yes, but not Lyon"),
+    or it is an answer of a few words saying yes and no no ("still accurate, yes").
 
     Example:
         >>> is_confirmation("Yep, exactly"), is_confirmation("Right, but not Lyon")
         (True, False)
-        >>> is_confirmation("对不起")
-        False
+        >>> is_confirmation("correct, no meat please"), is_confirmation("对不起")
+        (True, False)
     """
-    head = text.strip()[:80]
+    head = text.strip()[:120]
     if not head:
         return False
     if is_cjk_text(head[:6]):
         return bool(_YES_ZH.match(head)) and not head.startswith(("对不起", "对于", "是不是"))
     m = _YES_EN.match(head)
-    if m is None:
-        return False
-    return not _NO_AFTER.match(head[m.end() :].lstrip(" ,.!"))
+    if m is not None:
+        return not _DENIAL_AFTER.match(head[m.end() :].lstrip(" ,.!-"))
+    return len(head.split()) <= 6 and bool(_YES_WORD.search(head)) and not _NO_WORD.search(head)
 
 
 _TAG_EN = re.compile(
-    r",?\s*(?:right|correct|isn't it|is that right|is that correct|am i right|yes|no|"
+    r"(?:,|\s[-–—])?\s*(?:right|correct|isn't it|is that (?:still )?(?:right|correct|accurate)|"
+    r"am i right|yes|no|still (?:accurate|correct|right|true|the case)|"
     r"don't you|aren't you|didn't you|haven't you|do you|did you|won't you|true)\s*\?\s*$",
     re.I,
 )
-_TAG_ZH = re.compile(r"[，,]?\s*(?:对吧|对吗|是吗|是吧|对不对|是不是|没错吧|吧|吗)\s*[？?]\s*$")
+_TAG_ZH = re.compile(
+    r"[，,]?\s*还?(?:对吧|对吗|是吗|是吧|对不对|是不是|没错吧|没错吗|吧|吗)\s*[？?]\s*$"
+)
+#: A real question (it asks, it does not check): a question word or an inverted verb.
+_ASKS_EN = re.compile(
+    r"^\s*(?:who|whom|whose|what|which|where|when|why|how|do|does|did|are|is|am|was|were|"
+    r"can|could|would|will|should|shall|have|has|had|may|might|must)\b",
+    re.I,
+)
+_ASKS_ZH = re.compile(r"什么|哪|谁|怎么|怎样|多少|几|为什么|为何|是否|吗|呢|么")
 _SWAP_EN = {
     "you're": "I'm",
     "you are": "I am",
@@ -283,7 +304,9 @@ _SWAP_ZH_RE = re.compile("|".join(sorted(_SWAP_ZH, key=len, reverse=True)))
 
 _OBJECT_BEFORE = re.compile(
     r"\b(?:to|for|with|about|at|from|of|like|than|by|on|tell|told|ask|asked|give|gave|"
-    r"show|showed|remind|reminded|thank|help|helped|call|let|see|saw|met|meet|love|hate)\s*$",
+    r"show|showed|remind|reminded|thank|help|helped|call|let|see|saw|met|meet|love|hate|"
+    r"have|has|had|got|get|put|keep|kept|make|made|want|need|send|sent|bring|brought|take|"
+    r"took|know|knew|hear|heard|trust|miss|pay|paid|owe|email|text|ping)\s*$",
     re.I,
 )
 _OBJECT_AFTER = re.compile(
@@ -302,17 +325,24 @@ def _swap_en(m: re.Match[str]) -> str:
         out = "me"  # "I told you that" -> "you told me that"
     if out[0] == "I":
         return out
-    return out[0].upper() + out[1:] if word[0].isupper() else out
+    starts = not m.string[: m.start()].strip() or m.string[: m.start()].rstrip()[-1] in '.!?"“'
+    return out[0].upper() + out[1:] if starts else out
 
 
 def in_user_voice(text: str) -> str:
     """What the assistant said, as the user would say it: second and first person
-    swapped, and a tag question ("…, right?", "…，对吗？") made a statement. Other
-    questions stay questions (the extractor reads nothing from them).
+    swapped, and a check made a statement: a tag question ("…, right?", "…，对吗？") and
+    a statement asked as a question ("your manager is Rosa?", "你的领导是周姐？"). Real
+    questions (a question word, an inverted verb) stay questions, and the extractor
+    reads nothing from them.
 
     Example:
         >>> in_user_voice("So you're allergic to peanuts, correct?")
         "So I'm allergic to peanuts."
+        >>> in_user_voice("Just to check - your manager is Rosa?")
+        'Just to check - my manager is Rosa.'
+        >>> in_user_voice("Do you live in Lyon?")
+        'Do I live in Lyon?'
     """
     out: list[str] = []
     for sentence in re.split(r"(?<=[.!?。！？])\s*", text.strip()):
@@ -320,9 +350,14 @@ def in_user_voice(text: str) -> str:
             continue
         if is_cjk_text(sentence):
             s = _TAG_ZH.sub("。", sentence)
+            if s.endswith(("？", "?")) and not _ASKS_ZH.search(s):
+                s = s[:-1] + "。"
             out.append(_SWAP_ZH_RE.sub(lambda m: _SWAP_ZH[m.group(0)], s))
         else:
             s = _TAG_EN.sub(".", sentence)
+            clause = re.split(r"[,;:]\s+|\s[-–—]\s", s)[-1]
+            if s.endswith("?") and not (_ASKS_EN.match(clause) or _ASKS_EN.match(s)):
+                s = s[:-1] + "."
             out.append(_SWAP_EN_RE.sub(_swap_en, s))
     joiner = "" if is_cjk_text(text) else " "
     return joiner.join(out)
