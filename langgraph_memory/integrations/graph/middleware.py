@@ -81,7 +81,9 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
     - **After the agent** finishes the turn, the exchange (the human message, the
       model's replies and tool calls, and the tool results) is stored, and an open
       task is completed as an episode (outcome from its steps, the final answer
-      as its summary), which the reflection layer learns lessons from.
+      as its summary), which the reflection layer learns lessons from. The task
+      belongs to the run's ``agent_id`` when one is given: its episode and lesson
+      then reach only that agent's contexts.
     - With ``thread_token_budget``, the thread the model reads is kept within that
       many tokens: the oldest exchanges leave the ``messages`` channel (never a
       tool call without its result, never the current turn), stored in memory

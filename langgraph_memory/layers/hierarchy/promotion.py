@@ -28,6 +28,7 @@ Example:
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Collection, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
@@ -39,7 +40,7 @@ from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.extraction.atoms import MemoryAtom
 from langgraph_memory.extraction.entities import sentence_spans
-from langgraph_memory.extraction.extractor import extract_atoms, normalize_key
+from langgraph_memory.extraction.extractor import Extractor, extract_atoms, normalize_key
 from langgraph_memory.extraction.provenance import (
     CONFIRMED,
     in_user_voice,
@@ -226,7 +227,7 @@ def _support(lt: LongTermMemory, user_id: str, atom: MemoryAtom, msg: Message) -
     if atom.subject == "assistant":
         return lt.support_trait(user_id, atom.key, atom.value, ids)
     if atom.kind in ("preference", "instruction"):
-        return lt.support_preference(user_id, normalize_key(atom.key), atom.value, ids)
+        return lt.support_preference(user_id, atom.key, atom.value, ids)
     if atom.kind in ("fact", "relation", "decision", "task"):
         relation = atom.key if atom.kind in ("fact", "relation") else atom.kind
         subject = "user" if atom.subject in ("user", "assistant") else atom.subject
@@ -322,15 +323,22 @@ def _atoms(
     return kept
 
 
+#: Sentences that speak to the user ("you", "your", "你") and of the speaker ("I", "我").
+_SECOND_PERSON = re.compile(r"\b(?:you|your|you're|yours)\b|你|您", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:I|my|I'm|I've|me)\b|我")
+
+
 def _repeated(text: str, msg: Message) -> list[MemoryAtom]:
     """What an assistant or tool message says that may support a belief, by the rules:
-    its statements about the user in the user's voice ("You love tea" → "I love tea"),
-    about others, and its first-person statements about itself (agent traits)."""
-    about_user = extract_atoms(in_user_voice(text), role="user", timestamp=msg.timestamp)
-    own = extract_atoms(text, role="assistant", timestamp=msg.timestamp)
-    return [a for a in about_user if a.kind != "entity"] + [
-        a for a in own if a.subject == "assistant"
-    ]
+    its sentences about the user in the user's voice ("You love tea" → "I love tea"),
+    and its first-person sentences about itself (agent traits). Only the sentences with
+    a pronoun are read (a long reply of explanation and code mostly has none)."""
+    spans = [s for _, s in sentence_spans(text)]
+    yours = "".join(s for s in spans if _SECOND_PERSON.search(s))
+    mine = "".join(s for s in spans if _FIRST_PERSON.search(s))
+    about_user = Extractor(entities=False).rules(in_user_voice(yours)) if yours else []
+    own = Extractor(entities=False).rules(mine, role="assistant") if mine else []
+    return about_user + [a for a in own if a.subject == "assistant"]
 
 
 def write_atoms(
