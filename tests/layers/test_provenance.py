@@ -513,3 +513,27 @@ def test_confirmations_and_the_users_voice() -> None:
         "You told me that my brother Tom lives in Oslo."
     )
     assert in_user_voice("你喜欢喝咖啡吧？") == "我喜欢喝咖啡。"
+
+
+def test_episodes_lessons_and_knowledge_belong_to_the_agent_that_ran_the_task(
+    mm: MemoryManager,
+) -> None:
+    for agent, tool in (("ops", "restart_service"), ("helpdesk", "open_ticket")):
+        for n in range(3):
+            tid = mm.tasks.start("ann", f"{agent}-{n}", "nginx returns 502s", agent_id=agent)
+            step = mm.tasks.step("ann", tid, f"{tool}(nginx)", tool_name=tool)
+            mm.tasks.update_step("ann", tid, step, status="completed", result="ok")
+            mm.tasks.complete("ann", tid, summary=f"{tool} fixed nginx", target="nginx")
+    shared = mm.tasks.start("ann", "x", "check disk space on nginx host")
+    mm.tasks.complete("ann", shared, summary="disk fine", target="disk")
+    knowledge = mm.maintenance.consolidate("ann")
+    mm.flush()
+    assert sorted(k.agent_id for k in knowledge) == ["helpdesk", "ops"]
+    assert {lesson.agent_id for lesson in mm.tasks.lessons("ann")} == {"ops", "helpdesk", None}
+    for agent, other in (("ops", "open_ticket"), ("helpdesk", "restart_service")):
+        ctx = mm.build_context("ann", "s9", "nginx 502 fix disk", token_budget=4000, agent_id=agent)
+        layered = [it for it in ctx.items if it.layer in ("episode", "lesson", "knowledge")]
+        assert layered and not any(other in it.text for it in layered)
+        assert any("disk" in it.text for it in layered)  # no agent: shared with every agent
+    with pytest.raises(ValueError, match="agent_id"):
+        mm.tasks.start("ann", "s1", "x", agent_id="")
