@@ -22,6 +22,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from pydantic import Field
 
 from langgraph_memory import MemoryManager
@@ -37,6 +38,7 @@ __all__ = [
     "chat_model_from_env",
     "prompt_with",
     "say",
+    "for_agent",
 ]
 
 MODEL_ENV = "LANGGRAPH_MEMORY_CHAT_MODEL"
@@ -149,6 +151,25 @@ def prompt_with(instructions: str, memory_context: str, messages: Sequence[BaseM
         SystemMessage(content=system),
         *(m for m in messages if not isinstance(m, SystemMessage)),
     ]
+
+
+def for_agent(node: Runnable[Any, Any], agent_id: str) -> Runnable[Any, Any]:
+    """``node`` run for ``agent_id`` unless the run's config names an agent: what it
+    recalls leaves out other agents' traits, episodes, lessons and knowledge (an ops
+    agent's runbooks stay out of a chat assistant's context, and the other way round)."""
+
+    def configured(config: RunnableConfig) -> RunnableConfig:
+        conf = dict(config.get("configurable") or {})
+        conf["agent_id"] = conf.get("agent_id") or agent_id
+        return {**config, "configurable": conf}
+
+    def run(state: Any, config: RunnableConfig) -> Any:
+        return node.invoke(state, configured(config))
+
+    async def arun(state: Any, config: RunnableConfig) -> Any:
+        return await node.ainvoke(state, configured(config))
+
+    return RunnableLambda(run, afunc=arun, name=node.get_name())
 
 
 def say(who: str, text: str) -> None:

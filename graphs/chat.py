@@ -29,11 +29,16 @@ from langgraph_memory.integrations.graph import MemoryMessagesState, recall_node
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # langgraph dev loads files by path
 from _graph_support import (  # noqa: E402
     chat_model_from_env,
+    for_agent,
     memory_from_env,
     prompt_with,
     say,
     shared_memory,
 )
+
+#: The agent this graph recalls for (unless ``config["configurable"]["agent_id"]`` names
+#: another): other agents' traits, episodes and lessons stay out of its context.
+AGENT_ID = "chat"
 
 INSTRUCTIONS = (
     "You are a warm, concise assistant. Use the memories below when they help; never "
@@ -86,7 +91,8 @@ def build_graph(
         return {"messages": [await model.ainvoke(prompt)]}
 
     builder = StateGraph(MemoryMessagesState)
-    builder.add_node(recall_node(memory, token_budget=token_budget, as_system_message=False))
+    recall = recall_node(memory, token_budget=token_budget, as_system_message=False)
+    builder.add_node(for_agent(recall, AGENT_ID))
     builder.add_node("assistant", RunnableLambda(assistant, afunc=aassistant))
     builder.add_node(remember_node(memory))
     builder.add_edge(START, "recall")

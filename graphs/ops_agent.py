@@ -1,10 +1,14 @@
 """An ops agent whose tool runs become tasks → episodes → knowledge.
 
-Each request opens a task in working memory; every tool call the model makes is a
-step (``add_step``, then ``update_step`` with its result or failure); when the model
-answers, the task becomes an episode (``complete_task``), and the maintenance node
-consolidates episodes that share a target into knowledge, which the next request's
-prompt shows as a runbook. The tools act on a small simulated infrastructure.
+The first tool call of a request opens a task in working memory (for the agent
+``ops``, or the ``agent_id`` the run's config names); every tool call the model makes
+is a step (``add_step``, then ``update_step`` with its result or failure); when the
+model answers, the task becomes an episode (``complete_task``), and the maintenance
+node consolidates episodes that share a target into knowledge, which the next
+request's prompt shows as a runbook. A request the model answers without running a
+tool leaves no task, so no episode and no lesson: a reply is not work done. The
+episodes, lessons and knowledge belong to the agent: another agent's context (the chat
+graph's, say) never shows them. The tools act on a small simulated infrastructure.
 
 Run ``python graphs/ops_agent.py`` (offline, scripted model) or serve it with
 ``langgraph dev`` (``langgraph.json`` names it ``ops``). Environment as for
@@ -37,6 +41,7 @@ from langgraph_memory.integrations.graph.messages import content_text, last_huma
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # langgraph dev loads files by path
 from _graph_support import (  # noqa: E402
     chat_model_from_env,
+    for_agent,
     memory_from_env,
     prompt_with,
     say,
@@ -48,6 +53,8 @@ INSTRUCTIONS = (
     "then say in one sentence what you did. Follow the runbooks below when they apply."
 )
 MAX_STEPS = 8
+#: The agent whose tasks this graph runs (unless the run's config names another).
+AGENT_ID = "ops"
 
 
 class OpsState(MemoryMessagesState, total=False):
@@ -55,6 +62,8 @@ class OpsState(MemoryMessagesState, total=False):
 
     task_id: str
     task_user: str
+    task_agent: str
+    task_request: str
     episode_id: str
 
 
@@ -113,39 +122,45 @@ def build_graph(
     tools = {t.name: t for t in (infra or Infrastructure()).tools()}
     bound = model.bind_tools(list(tools.values()))
 
-    def scope(config: RunnableConfig) -> tuple[str, str]:
+    def scope(config: RunnableConfig) -> tuple[str, str, str]:
         conf = config.get("configurable") or {}
-        return conf["user_id"], str(conf.get("thread_id") or "default")
+        agent_id = str(conf.get("agent_id") or AGENT_ID)
+        return conf["user_id"], str(conf.get("thread_id") or "default"), agent_id
 
     def open_task(state: OpsState, config: RunnableConfig) -> dict[str, Any]:
-        user, thread = scope(config)
+        """Note the request; the task itself opens at the first tool call."""
+        user, _, agent_id = scope(config)
         i = last_human_index(state["messages"])
         request = content_text(state["messages"][i].content) if i is not None else "(no request)"
-        return {"task_id": memory.tasks.start(user, thread, request), "task_user": user}
+        return {"task_id": "", "task_user": user, "task_agent": agent_id, "task_request": request}
 
     def agent(state: OpsState, config: RunnableConfig) -> dict[str, Any]:
-        user, _ = scope(config)
-        runbooks = "\n".join(f"- runbook: {k.text()}" for k in memory.tasks.knowledge(user)[-3:])
+        user, _, agent_id = scope(config)
+        mine = [k for k in memory.tasks.knowledge(user) if k.agent_id in (None, agent_id)]
+        runbooks = "\n".join(f"- runbook: {k.text()}" for k in mine[-3:])
         context = "\n".join(x for x in (state.get("memory_context", ""), runbooks) if x)
         return {"messages": [bound.invoke(prompt_with(INSTRUCTIONS, context, state["messages"]))]}
 
-    def run_tools(state: OpsState) -> dict[str, Any]:
+    def run_tools(state: OpsState, config: RunnableConfig) -> dict[str, Any]:
         call_msg, user = state["messages"][-1], state["task_user"]
         assert isinstance(call_msg, AIMessage)
+        task_id = state.get("task_id") or memory.tasks.start(
+            user, scope(config)[1], state["task_request"], agent_id=state["task_agent"]
+        )
         results: list[BaseMessage] = []
         for call in call_msg.tool_calls:
             args = dict(call["args"])
             step = memory.tasks.step(
-                user, state["task_id"], f"{call['name']}({args})", tool_name=call["name"], args=args
+                user, task_id, f"{call['name']}({args})", tool_name=call["name"], args=args
             )
-            memory.tasks.update_step(user, state["task_id"], step, status="in_progress")
+            memory.tasks.update_step(user, task_id, step, status="in_progress")
             try:
                 if call["name"] not in tools:
                     raise ValueError(f"no tool named {call['name']!r}")
                 out, status = str(tools[call["name"]].invoke(args)), "completed"
             except Exception as exc:  # the model sees the failure and may try another way
                 out, status = f"Error: {exc}", "failed"
-            memory.tasks.update_step(user, state["task_id"], step, status=status, result=out)
+            memory.tasks.update_step(user, task_id, step, status=status, result=out)
             results.append(
                 ToolMessage(
                     out,
@@ -154,20 +169,23 @@ def build_graph(
                     status="success" if status == "completed" else "error",
                 )
             )
-        return {"messages": results}
+        return {"messages": results, "task_id": task_id}
 
     def route(state: OpsState) -> Literal["tools", "close_task"]:
         last = state["messages"][-1]
-        steps = len(memory.tasks.get(state["task_user"], state["task_id"]).steps)
+        task_id = state.get("task_id")
+        steps = len(memory.tasks.get(state["task_user"], task_id).steps) if task_id else 0
         if isinstance(last, AIMessage) and last.tool_calls and steps < MAX_STEPS:
             return "tools"
         return "close_task"
 
     def close_task(state: OpsState) -> dict[str, Any]:
         user = state["task_user"]
+        if not state.get("task_id"):  # answered without running a tool: no work, no episode
+            return {"episode_id": ""}
         task = memory.tasks.get(user, state["task_id"])
         statuses = [s.status for s in task.steps]
-        if not statuses or all(s == "completed" for s in statuses):
+        if all(s == "completed" for s in statuses):
             outcome = "success"
         elif statuses[-1] == "completed":
             outcome = "partial"
@@ -184,7 +202,9 @@ def build_graph(
         return {"episode_id": episode.id}
 
     builder = StateGraph(OpsState)
-    builder.add_node(recall_node(memory, token_budget=500, as_system_message=False))
+    builder.add_node(
+        for_agent(recall_node(memory, token_budget=500, as_system_message=False), AGENT_ID)
+    )
     builder.add_node("open_task", open_task)
     builder.add_node("agent", agent)
     builder.add_node("tools", run_tools)

@@ -448,6 +448,10 @@ class Extractor:
             return None
         subject = {"human": "user", "ai": "assistant"}.get(role, role)
         atoms = from_draft(draft, text, subject)
+        if len(atoms) < sum(1 for d in draft.atoms if d.value.strip() and d.key.strip()):
+            # a model that invents (a value not in the message) is not trusted with the rest
+            log.info("extraction: the LLM's answer says what the message does not; using the rules")
+            return None
         return _dedup(a for a in atoms if self.entities or a.kind != "entity")
 
 

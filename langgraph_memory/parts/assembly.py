@@ -204,6 +204,7 @@ def wire(
         rollups=rollups if config.hierarchy.rollups else None,
         extract=every_turn,
         entities=graph,
+        messages=storage,
     )
     hierarchy = Hierarchy(
         storage,

@@ -67,6 +67,7 @@ class Tasks:
         request: str,
         *,
         context: dict[str, Any] | None = None,
+        agent_id: str | None = None,
     ) -> str:
         """Open a task in working memory.
 
@@ -75,6 +76,10 @@ class Tasks:
             session_id: The session it runs in.
             request: The user's original request.
             context: Free JSON-serialisable task context.
+            agent_id: The agent running it: its episode, its lesson and the knowledge
+                consolidated from it reach only that agent's contexts and searches
+                (``build_context(..., agent_id=...)``). ``None``: shared with every
+                agent of the user.
 
         Returns:
             The task id.
@@ -87,7 +92,9 @@ class Tasks:
             >>> tid = mm.tasks.start("u1", "s1", "restart nginx")  # doctest: +SKIP
         """
         self._life.check()
-        return self._working.start_task(user_id, session_id, request, context=context)
+        return self._working.start_task(
+            user_id, session_id, request, context=context, agent_id=agent_id
+        )
 
     def step(
         self,

@@ -416,6 +416,7 @@ class Retrieval:
             rrf_k=cfg.rrf_k,
             min_cosine=LESSON_MIN_COSINE,
             layers=("lesson",),
+            agent_id=self.agent_id,
         )
         reason = "lesson of a similar earlier task: rides along with the task in progress"
         return [doc_item(d, score, {**parts, "lesson": 1.0}, reason) for d, score, parts in ranked]

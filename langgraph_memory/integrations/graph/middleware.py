@@ -81,7 +81,9 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
     - **After the agent** finishes the turn, the exchange (the human message, the
       model's replies and tool calls, and the tool results) is stored, and an open
       task is completed as an episode (outcome from its steps, the final answer
-      as its summary), which the reflection layer learns lessons from.
+      as its summary), which the reflection layer learns lessons from. The task
+      belongs to the run's ``agent_id`` when one is given: its episode and lesson
+      then reach only that agent's contexts.
     - With ``thread_token_budget``, the thread the model reads is kept within that
       many tokens: the oldest exchanges leave the ``messages`` channel (never a
       tool call without its result, never the current turn), stored in memory
@@ -263,7 +265,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         return result
 
     def _open_step(self, request: ToolCallRequest) -> tuple[str, str, int]:
-        user_id, session_id, *_ = _run(request.runtime)
+        user_id, session_id, _, agent_id = _run(request.runtime)
         messages = list((request.state or {}).get("messages") or [])
         key = (user_id, session_id, _turn_key(messages))
         call = request.tool_call
@@ -274,7 +276,9 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
             if task_id is None:
                 i = last_human_index(messages)
                 ask = render_message(messages[i]) if i is not None else ""
-                task_id = self.memory.tasks.start(user_id, session_id, ask or f"run {name}")
+                task_id = self.memory.tasks.start(
+                    user_id, session_id, ask or f"run {name}", agent_id=agent_id
+                )
                 if len(self._tasks) >= _MAX_OPEN_TASKS:  # a turn that never finished
                     self._tasks.pop(next(iter(self._tasks)))
                 self._tasks[key] = task_id

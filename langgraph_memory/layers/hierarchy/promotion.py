@@ -28,17 +28,26 @@ Example:
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Collection, Sequence
 from contextlib import nullcontext
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
 
 from langgraph_memory.core.concurrency import yield_gil
 from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.extraction.atoms import MemoryAtom
 from langgraph_memory.extraction.entities import sentence_spans
-from langgraph_memory.extraction.extractor import extract_atoms, normalize_key
+from langgraph_memory.extraction.extractor import Extractor, extract_atoms, normalize_key
+from langgraph_memory.extraction.provenance import (
+    CONFIRMED,
+    in_user_voice,
+    is_confirmation,
+    is_grounded,
+    strip_injected,
+)
 from langgraph_memory.extraction.rules import PROFILE_KEYS, is_correction
 from langgraph_memory.layers.long_term.memory import LongTermMemory
 from langgraph_memory.layers.long_term.profile import ProfileEntry, stable_id
@@ -52,7 +61,15 @@ if TYPE_CHECKING:
     from langgraph_memory.layers.long_term.rollups import RollupWriter
     from langgraph_memory.layers.working.tasks import WorkingMemory
 
-__all__ = ["write_atoms", "AtomWriter", "quote_of", "correct_related", "INSTRUCTION_SOURCE"]
+__all__ = [
+    "write_atoms",
+    "AtomWriter",
+    "quote_of",
+    "correct_related",
+    "previous_in_session",
+    "MessageNeighbors",
+    "INSTRUCTION_SOURCE",
+]
 
 #: ``metadata["source"]`` of an anchor read from a standing instruction.
 INSTRUCTION_SOURCE = "instruction"
@@ -62,6 +79,14 @@ _WRITTEN = frozenset({"instruction", "preference", "fact", "relation", "decision
 QUOTE_CHARS = 400
 
 log = logging.getLogger(__name__)
+
+
+class MessageNeighbors(Protocol):
+    """The stored messages around one message (the store, as the write gate reads it)."""
+
+    def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
+        """Up to ``window`` messages before and after the message ``seq`` in its session."""
+        ...
 
 
 def _subject(atom: MemoryAtom, msg: Message) -> str:
@@ -96,27 +121,32 @@ def quote_of(msg: Message, atom: MemoryAtom, limit: int = QUOTE_CHARS) -> str:
 
 
 def _instruction(
-    working: WorkingMemory, user_id: str, atom: MemoryAtom, msg: Message, words: str
+    working: WorkingMemory,
+    user_id: str,
+    atom: MemoryAtom,
+    msg: Message,
+    words: str,
+    ids: list[str] | None = None,
+    provenance: str | None = None,
 ) -> int:
     """A standing instruction as a user anchor quoting ``words``, one per topic (a later
-    instruction on the same topic replaces the earlier one), citing its message."""
+    instruction on the same topic replaces the earlier one), citing its message (``ids``:
+    the messages it rests on, for a confirmed one)."""
     topic = normalize_key(atom.value)
     said = msg.timestamp.date().isoformat()
     text = f"Standing instruction (said {said}): {words}"
     if atom.language == "zh":
         text = f"长期指令（{said}）：{words}"
-    working.add_anchor(
-        user_id,
-        text,
-        anchor_id=stable_id("instr", topic),
-        metadata={
-            "source": INSTRUCTION_SOURCE,
-            "source_ids": [msg.id],
-            "topic": topic,
-            "polarity": atom.polarity,
-            "said_at": msg.timestamp.isoformat(),
-        },
-    )
+    meta: dict[str, object] = {
+        "source": INSTRUCTION_SOURCE,
+        "source_ids": list(ids or [msg.id]),
+        "topic": topic,
+        "polarity": atom.polarity,
+        "said_at": msg.timestamp.isoformat(),
+    }
+    if provenance:
+        meta["provenance"] = provenance
+    working.add_anchor(user_id, text, anchor_id=stable_id("instr", topic), metadata=meta)
     return 1
 
 
@@ -127,26 +157,34 @@ def _write(
     msg: Message,
     working: WorkingMemory | None = None,
     entities: EntityGraph | None = None,
+    *,
+    confirms: Message | None = None,
 ) -> int:
-    ids = [msg.id]
+    """Write one atom of a user message ``msg`` as a belief. With ``confirms`` (the
+    assistant message ``msg`` said yes to), the atom was read from that message in the
+    user's voice: the belief is ``confirmed`` and cites both messages."""
+    if msg.role != "user":  # only the user's own words make a belief (see write_atoms)
+        return 0
+    ids = [msg.id] if confirms is None else [confirms.id, msg.id]
     source = atom.source if atom.source in ("explicit", "confirmed", "inferred") else "inferred"
-    if msg.role == "assistant" and atom.subject == "assistant":
-        lt.add_trait(user_id, atom.key, atom.value, source_ids=ids)
-        return 1
+    provenance = None
+    if confirms is not None:
+        source, provenance = CONFIRMED, CONFIRMED
     if atom.kind == "entity":
-        if entities is None or msg.role != "user":
+        if entities is None or confirms is not None:
             return 0  # who and what the user talks about
         entities.mention(user_id, atom.value, atom.key, msg, quote_of(msg, atom))
         return 1
     if atom.kind not in _WRITTEN:
         return 0
-    quote = quote_of(msg, atom)
+    quote = quote_of(msg if confirms is None else confirms, atom)
+    confidence = atom.confidence if confirms is None else None
     if atom.kind == "instruction":
-        if working is not None and msg.role == "user":
-            return _instruction(working, user_id, atom, msg, quote)
+        if working is not None:
+            return _instruction(working, user_id, atom, msg, quote, ids, provenance)
         atom = replace(atom, kind="preference")  # no anchors here: kept as a preference
     if atom.kind == "preference":
-        if msg.role == "user" and is_correction(msg.content):
+        if confirms is None and is_correction(msg.content):
             correct_related(lt, user_id, atom, ids)
         lt.profile.upsert_preference(
             user_id,
@@ -154,7 +192,7 @@ def _write(
             atom.value,
             source=source,
             scope=atom.scope,
-            confidence=atom.confidence,
+            confidence=confidence,
             polarity="negative" if atom.polarity < 0 else "positive",
             source_ids=ids,
             quote=quote,
@@ -162,7 +200,7 @@ def _write(
         return 1
     if atom.kind == "fact" and atom.key in PROFILE_KEYS and atom.subject == "user":
         lt.profile.upsert_preference(
-            user_id, atom.key, atom.value, source=source, confidence=atom.confidence,
+            user_id, atom.key, atom.value, source=source, confidence=confidence,
             source_ids=ids, quote=quote,
         )  # fmt: skip
     if atom.kind in ("fact", "relation", "decision", "task"):
@@ -174,10 +212,29 @@ def _write(
             atom.value,
             valid_from=msg.timestamp,
             source_ids=ids,
-            confidence=atom.confidence,
+            confidence=atom.confidence if confirms is None else lt.config.confirmed_confidence,
             quote=quote,
+            provenance=provenance,
         )
         return 1
+    return 0
+
+
+def _support(lt: LongTermMemory, user_id: str, atom: MemoryAtom, msg: Message) -> int:
+    """What an assistant or tool message says can support a belief the user's words made
+    (the message joins its sources) but never make one; returns how many it supported."""
+    ids = [msg.id]
+    if atom.subject == "assistant":
+        return lt.support_trait(user_id, atom.key, atom.value, ids)
+    if atom.kind in ("preference", "instruction"):
+        return lt.support_preference(user_id, atom.key, atom.value, ids)
+    if atom.kind in ("fact", "relation", "decision", "task"):
+        relation = atom.key if atom.kind in ("fact", "relation") else atom.kind
+        subject = "user" if atom.subject in ("user", "assistant") else atom.subject
+        n = lt.support_fact(user_id, subject, relation, atom.value, ids)
+        if atom.kind == "fact" and atom.key in PROFILE_KEYS:
+            n += lt.support_preference(user_id, atom.key, atom.value, ids)
+        return n
     return 0
 
 
@@ -248,6 +305,42 @@ def _names_another_user(atoms: Sequence[MemoryAtom], others: Collection[str]) ->
     return any(a.subject.strip().casefold() in folded for a in atoms if a.subject)
 
 
+def _atoms(
+    text: str, role: str, msg: Message, llm: BaseChatModel | None, other_users: Collection[str]
+) -> list[MemoryAtom]:
+    """The atoms of ``text`` (a message's words, as ``role`` said them): by the LLM when
+    one is given (the rules when its answer names another user), each one grounded in
+    ``text`` (:func:`~langgraph_memory.extraction.provenance.is_grounded`)."""
+    atoms = extract_atoms(text, role=role, timestamp=msg.timestamp, llm=llm)
+    if llm is not None and other_users and _names_another_user(atoms, other_users):
+        log.warning(
+            "the LLM's extraction of message %s names another user; the rules read it", msg.id
+        )
+        atoms = extract_atoms(text, role=role, timestamp=msg.timestamp)
+    kept = [a for a in atoms if a.kind == "entity" or is_grounded(a, text)]
+    if len(kept) < len(atoms):
+        log.info("refused %d atoms of message %s not in its words", len(atoms) - len(kept), msg.id)
+    return kept
+
+
+#: Sentences that speak to the user ("you", "your", "你") and of the speaker ("I", "我").
+_SECOND_PERSON = re.compile(r"\b(?:you|your|you're|yours)\b|你|您", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:I|my|I'm|I've|me)\b|我")
+
+
+def _repeated(text: str, msg: Message) -> list[MemoryAtom]:
+    """What an assistant or tool message says that may support a belief, by the rules:
+    its sentences about the user in the user's voice ("You love tea" → "I love tea"),
+    and its first-person sentences about itself (agent traits). Only the sentences with
+    a pronoun are read (a long reply of explanation and code mostly has none)."""
+    spans = [s for _, s in sentence_spans(text)]
+    yours = "".join(s for s in spans if _SECOND_PERSON.search(s))
+    mine = "".join(s for s in spans if _FIRST_PERSON.search(s))
+    about_user = Extractor(entities=False).rules(in_user_voice(yours)) if yours else []
+    own = Extractor(entities=False).rules(mine, role="assistant") if mine else []
+    return about_user + [a for a in own if a.subject == "assistant"]
+
+
 def write_atoms(
     lt: LongTermMemory,
     user_id: str,
@@ -257,38 +350,85 @@ def write_atoms(
     working: WorkingMemory | None = None,
     other_users: Collection[str] = (),
     entities: EntityGraph | None = None,
+    previous: Callable[[Message], Message | None] | None = None,
 ) -> int:
     """Extract memory atoms from ``messages`` and write them to ``lt`` (standing
     instructions to ``working``'s anchors, when given).
+
+    This is the one gate every belief passes (on every exchange and on promotion), and
+    it holds their provenance:
+
+    - Text the library injected (recalled memory, outlines, rendered entries; see
+      :func:`~langgraph_memory.extraction.provenance.strip_injected`) is blanked out of
+      every message first: it is never read back as something new.
+    - Only a user message makes beliefs (profile entries, facts, anchors, entities);
+      an atom whose value is not in the message's own words (an LLM's invention) is
+      refused.
+    - An assistant or tool message only supports the beliefs it repeats (it joins
+      their sources); it makes none, and no agent trait.
+    - A user message that confirms ("Yes, that's right", "对，没错") the assistant
+      message before it in its session (``previous`` finds it) makes that message's
+      statements, in the user's voice, ``confirmed`` beliefs citing both messages.
 
     An LLM answer with an atom about one of ``other_users`` (another user of the store,
     by id) is not trusted: the message is read by the rules instead, and it is logged.
 
     Returns:
-        How many long-term entries were written or refreshed.
+        How many long-term entries were written, refreshed or supported.
     """
     written = 0
     for msg in messages:
-        if msg.role not in ("user", "assistant"):
+        if msg.role not in ("user", "assistant", "tool"):
             continue
         try:
-            atoms = extract_atoms(msg.content, role=msg.role, timestamp=msg.timestamp, llm=llm)
-            if llm is not None and other_users and _names_another_user(atoms, other_users):
-                log.warning(
-                    "the LLM's extraction of message %s names another user; the rules read it",
-                    msg.id,
-                )
-                atoms = extract_atoms(msg.content, role=msg.role, timestamp=msg.timestamp)
+            text = strip_injected(msg.content)
+            if not text.strip():
+                atoms = []
+            elif msg.role == "user":
+                atoms = _atoms(text, "user", msg, llm, other_users)
+            else:
+                atoms = _repeated(text, msg)
+            said = _said_yes_to(msg, text, previous)
+            confirmed = (
+                _atoms(in_user_voice(strip_injected(said.content)), "user", msg, llm, other_users)
+                if said is not None
+                else []
+            )
         except Exception:  # extraction never blocks promotion of the rest
             log.exception("extraction failed for message %s", msg.id)
             continue
         for atom in atoms:
             try:
-                written += _write(lt, user_id, atom, msg, working, entities)
+                if msg.role == "user":
+                    written += _write(lt, user_id, atom, msg, working, entities)
+                else:
+                    written += _support(lt, user_id, atom, msg)
             except (ValueError, TypeError) as exc:
                 log.info("skipped atom %r: %s", atom, exc)
+        for atom in confirmed:
+            try:
+                written += _write(lt, user_id, atom, msg, working, entities, confirms=said)
+            except (ValueError, TypeError) as exc:
+                log.info("skipped confirmed atom %r: %s", atom, exc)
         yield_gil()  # background work: let readers and the model run between messages
     return written
+
+
+def _said_yes_to(
+    msg: Message, text: str, previous: Callable[[Message], Message | None] | None
+) -> Message | None:
+    """The assistant message a user message confirms, if it is a confirmation."""
+    if msg.role != "user" or previous is None or not is_confirmation(text):
+        return None
+    before = previous(msg)
+    return before if before is not None and before.role == "assistant" else None
+
+
+def previous_in_session(messages: MessageNeighbors, msg: Message) -> Message | None:
+    """The message just before ``msg`` in its session, if any."""
+    around = messages.neighbors(msg.user_id, msg.seq, 1) if msg.seq else []
+    earlier = [m for m in around if m.seq < msg.seq and m.session_id == msg.session_id]
+    return earlier[-1] if earlier else None
 
 
 class AtomWriter:
@@ -313,6 +453,8 @@ class AtomWriter:
             links and roll-ups are kept either way.
         entities: Where the entities the user mentions go (see
             :mod:`~langgraph_memory.layers.long_term.entities`).
+        messages: The stored messages: a user's confirmation ("yes, that's right") is
+            read with the assistant message before it (none: confirmations make nothing).
     """
 
     def __init__(
@@ -326,7 +468,9 @@ class AtomWriter:
         rollups: RollupWriter | None = None,
         extract: bool = True,
         entities: EntityGraph | None = None,
+        messages: MessageNeighbors | None = None,
     ) -> None:
+        self.previous = partial(previous_in_session, messages) if messages is not None else None
         self.entities = entities
         self.rollups = rollups
         self.extract = extract
@@ -344,6 +488,7 @@ class AtomWriter:
             llm=self.llm,
             working=self.working,
             entities=self.entities,
+            previous=self.previous,
         )
 
     def placed(self, messages: Sequence[Message]) -> int:
@@ -364,6 +509,7 @@ class AtomWriter:
                     working=self.working,
                     other_users=everyone - {u, "user", "assistant"},
                     entities=self.entities,
+                    previous=self.previous,
                 )
                 for u, ms in by_user.items()
                 if self.extract

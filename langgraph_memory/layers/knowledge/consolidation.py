@@ -70,6 +70,8 @@ class Knowledge:
     created_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     updated_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     written_by: str = "rules"
+    #: The agent whose episodes it rests on (``None``: every agent's).
+    agent_id: str | None = None
 
     #: Its record kind.
     KIND: ClassVar[str] = "knowledge"
@@ -80,7 +82,8 @@ class Knowledge:
 
     def entry(self) -> EntryView | None:
         """What the read path ranks of it (:mod:`~langgraph_memory.layers.index.kinds`)."""
-        return EntryView(self.text(), self.source_episodes, self.updated_at)
+        extra = {"agent": self.agent_id} if self.agent_id else {}
+        return EntryView(self.text(), self.source_episodes, self.updated_at, extra)
 
     def text(self) -> str:
         """A rendering for prompts and search (in Chinese when the content is)."""
@@ -146,9 +149,10 @@ class Consolidator:
         # The knowledge record is the commit point: an episode it cites is consolidated
         # even when a crash came before the episode was marked (no second knowledge of
         # the same episodes), on every backend; where the store has transactions, the
-        # record and the marks commit together anyway.
+        # record and the marks commit together anyway. One agent's episodes are
+        # consolidated apart from another's (and from the shared ones).
         cited = {e for k in self.knowledge(user_id) for e in k.source_episodes}
-        groups: dict[tuple[str, str], list[Episode]] = {}
+        groups: dict[tuple[str, str, str], list[Episode]] = {}
         for ep in self.working.episodes(user_id):
             if not ep.target:
                 continue
@@ -157,9 +161,9 @@ class Consolidator:
                     ep.consolidated = True
                     self.working.save_episode(ep)
                 continue
-            groups.setdefault((ep.user_id, ep.target), []).append(ep)
+            groups.setdefault((ep.user_id, ep.target, ep.agent_id or ""), []).append(ep)
         made = []
-        for (uid, target), eps in sorted(groups.items()):
+        for (uid, target, _), eps in sorted(groups.items()):
             if len(eps) < self.min_episodes:
                 continue
             k = self._write(uid, target, eps)
@@ -179,6 +183,7 @@ class Consolidator:
             "user_id": user_id,
             "source_episodes": [e.id for e in eps],
             "target": target,
+            "agent_id": eps[0].agent_id,
         }
         if self.llm is not None:
             records = "\n\n".join(

@@ -146,6 +146,8 @@ class Fact:
         subject_key, relation_key: :meth:`key`, stored so that a fact's timeline is
             found by a query instead of a scan of every fact (set from the subject and
             relation).
+        provenance: ``None`` when the user's own words said it; ``"confirmed"`` when the
+            assistant said it and the user confirmed it (its sources cite both).
     """
 
     id: str
@@ -165,6 +167,7 @@ class Fact:
     quote: str | None = None
     subject_key: str = ""
     relation_key: str = ""
+    provenance: str | None = None
 
     def __post_init__(self) -> None:
         if not (self.subject_key and self.relation_key):  # stored ones are kept
@@ -224,6 +227,8 @@ def _plain(f: Fact) -> str:
 def _refresh(old: Fact, new: Fact, now: datetime) -> None:
     old.source_ids = merge_ids(old.source_ids, new.source_ids)
     old.quote = new.quote or old.quote
+    if new.provenance is None:  # the user's own words now say it
+        old.provenance = None
     old.confidence = max(old.confidence, new.confidence)
     old.updated_at = now
     old.last_accessed_at = now
@@ -297,6 +302,7 @@ class Facts(RecordsStore):
         source_ids: Sequence[str] | None = None,
         confidence: float | None = None,
         quote: str | None = None,
+        provenance: str | None = None,
     ) -> Fact:
         """Assert a fact; a contradicting fact of a functional relation is superseded.
 
@@ -316,6 +322,8 @@ class Facts(RecordsStore):
             source_ids: Ids of the messages it came from.
             confidence: How sure (``config.fact_confidence`` when ``None``).
             quote: The words it was read from (shown with it; the latest kept).
+            provenance: ``"confirmed"`` for what the user confirmed of the assistant's
+                words; ``None`` (the user's own words) otherwise.
 
         Returns:
             The fact that records the assertion (a refreshed old one, or the new one).
@@ -342,6 +350,7 @@ class Facts(RecordsStore):
             new = Fact(
                 fid, user_id, subject, relation.strip(), obj, start, end,
                 ids, clamp01(conf), created_at=now, updated_at=now, quote=quote or None,
+                provenance=provenance or None,
             )  # fmt: skip
             # Only the facts that can meet the new one are read: its timeline (the same
             # subject and relation) and the subject's latest facts (near duplicates),

@@ -45,7 +45,12 @@ from langgraph_memory.config import LongTermSection
 from langgraph_memory.core.records import from_data
 from langgraph_memory.core.validation import check_id
 from langgraph_memory.layers.index.kinds import EntryView
-from langgraph_memory.layers.long_term.facts import DEFAULT_FUNCTIONAL_RELATIONS, Fact, Facts
+from langgraph_memory.layers.long_term.facts import (
+    DEFAULT_FUNCTIONAL_RELATIONS,
+    Fact,
+    Facts,
+    normalize_term,
+)
 from langgraph_memory.layers.long_term.profile import (
     SOURCES,
     Profile,
@@ -229,6 +234,63 @@ class LongTermMemory(RecordsStore):
             if (t := AgentTrait.load(r.data))
             and (agent_id is None or t.agent_id in (None, agent_id))
         ]
+
+    # -- support: a message that repeats a belief joins its sources ---------------------
+    def support_preference(
+        self, user_id: str, key: str, value: Any, source_ids: Sequence[str]
+    ) -> int:
+        """Add ``source_ids`` to the user's preferences of ``key`` whose value is ``value``
+        (case aside); nothing else changes (no confidence, no new entry). Returns how many.
+
+        What an assistant or tool message repeats supports a belief; it never makes one.
+        """
+        want, key = str(value).strip().casefold(), normalize_key(key)
+        hits = [
+            e
+            for e in self.profile.list_preferences(user_id)
+            if e.key == key and render_value(e.value).strip().casefold() == want
+        ]
+        return self._support("profile", user_id, [e.id for e in hits], source_ids)
+
+    def support_fact(
+        self, user_id: str, subject: str, relation: str, object: str, source_ids: Sequence[str]
+    ) -> int:
+        """Add ``source_ids`` to the user's open facts ``(subject, relation, object)``
+        (compared in canonical form); returns how many."""
+        skey, rkey, want = normalize_term(subject), normalize_key(relation), normalize_term(object)
+        found = self.records.query_records(
+            "fact", check_id(user_id, "user_id"), where={"subject_key": skey, "relation_key": rkey}
+        )
+        hits = [
+            r.id
+            for r in found
+            if (f := Fact.load(r.data)).valid_to is None and normalize_term(f.object) == want
+        ]
+        return self._support("fact", user_id, hits, source_ids)
+
+    def support_trait(self, user_id: str, trait: str, value: Any, source_ids: Sequence[str]) -> int:
+        """Add ``source_ids`` to the user's agent traits ``trait`` whose value is ``value``;
+        returns how many."""
+        want, trait = str(value).strip().casefold(), normalize_key(trait)
+        hits = [
+            t.id
+            for t in self.list_traits(user_id)
+            if t.trait == trait and render_value(t.value).strip().casefold() == want
+        ]
+        return self._support("trait", user_id, hits, source_ids)
+
+    def _support(self, kind: str, user_id: str, ids: list[str], source_ids: Sequence[str]) -> int:
+        add = check_source_ids(source_ids)
+        n = 0
+        with self._lock:
+            for entry_id in ids:
+                obj = self._get(kind, user_id, entry_id)
+                merged = merge_ids(obj.source_ids, add)
+                if merged != obj.source_ids:
+                    obj.source_ids = merged
+                    self._put(kind, obj)
+                    n += 1
+        return n
 
     # -- everything ---------------------------------------------------------------------
     def _locate(self, user_id: str, entry_id: str) -> str | None:

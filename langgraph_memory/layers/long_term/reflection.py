@@ -100,6 +100,8 @@ class Lesson:
             on the same target for a recovery).
         source_ids: Their sources (the citation trail).
         written_by: ``rules`` or ``llm``.
+        agent_id: The agent whose task taught it (``None``: every agent's); it reaches
+            only that agent's contexts.
     """
 
     id: str
@@ -117,6 +119,7 @@ class Lesson:
     updated_at: datetime = field(default_factory=_now)
     access_count: int = 0
     last_accessed_at: datetime | None = None
+    agent_id: str | None = None
 
     #: Its record kind.
     KIND: ClassVar[str] = LESSON_KIND
@@ -127,7 +130,10 @@ class Lesson:
 
     def entry(self) -> EntryView | None:
         """What the read path ranks of it (:mod:`~langgraph_memory.layers.index.kinds`)."""
-        return EntryView(self.text(), self.source_ids, self.updated_at, {"target": self.target})
+        extra: dict[str, Any] = {"target": self.target}
+        if self.agent_id:  # the agent that learned it: other agents' contexts leave it out
+            extra["agent"] = self.agent_id
+        return EntryView(self.text(), self.source_ids, self.updated_at, extra)
 
     def text(self) -> str:
         """A one-line rendering for prompts and search."""
@@ -435,7 +441,7 @@ class Reflector:
                         "episode", user_id, where={"target": ep.target}
                     )
                 )
-                if e.created_at < ep.created_at and e.id != ep.id
+                if e.created_at < ep.created_at and e.id != ep.id and e.agent_id == ep.agent_id
             ]
         text, by = self._write_lesson(ep, earlier), "rules"
         if isinstance(text, tuple):
@@ -453,6 +459,7 @@ class Reflector:
             source_episodes=[e.id for e in cited],
             source_ids=list(dict.fromkeys(i for e in cited for i in e.source_ids)),
             written_by=by,
+            agent_id=ep.agent_id,
         )
         self.records.put_record(
             Record(LESSON_KIND, lid, user_id, to_data(lesson), lesson.created_at, lesson.updated_at)

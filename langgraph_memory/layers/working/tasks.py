@@ -103,6 +103,8 @@ class TaskState:
     status: str = "in_progress"
     started_at: datetime = field(default_factory=_now)
     updated_at: datetime = field(default_factory=_now)
+    #: The agent running it (``None``: the user's, for every agent).
+    agent_id: str | None = None
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> TaskState:
@@ -111,7 +113,12 @@ class TaskState:
 
 @dataclass(slots=True)
 class Episode:
-    """A completed task, kept in long-term memory."""
+    """A completed task, kept in long-term memory.
+
+    ``agent_id`` is the agent that ran it: its episode (and the lesson learned from it)
+    reaches only that agent's contexts and searches (``build_context(...,
+    agent_id=...)``); ``None`` shares it with every agent of the user.
+    """
 
     id: str
     session_id: str
@@ -130,6 +137,7 @@ class Episode:
     created_at: datetime = field(default_factory=_now)
     consolidated: bool = False
     source_ids: list[str] = field(default_factory=list)
+    agent_id: str | None = None
 
     #: Its record kind.
     KIND: ClassVar[str] = "episode"
@@ -140,7 +148,13 @@ class Episode:
 
     def entry(self) -> EntryView | None:
         """What the read path ranks of it (:mod:`~langgraph_memory.layers.index.kinds`)."""
-        extra = {"importance": self.importance, "target": self.target, "outcome": self.outcome}
+        extra: dict[str, Any] = {
+            "importance": self.importance,
+            "target": self.target,
+            "outcome": self.outcome,
+        }
+        if self.agent_id:  # the agent that ran it: other agents' contexts leave it out
+            extra["agent"] = self.agent_id
         return EntryView(self.text(), self.source_ids, self.created_at, extra)
 
     def text(self) -> str:
@@ -211,10 +225,17 @@ class WorkingMemory:
 
     # -- tasks ---------------------------------------------------------------------------
     def start_task(
-        self, user_id: str, session_id: str, request: str, *, context: dict[str, Any] | None = None
+        self,
+        user_id: str,
+        session_id: str,
+        request: str,
+        *,
+        context: dict[str, Any] | None = None,
+        agent_id: str | None = None,
     ) -> str:
-        """Open a task; returns its id."""
+        """Open a task (run by ``agent_id``, when given); returns its id."""
         task = TaskState(
+            agent_id=None if agent_id is None else check_id(agent_id, "agent_id"),
             id=uuid.uuid4().hex,
             session_id=check_id(session_id, "session_id"),
             user_id=check_id(user_id, "user_id"),
@@ -347,6 +368,7 @@ class WorkingMemory:
             target=target,
             tags=tags,
             source_ids=[f"task:{task.id}"],
+            agent_id=task.agent_id,
         )
         if self._importance is not None:
             episode.importance = self._importance(episode, episode.created_at)
