@@ -14,6 +14,7 @@ from langgraph_memory.core.records import Message, Record
 from langgraph_memory.retrieval.vectors import VectorMatrix
 from langgraph_memory.storage.base import BackendStats, MemoryBackend, Postings
 from langgraph_memory.storage.capabilities import RecordValue, check_where, record_matches
+from langgraph_memory.storage.entries_memory import InMemoryEntryIndex
 
 __all__ = ["InMemoryBackend"]
 
@@ -36,7 +37,7 @@ class _UserData:
         self.vectors: VectorMatrix | None = None
 
 
-class InMemoryBackend(MemoryBackend):
+class InMemoryBackend(InMemoryEntryIndex, MemoryBackend):
     """Keeps everything in process memory.
 
     Example:
@@ -58,6 +59,7 @@ class InMemoryBackend(MemoryBackend):
         self._meta: dict[str, str] = {}
         self._records: dict[tuple[str, str], Record] = {}
         self._lock = threading.RLock()
+        self._init_entries()  # the long-term entry index (see entries_memory)
 
     def _user(self, user_id: str) -> _UserData:
         data = self._users.get(user_id)
@@ -303,6 +305,7 @@ class InMemoryBackend(MemoryBackend):
             u = self._users.pop(user_id, None)
             for key in [k for k, r in self._records.items() if r.user_id == user_id]:
                 del self._records[key]
+            self._forget_entries(user_id)
             drop = set(cache_hashes)
             for key in [k for k in self._cache if k[1] in drop]:
                 del self._cache[key]
