@@ -133,6 +133,10 @@ class IndexedRecords(RecordStore):
         return n
 
 
+#: Query vectors whose cosines a mirror keeps (those of one context, and the request of
+#: the task in progress).
+_KEPT_COSINES = 4
+
 #: A revision above every revision: ``entries_since`` then reads the generation alone.
 _NO_REV = 2**62
 
@@ -171,9 +175,11 @@ class _Mirror:
         self.live = 0
         #: Entries held per layer.
         self.per_layer: dict[str, int] = {}
-        #: Bumped by every change of a row; the last cosines, by version and query vector.
+        #: Bumped by every change of a row.
         self.version = 0
-        self._cosines: tuple[int, bytes, np.ndarray] | None = None
+        #: The last cosines by query vector (bytes), all of version ``_cosines_version``.
+        self._cosines: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._cosines_version = 0
         self.lock = threading.Lock()
 
     def _rows(self, rows: int) -> None:
@@ -196,19 +202,27 @@ class _Mirror:
         """Every row's cosine with ``query_vector`` (a fresh array; rows without a
         vector hold a meaningless value). The product with the matrix runs on one BLAS
         thread (see :func:`~langgraph_memory.retrieval.vectors.matvec`) and is kept for
-        the next ranking with the same vector (one context ranks entries, documents and
-        passages with it) until a row changes."""
+        the next rankings with the same vector until a row changes: one context ranks
+        entries, documents and passages with the query's vector, and the lessons of the
+        task in progress with its request's, the same from one context to the next."""
         q = np.asarray(query_vector, dtype=np.float32)
         key = q.tobytes()
-        cached = self._cosines
-        if cached is None or cached[0] != self.version or cached[1] != key:
+        if self._cosines_version != self.version:
+            self._cosines.clear()
+            self._cosines_version = self.version
+        cos = self._cosines.get(key)
+        if cos is None:
             assert self.matrix is not None
             rows = len(self.docs)
             qn = float(np.linalg.norm(q)) or 1.0
             dots = matvec(self.matrix[:rows], q)
             cos = (dots / (self.norms[:rows] * qn)).astype(np.float64)
-            cached = self._cosines = (self.version, key, cos)
-        return cached[2].copy()
+            self._cosines[key] = cos
+            while len(self._cosines) > _KEPT_COSINES:
+                self._cosines.popitem(last=False)
+        else:
+            self._cosines.move_to_end(key)
+        return cos.copy()
 
     def set_vector(self, row: int, vector: np.ndarray | None) -> None:
         self.version += 1
