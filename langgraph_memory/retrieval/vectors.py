@@ -91,6 +91,10 @@ def matvec(data: np.ndarray, q: np.ndarray) -> np.ndarray:
     One thread reads about 13 GB/s here, two about twice that; the halves run on the
     caller and one helper thread, which waits without spinning afterwards (unlike
     BLAS's own threads, see :func:`_one_blas_thread`).
+
+    Example:
+        >>> matvec(np.eye(2, dtype=np.float32), np.array([2.0, 3.0], dtype=np.float32)).tolist()
+        [2.0, 3.0]
     """
     if len(data) < _SPLIT_ROWS or (os.cpu_count() or 1) < 2:
         with _one_blas_thread():
