@@ -19,7 +19,7 @@ from langgraph_memory.retrieval.quantized import (
     quantize_query,
 )
 
-__all__ = ["VectorMatrix", "cosines"]
+__all__ = ["VectorMatrix", "cosines", "matvec"]
 
 #: Twice the most that rounding to 6 decimals moves a score.
 _TIE_MARGIN = 2e-6
@@ -50,7 +50,7 @@ def cosines(vectors: Any, query: Any) -> np.ndarray:
     mat = np.asarray(vectors, dtype=np.float32)
     q = np.asarray(query, dtype=np.float32)
     norms = np.linalg.norm(mat, axis=1) * float(np.linalg.norm(q))
-    return (mat @ q) / np.where(norms == 0, 1.0, norms)
+    return matvec(mat, q) / np.where(norms == 0, 1.0, norms)
 
 
 def _one_blas_thread() -> AbstractContextManager[Any]:
@@ -59,7 +59,7 @@ def _one_blas_thread() -> AbstractContextManager[Any]:
     OpenBLAS threads spin after a call and then fight the embedding model's own
     threads for the cores: on 2 cores that made the next query embedding 5-8x
     slower. A large product is split over threads of our own instead (see
-    :func:`_matvec`).
+    :func:`matvec`).
     """
     global _controller
     if _controller is None:
@@ -85,12 +85,16 @@ def _helper_thread() -> ThreadPoolExecutor:
     return _helper
 
 
-def _matvec(data: np.ndarray, q: np.ndarray) -> np.ndarray:
+def matvec(data: np.ndarray, q: np.ndarray) -> np.ndarray:
     """``data @ q`` with one BLAS thread; a large matrix in two halves on two threads.
 
     One thread reads about 13 GB/s here, two about twice that; the halves run on the
     caller and one helper thread, which waits without spinning afterwards (unlike
     BLAS's own threads, see :func:`_one_blas_thread`).
+
+    Example:
+        >>> matvec(np.eye(2, dtype=np.float32), np.array([2.0, 3.0], dtype=np.float32)).tolist()
+        [2.0, 3.0]
     """
     if len(data) < _SPLIT_ROWS or (os.cpu_count() or 1) < 2:
         with _one_blas_thread():
@@ -215,9 +219,9 @@ class VectorMatrix:
             rows = found
             sims = self._data[rows] @ q
         elif rows is None:
-            sims = _matvec(self._data[: self._n], q)
+            sims = matvec(self._data[: self._n], q)
         else:
-            sims = _matvec(self._data[: self._n], q)[rows]
+            sims = matvec(self._data[: self._n], q)[rows]
         return self._top(sims, k, rows)
 
     def search_many(self, queries: Sequence[np.ndarray], k: int) -> list[list[tuple[int, float]]]:
@@ -241,7 +245,7 @@ class VectorMatrix:
             q = cast(np.ndarray, units[i])
             rows = self._candidates(scores, want)
             if rows is None:
-                sims = _matvec(self._data[:n], q)
+                sims = matvec(self._data[:n], q)
             else:
                 sims = self._data[rows] @ q
             out[i] = self._top(sims, k, rows)

@@ -3,11 +3,14 @@
 :class:`RecordEntryIndex` implements
 :class:`~.capabilities.EntryIndex` with the backend's own
 records (kind :data:`ENTRY_KIND`, one per entry, the vector base64-encoded) and a
-store-wide revision counter in its metadata. Reading what changed lists the user's
-entry records, so it costs a pass over them; the in-memory and Chroma backends use
-it (SQLite and PostgreSQL keep a table with a revision index instead). Revisions are
-given under a process lock: one process writes a store of these backends at a time,
-as they require anyway.
+store-wide revision counter in its metadata. Each user's head record (key
+:data:`HEAD_KEY`) holds the user's last revision and the index generation: reading what
+changed since a revision the reader has seen costs that one record, and lists the
+user's entry records only when something changed (a store written before the head
+record was kept is listed on every read until its next write). The Chroma backend uses
+it (SQLite, PostgreSQL and the in-memory backend keep an index by revision instead).
+Revisions are given under a process lock: one process writes a store of these
+backends at a time, as they require anyway.
 
 Example:
     >>> from langgraph_memory.storage import InMemoryBackend
@@ -40,6 +43,9 @@ __all__ = ["RecordEntryIndex", "ENTRY_KIND", "encode_vector", "decode_vector"]
 ENTRY_KIND = "lgm_entry"
 #: Key of the marker entry whose revision is the index generation.
 BUILT_KEY = ""
+#: Key of a user's head record: the user's last revision and the index generation (entry
+#: keys are ``<layer>/<id>``: none is this).
+HEAD_KEY = "head"
 _REV_META = "entry_index_rev"
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 #: Revisions are read and written under it (one lock for every such backend: writes
@@ -88,8 +94,26 @@ class RecordEntryIndex(RecordStore, EntryIndex):
         rid = _record_id(user_id, data["key"])
         self.put_record(Record(ENTRY_KIND, rid, user_id, data, _EPOCH, _EPOCH))
 
+    def _head(self, user_id: str) -> tuple[int, int] | None:
+        """The user's last revision and index generation, from the head record (``None``
+        without one)."""
+        data = self._stored(user_id, HEAD_KEY)
+        return None if data is None else (int(data["rev"]), int(data["generation"]))
+
+    def _set_head(self, user_id: str, rev: int, generation: int | None = None) -> None:
+        """Record the user's last revision (and a new generation; else the current one)."""
+        if generation is None:
+            head = self._head(user_id)
+            if head is not None:
+                generation = head[1]
+            else:  # the first head of a store written without one
+                marker = self._stored(user_id, BUILT_KEY)
+                generation = 0 if marker is None else int(marker["rev"])
+        self._write(user_id, {"key": HEAD_KEY, "rev": rev, "generation": generation})
+
     def put_entries(self, user_id: str, entries: Sequence[IndexedEntry]) -> int:
         n = 0
+        rev = 0
         with _REV_LOCK:
             for e in entries:
                 old = self._stored(user_id, e.key)
@@ -99,11 +123,12 @@ class RecordEntryIndex(RecordStore, EntryIndex):
                     continue
                 keep = old is not None and e.text is not None and old["text"] == e.text
                 vector = old["vector"] if keep and old else encode_vector(e.vector)
+                rev = self._next_rev()
                 self._write(
                     user_id,
                     {
                         "key": e.key,
-                        "rev": self._next_rev(),
+                        "rev": rev,
                         "text": e.text,
                         "terms": dict(e.terms) if e.text is not None else {},
                         "doc": dict(e.doc) if e.text is not None else {},
@@ -112,13 +137,20 @@ class RecordEntryIndex(RecordStore, EntryIndex):
                     },
                 )
                 n += 1
+            if n:
+                self._set_head(user_id, rev)
         return n
 
     def entries_since(self, user_id: str, rev: int) -> tuple[int, list[IndexedEntry]]:
+        head = self._head(user_id)
+        if head is not None and head[0] <= rev:  # nothing changed since
+            return head[1], []
         gen = 0
         out: list[IndexedEntry] = []
         for rec in self.list_records(ENTRY_KIND, user_id):
             d = rec.data
+            if d["key"] == HEAD_KEY:
+                continue
             if d["key"] == BUILT_KEY:
                 gen = int(d["rev"])
             elif int(d["rev"]) > rev:
@@ -143,13 +175,14 @@ class RecordEntryIndex(RecordStore, EntryIndex):
                 user_id,
                 {"key": BUILT_KEY, "rev": rev, "text": None, "terms": {}, "doc": {}, "hash": ""},
             )
+            self._set_head(user_id, rev, rev)
         return rev
 
     def pending_entries(self, limit: int) -> list[tuple[str, IndexedEntry]]:
         found = [
             (rec.user_id, rec.data)
             for rec in self.list_records(ENTRY_KIND)
-            if rec.data["text"] is not None and rec.data.get("vector") is None
+            if rec.data.get("text") is not None and rec.data.get("vector") is None
         ]
         found.sort(key=lambda x: int(x[1]["rev"]))
         return [
@@ -162,6 +195,7 @@ class RecordEntryIndex(RecordStore, EntryIndex):
 
     def store_entry_vectors(self, items: Sequence[tuple[str, str, str, np.ndarray]]) -> int:
         n = 0
+        last: dict[str, int] = {}  # each user's last revision given here
         with _REV_LOCK:
             for user_id, key, digest, vector in items:
                 old = self._stored(user_id, key)
@@ -170,5 +204,8 @@ class RecordEntryIndex(RecordStore, EntryIndex):
                 old["vector"] = encode_vector(vector)
                 old["rev"] = self._next_rev()
                 self._write(user_id, old)
+                last[user_id] = old["rev"]
                 n += 1
+            for user_id, rev in last.items():
+                self._set_head(user_id, rev)
         return n

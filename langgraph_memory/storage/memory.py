@@ -14,6 +14,7 @@ from langgraph_memory.core.records import Message, Record
 from langgraph_memory.retrieval.vectors import VectorMatrix
 from langgraph_memory.storage.base import BackendStats, MemoryBackend, Postings
 from langgraph_memory.storage.capabilities import RecordValue, check_where, record_matches
+from langgraph_memory.storage.entries_memory import InMemoryEntryIndex
 
 __all__ = ["InMemoryBackend"]
 
@@ -36,7 +37,7 @@ class _UserData:
         self.vectors: VectorMatrix | None = None
 
 
-class InMemoryBackend(MemoryBackend):
+class InMemoryBackend(InMemoryEntryIndex, MemoryBackend):
     """Keeps everything in process memory.
 
     Example:
@@ -57,7 +58,10 @@ class InMemoryBackend(MemoryBackend):
         self._cache: dict[tuple[str, str], np.ndarray] = {}
         self._meta: dict[str, str] = {}
         self._records: dict[tuple[str, str], Record] = {}
+        #: The same records by kind and user: a query reads only those of its kind.
+        self._owned: dict[tuple[str, str], dict[str, Record]] = {}
         self._lock = threading.RLock()
+        self._init_entries()  # the long-term entry index (see entries_memory)
 
     def _user(self, user_id: str) -> _UserData:
         data = self._users.get(user_id)
@@ -217,9 +221,9 @@ class InMemoryBackend(MemoryBackend):
             old = self._records.get((record.kind, record.id))
             if old is not None and old.user_id != record.user_id:
                 raise ValueError(f"{record.kind} {record.id!r} belongs to another user")
-            self._records[(record.kind, record.id)] = replace(
-                record, data=copy.deepcopy(record.data)
-            )
+            stored = replace(record, data=copy.deepcopy(record.data))
+            self._records[(record.kind, record.id)] = stored
+            self._owned.setdefault((record.kind, record.user_id), {})[record.id] = stored
 
     def get_record(self, kind: str, record_id: str, user_id: str | None = None) -> Record | None:
         with self._lock:
@@ -239,13 +243,12 @@ class InMemoryBackend(MemoryBackend):
     ) -> list[Record]:
         cond = check_where(where)
         with self._lock:
-            found = [
-                r
-                for (k, _), r in self._records.items()
-                if k == kind
-                and (user_id is None or r.user_id == user_id)
-                and record_matches(r, cond)
-            ]
+            pools = (
+                [self._owned.get((kind, user_id), {})]
+                if user_id is not None
+                else [owned for (k, _), owned in self._owned.items() if k == kind]
+            )
+            found = [r for owned in pools for r in owned.values() if record_matches(r, cond)]
         found.sort(key=lambda r: (r.created_at, r.id), reverse=newest_first)
         return [replace(r, data=copy.deepcopy(r.data)) for r in found[:limit]]
 
@@ -256,6 +259,10 @@ class InMemoryBackend(MemoryBackend):
                 rec = self._records.get((kind, rid))
                 if rec is not None and rec.user_id == user_id:
                     del self._records[(kind, rid)]
+                    owned = self._owned[(kind, user_id)]
+                    del owned[rid]
+                    if not owned:
+                        del self._owned[(kind, user_id)]
                     n += 1
             return n
 
@@ -303,6 +310,9 @@ class InMemoryBackend(MemoryBackend):
             u = self._users.pop(user_id, None)
             for key in [k for k, r in self._records.items() if r.user_id == user_id]:
                 del self._records[key]
+            for owner in [k for k in self._owned if k[1] == user_id]:
+                del self._owned[owner]
+            self._forget_entries(user_id)
             drop = set(cache_hashes)
             for key in [k for k in self._cache if k[1] in drop]:
                 del self._cache[key]

@@ -162,3 +162,29 @@ def test_a_relevant_fact_among_thousands_reaches_the_context(tmp_path) -> None:
         ctx = mm.build_context("ann", "s1", "is there an allergy to keep in mind?", 1000)
         facts = [it for it in ctx.items if it.layer == "fact"]
         assert facts and "hazelnuts" in facts[0].text
+
+
+def test_cosines_kept_for_a_query_vector_follow_every_change(mm: MemoryManager) -> None:
+    fill(mm, "ann", 30)
+    mm.flush()
+    index = mm._parts.read.entries
+    query = "ann keeps bees on the roof"
+    qvec = mm.embeddings.embed_array([query], persist=False)[0]
+    first = index.rank("ann", "unrelated words", 5, query_vector=qvec)
+    assert first == index.rank("ann", "unrelated words", 5, query_vector=qvec)  # kept
+    fact = mm._longterm.facts.add_fact("ann", "ann", "keeps", "bees on the roof", valid_from=T0)
+    # not embedded by the worker yet: embedded for this read, then ranked by meaning
+    top = index.rank("ann", "unrelated words", 5, query_vector=qvec)[0]
+    assert top.doc.id == fact.id and top.parts["dense_rank"] == 1
+    mm.flush()  # now the worker's vector replaces the one made in process
+    assert index.rank("ann", "unrelated words", 5, query_vector=qvec)[0].doc.id == fact.id
+    mm._longterm.delete("ann", [fact.id])
+    assert index.rank("ann", "unrelated words", 5, query_vector=qvec) == first
+    # an entry whose text changes in place (same key): its new vector counts
+    trait = mm._longterm.add_trait("ann", "hobby", "chess and go")
+    mm.flush()
+    assert trait.id not in {r.doc.id for r in index.rank("ann", "x", 1, query_vector=qvec)}
+    again = mm._longterm.add_trait("ann", "hobby", "keeps bees on the roof")
+    assert again.id == trait.id
+    mm.flush()
+    assert index.rank("ann", "unrelated words", 1, query_vector=qvec)[0].doc.id == trait.id

@@ -15,12 +15,17 @@ once, when it is written:
 - The background worker embeds entries still without a vector
   (:meth:`EntryIndexer.embed_pending`) and stores the vectors in the index.
 - :class:`EntryIndexer` keeps, per user, a mirror of the index in process: a vector
-  matrix and posting lists, brought up to date on each read with only the entries
-  changed since the revision it last saw (other processes' writes included). A read
-  ranks the mirror: the words-and-meaning fusion of
-  :func:`~langgraph_memory.layers.index.ranking.rank_hybrid`, unchanged, with the
-  term scores computed from posting lists and one matrix product for the cosines.
-  Entries not embedded yet are embedded in process for that read.
+  matrix, posting lists and each row's layer code, brought up to date on each read with
+  only the entries changed since the revision it last saw (other processes' writes
+  included). A read ranks the mirror: the words-and-meaning fusion of
+  :func:`~langgraph_memory.layers.index.ranking.rank_hybrid`, unchanged, computed on
+  arrays as messages are: the term scores added from the posting lists of the query's
+  terms, the rows of the wanted layers picked by their codes, one matrix product on one
+  BLAS thread for the cosines (kept for the next ranking with the same vector until a
+  row changes), and only the heads of the two rankings fused
+  (:func:`~langgraph_memory.layers.index.ranking.fuse_ranked`). No read lists, decodes
+  or walks every entry in Python. Entries not embedded yet are embedded in process for
+  that read.
 
 An index never built for a user (a store written by 0.1) is built from the records
 on the first read. ``delete_user`` removes the index with the rest; the generation
@@ -55,7 +60,14 @@ import numpy as np
 from langgraph_memory.core.records import Record
 from langgraph_memory.core.tokens import terms_of, tokenize
 from langgraph_memory.layers.index.kinds import EntryKinds, render
-from langgraph_memory.layers.index.ranking import LongTermDoc, LongTermLayer, RankedDoc, fuse_ranked
+from langgraph_memory.layers.index.ranking import (
+    LongTermDoc,
+    LongTermLayer,
+    RankedDoc,
+    TermRanking,
+    fuse_ranked,
+)
+from langgraph_memory.retrieval.vectors import matvec
 from langgraph_memory.storage.capabilities import (
     EntryIndex,
     IndexedEntry,
@@ -128,6 +140,10 @@ class IndexedRecords(RecordStore):
         return atomic(self.inner)
 
 
+#: Query vectors whose cosines a mirror keeps (those of one context, and the request of
+#: the task in progress).
+_KEPT_COSINES = 4
+
 #: A revision above every revision: ``entries_since`` then reads the generation alone.
 _NO_REV = 2**62
 
@@ -146,10 +162,16 @@ class _Mirror:
         self.title_terms: dict[int, frozenset[str]] = {}
         #: Rows of entries that belong to one agent (its traits), with the agent's id.
         self.agent_of: dict[int, str] = {}
+        #: Per row: the code of its entry's layer (-1: no entry), codes by layer.
+        self.layer_code = np.full(64, -1, dtype=np.int16)
+        self.codes: dict[str, int] = {}
         self.docs: list[LongTermDoc | None] = []
         self.hashes: list[str] = []
         self.terms: list[dict[str, int]] = []
         self.postings: dict[str, dict[int, int]] = {}
+        #: A term's posting list as arrays (rows, term counts), made when first read
+        #: after it changed.
+        self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self.matrix: np.ndarray | None = None
         #: Per row: whether it has a vector, whether it holds an entry, its vector's norm.
         self.has_vector = np.zeros(64, dtype=bool)
@@ -160,6 +182,11 @@ class _Mirror:
         self.live = 0
         #: Entries held per layer.
         self.per_layer: dict[str, int] = {}
+        #: Bumped by every change of a row.
+        self.version = 0
+        #: The last cosines by query vector (bytes), all of version ``_cosines_version``.
+        self._cosines: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        self._cosines_version = 0
         self.lock = threading.Lock()
 
     def _rows(self, rows: int) -> None:
@@ -167,7 +194,8 @@ class _Mirror:
         if rows <= len(self.alive):
             return
         cap = max(rows, 2 * len(self.alive))
-        for name, fill in (("has_vector", False), ("alive", False), ("norms", 1.0)):
+        fills = (("has_vector", False), ("alive", False), ("norms", 1.0), ("layer_code", -1))
+        for name, fill in fills:
             old = getattr(self, name)
             new = np.full(cap, fill, dtype=old.dtype)
             new[: len(old)] = old
@@ -177,7 +205,34 @@ class _Mirror:
             grown[: len(self.matrix)] = self.matrix
             self.matrix = grown
 
+    def cosines(self, query_vector: np.ndarray) -> np.ndarray:
+        """Every row's cosine with ``query_vector`` (a fresh array; rows without a
+        vector hold a meaningless value). The product with the matrix runs on one BLAS
+        thread (see :func:`~langgraph_memory.retrieval.vectors.matvec`) and is kept for
+        the next rankings with the same vector until a row changes: one context ranks
+        entries, documents and passages with the query's vector, and the lessons of the
+        task in progress with its request's, the same from one context to the next."""
+        q = np.asarray(query_vector, dtype=np.float32)
+        key = q.tobytes()
+        if self._cosines_version != self.version:
+            self._cosines.clear()
+            self._cosines_version = self.version
+        cos = self._cosines.get(key)
+        if cos is None:
+            assert self.matrix is not None
+            rows = len(self.docs)
+            qn = float(np.linalg.norm(q)) or 1.0
+            dots = matvec(self.matrix[:rows], q)
+            cos = (dots / (self.norms[:rows] * qn)).astype(np.float64)
+            self._cosines[key] = cos
+            while len(self._cosines) > _KEPT_COSINES:
+                self._cosines.popitem(last=False)
+        else:
+            self._cosines.move_to_end(key)
+        return cos.copy()
+
     def set_vector(self, row: int, vector: np.ndarray | None) -> None:
+        self.version += 1
         if vector is None:
             self.has_vector[row] = False
             if self.alive[row]:
@@ -194,6 +249,7 @@ class _Mirror:
         self.unembedded.discard(row)
 
     def apply(self, entry: IndexedEntry) -> None:
+        self.version += 1
         row = self.row_of.get(entry.key)
         if row is not None:  # drop the old state of the row
             old = self.docs[row]
@@ -201,8 +257,10 @@ class _Mirror:
                 self.live -= 1
                 self.per_layer[old.layer] -= 1
             self.alive[row] = False
+            self.layer_code[row] = -1
             self.unembedded.discard(row)
             for term in self.terms[row]:
+                self._arrays.pop(term, None)
                 plist = self.postings.get(term)
                 if plist is not None:
                     plist.pop(row, None)
@@ -243,9 +301,11 @@ class _Mirror:
             )
             layer = cast(LongTermDoc, self.docs[row]).layer
             self.per_layer[layer] = self.per_layer.get(layer, 0) + 1
+            self.layer_code[row] = self.codes.setdefault(layer, len(self.codes))
             self.hashes[row] = entry.hash
             self.terms[row] = dict(entry.terms)
             for term, tf in entry.terms.items():
+                self._arrays.pop(term, None)
                 self.postings.setdefault(term, {})[row] = int(tf)
             self.live += 1
             self.alive[row] = True
@@ -271,29 +331,57 @@ class _Mirror:
             self._key_order = order
         return self._key_order
 
-    def lexical(self, query: str | Collection[str]) -> list[tuple[int, float]]:
-        """The term ranking of :func:`~.ranking.rank_docs`, from posting lists (``query``:
-        its text, or its terms)."""
+    def posting(self, term: str) -> tuple[np.ndarray, np.ndarray]:
+        """A term's posting list as arrays: its rows and their term counts."""
+        arrays = self._arrays.get(term)
+        if arrays is None:
+            plist = self.postings[term]
+            arrays = self._arrays[term] = (
+                np.fromiter(plist.keys(), dtype=np.int64, count=len(plist)),
+                np.fromiter(plist.values(), dtype=np.float64, count=len(plist)),
+            )
+        return arrays
+
+    def layer_mask(self, layers: Collection[str]) -> np.ndarray:
+        """Per row: whether it holds an entry of ``layers``."""
+        codes = [self.codes[x] for x in layers if x in self.codes]
+        return np.isin(self.layer_code[: len(self.docs)], codes)
+
+    def lexical(
+        self, query: str | Collection[str], mask: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The term ranking of :func:`~.ranking.rank_docs` (rows and term scores, best
+        first; the rows ``mask`` holds only, ranked among all entries), from posting
+        lists (``query``: its text, or its terms). Each query term adds its share to the
+        rows of its posting list (in the order :func:`~.ranking.rank_docs` sums them: the
+        same scores); equal scores rank by entry key."""
         terms = terms_of(query)
         n = self.live
+        none = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
         if not terms or n == 0:
-            return []
+            return none
         df = {t: len(self.postings.get(t, ())) for t in terms}
         shared_only = n > 1 and all(df[t] in (0, n) for t in terms)
-        scores: dict[int, float] = {}
+        scores: np.ndarray | None = None
         for t in terms:
             d = df[t]
             if d == 0 or not (d < n or n == 1 or shared_only):
                 continue
             idf = math.log(1 + n / d)
-            for row, tf in self.postings[t].items():
-                scores[row] = scores.get(row, 0.0) + idf * tf / (tf + 1.2)
-        ranked = [(row, s) for row, s in scores.items() if s > 0]
+            rows, tf = self.posting(t)
+            if scores is None:
+                scores = np.zeros(len(self.docs), dtype=np.float64)
+            scores[rows] += idf * tf / (tf + 1.2)
+        if scores is None:
+            return none
+        hits = np.flatnonzero(scores > 0)
+        if mask is not None:
+            hits = hits[mask[hits]]
         # equal scores by entry key: the same order whatever order the entries came in
         # (backends and worker batches differ in that)
-        keys = self.keys
-        ranked.sort(key=lambda x: (-x[1], keys[x[0]]))
-        return ranked
+        order = np.lexsort((self.key_order()[hits], -scores[hits]))
+        hits = hits[order]
+        return hits, scores[hits]
 
 
 class EntryIndexer:
@@ -470,22 +558,25 @@ class EntryIndexer:
             self._scan(owner, query, query_vector if dense else None, layers, keep, agent_id)
             for owner in (user_id, *owners)
         ]
-        lexical, cos, docs, ties = scans[0]
+        rows, scores, cos, docs, ties = scans[0]
         if len(scans) > 1:  # one ranking of every owner's rows, placed one after another
-            merged: list[tuple[int, float]] = []
-            docs, coss, order = [], [], []
-            for lex, c, d, t in scans:
-                base = len(docs)
-                merged += [(i + base, score) for i, score in lex]
-                coss.append(c if c is not None else np.full(len(d), np.nan))
-                order.append(t + base)
-                docs += d
-            ties = np.concatenate(order)
+            bases = np.cumsum([0] + [len(d) for _, _, _, d, _ in scans[:-1]])
+            rows = np.concatenate([r + b for (r, _, _, _, _), b in zip(scans, bases, strict=True)])
+            scores = np.concatenate([s for _, s, _, _, _ in scans])
+            ties = np.concatenate([t + b for (_, _, _, _, t), b in zip(scans, bases, strict=True)])
+            docs = [d for _, _, _, ds, _ in scans for d in ds]
             # equal term scores by owner, then entry key (the one-owner order)
-            lexical = sorted(merged, key=lambda x: (-x[1], ties[x[0]]))
-            cos = np.concatenate(coss) if any(c is not None for _, c, _, _ in scans) else None
+            order = np.lexsort((ties[rows], -scores))
+            rows, scores = rows[order], scores[order]
+            cos = (
+                np.concatenate(
+                    [c if c is not None else np.full(len(d), np.nan) for _, _, c, d, _ in scans]
+                )
+                if any(c is not None for _, _, c, _, _ in scans)
+                else None
+            )
         fused = fuse_ranked(
-            lexical,
+            TermRanking(rows, scores),
             cos,
             k,
             lexical_weight=lexical_weight,
@@ -506,13 +597,13 @@ class EntryIndexer:
         """``(entry, term score, cosine)`` of the user's entries of ``layers`` that share a
         term with the query or have a cosine with ``query_vector`` (the raw scores the
         ranking of :meth:`rank` fuses; 0 for no shared term, ``None`` for no cosine)."""
-        lexical, cos, docs, _ = self._scan(user_id, query, query_vector, layers, None)
-        lex = dict(lexical)
-        rows = set(lex)
+        rows, scores, cos, docs, _ = self._scan(user_id, query, query_vector, layers, None)
+        lex = dict(zip(rows.tolist(), scores.tolist(), strict=True))
+        found = set(lex)
         if cos is not None:
-            rows.update(np.flatnonzero(~np.isnan(cos)).tolist())
+            found.update(np.flatnonzero(~np.isnan(cos)).tolist())
         out = []
-        for row in sorted(rows):
+        for row in sorted(found):
             doc = docs[row]
             if doc is None:
                 continue
@@ -528,16 +619,19 @@ class EntryIndexer:
         layers: Collection[str] | None,
         keep: Callable[[LongTermDoc], bool] | None,
         agent_id: str | None = None,
-    ) -> tuple[list[tuple[int, float]], np.ndarray | None, list[LongTermDoc | None], np.ndarray]:
-        """One owner's term ranking, cosines (NaN: left out), docs and tie order; nothing
-        (no term scoring, no vector product) when the owner holds no entry of ``layers``
-        (the common case for passages and documents). With ``agent_id``, rows of other
-        agents are left out (looked up in the mirror's few agent rows, no scan)."""
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, list[LongTermDoc | None], np.ndarray]:
+        """One owner's term ranking (rows and scores, best first), cosines (NaN: left
+        out), docs and tie order; nothing (no term scoring, no vector product) when the
+        owner holds no entry of ``layers`` (the common case for passages and documents).
+        Which rows count is worked out on arrays (their layers' codes); ``keep`` is asked
+        of the rows of ``layers`` only. With ``agent_id``, rows of other agents are left
+        out (looked up in the mirror's few agent rows, no scan)."""
         mirror = self._mirror(owner)
         with mirror.lock:
+            rows = len(mirror.docs)
             if layers is not None and not any(mirror.per_layer.get(x) for x in layers):
-                return [], None, [], mirror.key_order()[:0].copy()
-            lexical = mirror.lexical(query)
+                empty = np.zeros(0, dtype=np.int64)
+                return empty, np.zeros(0), None, [], empty
             mask = None
             others = (
                 [r for r, agent in mirror.agent_of.items() if agent != agent_id]
@@ -545,18 +639,13 @@ class EntryIndexer:
                 else []
             )
             if layers is not None or keep is not None or others:
-                mask = np.array(
-                    [
-                        d is not None
-                        and (layers is None or d.layer in layers)
-                        and (keep is None or keep(d))
-                        for d in mirror.docs
-                    ],
-                    dtype=bool,
-                )
+                mask = mirror.layer_mask(layers) if layers is not None else mirror.alive[:rows]
+                mask = mask.copy()
+                if keep is not None:
+                    for i in np.flatnonzero(mask).tolist():
+                        mask[i] = keep(cast(LongTermDoc, mirror.docs[i]))
                 mask[others] = False
-                lexical = [(i, s) for i, s in lexical if mask[i]]
-            rows = len(mirror.docs)
+            lex_rows, lex_scores = mirror.lexical(query, mask)
             cos = None
             if query_vector is not None and mirror.live:
                 assert self.embed is not None
@@ -565,13 +654,9 @@ class EntryIndexer:
                     vectors = self.embed([cast(LongTermDoc, mirror.docs[i]).text for i in missing])
                     for i, v in zip(missing, vectors, strict=True):
                         mirror.set_vector(i, v)
-                assert mirror.matrix is not None
-                q = np.asarray(query_vector, dtype=np.float32)
-                qn = float(np.linalg.norm(q)) or 1.0
-                dots = mirror.matrix[:rows] @ q
-                cos = (dots / (mirror.norms[:rows] * qn)).astype(np.float64)
+                cos = mirror.cosines(query_vector)
                 usable = mirror.alive[:rows] & mirror.has_vector[:rows]
                 if mask is not None:
                     usable &= mask
                 cos[~usable] = np.nan
-            return lexical, cos, list(mirror.docs), mirror.key_order()[:rows].copy()
+            return lex_rows, lex_scores, cos, list(mirror.docs), mirror.key_order()[:rows].copy()

@@ -37,6 +37,7 @@ __all__ = [
     "LongTermDoc",
     "LongTermLayer",
     "RankedDoc",
+    "TermRanking",
     "fuse_ranked",
     "rank_docs",
     "rank_hybrid",
@@ -185,7 +186,7 @@ def rank_hybrid(
         lexical = lexical or rank_docs(docs, query)
     cos = cosines(doc_vectors, query_vector) if use_dense else None  # type: ignore[arg-type]
     fused = fuse_ranked(
-        [(index[id(d)], s) for d, s in lexical],
+        TermRanking.of([(index[id(d)], s) for d, s in lexical]),
         cos,
         k,
         lexical_weight=lexical_weight,
@@ -196,8 +197,23 @@ def rank_hybrid(
     return [RankedDoc(docs[i], score, parts) for i, score, parts in fused]
 
 
+class TermRanking(NamedTuple):
+    """A term ranking on entry positions, best first: the positions and their term scores."""
+
+    rows: np.ndarray
+    scores: np.ndarray
+
+    @classmethod
+    def of(cls, ranked: Sequence[tuple[int, float]]) -> TermRanking:
+        """From ``(position, term score)`` pairs, best first."""
+        return cls(
+            np.fromiter((i for i, _ in ranked), dtype=np.int64, count=len(ranked)),
+            np.fromiter((s for _, s in ranked), dtype=np.float64, count=len(ranked)),
+        )
+
+
 def fuse_ranked(
-    lexical: list[tuple[int, float]],
+    lexical: TermRanking,
     cos: np.ndarray | None,
     k: int | None,
     *,
@@ -208,24 +224,33 @@ def fuse_ranked(
     ties: np.ndarray | None = None,
 ) -> list[tuple[int, float, dict[str, float]]]:
     """The fusion behind :func:`rank_hybrid`, on entry positions: ``lexical`` is the
-    term ranking ``(position, term score)`` best first, ``cos`` the cosine of every
+    term ranking (positions and term scores, best first), ``cos`` the cosine of every
     position with the query (NaN for one to leave out of the dense ranking) or ``None``
     for words alone; equal cosines rank by ``ties`` (one value per position, lower
     first; by position when ``None``).
 
+    Only the term ranking's best ``k`` and the dense ranking's head can be among the
+    best ``k``, so only those are fused (a long term ranking costs its array, not a
+    pass in Python).
+
     Returns:
         ``(position, score, parts)`` best first, at most ``k``.
     """
+    rows, term_scores = lexical
+    n_lex = len(rows)
+    top = rows if k is None else rows[:k]
     if cos is None or dense_weight <= 0:
-        ranked = lexical[:k] if k is not None else lexical
+        ranked = list(zip(top.tolist(), term_scores[: len(top)].tolist(), strict=True))
         words = HybridRanker(rrf_k=rrf_k, lexical_weight=1.0).fuse(
             {"bm25": ranked}, normalise="weights"
         )
         term = dict(ranked)
         return [(f.key, f.score, {"term_score": term[f.key], **f.parts}) for f in words]
     if lexical_weight <= 0:
-        lexical = []
-    term = dict(lexical)
+        rows, term_scores, n_lex, top = rows[:0], term_scores[:0], 0, rows[:0]
+    # each position's place in the term ranking (0: not in it)
+    lex_pos = np.zeros(len(cos), dtype=np.int64)
+    lex_pos[rows] = np.arange(1, n_lex + 1)
     # the dense ranking's head: a doc below it and outside the term ranking is never
     # among the ``k`` returned (fusing thousands of entries cost more than ranking them)
     usable = np.flatnonzero(~np.isnan(cos))
@@ -240,22 +265,20 @@ def fuse_ranked(
     # HybridRanker.fuse: ties keep first-seen order, the term ranking first). Only the
     # term ranking's best ``k`` and the docs of the dense head can be among the best
     # ``k``: any other doc ranks below those ``k`` by terms and has no dense share.
-    lex_rank = {i: r for r, (i, _) in enumerate(lexical, 1)}
     dense_rank = {int(i): r for r, i in enumerate(head.tolist(), 1)}
-    seen: dict[int, int] = {}
-    for i, _ in lexical if k is None else lexical[:k]:
-        seen[i] = lex_rank[i]
+    seen: dict[int, int] = {i: r for r, i in enumerate(top.tolist(), 1)}
     for i, r in dense_rank.items():
         if i not in seen:
-            seen[i] = lex_rank.get(i, len(lexical) + r)
-    total = (lexical_weight if lexical else 0.0) + dense_weight
+            seen[i] = int(lex_pos[i]) or n_lex + r
+    total = (lexical_weight if n_lex else 0.0) + dense_weight
     scored = []
     for i, first in seen.items():
         raw = 0.0
         parts: dict[str, float] = {}
-        if i in lex_rank:
-            raw += lexical_weight / (rrf_k + lex_rank[i])
-            parts["bm25_rank"] = float(lex_rank[i])
+        lex_rank = int(lex_pos[i])
+        if lex_rank:
+            raw += lexical_weight / (rrf_k + lex_rank)
+            parts["bm25_rank"] = float(lex_rank)
         if i in dense_rank:
             raw += dense_weight / (rrf_k + dense_rank[i])
             parts["dense_rank"] = float(dense_rank[i])
@@ -264,13 +287,14 @@ def fuse_ranked(
     out: list[tuple[int, float, dict[str, float]]] = []
     for neg, _, i, parts in scored:
         c = float(cos[i])
-        if i not in term and min_cosine is not None and not c >= min_cosine:
+        lex_rank = int(lex_pos[i])
+        if not lex_rank and min_cosine is not None and not c >= min_cosine:
             continue
         parts["rrf"] = -neg / total
         if c == c:  # not NaN
             parts["cosine"] = c
-        if i in term:
-            parts["term_score"] = term[i]
+        if lex_rank:
+            parts["term_score"] = float(term_scores[lex_rank - 1])
         out.append((i, -neg / total, parts))
         if k is not None and len(out) >= k:
             break
