@@ -4,20 +4,18 @@ relations, each with its validity and sources, sync and async, one user at a tim
 from __future__ import annotations
 
 import asyncio
-import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import pytest
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.runnables import RunnableConfig
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import BaseTool
 from langgraph.prebuilt import create_react_agent
 from langgraph.warnings import LangGraphDeprecatedSinceV10
-from pydantic import Field
+from scripted import scripted
+from test_tools import MODES, Mode, call, cfg
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
@@ -27,10 +25,6 @@ from langgraph_memory.integrations.graph.graph_tools import (
     walk_relations,
 )
 from langgraph_memory.integrations.graph.tools import MEMORY_TOOL_NAMES, create_memory_tools
-
-Mode = Literal["sync", "async"]
-MODES: list[Mode] = ["sync", "async"]
-_ids = itertools.count()
 
 ANN = [
     ("2024-01-10", "My sister Sofia lives in Lisbon."),
@@ -51,19 +45,6 @@ def memory(tmp_path: Path) -> Iterator[MemoryManager]:
                 mm.add_message(user, "s1", "user", text, timestamp=day, message_id=f"{user}{i}")
         mm.flush()
         yield mm
-
-
-def cfg(user: str) -> RunnableConfig:
-    return {"configurable": {"user_id": user, "thread_id": "t"}}
-
-
-def call(tool: BaseTool, args: dict[str, Any], config: RunnableConfig, mode: Mode) -> ToolMessage:
-    tool_call = {"type": "tool_call", "id": f"c{next(_ids)}", "name": tool.name, "args": args}
-    out = tool.invoke(tool_call, config) if mode == "sync" else asyncio.run(
-        tool.ainvoke(tool_call, config)
-    )  # fmt: skip
-    assert isinstance(out, ToolMessage)
-    return out
 
 
 def tools(memory: MemoryManager) -> dict[str, BaseTool]:
@@ -187,35 +168,18 @@ def test_name_scores() -> None:
     assert name_score("Lisbon", "Berlin") == 0.0
 
 
-class RecordingModel(GenericFakeChatModel):
-    """A scripted chat model that keeps every list of messages it was called with."""
-
-    seen: list[list[BaseMessage]] = Field(default_factory=list)
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        self.seen.append(list(messages))
-        return super()._generate(messages, *args, **kwargs)
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> RecordingModel:
-        return self
-
-
 def tool_call(name: str, args: dict[str, Any], call_id: str) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id}])
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_an_agent_walks_the_graph_with_the_tools(memory: MemoryManager, mode: Mode) -> None:
-    llm = RecordingModel(
-        messages=iter(
-            [
-                tool_call("entity_search", {"name": "sofia"}, "c1"),
-                tool_call("entity_relations", {"name": "Sofia", "status": "current"}, "c2"),
-                "Sofia lives in Berlin now (she used to live in Lisbon).",
-                tool_call("entity_relations", {"name": "Sofia"}, "c3"),
-                "I only know that Sofia is your boss at Globex.",
-            ]
-        )
+    llm = scripted(
+        tool_call("entity_search", {"name": "sofia"}, "c1"),
+        tool_call("entity_relations", {"name": "Sofia", "status": "current"}, "c2"),
+        "Sofia lives in Berlin now (she used to live in Lisbon).",
+        tool_call("entity_relations", {"name": "Sofia"}, "c3"),
+        "I only know that Sofia is your boss at Globex.",
     )
     with pytest.warns(LangGraphDeprecatedSinceV10):
         agent = create_react_agent(llm, create_memory_tools(memory))

@@ -291,52 +291,59 @@ def walk_relations(
 
 
 # -- rendering ------------------------------------------------------------------------------
+def _paged(
+    items: list[dict[str, Any]],
+    page: int,
+    size: int,
+    title: str,
+    empty: str,
+    line: Callable[[dict[str, Any]], str],
+) -> tuple[str, int]:
+    """One page of ``items`` as numbered lines under ``title`` (``empty`` when the page
+    has none), with a pointer to the next page; and how many were shown."""
+    shown = items[page * size : (page + 1) * size]
+    if not shown:
+        return empty + ("" if page == 0 else f" on page {page}") + ".", 0
+    first = page * size + 1
+    lines = [f"{title} (page {page}, results {first}-{first + len(shown) - 1}):"]
+    lines += [f"{first + i}. {line(item)}" for i, item in enumerate(shown)]
+    if len(items) > (page + 1) * size:
+        lines.append(f"More results: call again with page={page + 1}.")
+    return "\n".join(lines), len(shown)
+
+
+def _node_line(n: dict[str, Any]) -> str:
+    times = "time" if n["mentions"] == 1 else "times"
+    seen = (
+        f"mentioned {n['mentions']} {times}, {n['first_mentioned']} to {n['last_mentioned']}"
+        if n["mentions"]
+        else "named in relations only"
+    )
+    return (
+        f"{n['name']} ({n['type']}; {seen}; {n['relations']} relations, "
+        f"{n['current_relations']} current)"
+    )
+
+
 def render_nodes(query: str, nodes: list[dict[str, Any]], page: int, size: int) -> str:
     """``entity_search``'s answer."""
-    shown = nodes[page * size : (page + 1) * size]
+    title, empty = f"Entities matching {query!r}", f"No entity matches {query!r}"
+    text, shown = _paged(nodes, page, size, title, empty, _node_line)
     if not shown:
-        where = "" if page == 0 else f" on page {page}"
-        return f"No entity matches {query!r}{where}."
-    first = page * size + 1
-    lines = [
-        f"Entities matching {query!r} (page {page}, results {first}-{first + len(shown) - 1}):"
-    ]
-    for i, n in enumerate(shown):
-        times = "time" if n["mentions"] == 1 else "times"
-        seen = (
-            f"mentioned {n['mentions']} {times}, {n['first_mentioned']} to {n['last_mentioned']}"
-            if n["mentions"]
-            else "named in relations only"
-        )
-        lines.append(
-            f"{first + i}. {n['name']} ({n['type']}; {seen}; {n['relations']} relations, "
-            f"{n['current_relations']} current)"
-        )
-    if len(nodes) > (page + 1) * size:
-        lines.append(f"More results: call again with page={page + 1}.")
-    lines.append(f"List an entity's relations with {ENTITY_RELATIONS}(name=...).")
-    return "\n".join(lines)
+        return text
+    return f"{text}\nList an entity's relations with {ENTITY_RELATIONS}(name=...)."
 
 
 def render_relations(
     name: str, relations: list[dict[str, Any]], page: int, status: str, hops: int
 ) -> str:
     """``entity_relations``' answer."""
-    size = RELATIONS_PER_PAGE
-    shown = relations[page * size : (page + 1) * size]
     which = "relations" if status == "all" else f"{status} relations"
     reach = "" if hops == 1 else f" (and of the entities they link to, {hops} hops)"
-    if not shown:
-        where = "" if page == 0 else f" on page {page}"
-        return f"No {which} of {name!r}{reach}{where}."
-    first = page * size + 1
-    lines = [
-        f"{which.capitalize()} of {name!r}{reach}, oldest first "
-        f"(page {page}, results {first}-{first + len(shown) - 1}):"
-    ]
-    for i, r in enumerate(shown):
-        via = " (via a linked entity)" if r["hop"] > 1 else ""
-        lines.append(f"{first + i}. {relation_line(r)}{via}")
-    if len(relations) > (page + 1) * size:
-        lines.append(f"More results: call again with page={page + 1}.")
-    return "\n".join(lines)
+
+    def line(r: dict[str, Any]) -> str:
+        return relation_line(r) + (" (via a linked entity)" if r["hop"] > 1 else "")
+
+    title = f"{which.capitalize()} of {name!r}{reach}, oldest first"
+    empty = f"No {which} of {name!r}{reach}"
+    return _paged(relations, page, RELATIONS_PER_PAGE, title, empty, line)[0]
