@@ -4,6 +4,7 @@ nothing; the model's answer is bounded."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -128,3 +129,23 @@ def test_the_config_is_checked() -> None:
         MemoryConfig.flat(query_expansion="always")
     with pytest.raises(ValueError, match="expansion_chars"):
         MemoryConfig.flat(expansion_chars=0)
+
+
+def test_the_async_surface_expands_too() -> None:
+    config = MemoryConfig.flat(query_expansion="both")
+    llm = FakeListChatModel(responses=[GOOD])
+    with MemoryManager(
+        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), llm=llm, config=config
+    ) as mm:
+        for i, text in enumerate(FILLER * 3):
+            mm.add_message("u", "s1", "user", text, timestamp=T0 + timedelta(minutes=i))
+        mm.add_message("u", "s1", "user", TARGET, timestamp=T0 + timedelta(hours=3), message_id="t")
+        mm.flush()
+
+        async def ask() -> tuple[list[str], list[str]]:
+            hits = await mm.aio.search("u", QUESTION, k=3, layers=["message"])
+            ctx = await mm.aio.build_context("u", "s2", QUESTION, 120)
+            return [h.id for h in hits], ctx.source_ids
+
+        hits, sources = asyncio.run(ask())
+        assert hits[0] == "t" and "t" in sources
