@@ -11,7 +11,7 @@ three ways and fuses them by weighted reciprocal rank:
    own (:func:`~langgraph_memory.read.timeline.timeline_parts`), so that one event the
    question's other words outweigh still makes the outline;
 3. the messages most like the best statements found (the topic around them): by cosine
-   with their stored vectors, or for a Chinese statement by BM25 over its rarest words
+   with the mean of their stored vectors, or for a Chinese statement by BM25 over its rarest words
    (the default model reads Chinese as unknown word pieces). These weigh
    :data:`TOPIC_WEIGHT` of a direct match, and the first :data:`TOPIC_SEEDS` messages
    the question (and its events) find keep their places: the topic fills the outline
@@ -120,23 +120,24 @@ def _around(
     n: int,
     allowed: set[int] | None,
 ) -> list[tuple[int, float]]:
-    """The messages most like any of the seeds (the seeds left out), best first: by
-    cosine with the closest seed's stored vector, and for Chinese seeds by the BM25 of
-    their rarest words (each seed's ranking in turn)."""
+    """The messages most like the seeds (the seeds left out), best first: by cosine with
+    the mean of their stored vectors (the topic's direction), and for Chinese seeds by
+    the BM25 of their rarest words (each seed's ranking in turn)."""
     own = {m.seq for m in seeds}
-    close: dict[int, float] = {}
+    ranked: list[tuple[int, float]] = []
     latin = [m for m in seeds if not is_cjk_text(m.content)]
     if latin:
         try:
-            vectors = list(embedder().embed_array([index_text(m) for m in latin]))
+            vectors = np.asarray(embedder().embed_array([index_text(m) for m in latin]))
         except Exception:  # a seed the model fails on opens no topic
-            vectors = []
-        for vec in vectors:
-            if np.isfinite(vec).all():
-                for s, c in storage.vector_search(user_id, vec, n + len(own), allowed):
-                    if s not in own:
-                        close[s] = max(close.get(s, -1.0), c)
-    ranked = sorted(close.items(), key=lambda x: (-x[1], x[0]))
+            vectors = np.zeros((0, 0))
+        vectors = vectors[np.isfinite(vectors).all(axis=1)] if vectors.size else vectors
+        if len(vectors):
+            # the topic: the direction the seeds share (one off-topic seed weighs 1/n)
+            norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+            centre = (vectors / np.maximum(norms, 1e-12)).mean(axis=0)
+            found = storage.vector_search(user_id, centre, n + len(own), allowed)
+            ranked = [(s, c) for s, c in found if s not in own]
     chinese = [m for m in seeds if is_cjk_text(m.content)]
     if chinese:
         terms = [tokenize(index_text(m)) for m in chinese]

@@ -115,6 +115,12 @@ FILLER = [
     "We adopted a cat called Miso last year.",
     "The conference talk went well, people asked good questions.",
     "I renewed my passport this spring.",
+    "The database course I teach starts in October.",
+    "My neighbour plays the piano every evening.",
+    "We booked a cabin in the mountains for August.",
+    "The team retro is moved to Monday afternoon.",
+    "I finally fixed the squeaky door in the hallway.",
+    "Our dog learned to fetch the newspaper.",
 ]
 
 
@@ -141,7 +147,7 @@ def test_the_topic_around_the_best_statements_joins_the_timeline(
     found = {}
     for seeds in (0, topics.TOPIC_SEEDS):
         monkeypatch.setattr(topics, "TOPIC_SEEDS", seeds)
-        config = MemoryConfig(packing={"timeline_messages": 3})
+        config = MemoryConfig(packing={"timeline_messages": 6})
         with MemoryManager(backend=InMemoryBackend(), embeddings=minilm, config=config) as mm:
             ids = _story(mm)
             ctx = mm.build_context("u", "now", question, 1500)
