@@ -289,6 +289,19 @@ class RetrievalSection(Section):
         long_term_weight: Such an entry scores ``weight`` times its fused RRF score
             normalised by the weights of its rankings, i.e. ``weight / (rrf_k + r)``
             when it is ranked ``r`` by both (or by terms alone).
+        query_expansion: Query expansion by the manager's chat model (``llm=``; seed
+            002, :mod:`~langgraph_memory.read.expansion`): ``"multi_query"`` asks it
+            for other phrasings of the query, ``"hyde"`` for a short hypothetical
+            answer, ``"both"`` for both; each is ranked like the query and fused with
+            it (``expansion_weight``) into the message candidates of ``search`` and
+            ``build_context``. A malformed or failing answer leaves the plain query.
+            ``"off"`` (default): a model call per query costs a round trip; without a
+            model it is off whatever this says.
+        expansion_queries: The most phrasings used (at most 8).
+        expansion_chars: Each phrasing and the hypothetical answer are cut to this
+            many characters.
+        expansion_weight: Weight of each extra text's ranking in the fusion (the
+            query's is 1).
     """
 
     rrf_k: int = 60
@@ -322,6 +335,10 @@ class RetrievalSection(Section):
     document_k: int = 4
     long_term_dense_weight: float = 1.0
     long_term_weight: float = 0.5
+    query_expansion: Literal["off", "multi_query", "hyde", "both"] = "off"
+    expansion_queries: int = 3
+    expansion_chars: int = 400
+    expansion_weight: float = 1.0
 
     def validate(self) -> None:
         if self.fusion not in ("convex", "rrf"):
@@ -341,6 +358,13 @@ class RetrievalSection(Section):
         self._non_negative("long_term_k", "document_k", "long_term_dense_weight")
         self._non_negative("long_term_weight")
         self._unit("question_factor", "bm25_b", "recency_weight", "mmr_lambda")
+        if self.query_expansion not in ("off", "multi_query", "hyde", "both"):
+            raise ValueError(
+                f"{self._name('query_expansion')} must be 'off', 'multi_query', 'hyde' or "
+                f"'both', got {self.query_expansion!r}"
+            )
+        self._positive("expansion_queries", "expansion_chars")
+        self._non_negative("expansion_weight")
         if self.lexical_weight == 0 and self.dense_weight == 0:
             raise ValueError(
                 f"{type(self).__name__}: lexical_weight and dense_weight cannot both be 0"

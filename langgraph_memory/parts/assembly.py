@@ -45,6 +45,7 @@ from langgraph_memory.layers.working.forgetting import ForgetGate, importance
 from langgraph_memory.layers.working.tasks import Episode, WorkingMemory
 from langgraph_memory.parts.items import Items
 from langgraph_memory.parts.lifetime import Lifetime
+from langgraph_memory.read.expansion import expander_for
 from langgraph_memory.read.external import VectorStores
 from langgraph_memory.read.long_term import LongTermDocs
 from langgraph_memory.read.messages import MessageRetriever
@@ -234,6 +235,7 @@ def wire(
         accesses=accesses,
         reranker=reranker,
         sources=sources,
+        expander=expander_for(llm, ranking),
     )
     reflector = Reflector(records, storage, llm, config.lifecycle)
     writer = Writer(storage, hierarchy)

@@ -23,7 +23,7 @@ from langgraph_memory.embeddings.cache import CachedEmbeddings
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.messages import RankedMessage
 from langgraph_memory.read.packing import Packer
-from langgraph_memory.read.timeline import timeline_item
+from langgraph_memory.read.timeline import is_statement, timeline_item
 
 if TYPE_CHECKING:
     from langgraph_memory.storage.base import MemoryBackend
@@ -203,13 +203,8 @@ def pack_timeline(
     """Pack the outline of the user's messages ``ranked`` for the query (see
     :mod:`.timeline`), dropping the weakest lines until it fits ``timeline_share``."""
     msgs = storage.get_messages(user_id, [r.seq for r in ranked])
-    said = [
-        m
-        for r in ranked
-        if (m := msgs.get(r.seq)) is not None
-        and m.role == "user"
-        and not m.content.rstrip().endswith(("?", "？"))  # how it went: what was said
-    ]
+    # how it went: what was said (a question, or a request with pasted code, says little)
+    said = [m for r in ranked if (m := msgs.get(r.seq)) is not None and is_statement(m)]
     said = said[: packing.timeline_messages]
     limit = packer.share(packing.timeline_share)
     score = max((r.score for r in ranked), default=0.0)

@@ -46,6 +46,7 @@ from langgraph_memory.read.candidates import (
     segment_items,
     task_item,
 )
+from langgraph_memory.read.expansion import QueryExpander
 from langgraph_memory.read.external import PREFETCHED, VectorStores
 from langgraph_memory.read.followups import add_successors, pack_timeline
 from langgraph_memory.read.messages import MessageRetriever
@@ -54,6 +55,7 @@ from langgraph_memory.read.query import Retrieval, SegmentSource
 from langgraph_memory.read.rerank import Reranker
 from langgraph_memory.read.rescoring import credit_segments, diversify, rerank, rescore
 from langgraph_memory.read.speakers import SpeakerNames, boost_speakers
+from langgraph_memory.read.topics import topic_messages
 
 if TYPE_CHECKING:
     from langgraph_memory.storage.base import MemoryBackend
@@ -111,6 +113,7 @@ class ReadPipeline:
         accesses: Counts the long-term entries contexts include.
         reranker: An optional cross-encoder for the best candidates.
         sources: The vector stores attached as knowledge (shared or per user).
+        expander: Expands queries by a chat model (see :mod:`~langgraph_memory.read.expansion`).
     """
 
     def __init__(
@@ -127,6 +130,7 @@ class ReadPipeline:
         accesses: AccessRecorder | None = None,
         reranker: Reranker | None = None,
         sources: VectorStores | None = None,
+        expander: QueryExpander | None = None,
     ) -> None:
         self.storage = storage
         self.entries = entries
@@ -141,6 +145,8 @@ class ReadPipeline:
         #: The names of each user's speakers, which the query's embedding leaves out.
         self.speakers = SpeakerNames(storage)
         self.sources = sources or VectorStores()
+        #: Expands each query by the chat model (``retrieval.query_expansion``), or None.
+        self.expander = expander
 
     def close(self) -> None:
         """Stop the threads of concurrent searches."""
@@ -333,13 +339,10 @@ class ReadPipeline:
         skip |= shown
         terms = r.q.term_set
         if self.packing.timeline_messages > 0 and r.q.timeline:
-            # the user's own words on the topic: a ranking of their messages alone
+            # the user's own words on the topic (see read.topics)
             mine = {**(flt or {}), "role": "user"}
-            # breadth over precision: each retriever's best in turn (rank fusion), so a
-            # step of the story either one finds makes the outline
-            own = r.messages(
-                2 * self.packing.timeline_messages, mine, via_segments=False, fusion="rrf"
-            )
+            embedder, rrf_k = self.retriever.embedder.get, self.retrieval.rrf_k
+            own = topic_messages(r, self.storage, embedder, mine, self.packing, rrf_k=rrf_k)
             pack_timeline(packer, self.storage, user_id, own, terms, self.packing)
         msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
         cands = message_candidates(

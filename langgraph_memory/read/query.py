@@ -29,9 +29,10 @@ from langgraph_memory.layers.knowledge.documents import CHUNK_KIND, SHARED_OWNER
 from langgraph_memory.layers.short_term.sessions import SessionState
 from langgraph_memory.read.candidates import doc_item
 from langgraph_memory.read.external import Pending
-from langgraph_memory.read.messages import MessageRetriever, RankedMessage
+from langgraph_memory.read.messages import MessageRetriever, RankedMessage, to_hit
 from langgraph_memory.read.request import Query
 from langgraph_memory.read.speakers import SpeakerNames
+from langgraph_memory.retrieval.fusion import rrf_fuse
 from langgraph_memory.retrieval.vectors import cosines
 from langgraph_memory.storage.base import MemoryBackend
 
@@ -162,6 +163,7 @@ class Retrieval:
         #: The query value every ranker of this retrieval reads (terms made once).
         self.q = Query(query, self.vector)
         self._segments: list[RankedSegment] | None = None
+        self._expansions: list[str] | None = None
 
     def segments(self) -> list[RankedSegment]:
         """The mid-term segments closest to the query (each retrieval warms them)."""
@@ -213,12 +215,65 @@ class Retrieval:
         ranked = self._p.retriever.rank(self.user_id, self.q, k, flt, pages=pages, fusion=fusion)
         if via_segments:
             self.segments()  # ranked once the query is embedded (the rankings waited)
-        return ranked
+        return self._expanded(ranked, k, flt)
+
+    def expansions(self) -> list[str]:
+        """The chat model's other phrasings of the query and its hypothetical answer
+        (asked once; ``[]`` without a model, when ``query_expansion`` is off, or when the
+        model fails: see :mod:`~langgraph_memory.read.expansion`)."""
+        if self._expansions is None:
+            expander = getattr(self._p, "expander", None)
+            self._expansions = expander.expand(self.query) if expander is not None else []
+        return self._expansions
+
+    def _expanded(
+        self, ranked: list[RankedMessage], k: int, flt: Mapping[str, Any] | None
+    ) -> list[RankedMessage]:
+        """``ranked`` fused with the rankings of the query's expansions (weighted RRF).
+        The fused order keeps the plain ranking's scores, best first (the i-th message
+        takes the i-th best score), so the candidates weigh against the other layers as
+        before; a message fused within ``fusion_depth`` is primary."""
+        texts = self.expansions()
+        if not texts:
+            return ranked
+        cfg = self._p.retrieval
+        rankings = {"query": [m.seq for m in ranked]}
+        weights = {"query": 1.0}
+        found: dict[int, RankedMessage] = {}
+        for i, text in enumerate(texts, 1):
+            extra = self.messages_for(text, k, flt)
+            rankings[f"expansion{i}"] = [m.seq for m in extra]
+            weights[f"expansion{i}"] = cfg.expansion_weight
+            for m in extra:
+                found.setdefault(m.seq, m)
+        fused = rrf_fuse(rankings, k=cfg.rrf_k, weights=weights)[: max(k, len(ranked))]
+        plain = {m.seq: m for m in ranked}
+        scores = sorted((m.score for m in ranked), reverse=True) or [1.0]
+        out = []
+        for i, (seq, rrf, parts) in enumerate(fused):
+            base = plain.get(seq) or found[seq]
+            score = scores[min(i, len(scores) - 1)]
+            primary = base.primary or i < cfg.fusion_depth
+            merged = {**base.parts, **{p: v for p, v in parts.items() if p != "query_rank"}}
+            out.append(RankedMessage(seq, score, {**merged, "expansion_rrf": rrf}, primary))
+        return out
+
+    def messages_for(self, text: str, k: int, flt: Mapping[str, Any] | None) -> list[RankedMessage]:
+        """The best ``k`` messages for another text than the query (a part of it, e.g.
+        one event an order question lists), by rank fusion of BM25 and dense (the text
+        embedded once more; BM25 alone with ``dense_weight`` 0)."""
+        dense = self._p.retrieval.dense_weight > 0
+        q = Query(text, self._p.retriever.query_vector(text, start=dense))
+        return self._p.retriever.rank(self.user_id, q, k, flt, fusion="rrf")
 
     def message_hits(
         self, k: int, flt: Mapping[str, Any] | None, *, via_segments: bool
     ) -> list[MemoryHit]:
         """:meth:`messages` as search hits."""
+        if self.expansions():  # fused with the expansions' rankings
+            ranked = self.messages(k, flt, via_segments=via_segments)
+            msgs = self._p.storage.get_messages(self.user_id, [m.seq for m in ranked])
+            return [to_hit(msgs[m.seq], m.score, m.parts) for m in ranked if m.seq in msgs]
         pages = self.segment_pages() if via_segments and self._pages_join() else []
         hits = self._p.retriever.search(self.user_id, self.q, k, flt, pages=pages)
         if via_segments:

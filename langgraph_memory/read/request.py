@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings import EmbedderSource
 from langgraph_memory.read.routing import Route, route_query
-from langgraph_memory.read.timeline import wants_timeline
+from langgraph_memory.read.timeline import timeline_kind
 
 if TYPE_CHECKING:
     import numpy as np
@@ -76,7 +76,9 @@ class Query:
         terms: Its lexical terms, in order (``tokenize`` once).
         term_set: The distinct terms.
         vector: Its embedding, made once.
-        timeline: Whether it asks how something went over time (a story, a summary).
+        timeline: What it asks of a topic's story: ``"order"`` (what happened first,
+            next), ``"summary"`` (how it went), or ``None`` (see
+            :func:`~langgraph_memory.read.timeline.timeline_kind`).
     """
 
     __slots__ = ("text", "terms", "term_set", "vector", "timeline", "_route", "_lock")
@@ -86,7 +88,7 @@ class Query:
         self.terms = tuple(tokenize(text))
         self.term_set = frozenset(self.terms)
         self.vector = vector
-        self.timeline = wants_timeline(text)
+        self.timeline = timeline_kind(text)
         self._route: Route | None = None
         self._lock = threading.Lock()
 

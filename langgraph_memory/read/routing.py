@@ -58,6 +58,7 @@ from pydantic import BaseModel, Field
 from langgraph_memory.core.llm import structured_call
 from langgraph_memory.core.tokens import count_tokens
 from langgraph_memory.read.time_expressions import find_time_expressions
+from langgraph_memory.read.timeline import timeline_kind
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -193,6 +194,10 @@ class Route:
             ``preference``, ``fact``); empty when it does not say.
         time_text: The time expressions as written in the query.
         source: ``"rules"`` or ``"llm"``.
+        timeline: ``"order"`` when the query asks in what order things happened,
+            ``"summary"`` when it asks how something went, else ``None``: then the
+            context outlines the topic's messages oldest first (see
+            :mod:`~langgraph_memory.read.timeline`).
     """
 
     intent: str
@@ -204,6 +209,7 @@ class Route:
     kinds: tuple[str, ...] = ()
     time_text: tuple[str, ...] = ()
     source: str = "rules"
+    timeline: str | None = None
 
     def weight(self, layer: str) -> float:
         """The weight of ``layer`` (0.0 for unknown layers)."""
@@ -272,6 +278,9 @@ def _build(
         filters = {
             "timestamp": {"$gte": time_range[0].isoformat(), "$lt": time_range[1].isoformat()}
         }
+    timeline = timeline_kind(query)
+    if timeline is not None:
+        why = [*why, f"timeline {timeline}: the topic's messages, oldest first"]
     reason = f"intent {intent} ({source})" + (": " + "; ".join(why) if why else "")
     return Route(
         intent=intent,
@@ -283,6 +292,7 @@ def _build(
         kinds=_kinds(query, intent),
         time_text=time_text,
         source=source,
+        timeline=timeline,
     )
 
 

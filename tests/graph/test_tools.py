@@ -56,7 +56,7 @@ def tools_of(memory: MemoryManager, **kw: Any) -> dict[str, StructuredTool]:
 
 
 # -- the factory ------------------------------------------------------------------------------
-def test_factory_returns_six_sync_and_async_structured_tools(mm: MemoryManager) -> None:
+def test_factory_returns_every_tool_sync_and_async_as_structured_tools(mm: MemoryManager) -> None:
     tools = create_memory_tools(mm)
     assert tuple(t.name for t in tools) == MEMORY_TOOL_NAMES
     for t in tools:

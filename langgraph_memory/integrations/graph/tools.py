@@ -1,6 +1,6 @@
 """MemGPT-style memory tools for an agent: core blocks, archival memory, conversation search.
 
-:func:`create_memory_tools` builds five ``StructuredTool`` objects (each runs sync and
+:func:`create_memory_tools` builds eight ``StructuredTool`` objects (each runs sync and
 async) that let a model manage its own memory:
 
 - ``core_memory_append`` / ``core_memory_replace`` edit small named **core blocks**
@@ -10,6 +10,9 @@ async) that let a model manage its own memory:
 - ``archival_memory_insert`` keeps a memory the agent chooses to keep;
   ``archival_memory_search`` finds such memories again (hybrid BM25 + dense search).
 - ``conversation_search`` searches past user and assistant messages of every thread.
+- ``entity_search`` and ``entity_relations`` walk the user's knowledge graph: entities
+  found by name, and each one's relations with their validity (current or superseded,
+  and when) and sources (see :mod:`~langgraph_memory.integrations.graph.graph_tools`).
 
 Everything is scoped to one user: the ``user_id`` bound in the factory, or else the
 one in ``config["configurable"]["user_id"]`` of the run (as LangMem's tools do).
@@ -56,6 +59,18 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 
 from langgraph_memory.core.records import MemoryHit
 from langgraph_memory.core.validation import check_id, check_positive_int
+from langgraph_memory.integrations.graph.graph_tools import (
+    ENTITY_RELATIONS,
+    ENTITY_SEARCH,
+    USER_NAMES,
+    EntityRelationsArgs,
+    EntitySearchArgs,
+    find_nodes,
+    name_score,
+    render_nodes,
+    render_relations,
+    walk_relations,
+)
 from langgraph_memory.manager import MemoryManager
 from langgraph_memory.parts.items import CORE_BLOCK_KIND
 from langgraph_memory.sensitivity.policy import SensitiveContentError
@@ -85,11 +100,15 @@ MEMORY_TOOL_NAMES = (
     "archival_memory_search",
     "conversation_search",
     "preference_feedback",
+    ENTITY_SEARCH,
+    ENTITY_RELATIONS,
 )
 #: Highest page a search tool accepts (each page is one more search of ``page_size``).
 MAX_PAGE = 50
 _CONVERSATION_ROLES = ["user", "assistant"]
 _LOCK = threading.Lock()
+#: A knowledge-graph tool's answer: text for the model, the records as the artifact.
+Reply = tuple[str, list[dict[str, Any]]]
 
 
 # -- core blocks ------------------------------------------------------------------------------
@@ -240,8 +259,11 @@ def create_memory_tools(
 
     Returns:
         ``core_memory_append``, ``core_memory_replace``, ``archival_memory_insert``,
-        ``archival_memory_search``, ``conversation_search`` and ``preference_feedback`` (see
-        :meth:`~langgraph_memory.parts.profile.Profile.feedback`), each with ``func`` and
+        ``archival_memory_search``, ``conversation_search``, ``preference_feedback`` (see
+        :meth:`~langgraph_memory.parts.profile.Profile.feedback`), ``entity_search`` and
+        ``entity_relations`` (the knowledge graph, see
+        :mod:`~langgraph_memory.integrations.graph.graph_tools`; they answer with the
+        records as the ``ToolMessage``'s ``artifact`` too), each with ``func`` and
         ``coroutine``.
 
     Raises:
@@ -352,7 +374,30 @@ def create_memory_tools(
         shown = "; ".join(f"{e.key}: {e.value} (confidence {e.confidence:.1f})" for e in entries)
         return f"Noted as {signal}. Now: {shown}"
 
-    specs: list[tuple[str, Callable[..., str], type[BaseModel], str]] = [
+    def search_entities(name: str, page: int = 0, *, config: RunnableConfig) -> Reply:
+        uid = user(config)
+        nodes = find_nodes(name, memory.profile.entities(uid), memory.profile.facts(uid), 10**6)
+        return render_nodes(name, nodes, page, size), nodes[page * size : (page + 1) * size]
+
+    def relations(
+        name: str,
+        status: Literal["all", "current", "superseded"] = "all",
+        hops: int = 1,
+        page: int = 0,
+        *,
+        config: RunnableConfig,
+    ) -> Reply:
+        uid = user(config)
+        node, note = _resolve(memory, uid, name)
+        if node is None:
+            return f"No entity or relation matches {name!r}; try {ENTITY_SEARCH}.", []
+        found = walk_relations(
+            node, lambda n: memory.profile.relations(uid, n), status=status, hops=hops
+        )
+        text = note + render_relations(node, found, page, status, hops)
+        return text, found
+
+    specs: list[tuple[str, Callable[..., Any], type[BaseModel], str]] = [
         (
             "core_memory_append",
             append,
@@ -394,7 +439,24 @@ def create_memory_tools(
             "Record that the user followed or corrected one of their remembered preferences: "
             "a corrected one loses confidence and leaves your context when it falls too low.",
         ),
+        (
+            ENTITY_SEARCH,
+            search_entities,
+            EntitySearchArgs,
+            "Find people, places, organisations, projects and things in the user's "
+            "long-term knowledge graph by name (or part of one), with how often and when "
+            f"they came up; {size} results per page.",
+        ),
+        (
+            ENTITY_RELATIONS,
+            relations,
+            EntityRelationsArgs,
+            "List an entity's relations in the user's knowledge graph, oldest first: each "
+            "with whether it still holds (current, or superseded and when) and the ids of "
+            "the messages it came from. hops=2 follows the entities it links to.",
+        ),
     ]
+    graph_tools = (ENTITY_SEARCH, ENTITY_RELATIONS)
     return [
         StructuredTool.from_function(
             func=fn,
@@ -404,12 +466,36 @@ def create_memory_tools(
             args_schema=schema,
             handle_tool_error=True,
             handle_validation_error=_validation_message,
+            response_format="content_and_artifact" if name in graph_tools else "content",
         )
         for name, fn, schema, desc in specs
     ]
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+
+def _resolve(memory: MemoryManager, user_id: str, name: str) -> tuple[str | None, str]:
+    """The graph node ``name`` means: itself when it has relations, the entity of that
+    name (case, spacing and accents folded), else the closest name (with a note saying
+    so), else ``None``. The user's own words for
+    themselves ("me", "我") mean ``user``."""
+    folded = " ".join(name.split()).casefold()
+    if folded in USER_NAMES:
+        return "user", ""
+    if memory.profile.relations(user_id, name):
+        return name, ""
+    entities = memory.profile.entities(user_id)
+    for e in entities:
+        if name_score(name, e.name) == 1.0:  # the same name, folded
+            return e.name, ""
+    best = find_nodes(name, entities, memory.profile.facts(user_id), 1)
+    if not best:
+        return None, ""
+    closest = str(best[0]["name"])
+    return closest, f"No entity is named {name!r}; the closest is {closest!r}.\n"
+
+
 def _check_limits(limits: Mapping[str, int]) -> dict[str, int]:
     if not isinstance(limits, Mapping) or not limits:
         raise ValueError("core_limits must be a non-empty mapping of block name to limit")
@@ -476,10 +562,10 @@ def _validation_message(exc: ValidationError) -> str:
     return f"Error: invalid arguments ({problems}). Fix them and call the tool again."
 
 
-def _async_twin(fn: Callable[..., str]) -> Callable[..., Any]:
+def _async_twin(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The tool's coroutine: the same work in a worker thread (the store calls block)."""
 
-    async def run(*args: Any, config: RunnableConfig, **kwargs: Any) -> str:
+    async def run(*args: Any, config: RunnableConfig, **kwargs: Any) -> Any:
         return await asyncio.to_thread(fn, *args, config=config, **kwargs)
 
     run.__name__ = f"a{fn.__name__}"
