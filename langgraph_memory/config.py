@@ -289,6 +289,15 @@ class RetrievalSection(Section):
         long_term_weight: Such an entry scores ``weight`` times its fused RRF score
             normalised by the weights of its rankings, i.e. ``weight / (rrf_k + r)``
             when it is ranked ``r`` by both (or by terms alone).
+        relevance_cosine_mid, relevance_cosine_scale, relevance_lexical_weight: The
+            calibration of the one relevance in ``[0, 1]`` every hit and context item
+            carries (``MemoryHit.score``, ``ContextItem.relevance``), the same for every
+            layer: the cosine with the query through a logistic (``relevance_cosine_mid``
+            counts one half), combined with ``relevance_lexical_weight`` × the share of
+            the query's content words the text has (see
+            :func:`~langgraph_memory.retrieval.scoring.calibrated_relevance`). The
+            defaults suit the packaged all-MiniLM-L6-v2; another embedder may want
+            another midpoint.
     """
 
     rrf_k: int = 60
@@ -322,8 +331,13 @@ class RetrievalSection(Section):
     document_k: int = 4
     long_term_dense_weight: float = 1.0
     long_term_weight: float = 0.5
+    relevance_cosine_mid: float = 0.5
+    relevance_cosine_scale: float = 0.1
+    relevance_lexical_weight: float = 0.8
 
     def validate(self) -> None:
+        self._positive("relevance_cosine_scale")
+        self._unit("relevance_lexical_weight")
         if self.fusion not in ("convex", "rrf"):
             raise ValueError(
                 f"{self._name('fusion')} must be 'convex' or 'rrf', got {self.fusion!r}"
@@ -388,6 +402,11 @@ class PackingSection(Section):
             ``long_item_tokens`` scores ``(long_item_tokens / tokens) ** length_penalty``
             of its relevance: the budget goes to what is relevant per token, so a long
             reply needs to be much more relevant than a short statement (0: off).
+        essential_tokens: The anchors and the user profile go first at every budget: the
+            lines that do not fit whole within ``instruction_share`` and ``profile_share``
+            are shortened to their part closest to the query and packed within this many
+            tokens (at most half the budget, at least what those shares give), so a small
+            budget still carries the standing instructions and the profile (0: off).
     """
 
     default_token_budget: int = 2000
@@ -410,9 +429,11 @@ class PackingSection(Section):
     successor_hits: int = 3
     successor_min_cosine: float = 0.5
     successor_decay: float = 0.5
+    essential_tokens: int = 150
 
     def validate(self) -> None:
         self._positive("default_token_budget")
+        self._non_negative("essential_tokens")
         self._non_negative("excerpt_tokens", "neighbor_tokens", "timeline_messages")
         self._positive("timeline_line_tokens", "long_item_tokens")
         self._non_negative("length_penalty", "successor_k", "successor_hits", "recent_messages")
