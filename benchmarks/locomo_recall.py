@@ -300,9 +300,9 @@ def run(args: argparse.Namespace) -> dict:
                 if args.calibration and j == 0:
                     half = "tuned" if user in tuned else "held-back"
                     hits = mm.search(user, q["question"], k=20)
-                    texts = [f"{h.name}: {h.text}" if h.name else h.text for h in hits]
+                    hit_texts = [f"{h.name}: {h.text}" if h.name else h.text for h in hits]
                     for lst, scores, items in (
-                        ("search", [h.score for h in hits], texts),
+                        ("search", [h.score for h in hits], hit_texts),
                         (
                             "context",
                             [getattr(it, "relevance", it.score) for it in ctx.items],

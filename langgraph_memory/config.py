@@ -294,7 +294,7 @@ class RetrievalSection(Section):
             carries (``MemoryHit.score``, ``ContextItem.relevance``), the same for every
             layer: the cosine with the query through a logistic (``relevance_cosine_mid``
             counts one half), combined with ``relevance_lexical_weight`` × the share of
-            the query's content words the text has (see
+            the query's content words the text has, to the power 1.5 (see
             :func:`~langgraph_memory.retrieval.scoring.calibrated_relevance`). The
             defaults suit the packaged all-MiniLM-L6-v2; another embedder may want
             another midpoint.
@@ -333,7 +333,7 @@ class RetrievalSection(Section):
     long_term_weight: float = 0.5
     relevance_cosine_mid: float = 0.5
     relevance_cosine_scale: float = 0.1
-    relevance_lexical_weight: float = 0.8
+    relevance_lexical_weight: float = 0.9
 
     def validate(self) -> None:
         self._positive("relevance_cosine_scale")
@@ -429,7 +429,7 @@ class PackingSection(Section):
     successor_hits: int = 3
     successor_min_cosine: float = 0.5
     successor_decay: float = 0.5
-    essential_tokens: int = 150
+    essential_tokens: int = 100
 
     def validate(self) -> None:
         self._positive("default_token_budget")

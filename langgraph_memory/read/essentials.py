@@ -41,12 +41,12 @@ from langgraph_memory.read.packing import Packer
 __all__ = ["pack_essentials", "shorten", "essential_limit", "MIN_LINE_TOKENS"]
 
 #: The shortest a shortened line is made (its label and a few words).
-MIN_LINE_TOKENS = 20
+MIN_LINE_TOKENS = 14
 #: A label that opens a line ("Standing instruction (said …):", "User preference:",
 #: "关于用户（职业）：") is kept whole when the line is shortened.
 _LABEL = re.compile(r"^(.{1,60}?[:：])\s*(.+)$", re.S)
 _WORD = re.compile(r"\w")
-_QUOTES = ("\"\"", "“”", "「」", "''")
+_QUOTES = ('""', "“”", "「」", "''")
 
 
 def essential_limit(tokens_now: int, budget: int, essential_tokens: int, shares: float) -> int:

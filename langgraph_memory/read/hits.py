@@ -5,9 +5,10 @@
 ranking gave it as ``score_parts["rank_score"]``. :func:`merge_hits` then lists them
 best first, one per source: a fact drawn from a message, a profile entry quoting it and
 the message itself are one memory, not three hits filling ``k``. A hit is folded into a
-better one when the better one cites all its sources already (or is the very message
-it cites), or when both read the same (two rows of one preference); the kept hit cites
-the sources of both and names the folded ones in ``metadata["merged_ids"]`` and
+better one when both come from the same messages (a message counts as its own source),
+or when they read the same or one quotes the other whole (two rows of one preference);
+a summary of many messages does not absorb one of them. The kept hit cites the sources
+of both and names the folded ones in ``metadata["merged_ids"]`` and
 ``metadata["merged_layers"]``.
 
 Example:
@@ -70,7 +71,7 @@ def merge_hits(hits: Sequence[MemoryHit], k: int) -> list[MemoryHit]:
             (
                 i
                 for i, c in enumerate(cited)
-                if (own and own <= c) or texts[i] == text or _quotes(texts[i], text)
+                if (own and own == c) or texts[i] == text or _quotes(texts[i], text)
             ),
             None,
         )
@@ -88,7 +89,6 @@ def merge_hits(hits: Sequence[MemoryHit], k: int) -> list[MemoryHit]:
             source_ids=list(dict.fromkeys([*best.source_ids, *h.source_ids])),
             metadata={**best.metadata, "merged_ids": merged, "merged_layers": layers},
         )
-        cited[into] |= own
     return kept
 
 

@@ -21,10 +21,10 @@ Example:
     >>> rel = Relevance(["coffee", "tea"], RetrievalSection())
     >>> rel.coverage("I drink coffee every morning")
     0.5
-    >>> rel.of("I drink coffee every morning", {"cosine": 0.6}) > 0.9
+    >>> rel.of("I drink coffee every morning", {"cosine": 0.6}) > 0.8
     True
     >>> round(rel.of("The cat sleeps", {"cosine": 0.01}), 3)
-    0.014
+    0.007
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ from langgraph_memory.retrieval.scoring import calibrated_relevance
 __all__ = ["Relevance", "cosine_of"]
 
 _ROLE = re.compile(r"^(?:user|assistant|system|tool|human|ai):\s*", re.I)
+_LABEL = re.compile(r"^[^\"“「:：]{1,60}[:：]\s*(?=[\"“「])")
 #: Score parts that hold a cosine with the query (the best of them counts).
 COSINE_PARTS = ("cosine", "passage_cosine")
 
@@ -78,10 +79,11 @@ class Relevance:
 
     def coverage(self, text: str) -> float:
         """The share of the query's terms that ``text`` has (0 for a query without any);
-        a context line's role label (``user:``, ``assistant:``) is no evidence."""
+        a context line's role label (``user:``, ``assistant:``) and the label before an
+        entry's quote (``About the user (location): "…"``) are no evidence."""
         if not self.terms:
             return 0.0
-        text = _ROLE.sub("", text, count=1)
+        text = _LABEL.sub("", _ROLE.sub("", text, count=1), count=1)
         return len(self.terms & set(tokenize(text))) / len(self.terms)
 
     def of(self, text: str, parts: Mapping[str, float], cosine: float | None = None) -> float:
@@ -99,7 +101,12 @@ class Relevance:
     def of_many(self, texts: Sequence[str], parts: Sequence[Mapping[str, float]]) -> list[float]:
         """:meth:`of` for each text; the cosines missing from ``parts`` are computed in
         one batch (when this relevance can embed)."""
-        cosines: list[float | None] = [cosine_of(p) for p in parts]
+        # what rides along records its closeness: a cosine when this relevance embeds
+        dense = self._embed_cosines is not None
+        cosines: list[float | None] = [
+            cosine_of(p) if "closeness" not in p or not dense else float(p["closeness"])
+            for p in parts
+        ]
         missing = [i for i, c in enumerate(cosines) if c is None]
         if missing and self._embed_cosines is not None:
             found = self._embed_cosines([texts[i] for i in missing])

@@ -295,14 +295,15 @@ def calibrated_relevance(
     *,
     cosine_mid: float = 0.5,
     cosine_scale: float = 0.1,
-    lexical_weight: float = 0.8,
+    lexical_weight: float = 0.9,
 ) -> float:
     """One relevance in ``[0, 1]`` from the evidence a hit has, the same for every layer.
 
     The dense evidence is the cosine mapped through a logistic calibration,
     ``d = 1 / (1 + exp(−(cosine − cosine_mid) / cosine_scale))`` (a cosine of
     ``cosine_mid`` counts one half); the lexical evidence is ``l = lexical_weight ×
-    coverage``, the share of the query's content words the text has. They combine as
+    coverage^1.5``, from the share of the query's content words the text has (one
+    word of three shared counts little, all of them much). They combine as
     independent evidence, ``1 − (1 − d)(1 − l)``; a cross-encoder's score (in ``[0, 1]``,
     else passed through a logistic) is averaged in when there is one. The result grows
     with each piece of evidence and stays near 0 for a text unrelated to the query
@@ -322,7 +323,7 @@ def calibrated_relevance(
         >>> round(calibrated_relevance(0.02, 0.0), 3)     # unrelated
         0.008
         >>> round(calibrated_relevance(0.65, 0.5), 3)     # close in meaning, half the words
-        0.964
+        0.876
         >>> calibrated_relevance(0.2, 0.5) > calibrated_relevance(0.2, 0.0)
         True
     """
@@ -330,7 +331,7 @@ def calibrated_relevance(
     if cosine is not None and math.isfinite(cosine):
         z = (float(cosine) - cosine_mid) / max(cosine_scale, 1e-9)
         dense = 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
-    lexical = lexical_weight * min(max(float(coverage), 0.0), 1.0)
+    lexical = lexical_weight * min(max(float(coverage), 0.0), 1.0) ** 1.5
     value = 1.0 - (1.0 - dense) * (1.0 - lexical)
     if rerank is not None and math.isfinite(rerank):
         r = float(rerank)

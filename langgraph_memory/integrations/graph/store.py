@@ -490,9 +490,7 @@ class MemoryStore(BaseStore):
                 k1=cfg.retrieval.bm25_k1,
                 b=cfg.retrieval.bm25_b,
             )
-            ranked = relevance(
-                docs, ranked, tokenize(op.query), qvecs.get(op.query), cfg.retrieval
-            )
+            ranked = relevance(docs, ranked, tokenize(op.query), qvecs.get(op.query), cfg.retrieval)
             seen = {i for i, _ in ranked}
             scored = [(records[i], s) for i, s in ranked]
             scored += [(r, None) for i, r in enumerate(records) if i not in seen]
