@@ -402,11 +402,14 @@ class PackingSection(Section):
             ``long_item_tokens`` scores ``(long_item_tokens / tokens) ** length_penalty``
             of its relevance: the budget goes to what is relevant per token, so a long
             reply needs to be much more relevant than a short statement (0: off).
-        essential_tokens: The anchors and the user profile go first at every budget: the
-            lines that do not fit whole within ``instruction_share`` and ``profile_share``
-            are shortened to their part closest to the query and packed within this many
-            tokens (at most half the budget, at least what those shares give), so a small
-            budget still carries the standing instructions and the profile (0: off).
+        essential_tokens: The anchors and the user profile go first at every budget:
+            each kind (pinned anchors, standing instructions, the profile) that has no
+            whole line within its share gets its closest line shortened to fit; with this
+            above 0 the other lines left out are shortened too and packed within this
+            many tokens (at most half the budget, at least what the shares give), so a
+            small budget carries every standing instruction and profile entry. Off (0)
+            by default: on LoCoMo, whose questions the profile rarely answers, 100
+            lowered evidence recall at 256-1024 tokens (see benchmarks/RESULTS.md).
     """
 
     default_token_budget: int = 2000
@@ -429,7 +432,7 @@ class PackingSection(Section):
     successor_hits: int = 3
     successor_min_cosine: float = 0.5
     successor_decay: float = 0.5
-    essential_tokens: int = 100
+    essential_tokens: int = 0
 
     def validate(self) -> None:
         self._positive("default_token_budget")

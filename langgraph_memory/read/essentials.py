@@ -17,12 +17,12 @@ Example:
     ...         'allergic to peanuts. Even peanut oil gives me hives, so please never '
     ...         'suggest satay or anything with peanut sauce.')
     >>> a = ContextItem("anchor", text, 40, 1.0, {}, ["s1"], "rides along")
-    >>> p = Packer(100)
-    >>> taken = pack_essentials(p, [([a], 0.15)], 50, {"peanut"})
+    >>> p = Packer(250)
+    >>> taken = pack_essentials(p, [([a], 0.15)], 0, {"peanut"})
     >>> [it.text for _, it in taken]  # doctest: +NORMALIZE_WHITESPACE
     ['Standing instruction (said 2024-03-04): Yes, an important one: I am allergic to
       peanuts. …']
-    >>> p.tokens <= 50
+    >>> p.tokens <= 0.15 * 250
     True
 """
 
@@ -41,22 +41,26 @@ from langgraph_memory.read.packing import Packer
 __all__ = ["pack_essentials", "shorten", "essential_limit", "MIN_LINE_TOKENS"]
 
 #: The shortest a shortened line is made (its label and a few words).
-MIN_LINE_TOKENS = 14
+MIN_LINE_TOKENS = 20
 #: A label that opens a line ("Standing instruction (said …):", "User preference:",
 #: "关于用户（职业）：") is kept whole when the line is shortened.
 _LABEL = re.compile(r"^(.{1,60}?[:：])\s*(.+)$", re.S)
 _WORD = re.compile(r"\w")
+_ASIDE = re.compile(r"\s*[(（][^()（）]*[)）]")
 _QUOTES = ('""', "“”", "「」", "''")
 
 
 def essential_limit(tokens_now: int, budget: int, essential_tokens: int, shares: float) -> int:
     """The most tokens the context may hold once the shortened essentials are packed:
     ``essential_tokens`` (at most half the budget, at least ``shares`` of it) beyond
-    ``tokens_now``.
+    ``tokens_now``; with ``essential_tokens`` 0 no more than it holds (only the one line
+    each kind is sure of).
 
     Example:
         >>> essential_limit(0, 300, 150, 0.25), essential_limit(0, 2000, 150, 0.25)
         (150, 500)
+        >>> essential_limit(40, 300, 0, 0.25)
+        40
     """
     if essential_tokens <= 0:
         return tokens_now
@@ -89,35 +93,51 @@ def pack_essentials(
     taken: list[tuple[ContextItem, ContextItem]] = []
     waiting: list[ContextItem] = []
     for items, share in groups:
-        own = None if share is None else packer.share(share)
+        own = packer.budget if share is None else packer.share(share)
+        before = len(taken)
+        left = []
         for it in items:
             if packer.add(it, own):
                 taken.append((it, it))
             elif not packer.covers(it):
-                waiting.append(it)
+                left.append(it)
+        if len(taken) == before and left:
+            # no whole line of this kind fits its share: its best, shortened to the share
+            best = left.pop(0)
+            cap = max(own, packer.tokens + MIN_LINE_TOKENS + 7)
+            short = _shortened(best, terms, cap - packer.tokens - (2 if packer.items else 7))
+            if packer.add(short, cap):
+                taken.append((best, short))
+            else:
+                left.insert(0, best)
+        waiting += left
     weights = [2 if it.layer == "anchor" else 1 for it in waiting]
     for n, it in enumerate(waiting):
         room = limit - packer.tokens
+        if room <= MIN_LINE_TOKENS:
+            break
         # the room shared among the lines still waiting, an anchor's part twice a
-        # profile entry's (a line costs 2 for "- " and the newline; the first pays for
-        # the header too)
+        # profile entry's (a line costs 2 for "- " and the newline)
         part = room * weights[n] // sum(weights[n:])
-        share_tokens = part - (2 if packer.items else 7)
-        text = shorten(it.text, terms, max(share_tokens, MIN_LINE_TOKENS))
-        if text == it.text:
-            if packer.add(it, limit):
-                taken.append((it, it))
-            continue
-        short = replace(
-            it,
-            text=text,
-            tokens=item_tokens(text),
-            score_parts={**it.score_parts, "shortened_from_tokens": float(it.tokens)},
-            reason=it.reason + "; shortened to fit the budget",
-        )
+        short = _shortened(it, terms, part - 2)
         if packer.add(short, limit):
             taken.append((it, short))
     return taken
+
+
+def _shortened(it: ContextItem, terms: Set[str], max_tokens: int) -> ContextItem:
+    """``it`` itself when it fits ``max_tokens`` (at least :data:`MIN_LINE_TOKENS`), else
+    a copy of it shortened (see :func:`shorten`)."""
+    text = shorten(it.text, terms, max(max_tokens, MIN_LINE_TOKENS))
+    if text == it.text:
+        return it
+    return replace(
+        it,
+        text=text,
+        tokens=item_tokens(text),
+        score_parts={**it.score_parts, "shortened_from_tokens": float(it.tokens)},
+        reason=it.reason + "; shortened to fit the budget",
+    )
 
 
 def shorten(text: str, terms: Set[str], max_tokens: int) -> str:
@@ -128,15 +148,19 @@ def shorten(text: str, terms: Set[str], max_tokens: int) -> str:
     Example:
         >>> shorten('User preference: "Thanks. I mostly cook on weekends and I love '
         ...         'spicy food, especially Sichuan dishes."', {"spicy"}, 20)
-        'User preference: "… I mostly cook on weekends and I love spicy …"'
+        'User preference: "… I mostly cook on weekends and I love spicy food, …"'
     """
     if count_tokens(text) <= max_tokens:
         return text
     label, body = "", text.strip()
     m = _LABEL.match(body)
-    if m is not None and count_tokens(m.group(1)) <= max_tokens * 0.6:
-        label, body = m.group(1), m.group(2).strip()
-        label += " " if label.endswith(":") else ""
+    if m is not None:
+        head = m.group(1)
+        if count_tokens(head) > max_tokens // 3:  # its asides go first ("(said …)")
+            head = _ASIDE.sub("", head)
+        if count_tokens(head) <= max_tokens * 0.6:
+            label = head + (" " if head.endswith(":") else "")
+            body = m.group(2).strip()
     opening = closing = ""
     for pair in _QUOTES:
         if len(body) >= 2 and body[0] == pair[0] and body[-1] == pair[1]:

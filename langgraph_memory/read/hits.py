@@ -7,9 +7,9 @@ best first, one per source: a fact drawn from a message, a profile entry quoting
 the message itself are one memory, not three hits filling ``k``. A hit is folded into a
 better one when both come from the same messages (a message counts as its own source),
 or when they read the same or one quotes the other whole (two rows of one preference);
-a summary of many messages does not absorb one of them. The kept hit cites the sources
-of both and names the folded ones in ``metadata["merged_ids"]`` and
-``metadata["merged_layers"]``.
+a summary of many messages does not absorb one of them (one quoting a message whole
+folds into the message). The kept hit cites the sources of both and names the folded
+ones in ``metadata["merged_ids"]`` and ``metadata["merged_layers"]``.
 
 Example:
     >>> from langgraph_memory.core.records import MemoryHit
@@ -34,6 +34,8 @@ from langgraph_memory.read.relevance import Relevance
 __all__ = ["score_hits", "merge_hits"]
 
 _SPACE = re.compile(r"\s+")
+#: Layers whose hits summarise many messages: one quoting a message whole folds into it.
+_SUMMARIES = frozenset({"mid_term", "rollup"})
 
 
 def score_hits(relevance: Relevance, hits: Sequence[MemoryHit]) -> list[MemoryHit]:
@@ -82,6 +84,9 @@ def merge_hits(hits: Sequence[MemoryHit], k: int) -> list[MemoryHit]:
                 texts.append(text)
             continue
         best = kept[into]
+        if h.layer == "message" and best.layer in _SUMMARIES:
+            # a summary that quotes a message whole: the message stands for both
+            best, h = replace(h, score=best.score, metadata={**h.metadata, **_merged(best)}), best
         merged = list(dict.fromkeys([*best.metadata.get("merged_ids", []), h.id]))
         layers = list(dict.fromkeys([*best.metadata.get("merged_layers", []), h.layer]))
         kept[into] = replace(
@@ -90,6 +95,11 @@ def merge_hits(hits: Sequence[MemoryHit], k: int) -> list[MemoryHit]:
             metadata={**best.metadata, "merged_ids": merged, "merged_layers": layers},
         )
     return kept
+
+
+def _merged(hit: MemoryHit) -> dict[str, list[str]]:
+    """What ``hit`` has folded into it so far (its ``merged_*`` metadata)."""
+    return {k: list(hit.metadata[k]) for k in ("merged_ids", "merged_layers") if k in hit.metadata}
 
 
 def _quotes(a: str, b: str) -> bool:

@@ -9,7 +9,7 @@ model.
 - every label a hit shows is accepted by ``search(layers=...)`` and keeps that label;
 - from 100 tokens on, a context carries the standing instruction and profile entries
   first (shortened to fit), as the CLI demo (300), notebook 04 (250) and the middleware
-  default (1000) show.
+  default (1000) show; with ``packing.essential_tokens`` every profile entry does.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from langchain_core.embeddings import Embeddings
 
-from langgraph_memory import MemoryManager, MemoryRetriever
+from langgraph_memory import MemoryConfig, MemoryManager, MemoryRetriever
 from langgraph_memory.core.validation import HIT_GROUP, check_layers
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.graph import MemoryStore
@@ -51,9 +51,7 @@ def _records() -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory, minilm: Embeddings) -> Iterator[MemoryManager]:
-    mm = MemoryManager(tmp_path_factory.mktemp("demo"), embeddings=minilm)
+def _ingest(mm: MemoryManager) -> None:
     for r in _records():
         mm.add_message(
             r["user_id"],
@@ -65,6 +63,12 @@ def demo(tmp_path_factory: pytest.TempPathFactory, minilm: Embeddings) -> Iterat
             metadata=r.get("metadata"),
         )
     mm.flush()
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory, minilm: Embeddings) -> Iterator[MemoryManager]:
+    mm = MemoryManager(tmp_path_factory.mktemp("demo"), embeddings=minilm)
+    _ingest(mm)
     yield mm
     mm.close()
 
@@ -172,16 +176,30 @@ def test_every_layer_a_hit_shows_is_accepted_as_a_filter(demo: MemoryManager) ->
 def test_anchors_and_profile_go_first_at_every_budget_from_100(
     demo: MemoryManager, budget: int
 ) -> None:
+    """By default each kind that has no whole line within its share gets its closest
+    line shortened (the standing instruction and one profile entry at least, whatever
+    the budget); with ``essential_tokens`` every entry rides along, shortened."""
     ctx = demo.build_context(USER, "cli", "What should I avoid cooking for the user?", budget)
     layers = [it.layer for it in ctx.items]
     assert ctx.tokens <= budget
     assert layers[0] == "anchor" and "profile" in layers, layers
-    first = layers.index("profile")
-    assert all(x in ("anchor", "profile") for x in layers[: first + 1])
-    in_context = demo.stats(USER)["longterm"]["profile_in_context"]
-    if budget >= 250:  # the CLI demo's and notebook 04's defaults, the middleware's
-        assert layers.count("profile") == in_context == 5
-        assert "peanut" in ctx.to_prompt().split("\n")[1]  # the standing instruction
+    assert all(x in ("anchor", "profile") for x in layers[: layers.index("profile") + 1])
+    assert "allergic to peanuts" in ctx.to_prompt().split("\n")[1]  # the instruction
+
+
+@pytest.mark.parametrize("budget", [250, 300])
+def test_with_essential_tokens_every_profile_entry_rides_along(
+    tmp_path: Path, minilm: Embeddings, budget: int
+) -> None:
+    config = MemoryConfig(packing={"essential_tokens": 150})
+    with MemoryManager(tmp_path / "m", embeddings=minilm, config=config) as mm:
+        _ingest(mm)
+        ctx = mm.build_context(USER, "cli", "What should I avoid cooking for the user?", budget)
+        layers = [it.layer for it in ctx.items]
+        in_context = mm.stats(USER)["longterm"]["profile_in_context"]
+        assert layers[0] == "anchor" and layers.count("profile") == in_context == 5, layers
+        assert ctx.tokens <= budget
+        assert any("shortened_from_tokens" in it.score_parts for it in ctx.items)
 
 
 def test_the_cli_demo_and_notebook_04_defaults_show_the_essentials(demo: MemoryManager) -> None:
@@ -195,7 +213,7 @@ def test_the_cli_demo_and_notebook_04_defaults_show_the_essentials(demo: MemoryM
     for question in DEMO_QUESTIONS:  # the CLI demo's questions at its default budget
         ctx = demo.build_context(USER, DEMO_SESSION, question, default)
         layers = [it.layer for it in ctx.items]
-        assert layers[0] == "anchor" and layers.count("profile") == 5, (question, layers)
+        assert layers[0] == "anchor" and "profile" in layers, (question, layers)
     # notebook 04, as it runs: the hashing embedder in memory, its question at 250 tokens
     notebook = Path(__file__).resolve().parents[2] / "notebooks" / "04_inspecting_memory.ipynb"
     cells = json.loads(notebook.read_text("utf-8"))["cells"]
@@ -211,7 +229,7 @@ def test_the_cli_demo_and_notebook_04_defaults_show_the_essentials(demo: MemoryM
         mm.flush()
         ctx = mm.build_context(USER, "new-session", "What should I avoid eating?", 250)
         layers = [it.layer for it in ctx.items]
-        assert layers[0] == "anchor" and layers.count("profile") == 5, layers
+        assert layers[0] == "anchor" and "profile" in layers, layers
         assert "allergic to peanuts" in ctx.to_prompt()
 
 
@@ -223,7 +241,7 @@ def test_the_middleware_default_budget_carries_the_essentials(demo: MemoryManage
     budget = inspect.signature(MemoryMiddleware.__init__).parameters["token_budget"].default
     ctx = demo.build_context(USER, "thread-1", "Plan my dinner for tonight.", budget)
     layers = [it.layer for it in ctx.items]
-    assert layers[0] == "anchor" and layers.count("profile") == 5
+    assert layers[0] == "anchor" and "profile" in layers
 
 
 def test_a_line_is_shortened_to_its_label_and_the_sentences_closest_to_the_query() -> None:
