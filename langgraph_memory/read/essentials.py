@@ -2,13 +2,13 @@
 
 The anchors (standing instructions, and those the caller pins) and the profile entries
 in context are packed before anything retrieved. Each kind first takes whole lines
-within its own share of the budget (``instruction_share``, ``profile_share``); at a
-small budget those shares hold no whole line, so what is left is shortened
-(:func:`shorten`: its label, then the sentences closest to the query) and packed
-within ``essential_tokens`` (at most half the budget, at least what the shares give),
-the room shared among the lines still waiting (an anchor's part twice a profile
-entry's), best first. A line is dropped
-only when even its shortest form no longer fits.
+within its own share of the budget (``instruction_share``, ``profile_share``); a kind
+whose share holds no whole line (a small budget) gets its closest line shortened to
+:data:`MIN_LINE_TOKENS` (:func:`shorten`: its label, then the sentences closest to the
+query), so every context from about 100 tokens on carries them. With
+``essential_tokens`` the other lines left out are shortened too and packed within that
+many tokens (at most half the budget, at least what the shares give), the room shared
+among the lines still waiting (an anchor's part twice a profile entry's), best first.
 
 Example:
     >>> from langgraph_memory.core.context import ContextItem
@@ -19,9 +19,8 @@ Example:
     >>> a = ContextItem("anchor", text, 40, 1.0, {}, ["s1"], "rides along")
     >>> p = Packer(250)
     >>> taken = pack_essentials(p, [([a], 0.15)], 0, {"peanut"})
-    >>> [it.text for _, it in taken]  # doctest: +NORMALIZE_WHITESPACE
-    ['Standing instruction (said 2024-03-04): Yes, an important one: I am allergic to
-      peanuts. …']
+    >>> [it.text for _, it in taken]
+    ['Standing instruction: Yes, an important one: I am allergic to peanuts. …']
     >>> p.tokens <= 0.15 * 250
     True
 """
@@ -102,10 +101,11 @@ def pack_essentials(
             elif not packer.covers(it):
                 left.append(it)
         if len(taken) == before and left:
-            # no whole line of this kind fits its share: its best, shortened to the share
+            # no whole line of this kind fits its share: its best, shortened to one
+            # short line (the rest of the share stays with what is retrieved)
             best = left.pop(0)
-            cap = max(own, packer.tokens + MIN_LINE_TOKENS + 7)
-            short = _shortened(best, terms, cap - packer.tokens - (2 if packer.items else 7))
+            cap = packer.tokens + MIN_LINE_TOKENS + (2 if packer.items else 7)
+            short = _shortened(best, terms, MIN_LINE_TOKENS)
             if packer.add(short, cap):
                 taken.append((best, short))
             else:
