@@ -143,7 +143,7 @@ def test_demo_ingests_every_line_and_cites_the_allergy(
     assert peanut in allergy_section
     assert "/300 tokens" in out and "┃ layer" in out
     # no cell (Chinese text included) is cut short: "…" only marks what the context
-    # itself shortened (the profile lines at this budget), never a table cell
+    # itself shortened (an anchor or profile line at this budget), never a table cell
     assert "…" not in out.split("memory stats")[-1]
     assert stats(capsys, path, "demo-user")["messages"] == len(records)
     assert stats(capsys, path)["embedded"] == len(records)
@@ -333,8 +333,7 @@ def test_context_prompt_and_explain(store: Path, capsys: pytest.CaptureFixture[s
         capsys, "context", "--user", "alice", "Lyon", "--path", str(store), "--hashing"
     )
     assert code == 0
-    # the message, or the profile entry quoting it whole (then the message is not repeated)
-    assert out.startswith("Relevant memories:\n") and "I moved to Lyon" in out
+    assert out.startswith("Relevant memories:\n") and "- user: I moved to Lyon" in out
     assert "tokens" in err
     code, out, _ = run(
         capsys,

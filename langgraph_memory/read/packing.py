@@ -43,7 +43,6 @@ class Packer:
         self.items: list[ContextItem] = []
         self._covered: set[str] = set(shown)
         self._groups: set[str] = set()
-        self._statements: list[str] = []
         self._cjk = count_cjk(HEADER)
         self._other = len(HEADER) - self._cjk
 
@@ -66,15 +65,6 @@ class Packer:
         cjk = count_cjk(lines)
         return cjk, len(lines) - cjk
 
-    def _quoted_whole(self, item: ContextItem) -> bool:
-        """Whether ``item`` is one message that a statement in the context quotes whole
-        (a profile entry or fact that carries the user's own words): the same words
-        twice would cost the budget twice."""
-        if item.layer in STATEMENT_LAYERS or len(item.source_ids) != 1 or not self._statements:
-            return False
-        content = item.text.split(": ", 1)[-1].strip()
-        return len(content) >= 24 and any(content in text for text in self._statements)
-
     def covers(self, item: ContextItem) -> bool:
         """Whether ``item`` would bring nothing new (see :meth:`add`)."""
         return self._keys(item) <= self._covered
@@ -89,11 +79,10 @@ class Packer:
         Messages and the summaries quoting them are new when they bring a message not
         in the context yet; a statement drawn from messages (a profile entry, a fact,
         an episode...) is new when its text is: it says something its sources do not
-        say in so many words, so neither hides the other. A message that a statement
-        in the context quotes whole is not new.
+        say in so many words, so neither hides the other.
         """
         keys = self._keys(item)
-        if keys <= self._covered or self._quoted_whole(item):
+        if keys <= self._covered:
             return False
         cjk, other = self._delta(item)
         total = self._cjk + cjk + -(-(self._other + other) // 4)
@@ -103,8 +92,6 @@ class Packer:
         self._other += other
         self.items.append(item)
         self._covered.update(keys)
-        if item.layer in STATEMENT_LAYERS:
-            self._statements.append(item.text)
         if item.group is not None:
             self._groups.add(item.group)
         return True
