@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/locomo_recall.py [DATA.json] [--budgets 256 512 1024] [--limit N]
-        [--backend onnx|torch] [--int8]
+        [--backend onnx|torch] [--int8] [--calibration]
 
 DATA defaults to ``../shared/bench/locomo_dev.json`` (beside the repository).
 Without it: LoCoMo is published by snap-research (repository "LoCoMo",
@@ -24,6 +24,15 @@ before the ingestion and again at the end, both together),
 each question (the query is embedded) and for the others (its vector is cached),
 and each memory layer's share of the credited evidence (the layer of the first
 context item that carries each credited gold turn).
+
+With ``--calibration``: how well the one relevance in [0, 1] that every search hit
+(``MemoryHit.score``) and context item (``ContextItem.relevance``; the ranking score
+on a build without it) carries tells evidence from the rest. For each question,
+``search(k=20)`` over every layer and the context at the first budget are scored; an
+item is gold when it carries a gold turn (as credited above). Printed per half of the
+conversations (the first half the calibration was tuned on, the second held back):
+the AUC of the score for gold against other items, the share of gold items scoring at
+least 0.5 and of the others below 0.5.
 """
 
 from __future__ import annotations
@@ -152,6 +161,36 @@ def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(values), q)) if values else float("nan")
 
 
+def auc(pos: list[float], neg: list[float]) -> float:
+    """The probability that a gold item outscores another (ties count half)."""
+    if not pos or not neg:
+        return float("nan")
+    n = np.asarray(sorted(neg))
+    lo = np.searchsorted(n, pos, "left")
+    hi = np.searchsorted(n, pos, "right")
+    wins = float(np.sum(lo + 0.5 * (hi - lo)))
+    return float(wins) / (len(pos) * len(neg))
+
+
+def calibration_rows(scores: dict[tuple[str, str], dict[bool, list[float]]]) -> list[tuple]:
+    """``(what, half, n gold, n other, AUC, gold >= 0.5, other < 0.5)`` per list."""
+    rows = []
+    for (what, half), by in sorted(scores.items()):
+        pos, neg = by[True], by[False]
+        rows.append(
+            (
+                what,
+                half,
+                len(pos),
+                len(neg),
+                auc(pos, neg),
+                sum(x >= 0.5 for x in pos) / max(len(pos), 1),
+                sum(x < 0.5 for x in neg) / max(len(neg), 1),
+            )
+        )
+    return rows
+
+
 def run(args: argparse.Namespace) -> dict:
     from rich.console import Console
     from rich.table import Table
@@ -208,6 +247,10 @@ def run(args: argparse.Namespace) -> dict:
     ingest_s = time.perf_counter() - t_start
     offset = 0
     cold_ms: list[float] = []
+    calib: dict[tuple[str, str], dict[bool, list[float]]] = defaultdict(
+        lambda: {True: [], False: []}
+    )
+    tuned = {c["id"] for c in convs[: (len(convs) + 1) // 2]}
     for conv in convs:
         user = conv["id"]
         turns = conv["turns"]
@@ -254,6 +297,21 @@ def run(args: argparse.Namespace) -> dict:
                 for c in credit.carriers(gold, results["langgraph_memory"]):
                     if c is not None:
                         layer_share[budget][ctx.items[c].layer] += 1
+                if args.calibration and j == 0:
+                    half = "tuned" if user in tuned else "held-back"
+                    hits = mm.search(user, q["question"], k=20)
+                    hit_texts = [f"{h.name}: {h.text}" if h.name else h.text for h in hits]
+                    for lst, scores, items in (
+                        ("search", [h.score for h in hits], hit_texts),
+                        (
+                            "context",
+                            [getattr(it, "relevance", it.score) for it in ctx.items],
+                            [it.text for it in ctx.items],
+                        ),
+                    ):
+                        for x, text in zip(scores, items, strict=True):
+                            is_gold = any(c is not None for c in credit.carriers(gold, [text]))
+                            calib[(lst, half)][is_gold].append(float(x))
                 for name, items in results.items():
                     r = credit.carried(gold, items) / len(gold)
                     recall[name][budget].append(r)
@@ -303,6 +361,14 @@ def run(args: argparse.Namespace) -> dict:
             ),
         )
     console.print(share_table)
+    calibration = calibration_rows(calib) if args.calibration else []
+    if calibration:
+        cal = Table(title="Relevance calibration (gold-carrying items vs the rest)")
+        for col in ("list", "half", "gold", "other", "AUC", "gold >= 0.5", "other < 0.5"):
+            cal.add_column(col, justify="right")
+        for what, half, npos, nneg, a, p, n in calibration:
+            cal.add_row(what, half, str(npos), str(nneg), f"{a:.3f}", f"{p:.3f}", f"{n:.3f}")
+        console.print(cal)
     perf = {
         "raw_embedding_turns_per_s": raw_tps,
         "ingestion_turns_per_s": ingest_tps,
@@ -319,6 +385,7 @@ def run(args: argparse.Namespace) -> dict:
         "recall": {s: {b: statistics.fmean(recall[s][b]) for b in args.budgets} for s in systems},
         "per_category": {f"{s}@{b}/{c}": statistics.fmean(v) for (s, b, c), v in per_cat.items()},
         "layer_share": {b: dict(v) for b, v in layer_share.items()},
+        "calibration": [list(row) for row in calibration],
         "performance": perf,
     }
 
@@ -344,6 +411,11 @@ def main(argv: list[str] | None = None) -> int:
         "--backend", choices=["onnx", "torch"], default=None, help="the model's backend"
     )
     parser.add_argument("--int8", action="store_true", help="the int8 model (ONNX backend)")
+    parser.add_argument(
+        "--calibration",
+        action="store_true",
+        help="also print how well relevance separates evidence from the rest",
+    )
     parser.add_argument(
         "--set",
         nargs="*",

@@ -302,6 +302,15 @@ class RetrievalSection(Section):
             many characters.
         expansion_weight: Weight of each extra text's ranking in the fusion (the
             query's is 1).
+        relevance_cosine_mid, relevance_cosine_scale, relevance_lexical_weight: The
+            calibration of the one relevance in ``[0, 1]`` every hit and context item
+            carries (``MemoryHit.score``, ``ContextItem.relevance``), the same for every
+            layer: the cosine with the query through a logistic (``relevance_cosine_mid``
+            counts one half), combined with ``relevance_lexical_weight`` × the share of
+            the query's content words the text has, to the power 1.5 (see
+            :func:`~langgraph_memory.retrieval.scoring.calibrated_relevance`). The
+            defaults suit the packaged all-MiniLM-L6-v2; another embedder may want
+            another midpoint.
     """
 
     rrf_k: int = 60
@@ -339,8 +348,13 @@ class RetrievalSection(Section):
     expansion_queries: int = 3
     expansion_chars: int = 400
     expansion_weight: float = 1.0
+    relevance_cosine_mid: float = 0.5
+    relevance_cosine_scale: float = 0.1
+    relevance_lexical_weight: float = 0.9
 
     def validate(self) -> None:
+        self._positive("relevance_cosine_scale")
+        self._unit("relevance_lexical_weight")
         if self.fusion not in ("convex", "rrf"):
             raise ValueError(
                 f"{self._name('fusion')} must be 'convex' or 'rrf', got {self.fusion!r}"
@@ -412,6 +426,14 @@ class PackingSection(Section):
             ``long_item_tokens`` scores ``(long_item_tokens / tokens) ** length_penalty``
             of its relevance: the budget goes to what is relevant per token, so a long
             reply needs to be much more relevant than a short statement (0: off).
+        essential_tokens: The anchors and the user profile go first at every budget:
+            each kind (pinned anchors, standing instructions, the profile) that has no
+            whole line within its share gets its closest line shortened to fit; with this
+            above 0 the other lines left out are shortened too and packed within this
+            many tokens (at most half the budget, at least what the shares give), so a
+            small budget carries every standing instruction and profile entry. Off (0)
+            by default: on LoCoMo, whose questions the profile rarely answers, 100
+            lowered evidence recall at 256-1024 tokens (see benchmarks/RESULTS.md).
     """
 
     default_token_budget: int = 2000
@@ -434,9 +456,11 @@ class PackingSection(Section):
     successor_hits: int = 3
     successor_min_cosine: float = 0.5
     successor_decay: float = 0.5
+    essential_tokens: int = 0
 
     def validate(self) -> None:
         self._positive("default_token_budget")
+        self._non_negative("essential_tokens")
         self._non_negative("excerpt_tokens", "neighbor_tokens", "timeline_messages")
         self._positive("timeline_line_tokens", "long_item_tokens")
         self._non_negative("length_penalty", "successor_k", "successor_hits", "recent_messages")

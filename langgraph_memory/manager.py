@@ -316,17 +316,20 @@ class MemoryManager:
         filter: Mapping[str, Any] | None = None,  # noqa: A002 - the contract's name
         agent_id: str | None = None,
     ) -> list[MemoryHit]:
-        """Hybrid search (BM25 + dense, RRF) over one user's memory.
+        """Hybrid search (BM25 + dense) over one user's memory.
 
         Each layer is ranked on its own (messages with those of the closest segments'
-        pages, long-term entries by terms and meaning); the rankings are interleaved by
-        reciprocal rank.
+        pages, long-term entries by terms and meaning); the best of each are merged by
+        their relevance, one hit per source (a fact and the message it came from are
+        one hit citing both, see :mod:`~langgraph_memory.read.hits`).
 
         Args:
             user_id: Whose memory; nothing of any other user is ever returned.
             query: What to look for.
             k: How many hits.
-            layers: Restrict to these layers (see ``LAYERS``); default all.
+            layers: Restrict to these layers (see ``LAYERS``), or to hits of these
+                labels (``"fact"``, ``"profile"``, ``"chunk"``...: every label a hit
+                shows); default all.
             filter: Metadata filter, e.g. ``{"topic": "travel"}`` or
                 ``{"timestamp": {"$gte": "2024-01-01"}}`` (messages only: with a filter
                 the other layers are left out).
@@ -334,7 +337,9 @@ class MemoryManager:
                 no agent and of this one stay). ``None``: every agent's.
 
         Returns:
-            Hits, best first, each with ``source_ids`` and ``score_parts``.
+            Hits, best first, each with ``source_ids`` and ``score_parts``; ``score`` is
+            a relevance in ``[0, 1]``, one scale for every layer and query (unrelated
+            memories near 0, so a threshold works).
         """
         self._life.check()
         check_id(user_id, "user_id")

@@ -41,7 +41,7 @@ class ContextItem:
             ``knowledge``).
         text: The text as it is put into the prompt.
         tokens: Tokens of its prompt line (text and citation).
-        score: The score it was ranked by.
+        score: The score it was ranked by (comparable within one context only).
         score_parts: The components of that score.
         source_ids: Ids of the messages it came from.
         reason: Why it was included, in words.
@@ -49,6 +49,9 @@ class ContextItem:
         session_id: Where it was said.
         group: The heading it is shown under in the prompt (the date it was said).
         order: Its position in time; the prompt lists items in this order.
+        relevance: Its relevance to the query in ``[0, 1]``, the same scale for every
+            layer and every query (near 0: unrelated; see
+            :mod:`~langgraph_memory.read.relevance`), as ``MemoryHit.score``.
     """
 
     layer: ContextLayer
@@ -62,6 +65,7 @@ class ContextItem:
     session_id: str | None = None
     group: str | None = None
     order: int = 0
+    relevance: float = 0.0
 
 
 def item_line(text: str) -> str:
@@ -149,7 +153,8 @@ class MemoryContext:
         for i, it in enumerate(self.items, start=1):
             parts = ", ".join(f"{k}={_fmt(v)}" for k, v in it.score_parts.items())
             lines.append(
-                f"{i:>3}. [{it.layer}] score={it.score:.4f} tokens={it.tokens} "
+                f"{i:>3}. [{it.layer}] relevance={it.relevance:.2f} score={it.score:.4f} "
+                f"tokens={it.tokens} "
                 f"sources={','.join(it.source_ids)}\n     why: {it.reason}\n     parts: {parts}"
                 f"\n     text: {it.text[:160]}"
             )
@@ -171,6 +176,7 @@ class MemoryContext:
                     "text": it.text,
                     "tokens": it.tokens,
                     "score": it.score,
+                    "relevance": it.relevance,
                     "score_parts": it.score_parts,
                     "source_ids": it.source_ids,
                     "reason": it.reason,

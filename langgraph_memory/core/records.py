@@ -44,8 +44,26 @@ _T = TypeVar("_T")
 #: The layers ``MemoryManager.search(layers=...)`` ranks: stored messages, mid-term
 #: segment summaries, long-term entries (profile, facts, traits, episodes, knowledge,
 #: lessons, insights), and the chunks of documents (the user's own and shared ones;
-#: ``"knowledge"`` names them too).
-SearchLayer = Literal["message", "mid_term", "long_term", "document", "knowledge"]
+#: ``"knowledge"`` names them and the long-term knowledge); every label a hit shows
+#: (``fact``, ``profile``, ``chunk``...) names the hits of that label alone.
+SearchLayer = Literal[
+    "message",
+    "mid_term",
+    "long_term",
+    "document",
+    "knowledge",
+    "profile",
+    "fact",
+    "trait",
+    "episode",
+    "lesson",
+    "insight",
+    "contradiction",
+    "rollup",
+    "entity",
+    "chunk",
+    "passage",
+]
 #: Where a context item comes from (see :class:`~langgraph_memory.core.context.ContextItem`).
 ContextLayer = Literal[
     "anchor",
@@ -131,9 +149,13 @@ class MemoryHit:
         id: Id of the memory (for raw messages, the message id).
         layer: The memory layer it comes from (``"message"`` for raw messages).
         text: The memory's text.
-        score: The fused relevance score (higher is better).
+        score: Its relevance to the query in ``[0, 1]``, the same scale for every layer
+            (near 0: unrelated; from the cosine with the query, the share of the query's
+            words it has and a reranker's score, see
+            :mod:`~langgraph_memory.read.relevance`), so one threshold works.
         score_parts: The components the score was made of (e.g. ``bm25_rank``,
-            ``dense_rank``, ``cosine``, ``rrf``).
+            ``dense_rank``, ``cosine``, ``rrf``, and ``rank_score``: the score its own
+            layer's ranking gave it).
         source_ids: Ids of the messages this memory came from (citations).
         session_id: The session the memory was made in.
         timestamp: When it was made.

@@ -362,23 +362,61 @@ def new_message_id() -> str:
 #: documents (``add_document``: the user's own and shared knowledge; hits of layer
 #: ``chunk``), with the passages of attached vector stores (also ``chunk``).
 LAYERS = ("message", "mid_term", "long_term", "document")
-#: Other names ``layers`` accepts: ``"knowledge"`` is the documents' semantic layer
-#: (seed 002's knowledge base), as RAG code names it.
-LAYER_ALIASES = {"knowledge": "document"}
+#: The group of :data:`LAYERS` each layer a hit is labelled with belongs to: every label
+#: a hit shows is accepted by ``search(layers=...)`` too, and keeps only hits of that
+#: label (``["fact", "profile"]``: facts and profile entries; ``["long_term"]``: every
+#: long-term entry).
+HIT_GROUP = {
+    "message": "message",
+    "mid_term": "mid_term",
+    "profile": "long_term",
+    "fact": "long_term",
+    "trait": "long_term",
+    "episode": "long_term",
+    "knowledge": "long_term",
+    "lesson": "long_term",
+    "insight": "long_term",
+    "contradiction": "long_term",
+    "rollup": "long_term",
+    "entity": "long_term",
+    "chunk": "document",
+    "passage": "document",
+}
+#: Other names ``layers`` accepts: ``"knowledge"`` is the semantic layer (seed 002's
+#: knowledge base, as RAG code names it): the documents' chunks and the long-term
+#: knowledge consolidated from episodes.
+LAYER_ALIASES = {"knowledge": ("document", "chunk", "passage", "long_term", "knowledge")}
 
 
 def check_layers(layers: Sequence[str] | None) -> set[str]:
-    """The layers ``search`` ranks: ``layers`` checked against :data:`LAYERS`, or all.
+    """The layers ``search`` ranks: ``layers`` checked against :data:`LAYERS` and the
+    hit labels of :data:`HIT_GROUP`, or all.
+
+    Returns:
+        The groups to rank, and the hit labels to keep (none: every hit of a group).
 
     Raises:
         TypeError: When ``layers`` is not a list of names.
         ValueError: When a name is no layer (the message lists the known ones).
+
+    Example:
+        >>> sorted(check_layers(["fact", "message"]))
+        ['fact', 'long_term', 'message']
     """
     if layers is None:
         return set(LAYERS)
     if isinstance(layers, str) or not isinstance(layers, Sequence):
         raise TypeError("layers must be a list of layer names")
-    unknown = [x for x in layers if x not in LAYERS and x not in LAYER_ALIASES]
+    unknown = [x for x in layers if x not in LAYERS and x not in HIT_GROUP]
     if unknown:
-        raise ValueError(f"unknown layers {unknown}; known layers: {list(LAYERS)}")
-    return {LAYER_ALIASES.get(x, x) for x in layers}
+        known = list(dict.fromkeys([*LAYERS, *HIT_GROUP]))
+        raise ValueError(f"unknown layers {unknown}; known layers: {known}")
+    out: set[str] = set()
+    for x in layers:
+        if x in LAYER_ALIASES:
+            out.update(LAYER_ALIASES[x])
+        elif x in LAYERS:
+            out.add(x)
+        else:
+            out.update((HIT_GROUP[x], x))
+    return out

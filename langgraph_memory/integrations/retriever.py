@@ -45,7 +45,8 @@ class MemoryRetriever(BaseRetriever):
     with hybrid BM25 + dense ranking, best first.
 
     Each ``Document`` has the memory's text as ``page_content``, its id as ``id``,
-    and these ``metadata`` keys: ``layer``, ``score``, ``score_parts``,
+    and these ``metadata`` keys: ``layer``, ``score`` (a relevance in ``[0, 1]``, one
+    scale for every layer: unrelated memories near 0), ``score_parts``,
     ``source_ids`` (the ids of the messages it came from: the citation trail),
     ``session_id``, ``timestamp`` (ISO 8601 str or ``None``), ``name``, ``role``,
     ``user_id``, and ``metadata`` (the memory's own metadata).
@@ -56,8 +57,8 @@ class MemoryRetriever(BaseRetriever):
         k: How many documents a call returns at most (default 8).
         filter: A metadata filter (see ``MemoryManager.search``), e.g.
             ``{"topic": "travel"}``; it may not name ``user_id``.
-        layers: Restrict to these memory layers (see ``manager.LAYERS``);
-            default: all.
+        layers: Restrict to these memory layers (see ``manager.LAYERS``), or to the
+            hits of these labels (``"fact"``, ``"profile"``, ``"chunk"``...); default: all.
         agent_id: The agent the documents are for: other agents' traits are left
             out (default: every agent's count).
 

@@ -65,6 +65,14 @@ class Packer:
         cjk = count_cjk(lines)
         return cjk, len(lines) - cjk
 
+    def covers(self, item: ContextItem) -> bool:
+        """Whether ``item`` would bring nothing new (see :meth:`add`)."""
+        return self._keys(item) <= self._covered
+
+    @staticmethod
+    def _keys(item: ContextItem) -> set[str]:
+        return {f"text:{item.text}"} if item.layer in STATEMENT_LAYERS else set(item.source_ids)
+
     def add(self, item: ContextItem, limit: int | None = None) -> bool:
         """Take ``item`` if it is new and fits within ``limit`` (default: the budget).
 
@@ -73,7 +81,7 @@ class Packer:
         an episode...) is new when its text is: it says something its sources do not
         say in so many words, so neither hides the other.
         """
-        keys = {f"text:{item.text}"} if item.layer in STATEMENT_LAYERS else set(item.source_ids)
+        keys = self._keys(item)
         if keys <= self._covered:
             return False
         cjk, other = self._delta(item)

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
 
 from langgraph_memory.config import PackingSection, RetrievalSection
 from langgraph_memory.core.context import ContextItem, MemoryContext
 from langgraph_memory.core.records import MemoryHit, Message
-from langgraph_memory.core.validation import check_id
+from langgraph_memory.core.validation import HIT_GROUP, LAYERS, check_id
 from langgraph_memory.layers.hierarchy.promotion import INSTRUCTION_SOURCE
 from langgraph_memory.layers.index.entries import EntryIndexer
 from langgraph_memory.layers.index.ranking import LongTermDoc
@@ -46,16 +47,20 @@ from langgraph_memory.read.candidates import (
     segment_items,
     task_item,
 )
+from langgraph_memory.read.essentials import essential_limit, pack_essentials
 from langgraph_memory.read.expansion import QueryExpander
 from langgraph_memory.read.external import PREFETCHED, VectorStores
 from langgraph_memory.read.followups import add_successors, pack_timeline
+from langgraph_memory.read.hits import merge_hits, score_hits
 from langgraph_memory.read.messages import MessageRetriever
 from langgraph_memory.read.packing import STATEMENT_LAYERS, Packer
 from langgraph_memory.read.query import Retrieval, SegmentSource
+from langgraph_memory.read.relevance import Relevance
 from langgraph_memory.read.rerank import Reranker
 from langgraph_memory.read.rescoring import credit_segments, diversify, rerank, rescore
 from langgraph_memory.read.speakers import SpeakerNames, boost_speakers
 from langgraph_memory.read.topics import topic_messages
+from langgraph_memory.retrieval.vectors import cosines
 
 if TYPE_CHECKING:
     from langgraph_memory.storage.base import MemoryBackend
@@ -167,62 +172,71 @@ class ReadPipeline:
         flt: Mapping[str, Any] | None,
         agent_id: str | None = None,
     ) -> list[MemoryHit]:
-        """Hits of every wanted layer, interleaved by reciprocal rank (a metadata filter
-        applies to messages and to document chunks, by their own fields: with one, the
-        other layers are left out; with ``agent_id``, other agents' traits are). The
-        attached vector stores' searches start here, unless the async twin started them
-        on its loop (:data:`~langgraph_memory.read.external.PREFETCHED`)."""
+        """The best ``k`` hits of the wanted layers, by relevance (see
+        :mod:`~langgraph_memory.read.relevance`), one per source.
+
+        Each layer is ranked on its own (a metadata filter applies to messages and to
+        document chunks, by their own fields: with one, the other layers are left out;
+        with ``agent_id``, other agents' traits are); the best of each ranking are then
+        scored by one relevance in ``[0, 1]`` and merged best first, their ranking score
+        kept as ``score_parts["rank_score"]``. A hit whose sources a better hit cites
+        already, or that reads the same, is merged into it (its id in
+        ``metadata["merged_ids"]``, its sources cited). ``layers`` holds the groups
+        (``message``, ``mid_term``, ``long_term``, ``document``) and the hit layers to
+        keep (see :func:`~langgraph_memory.core.validation.check_layers`). The attached
+        vector stores' searches start here, unless the async twin started them on its
+        loop (:data:`~langgraph_memory.read.external.PREFETCHED`)."""
         external = PREFETCHED.get()
         if external is None and "document" in layers:
             external = self.sources.start(user_id, query)
         r = Retrieval(self, user_id, query, external, agent_id=agent_id)
-        ranked: list[tuple[float, int, MemoryHit]] = []
         routed = (
             flt is None
             and self.retrieval.segment_page_weight > 0
             and self.retrieval.dense_weight > 0
         )
-        message_hits: list[MemoryHit] = []
+        # a few more than k of each ranking: merging may fold some into others
+        depth = k + max(3, k // 2)
+        found: list[MemoryHit] = []
         if "message" in layers:
             # hits said by a speaker the query names go first, as in a context: they
             # are boosted among twice as many
             terms = r.q.term_set
             named = self.retrieval.speaker_boost > 0 and self.speakers.named(user_id, terms)
-            message_hits = r.message_hits(2 * k if named else k, flt, via_segments=routed)
+            message_hits = r.message_hits(2 * depth if named else depth, flt, via_segments=routed)
             if named:
-                message_hits = boost_speakers(message_hits, terms, self.retrieval.speaker_boost)[:k]
-            for rank, hit in enumerate(message_hits, 1):
-                ranked.append((1.0 / (self.retrieval.rrf_k + rank), 0, hit))
-        extra: list[MemoryHit] = []
+                message_hits = boost_speakers(message_hits, terms, self.retrieval.speaker_boost)
+            found += message_hits[:depth]
+        else:
+            message_hits = []
         if flt is None:
             if "mid_term" in layers:
-                extra += [segment_hit(s) for s in r.segments()]
+                found += [segment_hit(s) for s in r.segments()]
             if "long_term" in layers:
                 profile = self.long_term.profile_docs(user_id)
                 parts_of = [h.score_parts for h in message_hits]
-                extra += [
+                found += [
                     MemoryHit(
                         d.id, d.layer, d.text, score, parts, d.source_ids, timestamp=d.timestamp
                     )
-                    for d, score, parts in r.long_term(parts_of, k, profile)
+                    for d, score, parts in r.long_term(parts_of, depth, profile)
                 ]
         if "document" in layers:
-            extra += [_chunk_hit(d, score, parts) for d, score, parts in r.documents(k, flt)]
-        if extra:
-            by_layer: dict[str, int] = {}
-            for hit in extra:
-                by_layer[hit.layer] = rank = by_layer.get(hit.layer, 0) + 1
-                ranked.append((1.0 / (self.retrieval.rrf_k + rank), 1, hit))
-        ranked.sort(key=lambda x: (-x[0], x[1]))
-        top = ranked[:k]
-        if all(hit.layer == "message" for _, _, hit in top):
-            return [hit for _, _, hit in top]
-        # Scores of different layers do not compare: in a mixed result each hit scores
-        # its place in the interleaving, and its own score stays in its parts.
-        return [
-            replace(hit, score=score, score_parts={**hit.score_parts, "layer_score": hit.score})
-            for score, _, hit in top
-        ]
+            found += [_chunk_hit(d, score, parts) for d, score, parts in r.documents(depth, flt)]
+        found = [h for h in found if _wanted(h.layer, layers)]
+        return merge_hits(score_hits(self.relevance(r), found), k)
+
+    def relevance(self, r: Retrieval) -> Relevance:
+        """The calibrated relevance of one query's hits and items (texts ranked without
+        a cosine are embedded in process when the dense ranking is on)."""
+        if self.retrieval.dense_weight <= 0:
+            return Relevance(r.q.term_set, self.retrieval)
+
+        def embed_cosines(texts: Sequence[str]) -> np.ndarray:
+            vectors = self.retriever.embedder.get().embed_array(list(texts), persist=False)
+            return cosines(vectors, r.vector.get())
+
+        return Relevance(r.q.term_set, self.retrieval, embed_cosines)
 
     def document_hits(
         self, owner: str, query: str, k: int, flt: Mapping[str, Any] | None
@@ -231,7 +245,8 @@ class ReadPipeline:
         for :data:`~langgraph_memory.layers.knowledge.documents.SHARED_OWNER`), ranked as
         :meth:`search` ranks chunks; attached vector stores are not read."""
         r = Retrieval(self, owner, query)
-        return [_chunk_hit(*ranked) for ranked in r.documents(k, flt, shared=False)]
+        hits = [_chunk_hit(*ranked) for ranked in r.documents(k, flt, shared=False)]
+        return merge_hits(score_hits(self.relevance(r), hits), k)
 
     # -- build_context --------------------------------------------------------------------
     def short_term(self, user_id: str, session_id: str) -> list[Message]:
@@ -294,16 +309,9 @@ class ReadPipeline:
         t2 = time.perf_counter()
         said = [a for a in anchors if a.metadata.get("source") == INSTRUCTION_SOURCE]
         pinned = [a for a in anchors if a.metadata.get("source") != INSTRUCTION_SOURCE]
-        packer.take([anchor_item(a) for a in pinned], by_score=False)
-        if said:
-            packer.take(
-                [
-                    anchor_item(said[i], close)
-                    for i, close in r.closest_first([a.text for a in said])
-                ],
-                packer.share(self.packing.instruction_share),
-                by_score=False,
-            )
+        said_items = [
+            anchor_item(said[i], close) for i, close in r.closest_first([a.text for a in said])
+        ]
         doc_of: dict[int, LongTermDoc] = {}  # id(item) -> the entry it renders
         profile_items = []
         for i, close in r.closest_first([d.text for d in profile]):
@@ -311,7 +319,20 @@ class ReadPipeline:
             item = doc_item(profile[i], 1.0, {"profile": 1.0, "closeness": close}, reason)
             doc_of[id(item)] = profile[i]
             profile_items.append(item)
-        packer.take(profile_items, packer.share(self.packing.profile_share), by_score=False)
+        # what rides along goes first, at every budget (shortened when it must be)
+        shares = self.packing.instruction_share + self.packing.profile_share
+        for whole, packed in pack_essentials(
+            packer,
+            [
+                ([anchor_item(a) for a in pinned], None),
+                (said_items, self.packing.instruction_share),
+                (profile_items, self.packing.profile_share),
+            ],
+            essential_limit(packer.tokens, budget, self.packing.essential_tokens, shares),
+            r.q.term_set,
+        ):
+            if id(whole) in doc_of:
+                doc_of[id(packed)] = doc_of[id(whole)]
         if task is not None:
             packer.take([task_item(task)], int(budget * self.packing.working_share))
             if self.packing.lesson_share > 0:
@@ -380,6 +401,11 @@ class ReadPipeline:
         rerank(self.reranker, query, cands, self.retrieval.rerank_top)
         packer.take(diversify(cands, self.retrieval), by_score=False)
         self._note_accesses(user_id, packer.items, doc_of)
+        rel = self.relevance(r).of_many(
+            [it.text for it in packer.items], [it.score_parts for it in packer.items]
+        )
+        for it, value in zip(packer.items, rel, strict=True):
+            it.relevance = value
         t4 = time.perf_counter()
         return MemoryContext(
             items=packer.items,
@@ -415,6 +441,16 @@ def _session_scope(recent: Sequence[Message]) -> str | None:
         except (TypeError, ValueError):
             continue
     return None
+
+
+def _wanted(layer: str, layers: set[str]) -> bool:
+    """Whether a hit of ``layer`` is wanted: its group is (and, when ``layers`` names hit
+    layers of that group, it is one of them)."""
+    group = HIT_GROUP.get(layer, "long_term")
+    if group not in layers:
+        return False
+    named = {x for x in layers if x not in LAYERS and HIT_GROUP.get(x, "long_term") == group}
+    return not named or layer in named
 
 
 def _chunk_hit(doc: LongTermDoc, score: float, parts: dict[str, float]) -> MemoryHit:

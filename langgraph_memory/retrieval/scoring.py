@@ -48,6 +48,7 @@ __all__ = [
     "final_score",
     "mmr_order",
     "mmr_select",
+    "calibrated_relevance",
 ]
 
 #: Keys of ``final_score`` parts whose product is the score.
@@ -285,3 +286,56 @@ def mmr_order(
         [1, 0]
     """
     return mmr_select(relevance, vectors, lambda_=lambda_)
+
+
+def calibrated_relevance(
+    cosine: float | None,
+    coverage: float,
+    rerank: float | None = None,
+    *,
+    cosine_mid: float = 0.5,
+    cosine_scale: float = 0.1,
+    lexical_weight: float = 0.9,
+) -> float:
+    """One relevance in ``[0, 1]`` from the evidence a hit has, the same for every layer.
+
+    The dense evidence is the cosine mapped through a logistic calibration,
+    ``d = 1 / (1 + exp(−(cosine − cosine_mid) / cosine_scale))`` (a cosine of
+    ``cosine_mid`` counts one half); the lexical evidence is ``l = lexical_weight ×
+    coverage^1.5``, from the share of the query's content words the text has (one
+    word of three shared counts little, all of them much). They combine as
+    independent evidence, ``1 − (1 − d)(1 − l)``; a cross-encoder's score (in ``[0, 1]``,
+    else passed through a logistic) is averaged in when there is one. The result grows
+    with each piece of evidence and stays near 0 for a text unrelated to the query
+    (cosine near 0, no shared word), so one threshold works across layers.
+
+    Args:
+        cosine: The text's cosine with the query (``None``: no dense evidence).
+        coverage: The share of the query's content words in the text, in ``[0, 1]``.
+        rerank: A cross-encoder's score, if one was run.
+        cosine_mid: The cosine that counts one half (the defaults suit all-MiniLM-L6-v2:
+            chosen on the first half of the LoCoMo dev conversations, the second held
+            back, see ``benchmarks/locomo_recall.py --calibration``).
+        cosine_scale: How fast the dense evidence rises around ``cosine_mid``.
+        lexical_weight: What covering every content word of the query is worth alone.
+
+    Example:
+        >>> round(calibrated_relevance(0.02, 0.0), 3)     # unrelated
+        0.008
+        >>> round(calibrated_relevance(0.65, 0.5), 3)     # close in meaning, half the words
+        0.876
+        >>> calibrated_relevance(0.2, 0.5) > calibrated_relevance(0.2, 0.0)
+        True
+    """
+    dense = 0.0
+    if cosine is not None and math.isfinite(cosine):
+        z = (float(cosine) - cosine_mid) / max(cosine_scale, 1e-9)
+        dense = 1.0 / (1.0 + math.exp(-max(min(z, 60.0), -60.0)))
+    lexical = lexical_weight * min(max(float(coverage), 0.0), 1.0) ** 1.5
+    value = 1.0 - (1.0 - dense) * (1.0 - lexical)
+    if rerank is not None and math.isfinite(rerank):
+        r = float(rerank)
+        if not 0.0 <= r <= 1.0:
+            r = 1.0 / (1.0 + math.exp(-max(min(r, 60.0), -60.0)))
+        value = (value + r) / 2.0
+    return min(max(value, 0.0), 1.0)

@@ -33,7 +33,13 @@ from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.graph import MEMORY_MESSAGE_ID, MemoryMessagesState, recall_node
 from langgraph_memory.integrations.graph.checkpointer import MemoryCheckpointer
-from langgraph_memory.integrations.graph.thread import OUTLINE_HEADER, message_tokens
+from langgraph_memory.integrations.graph.prompting import outline_of
+from langgraph_memory.integrations.graph.thread import (
+    OUTLINE_HEADER,
+    OUTLINE_SHARE,
+    message_tokens,
+    outline_tokens,
+)
 from langgraph_memory.storage import SQLiteBackend
 
 BUDGET = 1500
@@ -173,6 +179,28 @@ def test_a_200_turn_thread_stays_within_its_budget_in_every_checkpoint(
         assert any(t.startswith(f"Reply {i}:") for t in found), i
         if uses_tool(i):
             assert any(t.startswith(f"notes on marker{i}x") for t in found), i
+
+
+def test_over_40_turns_the_outline_is_kept_in_tokens_within_its_share(
+    mm: MemoryManager,
+) -> None:
+    """The outline in the saved thread's system message is counted in tokens within a
+    quarter of the budget: the newest exchange whole, older ones compacted, so it holds
+    more than one line (it kept one at a budget of 500 when whole lines were dropped)."""
+    turns, budget = 40, 500
+    saver = MemoryCheckpointer(InMemorySaver(), mm, thread_token_budget=budget)
+    graph = tool_graph(saver, script(turns))
+    config = cfg("forty")
+    for i in range(turns):
+        graph.invoke({"messages": [("user", asked(i))]}, config)
+        thread = graph.get_state(config).values["messages"]
+        assert tokens(thread) <= budget, i
+    lead = thread[0]
+    outline = outline_of(lead)
+    lines = [ln for ln in outline.splitlines() if ln.startswith("- ")]
+    assert outline_tokens(outline) <= int(budget * OUTLINE_SHARE)
+    assert len(lines) >= 3, outline
+    assert "…" in lines[0] and len(cited_ids(lead)) >= len(lines)
 
 
 def test_the_async_path_trims_alike(mm: MemoryManager) -> None:

@@ -17,6 +17,7 @@ from langgraph.graph import START, StateGraph
 from scripted import Scripted, scripted
 
 from langgraph_memory import MemoryManager
+from langgraph_memory.core.tokens import count_tokens
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.graph import (
     MemoryMessagesState,
@@ -25,7 +26,11 @@ from langgraph_memory.integrations.graph import (
     trim_node,
     with_memory,
 )
-from langgraph_memory.integrations.graph.thread import message_tokens
+from langgraph_memory.integrations.graph.thread import (
+    OUTLINE_SHARE,
+    message_tokens,
+    outline_tokens,
+)
 
 agents = pytest.importorskip("langchain.agents")
 anthropic = pytest.importorskip("langchain_anthropic.chat_models")
@@ -173,6 +178,34 @@ def test_a_long_thread_stays_within_its_budget_and_every_message_stays_searchabl
         hits = mm.search("u1", f"marker{i}x", k=3, layers=["message"])
         assert any(f"marker{i}x" in h.text for h in hits), i
     assert mm.stats("u1")["messages"] == 2 * turns
+
+
+def test_over_40_turns_the_thread_and_its_outline_stay_within_the_budget_in_tokens(
+    mm: MemoryManager,
+) -> None:
+    """The outline of what left the thread is counted in tokens: the thread the model
+    reads, outline included, never passes its budget (it grew to ~3,000 tokens by turn
+    39 at a budget of 500 when the outline was kept by lines), and it still holds more
+    than the last exchange."""
+    budget, turns = 500, 40
+    model = script(*[f"Reply {i}: about topic{i}x, " + "detail " * 30 for i in range(turns)])
+    agent = make_agent(mm, model, thread_token_budget=budget, token_budget=100)
+    config = cfg("u1", "forty")
+    for i in range(turns):
+        agent.invoke({"messages": [("user", f"Turn {i} on topic{i}x " + "words " * 25)]}, config)
+        # what the model read: the thread after the trim, and the outline then
+        outline = agent.get_state(config).values.get("memory_thread_outline") or ""
+        read = sum(message_tokens(m) for m in model.seen[-1][1:])
+        assert outline_tokens(outline) <= int(budget * OUTLINE_SHARE), (i, outline)
+        assert read + outline_tokens(outline) <= budget, i
+        assert not outline or outline in model.seen[-1][0].content
+    # the model read the outline in its system prompt, the newest exchange whole and the
+    # older ones compacted; the prompt's outline never grew past its share
+    prompt = model.seen[-1][0].content
+    assert "Earlier in this conversation" in prompt
+    lines = [ln for ln in outline.splitlines() if ln.startswith("- ")]
+    assert len(lines) >= 3 and "topic" in lines[-1]
+    assert count_tokens(prompt) < 250  # agent prompt + outline (<= 125) + context (<= 100)
 
 
 def test_missing_user_id_is_a_clear_error(mm: MemoryManager) -> None:

@@ -47,7 +47,7 @@ def test_items_survive_a_restart_on_sqlite(tmp_path: Path) -> None:
         again = store.get(("memories", "alice"), "k1")
         assert again == first and again is not None and again.created_at == first.created_at
         hits = store.search(("memories",), query="peanut allergy")
-        assert hits[0].key == "k1" and hits[0].score == pytest.approx(1.0)
+        assert hits[0].key == "k1" and hits[0].score > 0.5 > hits[1].score
         assert store.list_namespaces() == [("memories", "alice")]
 
 

@@ -18,6 +18,7 @@ import pytest
 from test_store import CharacterEmbeddings, MakeStore, fake_embeddings, make_store
 
 from langgraph_memory.integrations.graph.store import MemoryStore
+from langgraph_memory.retrieval.scoring import calibrated_relevance
 
 __all__ = ["fake_embeddings", "make_store"]  # fixtures imported for pytest
 
@@ -264,9 +265,10 @@ def test_non_ascii(make_store: MakeStore, fake_embeddings: CharacterEmbeddings) 
 def test_scores(make_store: MakeStore, fake_embeddings: CharacterEmbeddings) -> None:
     """Ported from SqliteStore's ``test_scores``; the intended difference is here.
 
-    LangGraph's stores score by cosine; MemoryStore by the normalised fused rank:
-    an item ranked first by BM25 and by cosine scores 1.0, one ranked first by
-    cosine only (no query word in it) scores ``dense / (lexical + dense)``.
+    LangGraph's stores score by cosine; MemoryStore by the calibrated relevance every
+    hit of the library carries: the cosine through a logistic, combined with the share
+    of the query's words the item has (an item with the query's word and its cosine 1
+    scores about 1; one with no query word scores its dense evidence alone).
     """
     store = make_store(_index(fake_embeddings, fields=["key0"]))
     store.put(("test",), "doc", {"key0": "aaa"}, index=["key0", "key1"])
@@ -276,11 +278,16 @@ def test_scores(make_store: MakeStore, fake_embeddings: CharacterEmbeddings) -> 
         doc = fake_embeddings.embed_query("aaa")
         cosine = sum(a * b for a, b in zip(cos, doc, strict=True))
         if isinstance(store, MemoryStore):
-            cfg = store.memory.config
-            dense_only = cfg.retrieval.dense_weight / (
-                cfg.retrieval.dense_weight + cfg.retrieval.lexical_weight
+            r = store.memory.config.retrieval
+            expected = calibrated_relevance(
+                cosine,
+                1.0 if query == "aaa" else 0.0,
+                cosine_mid=r.relevance_cosine_mid,
+                cosine_scale=r.relevance_cosine_scale,
+                lexical_weight=r.relevance_lexical_weight,
             )
-            assert result.score == pytest.approx(1.0 if query == "aaa" else dense_only)
+            assert result.score == pytest.approx(expected, abs=1e-6)
+            assert (result.score > 0.99) == (query == "aaa")
         else:
             assert result.score == pytest.approx(cosine, abs=1e-3)
 

@@ -8,7 +8,7 @@ characters in it instead of sending them to the terminal.
 Example:
     >>> format_parts({"bm25_rank": 1.0, "dense_rank": 3.0, "rrf": 0.0325, "cosine": 0.61})
     'bm25#1 dense#3 rrf=.0325 cos=.610'
-    >>> relevance(0.0164, 0.0328)
+    >>> relevance(0.5)
     50
 """
 
@@ -115,16 +115,16 @@ def format_parts(parts: Mapping[str, float]) -> str:
     return " ".join(out)
 
 
-def relevance(score: float, best: float) -> int:
-    """A score as plain relevance, 0-100, against the best of its list (which is 100).
+def relevance(value: float) -> int:
+    """A relevance in ``[0, 1]`` (``MemoryHit.score``, ``ContextItem.relevance``) as a
+    plain 0-100: the same scale for every item and query, so an unrelated item shows
+    near 0 even when it is the best there is.
 
     Example:
-        >>> relevance(0.0164, 0.0328), relevance(0.0328, 0.0328), relevance(0.0, 0.0)
-        (50, 100, 0)
+        >>> relevance(0.5), relevance(1.0), relevance(0.013)
+        (50, 100, 1)
     """
-    if best <= 0 or score <= 0:
-        return 0
-    return max(0, min(100, round(100 * score / best)))
+    return max(0, min(100, round(100 * value)))
 
 
 def format_time(ts: datetime | None) -> str:
@@ -135,9 +135,10 @@ def format_time(ts: datetime | None) -> str:
 def context_table(
     ctx: MemoryContext, title: str | None = None, width: int = 120, *, explain: bool = False
 ) -> Table:
-    """A context, one row per item, best first: rank, layer, relevance (0-100, the best
-    item 100), tokens, cited message ids, why it is there, and its text. With
-    ``explain`` the raw score and its parts are shown too.
+    """A context, one row per item, best first: rank, layer, relevance (0-100, the
+    calibrated relevance, the same scale for every item), tokens, cited message ids, why
+    it is there, and its text. With ``explain`` the raw score and its parts are shown
+    too.
 
     ``width`` is the console width: the text column gets what the others leave, and
     below ``WIDE`` columns the reason (and score parts) go under the text.
@@ -160,7 +161,6 @@ def context_table(
         table.add_column("why", max_width=22, overflow="fold")
     spare = 104 if wide and explain else 82 if wide else 58
     table.add_column("text", min_width=max(20, width - spare), overflow="fold")
-    best = max((it.score for it in ctx.items), default=0.0)
     for i, it in enumerate(ctx.items, start=1):
         parts = f"score={_num(it.score)} {format_parts(it.score_parts)}" if explain else ""
         cells: list[RenderableType] = [shown(", ".join(it.source_ids))]
@@ -171,7 +171,7 @@ def context_table(
             note = f"{it.reason} · {parts}" if parts else it.reason
             cells.append(shown(it.text, "\n", (note, "dim")))
         layer = Text(it.layer, style=LAYER_STYLES.get(it.layer, ""))
-        table.add_row(str(i), layer, str(relevance(it.score, best)), str(it.tokens), *cells)
+        table.add_row(str(i), layer, str(relevance(it.relevance)), str(it.tokens), *cells)
     return table
 
 
@@ -190,21 +190,22 @@ def context_caption(ctx: MemoryContext) -> Text:
 def hits_table(
     hits: Sequence[MemoryHit], title: str, width: int = 120, *, explain: bool = False
 ) -> Table:
-    """Search hits: rank, relevance (0-100, the best hit 100), id, session, time, text;
-    with ``explain`` also the raw score and its parts (``width`` as above)."""
+    """Search hits: rank, relevance (0-100, the hit's calibrated score), layer, id,
+    session, time, text; with ``explain`` also the raw score and its parts (``width``
+    as above)."""
     wide = width >= WIDE
     table = Table(title=shown(title, style="bold"), title_justify="left")
     table.add_column("rank", justify="right", style="dim", no_wrap=True)
     table.add_column("relevance" if wide else "rel", justify="right", no_wrap=True)
+    table.add_column("layer", no_wrap=True)
     table.add_column("id", style="magenta", overflow="fold", max_width=16)
     if wide:
         table.add_column("session", overflow="fold", max_width=16)
         table.add_column("time", no_wrap=True)
-    spare = (102 if explain else 80) if wide else 42
+    spare = (112 if explain else 90) if wide else 52
     table.add_column("text", min_width=max(20, width - spare), overflow="fold")
     if wide and explain:
         table.add_column("score parts", style="dim", max_width=20)
-    best = max((h.score for h in hits), default=0.0)
     for rank, hit in enumerate(hits, start=1):
         speaker = hit.name or hit.role
         text = f"{speaker}: {hit.text}" if speaker else hit.text
@@ -221,7 +222,8 @@ def hits_table(
         else:
             note = f"{where} · {parts}" if parts else where
             cells = [shown(text, "\n", (note, "dim"))]
-        table.add_row(str(rank), str(relevance(hit.score, best)), shown(hit.id), *cells)
+        layer = Text(hit.layer, style=LAYER_STYLES.get(hit.layer, ""))
+        table.add_row(str(rank), str(relevance(hit.score)), layer, shown(hit.id), *cells)
     return table
 
 
@@ -229,6 +231,7 @@ def hit_to_dict(hit: MemoryHit) -> dict[str, Any]:
     """A JSON-friendly view of a search hit."""
     return {
         "id": hit.id,
+        "layer": hit.layer,
         "score": hit.score,
         "score_parts": hit.score_parts,
         "text": hit.text,

@@ -43,7 +43,14 @@ from langgraph_memory.integrations.graph.prompting import (
     visible_ids,
 )
 from langgraph_memory.integrations.graph.scope import DEFAULT_SESSION, check_memory
-from langgraph_memory.integrations.graph.thread import OUTLINE_KEY, ThreadTrim, trim_thread
+from langgraph_memory.integrations.graph.thread import (
+    OUTLINE_KEY,
+    OUTLINE_SHARE,
+    ThreadTrim,
+    message_tokens,
+    outline_tokens,
+    trim_thread,
+)
 from langgraph_memory.manager import MemoryManager
 
 __all__ = ["MemoryMiddleware", "MemoryAgentState"]
@@ -84,11 +91,12 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
       as its summary), which the reflection layer learns lessons from. The task
       belongs to the run's ``agent_id`` when one is given: its episode and lesson
       then reach only that agent's contexts.
-    - With ``thread_token_budget``, the thread the model reads is kept within that
-      many tokens: the oldest exchanges leave the ``messages`` channel (never a
-      tool call without its result, never the current turn), stored in memory
-      first and still searchable, and a dated outline of them takes their place
-      in the system prompt.
+    - With ``thread_token_budget``, the thread the model reads, the outline of what
+      left it included, is kept within that many tokens: the oldest exchanges leave
+      the ``messages`` channel (never a tool call without its result, never the
+      current turn), stored in memory first and still searchable, and an outline of
+      them takes their place in the system prompt, within a quarter of the budget
+      (the newest lines whole, older ones compacted, the oldest left out).
 
     The user comes from ``config["configurable"]["user_id"]`` (or a ``user_id``
     in the run's ``context``), the session from ``config["configurable"]["thread_id"]``,
@@ -193,7 +201,7 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         user_id, session_id, *_ = _run(runtime)
         for chunk in trim.exchanges:
             remember_exchange(self.memory, user_id, session_id, chunk)
-        return trim.update(str(state.get(OUTLINE_KEY) or ""))
+        return trim.update(str(state.get(OUTLINE_KEY) or ""), self._outline_tokens())
 
     async def abefore_model(self, state: MemoryAgentState, runtime: Any) -> dict[str, Any] | None:
         trim = self._trim(state)
@@ -202,12 +210,22 @@ class MemoryMiddleware(AgentMiddleware[MemoryAgentState, Any, Any]):
         user_id, session_id, *_ = _run(runtime)
         for chunk in trim.exchanges:
             await aremember_exchange(self.memory, user_id, session_id, chunk)
-        return trim.update(str(state.get(OUTLINE_KEY) or ""))
+        return trim.update(str(state.get(OUTLINE_KEY) or ""), self._outline_tokens())
+
+    def _outline_tokens(self) -> int:
+        """The tokens the outline may take: :data:`OUTLINE_SHARE` of the thread budget."""
+        return int((self.thread_token_budget or 0) * OUTLINE_SHARE)
 
     def _trim(self, state: MemoryAgentState) -> ThreadTrim | None:
+        """The exchanges to trim once the thread and its outline are over the budget:
+        the messages then go down to the budget less the outline's share."""
         if self.thread_token_budget is None:
             return None
-        return trim_thread(list(state["messages"]), self.thread_token_budget)
+        messages = list(state["messages"])
+        held = outline_tokens(str(state.get(OUTLINE_KEY) or ""))
+        if sum(message_tokens(m) for m in messages) + held <= self.thread_token_budget:
+            return None
+        return trim_thread(messages, self.thread_token_budget - self._outline_tokens())
 
     # -- each model call: one leading system message -------------------------------------------
     def wrap_model_call(

@@ -62,6 +62,7 @@ from langgraph_memory.integrations.graph.store_search import (
     hybrid_rank,
     matches_filter,
     namespace_matches,
+    relevance,
 )
 from langgraph_memory.manager import MemoryManager
 from langgraph_memory.parts.items import STORE_KIND, check_item_value, store_scope
@@ -146,9 +147,12 @@ class MemoryStore(BaseStore):
       (``fields=["$"]``) with the manager's embeddings;
     * a query search is **hybrid** — BM25 and dense cosine over the indexed texts,
       each max-pooled per item, fused by RRF (``memory.config.retrieval.rrf_k`` and the
-      lexical/dense weights). ``SearchItem.score`` is that fused score,
-      normalised to ``(0, 1]``: ``1.0`` means ranked first by both signals. Items
-      not indexed (``index=False``) follow with ``score=None``;
+      lexical/dense weights). ``SearchItem.score`` is the item's relevance in
+      ``[0, 1]``, the scale every hit of the library uses (its best cosine with the
+      query and the share of the query's words it has, calibrated; never more than
+      that of an item ranked above it): an unrelated item scores near 0 even when
+      it is the best there is, so a threshold works. Items not indexed
+      (``index=False``) follow with ``score=None``;
     * **TTL** is supported (``supports_ttl``): ``ttl`` minutes per item or
       ``ttl={"default_ttl": ...}``, refreshed on reads unless
       ``refresh_on_read=False``; expired items are removed by :meth:`sweep_ttl` or
@@ -486,6 +490,7 @@ class MemoryStore(BaseStore):
                 k1=cfg.retrieval.bm25_k1,
                 b=cfg.retrieval.bm25_b,
             )
+            ranked = relevance(docs, ranked, tokenize(op.query), qvecs.get(op.query), cfg.retrieval)
             seen = {i for i, _ in ranked}
             scored = [(records[i], s) for i, s in ranked]
             scored += [(r, None) for i, r in enumerate(records) if i not in seen]

@@ -9,7 +9,12 @@ Three pure pieces, kept apart from the storage code:
 * :func:`hybrid_rank` — BM25 + dense cosine over each item's indexed texts,
   max-pooled per item and fused by the hybrid ranker
   (:class:`~langgraph_memory.retrieval.hybrid.HybridRanker`). Ties share a rank,
-  so two items with equal evidence get equal scores.
+  so two items with equal evidence get equal scores;
+* :func:`relevance` — the score a search item shows: its calibrated relevance in
+  ``[0, 1]`` (its best cosine with the query and the share of the query's words its
+  texts have, see :func:`~langgraph_memory.retrieval.scoring.calibrated_relevance`),
+  at most that of the items ranked above it. An unrelated item scores near 0 even
+  when it is the best there is.
 
 Example:
     >>> matches_filter({"score": 4.5, "color": "red"}, {"score": {"$gt": 3}, "color": "red"})
@@ -27,11 +32,13 @@ from typing import Any
 
 import numpy as np
 
+from langgraph_memory.config import RetrievalSection
 from langgraph_memory.retrieval.bm25 import bm25_scores
 from langgraph_memory.retrieval.hybrid import HybridRanker
+from langgraph_memory.retrieval.scoring import calibrated_relevance
 from langgraph_memory.retrieval.vectors import VectorMatrix
 
-__all__ = ["matches_filter", "namespace_matches", "hybrid_rank", "IndexedText"]
+__all__ = ["matches_filter", "namespace_matches", "hybrid_rank", "IndexedText", "relevance"]
 
 _OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
 
@@ -192,3 +199,54 @@ def hybrid_rank(
         return []
     ranker = HybridRanker(rrf_k=rrf_k, lexical_weight=lexical_weight, dense_weight=dense_weight)
     return [(f.key, f.score) for f in ranker.fuse(rankings, shared_ties=True, normalise="top")]
+
+
+def relevance(
+    docs: Sequence[IndexedText],
+    ranked: Sequence[tuple[int, float]],
+    query_terms: Sequence[str],
+    query_vector: np.ndarray | None,
+    retrieval: RetrievalSection | None = None,
+) -> list[tuple[int, float]]:
+    """``(item, relevance)`` in the order of ``ranked`` (:func:`hybrid_rank`): each item's
+    calibrated relevance from its best cosine with the query and the largest share of
+    the query's terms one of its texts has, capped by the relevance of the items ranked
+    above it (so the scores fall down the list).
+
+    Example:
+        >>> v = np.eye(2, dtype=np.float32)
+        >>> docs = [IndexedText(0, ["red", "apple"], v[0]), IndexedText(1, ["car"], v[1])]
+        >>> ranked = hybrid_rank(docs, ["apple"], v[0])
+        >>> [(item, round(score, 2)) for item, score in relevance(docs, ranked, ["apple"], v[0])]
+        [(0, 1.0), (1, 0.01)]
+    """
+    cfg = retrieval or RetrievalSection()
+    terms = set(query_terms)
+    best_cos: dict[int, float] = {}
+    best_cov: dict[int, float] = {}
+    qv = None
+    if query_vector is not None:
+        norm = float(np.linalg.norm(query_vector))
+        qv = query_vector / norm if norm > 0 else None
+    for doc in docs:
+        if terms:
+            cov = len(terms & set(doc.terms)) / len(terms)
+            best_cov[doc.item] = max(best_cov.get(doc.item, 0.0), cov)
+        if qv is not None and doc.vector is not None:
+            vn = float(np.linalg.norm(doc.vector))
+            if vn > 0:
+                cos = float(doc.vector @ qv) / vn
+                best_cos[doc.item] = max(best_cos.get(doc.item, -1.0), cos)
+    out: list[tuple[int, float]] = []
+    ceiling = 1.0
+    for item, _ in ranked:
+        value = calibrated_relevance(
+            best_cos.get(item),
+            best_cov.get(item, 0.0),
+            cosine_mid=cfg.relevance_cosine_mid,
+            cosine_scale=cfg.relevance_cosine_scale,
+            lexical_weight=cfg.relevance_lexical_weight,
+        )
+        ceiling = min(ceiling, value)
+        out.append((item, ceiling))
+    return out

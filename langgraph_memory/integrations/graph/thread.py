@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,8 @@ __all__ = [
     "OUTLINE_KEY",
     "OUTLINE_HEADER",
     "OUTLINE_SHARE",
+    "fit_outline",
+    "outline_tokens",
 ]
 
 #: The state key holding the outline of exchanges trimmed from the thread.
@@ -53,6 +56,9 @@ OUTLINE_SHARE = 0.25
 _PER_MESSAGE = 4  # role and framing tokens a provider adds per message
 _OUTLINE_LINES = 40
 _QUOTE_WORDS = 24
+_COMPACT_WORDS = 8
+#: An outline line: what was said (up to the reply), and the ids it cites.
+_LINE = re.compile(r"^- (.*?)(?: → .*)? \[ids: (.*)\]$")
 
 
 def message_tokens(msg: BaseMessage) -> int:
@@ -73,14 +79,66 @@ class ThreadTrim:
     kept_tokens: int
     """Tokens of what stays."""
 
-    def update(self, previous_outline: str = "") -> dict[str, Any]:
-        """The state update: a ``RemoveMessage`` per removed message, the grown outline."""
+    def update(self, previous_outline: str = "", max_tokens: int | None = None) -> dict[str, Any]:
+        """The state update: a ``RemoveMessage`` per removed message, the grown outline
+        (within ``max_tokens``, see :func:`fit_outline`; ``None``: its newest 40 lines)."""
         lines = [ln for ln in previous_outline.splitlines() if ln.startswith("- ")]
         lines = (lines + self.outline)[-_OUTLINE_LINES:]
+        if max_tokens is not None:
+            lines = fit_outline(lines, max_tokens)
         return {
             "messages": [RemoveMessage(id=i) for i in self.removed],
-            OUTLINE_KEY: "\n".join([OUTLINE_HEADER, *lines]),
+            OUTLINE_KEY: "\n".join([OUTLINE_HEADER, *lines]) if lines else "",
         }
+
+
+def outline_tokens(outline: str) -> int:
+    """The tokens an outline takes in a prompt (0 for none)."""
+    return count_tokens(outline) + 2 if outline else 0
+
+
+def fit_outline(lines: Sequence[str], max_tokens: int) -> list[str]:
+    """The outline's lines (oldest first) such that the outline, its header included,
+    takes at most ``max_tokens`` tokens.
+
+    The newest lines stay whole while they take at most half of it; older ones are
+    compacted to the opening of the user's words and the exchange's first id; the
+    oldest go when not even that fits. An outline that cannot hold one line is empty.
+
+    Example:
+        >>> lines = [f"- user: question {i} {'word ' * 30}→ assistant: answer {i} "
+        ...          f"{'word ' * 30}[ids: h{i}, a{i}]" for i in range(30)]
+        >>> kept = fit_outline(lines, 200)
+        >>> outline_tokens("\\n".join([OUTLINE_HEADER, *kept])) <= 200
+        True
+        >>> kept[-1].startswith("- user: question 29"), kept[0]
+        (True, '- user: question 19 word word word word word … [ids: h19]')
+    """
+    room = max_tokens - outline_tokens(OUTLINE_HEADER)
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        cost = count_tokens(line) + 1
+        if used + cost > room // 2 or used + cost > room:
+            line = _compact(line)
+            cost = count_tokens(line) + 1
+        if used + cost > room:
+            break
+        kept.append(line)
+        used += cost
+    return kept[::-1]
+
+
+def _compact(line: str) -> str:
+    """An outline line cut to the opening of the user's words and its first id."""
+    m = _LINE.match(line)
+    if m is None:
+        return line
+    words = m.group(1).split()
+    ids = m.group(2).split(", ")
+    text = " ".join(words[:_COMPACT_WORDS])
+    more = " …" if len(words) > _COMPACT_WORDS or m.group(0).count(" → ") else ""
+    return f"- {text}{more} [ids: {ids[0]}]"
 
 
 def trim_thread(messages: Sequence[BaseMessage], max_tokens: int) -> ThreadTrim | None:
@@ -139,9 +197,10 @@ def fit_thread(messages: Sequence[BaseMessage], max_tokens: int) -> ThreadFit | 
 
     Once the thread is over ``max_tokens``, its oldest whole exchanges go (as
     :func:`trim_thread` removes them) until the rest fits ``max_tokens`` less
-    :data:`OUTLINE_SHARE` of it; that share holds the outline: the lines the leading
-    system message carried already, then one per removed exchange (the newest lines
-    when not all fit). The outline goes into the thread's own leading system message
+    :data:`OUTLINE_SHARE` of it; that share holds the outline, in tokens: the lines the
+    leading system message carried already, then one per removed exchange (the newest
+    whole, older ones compacted, the oldest left out when not all fit; see
+    :func:`fit_outline`). The outline goes into the thread's own leading system message
     (same id, after its content, before a recall's context; see
     :func:`~langgraph_memory.integrations.graph.prompting.with_outline`), or into a memory system
     message put first: the thread keeps one system message, first. As with
@@ -156,8 +215,9 @@ def fit_thread(messages: Sequence[BaseMessage], max_tokens: int) -> ThreadFit | 
         >>> fit = fit_thread(thread, 600)
         >>> fit.tokens <= 600, [m.id for m in fit.messages][:2], fit.exchanges[0][0].id
         (True, ['sys', 'h27'], 'h0')
-        >>> [line[:19] for line in fit.messages[0].content.splitlines()[3:]]  # what fits
-        ['- user: question 26']
+        >>> lines = fit.messages[0].content.splitlines()[3:]  # what fits: older lines compacted
+        >>> len(lines), lines[0]
+        (7, '- user: question 20 word word word word word … [ids: h20]')
     """
     msgs = list(messages)
     if sum(message_tokens(m) for m in msgs) <= max_tokens:
@@ -173,7 +233,8 @@ def fit_thread(messages: Sequence[BaseMessage], max_tokens: int) -> ThreadFit | 
     gone = {id(m) for chunk in trim.exchanges for m in chunk}
     kept = [m for m in body if id(m) not in gone]
     earlier = [ln for ln in outline_of(lead).splitlines() if ln.startswith("- ")]
-    lines = (earlier + trim.outline)[-_OUTLINE_LINES:]
+    # within the reserve in tokens: the newest lines whole, older ones compacted
+    lines = fit_outline((earlier + trim.outline)[-_OUTLINE_LINES:], reserve - 2)
     bare_tokens = message_tokens(bare) if bare is not None else 0
     while True:  # the newest lines that fit the reserve
         new_lead = with_outline(bare, "\n".join([OUTLINE_HEADER, *lines])) if lines else bare

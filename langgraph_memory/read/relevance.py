@@ -1,0 +1,115 @@
+"""One relevance in ``[0, 1]`` for every hit and context item, comparable across layers.
+
+Ranking scores are made for ordering within one ranking: reciprocal ranks (``1/61``
+for the first of every layer), min-max-normalised hybrids (``1.0`` for the best hit,
+however poor), boosts. None of them says how relevant a hit is, so no threshold works
+on them. The relevance here is read from the evidence a hit has, the same way for
+every layer (see :func:`~langgraph_memory.retrieval.scoring.calibrated_relevance`):
+
+- its **cosine** with the query (the best of the text's and its matched passage's; a
+  text ranked without one is embedded here, in process only),
+- its **coverage** of the query's content words (the share of the query's terms the
+  text has),
+- a cross-encoder's score when one reranked it.
+
+Unrelated texts score near 0, a text close in meaning or carrying the query's words
+high, whatever layer it comes from; ``benchmarks/locomo_recall.py --calibration``
+prints how well it separates the turns that answer a question from the rest.
+
+Example:
+    >>> from langgraph_memory.config import RetrievalSection
+    >>> rel = Relevance(["coffee", "tea"], RetrievalSection())
+    >>> rel.coverage("I drink coffee every morning")
+    0.5
+    >>> rel.of("I drink coffee every morning", {"cosine": 0.6}) > 0.8
+    True
+    >>> round(rel.of("The cat sleeps", {"cosine": 0.01}), 3)
+    0.007
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+
+import numpy as np
+
+from langgraph_memory.config import RetrievalSection
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.retrieval.scoring import calibrated_relevance
+
+__all__ = ["Relevance", "cosine_of"]
+
+_ROLE = re.compile(r"^(?:user|assistant|system|tool|human|ai):\s*", re.I)
+_LABEL = re.compile(r"^[^\"“「:：]{1,60}[:：]\s*(?=[\"“「])")
+#: Score parts that hold a cosine with the query (the best of them counts).
+COSINE_PARTS = ("cosine", "passage_cosine")
+
+
+def cosine_of(parts: Mapping[str, float]) -> float | None:
+    """The best cosine with the query a hit's ``parts`` record (``None``: none).
+
+    Example:
+        >>> cosine_of({"cosine": 0.2, "passage_cosine": 0.5}), cosine_of({"rrf": 0.1})
+        (0.5, None)
+    """
+    found = [float(parts[k]) for k in COSINE_PARTS if k in parts]
+    return max(found) if found else None
+
+
+class Relevance:
+    """One query's calibrated relevance.
+
+    Args:
+        terms: The query's terms (:func:`~langgraph_memory.core.tokens.tokenize`).
+        retrieval: The calibration (``relevance_*`` fields).
+        embed_cosines: Cosines of texts with the query, for texts ranked without one
+            (``None``: such texts have lexical evidence only).
+    """
+
+    def __init__(
+        self,
+        terms: Collection[str],
+        retrieval: RetrievalSection,
+        embed_cosines: Callable[[Sequence[str]], np.ndarray] | None = None,
+    ) -> None:
+        self.terms = frozenset(terms)
+        self.retrieval = retrieval
+        self._embed_cosines = embed_cosines
+
+    def coverage(self, text: str) -> float:
+        """The share of the query's terms that ``text`` has (0 for a query without any);
+        a context line's role label (``user:``, ``assistant:``) and the label before an
+        entry's quote (``About the user (location): "…"``) are no evidence."""
+        if not self.terms:
+            return 0.0
+        text = _LABEL.sub("", _ROLE.sub("", text, count=1), count=1)
+        return len(self.terms & set(tokenize(text))) / len(self.terms)
+
+    def of(self, text: str, parts: Mapping[str, float], cosine: float | None = None) -> float:
+        """The relevance of ``text`` given its score ``parts`` (or ``cosine``)."""
+        cfg = self.retrieval
+        return calibrated_relevance(
+            cosine if cosine is not None else cosine_of(parts),
+            self.coverage(text),
+            parts.get("rerank_score"),
+            cosine_mid=cfg.relevance_cosine_mid,
+            cosine_scale=cfg.relevance_cosine_scale,
+            lexical_weight=cfg.relevance_lexical_weight,
+        )
+
+    def of_many(self, texts: Sequence[str], parts: Sequence[Mapping[str, float]]) -> list[float]:
+        """:meth:`of` for each text; the cosines missing from ``parts`` are computed in
+        one batch (when this relevance can embed)."""
+        # what rides along records its closeness: a cosine when this relevance embeds
+        dense = self._embed_cosines is not None
+        cosines: list[float | None] = [
+            cosine_of(p) if "closeness" not in p or not dense else float(p["closeness"])
+            for p in parts
+        ]
+        missing = [i for i, c in enumerate(cosines) if c is None]
+        if missing and self._embed_cosines is not None:
+            found = self._embed_cosines([texts[i] for i in missing])
+            for i, c in zip(missing, found, strict=True):
+                cosines[i] = float(c)
+        return [self.of(t, p, c) for t, p, c in zip(texts, parts, cosines, strict=True)]
