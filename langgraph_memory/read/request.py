@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.lexicon import query_terms
 from langgraph_memory.embeddings import EmbedderSource
 from langgraph_memory.read.routing import Route, route_query
 from langgraph_memory.read.timeline import wants_timeline
@@ -73,7 +73,8 @@ class Query:
 
     Attributes:
         text: The query.
-        terms: Its lexical terms, in order (``tokenize`` once).
+        terms: Its lexical terms (:func:`~langgraph_memory.core.lexicon.query_terms`:
+            question words dropped, the slots it asks about expanded).
         term_set: The distinct terms.
         vector: Its embedding, made once.
         timeline: Whether it asks how something went over time (a story, a summary).
@@ -83,7 +84,7 @@ class Query:
 
     def __init__(self, text: str, vector: QueryVector) -> None:
         self.text = text
-        self.terms = tuple(tokenize(text))
+        self.terms = query_terms(text)
         self.term_set = frozenset(self.terms)
         self.vector = vector
         self.timeline = wants_timeline(text)

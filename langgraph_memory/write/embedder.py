@@ -26,12 +26,8 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory.config import WriteSection
-from langgraph_memory.embeddings import (
-    CachedEmbeddings,
-    MiniLMEmbeddings,
-    default_embeddings,
-    model_id,
-)
+from langgraph_memory.embeddings import CachedEmbeddings, model_id
+from langgraph_memory.embeddings.multilingual import embedding_model, embedding_model_id
 from langgraph_memory.storage.capabilities import EmbeddingCache
 
 if TYPE_CHECKING:
@@ -47,7 +43,8 @@ class Embedder:
         storage: The store: its metadata records the model, its embedding cache (when it
             has one) keeps vectors across restarts.
         config: ``embed_cache_size`` and ``embed_batch_size``.
-        embeddings: The model; ``None`` for the packaged all-MiniLM-L6-v2.
+        embeddings: The model; ``None`` for the packaged one ``config.embedding_model``
+            names (all-MiniLM-L6-v2 by default).
     """
 
     def __init__(
@@ -69,13 +66,14 @@ class Embedder:
             with self._lock:
                 if self._cached is None:
                     given = self._given
+                    name = self._config.embedding_model
                     self._check_model(
-                        model_id(given) if given is not None else MiniLMEmbeddings.model_id
+                        model_id(given) if given is not None else embedding_model_id(name)
                     )
                     store = self._storage
                     kept = store if isinstance(store, EmbeddingCache) else None
                     self._cached = CachedEmbeddings(
-                        given or default_embeddings(),
+                        given or embedding_model(name),
                         cache_size=self._config.embed_cache_size,
                         batch_size=self._config.embed_batch_size,
                         store_get=kept.cache_get if kept is not None else None,
