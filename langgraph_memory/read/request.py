@@ -70,6 +70,8 @@ class Query:
     Args:
         text: The query.
         vector: Its embedding (of the text or of a form of it without speaker names).
+        dense: Whether its embedding ranks anything (not a Chinese query's with an
+            English-only model: then it is ranked by its terms).
 
     Attributes:
         text: The query.
@@ -78,12 +80,14 @@ class Query:
         term_set: The distinct terms.
         vector: Its embedding, made once.
         timeline: Whether it asks how something went over time (a story, a summary).
+        dense: Whether its embedding ranks anything.
     """
 
-    __slots__ = ("text", "terms", "term_set", "vector", "timeline", "_route", "_lock")
+    __slots__ = ("text", "terms", "term_set", "vector", "timeline", "dense", "_route", "_lock")
 
-    def __init__(self, text: str, vector: QueryVector) -> None:
+    def __init__(self, text: str, vector: QueryVector, *, dense: bool = True) -> None:
         self.text = text
+        self.dense = dense
         self.terms = query_terms(text)
         self.term_set = frozenset(self.terms)
         self.vector = vector

@@ -26,8 +26,13 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory.config import WriteSection
+from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.embeddings import CachedEmbeddings, model_id
-from langgraph_memory.embeddings.multilingual import embedding_model, embedding_model_id
+from langgraph_memory.embeddings.multilingual import (
+    embedding_model,
+    embedding_model_class,
+    embedding_model_id,
+)
 from langgraph_memory.storage.capabilities import EmbeddingCache
 
 if TYPE_CHECKING:
@@ -80,6 +85,25 @@ class Embedder:
                         store_put=kept.cache_put if kept is not None else None,
                     )
         return self._cached
+
+    def reads(self, text: str) -> bool:
+        """Whether the model's vector of ``text`` means something: not for Chinese (or
+        Japanese, Korean) text with a model that declares itself ``english_only`` (the
+        default all-MiniLM-L6-v2); a model that says nothing is trusted. Loads nothing.
+
+        Example:
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> emb = Embedder(InMemoryBackend(), WriteSection(), None)
+            >>> emb.reads("Where do I work?"), emb.reads("我在哪里工作？")
+            (True, False)
+        """
+        if not is_cjk_text(text):
+            return True
+        model: object = self._given
+        if model is None:
+            model = embedding_model_class(self._config.embedding_model)
+        inner = getattr(model, "inner", model)
+        return not getattr(inner, "english_only", False)
 
     def _check_model(self, mid: str) -> None:
         """Refuse to mix vectors of two embedding models in one store."""
