@@ -63,5 +63,5 @@ def test_the_config_option_picks_the_model_and_the_store_records_it(tmp_path) ->
         assert ANSWER in hit.text
     # the same store opened with another model is refused, naming both
     with MemoryManager(tmp_path / "m.db") as mm, pytest.raises(ValueError) as err:
-        mm.search("u", "孩子", k=1)
+        mm.search("u", "my daughter", k=1)  # embedded: the model is checked
     assert "multilingual-e5-small" in str(err.value) and "all-MiniLM-L6-v2" in str(err.value)

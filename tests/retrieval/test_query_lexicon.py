@@ -82,3 +82,28 @@ def test_a_chinese_slot_question_finds_its_answer(minilm: Embeddings) -> None:
             assert not set(tokenize(query)) & set(tokenize(said[answer]))
             [best] = mm.search("u", query, k=1)
             assert ids[answer] in [best.id, *best.source_ids], (query, best.text)
+
+
+def test_an_english_only_model_leaves_chinese_queries_to_their_terms(minilm: Embeddings) -> None:
+    said = [
+        "我是一名软件工程师，在一家做支付的公司写代码。",
+        "I work as a nurse at the city hospital.",
+    ]
+    with MemoryManager(backend=InMemoryBackend(), embeddings=minilm) as mm:
+        for i, text in enumerate(said):
+            mm.add_message("u", "s", "user", text, timestamp=T0 + timedelta(hours=i))
+        mm.flush()
+        zh = [h for h in mm.search("u", "我在哪里工作？", k=2) if h.layer == "message"]
+        en = [h for h in mm.search("u", "Where do I work?", k=2) if h.layer == "message"]
+    assert zh and all("cosine" not in h.score_parts for h in zh)
+    assert en and any("cosine" in h.score_parts for h in en)
+
+
+def test_a_model_that_reads_chinese_keeps_ranking_chinese_queries() -> None:
+    from langgraph_memory.embeddings import HashingEmbeddings
+
+    with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings(dim=64)) as mm:
+        mm.add_message("u", "s", "user", "我是一名软件工程师。", timestamp=T0)
+        mm.flush()
+        hits = [h for h in mm.search("u", "工程师", k=1) if h.layer == "message"]
+    assert hits and "cosine" in hits[0].score_parts
