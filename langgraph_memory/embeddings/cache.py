@@ -263,6 +263,43 @@ class CachedEmbeddings(Embeddings):
             return np.zeros((0, 0), dtype=np.float32)
         return np.vstack([found[k] for k in keys]).astype(np.float32, copy=False)
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Vectors of queries, cached in process only: the model's own query form when it
+        has one (``embed_query_array``, e.g. e5's ``query:`` prefix), else
+        :meth:`embed_array`'s (``persist=False``).
+
+        Example:
+            >>> from langgraph_memory.embeddings import HashingEmbeddings
+            >>> CachedEmbeddings(HashingEmbeddings(dim=8)).embed_queries(["hi"]).shape
+            (1, 8)
+        """
+        fast = getattr(self.inner, "embed_query_array", None)
+        if not callable(fast):
+            return self.embed_array(texts, persist=False)
+        keys = ["query:" + self.content_hash(t) for t in texts]
+        with self._lock:
+            found = {k: self._lru[k] for k in keys if k in self._lru}
+        missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in found}
+        if missing:
+            dim = self.learn_dim()
+            rows = list(fast(list(missing.values())))
+            bad: dict[str, str] = {}
+            for k, row in zip(missing, rows, strict=True):
+                vec, why = check_vector(row, dim)
+                if vec is None:
+                    bad[k] = why
+                else:
+                    found[k] = vec
+                    self._remember(k, vec)
+            if bad:
+                raise InvalidVectorsError(
+                    type(self.inner).__name__,
+                    {i: bad[k] for i, k in enumerate(keys) if k in bad},
+                )
+        if not keys:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.vstack([found[k] for k in keys]).astype(np.float32, copy=False)
+
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return [row.tolist() for row in self.embed_array(texts)]
 

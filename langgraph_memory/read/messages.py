@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -148,8 +149,8 @@ class MessageRetriever:
                 (see :meth:`_with_segment_pages`; ignored when the weight is 0).
             fusion: How the two rankings become one (default ``retrieval.fusion``).
         """
-        cfg = self.retrieval
         q = query if isinstance(query, Query) else Query(query, self.query_vector(query))
+        cfg = self.retrieval if q.dense else dataclasses.replace(self.retrieval, dense_weight=0.0)
         qvec = q.vector
         predicate = compile_filter(flt)
         allowed = self.backend.filter_seqs(user_id, predicate) if predicate else None

@@ -10,6 +10,7 @@ a :class:`~langgraph_memory.read.pipeline.ReadPipeline` and reads its collaborat
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, Literal, Protocol
@@ -150,6 +151,13 @@ class Retrieval:
         #: What was left out of this retrieval and why (an attached store that failed).
         self.notes: list[str] = []
         cfg = pipeline.retrieval
+        reads = getattr(pipeline.retriever.embedder, "reads", None)
+        if cfg.dense_weight > 0 and reads is not None and not reads(query):
+            # an English-only model's vector of a Chinese query ranks nothing (on Chinese
+            # daily-life histories 0.687 → 0.736 at 256 tokens without it)
+            cfg = dataclasses.replace(cfg, dense_weight=0.0)
+        #: The retrieval settings of this query.
+        self.retrieval = cfg
         dense = cfg.dense_weight > 0
         #: The text embedded for the query: without the names of the user's speakers
         #: (see :mod:`~langgraph_memory.read.speakers`), or the query itself.
@@ -161,14 +169,14 @@ class Retrieval:
         #: The query's embedding, started now on a thread of its own.
         self.vector = pipeline.retriever.query_vector(self.dense_query, start=dense)
         #: The query value every ranker of this retrieval reads (terms made once).
-        self.q = Query(query, self.vector)
+        self.q = Query(query, self.vector, dense=dense)
         self._segments: list[RankedSegment] | None = None
         self._expansions: list[str] | None = None
 
     def segments(self) -> list[RankedSegment]:
         """The mid-term segments closest to the query (each retrieval warms them)."""
         if self._segments is None:
-            cfg = self._p.retrieval
+            cfg = self.retrieval
             k = cfg.segments_per_query
             if k <= 0:
                 self._segments = []
@@ -185,7 +193,7 @@ class Retrieval:
         """``(seq, cosine)`` of the messages of the segments' pages, closest to the query
         first (at most ``candidate_pool``): the ranking of messages reached through their
         segments. Empty when ``segment_page_weight`` or ``dense_weight`` is 0."""
-        cfg = self._p.retrieval
+        cfg = self.retrieval
         segments = self.segments()
         if not segments or cfg.segment_page_weight <= 0 or cfg.dense_weight <= 0:
             return []
@@ -197,7 +205,7 @@ class Retrieval:
         )
 
     def _pages_join(self) -> bool:
-        cfg = self._p.retrieval
+        cfg = self.retrieval
         return cfg.segment_page_weight > 0 and cfg.dense_weight > 0
 
     def messages(
@@ -289,7 +297,7 @@ class Retrieval:
         """
         if not texts:
             return []
-        if self._p.retrieval.dense_weight > 0:
+        if self.retrieval.dense_weight > 0:
             embedder = self._p.retriever.embedder.get()
             close = cosines(embedder.embed_array(list(texts), persist=False), self.vector.get())
         else:
@@ -312,7 +320,7 @@ class Retrieval:
         messages ranked within ``fusion_depth`` by cosine (``message_parts``: score
         parts of the retrieved messages).
         """
-        cfg = self._p.retrieval
+        cfg = self.retrieval
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
         floor = self._floor(message_parts)
         qvec = self.vector.get() if weight > 0 else None
@@ -341,7 +349,7 @@ class Retrieval:
         """The best ``k`` of the user's entries of ``layers`` in the entry index by
         hybrid search (``owners``: further owners read, e.g. shared knowledge; ``keep``:
         which entries count; never the traits of an agent other than :attr:`agent_id`)."""
-        cfg = self._p.retrieval
+        cfg = self.retrieval
         return self._p.entries.rank(
             self.user_id,
             self.q.term_set,
@@ -368,7 +376,7 @@ class Retrieval:
     ) -> list[RankedDoc]:
         """``extra`` docs (not in the entry index) ranked alike and merged into
         ``ranked``: the best ``k`` of both by score (their texts embedded in process)."""
-        cfg = self._p.retrieval
+        cfg = self.retrieval
         vectors = None
         if qvec is not None:
             vectors = self._p.retriever.embedder.get().embed_array(
@@ -391,7 +399,7 @@ class Retrieval:
     def _floor(self, message_parts: list[dict[str, float]]) -> float | None:
         """The cosine an entry sharing no term with the query must reach: that of the
         messages ranked within ``fusion_depth`` by cosine."""
-        depth = self._p.retrieval.fusion_depth
+        depth = self.retrieval.fusion_depth
         close = [
             p["cosine"]
             for p in message_parts
@@ -414,7 +422,7 @@ class Retrieval:
         With ``message_parts`` a chunk sharing no term with the query must be as close
         to it as the best messages; with ``shared=False`` only the owner's own chunks
         are ranked."""
-        cfg = self._p.retrieval
+        cfg = self.retrieval
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
         floor = self._floor(message_parts) if message_parts is not None else None
         qvec = self.vector.get() if weight > 0 else None
@@ -445,7 +453,7 @@ class Retrieval:
         """The cards of the entities the query names (every word of the name in the
         query), those with the longest names first, each scored as a long-term entry
         ranked by words alone."""
-        cfg = self._p.retrieval
+        cfg = self.retrieval
         named = self._p.entries.named(self.user_id, self.q.term_set)[:k]
         return [
             RankedDoc(doc, 1.0 / (cfg.rrf_k + rank), {"named": 1.0, "entity_rank": float(rank)})
@@ -456,11 +464,11 @@ class Retrieval:
         """Lessons of earlier tasks like ``request`` (the task in progress), best first:
         those sharing its terms, or close to it by meaning (cosine with the request's
         embedding at least :data:`LESSON_MIN_COSINE`)."""
-        cfg = self._p.retrieval
+        cfg = self.retrieval
         weight = cfg.long_term_dense_weight if cfg.dense_weight > 0 else 0.0
         qvec = None
         if weight > 0:
-            qvec = self._p.retriever.embedder.get().embed_array([request], persist=False)[0]
+            qvec = self._p.retriever.embedder.get().embed_queries([request])[0]
         ranked = self._p.entries.rank(
             self.user_id,
             request,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
-from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.lexicon import query_terms
 from langgraph_memory.embeddings import EmbedderSource
 from langgraph_memory.read.routing import Route, route_query
 from langgraph_memory.read.timeline import timeline_kind
@@ -60,7 +60,7 @@ class QueryVector:
         """The embedding (computed once)."""
         with self._lock:
             if self._vector is None:
-                self._vector = self._embedder.get().embed_array([self.query], persist=False)[0]
+                self._vector = self._embedder.get().embed_queries([self.query])[0]
             return self._vector
 
 
@@ -70,22 +70,27 @@ class Query:
     Args:
         text: The query.
         vector: Its embedding (of the text or of a form of it without speaker names).
+        dense: Whether its embedding ranks anything (not a Chinese query's with an
+            English-only model: then it is ranked by its terms).
 
     Attributes:
         text: The query.
-        terms: Its lexical terms, in order (``tokenize`` once).
+        terms: Its lexical terms (:func:`~langgraph_memory.core.lexicon.query_terms`:
+            question words dropped, the slots it asks about expanded).
         term_set: The distinct terms.
         vector: Its embedding, made once.
         timeline: What it asks of a topic's story: ``"order"`` (what happened first,
             next), ``"summary"`` (how it went), or ``None`` (see
             :func:`~langgraph_memory.read.timeline.timeline_kind`).
+        dense: Whether its embedding ranks anything.
     """
 
-    __slots__ = ("text", "terms", "term_set", "vector", "timeline", "_route", "_lock")
+    __slots__ = ("text", "terms", "term_set", "vector", "timeline", "dense", "_route", "_lock")
 
-    def __init__(self, text: str, vector: QueryVector) -> None:
+    def __init__(self, text: str, vector: QueryVector, *, dense: bool = True) -> None:
         self.text = text
-        self.terms = tuple(tokenize(text))
+        self.dense = dense
+        self.terms = query_terms(text)
         self.term_set = frozenset(self.terms)
         self.vector = vector
         self.timeline = timeline_kind(text)

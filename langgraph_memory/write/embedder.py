@@ -26,11 +26,12 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory.config import WriteSection
-from langgraph_memory.embeddings import (
-    CachedEmbeddings,
-    MiniLMEmbeddings,
-    default_embeddings,
-    model_id,
+from langgraph_memory.core.tokens import count_cjk, count_tokens
+from langgraph_memory.embeddings import CachedEmbeddings, model_id
+from langgraph_memory.embeddings.multilingual import (
+    embedding_model,
+    embedding_model_class,
+    embedding_model_id,
 )
 from langgraph_memory.storage.capabilities import EmbeddingCache
 
@@ -47,7 +48,8 @@ class Embedder:
         storage: The store: its metadata records the model, its embedding cache (when it
             has one) keeps vectors across restarts.
         config: ``embed_cache_size`` and ``embed_batch_size``.
-        embeddings: The model; ``None`` for the packaged all-MiniLM-L6-v2.
+        embeddings: The model; ``None`` for the packaged one ``config.embedding_model``
+            names (all-MiniLM-L6-v2 by default).
     """
 
     def __init__(
@@ -69,19 +71,42 @@ class Embedder:
             with self._lock:
                 if self._cached is None:
                     given = self._given
+                    name = self._config.embedding_model
                     self._check_model(
-                        model_id(given) if given is not None else MiniLMEmbeddings.model_id
+                        model_id(given) if given is not None else embedding_model_id(name)
                     )
                     store = self._storage
                     kept = store if isinstance(store, EmbeddingCache) else None
                     self._cached = CachedEmbeddings(
-                        given or default_embeddings(),
+                        given or embedding_model(name),
                         cache_size=self._config.embed_cache_size,
                         batch_size=self._config.embed_batch_size,
                         store_get=kept.cache_get if kept is not None else None,
                         store_put=kept.cache_put if kept is not None else None,
                     )
         return self._cached
+
+    def reads(self, text: str) -> bool:
+        """Whether the model's vector of ``text`` means something: not for text mostly in
+        Chinese (or Japanese, Korean: at least half its tokens) with a model that declares
+        itself ``english_only`` (the default all-MiniLM-L6-v2); a model that says nothing
+        is trusted. Loads nothing.
+
+        Example:
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> emb = Embedder(InMemoryBackend(), WriteSection(), None)
+            >>> emb.reads("Where do I work?"), emb.reads("我在哪里工作？")
+            (True, False)
+            >>> emb.reads("What did 小明 say about the trip to Paris?")
+            True
+        """
+        if 2 * count_cjk(text) < count_tokens(text):
+            return True
+        model: object = self._given
+        if model is None:
+            model = embedding_model_class(self._config.embedding_model)
+        inner = getattr(model, "inner", model)
+        return not getattr(inner, "english_only", False)
 
     def _check_model(self, mid: str) -> None:
         """Refuse to mix vectors of two embedding models in one store."""
