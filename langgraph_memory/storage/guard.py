@@ -278,7 +278,14 @@ class GuardedStore(MemoryBackend):
                 try:
                     if not caller and key in _OPAQUE_KEYS:
                         out[clean_key] = item
-                    elif hide and names_a_secret(key) and type(item) not in _CONTAINERS:
+                    elif (
+                        hide
+                        and names_a_secret(key)
+                        and type(item) not in _CONTAINERS
+                        # outside the caller's own mappings a number under a word is a
+                        # count (a segment's keyword counts: {"token": 3}), not a secret
+                        and (caller or type(item) not in _SCALARS)
+                    ):
                         out[clean_key] = self._hidden("")
                     elif not caller and _is_id_key(key):
                         out[clean_key] = self._idv(item)

@@ -178,3 +178,33 @@ def test_document_metadata_source_with_http_credentials_leaves_none_on_disk(
     data = _raw(directory)
     leaks = {k: v for k, v in SHORT.items() if [x for x in _variants(v) if x in data]}
     assert leaks == {}
+
+
+def test_words_that_name_a_secret_keep_their_counts_and_the_store_reopens(tmp_path) -> None:
+    """A chat about auth tokens and cookies: the segments' and chains' keyword counts of
+    ``token``, ``auth``, ``cookie``, ``令牌`` are counts, not secrets (they were stored
+    as ``[SECRET]``, and a reopened store failed in ``build_context``)."""
+    from langgraph_memory import MemoryConfig, MemoryManager
+    from langgraph_memory.embeddings import HashingEmbeddings
+
+    config = MemoryConfig(hierarchy={"stm_capacity_pages": 2})
+    texts = [
+        "The auth token expires after an hour; refresh the token with the cookie.",
+        "Our auth flow stores the session cookie and an access token per device.",
+        "令牌过期以后要刷新令牌，cookie 里也有 token。",
+    ]
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings(), config=config) as mm:
+        for i in range(24):
+            mm.add_message("ann", f"s{i % 2}", "user", f"{texts[i % 3]} Note {i}.")
+        mm.flush(timeout=120)
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings(), config=config) as mm:
+        ctx = mm.build_context("ann", "s9", "how does the auth token refresh work?")
+        assert "token" in ctx.to_prompt()
+        segments = mm._parts.storage.list_records("segment", "ann")
+        sessions = mm._parts.storage.list_records("stm", "ann")  # their topic chains
+        assert segments and sessions
+        counts = [r.data.get("keyword_counts", {}) for r in segments] + [
+            c.get("keyword_counts", {}) for r in sessions for c in r.data.get("chains", [])
+        ]
+        assert any("token" in c for c in counts)
+        assert all(type(v) is int for c in counts for v in c.values()), counts

@@ -38,6 +38,7 @@ import numpy as np
 
 from langgraph_memory.layers.short_term.pages import (
     Page,
+    counts_of,
     decode_vector,
     encode_vector,
     heat,
@@ -198,7 +199,7 @@ class Segment:
             id=d["id"],
             user_id=user_id,
             pages=[Page.load(p) for p in d.get("pages", [])],
-            keyword_counts=dict(d.get("keyword_counts", {})),
+            keyword_counts=counts_of(d.get("keyword_counts")),
             vector=decode_vector(d.get("vector")),
             summary=d.get("summary", ""),
             summary_source_ids=list(d.get("summary_source_ids", [])),

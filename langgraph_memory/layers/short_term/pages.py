@@ -43,6 +43,7 @@ __all__ = [
     "heat",
     "encode_vector",
     "decode_vector",
+    "counts_of",
 ]
 
 _MIN_WORD = 2
@@ -189,3 +190,16 @@ class Page:
             chain_id=d.get("chain_id"),
             open=bool(d.get("open", False)),
         )
+
+
+def counts_of(stored: Any) -> dict[str, int]:
+    """Keyword counts as stored, whole numbers only: a count a store once hid as
+    ``[SECRET]`` (its word named a secret) is dropped, not read as a number.
+
+    Example:
+        >>> counts_of({"token": "[SECRET]", "auth": 2})
+        {'auth': 2}
+    """
+    if not isinstance(stored, dict):
+        return {}
+    return {k: v for k, v in stored.items() if type(v) is int}

@@ -37,6 +37,7 @@ from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import count_tokens
 from langgraph_memory.layers.short_term.pages import (
     Page,
+    counts_of,
     decode_vector,
     encode_vector,
     f_score,
@@ -109,7 +110,7 @@ class Chain:
             session_id=d["session_id"],
             page_ids=list(d.get("page_ids", [])),
             pages_total=int(d.get("pages_total", 0)),
-            keyword_counts=dict(d.get("keyword_counts", {})),
+            keyword_counts=counts_of(d.get("keyword_counts")),
             vector=decode_vector(d.get("vector")),
             summary=d.get("summary", ""),
             summary_source_ids=list(d.get("summary_source_ids", [])),
