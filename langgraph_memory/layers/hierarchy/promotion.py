@@ -39,7 +39,8 @@ from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.extraction.atoms import MemoryAtom
 from langgraph_memory.extraction.entities import sentence_spans
 from langgraph_memory.extraction.extractor import extract_atoms, normalize_key
-from langgraph_memory.extraction.rules import PROFILE_KEYS, is_correction
+from langgraph_memory.extraction.rules import is_correction
+from langgraph_memory.extraction.slots import is_profile_key
 from langgraph_memory.layers.long_term.memory import LongTermMemory
 from langgraph_memory.layers.long_term.profile import ProfileEntry, stable_id
 from langgraph_memory.retrieval.vectors import cosines
@@ -160,7 +161,7 @@ def _write(
             quote=quote,
         )
         return 1
-    if atom.kind == "fact" and atom.key in PROFILE_KEYS and atom.subject == "user":
+    if atom.kind == "fact" and is_profile_key(atom.key) and atom.subject == "user":
         lt.profile.upsert_preference(
             user_id, atom.key, atom.value, source=source, confidence=atom.confidence,
             source_ids=ids, quote=quote,
