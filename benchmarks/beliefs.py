@@ -18,7 +18,10 @@ README beside it) has six kinds of cases, each in English or Chinese and in the
   a habit that ended).
 - ``preference``: **capture** — a preference entry was made (and, stricter, one whose
   value overlaps the expected value with the expected polarity); **reach** —
-  ``build_context(probe)`` carries the value; *via profile*: in a profile or anchor item.
+  ``build_context(probe)`` carries the value; *via profile*: in a profile or anchor item;
+  **reach_domain** — with ``--distractors`` other tastes of the same user in the profile
+  (one per domain, said plainly) and a ``--domain-budget`` context, the preference is
+  among the profile items the context holds for the probe (which shares no word with it).
 - ``update``: **current first** — in ``build_context(question)`` the new value appears,
   before the old one if that is shown; **old marked** — the old value is not shown, or a
   line shows it marked as earlier.
@@ -88,12 +91,48 @@ def _overlaps(a: str, b: str) -> bool:
     return bool(wa & wb)
 
 
+#: Other tastes a user has, said plainly (every release's rules read them), one per
+#: domain: with them in the profile, a small budget holds only the entries closest to a
+#: question, so a preference must reach a question about its domain by more than luck.
+DISTRACTORS = {
+    "en": [
+        "I love jazz.",
+        "I prefer window seats.",
+        "I hate horror movies.",
+        "I love hiking.",
+        "I prefer Python.",
+        "I love science fiction novels.",
+        "I hate crowded buses.",
+        "I prefer cotton shirts.",
+        "I love cats.",
+        "I prefer early meetings.",
+        "I love board games.",
+        "I prefer Android phones.",
+    ],
+    "zh": [
+        "我喜欢爵士乐。",
+        "我喜欢靠窗的座位。",
+        "我讨厌恐怖片。",
+        "我喜欢爬山。",
+        "我喜欢用Python。",
+        "我喜欢科幻小说。",
+        "我讨厌挤公交。",
+        "我喜欢棉质衬衫。",
+        "我喜欢猫。",
+        "我喜欢早上开会。",
+        "我喜欢桌游。",
+        "我喜欢安卓手机。",
+    ],
+}
+
+
 class Run:
     """One memory holding every case (a user per case) and the checks."""
 
-    def __init__(self, cases: list[dict[str, Any]], budget: int) -> None:
+    def __init__(self, cases: list[dict[str, Any]], budget: int, distractors: int = 0) -> None:
         self.cases = cases
         self.budget = budget
+        self.distractors = distractors
         self.mm = MemoryManager(backend=InMemoryBackend(), embeddings=MiniLMEmbeddings())
         self.ids: dict[str, dict[str, str]] = {}  # case id -> message id -> role
 
@@ -102,14 +141,27 @@ class Run:
         for case in self.cases:
             uid = case["id"]
             roles: dict[str, str] = {}
+            start = T0
+            value = case["expect"].get("value", "")
+            others = [d for d in DISTRACTORS[case["lang"]] if not _overlaps(d, value)]
+            for j, text in enumerate(others[: self.distractors]):
+                self.mm.add_message(uid, "s0", "user", text, timestamp=T0 + timedelta(hours=j))
+                start = T0 + timedelta(days=1)
             for i, turn in enumerate(case["turns"]):
                 mid = self.mm.add_message(
-                    uid, "s1", turn["role"], turn["text"], timestamp=T0 + timedelta(days=i)
+                    uid, "s1", turn["role"], turn["text"], timestamp=start + timedelta(days=i)
                 )
-                roles[mid] = turn["role"]
+                roles[mid] = turn["role"]  # the case's own messages (not the distractors)
             self.ids[uid] = roles
         self.mm.flush()
         return time.perf_counter() - t
+
+    def domain_reach(self, case: dict[str, Any]) -> bool:
+        """Whether, among the distractors, the case's preference is in a profile or anchor
+        item of the context for its probe."""
+        ctx = self.context(case["id"], case["expect"]["probe"])
+        held = [it.text for it in ctx.items if it.layer in ("profile", "anchor")]
+        return any(_has(t, case["expect"]["value"]) for t in held)
 
     # -- what the memory made of a case ----------------------------------------------------
     def instructions(self, uid: str) -> list[Any]:
@@ -189,6 +241,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--failures", action="store_true", help="list failing tune cases")
     ap.add_argument("--kinds", nargs="*", default=None)
     ap.add_argument("--json", default=None, help="write the figures here")
+    ap.add_argument(
+        "--distractors",
+        type=int,
+        default=12,
+        help="other tastes each preference case's user has, for preference.reach_domain (0: skip)",
+    )
+    ap.add_argument(
+        "--domain-budget", type=int, default=600, help="build_context budget for reach_domain"
+    )
     args = ap.parse_args(argv)
     path = Path(args.path)
     if not path.exists():
@@ -208,8 +269,17 @@ def main(argv: list[str] | None = None) -> int:
         bad = {"false_positive", "turned_into_belief"}
         if case["split"] == "tune" and any(ok == (m in bad) for m, ok in result.items()):
             fails.append(f"{case['id']}: {result} {json.dumps(case, ensure_ascii=False)[:600]}")
-    checked = time.perf_counter() - t
     run.mm.close()
+    prefs = [c for c in cases if c["kind"] == "preference"]
+    if args.distractors > 0 and prefs:  # the same preferences among other tastes
+        crowd = Run(prefs, args.domain_budget, args.distractors)
+        took += crowd.ingest()
+        for case in prefs:
+            got[("preference", "reach_domain", case["lang"], case["split"])].append(
+                crowd.domain_reach(case)
+            )
+        crowd.mm.close()
+    checked = time.perf_counter() - t
 
     def rate(kind: str, measure: str, lang: str | None, split: str) -> tuple[float, int]:
         vals = [

@@ -22,6 +22,7 @@ import re
 from langgraph_memory.core.tokens import is_cjk_text
 
 __all__ = [
+    "other_subject",
     "strip_particles",
     "tidy_value",
     "is_question",
@@ -106,7 +107,9 @@ ZH_HYPOTHETICAL = re.compile(
 
 def is_question(clause: str) -> bool:
     s = clause.rstrip()
-    return s.endswith(("?", "？")) or bool(re.search(r"(?:吗|呢|么)[。.!！]?$", s))
+    if s.endswith(("?", "？")) or re.search(r"(?:吗|呢|么)[。.!！]?$", s):
+        return True
+    return bool(re.search(r"([\u4e00-\u9fff])[不没]\1", s))  # 适不适合, 要不要, 有没有
 
 
 _ZH_SAID_BY = re.compile(
@@ -156,3 +159,47 @@ JOKE = re.compile(
     r"^\s*oh sure\b|nothing but .{1,30} forever|只吃.{1,8}了.{0,12}(?:😂|🤣|哈哈)",
     re.I,
 )
+
+
+#: A sentence whose subject is someone other than the user: "We…", "My team…", "他们…",
+#: "隔壁组的人…", "团队…", "同学的论文…".
+_OTHER_EN = re.compile(
+    r"^\s*(?:(?:so|and|but|also|well|oh|ok(?:ay)?|yeah|now)[,\s]+)?(?:we|we're|we've|we'll|he|"
+    r"she|they|they're|the team|my team|our|his|her|their|everyone|everybody|people|"
+    r"my (?:wife|husband|partner|friend|sister|brother|mom|mum|dad|mother|father|boss|manager|"
+    r"son|daughter|kids?|colleague|coworker|roommate|teacher|doctor|girlfriend|boyfriend)|"
+    r"[A-Z][a-z]+ (?:and [A-Z][a-z]+ )?(?:says|said|likes|loves|prefers|hates|always|never|only|"
+    r"wants|thinks|can't|doesn't))\b",
+    re.I,
+)
+_OTHER_ZH = re.compile(
+    r"^\s*(?:我们|咱们|他|她|它|他们|她们|大家|团队|公司|客户|用户们|别人|隔壁|同学|同事|室友|老板|"
+    r"领导|朋友|家人|老婆|老公|孩子|我(?:妈|爸|哥|姐|弟|妹|老婆|老公|女儿|儿子|朋友|同事|室友|老板|家娃)|"
+    r"[\u4e00-\u9fff]{0,4}(?:组|部门|团队|公司)的?(?:人|同事)?|[\u4e00-\u9fff]{1,3}的(?:论文|项目|婚礼|"
+    r"航班|工作))"
+)
+
+
+_WE = re.compile(
+    r"^\s*(?:(?:so|and|but|also|well|oh|ok(?:ay)?|yeah|now)[,\s]+)?(?:we|we're|we've|we'll|our|"
+    r"我们|咱们|我们家)\b|^\s*(?:我们|咱们)",
+    re.I,
+)
+
+
+def other_subject(sentence: str, *, we: bool = True) -> bool:
+    """Whether a sentence is about someone other than the user (its subject says so);
+    ``we``: whether "we"/"our"/"我们" count as others (they do for tastes; for where the
+    user lives or when their wedding is they do not).
+
+    Example:
+        >>> other_subject("We changed the auth middleware."), other_subject("I run daily.")
+        (True, False)
+        >>> other_subject("隔壁组的人都用浅色主题。"), other_subject("我一直用 vim。")
+        (True, False)
+    """
+    if not we and _WE.match(sentence):
+        return False
+    if is_cjk_text(sentence):
+        return bool(_OTHER_ZH.match(sentence))
+    return bool(_OTHER_EN.match(sentence))

@@ -23,7 +23,13 @@ from dataclasses import replace
 
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
-from langgraph_memory.extraction.clauses import JOKE, is_question, split_clauses, tidy_value
+from langgraph_memory.extraction.clauses import (
+    JOKE,
+    is_question,
+    other_subject,
+    split_clauses,
+    tidy_value,
+)
 from langgraph_memory.extraction.entities import sentence_spans
 from langgraph_memory.extraction.instructions import instruction_in, lasting_scope
 from langgraph_memory.extraction.preferences import preferences_of
@@ -64,6 +70,14 @@ _MATERIAL = re.compile(
     r"|(?:这段话?|以下|如下|下面这段)[^：:\n]{0,10}?[：:]\s*(?=\S)",
     re.I,
 )
+
+
+#: What follows the name of a place or a company: "Shopify on the payments team".
+_PLACE_TAIL = re.compile(
+    r"\s+(?:on|in|as|at|with|for|since|where|doing|and)\s+(?:the|a|an|my|our)\b.*$", re.I
+)
+#: Code pasted in a message: fenced blocks and inline spans.
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.S)
 
 
 def _material_from(text: str) -> int:
@@ -109,6 +123,8 @@ def form_atoms(
     out: Found = []
     for at, a in found:
         value = tidy_value(a.value, a.language) or a.value
+        if a.kind == "fact" and a.key in ("employer", "location", "hometown"):
+            value = _PLACE_TAIL.sub("", value) or value  # "Shopify on the payments team"
         if a.kind == "fact" and _CHOICE_KEY.match(a.key):  # "my go-to is X": a taste
             a = replace(a, kind="preference", key=key_of(value))
         if a.kind == "preference" and _BARE_VERB.fullmatch(value):
@@ -119,16 +135,26 @@ def form_atoms(
     if JOKE.search(text):  # said in jest: no belief from it
         return [(at, a) for at, a in out if a.kind in ("entity", "task")]
     material = _material_from(text)
-    out = [(at, a) for at, a in out if at < material]
+    code = [m.span() for m in _CODE.finditer(text)]  # pasted code says nothing of the user
+
+    def in_code(a: int, b: int) -> bool:
+        return any(a < ce and cs < b for cs, ce in code)
+
+    out = [(at, a) for at, a in out if at < material and not in_code(at, at + 1)]
     facts = {a.key for _, a in out if a.kind == "fact"}
     facts |= {f"role of {a.value}" for _, a in out if a.kind == "relation"}  # "Alice is my sister"
     lang = "zh" if is_cjk_text(text) else "en"
-    for key, value, at in slots_of(text[:material]):  # a slot's value said in passing
-        if key not in facts:
-            span = next((t for b, t in sentence_spans(text) if b <= at < b + len(t)), text)
-            out.append((at, _atom("fact", value, 1, "explicit", span, lang, key)))
+    prose = _CODE.sub("\n", text[:material])
+    for key, value, _at in slots_of(prose):  # a slot's value said in passing
+        span = next(
+            (t for b, t in sentence_spans(text) if value in t and not in_code(b, b + len(t))), ""
+        )
+        if key not in facts and span:
+            out.append((text.find(span), _atom("fact", value, 1, "explicit", span, lang, key)))
     for base, sentence in sentence_spans(text[:material]):
         end = base + len(sentence)
+        if in_code(base, end):
+            continue
         kinds = {a.kind for at, a in out if base <= at < end}
         lang = "zh" if is_cjk_text(sentence) else "en"
         clauses = split_clauses(sentence)
@@ -149,6 +175,8 @@ def form_atoms(
                     out.append((at, atom))
                     kinds.add("instruction")
                     break
+        if other_subject(sentence) or "instruction" in kinds:
+            continue  # someone else's doing; or a rule for the replies, not a taste
         said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
         for off, clause in parts:  # the whole sentence, else each clause the rules left

@@ -303,8 +303,8 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     )
     if _EN_ONE_OFF.search(plain) and not scoped:
         return None
-    if polite is not None and not scoped:
-        return None  # "Could you use tabs?": a request now
+    if polite is not None and not _EN_TIME_SCOPE.search(clause):
+        return None  # "Could you use tabs?", "Can you log each request?": a request now
     if scoped:
         addressed = manner or generic or _EN_ACTS.match(body) or _EN_USER_REF.search(body)
         if not addressed:
@@ -339,10 +339,16 @@ _ZH_LEAD = re.compile(
     r"重要|一个规矩|还有个事|还有件事)[，,：:]?\s*)+"
 )
 _ZH_SCOPE = re.compile(
-    r"记住|记得|以后|今后|往后|从现在|从今|接下来|之后|每次|每回|每当|总是|始终|一直|永远|一律|"
-    r"统一|"
-    r"所有|凡是|任何时候|随时|一定要|务必|千万|必须|尽量|都要|都用|都得|都请|都别|都不要|默认|"
-    r"不管什么|无论|全部|再也|再"
+    r"记住|记得|(?:^|[，,])(?:以后|之后)|(?:以后|之后)(?=都|请|你|也|就|别|不要)|今后|往后|从现在|从今|"
+    r"每次|每回|每当|总是|始终|永远|一律|统一(?=用|成|按|写|改)|所有|凡是|任何时候|随时|一定要|务必|"
+    r"千万|必须|尽量|都要|都用|都得|都请|都别|都不要|默认|不管什么|无论|再也|再"
+)
+#: A scope that lasts in time, as a polite question asks for it ("以后能不能…", "别再…").
+_ZH_TIME_SCOPE = re.compile(r"以后|今后|往后|从现在|每次|每回|总是|一直|永远|再也|别再|不要再|老是")
+_EN_TIME_SCOPE = re.compile(
+    r"\b(?:always|never|from now on|going forward|in (?:the )?future|anymore|any more|"
+    r"all the time|every time|each time|again|constantly|ever)\b",
+    re.I,
 )
 _ZH_PROHIBIT = re.compile(
     r"^(?:请|你|请你|你们|以后|今后|每次|都|也|千万|一定|永远|再也|就)*"
@@ -387,7 +393,7 @@ _ZH_ONE_OFF = re.compile(
     r"以下|如下|一下|帮我|给我写|现在就|马上|今天|明天|今晚|待会|等会|"
     r"(?:写|做|画|生成|编|起|列|给|找|推荐|讲|设计|翻译)(?:一|几|两|三|四|五|个)(?:个|篇|首|封|份|"
     r"段|张|条|些|下|句)?"
-    r"(?:[^，,。]{0,8})?(?:函数|程序|脚本|故事|诗|邮件|文章|笑话|方案|计划|名字|标题|例子)"
+    r"(?:[^，,。]{0,8})?(?:函数|程序|脚本|代码|故事|诗|邮件|文章|笑话|方案|计划|名字|标题|例子|文案|总结|回复|说明|测试|接口|页面)"
 )
 _ZH_POLITE = re.compile(r"^(?:你|您)?(?:能不能|能否|可不可以|可以|能|麻烦你|麻烦)(?:请你|请|你)?")
 #: Quoted speech: words after a speech verb, or in quotes a speech verb follows.
@@ -406,9 +412,10 @@ _ZH_COND_ABOUT = re.compile(
 #: A topic first, then the rule for it: "所有金额都…", "快捷键给我…", "代码一律…".
 _ZH_TOPIC = re.compile(
     r"^(?!直接|先|尽量|一定|务必|必须|总是|一直|永远|只|再|还|多|少)"
-    r"(?:所有的?|全部的?|凡是|每个|每一个|每封|每篇|每段|每次|任何)?[^，,。；;我你他她]{1,8}?"
-    r"(?:都|一律|统一|全部|全都|请|就|要|得)?(?=给我|用|写|说|按|换算|保留|加上|附上|标注|写成|"
-    r"署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)"
+    r"(?:所有的?|全部的?|凡是|每个|每一个|每封|每篇|每段|每次|任何)?"
+    r"(?P<topic>[^，,。；;我你他她人们组]{1,8}?)"
+    r"(?:(?:都|一律|统一|全部|全都|请|就|要|得)(?=给我|用|写|说|按|换算|保留|加上|附上|标注|写成|"
+    r"署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我))"
 )
 _ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终|永远|一律|所有|凡是|任何时候")
 _ZH_ADVICE = re.compile(
@@ -486,8 +493,10 @@ def _zh_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         return None
     verb = bool(_ZH_VERBS.match(body))
     manner = bool(_ZH_MANNER.search(body))
-    if polite is not None and not scoped:
+    if polite is not None and not _ZH_TIME_SCOPE.search(clause):
         return None
+    if kind in ("imperative", "please") and re.search(r"[\u4e00-\u9fff]了(?!解)", body):
+        return None  # "用了预留实例", "启用了限流": what happened, not what to do
     if kind == "imperative" and not (verb and (manner or scoped)):
         return None
     if kind == "please" and not ((verb or manner) and (manner or scoped)):

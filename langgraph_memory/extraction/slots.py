@@ -38,7 +38,8 @@ from __future__ import annotations
 import re
 
 from langgraph_memory.core.tokens import is_cjk_text
-from langgraph_memory.extraction.entities import find_entities
+from langgraph_memory.extraction.clauses import is_question
+from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 
 __all__ = ["slots_of", "is_slot_key", "is_profile_key", "SLOT_KEYS"]
@@ -247,7 +248,8 @@ _EN_PLAN = [
     r"\b(?:change of plans?|plans? changed|new plan)\b[,:;.!\s-]*(?:we(?:'re| are)|I(?:'m| am)|"
     r"we'll|I'll)?\s*"
     r"(?:now\s+)?(?:going to\s+|gonna\s+)?(?P<v>[^.;!?]{3,80}?)(?:\s+instead)?(?=[.;!?]|$)",
-    r"\b(?:planning|plan|planned|going|hoping)\s+to\s+(?P<v>[^.;!?,]{3,60}?)(?=\s+(?:this|next|"
+    r"(?:^|\b(?:I'm|I am|we're|we are|I|we)\s+)(?:planning|plan|planned|going|hoping)\s+to\s+"
+    r"(?P<v>[^.;!?,]{3,60}?)(?=\s+(?:this|next|"
     r"on)\s+"
     r"(?:weekend|week|saturday|sunday|month|summer)|[.;!?,]|$)",
     r"\b(?:we(?:'re| are)|I(?:'m| am))\s+(?P<v>[a-z]+ing\s+[^.;!?,]{3,60}?)\s+instead\b",
@@ -275,6 +277,10 @@ def _en(text: str) -> list[Slot]:
             out.append((key, value, at))
 
     lives = _first(text, _EN_CITY)
+    if lives and re.fullmatch(
+        rf"{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day", lives[0], re.I
+    ):
+        lives = None  # "moved to Thursday": a date
     if lives:
         add("location", lives[0], lives[1])
     free = _EN_FREELANCE.search(text)
@@ -381,13 +387,14 @@ _ZH_MANAGER = [
     r"叫)(?P<v>[\u4e00-\u9fff]{1,3}?)(?=[，,。！!；;\s]|$|了)",
 ]
 _ZH_COUNT = [
+    rf"(?:我家|我们家|家里|我)(?:有|养了|养着|一共|现在)?(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])"
+    rf"(?P<n>[\u4e00-\u9fff]{{1,3}})",
     rf"(?:一共|总共|现在|目前|共)(?:有|是|养了|"
     rf"种了)?(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{0,3}})",
     rf"(?:养了|有|种了|生了|读了|看了|"
     rf"买了)(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{1,3}})",
     rf"(?P<v>第{_NUM_ZH}[只个盆本辆条位名棵]?)(?P<n>[\u4e00-\u9fff]{{1,3}})",
     r"(?P<v>老[二三四五六])(?:出生|来了|生了|落地)",
-    rf"(?P<n>[\u4e00-\u9fff]{{1,3}}?)(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])",
 ]
 _ZH_DATE_MOVED = re.compile(
     rf"(?P<e>[\u4e00-\u9fff]{{0,8}}?)(?:改到|改成|改在|挪到|推迟到|推到|延期到|延到|提前到|调到|"
@@ -400,7 +407,8 @@ _ZH_DATE_SET = re.compile(
 _ZH_PLAN = [
     r"(?:计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月)?(?P<v>(?:去|开车|坐|"
     r"带)[^，,。！!；;？?]{2,24})",
-    r"(?:改成|改为|改主意|计划有变|换成)[了，,]?\s*(?P<v>[^，,。！!；;？?]{2,24})",
+    r"(?:计划有变|改主意了?|行程有变)[了，,]?\s*(?:改成|改为|改)?(?P<v>[^，,。！!；;？?]{2,24})",
+    r"(?:改成|改为|改)去(?P<v>[^，,。！!；;？?]{2,24})",
 ]
 
 
@@ -477,6 +485,15 @@ def _zh(text: str) -> list[Slot]:
     return out
 
 
+#: A sentence about someone else's things: "His flight is on…", "同学的论文截止日期推到了九月".
+_THEIRS = re.compile(
+    r"\s*(?:his|her|their|[A-Z][a-z]+'s)\s+(?:\w+\s+)?(?:flight|wedding|birthday|interview|exam|"
+    r"party|appointment|project|thesis|defen[cs]e|trip|move|surgery)|\s*(?:他|她|他们|她们|同学|同事|朋友|室友|老板|领导|"
+    r"[\u4e00-\u9fff]{1,3}(?:组|部门|公司))的?(?:论文|项目|婚礼|航班|工作|生日|会|面试|考试)",
+    re.I,
+)
+
+
 def slots_of(text: str) -> list[Slot]:
     """``(key, value, offset)`` of each slot ``text`` (one user message) gives a value
     to (see the module docs); questions and hypotheticals give none.
@@ -496,4 +513,10 @@ def slots_of(text: str) -> list[Slot]:
         r"\b(?:if|imagine|suppose|what if|would|wish)\b|如果|假如|要是|万一|假设", body, re.I
     ):
         return []
-    return _zh(body) if is_cjk_text(body) else _en(body)
+    spans = sentence_spans(body)
+    said = " ".join(  # the statements about the user, not questions or others' doings
+        t for _, t in spans if not is_question(t) and not _THEIRS.match(t)
+    )
+    if not said.strip():
+        return []
+    return _zh(said) if is_cjk_text(said) else _en(said)
