@@ -161,7 +161,9 @@ _EN_TASK = re.compile(
     r"^(?:write|give|make|create|draft|generate|compose|tell|find|suggest|recommend|plan|book|"
     r"show|list|explain|translate|summari[sz]e|draw|design|build|fix|check|calculate|compute|"
     r"send|add|convert|teach|help|walk)\s+(?:me\s+|us\s+)?(?:a|an|one|two|three|four|five|some|\d+|"
-    r"the|how|what|why|where|when|which|who|through)\b",
+    r"the|how|what|why|where|when|which|who|through)\b"
+    r"|^(?:translate|summari[sz]e|proofread|paraphrase|rewrite|reword|spell-?check)\b"
+    r"|['\"“‘][^'\"”’]{2,}['\"”’]",  # quoted words to work on
     re.I,
 )
 #: A scope word: the instruction lasts.

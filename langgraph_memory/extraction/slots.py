@@ -156,8 +156,10 @@ _EN_CITY = [
     rf"\b(?i:home is) (?:now\s+)?{_CAP}",
     rf"\b{_CAP}\s+is (?:home|my home) now\b",
     rf"\b(?i:here in) {_CAP}",
-    rf"\b(?i:lease|apartment|flat|place|house|condo|room|studio)\s+(?i:in)\s+{_CAP}",
-    rf"\b(?i:back in|home in|now in|living in|life in)\s+{_CAP}",
+    rf"\b(?i:lease on|signed for|rented|bought|renting)\s+(?i:a|an|the|our|my)\s+"
+    rf"(?i:apartment|flat|place|house|condo|room|studio)\s+(?i:in)\s+{_CAP}",
+    rf"\b(?i:home in|now in|living in|life in)\s+{_CAP}",
+    rf"\b(?i:back in)\s+{_CAP}(?=[^.!?]{{0,60}}\b(?i:home|for good|moved|settled|now)\b)",
     rf"\b(?i:in)\s+{_CAP}\s+(?i:now|these days|for good)\b",
 ]
 _EN_EMPLOYER = [
@@ -219,6 +221,23 @@ _EN_ROLE = [
     r" are)\s+(?:now\s+)?my\s+"
     r"(?:new\s+)?(?P<v>[\w -]{2,30}?)(?:\s+now)?(?=[,.;!]|$|\s+(?:on|at|in|for)\b)",
 ]
+#: Who someone can be to the user.
+_ROLE_WORDS = re.compile(
+    r"(?:new\s+)?(?:assistant|co-?lead|colleague|co-?worker|partner|manager|boss|roommate|flatmate|"
+    r"housemate|neighbou?r|landlord|landlady|tenant|doctor|dentist|therapist|teacher|tutor|"
+    r"mentor|coach|student|intern|client|report|direct report|deputy|lead|team lead|friend|"
+    r"best friend|ex|fianc[ée]e?|bestie|buddy|classmate|teammate|co-?founder|business partner|"
+    r"accountant|lawyer|trainer|supervisor|advisor|adviser|wife|husband|girlfriend|boyfriend|"
+    r"sister|brother|cousin|aunt|uncle|mom|dad|mother|father|son|daughter|nanny|babysitter|"
+    r"employee|employer|editor|agent|secretary)",
+    re.I,
+)
+#: A job or an employer that ended: "Lost my job at Door Dash", "I used to work for…".
+_EN_JOB_ENDED = re.compile(
+    r"\b(?:lost my job|laid off|fired|quit my job|left my job|used to|former|ex-|years ago|"
+    r"back when|when I was)\b",
+    re.I,
+)
 _EN_COUNT = [
     rf"\b(?:I|we|We)(?:'ve| have)?\s+(?:got|have|own|read|finished|adopted|raised|rescued|"
     rf"took in)\s+"
@@ -248,10 +267,11 @@ _EN_PLAN = [
     r"\b(?:change of plans?|plans? changed|new plan)\b[,:;.!\s-]*(?:we(?:'re| are)|I(?:'m| am)|"
     r"we'll|I'll)?\s*"
     r"(?:now\s+)?(?:going to\s+|gonna\s+)?(?P<v>[^.;!?]{3,80}?)(?:\s+instead)?(?=[.;!?]|$)",
-    r"(?:^|\b(?:I'm|I am|we're|we are|I|we)\s+)(?:planning|plan|planned|going|hoping)\s+to\s+"
-    r"(?P<v>[^.;!?,]{3,60}?)(?=\s+(?:this|next|"
-    r"on)\s+"
-    r"(?:weekend|week|saturday|sunday|month|summer)|[.;!?,]|$)",
+    r"(?:^|\b(?:I'm|I am|we're|we are|I|we)\s+)(?:planning|plan|planned|hoping)\s+to\s+"
+    r"(?P<v>[^.;!?,]{3,60}?)(?=\s+(?:this|next|on)\s+(?:weekend|week|saturday|sunday|month|"
+    r"summer)|[.;!?,]|$)",
+    r"\b(?:I'm|I am|we're|we are)\s+going\s+to\s+(?P<v>[^.;!?,]{3,60}?)(?=\s+(?:this|next|on)\s+"
+    r"(?:weekend|week|saturday|sunday|month|summer|winter|spring|fall|autumn|year|holiday)\b)",
     r"\b(?:we(?:'re| are)|I(?:'m| am))\s+(?P<v>[a-z]+ing\s+[^.;!?,]{3,60}?)\s+instead\b",
     r"\b(?:this|next)\s+(?:weekend|summer|winter|spring|fall|autumn|month|week|year|"
     r"holiday)\s*,?\s*"
@@ -277,19 +297,24 @@ def _en(text: str) -> list[Slot]:
             out.append((key, value, at))
 
     lives = _first(text, _EN_CITY)
+    if lives and re.search(r"\b(?:used to|years ago|last year|when I was|visited|went to)\b", text):
+        lives = None  # a place the user was, not where they live
     if lives and re.fullmatch(
         rf"{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day", lives[0], re.I
     ):
         lives = None  # "moved to Thursday": a date
     if lives:
         add("location", lives[0], lives[1])
+    ended = _EN_JOB_ENDED.search(text)
     free = _EN_FREELANCE.search(text)
     works = _last(text, _EN_EMPLOYER)  # "Last day at Shopify… I start at Stripe": the latter
+    if ended:
+        works = None
     if works and not re.match(r"(?:I|The|My|We|Monday|Friday|Today)$", works[0]):
         add("employer", works[0], works[1])
-    elif free:
+    elif free and not ended:
         add("employer", free["v"].replace("a freelancer", "freelance"), free.start("v"))
-    job = _first(text, _EN_JOB, flags=re.I)
+    job = None if ended else _first(text, _EN_JOB, flags=re.I)
     if job:
         add("occupation", re.sub(r"^(?:a|an)\s+", "", job[0], flags=re.I), job[1])
     boss = _last(text, _EN_MANAGER)
@@ -297,6 +322,8 @@ def _en(text: str) -> list[Slot]:
         add("manager", boss[0], boss[1])
     for pattern in _EN_ROLE:
         m = re.search(pattern, text)
+        if m and not _ROLE_WORDS.fullmatch(m["v"].strip()):
+            continue  # "Dance is my passion", "Iron Man is my top pick": no one
         if m and not re.match(r"(?:manager|boss|supervisor|lead)$", m["v"].strip(), re.I):
             if m["who"] not in ("I", "It", "This", "That", "He", "She", "They", "There"):
                 add(f"role of {m['who']}", m["v"], m.start("v"))
