@@ -36,6 +36,7 @@ from langgraph_memory.core.llm import structured_call
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, KINDS, MemoryAtom
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
+from langgraph_memory.extraction.forms import form_atoms
 from langgraph_memory.extraction.llm import PROMPT, AtomDraft, ExtractionDraft, from_draft
 from langgraph_memory.extraction.rules import KIN_EN, RULES, Rule, any_rule_pattern
 
@@ -407,7 +408,7 @@ class Extractor:
         role = {"human": "user", "ai": "assistant"}.get(role, role)
         found: list[tuple[int, MemoryAtom]] = []
         if role in ("user", "assistant"):
-            found += _rule_atoms(text, role, inferred_only=role != "user")
+            found += form_atoms(text, _rule_atoms(text, role, role != "user"), role, normalize_key)
         if self.entities:
             found += _entity_atoms(text, role)
         found.sort(key=lambda x: x[0])

@@ -32,7 +32,8 @@ SINGLE_VALUED_KEYS = frozenset(
     {"name", "preferred_name", "location", "hometown", "employer", "occupation", "age"}
 )
 #: Fact keys that describe the user and belong in the profile layer.
-PROFILE_KEYS = SINGLE_VALUED_KEYS | {"allergy"}
+PROFILE_KEYS = SINGLE_VALUED_KEYS | {"allergy", "diet"}
+
 
 KIN_EN = (
     "best friend|friend|sister|brother|mother|mom|mum|father|dad|wife|husband|partner|"

@@ -87,11 +87,23 @@ def test_a_later_instruction_on_the_same_topic_replaces_the_earlier(mm: MemoryMa
 
 
 def test_questions_and_hypotheticals_are_no_instructions(mm: MemoryManager) -> None:
-    say(mm, "ann", "Could you always use tabs?")
+    say(mm, "ann", "Do you always use tabs?")
     say(mm, "ann", "If you always use tabs, the linter complains.")
     say(mm, "ann", "如果以后都用中文回答，会不会更慢？")
+    say(mm, "ann", "What if you answered everything in haiku?")
+    say(mm, "ann", "My boss always says never use emojis.")
+    say(mm, "ann", "菜谱上说一定要用无盐黄油，真有区别吗？")
     mm.flush()
     assert mm.anchors.list("ann") == []
+
+
+def test_a_polite_request_for_something_lasting_is_an_instruction(mm: MemoryManager) -> None:
+    say(mm, "ann", "Could you stop apologising all the time?")
+    say(mm, "bob", "Can you use tabs for this one?")  # a request for now only
+    mm.flush()
+    [anchor] = mm.anchors.list("ann")
+    assert "apologising" in anchor.text
+    assert mm.anchors.list("bob") == []
 
 
 @pytest.mark.parametrize(

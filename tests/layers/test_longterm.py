@@ -236,7 +236,7 @@ def test_chinese_functional_relation(lt: LongTermMemory) -> None:
     lt.facts.add_fact("u", "用户", "住在", "上海", valid_from=day(0))
     bj = lt.facts.add_fact("u", "用户", "住在", "北京", valid_from=day(30))
     assert [f.object for f in lt.facts.facts_at("u", day(31))] == ["北京"]
-    assert bj.text() == "用户住在北京（自 2024-01-31 起）"
+    assert bj.text() == "用户住在北京（自 2024-01-31 起；此前：上海）"
 
 
 def test_earlier_fact_is_bounded_by_the_later_one(lt: LongTermMemory) -> None:
@@ -289,7 +289,7 @@ def test_fact_text_shows_span_and_supersession(lt: LongTermMemory) -> None:
     texts = [f.text() for f in lt.facts.list_facts("u")]
     assert texts == [
         "User lives in Paris (from 2024-01-01 until 2024-02-01; superseded)",
-        "User lives in Berlin (since 2024-02-01)",
+        "User lives in Berlin (since 2024-02-01; earlier: Paris)",  # the current value first
     ]
 
 
@@ -347,11 +347,13 @@ def test_texts_for_search(lt: LongTermMemory) -> None:
     assert [(t.kind, t.text, t.source_ids) for t in items] == [
         ("profile", "User prefers tea over coffee (drink; explicit, 1.0)", ["m7"]),
         ("fact", "User lives in Paris (from 2024-01-01 until 2024-02-01; superseded)", ["m1"]),
-        ("fact", "User lives in Berlin (since 2024-02-01)", ["m2"]),
+        ("fact", "User lives in Berlin (since 2024-02-01; earlier: Paris)", ["m2"]),
         ("trait", "Agent trait code language: Python", ["m3"]),
     ]
     current = [t.text for t in lt.texts_for_search("u", include_history=False)]
-    assert "User lives in Berlin (since 2024-02-01)" in current and len(current) == 3
+    assert (
+        "User lives in Berlin (since 2024-02-01; earlier: Paris)" in current and len(current) == 3
+    )
 
 
 def test_delete_touch_and_stats(lt: LongTermMemory, clock: Clock) -> None:

@@ -226,7 +226,8 @@ INSTRUCTIONS: list[tuple[str, list[tuple[str, int]]]] = [
     ("Never give up!", []),
     ("Always be yourself.", []),
     ("In every city, I found a nice cafe.", []),
-    ("Could you always use tabs?", []),
+    # a polite question asking for something lasting is a standing instruction
+    ("Could you always use tabs?", [("use tabs", 1)]),
     ("以后要多锻炼身体", []),
     ("如果以后都用中文回答，会不会更慢？", []),
 ]

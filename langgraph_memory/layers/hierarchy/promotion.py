@@ -48,7 +48,8 @@ from langgraph_memory.extraction.provenance import (
     is_grounded,
     strip_injected,
 )
-from langgraph_memory.extraction.rules import PROFILE_KEYS, is_correction
+from langgraph_memory.extraction.rules import is_correction
+from langgraph_memory.extraction.slots import is_profile_key
 from langgraph_memory.layers.long_term.memory import LongTermMemory
 from langgraph_memory.layers.long_term.profile import ProfileEntry, stable_id
 from langgraph_memory.retrieval.vectors import cosines
@@ -198,7 +199,7 @@ def _write(
             quote=quote,
         )
         return 1
-    if atom.kind == "fact" and atom.key in PROFILE_KEYS and atom.subject == "user":
+    if atom.kind == "fact" and is_profile_key(atom.key) and atom.subject == "user":
         lt.profile.upsert_preference(
             user_id, atom.key, atom.value, source=source, confidence=confidence,
             source_ids=ids, quote=quote,
@@ -232,7 +233,7 @@ def _support(lt: LongTermMemory, user_id: str, atom: MemoryAtom, msg: Message) -
         relation = atom.key if atom.kind in ("fact", "relation") else atom.kind
         subject = "user" if atom.subject in ("user", "assistant") else atom.subject
         n = lt.support_fact(user_id, subject, relation, atom.value, ids)
-        if atom.kind == "fact" and atom.key in PROFILE_KEYS:
+        if atom.kind == "fact" and is_profile_key(atom.key):
             n += lt.support_preference(user_id, atom.key, atom.value, ids)
         return n
     return 0

@@ -23,8 +23,8 @@ Example:
     (True, True, 'f2')
     >>> [f.object for f in (paris, berlin) if f.holds_at(at(2020))]
     ['Paris']
-    >>> berlin.text()
-    'User lives in Berlin (since 2022-01-01)'
+    >>> berlin.text()   # the current value first, the one it replaced marked as earlier
+    'User lives in Berlin (since 2022-01-01; earlier: Paris)'
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import numpy as np
 from langgraph_memory.core.records import from_data
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.core.validation import check_content, check_id, parse_timestamp
+from langgraph_memory.extraction.slots import is_slot_key
 from langgraph_memory.layers.index.kinds import EntryView
 from langgraph_memory.layers.long_term.profile import (
     check_source_ids,
@@ -50,7 +51,14 @@ from langgraph_memory.layers.long_term.profile import (
 )
 from langgraph_memory.layers.long_term.records import RecordsStore
 
-__all__ = ["Fact", "Facts", "DEFAULT_FUNCTIONAL_RELATIONS", "place_fact", "normalize_term"]
+__all__ = [
+    "Fact",
+    "Facts",
+    "DEFAULT_FUNCTIONAL_RELATIONS",
+    "place_fact",
+    "normalize_term",
+    "is_functional",
+]
 
 MAX_OBJECT_CHARS = 2000
 
@@ -85,6 +93,10 @@ DEFAULT_FUNCTIONAL_RELATIONS = frozenset(
         "partner",
         "relationship_status",
         "studies_at",
+        "manager",
+        "boss",
+        "supervisor",
+        "plan",
         # Chinese
         "名字",
         "姓名",
@@ -110,8 +122,25 @@ DEFAULT_FUNCTIONAL_RELATIONS = frozenset(
         "伴侣",
         "婚姻状况",
         "就读于",
+        "领导",
+        "上级",
+        "经理",
+        "老板",
+        "计划",
     }
 )
+
+
+def is_functional(relation_key: str, functional: frozenset[str]) -> bool:
+    """Whether a relation (canonical form) has one value at a time: one of ``functional``,
+    or a slot of the user's life (``number of X``, ``date of X``, ``role of X``; see
+    :func:`~langgraph_memory.extraction.slots.is_slot_key`).
+
+    Example:
+        >>> is_functional("number_of_cats", frozenset()), is_functional("likes", frozenset())
+        (True, False)
+    """
+    return relation_key in functional or is_slot_key(relation_key)
 
 
 def _now() -> datetime:
@@ -148,6 +177,8 @@ class Fact:
             relation).
         provenance: ``None`` when the user's own words said it; ``"confirmed"`` when the
             assistant said it and the user confirmed it (its sources cite both).
+        earlier: The value it superseded (a functional relation's previous object),
+            shown with it as earlier.
     """
 
     id: str
@@ -168,6 +199,7 @@ class Fact:
     subject_key: str = ""
     relation_key: str = ""
     provenance: str | None = None
+    earlier: str | None = None
 
     def __post_init__(self) -> None:
         if not (self.subject_key and self.relation_key):  # stored ones are kept
@@ -211,10 +243,12 @@ class Fact:
             subject = "用户" if subject == "User" else subject
             span = f"{start} 至 {end}" if end else f"自 {start} 起"
             note = "，已被取代" if self.superseded_by else ""
+            note += f"；此前：{self.earlier}" if self.earlier and not end else ""
             said = f"：“{self.quote}”" if self.quote else ""
             return f"{subject}{relation}{self.object}（{span}{note}）{said}"
         span = f"from {start} until {end}" if end else f"since {start}"
         note = "; superseded" if self.superseded_by else ""
+        note += f"; earlier: {self.earlier}" if self.earlier and not end else ""
         said = f' — "{self.quote}"' if self.quote else ""
         return f"{subject} {relation} {self.object} ({span}{note}){said}"
 
@@ -280,6 +314,8 @@ def place_fact(
             f.valid_to = t
             f.superseded_by = kept.id
             f.updated_at = now
+            if normalize_term(f.object) != normalize_term(kept.object):
+                kept.earlier = f.object  # shown with the new value, marked as earlier
             changed.append(f)
     return kept, changed
 
@@ -366,7 +402,7 @@ class Facts(RecordsStore):
             by_id = {r.id: Fact.load(r.data) for r in found}
             facts = list(by_id.values())
             timeline = [f for f in facts if f.key() == new.key()]
-            functional = new.key()[1] in self.functional_relations
+            functional = is_functional(new.key()[1], self.functional_relations)
             dup = self._near_duplicate(new, facts, functional, now)
             if dup is not None:
                 _refresh(dup, new, now)

@@ -140,6 +140,8 @@ class ProfileEntry:
         access_count: How often it was retrieved.
         last_accessed_at: When it was last retrieved or re-asserted.
         quote: The user's own words it was read from (the latest statement), if any.
+        earlier: The value this one replaced (a setting or a fact about the user that
+            changed: where they live, work...), shown with it as earlier.
     """
 
     id: str
@@ -156,6 +158,7 @@ class ProfileEntry:
     access_count: int = 0
     last_accessed_at: datetime | None = None
     quote: str | None = None
+    earlier: Any = None
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> ProfileEntry:
@@ -170,9 +173,14 @@ class ProfileEntry:
         tag = f"{self.source}, {round(float(self.confidence), 2)}"
         if self.quote:
             what = [self.scope] if self.scope else []
-            if self.polarity is None:  # a setting or a fact about the user
-                what.insert(0, key)
-            if has_cjk(self.quote):
+            zh = has_cjk(self.quote)
+            if self.polarity is None:  # a setting or a fact about the user: its value first
+                now = f"{key}{'：' if zh else ': '}{value}"
+                if self.earlier is not None and self.earlier != self.value:
+                    was = render_value(self.earlier)
+                    now += f"；此前：{was}" if zh else f"; earlier: {was}"
+                what.insert(0, now)
+            if zh:
                 label = "用户偏好" if self.polarity else "关于用户"
                 where = f"（{'，'.join(what)}）" if what else ""
                 return f"{label}{where}：“{self.quote}”"
@@ -319,6 +327,8 @@ class Profile(RecordsStore):
                     entry_id, user_id, key, value, scope, source, clamp01(conf), polarity,
                     ids, created_at=now, updated_at=now, quote=quote or None,
                 )  # fmt: skip
+                if old is not None and old.polarity is None and polarity is None:
+                    entry.earlier = old.value  # a fact about the user changed: keep the last
             self._put("profile", entry)
             return entry
 

@@ -1,0 +1,205 @@
+"""What a clause of a user's message is: its parts, and whether it says anything lasting.
+
+Shared by the readers of standing instructions (:mod:`.instructions`), preferences
+(:mod:`.preferences`) and slots (:mod:`.slots`): how a message is cut into clauses; the
+questions, hypotheticals, reported and quoted words, jokes and one-time choices that say
+nothing lasting about the user; and how a value is tidied (Chinese particles such as
+也/都/还 never end up in one: "海鲜也" is "海鲜").
+
+Example:
+    >>> is_question("Do you always use tabs?"), is_question("我不吃辣。")
+    (True, False)
+    >>> [c for _, c in split_clauses("I'm on a Mac, so give me shortcuts with Cmd.")]
+    ["I'm on a Mac", 'so give me shortcuts with Cmd.']
+    >>> reported_zh("菜谱上说一定要用无盐黄油"), reported_zh("用中文说")
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_memory.core.tokens import is_cjk_text
+
+__all__ = [
+    "other_subject",
+    "strip_particles",
+    "tidy_value",
+    "is_question",
+    "split_clauses",
+    "reported_zh",
+    "EN_REPORTED",
+    "ZH_REPORTED",
+    "EN_HYPOTHETICAL",
+    "ZH_HYPOTHETICAL",
+    "NOW_ONLY",
+    "JOKE",
+]
+
+#: Adverbs and particles that cling to a Chinese value ("海鲜也", "都辣的"): never part of it.
+_ZH_PARTICLE_EDGE = re.compile(
+    r"^(?:也|都|还|又|就|才|再|也都|都还|还是|总是|一直|一般|通常|平时|的是|是|的)+"
+    r"|(?:也|都|还|又|就|才|再|了|的|啊|呀|呢|吧|哦|嘛|啦)+$"
+)
+
+
+def strip_particles(value: str) -> str:
+    """A Chinese value without the adverbs and particles at its edges.
+
+    Example:
+        >>> strip_particles("海鲜也"), strip_particles("都用中文"), strip_particles("绿茶")
+        ('海鲜', '用中文', '绿茶')
+    """
+    out = value.strip()
+    for _ in range(3):  # bounded: each pass strips one layer
+        cut = _ZH_PARTICLE_EDGE.sub("", out).strip()
+        if cut == out or not cut:
+            break
+        out = cut
+    return out or value
+
+
+def tidy_value(value: str, lang: str) -> str:
+    """A value as memory keeps it: Chinese particles off its edges, English filler off
+    its ends.
+
+    Example:
+        >>> tidy_value("海鲜也", "zh"), tidy_value("tea, please", "en")
+        ('海鲜', 'tea')
+    """
+    value = value.strip(" \t,，.。!！:：;；\"'“”‘’")
+    if lang == "zh":
+        return strip_particles(value)
+    value = re.sub(
+        r"(?:,?\s+(?:please|pls|thanks|thank you|ok\??|okay\??|tbh|honestly|lol|haha|though))+$",
+        "",
+        value,
+        flags=re.I,
+    )
+    return value.strip(" ,.")
+
+
+EN_REPORTED = re.compile(
+    r"\b(?:says|said|told (?:me|us|him|her|them)|tells (?:me|us)|asked (?:me|us)|"
+    r"according to|keeps? saying|always says|wrote|quote|the sign|the rule(?:s)? (?:is|are|say)|"
+    r"(?:wants|requires|insists|makes us|tells us|asks us|expects us|expects everyone)|"
+    r"(?:my|our|the) (?:boss|manager|company|school|team|teacher|doctor|mom|dad|wife|husband|"
+    r"partner|policy|client)\s+(?:wants|requires|says|insists|prefers|likes|hates|always|never))\b",
+    re.I,
+)
+ZH_REPORTED = re.compile(
+    r"(?:他|她|他们|她们|老师|老板|领导|医生|妈妈|爸爸|我妈|我爸|同事|朋友|经理|别人|大家|"
+    r"有人|网上|书上)[^，,。]{0,6}?(?:说|讲|告诉|叮嘱|嘱咐|要求|让|叫)"
+    r"|(?:^|[，,。])\s*(?:据说|听说)"
+    r"|(?:公司|学校|老板|领导|部门|单位|老师|医生|上面|客户|规定|我们组|团队)[^，,。]{0,6}?(?:规定|"
+    r"要求|让我们|要我们|让我|要我|说)"
+)
+EN_HYPOTHETICAL = re.compile(
+    r"\b(?:imagine|suppose|supposing|pretend|what if|wonder|hypothetically|in theory|"
+    r"would you|could you|can you|will you|do you|did you|are you|were you|if I were|"
+    r"if you were|I wish)\b",
+    re.I,
+)
+ZH_HYPOTHETICAL = re.compile(
+    r"假如|假设|想象|万一|倘若|假使|要是我是|如果我是|你会不会|你能不能|能不能|可不可以|是不是"
+)
+
+
+def is_question(clause: str) -> bool:
+    s = clause.rstrip()
+    if s.endswith(("?", "？")) or re.search(r"(?:吗|呢|么)[。.!！]?$", s):
+        return True
+    return bool(re.search(r"([\u4e00-\u9fff])[不没]\1", s))  # 适不适合, 要不要, 有没有
+
+
+_ZH_SAID_BY = re.compile(
+    r"^(?P<who>[^，,。我你]{1,8}?)(?:上|里|中)?(?:说|讲|写着|写道|写的|规定|要求|提到|建议|推荐|"
+    r"认为)"
+)
+
+
+def reported_zh(s: str) -> bool:
+    """Whether a Chinese clause reports someone else's words ("菜谱上说…", "医生建议…")."""
+    m = _ZH_SAID_BY.match(s)
+    if m is None:
+        return False
+    who = m["who"]
+    return not re.match(r"请|你|用|给|跟|对|把|按|直接|先|就|都|回答|回复", who) and not re.search(
+        r"用|给|跟|对", who
+    )
+
+
+def split_clauses(sentence: str) -> list[tuple[int, str]]:
+    """A sentence's clauses with their offsets: cut at ``;``, a dash, a colon and the
+    commas before "so/and/but…" in English; at every comma, colon and ``；`` in Chinese."""
+    if is_cjk_text(sentence):
+        cut = r"[;；，,：:]"
+    else:
+        cut = r";|\s[-—–]+\s|:\s|,\s+|\s+(?=(?:but|so|because|cause|'cause|cuz)\s)"
+    parts: list[tuple[int, str]] = []
+    start = 0
+    for m in re.finditer(cut, sentence):
+        parts.append((start, sentence[start : m.start()]))
+        start = m.end()
+    parts.append((start, sentence[start:]))
+    return [(s, t) for s, t in parts if t.strip()]
+
+
+#: A choice for now only ("this time", "tonight", "这次"): no lasting taste.
+NOW_ONLY = re.compile(
+    r"\b(?:this time|tonight|today|for now|right now|just this once|this once|for this one|"
+    r"in the mood for|feel like having|craving)\b|这次|这回|今天|今晚|现在先|这一次|想来点",
+    re.I,
+)
+
+
+#: Jest and sarcasm: what the message says is not meant.
+JOKE = re.compile(
+    r"🙄|😜|😏|开玩笑|开个玩笑|说笑的|逗你的?|\bjk\b|just kidding|\bkidding\b|/s\b|yeah right|"
+    r"^\s*oh sure\b|nothing but .{1,30} forever|只吃.{1,8}了.{0,12}(?:😂|🤣|哈哈)",
+    re.I,
+)
+
+
+#: A sentence whose subject is someone other than the user: "We…", "My team…", "他们…",
+#: "隔壁组的人…", "团队…", "同学的论文…".
+_OTHER_EN = re.compile(
+    r"^\s*(?:(?:so|and|but|also|well|oh|ok(?:ay)?|yeah|now)[,\s]+)?(?:we|we're|we've|we'll|he|"
+    r"she|they|they're|the team|my team|our|his|her|their|everyone|everybody|people|"
+    r"my (?:wife|husband|partner|friend|sister|brother|mom|mum|dad|mother|father|boss|manager|"
+    r"son|daughter|kids?|colleague|coworker|roommate|teacher|doctor|girlfriend|boyfriend)|"
+    r"[A-Z][a-z]+ (?:and [A-Z][a-z]+ )?(?:says|said|likes|loves|prefers|hates|always|never|only|"
+    r"wants|thinks|can't|doesn't))\b",
+    re.I,
+)
+_OTHER_ZH = re.compile(
+    r"^\s*(?:我们|咱们|他|她|它|他们|她们|大家|团队|公司|客户|用户们|别人|隔壁|同学|同事|室友|老板|"
+    r"领导|朋友|家人|老婆|老公|孩子|我(?:妈|爸|哥|姐|弟|妹|老婆|老公|女儿|儿子|朋友|同事|室友|老板|家娃)|"
+    r"[\u4e00-\u9fff]{0,4}(?:组|部门|团队|公司)的?(?:人|同事)?|[\u4e00-\u9fff]{1,3}的(?:论文|项目|婚礼|"
+    r"航班|工作))"
+)
+
+
+_WE = re.compile(
+    r"^\s*(?:(?:so|and|but|also|well|oh|ok(?:ay)?|yeah|now)[,\s]+)?(?:we|we're|we've|we'll|our|"
+    r"我们|咱们|我们家)\b|^\s*(?:我们|咱们)",
+    re.I,
+)
+
+
+def other_subject(sentence: str, *, we: bool = True) -> bool:
+    """Whether a sentence is about someone other than the user (its subject says so);
+    ``we``: whether "we"/"our"/"我们" count as others (they do for tastes; for where the
+    user lives or when their wedding is they do not).
+
+    Example:
+        >>> other_subject("We changed the auth middleware."), other_subject("I run daily.")
+        (True, False)
+        >>> other_subject("隔壁组的人都用浅色主题。"), other_subject("我一直用 vim。")
+        (True, False)
+    """
+    if not we and _WE.match(sentence):
+        return False
+    if is_cjk_text(sentence):
+        return bool(_OTHER_ZH.match(sentence))
+    return bool(_OTHER_EN.match(sentence))

@@ -1,0 +1,205 @@
+"""A user's message read for what the rules miss: standing instructions, preferences and
+slots recognised by their form (see :mod:`.instructions`, :mod:`.preferences`,
+:mod:`.slots`), added to the rules' atoms by :func:`form_atoms`.
+
+What the rules read is tidied too: Chinese particles come off values ("海鲜也" → "海鲜"),
+"my go-to is X" is a taste, not a fact. Material handed over to work on ("Translate
+this: …", "翻译成英文：…") and messages said in jest make no beliefs. A preference about the
+replies themselves ("I'd rather you didn't use jargon", "我希望你的回答短一点") is also a
+standing instruction. Assistant and tool messages get nothing added here.
+
+Example:
+    >>> [(a.kind, a.value, a.polarity) for _, a in form_atoms("Don't use emojis.", [], "user")]
+    [('instruction', 'use emojis', -1)]
+    >>> form_atoms("Don't use emojis.", [], "assistant")
+    []
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
+from langgraph_memory.extraction.clauses import (
+    JOKE,
+    is_question,
+    other_subject,
+    split_clauses,
+    tidy_value,
+)
+from langgraph_memory.extraction.entities import sentence_spans
+from langgraph_memory.extraction.instructions import instruction_in, lasting_scope
+from langgraph_memory.extraction.preferences import preferences_of
+from langgraph_memory.extraction.slots import slots_of
+
+__all__ = ["form_atoms"]
+
+Found = list[tuple[int, MemoryAtom]]
+
+# -- atoms ------------------------------------------------------------------------------------
+#: A preference about the assistant's own replies: a standing instruction too.
+_ABOUT_REPLIES = re.compile(
+    r"^you\s+(?:(?:didn't|did not|don't|do not|wouldn't|would|could|always|never|just|only)\s+)*"
+    r"(?:use|answer|reply|respond|write|keep|give|include|add|avoid|stop|explain|cite|format|"
+    r"put|start|end|call|address|skip|show|list|be|talk|speak)\b|"
+    r"\b(?:answers?|repl(?:y|ies)|responses?|explanations?)\b|"
+    r"^(?:你|您)(?:的)?(?:回答|回复|答复|用|说|写|别|不要)|回答|回复|答复",
+    re.I,
+)
+
+
+#: Keys of "my X is Y" that name a choice, not a fact: "my go-to is…", "我的首选是…".
+_CHOICE_KEY = re.compile(
+    r"(?:go-to|go to|usual|default|pick|choice|top pick|first choice|poison|staple|jam|"
+    r"comfort food|guilty pleasure|首选|最爱|心头好|必点|标配)",
+    re.I,
+)
+_BARE_VERB = re.compile(r"(?:go|use|take|have|get|do|eat|drink|play|buy|order|watch|read)", re.I)
+
+
+#: Where a message hands over material to work on ("Translate this: …", "翻译成英文：…"):
+#: what follows is not the user's own words.
+_MATERIAL = re.compile(
+    r"\b(?:translate|summari[sz]e|proofread|rewrite|paraphrase|polish|correct|fix|check|"
+    r"reply to|respond to|answer|explain|edit|shorten)\b[^:\n]{0,60}?:\s*(?=\S)"
+    r"|\b(?:this|the following|below|here it is|here's the \w+)\s*:\s*(?=\S)"
+    r"|(?:翻译|总结|概括|改写|润色|检查|修改|解释|回复|看看|缩写|扩写)[^：:\n]{0,20}?[：:]\s*(?=\S)"
+    r"|(?:这段话?|以下|如下|下面这段)[^：:\n]{0,10}?[：:]\s*(?=\S)",
+    re.I,
+)
+
+
+#: What follows the name of a place or a company: "Shopify on the payments team".
+_PLACE_TAIL = re.compile(
+    r"\s+(?:on|in|as|at|with|for|since|where|doing|and)\s+(?:the|a|an|my|our)\b.*$", re.I
+)
+#: Code pasted in a message: fenced blocks and inline spans.
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.S)
+
+
+def _material_from(text: str) -> int:
+    """Where the material handed over in ``text`` starts (its length when there is none)."""
+    m = _MATERIAL.search(text)
+    return m.end() if m else len(text)
+
+
+def _atom(
+    kind: str, value: str, polarity: int, source: str, span: str, lang: str, key: str
+) -> MemoryAtom:
+    return MemoryAtom(
+        kind=kind, subject="user", key=key, value=value, polarity=polarity,
+        source=source, confidence=CONFIDENCE[source], text=span.strip(), language=lang,
+    )  # fmt: skip
+
+
+def form_atoms(
+    text: str,
+    found: Sequence[tuple[int, MemoryAtom]],
+    role: str,
+    key_of: Callable[[str], str] = str.lower,
+) -> Found:
+    """``found`` (the rules' atoms of ``text`` with their offsets) with tidy values, and,
+    for a user's message, the standing instructions and preferences the rules missed,
+    read by their form (see the module docs).
+
+    Args:
+        text: The message.
+        found: The rules' atoms of it, each with its offset in ``text``.
+        role: Who said it; only a user's words get atoms added.
+        key_of: The key a preference or instruction is filed under, from its value.
+
+    Returns:
+        The atoms with their offsets.
+
+    Example:
+        >>> [(a.kind, a.value, a.polarity) for _, a in form_atoms("Don't use emojis.", [], "user")]
+        [('instruction', 'use emojis', -1)]
+        >>> form_atoms("Don't use emojis.", [], "assistant")
+        []
+    """
+    out: Found = []
+    for at, a in found:
+        value = tidy_value(a.value, a.language) or a.value
+        if a.kind == "fact" and a.key in ("employer", "location", "hometown"):
+            value = _PLACE_TAIL.sub("", value) or value  # "Shopify on the payments team"
+        if a.kind == "fact" and _CHOICE_KEY.match(a.key):  # "my go-to is X": a taste
+            a = replace(a, kind="preference", key=key_of(value))
+        if a.kind == "preference" and _BARE_VERB.fullmatch(value):
+            continue  # "I always go" of "I always go for X": the form below reads it
+        out.append((at, replace(a, value=value) if value != a.value else a))
+    if role != "user":
+        return out
+    if JOKE.search(text):  # said in jest: no belief from it
+        return [(at, a) for at, a in out if a.kind in ("entity", "task")]
+    material = _material_from(text)
+    code = [m.span() for m in _CODE.finditer(text)]  # pasted code says nothing of the user
+
+    def in_code(a: int, b: int) -> bool:
+        return any(a < ce and cs < b for cs, ce in code)
+
+    out = [(at, a) for at, a in out if at < material and not in_code(at, at + 1)]
+    facts = {a.key for _, a in out if a.kind == "fact"}
+    facts |= {f"role of {a.value}" for _, a in out if a.kind == "relation"}  # "Alice is my sister"
+    lang = "zh" if is_cjk_text(text) else "en"
+    prose = _CODE.sub("\n", text[:material])
+    for key, value, _at in slots_of(prose):  # a slot's value said in passing
+        span = next(
+            (t for b, t in sentence_spans(text) if value in t and not in_code(b, b + len(t))), ""
+        )
+        if key not in facts and span:
+            out.append((text.find(span), _atom("fact", value, 1, "explicit", span, lang, key)))
+    for base, sentence in sentence_spans(text[:material]):
+        end = base + len(sentence)
+        if in_code(base, end):
+            continue
+        kinds = {a.kind for at, a in out if base <= at < end}
+        lang = "zh" if is_cjk_text(sentence) else "en"
+        clauses = split_clauses(sentence)
+        if "instruction" not in kinds:
+            tries = [(0, sentence, False)]
+            if not is_question(sentence):  # a question's clauses lead up to it
+                tries += [
+                    (off, c, lasting_scope(sentence[:off]))
+                    for off, c in clauses
+                    if len(clauses) > 1
+                ]
+            for off, clause, scoped in tries:
+                got = instruction_in(clause, scoped)
+                if got is not None:
+                    at = base + off + len(clause) - len(clause.lstrip())
+                    what, sign = got
+                    atom = _atom("instruction", what, sign, "explicit", clause, lang, key_of(what))
+                    out.append((at, atom))
+                    kinds.add("instruction")
+                    break
+        if other_subject(sentence) or "instruction" in kinds:
+            continue  # someone else's doing; or a rule for the replies, not a taste
+        said = [at for at, a in out if a.kind == "preference" and base <= at < end]
+        parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
+        for off, clause in parts:  # the whole sentence, else each clause the rules left
+            start = base + off
+            if any(start <= at < start + len(clause) for at in said):
+                continue
+            prefs = preferences_of(clause)
+            at = start + len(clause) - len(clause.lstrip())
+            for value, pol, source in prefs:
+                atom = _atom("preference", value, pol, source, clause, lang, key_of(value))
+                out.append((at, atom))
+                said.append(at)
+            if prefs and off == 0:
+                break
+        if "instruction" not in kinds:  # a preference about the replies is an instruction too
+            for at, a in list(out):
+                if (
+                    base <= at < end
+                    and a.kind == "preference"
+                    and a.source == "explicit"
+                    and _ABOUT_REPLIES.search(a.value)
+                    and not is_question(sentence)
+                ):
+                    out.append((at, replace(a, kind="instruction")))
+                    break
+    return out

@@ -1,0 +1,1004 @@
+"""Preferences recognised by their form, in English and Chinese.
+
+Beside the likes and dislikes the rules read ("I love…", "我不喜欢…"), a taste is said
+by **comparison** ("I'd take tea over coffee", "Podcasts > music", "X比Y好喝",
+"宁可X也不Y", "与其X不如Y"), by **habit** ("Every morning I have a flat white", "Been
+using vim for 12 years", "我一般不吃早饭", "星巴克我每次都点馥芮白", "黑色运动鞋我每年都买同一款"),
+by **choice** ("my go-to is X", "I always go for X", "X is not my thing", "X是我的首选",
+"我是咖啡控", "还得是X"), and by **opinion or feeling** ("X is overrated", "X makes me
+happy", "X我吃不来", "X喝了睡不着", "无辣不欢").
+
+A categorical habit ("always", "every", "only", "每次", "一直") is stated, so
+``explicit``; a hedged one ("usually", "mostly", "一般", "平时") is ``inferred``, like the
+dispreferred side of a comparison. Someone else's taste ("my roommate can't stand jazz",
+"我女儿喜欢猫"), a habit that ended ("I used to…", "以前…戒了"), a choice for now only
+("tonight", "这次") and hypotheticals give none.
+
+Example:
+    >>> preferences_of("I'd take tea over coffee.")
+    [('tea', 1, 'explicit'), ('coffee', -1, 'inferred')]
+    >>> preferences_of("我宁可走路也不坐公交。")
+    [('走路', 1, 'explicit'), ('坐公交', -1, 'inferred')]
+"""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.clauses import (
+    EN_HYPOTHETICAL,
+    EN_REPORTED,
+    NOW_ONLY,
+    ZH_HYPOTHETICAL,
+    ZH_REPORTED,
+    is_question,
+    reported_zh,
+    strip_particles,
+    tidy_value,
+)
+
+__all__ = ["preferences_of"]
+
+# -- preferences (English) --------------------------------------------------------------------
+_X = r"(?P<x>[^,.;!?\n]{1,60}?)"
+_Y = r"(?P<y>[^,.;!?\n]{1,60}?)"
+_END = r"(?=\s*(?:$|[,.;!?\n]|\b(?:any day|every time|for me|to me|personally|honestly|"
+_END += r"though|anyway|all the way|hands down|by far|if I can|when I can|if possible)\b)|"
+_END += r"\s+(?:but|because|although|though|so|since|while|and (?:i|i'm|it|it's|that|this|they|"
+_END += r"he|she|we|my|you)|(?:-|—|–)\s)\b)"
+_EN_PREFS: list[tuple[re.Pattern[str], int]] = [
+    # comparison: X over Y
+    (
+        re.compile(
+            r"\bI(?:'d| would| will|'ll)?\s+(?:always\s+|usually\s+|definitely\s+|probably\s+)?"
+            r"(?:take|pick|choose|go for|go with|opt for|have|order|get|want|grab|buy|drink|eat|"
+            r"use|read|watch|play|listen to|wear)\s+" + _X + r"\s+(?:over|instead of|rather than|"
+            r"before|ahead of|any day over)\s+" + _Y + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"(?:^|\bfor me,?\s+|\bpersonally,?\s+)" + _X + r"\s*(?:>+|beats?|wins over|"
+            r"trumps?|is better than|are better than)\s*" + _Y + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"(?:^|\bI (?:think|find|feel)\s+(?:that\s+)?)" + _X + r"\s+(?:is|are|tastes?|feels?|"
+            r"works?|sounds?|looks?)\s+(?:way\s+|much\s+|far\s+|a lot\s+|so much\s+)?"
+            r"(?:better|nicer|tastier|more enjoyable|more fun|more comfortable|more relaxing|"
+            r"preferable|superior|more my (?:style|speed|thing))\s+(?:than|to)\s+" + _Y + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"(?:^|\bfor me,?\s+|\bpersonally,?\s+)"
+            + _X
+            + r"\s+over\s+"
+            + _Y
+            + r",?\s+(?:any day|every time|hands down|for me|all day|always|every day)"
+            + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"^(?:give me|gimme|I'll take|I'll have|make it)\s+" + _X + r"\s+(?:over|instead of|"
+            r"rather than|not)\s+" + _Y + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bnothing\s+(?:tops|beats|compares to|comes close to|makes me (?:happier|happy)\s+"
+            r"(?:than|like)|is better than|hits like)\s+" + _X + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bI(?:'m| am)\s+(?:at my\s+)?(?:happiest|most relaxed|most productive|"
+            r"in my element)\s+"
+            r"(?:in|at|on|with|when|during)\s+" + _X + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bI\s+(?:\w+ly\s+)?find\s+"
+            + _X
+            + r"\s+(?:so\s+|really\s+|very\s+|super\s+|quite\s+)?"
+            r"(?:relaxing|calming|soothing|fun|delicious|tasty|amazing|great|enjoyable|comforting|"
+            r"refreshing|beautiful|satisfying|addictive|cozy|cosy)\b",
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bI\s+(?:\w+ly\s+)?find\s+" + _X + r"\s+(?:so\s+|really\s+|very\s+|super\s+|quite\s+|"
+            r"pretty\s+)?(?:boring|annoying|tedious|stressful|exhausting|gross|disgusting|"
+            r"overrated|unbearable|tiring|draining|overwhelming|bland)\b",
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"^(?:honestly,?\s+|tbh,?\s+)?(?:can't|cannot|can not)\s+(?:stand|bear|stomach|do)\s+"
+            + _X
+            + _END
+            + r"|^(?:honestly,?\s+)?not\s+(?:a\s+|much of a\s+)?(?:big\s+|huge\s+)?"
+            r"(?:fan of|into|big on|keen on)\s+" + _X.replace("?P<x>", "?P<x2>") + _END,
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"^(?!(?:I|I'd|I'm|I'll|I've|we|you|he|she|they|it|this|that)\b)"
+            r"(?P<x>[A-Za-z][\w' -]{1,30}?),?\s+(?:any day(?: of the week)?|all the way|always|"
+            r"every (?:single )?time|hands down|or nothing|forever|only|for life)"
+            r"(?:,?\s+(?:please|pls|thanks|for me))?\s*[.!]*$",
+            re.I,
+        ),
+        1,
+    ),
+    # opinions: the thing first, then how the user finds it
+    (
+        re.compile(
+            r"^(?!(?:he|she|they|my \w+|his|her|their)\b)" + _X + r"\s+(?:is|are|'s)\s+"
+            r"(?:\w+ly\s+|so\s+|just\s+|totally\s+|honestly\s+|still\s+)?(?:the best|the goat|"
+            r"underrated|elite|unbeatable|the way to go|the only way|my happy place)"
+            r"(?=\s*(?:$|[,.!;]|\b(?:hands down|by far|period|for me|imo|honestly)\b))",
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"^(?!(?:he|she|they|my \w+|his|her|their|it|this|that)\b)"
+            + _X
+            + r"\s+(?:is|are|'s)\s+"
+            r"(?:\w+ly\s+|so\s+|just\s+|totally\s+|honestly\s+|way\s+)?(?:overrated|a crime|"
+            r"the worst|gross|disgusting|awful|terrible|trash|meh|not worth it|overpriced|"
+            r"a nightmare|a no from me|a no-go|a hard pass|a hard no|the devil|evil)\b",
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"^(?!(?:he|she|they|my (?:wife|husband|partner|friend|boss|mom|dad|kids?|son|"
+            r"daughter)|"
+            r"his|her|their|it|this|that|you)\b)" + _X + r"\s+(?:make|makes|help|helps|relax|"
+            r"relaxes|calm|calms|cheer|cheers|energi[sz]e|energi[sz]es)\s+me\s+(?:so\s+|really\s+)?"
+            r"(?:happy|smile|calm|focus|relax|sleep|unwind|up|down|feel (?:good|better|alive))\b",
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"^(?!(?:he|she|they|my (?:wife|husband|partner|friend|boss|mom|dad|kids?|son|"
+            r"daughter)|"
+            r"his|her|their|it|this|that|you)\b)" + _X + r"\s+(?:bore|bores|drain|drains|stress|"
+            r"stresses|annoy|annoys|gross|grosses|exhaust|exhausts|give|gives|make|makes)\s+me\s+"
+            r"(?:out|to death|a headache|anxiety|the creeps|sick|nauseous|anxious|crazy|nuts)\b",
+            re.I,
+        ),
+        -1,
+    ),
+    (re.compile(r"^" + _X + r"\s+(?:for me|it is|all day|or bust)\b", re.I), 1),
+    (
+        re.compile(
+            r"\bI(?:'m| am)\s+(?:really\s+|just\s+)?not\s+(?:really\s+)?(?:much of\s+)?an?\s+"
+            r"(?P<x>[\w-]+(?:\s[\w-]+)?)\s+(?:person|guy|girl|gal|type|fan)\b"
+            r"|^(?:not|never been)\s+(?:really\s+)?(?:much of\s+)?an?\s+"
+            r"(?P<x2>[\w-]+(?:\s[\w-]+)?)\s+(?:person|guy|girl|gal|type|fan)\b",
+            re.I,
+        ),
+        -1,
+    ),
+    (re.compile(r"\bI(?:'m| am)\s+(?:much\s+|definitely\s+)?more of an?\s+" + _X + _END, re.I), 1),
+    (
+        re.compile(
+            r"\bI\s+(?:always\s+|usually\s+|only\s+)?(?:drink|take|have|like|eat|order|"
+            r"want)\s+my\s+"
+            r"(?P<x>\w+(?:\s\w+)?\s+(?:black|strong|rare|medium(?:-rare)?|well done|plain|sweet|"
+            r"iced|"
+            r"hot|cold|with \w+|without \w+|extra \w+|no \w+))\b",
+            re.I,
+        ),
+        1,
+    ),
+    (re.compile(r"^(?:so\s+|and\s+)?no\s+" + _X + r"\s+for me" + _END, re.I), -1),
+    (
+        re.compile(
+            r"\bI\s+(?:don't|do not|never|no longer)\s+(?P<x>(?!(?:think|know|mind|care|remember|"
+            r"understand|see|get|agree|like|love|want|need|have|believe|mean|worry|feel|wanna|"
+            r"recall|remember)\b)[a-z]+)\s*(?=$|[,.;!]|\b(?:at all|anymore|any more)\b)",
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"\b(?:nothing beats|you can't beat|can't beat|there's nothing like)\s+" + _X + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\b(?:given the choice|if I (?:had|have) to (?:choose|pick)|if it's up to me|"
+            r"when I (?:get|have) to choose|when in doubt),?\s+(?:I(?:'d| would| will|'ll)?\s+)?"
+            r"(?:always\s+)?(?:take|pick|choose|go for|go with|opt for|have|order|get)\s+"
+            + _X
+            + _END,
+            re.I,
+        ),
+        1,
+    ),
+    # choice: my go-to, my usual, X is my thing
+    (
+        re.compile(
+            r"\bmy\s+(?:go-to|go to|usual|default|pick|choice|favou?rite|poison|staple|jam|"
+            r"comfort food|guilty pleasure|weakness|top pick|first choice)"
+            r"(?:\s+(?:\w+\s+){0,2}?)?\s+(?:is|are|has always been|would be)\s+" + _X + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"(?:^|\bbut\s+|,\s*)" + _X + r"\s+(?:is|are|has always been|have always been)\s+"
+            r"(?:totally\s+|definitely\s+|really\s+)?my\s+(?:go-to|go to|usual|default|thing|jam|"
+            r"favou?rite|top pick|first choice|comfort food|guilty pleasure|weakness|staple|"
+            r"cup of tea|kind of thing|style)" + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"(?:^|\bbut\s+|,\s*)" + _X + r"\s+(?:is|are|isn't|aren't|is not|are not|'s not|"
+            r"was never|were never)\s+(?:really\s+|just\s+|quite\s+)?(?:not\s+)?(?:my\s+(?:thing|"
+            r"style|scene|cup of tea|kind of thing|jam)|for me)" + _END,
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"(?:^|\bbut\s+|,\s*)" + _X + r"\s+(?:is|are)\s+(?:way\s+|far\s+|a bit\s+|a little\s+|"
+            r"much\s+)?too\s+(?:\w+)\s+for\s+(?:me|my taste)" + _END,
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"\bI(?:'m| am)\s+(?:(?:really|totally|kind of|kinda|so|pretty|quite|very|super|"
+            r"a bit|absolutely|just)\s+)?(?:obsessed with|crazy about|mad about|hooked on|"
+            r"addicted to|partial to|big on|keen on|passionate about|nuts about|all about|"
+            r"a sucker for|a huge fan of|team|(?:a\s+)?(?:total|huge|big|real|complete)\s+"
+            r"(?:sucker|fan|lover)\s+(?:for|of)|(?:much\s+|way\s+|a lot\s+)?more into|"
+            r"(?:really\s+)?into)\s+" + _X + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bI(?:'m| am)\s+(?:really\s+|just\s+|honestly\s+)?not\s+(?:really\s+|very\s+|"
+            r"that\s+|too\s+|so\s+)?(?:into|big on|keen on|crazy about|fond of|a fan of|"
+            r"a big fan of|a huge fan of|much of a fan of)\s+" + _X + _END,
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"\bI\s+(?:swear by|can't live without|cannot live without|can't get enough of|"
+            r"live on|live off|always go for|usually go for|tend to go for|always go with|"
+            r"usually go with|tend to go with|always opt for|stick to|stick with|stay with|"
+            r"always pick|usually pick|always choose|usually choose|always order|usually order|"
+            r"tend to order|always get|usually get|only ever)\s+" + _X + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bI\s+(?:could do without|can do without|pass on|always skip|usually skip|skip|"
+            r"stay away from|keep away from|have no time for|have no patience for|"
+            r"have zero interest in|have no interest in|am not interested in|'m not interested in)"
+            r"\s+" + _X + _END,
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"\bI(?:'m| am)\s+(?:much\s+|definitely\s+|more of\s+|really\s+|very much\s+)?"
+            r"(?:an?\s+)(?:(?:huge|big|total|massive|real|true|die-hard|diehard|great|complete|"
+            r"absolute|lifelong|proper|hardcore|avid)\s+)?"
+            r"(?P<x>(?!(?:huge|big|total|massive|real|true|great|very)\b)[\w-]+(?:\s[\w-]+)?)\s+"
+            r"(?:person|guy|girl|gal|type|kind of person|drinker|eater|reader|watcher|player|"
+            r"listener|gamer|cook|baker|runner|"
+            r"fan|lover|enthusiast|junkie|addict|snob|fiend|nerd)\b",
+            re.I,
+        ),
+        1,
+    ),
+    # habit: "Every morning I have a flat white", "I only drink decaf", "I never eat lunch"
+    (
+        re.compile(
+            r"\bI\s+(?:almost\s+|nearly\s+|pretty much\s+)?(?:always|usually|normally|typically|"
+            r"generally|mostly|often|regularly|habitually|tend to|only|mainly|basically|"
+            r"religiously|invariably)\s+(?:(?:also|just|still|really|like to|love to|prefer to|"
+            r"will|would)\s+)?(?P<x>(?!(?:think|feel|say|forget|wonder|guess|hold|keep|stop|"
+            r"mean|hope|know|need|have to|want|try|am|was|get confused|do|did|go through)\b)"
+            r"[a-z]+\b[^,.;!?\n]{1,60}?)" + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"^(?:every|each|most)\s+(?:single\s+)?(?:morning|day|evening|night|weekend|week|"
+            r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|lunch|breakfast|dinner|"
+            r"summer|winter|time)s?,?\s+I\s+(?:\w+ly\s+)?(?P<x>[a-z]+\b[^,.;!?\n]{1,60}?)" + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"^(?:on|at|for|in)\s+(?:the\s+)?(?:weekends?|mornings?|evenings?|nights?|breakfast|"
+            r"lunch|dinner|work|home|holidays?|vacations?|trips?)\s*,?\s+I\s+(?:usually\s+|"
+            r"always\s+|normally\s+|typically\s+|often\s+|mostly\s+|like to\s+|love to\s+)"
+            r"(?P<x>[a-z]+\b[^,.;!?\n]{1,60}?)" + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bI\s+(?:never|rarely|seldom|hardly ever|hardly|almost never|don't ever|"
+            r"do not ever)\s+"
+            r"(?P<x>(?!(?:think|said|say|forget|know|mean|thought|knew|expected|imagined|give up|"
+            r"stop|quit|lose|miss|regret|get|got|understand|realized|realised|had|have|was|did)\b)"
+            r"[a-z]+\b[^,.;!?\n]{1,60}?)" + _END,
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"\bI\s+(?:\w+\s+)?(?P<x>(?:drink|eat|have|run|swim|bike|cycle|walk|read|watch|play|"
+            r"cook|meditate|train|work out|practice|practise|go)\b[^,.;!?\n]{0,50}?)\s+"
+            r"(?:every|each)\s+(?:single\s+)?(?:morning|day|evening|night|weekend|week|"
+            r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b",
+            re.I,
+        ),
+        1,
+    ),
+]
+
+
+# -- preferences (Chinese) --------------------------------------------------------------------
+_ZX = r"(?P<x>[^，,。.!！?？;；\n]{1,20}?)"
+_ZY = r"(?P<y>[^，,。.!！?？;；\n]{1,20}?)"
+_ZEND = r"(?=$|[，,。.!！?？;；\n~～]|了|啦|哦|呀|吧)"
+_ZH_ADJ = (
+    r"(?:可爱|漂亮|酷|帅|美|爽|实在|安全|干净|便宜|快|暖和|凉快|安静|"
+    r"好|好吃|好喝|好看|好听|好用|好玩|舒服|有意思|有趣|香|方便|适合我|合我口味|顺手|实用|"
+    r"靠谱|过瘾|带劲|清爽|健康|划算|自在|轻松|喜欢|有感觉|有意思|有味道|有氛围|方便)"
+    r"(?:多了|得多|一点|一些|太多)?"
+)
+_ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
+    # (pattern, polarity of x, y is the other side)
+    (
+        re.compile(
+            r"(?:我觉得|我认为|对我来说|我看)?"
+            + _ZX
+            + r"比"
+            + _ZY
+            + r"(?:更|还|要|更加)?"
+            + _ZH_ADJ
+            + _ZEND
+        ),
+        1,
+        True,
+    ),
+    (
+        re.compile(r"宁(?:可|愿)" + _ZX + r"(?:也|都)(?:不|不想|不愿意?|不会)" + _ZY + _ZEND),
+        1,
+        True,
+    ),
+    (re.compile(r"与其" + _ZY + r"[，,]?\s*(?:还)?不如" + _ZX + _ZEND), 1, True),
+    (
+        re.compile(
+            r"(?:相比(?:于|起)?|比起|跟|和)"
+            + _ZY
+            + r"(?:相比|比)?[，,]?\s*我?(?:还是)?更(?:喜欢|爱|想|愿意|倾向于?|偏向)?"
+            + _ZX
+            + _ZEND
+        ),
+        1,
+        True,
+    ),
+    (re.compile(_ZX + r"(?:胜过|好过|强过|优于)" + _ZY + _ZEND), 1, True),
+    (
+        re.compile(
+            r"我(?:还是|更|比较|一般|通常|每次|总是|都)*(?:选|挑|会选|会挑|选择)"
+            + _ZX
+            + r"(?:而不是|而非|不选|不要)"
+            + _ZY
+            + _ZEND
+        ),
+        1,
+        True,
+    ),
+    # choice
+    (
+        re.compile(
+            r"(?:^|[，,]\s*)"
+            + _ZX
+            + r"(?:不是我的菜|不适合我|不太适合我|我不感冒|我不太感冒|我没兴趣|我受不了|我接受不了|"
+            r"我吃不惯|我喝不惯|我用不惯|我不太行)" + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    (
+        re.compile(
+            r"^(?:我)?(?P<x>[^，,。我你他她]{1,6}?)(?:我|的话)?(?:是|真的|实在|完全|一般|基本上?|"
+            r"都|也|就|从来)*"
+            r"(?:不行|不碰|碰都不碰|吃不来|喝不来|吃不了|喝不了|受不了|不感冒|无感|不太行|吃不惯|"
+            r"喝不惯|用不惯|"
+            r"待不惯|住不惯|看不惯|听不惯|没兴趣|不来电|就算了|免了|(?:喝|吃|用|"
+            r"坐)了(?:就)?(?:睡不着|心慌|头疼|头晕|"
+            r"胃疼|肚子疼|拉肚子|难受|不舒服|过敏))" + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我(?:的)?(?:口味|口感|穿衣风格|风格|审美)?(?:一般|比较|"
+            r"一直)?偏(?P<x>[\u4e00-\u9fff]{1,4})" + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(r"我(?:比较|很|特别|挺|超)?能(?:吃|喝)(?P<x>[\u4e00-\u9fff]{1,3})" + _ZEND),
+        1,
+        False,
+    ),
+    (re.compile(r"必(?:带|点|喝|吃|买|去|选|备)" + _ZX + _ZEND), 1, False),
+    (re.compile(r"能(?!不)" + _ZX + r"(?:就)?(?:绝不|决不|就不|绝对不)" + _ZY + _ZEND), 1, True),
+    (
+        re.compile(r"(?P<x>[\u4e00-\u9fff]{1,4}?)(?:控|党|迷)(?:一枚|一个|本控|本党)" + _ZEND),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            _ZX + r"(?:yyds|YYDS|永远的神|才是王道|天下第一|是真的香|真香|太香了|绝了|最棒|无敌|"
+            r"好吃到哭|是我的爱|戒不掉|离不开)" + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (re.compile(r"(?:还得是|还是得|必须是|只认)" + _ZX + _ZEND), 1, False),
+    (
+        re.compile(
+            r"(?:^|[，,]\s*)"
+            + _ZX
+            + r"我(?:是|真的|实在|完全)?(?:不行|真不行|接受不了|一口都不碰|碰都不碰|无感|不感冒|"
+            r"没兴趣|不吃|不喝|不用|不碰)" + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    (
+        re.compile(
+            r"(?:^|[，,]\s*)"
+            + _ZX
+            + r"(?:太难吃|太难喝|太难用|真难吃|踩雷|劝退|就算了|免了|不太行)"
+            + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    (re.compile(r"我这(?:个)?人(?:就|特别|比较|很|最)?(?:爱|喜欢|好)" + _ZX + _ZEND), 1, False),
+    (
+        re.compile(
+            r"(?P<y>[^，,。我]{1,6}?)的话[，,]?\s*我(?:一般|通常|都|只|就|主要)?(?:喝|吃|用|选|点|"
+            r"买|听|看|穿|坐|开)" + _ZX + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (re.compile(r"宁(?:可|愿)" + _ZY + r"也要" + _ZX + _ZEND), 1, False),
+    (
+        re.compile(
+            r"我是(?:个|一个|那种)?(?P<x>夜猫子|早起的人|吃货|宅男|宅女|社恐|e人|i人|E人|I人|猫奴|"
+            r"狗奴|果粉|米粉|素食者|肉食动物|甜食控|咖啡控|"
+            r"奶茶控)" + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(_ZX + r"是我的(?:首选|最爱|心头好|必点|必备|标配|日常|菜|偶像|本命|命)" + _ZEND),
+        1,
+        False,
+    ),
+    (re.compile(r"我的(?:首选|最爱|心头好|必点|标配)(?:一直)?是" + _ZX + _ZEND), 1, False),
+    (
+        re.compile(
+            r"我(?:一般|通常|每次|总是|平时|基本|基本上|一向|向来)?(?:都)?只(?:喝|吃|用|穿|看|听|"
+            r"买|点|玩|读|坐|开|选)" + _ZX + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我(?:每次|一般|通常|总是|平时|基本上?|向来|一向)(?:都|也)?(?:会)?(?:点|选|挑|要|买)"
+            + _ZX
+            + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我是(?:个|一个|一名|资深|铁杆)?"
+            + r"(?P<x>[^，,。.!！?？;；\n的]{1,8}?)(?:党|控|迷|粉|爱好者|发烧友)"
+            + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我对"
+            + _ZX
+            + r"(?:情有独钟|很着迷|特别着迷|上瘾|很上瘾|爱不释手|很感兴趣|特别感兴趣|非常感兴趣)"
+            + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我(?:很|特别|非常|超级?|真的)?(?:偏爱|偏向|钟情于?|离不开|迷上了?|爱上了?|沉迷于?|"
+            r"着迷于?)" + _ZX + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我对"
+            + _ZX
+            + r"(?:真的|实在|完全|一点都|一点也)?(?:不太|不怎么|没啥|没什么|不是很)?(?:不感兴趣|"
+            r"没兴趣|感兴趣|兴趣不大|不感冒|感冒|无感|提不起兴趣|"
+            r"没感觉)" + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我最(?:爱|喜欢)(?:吃|喝|看|听|玩|用|去|穿)?的(?:[\u4e00-\u9fff]{1,4})?(?:是|就是)"
+            + _ZX
+            + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我?(?:不太|不怎么|不大|完全)?(?:不能|(?<=[太么大])能|没法|受不了|接受不了)(?:吃|喝|"
+            r"碰|用|看|听)?"
+            + _ZX
+            + _ZEND
+            + r"|(?:吃|喝|碰)不了"
+            + _ZX.replace("?P<x>", "?P<x2>")
+            + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    (
+        re.compile(
+            r"(?:^|[，,]\s*)我?(?P<y>[^，,。我你他她]{1,6}?)(?:必须|一定要|一定得|非得|只能|"
+            r"只要)(?:是|要|加|用)?" + _ZX + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我(?:最近|现在|这阵子|近来|这两年)?(?:很|特别|非常|超级?|真的)?(?:迷上|爱上|喜欢上|"
+            r"沉迷)了?" + _ZX + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我(?:还是|一直|真心)?觉得"
+            + _ZX
+            + r"(?:更|最|很|挺|特别|比较)?(?:好用|好吃|好喝|好看|好听|不错|顺手|舒服|靠谱)"
+            + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(r"(?:^|[，,]\s*)" + _ZX + r"对我来说(?:太|有点|有些)\S{1,4}?了" + _ZEND),
+        -1,
+        False,
+    ),
+    # habit
+    (
+        re.compile(
+            r"我(?:平时|通常|一般|每天|每周|每晚|每早|每个周末|周末|早上|晚上|经常|总是|常常|往往|"
+            r"习惯|基本上?|向来|一向|大多|多半|天天)+(?:早上|晚上|中午|都|会|要|就|也|还|习惯)*"
+            r"(?P<x>(?!不|没|很|是|在|有点|觉得|认为|想|知道|"
+            r"说)[\u4e00-\u9fff][^，,。.!！?？;；\n]{1,20}?)" + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"(?:每天|每周|每晚|每个周末|周末|平时|早上|晚上)(?:早上|晚上)?我?(?:都|一般|通常|总是|"
+            r"会)+"
+            r"(?P<x>(?!不|没)[\u4e00-\u9fff][^，,。.!！?？;；\n]{1,20}?)" + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我(?:平时|通常|一般|每天|基本上?|向来|一向|从来|从|几乎|很少|基本)*(?:都)?"
+            r"(?:不|从不|很少|几乎不|基本不|从来不|没怎么|不怎么|不太)"
+            r"(?P<x>(?:吃|喝|用|看|听|玩|穿|去|买|点|坐|开|抽|碰|熬夜|运动|跑步|早起|加班|"
+            r"打游戏|刷|追|逛|做饭|喝酒|抽烟)[^，,。.!！?？;；\n]{0,20}?)" + _ZEND
+        ),
+        -1,
+        False,
+    ),
+]
+
+#: The habits come last in each list (their preferences are ``inferred``).
+_EN_HABITS_FROM = len(_EN_PREFS) - 5
+_ZH_HABITS_FROM = len(_ZH_PREFS) - 3
+
+#: Words a liked thing never starts with: pronouns, fillers, conjunctions, verbs' helpers.
+_EN_NOT_THING = re.compile(
+    r"(?:your|you|you're|it|it's|its|that|that's|this|there|there's|we|we're|we'll|they|they're|"
+    r"he|she|our|their|his|her|those|these|yes|yeah|yep|so|as|and|but|plus|or|really|also|just|"
+    r"great|having|being|knowing|then|now|well|oh|wow|thanks|thank|hey|hi|ok|okay|sure|what|"
+    r"which|who|how|why|when|where|if|because|since|while|though|although|can't|cannot|don't|"
+    r"won't|isn't|aren't|not|no|nothing|everything|something|anything|someone|everyone|"
+    r"tough|hard|hectic|busy|here|let's|let|keep|i|i'm|i'll|i've|i'd|me|my|mine)\b",
+    re.I,
+)
+_EN_FINITE = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|being|have|has|had|will|would|can|could|should|shall|"
+    r"must|do|does|did|can't|don't|won't|'s|'re|'ve|'ll|'d)\b|'(?:s|re|ve|ll|d)\b",
+    re.I,
+)
+
+
+def _thing(x: str, strict: bool) -> bool:
+    """Whether ``x`` can be a liked thing: not opening with a pronoun or a filler, and
+    (``strict``, for a thing said first) a short phrase without a verb of its own."""
+    if not x or _EN_NOT_THING.match(x):
+        return False
+    return not strict or (len(x.split()) <= 5 and not _EN_FINITE.search(x))
+
+
+_EN_PREF_BLOCK = re.compile(
+    r"\b(?:my|his|her|their|our)\s+(?:\w+\s+)?(?:says?|thinks?|likes?|prefers?)\b|"
+    r"^(?:he|she|they|my (?:wife|husband|partner|friend|sister|brother|mom|dad|mother|father|"
+    r"boss|son|daughter|kids?|colleague|roommate)\b|[A-Z][a-z]+\s+(?:always|usually|never|only|"
+    r"really|likes?|loves?|prefers?|hates?|would|'d|says|thinks|enjoys?)\b)",
+)
+_ZH_PREF_BLOCK = re.compile(
+    r"^(?:他|她|他们|她们|我(?:妈|爸|老婆|老公|朋友|同事|女儿|儿子|哥|姐|弟|妹))"
+)
+
+
+def _split_other(value: str, lang: str) -> str:
+    return tidy_value(value, lang)
+
+
+# -- habits and choices said in any words -----------------------------------------------------
+#: A categorical frequency: the habit is stated, not guessed.
+_EN_ALWAYS = re.compile(
+    r"\b(?:always|every\s+(?:single\s+)?\w+|each\s+\w+|never|only|religiously|without fail|"
+    r"as usual|as always|like always|I always do|all the time|daily|nightly|"
+    r"for (?:\d+|many|several|ten|twenty) (?:years|decades)|rain or shine|can't live without|"
+    r"(?:once|twice|three times|four times|five times|\d+ times|\w+ times) (?:a|per|every) "
+    r"(?:day|week|month|year)|everywhere|every single time)\b",
+    re.I,
+)
+_EN_HEDGED = re.compile(
+    r"\b(?:usually|normally|typically|generally|mostly|mainly|often|regularly|tend to|"
+    r"most (?:days|mornings|nights|evenings|weekends|of the time)|on weekends|weekly)\b",
+    re.I,
+)
+#: A habit that ended, or is joked about: no preference now.
+_EN_ENDED = re.compile(
+    r"\b(?:used to|back in|back when|in my (?:twenties|thirties|teens|youth|twenties)|when I was|"
+    r"those days|anymore|any more|haven't|hasn't|quit|stopped|gave up|gonna|going to|"
+    r"wish|lmao|jk|kidding)\b|🙄|😂|🤣",
+    re.I,
+)
+_EN_NOT_HABIT = re.compile(
+    r"(?:am|'m|was|were|is|are|think|thought|feel|felt|say|said|guess|know|knew|mean|hope|"
+    r"need|have to|has to|want|wanted|try|tried|forget|forgot|wonder|get|got|can|could|"
+    r"should|must|go through|worry|worried|miss|missed|lose|lost|hate|hated|be|remember|"
+    r"believe|keep|love|like|enjoy|appreciate|cherish|treasure|agree|hold|look|find|see|let|"
+    r"bet|wonder|hope|wish|try|tried|make|made|put|give|gave|tell|told|ask|asked|call|called|"
+    r"carry|carrying|support|help|helped|push|pushed|stick around|stay|stayed|feel)",
+    re.I,
+)
+_EN_PAST = re.compile(
+    r"(?:\w+ed|ran|went|ate|drank|took|bought|had|made|saw|chose|wore|drove|rode|swam|read|wrote|"
+    r"got|picked)",
+    re.I,
+)
+_EN_HABIT = re.compile(
+    r"(?:^|[,;]\s*|\b(?:and|but|so)\s+)"
+    r"(?:(?:honestly|mostly|usually|normally|basically|generally|typically|every\s+\w+|"
+    r"each\s+\w+|on\s+\w+|at\s+\w+)\s*,?\s+)*"
+    r"(?:I(?:'d|'ll|\s+would|\s+will)?\s+|(?=been\s+\w+ing\b))(?:(?:always|usually|normally|"
+    r"typically|"
+    r"generally|mostly|mainly|often|regularly|only|still|just|also|almost always|pretty much|"
+    r"basically|tend to|been|have been|'ve been|never|rarely|seldom|hardly ever|almost never|"
+    r"nearly always|almost)\s+)*(?P<verb>[a-z]+(?:\s+(?:with|to|for|as|on|up|out|in))?)(?![\w'’])"
+    r"(?:\s+(?P<x>[^,.;!?\n]{1,60}))?",
+    re.I,
+)
+_EN_GENERIC_OBJECT = re.compile(
+    r"^(?:the same(?: \w+)?|it|them|one|that|this|those|these|a lot|too much|so much|think|"
+    r"not|nothing|anything|something)\b",
+    re.I,
+)
+_EN_HABIT_CUT = re.compile(
+    r"\s+(?:every|each|again|as usual|as always|like always|always|daily|religiously|"
+    r"without fail|for (?:\d+|many|several|ten|twenty) (?:years|decades)|while|when|whenever|"
+    r"before|after|because|since|so|but|and I|on (?:my|the|weekends)|at (?:the|work|home)|"
+    r"in the (?:morning|evening)|rain or shine|no matter)\b.*$",
+    re.I,
+)
+
+
+def _en_habit(clause: str) -> list[tuple[str, int, str]]:
+    """A first-person habit or choice ("I run every morning", "I went with the window seat
+    again, as usual", "Been using vim for 12 years") as a liking of what it is about."""
+    s = clause.strip()
+    explicit = _EN_ALWAYS.search(s)
+    if not (explicit or _EN_HEDGED.search(s)) or _EN_ENDED.search(s):
+        return []
+    m = _EN_HABIT.search(s)
+    if m is None:
+        nominal = re.match(
+            r"^(?P<x>[A-Za-z][\w' -]{2,30}?)\s+(?:every|each)\s+(?:single\s+)?(?:morning|day|"
+            r"night|evening|week|weekend|year|month|time|\w+day)s?\b",
+            s,
+        )  # "Cold showers every morning, can't live without them"
+        if nominal and _thing(nominal["x"], strict=True) and not re.search(r"ing\b", nominal["x"]):
+            return [(tidy_value(nominal["x"], "en"), 1, "explicit" if explicit else "inferred")]
+        return []
+    verb = m["verb"]
+    if _EN_NOT_HABIT.fullmatch(verb.split()[0]):
+        return []
+    if _EN_PAST.fullmatch(verb.split()[0]) and not re.search(
+        r"as usual|as always|like always|I always do|every time|again,? as", s, re.I
+    ):
+        return []
+    x = _EN_HABIT_CUT.sub("", " " + (m["x"] or "")).strip()
+    x = re.sub(r"^(?:the same|my usual|my|the|a|an|some)\s+", "", x, flags=re.I)
+    if not x or _EN_GENERIC_OBJECT.match(x):
+        x = verb.split()[0]
+    neg = re.search(r"\b(?:never|rarely|seldom|hardly)\b", s[m.start() : m.start("verb")], re.I)
+    polarity = -1 if neg else 1
+    return [(tidy_value(x, "en"), polarity, "explicit" if explicit else "inferred")]
+
+
+_ZH_FREQ = (
+    r"(?:每天|每周|每年|每月|每晚|每早|每次|每回|每个[\u4e00-\u9fff]{1,2}|一直|总是|永远|一般|通常|"
+    r"平时|经常|常常|向来|一向|天天|基本上?|老是|往往|都是|又|还是|也|都|只|什么都|从来都|一年四季|"
+    r"早上|晚上|周末|平常|平日|日常|一周|一个星期|一个月|主要|大多|多数|大部分时候)"
+)
+_ZH_ALWAYS = re.compile(r"每|一直|总是|永远|向来|一向|天天|只|都是|什么都|从来都|无\S不欢|越\S越好")
+_ZH_ENDED = re.compile(
+    r"以前|小时候|曾经|那时候|那会儿|上大学|读书的时候|戒了|不再|早就不|现在不|早不|已经不|"
+    r"不玩了|不喝了|不吃了|开玩笑|说笑|😂|🤣|🙄|如果|要是|万一|假如|打算|准备|想要?试试"
+)
+_ZH_HABIT_VERBS = (
+    r"(?:喝|吃|用|听|看|玩|买|点|穿|选|挑|开|坐|骑车|骑|跑步|跑|冲|泡|加|睡|读|写|做|去|逛|追|刷|"
+    r"戴|带|订|住|走路|走|游泳|练|打)"
+)
+_ZH_HABIT = re.compile(
+    rf"(?P<pre>[^，,。；;！!？?]{{0,16}}?)(?:(?<![们的])我(?![们的妈爸女儿子婆公朋同室老哥姐弟妹家])|"
+    rf"^(?=每天|每周|每晚|每个|周末|平时|平常|早上|晚上|上午|下午|夏天|冬天|春天|秋天|假期|工作日|"
+    rf"通勤|出门|在家|上班))"
+    rf"[^，,。；;我]{{0,14}}?{_ZH_FREQ}+(?:早上|晚上|中午)?(?:都|也|会|是|只|要)*"
+    rf"[^，,。；;]{{0,6}}?(?P<verb>{_ZH_HABIT_VERBS})了?(?P<x>[^，,。；;！!？?]{{0,14}})"
+)
+#: Someone other than the user, said first: "小王", "我哥", "他们", "老板".
+_ZH_PERSON = re.compile(
+    r"他|她|它们|[\u4e00-\u9fff]{0,2}(?:哥|姐|弟|妹|妈|爸|叔|姨|舅|总|老师|同学|同事|朋友|老板|"
+    r"领导|室友|儿子|女儿|老婆|老公|孩子|宝宝|闺蜜|男友|女友|对象|家人|爷爷|奶奶|外婆|外公)|"
+    r"小[\u4e00-\u9fff](?![时时候])|老[王李张刘陈杨赵黄周吴]|公司|学校|单位|部门"
+)
+_ZH_GENERIC_OBJECT = re.compile(r"^(?:同一款|同一个|一样的|这个|那个|它|这些|那些|这样|那样)")
+
+
+def _zh_habit(clause: str) -> list[tuple[str, int, str]]:
+    """A habit or choice said in Chinese ("我一直用 vim", "星巴克我每次都点馥芮白",
+    "黑色运动鞋我每年都买同一款", "周末都是睡到自然醒") as a liking of what it is about."""
+    s = clause.strip()
+    if _ZH_ENDED.search(s) or _ZH_PREF_BLOCK.match(s):
+        return []
+    out: list[tuple[str, int, str]] = []
+    idiom = re.search(
+        r"无(?P<x>[\u4e00-\u9fff])不欢|(?P<y>[\u4e00-\u9fff]{1,4}?)(?:的)?越\S越好", s
+    )
+    if idiom:
+        out.append((idiom["x"] or idiom["y"], 1, "explicit"))
+    best = re.search(
+        r"(?P<x>[^，,。；;！!？?我]{2,12}?)(?:效率最高|最舒服|最合适|最有感觉|最香|最好用|最顺手)",
+        s,
+    )
+    if best:
+        out.append((strip_particles(best["x"]), 1, "explicit"))
+    out += _zh_habit_of(s)
+    weekly = re.search(
+        r"我(?:一周|每周|一个星期|一天|每天|一个月|"
+        r"每月)(?P<x>[\u4e00-\u9fff]{1,6}?)[一二三四五六七两几\d]+次",
+        s,
+    )
+    if weekly:
+        out.append((weekly["x"], 1, "explicit"))
+    without = re.search(
+        r"我[^，,。]{0,6}?(?:从来|一般|平时|都)?不(?:加|放)(?P<x>[\u4e00-\u9fff]{1,4})", s
+    )
+    if without and not out:
+        out.append((without["x"], -1, "explicit"))
+    unused = re.search(r"(?:用|吃|喝|穿|住|睡|看|听)不惯(?P<x>[^，,。；;！!？?]{1,10})", s)
+    if unused:
+        out.append((strip_particles(unused["x"]), -1, "explicit"))
+    return out
+
+
+def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
+    m = _ZH_HABIT.search(s)
+    if m is None or not re.search(_ZH_FREQ, s):
+        return []
+    if re.search(r"(?:我们|他|她|他们|老板|同事)[^，,。]{0,4}" + _ZH_FREQ, s[: m.start("verb")]):
+        return []
+    if _ZH_PERSON.search(
+        s[: m.start("verb")].split("我")[0]
+        if "我" in s[: m.start("verb")]
+        else s[: m.start("verb")]
+    ):
+        return []  # someone else's habit
+    source = "explicit" if _ZH_ALWAYS.search(s) else "inferred"
+    polarity = -1 if re.search(r"(?:不|从不|很少|没)\S?$", s[: m.start("verb")]) else 1
+    x = strip_particles(
+        re.sub(r"(?:比较多|最多|居多|多一些|多一点|比较多一些)$", "", m["x"].strip())
+    )
+    if not x or _ZH_GENERIC_OBJECT.match(x):
+        topic = strip_particles(re.sub(r"我.*$", "", m["pre"]).strip())
+        x = topic if len(topic) >= 2 else m["verb"] + x
+    elif len(x) <= 1:
+        x = m["verb"] + x
+    if len(x) < 2:
+        return []
+    return [(x, polarity, source)]
+
+
+def preferences_of(clause: str) -> list[tuple[str, int, str]]:
+    """``(value, polarity, source)`` of each preference ``clause`` states by comparison,
+    habit or choice (the dispreferred side of a comparison is ``inferred``).
+
+    Example:
+        >>> preferences_of("Every morning I have a flat white.")  # a categorical habit: stated
+        [('have a flat white', 1, 'explicit')]
+        >>> preferences_of("Mostly I listen to 90s hip hop while coding.")  # a hedged one: guessed
+        [('90s hip hop', 1, 'inferred')]
+        >>> preferences_of("Spicy food is not my thing.")
+        [('Spicy food', -1, 'explicit')]
+        >>> preferences_of("比起米饭，我更喜欢面条。")
+        [('面条', 1, 'explicit'), ('米饭', -1, 'inferred')]
+        >>> preferences_of("If I liked jazz I'd go.")
+        []
+    """
+    s = clause.strip()
+    if not s or is_question(s) or NOW_ONLY.search(s):
+        return []
+    zh = is_cjk_text(s)
+    if zh:
+        if (
+            ZH_HYPOTHETICAL.search(s)
+            or ZH_REPORTED.search(s)
+            or _ZH_PREF_BLOCK.match(s)
+            or reported_zh(s)
+        ):
+            return []
+        if re.search(r"如果|要是|假如|以前|过去|曾经|小时候", s):
+            return []
+        for i, (pattern, pol, other) in enumerate(_ZH_PREFS):
+            m = pattern.search(s)
+            if m is None:
+                continue
+            x = tidy_value(m.group("x") or m.groupdict().get("x2") or "", "zh")
+            if not x or re.fullmatch(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个", x):
+                continue
+            habit = i >= _ZH_HABITS_FROM and not _ZH_ALWAYS.search(s)
+            out = [(x, pol, "inferred" if habit else "explicit")]
+            if other and m.group("y"):
+                y = tidy_value(m.group("y"), "zh")
+                if y:
+                    out.append((y, -pol, "inferred"))
+            return out
+        return _zh_habit(s)
+    if EN_HYPOTHETICAL.search(s) and not re.search(r"given the choice|if I had to", s, re.I):
+        return []
+    if re.search(r"\b(?:if|unless|suppose|used to|once|when I was)\b", s, re.I) and not re.search(
+        r"given the choice|if I (?:had|have) to (?:choose|pick)|if it's up to me", s, re.I
+    ):
+        return []
+    if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s):
+        return []
+    for i, (pattern, pol) in enumerate(_EN_PREFS):
+        m = pattern.search(s)
+        if m is None:
+            continue
+        x = tidy_value(m.group("x") or m.groupdict().get("x2") or "", "en")
+        x = re.sub(r"^(?:the|a|an|some|my)\s+", "", x, flags=re.I) if i < 3 else x
+        if not _thing(x, strict=m.start("x" if m.group("x") else "x2") <= 2):
+            continue
+        if not x or re.match(
+            r"(?:it|that|this|them|those|these|you|one|ones|so|too|what|which|much|more|less|"
+            r"sure|know|think|mean|do|did|not|can't|cannot|nothing|no one|nobody|there|he|she|"
+            r"they|we|I)(?:\s|$)",
+            x,
+            re.I,
+        ):
+            continue
+        habit = i >= _EN_HABITS_FROM and not _EN_ALWAYS.search(s)
+        out = [(x, pol, "inferred" if habit else "explicit")]
+        if "y" in m.re.groupindex and m.group("y"):
+            y = tidy_value(m.group("y"), "en")
+            y = re.sub(r"^(?:the|a|an|some|my)\s+", "", y, flags=re.I)
+            if y:
+                out.append((y, -pol, "inferred"))
+        return out
+    return _en_habit(s)

@@ -1,0 +1,549 @@
+"""Slots of the user's life said in passing, so a newer value can supersede an older one.
+
+Where the user lives, works, what they do, who their manager is, who a person is to
+them, how many of something they have, when an event is and what they plan: each is a
+*slot* with one value at a time. People rarely say "I live in X" twice; the new value
+comes in passing ("Our new place in Porto has a river view", "搬来深圳第一周",
+"Tom took over as my boss", "老三出生了", "答辩提前到2月18号了"). This module reads such
+statements, in English and Chinese, as ``fact`` atoms whose key names the slot:
+
+=================  ==========================================================
+key                slot
+=================  ==========================================================
+``location``       the city the user lives in
+``employer``       who the user works for
+``occupation``     what the user does, or their level
+``manager``        who the user reports to
+``role of NAME``   who NAME is to the user
+``number of X``    how many X the user has (children, cats, plants, books...)
+``date of X``      when event X is (wedding, flight, defence, dentist...)
+``plan``           what the user plans to do
+=================  ==========================================================
+
+The long-term layers keep one value per slot (see :func:`is_slot_key`): a new value
+supersedes the old one, which stays marked as earlier.
+
+Example:
+    >>> said = "Last day at Shopify was Friday; I start at Stripe on Monday!"
+    >>> [(k, v) for k, v, _ in slots_of(said)]
+    [('employer', 'Stripe')]
+    >>> [(k, v) for k, v, _ in slots_of("答辩提前到2月18号了，得抓紧。")]
+    [('date of 答辩', '2月18号')]
+    >>> [(k, v) for k, v, _ in slots_of("Baby number three is here!")]
+    [('number of children', 'three')]
+"""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.clauses import is_question
+from langgraph_memory.extraction.entities import find_entities, sentence_spans
+from langgraph_memory.extraction.rules import PROFILE_KEYS
+
+__all__ = ["slots_of", "is_slot_key", "is_profile_key", "SLOT_KEYS"]
+
+#: The fixed slot keys (``role of``, ``number of`` and ``date of`` keys are open).
+SLOT_KEYS = frozenset({"location", "employer", "occupation", "manager", "plan"})
+_OPEN = ("role of ", "number of ", "date of ", "role_of_", "number_of_", "date_of_")
+
+
+def is_slot_key(key: str) -> bool:
+    """Whether a fact key names a slot with one value at a time.
+
+    Example:
+        >>> is_slot_key("number of cats"), is_slot_key("date_of_wedding"), is_slot_key("likes")
+        (True, True, False)
+    """
+    k = key.strip().lower()
+    return k in SLOT_KEYS or k.startswith(_OPEN)
+
+
+def is_profile_key(key: str) -> bool:
+    """Whether a fact with this key describes the user (and belongs in the profile): one
+    of :data:`~langgraph_memory.extraction.rules.PROFILE_KEYS`, or a slot of their life.
+
+    Example:
+        >>> is_profile_key("location"), is_profile_key("number of cats"), is_profile_key("note")
+        (True, True, False)
+    """
+    return key in PROFILE_KEYS or is_slot_key(key)
+
+
+Slot = tuple[str, str, int]  # (key, value, offset in the text)
+
+# -- shared lexicons ----------------------------------------------------------------------------
+_NUM_EN = (
+    r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|a dozen|dozen)"
+)
+_NUM_ZH = r"(?:[0-9]+|[一二两三四五六七八九十百]+)"
+#: What is counted, by its kind: the key of a count ("number of children").
+_COUNTED = [
+    (
+        r"kids?|child(?:ren)?|bab(?:y|ies)|sons?|daughters?|孩子|小孩|娃|宝宝|儿子|女儿|"
+        r"老[二三四五]",
+        "children",
+    ),
+    (r"cats?|kittens?|猫咪?", "cats"),
+    (r"dogs?|pupp(?:y|ies)|狗狗?", "dogs"),
+    (r"plants?|ferns?|succulents?|flowers?|cacti|cactus|pots?|花|多肉|植物|绿植|盆栽|盆", "plants"),
+    (r"books?|novels?|titles?|书", "books"),
+    (r"cars?|车", "cars"),
+    (r"bikes?|bicycles?|自行车", "bikes"),
+    (
+        r"employees|people on (?:my|the) team|reports|direct reports|下属|员工|组员",
+        "people on the team",
+    ),
+    (r"languages?|语言", "languages"),
+    (r"marathons?|马拉松", "marathons"),
+]
+#: Events a date belongs to, by kind (the key of a date: "date of wedding").
+_EVENTS = [
+    (r"wedding|婚礼|结婚|办酒", "wedding"),
+    (r"flight|fly(?:ing)? out|fly|plane|航班|飞机|机票|起飞", "flight"),
+    (r"defen[cs]e|viva|答辩", "答辩"),
+    (r"dentist|dental|teeth|牙医|看牙|口腔|牙", "dentist"),
+    (r"doctor|check-?up|appointment|医生|体检|复查|看病|门诊", "appointment"),
+    (r"interview|面试", "interview"),
+    (r"exam|test|考试", "exam"),
+    (r"launch|release|ship date|deadline|上线|发布|截止|交付", "launch"),
+    (r"meeting|会议|开会|周会|例会", "meeting"),
+    (r"party|聚会|派对|生日会", "party"),
+    (r"move|moving|搬家", "move"),
+    (r"trip|vacation|holiday|旅行|旅游|度假|出差", "trip"),
+    (r"surgery|operation|手术", "surgery"),
+    (r"concert|show|演唱会|演出", "concert"),
+    (r"birthday|生日", "birthday"),
+]
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+_DATE_EN = (
+    rf"(?:{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}|"
+    r"the\s+\d{1,2}(?:st|nd|rd|th)|(?:next\s+|this\s+)?(?:monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)(?:\s+(?:morning|afternoon|evening|at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?))?|"
+    rf"\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}}|next (?:week|month|year)|"
+    rf"(?:early|mid|late|end of)\s+{_MONTH})"
+)
+_DATE_ZH = (
+    r"(?:[0-9一二三四五六七八九十]{1,2}月[0-9一二三四五六七八九十]{1,3}[号日]?|"
+    r"(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天](?:[上下]午|早上|"
+    r"晚上)?(?:[0-9一二三四五六七八九十]{1,2}点(?:半)?)?|"
+    r"[0-9一二三四五六七八九十]{1,2}号|[0-9一二三四五六七八九十]{1,2}月(?:底|初|中|份)?|明天|后天|"
+    r"下个?月|"
+    r"下周|月底|月初|年底|明年|下半年|春节后|国庆后)"
+)
+
+
+def _kind_of(word: str, table: list[tuple[str, str]]) -> str | None:
+    for pattern, kind in table:
+        if re.search(rf"(?:{pattern})", word, re.I):
+            return kind
+    return None
+
+
+# -- English ------------------------------------------------------------------------------------
+_CAP = r"(?P<v>[A-Z][\w&.'-]*(?:\s+(?:[A-Z][\w&.'-]*|de|da|do|of))*)"
+_EN_CITY = [
+    rf"\b(?i:new|our|my)\s+(?i:place|flat|apartment|house|home|neighbou?rhood)\s+in\s+{_CAP}",
+    rf"\b(?i:greetings|hello|hi|writing)\s+from\s+{_CAP}",
+    rf"\b(?i:settled|settling|relocated|relocating|moved|moving|landed|arrived)\s+(?i:in|into|to|"
+    rf"down in)\s+{_CAP}",
+    rf"\b(?i:live|living|based|staying)\s+in\s+{_CAP}",
+    rf"\b(?i:home is) (?:now\s+)?{_CAP}",
+    rf"\b{_CAP}\s+is (?:home|my home) now\b",
+    rf"\b(?i:here in) {_CAP}",
+    rf"\b(?i:lease on|signed for|rented|bought|renting)\s+(?i:a|an|the|our|my)\s+"
+    rf"(?i:apartment|flat|place|house|condo|room|studio)\s+(?i:in)\s+{_CAP}",
+    rf"\b(?i:home in|now in|living in|life in)\s+{_CAP}",
+    rf"\b(?i:back in)\s+{_CAP}(?=[^.!?]{{0,60}}\b(?i:home|for good|moved|settled|now)\b)",
+    rf"\b(?i:in)\s+{_CAP}\s+(?i:now|these days|for good)\b",
+]
+_EN_EMPLOYER = [
+    rf"\b(?i:start|started|starting|begin|began|joined|joining|join)\s+(?:at|with)?\s*{_CAP}",
+    rf"\b(?i:job|position|role|offer|gig|internship)\s+(?:at|with)\s+{_CAP}",
+    rf"\b(?i:work|working|worked)\s+(?:at|for)\s+{_CAP}",
+    rf"\b(?i:hired by|employed by|signed with|offer from|contract with)\s+{_CAP}",
+    rf"\b(?i:first|last)\s+(?:day|week)\s+at\s+{_CAP}",
+    rf"\b[Mm]y\s+{_CAP}\s+(?:badge|laptop|email|account|onboarding|contract|offer|team)",
+    rf"\b{_CAP}'s\s+(?:cafeteria|canteen|office|campus|perks?|onboarding|HR)\b(?=.*\b(?:job|work|"
+    rf"team|"
+    r"colleagues|coworkers|perk)\b)",
+]
+_EN_FREELANCE = re.compile(
+    r"\bI(?:'m| am)\s+(?:now\s+)?(?P<v>freelance|self-employed|a freelancer|unemployed)\b", re.I
+)
+_EN_JOB = [
+    r"\b(?:now that|since)\s+I(?:'m| am)\s+an?\s+(?P<v>[\w -]{3,40}?)(?=\s+(?:at|in|for|with)\b|"
+    r"[,.;!]|$)",
+    r"\bI(?:'m| am)\s+(?:now\s+)?an?\s+(?P<v>(?:[\w-]+\s+){0,3}(?:teacher|developer|engineer|"
+    r"designer|"
+    r"analyst|manager|nurse|doctor|lawyer|accountant|consultant|scientist|researcher|writer|"
+    r"student|intern|architect|chef|pharmacist|professor|lead|director|programmer|"
+    r"administrator|officer|technician|editor|producer|salesperson|recruiter))\b",
+    r"\b(?:made|became|got promoted to|promoted to|now a|stepped up to|"
+    r"moved up to)\s+(?P<v>(?:a\s+|an\s+)?"
+    r"(?:senior|junior|lead|principal|staff|head|chief|manager|director|partner|associate|vp|"
+    r"[\w-]+\s+(?:lead|manager|director|engineer|developer))(?:\s+[\w-]+)?)",
+    r"\b(?:work|working)\s+as\s+(?:an?\s+)?(?P<v>[\w -]{3,30}?)(?=[,.;!]|\s+(?:at|in|for)\b|$)",
+    r"\b(?:job|role|position|career)\s+as\s+(?:an?\s+)?(?P<v>[\w -]{3,30}?)(?=[,.;!]|\s+(?:at|in|"
+    r"for|today|now)\b|$)",
+    r"\bI(?:'ve| have)\s+been\s+an?\s+(?P<v>[\w -]{3,30}?)\s+for\b",
+    r"\b(?:now|these days)\s+I\s+(?P<v>(?:teach|coach|tutor|write|design|code|nurse|"
+    r"manage)\s+[\w -]{2,30}?)"
+    r"(?=[,.;!]|\s+(?:full|part)[- ]time\b|$)",
+]
+_EN_MANAGER = [
+    r"\b[Mm]y\s+(?:new\s+)?(?:manager|boss|supervisor|team lead|lead|line manager)\s*(?:is|,|"
+    r":)\s*(?:now\s+)?"
+    r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
+    r"\b(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:is|became|took over as|is now|has become|"
+    r"stepped "
+    r"in as)\s+my\s+(?:new\s+)?(?:manager|boss|supervisor|team lead|lead|line manager)",
+    r"\bI(?:'m| am)?\s+(?:now\s+)?(?:report(?:ing)?|answer(?:ing)?)\s+to\s+"
+    r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
+    r"\b[Tt]he new\s+(?:head of (?:the\s+)?department|manager|boss|supervisor|team lead|lead|"
+    r"director),?\s+"
+    r"(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
+    r"\b[Mm]y\s+(?:manager|boss|supervisor|team lead)\s+(?P<v>[A-Z][\w'-]+)",
+]
+_EN_ROLE = [
+    r"\b[Mm]y\s+(?P<v>[\w -]{2,20}?)'s\s+name\s+is\s+(?P<who>[A-Z][\w'-]+)",
+    r"\b(?P<who>[A-Z][\w'-]+)\b[^.;!?]{0,60}?\b(?:she|he|they)(?:'s|'re| is| are)\s+(?:now\s+|"
+    r"just\s+|only\s+)*"
+    r"(?:an?|my)\s+(?:new\s+)?(?P<v>[\w -]{2,30}?)(?:\s+now)?(?=[,.;!]|$|\s+(?:on|at|in|for)\b)",
+    r"\b(?P<who>[A-Z][\w'-]+)\s+is\s+(?:now\s+)?my\s+(?:new\s+)?(?P<v>[\w -]{2,30}?)(?:\s+now)?"
+    r"(?=[,.;!]|$|\s+(?:on|at|in|for)\b)",
+    r"\b(?P<who>[A-Z][\w'-]+)\b[^.;!?]{0,60}?\b(?:she|he|they)(?:'s|'re| is|"
+    r" are)\s+(?:now\s+)?my\s+"
+    r"(?:new\s+)?(?P<v>[\w -]{2,30}?)(?:\s+now)?(?=[,.;!]|$|\s+(?:on|at|in|for)\b)",
+]
+#: Who someone can be to the user.
+_ROLE_WORDS = re.compile(
+    r"(?:new\s+)?(?:assistant|co-?lead|colleague|co-?worker|partner|manager|boss|roommate|flatmate|"
+    r"housemate|neighbou?r|landlord|landlady|tenant|doctor|dentist|therapist|teacher|tutor|"
+    r"mentor|coach|student|intern|client|report|direct report|deputy|lead|team lead|friend|"
+    r"best friend|ex|fianc[ée]e?|bestie|buddy|classmate|teammate|co-?founder|business partner|"
+    r"accountant|lawyer|trainer|supervisor|advisor|adviser|wife|husband|girlfriend|boyfriend|"
+    r"sister|brother|cousin|aunt|uncle|mom|dad|mother|father|son|daughter|nanny|babysitter|"
+    r"employee|employer|editor|agent|secretary)",
+    re.I,
+)
+#: A job or an employer that ended: "Lost my job at Door Dash", "I used to work for…".
+_EN_JOB_ENDED = re.compile(
+    r"\b(?:lost my job|laid off|fired|quit my job|left my job|used to|former|ex-|years ago|"
+    r"back when|when I was)\b",
+    re.I,
+)
+_EN_COUNT = [
+    rf"\b(?:I|we|We)(?:'ve| have)?\s+(?:got|have|own|read|finished|adopted|raised|rescued|"
+    rf"took in)\s+"
+    rf"(?P<v>{_NUM_EN}|a second|a third|a fourth|a fifth|another|an?)\s+(?:more\s+)?(?P<n>[a-z]+)",
+    rf"\b(?P<n>[a-z]+)\s+number\s+(?P<v>{_NUM_EN})\b",
+    rf"\b(?:number|no\.)\s+(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)",
+    rf"\b(?:is|are|at|up to|now)\s+(?:at\s+)?(?P<v>{_NUM_EN})\s+(?:now|total|in total)\b",
+    rf"\b(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)\s+(?:now|in total|total|altogether)\b",
+    rf"\b(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)\s+on my\b",
+]
+_EN_DATE_SET = re.compile(
+    rf"\b(?:the|my|our)?\s*(?P<e>[\w ]{{2,30}}?)\s+(?:is|was|'s)\s+(?:now\s+)?(?:on|for|"
+    rf"scheduled for|"
+    rf"set for|planned for|booked for)\s+(?P<v>{_DATE_EN})",
+    re.I,
+)
+_EN_DATE_MOVED = re.compile(
+    rf"\b(?:pushed|moved|postponed|rescheduled|delayed|bumped|brought|shifted|rebooked|changed|"
+    rf"slipped|slid|pulled|got pushed|was moved|is now)"
+    rf"(?P<e>[\w ]{{0,40}}?)\s+(?:back\s+|forward\s+|up\s+)?(?:to|until|for)\s+(?P<v>{_DATE_EN})",
+    re.I,
+)
+_EN_DATE_NOW = re.compile(
+    rf"\b(?P<e>fly|flying|fly out|leave|leaving)\b[^.;!?]{{0,20}}?\bon\s+(?P<v>{_DATE_EN})", re.I
+)
+_EN_PLAN = [
+    r"\b(?:change of plans?|plans? changed|new plan)\b[,:;.!\s-]*(?:we(?:'re| are)|I(?:'m| am)|"
+    r"we'll|I'll)?\s*"
+    r"(?:now\s+)?(?:going to\s+|gonna\s+)?(?P<v>[^.;!?]{3,80}?)(?:\s+instead)?(?=[.;!?]|$)",
+    r"(?:^|\b(?:I'm|I am|we're|we are|I|we)\s+)(?:planning|plan|planned|hoping)\s+to\s+"
+    r"(?P<v>[^.;!?,]{3,60}?)(?=\s+(?:this|next|on)\s+(?:weekend|week|saturday|sunday|month|"
+    r"summer)|[.;!?,]|$)",
+    r"\b(?:I'm|I am|we're|we are)\s+going\s+to\s+(?P<v>[^.;!?,]{3,60}?)(?=\s+(?:this|next|on)\s+"
+    r"(?:weekend|week|saturday|sunday|month|summer|winter|spring|fall|autumn|year|holiday)\b)",
+    r"\b(?:we(?:'re| are)|I(?:'m| am))\s+(?P<v>[a-z]+ing\s+[^.;!?,]{3,60}?)\s+instead\b",
+    r"\b(?:this|next)\s+(?:weekend|summer|winter|spring|fall|autumn|month|week|year|"
+    r"holiday)\s*,?\s*"
+    r"(?:we(?:'re| are)|I(?:'m| am))\s+(?:going\s+|heading\s+|"
+    r"off\s+)?(?P<v>[^.;!?,]{3,60}?)(?=[.;!?,]|$)",
+    r"\b(?:thinking of|considering|hoping to)\s+(?P<v>[a-z]+ing\s+[^.;!?,]{3,60}?)(?=[.;!?,]|$)",
+]
+
+
+_EN_TIME_TAIL = re.compile(
+    r"(?:\s+(?:last|this|next)\s+(?:week|month|year|weekend|\w+day)|\s+(?:yesterday|today|tonight|"
+    r"now|already|again|finally|at last|lol|haha)|\s+(?:last|this|next))+$",
+    re.I,
+)
+
+
+def _en(text: str) -> list[Slot]:
+    out: list[Slot] = []
+
+    def add(key: str, value: str, at: int) -> None:
+        value = _EN_TIME_TAIL.sub("", value.strip(" ,.;:!'\"")).strip(" ,")
+        if value and not any(k == key for k, _, _ in out):
+            out.append((key, value, at))
+
+    lives = _first(text, _EN_CITY)
+    if lives and re.search(r"\b(?:used to|years ago|last year|when I was|visited|went to)\b", text):
+        lives = None  # a place the user was, not where they live
+    if lives and re.fullmatch(
+        rf"{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day", lives[0], re.I
+    ):
+        lives = None  # "moved to Thursday": a date
+    if lives:
+        add("location", lives[0], lives[1])
+    ended = _EN_JOB_ENDED.search(text)
+    free = _EN_FREELANCE.search(text)
+    works = _last(text, _EN_EMPLOYER)  # "Last day at Shopify… I start at Stripe": the latter
+    if ended:
+        works = None
+    if works and not re.match(r"(?:I|The|My|We|Monday|Friday|Today)$", works[0]):
+        add("employer", works[0], works[1])
+    elif free and not ended:
+        add("employer", free["v"].replace("a freelancer", "freelance"), free.start("v"))
+    job = None if ended else _first(text, _EN_JOB, flags=re.I)
+    if job:
+        add("occupation", re.sub(r"^(?:a|an)\s+", "", job[0], flags=re.I), job[1])
+    boss = _last(text, _EN_MANAGER)
+    if boss:
+        add("manager", boss[0], boss[1])
+    for pattern in _EN_ROLE:
+        m = re.search(pattern, text)
+        if m and not _ROLE_WORDS.fullmatch(m["v"].strip()):
+            continue  # "Dance is my passion", "Iron Man is my top pick": no one
+        if m and not re.match(r"(?:manager|boss|supervisor|lead)$", m["v"].strip(), re.I):
+            if m["who"] not in ("I", "It", "This", "That", "He", "She", "They", "There"):
+                add(f"role of {m['who']}", m["v"], m.start("v"))
+                break
+    for pattern in _EN_COUNT:
+        m = re.search(pattern, text, re.I)
+        if m is None:
+            continue
+        noun = m.groupdict().get("n") or ""
+        kind = _kind_of(noun, _COUNTED) if noun else _kind_of(text, _COUNTED)
+        if kind:
+            add(f"number of {kind}", m["v"], m.start("v"))
+            break
+    for rx in (_EN_DATE_MOVED, _EN_DATE_SET, _EN_DATE_NOW):
+        m = rx.search(text)
+        if m is None:
+            continue
+        event = _kind_of(m["e"] or "", _EVENTS) or _kind_of(text, _EVENTS)
+        if event:
+            add(f"date of {event}", m["v"], m.start("v"))
+            break
+    plan = _first(text, _EN_PLAN, flags=re.I)
+    if plan:
+        add("plan", re.sub(r"\s+(?:this|next)\s+weekend$", "", plan[0]), plan[1])
+    return out
+
+
+def _first(text: str, patterns: list[str], flags: int = 0) -> tuple[str, int] | None:
+    for pattern in patterns:
+        m = re.search(pattern, text, flags)
+        if m:
+            return m["v"], m.start("v")
+    return None
+
+
+def _last(text: str, patterns: list[str], flags: int = 0) -> tuple[str, int] | None:
+    best: tuple[str, int] | None = None
+    for pattern in patterns:
+        for m in re.finditer(pattern, text, flags):
+            if best is None or m.start("v") > best[1]:
+                best = (m["v"], m.start("v"))
+    return best
+
+
+# -- Chinese ------------------------------------------------------------------------------------
+_ZPLACE = r"(?P<v>[\u4e00-\u9fff]{2,5}?)"
+_ZH_CITY = [
+    r"(?:住在|定居在?|安家在|落户)" + _ZPLACE + r"(?=[，,。！!；;了\s]|$|这边|那边|的)",
+    r"(?:搬来|搬到|搬去|搬回|回到|回|来到|到了|落脚)"
+    + _ZPLACE
+    + r"(?=[，,。！!；;\s]|$|以后|之后|第|了|后|的|这边|那边|定居|生活|安顿)",
+    r"在" + _ZPLACE + r"(?:安顿|定居|生活|住下|落脚|扎根|租了房|买了房)",
+    r"(?:^|[，,。])"
+    + _ZPLACE
+    + r"这边(?=[^，,。]{0,12}(?:冬天|夏天|天气|气候|房租|空气|下雨|干|冷|热|潮))",
+    r"我在" + _ZPLACE + r"住了",
+]
+_ZH_EMPLOYER = [
+    r"(?:入职|加入|跳槽到|跳到|去了|"
+    r"进了)(?:了)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦|工作|上班)",
+    r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)",
+    r"我(?:现在|目前)?在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:工作|上班|任职|实习)",
+]
+_ZH_JOB = [
+    r"我(?:现在)?是(?:一名|一个|个)?(?P<v>(?:初级|中级|高级|资深|首席)?[\u4e00-\u9fff]{0,4}(?:开发|"
+    r"工程师|程序员|"
+    r"老师|教师|设计师|产品经理|运营|会计|医生|护士|律师|分析师|研究员|经理|总监|实习生|学生))",
+    r"(?:升|升到|升为|升成|当上了?|转成|转为|晋升为?)(?!职|级|值)(?P<v>(?:初级|中级|高级|资深|"
+    r"首席)?[\u4e00-\u9fff]{1,6}?)"
+    r"(?=[，,。！!；;\s]|$|了|啦)",
+    r"(?:转行|改行)(?:去)?(?:做|当|成了?|干)(?P<v>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|啦)",
+]
+_ZH_ROLE = [
+    r"(?P<who>[\u4e00-\u9fff]{2,3}?)(?:升职|升了|调岗|换岗|转岗)[^。]{0,6}?(?:现在|已经)?(?:是|"
+    r"成了|当了)我的?"
+    r"(?P<v>[\u4e00-\u9fff]{1,4}?)(?=[，,。！!；;\s]|$|了|啦)",
+    r"(?P<who>[\u4e00-\u9fff]{2,3}?)是我的?(?P<v>[\u4e00-\u9fff]{1,4}?)(?=[，,。！!；;\s]|$|了|啦)",
+]
+_ZH_MANAGER = [
+    r"我(?:的)?(?:新)?(?:领导|上级|老板|经理|主管|组长|上司|leader)(?:现在)?(?:是|叫|"
+    r"换成了?)(?P<v>[\u4e00-\u9fff]{1,4}?)"
+    r"(?=[，,。！!；;\s]|$|了|啦)",
+    r"(?:现在)?我?归(?P<v>[\u4e00-\u9fff]{1,4}?)管",
+    r"(?P<v>[\u4e00-\u9fff]{2,4}?)(?:成了|是|当了|接任)我(?:的)?(?:新)?(?:领导|上级|老板|经理|主管|"
+    r"组长|上司)",
+    r"(?:新来的|新)(?:领导|上级|老板|经理|主管|组长|上司)(?:是)?(?P<v>[\u4e00-\u9fff]{2,3})",
+    r"(?:领导|上级|老板|经理|主管|组长|上司)(?:换成了?|变成了?)?(?:姓|"
+    r"叫)(?P<v>[\u4e00-\u9fff]{1,3}?)(?=[，,。！!；;\s]|$|了)",
+]
+_ZH_COUNT = [
+    rf"(?:我家|我们家|家里|我)(?:有|养了|养着|一共|现在)?(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])"
+    rf"(?P<n>[\u4e00-\u9fff]{{1,3}})",
+    rf"(?:一共|总共|现在|目前|共)(?:有|是|养了|"
+    rf"种了)?(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{0,3}})",
+    rf"(?:养了|有|种了|生了|读了|看了|"
+    rf"买了)(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{1,3}})",
+    rf"(?P<v>第{_NUM_ZH}[只个盆本辆条位名棵]?)(?P<n>[\u4e00-\u9fff]{{1,3}})",
+    r"(?P<v>老[二三四五六])(?:出生|来了|生了|落地)",
+]
+_ZH_DATE_MOVED = re.compile(
+    rf"(?P<e>[\u4e00-\u9fff]{{0,8}}?)(?:改到|改成|改在|挪到|推迟到|推到|延期到|延到|提前到|调到|"
+    rf"换到)了?(?P<v>{_DATE_ZH})"
+)
+_ZH_DATE_SET = re.compile(
+    rf"(?P<e>[\u4e00-\u9fff]{{1,8}}?)(?:安排在|定在|约在|定于|是在|在)(?P<v>{_DATE_ZH})"
+    rf"|(?P<v2>{_DATE_ZH})(?P<e2>[\u4e00-\u9fff]{{1,6}})"
+)
+_ZH_PLAN = [
+    r"(?:计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月)?(?P<v>(?:去|开车|坐|"
+    r"带)[^，,。！!；;？?]{2,24})",
+    r"(?:计划有变|改主意了?|行程有变)[了，,]?\s*(?:改成|改为|改)?(?P<v>[^，,。！!；;？?]{2,24})",
+    r"(?:改成|改为|改)去(?P<v>[^，,。！!；;？?]{2,24})",
+]
+
+
+def _zh(text: str) -> list[Slot]:
+    out: list[Slot] = []
+
+    def add(key: str, value: str, at: int) -> None:
+        value = re.sub(
+            r"^(?:今天|昨天|前天|刚刚|刚|终于|已经|正式)*(?:领了|拿到了?|收到了?|签了|去了)?",
+            "",
+            value.strip(),
+        )
+        value = re.sub(r"^(?:了|在|的)|(?:了|啦|的|吧)$", "", value)
+        if value and not any(k == key for k, _, _ in out):
+            out.append((key, value, at))
+
+    city = _last(text, _ZH_CITY)
+    places = {name for _, name, kind in find_entities(text) if kind == "place"}
+    if city and not re.search(r"^(?:这|那|哪|家|公司|单位|学校)", city[0]):
+        add("location", city[0], city[1])
+    home = re.search(r"我们?家?(?:在|住)(?P<v>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!；;\s]|$)", text)
+    if not city and home and home["v"] in places:
+        add("location", home["v"], home.start("v"))
+    if (
+        not city
+        and places
+        and re.search(r"搬过来|搬来这|搬家过来|来了之后|过来之后|定居|安顿", text)
+    ):
+        name = min(places, key=text.find)
+        add("location", name, text.find(name))
+    work = _last(text, _ZH_EMPLOYER)
+    if work and work[0] in places:  # "我在新加坡工作": where the user is
+        add("location", work[0], work[1])
+    elif work and not re.match(r"^(?:我|你|他|她|这|那|家里|公司)", work[0]):
+        add("employer", work[0], work[1])
+    job = _last(text, _ZH_JOB)
+    if job:
+        add("occupation", job[0], job[1])
+    boss = _last(text, _ZH_MANAGER)
+    if boss:
+        add("manager", boss[0], boss[1])
+    for pattern in _ZH_ROLE:
+        m = re.search(pattern, text)
+        if (
+            m
+            and not re.match(r"我|你|他|她|这|那|现在|目前|已经|如今", m["who"])
+            and not re.search(r"领导|上级|老板|经理|主管|上司", m["v"])
+        ):
+            add(f"role of {m['who']}", m["v"], m.start("v"))
+            break
+    for pattern in _ZH_COUNT:
+        m = re.search(pattern, text)
+        if m is None:
+            continue
+        kind = _kind_of((m.groupdict().get("n") or "") + m["v"], _COUNTED) or _kind_of(
+            text, _COUNTED
+        )
+        if kind:
+            add(f"number of {kind}", m["v"], m.start("v"))
+            break
+    for rx in (_ZH_DATE_MOVED, _ZH_DATE_SET):
+        m = rx.search(text)
+        if m is None:
+            continue
+        value = m["v"] or m.groupdict().get("v2") or ""
+        event = _kind_of((m["e"] or "") + (m.groupdict().get("e2") or ""), _EVENTS)
+        event = event or _kind_of(text, _EVENTS)
+        if event and value:
+            add(f"date of {event}", value, text.find(value))
+            break
+    plan = _first(text, _ZH_PLAN)
+    if plan:
+        add("plan", plan[0], plan[1])
+    return out
+
+
+#: A sentence about someone else's things: "His flight is on…", "同学的论文截止日期推到了九月".
+_THEIRS = re.compile(
+    r"\s*(?:his|her|their|[A-Z][a-z]+'s)\s+(?:\w+\s+)?(?:flight|wedding|birthday|interview|exam|"
+    r"party|appointment|project|thesis|defen[cs]e|trip|move|surgery)|\s*(?:他|她|他们|她们|同学|同事|朋友|室友|老板|领导|"
+    r"[\u4e00-\u9fff]{1,3}(?:组|部门|公司))的?(?:论文|项目|婚礼|航班|工作|生日|会|面试|考试)",
+    re.I,
+)
+
+
+def slots_of(text: str) -> list[Slot]:
+    """``(key, value, offset)`` of each slot ``text`` (one user message) gives a value
+    to (see the module docs); questions and hypotheticals give none.
+
+    Example:
+        >>> slots_of("Tom took over as my boss after the reorg.")
+        [('manager', 'Tom', 0)]
+        >>> slots_of("Where do I work now?")
+        []
+    """
+    if not text or not text.strip():
+        return []
+    body = text.strip()
+    if re.search(r"[?？]\s*$", body) and len(re.findall(r"[.!。！；;]", body)) == 0:
+        return []  # a question
+    if re.search(
+        r"\b(?:if|imagine|suppose|what if|would|wish)\b|如果|假如|要是|万一|假设", body, re.I
+    ):
+        return []
+    spans = sentence_spans(body)
+    said = " ".join(  # the statements about the user, not questions or others' doings
+        t for _, t in spans if not is_question(t) and not _THEIRS.match(t)
+    )
+    if not said.strip():
+        return []
+    return _zh(said) if is_cjk_text(said) else _en(said)
