@@ -35,6 +35,11 @@ def run_scope(config: RunnableConfig | None, node: str) -> tuple[str, str]:
 
 
 def check_memory(memory: Any) -> None:
-    """Refuse anything but a :class:`~langgraph_memory.MemoryManager`."""
-    if not isinstance(memory, MemoryManager):
-        raise TypeError(f"memory must be a MemoryManager, got {type(memory).__name__}")
+    """Refuse anything but a :class:`~langgraph_memory.MemoryManager` or a
+    :class:`~langgraph_memory.RemoteMemory` (the same surface over HTTP)."""
+    from langgraph_memory.integrations.remote import RemoteMemory
+
+    if not isinstance(memory, (MemoryManager, RemoteMemory)):
+        raise TypeError(
+            f"memory must be a MemoryManager or a RemoteMemory, got {type(memory).__name__}"
+        )
