@@ -33,11 +33,19 @@ from typing import TYPE_CHECKING, Any
 from langgraph_memory.config import MemoryConfig
 from langgraph_memory.core.context import ContextItem, MemoryContext
 from langgraph_memory.core.records import MemoryHit
+from langgraph_memory.parts.tasks import Episode, TaskState, TaskStep
 
 if TYPE_CHECKING:
     import httpx
 
-__all__ = ["RemoteMemory", "AsyncRemoteMemory", "API_KEY_ENV", "RemoteAnchors"]
+__all__ = [
+    "RemoteMemory",
+    "AsyncRemoteMemory",
+    "API_KEY_ENV",
+    "RemoteAnchors",
+    "RemoteTasks",
+    "RemoteProfile",
+]
 
 #: The environment variable an API key is read from when none is passed.
 API_KEY_ENV = "LANGGRAPH_MEMORY_API_KEY"
@@ -222,6 +230,141 @@ class RemoteAnchors:
         return True
 
 
+class RemoteTasks:
+    """``mm.tasks`` over HTTP: ``start``, ``step``, ``update_step``, ``get``, ``complete``
+    (what ``MemoryMiddleware`` records tool runs with) and ``episodes``, returning the
+    manager's types."""
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        self._m = memory
+
+    def _path(self, user_id: str, task_id: str) -> str:
+        return f"{_Calls.user(user_id)}/tasks/{_quote(task_id)}"
+
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        try:
+            return self._m.request(method, path, body)
+        except _Problem as exc:  # no such user, or no such task of this user
+            raise KeyError(f"no task of this user: {exc}") from None
+
+    def start(
+        self,
+        user_id: str,
+        session_id: str,
+        request: str,
+        *,
+        context: dict[str, Any] | None = None,
+        agent_id: str | None = None,
+    ) -> str:
+        """Start a task (``mm.tasks.start``); returns its id."""
+        body = _drop_none(
+            {"session_id": session_id, "request": request, "context": context,
+             "agent_id": agent_id}
+        )  # fmt: skip
+        return str(self._m.request("POST", f"{_Calls.user(user_id)}/tasks", body)["id"])
+
+    def step(
+        self,
+        user_id: str,
+        task_id: str,
+        description: str,
+        tool_name: str | None = None,
+        args: dict[str, Any] | None = None,
+    ) -> int:
+        """Add a step (``mm.tasks.step``); returns its index."""
+        body = _drop_none({"description": description, "tool_name": tool_name, "args": args})
+        return int(self._call("POST", f"{self._path(user_id, task_id)}/steps", body)["index"])
+
+    def update_step(
+        self,
+        user_id: str,
+        task_id: str,
+        index: int,
+        *,
+        status: str | None = None,
+        result: str | None = None,
+    ) -> TaskStep:
+        """Set a step's status and/or result (``mm.tasks.update_step``)."""
+        body = _drop_none({"status": status, "result": result})
+        out = self._call("PATCH", f"{self._path(user_id, task_id)}/steps/{int(index)}", body)
+        step: TaskStep = _adapter(TaskStep).validate_python(out)
+        return step
+
+    def get(self, user_id: str, task_id: str) -> TaskState:
+        """A task by id (``mm.tasks.get``).
+
+        Raises:
+            KeyError: When the user has no task with that id.
+        """
+        task: TaskState = _adapter(TaskState).validate_python(
+            self._call("GET", self._path(user_id, task_id))
+        )
+        return task
+
+    def complete(
+        self,
+        user_id: str,
+        task_id: str,
+        *,
+        outcome: str = "success",
+        summary: str = "",
+        trigger_type: str = "user_request",
+        target: str = "",
+        tags: list[str] | None = None,
+        pinned: bool = False,
+    ) -> Episode:
+        """Close a task into an episode (``mm.tasks.complete``)."""
+        body = _drop_none(
+            {"outcome": outcome, "summary": summary, "trigger_type": trigger_type,
+             "target": target, "tags": tags, "pinned": pinned}
+        )  # fmt: skip
+        out = self._call("POST", f"{self._path(user_id, task_id)}/complete", body)
+        episode: Episode = _adapter(Episode).validate_python(out)
+        return episode
+
+    def episodes(self, user_id: str) -> list[Episode]:
+        """A user's episodes, oldest first (``mm.tasks.episodes``)."""
+        try:
+            out = self._m.request("GET", f"{_Calls.user(user_id)}/episodes")
+        except _Problem as exc:
+            if exc.no_user:
+                return []
+            raise
+        episodes: list[Episode] = _adapter(list[Episode]).validate_python(out)
+        return episodes
+
+
+class RemoteProfile:
+    """``mm.profile.feedback`` over HTTP."""
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        self._m = memory
+
+    def feedback(
+        self,
+        user_id: str,
+        target: str,
+        signal: str,
+        *,
+        value: Any = None,
+        source_ids: Sequence[str] | None = None,
+    ) -> list[dict[str, Any]]:
+        """A preference followed or corrected (``mm.profile.feedback``); the entries
+        changed, as JSON objects.
+
+        Raises:
+            KeyError: When the user has no entry with that id or key.
+        """
+        body = _drop_none(
+            {"target": target, "signal": signal, "value": value,
+             "source_ids": list(source_ids) if source_ids is not None else None}
+        )  # fmt: skip
+        try:
+            return list(self._m.request("POST", f"{_Calls.user(user_id)}/feedback", body))
+        except _Problem as exc:
+            raise KeyError(f"no such profile entry: {exc}") from None
+
+
 class RemoteMemory:
     """A :class:`~langgraph_memory.MemoryManager`'s every-turn surface, served by
     ``langgraph-memory serve``.
@@ -237,6 +380,8 @@ class RemoteMemory:
 
     Attributes:
         anchors: :class:`RemoteAnchors`.
+        tasks: :class:`RemoteTasks`.
+        profile: :class:`RemoteProfile` (``feedback``).
 
     Raises:
         ValueError: Without a key, or when ``url`` is not an http(s) URL.
@@ -269,6 +414,8 @@ class RemoteMemory:
         self._aio: AsyncRemoteMemory | None = None
         self._api_key = api_key
         self.anchors = RemoteAnchors(self)
+        self.tasks = RemoteTasks(self)
+        self.profile = RemoteProfile(self)
 
     @property
     def url(self) -> str:

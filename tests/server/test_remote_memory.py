@@ -232,3 +232,19 @@ def test_retriever_never_returns_another_users_memory_over_the_service(
     for query in retriever_suite.QUERIES:
         retriever_suite.test_never_returns_another_users_memory(filled, query)
     assert isinstance(MemoryRetriever(memory=filled, user_id="alice"), MemoryRetriever)
+
+
+# -- MemoryMiddleware (langchain's create_agent), its own tests on a RemoteMemory ------------
+MIDDLEWARE_CASES = [
+    "test_recalls_across_threads_for_the_same_user_only",
+    "test_async_agent_recalls_and_remembers",
+    "test_tool_runs_become_steps_and_an_episode",
+    "test_missing_user_id_is_a_clear_error",
+    "test_context_user_id_is_used_when_config_has_none",
+]
+
+
+@pytest.mark.parametrize("case", MIDDLEWARE_CASES)
+def test_middleware_suite_over_the_service(remote: RemoteMemory, case: str) -> None:
+    middleware_suite = pytest.importorskip("test_middleware")
+    getattr(middleware_suite, case)(remote)

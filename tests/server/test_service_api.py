@@ -60,6 +60,14 @@ def _alice(svc: dict[str, Any]) -> None:
         svc, key, "/v1/users/alice/anchors", {"text": "Answer in French.", "anchor_id": "anc-a"}
     )
     assert r.status_code == 201 and r.json()["user_id"] == "alice", r.text
+    r = _post(svc, key, "/v1/users/alice/tasks", {"session_id": "s1", "request": "book a vet"})
+    assert r.status_code == 201 and r.json()["user_id"] == "alice", r.text
+    svc["task"] = tid = r.json()["id"]
+    r = _post(svc, key, f"/v1/users/alice/tasks/{tid}/steps", {"description": "call the vet"})
+    assert r.status_code == 201 and r.json() == {"index": 0}
+    patch = {"status": "completed", "result": "booked"}
+    r = svc["c"].patch(f"/v1/users/alice/tasks/{tid}/steps/0", json=patch, headers=auth(key))
+    assert r.status_code == 200 and r.json()["status"] == "completed", r.text
     assert _post(svc, key, "/v1/flush", {"timeout": 30}).json() == {"flushed": True}
 
 
@@ -197,6 +205,12 @@ USER_ROUTES: list[tuple[str, str, Any]] = [
     ("GET", "/v1/users/{u}/anchors", None),
     ("DELETE", "/v1/users/{u}/anchors/anc-a", None),
     ("DELETE", "/v1/users/{u}/messages/m-a1", None),
+    ("GET", "/v1/users/{u}/tasks/{t}", None),
+    ("POST", "/v1/users/{u}/tasks/{t}/steps", {"description": "x"}),
+    ("PATCH", "/v1/users/{u}/tasks/{t}/steps/0", {"status": "failed"}),
+    ("POST", "/v1/users/{u}/tasks/{t}/complete", {"summary": "hijacked"}),
+    ("GET", "/v1/users/{u}/episodes", None),
+    ("POST", "/v1/users/{u}/feedback", {"target": "location", "signal": "corrected"}),
     ("DELETE", "/v1/users/{u}", None),
 ]
 
@@ -213,9 +227,9 @@ def test_another_tenants_user_is_404_on_every_route_like_a_user_that_does_not_ex
     before = _as(svc, t.acme, "GET", "/v1/users/alice/stats", None).json()
     for method, template, body in USER_ROUTES:
         for uid in ("alice", "acme:alice", "acme%3Aalice", "..%2Facme:alice"):
-            theirs = _as(svc, t.globex, method, template.format(u=uid), body)
+            theirs = _as(svc, t.globex, method, template.format(u=uid, t=svc["task"]), body)
             ghost = uid.replace("alice", "ghost")  # the same shape, never written by anyone
-            nobody = _as(svc, t.globex, method, template.format(u=ghost), body)
+            nobody = _as(svc, t.globex, method, template.format(u=ghost, t=svc["task"]), body)
             assert theirs.status_code == 404, (method, template, uid, theirs.text)
             strip = lambda r: {k: v for k, v in r.json().items() if k != "instance"}  # noqa: E731
             assert strip(theirs) == strip(nobody), (template, uid)
@@ -225,6 +239,9 @@ def test_another_tenants_user_is_404_on_every_route_like_a_user_that_does_not_ex
     assert after["messages"] == before["messages"] == 3
     anchors = _as(svc, t.acme, "GET", "/v1/users/alice/anchors", None).json()
     assert [a["id"] for a in anchors] == ["anc-a"]
+    task = _as(svc, t.acme, "GET", f"/v1/users/alice/tasks/{svc['task']}", None).json()
+    assert task["status"] == "in_progress" and len(task["steps"]) == 1
+    assert _as(svc, t.acme, "GET", "/v1/users/alice/episodes", None).json() == []
 
 
 def test_another_tenants_writes_land_in_its_own_namespace(svc: dict[str, Any]) -> None:
@@ -252,6 +269,10 @@ def test_another_tenants_writes_land_in_its_own_namespace(svc: dict[str, Any]) -
         "filter": {"topic": "pets"},
     }).json()  # fmt: skip
     assert "Miso" not in ctx["text"] and "French" not in ctx["text"] and "Lyon" not in ctx["text"]
+    tid = svc["task"]
+    assert _as(svc, t.globex, "GET", f"/v1/users/alice/tasks/{tid}", None).status_code == 404
+    r = _as(svc, t.globex, "POST", f"/v1/users/alice/tasks/{tid}/complete", {"summary": "x"})
+    assert r.status_code == 404
     acme_anchor = _as(svc, t.acme, "GET", "/v1/users/alice/anchors", None).json()
     assert [a["text"] for a in acme_anchor] == ["Answer in French."]
     # each tenant lists its own users only

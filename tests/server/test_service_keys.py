@@ -66,3 +66,58 @@ def test_a_key_is_checked_whole(tmp_path: Path) -> None:
         "",
     ):
         assert keys.tenant_of(wrong) is None, wrong
+
+
+def test_serve_runs_the_embedded_default_and_answers_with_a_key(tmp_path: Path) -> None:
+    """``langgraph-memory serve`` as a process: SQLite under --path, a key made by the
+    CLI, a message stored and found over HTTP, a clean stop on SIGTERM."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    env = dict(os.environ)
+    cli = [sys.executable, "-m", "langgraph_memory.integrations.cli.commands"]
+    made = subprocess.run(
+        [*cli, "keys", "create", "--tenant", "acme", "--path", str(tmp_path)],
+        capture_output=True, text=True, timeout=60, env=env, check=True,
+    )  # fmt: skip
+    key = made.stdout.splitlines()[-1]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [*cli, "serve", "--path", str(tmp_path), "--port", str(port), "--hashing"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.communicate(timeout=5)
+            try:
+                if httpx.get(f"{url}/v1/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "serve did not start"
+            time.sleep(0.1)
+        h = {"Authorization": f"Bearer {key}"}
+        msg = {"session_id": "s", "role": "user", "content": "I keep bees in Lyon."}
+        assert httpx.post(f"{url}/v1/users/ann/messages", json=msg, headers=h).status_code == 201
+        assert httpx.post(f"{url}/v1/flush", json={}, headers=h, timeout=60).status_code == 200
+        hits = httpx.post(f"{url}/v1/users/ann/search", json={"query": "bees"}, headers=h).json()
+        assert "bees" in hits["hits"][0]["text"]
+        assert httpx.get(f"{url}/v1/users", headers={}).status_code == 401
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    # uvicorn shuts down cleanly, then re-raises the signal it caught
+    assert proc.returncode in (0, -signal.SIGTERM), err[-2000:]
+    assert "Application shutdown complete" in err
+    assert (tmp_path / "memory.sqlite3").exists()
+    assert key.split("_", 2)[2] not in err

@@ -110,7 +110,7 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         import uvicorn
 
         from langgraph_memory.integrations.server import create_app
-        from langgraph_memory.integrations.server.app import POSTGRES_ENV, ServiceSettings
+        from langgraph_memory.integrations.server.deps import POSTGRES_ENV, ServiceSettings
     except ImportError as exc:
         raise ImportError(
             f"serve needs the server extra ({exc}): pip install 'langgraph-memory[server]'"

@@ -18,19 +18,27 @@ Example:
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, FastAPI, Request
-from fastapi import Path as PathParam
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import APIRouter, Body, Depends, FastAPI
 
 from langgraph_memory import __version__
+from langgraph_memory.integrations.server.deps import (
+    POSTGRES_ENV,
+    PROBLEMS,
+    Known,
+    Service,
+    ServiceSettings,
+    Svc,
+    Who,
+    check_budget,
+    own_json,
+    tenant_of,
+)
 from langgraph_memory.integrations.server.keys import KeyFile
 from langgraph_memory.integrations.server.limits import BodyLimit
 from langgraph_memory.integrations.server.models import (
@@ -52,140 +60,17 @@ from langgraph_memory.integrations.server.models import (
     UserList,
 )
 from langgraph_memory.integrations.server.problems import ProblemError, install_handlers
-from langgraph_memory.integrations.server.tenancy import KnownUsers, store_user_id
+from langgraph_memory.integrations.server.tasks import router as task_routes
+from langgraph_memory.integrations.server.tenancy import KnownUsers
 from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
-__all__ = ["create_app", "ServiceSettings", "Service", "Caller", "POSTGRES_ENV"]
-
-#: The environment variable ``langgraph-memory serve`` reads a PostgreSQL URL from.
-POSTGRES_ENV = "LANGGRAPH_MEMORY_POSTGRES_URL"
-
-
-@dataclass(frozen=True)
-class ServiceSettings:
-    """The service's limits, each enforced before any work starts.
-
-    Attributes:
-        max_body_bytes: Largest request body (413 beyond).
-        max_batch: Most messages in one batch (413 beyond).
-        max_token_budget: Largest ``token_budget`` of a context (422 beyond).
-        max_k: Most hits of one search (422 beyond).
-        warm_up: Load the embedding model and jieba when the app is made.
-    """
-
-    max_body_bytes: int = 4 * 1024 * 1024
-    max_batch: int = 1000
-    max_token_budget: int = 32_000
-    max_k: int = 200
-    warm_up: bool = False
-
-
-@dataclass
-class Service:
-    """What every route reaches: the manager, the keys, the users known to exist."""
-
-    memory: MemoryManager
-    keys: KeyFile
-    users: KnownUsers
-    settings: ServiceSettings
-    owns_memory: bool
-
-
-@dataclass(frozen=True)
-class Caller:
-    """An authenticated request about one user.
-
-    Attributes:
-        tenant: The key's tenant.
-        user_id: The user as the caller names it.
-        store_uid: The store's id of that user (``tenant:user_id``).
-    """
-
-    tenant: str
-    user_id: str
-    store_uid: str
-
-
-_bearer = HTTPBearer(
-    auto_error=False,
-    description="An API key made by `langgraph-memory keys create --tenant T`.",
-)
-_PROBLEMS: dict[int | str, dict[str, Any]] = {
-    code: {"model": Problem, "content": {"application/problem+json": {}}}
-    for code in (401, 404, 413, 422)
-}
-
-
-def _service(request: Request) -> Service:
-    svc: Service = request.app.state.service
-    return svc
-
-
-def tenant_of(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str:
-    """The tenant of the request's key.
-
-    Raises:
-        ProblemError: 401 without a key, or with a wrong or revoked one (the same
-            response for both).
-    """
-    if credentials is None:
-        raise ProblemError(
-            401, "an API key is needed: send Authorization: Bearer KEY", slug="unauthorized"
-        )
-    tenant = _service(request).keys.tenant_of(credentials.credentials)
-    if tenant is None:
-        raise ProblemError(401, "the API key is not valid", slug="unauthorized")
-    request.state.tenant = tenant
-    return tenant
-
-
-def caller(
-    request: Request,
-    user_id: Annotated[str, PathParam(description="Your id of the user.")],
-    tenant: Annotated[str, Depends(tenant_of)],
-) -> Caller:
-    """The caller and the user its path names (a user of the caller's tenant)."""
-    uid = store_user_id(tenant, user_id)
-    request.state.store_uid, request.state.user_id = uid, user_id
-    return Caller(tenant, user_id, uid)
-
-
-Svc = Annotated[Service, Depends(_service)]
-Who = Annotated[Caller, Depends(caller)]
-
-
-def existing(svc: Svc, who: Who) -> Caller:
-    """The caller, when its tenant has memory of the user (404 otherwise)."""
-    svc.users.require(who.store_uid)
-    return who
-
-
-Known = Annotated[Caller, Depends(existing)]
-
-
-def _checked_budget(budget: int | None, settings: ServiceSettings) -> None:
-    if isinstance(budget, int) and budget > settings.max_token_budget:
-        raise ProblemError(
-            422,
-            f"token_budget must be at most {settings.max_token_budget}",
-            field="token_budget",
-            slug="over-limit",
-        )
-
-
-def _own(value: Any, who: Caller) -> Any:
-    """A JSON value with the store's user id shown as the caller's."""
-    raw = json.dumps(value, default=str)
-    return json.loads(raw.replace(json.dumps(who.store_uid)[1:-1], json.dumps(who.user_id)[1:-1]))
+__all__ = ["create_app", "ServiceSettings", "POSTGRES_ENV"]
 
 
 # -- routes ---------------------------------------------------------------------------------
 meta = APIRouter(prefix="/v1", tags=["service"])
-users = APIRouter(prefix="/v1/users/{user_id}", tags=["users"], responses=_PROBLEMS)
-tenant_routes = APIRouter(prefix="/v1", tags=["tenant"], responses=_PROBLEMS)
+users = APIRouter(prefix="/v1/users/{user_id}", tags=["users"], responses=PROBLEMS)
+tenant_routes = APIRouter(prefix="/v1", tags=["tenant"], responses=PROBLEMS)
 
 
 @meta.get("/health", response_model=Health)
@@ -280,7 +165,7 @@ def add_turn(svc: Svc, who: Who, body: TurnIn) -> MessagesAccepted:
 @users.post("/context", response_model=ContextOut)
 def build_context(svc: Svc, who: Known, body: ContextIn) -> ContextOut:
     """The token-budgeted, cited context for a query (``build_context``)."""
-    _checked_budget(body.token_budget, svc.settings)
+    check_budget(body.token_budget, svc.settings)
     ctx = svc.memory.build_context(
         who.store_uid,
         body.session_id,
@@ -329,7 +214,7 @@ def search(svc: Svc, who: Known, body: SearchIn) -> SearchOut:
 @users.get("/stats")
 def stats(svc: Svc, who: Known) -> dict[str, Any]:
     """Counts of the user's memory (``stats``)."""
-    out = dict(_own(svc.memory.stats(who.store_uid), who))
+    out = dict(own_json(svc.memory.stats(who.store_uid), who))
     out.pop("path", None)  # the server's file system is not the caller's business
     return out
 
@@ -472,7 +357,7 @@ def create_app(
     )
     app.state.service = Service(mm, key_file, KnownUsers(mm.maintenance.users), settings, owns)
     install_handlers(app)
-    for router in (meta, users, tenant_routes):
+    for router in (meta, users, task_routes, tenant_routes):
         app.include_router(router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app

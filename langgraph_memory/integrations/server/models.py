@@ -22,6 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.records import MemoryHit
 from langgraph_memory.parts.anchors import Anchor
+from langgraph_memory.parts.profile import ProfileEntry
+from langgraph_memory.parts.tasks import Episode, TaskState, TaskStep
 
 __all__ = [
     "MessageIn",
@@ -41,6 +43,15 @@ __all__ = [
     "Health",
     "Problem",
     "Anchor",
+    "TaskIn",
+    "StepIn",
+    "StepUpdateIn",
+    "CompleteIn",
+    "StepAdded",
+    "TaskState",
+    "TaskStep",
+    "Episode",
+    "ProfileEntry",
 ]
 
 _STRICT = ConfigDict(extra="forbid")
@@ -205,3 +216,48 @@ class Problem(BaseModel):
     instance: str | None = None
     field: str | None = Field(None, description="The request field at fault, when one is.")
     errors: list[dict[str, Any]] | None = None
+
+
+class TaskIn(BaseModel):
+    """``mm.tasks.start``'s parameters."""
+
+    model_config = _STRICT
+    session_id: str
+    request: str = Field(description="What the user asked for.")
+    context: dict[str, Any] | None = None
+    agent_id: str | None = None
+
+
+class StepIn(BaseModel):
+    """``mm.tasks.step``'s parameters."""
+
+    model_config = _STRICT
+    description: str
+    tool_name: str | None = None
+    args: dict[str, Any] | None = None
+
+
+class StepUpdateIn(BaseModel):
+    """``mm.tasks.update_step``'s parameters."""
+
+    model_config = _STRICT
+    status: str | None = None
+    result: str | None = None
+
+
+class CompleteIn(BaseModel):
+    """``mm.tasks.complete``'s parameters."""
+
+    model_config = _STRICT
+    outcome: str = "success"
+    summary: str = ""
+    trigger_type: str = "user_request"
+    target: str = ""
+    tags: list[str] | None = None
+    pinned: bool = False
+
+
+class StepAdded(BaseModel):
+    """The index of a step just added."""
+
+    index: int
