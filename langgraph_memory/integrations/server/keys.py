@@ -88,12 +88,13 @@ class KeyFile:
     """The keys of a service, in one JSON file (created 0600 on first write).
 
     Args:
-        path: The file, or a memory directory (then ``service_keys.json`` in it).
+        path: The file (a ``.json`` path), or a memory directory (then
+            ``service_keys.json`` in it; made on the first key).
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         p = Path(path)
-        self.path = p / KEYS_FILE if p.is_dir() else p
+        self.path = p if p.suffix == ".json" else p / KEYS_FILE
         self._lock = threading.Lock()
         self._stamp: tuple[int, int] | None = None
         self._by_id: dict[str, KeyInfo] = {}
