@@ -1,4 +1,4 @@
-"""The service's subcommands: ``serve`` and ``keys create|list|revoke``.
+"""The service's subcommands: ``serve``, ``mcp`` and ``keys create|list|revoke``.
 
 ``serve`` runs :func:`~langgraph_memory.integrations.server.create_app` on uvicorn:
 SQLite under ``--path`` (default ``./.langgraph_memory``) with the in-process worker, or
@@ -22,7 +22,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["add_parsers", "cmd_serve", "cmd_keys", "DEFAULT_PORT"]
+__all__ = ["add_parsers", "cmd_serve", "cmd_keys", "cmd_mcp", "DEFAULT_PORT"]
 
 #: The port ``serve`` listens on by default.
 DEFAULT_PORT = 8420
@@ -51,6 +51,10 @@ def add_parsers(
     )
     p.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     p.set_defaults(func=cmd_serve)
+
+    p = command("mcp", "serve the memory as MCP tools on stdio (remember, recall, search, ...)")
+    p.add_argument("--user", default=None, help="scope every tool to this user")
+    p.set_defaults(func=cmd_mcp)
 
     p = command("keys", "create, list and revoke the service's API keys")
     sub = p.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
@@ -131,4 +135,21 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
     where = "PostgreSQL" if postgres else f"SQLite under {root}"
     err.print(f"serving {where} on http://{args.host}:{args.port} (docs at /docs)")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace, out: Console, err: Console) -> int:
+    """``mcp``: the memory under ``--path`` as MCP tools on stdio, until stdin closes."""
+    try:
+        from langgraph_memory.integrations.mcp import create_mcp_server
+    except ImportError as exc:
+        raise ImportError(
+            f"mcp needs the mcp SDK ({exc}): pip install 'langgraph-memory[mcp]'"
+        ) from None
+    from langgraph_memory.embeddings import HashingEmbeddings
+    from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
+
+    root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
+    with MemoryManager(root, embeddings=HashingEmbeddings() if args.hashing else None) as mm:
+        create_mcp_server(mm, user_id=args.user).run("stdio")
     return 0
