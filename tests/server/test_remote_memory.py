@@ -248,3 +248,10 @@ MIDDLEWARE_CASES = [
 def test_middleware_suite_over_the_service(remote: RemoteMemory, case: str) -> None:
     middleware_suite = pytest.importorskip("test_middleware")
     getattr(middleware_suite, case)(remote)
+
+
+def test_maintenance_node_refuses_a_remote_memory(remote: RemoteMemory) -> None:
+    from langgraph_memory import memory_maintenance_node
+
+    with pytest.raises(TypeError, match="a MemoryManager, got RemoteMemory"):
+        memory_maintenance_node(remote)  # type: ignore[arg-type]
