@@ -68,6 +68,9 @@ def _alice(svc: dict[str, Any]) -> None:
     patch = {"status": "completed", "result": "booked"}
     r = svc["c"].patch(f"/v1/users/alice/tasks/{tid}/steps/0", json=patch, headers=auth(key))
     assert r.status_code == 200 and r.json()["status"] == "completed", r.text
+    doc = {"text": "# Vet\n\nMiso's vet is Dr. Okafor, open on Saturdays.", "document_id": "vet"}
+    r = _post(svc, key, "/v1/users/alice/documents", doc)
+    assert r.status_code == 201 and r.json()["document_id"] == "vet", r.text
     assert _post(svc, key, "/v1/flush", {"timeout": 30}).json() == {"flushed": True}
 
 
@@ -103,7 +106,12 @@ def test_no_key_a_wrong_key_and_a_revoked_key_get_401(svc: dict[str, Any], which
 def test_a_message_is_found_after_flush_and_the_context_cites_it(svc: dict[str, Any]) -> None:
     _alice(svc)
     key = svc["t"].acme
-    r = _post(svc, key, "/v1/users/alice/search", {"query": "salmon allergy", "k": 3})
+    r = _post(
+        svc,
+        key,
+        "/v1/users/alice/search",
+        {"query": "salmon allergy", "k": 3, "layers": ["message"]},
+    )
     assert r.status_code == 200, r.text
     hits = r.json()["hits"]
     assert hits[0]["id"] == "m-a1" and "salmon" in hits[0]["text"]
@@ -119,6 +127,8 @@ def test_a_message_is_found_after_flush_and_the_context_cites_it(svc: dict[str, 
     assert "m-a1" in ctx["source_ids"]
     assert {"layer", "text", "score", "source_ids", "reason"} <= set(ctx["items"][0])
     assert ctx["explanation"]
+    body = {"query": "Who is Miso's vet?", "token_budget": 300}
+    assert "Okafor" in _post(svc, key, "/v1/users/alice/context", body).json()["text"]
     stats = svc["c"].get("/v1/users/alice/stats", headers=auth(key)).json()
     assert stats["messages"] == 3 and "path" not in stats
     assert "acme:" not in str(stats)
@@ -211,6 +221,8 @@ USER_ROUTES: list[tuple[str, str, Any]] = [
     ("POST", "/v1/users/{u}/tasks/{t}/complete", {"summary": "hijacked"}),
     ("GET", "/v1/users/{u}/episodes", None),
     ("POST", "/v1/users/{u}/feedback", {"target": "location", "signal": "corrected"}),
+    ("GET", "/v1/users/{u}/documents", None),
+    ("DELETE", "/v1/users/{u}/documents/vet", None),
     ("DELETE", "/v1/users/{u}", None),
 ]
 
@@ -242,6 +254,8 @@ def test_another_tenants_user_is_404_on_every_route_like_a_user_that_does_not_ex
     task = _as(svc, t.acme, "GET", f"/v1/users/alice/tasks/{svc['task']}", None).json()
     assert task["status"] == "in_progress" and len(task["steps"]) == 1
     assert _as(svc, t.acme, "GET", "/v1/users/alice/episodes", None).json() == []
+    docs = _as(svc, t.acme, "GET", "/v1/users/alice/documents", None).json()
+    assert [d["document_id"] for d in docs] == ["vet"] and not docs[0]["shared"]
 
 
 def test_another_tenants_writes_land_in_its_own_namespace(svc: dict[str, Any]) -> None:
@@ -269,6 +283,9 @@ def test_another_tenants_writes_land_in_its_own_namespace(svc: dict[str, Any]) -
         "filter": {"topic": "pets"},
     }).json()  # fmt: skip
     assert "Miso" not in ctx["text"] and "French" not in ctx["text"] and "Lyon" not in ctx["text"]
+    assert "Okafor" not in ctx["text"]
+    r = _as(svc, t.globex, "DELETE", "/v1/users/alice/documents/vet", None)
+    assert r.status_code == 404
     tid = svc["task"]
     assert _as(svc, t.globex, "GET", f"/v1/users/alice/tasks/{tid}", None).status_code == 404
     r = _as(svc, t.globex, "POST", f"/v1/users/alice/tasks/{tid}/complete", {"summary": "x"})

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.records import MemoryHit
 from langgraph_memory.parts.anchors import Anchor
+from langgraph_memory.parts.documents import DocumentInfo
 from langgraph_memory.parts.profile import ProfileEntry
 from langgraph_memory.parts.tasks import Episode, TaskState, TaskStep
 
@@ -52,6 +53,8 @@ __all__ = [
     "TaskStep",
     "Episode",
     "ProfileEntry",
+    "DocumentIn",
+    "DocumentInfo",
 ]
 
 _STRICT = ConfigDict(extra="forbid")
@@ -261,3 +264,13 @@ class StepAdded(BaseModel):
     """The index of a step just added."""
 
     index: int
+
+
+class DocumentIn(BaseModel):
+    """``mm.documents.add`` of a text (Markdown is split by its headings), the user's own."""
+
+    model_config = _STRICT
+    text: str = Field(description="The document's text or Markdown (never a path).")
+    document_id: str | None = None
+    version: str | None = None
+    metadata: dict[str, Any] | None = None

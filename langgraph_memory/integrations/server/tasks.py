@@ -1,5 +1,8 @@
-"""Working memory and feedback as resources: ``/v1/users/{user_id}/tasks`` and
-``/v1/users/{user_id}/feedback`` (``mm.tasks`` and ``mm.profile.feedback``).
+"""Working memory, feedback and documents as resources: ``/v1/users/{user_id}/tasks``,
+``/feedback`` and ``/documents`` (``mm.tasks``, ``mm.profile.feedback``, ``mm.documents``).
+
+Documents are always the user's own: a route never adds shared knowledge (which every
+user of the store would read) and takes text only, never a path on the server.
 
 A task id is found only under its own user (the manager scopes task ids by user, and the
 user by the caller's tenant): another tenant's task is a 404 like one never made.
@@ -19,6 +22,8 @@ from fastapi import APIRouter
 from langgraph_memory.integrations.server.deps import PROBLEMS, Caller, Known, Svc, Who
 from langgraph_memory.integrations.server.models import (
     CompleteIn,
+    DocumentIn,
+    DocumentInfo,
     Episode,
     FeedbackIn,
     ProfileEntry,
@@ -117,3 +122,32 @@ def feedback(svc: Svc, who: Known, body: FeedbackIn) -> list[ProfileEntry]:
     except KeyError:
         raise ProblemError(404, "no such profile entry", slug="entry-not-found") from None
     return [_theirs(e, who) for e in entries]
+
+
+@router.post("/documents", status_code=201, response_model=DocumentInfo)
+def add_document(svc: Svc, who: Who, body: DocumentIn) -> DocumentInfo:
+    """Add a document (or a new version) to the user's semantic memory (``documents.add``)."""
+    info = svc.memory.documents.add(
+        who.store_uid,
+        body.text,
+        document_id=body.document_id,
+        version=body.version,
+        metadata=body.metadata,
+    )
+    svc.users.add(who.store_uid)
+    return info
+
+
+@router.get("/documents", response_model=list[DocumentInfo])
+def list_documents(svc: Svc, who: Known) -> list[DocumentInfo]:
+    """The user's own documents (``documents.list``)."""
+    return svc.memory.documents.list(who.store_uid)
+
+
+@router.delete("/documents/{document_id}", status_code=200)
+def remove_document(svc: Svc, who: Known, document_id: str) -> dict[str, int]:
+    """Remove a document, every version (``documents.remove``); 404 when there is none."""
+    n = svc.memory.documents.remove(who.store_uid, document_id)
+    if n == 0:
+        raise ProblemError(404, "no such document", slug="document-not-found")
+    return {"removed": n}
