@@ -35,6 +35,8 @@ EXPORTS: dict[str, str] = {
     "count_tokens": ".core.tokens",
     "tokenize": ".core.tokens",
     "MemoryRetriever": ".integrations.retriever",
+    "RemoteMemory": ".integrations.remote",
+    "AsyncRemoteMemory": ".integrations.remote",
     "recall_node": ".integrations.graph",
     "remember_node": ".integrations.graph",
     "trim_node": ".integrations.graph",
@@ -84,6 +86,7 @@ if TYPE_CHECKING:
     from langgraph_memory.integrations.graph import (
         MemoryMiddleware as MemoryMiddleware,
     )
+    from langgraph_memory.integrations.remote import AsyncRemoteMemory, RemoteMemory
     from langgraph_memory.integrations.retriever import MemoryRetriever
     from langgraph_memory.layers.knowledge.consolidation import Knowledge
     from langgraph_memory.layers.working.forgetting import ForgetReport
@@ -129,6 +132,8 @@ __all__ = [
     "count_tokens",
     "tokenize",
     "MemoryRetriever",
+    "RemoteMemory",
+    "AsyncRemoteMemory",
     "recall_node",
     "remember_node",
     "trim_node",

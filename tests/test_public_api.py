@@ -47,6 +47,8 @@ EXPECTED_ALL = sorted(
         "count_tokens",
         "tokenize",
         "MemoryRetriever",
+        "RemoteMemory",
+        "AsyncRemoteMemory",
         "recall_node",
         "remember_node",
         "trim_node",

@@ -29,6 +29,7 @@ from pydantic import ConfigDict, field_validator
 from langgraph_memory.core.filters import compile_filter
 from langgraph_memory.core.records import MemoryHit, SearchLayer
 from langgraph_memory.core.validation import check_id, check_layers, check_positive_int
+from langgraph_memory.integrations.remote import RemoteMemory
 from langgraph_memory.manager import MemoryManager
 
 __all__ = ["MemoryRetriever"]
@@ -96,8 +97,8 @@ class MemoryRetriever(BaseRetriever):
 
     model_config = ConfigDict(arbitrary_types_allowed=True, validate_assignment=True)
 
-    memory: MemoryManager
-    """The memory to search."""
+    memory: MemoryManager | RemoteMemory
+    """The memory to search (a manager, or a service's :class:`~langgraph_memory.RemoteMemory`)."""
     user_id: str
     """Whose memory; nothing of another user is ever returned."""
     k: int = 8

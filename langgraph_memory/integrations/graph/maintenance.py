@@ -42,7 +42,7 @@ def memory_maintenance_node(
     Raises:
         ValueError: At run time, when ``config["configurable"]["user_id"]`` is missing.
     """
-    check_memory(memory)
+    check_memory(memory, remote=False)  # maintenance is not served over HTTP (yet)
 
     def run(state: Any, config: RunnableConfig) -> dict[str, Any]:
         user_id, _ = run_scope(config, "memory_maintenance_node")

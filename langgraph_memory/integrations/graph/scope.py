@@ -34,7 +34,12 @@ def run_scope(config: RunnableConfig | None, node: str) -> tuple[str, str]:
     return user_id, DEFAULT_SESSION if thread_id in (None, "") else str(thread_id)
 
 
-def check_memory(memory: Any) -> None:
-    """Refuse anything but a :class:`~langgraph_memory.MemoryManager`."""
-    if not isinstance(memory, MemoryManager):
-        raise TypeError(f"memory must be a MemoryManager, got {type(memory).__name__}")
+def check_memory(memory: Any, *, remote: bool = True) -> None:
+    """Refuse anything but a :class:`~langgraph_memory.MemoryManager` or (unless not
+    ``remote``) a :class:`~langgraph_memory.RemoteMemory` (its surface over HTTP)."""
+    from langgraph_memory.integrations.remote import RemoteMemory
+
+    if isinstance(memory, MemoryManager) or (remote and isinstance(memory, RemoteMemory)):
+        return
+    wanted = "a MemoryManager or a RemoteMemory" if remote else "a MemoryManager"
+    raise TypeError(f"memory must be {wanted}, got {type(memory).__name__}")
