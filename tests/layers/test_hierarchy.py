@@ -236,7 +236,9 @@ def test_midterm_capacity_archives_coldest_and_keeps_pages_searchable(
         for s in archived:  # archived history stays searchable
             for mid in s.message_ids():
                 text = mm._backend.get_message("ann", mid).content
-                assert mid in {x.id for x in mm.search("ann", text, k=5)}
+                # identical texts come back as one hit citing every message
+                hits = mm.search("ann", text, k=5)
+                assert mid in {i for x in hits for i in [x.id, *x.source_ids]}
 
 
 def test_session_ttl_hands_pages_on(backend: MemoryBackend) -> None:
