@@ -72,7 +72,7 @@ def test_round_trip_returns_the_managers_types_and_answers(
 
     hits = remote.search("alice", "peanut allergy", k=3)
     assert hits and all(isinstance(h, MemoryHit) for h in hits)
-    assert hits[0].id == "pea" and hits[0].source_ids == ["pea"]
+    assert "pea" in hits[0].source_ids  # the message, or a fact from it citing it
     assert remote.search("alice", "peanut", filter={"topic": "nope"}) == []
 
     ctx = remote.build_context("alice", "s9", "what food should I avoid?", token_budget=300)
@@ -89,7 +89,7 @@ def test_round_trip_returns_the_managers_types_and_answers(
     assert remote.stats("alice")["messages"] == 6
     assert remote.users() == ["alice"]
     assert remote.delete("alice", ["pea", "never-written"]) == 1
-    assert remote.search("alice", "peanut allergy", k=3)[0].id != "pea"
+    assert all("pea" not in h.source_ids for h in remote.search("alice", "peanut allergy", k=3))
     assert remote.delete_user("alice") == 5
     assert remote.users() == []
 
