@@ -42,6 +42,7 @@ import string
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "tests" / "data" / "sensitivity_heldout.jsonl"
@@ -492,7 +493,7 @@ NEG = {
 SLOT = re.compile(r"⟦([^⟦⟧]*)⟧")
 
 
-def render(template: str) -> tuple[str, list[dict[str, object]]]:
+def render(template: str) -> tuple[str, list[dict[str, Any]]]:
     out: list[str] = []
     spans: list[tuple[str, str, int]] = []
     pos = 0
@@ -517,17 +518,17 @@ def render(template: str) -> tuple[str, list[dict[str, object]]]:
         pos = m.end()
     out.append(template[pos:])
     text = "".join(out)
-    gold: list[dict[str, object]] = []
+    gold: list[dict[str, Any]] = []
     for kind, value, at in spans:
         assert text[at : at + len(value)] == value
-        span: dict[str, object] = {"kind": kind, "value": value}
+        span: dict[str, Any] = {"kind": kind, "value": value}
         if text.find(value) != at:
             span["at"] = at
         gold.append(span)
     return text, gold
 
 
-def build() -> list[dict[str, object]]:
+def build() -> list[dict[str, Any]]:
     rows = []
     for lang, template in LINES:
         text, spans = render(template)
@@ -958,7 +959,7 @@ EMAIL_RUN = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}")
 IBAN_RUN = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){3,7}(?: ?[A-Z0-9]{1,4})?\b")
 
 
-def problems(rows: list[dict[str, object]]) -> list[str]:
+def problems(rows: list[dict[str, Any]]) -> list[str]:
     errs = []
     seen: set[str] = set()
     corpus = set()
@@ -973,7 +974,7 @@ def problems(rows: list[dict[str, object]]) -> list[str]:
         if text in corpus:
             errs.append(f"{n}: copied from the tuning corpus")
         rest = text
-        for span in row["spans"]:  # type: ignore[union-attr]
+        for span in row["spans"]:
             kind, value = span["kind"], span["value"]
             at = span.get("at", text.find(value))
             if kind not in KINDS:
