@@ -55,37 +55,48 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 __all__ = ["labelled_secrets", "values"]
 
 # -- labels -------------------------------------------------------------------------------
-_PASSWORD_ZH = "密码|密碼|口令"
+_PASSWORD_ZH = "密码|密碼|口令|授权码|授權碼"
+#: One-time codes: ``验证码：482913``, ``verification code is 482913``, ``OTP: 5531``.
+_OTP_ZH = "验证码|驗證碼|校验码|校驗碼|动态码|動態碼"
+_OTP_EN = r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth)[ \-]?code"
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)|pwd|pw|pin|secret|token|key|" + _PASSWORD_ZH + "|" + _KEY_ZH
+    r"pass(?:word|wd|phrase|code)?|pwd|pw|pin|secret|token|key|"
+    + _PASSWORD_ZH
+    + "|"
+    + _KEY_ZH
+    + "|"
+    + _OTP_ZH
 )
 _LABEL_ANY_CASE = re.compile(_LABEL.pattern, re.IGNORECASE)
+#: English names of one-time codes: searched apart, in texts holding ``code`` or ``otp``
+#: (a group in the alternation above would slow its scan of every text).
+_OTP_LABEL = re.compile(_OTP_EN, re.IGNORECASE)
 #: What names a key before ``key`` (``key`` alone is too common a word to be a label).
 _KEY_NAME = re.compile(
     r"(?:api|access|secret|private|account|signing|encryption|decryption|app|shared[_ \-]?access"
     r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery)[_ \-]?$",
     re.IGNORECASE,
 )
-_PIN_CODE = re.compile(r"[ _\-]?code(?![A-Za-z])", re.IGNORECASE)
-_CJK_CODE = re.compile("码|碼")
+_PIN_CODE = re.compile(r"[ _\-]?(?:code|number|no\.?)(?![A-Za-z])", re.IGNORECASE)
+_CJK_CODE = re.compile("[ \t]?(?:码|碼)")
 
 # -- separators ---------------------------------------------------------------------------
 _CJK_VERB = (
-    r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则)?"
-    r"(?:是|为|為|叫做?|改成了?|改为|改為|换成了?|换为|设为|设成|设置为|设置成|设定为"
-    r"|重置为|修改为|更改为|变成了?)"
+    r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则|已经|已|被|刚刚|刚|又|均|统一){0,3}"
+    r"(?:是|为|為|叫做?|改成了?|改为|改為|换成了?|换为|设为|设成了?|设置为|设置成了?|设定为"
+    r"|重置为|重置成了?|修改为|修改成了?|更改为|更改成了?|变成了?|变更为|定为)"
 )
 _STRONG = re.compile(
-    r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+"
+    r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+|[ \t]*[—–][ \t]*"
     r"|[ \t]*" + _CJK_VERB + r"[ \t]*(?:[:=][ \t]*)?"
     r"|[ \t]+(?:is|was)[ \t]*:[ \t]*",
     re.IGNORECASE,
@@ -93,7 +104,8 @@ _STRONG = re.compile(
 _WEAK = re.compile(
     r"[ \t]+(?:(?:is|was|has[ \t]+been|had[ \t]+been|got|will[ \t]+be)[ \t]+)?"
     r"(?:changed|set|reset|updated|switched)[ \t]+to[ \t]+"
-    r"|[ \t]+(?:is|was|to|will[ \t]+be)[ \t]+",
+    r"|[ \t]+(?:is|was|to|will[ \t]+be)[ \t]+"
+    r"|[ \t]*[?,][ \t]*(?:it'?s|it[ \t]+is|it[ \t]+was)[ \t]+",
     re.IGNORECASE,
 )
 #: ``password for the router is``, ``password for root:``: up to four words between.
@@ -102,6 +114,10 @@ _QUALIFIER = re.compile(
     r"(?=[ \t]*[:=]|[ \t]+(?:is|was)[ \t])",
     re.IGNORECASE,
 )
+#: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator.
+_ASIDE = re.compile(r"[ \t]*\([^()\n]{1,24}\)(?=[ \t]*(?:[:=]|is[ \t]|是|为))", re.IGNORECASE)
+#: ``the PIN, is 8642``, ``密码，是 abc``: a comma before ``is`` or ``是``.
+_COMMA = re.compile(r"[ \t]*,(?=[ \t]*(?:is|was)[ \t]|[ \t]*[是为為])", re.IGNORECASE)
 _BARE = re.compile(r"[ \t]+")
 _BARE_ZH = re.compile(r"[ \t]*")
 
@@ -114,7 +130,7 @@ _TRAILING = ".,;:)]}>\"'`”’」』"
 _PLACEHOLDER = re.compile(
     r"[*xX#?._\-]+|.*\*\*\*.*"
     r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
-    r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+",
+    r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*",
 )
 #: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
 _CODE = re.compile(
@@ -166,6 +182,11 @@ _PROSE_END = ("ly", "ed", "ing", "able", "ible", "ful", "less", "ous", "ive", "e
 _NOT_BARE = re.compile(
     r"(?i)md5|sha-?\d+|base64|utf-?8|argon2(?:id|i|d)?|pbkdf2|2fa|mfa|v\d+|\d+(?:\.\d+)+"
 )
+
+
+#: A code of digits, perhaps with the keypad's ``#`` or ``*``: ``246810``, ``#2580``.
+_CODE_CHARS = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)?")
+_DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
 
 
 def _letter(text: str, i: int) -> bool:
@@ -220,6 +241,8 @@ def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
             break
         end, words = m.end(), words + 1
     raw = text[pos:end].rstrip(_TRAILING)
+    if raw[-1:] in ("(", "[") and end < len(text) and not text[end].isascii():
+        raw = raw[:-1]  # "Ab12cd34（区分大小写）": the bracket opens the Chinese aside
     return (pos, pos + len(raw), False) if raw else None
 
 
@@ -227,15 +250,18 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
     digit = any(c.isdigit() for c in value)
     if kind == "pin":
-        return value.isdigit() and 4 <= len(value) <= 8 and sep != "bare"
+        return value.isdigit() and 4 <= len(value) <= 8
+    if kind == "pass":  # "pass" is a word too: after ":" or "=", a credential-like value
+        return sep in ("strong", "assign") and len(value) >= 4 and _looks_like_credential(value)
+    if kind in ("otp", "otpzh"):  # a one-time code: 4 to 10 letters and digits, a digit
+        plain = value.replace("-", "")  # G-482913
+        return digit and plain.isalnum() and value.isascii() and 4 <= len(plain) <= 10
     if sep == "bare":
         if _NOT_BARE.fullmatch(value):
             return False
         letters = any(c.isalpha() for c in value)
         if kind in ("pwzh", "keyzh"):
-            return (value.isdigit() and 4 <= len(value) <= 12) or (
-                digit and letters and len(value) >= 4
-            )
+            return bool(_DIGITS.fullmatch(value)) or (digit and letters and len(value) >= 4)
         return kind == "pw" and digit and letters and len(value) >= 5
     if kind == "key":  # an English key or token label: it must look like one
         if sep == "weak":
@@ -255,6 +281,8 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     (``PGPASSWORD``, ``AppSecret``); ``None`` when the word is part of another."""
     word, start, end = m.group().lower(), m.start(), m.end()
     if not word.isascii():
+        if word in _OTP_ZH:
+            return "otpzh", end, False
         return ("pwzh" if word in _PASSWORD_ZH else "keyzh"), end, False
     if _letter(text, end):  # passwords, pinned, keyboard, tokens
         return None
@@ -271,7 +299,14 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     if word in ("pin", "pw", "pwd") or word.startswith("pass"):
         code = _CJK_CODE.match(text, end)  # PIN码
         end = code.end() if code is not None else end
-    kind = "pin" if word == "pin" else "key" if word in ("secret", "token", "key") else "pw"
+    if word == "otp" or word.endswith("code") and not word.startswith("pass"):
+        kind = "otp"
+    elif word == "pass":
+        if start > i:  # bypass, compass
+            return None
+        kind = "pass"
+    else:
+        kind = "pin" if word == "pin" else "key" if word in ("secret", "token", "key") else "pw"
     glued = start > i and not (word == "key" and _KEY_NAME.search(text, i, start))
     return kind, end, glued
 
@@ -279,7 +314,11 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
 def _find(text: str) -> Iterator[tuple[int, int, str]]:
     """``(start, end, detector)`` of each labelled value in ``text``."""
     low = text.lower()
-    words = _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
+    words: Iterable[re.Match[str]] = (
+        _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
+    )
+    if "code" in low or "otp" in low:
+        words = sorted([*words, *_OTP_LABEL.finditer(text)], key=lambda m: m.start())
     for m in words:
         label = _label(text, m)
         if label is None:
@@ -289,6 +328,10 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         if not kind.endswith("zh"):
             q = _QUALIFIER.match(text, pos)
+            if q is not None:
+                pos = q.end()
+        for skip in (_ASIDE, _COMMA):
+            q = skip.match(text, pos)
             if q is not None:
                 pos = q.end()
         sep = "strong"
@@ -301,11 +344,14 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
         if s is None or s.end() >= len(text):
             continue
-        phrase = sep != "weak" and sep != "bare" and kind.endswith("zh")
+        phrase = sep != "weak" and sep != "bare" and kind in ("pwzh", "keyzh")
         found = _value(text, s.end(), phrase)
         if found is None:
             continue
         a, b, quoted = found
+        if kind in ("pin", "otp", "otpzh") and not quoted:  # a code ends at its last digit
+            code = _CODE_CHARS.match(text, a, b)
+            b = code.end() if code is not None else a
         value = text[a:b]
         if sep == "weak" and value.lower() in _HEDGES:  # "is literally password"
             w = _WORD.match(text, b)
@@ -319,11 +365,91 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             yield a, b, "passphrase" if quoted or " " in value else "keyword"
 
 
+# -- markup ---------------------------------------------------------------------------------
+#: A name of a secret inside a markup name (``SmtpPassword``, ``api_key``, ``client-secret``).
+_MARKUP_NAME = re.compile(
+    r"pass(?:word|wd|phrase|code)|pwd|secret|token|api[_\-]?key|access[_\-]?key"
+    r"|private[_\-]?key|credential",
+    re.IGNORECASE,
+)
+_MARKUP_MEASURE = re.compile(
+    r"count|length|len|max|min|size|type|expir|ttl|url|uri|file|path", re.I
+)
+#: ``<password>x</password>`` and ``<add key="SmtpPassword" value="x" />``.
+_ELEMENT = re.compile(
+    r"<(?P<name>[A-Za-z_][\w.\-:]{0,40})(?:[ \t][^<>\n]{0,80})?>"
+    r"(?P<value>[^<>\n]{1,200})</(?P=name)>"
+)
+_KEY_VALUE = re.compile(
+    r"(?<![\w\-])(?:key|name)[ \t]*=[ \t]*(?P<q>[\"'])(?P<name>[^\"'<>\n]{1,60})(?P=q)[ \t]+"
+    r"value[ \t]*=[ \t]*(?P<q2>[\"'])(?P<value>[^\"'\n]{1,200})(?P=q2)"
+)
+
+
+def _markup(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values of XML elements and ``key=/value=`` attribute pairs whose name names a
+    secret (configuration files: ``web.config``, Maven ``settings.xml``, ``.plist``)."""
+    if "<" not in text and "value" not in text:
+        return
+    for pattern in (_ELEMENT, _KEY_VALUE):
+        for m in pattern.finditer(text):
+            name = m.group("name")
+            if not _MARKUP_NAME.search(name) or _MARKUP_MEASURE.search(name):
+                continue
+            a, b = m.span("value")
+            raw = text[a:b]
+            a += len(raw) - len(raw.lstrip())
+            b -= len(raw) - len(raw.rstrip())
+            value = text[a:b]
+            if (
+                value
+                and not _rejected(value, "=", text, b)
+                and _accept("pw", "assign", value, True)
+            ):
+                yield a, b, "markup"
+
+
+# -- command lines ----------------------------------------------------------------------------
+#: ``curl -u user:PASSWORD``, ``--user user:PASSWORD``; ``mysql ... -pPASSWORD``,
+#: ``sshpass -p PASSWORD``.
+_CLI_USER = re.compile(
+    r"(?<![^ \t])(?:-u|--user)[ \t=]+[\"']?[^\s:\"']{1,64}:(?P<value>[^\s\"']{1,128})"
+)
+_CLI_P = re.compile(
+    r"\b(?:mysql\w*|mariadb\w*)\b[^\n]{0,80}?[ \t]-p(?P<value>[^\s\"'-][^\s\"']{2,127})"
+    r"|\bsshpass[ \t]+-p[ \t]*(?P<value2>[^\s\"'-][^\s\"']{2,127})"
+)
+
+
+_CLI_GATE = re.compile(r" -[up]|--user")
+
+
+def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """Passwords given to a command line's options (see the patterns above)."""
+    if " -" not in text or _CLI_GATE.search(text) is None:
+        return
+    if " -u" in text or "--user" in text:
+        for m in _CLI_USER.finditer(text):
+            a, b = m.span("value")
+            if not _rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+    if " -p" in text:
+        for m in _CLI_P.finditer(text):
+            group = "value" if m.group("value") else "value2"
+            a, b = m.span(group)
+            if not _rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+
+
 def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", detector)`` of the values written after a label
     that names a secret (see the module docs); ``detector`` is ``keyword``, or
     ``passphrase`` for a quoted value or one of several words."""
     for a, b, name in _find(text):
+        yield a, b, "secret", name
+    for a, b, name in _markup(text):
+        yield a, b, "secret", name
+    for a, b, name in _command_lines(text):
         yield a, b, "secret", name
 
 
