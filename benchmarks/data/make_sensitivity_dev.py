@@ -421,6 +421,107 @@ add("zh", "卡号 6222 **** **** 1234")
 add("en", "IMEI 35-209900-176148-1")
 add("en", "Ticket 4000 1234 5678 9011 was closed")
 
+# -- second batch: forms found by probing the detector after the first changes -----------
+for lang, text, value in (
+    ("en", "The password for my laptop: Kitten#42", "Kitten#42"),
+    ("en", "password - Hunter22", "Hunter22"),
+    ("en", "The admin password (temporary) is Tmp9988!", "Tmp9988!"),
+    ("en", "She told me her password: iloveyou2", "iloveyou2"),
+    ("en", "pass: hunter2", "hunter2"),
+    ("en", "DB_PASS=Kx82mq1", "Kx82mq1"),
+    ("en", "My PIN number is 2468", "2468"),
+    ("en", "Your Google verification code is G-482913", "G-482913"),
+    ("en", "2FA code: 390112", "390112"),
+    ("en", "mysql -u root -pS3cretPw shop", "S3cretPw"),
+    ("en", "curl -u admin:Adm1nPass https://api.example.com/v1", "Adm1nPass"),
+    ("en", "sshpass -p 'Ssh!Pass9' ssh deploy@host", "Ssh!Pass9"),
+    ("en", "X-API-Key: 8d7c6b5a4e3f2a1b", "8d7c6b5a4e3f2a1b"),
+    ("en", "wss://stream.example.com/?auth_token=a8B7c6D5e4F3g2H1", "a8B7c6D5e4F3g2H1"),
+    ("en", 'SECRET_KEY = "django-insecure-abcd1234efgh5678"', "django-insecure-abcd1234efgh5678"),
+    ("zh", "PIN 码是 2580", "2580"),
+    ("zh", "动态密码：739201", "739201"),
+    ("zh", "您的登录验证码是：120934。", "120934"),
+    ("zh", "短信验证码：８８２１９３", "８８２１９３"),
+    ("zh", "管理员密码已重置为：Adm!n2024", "Adm!n2024"),
+    ("zh", "WiFi 名称 HomeNet，密码 12345678", "12345678"),
+    ("zh", "账号：zhangsan 密码：zs@2024", "zs@2024"),
+    ("zh", "密码（新）：Nn2024!x", "Nn2024!x"),
+):
+    add(lang, text, [(S, value)])
+for lang, text, value in (
+    ("zh", "联系人手机 (+86) 138 0013 8000", "(+86) 138 0013 8000"),
+    ("en", "UK office +44 (0)20 7946 0958", "+44 (0)20 7946 0958"),
+    ("en", "from abroad dial 0044 20 7946 0958", "0044 20 7946 0958"),
+    ("zh", "台北電話：02-2345-6789", "02-2345-6789"),
+    ("en", "Sydney office (02) 9374 4000", "(02) 9374 4000"),
+    ("zh", "电话 +86 (21) 6123 4567", "+86 (21) 6123 4567"),
+    ("en", "call 415 555 0132 tonight", "415 555 0132"),
+):
+    add(lang, text, [(P, value)])
+for lang, tmpl, key in (
+    ("en", "OPENAI_API_KEY=%s", "sk-None-" + rand(40)),
+    ("en", "slack client token %s", "xoxc-" + rand(12, string.digits) + "-" + rand(24)),
+    ("en", "GOOGLE_CLIENT_SECRET=%s", "GOCSPX-" + rand(28)),
+    ("en", "groq key %s", "gsk_" + rand(52)),
+    ("zh", "GitLab runner 令牌 %s", "glrt-" + rand(20)),
+):
+    add(lang, tmpl % key, [(A, key)])
+for lang, text in (
+    ("en", "JWT header eyJhbGciOiJIUzI1NiJ9 only"),
+    ("en", "boarding pass: gate B12"),
+    ("en", "if not ok: pass"),
+    ("en", "pytest -p no:cacheprovider -q"),
+    ("en", "mysql -u root -p mydb  (it prompts for the password)"),
+    ("en", "Use code 123456 to sign in? No: that is the sample code in the docs."),
+    ("en", "The API key is rotated every 90 days."),
+    ("en", "Your password expires on 2024-12-31."),
+    ("en", "Password: (none)"),
+    ("en", "token: ${{ secrets.GITHUB_TOKEN }}"),
+    ("en", "look at this dot product"),
+    ("en", "ON invoices (amount, updated_at);"),
+    ("en", "skip-navigation-links-for-screenreaders"),
+    ("zh", "密码强度：中等"),
+    ("zh", "密码是你的生日"),
+    ("zh", "验证码有效期 300 秒"),
+    ("zh", "验证码 2 次输入错误"),
+    ("zh", "快递柜取件码 8-2-3011"),
+    ("zh", "交易流水号 420000123420240315123456"),
+    ("zh", "版本号 v2.3.1-beta.4，构建 2024.03.15"),
+    ("zh", "坐标 39.9042 116.4074"),
+    ("zh", "共 3 000 000 元"),
+):
+    add(lang, text)
+
+# -- third batch: values on the next line, in Chinese characters, contractions, and the
+# negatives of code, examples cut short and descriptions -------------------------------
+for lang, text, value in (
+    ("en", "Password:\nhunter22\n", "hunter22"),
+    ("en", "machine example.com\nlogin bob\npassword:\n  s3cr3t!x", "s3cr3t!x"),
+    ("en", "My new password's Summer2024", "Summer2024"),
+    ("en", "passcode 4821 for the lobby", "4821"),
+    ("zh", "口令：天王盖地虎", "天王盖地虎"),
+    ("zh", "今晚的口令是芝麻开门", "芝麻开门"),
+    ("zh", "密码：芝麻开门，别外传", "芝麻开门"),
+):
+    add(lang, text, [(S, value)])
+for lang, text in (
+    ("en", "password:\n  Enter it below please"),
+    ("en", "password: process.env.DB_PASS"),
+    ("en", "token: abc...xyz"),
+    ("en", "export OPENAI_API_KEY=sk-..."),
+    ("en", 'secret: "changeme"'),
+    ("en", "Reset your password at https://example.com/reset?token="),
+    ("en", "api_key: sk-xxxxxxxxxxxxxxxx"),
+    ("en", "token: ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"),
+    ("zh", "密码为 123456 的账号很危险"),
+    ("zh", "密码：见附件"),
+    ("zh", "口令：暗号对上了"),
+    ("zh", "密码：请查看短信"),
+    ("zh", "流水 7788 0012 3456 7890 已入账"),
+    ("zh", "PIN 码输入错误 3 次将被锁定"),
+):
+    add(lang, text)
+
 
 def main() -> None:
     with OUT.open("w", encoding="utf-8") as f:

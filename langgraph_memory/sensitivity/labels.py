@@ -79,7 +79,7 @@ _LABEL = re.compile(
 _LABEL_ANY_CASE = re.compile(_LABEL.pattern, re.IGNORECASE)
 #: English names of one-time codes: searched apart, in texts holding ``code`` or ``otp``
 #: (a group in the alternation above would slow its scan of every text).
-_OTP_LABEL = re.compile(_OTP_EN, re.IGNORECASE)
+_OTP_LABEL_END = re.compile(f"(?:{_OTP_EN})$", re.IGNORECASE)
 #: What names a key before ``key`` (``key`` alone is too common a word to be a label).
 _KEY_NAME = re.compile(
     r"(?:api|access|secret|private|account|signing|encryption|decryption|app|shared[_ \-]?access"
@@ -105,7 +105,8 @@ _WEAK = re.compile(
     r"[ \t]+(?:(?:is|was|has[ \t]+been|had[ \t]+been|got|will[ \t]+be)[ \t]+)?"
     r"(?:changed|set|reset|updated|switched)[ \t]+to[ \t]+"
     r"|[ \t]+(?:is|was|to|will[ \t]+be)[ \t]+"
-    r"|[ \t]*[?,][ \t]*(?:it'?s|it[ \t]+is|it[ \t]+was)[ \t]+",
+    r"|[ \t]*[?,][ \t]*(?:it'?s|it[ \t]+is|it[ \t]+was)[ \t]+"
+    r"|'s[ \t]+(?:(?:been[ \t]+)?(?:changed|set|reset|updated)[ \t]+to[ \t]+)?",
     re.IGNORECASE,
 )
 #: ``password for the router is``, ``password for root:``: up to four words between.
@@ -130,11 +131,15 @@ _TRAILING = ".,;:)]}>\"'`”’」』"
 _PLACEHOLDER = re.compile(
     r"[*xX#?._\-]+|.*\*\*\*.*"
     r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
-    r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*",
+    r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
+    r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)",
 )
 #: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
 _CODE = re.compile(
-    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*", re.ASCII
+    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*"
+    r"|(?:process\.env|os\.environ|import\.meta\.env|settings|config|conf|cfg|self|this|env"
+    r"|secrets|vars|ctx|context|params|request|req|args|opts|options)[.\[].*",
+    re.ASCII,
 )
 #: An identifier naming a secret (``access_token``, ``dbPassword``, ``API_KEY``, ``pwd``).
 _SECRETISH = re.compile(
@@ -204,6 +209,10 @@ def _looks_like_credential(value: str) -> bool:
     return any(c.isdigit() for c in value) or not value.isalpha() or not value[1:].islower()
 
 
+#: A value that qualifies a noun (``密码为 123456 的账号很危险``).
+_ATTRIBUTIVE = re.compile(r"[ \t]*的")
+
+
 def _rejected(value: str, sep: str, text: str, end: int) -> bool:
     """What no label's value can be (see the module docs)."""
     word = value.rstrip("!?").lower()
@@ -212,6 +221,10 @@ def _rejected(value: str, sep: str, text: str, end: int) -> bool:
         return True
     if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
         return True
+    if value.startswith("//") or text.startswith(("...", "…"), end):
+        return True  # a URL's rest ("password at https://..."), an example cut short ("sk-...")
+    if _ATTRIBUTIVE.match(text, end):
+        return True  # "密码为 123456 的账号": a description of passwords, not one
     if _SECRETISH.fullmatch(value) and (
         not value.isalpha() or value.isupper() or not value[1:].islower()
     ):
@@ -246,6 +259,41 @@ def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
     return (pos, pos + len(raw), False) if raw else None
 
 
+def _next_line(text: str, sep: re.Match[str]) -> tuple[int, int, bool] | None:
+    """A value alone on the line after ``password:`` (a form, a YAML or ``.netrc`` block)."""
+    if not sep.group().rstrip().endswith(":") or not text.startswith("\n", sep.end()):
+        return None
+    start = sep.end() + 1
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    line = text[start:end].strip(" \t")
+    if not line or not _TOKEN.fullmatch(line) or len(line) > 128:
+        return None
+    a = text.index(line, start)
+    return a, a + len(line), False
+
+
+#: A value of Chinese characters after ``口令：`` or ``密码：``: the end of the clause.
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,12}(?=$|[\s,.;!?)\]，。；！？、）】…])")
+#: Chinese that reads as prose or a rule, not as a value (``见附件``, ``请查看短信``,
+#: ``至少 8 位``, ``你的生日``, ``错误``).
+_CJK_PROSE = re.compile(
+    "[见請请无空未已同与和为是在用由需不没暂略详参按默忘错正输设修重改找丢保至长包含你我他她它这那"
+    "什多几怎哪如可要会能该必得被把给让使]|的|吗|呢|了|么|码|位|次"
+)
+
+
+def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool] | None:
+    """A passphrase in Chinese characters (``口令：天王盖地虎``) after a Chinese password
+    label and ``:`` (or after ``口令`` and ``是``), unless it reads as prose."""
+    if kind != "pwzh" or not (":" in sep or "口令" in text[max(0, pos - len(sep) - 2) : pos]):
+        return None
+    m = _CJK_RUN.match(text, pos)
+    if m is None or _CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1):
+        return None
+    return m.start(), m.end(), False
+
+
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
     digit = any(c.isdigit() for c in value)
@@ -262,6 +310,8 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         letters = any(c.isalpha() for c in value)
         if kind in ("pwzh", "keyzh"):
             return bool(_DIGITS.fullmatch(value)) or (digit and letters and len(value) >= 4)
+        if kind == "pw" and value.isdigit():  # passcode 4821
+            return 4 <= len(value) <= 12
         return kind == "pw" and digit and letters and len(value) >= 5
     if kind == "key":  # an English key or token label: it must look like one
         if sep == "weak":
@@ -311,6 +361,23 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     return kind, end, glued
 
 
+def _start(m: re.Match[str]) -> int:
+    return m.start()
+
+
+def _otp_labels(text: str) -> Iterator[re.Match[str]]:
+    """The names of one-time codes in ``text``, found from each ``code`` and ``otp`` back
+    (a scan of the whole text for them would cost every text it)."""
+    low = text.lower()
+    for word, back in (("code", 18), ("otp", 0)):
+        i = low.find(word)
+        while i >= 0:
+            m = _OTP_LABEL_END.search(text, max(0, i - back), i + len(word))
+            if m is not None:
+                yield m
+            i = low.find(word, i + len(word))
+
+
 def _find(text: str) -> Iterator[tuple[int, int, str]]:
     """``(start, end, detector)`` of each labelled value in ``text``."""
     low = text.lower()
@@ -318,7 +385,7 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
         _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
     )
     if "code" in low or "otp" in low:
-        words = sorted([*words, *_OTP_LABEL.finditer(text)], key=lambda m: m.start())
+        words = sorted([*words, *_otp_labels(text)], key=_start)
     for m in words:
         label = _label(text, m)
         if label is None:
@@ -346,6 +413,8 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         phrase = sep != "weak" and sep != "bare" and kind in ("pwzh", "keyzh")
         found = _value(text, s.end(), phrase)
+        if found is None and sep != "weak" and sep != "bare":
+            found = _next_line(text, s) or _cjk_value(text, s.end(), kind, s.group())
         if found is None:
             continue
         a, b, quoted = found
@@ -413,29 +482,25 @@ def _markup(text: str) -> Iterator[tuple[int, int, str]]:
 #: ``curl -u user:PASSWORD``, ``--user user:PASSWORD``; ``mysql ... -pPASSWORD``,
 #: ``sshpass -p PASSWORD``.
 _CLI_USER = re.compile(
-    r"(?<![^ \t])(?:-u|--user)[ \t=]+[\"']?[^\s:\"']{1,64}:(?P<value>[^\s\"']{1,128})"
+    r"-(?<![^ \t]-)(?:u|-user)[ \t=]+[\"']?[^\s:\"']{1,64}:(?P<value>[^\s\"']{1,128})"
 )
 _CLI_P = re.compile(
     r"\b(?:mysql\w*|mariadb\w*)\b[^\n]{0,80}?[ \t]-p(?P<value>[^\s\"'-][^\s\"']{2,127})"
-    r"|\bsshpass[ \t]+-p[ \t]*(?P<value2>[^\s\"'-][^\s\"']{2,127})"
+    r"|\bsshpass[ \t]+-p[ \t]*(?:(?P<q>[\"'])(?P<quoted>[^\"'\n]{3,128})(?P=q)"
+    r"|(?P<value2>[^\s\"'-][^\s\"']{2,127}))"
 )
-
-
-_CLI_GATE = re.compile(r" -[up]|--user")
 
 
 def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
     """Passwords given to a command line's options (see the patterns above)."""
-    if " -" not in text or _CLI_GATE.search(text) is None:
-        return
     if " -u" in text or "--user" in text:
         for m in _CLI_USER.finditer(text):
             a, b = m.span("value")
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
-    if " -p" in text:
+    if " -p" in text and ("mysql" in text or "mariadb" in text or "sshpass" in text):
         for m in _CLI_P.finditer(text):
-            group = "value" if m.group("value") else "value2"
+            group = next(g for g in ("value", "value2", "quoted") if m.group(g))
             a, b = m.span(group)
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"

@@ -219,34 +219,48 @@ _JWT = re.compile(_NB + r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0
 _AUTH_HEADER = re.compile(
     r"\b(?i:bearer|token)[ \t]+([A-Za-z0-9._~+/\-]{16,}={0,2})(?![A-Za-z0-9._~+/\-=])", _A
 )
+#: Prefixed keys. Every branch starts with a literal character, so the regex engine skips
+#: to the characters that can start one (a leading look-behind would make it try every
+#: position); the character before a match is checked by :func:`_api_keys`.
 _API_KEYS = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:"
-    r"sk-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_\-]{12,}"
+    r"(?:"
+    r"sk-ant-[A-Za-z0-9_\-]{12,}|sk-proj-[A-Za-z0-9_\-]{12,}|sk-svcacct-[A-Za-z0-9_\-]{12,}"
+    r"|sk-admin-[A-Za-z0-9_\-]{12,}"
+    r"|sk-[A-Za-z]{2,10}-[A-Za-z0-9_\-]{20,}"  # other scoped OpenAI keys: sk-None-...
     r"|sk-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
-    r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"
+    r"|sk_(?:live|test)_[A-Za-z0-9]{10,}|rk_(?:live|test)_[A-Za-z0-9]{10,}"
     r"|whsec_[A-Za-z0-9+/=]{24,}"
     r"|gh[pousr]_[A-Za-z0-9]{30,}"
     r"|github_pat_[A-Za-z0-9_]{30,}"
-    r"|glpat-[A-Za-z0-9_\-]{20,}"
-    r"|xox[bpars]-[A-Za-z0-9\-]{10,}"
+    r"|gl(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_\-]{20,}"
+    r"|xox[a-z]-[A-Za-z0-9\-]{10,}"
     r"|xapp-\d-[A-Za-z0-9\-]{20,}"
     r"|xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9\-]{20,}"
-    r"|(?:AKIA|ASIA)[0-9A-Z]{16}"
+    r"|AKIA[0-9A-Z]{16}|ASIA[0-9A-Z]{16}"
     r"|LTAI[A-Za-z0-9]{12,30}"  # Alibaba Cloud AccessKey ID
     r"|AKID[A-Za-z0-9]{13,40}"  # Tencent Cloud SecretId
     r"|key-[0-9a-f]{32}"  # Mailgun
-    r"|AIza[0-9A-Za-z_\-]{35}"
+    r"|AIza[0-9A-Za-z_\-]{33,37}"
+    r"|GOCSPX-[A-Za-z0-9_\-]{20,}"  # Google OAuth client secret
+    r"|ya29\.[A-Za-z0-9_\-]{20,}"  # Google OAuth access token
+    r"|gsk_[A-Za-z0-9_\-]{30,}|r8_[A-Za-z0-9_\-]{30,}|sbp_[A-Za-z0-9_\-]{30,}"  # Groq, Replicate,
+    r"|figd_[A-Za-z0-9_\-]{30,}|sntrys_[A-Za-z0-9_\-]{30,}"  # Supabase, Figma, Sentry
+    r"|pplx-[A-Za-z0-9]{40,}|xai-[A-Za-z0-9]{40,}"  # Perplexity, xAI
+    r"|ntn_[A-Za-z0-9]{30,}|lin_api_[A-Za-z0-9]{30,}"  # Notion, Linear
+    r"|PMAK-[A-Za-z0-9\-]{24,}|NRAK-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
+    r"|dapi[0-9a-f]{32}"  # Databricks
     r"|hf_[A-Za-z0-9]{30,}"
-    r"|npm_[A-Za-z0-9]{36}"
+    r"|npm_[A-Za-z0-9]{36,40}"
     r"|pypi-AgE[A-Za-z0-9_\-]{50,}"
     r"|SG\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}"
     r"|SK[0-9a-fA-F]{32}"
     r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"
     r"|dop_v1_[a-f0-9]{64}"
-    r"|\d{8,10}:AA[A-Za-z0-9_\-]{33}"
     r")(?![A-Za-z0-9_\-])",
     _A,
 )
+#: Telegram bot tokens (they start with a digit: kept apart, looked for after ``:AA``).
+_TELEGRAM = re.compile(r"(?<![A-Za-z0-9_\-])\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])", _A)
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+\-])(?<![A-Za-z0-9]')(?<!//)[A-Za-z0-9](?:[A-Za-z0-9._%+\-]|'(?=[A-Za-z0-9])){0,63}@"
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}"
@@ -317,7 +331,7 @@ _PHONES = (
     # Chinese mobile: 1[3-9]x xxxx xxxx (or xxx xxxxx; spaces, dashes or dots), optionally
     # +86 / 0086 / 86
     re.compile(
-        r"(?<![A-Za-z0-9_+])(?<!\d\.)(?:(?:\+|00)?86[ \-]?)?1[3-9]\d"
+        r"(?<![A-Za-z0-9_+])(?<!\d\.)(?:\(\+?86\)[ \-]?|(?:\+|00)?86[ \-]?)?1[3-9]\d"
         r"(?:(?:[ .\-]?\d{4}){2}|[ .\-]\d{3}[ .\-]\d{5})" + _NUM_END,
         _A,
     ),
@@ -329,8 +343,8 @@ _PHONES = (
     # National numbers with a trunk 0 and separated groups: 0755-8888 6666, (021) 6123-4567,
     # 020 7946 0958, 07700 900123, 010-6275 1234 (9 to 12 digits: checked below)
     re.compile(
-        r"(?<![A-Za-z0-9_.\-+])(?:\(0\d{1,4}\)[ \-]?|0\d{1,4}[ \-])[2-9]\d{1,7}(?:[ \-]\d{3,4}){0,2}"
-        + _NUM_END,
+        r"(?:\(0\d{1,4}\)[ \-]?|0(?<![A-Za-z0-9_.\-+]0)(?<!\d[ \-]0)\d{1,4}[ \-])"
+        r"[2-9]\d{1,7}(?:[ \-]\d{3,4}){0,2}" + _NUM_END,
         _A,
     ),
     # North American: (415) 555-0123, 415-555-0123, 415.555.0123, +1 415 555 0123
@@ -341,7 +355,13 @@ _PHONES = (
     ),
     # International / E.164: +44 20 7946 0958, +4915112345678 (8 to 15 digits)
     re.compile(
-        r"(?<![A-Za-z0-9_+])\+[1-9]\d{0,3}(?:[ .\-]?\(?\d{1,5}\)?){1,6}" + _NUM_END,
+        r"(?<![A-Za-z0-9_+])(?:\(\+[1-9]\d{0,3}\)|\+[1-9]\d{0,3})(?:[ .\-]?\(?\d{1,5}\)?){1,6}"
+        + _NUM_END,
+        _A,
+    ),
+    # International with the 00 prefix and separated groups: 0044 20 7946 0958 (10 to 15)
+    re.compile(
+        r"0(?<![A-Za-z0-9_+.\-]0)(?<!\d[ \-]0)0[1-9]\d{0,2}(?:[ \-]\d{1,4}){2,5}" + _NUM_END,
         _A,
     ),
 )
@@ -362,11 +382,19 @@ def _regex(
     return detect
 
 
+_KEY_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
 def _api_keys(text: str) -> Iterator[Span]:
     """Prefixed keys, but not a placeholder written in their shape (``glpat-xxxx...``,
     ``AKIAXXXXXXXXXXXXXXXX``, ``sk_live_000000...``): a real key's tail has many
     different characters."""
-    for m in _API_KEYS.finditer(text):
+    matches = list(_API_KEYS.finditer(text))
+    if ":AA" in text:
+        matches += _TELEGRAM.finditer(text)
+    for m in matches:
+        if m.start() and text[m.start() - 1] in _KEY_BEFORE:
+            continue  # the middle of a longer word: "desk-...", "task-..."
         tail = m.group()[-16:].lower()
         if len(set(tail)) > 3:
             yield m.start(), m.end(), "api_key", "prefix"
@@ -466,7 +494,16 @@ def _ibans(text: str) -> Iterator[Span]:
                     break
 
 
-_NATIONAL = 2  # the index of the trunk-0 pattern in _PHONES
+#: A local number without its area code (``555-0123``): a phone only after a word that
+#: says so (``call``, ``phone``, ``电话``...) in the 24 characters before it.
+_LOCAL_NUMBER = re.compile(
+    r"[2-9](?<![A-Za-z0-9_.\-+/:][2-9])\d{2}-\d{4}" + _NUM_END + r"(?!/)", _A
+)
+_PHONE_WORD = re.compile(
+    r"(?i:call|phone|tel|mobile|cell|fax|ring|dial|text|whatsapp|extension|ext)(?![a-z])"
+    r"|电话|電話|手机|手機|致电|拨打|撥打|座机|分机|联系方式"
+)
+_NATIONAL, _OO = 2, 5  # the indexes of the trunk-0 and 00 patterns in _PHONES
 
 
 def _phones(text: str) -> Iterator[Span]:
@@ -475,8 +512,12 @@ def _phones(text: str) -> Iterator[Span]:
     for i, pattern in enumerate(_PHONES):
         for m in pattern.finditer(text):
             n = len(_digits(m.group()))
-            if 7 <= n <= 15 and (i != _NATIONAL or 9 <= n <= 12):
+            if 7 <= n <= 15 and (i != _NATIONAL or 9 <= n <= 12) and (i != _OO or n >= 10):
                 yield m.start(), m.end(), "phone", "phone"
+    if "-" in text:
+        for m in _LOCAL_NUMBER.finditer(text):
+            if _PHONE_WORD.search(text, max(0, m.start() - 24), m.start()):
+                yield m.start(), m.end(), "phone", "phone_local"
 
 
 # -- HTTP credentials ------------------------------------------------------------------------
@@ -591,6 +632,15 @@ _PUBLIC_KEY = re.compile(
 _PUBLISHABLE = ("pk_live_", "pk_test_")
 
 
+def _json_segment(token: str) -> bool:
+    """Whether ``token`` is base64url of a JSON object (a JWT's header or claims)."""
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        return raw.decode("utf-8").rstrip().endswith("}")
+    except (binascii.Error, ValueError):
+        return False
+
+
 def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) -> Iterator[Span]:
     """Random-looking tokens of at least ``min_length`` characters (likely secrets).
 
@@ -623,6 +673,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         tok = m.group().rstrip("=")
         if len(tok) < min_length or _UUID.fullmatch(tok) or tok.startswith(_PUBLISHABLE):
             continue
+        if tok.startswith("eyJ") and _json_segment(tok):
+            continue  # one segment of a JWT (a header, claims): no signature, no credential
         if any(a <= m.start() < b for a, b in urls):
             continue
         lower = any(c.islower() for c in tok)
