@@ -502,8 +502,11 @@ for lang, text, value in (
     ("zh", "口令：天王盖地虎", "天王盖地虎"),
     ("zh", "今晚的口令是芝麻开门", "芝麻开门"),
     ("zh", "密码：芝麻开门，别外传", "芝麻开门"),
+    ("en", "vpn passphrase: purple monkey dishwasher", "purple monkey dishwasher"),
 ):
     add(lang, text, [(S, value)])
+number = luhn_complete("4", 16)
+add("en", f"Card No.{number} on file", [(C, number)], "No. glued")
 for lang, text in (
     ("en", "password:\n  Enter it below please"),
     ("en", "password: process.env.DB_PASS"),

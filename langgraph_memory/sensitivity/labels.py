@@ -3,26 +3,34 @@ sunshine``, ``密码：abc``, ``我的密码是sunshine``, ``口令是 tiger``, 
 ``PIN码是 9527``.
 
 A label is a word naming a password (``password``, ``passwd``, ``passphrase``,
-``passcode``, ``pwd``, ``pw``, ``PIN``, ``密码``, ``密碼``, ``口令``), a key or a token
-(``secret``, ``token``, ``api key``, ``access key``, ``private key``, ``密钥``,
-``秘钥``, ``密鑰``, ``私钥``, ``令牌``...). After it comes a separator, then the value:
+``passcode``, ``pwd``, ``pw``, ``pass``, ``PIN``, ``密码``, ``密碼``, ``口令``,
+``授权码``), a key or a token (``secret``, ``token``, ``api key``, ``access key``,
+``private key``, ``密钥``, ``秘钥``, ``密鑰``, ``私钥``, ``令牌``...), or a one-time code
+(``verification code``, ``one-time code``, ``2FA code``, ``OTP``, ``验证码``,
+``校验码``). After it, perhaps an aside in brackets (``Password (new):``) or a comma
+before ``is``/``是`` (``the PIN, is 8642``), comes a separator, then the value:
 
 - **strong** separators, after which the next word is the value: ``:``, ``=``,
-  ``=>``, ``->``, `` - ``, ``is:``, and the Chinese verbs ``是``, ``为``, ``叫``,
-  ``改成``, ``设置为``... (``就是``, ``也是``); an English label may be qualified first
-  (``password for the router is``, ``password for root:``);
-- **weak** ones, after which prose may go on: ``is``, ``was``, ``to``, ``changed to``;
+  ``=>``, ``->``, `` - ``, ``—``, ``is:``, and the Chinese verbs ``是``, ``为``, ``叫``,
+  ``改成``, ``设置为``, ``重置为``... (``就是``, ``也是``, ``已经改为``, ``被改成了``); an
+  English label may be qualified first (``password for the router is``, ``password
+  for root:``);
+- **weak** ones, after which prose may go on: ``is``, ``was``, ``to``, ``changed to``,
+  ``'s``, ``? it's``;
 - **none** but a space (``password sunshine22``, ``门锁密码 246810``).
 
-The value is one token, a quoted phrase (``"correct horse battery staple"``), or after
-a Chinese label and a strong separator, ASCII words up to the clause's end (at most
-eight). It is kept when it could be a secret:
+The value is one token, a quoted phrase (``"correct horse battery staple"``), after
+a Chinese label and a strong separator ASCII words up to the clause's end (at most
+eight) or Chinese characters that do not read as prose (``口令：天王盖地虎``, not
+``密码：见附件``), or, after ``:`` at the end of a line, the next line when it is one
+token. It is kept when it could be a secret:
 
 - never a placeholder (``********``, ``<your-password>``, ``[REDACTED]``, ``${X}``,
-  ``YOUR_API_KEY``), code naming or reading a secret (``os.environ[...]``,
-  ``self.password``, ``password=password``, ``access_token``), a type (``str``), a
-  length rule (``8-16 位``, ``8 characters``) or a word of prose (``wrong``, ``the``,
-  ``required``);
+  ``YOUR_API_KEY``, ``glpat-xxxxxxxx``, ``abc...xyz``, ``changeme``), code naming or
+  reading a secret (``os.environ[...]``, ``process.env.X``, ``self.password``,
+  ``password=password``, ``access_token``), a type (``str``), a length rule (``8-16
+  位``, ``8 characters``), a description (``密码为 123456 的账号``) or a word of prose
+  (``wrong``, ``the``, ``required``);
 - after a password label (English or Chinese) or a Chinese key label and a strong
   separator or quotes: anything else of 3 characters or more (``password: abc``);
 - after a weak separator: the same, but a plain word only when it does not read as
@@ -33,15 +41,22 @@ eight). It is kept when it could be a secret:
   after ``=`` or in quotes (``SECRET=abc``: configuration and code); after ``is``, 8
   characters or more with letters and digits (``the API key is 3f7868...``);
 - after only a space: letters and digits mixed (``password sunshine22``), or 4 to 12
-  digits after a Chinese label;
-- a ``PIN`` (``PIN code``, ``PIN码``): 4 to 8 digits, after a separator.
+  digits (``passcode 4821``, ``门禁密码 #2580``);
+- a ``PIN`` (``PIN code``, ``PIN number``, ``PIN码``): 4 to 8 digits;
+- a one-time code: 4 to 10 letters and digits with a digit (``G-482913`` too);
+- after ``pass`` (a word too): a strong separator and a credential-like value.
+
+Configuration and command lines are read too: the value of an XML element or of a
+``key=/value=`` pair whose name names a secret (``<password>x</password>``,
+``<add key="SmtpPassword" value="x"/>``) and the password of ``curl -u user:x``,
+``mysql -px`` and ``sshpass -p x``.
 
 A label glued to letters before it (``PGPASSWORD=``, ``AppSecret 是``) counts before a
 strong separator only; ``key`` is a label only in a compound (``api key``,
 ``secret_key``, ``private key``, ``license key``...).
 
 Detection is on the half-width copy of the text (``：`` is ``:``, ``　`` a space), so
-full-width forms are covered; the values are ASCII.
+full-width forms are covered.
 
 Example:
     >>> [v for v in values("password: abc; 我的密码是sunshine; my password is wrong")]
@@ -50,6 +65,8 @@ Example:
     ['Tr0ub4dor&3x']
     >>> values("password: ********, DB_PASSWORD=${DB_PASSWORD}, password: str")
     []
+    >>> values("验证码: 482913, 5分钟内有效; the PIN, is 8642; 密码已经改为 Qwer1234 了")
+    ['482913', '8642', 'Qwer1234']
 """
 
 from __future__ import annotations
@@ -411,7 +428,11 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
         if s is None or s.end() >= len(text):
             continue
-        phrase = sep != "weak" and sep != "bare" and kind in ("pwzh", "keyzh")
+        phrase = (
+            sep != "weak"
+            and sep != "bare"
+            and (kind in ("pwzh", "keyzh") or low.startswith("passphrase", m.start()))
+        )
         found = _value(text, s.end(), phrase)
         if found is None and sep != "weak" and sep != "bare":
             found = _next_line(text, s) or _cjk_value(text, s.end(), kind, s.group())
