@@ -3,26 +3,34 @@ sunshine``, ``密码：abc``, ``我的密码是sunshine``, ``口令是 tiger``, 
 ``PIN码是 9527``.
 
 A label is a word naming a password (``password``, ``passwd``, ``passphrase``,
-``passcode``, ``pwd``, ``pw``, ``PIN``, ``密码``, ``密碼``, ``口令``), a key or a token
-(``secret``, ``token``, ``api key``, ``access key``, ``private key``, ``密钥``,
-``秘钥``, ``密鑰``, ``私钥``, ``令牌``...). After it comes a separator, then the value:
+``passcode``, ``pwd``, ``pw``, ``pass``, ``PIN``, ``密码``, ``密碼``, ``口令``,
+``授权码``), a key or a token (``secret``, ``token``, ``api key``, ``access key``,
+``private key``, ``密钥``, ``秘钥``, ``密鑰``, ``私钥``, ``令牌``...), or a one-time code
+(``verification code``, ``one-time code``, ``2FA code``, ``OTP``, ``验证码``,
+``校验码``). After it, perhaps an aside in brackets (``Password (new):``) or a comma
+before ``is``/``是`` (``the PIN, is 8642``), comes a separator, then the value:
 
 - **strong** separators, after which the next word is the value: ``:``, ``=``,
-  ``=>``, ``->``, `` - ``, ``is:``, and the Chinese verbs ``是``, ``为``, ``叫``,
-  ``改成``, ``设置为``... (``就是``, ``也是``); an English label may be qualified first
-  (``password for the router is``, ``password for root:``);
-- **weak** ones, after which prose may go on: ``is``, ``was``, ``to``, ``changed to``;
+  ``=>``, ``->``, `` - ``, ``—``, ``is:``, and the Chinese verbs ``是``, ``为``, ``叫``,
+  ``改成``, ``设置为``, ``重置为``... (``就是``, ``也是``, ``已经改为``, ``被改成了``); an
+  English label may be qualified first (``password for the router is``, ``password
+  for root:``);
+- **weak** ones, after which prose may go on: ``is``, ``was``, ``to``, ``changed to``,
+  ``'s``, ``? it's``;
 - **none** but a space (``password sunshine22``, ``门锁密码 246810``).
 
-The value is one token, a quoted phrase (``"correct horse battery staple"``), or after
-a Chinese label and a strong separator, ASCII words up to the clause's end (at most
-eight). It is kept when it could be a secret:
+The value is one token, a quoted phrase (``"correct horse battery staple"``), after
+a Chinese label and a strong separator ASCII words up to the clause's end (at most
+eight) or Chinese characters that do not read as prose (``口令：天王盖地虎``, not
+``密码：见附件``), or, after ``:`` at the end of a line, the next line when it is one
+token. It is kept when it could be a secret:
 
 - never a placeholder (``********``, ``<your-password>``, ``[REDACTED]``, ``${X}``,
-  ``YOUR_API_KEY``), code naming or reading a secret (``os.environ[...]``,
-  ``self.password``, ``password=password``, ``access_token``), a type (``str``), a
-  length rule (``8-16 位``, ``8 characters``) or a word of prose (``wrong``, ``the``,
-  ``required``);
+  ``YOUR_API_KEY``, ``glpat-xxxxxxxx``, ``abc...xyz``, ``changeme``), code naming or
+  reading a secret (``os.environ[...]``, ``process.env.X``, ``self.password``,
+  ``password=password``, ``access_token``), a type (``str``), a length rule (``8-16
+  位``, ``8 characters``), a description (``密码为 123456 的账号``) or a word of prose
+  (``wrong``, ``the``, ``required``);
 - after a password label (English or Chinese) or a Chinese key label and a strong
   separator or quotes: anything else of 3 characters or more (``password: abc``);
 - after a weak separator: the same, but a plain word only when it does not read as
@@ -33,15 +41,22 @@ eight). It is kept when it could be a secret:
   after ``=`` or in quotes (``SECRET=abc``: configuration and code); after ``is``, 8
   characters or more with letters and digits (``the API key is 3f7868...``);
 - after only a space: letters and digits mixed (``password sunshine22``), or 4 to 12
-  digits after a Chinese label;
-- a ``PIN`` (``PIN code``, ``PIN码``): 4 to 8 digits, after a separator.
+  digits (``passcode 4821``, ``门禁密码 #2580``);
+- a ``PIN`` (``PIN code``, ``PIN number``, ``PIN码``): 4 to 8 digits;
+- a one-time code: 4 to 10 letters and digits with a digit (``G-482913`` too);
+- after ``pass`` (a word too): a strong separator and a credential-like value.
+
+Configuration and command lines are read too: the value of an XML element or of a
+``key=/value=`` pair whose name names a secret (``<password>x</password>``,
+``<add key="SmtpPassword" value="x"/>``) and the password of ``curl -u user:x``,
+``mysql -px`` and ``sshpass -p x``.
 
 A label glued to letters before it (``PGPASSWORD=``, ``AppSecret 是``) counts before a
 strong separator only; ``key`` is a label only in a compound (``api key``,
 ``secret_key``, ``private key``, ``license key``...).
 
 Detection is on the half-width copy of the text (``：`` is ``:``, ``　`` a space), so
-full-width forms are covered; the values are ASCII.
+full-width forms are covered.
 
 Example:
     >>> [v for v in values("password: abc; 我的密码是sunshine; my password is wrong")]
@@ -50,42 +65,55 @@ Example:
     ['Tr0ub4dor&3x']
     >>> values("password: ********, DB_PASSWORD=${DB_PASSWORD}, password: str")
     []
+    >>> values("验证码: 482913, 5分钟内有效; the PIN, is 8642; 密码已经改为 Qwer1234 了")
+    ['482913', '8642', 'Qwer1234']
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 __all__ = ["labelled_secrets", "values"]
 
 # -- labels -------------------------------------------------------------------------------
-_PASSWORD_ZH = "密码|密碼|口令"
+_PASSWORD_ZH = "密码|密碼|口令|授权码|授權碼"
+#: One-time codes: ``验证码：482913``, ``verification code is 482913``, ``OTP: 5531``.
+_OTP_ZH = "验证码|驗證碼|校验码|校驗碼|动态码|動態碼"
+_OTP_EN = r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth)[ \-]?code"
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)|pwd|pw|pin|secret|token|key|" + _PASSWORD_ZH + "|" + _KEY_ZH
+    r"pass(?:word|wd|phrase|code)?|pwd|pw|pin|secret|token|key|"
+    + _PASSWORD_ZH
+    + "|"
+    + _KEY_ZH
+    + "|"
+    + _OTP_ZH
 )
 _LABEL_ANY_CASE = re.compile(_LABEL.pattern, re.IGNORECASE)
+#: English names of one-time codes: searched apart, in texts holding ``code`` or ``otp``
+#: (a group in the alternation above would slow its scan of every text).
+_OTP_LABEL_END = re.compile(f"(?:{_OTP_EN})$", re.IGNORECASE)
 #: What names a key before ``key`` (``key`` alone is too common a word to be a label).
 _KEY_NAME = re.compile(
     r"(?:api|access|secret|private|account|signing|encryption|decryption|app|shared[_ \-]?access"
     r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery)[_ \-]?$",
     re.IGNORECASE,
 )
-_PIN_CODE = re.compile(r"[ _\-]?code(?![A-Za-z])", re.IGNORECASE)
-_CJK_CODE = re.compile("码|碼")
+_PIN_CODE = re.compile(r"[ _\-]?(?:code|number|no\.?)(?![A-Za-z])", re.IGNORECASE)
+_CJK_CODE = re.compile("[ \t]?(?:码|碼)")
 
 # -- separators ---------------------------------------------------------------------------
 _CJK_VERB = (
-    r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则)?"
-    r"(?:是|为|為|叫做?|改成了?|改为|改為|换成了?|换为|设为|设成|设置为|设置成|设定为"
-    r"|重置为|修改为|更改为|变成了?)"
+    r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则|已经|已|被|刚刚|刚|又|均|统一){0,3}"
+    r"(?:是|为|為|叫做?|改成了?|改为|改為|换成了?|换为|设为|设成了?|设置为|设置成了?|设定为"
+    r"|重置为|重置成了?|修改为|修改成了?|更改为|更改成了?|变成了?|变更为|定为)"
 )
 _STRONG = re.compile(
-    r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+"
+    r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+|[ \t]*[—–][ \t]*"
     r"|[ \t]*" + _CJK_VERB + r"[ \t]*(?:[:=][ \t]*)?"
     r"|[ \t]+(?:is|was)[ \t]*:[ \t]*",
     re.IGNORECASE,
@@ -93,7 +121,9 @@ _STRONG = re.compile(
 _WEAK = re.compile(
     r"[ \t]+(?:(?:is|was|has[ \t]+been|had[ \t]+been|got|will[ \t]+be)[ \t]+)?"
     r"(?:changed|set|reset|updated|switched)[ \t]+to[ \t]+"
-    r"|[ \t]+(?:is|was|to|will[ \t]+be)[ \t]+",
+    r"|[ \t]+(?:is|was|to|will[ \t]+be)[ \t]+"
+    r"|[ \t]*[?,][ \t]*(?:it'?s|it[ \t]+is|it[ \t]+was)[ \t]+"
+    r"|'s[ \t]+(?:(?:been[ \t]+)?(?:changed|set|reset|updated)[ \t]+to[ \t]+)?",
     re.IGNORECASE,
 )
 #: ``password for the router is``, ``password for root:``: up to four words between.
@@ -102,6 +132,10 @@ _QUALIFIER = re.compile(
     r"(?=[ \t]*[:=]|[ \t]+(?:is|was)[ \t])",
     re.IGNORECASE,
 )
+#: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator.
+_ASIDE = re.compile(r"[ \t]*\([^()\n]{1,24}\)(?=[ \t]*(?:[:=]|is[ \t]|是|为))", re.IGNORECASE)
+#: ``the PIN, is 8642``, ``密码，是 abc``: a comma before ``is`` or ``是``.
+_COMMA = re.compile(r"[ \t]*,(?=[ \t]*(?:is|was)[ \t]|[ \t]*[是为為])", re.IGNORECASE)
 _BARE = re.compile(r"[ \t]+")
 _BARE_ZH = re.compile(r"[ \t]*")
 
@@ -114,11 +148,15 @@ _TRAILING = ".,;:)]}>\"'`”’」』"
 _PLACEHOLDER = re.compile(
     r"[*xX#?._\-]+|.*\*\*\*.*"
     r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
-    r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+",
+    r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
+    r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)",
 )
 #: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
 _CODE = re.compile(
-    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*", re.ASCII
+    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*"
+    r"|(?:process\.env|os\.environ|import\.meta\.env|settings|config|conf|cfg|self|this|env"
+    r"|secrets|vars|ctx|context|params|request|req|args|opts|options)[.\[].*",
+    re.ASCII,
 )
 #: An identifier naming a secret (``access_token``, ``dbPassword``, ``API_KEY``, ``pwd``).
 _SECRETISH = re.compile(
@@ -168,6 +206,11 @@ _NOT_BARE = re.compile(
 )
 
 
+#: A code of digits, perhaps with the keypad's ``#`` or ``*``: ``246810``, ``#2580``.
+_CODE_CHARS = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)?")
+_DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
+
+
 def _letter(text: str, i: int) -> bool:
     """Whether ``text[i]`` is an ASCII letter."""
     return 0 <= i < len(text) and text[i].isascii() and text[i].isalpha()
@@ -183,6 +226,10 @@ def _looks_like_credential(value: str) -> bool:
     return any(c.isdigit() for c in value) or not value.isalpha() or not value[1:].islower()
 
 
+#: A value that qualifies a noun (``密码为 123456 的账号很危险``).
+_ATTRIBUTIVE = re.compile(r"[ \t]*的")
+
+
 def _rejected(value: str, sep: str, text: str, end: int) -> bool:
     """What no label's value can be (see the module docs)."""
     word = value.rstrip("!?").lower()
@@ -191,6 +238,10 @@ def _rejected(value: str, sep: str, text: str, end: int) -> bool:
         return True
     if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
         return True
+    if value.startswith("//") or text.startswith(("...", "…"), end):
+        return True  # a URL's rest ("password at https://..."), an example cut short ("sk-...")
+    if _ATTRIBUTIVE.match(text, end):
+        return True  # "密码为 123456 的账号": a description of passwords, not one
     if _SECRETISH.fullmatch(value) and (
         not value.isalpha() or value.isupper() or not value[1:].islower()
     ):
@@ -220,22 +271,64 @@ def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
             break
         end, words = m.end(), words + 1
     raw = text[pos:end].rstrip(_TRAILING)
+    if raw[-1:] in ("(", "[") and end < len(text) and not text[end].isascii():
+        raw = raw[:-1]  # "Ab12cd34（区分大小写）": the bracket opens the Chinese aside
     return (pos, pos + len(raw), False) if raw else None
+
+
+def _next_line(text: str, sep: re.Match[str]) -> tuple[int, int, bool] | None:
+    """A value alone on the line after ``password:`` (a form, a YAML or ``.netrc`` block)."""
+    if not sep.group().rstrip().endswith(":") or not text.startswith("\n", sep.end()):
+        return None
+    start = sep.end() + 1
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    line = text[start:end].strip(" \t")
+    if not line or not _TOKEN.fullmatch(line) or len(line) > 128:
+        return None
+    a = text.index(line, start)
+    return a, a + len(line), False
+
+
+#: A value of Chinese characters after ``口令：`` or ``密码：``: the end of the clause.
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,12}(?=$|[\s,.;!?)\]，。；！？、）】…])")
+#: Chinese that reads as prose or a rule, not as a value (``见附件``, ``请查看短信``,
+#: ``至少 8 位``, ``你的生日``, ``错误``).
+_CJK_PROSE = re.compile(
+    "[见請请无空未已同与和为是在用由需不没暂略详参按默忘错正输设修重改找丢保至长包含你我他她它这那"
+    "什多几怎哪如可要会能该必得被把给让使]|的|吗|呢|了|么|码|位|次"
+)
+
+
+def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool] | None:
+    """A passphrase in Chinese characters (``口令：天王盖地虎``) after a Chinese password
+    label and ``:`` (or after ``口令`` and ``是``), unless it reads as prose."""
+    if kind != "pwzh" or not (":" in sep or "口令" in text[max(0, pos - len(sep) - 2) : pos]):
+        return None
+    m = _CJK_RUN.match(text, pos)
+    if m is None or _CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1):
+        return None
+    return m.start(), m.end(), False
 
 
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
     digit = any(c.isdigit() for c in value)
     if kind == "pin":
-        return value.isdigit() and 4 <= len(value) <= 8 and sep != "bare"
+        return value.isdigit() and 4 <= len(value) <= 8
+    if kind == "pass":  # "pass" is a word too: after ":" or "=", a credential-like value
+        return sep in ("strong", "assign") and len(value) >= 4 and _looks_like_credential(value)
+    if kind in ("otp", "otpzh"):  # a one-time code: 4 to 10 letters and digits, a digit
+        plain = value.replace("-", "")  # G-482913
+        return digit and plain.isalnum() and value.isascii() and 4 <= len(plain) <= 10
     if sep == "bare":
         if _NOT_BARE.fullmatch(value):
             return False
         letters = any(c.isalpha() for c in value)
         if kind in ("pwzh", "keyzh"):
-            return (value.isdigit() and 4 <= len(value) <= 12) or (
-                digit and letters and len(value) >= 4
-            )
+            return bool(_DIGITS.fullmatch(value)) or (digit and letters and len(value) >= 4)
+        if kind == "pw" and value.isdigit():  # passcode 4821
+            return 4 <= len(value) <= 12
         return kind == "pw" and digit and letters and len(value) >= 5
     if kind == "key":  # an English key or token label: it must look like one
         if sep == "weak":
@@ -255,6 +348,8 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     (``PGPASSWORD``, ``AppSecret``); ``None`` when the word is part of another."""
     word, start, end = m.group().lower(), m.start(), m.end()
     if not word.isascii():
+        if word in _OTP_ZH:
+            return "otpzh", end, False
         return ("pwzh" if word in _PASSWORD_ZH else "keyzh"), end, False
     if _letter(text, end):  # passwords, pinned, keyboard, tokens
         return None
@@ -271,15 +366,43 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     if word in ("pin", "pw", "pwd") or word.startswith("pass"):
         code = _CJK_CODE.match(text, end)  # PIN码
         end = code.end() if code is not None else end
-    kind = "pin" if word == "pin" else "key" if word in ("secret", "token", "key") else "pw"
+    if word == "otp" or word.endswith("code") and not word.startswith("pass"):
+        kind = "otp"
+    elif word == "pass":
+        if start > i:  # bypass, compass
+            return None
+        kind = "pass"
+    else:
+        kind = "pin" if word == "pin" else "key" if word in ("secret", "token", "key") else "pw"
     glued = start > i and not (word == "key" and _KEY_NAME.search(text, i, start))
     return kind, end, glued
+
+
+def _start(m: re.Match[str]) -> int:
+    return m.start()
+
+
+def _otp_labels(text: str) -> Iterator[re.Match[str]]:
+    """The names of one-time codes in ``text``, found from each ``code`` and ``otp`` back
+    (a scan of the whole text for them would cost every text it)."""
+    low = text.lower()
+    for word, back in (("code", 18), ("otp", 0)):
+        i = low.find(word)
+        while i >= 0:
+            m = _OTP_LABEL_END.search(text, max(0, i - back), i + len(word))
+            if m is not None:
+                yield m
+            i = low.find(word, i + len(word))
 
 
 def _find(text: str) -> Iterator[tuple[int, int, str]]:
     """``(start, end, detector)`` of each labelled value in ``text``."""
     low = text.lower()
-    words = _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
+    words: Iterable[re.Match[str]] = (
+        _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
+    )
+    if "code" in low or "otp" in low:
+        words = sorted([*words, *_otp_labels(text)], key=_start)
     for m in words:
         label = _label(text, m)
         if label is None:
@@ -289,6 +412,10 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         if not kind.endswith("zh"):
             q = _QUALIFIER.match(text, pos)
+            if q is not None:
+                pos = q.end()
+        for skip in (_ASIDE, _COMMA):
+            q = skip.match(text, pos)
             if q is not None:
                 pos = q.end()
         sep = "strong"
@@ -301,11 +428,20 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
         if s is None or s.end() >= len(text):
             continue
-        phrase = sep != "weak" and sep != "bare" and kind.endswith("zh")
+        phrase = (
+            sep != "weak"
+            and sep != "bare"
+            and (kind in ("pwzh", "keyzh") or low.startswith("passphrase", m.start()))
+        )
         found = _value(text, s.end(), phrase)
+        if found is None and sep != "weak" and sep != "bare":
+            found = _next_line(text, s) or _cjk_value(text, s.end(), kind, s.group())
         if found is None:
             continue
         a, b, quoted = found
+        if kind in ("pin", "otp", "otpzh") and not quoted:  # a code ends at its last digit
+            code = _CODE_CHARS.match(text, a, b)
+            b = code.end() if code is not None else a
         value = text[a:b]
         if sep == "weak" and value.lower() in _HEDGES:  # "is literally password"
             w = _WORD.match(text, b)
@@ -319,11 +455,87 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             yield a, b, "passphrase" if quoted or " " in value else "keyword"
 
 
+# -- markup ---------------------------------------------------------------------------------
+#: A name of a secret inside a markup name (``SmtpPassword``, ``api_key``, ``client-secret``).
+_MARKUP_NAME = re.compile(
+    r"pass(?:word|wd|phrase|code)|pwd|secret|token|api[_\-]?key|access[_\-]?key"
+    r"|private[_\-]?key|credential",
+    re.IGNORECASE,
+)
+_MARKUP_MEASURE = re.compile(
+    r"count|length|len|max|min|size|type|expir|ttl|url|uri|file|path", re.I
+)
+#: ``<password>x</password>`` and ``<add key="SmtpPassword" value="x" />``.
+_ELEMENT = re.compile(
+    r"<(?P<name>[A-Za-z_][\w.\-:]{0,40})(?:[ \t][^<>\n]{0,80})?>"
+    r"(?P<value>[^<>\n]{1,200})</(?P=name)>"
+)
+_KEY_VALUE = re.compile(
+    r"(?<![\w\-])(?:key|name)[ \t]*=[ \t]*(?P<q>[\"'])(?P<name>[^\"'<>\n]{1,60})(?P=q)[ \t]+"
+    r"value[ \t]*=[ \t]*(?P<q2>[\"'])(?P<value>[^\"'\n]{1,200})(?P=q2)"
+)
+
+
+def _markup(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values of XML elements and ``key=/value=`` attribute pairs whose name names a
+    secret (configuration files: ``web.config``, Maven ``settings.xml``, ``.plist``)."""
+    if "<" not in text and "value" not in text:
+        return
+    for pattern in (_ELEMENT, _KEY_VALUE):
+        for m in pattern.finditer(text):
+            name = m.group("name")
+            if not _MARKUP_NAME.search(name) or _MARKUP_MEASURE.search(name):
+                continue
+            a, b = m.span("value")
+            raw = text[a:b]
+            a += len(raw) - len(raw.lstrip())
+            b -= len(raw) - len(raw.rstrip())
+            value = text[a:b]
+            if (
+                value
+                and not _rejected(value, "=", text, b)
+                and _accept("pw", "assign", value, True)
+            ):
+                yield a, b, "markup"
+
+
+# -- command lines ----------------------------------------------------------------------------
+#: ``curl -u user:PASSWORD``, ``--user user:PASSWORD``; ``mysql ... -pPASSWORD``,
+#: ``sshpass -p PASSWORD``.
+_CLI_USER = re.compile(
+    r"-(?<![^ \t]-)(?:u|-user)[ \t=]+[\"']?[^\s:\"']{1,64}:(?P<value>[^\s\"']{1,128})"
+)
+_CLI_P = re.compile(
+    r"\b(?:mysql\w*|mariadb\w*)\b[^\n]{0,80}?[ \t]-p(?P<value>[^\s\"'-][^\s\"']{2,127})"
+    r"|\bsshpass[ \t]+-p[ \t]*(?:(?P<q>[\"'])(?P<quoted>[^\"'\n]{3,128})(?P=q)"
+    r"|(?P<value2>[^\s\"'-][^\s\"']{2,127}))"
+)
+
+
+def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """Passwords given to a command line's options (see the patterns above)."""
+    if " -u" in text or "--user" in text:
+        for m in _CLI_USER.finditer(text):
+            a, b = m.span("value")
+            if not _rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+    if " -p" in text and ("mysql" in text or "mariadb" in text or "sshpass" in text):
+        for m in _CLI_P.finditer(text):
+            group = next(g for g in ("value", "value2", "quoted") if m.group(g))
+            a, b = m.span(group)
+            if not _rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+
+
 def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", detector)`` of the values written after a label
     that names a secret (see the module docs); ``detector`` is ``keyword``, or
     ``passphrase`` for a quoted value or one of several words."""
     for a, b, name in _find(text):
+        yield a, b, "secret", name
+    for a, b, name in _markup(text):
+        yield a, b, "secret", name
+    for a, b, name in _command_lines(text):
         yield a, b, "secret", name
 
 

@@ -219,30 +219,45 @@ _JWT = re.compile(_NB + r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0
 _AUTH_HEADER = re.compile(
     r"\b(?i:bearer|token)[ \t]+([A-Za-z0-9._~+/\-]{16,}={0,2})(?![A-Za-z0-9._~+/\-=])", _A
 )
+#: Prefixed keys, grouped by their first character (the regex engine then compares one
+#: character per group at each position, not one per key shape).
 _API_KEYS = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:"
-    r"sk-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_\-]{12,}"
-    r"|sk-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
-    r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}"
-    r"|gh[pousr]_[A-Za-z0-9]{30,}"
-    r"|github_pat_[A-Za-z0-9_]{30,}"
-    r"|glpat-[A-Za-z0-9_\-]{20,}"
-    r"|xox[bpars]-[A-Za-z0-9\-]{10,}"
-    r"|(?:AKIA|ASIA)[0-9A-Z]{16}"
-    r"|AIza[0-9A-Za-z_\-]{35}"
-    r"|hf_[A-Za-z0-9]{30,}"
-    r"|npm_[A-Za-z0-9]{36}"
-    r"|pypi-AgE[A-Za-z0-9_\-]{50,}"
-    r"|SG\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}"
-    r"|SK[0-9a-fA-F]{32}"
-    r"|shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}"
-    r"|dop_v1_[a-f0-9]{64}"
-    r"|\d{8,10}:AA[A-Za-z0-9_\-]{33}"
+    r"s(?:k-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_\-]{12,}"
+    r"|k-[A-Za-z]{2,10}-[A-Za-z0-9_\-]{20,}"  # other scoped OpenAI keys: sk-None-...
+    r"|k-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
+    r"|k_(?:live|test)_[A-Za-z0-9]{10,}"
+    r"|bp_[A-Za-z0-9_\-]{30,}|ntrys_[A-Za-z0-9_\-]{30,}"  # Supabase, Sentry
+    r"|hp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})"  # Shopify
+    r"|r(?:k_(?:live|test)_[A-Za-z0-9]{10,}|8_[A-Za-z0-9_\-]{30,})"  # Stripe, Replicate
+    r"|whsec_[A-Za-z0-9+/=]{24,}"  # Stripe webhook secret
+    r"|g(?:h[pousr]_[A-Za-z0-9]{30,}|ithub_pat_[A-Za-z0-9_]{30,}"
+    r"|l(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_\-]{20,}"  # GitLab
+    r"|sk_[A-Za-z0-9_\-]{30,})"  # Groq
+    r"|x(?:ox[a-z]-[A-Za-z0-9\-]{10,}|oxe\.xox[bp]-\d-[A-Za-z0-9\-]{20,}"  # Slack
+    r"|app-\d-[A-Za-z0-9\-]{20,}|ai-[A-Za-z0-9]{40,})"  # Slack apps, xAI
+    r"|A(?:KIA[0-9A-Z]{16}|SIA[0-9A-Z]{16}"  # AWS
+    r"|KID[A-Za-z0-9]{13,40}"  # Tencent Cloud SecretId
+    r"|Iza[0-9A-Za-z_\-]{33,37})"  # Google
+    r"|LTAI[A-Za-z0-9]{12,30}"  # Alibaba Cloud AccessKey ID
+    r"|key-[0-9a-f]{32}"  # Mailgun
+    r"|GOCSPX-[A-Za-z0-9_\-]{20,}"  # Google OAuth client secret
+    r"|ya29\.[A-Za-z0-9_\-]{20,}"  # Google OAuth access token
+    r"|figd_[A-Za-z0-9_\-]{30,}"  # Figma
+    r"|p(?:plx-[A-Za-z0-9]{40,}|ypi-AgE[A-Za-z0-9_\-]{50,})"  # Perplexity, PyPI
+    r"|n(?:tn_[A-Za-z0-9]{30,}|pm_[A-Za-z0-9]{36,40})"  # Notion, npm
+    r"|lin_api_[A-Za-z0-9]{30,}"  # Linear
+    r"|PMAK-[A-Za-z0-9\-]{24,}|NRAK-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
+    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64})"  # Databricks, DigitalOcean
+    r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face
+    r"|S(?:G\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}|K[0-9a-fA-F]{32})"  # SendGrid, Twilio
     r")(?![A-Za-z0-9_\-])",
     _A,
 )
+#: Telegram bot tokens (they start with a digit: kept apart, looked for after ``:AA``).
+_TELEGRAM = re.compile(r"(?<![A-Za-z0-9_\-])\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])", _A)
 _EMAIL = re.compile(
-    r"(?<![A-Za-z0-9._%+\-])(?<!//)[A-Za-z0-9][A-Za-z0-9._%+\-]{0,63}@"
+    r"(?<![A-Za-z0-9._%+\-])(?<![A-Za-z0-9]')(?<!//)[A-Za-z0-9](?:[A-Za-z0-9._%+\-]|'(?=[A-Za-z0-9])){0,63}@"
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}"
     r"(?![A-Za-z0-9\-])(?!:[A-Za-z0-9~/])",  # not URL credentials, not a git remote
     _A,
@@ -253,6 +268,34 @@ _EMAIL_INTL = re.compile(
     r"(?<![\w.%+\-])(?<!//)[^\W_][\w.%+\-]{0,63}@"
     r"(?:[^\W_](?:[\w\-]{0,61}[^\W_])?\.)+[^\W\d_]{2,24}(?![\w\-])(?!:[\w~/])"
 )
+#: Endings of file names that follow ``@`` without being a domain (``icon@2x.png``).
+_FILE_TLD = frozenset(
+    "png jpg jpeg gif svg webp bmp ico tif tiff pdf txt json yaml yml toml lock csv tsv "
+    "html htm css scss js mjs ts tsx jsx vue py pyc java kt cpp hpp wasm zip tar gz tgz "
+    "mp3 mp4 mov wav".split()
+)
+#: Top-level domains an address written with a bare `` at `` must end in (prose has
+#: ``at this dot product``).
+_COMMON_TLD = frozenset(
+    "com org net edu gov mil int io ai dev app co me info biz cn uk de fr jp kr hk tw sg au "
+    "ca us in ru br it es nl se ch eu".split()
+)
+#: An address written against scrapers: ``john dot smith at gmail dot com``,
+#: ``zhang [at] example [dot] org``, ``li(at)univ.edu.cn``. With a bracketed ``at`` any
+#: domain; with a bare `` at `` the domain must be written with `` dot `` (or brackets).
+_AT_BRACKET = r"[ \t]*[\[(<{][ \t]*at[ \t]*[\])>}][ \t]*"
+_DOT_WORD = r"(?:[ \t]*[\[(<{][ \t]*dot[ \t]*[\])>}][ \t]*|[ \t]+dot[ \t]+)"
+_LOCAL_WORD = r"[A-Za-z0-9][A-Za-z0-9_%+\-]*"
+_AT_BRACKETED = re.compile(r"[\[(<{][ \t]*at[ \t]*[\])>}]", re.IGNORECASE | _A)
+_AT_ANY = re.compile(_AT_BRACKETED.pattern + r"|[ \t]at[ \t]", re.IGNORECASE | _A)
+_EMAIL_OBFUSCATED = re.compile(
+    r"(?<![A-Za-z0-9._%+\-])"
+    r"(?:" + _LOCAL_WORD + r"(?:(?:\.|" + _DOT_WORD + r")" + _LOCAL_WORD + r"){0,3}"
+    r"(?:" + _AT_BRACKET + r"(?:[A-Za-z0-9\-]+(?:\.|" + _DOT_WORD + r"))+"
+    r"|[ \t]+at[ \t]+(?:[A-Za-z0-9\-]+" + _DOT_WORD + r")+)"
+    r"[A-Za-z]{2,24})(?![A-Za-z0-9\-])",
+    re.IGNORECASE | _A,
+)
 #: A US Social Security number in its 3-2-4 form (area not 000, 666 or 9xx; group and
 #: serial not zero).
 _SSN = re.compile(
@@ -261,7 +304,7 @@ _SSN = re.compile(
 #: The password of a URL's credentials: ``postgres://user:PASSWORD@host``.
 _URL_PASSWORD = re.compile(
     r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@]{0,64}:"
-    r"(?P<value>[^\s@/]{1,128})@",
+    r"(?P<value>[^\s@/]{1,128}(?:@[^\s@/]{1,64})*?)@(?=[^\s@/]+(?:[/?#\s]|$))",
     _A,
 )
 #: Incoming-webhook URLs whose path is the credential (Slack, Discord).
@@ -275,18 +318,28 @@ _CN_ID = re.compile(
     _NB + r"[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]" + _NA,
     _A,
 )
-_CARD = re.compile(r"(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:[ \-]?\d){9,15}" + _NUM_END, _A)
+_CARD = re.compile(
+    r"(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:[ \-]?\d){9,15}" + _NUM_END,
+    _A,
+)
 _PHONES = (
     # Chinese mobile: 1[3-9]x xxxx xxxx (or xxx xxxxx; spaces, dashes or dots), optionally
     # +86 / 0086 / 86
     re.compile(
-        r"(?<![A-Za-z0-9_+])(?<!\d\.)(?:(?:\+|00)?86[ \-]?)?1[3-9]\d"
+        r"(?<![A-Za-z0-9_+])(?<!\d\.)(?:\(\+?86\)[ \-]?|(?:\+|00)?86[ \-]?)?1[3-9]\d"
         r"(?:(?:[ .\-]?\d{4}){2}|[ .\-]\d{3}[ .\-]\d{5})" + _NUM_END,
         _A,
     ),
     # Chinese landline with its area code: 010-62751234, (0755)12345678
     re.compile(
         r"(?<![A-Za-z0-9_.\-])(?:\(0\d{2,3}\)|0\d{2,3}-)[ ]?[2-9]\d{6,7}" + _NUM_END,
+        _A,
+    ),
+    # National numbers with a trunk 0 and separated groups: 0755-8888 6666, (021) 6123-4567,
+    # 020 7946 0958, 07700 900123, 010-6275 1234 (9 to 12 digits: checked below)
+    re.compile(
+        r"(?:\(0\d{1,4}\)[ \-]?|0(?<![A-Za-z0-9_.\-+]0)(?<!\d[ \-]0)\d{1,4}[ \-])"
+        r"[2-9]\d{1,7}(?:[ \-]\d{3,4}){0,2}" + _NUM_END,
         _A,
     ),
     # North American: (415) 555-0123, 415-555-0123, 415.555.0123, +1 415 555 0123
@@ -297,7 +350,13 @@ _PHONES = (
     ),
     # International / E.164: +44 20 7946 0958, +4915112345678 (8 to 15 digits)
     re.compile(
-        r"(?<![A-Za-z0-9_+])\+[1-9]\d{0,3}(?:[ .\-]?\(?\d{1,5}\)?){1,6}" + _NUM_END,
+        r"(?<![A-Za-z0-9_+])(?:\(\+[1-9]\d{0,3}\)|\+[1-9]\d{0,3})(?:[ .\-]?\(?\d{1,5}\)?){1,6}"
+        + _NUM_END,
+        _A,
+    ),
+    # International with the 00 prefix and separated groups: 0044 20 7946 0958 (10 to 15)
+    re.compile(
+        r"0(?<![A-Za-z0-9_+.\-]0)(?<!\d[ \-]0)0[1-9]\d{0,2}(?:[ \-]\d{1,4}){2,5}" + _NUM_END,
         _A,
     ),
 )
@@ -318,13 +377,40 @@ def _regex(
     return detect
 
 
+def _api_keys(text: str) -> Iterator[Span]:
+    """Prefixed keys, but not a placeholder written in their shape (``glpat-xxxx...``,
+    ``AKIAXXXXXXXXXXXXXXXX``, ``sk_live_000000...``): a real key's tail has many
+    different characters."""
+    matches = list(_API_KEYS.finditer(text))
+    if ":AA" in text:
+        matches += _TELEGRAM.finditer(text)
+    for m in matches:
+        tail = m.group()[-16:].lower()
+        if len(set(tail)) > 3:
+            yield m.start(), m.end(), "api_key", "prefix"
+
+
+#: Cards in rarer forms, looked for only in texts that can hold one: glued to ``No.``,
+#: or in dotted groups of four (``4111.1111.1111.1111``).
+_CARD_RARE = re.compile(
+    r"(?:(?<=[Nn][Oo]\.)[2-6]\d{3}(?:[ \-]?\d){9,15}"
+    r"|(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:\.\d{4}){3}(?:\.\d{1,3})?)" + _NUM_END,
+    _A,
+)
+
+
 def _cards(text: str) -> Iterator[Span]:
-    for m in _CARD.finditer(text):
+    if _ascii_digits(text) < 13:  # a card holds 13 digits or more (most texts: no scan)
+        return
+    matches = list(_CARD.finditer(text))
+    if "o." in text or "O." in text or text.count(".") >= 3:
+        matches += _CARD_RARE.finditer(text)
+    for m in matches:
         raw = m.group()
         digits = _digits(raw)
-        groups = re.split(r"[ \-]", raw)
+        groups = re.split(r"[ .\-]", raw)
         sizes = tuple(len(g) for g in groups)
-        if len(set(re.findall(r"[ \-]", raw))) > 1 and set(sizes) != {4}:
+        if len(set(re.findall(r"[ .\-]", raw))) > 1 and set(sizes) != {4}:
             continue  # mixed separators: only in 4-4-4-4 groups ("4111-1111 1111-1111")
         shaped = (
             len(groups) == 1  # bare digits
@@ -338,13 +424,50 @@ def _cards(text: str) -> Iterator[Span]:
 
 def _emails(text: str) -> Iterator[Span]:
     if "@" not in text:  # every pattern below needs one (most texts: no scan at all)
+        if " dot " in text or "t)" in text or "t]" in text or "T)" in text or "T]" in text:
+            yield from _obfuscated_emails(text)
+        elif " )" in text or " ]" in text or "t>" in text or " DOT " in text or " Dot " in text:
+            yield from _obfuscated_emails(text)
         return
     # "postgres://user:pw@host" holds a password, not an address
     passwords = {m.start("value") for m in _URL_PASSWORD.finditer(text)}
-    for pattern, name in ((_EMAIL, "email"), (_EMAIL_INTL, "email_intl")):
-        for m in pattern.finditer(text):
-            if m.start() not in passwords:
-                yield m.start(), m.end(), "email", name
+    found: list[tuple[int, int]] = []
+    for m in _EMAIL.finditer(text):
+        if m.start() not in passwords and m.group().rsplit(".", 1)[1].lower() not in _FILE_TLD:
+            found.append(m.span())
+            yield m.start(), m.end(), "email", "email"
+    if not text.isascii():  # letters beyond ASCII: only where no ASCII address was found
+        for m in _EMAIL_INTL.finditer(text):
+            if m.start() not in passwords and not any(
+                a < m.end() and m.start() < b for a, b in found
+            ):
+                yield m.start(), m.end(), "email", "email_intl"
+    yield from _obfuscated_emails(text)
+
+
+def _obfuscated_emails(text: str) -> Iterator[Span]:
+    """Addresses written against scrapers (see :data:`_EMAIL_OBFUSCATED`), looked for
+    only around an ``at`` in brackets, or a bare `` at `` in a text holding `` dot ``."""
+    dot = " dot " in text or " DOT " in text or " Dot " in text
+    if not dot and _AT_BRACKETED.search(text) is None:
+        return  # neither " dot " nor a bracketed "at"
+    marks = _AT_ANY if dot else _AT_BRACKETED
+    last = -1
+    for at in marks.finditer(text):
+        if at.start() < last:
+            continue
+        # the address starts at most 80 characters before its "at", at a word's start
+        w0 = max(0, at.start() - 80)
+        while w0 > 0 and not text[w0 - 1].isspace():
+            w0 -= 1
+        for m in _EMAIL_OBFUSCATED.finditer(text, w0, min(len(text), at.end() + 120)):
+            if m.end() <= last or not (m.start() <= at.start() < m.end()):
+                continue
+            last = m.end()
+            tld = re.split(r"[.\])>}\s]", m.group())[-1].lower()
+            bare = not re.search(r"[\[(<{][ \t]*at", m.group(), re.IGNORECASE)
+            if tld not in _FILE_TLD and (not bare or tld in _COMMON_TLD):
+                yield m.start(), m.end(), "email", "email_obfuscated"
 
 
 def _cn_ids(text: str) -> Iterator[Span]:
@@ -376,13 +499,30 @@ def _ibans(text: str) -> Iterator[Span]:
                     break
 
 
+#: A local number without its area code (``555-0123``): a phone only after a word that
+#: says so (``call``, ``phone``, ``电话``...) in the 24 characters before it.
+_LOCAL_NUMBER = re.compile(
+    r"[2-9](?<![A-Za-z0-9_.\-+/:][2-9])\d{2}-\d{4}" + _NUM_END + r"(?!/)", _A
+)
+_PHONE_WORD = re.compile(
+    r"(?i:call|phone|tel|mobile|cell|fax|ring|dial|text|whatsapp|extension|ext)(?![a-z])"
+    r"|电话|電話|手机|手機|致电|拨打|撥打|座机|分机|联系方式"
+)
+_NATIONAL, _OO = 2, 5  # the indexes of the trunk-0 and 00 patterns in _PHONES
+
+
 def _phones(text: str) -> Iterator[Span]:
     if _ascii_digits(text) < 7:  # a number needs 7 (most texts: no scan)
         return
-    for pattern in _PHONES:
+    for i, pattern in enumerate(_PHONES):
         for m in pattern.finditer(text):
-            if 7 <= len(_digits(m.group())) <= 15:
+            n = len(_digits(m.group()))
+            if 7 <= n <= 15 and (i != _NATIONAL or 9 <= n <= 12) and (i != _OO or n >= 10):
                 yield m.start(), m.end(), "phone", "phone"
+    if "-" in text:
+        for m in _LOCAL_NUMBER.finditer(text):
+            if _PHONE_WORD.search(text, max(0, m.start() - 24), m.start()):
+                yield m.start(), m.end(), "phone", "phone_local"
 
 
 # -- HTTP credentials ------------------------------------------------------------------------
@@ -493,6 +633,19 @@ _PUBLIC_KEY = re.compile(
 )
 
 
+#: Prefixes of keys that are public by design (Stripe publishable keys).
+_PUBLISHABLE = ("pk_live_", "pk_test_")
+
+
+def _json_segment(token: str) -> bool:
+    """Whether ``token`` is base64url of a JSON object (a JWT's header or claims)."""
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        return raw.decode("utf-8").rstrip().endswith("}")
+    except (binascii.Error, ValueError):
+        return False
+
+
 def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) -> Iterator[Span]:
     """Random-looking tokens of at least ``min_length`` characters (likely secrets).
 
@@ -523,8 +676,10 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         urls += [m.span() for m in _PUBLIC_KEY.finditer(text)]
     for m in _CANDIDATE.finditer(text):
         tok = m.group().rstrip("=")
-        if len(tok) < min_length or _UUID.fullmatch(tok):
+        if len(tok) < min_length or _UUID.fullmatch(tok) or tok.startswith(_PUBLISHABLE):
             continue
+        if tok.startswith("eyJ") and _json_segment(tok):
+            continue  # one segment of a JWT (a header, claims): no signature, no credential
         if any(a <= m.start() < b for a, b in urls):
             continue
         lower = any(c.islower() for c in tok)
@@ -547,7 +702,7 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _regex(_JWT, "token", "jwt", needs="eyJ"),
     _regex(_AUTH_HEADER, "token", "auth_header", group=1),
     _http_credentials,
-    _regex(_API_KEYS, "api_key", "prefix"),
+    _api_keys,
     _regex(_WEBHOOK, "api_key", "webhook", needs="://"),
     _emails,
     _regex(_URL_PASSWORD, "secret", "url_password", group=1, needs="://"),

@@ -8,19 +8,29 @@ Kinds found by the built-in detectors (placeholder in brackets):
 =============== ================================================================ ==============
 kind            what                                                             placeholder
 =============== ================================================================ ==============
-``email``       e-mail addresses                                                 ``[EMAIL]``
+``email``       e-mail addresses (also with letters beyond ASCII, an apostrophe, ``[EMAIL]``
+                and written against scrapers: ``li(at)example.com``,
+                ``john dot smith at gmail dot com``)
 ``phone``       Chinese mobile (1[3-9]x, ±86) and landline with area code,       ``[PHONE]``
-                North American with separators, international ``+CC ...``
+                national numbers with a trunk 0 in groups (``0755-8888 6666``,
+                ``020 7946 0958``), North American with separators,
+                international ``+CC ...``/``00CC ...``, and ``555-0123``
+                after a word saying it is a number (``call``, ``电话``)
 ``cn_id``       18-digit Chinese resident ID, date and GB 11643 check character  ``[CN_ID]``
 ``ssn``         US Social Security numbers in the 3-2-4 form (valid area/group)  ``[SSN]``
-``card``        payment cards: 13-19 digits, IIN 2-6, Luhn, spaces/dashes        ``[CARD]``
+``card``        payment cards: 13-16 or 19 digits, IIN 2-6, Luhn, spaces,        ``[CARD]``
+                dashes or dots
 ``iban``        IBAN of a known country: length and mod-97 check                 ``[IBAN]``
 ``api_key``     prefixed keys: ``sk-`` (12 characters or more, with a digit and  ``[API_KEY]``
                 a letter), ``sk-proj-``, ``sk-ant-``, ``sk_live_``/``sk_test_``,
                 ``ghp_``/``gho_``/``github_pat_``, ``glpat-``, ``xox?-``,
-                ``AKIA``, ``AIza``, ``hf_``, ``npm_``, ``pypi-``, ``SG.``,
-                ``SK`` (Twilio), ``shpat_``, ``dop_v1_``, Telegram bot tokens;
-                Slack and Discord webhook URLs
+                ``AKIA``/``ASIA``, ``LTAI`` (Aliyun), ``AKID`` (Tencent),
+                ``AIza``, ``GOCSPX-``, ``ya29.``, ``hf_``, ``npm_``,
+                ``pypi-``, ``SG.``, ``SK`` (Twilio), ``key-`` (Mailgun),
+                ``whsec_``, ``xapp-``, ``gsk_``, ``shpat_``, ``dop_v1_``...,
+                Telegram bot tokens; Slack and Discord webhook URLs (a key
+                written in its shape but as a placeholder, ``glpat-xxxx...``,
+                is not one)
 ``token``       JWTs; HTTP credentials: after ``Authorization:`` (or             ``[TOKEN]``
                 ``Proxy-Authorization``, or a key of that name) with a scheme
                 (``Basic``, ``Bearer``, ``Digest``, ``token``...) at any length,
@@ -34,6 +44,10 @@ kind            what                                                            
                 :mod:`~langgraph_memory.sensitivity.labels`, which also says
                 what is not one: placeholders, code, rules, prose), the
                 password of URL credentials (``postgres://user:PASSWORD@host``),
+                one-time codes after their name (``验证码：482913``,
+                ``verification code is 482913``), values in markup
+                (``<password>x</password>``, ``key="SmtpPassword" value="x"``)
+                and on command lines (``curl -u user:x``, ``mysql -px``),
                 ``AccountKey=`` of connection strings, and
                 high-entropy strings (SSH and PEM public keys left alone; see
                 :func:`.patterns.high_entropy_spans`)
@@ -47,15 +61,17 @@ forms are scanned as ASCII. The gate's own marks (``[SECRET]``,
 
 Deliberately not detected (documented gaps): phone numbers written as bare
 digits without a ``+`` country code, a Chinese mobile prefix or separators
-(``4155550123`` looks like any order number), US numbers without an area code
-(``555-0123``), 15-digit pre-1999 Chinese IDs
+(``4155550123`` looks like any order number), local numbers without an area code
+and without a word saying so (``room 555-0123`` is found after ``call``, not
+alone), 17- and 18-digit card numbers, 15-digit pre-1999 Chinese IDs
 (no checksum), pure-hex secrets without a keyword (indistinguishable from
 hashes and git SHAs), names and addresses (use the optional Presidio adapter);
-and of labelled secrets: a value on the line after its label, a value in
-Chinese characters (``口令：芝麻开门``), a plain English word after a key or token
-label and ``:`` (``secret: practice`` reads as prose; after ``=`` it is taken),
-labels in other languages (``Passwort``), ``pass:``, and one-time codes
-(``验证码``).
+and of labelled secrets: a value in Chinese characters after ``是`` that
+reads as prose (``密码是你的生日``; ``口令：芝麻开门`` is found), a plain English
+word after a key or token label and ``:`` (``secret: practice`` reads as prose;
+after ``=`` it is taken), a value named only by the sentence before it
+(``password reset, new one: x``), labels in other languages (``Passwort``), and
+template defaults (``changeme``).
 
 Default policy: **redact every kind**. Redaction keeps the message useful (the
 sentence survives, the secret does not) and is what a user who did not think

@@ -68,6 +68,62 @@ def test_corpus_meets_the_targets_on_both_halves() -> None:
     assert report.leaks <= 0.01 * report.gold
 
 
+def test_dev_set_meets_the_targets() -> None:
+    """The development set written for the widening (benchmarks/data/make_sensitivity_dev.py:
+    spoken secrets, one-time codes, national phone formats, many key providers, unusual
+    addresses, and their hard negatives)."""
+    bench = _bench()
+    dev = ROOT / "tests" / "data" / "sensitivity_dev.jsonl"
+    report = bench.evaluate(dev)
+    assert report.lines >= 300 and report.gold >= 200
+    assert report.recall() >= 0.99 and report.precision() >= 0.99, report.errors
+    for kind in ("email", "phone", "card", "api_key", "secret"):
+        assert report.recall(kind) >= 0.98, (kind, report.errors)
+        assert report.precision(kind) >= 0.98, (kind, report.errors)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("The PIN, is 8642", "secret", "8642"),
+        ("验证码：482913，5分钟内有效", "secret", "482913"),
+        ("密码已经改为 Qwer1234 了", "secret", "Qwer1234"),
+        ("Password (new): K9m2Lq#", "secret", "K9m2Lq#"),
+        ("<password>t0pS3cret</password>", "secret", "t0pS3cret"),
+        ("curl -u admin:Adm1nPass https://api.example.com", "secret", "Adm1nPass"),
+        ("口令：天王盖地虎", "secret", "天王盖地虎"),
+        ("深圳分公司：0755-8888 6666", "phone", "0755-8888 6666"),
+        ("UK office +44 (0)20 7946 0958", "phone", "+44 (0)20 7946 0958"),
+        ("Call the vet at 555-0123 tomorrow.", "phone", "555-0123"),
+        ("阿里云 AccessKey ID：LTAI5tQ8x2Lm9Np3Rs7Vw1Yz", "api_key", "LTAI5tQ8x2Lm9Np3Rs7Vw1Yz"),
+        ("contact zhang [at] example [dot] org", "email", "zhang [at] example [dot] org"),
+        ("o'connor@example.ie is Sean's", "email", "o'connor@example.ie"),
+        ("card 4455.3547.5248.8653", "card", "4455.3547.5248.8653"),
+    ],
+)
+def test_widened_forms_are_found(text: str, kind: str, value: str) -> None:
+    found = [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+    assert (kind, value) in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GITLAB_TOKEN=glpat-xxxxxxxxxxxxxxxxxxxx",
+        "Stripe publishable key pk_live_51HxYzAbCdEfGhIjKlMnOpQr is public",
+        "密码为 123456 的账号很危险",
+        "密码：见附件",
+        "验证码 5 分钟内有效",
+        "password: process.env.DB_PASS",
+        "Use the icon@2x.png asset",
+        "look at this dot product",
+        "流水 7788 0012 3456 7890 已入账",
+    ],
+)
+def test_widening_keeps_hard_negatives_clean(text: str) -> None:
+    assert FILTER.scan(text) == []
+
+
 def test_corpus_halves_follow_a_fixed_rule() -> None:
     bench = _bench()
     rows = bench.load()
