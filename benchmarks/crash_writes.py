@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT)]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from tests.test_crash_writes import OPS, outcome, reference, run_and_kill, seed  # noqa: E402
 

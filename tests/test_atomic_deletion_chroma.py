@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import sigkill
 
 pytest.importorskip("chromadb")
 
@@ -106,30 +106,7 @@ def state(path: Path) -> dict[str, list[object]]:
 def run_and_kill(path: Path, delay: float) -> float | None:
     """``delete_user`` in a child, SIGKILLed ``delay`` s after it starts (``None``);
     the seconds it took when it finished first."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(path)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("GO"), (line, proc.stderr.read() if proc.stderr else "")
-        try:
-            proc.wait(timeout=delay)
-            out = proc.stdout.read()
-            return float(out.split("DONE", 1)[1].split()[0])
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=120)
-            return None
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    return sigkill.run_and_kill(CHILD, [str(path)], delay)
 
 
 def test_delete_user_on_chroma_killed_at_any_moment_is_all_or_nothing(tmp_path: Path) -> None:

@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sigkill
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")]
 
@@ -102,7 +102,7 @@ mm.close()
 
 
 def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT)}
+    return sigkill.child_env()
 
 
 def seed(path: Path) -> None:
@@ -127,28 +127,7 @@ def op_seconds(path: Path, op: str) -> float:
 def run_and_kill(path: Path, op: str, delay: float) -> bool:
     """Run ``op`` in a child over ``path`` and SIGKILL it ``delay`` s after it starts;
     returns whether it was killed before it finished."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(path), op],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=_env(),
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("GO"), (line, proc.stderr.read() if proc.stderr else "")
-        try:
-            proc.wait(timeout=delay)
-            return False
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=120)
-            return True
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    return sigkill.run_and_kill(CHILD, [str(path), op], delay) is None
 
 
 def state(path: Path, op: str) -> Any:
