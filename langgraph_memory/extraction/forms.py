@@ -57,6 +57,11 @@ _CHOICE_KEY = re.compile(
     r"comfort food|guilty pleasure|首选|最爱|心头好|必点|标配)",
     re.I,
 )
+#: Relation keys that name who the user reports to: the ``manager`` slot (one value at a
+#: time) stands for them, so "Sofia is my boss" is one fact, not a ``boss`` and a ``manager``.
+_MANAGER_KEY = re.compile(
+    r"(?:boss|manager|supervisor|team lead|line manager|领导|上级|经理|老板|主管)", re.I
+)
 _BARE_VERB = re.compile(r"(?:go|use|take|have|get|do|eat|drink|play|buy|order|watch|read)", re.I)
 
 
@@ -150,6 +155,8 @@ def form_atoms(
             (t for b, t in sentence_spans(text) if value in t and not in_code(b, b + len(t))), ""
         )
         if key not in facts and span:
+            if key == "manager":  # the slot stands for "X is my boss": one statement, one fact
+                out = [(at, a) for at, a in out if not _same_manager(a, value)]
             out.append((text.find(span), _atom("fact", value, 1, "explicit", span, lang, key)))
     for base, sentence in sentence_spans(text[:material]):
         end = base + len(sentence)
@@ -203,3 +210,13 @@ def form_atoms(
                     out.append((at, replace(a, kind="instruction")))
                     break
     return out
+
+
+def _same_manager(a: MemoryAtom, value: str) -> bool:
+    """Whether ``a`` is the rules' "``value`` is my boss" that the ``manager`` slot reads."""
+    return (
+        a.kind == "relation"
+        and a.subject == "user"
+        and _MANAGER_KEY.fullmatch(a.key.strip()) is not None
+        and a.value.strip().casefold() == value.strip().casefold()
+    )

@@ -109,7 +109,25 @@ class Relevance:
         ]
         missing = [i for i, c in enumerate(cosines) if c is None]
         if missing and self._embed_cosines is not None:
-            found = self._embed_cosines([texts[i] for i in missing])
+            found = self._cosines([texts[i] for i in missing])
             for i, c in zip(missing, found, strict=True):
-                cosines[i] = float(c)
+                cosines[i] = c
         return [self.of(t, p, c) for t, p, c in zip(texts, parts, cosines, strict=True)]
+
+    def _cosines(self, texts: Sequence[str]) -> list[float | None]:
+        """Cosines of ``texts`` with the query; a text the model rejects (raises on, or
+        gives an unusable vector for) gets none, so it keeps its lexical evidence and a
+        read never fails on one stored text (as the write path quarantines it)."""
+        assert self._embed_cosines is not None
+        try:
+            return [_finite(c) for c in self._embed_cosines(texts)]
+        except Exception:
+            if len(texts) == 1:
+                return [None]
+        # one by one (the good ones are cached by now): only the rejected get none
+        return [self._cosines([t])[0] for t in texts]
+
+
+def _finite(c: object) -> float | None:
+    value = float(c)  # type: ignore[arg-type]
+    return value if np.isfinite(value) else None

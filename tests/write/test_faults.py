@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+import numpy as np
 import pytest
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -16,7 +17,9 @@ from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableLambda
 
 from langgraph_memory import MemoryConfig, MemoryManager
+from langgraph_memory.config import RetrievalSection
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.read.relevance import Relevance
 from langgraph_memory.read.rerank import Reranker
 from langgraph_memory.storage import MemoryBackend
 
@@ -110,6 +113,27 @@ def test_one_bad_message_is_quarantined_and_the_queue_drains(
         assert mm.delete_user("ann") == 6
         assert mm.maintenance.failed() == []
         assert mm.stats("bob")["messages"] == 5
+
+
+@pytest.mark.parametrize("failure", ["raises", "nan"])
+def test_a_text_the_model_rejects_at_read_time_keeps_its_lexical_relevance(failure: str) -> None:
+    """The read path embeds hit texts ranked without a cosine; one the model rejects (or
+    gives a NaN cosine for) is scored on its words alone, and the others keep theirs."""
+    calls: list[list[str]] = []
+
+    def embed_cosines(texts: Sequence[str]) -> np.ndarray:
+        calls.append(list(texts))
+        if failure == "raises" and any(POISON in t for t in texts):
+            raise ValueError("input rejected by the model")
+        return np.array([float("nan") if POISON in t else 0.9 for t in texts])
+
+    texts = [f"a {POISON} at the garden party", "the garden party is in July"]
+    rel = Relevance(["garden", "party"], RetrievalSection(), embed_cosines)
+    lexical = Relevance(["garden", "party"], RetrievalSection())
+    got = rel.of_many(texts, [{}, {}])
+    assert got[0] == lexical.of(texts[0], {})  # words only, no exception
+    assert got[1] == rel.of(texts[1], {}, 0.9) > lexical.of(texts[1], {})
+    assert len(calls) == (3 if failure == "raises" else 1)  # the batch, then one by one
 
 
 def test_a_down_embedder_quarantines_nothing(backend: MemoryBackend) -> None:
