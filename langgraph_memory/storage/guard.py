@@ -146,6 +146,7 @@ class GuardedStore(MemoryBackend):
             "writer_lease",
             "checkpoint",
             "grouped_writes",
+            "atomic_writes",
             "setup",
             "file",
         }

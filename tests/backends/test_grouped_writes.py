@@ -69,6 +69,11 @@ def test_other_threads_wait_for_the_group(tmp_path):
 def test_postgres_groups_writes_in_one_transaction(make_backend):
     b = make_backend("postgres")
     assert isinstance(b, AtomicWrites) and not isinstance(b, GroupedWrites)
+    from langgraph_memory.sensitivity.policy import SensitivityFilter
+    from langgraph_memory.storage.guard import GuardedStore
+
+    # what every collaborator holds passes them on (the entry index's records use it)
+    assert isinstance(GuardedStore(b, SensitivityFilter()), AtomicWrites)
     seen: list[bool] = []
 
     def look() -> None:  # another thread: another connection, the committed state
