@@ -65,6 +65,12 @@ class Relevance:
         retrieval: The calibration (``relevance_*`` fields).
         embed_cosines: Cosines of texts with the query, for texts ranked without one
             (``None``: such texts have lexical evidence only).
+        query: The query's text: its own words count one each; the words a slot lexicon
+            added for it (:func:`~langgraph_memory.core.lexicon.query_terms`: 工作 →
+            工程师, 公司…) stand in for one missing word together.
+        dense: Whether cosines are evidence at all: not for a query the model cannot
+            read (a Chinese query with an English-only model, where every pair scores
+            0.55-0.65), whose relevance is its words alone.
     """
 
     def __init__(
@@ -72,10 +78,17 @@ class Relevance:
         terms: Collection[str],
         retrieval: RetrievalSection,
         embed_cosines: Callable[[Sequence[str]], np.ndarray] | None = None,
+        *,
+        query: str | None = None,
+        dense: bool = True,
     ) -> None:
         self.terms = frozenset(terms)
+        own = self.terms & set(tokenize(query)) if query is not None else self.terms
+        self._own = own or self.terms
+        self._added = self.terms - self._own
         self.retrieval = retrieval
-        self._embed_cosines = embed_cosines
+        self.dense = dense
+        self._embed_cosines = embed_cosines if dense else None
 
     def coverage(self, text: str) -> float:
         """The share of the query's terms that ``text`` has (0 for a query without any);
@@ -84,13 +97,19 @@ class Relevance:
         if not self.terms:
             return 0.0
         text = _LABEL.sub("", _ROLE.sub("", text, count=1), count=1)
-        return len(self.terms & set(tokenize(text))) / len(self.terms)
+        words = set(tokenize(text))
+        found = len(self._own & words) + bool(self._added & words)
+        return min(found, len(self._own)) / len(self._own)
 
     def of(self, text: str, parts: Mapping[str, float], cosine: float | None = None) -> float:
         """The relevance of ``text`` given its score ``parts`` (or ``cosine``)."""
         cfg = self.retrieval
+        if not self.dense:
+            cosine = None
+        elif cosine is None:
+            cosine = cosine_of(parts)
         return calibrated_relevance(
-            cosine if cosine is not None else cosine_of(parts),
+            cosine,
             self.coverage(text),
             parts.get("rerank_score"),
             cosine_mid=cfg.relevance_cosine_mid,
