@@ -157,7 +157,7 @@ def test_on_a_terminal_only_rich_styles_are_sent(
 @pytest.mark.parametrize(
     "argv",
     [
-        ["search", "peanut allergy", "--user", EVE, "--json"],
+        ["search", "peanut allergy", "--user", EVE, "--layers", "message", "--json"],
         ["context", "peanut allergy", "--user", EVE, "--json"],
         ["stats", "--json"],
         ["failed", "--json"],
@@ -173,7 +173,9 @@ def test_json_is_escaped_and_reads_back_what_was_stored(
     data = json.loads(out)
     text = json.dumps(data, ensure_ascii=False)
     if argv[0] == "search":
-        hit = next(h for h in data if h["id"] == MESSAGE_ID)
+        found = [h for h in data if h["id"] == MESSAGE_ID]
+        assert found, [(h["id"], h["layer"]) for h in data]
+        hit = found[0]
         assert hit["text"] == HOSTILE and hit["name"] == SPEAKER
         assert hit["session_id"] == SESSION and hit["metadata"]["topic"] == HOSTILE
     elif argv[0] == "context":

@@ -117,6 +117,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--user", required=True)
     p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
     p.add_argument("--filter", help='metadata filter as JSON, e.g. \'{"topic": "travel"}\'')
+    p.add_argument(
+        "--layers",
+        nargs="+",
+        metavar="LAYER",
+        help="only these layers or hit labels (message, fact, profile…)",
+    )
     p.add_argument("--explain", action="store_true", help="also show raw scores and their parts")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_search)
@@ -355,7 +361,7 @@ def cmd_search(args: argparse.Namespace, out: Console, err: Console) -> int:
     mm = _open(args)
     try:
         _load_model(mm, args, err)
-        hits = mm.search(args.user, args.query, k=args.k, filter=flt)
+        hits = mm.search(args.user, args.query, k=args.k, filter=flt, layers=args.layers)
     finally:
         mm.close()
     if args.json:
