@@ -446,7 +446,9 @@ class PackingSection(Section):
             whole line within its share gets its closest line shortened to fit; with this
             above 0 the other lines left out are shortened too and packed within this
             many tokens (at most half the budget, at least what the shares give), so a
-            small budget carries every standing instruction and profile entry. Off (0)
+            small budget carries the standing instructions and profile entries, closest
+            to the query first, as many as that room holds (each line takes at least 20
+            tokens; a line already said by another is not repeated). Off (0)
             by default: on LoCoMo, whose questions the profile rarely answers, 100
             lowered evidence recall at 256-1024 tokens (see benchmarks/RESULTS.md).
     """

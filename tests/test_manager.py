@@ -23,6 +23,7 @@ from langgraph_memory import (
     tokenize,
 )
 from langgraph_memory.core.context import item_tokens
+from langgraph_memory.core.lexicon import query_terms
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.storage import InMemoryBackend, MemoryBackend
 
@@ -217,8 +218,10 @@ def test_search_finds_by_meaning_after_flush(backend: MemoryBackend, gated_embed
         mm.add_message("alice", "s1", "user", "I booked a flight to Rome")
         target = mm.add_message("alice", "s1", "user", "I adopted a puppy named Biscuit")
         mm.add_message("alice", "s1", "user", "I cooked pasta for dinner")
-        query = "which pet do I have?"
-        assert not set(tokenize(query)) & set(tokenize("I adopted a puppy named Biscuit"))
+        # no shared word, even with the query lexicon's slot words ("pet" would bring
+        # "puppy": see core.lexicon), and no vector yet
+        query = "which hamster do I have?"
+        assert not set(query_terms(query)) & set(tokenize("I adopted a puppy named Biscuit"))
         assert mm.search("alice", query) == []  # no shared word, no vector yet
         emb.open()
         mm.flush()
@@ -248,8 +251,9 @@ def test_search_hits_carry_citations_and_fields(mm: MemoryManager) -> None:
     assert hit.timestamp == datetime(2024, 4, 1, 6, 0, tzinfo=timezone.utc)
     assert hit.metadata == {"topic": "hobby"}
     assert (hit.name, hit.role) == ("Alice", "user")
-    assert hit.score > 0
-    assert hit.score_parts["rrf"] == pytest.approx(hit.score)
+    # the score is the calibrated relevance; the ranking's own score is kept
+    assert 0 < hit.score <= 1
+    assert hit.score_parts["rank_score"] == pytest.approx(hit.score_parts["rrf"])
     # the speaker's name is searchable too
     assert mm.search("alice", "Alice", k=1)[0].id == mid
 
@@ -275,9 +279,12 @@ def test_search_layers(mm: MemoryManager) -> None:
     assert set(messages[:2]) == {ids[0], ids[1]}
     only = [h.id for h in mm.search("alice", "Lyon", layers=["message"])]
     assert only[: len(messages)] == messages
-    # what every turn's extraction read from "I moved to Lyon" is found beside the message
-    said = [h for h in default if h.layer != "message"]
-    assert any(ids[0] in h.source_ids for h in said)
+    # what every turn's extraction read from "I moved to Lyon" is found with the message:
+    # one hit per source, the message naming what was folded into it
+    [moved] = [h for h in default if h.id == ids[0]]
+    assert {"fact", "profile"} & set(moved.metadata.get("merged_layers", []))
+    facts = mm.search("alice", "Lyon", layers=["fact", "profile"])
+    assert any(ids[0] in h.source_ids for h in facts)
     assert mm.search("alice", "Lyon", layers=[]) == []
     with pytest.raises(ValueError, match="unknown layers"):
         mm.search("alice", "Lyon", layers=["message", "episodes-typo"])

@@ -8,7 +8,9 @@ whose share holds no whole line (a small budget) gets its closest line shortened
 query), so every context from about 100 tokens on carries them. With
 ``essential_tokens`` the other lines left out are shortened too and packed within that
 many tokens (at most half the budget, at least what the shares give), the room shared
-among the lines still waiting (an anchor's part twice a profile entry's), best first.
+among the lines still waiting (an anchor's part twice a profile entry's), best first,
+until the room is spent: each line takes at least :data:`MIN_LINE_TOKENS`, so a long
+profile rides along in part, its entries closest to the query first.
 
 Example:
     >>> from langgraph_memory.core.context import ContextItem

@@ -89,6 +89,7 @@ def merge_hits(hits: Sequence[MemoryHit], k: int) -> list[MemoryHit]:
             best, h = replace(h, score=best.score, metadata={**h.metadata, **_merged(best)}), best
         merged = list(dict.fromkeys([*best.metadata.get("merged_ids", []), h.id]))
         layers = list(dict.fromkeys([*best.metadata.get("merged_layers", []), h.layer]))
+        cited[into] |= own  # what comes from the same messages as either folds in too
         kept[into] = replace(
             best,
             source_ids=list(dict.fromkeys([*best.source_ids, *h.source_ids])),

@@ -240,21 +240,28 @@ class Retrieval:
         """``ranked`` fused with the rankings of the query's expansions (weighted RRF).
         The fused order keeps the plain ranking's scores, best first (the i-th message
         takes the i-th best score), so the candidates weigh against the other layers as
-        before; a message fused within ``fusion_depth`` is primary."""
+        before; a message fused within ``fusion_depth`` is primary. A message a ranking
+        holds without evidence (no shared word, no positive cosine: a dense ranking lists
+        every message) earns nothing from it: such filler, listed by every ranking alike,
+        would otherwise outrank what only the expansions find. What no ranking has
+        evidence for follows in the plain ranking's order."""
         texts = self.expansions()
         if not texts:
             return ranked
         cfg = self._p.retrieval
-        rankings = {"query": [m.seq for m in ranked]}
+        rankings = {"query": [m.seq for m in ranked if _evidence(m.parts)]}
         weights = {"query": 1.0}
         found: dict[int, RankedMessage] = {}
         for i, text in enumerate(texts, 1):
             extra = self.messages_for(text, k, flt)
-            rankings[f"expansion{i}"] = [m.seq for m in extra]
+            rankings[f"expansion{i}"] = [m.seq for m in extra if _evidence(m.parts)]
             weights[f"expansion{i}"] = cfg.expansion_weight
             for m in extra:
                 found.setdefault(m.seq, m)
-        fused = rrf_fuse(rankings, k=cfg.rrf_k, weights=weights)[: max(k, len(ranked))]
+        fused = rrf_fuse(rankings, k=cfg.rrf_k, weights=weights)
+        placed = {seq for seq, _, _ in fused}
+        fused += [(m.seq, 0.0, {}) for m in ranked if m.seq not in placed]
+        fused = fused[: max(k, len(ranked))]
         plain = {m.seq: m for m in ranked}
         scores = sorted((m.score for m in ranked), reverse=True) or [1.0]
         out = []
@@ -483,3 +490,9 @@ class Retrieval:
         )
         reason = "lesson of a similar earlier task: rides along with the task in progress"
         return [doc_item(d, score, {**parts, "lesson": 1.0}, reason) for d, score, parts in ranked]
+
+
+def _evidence(parts: Mapping[str, float]) -> bool:
+    """Whether a ranked message shares a word with its query or is close to it (a
+    positive BM25 score or cosine)."""
+    return any(parts.get(p, 0.0) > 0 for p in ("bm25", "cosine", "passage_cosine"))
