@@ -186,7 +186,7 @@ def test_sigkill_during_ingestion_loses_nothing_and_embeds_once(tmp_path: Path) 
             for i in (0, len(accepted[tag]) // 2, len(accepted[tag]) - 1):
                 text, word = _child_text(tag, i)
                 user = f"user{i % 3}"
-                hits = mm.search(user, word, k=3)
+                hits = mm.search(user, word, k=3, layers=["message"])  # not a fact from it
                 assert hits and hits[0].id == f"{tag}-{i}", (tag, i, [h.id for h in hits])
                 assert hits[0].text == text
                 # by meaning: its own text's vector is a best match (the code word alone

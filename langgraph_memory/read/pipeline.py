@@ -230,13 +230,13 @@ class ReadPipeline:
         """The calibrated relevance of one query's hits and items (texts ranked without
         a cosine are embedded in process when the dense ranking is on)."""
         if self.retrieval.dense_weight <= 0 or not r.q.dense:  # no cosine means anything
-            return Relevance(r.q.term_set, self.retrieval, query=r.q.text, dense=False)
+            return Relevance(r.q.term_set, self.retrieval, own=r.q.own, dense=False)
 
         def embed_cosines(texts: Sequence[str]) -> np.ndarray:
             vectors = self.retriever.embedder.get().embed_array(list(texts), persist=False)
             return cosines(vectors, r.vector.get())
 
-        return Relevance(r.q.term_set, self.retrieval, embed_cosines, query=r.q.text)
+        return Relevance(r.q.term_set, self.retrieval, embed_cosines, own=r.q.own)
 
     def document_hits(
         self, owner: str, query: str, k: int, flt: Mapping[str, Any] | None

@@ -65,9 +65,10 @@ class Relevance:
         retrieval: The calibration (``relevance_*`` fields).
         embed_cosines: Cosines of texts with the query, for texts ranked without one
             (``None``: such texts have lexical evidence only).
-        query: The query's text: its own words count one each; the words a slot lexicon
-            added for it (:func:`~langgraph_memory.core.lexicon.query_terms`: 工作 →
-            工程师, 公司…) stand in for one missing word together.
+        own: The terms the query itself says (default: all of ``terms``): they count
+            one each; the others, words a slot lexicon added for it
+            (:func:`~langgraph_memory.core.lexicon.query_terms`: 工作 → 工程师, 公司…),
+            stand in for one missing word together.
         dense: Whether cosines are evidence at all: not for a query the model cannot
             read (a Chinese query with an English-only model, where every pair scores
             0.55-0.65), whose relevance is its words alone.
@@ -79,12 +80,11 @@ class Relevance:
         retrieval: RetrievalSection,
         embed_cosines: Callable[[Sequence[str]], np.ndarray] | None = None,
         *,
-        query: str | None = None,
+        own: Collection[str] | None = None,
         dense: bool = True,
     ) -> None:
         self.terms = frozenset(terms)
-        own = self.terms & set(tokenize(query)) if query is not None else self.terms
-        self._own = own or self.terms
+        self._own = (self.terms & frozenset(own) if own is not None else self.terms) or self.terms
         self._added = self.terms - self._own
         self.retrieval = retrieval
         self.dense = dense

@@ -78,6 +78,7 @@ class Query:
         terms: Its lexical terms (:func:`~langgraph_memory.core.lexicon.query_terms`:
             question words dropped, the slots it asks about expanded).
         term_set: The distinct terms.
+        own: Those the query's text holds itself (the others a slot lexicon added).
         vector: Its embedding, made once.
         timeline: What it asks of a topic's story: ``"order"`` (what happened first,
             next), ``"summary"`` (how it went), or ``None`` (see
@@ -85,13 +86,25 @@ class Query:
         dense: Whether its embedding ranks anything.
     """
 
-    __slots__ = ("text", "terms", "term_set", "vector", "timeline", "dense", "_route", "_lock")
+    __slots__ = (
+        "text",
+        "terms",
+        "term_set",
+        "own",
+        "vector",
+        "timeline",
+        "dense",
+        "_route",
+        "_lock",
+    )
 
     def __init__(self, text: str, vector: QueryVector, *, dense: bool = True) -> None:
         self.text = text
         self.dense = dense
         self.terms = query_terms(text)
         self.term_set = frozenset(self.terms)
+        lower = text.lower()  # the terms the query says itself (the rest a lexicon added)
+        self.own = frozenset(t for t in self.term_set if t in lower)
         self.vector = vector
         self.timeline = timeline_kind(text)
         self._route: Route | None = None
