@@ -1,8 +1,10 @@
 """Deleting from :class:`~.backend.PostgresBackend`: one user's messages (their rows,
 vectors, term statistics and the session positions after them) or a whole user.
 
-Both take the user's advisory lock, then the message rows (waiting for a claimer that holds some,
-see :mod:`~langgraph_memory.storage.postgres.queue`), so they never deadlock with a claim.
+Both take the user's advisory lock, then the message rows (waiting for a claimer that
+holds some, see :mod:`~langgraph_memory.storage.postgres.queue`), so they never deadlock
+with a claim; one the server still picks as a deadlock victim (against another writer of
+the same rows) is run again, whole.
 
 A deleted row is gone for every query, but PostgreSQL keeps its bytes in the table's
 files until a ``VACUUM`` lets new rows reuse the space, and in its write-ahead log and
@@ -11,8 +13,10 @@ any backup: erasing those is the server operator's part.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from langgraph_memory.core.records import Message
 from langgraph_memory.storage.postgres import sql as q
@@ -20,9 +24,23 @@ from langgraph_memory.storage.postgres.conn import PostgresConnection
 
 __all__ = ["PostgresDeletion"]
 
+T = TypeVar("T")
+
 
 class PostgresDeletion(PostgresConnection):
     """``delete_messages`` and ``delete_user`` of the PostgreSQL store."""
+
+    def _again_on_deadlock(self, fn: Callable[[], T]) -> T:
+        """Run a whole deletion transaction, again when the server chose it as a deadlock
+        victim (it was rolled back whole: running it again is safe); three tries."""
+        for attempt in range(3):
+            try:
+                return fn()
+            except self._pg.errors.DeadlockDetected:
+                if attempt == 2:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def delete_messages(
         self, user_id: str, ids: Sequence[str], cache_hashes: Sequence[str] = ()
@@ -30,6 +48,11 @@ class PostgresDeletion(PostgresConnection):
         ids = list(dict.fromkeys(ids))
         if not ids:
             return []
+        return self._again_on_deadlock(lambda: self._delete_messages(user_id, ids, cache_hashes))
+
+    def _delete_messages(
+        self, user_id: str, ids: list[str], cache_hashes: Sequence[str]
+    ) -> list[Message]:
         with self._tx(user_id) as c:
             rows = c.execute(
                 f"DELETE FROM lgm_messages WHERE user_id = %s AND id = ANY(%s::text[]) "
@@ -81,6 +104,9 @@ class PostgresDeletion(PostgresConnection):
         return sorted(gone, key=lambda m: m.seq)
 
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
+        return self._again_on_deadlock(lambda: self._delete_user(user_id, cache_hashes))
+
+    def _delete_user(self, user_id: str, cache_hashes: Sequence[str]) -> int:
         with self._tx(user_id) as c:
             c.execute("DELETE FROM lgm_vectors WHERE user_id = %s", (user_id,))
             n = c.execute("DELETE FROM lgm_messages WHERE user_id = %s", (user_id,)).rowcount
