@@ -109,15 +109,16 @@ def test_unknown_filter_operator_is_refused(mm: MemoryManager) -> None:
 
 # -- TTL ---------------------------------------------------------------------------------------
 def test_ttl_basic_and_refresh(mm: MemoryManager) -> None:
-    store = MemoryStore(mm, ttl={"default_ttl": TTL, "refresh_on_read": True})
+    # 1 s and half of it between steps: a loaded machine's pauses stay well inside
+    store = MemoryStore(mm, ttl={"default_ttl": 2.5 * TTL, "refresh_on_read": True})
     store.put(("t",), "item", {"value": "x"})
-    time.sleep(0.25)
+    time.sleep(0.5)
     assert store.sweep_ttl() == 0
     assert store.get(("t",), "item") is not None  # refreshes the TTL
-    time.sleep(0.25)
+    time.sleep(0.5)
     assert store.sweep_ttl() == 0
     assert store.search(("t",), refresh_ttl=False)[0].key == "item"
-    time.sleep(0.5)
+    time.sleep(1.2)
     assert store.sweep_ttl() == 1
     assert store.get(("t",), "item") is None
 
