@@ -28,7 +28,7 @@ import asyncio
 import os
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from langgraph_memory.config import MemoryConfig
 from langgraph_memory.core.context import ContextItem, MemoryContext
@@ -148,6 +148,90 @@ class _Calls:
                 "metadata": dict(metadata) if metadata is not None else None,
             }
         )
+
+    @staticmethod
+    def batch(messages: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return {
+            "messages": [
+                _Calls.message(
+                    m["session_id"],
+                    m["role"],
+                    m["content"],
+                    m.get("name"),
+                    m.get("timestamp"),
+                    m.get("message_id"),
+                    m.get("metadata"),
+                )  # fmt: skip
+                for m in messages
+            ]
+        }
+
+    @staticmethod
+    def turn(
+        session_id: str,
+        user: str,
+        assistant: str | None,
+        timestamp: Any,
+        user_name: str | None,
+        assistant_name: str | None,
+        metadata: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        return _drop_none(
+            {
+                "session_id": session_id, "user": user, "assistant": assistant,
+                "timestamp": _when(timestamp), "user_name": user_name,
+                "assistant_name": assistant_name,
+                "metadata": dict(metadata) if metadata is not None else None,
+            }
+        )  # fmt: skip
+
+    @staticmethod
+    def search(
+        query: str,
+        k: int,
+        layers: Sequence[str] | None,
+        filter: Mapping[str, Any] | None,  # noqa: A002 - the manager's name
+        agent_id: str | None,
+    ) -> dict[str, Any]:
+        return _drop_none(
+            {"query": query, "k": k, "layers": list(layers) if layers is not None else None,
+             "filter": dict(filter) if filter is not None else None, "agent_id": agent_id}
+        )  # fmt: skip
+
+    @staticmethod
+    def context_request(
+        session_id: str,
+        query: str,
+        token_budget: int | None,
+        explain: bool,
+        filter: Mapping[str, Any] | None,  # noqa: A002
+        scope: str | None,
+        agent_id: str | None,
+        shown_ids: Collection[str] | None,
+    ) -> dict[str, Any]:
+        return _drop_none(
+            {"query": query, "session_id": session_id, "token_budget": token_budget,
+             "explain": explain, "filter": dict(filter) if filter is not None else None,
+             "scope": scope, "agent_id": agent_id,
+             "shown_ids": sorted(shown_ids) if shown_ids else None}
+        )  # fmt: skip
+
+    #: The stats of a user the service has no memory of.
+    NO_STATS: ClassVar[dict[str, int]] = {"messages": 0, "embedded": 0, "pending": 0, "sessions": 0}
+
+    def failed(self, exc: Exception) -> Exception:
+        """What a failed request raises (a timeout, or the service out of reach)."""
+        import httpx
+
+        if isinstance(exc, httpx.TimeoutException):
+            return TimeoutError(f"the memory service did not answer in time ({exc})")
+        return ConnectionError(f"cannot reach the memory service at {self.url}: {exc}")
+
+    @staticmethod
+    def answer(response: httpx.Response) -> Any:
+        """The decoded JSON answer (``None`` for 204), or what a problem raises."""
+        _raise_for(response)
+        return None if response.status_code == 204 or not response.content else response.json()
 
     def empty_context(
         self, user_id: str, session_id: str, query: str, token_budget: int | None, explain: bool
@@ -460,12 +544,9 @@ class RemoteMemory:
             r = self._client.request(
                 method, path, json=body, params=params, timeout=timeout or self._timeout
             )
-        except httpx.TimeoutException as exc:
-            raise TimeoutError(f"the memory service did not answer in time ({exc})") from None
-        except httpx.TransportError as exc:
-            raise ConnectionError(f"cannot reach the memory service at {self.url}: {exc}") from None
-        _raise_for(r)
-        return None if r.status_code == 204 or not r.content else r.json()
+        except httpx.TransportError as exc:  # timeouts included
+            raise self._calls.failed(exc) from None
+        return _Calls.answer(r)
 
     # -- writing ------------------------------------------------------------------------
     def add_message(
@@ -488,20 +569,7 @@ class RemoteMemory:
         """Store several messages in one request (each a mapping of ``add_message``'s
         parameters: ``session_id``, ``role``, ``content`` and the optional ones), in
         order; idempotent by ``message_id``, so a failed batch can be sent again."""
-        body = {
-            "messages": [
-                _Calls.message(
-                    m["session_id"],
-                    m["role"],
-                    m["content"],
-                    m.get("name"),
-                    m.get("timestamp"),
-                    m.get("message_id"),
-                    m.get("metadata"),
-                )  # fmt: skip
-                for m in messages
-            ]
-        }
+        body = _Calls.batch(messages)
         out = self.request("POST", f"{_Calls.user(user_id)}/messages/batch", body)
         return [str(i) for i in out["message_ids"]]
 
@@ -518,14 +586,9 @@ class RemoteMemory:
         metadata: Mapping[str, Any] | None = None,
     ) -> list[str]:
         """Store a user message and the reply (``MemoryManager.add_turn``)."""
-        body = _drop_none(
-            {
-                "session_id": session_id, "user": user, "assistant": assistant,
-                "timestamp": _when(timestamp), "user_name": user_name,
-                "assistant_name": assistant_name,
-                "metadata": dict(metadata) if metadata is not None else None,
-            }
-        )  # fmt: skip
+        body = _Calls.turn(
+            session_id, user, assistant, timestamp, user_name, assistant_name, metadata
+        )
         out = self.request("POST", f"{_Calls.user(user_id)}/turns", body)
         return [str(i) for i in out["message_ids"]]
 
@@ -549,10 +612,7 @@ class RemoteMemory:
         agent_id: str | None = None,
     ) -> list[MemoryHit]:
         """Hybrid search over one user's memory (``MemoryManager.search``)."""
-        body = _drop_none(
-            {"query": query, "k": k, "layers": list(layers) if layers is not None else None,
-             "filter": dict(filter) if filter is not None else None, "agent_id": agent_id}
-        )  # fmt: skip
+        body = _Calls.search(query, k, layers, filter, agent_id)
         try:
             return _Calls.hits(self.request("POST", f"{_Calls.user(user_id)}/search", body))
         except _Problem as exc:
@@ -574,12 +634,9 @@ class RemoteMemory:
         shown_ids: Collection[str] | None = None,
     ) -> MemoryContext:
         """The budgeted, cited context for a query (``MemoryManager.build_context``)."""
-        body = _drop_none(
-            {"query": query, "session_id": session_id, "token_budget": token_budget,
-             "explain": explain, "filter": dict(filter) if filter is not None else None,
-             "scope": scope, "agent_id": agent_id,
-             "shown_ids": sorted(shown_ids) if shown_ids else None}
-        )  # fmt: skip
+        body = _Calls.context_request(
+            session_id, query, token_budget, explain, filter, scope, agent_id, shown_ids
+        )
         try:
             out = self.request("POST", f"{_Calls.user(user_id)}/context", body)
         except _Problem as exc:
@@ -616,7 +673,7 @@ class RemoteMemory:
             return dict(self.request("GET", f"{_Calls.user(user_id)}/stats"))
         except _Problem as exc:
             if exc.no_user:
-                return {"messages": 0, "embedded": 0, "pending": 0, "sessions": 0}
+                return dict(_Calls.NO_STATS)
             raise
 
     def users(self) -> list[str]:
@@ -707,12 +764,9 @@ class AsyncRemoteMemory:
             r = await self._client_here().request(
                 method, path, json=body, params=params, timeout=timeout or self._timeout
             )
-        except httpx.TimeoutException as exc:
-            raise TimeoutError(f"the memory service did not answer in time ({exc})") from None
-        except httpx.TransportError as exc:
-            raise ConnectionError(f"cannot reach the memory service at {self.url}: {exc}") from None
-        _raise_for(r)
-        return None if r.status_code == 204 or not r.content else r.json()
+        except httpx.TransportError as exc:  # timeouts included
+            raise self._calls.failed(exc) from None
+        return _Calls.answer(r)
 
     async def add_message(
         self,
@@ -733,20 +787,7 @@ class AsyncRemoteMemory:
 
     async def add_messages(self, user_id: str, messages: Sequence[Mapping[str, Any]]) -> list[str]:
         """:meth:`RemoteMemory.add_messages`, awaited."""
-        body = {
-            "messages": [
-                _Calls.message(
-                    m["session_id"],
-                    m["role"],
-                    m["content"],
-                    m.get("name"),
-                    m.get("timestamp"),
-                    m.get("message_id"),
-                    m.get("metadata"),
-                )  # fmt: skip
-                for m in messages
-            ]
-        }
+        body = _Calls.batch(messages)
         out = await self.request("POST", f"{_Calls.user(user_id)}/messages/batch", body)
         return [str(i) for i in out["message_ids"]]
 
@@ -763,14 +804,9 @@ class AsyncRemoteMemory:
         metadata: Mapping[str, Any] | None = None,
     ) -> list[str]:
         """:meth:`RemoteMemory.add_turn`, awaited."""
-        body = _drop_none(
-            {
-                "session_id": session_id, "user": user, "assistant": assistant,
-                "timestamp": _when(timestamp), "user_name": user_name,
-                "assistant_name": assistant_name,
-                "metadata": dict(metadata) if metadata is not None else None,
-            }
-        )  # fmt: skip
+        body = _Calls.turn(
+            session_id, user, assistant, timestamp, user_name, assistant_name, metadata
+        )
         out = await self.request("POST", f"{_Calls.user(user_id)}/turns", body)
         return [str(i) for i in out["message_ids"]]
 
@@ -789,10 +825,7 @@ class AsyncRemoteMemory:
         agent_id: str | None = None,
     ) -> list[MemoryHit]:
         """:meth:`RemoteMemory.search`, awaited."""
-        body = _drop_none(
-            {"query": query, "k": k, "layers": list(layers) if layers is not None else None,
-             "filter": dict(filter) if filter is not None else None, "agent_id": agent_id}
-        )  # fmt: skip
+        body = _Calls.search(query, k, layers, filter, agent_id)
         try:
             return _Calls.hits(await self.request("POST", f"{_Calls.user(user_id)}/search", body))
         except _Problem as exc:
@@ -814,12 +847,9 @@ class AsyncRemoteMemory:
         shown_ids: Collection[str] | None = None,
     ) -> MemoryContext:
         """:meth:`RemoteMemory.build_context`, awaited."""
-        body = _drop_none(
-            {"query": query, "session_id": session_id, "token_budget": token_budget,
-             "explain": explain, "filter": dict(filter) if filter is not None else None,
-             "scope": scope, "agent_id": agent_id,
-             "shown_ids": sorted(shown_ids) if shown_ids else None}
-        )  # fmt: skip
+        body = _Calls.context_request(
+            session_id, query, token_budget, explain, filter, scope, agent_id, shown_ids
+        )
         try:
             out = await self.request("POST", f"{_Calls.user(user_id)}/context", body)
         except _Problem as exc:
@@ -854,7 +884,7 @@ class AsyncRemoteMemory:
             return dict(await self.request("GET", f"{_Calls.user(user_id)}/stats"))
         except _Problem as exc:
             if exc.no_user:
-                return {"messages": 0, "embedded": 0, "pending": 0, "sessions": 0}
+                return dict(_Calls.NO_STATS)
             raise
 
     async def users(self) -> list[str]:
