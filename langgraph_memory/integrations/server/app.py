@@ -30,6 +30,7 @@ from langgraph_memory import __version__
 from langgraph_memory.integrations.server.deps import (
     POSTGRES_ENV,
     PROBLEMS,
+    Caller,
     Known,
     Service,
     ServiceSettings,
@@ -91,18 +92,23 @@ def ready(svc: Svc) -> Health:
 @users.post("/messages", status_code=201, response_model=MessageAccepted)
 def add_message(svc: Svc, who: Who, body: MessageIn) -> MessageAccepted:
     """Store one message (``add_message``); searchable once ``POST /v1/flush`` returns."""
-    mid = svc.memory.add_message(
-        who.store_uid,
-        body.session_id,
-        body.role,
-        body.content,
-        name=body.name,
-        timestamp=body.timestamp,
-        message_id=body.message_id,
-        metadata=body.metadata,
-    )
+    mid = _store(svc, who, body)
     svc.users.add(who.store_uid)
     return MessageAccepted(user_id=who.user_id, message_id=mid)
+
+
+def _store(svc: Service, who: Caller, m: MessageIn) -> str:
+    """``add_message`` of one message of the request, in the caller's namespace."""
+    return svc.memory.add_message(
+        who.store_uid,
+        m.session_id,
+        m.role,
+        m.content,
+        name=m.name,
+        timestamp=m.timestamp,
+        message_id=m.message_id,
+        metadata=m.metadata,
+    )
 
 
 @users.post("/messages/batch", status_code=201, response_model=MessagesAccepted)
@@ -119,16 +125,7 @@ def add_messages(svc: Svc, who: Who, body: MessageBatchIn) -> MessagesAccepted:
     ids: list[str] = []
     for i, m in enumerate(body.messages):
         try:
-            mid = svc.memory.add_message(
-                who.store_uid,
-                m.session_id,
-                m.role,
-                m.content,
-                name=m.name,
-                timestamp=m.timestamp,
-                message_id=m.message_id,
-                metadata=m.metadata,
-            )
+            mid = _store(svc, who, m)
         except (TypeError, ValueError) as exc:
             if ids:
                 svc.users.add(who.store_uid)
