@@ -21,6 +21,23 @@ def child_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
 
 
+def run(script: str, args: list[str], timeout: float = 600) -> str:
+    """Run ``script`` with ``args`` to its end (unkilled); its standard output."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        timeout=timeout,
+        check=True,
+    ).stdout
+
+
+def seconds(out: str) -> float:
+    """The seconds a child's ``DONE <seconds>`` line says its operation took."""
+    return float(out.split("DONE", 1)[1].split()[0])
+
+
 def run_and_kill(script: str, args: list[str], delay: float) -> float | None:
     """Run ``script`` with ``args`` and SIGKILL it ``delay`` s after its ``GO``; returns
     the seconds its operation took when it finished first, ``None`` when it was killed."""
@@ -42,7 +59,7 @@ def run_and_kill(script: str, args: list[str], delay: float) -> float | None:
             proc.wait(timeout=120)
             return None
         out = proc.stdout.read()
-        return float(out.split("DONE", 1)[1].split()[0]) if "DONE" in out else 0.0
+        return seconds(out) if "DONE" in out else 0.0
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -16,8 +16,6 @@ import os
 import random
 import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +23,6 @@ import sigkill
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")]
 
-ROOT = Path(__file__).resolve().parent.parent
 #: The words only the ten messages ``delete`` removes hold.
 MARKERS = [f"quokka{chr(97 + i)}{chr(122 - i)}" for i in range(10)]
 
@@ -100,16 +97,7 @@ def store_file(path: Path) -> Path:
 
 def op_seconds(path: Path, op: str) -> float:
     """How long ``op`` takes over ``path`` in a child, unkilled (it is run)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(path), op],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        check=True,
-    ).stdout
-    return float(out.split("DONE", 1)[1].split()[0])
+    return sigkill.seconds(sigkill.run(CHILD, [str(path), op], timeout=300))
 
 
 def run_and_kill(path: Path, op: str, delay: float) -> bool:

@@ -13,8 +13,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -24,7 +22,6 @@ pytest.importorskip("chromadb")
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")]
 
-ROOT = Path(__file__).resolve().parent.parent
 
 OPEN = r"""
 import sys
@@ -86,15 +83,7 @@ with open_store(sys.argv[1]) as mm:  # opening finishes an interrupted deletion
 
 
 def _run(script: str, *args: str) -> str:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run(
-        [sys.executable, "-c", script, *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-        check=True,
-    ).stdout
+    return sigkill.run(script, list(args))
 
 
 def state(path: Path) -> dict[str, list[object]]:

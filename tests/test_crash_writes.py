@@ -17,8 +17,6 @@ from __future__ import annotations
 import os
 import random
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +25,6 @@ import sigkill
 
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(os.name != "posix", reason="needs SIGKILL")]
 
-ROOT = Path(__file__).resolve().parent.parent
 OPS = ("document", "extract", "consolidate")
 
 #: Statements the rules extract beliefs from (facts, preferences, relations), in both
@@ -101,27 +98,15 @@ mm.close()
 """
 
 
-def _env() -> dict[str, str]:
-    return sigkill.child_env()
-
-
 def seed(path: Path) -> None:
     """A store with Ann's document (version 1), 240 completed tasks over 40 targets
     and 240 queued messages holding statements, and Bob's 20 embedded messages."""
-    subprocess.run([sys.executable, "-c", SEED, str(path)], env=_env(), timeout=600, check=True)
+    sigkill.run(SEED, [str(path)])
 
 
 def op_seconds(path: Path, op: str) -> float:
     """How long ``op`` takes over ``path`` in a child, unkilled (it is run)."""
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(path), op],
-        capture_output=True,
-        text=True,
-        env=_env(),
-        timeout=600,
-        check=True,
-    ).stdout
-    return float(out.split("DONE", 1)[1].split()[0])
+    return sigkill.seconds(sigkill.run(CHILD, [str(path), op]))
 
 
 def run_and_kill(path: Path, op: str, delay: float) -> bool:
