@@ -35,16 +35,22 @@ def test_writes_of_a_group_commit_once_at_its_end(tmp_path):
     b.close()
 
 
-def test_a_failing_write_is_undone_alone(tmp_path):
-    b = SQLiteBackend(tmp_path)
+def a_failing_write_is_undone_alone(b, scope) -> None:
+    """Within ``scope()`` (grouped or atomic writes), a write refused and caught leaves
+    nothing of itself, and the group's other writes commit."""
     b.put_record(_record("taken", user="bob"))
-    with b.grouped_writes():
+    with scope():
         b.put_record(_record("r1"))
         with pytest.raises(ValueError, match="another user"):
             b.put_record(_record("taken"))  # bob's id: refused, nothing of it kept
         b.put_record(_record("r2"))
     assert {r.id for r in b.list_records("note", "ann")} == {"r1", "r2"}
     assert b.get_record("note", "taken", "bob") is not None
+
+
+def test_a_failing_write_is_undone_alone(tmp_path):
+    b = SQLiteBackend(tmp_path)
+    a_failing_write_is_undone_alone(b, b.grouped_writes)
     b.close()
 
 
@@ -97,16 +103,9 @@ def test_postgres_groups_writes_in_one_transaction(make_backend):
 @pytest.mark.server
 def test_postgres_group_left_by_an_error_keeps_nothing_and_a_caught_one_alone(make_backend):
     b = make_backend("postgres")
-    b.put_record(_record("taken", user="bob"))
     with pytest.raises(RuntimeError, match="crash"), b.atomic_writes():
         b.put_record(_record("r0"))
         b.put_entries("ann", [IndexedEntry("note/r0", "r0 text", {"r0": 1}, {}, "h0")])
         raise RuntimeError("crash")
     assert b.get_record("note", "r0") is None and b.entries_since("ann", 0)[1] == []
-    with b.atomic_writes():
-        b.put_record(_record("r1"))
-        with pytest.raises(ValueError, match="another user"):
-            b.put_record(_record("taken"))  # bob's id: refused, nothing of it kept
-        b.put_record(_record("r2"))
-    assert {r.id for r in b.list_records("note", "ann")} == {"r1", "r2"}
-    assert b.get_record("note", "taken", "bob") is not None
+    a_failing_write_is_undone_alone(b, b.atomic_writes)
