@@ -18,14 +18,18 @@ import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["add_parsers", "cmd_serve", "cmd_keys", "cmd_mcp", "DEFAULT_PORT"]
+__all__ = ["add_parsers", "cmd_serve", "cmd_keys", "cmd_mcp", "DEFAULT_PORT", "DEFAULT_MCP_PORT"]
 
 #: The port ``serve`` listens on by default.
 DEFAULT_PORT = 8420
+#: The port ``mcp --http`` listens on by default.
+DEFAULT_MCP_PORT = 8421
+MCP_HTTP_PATH = "/mcp"
 
 
 def add_parsers(
@@ -52,8 +56,33 @@ def add_parsers(
     p.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     p.set_defaults(func=cmd_serve)
 
-    p = command("mcp", "serve the memory as MCP tools on stdio (remember, recall, search, ...)")
+    p = command(
+        "mcp",
+        "serve the memory as MCP tools (remember, recall, search, ...) on stdio, or over "
+        "streamable HTTP with --http",
+        "; --url serves a running `langgraph-memory serve` instead of --path",
+    )
     p.add_argument("--user", default=None, help="scope every tool to this user")
+    p.add_argument(
+        "--http", action="store_true", help=f"streamable HTTP at {MCP_HTTP_PATH} instead of stdio"
+    )
+    p.add_argument("--host", default="127.0.0.1", help="with --http: interface (default 127.0.0.1)")
+    p.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_MCP_PORT,
+        help=f"with --http: port (default {DEFAULT_MCP_PORT})",
+    )
+    p.add_argument(
+        "--url", default=None, help="a running service's URL: the tools use it (not --path)"
+    )
+    p.add_argument(
+        "--api-key",
+        default=None,
+        metavar="KEY",
+        help="with --url: the service's API key (default $LANGGRAPH_MEMORY_API_KEY)",
+    )
+    p.add_argument("--log-level", default="warning", help="with --http: uvicorn's log level")
     p.set_defaults(func=cmd_mcp)
 
     p = command("keys", "create, list and revoke the service's API keys")
@@ -139,17 +168,42 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def cmd_mcp(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """``mcp``: the memory under ``--path`` as MCP tools on stdio, until stdin closes."""
+    """``mcp``: the memory under ``--path`` (or the service at ``--url``) as MCP tools, on
+    stdio until stdin closes, or over streamable HTTP (``--http``) until interrupted."""
     try:
-        from langgraph_memory.integrations.mcp import create_mcp_server
+        from langgraph_memory.integrations.mcp import create_mcp_http_app, create_mcp_server
     except ImportError as exc:
         raise ImportError(
             f"mcp needs the mcp SDK ({exc}): pip install 'langgraph-memory[mcp]'"
         ) from None
+    from contextlib import ExitStack
+
     from langgraph_memory.embeddings import HashingEmbeddings
     from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
-    root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
-    with MemoryManager(root, embeddings=HashingEmbeddings() if args.hashing else None) as mm:
-        create_mcp_server(mm, user_id=args.user).run("stdio")
+    if args.api_key and not args.url:
+        raise ValueError("--api-key goes with --url (the service it is a key of)")
+    with ExitStack() as stack:
+        memory: Any
+        if args.url:
+            from langgraph_memory.integrations.remote import RemoteMemory
+
+            memory = stack.enter_context(RemoteMemory(args.url, api_key=args.api_key))
+            where = f"the service at {memory.url}"
+        else:
+            root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
+            emb = HashingEmbeddings() if args.hashing else None
+            memory = stack.enter_context(MemoryManager(root, embeddings=emb))
+            where = f"SQLite under {root}"
+        if not args.http:
+            create_mcp_server(memory, user_id=args.user).run("stdio")
+            return 0
+        import uvicorn
+
+        app = create_mcp_http_app(memory, user_id=args.user, host=args.host, path=MCP_HTTP_PATH)
+        err.print(
+            f"MCP over streamable HTTP on http://{args.host}:{args.port}{MCP_HTTP_PATH} "
+            f"({where}; no API key checked: for keys use `serve`, whose /mcp needs one)"
+        )
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

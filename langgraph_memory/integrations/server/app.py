@@ -42,6 +42,7 @@ from langgraph_memory.integrations.server.deps import (
 )
 from langgraph_memory.integrations.server.keys import KeyFile
 from langgraph_memory.integrations.server.limits import BodyLimit
+from langgraph_memory.integrations.server.mcp_route import mount_mcp
 from langgraph_memory.integrations.server.models import (
     Anchor,
     AnchorIn,
@@ -356,5 +357,6 @@ def create_app(
     install_handlers(app)
     for router in (meta, users, task_routes, tenant_routes):
         app.include_router(router)
+    mount_mcp(app)  # the MCP tools at /mcp, behind the same keys (with the `mcp` SDK)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app
