@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from live_service import Tenants, auth, serving
+from live_service import LogCapture, Tenants, auth, serving
 
 from langgraph_memory import MemoryManager, RemoteMemory
 from langgraph_memory.embeddings import HashingEmbeddings
@@ -62,10 +62,11 @@ def _run(coro: Any) -> Any:
 def svc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     root: Path = tmp_path_factory.mktemp("mcp-service")
     tenants = Tenants(root)
-    with MemoryManager(root / "mem", embeddings=HashingEmbeddings()) as mm:
+    logs = LogCapture()
+    with logs.everywhere(), MemoryManager(root / "mem", embeddings=HashingEmbeddings()) as mm:
         app = create_app(mm, keys=tenants.keys)
-        with serving(app, log_level="warning") as url:
-            yield {"url": url, "mcp": f"{url}/mcp", "t": tenants, "mm": mm}
+        with serving(app) as url:
+            yield {"url": url, "mcp": f"{url}/mcp", "t": tenants, "mm": mm, "logs": logs}
 
 
 def test_the_service_mcp_reaches_only_the_keys_tenant(svc: dict[str, Any]) -> None:
@@ -165,6 +166,20 @@ def test_mcp_without_a_valid_key_gets_401(svc: dict[str, Any], which: str) -> No
         _run(connect())
 
 
+def test_no_key_appears_in_any_log(svc: dict[str, Any]) -> None:
+    """After the calls above (every key used, the revoked one too), at DEBUG."""
+
+    async def main() -> None:
+        async with _client(svc["mcp"], svc["t"].acme) as acme:
+            await acme.call_tool("recall", {"query": "peanuts", "user_id": "alice"})
+
+    _run(main())
+    lines: list[str] = svc["logs"].lines
+    assert any("/mcp" in line for line in lines)  # the requests were logged
+    for key in svc["t"].all():
+        assert not any(key in line for line in lines)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -208,6 +223,16 @@ def test_langgraph_memory_mcp_over_streamable_http(tmp_path: Path) -> None:
 
         ann, ben = _run(main())
         assert "Miso" in ann and "Miso" not in ben
+        # no key, so loopback only: a page that rebound a name to 127.0.0.1 is refused
+        hello = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
+        accept = {
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+        }
+        for headers in ({"Host": "evil.example"}, {"Origin": "http://evil.example"}):
+            r = httpx.post(url, json=hello, headers={**accept, **headers}, timeout=30)
+            assert r.status_code in (403, 421), (headers, r.status_code, r.text)
+            assert "recall" not in r.text
     finally:
         proc.terminate()
         try:

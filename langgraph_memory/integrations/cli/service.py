@@ -5,11 +5,13 @@ SQLite under ``--path`` (default ``./.langgraph_memory``) with the in-process wo
 PostgreSQL with ``--postgres URL`` (or ``$LANGGRAPH_MEMORY_POSTGRES_URL``). ``keys``
 administers the API keys in ``service_keys.json`` beside the store (``--keys FILE``
 elsewhere); ``keys create`` prints the new key alone on its last line, the only time it
-is ever shown.
+is ever shown. ``mcp`` serves the memory as MCP tools on stdio, or over streamable HTTP
+with ``--http``; with ``--url`` the tools use a running service instead of ``--path``.
 
 Example:
     $ langgraph-memory keys create --tenant acme
     $ langgraph-memory serve --port 8420
+    $ langgraph-memory mcp --http --port 8421
 """
 
 from __future__ import annotations
@@ -205,5 +207,11 @@ def cmd_mcp(args: argparse.Namespace, out: Console, err: Console) -> int:
             f"MCP over streamable HTTP on http://{args.host}:{args.port}{MCP_HTTP_PATH} "
             f"({where}; no API key checked: for keys use `serve`, whose /mcp needs one)"
         )
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            err.print(
+                f"warning: {args.host} is not loopback and no key is checked: whoever reaches "
+                "the port reaches every user's memory (serve's /mcp needs a key)",
+                style="yellow",
+            )
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
