@@ -31,6 +31,7 @@ from mcp.client.stdio import StdioServerParameters  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 
+from langgraph_memory.integrations.mcp import create_mcp_http_app  # noqa: E402
 from langgraph_memory.integrations.server import create_app  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
@@ -269,3 +270,31 @@ def test_langgraph_memory_mcp_url_serves_a_running_service(svc: dict[str, Any]) 
     mm: MemoryManager = svc["mm"]
     assert mm.stats("globex:carol")["messages"] == 0  # forgotten
     assert mm.stats("acme:carol")["messages"] == 0 and mm.stats("carol")["messages"] == 0
+
+
+def test_the_tools_over_http_on_a_remote_memory(svc: dict[str, Any]) -> None:
+    """``create_mcp_http_app(RemoteMemory(...))`` (what ``mcp --url --http`` serves): the
+    tools over the service, as its key's tenant; ``list`` shows the standing instructions."""
+    with RemoteMemory(svc["url"], api_key=svc["t"].acme) as remote:
+        remote.anchors.add("dave", "Always answer in Spanish.", anchor_id="anc-dave")
+        with serving(create_mcp_http_app(remote), log_level="warning") as url:
+
+            async def main() -> tuple[str, Any, Any]:
+                async with _client(f"{url}/mcp") as client:
+                    args = {"content": "I play the cello.", "user_id": "dave"}
+                    await client.call_tool("remember", args)
+                    got = await client.call_tool(
+                        "recall", {"query": "instrument?", "user_id": "dave"}
+                    )
+                    listed = _data(await client.call_tool("list", {"user_id": "dave"}))
+                    eve = _data(await client.call_tool("list", {"user_id": "eve"}))
+                    return _text(got), listed, eve
+
+            recalled, listed, eve = _run(main())
+    assert "cello" in recalled and "Spanish" in recalled
+    assert listed == [
+        {"kind": "instruction", "id": "anc-dave", "text": "Always answer in Spanish."}
+    ]
+    assert eve == []
+    assert svc["mm"].stats("acme:dave")["messages"] == 1
+    assert svc["mm"].stats("dave")["messages"] == 0
