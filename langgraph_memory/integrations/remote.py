@@ -25,15 +25,30 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import builtins
 import os
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
 
 from langgraph_memory.config import MemoryConfig
 from langgraph_memory.core.context import ContextItem, MemoryContext
-from langgraph_memory.core.records import MemoryHit
+from langgraph_memory.core.records import MemoryHit, Record
+from langgraph_memory.core.validation import check_text
+from langgraph_memory.parts.documents import DocumentChunk, DocumentInfo
+from langgraph_memory.parts.items import (
+    MAX_LABEL_CHARS,
+    STORE_KIND,
+    item_id,
+    namespace_owner,
+    store_scope,
+)
+from langgraph_memory.parts.profile import Entity, Fact, Insight, ProfileEntry, Rollup
 from langgraph_memory.parts.tasks import Episode, TaskState, TaskStep
+from langgraph_memory.sensitivity.policy import SensitivityFilter
 
 if TYPE_CHECKING:
     import httpx
@@ -45,6 +60,10 @@ __all__ = [
     "RemoteAnchors",
     "RemoteTasks",
     "RemoteProfile",
+    "RemoteItems",
+    "RemoteEmbeddings",
+    "RemoteMaintenance",
+    "RemoteDocuments",
 ]
 
 #: The environment variable an API key is read from when none is passed.
@@ -419,7 +438,9 @@ class RemoteTasks:
 
 
 class RemoteProfile:
-    """``mm.profile.feedback`` over HTTP."""
+    """``mm.profile`` over HTTP: ``feedback`` and the reads (``preferences``, ``facts``,
+    ``entities``, ``relations``, ``insights``, ``rollups``), returning the manager's
+    records. A user the service has no memory of reads as empty, as in process."""
 
     def __init__(self, memory: RemoteMemory) -> None:
         self._m = memory
@@ -432,9 +453,9 @@ class RemoteProfile:
         *,
         value: Any = None,
         source_ids: Sequence[str] | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[ProfileEntry]:
         """A preference followed or corrected (``mm.profile.feedback``); the entries
-        changed, as JSON objects.
+        changed.
 
         Raises:
             KeyError: When the user has no entry with that id or key.
@@ -444,9 +465,372 @@ class RemoteProfile:
              "source_ids": list(source_ids) if source_ids is not None else None}
         )  # fmt: skip
         try:
-            return list(self._m.request("POST", f"{_Calls.user(user_id)}/feedback", body))
+            out = self._m.request("POST", f"{_Calls.user(user_id)}/feedback", body)
         except _Problem as exc:
             raise KeyError(f"no such profile entry: {exc}") from None
+        return _ReadCalls.records(list[ProfileEntry], out)
+
+    def _read(
+        self, tp: Any, user_id: str, path: str, params: Mapping[str, Any] | None = None
+    ) -> Any:
+        try:
+            out = self._m.request("GET", f"{_Calls.user(user_id)}{path}", params=params)
+        except _Problem as exc:
+            if exc.no_user:
+                return []
+            raise
+        return _ReadCalls.records(tp, out)
+
+    def preferences(
+        self, user_id: str, *, key: str | None = None, scope: str | None = None
+    ) -> list[ProfileEntry]:
+        """The user's preferences, oldest first (``mm.profile.preferences``)."""
+        params = _drop_none({"key": key, "scope": scope})
+        out: list[ProfileEntry] = self._read(list[ProfileEntry], user_id, "/preferences", params)
+        return out
+
+    def facts(
+        self, user_id: str, *, subject: str | None = None, current: bool = False
+    ) -> list[Fact]:
+        """The user's facts, superseded ones too unless ``current`` (``mm.profile.facts``)."""
+        params = _drop_none({"subject": subject, "current": "true" if current else None})
+        out: list[Fact] = self._read(list[Fact], user_id, "/facts", params)
+        return out
+
+    def entities(self, user_id: str) -> list[Entity]:
+        """Who and what the user talks about, most mentioned first (``mm.profile.entities``)."""
+        out: list[Entity] = self._read(list[Entity], user_id, "/entities")
+        return out
+
+    def relations(self, user_id: str, name: str) -> list[Fact]:
+        """The facts naming ``name`` (``mm.profile.relations``)."""
+        out: list[Fact] = self._read(
+            list[Fact], user_id, f"/entities/{_ReadCalls.name(name)}/relations"
+        )
+        return out
+
+    def insights(self, user_id: str) -> list[Insight]:
+        """Insights reflected from the user's facts (``mm.profile.insights``)."""
+        out: list[Insight] = self._read(list[Insight], user_id, "/insights")
+        return out
+
+    def rollups(self, user_id: str, level: Literal["day", "week"] | None = None) -> list[Rollup]:
+        """The user's day and week summaries (``mm.profile.rollups``)."""
+        params = _drop_none({"level": level})
+        out: list[Rollup] = self._read(list[Rollup], user_id, "/rollups", params)
+        return out
+
+
+# -- MemoryStore items, the embedder, core blocks, documents: what the graph pieces read ------
+class _ReadCalls:
+    """The bodies and answers of the items, embeddings, blocks and documents routes (no
+    I/O here; both clients use them)."""
+
+    @staticmethod
+    def records(tp: Any, body: Any) -> Any:
+        return _adapter(tp).validate_python(body)
+
+    @staticmethod
+    def name(text: str) -> str:
+        if not isinstance(text, str) or not text:
+            raise ValueError("name must be a non-empty str")
+        return _quote(text)
+
+    @staticmethod
+    def address(namespace: Sequence[str], key: str) -> dict[str, Any]:
+        return {"namespace": list(namespace), "key": str(key)}
+
+    @staticmethod
+    def put(
+        namespace: Sequence[str],
+        key: str,
+        data: Mapping[str, Any],
+        created_at: datetime | None,
+        updated_at: datetime | None,
+    ) -> dict[str, Any]:
+        return _drop_none(
+            {"namespace": list(namespace), "key": str(key), "data": dict(data),
+             "created_at": _when(created_at), "updated_at": _when(updated_at)}
+        )  # fmt: skip
+
+    @staticmethod
+    def record(body: Mapping[str, Any]) -> Record:
+        """A store item's record as the manager's ``mm.items`` returns it."""
+        namespace = [str(x) for x in body["namespace"]]
+        owner = body.get("user_id")
+        when = _adapter(datetime)
+        return Record(
+            STORE_KIND,
+            item_id(namespace, body["key"]),
+            owner if owner is not None else store_scope(namespace[0]),
+            dict(body["data"]),
+            when.validate_python(body["created_at"]),
+            when.validate_python(body["updated_at"]),
+        )
+
+    @staticmethod
+    def vectors(body: Mapping[str, Any], n: int) -> np.ndarray:
+        rows = body["vectors"]
+        if not rows:
+            return np.zeros((n, int(body.get("dims") or 0)), dtype=np.float32)
+        return np.asarray(rows, dtype=np.float32)
+
+
+class RemoteItems:
+    """``mm.items`` over HTTP: the store items :class:`~langgraph_memory.MemoryStore`
+    keeps (``get``, ``list``, ``put``, ``refresh``, ``delete``, ``delete_many``,
+    ``owner``, ``label``) and core blocks (``core_block``, ``set_core_block``), as the
+    manager's :class:`~langgraph_memory.core.records.Record` s.
+
+    Namespaces are the tenant's own (the service keeps them apart from every other
+    tenant's). Labels and keys go through the client's sensitivity gate
+    (``config.write.sensitivity``) before they are sent, and the service's again; the
+    owner label's position and the size limits are the service's (read once).
+    """
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        self._m = memory
+        self._gate = SensitivityFilter(memory.config.write.policy)
+        self._settings: dict[str, Any] | None = None
+
+    def _rules(self) -> dict[str, Any]:
+        if self._settings is None:
+            self._settings = dict(self._m.request("GET", "/v1/items/settings"))
+        return self._settings
+
+    @property
+    def max_item_bytes(self) -> int:
+        """The service's largest item value, JSON-encoded, in bytes."""
+        return int(self._rules()["max_item_bytes"])
+
+    @property
+    def max_block_chars(self) -> int:
+        """The service's longest core block, in characters."""
+        return int(self._rules()["max_block_chars"])
+
+    def owner(self, namespace: Sequence[str]) -> str | None:
+        """The user owning the items of ``namespace`` (``mm.items.owner``)."""
+        return namespace_owner(namespace, self._rules()["store_owner_label"])
+
+    def label(self, text: str, *, field: str = "key", refuse: bool = True) -> str:
+        """A store key or namespace label through the sensitivity gate (``mm.items.label``)."""
+        check_text(text, MAX_LABEL_CHARS, field, allow_empty=True)
+        return self._gate.clean_label(text, field=field, refuse=refuse)
+
+    def get(self, namespace: Sequence[str], key: str) -> Record | None:
+        """The record of a store item, or ``None`` (``mm.items.get``)."""
+        if not namespace:
+            return None
+        params = _ReadCalls.address(namespace, key)
+        try:
+            return _ReadCalls.record(self._m.request("GET", "/v1/items/item", params=params))
+        except _Problem:
+            return None
+
+    def list(self, prefix: Sequence[str] = ()) -> builtins.list[Record]:
+        """The tenant's items whose namespace starts with ``prefix``, oldest first."""
+        params = {"prefix": list(prefix)} if prefix else None
+        return [_ReadCalls.record(b) for b in self._m.request("GET", "/v1/items", params=params)]
+
+    def put(
+        self,
+        namespace: Sequence[str],
+        key: str,
+        data: Mapping[str, Any],
+        *,
+        created_at: datetime | None = None,
+        updated_at: datetime | None = None,
+    ) -> Record:
+        """Write a store item's record (``mm.items.put``); the record written.
+
+        Raises:
+            ValueError: When the service refuses the value (naming the field).
+        """
+        body = _ReadCalls.put(namespace, key, data, created_at, updated_at)
+        return _ReadCalls.record(self._m.request("PUT", "/v1/items", body))
+
+    def refresh(self, record: Record, expires_at: str) -> None:
+        """Give a store item a new expiry (``mm.items.refresh``)."""
+        body = {**_ReadCalls.address(record.data["namespace"], record.data["key"]),
+                "expires_at": expires_at}  # fmt: skip
+        try:
+            self._m.request("PATCH", "/v1/items", body)
+        except _Problem:
+            return  # deleted meanwhile: nothing to refresh
+        record.data["expires_at"] = expires_at
+
+    def delete_many(self, records: Sequence[Record]) -> int:
+        """Delete the items of these records; how many went (``mm.items.delete_many``)."""
+        refs = [_ReadCalls.address(r.data["namespace"], r.data["key"]) for r in records]
+        n = 0
+        step = 500
+        for i in range(0, len(refs), step):
+            out = self._m.request("POST", "/v1/items/delete", {"items": refs[i : i + step]})
+            n += int(out["deleted"])
+        return n
+
+    def delete(self, namespace: Sequence[str], key: str) -> int:
+        """Delete one store item; 1 when it existed, else 0 (``mm.items.delete``)."""
+        out = self._m.request("DELETE", "/v1/items", params=_ReadCalls.address(namespace, key))
+        return int(out["deleted"])
+
+    def core_block(self, user_id: str, label: str) -> str:
+        """The text of one of a user's core blocks (``""`` when never written)."""
+        try:
+            out = self._m.request("GET", f"{_Calls.user(user_id)}/blocks/{_ReadCalls.name(label)}")
+        except _Problem as exc:
+            if exc.no_user:
+                return ""
+            raise
+        return str(out["value"])
+
+    def set_core_block(self, user_id: str, label: str, value: str) -> str:
+        """Overwrite a user's core block through the gate; the text stored."""
+        path = f"{_Calls.user(user_id)}/blocks/{_ReadCalls.name(label)}"
+        return str(self._m.request("PUT", path, {"value": value})["value"])
+
+
+class RemoteEmbeddings(Embeddings):
+    """``mm.embeddings`` over HTTP: the service's model embeds (the client loads none).
+
+    Example:
+        >>> mem.embeddings.embed_query("tea")[:2]  # doctest: +SKIP
+        [0.013, -0.094]
+    """
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        self._m = memory
+
+    def embed_array(self, texts: Sequence[str], *, persist: bool = True) -> np.ndarray:
+        """Embed texts into a float32 matrix, one row each (``CachedEmbeddings.embed_array``)."""
+        texts = list(texts)
+        out: builtins.list[np.ndarray] = []
+        step = 256
+        for i in range(0, len(texts), step):
+            part = texts[i : i + step]
+            body = {"texts": part, "persist": persist}
+            out.append(
+                _ReadCalls.vectors(self._m.request("POST", "/v1/embeddings", body), len(part))
+            )
+        return np.concatenate(out) if out else np.zeros((0, 0), dtype=np.float32)
+
+    def embed_documents(self, texts: builtins.list[str]) -> builtins.list[builtins.list[float]]:
+        """LangChain's ``embed_documents``."""
+        return [row.tolist() for row in self.embed_array(texts)]
+
+    def embed_query(self, text: str) -> builtins.list[float]:
+        """LangChain's ``embed_query`` (not kept in the service's cache)."""
+        return [float(x) for x in self.embed_array([text], persist=False)[0]]
+
+
+class RemoteMaintenance:
+    """What of ``mm.maintenance`` a client needs: ``redact`` (the client's sensitivity
+    gate, run locally) and ``users`` (the tenant's users)."""
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        self._m = memory
+        self._gate = SensitivityFilter(memory.config.write.policy)
+
+    def redact(self, value: Any, *, field: str = "value") -> Any:
+        """``value`` through the sensitivity gate (``mm.maintenance.redact``).
+
+        Raises:
+            SensitiveContentError: When the policy refuses what it found.
+        """
+        return self._gate.clean(value, field=field)
+
+    def users(self) -> builtins.list[str]:
+        """The tenant's users that have memory (``mm.maintenance.users``)."""
+        return self._m.users()
+
+
+class RemoteDocuments:
+    """``mm.documents`` over HTTP, the user's own documents only: the service keeps no
+    shared knowledge for a tenant, so ``user_id=None`` reads as empty and cannot write."""
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        self._m = memory
+
+    @staticmethod
+    def _own(user_id: str | None, what: str) -> str:
+        if user_id is None:
+            raise ValueError(
+                f"{what}: the memory service keeps no shared knowledge; give a user_id"
+            )
+        return _Calls.user(user_id)
+
+    def add(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        document_id: str | None = None,
+        version: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> DocumentInfo:
+        """Add a document (or a new version) of the user's (``mm.documents.add``)."""
+        body = _drop_none(
+            {"text": text, "document_id": document_id, "version": version,
+             "metadata": dict(metadata) if metadata is not None else None}
+        )  # fmt: skip
+        out = self._m.request("POST", f"{self._own(user_id, 'add')}/documents", body)
+        info: DocumentInfo = _ReadCalls.records(DocumentInfo, out)
+        return info
+
+    def remove(self, user_id: str, document_id: str) -> int:
+        """Remove a document, every version; chunks removed (0: none)."""
+        path = f"{self._own(user_id, 'remove')}/documents/{_quote(document_id)}"
+        try:
+            return int(self._m.request("DELETE", path)["removed"])
+        except _Problem:
+            return 0
+
+    def list(self, user_id: str | None) -> builtins.list[DocumentInfo]:
+        """The user's documents, oldest first (``None``: none)."""
+        if user_id is None:
+            return []
+        try:
+            out = self._m.request("GET", f"{_Calls.user(user_id)}/documents")
+        except _Problem as exc:
+            if exc.no_user:
+                return []
+            raise
+        docs: builtins.list[DocumentInfo] = _ReadCalls.records(builtins.list[DocumentInfo], out)
+        return docs
+
+    def chunks(
+        self, user_id: str | None, document_id: str, *, version: str | None = None
+    ) -> builtins.list[DocumentChunk]:
+        """A document's chunks in order (empty for an unknown document or version)."""
+        if user_id is None:
+            return []
+        path = f"{_Calls.user(user_id)}/documents/{_ReadCalls.name(document_id)}/chunks"
+        try:
+            out = self._m.request("GET", path, params=_drop_none({"version": version}))
+        except _Problem:
+            return []
+        chunks: builtins.list[DocumentChunk] = _ReadCalls.records(builtins.list[DocumentChunk], out)
+        return chunks
+
+    def search(
+        self,
+        user_id: str | None,
+        query: str,
+        k: int = 10,
+        *,
+        filter: Mapping[str, Any] | None = None,  # noqa: A002 - the manager's name
+    ) -> builtins.list[MemoryHit]:
+        """Search the user's own documents (``mm.documents.search``)."""
+        if user_id is None:
+            return []
+        body = _drop_none({"query": query, "k": k, "filter": dict(filter) if filter else None})
+        try:
+            out = self._m.request("POST", f"{_Calls.user(user_id)}/documents/search", body)
+        except _Problem as exc:
+            if exc.no_user:
+                return []
+            raise
+        return _Calls.hits(out)
 
 
 class RemoteMemory:
@@ -465,7 +849,11 @@ class RemoteMemory:
     Attributes:
         anchors: :class:`RemoteAnchors`.
         tasks: :class:`RemoteTasks`.
-        profile: :class:`RemoteProfile` (``feedback``).
+        profile: :class:`RemoteProfile` (``feedback`` and the reads).
+        items: :class:`RemoteItems` (``MemoryStore`` items, core blocks).
+        embeddings: :class:`RemoteEmbeddings` (the service's model embeds).
+        maintenance: :class:`RemoteMaintenance` (``redact``, ``users``).
+        documents: :class:`RemoteDocuments` (the user's own documents).
 
     Raises:
         ValueError: Without a key, or when ``url`` is not an http(s) URL.
@@ -500,6 +888,10 @@ class RemoteMemory:
         self.anchors = RemoteAnchors(self)
         self.tasks = RemoteTasks(self)
         self.profile = RemoteProfile(self)
+        self.items = RemoteItems(self)
+        self.embeddings = RemoteEmbeddings(self)
+        self.maintenance = RemoteMaintenance(self)
+        self.documents = RemoteDocuments(self)
 
     @property
     def url(self) -> str:

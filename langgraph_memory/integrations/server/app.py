@@ -40,6 +40,7 @@ from langgraph_memory.integrations.server.deps import (
     own_json,
     tenant_of,
 )
+from langgraph_memory.integrations.server.items import router as item_routes
 from langgraph_memory.integrations.server.keys import KeyFile
 from langgraph_memory.integrations.server.limits import BodyLimit
 from langgraph_memory.integrations.server.models import (
@@ -61,6 +62,7 @@ from langgraph_memory.integrations.server.models import (
     UserList,
 )
 from langgraph_memory.integrations.server.problems import ProblemError, install_handlers
+from langgraph_memory.integrations.server.profile import router as profile_routes
 from langgraph_memory.integrations.server.tasks import router as task_routes
 from langgraph_memory.integrations.server.tenancy import KnownUsers
 from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
@@ -354,7 +356,7 @@ def create_app(
     )
     app.state.service = Service(mm, key_file, KnownUsers(mm.maintenance.users), settings, owns)
     install_handlers(app)
-    for router in (meta, users, task_routes, tenant_routes):
+    for router in (meta, users, task_routes, profile_routes, item_routes, tenant_routes):
         app.include_router(router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app

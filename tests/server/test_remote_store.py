@@ -1,0 +1,180 @@
+"""``MemoryStore`` over a service: the store's own suites (the LangGraph store cases of
+``test_store.py``, the vector cases of ``test_store_vector.py`` and those of
+``test_store_memory.py`` that need no backend of their own) run unchanged on a
+``MemoryStore(RemoteMemory(...))`` pointed at a real uvicorn on loopback.
+
+One server for the module (a SQLite manager this test holds); each store gets a tenant
+of its own, so the cases see empty stores as they do in process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import itertools
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_store as store_suite
+import test_store_memory as store_memory_suite
+import test_store_vector as vector_suite
+from live_service import serving
+
+from langgraph_memory import MemoryManager, MemoryStore, RemoteMemory
+from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.integrations.graph.store import STORE_KIND
+from langgraph_memory.integrations.server import KeyFile, create_app
+
+pytestmark = pytest.mark.timeout(180)
+_tenants = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    root: Path = tmp_path_factory.mktemp("remote-store")
+    keys = KeyFile(root / "keys.json")
+    with MemoryManager(root / "mem", embeddings=HashingEmbeddings()) as mm:
+        with serving(create_app(mm, keys=keys), log_level="warning") as url:
+            yield {"url": url, "keys": keys, "mm": mm}
+
+
+@pytest.fixture
+def fresh(service: dict[str, Any]) -> Iterator[Callable[[], RemoteMemory]]:
+    """Clients, each of a tenant of its own (an empty store each)."""
+    made: list[RemoteMemory] = []
+
+    def make() -> RemoteMemory:
+        tenant = f"s{next(_tenants)}"
+        made.append(RemoteMemory(service["url"], api_key=service["keys"].create(tenant)))
+        made[-1].tenant = tenant  # type: ignore[attr-defined]
+        return made[-1]
+
+    yield make
+    for mem in made:
+        mem.close()
+
+
+def _cases(module: Any, skip: set[str]) -> list[tuple[str, dict[str, Any]]]:
+    """Each test of ``module`` with each combination of its parametrize marks."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    for name, fn in vars(module).items():
+        if not name.startswith("test_") or name in skip or not callable(fn):
+            continue
+        marks = [m for m in getattr(fn, "pytestmark", []) if m.name == "parametrize"]
+        names = [n.strip() for m in marks for n in m.args[0].split(",")]
+        for values in itertools.product(*(m.args[1] for m in marks)):
+            out.append((name, dict(zip(names, values, strict=True))))
+    return out
+
+
+def _run(module: Any, case: str, params: dict[str, Any], fixtures: dict[str, Any]) -> None:
+    fn = getattr(module, case)
+    args = {p: fixtures[p] for p in inspect.signature(fn).parameters if p not in params}
+    result = fn(**args, **params)
+    if inspect.iscoroutine(result):
+        asyncio.run(result)
+
+
+def _ids(v: Any) -> str:
+    return v if isinstance(v, str) else "-".join(map(repr, v.values()))
+
+
+def _fixtures(fresh: Callable[[], RemoteMemory], tmp_path: Path) -> dict[str, Any]:
+    def make_store(index: Any = None) -> MemoryStore:
+        return MemoryStore(fresh(), index=index)
+
+    return {
+        "store": make_store(),
+        "make_store": make_store,
+        "fake_embeddings": store_suite.CharacterEmbeddings(dims=500),
+        "mm": fresh(),
+        "tmp_path": tmp_path,
+    }
+
+
+# -- the suites ------------------------------------------------------------------------------
+@pytest.mark.parametrize(("case", "params"), _cases(store_suite, set()), ids=_ids)
+def test_store_suite_over_the_service(
+    fresh: Callable[[], RemoteMemory], tmp_path: Path, case: str, params: dict[str, Any]
+) -> None:
+    _run(store_suite, case, params, _fixtures(fresh, tmp_path))
+
+
+@pytest.mark.parametrize(("case", "params"), _cases(vector_suite, set()), ids=_ids)
+def test_store_vector_suite_over_the_service(
+    fresh: Callable[[], RemoteMemory], tmp_path: Path, case: str, params: dict[str, Any]
+) -> None:
+    _run(vector_suite, case, params, _fixtures(fresh, tmp_path))
+
+
+#: Cases that read the manager's backend or restart it (not a service's to give).
+BACKEND_CASES = {
+    "test_items_survive_a_restart_on_sqlite",
+    "test_items_are_records_of_their_owner_or_of_a_reserved_scope",
+}
+
+
+@pytest.mark.parametrize(("case", "params"), _cases(store_memory_suite, BACKEND_CASES), ids=_ids)
+def test_store_memory_suite_over_the_service(
+    fresh: Callable[[], RemoteMemory], tmp_path: Path, case: str, params: dict[str, Any]
+) -> None:
+    _run(store_memory_suite, case, params, _fixtures(fresh, tmp_path))
+
+
+# -- what the service keeps, and for whom ----------------------------------------------------
+def test_items_are_the_tenants_users_records_and_go_with_the_user(
+    fresh: Callable[[], RemoteMemory], service: dict[str, Any]
+) -> None:
+    """An owned namespace's items are the tenant's user's records (``delete_user`` over
+    the service removes them); an unowned one's are kept under the tenant's own root.
+    The same data in process, under the mapped names."""
+    remote = fresh()
+    tenant, mm = remote.tenant, service["mm"]  # type: ignore[attr-defined]
+    store = MemoryStore(remote)
+    store.put(("memories", "alice"), "k", {"text": "a private note about tea"})
+    store.put(("notes",), "k", {"text": "a shared note about tea"})
+    local = MemoryStore(mm)
+    mine = local.get(("memories", f"{tenant}:alice"), "k")
+    assert mine is not None and mine.value == {"text": "a private note about tea"}
+    assert local.get((f"{tenant}:notes",), "k").value["text"].startswith("a shared")  # type: ignore[union-attr]
+    assert local.get(("memories", "alice"), "k") is None and local.get(("notes",), "k") is None
+    rec = mm.items.get(("memories", f"{tenant}:alice"), "k")
+    assert rec.user_id == f"{tenant}:alice" and rec.kind == STORE_KIND
+    assert remote.items.get(("memories", "alice"), "k").user_id == "alice"  # type: ignore[union-attr]
+    assert json.loads(remote.items.get(("notes",), "k").id) == ["notes", "k"]  # type: ignore[union-attr]
+    # the search ranks with the service's own vectors
+    hits = store.search(("memories", "alice"), query="tea note")
+    assert [h.key for h in hits] == ["k"] and hits[0].score is not None
+    assert sorted(store.list_namespaces()) == [("memories", "alice"), ("notes",)]
+    # the user's memory goes with the user, the tenant's shared namespace stays
+    assert remote.users() == ["alice"]
+    remote.delete_user("alice")
+    assert store.get(("memories", "alice"), "k") is None
+    assert store.list_namespaces() == [("notes",)]
+
+
+def test_a_secret_in_a_label_is_its_pseudonym_on_both_sides(
+    fresh: Callable[[], RemoteMemory], service: dict[str, Any]
+) -> None:
+    remote = fresh()
+    store = MemoryStore(remote)
+    store.put(("memories", "bob"), "mail ann@example.com", {"text": "call ann@example.com"})
+    [item] = store.search(("memories", "bob"))
+    assert "ann@example.com" not in item.key and item.key.startswith("mail [EMAIL:")
+    assert item.value == {"text": "call [EMAIL]"}
+    assert store.get(("memories", "bob"), "mail ann@example.com") is not None
+    dump = json.dumps([r.data for r in service["mm"].items.list()], ensure_ascii=False)
+    assert "ann@example.com" not in dump
+
+
+def test_the_client_loads_no_model(fresh: Callable[[], RemoteMemory]) -> None:
+    remote = fresh()
+    vecs = remote.embeddings.embed_array(["tea", "茶"])
+    assert vecs.shape[0] == 2 and vecs.dtype.name == "float32"
+    local = HashingEmbeddings()
+    assert [round(x, 5) for x in remote.embeddings.embed_query("tea")] == [
+        round(x, 5) for x in local.embed_query("tea")
+    ]
