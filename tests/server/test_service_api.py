@@ -223,6 +223,15 @@ USER_ROUTES: list[tuple[str, str, Any]] = [
     ("POST", "/v1/users/{u}/feedback", {"target": "location", "signal": "corrected"}),
     ("GET", "/v1/users/{u}/documents", None),
     ("DELETE", "/v1/users/{u}/documents/vet", None),
+    ("GET", "/v1/users/{u}/documents/vet/chunks", None),
+    ("POST", "/v1/users/{u}/documents/search", {"query": "vet"}),
+    ("GET", "/v1/users/{u}/preferences", None),
+    ("GET", "/v1/users/{u}/facts", None),
+    ("GET", "/v1/users/{u}/entities", None),
+    ("GET", "/v1/users/{u}/entities/Miso/relations", None),
+    ("GET", "/v1/users/{u}/insights", None),
+    ("GET", "/v1/users/{u}/rollups", None),
+    ("GET", "/v1/users/{u}/blocks/human", None),
     ("DELETE", "/v1/users/{u}", None),
 ]
 
