@@ -48,8 +48,9 @@ def fresh(service: dict[str, Any]) -> Iterator[Callable[[], RemoteMemory]]:
 
     def make() -> RemoteMemory:
         tenant = f"s{next(_tenants)}"
-        made.append(RemoteMemory(service["url"], api_key=service["keys"].create(tenant)))
-        made[-1].tenant = tenant  # type: ignore[attr-defined]
+        key = service["keys"].create(tenant)
+        made.append(RemoteMemory(service["url"], api_key=key))
+        made[-1].tenant, made[-1].key = tenant, key  # type: ignore[attr-defined]
         return made[-1]
 
     yield make
@@ -178,3 +179,63 @@ def test_the_client_loads_no_model(fresh: Callable[[], RemoteMemory]) -> None:
     assert [round(x, 5) for x in remote.embeddings.embed_query("tea")] == [
         round(x, 5) for x in local.embed_query("tea")
     ]
+
+
+def test_the_users_documents_show_in_the_store_over_the_service(
+    fresh: Callable[[], RemoteMemory],
+) -> None:
+    """``MemoryStore``'s read-only documents namespace over a service: a user's own
+    documents at ``("documents", user)``; the service keeps no shared knowledge."""
+    remote = fresh()
+    remote.documents.add("ann", "# Notes\n## Garden\nWater the tomatoes every morning.",
+                         document_id="notes")  # fmt: skip
+    remote.add_message("bob", "s1", "user", "hi")
+    remote.flush(timeout=30)
+    store = MemoryStore(remote)
+    item = store.get(("documents", "ann"), "notes#0")
+    assert item is not None and item.value["title"] == "Notes"
+    assert "tomatoes" in item.value["text"] and item.value["shared"] is False
+    assert store.get(("documents", "bob"), "notes#0") is None
+    assert store.get(("documents",), "notes#0") is None
+    [hit] = store.search(("documents", "ann"), query="when to water the tomatoes", limit=1)
+    assert hit.key == "notes#0" and hit.score is not None
+    assert store.search(("documents", "bob"), query="tomatoes") == []
+    assert ("documents", "ann") in store.list_namespaces()
+    assert remote.documents.list(None) == [] and remote.documents.chunks("ann", "nope") == []
+    with pytest.raises(ValueError, match="shared knowledge"):
+        remote.documents.add(None, "x")  # type: ignore[arg-type]
+    assert remote.documents.remove("ann", "notes") >= 1
+    assert store.get(("documents", "ann"), "notes#0") is None
+
+
+def test_async_client_parts(service: dict[str, Any], fresh: Callable[[], RemoteMemory]) -> None:
+    from langgraph_memory import AsyncRemoteMemory
+
+    sync = fresh()
+    sync.documents.add("ann", "# Notes\n## Garden\nWater the tomatoes.", document_id="notes")
+    sync.add_message("ann", "s1", "user", "I love green tea.")
+    sync.flush(timeout=30)
+    key = sync.key  # type: ignore[attr-defined]
+
+    async def main() -> None:
+        async with AsyncRemoteMemory(service["url"], api_key=key) as mem:
+            rec = await mem.items.put(("memories", "ann"), "k", {"value": {"text": "tea"}})
+            assert rec.user_id == "ann" and (await mem.items.get(("memories", "ann"), "k")) == rec
+            assert [r.id for r in await mem.items.list(("memories",))] == [rec.id]
+            await mem.items.refresh(rec, "2999-01-01T00:00:00+00:00")
+            assert rec.data["expires_at"] == "2999-01-01T00:00:00+00:00"
+            assert await mem.items.owner(("memories", "ann")) == "ann"
+            assert await mem.items.delete_many([rec]) == 1
+            assert await mem.items.delete(("memories", "ann"), "k") == 0
+            assert await mem.items.set_core_block("ann", "human", "Ann") == "Ann"
+            assert await mem.items.core_block("ann", "human") == "Ann"
+            assert await mem.items.core_block("nobody", "human") == ""
+            prefs = await mem.profile.preferences("ann")
+            assert prefs == sync.profile.preferences("ann") and prefs
+            assert await mem.profile.facts("ann") == sync.profile.facts("ann")
+            assert await mem.profile.entities("nobody") == []
+            assert [c.index for c in await mem.documents.chunks("ann", "notes")] == [0]
+            assert (await mem.documents.search("ann", "tomatoes"))[0].text.endswith("tomatoes.")
+            assert [d.document_id for d in await mem.documents.list("ann")] == ["notes"]
+
+    asyncio.run(main())
