@@ -6,29 +6,23 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage
 from langgraph.graph import START, MessagesState, StateGraph
-from live_service import serving
+from live_service import served_memory
 from test_graphs import load
 
 from langgraph_memory import MemoryCheckpointer, MemoryManager, MemoryStore, RemoteMemory
-from langgraph_memory.embeddings import HashingEmbeddings
-from langgraph_memory.integrations.server import KeyFile, create_app
 
 pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    root: Path = tmp_path_factory.mktemp("deployment")
-    keys = KeyFile(root / "keys.json")
-    with MemoryManager(root / "mem", embeddings=HashingEmbeddings()) as mm:
-        with serving(create_app(mm, keys=keys), log_level="warning") as url:
-            yield {"url": url, "keys": keys, "mm": mm}
+    with served_memory(tmp_path_factory.mktemp("deployment")) as served:
+        yield served
 
 
 def test_the_factories_go_through_the_service(

@@ -22,12 +22,10 @@ import test_checkpointer_conformance as conformance_suite
 import test_knowledge_graph_tools as kg_suite
 import test_tools as tools_suite
 from langgraph.checkpoint.memory import InMemorySaver
-from live_service import serving
+from live_service import served_memory
 
 from langgraph_memory import MemoryCheckpointer, MemoryManager, RemoteMemory
-from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.graph.tools import ARCHIVAL_NAME, get_core_block
-from langgraph_memory.integrations.server import KeyFile, create_app
 from langgraph_memory.parts.items import CORE_BLOCK_KIND
 
 pytestmark = pytest.mark.timeout(180)
@@ -36,11 +34,8 @@ _tenants = itertools.count()
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    root: Path = tmp_path_factory.mktemp("remote-pieces")
-    keys = KeyFile(root / "keys.json")
-    with MemoryManager(root / "mem", embeddings=HashingEmbeddings()) as mm:
-        with serving(create_app(mm, keys=keys), log_level="warning") as url:
-            yield {"url": url, "keys": keys, "mm": mm}
+    with served_memory(tmp_path_factory.mktemp("remote-pieces")) as served:
+        yield served
 
 
 @pytest.fixture

@@ -21,12 +21,11 @@ import pytest
 import test_store as store_suite
 import test_store_memory as store_memory_suite
 import test_store_vector as vector_suite
-from live_service import serving
+from live_service import served_memory
 
-from langgraph_memory import MemoryManager, MemoryStore, RemoteMemory
+from langgraph_memory import MemoryStore, RemoteMemory
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.graph.store import STORE_KIND
-from langgraph_memory.integrations.server import KeyFile, create_app
 
 pytestmark = pytest.mark.timeout(180)
 _tenants = itertools.count()
@@ -34,11 +33,8 @@ _tenants = itertools.count()
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    root: Path = tmp_path_factory.mktemp("remote-store")
-    keys = KeyFile(root / "keys.json")
-    with MemoryManager(root / "mem", embeddings=HashingEmbeddings()) as mm:
-        with serving(create_app(mm, keys=keys), log_level="warning") as url:
-            yield {"url": url, "keys": keys, "mm": mm}
+    with served_memory(tmp_path_factory.mktemp("remote-store")) as served:
+        yield served
 
 
 @pytest.fixture
