@@ -30,7 +30,13 @@ import numpy as np
 from fastapi import APIRouter, Depends, Query
 
 from langgraph_memory.core.records import Record
-from langgraph_memory.integrations.server.deps import PROBLEMS, Service, Svc, tenant_of
+from langgraph_memory.integrations.server.deps import (
+    PROBLEMS,
+    Service,
+    Svc,
+    check_batch,
+    tenant_of,
+)
 from langgraph_memory.integrations.server.models import (
     EmbedIn,
     EmbedOut,
@@ -193,13 +199,7 @@ def delete_item(
 @router.post("/items/delete", status_code=200)
 def delete_items(svc: Svc, tenant: Tenant, body: ItemsDeleteIn) -> dict[str, int]:
     """Delete several items (``mm.items.delete_many``); ``deleted`` counts those that were."""
-    if len(body.items) > svc.settings.max_batch:
-        raise ProblemError(
-            413,
-            f"at most {svc.settings.max_batch} items at once",
-            field="items",
-            slug="batch-too-large",
-        )
+    check_batch(len(body.items), svc.settings, "items")
     found = []
     for ref in body.items:
         ns, k = _address(svc, tenant, ref.namespace, ref.key)
@@ -213,13 +213,7 @@ def delete_items(svc: Svc, tenant: Tenant, body: ItemsDeleteIn) -> dict[str, int
 def embed(svc: Svc, tenant: Tenant, body: EmbedIn) -> EmbedOut:
     """Embed texts with the served memory's embedder (``mm.embeddings.embed_array``), so a
     client ranks by the vectors the store keeps without a model of its own."""
-    if len(body.texts) > svc.settings.max_batch:
-        raise ProblemError(
-            413,
-            f"at most {svc.settings.max_batch} texts at once",
-            field="texts",
-            slug="batch-too-large",
-        )
+    check_batch(len(body.texts), svc.settings, "texts", "texts")
     if not body.texts:
         return EmbedOut(dims=0, vectors=[])
     vecs = np.asarray(
