@@ -231,7 +231,6 @@ USER_ROUTES: list[tuple[str, str, Any]] = [
     ("GET", "/v1/users/{u}/entities/Miso/relations", None),
     ("GET", "/v1/users/{u}/insights", None),
     ("GET", "/v1/users/{u}/rollups", None),
-    ("GET", "/v1/users/{u}/blocks/human", None),
     ("DELETE", "/v1/users/{u}", None),
 ]
 

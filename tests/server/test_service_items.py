@@ -165,7 +165,7 @@ def test_another_tenant_reads_and_changes_nothing_of_the_items(svc: dict[str, An
         if "globex" not in i
     ]
     assert after == before
-    # the profile routes and core blocks of "alice" as globex: its own, empty alice
+    # a core block of "alice" as globex: its own alice's, never written
     r = call("GET", "/v1/users/alice/blocks/human")
     assert r.json() == {"label": "human", "value": ""}
     assert call("PUT", "/v1/users/alice/blocks/human", json={"value": "globex"}).status_code == 200
@@ -195,3 +195,14 @@ def test_a_store_over_the_service_sees_its_tenants_items_only(svc: dict[str, Any
         )
         assert all(ns[0] != "acme:shared" for ns in theirs.list_namespaces())
         assert ("shared",) in mine.list_namespaces()
+
+
+def test_a_users_blocks_and_items_read_back_after_a_restart(svc: dict[str, Any]) -> None:
+    """A new service over the same store (nothing known of this process's writes):
+    acme's alice, who has no messages, still has her block and items."""
+    from langgraph_memory import RemoteMemory
+
+    with serving(create_app(svc["mm"], keys=svc["t"].keys), log_level="warning") as url:
+        with RemoteMemory(url, api_key=svc["t"].acme) as acme:
+            assert acme.items.core_block("alice", "human") == "Alice uses locker 12"
+            assert acme.items.get(("memories", "alice"), "k1") is not None

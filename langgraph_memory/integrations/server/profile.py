@@ -8,7 +8,8 @@ These are what the memory tools (``create_memory_tools``: core memory, the knowl
 graph's entity search and relations) and ``MemoryStore``'s documents namespace read
 through :class:`~langgraph_memory.RemoteMemory`. Every route is under the caller's
 tenant's user (a user it has no memory of, or another tenant's, is the same 404), and
-every record shows the caller's id of the user, never the store's.
+every record shows the caller's id of the user, never the store's. Core blocks are read
+for any user of the caller's tenant (``""`` when never written).
 
 Example:
     >>> [r.path for r in router.routes][:1]
@@ -93,8 +94,12 @@ _LABEL = PathParam(description="The block's label (e.g. human, persona).")
 
 
 @router.get("/blocks/{label}", response_model=CoreBlock)
-def core_block(svc: Svc, who: Known, label: str) -> CoreBlock:
-    """A core memory block's text (``""`` when never written; ``items.core_block``)."""
+def core_block(svc: Svc, who: Who, label: str) -> CoreBlock:
+    """A core memory block's text (``""`` when never written; ``items.core_block``).
+
+    Read for any user of the tenant (no 404): a user whose only memory is its blocks
+    still reads them after a restart, and another tenant's user is a user of the
+    caller's own that never wrote one."""
     return CoreBlock(label=label, value=svc.memory.items.core_block(who.store_uid, label))
 
 
