@@ -96,6 +96,18 @@ def test_refusals_name_the_field(svc: dict[str, Any]) -> None:
         json={"namespace": ["shared"], "key": "k3", "expires_at": "soon"},
     )
     assert r.status_code == 422 and r.json()["field"] == "expires_at"
+    # a record no store could read back is refused, naming where
+    for data, field in [
+        ({"value": ["not", "an", "object"]}, "data.value"),
+        ({"value": {}, "index": {"$": {"text": "x", "vector": "!!"}}}, "data.index.$"),
+        ({"value": {}, "index": {"$": {"text": "x", "vector": "AAA="}}}, "data.index.$"),
+        ({"value": {}, "index": {"$": {"vector": "AAAAAA=="}}}, "data.index.$"),
+        ({"value": {}, "ttl": "soon"}, "data.ttl"),
+        ({"value": {}, "expires_at": "tomorrow"}, "data.expires_at"),
+    ]:
+        r = _as(svc, key, "PUT", "/v1/items", json={"namespace": ["n"], "key": "bad", "data": data})
+        assert r.status_code == 422 and r.json()["field"] == field, (data, r.text)
+    assert svc["mm"].items.get(("acme:n",), "bad") is None
     r = _as(svc, key, "POST", "/v1/embeddings", json={"texts": ["x"] * 1001})
     assert r.status_code == 413
     r = _as(

@@ -22,9 +22,10 @@ Example:
 
 from __future__ import annotations
 
+import base64
 import json
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any
 
 import numpy as np
 from fastapi import APIRouter, Depends, Query
@@ -102,6 +103,40 @@ def _theirs(svc: Service, tenant: str, rec: Record) -> ItemRecord | None:
     )
 
 
+def _invalid(field: str, why: str) -> ProblemError:
+    return ProblemError(422, f"{field} {why}", field=field, slug="invalid-value")
+
+
+def _check_data(data: dict[str, Any]) -> None:
+    """Refuse a record every ``MemoryStore`` could not read back (its own, or one over the
+    same memory in process): ``value`` a JSON object, ``index`` texts with float32
+    vectors (base64), ``ttl`` minutes, ``expires_at`` an ISO 8601 time."""
+    if not isinstance(data.get("value"), dict):
+        raise _invalid("data.value", "must be a JSON object")
+    index = data.get("index") or {}
+    if not isinstance(index, dict):
+        raise _invalid("data.index", "must be an object of indexed texts")
+    for path, entry in index.items():
+        field = f"data.index.{path}"
+        if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
+            raise _invalid(field, "must hold a text")
+        try:
+            raw = base64.b64decode(str(entry.get("vector", "")), validate=True)
+        except ValueError:
+            raise _invalid(field, "must hold a base64 vector") from None
+        if len(raw) % 4:
+            raise _invalid(field, "must hold a float32 vector")
+    ttl = data.get("ttl")
+    if ttl is not None and (isinstance(ttl, bool) or not isinstance(ttl, int | float) or ttl < 0):
+        raise _invalid("data.ttl", "must be a non-negative number of minutes or null")
+    expires = data.get("expires_at")
+    if expires is not None:
+        try:
+            datetime.fromisoformat(str(expires))
+        except ValueError:
+            raise _invalid("data.expires_at", "must be an ISO 8601 time or null") from None
+
+
 def _one(svc: Service, tenant: str, namespace: list[str], key: str) -> Record:
     ns, k = _address(svc, tenant, namespace, key)
     rec = svc.memory.items.get(ns, k)
@@ -158,7 +193,9 @@ def list_items(
 @router.put("/items", response_model=ItemRecord)
 def put_item(svc: Svc, tenant: Tenant, body: ItemPutIn) -> ItemRecord:
     """Write an item's record (``mm.items.put``: its value and indexed texts through the
-    sensitivity gate)."""
+    sensitivity gate); a record no store could read back (a value that is no object, a
+    vector that is no float32 base64, an expiry that is no time) is refused (422)."""
+    _check_data(body.data)
     ns, key = _address(svc, tenant, body.namespace, body.key, refuse=True)
     rec = svc.memory.items.put(
         ns, key, body.data, created_at=body.created_at, updated_at=body.updated_at
@@ -178,9 +215,7 @@ def refresh_item(svc: Svc, tenant: Tenant, body: ItemRefreshIn) -> None:
     try:
         datetime.fromisoformat(body.expires_at)
     except ValueError:
-        raise ProblemError(
-            422, "expires_at must be an ISO 8601 time", field="expires_at", slug="invalid-value"
-        ) from None
+        raise _invalid("expires_at", "must be an ISO 8601 time") from None
     svc.memory.items.refresh(_one(svc, tenant, body.namespace, body.key), body.expires_at)
 
 
