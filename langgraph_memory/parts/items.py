@@ -163,6 +163,23 @@ class Items:
         """
         return namespace_owner(namespace, self._owner_label)
 
+    def holds(self, user_id: str) -> bool:
+        """Whether ``user_id`` owns store items or core blocks (memory beside messages).
+
+        Example:
+            >>> from langgraph_memory import MemoryManager
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> from langgraph_memory.embeddings import HashingEmbeddings
+            >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+            ...     before = mm.items.holds("ann")
+            ...     _ = mm.items.set_core_block("ann", "human", "Ann")
+            ...     before, mm.items.holds("ann")
+            (False, True)
+        """
+        self._life.check()
+        user_id = check_id(user_id, "user_id")
+        return any(self._records.count_records(k, user_id) for k in (STORE_KIND, CORE_BLOCK_KIND))
+
     def _scope(self, namespace: Sequence[str]) -> str:
         """The user a namespace's records are kept under: its owner, or the shared scope."""
         return self.owner(namespace) or store_scope(namespace[0])
@@ -349,6 +366,7 @@ class AsyncItems(AsyncPart[Items]):
     delete = awaitable(Items.delete)
     delete_many = awaitable(Items.delete_many)
     owner = awaitable(Items.owner)
+    holds = awaitable(Items.holds)
     adopt = awaitable(Items.adopt)
     core_block = awaitable(Items.core_block)
     set_core_block = awaitable(Items.set_core_block)

@@ -210,11 +210,23 @@ def test_a_store_over_the_service_sees_its_tenants_items_only(svc: dict[str, Any
 
 
 def test_a_users_blocks_and_items_read_back_after_a_restart(svc: dict[str, Any]) -> None:
-    """A new service over the same store (nothing known of this process's writes):
-    acme's alice, who has no messages, still has her block and items."""
+    """A new service over the same store (nothing known of the first one's writes): a user
+    with no messages still has her block and items, and deleting her deletes them."""
     from langgraph_memory import RemoteMemory
 
-    with serving(create_app(svc["mm"], keys=svc["t"].keys), log_level="warning") as url:
-        with RemoteMemory(url, api_key=svc["t"].acme) as acme:
-            assert acme.items.core_block("alice", "human") == "Alice uses locker 12"
-            assert acme.items.get(("memories", "alice"), "k1") is not None
+    mm: MemoryManager = svc["mm"]
+    key = svc["t"].acme
+    item = {"namespace": ["memories", "dana"], "key": "k", "data": {"value": {"text": "tea"}}}
+    assert _as(svc, key, "PUT", "/v1/items", json=item).status_code == 200
+    assert _as(svc, key, "PUT", "/v1/users/dana/blocks/human", json={"value": "Dana"}).is_success
+    assert mm.stats("acme:dana")["messages"] == 0
+    with serving(create_app(mm, keys=svc["t"].keys), log_level="warning") as url:
+        with RemoteMemory(url, api_key=key) as acme:
+            assert acme.items.core_block("dana", "human") == "Dana"
+            assert acme.items.get(("memories", "dana"), "k") is not None
+            assert acme.profile.facts("dana") == []  # a user of the tenant: no 404
+            acme.delete_user("dana")
+            assert acme.items.get(("memories", "dana"), "k") is None
+            assert acme.items.core_block("dana", "human") == ""
+    assert not mm.items.holds("acme:dana")
+    assert mm.items.get(("acme:shared",), "k3") is not None  # the tenant's own root stays

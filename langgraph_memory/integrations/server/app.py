@@ -354,7 +354,12 @@ def create_app(
         description="Layered, token-budgeted, explainable memory for agents, per tenant.",
         lifespan=lifespan,
     )
-    app.state.service = Service(mm, key_file, KnownUsers(mm.maintenance.users), settings, owns)
+
+    def holds(store_uid: str) -> bool:  # memory beside messages: items, blocks, documents
+        return mm.items.holds(store_uid) or bool(mm.documents.list(store_uid))
+
+    known = KnownUsers(mm.maintenance.users, holds)
+    app.state.service = Service(mm, key_file, known, settings, owns)
     install_handlers(app)
     for router in (meta, users, task_routes, profile_routes, item_routes, tenant_routes):
         app.include_router(router)

@@ -140,10 +140,16 @@ class KnownUsers:
 
     Args:
         list_users: The store's user ids with messages (``mm.maintenance.users``).
+        holds: Whether a user id holds memory beside messages (store items, core blocks,
+            documents), asked for one user when the listing does not name it, so a user
+            with no messages is found after a restart too.
     """
 
-    def __init__(self, list_users: Callable[[], list[str]]) -> None:
+    def __init__(
+        self, list_users: Callable[[], list[str]], holds: Callable[[str], bool] | None = None
+    ) -> None:
         self._list = list_users
+        self._holds = holds
         self._lock = threading.Lock()
         self._known: set[str] = set()
 
@@ -164,6 +170,8 @@ class KnownUsers:
             if store_uid in self._known:
                 return True
         present = set(self._list())
+        if store_uid not in present and self._holds is not None and self._holds(store_uid):
+            present.add(store_uid)
         with self._lock:
             self._known |= present
             return store_uid in self._known
