@@ -25,15 +25,31 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import builtins
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
 
 from langgraph_memory.config import MemoryConfig
 from langgraph_memory.core.context import ContextItem, MemoryContext
-from langgraph_memory.core.records import MemoryHit
+from langgraph_memory.core.records import MemoryHit, Record
+from langgraph_memory.core.validation import check_text
+from langgraph_memory.parts.documents import DocumentChunk, DocumentInfo
+from langgraph_memory.parts.items import (
+    MAX_LABEL_CHARS,
+    STORE_KIND,
+    item_id,
+    namespace_owner,
+    store_scope,
+)
+from langgraph_memory.parts.profile import Entity, Fact, Insight, ProfileEntry, Rollup
 from langgraph_memory.parts.tasks import Episode, TaskState, TaskStep
+from langgraph_memory.sensitivity.policy import SensitivityFilter
 
 if TYPE_CHECKING:
     import httpx
@@ -45,6 +61,13 @@ __all__ = [
     "RemoteAnchors",
     "RemoteTasks",
     "RemoteProfile",
+    "RemoteItems",
+    "RemoteEmbeddings",
+    "RemoteMaintenance",
+    "RemoteDocuments",
+    "AsyncRemoteProfile",
+    "AsyncRemoteItems",
+    "AsyncRemoteDocuments",
 ]
 
 #: The environment variable an API key is read from when none is passed.
@@ -418,8 +441,303 @@ class RemoteTasks:
         return episodes
 
 
+# -- the profile, MemoryStore items, the embedder, core blocks, documents ------------------
+# What the graph pieces (MemoryStore, the memory tools) read. Each call is an _Ask built
+# once (its request and how its answer is read, no I/O); the sync parts send it with
+# _send, the async ones with _asend.
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class _Ask:
+    """One request and how its answer is read.
+
+    Attributes:
+        method, path, body, params: The request.
+        decode: The answer's JSON to the manager's type.
+        missing: What a 404 stands for (made fresh each time), ``None``: raise it.
+        any_404: Whether every 404 is ``missing`` (a record not there), or only the one
+            of a user the service has no memory of.
+        key_error: Raise ``KeyError`` with this text on a 404 (as the manager does).
+    """
+
+    method: str
+    path: str
+    body: Any = None
+    params: Mapping[str, Any] | None = None
+    decode: Callable[[Any], Any] = _same
+    missing: Callable[[], Any] | None = None
+    any_404: bool = False
+    key_error: str | None = None
+
+    def on_404(self, exc: _Problem) -> Any:
+        if self.key_error is not None:
+            raise KeyError(f"{self.key_error}: {exc}") from None
+        if self.missing is None or not (self.any_404 or exc.no_user):
+            raise exc
+        return self.missing()
+
+
+def _send(memory: RemoteMemory, ask: _Ask) -> Any:
+    try:
+        out = memory.request(ask.method, ask.path, ask.body, params=ask.params)
+    except _Problem as exc:
+        return ask.on_404(exc)
+    return ask.decode(out)
+
+
+async def _asend(memory: AsyncRemoteMemory, ask: _Ask) -> Any:
+    try:
+        out = await memory.request(ask.method, ask.path, ask.body, params=ask.params)
+    except _Problem as exc:
+        return ask.on_404(exc)
+    return ask.decode(out)
+
+
+def _records(tp: Any) -> Callable[[Any], Any]:
+    adapter = _adapter(tp)
+    return adapter.validate_python  # type: ignore[no-any-return]
+
+
+def _name(text: str, field: str) -> str:
+    if not isinstance(text, str) or not text:
+        raise ValueError(f"{field} must be a non-empty str")
+    return _quote(text)
+
+
+def _item_record(body: Mapping[str, Any]) -> Record:
+    """A store item's record as the manager's ``mm.items`` returns it."""
+    namespace = [str(x) for x in body["namespace"]]
+    owner = body.get("user_id")
+    when = _adapter(datetime)
+    return Record(
+        STORE_KIND,
+        item_id(namespace, body["key"]),
+        owner if owner is not None else store_scope(namespace[0]),
+        dict(body["data"]),
+        when.validate_python(body["created_at"]),
+        when.validate_python(body["updated_at"]),
+    )
+
+
+def _item_records(body: Any) -> list[Record]:
+    return [_item_record(b) for b in body]
+
+
+def _address(namespace: Sequence[str], key: str) -> dict[str, Any]:
+    return {"namespace": list(namespace), "key": str(key)}
+
+
+def _deleted(body: Any) -> int:
+    return int(body["deleted"])
+
+
+def _vectors(n: int) -> Callable[[Any], np.ndarray]:
+    def decode(body: Mapping[str, Any]) -> np.ndarray:
+        if not body["vectors"]:
+            return np.zeros((n, int(body.get("dims") or 0)), dtype=np.float32)
+        return np.asarray(body["vectors"], dtype=np.float32)
+
+    return decode
+
+
+class _Asks:
+    """The requests of the profile, items, embeddings, blocks and documents parts."""
+
+    #: Most items or texts in one request (the service's default batch limit is 1000).
+    STEP = 500
+
+    # profile
+    @staticmethod
+    def feedback(
+        user_id: str, target: str, signal: str, value: Any, source_ids: Sequence[str] | None
+    ) -> _Ask:
+        body = _drop_none(
+            {"target": target, "signal": signal, "value": value,
+             "source_ids": list(source_ids) if source_ids is not None else None}
+        )  # fmt: skip
+        return _Ask(
+            "POST",
+            f"{_Calls.user(user_id)}/feedback",
+            body,
+            decode=_records(list[ProfileEntry]),
+            key_error="no such profile entry",
+        )
+
+    @staticmethod
+    def profile(user_id: str, path: str, tp: Any, params: Mapping[str, Any] | None = None) -> _Ask:
+        return _Ask(
+            "GET",
+            f"{_Calls.user(user_id)}{path}",
+            params=params or None,
+            decode=_records(tp),
+            missing=list,
+        )
+
+    @staticmethod
+    def preferences(user_id: str, key: str | None, scope: str | None) -> _Ask:
+        params = _drop_none({"key": key, "scope": scope})
+        return _Asks.profile(user_id, "/preferences", list[ProfileEntry], params)
+
+    @staticmethod
+    def facts(user_id: str, subject: str | None, current: bool) -> _Ask:
+        params = _drop_none({"subject": subject, "current": "true" if current else None})
+        return _Asks.profile(user_id, "/facts", list[Fact], params)
+
+    @staticmethod
+    def relations(user_id: str, name: str) -> _Ask:
+        return _Asks.profile(user_id, f"/entities/{_name(name, 'name')}/relations", list[Fact])
+
+    @staticmethod
+    def rollups(user_id: str, level: str | None) -> _Ask:
+        return _Asks.profile(user_id, "/rollups", list[Rollup], _drop_none({"level": level}))
+
+    # items
+    SETTINGS = _Ask("GET", "/v1/items/settings", decode=dict)
+
+    @staticmethod
+    def get(namespace: Sequence[str], key: str) -> _Ask:
+        return _Ask(
+            "GET",
+            "/v1/items/item",
+            params=_address(namespace, key),
+            decode=_item_record,
+            missing=lambda: None,
+            any_404=True,
+        )
+
+    @staticmethod
+    def list(prefix: Sequence[str]) -> _Ask:
+        params = {"prefix": [*prefix]} if prefix else None
+        return _Ask("GET", "/v1/items", params=params, decode=_item_records)
+
+    @staticmethod
+    def put(
+        namespace: Sequence[str],
+        key: str,
+        data: Mapping[str, Any],
+        created_at: datetime | None,
+        updated_at: datetime | None,
+    ) -> _Ask:
+        body = _drop_none(
+            {**_address(namespace, key), "data": dict(data),
+             "created_at": _when(created_at), "updated_at": _when(updated_at)}
+        )  # fmt: skip
+        return _Ask("PUT", "/v1/items", body, decode=_item_record)
+
+    @staticmethod
+    def refresh(record: Record, expires_at: str) -> _Ask:
+        body = {**_address(record.data["namespace"], record.data["key"]), "expires_at": expires_at}
+        return _Ask(
+            "PATCH", "/v1/items", body, decode=lambda _: True, missing=lambda: False, any_404=True
+        )
+
+    @staticmethod
+    def delete_many(records: Sequence[Record]) -> builtins.list[_Ask]:
+        refs = [_address(r.data["namespace"], r.data["key"]) for r in records]
+        step = _Asks.STEP
+        return [
+            _Ask("POST", "/v1/items/delete", {"items": refs[i : i + step]}, decode=_deleted)
+            for i in range(0, len(refs), step)
+        ]
+
+    @staticmethod
+    def delete(namespace: Sequence[str], key: str) -> _Ask:
+        return _Ask("DELETE", "/v1/items", params=_address(namespace, key), decode=_deleted)
+
+    @staticmethod
+    def block(user_id: str, label: str, value: str | None = None) -> _Ask:
+        path = f"{_Calls.user(user_id)}/blocks/{_name(label, 'label')}"
+        if value is not None:
+            return _Ask("PUT", path, {"value": value}, decode=lambda b: str(b["value"]))
+        return _Ask("GET", path, decode=lambda b: str(b["value"]), missing=str)
+
+    @staticmethod
+    def embed(texts: Sequence[str], persist: bool) -> builtins.list[_Ask]:
+        texts, step = [*texts], _Asks.STEP
+        return [
+            _Ask(
+                "POST",
+                "/v1/embeddings",
+                {"texts": texts[i : i + step], "persist": persist},
+                decode=_vectors(len(texts[i : i + step])),
+            )  # fmt: skip
+            for i in range(0, len(texts), step)
+        ]
+
+    # documents
+    @staticmethod
+    def own(user_id: str | None, what: str) -> str:
+        if user_id is None:
+            raise ValueError(
+                f"{what}: the memory service keeps no shared knowledge; give a user_id"
+            )
+        return _Calls.user(user_id)
+
+    @staticmethod
+    def add_document(
+        user_id: str,
+        text: str,
+        document_id: str | None,
+        version: str | None,
+        metadata: Mapping[str, Any] | None,
+    ) -> _Ask:
+        body = _drop_none(
+            {"text": text, "document_id": document_id, "version": version,
+             "metadata": dict(metadata) if metadata is not None else None}
+        )  # fmt: skip
+        return _Ask(
+            "POST", f"{_Asks.own(user_id, 'add')}/documents", body, decode=_records(DocumentInfo)
+        )
+
+    @staticmethod
+    def remove_document(user_id: str, document_id: str) -> _Ask:
+        path = f"{_Asks.own(user_id, 'remove')}/documents/{_quote(document_id)}"
+        return _Ask("DELETE", path, decode=lambda b: int(b["removed"]), missing=int, any_404=True)
+
+    @staticmethod
+    def documents(user_id: str) -> _Ask:
+        return _Ask(
+            "GET",
+            f"{_Calls.user(user_id)}/documents",
+            decode=_records(builtins.list[DocumentInfo]),
+            missing=list,
+        )
+
+    @staticmethod
+    def chunks(user_id: str, document_id: str, version: str | None) -> _Ask:
+        path = f"{_Calls.user(user_id)}/documents/{_name(document_id, 'document_id')}/chunks"
+        return _Ask(
+            "GET",
+            path,
+            params=_drop_none({"version": version}) or None,
+            decode=_records(builtins.list[DocumentChunk]),
+            missing=list,
+            any_404=True,
+        )
+
+    @staticmethod
+    def search_documents(
+        user_id: str,
+        query: str,
+        k: int,
+        filter: Mapping[str, Any] | None,  # noqa: A002
+    ) -> _Ask:
+        body = _drop_none({"query": query, "k": k, "filter": dict(filter) if filter else None})
+        return _Ask(
+            "POST",
+            f"{_Calls.user(user_id)}/documents/search",
+            body,
+            decode=_Calls.hits,
+            missing=list,
+        )
+
+
 class RemoteProfile:
-    """``mm.profile.feedback`` over HTTP."""
+    """``mm.profile`` over HTTP: ``feedback`` and the reads (``preferences``, ``facts``,
+    ``entities``, ``relations``, ``insights``, ``rollups``), returning the manager's
+    records. A user the service has no memory of reads as empty, as in process."""
 
     def __init__(self, memory: RemoteMemory) -> None:
         self._m = memory
@@ -432,21 +750,452 @@ class RemoteProfile:
         *,
         value: Any = None,
         source_ids: Sequence[str] | None = None,
-    ) -> list[dict[str, Any]]:
-        """A preference followed or corrected (``mm.profile.feedback``); the entries
-        changed, as JSON objects.
+    ) -> list[ProfileEntry]:
+        """A preference followed or corrected (``mm.profile.feedback``); the entries changed.
 
         Raises:
             KeyError: When the user has no entry with that id or key.
         """
-        body = _drop_none(
-            {"target": target, "signal": signal, "value": value,
-             "source_ids": list(source_ids) if source_ids is not None else None}
-        )  # fmt: skip
-        try:
-            return list(self._m.request("POST", f"{_Calls.user(user_id)}/feedback", body))
-        except _Problem as exc:
-            raise KeyError(f"no such profile entry: {exc}") from None
+        out: list[ProfileEntry] = _send(
+            self._m, _Asks.feedback(user_id, target, signal, value, source_ids)
+        )
+        return out
+
+    def preferences(
+        self, user_id: str, *, key: str | None = None, scope: str | None = None
+    ) -> list[ProfileEntry]:
+        """The user's preferences, oldest first (``mm.profile.preferences``)."""
+        out: list[ProfileEntry] = _send(self._m, _Asks.preferences(user_id, key, scope))
+        return out
+
+    def facts(
+        self, user_id: str, *, subject: str | None = None, current: bool = False
+    ) -> list[Fact]:
+        """The user's facts, superseded ones too unless ``current`` (``mm.profile.facts``)."""
+        out: list[Fact] = _send(self._m, _Asks.facts(user_id, subject, current))
+        return out
+
+    def entities(self, user_id: str) -> list[Entity]:
+        """Who and what the user talks about, most mentioned first (``mm.profile.entities``)."""
+        out: list[Entity] = _send(self._m, _Asks.profile(user_id, "/entities", list[Entity]))
+        return out
+
+    def relations(self, user_id: str, name: str) -> list[Fact]:
+        """The facts naming ``name``: an entity's edges (``mm.profile.relations``)."""
+        out: list[Fact] = _send(self._m, _Asks.relations(user_id, name))
+        return out
+
+    def insights(self, user_id: str) -> list[Insight]:
+        """Insights reflected from the user's facts (``mm.profile.insights``)."""
+        out: list[Insight] = _send(self._m, _Asks.profile(user_id, "/insights", list[Insight]))
+        return out
+
+    def rollups(self, user_id: str, level: Literal["day", "week"] | None = None) -> list[Rollup]:
+        """The user's day and week summaries (``mm.profile.rollups``)."""
+        out: list[Rollup] = _send(self._m, _Asks.rollups(user_id, level))
+        return out
+
+
+class AsyncRemoteProfile:
+    """:class:`RemoteProfile`, awaited (the same parameters)."""
+
+    def __init__(self, memory: AsyncRemoteMemory) -> None:
+        self._m = memory
+
+    async def feedback(
+        self,
+        user_id: str,
+        target: str,
+        signal: str,
+        *,
+        value: Any = None,
+        source_ids: Sequence[str] | None = None,
+    ) -> list[ProfileEntry]:
+        """:meth:`RemoteProfile.feedback`, awaited."""
+        out: list[ProfileEntry] = await _asend(
+            self._m, _Asks.feedback(user_id, target, signal, value, source_ids)
+        )
+        return out
+
+    async def preferences(
+        self, user_id: str, *, key: str | None = None, scope: str | None = None
+    ) -> list[ProfileEntry]:
+        """:meth:`RemoteProfile.preferences`, awaited."""
+        out: list[ProfileEntry] = await _asend(self._m, _Asks.preferences(user_id, key, scope))
+        return out
+
+    async def facts(
+        self, user_id: str, *, subject: str | None = None, current: bool = False
+    ) -> list[Fact]:
+        """:meth:`RemoteProfile.facts`, awaited."""
+        out: list[Fact] = await _asend(self._m, _Asks.facts(user_id, subject, current))
+        return out
+
+    async def entities(self, user_id: str) -> list[Entity]:
+        """:meth:`RemoteProfile.entities`, awaited."""
+        out: list[Entity] = await _asend(self._m, _Asks.profile(user_id, "/entities", list[Entity]))
+        return out
+
+    async def relations(self, user_id: str, name: str) -> list[Fact]:
+        """:meth:`RemoteProfile.relations`, awaited."""
+        out: list[Fact] = await _asend(self._m, _Asks.relations(user_id, name))
+        return out
+
+    async def insights(self, user_id: str) -> list[Insight]:
+        """:meth:`RemoteProfile.insights`, awaited."""
+        out: list[Insight] = await _asend(
+            self._m, _Asks.profile(user_id, "/insights", list[Insight])
+        )
+        return out
+
+    async def rollups(
+        self, user_id: str, level: Literal["day", "week"] | None = None
+    ) -> list[Rollup]:
+        """:meth:`RemoteProfile.rollups`, awaited."""
+        out: list[Rollup] = await _asend(self._m, _Asks.rollups(user_id, level))
+        return out
+
+
+class _Labels:
+    """What a client decides of an item without asking: labels through its own
+    sensitivity gate (``config.write.sensitivity``), and owners by the service's rule."""
+
+    def __init__(self, config: MemoryConfig) -> None:
+        self._gate = SensitivityFilter(config.write.policy)
+
+    def label(self, text: str, *, field: str = "key", refuse: bool = True) -> str:
+        """A store key or namespace label through the sensitivity gate (``mm.items.label``):
+        a secret in it becomes its pseudonym, or is refused (``refuse=False`` for lookups).
+
+        Raises:
+            SensitiveContentError: When the policy refuses what it found (and ``refuse``).
+        """
+        check_text(text, MAX_LABEL_CHARS, field, allow_empty=True)
+        return self._gate.clean_label(text, field=field, refuse=refuse)
+
+    def redact(self, value: Any, *, field: str = "value") -> Any:
+        """``value`` through the sensitivity gate (``mm.maintenance.redact``).
+
+        Raises:
+            SensitiveContentError: When the policy refuses what it found.
+        """
+        return self._gate.clean(value, field=field)
+
+
+class RemoteItems(_Labels):
+    """``mm.items`` over HTTP: the store items :class:`~langgraph_memory.MemoryStore`
+    keeps (``get``, ``list``, ``put``, ``refresh``, ``delete``, ``delete_many``,
+    ``owner``, ``label``) and core blocks (``core_block``, ``set_core_block``), as the
+    manager's :class:`~langgraph_memory.core.records.Record` s.
+
+    Namespaces are the tenant's own (the service keeps them apart from every other
+    tenant's). Labels and keys go through the client's sensitivity gate before they are
+    sent, and through the service's again; the owner label's position and the size
+    limits are the service's (asked once).
+    """
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        super().__init__(memory.config)
+        self._m = memory
+        self._settings: dict[str, Any] | None = None
+
+    def settings(self) -> dict[str, Any]:
+        """The service's ``store_owner_label``, ``max_item_bytes`` and ``max_block_chars``."""
+        if self._settings is None:
+            self._settings = dict(_send(self._m, _Asks.SETTINGS))
+        return self._settings
+
+    @property
+    def max_item_bytes(self) -> int:
+        """The service's largest item value, JSON-encoded, in bytes."""
+        return int(self.settings()["max_item_bytes"])
+
+    def owner(self, namespace: Sequence[str]) -> str | None:
+        """The user owning the items of ``namespace`` (``mm.items.owner``)."""
+        return namespace_owner(namespace, self.settings()["store_owner_label"])
+
+    def get(self, namespace: Sequence[str], key: str) -> Record | None:
+        """The record of a store item, or ``None`` (``mm.items.get``)."""
+        out: Record | None = _send(self._m, _Asks.get(namespace, key)) if namespace else None
+        return out
+
+    def list(self, prefix: Sequence[str] = ()) -> builtins.list[Record]:
+        """The tenant's items whose namespace starts with ``prefix``, oldest first."""
+        out: builtins.list[Record] = _send(self._m, _Asks.list(prefix))
+        return out
+
+    def put(
+        self,
+        namespace: Sequence[str],
+        key: str,
+        data: Mapping[str, Any],
+        *,
+        created_at: datetime | None = None,
+        updated_at: datetime | None = None,
+    ) -> Record:
+        """Write a store item's record (``mm.items.put``); the record written.
+
+        Raises:
+            ValueError: When the service refuses the value (naming the field).
+        """
+        out: Record = _send(self._m, _Asks.put(namespace, key, data, created_at, updated_at))
+        return out
+
+    def refresh(self, record: Record, expires_at: str) -> None:
+        """Give a store item a new expiry (``mm.items.refresh``); gone meanwhile: nothing."""
+        if _send(self._m, _Asks.refresh(record, expires_at)):
+            record.data["expires_at"] = expires_at
+
+    def delete_many(self, records: Sequence[Record]) -> int:
+        """Delete the items of these records; how many went (``mm.items.delete_many``)."""
+        return sum(int(_send(self._m, ask)) for ask in _Asks.delete_many(records))
+
+    def delete(self, namespace: Sequence[str], key: str) -> int:
+        """Delete one store item; 1 when it existed, else 0 (``mm.items.delete``)."""
+        return int(_send(self._m, _Asks.delete(namespace, key)))
+
+    def core_block(self, user_id: str, label: str) -> str:
+        """The text of one of a user's core blocks (``""`` when never written)."""
+        return str(_send(self._m, _Asks.block(user_id, label)))
+
+    def set_core_block(self, user_id: str, label: str, value: str) -> str:
+        """Overwrite a user's core block through the service's gate; the text stored."""
+        if not isinstance(value, str):
+            raise TypeError(f"value must be a str, got {type(value).__name__}")
+        return str(_send(self._m, _Asks.block(user_id, label, value)))
+
+
+class AsyncRemoteItems(_Labels):
+    """:class:`RemoteItems`, awaited (``label`` runs here, as it asks nothing)."""
+
+    def __init__(self, memory: AsyncRemoteMemory) -> None:
+        super().__init__(memory.config)
+        self._m = memory
+        self._settings: dict[str, Any] | None = None
+
+    async def settings(self) -> dict[str, Any]:
+        """:meth:`RemoteItems.settings`, awaited."""
+        if self._settings is None:
+            self._settings = dict(await _asend(self._m, _Asks.SETTINGS))
+        return self._settings
+
+    async def owner(self, namespace: Sequence[str]) -> str | None:
+        """:meth:`RemoteItems.owner`, awaited."""
+        return namespace_owner(namespace, (await self.settings())["store_owner_label"])
+
+    async def get(self, namespace: Sequence[str], key: str) -> Record | None:
+        """:meth:`RemoteItems.get`, awaited."""
+        out: Record | None = await _asend(self._m, _Asks.get(namespace, key)) if namespace else None
+        return out
+
+    async def list(self, prefix: Sequence[str] = ()) -> builtins.list[Record]:
+        """:meth:`RemoteItems.list`, awaited."""
+        out: builtins.list[Record] = await _asend(self._m, _Asks.list(prefix))
+        return out
+
+    async def put(
+        self,
+        namespace: Sequence[str],
+        key: str,
+        data: Mapping[str, Any],
+        *,
+        created_at: datetime | None = None,
+        updated_at: datetime | None = None,
+    ) -> Record:
+        """:meth:`RemoteItems.put`, awaited."""
+        ask = _Asks.put(namespace, key, data, created_at, updated_at)
+        out: Record = await _asend(self._m, ask)
+        return out
+
+    async def refresh(self, record: Record, expires_at: str) -> None:
+        """:meth:`RemoteItems.refresh`, awaited."""
+        if await _asend(self._m, _Asks.refresh(record, expires_at)):
+            record.data["expires_at"] = expires_at
+
+    async def delete_many(self, records: Sequence[Record]) -> int:
+        """:meth:`RemoteItems.delete_many`, awaited."""
+        return sum([int(await _asend(self._m, ask)) for ask in _Asks.delete_many(records)])
+
+    async def delete(self, namespace: Sequence[str], key: str) -> int:
+        """:meth:`RemoteItems.delete`, awaited."""
+        return int(await _asend(self._m, _Asks.delete(namespace, key)))
+
+    async def core_block(self, user_id: str, label: str) -> str:
+        """:meth:`RemoteItems.core_block`, awaited."""
+        return str(await _asend(self._m, _Asks.block(user_id, label)))
+
+    async def set_core_block(self, user_id: str, label: str, value: str) -> str:
+        """:meth:`RemoteItems.set_core_block`, awaited."""
+        if not isinstance(value, str):
+            raise TypeError(f"value must be a str, got {type(value).__name__}")
+        return str(await _asend(self._m, _Asks.block(user_id, label, value)))
+
+
+class RemoteEmbeddings(Embeddings):
+    """``mm.embeddings`` over HTTP: the service's model embeds (the client loads none).
+
+    Example:
+        >>> mem.embeddings.embed_query("tea")[:2]  # doctest: +SKIP
+        [0.013, -0.094]
+    """
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        self._m = memory
+
+    def embed_array(self, texts: Sequence[str], *, persist: bool = True) -> np.ndarray:
+        """Embed texts into a float32 matrix, one row each (``CachedEmbeddings.embed_array``)."""
+        rows = [_send(self._m, ask) for ask in _Asks.embed(texts, persist)]
+        return np.concatenate(rows) if rows else np.zeros((0, 0), dtype=np.float32)
+
+    def embed_documents(self, texts: builtins.list[str]) -> builtins.list[builtins.list[float]]:
+        """LangChain's ``embed_documents``."""
+        return [row.tolist() for row in self.embed_array(texts)]
+
+    def embed_query(self, text: str) -> builtins.list[float]:
+        """LangChain's ``embed_query`` (not kept in the service's cache)."""
+        return [float(x) for x in self.embed_array([text], persist=False)[0]]
+
+    async def aembed_documents(
+        self, texts: builtins.list[str]
+    ) -> builtins.list[builtins.list[float]]:
+        """LangChain's ``aembed_documents`` (the sync client's requests, on a thread)."""
+        return await asyncio.to_thread(self.embed_documents, texts)
+
+    async def aembed_query(self, text: str) -> builtins.list[float]:
+        """LangChain's ``aembed_query`` (on a thread)."""
+        return await asyncio.to_thread(self.embed_query, text)
+
+
+class RemoteMaintenance(_Labels):
+    """What of ``mm.maintenance`` a client needs: ``redact`` (the client's sensitivity
+    gate, run locally) and ``users`` (the tenant's users)."""
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        super().__init__(memory.config)
+        self._m = memory
+
+    def users(self) -> builtins.list[str]:
+        """The tenant's users that have memory (``mm.maintenance.users``)."""
+        return self._m.users()
+
+
+class RemoteDocuments:
+    """``mm.documents`` over HTTP, the user's own documents only: the service keeps no
+    shared knowledge for a tenant, so ``user_id=None`` reads as empty and cannot write."""
+
+    def __init__(self, memory: RemoteMemory) -> None:
+        self._m = memory
+
+    def add(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        document_id: str | None = None,
+        version: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> DocumentInfo:
+        """Add a document (or a new version) of the user's (``mm.documents.add``)."""
+        ask = _Asks.add_document(user_id, text, document_id, version, metadata)
+        out: DocumentInfo = _send(self._m, ask)
+        return out
+
+    def remove(self, user_id: str, document_id: str) -> int:
+        """Remove a document, every version; chunks removed (0: none)."""
+        return int(_send(self._m, _Asks.remove_document(user_id, document_id)))
+
+    def list(self, user_id: str | None) -> builtins.list[DocumentInfo]:
+        """The user's documents, oldest first (``None``: none)."""
+        out: builtins.list[DocumentInfo] = (
+            [] if user_id is None else _send(self._m, _Asks.documents(user_id))
+        )
+        return out
+
+    def chunks(
+        self, user_id: str | None, document_id: str, *, version: str | None = None
+    ) -> builtins.list[DocumentChunk]:
+        """A document's chunks in order (empty for an unknown document or version)."""
+        if user_id is None:
+            return []
+        out: builtins.list[DocumentChunk] = _send(
+            self._m, _Asks.chunks(user_id, document_id, version)
+        )
+        return out
+
+    def search(
+        self,
+        user_id: str | None,
+        query: str,
+        k: int = 10,
+        *,
+        filter: Mapping[str, Any] | None = None,  # noqa: A002 - the manager's name
+    ) -> builtins.list[MemoryHit]:
+        """Search the user's own documents (``mm.documents.search``)."""
+        if user_id is None:
+            return []
+        out: builtins.list[MemoryHit] = _send(
+            self._m, _Asks.search_documents(user_id, query, k, filter)
+        )
+        return out
+
+
+class AsyncRemoteDocuments:
+    """:class:`RemoteDocuments`, awaited."""
+
+    def __init__(self, memory: AsyncRemoteMemory) -> None:
+        self._m = memory
+
+    async def add(
+        self,
+        user_id: str,
+        text: str,
+        *,
+        document_id: str | None = None,
+        version: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> DocumentInfo:
+        """:meth:`RemoteDocuments.add`, awaited."""
+        ask = _Asks.add_document(user_id, text, document_id, version, metadata)
+        out: DocumentInfo = await _asend(self._m, ask)
+        return out
+
+    async def remove(self, user_id: str, document_id: str) -> int:
+        """:meth:`RemoteDocuments.remove`, awaited."""
+        return int(await _asend(self._m, _Asks.remove_document(user_id, document_id)))
+
+    async def list(self, user_id: str | None) -> builtins.list[DocumentInfo]:
+        """:meth:`RemoteDocuments.list`, awaited."""
+        if user_id is None:
+            return []
+        out: builtins.list[DocumentInfo] = await _asend(self._m, _Asks.documents(user_id))
+        return out
+
+    async def chunks(
+        self, user_id: str | None, document_id: str, *, version: str | None = None
+    ) -> builtins.list[DocumentChunk]:
+        """:meth:`RemoteDocuments.chunks`, awaited."""
+        if user_id is None:
+            return []
+        out: builtins.list[DocumentChunk] = await _asend(
+            self._m, _Asks.chunks(user_id, document_id, version)
+        )
+        return out
+
+    async def search(
+        self,
+        user_id: str | None,
+        query: str,
+        k: int = 10,
+        *,
+        filter: Mapping[str, Any] | None = None,  # noqa: A002
+    ) -> builtins.list[MemoryHit]:
+        """:meth:`RemoteDocuments.search`, awaited."""
+        if user_id is None:
+            return []
+        out: builtins.list[MemoryHit] = await _asend(
+            self._m, _Asks.search_documents(user_id, query, k, filter)
+        )
+        return out
 
 
 class RemoteMemory:
@@ -465,7 +1214,11 @@ class RemoteMemory:
     Attributes:
         anchors: :class:`RemoteAnchors`.
         tasks: :class:`RemoteTasks`.
-        profile: :class:`RemoteProfile` (``feedback``).
+        profile: :class:`RemoteProfile` (``feedback`` and the reads).
+        items: :class:`RemoteItems` (``MemoryStore`` items, core blocks).
+        embeddings: :class:`RemoteEmbeddings` (the service's model embeds).
+        maintenance: :class:`RemoteMaintenance` (``redact``, ``users``).
+        documents: :class:`RemoteDocuments` (the user's own documents).
 
     Raises:
         ValueError: Without a key, or when ``url`` is not an http(s) URL.
@@ -500,6 +1253,10 @@ class RemoteMemory:
         self.anchors = RemoteAnchors(self)
         self.tasks = RemoteTasks(self)
         self.profile = RemoteProfile(self)
+        self.items = RemoteItems(self)
+        self.embeddings = RemoteEmbeddings(self)
+        self.maintenance = RemoteMaintenance(self)
+        self.documents = RemoteDocuments(self)
 
     @property
     def url(self) -> str:
@@ -718,6 +1475,9 @@ class AsyncRemoteMemory:
         # loop (a graph run with asyncio.run, then another, each gets its own)
         self._client: httpx.AsyncClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.profile = AsyncRemoteProfile(self)
+        self.items = AsyncRemoteItems(self)
+        self.documents = AsyncRemoteDocuments(self)
 
     def _client_here(self) -> httpx.AsyncClient:
         import httpx

@@ -53,6 +53,9 @@ __all__ = [
     "STORE_SCOPE_PREFIX",
     "AsyncItems",
     "check_item_value",
+    "item_id",
+    "namespace_owner",
+    "MAX_LABEL_CHARS",
 ]
 
 #: The longest store key, namespace label or core block label, in characters.
@@ -70,8 +73,31 @@ def store_scope(root: str) -> str:
     return STORE_SCOPE_PREFIX + root
 
 
-def _item_id(namespace: Sequence[str], key: str) -> str:
+def item_id(namespace: Sequence[str], key: str) -> str:
+    """The record id of a store item: the JSON array ``[*namespace, key]``.
+
+    Example:
+        >>> item_id(("memories", "alice"), "k1")
+        '["memories", "alice", "k1"]'
+    """
     return json.dumps([*namespace, key], ensure_ascii=False)
+
+
+def namespace_owner(namespace: Sequence[str], position: int | None) -> str | None:
+    """The user who owns the items of ``namespace``: its label at ``position``
+    (``WriteSection.store_owner_label``) when that is a valid user id, else ``None`` (a
+    shared namespace).
+
+    Example:
+        >>> namespace_owner(("memories", "alice"), 1), namespace_owner(("memories",), 1)
+        ('alice', None)
+    """
+    if position is None or len(namespace) <= position:
+        return None
+    try:
+        return check_id(namespace[position], "user_id")
+    except (TypeError, ValueError):
+        return None
 
 
 def _block_id(user_id: str, label: str) -> str:
@@ -135,13 +161,24 @@ class Items:
             >>> items.owner(("memories", "alice")), items.owner(("memories",))
             ('alice', None)
         """
-        pos = self._owner_label
-        if pos is None or len(namespace) <= pos:
-            return None
-        try:
-            return check_id(namespace[pos], "user_id")
-        except (TypeError, ValueError):
-            return None
+        return namespace_owner(namespace, self._owner_label)
+
+    def holds(self, user_id: str) -> bool:
+        """Whether ``user_id`` owns store items or core blocks (memory beside messages).
+
+        Example:
+            >>> from langgraph_memory import MemoryManager
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> from langgraph_memory.embeddings import HashingEmbeddings
+            >>> with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
+            ...     before = mm.items.holds("ann")
+            ...     _ = mm.items.set_core_block("ann", "human", "Ann")
+            ...     before, mm.items.holds("ann")
+            (False, True)
+        """
+        self._life.check()
+        user_id = check_id(user_id, "user_id")
+        return any(self._records.count_records(k, user_id) for k in (STORE_KIND, CORE_BLOCK_KIND))
 
     def _scope(self, namespace: Sequence[str]) -> str:
         """The user a namespace's records are kept under: its owner, or the shared scope."""
@@ -200,9 +237,7 @@ class Items:
         if not namespace:
             return None
         namespace, key = self._address(namespace, key)
-        return self._records.get_record(
-            STORE_KIND, _item_id(namespace, key), self._scope(namespace)
-        )
+        return self._records.get_record(STORE_KIND, item_id(namespace, key), self._scope(namespace))
 
     def list(self, prefix: Sequence[str] = ()) -> builtins.list[Record]:
         """The records of the store items whose namespace starts with ``prefix`` (every
@@ -251,7 +286,7 @@ class Items:
         now = updated_at or datetime.now(timezone.utc)
         rec = Record(
             STORE_KIND,
-            _item_id(namespace, key),
+            item_id(namespace, key),
             self._scope(namespace),
             clean,
             created_at or now,
@@ -282,7 +317,7 @@ class Items:
         self._life.check()
         namespace, key = self._address(namespace, key)
         scope = self._scope(namespace)
-        return self._records.delete_records(STORE_KIND, [_item_id(namespace, key)], scope)
+        return self._records.delete_records(STORE_KIND, [item_id(namespace, key)], scope)
 
     # -- core blocks ----------------------------------------------------------------------
     def core_block(self, user_id: str, label: str) -> str:
@@ -331,6 +366,7 @@ class AsyncItems(AsyncPart[Items]):
     delete = awaitable(Items.delete)
     delete_many = awaitable(Items.delete_many)
     owner = awaitable(Items.owner)
+    holds = awaitable(Items.holds)
     adopt = awaitable(Items.adopt)
     core_block = awaitable(Items.core_block)
     set_core_block = awaitable(Items.set_core_block)

@@ -35,7 +35,7 @@ from langgraph_memory.layers.long_term.rollups import Rollup, RollupWriter
 from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 
-__all__ = ["Profile", "AsyncProfile"]
+__all__ = ["Profile", "AsyncProfile", "ProfileEntry", "Fact", "Entity", "Insight", "Rollup"]
 
 
 class Profile:

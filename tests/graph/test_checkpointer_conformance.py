@@ -51,10 +51,14 @@ async def _async_sqlite(tmp: Path) -> AsyncIterator[BaseCheckpointSaver[Any]]:
 INNER: dict[str, Inner] = {"InMemorySaver": _in_memory, "AsyncSqliteSaver": _async_sqlite}
 
 
-async def _report(name: str, make: Inner, tmp: Path, wrap: bool) -> dict[str, Any]:
+async def _report(
+    name: str, make: Inner, tmp: Path, wrap: bool, memory: Any = None
+) -> dict[str, Any]:
+    """The suite's report on ``make``'s saver, bare or wrapped over ``memory`` (default: a
+    manager of its own, closed after)."""
     async with make(tmp) as probe:
         missing = {c.value for c in DetectedCapabilities.from_instance(probe).missing}
-    mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
+    mm = memory or MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
 
     async def factory() -> AsyncIterator[BaseCheckpointSaver[Any]]:
         async with make(tmp) as inner:
@@ -66,7 +70,8 @@ async def _report(name: str, make: Inner, tmp: Path, wrap: bool) -> dict[str, An
             warnings.simplefilter("ignore", UserWarning)  # the suite's configs carry no user_id
             report = await validate(registered)
     finally:
-        mm.close()
+        if memory is None:
+            mm.close()
     return report.to_dict()
 
 

@@ -43,6 +43,21 @@ def serving(app: Any, *, log_level: str = "debug", start_timeout: float = 30.0) 
         thread.join(15)
 
 
+@contextmanager
+def served_memory(root: Path, **settings: Any) -> Iterator[dict[str, Any]]:
+    """A SQLite manager under ``root`` (``HashingEmbeddings``), served on loopback with a
+    keys file of its own; yields ``{"url", "keys", "mm"}`` (the test holds the manager, so
+    it can read what the service stored)."""
+    from langgraph_memory import MemoryManager
+    from langgraph_memory.embeddings import HashingEmbeddings
+    from langgraph_memory.integrations.server import create_app
+
+    keys = KeyFile(root / "keys.json")
+    with MemoryManager(root / "mem", embeddings=HashingEmbeddings()) as mm:
+        with serving(create_app(mm, keys=keys, **settings), log_level="warning") as url:
+            yield {"url": url, "keys": keys, "mm": mm}
+
+
 @dataclass
 class Tenants:
     """A keys file with one key for ``acme``, one for ``globex`` and a revoked ``acme`` one."""

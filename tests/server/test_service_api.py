@@ -223,6 +223,14 @@ USER_ROUTES: list[tuple[str, str, Any]] = [
     ("POST", "/v1/users/{u}/feedback", {"target": "location", "signal": "corrected"}),
     ("GET", "/v1/users/{u}/documents", None),
     ("DELETE", "/v1/users/{u}/documents/vet", None),
+    ("GET", "/v1/users/{u}/documents/vet/chunks", None),
+    ("POST", "/v1/users/{u}/documents/search", {"query": "vet"}),
+    ("GET", "/v1/users/{u}/preferences", None),
+    ("GET", "/v1/users/{u}/facts", None),
+    ("GET", "/v1/users/{u}/entities", None),
+    ("GET", "/v1/users/{u}/entities/Miso/relations", None),
+    ("GET", "/v1/users/{u}/insights", None),
+    ("GET", "/v1/users/{u}/rollups", None),
     ("DELETE", "/v1/users/{u}", None),
 ]
 

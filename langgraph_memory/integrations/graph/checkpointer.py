@@ -40,7 +40,7 @@ import threading
 import warnings
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Collection, Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
 from langchain_core.runnables import RunnableConfig
@@ -64,8 +64,12 @@ from langgraph_memory.integrations.graph.messages import (
     tool_name,
 )
 from langgraph_memory.integrations.graph.nodes import MEMORY_MESSAGE_ID
+from langgraph_memory.integrations.graph.scope import check_memory
 from langgraph_memory.integrations.graph.thread import fit_thread
 from langgraph_memory.manager import MemoryManager
+
+if TYPE_CHECKING:
+    from langgraph_memory.integrations.remote import RemoteMemory
 
 __all__ = ["MemoryCheckpointer"]
 
@@ -126,7 +130,8 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
         inner: Any ``BaseCheckpointSaver`` (``InMemorySaver``, ``SqliteSaver``,
             ``AsyncSqliteSaver``, ``PostgresSaver``...). Its sync/async support is
             this wrapper's: a sync-only saver stays sync-only.
-        memory: The memory to feed.
+        memory: The memory to feed (a manager, or a service's
+            :class:`~langgraph_memory.RemoteMemory`).
         messages_key: The state channel holding the conversation.
         thread_token_budget: Keep the saved thread within this many tokens (``None``:
             never trim). The oldest exchanges leave the saved ``messages`` once it is over
@@ -160,15 +165,14 @@ class MemoryCheckpointer(BaseCheckpointSaver[Any]):
     def __init__(
         self,
         inner: BaseCheckpointSaver[Any],
-        memory: MemoryManager,
+        memory: MemoryManager | RemoteMemory,
         *,
         messages_key: str = "messages",
         thread_token_budget: int | None = None,
     ) -> None:
         if not isinstance(inner, BaseCheckpointSaver):
             raise TypeError(f"inner must be a BaseCheckpointSaver, got {type(inner).__name__}")
-        if not isinstance(memory, MemoryManager):
-            raise TypeError(f"memory must be a MemoryManager, got {type(memory).__name__}")
+        check_memory(memory)
         if thread_token_budget is not None:
             check_positive_int(thread_token_budget, "thread_token_budget")
         self.inner = inner

@@ -28,7 +28,7 @@ import base64
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta, timezone
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -56,6 +56,7 @@ from langgraph.store.base import (
 from langgraph_memory.core.records import Record
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.core.validation import check_count
+from langgraph_memory.integrations.graph.scope import check_memory
 from langgraph_memory.integrations.graph.store_documents import DocumentsView
 from langgraph_memory.integrations.graph.store_search import (
     IndexedText,
@@ -66,6 +67,9 @@ from langgraph_memory.integrations.graph.store_search import (
 )
 from langgraph_memory.manager import MemoryManager
 from langgraph_memory.parts.items import STORE_KIND, check_item_value, store_scope
+
+if TYPE_CHECKING:
+    from langgraph_memory.integrations.remote import RemoteMemory
 
 __all__ = ["MemoryStore", "STORE_KIND", "store_scope"]
 
@@ -163,7 +167,9 @@ class MemoryStore(BaseStore):
     and of several puts to one key the last wins — as in LangGraph's stores.
 
     Args:
-        memory: The manager whose backend keeps the items.
+        memory: The manager whose backend keeps the items, or a
+            :class:`~langgraph_memory.RemoteMemory`: the items are then the service's
+            (the tenant's own namespaces; the service's model embeds, the store ranks).
         index: ``IndexConfig``: ``fields`` to index (default ``["$"]``), ``embed``
             (default: ``memory.embeddings``), ``dims`` (checked when given).
         ttl: ``TTLConfig``: ``default_ttl`` and ``sweep_interval_minutes`` in
@@ -185,14 +191,13 @@ class MemoryStore(BaseStore):
 
     def __init__(
         self,
-        memory: MemoryManager,
+        memory: MemoryManager | RemoteMemory,
         *,
         index: IndexConfig | None = None,
         ttl: TTLConfig | None = None,
         documents_namespace: str | None = "documents",
     ) -> None:
-        if not isinstance(memory, MemoryManager):
-            raise TypeError(f"memory must be a MemoryManager, got {type(memory).__name__}")
+        check_memory(memory)
         self.memory = memory
         config: dict[str, Any] = dict(index or {})
         fields = config.get("fields") or ["$"]

@@ -35,6 +35,7 @@ from langgraph_memory.integrations.graph.store_search import matches_filter
 from langgraph_memory.manager import MemoryManager
 
 if TYPE_CHECKING:
+    from langgraph_memory.integrations.remote import RemoteMemory
     from langgraph_memory.parts.documents import DocumentChunk
 
 __all__ = ["DocumentsView"]
@@ -48,7 +49,7 @@ class DocumentsView:
         root: The namespace root they show under.
     """
 
-    def __init__(self, memory: MemoryManager, root: str) -> None:
+    def __init__(self, memory: MemoryManager | RemoteMemory, root: str) -> None:
         if not isinstance(root, str) or not root:
             raise ValueError(f"documents_namespace must be a non-empty str, got {root!r}")
         self.memory = memory

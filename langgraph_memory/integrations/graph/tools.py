@@ -51,7 +51,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import StructuredTool, ToolException
@@ -71,7 +71,11 @@ from langgraph_memory.integrations.graph.graph_tools import (
     render_relations,
     walk_relations,
 )
+from langgraph_memory.integrations.graph.scope import check_memory
 from langgraph_memory.manager import MemoryManager
+
+if TYPE_CHECKING:
+    from langgraph_memory.integrations.remote import RemoteMemory
 from langgraph_memory.parts.items import CORE_BLOCK_KIND
 from langgraph_memory.sensitivity.policy import SensitiveContentError
 
@@ -121,7 +125,7 @@ def _check_label(label: Any, limits: Mapping[str, int]) -> str:
     return str(label)
 
 
-def get_core_block(memory: MemoryManager, user_id: str, label: str) -> str:
+def get_core_block(memory: MemoryManager | RemoteMemory, user_id: str, label: str) -> str:
     """The text of one of a user's core blocks (``""`` when never written).
 
     Example:
@@ -132,7 +136,7 @@ def get_core_block(memory: MemoryManager, user_id: str, label: str) -> str:
 
 
 def set_core_block(
-    memory: MemoryManager,
+    memory: MemoryManager | RemoteMemory,
     user_id: str,
     label: str,
     value: str,
@@ -168,7 +172,7 @@ def set_core_block(
 
 
 def core_memory_blocks(
-    memory: MemoryManager, user_id: str, *, limits: Mapping[str, int] | None = None
+    memory: MemoryManager | RemoteMemory, user_id: str, *, limits: Mapping[str, int] | None = None
 ) -> str:
     """Render a user's core blocks for a system prompt, with their fill level.
 
@@ -240,13 +244,14 @@ class _FeedbackArgs(BaseModel):
 
 # -- the factory ------------------------------------------------------------------------------
 def create_memory_tools(
-    memory: MemoryManager,
+    memory: MemoryManager | RemoteMemory,
     *,
     user_id: str | None = None,
     core_limits: Mapping[str, int] | None = None,
     page_size: int = 5,
 ) -> list[StructuredTool]:
-    """Build the MemGPT-style memory tools over a :class:`MemoryManager`.
+    """Build the MemGPT-style memory tools over a :class:`MemoryManager` (or a
+    service's :class:`~langgraph_memory.RemoteMemory`).
 
     Args:
         memory: The memory the tools read and write.
@@ -267,7 +272,7 @@ def create_memory_tools(
         ``coroutine``.
 
     Raises:
-        TypeError: When ``memory`` is not a ``MemoryManager``.
+        TypeError: When ``memory`` is neither a ``MemoryManager`` nor a ``RemoteMemory``.
         ValueError: When ``user_id``, ``core_limits`` or ``page_size`` is invalid; at
             call time, when no user id is bound and the config has none.
 
@@ -278,8 +283,7 @@ def create_memory_tools(
         >>> agent.invoke({"messages": [("user", "Remember: I'm vegetarian")]},  # doctest: +SKIP
         ...              {"configurable": {"user_id": "alice", "thread_id": "t1"}})
     """
-    if not isinstance(memory, MemoryManager):
-        raise TypeError(f"memory must be a MemoryManager, got {type(memory).__name__}")
+    check_memory(memory)
     bound = None if user_id is None else check_id(user_id, "user_id")
     limits = _check_limits(DEFAULT_CORE_LIMITS if core_limits is None else core_limits)
     size = check_positive_int(page_size, "page_size")
@@ -475,7 +479,9 @@ def create_memory_tools(
 # -- helpers ----------------------------------------------------------------------------------
 
 
-def _resolve(memory: MemoryManager, user_id: str, name: str) -> tuple[str | None, str]:
+def _resolve(
+    memory: MemoryManager | RemoteMemory, user_id: str, name: str
+) -> tuple[str | None, str]:
     """The graph node ``name`` means: itself when it has relations, the entity of that
     name (case, spacing and accents folded), else the closest name (with a note saying
     so), else ``None``. The user's own words for
@@ -507,7 +513,7 @@ def _check_limits(limits: Mapping[str, int]) -> dict[str, int]:
     return out
 
 
-def _redact(memory: MemoryManager, text: str, label: str) -> str:
+def _redact(memory: MemoryManager | RemoteMemory, text: str, label: str) -> str:
     """A block's new text through the sensitivity gate; a refusal is the tool's answer."""
     try:
         return str(memory.maintenance.redact(text, field=label))

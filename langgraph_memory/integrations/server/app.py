@@ -40,6 +40,7 @@ from langgraph_memory.integrations.server.deps import (
     own_json,
     tenant_of,
 )
+from langgraph_memory.integrations.server.items import router as item_routes
 from langgraph_memory.integrations.server.keys import KeyFile
 from langgraph_memory.integrations.server.limits import BodyLimit
 from langgraph_memory.integrations.server.mcp_route import mount_mcp
@@ -62,6 +63,7 @@ from langgraph_memory.integrations.server.models import (
     UserList,
 )
 from langgraph_memory.integrations.server.problems import ProblemError, install_handlers
+from langgraph_memory.integrations.server.profile import router as profile_routes
 from langgraph_memory.integrations.server.tasks import router as task_routes
 from langgraph_memory.integrations.server.tenancy import KnownUsers
 from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
@@ -353,9 +355,14 @@ def create_app(
         description="Layered, token-budgeted, explainable memory for agents, per tenant.",
         lifespan=lifespan,
     )
-    app.state.service = Service(mm, key_file, KnownUsers(mm.maintenance.users), settings, owns)
+
+    def holds(store_uid: str) -> bool:  # memory beside messages: items, blocks, documents
+        return mm.items.holds(store_uid) or bool(mm.documents.list(store_uid))
+
+    known = KnownUsers(mm.maintenance.users, holds)
+    app.state.service = Service(mm, key_file, known, settings, owns)
     install_handlers(app)
-    for router in (meta, users, task_routes, tenant_routes):
+    for router in (meta, users, task_routes, profile_routes, item_routes, tenant_routes):
         app.include_router(router)
     mount_mcp(app)  # the MCP tools at /mcp, behind the same keys (with the `mcp` SDK)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

@@ -38,6 +38,7 @@ __all__ = [
     "existing",
     "service_of",
     "check_budget",
+    "check_batch",
     "own_json",
     "Svc",
     "Who",
@@ -160,6 +161,14 @@ def check_budget(budget: int | None, settings: ServiceSettings) -> None:
             f"token_budget must be at most {settings.max_token_budget}",
             field="token_budget",
             slug="over-limit",
+        )
+
+
+def check_batch(count: int, settings: ServiceSettings, field: str, what: str = "items") -> None:
+    """Refuse a request of more than ``settings.max_batch`` of ``what`` (413)."""
+    if count > settings.max_batch:
+        raise ProblemError(
+            413, f"at most {settings.max_batch} {what} at once", field=field, slug="batch-too-large"
         )
 
 

@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.records import MemoryHit
 from langgraph_memory.parts.anchors import Anchor
-from langgraph_memory.parts.documents import DocumentInfo
-from langgraph_memory.parts.profile import ProfileEntry
+from langgraph_memory.parts.documents import DocumentChunk, DocumentInfo
+from langgraph_memory.parts.profile import Entity, Fact, Insight, ProfileEntry, Rollup
 from langgraph_memory.parts.tasks import Episode, TaskState, TaskStep
 
 __all__ = [
@@ -55,6 +56,22 @@ __all__ = [
     "ProfileEntry",
     "DocumentIn",
     "DocumentInfo",
+    "ItemRecord",
+    "ItemPutIn",
+    "ItemRef",
+    "ItemsDeleteIn",
+    "ItemRefreshIn",
+    "ItemSettings",
+    "EmbedIn",
+    "EmbedOut",
+    "CoreBlock",
+    "CoreBlockIn",
+    "DocumentSearchIn",
+    "Fact",
+    "Entity",
+    "Insight",
+    "Rollup",
+    "DocumentChunk",
 ]
 
 _STRICT = ConfigDict(extra="forbid")
@@ -274,3 +291,103 @@ class DocumentIn(BaseModel):
     document_id: str | None = None
     version: str | None = None
     metadata: dict[str, Any] | None = None
+
+
+# -- store items, embeddings, core blocks -----------------------------------------------------
+Namespace = list[str]
+
+
+class ItemRecord(BaseModel):
+    """A ``MemoryStore`` item's record, in the caller's namespace: what
+    ``mm.items.get``/``list`` return (``data`` holds ``value``, the indexed texts with
+    their vectors and the TTL)."""
+
+    namespace: Namespace
+    key: str
+    user_id: str | None = Field(
+        description="The namespace's owner (your id of the user), or null for a namespace "
+        "without one (kept per tenant)."
+    )
+    data: dict[str, Any]
+    created_at: datetime
+    updated_at: datetime
+
+
+class ItemPutIn(BaseModel):
+    """``mm.items.put``'s parameters."""
+
+    model_config = _STRICT
+    namespace: Namespace = Field(min_length=1)
+    key: str
+    data: dict[str, Any] = Field(description="value, index (texts and vectors), ttl...")
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class ItemRef(BaseModel):
+    """One item by its address."""
+
+    model_config = _STRICT
+    namespace: Namespace = Field(min_length=1)
+    key: str
+
+
+class ItemsDeleteIn(BaseModel):
+    """Items to delete (``mm.items.delete_many``), at most the batch limit."""
+
+    model_config = _STRICT
+    items: list[ItemRef]
+
+
+class ItemRefreshIn(ItemRef):
+    """A new expiry for an item (``mm.items.refresh``)."""
+
+    expires_at: str = Field(description="ISO 8601.")
+
+
+class ItemSettings(BaseModel):
+    """The served memory's store rules (``WriteSection``)."""
+
+    store_owner_label: int | None = Field(
+        description="Which namespace label names the items' owner (null: none does)."
+    )
+    max_item_bytes: int
+    max_block_chars: int
+
+
+class EmbedIn(BaseModel):
+    """Texts to embed with the served memory's embedder, at most the batch limit."""
+
+    model_config = _STRICT
+    texts: list[str]
+    persist: bool = Field(True, description="Keep the vectors in the embedding cache.")
+
+
+class EmbedOut(BaseModel):
+    """One vector per text, in order."""
+
+    dims: int
+    vectors: list[list[float]]
+
+
+class CoreBlock(BaseModel):
+    """A core memory block's text (``mm.items.core_block``)."""
+
+    label: str
+    value: str
+
+
+class CoreBlockIn(BaseModel):
+    """A core block's new text (``mm.items.set_core_block``)."""
+
+    model_config = _STRICT
+    value: str
+
+
+class DocumentSearchIn(BaseModel):
+    """``mm.documents.search`` over the user's own documents."""
+
+    model_config = _STRICT
+    query: str
+    k: int = 10
+    filter: dict[str, Any] | None = None

@@ -10,22 +10,45 @@ A read of a user the tenant has no memory of is answered 404, as is a read of an
 tenant's user (which, seen from the caller, is the same thing): the two responses are
 identical, so no response tells whether another tenant has a user of that name.
 
+Store items (``MemoryStore``'s) are addressed by namespace, not by user. A namespace
+with an owner (its label at ``WriteSection.store_owner_label`` is a user id: LangMem's
+``("memories", "{user_id}")``) has that label mapped like a path's user id, so the item
+is the tenant's user's (``delete_user`` removes it); a namespace without one (shorter, or
+a label that is no user id) is kept per tenant: its first label gets the tenant's prefix.
+No namespace a tenant sends maps to one of another tenant's (:func:`store_namespace`),
+and every namespace read back is checked to be the caller's (:func:`own_namespace`).
+
 Example:
     >>> store_user_id("acme", "alice")
     'acme:alice'
     >>> own_user_id("acme", "acme:globex:bob")
     'globex:bob'
+    >>> store_namespace("acme", ("memories", "alice"), 1)
+    ('memories', 'acme:alice')
+    >>> store_namespace("acme", ("shared",), 1)
+    ('acme:shared',)
+    >>> own_namespace("acme", ("acme:shared",), 1), own_namespace("globex", ("acme:shared",), 1)
+    (('shared',), None)
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from langgraph_memory.core.validation import MAX_ID_CHARS, check_id
 from langgraph_memory.integrations.server.problems import ProblemError
+from langgraph_memory.parts.items import namespace_owner
 
-__all__ = ["store_user_id", "own_user_id", "KnownUsers", "SEPARATOR"]
+__all__ = [
+    "store_user_id",
+    "own_user_id",
+    "store_namespace",
+    "own_namespace",
+    "namespace_owner",
+    "KnownUsers",
+    "SEPARATOR",
+]
 
 SEPARATOR = ":"
 
@@ -56,16 +79,77 @@ def own_user_id(tenant: str, store_uid: str) -> str:
     return store_uid[len(prefix) :]
 
 
+def store_namespace(tenant: str, namespace: Sequence[str], position: int | None) -> tuple[str, ...]:
+    """The store's namespace of ``tenant``'s ``namespace``: its owner label as the
+    tenant's store user id, or (no owner) its first label prefixed with the tenant.
+
+    Args:
+        tenant: The caller's tenant.
+        namespace: The namespace as the caller names it (at least one label).
+        position: ``WriteSection.store_owner_label`` of the served memory.
+
+    Raises:
+        ProblemError: 422 when the namespace is empty or its owner label too long once
+            prefixed.
+    """
+    if not namespace:
+        raise ProblemError(
+            422, "namespace cannot be empty", field="namespace", slug="invalid-value"
+        )
+    ns = list(namespace)
+    if namespace_owner(ns, position) is not None:
+        assert position is not None
+        try:
+            ns[position] = store_user_id(tenant, ns[position])
+        except ProblemError:
+            raise ProblemError(
+                422,
+                f"namespace label {position} (the owner's user id) is too long",
+                field="namespace",
+                slug="invalid-value",
+            ) from None
+    else:
+        ns[0] = f"{tenant}{SEPARATOR}{ns[0]}"
+    return tuple(ns)
+
+
+def own_namespace(
+    tenant: str, namespace: Sequence[str], position: int | None
+) -> tuple[str, ...] | None:
+    """The caller's view of a store namespace, or ``None`` when it is not ``tenant``'s
+    (the inverse of :func:`store_namespace`)."""
+    if not namespace:
+        return None
+    prefix = f"{tenant}{SEPARATOR}"
+    ns = list(namespace)
+    at = position if namespace_owner(ns, position) is not None else 0
+    assert at is not None
+    if not ns[at].startswith(prefix):
+        return None
+    ns[at] = ns[at][len(prefix) :]
+    try:  # only what the tenant could have written (never a namespace made in process)
+        back = store_namespace(tenant, ns, position)
+    except ProblemError:
+        return None
+    return tuple(ns) if back == tuple(namespace) else None
+
+
 class KnownUsers:
     """Which store user ids have memory: the store's users (those with messages), plus
     those this process wrote anything for, minus those it deleted.
 
     Args:
         list_users: The store's user ids with messages (``mm.maintenance.users``).
+        holds: Whether a user id holds memory beside messages (store items, core blocks,
+            documents), asked for one user when the listing does not name it, so a user
+            with no messages is found after a restart too.
     """
 
-    def __init__(self, list_users: Callable[[], list[str]]) -> None:
+    def __init__(
+        self, list_users: Callable[[], list[str]], holds: Callable[[str], bool] | None = None
+    ) -> None:
         self._list = list_users
+        self._holds = holds
         self._lock = threading.Lock()
         self._known: set[str] = set()
 
@@ -86,6 +170,8 @@ class KnownUsers:
             if store_uid in self._known:
                 return True
         present = set(self._list())
+        if store_uid not in present and self._holds is not None and self._holds(store_uid):
+            present.add(store_uid)
         with self._lock:
             self._known |= present
             return store_uid in self._known
