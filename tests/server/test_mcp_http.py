@@ -274,14 +274,15 @@ def test_langgraph_memory_mcp_url_serves_a_running_service(svc: dict[str, Any]) 
 
 def test_the_tools_over_http_on_a_remote_memory(svc: dict[str, Any]) -> None:
     """``create_mcp_http_app(RemoteMemory(...))`` (what ``mcp --url --http`` serves): the
-    tools over the service, as its key's tenant; ``list`` shows the standing instructions."""
+    tools over the service, as its key's tenant; ``list`` shows the standing
+    instructions, preferences and current facts the service holds."""
     with RemoteMemory(svc["url"], api_key=svc["t"].acme) as remote:
         remote.anchors.add("dave", "Always answer in Spanish.", anchor_id="anc-dave")
         with serving(create_mcp_http_app(remote), log_level="warning") as url:
 
             async def main() -> tuple[str, Any, Any]:
                 async with _client(f"{url}/mcp") as client:
-                    args = {"content": "I play the cello.", "user_id": "dave"}
+                    args = {"content": "I play the cello. I prefer green tea.", "user_id": "dave"}
                     await client.call_tool("remember", args)
                     got = await client.call_tool(
                         "recall", {"query": "instrument?", "user_id": "dave"}
@@ -292,9 +293,16 @@ def test_the_tools_over_http_on_a_remote_memory(svc: dict[str, Any]) -> None:
 
             recalled, listed, eve = _run(main())
     assert "cello" in recalled and "Spanish" in recalled
-    assert listed == [
-        {"kind": "instruction", "id": "anc-dave", "text": "Always answer in Spanish."}
-    ]
+    assert listed[0] == {
+        "kind": "instruction",
+        "id": "anc-dave",
+        "text": "Always answer in Spanish.",
+    }
+    mm: MemoryManager = svc["mm"]
+    held = {f"{p.key}: {p.value}" for p in mm.profile.preferences("acme:dave")}
+    held |= {f"{f.subject} {f.relation} {f.object}" for f in mm.profile.facts("acme:dave")}
+    assert held and {item["text"] for item in listed[1:]} == held
+    assert all(item["source_ids"] for item in listed[1:])
     assert eve == []
     assert svc["mm"].stats("acme:dave")["messages"] == 1
     assert svc["mm"].stats("dave")["messages"] == 0

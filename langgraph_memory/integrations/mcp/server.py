@@ -201,16 +201,16 @@ def create_mcp_server(
     @_as_tool_errors
     async def list_memories(ctx: Context, user_id: str | None = None) -> list[dict[str, Any]]:
         """What the memory holds about the user: standing instructions, preferences and
-        current facts, each with the message ids it came from (over a remote service:
-        the standing instructions)."""
+        current facts, each with the message ids it came from."""
         uid, _ = who(user_id, ctx)
         await amm.flush(timeout=30)
+        out: list[dict[str, Any]] = []
         if remote:
             anchors: list[dict[str, Any]] = await asyncio.to_thread(memory.anchors.list, uid)  # type: ignore[arg-type]
-            return [{"kind": "instruction", "id": a["id"], "text": a["text"]} for a in anchors]
-        out: list[dict[str, Any]] = []
-        for a in await amm.anchors.list(uid):
-            out.append({"kind": "instruction", "id": a.id, "text": a.text})
+            out += [{"kind": "instruction", "id": a["id"], "text": a["text"]} for a in anchors]
+        else:
+            for a in await amm.anchors.list(uid):
+                out.append({"kind": "instruction", "id": a.id, "text": a.text})
         for p in await amm.profile.preferences(uid):
             out.append({"kind": "preference", "id": p.id, "text": f"{p.key}: {p.value}",
                         "confidence": p.confidence, "source_ids": p.source_ids})  # fmt: skip
