@@ -60,7 +60,7 @@ from langgraph_memory.core.records import Message, Record, index_text
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.sensitivity.patterns import names_a_secret
 from langgraph_memory.sensitivity.policy import Finding, SensitiveContentError
-from langgraph_memory.storage.base import BackendStats, MemoryBackend
+from langgraph_memory.storage.base import BackendStats, MemoryBackend, SessionRow
 from langgraph_memory.storage.capabilities import IndexedEntry
 
 if TYPE_CHECKING:
@@ -450,6 +450,24 @@ class GuardedStore(MemoryBackend):
         self, user_id: str, seqs: Sequence[int], window: int
     ) -> dict[int, list[Message]]:
         return self._inner.neighbors_many(user_id, seqs, window)
+
+    def message_page(
+        self,
+        user_id: str,
+        *,
+        session_id: str | None = None,
+        terms: Sequence[str] = (),
+        before: int | None = None,
+        limit: int = 50,
+    ) -> list[Message]:
+        return self._inner.message_page(
+            user_id, session_id=session_id, terms=terms, before=before, limit=limit
+        )
+
+    def session_page(
+        self, user_id: str, *, before: int | None = None, limit: int = 20
+    ) -> list[SessionRow]:
+        return self._inner.session_page(user_id, before=before, limit=limit)
 
     def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
         return self._inner.neighbors(user_id, seq, window)

@@ -32,14 +32,14 @@ from langgraph_memory.storage.sqlite import sql as q
 from langgraph_memory.storage.sqlite.conn import Synchronous
 from langgraph_memory.storage.sqlite.entries import SQLiteEntryIndex
 from langgraph_memory.storage.sqlite.health import Integrity, damaged
-from langgraph_memory.storage.sqlite.lexical import SQLiteLexicalIndex
+from langgraph_memory.storage.sqlite.pages import SQLitePages
 from langgraph_memory.storage.sqlite.sql import MIGRATIONS
 
 __all__ = ["SQLiteBackend", "MIGRATIONS"]
 
 
 class SQLiteBackend(
-    SQLiteEntryIndex, SQLiteLexicalIndex, MemoryBackend, WriterLease, Checkpoint, GroupedWrites
+    SQLiteEntryIndex, SQLitePages, MemoryBackend, WriterLease, Checkpoint, GroupedWrites
 ):
     """SQLite storage in ``<path>/memory.sqlite3`` (or an explicit ``.sqlite3``/``.db`` file).
 
