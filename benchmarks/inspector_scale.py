@@ -225,9 +225,28 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def cold(path: Path) -> None:
+    """A fresh manager's first calls, as a server's first request after a start: the
+    hierarchy (segments) is read from the store then."""
+    t = time.perf_counter()
+    with MemoryManager(path, embeddings=HashingEmbeddings()) as mm:
+        opened = time.perf_counter() - t
+        got = []
+        for name, fn in (
+            ("overview", lambda: mm.inspect.overview(USER)),
+            ("segments", lambda: mm.inspect.segments(USER)),
+            ("message by id", lambda: mm.inspect.message(USER, "m5")),
+        ):
+            t = time.perf_counter()
+            fn()
+            got.append(f"{name} {(time.perf_counter() - t) * 1000:.1f} ms")
+    print(f"cold (a new manager, opened in {opened * 1000:.0f} ms): first " + ", ".join(got))
+
+
 def measure(path: Path, args: argparse.Namespace) -> int:
     reps = args.reps
     rng = np.random.default_rng(args.seed)
+    cold(path)
     with MemoryManager(path, embeddings=HashingEmbeddings()) as mm:
         mm.flush()
         ins = mm.inspect
@@ -266,10 +285,24 @@ def measure(path: Path, args: argparse.Namespace) -> int:
             ),
             "message by id": lambda i: ins.message(USER, ids[i]),
         }
-        for name in ("profile", "entities", "segments", "work", "documents"):
-            fn = getattr(ins, name, None)
-            if fn is not None:
-                calls[name] = lambda i, fn=fn: fn(USER)
+        active = [s.session_id for s in ins.sessions(USER, limit=50).items]
+        seg_ids = [s.id for s in ins.segments(USER, archived=None, limit=500).items] or [""]
+        layers = ["episodes", "lessons", "tasks", "documents", "superseded_facts", "entities"]
+        calls.update(
+            {
+                "session view (window, chains)": lambda i: ins.session(
+                    USER, active[i % len(active)]
+                ),
+                "profile (4 first pages)": lambda i: ins.profile(USER),
+                "entities with relations (20)": lambda i: ins.entities(USER),
+                "segments, hottest (20)": lambda i: ins.segments(USER),
+                "segment with pages (50)": lambda i: ins.segment(USER, seg_ids[i % len(seg_ids)]),
+                "records: episodes/lessons/tasks/...": lambda i: ins.records(
+                    USER,
+                    layers[i % len(layers)],  # type: ignore[arg-type]
+                ),
+            }
+        )
         worst = 0.0
         print(f"{'call':<38} {'p50 ms':>8} {'p95 ms':>8}   (n={reps})")
         for name, fn in calls.items():
