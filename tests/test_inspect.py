@@ -350,6 +350,8 @@ def test_a_message_shows_what_was_read_from_it(mm: MemoryManager) -> None:
             *(m[0] for m in getattr(rec, "mentions", [])),
         ]
         assert mid in cited, d
+    bare = mm.inspect.message("ann", mid, derived=False)
+    assert (bare.message, bare.derived, bare.derived_complete) == (view.message, (), False)
     read = {d.record.id for d in view.derived if d.layer in ("preferences", "facts")}
     assert read and not read & {d.record.id for d in mm.inspect.message("ann", other).derived}
     mm.delete("ann", mid)

@@ -653,10 +653,20 @@ class Inspect:
         )
         return _listing(msgs, limit, msgs[limit - 1].seq if len(msgs) > limit else None)
 
-    def message(self, user_id: str, message_id: str, *, window: int = 2) -> MessageView:
+    def message(
+        self, user_id: str, message_id: str, *, window: int = 2, derived: bool = True
+    ) -> MessageView:
         """One message of a user, with the ``window`` messages around it in its session,
         the mid-term segment holding it, and the records read from it (see
         :class:`MessageView`).
+
+        Args:
+            user_id: Whose.
+            message_id: The message's id.
+            window: How many messages before and after it (0 to 50).
+            derived: Look for the records read from it (``False``: ``derived`` is empty
+                and ``derived_complete`` false; a few indexed reads instead of up to
+                5,000 records decoded, for a list of messages).
 
         Raises:
             KeyError: When the user has no message with that id (another user's id is
@@ -678,13 +688,13 @@ class Inspect:
             raise KeyError(f"user {user_id!r} has no message {message_id!r}")
         around = self._storage.neighbors(user_id, msg.seq, window) if window else []
         seg = self._hierarchy.segment_of(user_id, [msg.seq]).get(msg.seq)
-        derived: list[Derived] = []
-        complete = True
-        for layer in _CITING:
+        found: list[Derived] = []
+        complete = derived
+        for layer in _CITING if derived else ():
             kind, load, _ = _RECORD_LAYERS[layer]
             recs = self._storage.record_page(kind, user_id, limit=_CITING_SCAN + 1)
             complete = complete and len(recs) <= _CITING_SCAN
-            derived += [
+            found += [
                 Derived(layer, load(r.data)) for r in recs[:_CITING_SCAN] if _cites(r.data, msg.id)
             ]
         return MessageView(
@@ -692,7 +702,7 @@ class Inspect:
             tuple(m for m in around if m.seq < msg.seq),
             tuple(m for m in around if m.seq > msg.seq),
             seg,
-            tuple(derived),
+            tuple(found),
             complete,
         )
 
