@@ -13,11 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from langgraph_memory.core.records import Message, Record
 from langgraph_memory.storage.base import NO_SEQ, MessageCounts, SessionRow
 from langgraph_memory.storage.postgres import sql as q
 from langgraph_memory.storage.postgres.conn import PostgresConnection
+
+if TYPE_CHECKING:
+    from psycopg import Connection
 
 __all__ = ["PostgresPages"]
 
@@ -58,21 +62,56 @@ class PostgresPages(PostgresConnection):
         rows = self._read(lambda c: c.execute(sql, params).fetchall())
         return [q.row_to_message(r) for r in rows]
 
+    #: Messages a sessions page walks before it lists every session's latest instead
+    #: (see :meth:`langgraph_memory.storage.sqlite.pages.SQLitePages.session_page`).
+    SESSION_WALK = 2000
+
     def session_page(
         self, user_id: str, *, before: int | None = None, limit: int = 20
     ) -> list[SessionRow]:
         top = NO_SEQ if before is None else int(before)
-        sql = (
+        limit = max(int(limit), 0)
+        if limit == 0:
+            return []
+        walk = (
             "SELECT m.session_id, m.pos + 1, m.ts, m.ts_offset, m.seq, f.ts, f.ts_offset "
             "FROM lgm_messages AS m LEFT JOIN lgm_messages AS f ON f.user_id = m.user_id "
             "AND f.session_id = m.session_id AND f.pos = 0 "
-            "WHERE m.user_id = %s AND m.seq < %s AND NOT EXISTS (SELECT 1 FROM lgm_messages "
-            "AS n WHERE n.user_id = m.user_id AND n.session_id = m.session_id AND n.pos > m.pos) "
-            "ORDER BY m.seq DESC LIMIT %s"
+            "WHERE m.user_id = %(u)s AND m.seq < %(top)s AND m.seq > %(floor)s "
+            "AND NOT EXISTS (SELECT 1 FROM lgm_messages AS n WHERE n.user_id = m.user_id "
+            "AND n.session_id = m.session_id AND n.pos > m.pos) "
+            "ORDER BY m.seq DESC LIMIT %(limit)s"
         )
-        rows = self._read(lambda c: c.execute(sql, (user_id, top, max(int(limit), 0))).fetchall())
+        every = (
+            "WITH RECURSIVE s(sid) AS ("
+            "SELECT MIN(session_id) FROM lgm_messages WHERE user_id = %(u)s "
+            "UNION ALL SELECT (SELECT session_id FROM lgm_messages WHERE user_id = %(u)s "
+            "AND session_id > s.sid ORDER BY session_id LIMIT 1) "
+            "FROM s WHERE s.sid IS NOT NULL), "
+            "l AS (SELECT s.sid, (SELECT seq FROM lgm_messages WHERE user_id = %(u)s "
+            "AND session_id = s.sid ORDER BY pos DESC LIMIT 1) AS seq "
+            "FROM s WHERE s.sid IS NOT NULL) "
+            "SELECT l.sid, m.pos + 1, m.ts, m.ts_offset, m.seq, f.ts, f.ts_offset "
+            "FROM l JOIN lgm_messages AS m ON m.seq = l.seq "
+            "LEFT JOIN lgm_messages AS f ON f.user_id = m.user_id "
+            "AND f.session_id = m.session_id AND f.pos = 0 "
+            "WHERE l.seq < %(top)s ORDER BY l.seq DESC LIMIT %(limit)s"
+        )
+        params: dict[str, object] = {"u": user_id, "top": top, "limit": limit}
+
+        def page(c: Connection) -> list[tuple]:
+            floor = c.execute(
+                "SELECT seq FROM lgm_messages WHERE user_id = %(u)s AND seq < %(top)s "
+                "ORDER BY seq DESC LIMIT 1 OFFSET %(walk)s",
+                {**params, "walk": self.SESSION_WALK},
+            ).fetchone()
+            rows = c.execute(walk, {**params, "floor": floor[0] if floor else 0}).fetchall()
+            if len(rows) < limit and floor is not None:  # the walk could not fill it
+                rows = c.execute(every, params).fetchall()
+            return rows
+
         out = []
-        for sid, n, ts, off, seq, fts, foff in rows:
+        for sid, n, ts, off, seq, fts, foff in self._read(page):
             last = q.from_db_time(ts, off)
             first = last if fts is None else q.from_db_time(fts, foff)
             out.append(SessionRow(sid, int(n), first, last, int(seq)))
