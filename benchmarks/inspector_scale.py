@@ -319,6 +319,9 @@ def measure(path: Path, args: argparse.Namespace) -> int:
             "search deep (50)": lambda i: ins.messages(
                 USER, query=searches[i], cursor=deep[i], limit=50
             ),
+            "search within a session (50)": lambda i: ins.messages(
+                USER, session_id=sessions[i], query=searches[i]
+            ),
             "message by id": lambda i: ins.message(USER, ids[i]),
         }
         active = [s.session_id for s in ins.sessions(USER, limit=50).items]

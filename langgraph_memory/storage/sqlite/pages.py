@@ -78,7 +78,8 @@ class SQLitePages(SQLiteLexicalIndex):
     ) -> list[tuple]:
         """The rows of the page of messages holding every term: first those whose
         postings wait in their rows (the newest), then the indexed ones, walking the
-        rarest term's posting list backwards and checking the others by key."""
+        rarest term's posting list backwards and checking the others by key (or, within
+        a session smaller than that list, the session's messages backwards)."""
         upto, waiting = self._unindexed(c, user_id)
         fresh = [
             seq
@@ -107,6 +108,25 @@ class SQLitePages(SQLiteLexicalIndex):
         if min(df.values()) == 0:
             return rows
         lead, *rest = sorted(terms, key=lambda t: df[t])
+        if session_id is not None:
+            size = c.execute(  # its latest message's place + 1 (pos closes up on delete)
+                "SELECT pos + 1 FROM messages INDEXED BY messages_session WHERE user_id = ? "
+                "AND session_id = ? ORDER BY pos DESC LIMIT 1",
+                (user_id, session_id),
+            ).fetchone()
+            if size is not None and size[0] < df[lead]:  # walk the session instead
+                checks = "".join(
+                    " AND EXISTS (SELECT 1 FROM postings o WHERE o.user_id = m.user_id "
+                    "AND o.term = ? AND o.seq = m.seq)"
+                    for _ in terms
+                )
+                rows += c.execute(
+                    f"SELECT {q.MSG_COLS} FROM messages m INDEXED BY messages_session "
+                    f"WHERE m.user_id = ? AND m.session_id = ? AND m.seq < ?{checks} "
+                    "ORDER BY m.pos DESC LIMIT ?",
+                    (user_id, session_id, min(top, upto + 1), *terms, limit - len(rows)),
+                ).fetchall()
+                return rows
         checks = "".join(
             " AND EXISTS (SELECT 1 FROM postings o WHERE o.user_id = p.user_id "
             "AND o.term = ? AND o.seq = p.seq)"
