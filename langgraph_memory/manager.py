@@ -11,6 +11,7 @@ API of its own, each one module of :mod:`langgraph_memory.parts`:
 ``mm.documents``   documents and the vector stores attached as knowledge
 ``mm.maintenance`` forget gate, consolidation, reflection, checks, quarantine
 ``mm.items``       what the graph adapters keep (store items, core blocks)
+``mm.inspect``     read-only pages of what a user's memory holds (the inspector)
 ================== =============================================================
 
 :class:`AsyncMemoryManager` is the same surface, awaitable (``mm.aio`` is the one of a
@@ -105,6 +106,7 @@ class MemoryManager:
         documents: :class:`~langgraph_memory.parts.documents.Documents`.
         maintenance: :class:`~langgraph_memory.parts.maintenance.Maintenance`.
         items: :class:`~langgraph_memory.parts.items.Items`.
+        inspect: :class:`~langgraph_memory.parts.inspect.Inspect`.
 
     Raises:
         TypeError: When an argument has the wrong type, or the backend lacks a
@@ -129,6 +131,7 @@ class MemoryManager:
         from langgraph_memory.parts.anchors import Anchors
         from langgraph_memory.parts.assembly import open_backend, wire
         from langgraph_memory.parts.documents import Documents
+        from langgraph_memory.parts.inspect import Inspect
         from langgraph_memory.parts.maintenance import Maintenance
         from langgraph_memory.parts.profile import Profile
         from langgraph_memory.parts.tasks import Tasks
@@ -171,6 +174,14 @@ class MemoryManager:
             self._life,
         )
         self.items = parts.items
+        self.inspect = Inspect(
+            parts.storage,
+            parts.hierarchy,
+            self.config.write,
+            self.config.hierarchy,
+            self.config.long_term.preference_threshold,
+            self._life,
+        )
         self._aio: AsyncMemoryManager | None = None
 
     @classmethod
@@ -626,6 +637,7 @@ class AsyncMemoryManager:
     def _bind(self, manager: MemoryManager) -> None:
         from langgraph_memory.parts.anchors import AsyncAnchors
         from langgraph_memory.parts.documents import AsyncDocuments
+        from langgraph_memory.parts.inspect import AsyncInspect
         from langgraph_memory.parts.items import AsyncItems
         from langgraph_memory.parts.maintenance import AsyncMaintenance
         from langgraph_memory.parts.profile import AsyncProfile
@@ -638,6 +650,7 @@ class AsyncMemoryManager:
         self.documents = AsyncDocuments(manager.documents)
         self.maintenance = AsyncMaintenance(manager.maintenance)
         self.items = AsyncItems(manager.items)
+        self.inspect = AsyncInspect(manager.inspect)
 
     @classmethod
     def from_manager(cls, manager: MemoryManager) -> AsyncMemoryManager:

@@ -15,9 +15,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from langgraph_memory.core.filters import Predicate
-from langgraph_memory.core.records import Message
+from langgraph_memory.core.records import Message, index_text
+from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.storage.capabilities import (
     ClaimQueue,
     EmbeddingCache,
@@ -30,7 +32,14 @@ from langgraph_memory.storage.capabilities import (
 )
 from langgraph_memory.storage.entries_records import RecordEntryIndex
 
-__all__ = ["StorageCore", "MemoryBackend", "Postings", "BackendStats"]
+__all__ = [
+    "StorageCore",
+    "MemoryBackend",
+    "Postings",
+    "BackendStats",
+    "SessionRow",
+    "MessageCounts",
+]
 
 
 @dataclass(slots=True)
@@ -41,6 +50,52 @@ class BackendStats:
     embedded: int
     sessions: int
     users: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A session as a store lists it: what its messages say about it.
+
+    Attributes:
+        session_id: The session.
+        messages: How many messages it holds.
+        first_at: Its first message's timestamp.
+        last_at: Its latest message's timestamp.
+        last_seq: Its latest message's ``seq`` (sessions are listed by it, newest first).
+    """
+
+    session_id: str
+    messages: int
+    first_at: datetime
+    last_at: datetime
+    last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class MessageCounts:
+    """A user's messages counted the cheap way (what an overview shows).
+
+    Attributes:
+        messages: Messages stored.
+        pending: Of them, those waiting for a vector (the background worker's queue).
+        sessions: Sessions with at least one message.
+    """
+
+    messages: int
+    pending: int
+    sessions: int
+
+
+#: No ``seq`` is this high: "before" it means "from the newest".
+NO_SEQ = 2**63 - 1
+
+
+def holds_terms(msg: Message, terms: Sequence[str]) -> bool:
+    """Whether a message's indexed text (:func:`~langgraph_memory.core.records.index_text`)
+    holds every one of ``terms`` (lexical terms, as :func:`~langgraph_memory.core.tokens.tokenize`
+    makes them)."""
+    own = set(tokenize(index_text(msg)))
+    return all(t in own for t in terms)
 
 
 class StorageCore(ABC):
@@ -122,6 +177,81 @@ class StorageCore(ABC):
     def filter_seqs(self, user_id: str, predicate: Predicate) -> set[int]:
         """Seqs of the user's messages that satisfy ``predicate``."""
         return {m.seq for m in self.iter_messages(user_id) if predicate(m)}
+
+    # -- pages of messages and sessions (for inspection) ---------------------------------
+    def message_page(
+        self,
+        user_id: str,
+        *,
+        session_id: str | None = None,
+        terms: Sequence[str] = (),
+        before: int | None = None,
+        limit: int = 50,
+    ) -> list[Message]:
+        """A page of the user's messages, newest first: those with a ``seq`` below
+        ``before`` (all when ``None``), of one session when given, holding every one of
+        ``terms`` (lexical terms) when given; at most ``limit``.
+
+        The next page is the one ``before`` the last message's ``seq``: every message is
+        on exactly one page, whatever is added meanwhile. This default reads the user's
+        messages whole; SQLite and PostgreSQL read one page by an index.
+
+        Example:
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> from datetime import datetime, timezone
+            >>> b = InMemoryBackend()
+            >>> when = datetime(2024, 5, 1, tzinfo=timezone.utc)
+            >>> for i in range(3):
+            ...     _ = b.insert_message(Message(f"m{i}", "ann", "s1", "user", "hi", when), [])
+            >>> [m.id for m in b.message_page("ann", limit=2)]
+            ['m2', 'm1']
+            >>> [m.id for m in b.message_page("ann", before=2)]
+            ['m0']
+        """
+        top = NO_SEQ if before is None else before
+        if session_id is not None:
+            pool = self.session_messages(user_id, session_id)
+        else:
+            pool = self.iter_messages(user_id)
+        out: list[Message] = []
+        for msg in reversed(pool):
+            if len(out) >= limit:
+                break
+            if msg.seq < top and (not terms or holds_terms(msg, terms)):
+                out.append(msg)
+        return out
+
+    def message_counts(self, user_id: str) -> MessageCounts:
+        """A user's messages, those pending and sessions, counted.
+
+        This default is :meth:`stats` (where ``pending`` counts the quarantined
+        messages too: they have no vector either); the bundled backends count without
+        reading the user's rows (SQLite: three indexes).
+        """
+        st = self.stats(user_id)
+        return MessageCounts(st.messages, st.messages - st.embedded, st.sessions)
+
+    def session_page(
+        self, user_id: str, *, before: int | None = None, limit: int = 20
+    ) -> list[SessionRow]:
+        """A page of the user's sessions, the most recently active first: those whose
+        latest message's ``seq`` is below ``before`` (all when ``None``), at most
+        ``limit``. The next page is the one ``before`` the last session's ``last_seq``.
+
+        This default reads the user's messages whole; SQLite and PostgreSQL walk the
+        newest messages by an index until the page is full.
+        """
+        top = NO_SEQ if before is None else before
+        rows: dict[str, list[Message]] = {}
+        for msg in self.iter_messages(user_id):
+            rows.setdefault(msg.session_id, []).append(msg)
+        out = [
+            SessionRow(sid, len(ms), ms[0].timestamp, ms[-1].timestamp, ms[-1].seq)
+            for sid, ms in rows.items()
+            if ms[-1].seq < top
+        ]
+        out.sort(key=lambda r: r.last_seq, reverse=True)
+        return out[: max(limit, 0)]
 
     # -- the durable queue --------------------------------------------------------------
     @abstractmethod

@@ -12,7 +12,14 @@ import numpy as np
 
 from langgraph_memory.core.records import Message, Record
 from langgraph_memory.retrieval.vectors import VectorMatrix
-from langgraph_memory.storage.base import BackendStats, MemoryBackend, Postings
+from langgraph_memory.storage.base import (
+    NO_SEQ,
+    BackendStats,
+    MemoryBackend,
+    MessageCounts,
+    Postings,
+    SessionRow,
+)
 from langgraph_memory.storage.capabilities import RecordValue, check_where, record_matches
 from langgraph_memory.storage.entries_memory import InMemoryEntryIndex
 
@@ -130,6 +137,64 @@ class InMemoryBackend(InMemoryEntryIndex, MemoryBackend):
             if last is not None:
                 seqs = seqs[-last:] if last > 0 else []
             return [_copy(u.by_seq[s]) for s in seqs]
+
+    def message_page(
+        self,
+        user_id: str,
+        *,
+        session_id: str | None = None,
+        terms: Sequence[str] = (),
+        before: int | None = None,
+        limit: int = 50,
+    ) -> list[Message]:
+        top = NO_SEQ if before is None else before
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None:
+                return []
+            if session_id is not None:
+                pool: Sequence[int] = u.sessions.get(session_id, [])
+            else:
+                pool = list(u.by_seq)  # in seq order (inserted so)
+            lists = [u.postings.get(t, {}) for t in terms]
+            out: list[Message] = []
+            for seq in reversed(pool):
+                if len(out) >= limit:
+                    break
+                if seq < top and all(seq in plist for plist in lists):
+                    out.append(_copy(u.by_seq[seq]))
+            return out
+
+    def message_counts(self, user_id: str) -> MessageCounts:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None:
+                return MessageCounts(0, 0, 0)
+            pending = sum(1 for m in self._pending.values() if m.user_id == user_id)
+            return MessageCounts(len(u.by_seq), pending, len(u.sessions))
+
+    def session_page(
+        self, user_id: str, *, before: int | None = None, limit: int = 20
+    ) -> list[SessionRow]:
+        top = NO_SEQ if before is None else before
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None:
+                return []
+            last = sorted(
+                ((seqs[-1], sid) for sid, seqs in u.sessions.items() if seqs and seqs[-1] < top),
+                reverse=True,
+            )[: max(limit, 0)]
+            return [
+                SessionRow(
+                    sid,
+                    len(u.sessions[sid]),
+                    u.by_seq[u.sessions[sid][0]].timestamp,
+                    u.by_seq[seq].timestamp,
+                    seq,
+                )
+                for seq, sid in last
+            ]
 
     def neighbors_many(
         self, user_id: str, seqs: Sequence[int], window: int

@@ -1,5 +1,5 @@
-"""The SQLite embedding cache: a rowid table keyed by an index (the last migration), and
-a store from before it opens with its cached vectors."""
+"""The SQLite embedding cache: a rowid table keyed by an index (a migration of its own),
+and a store from before it opens with its cached vectors."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from langgraph_memory.storage.sqlite.sql import MIGRATIONS
 
 def test_a_cache_from_before_the_rowid_table_keeps_its_vectors(tmp_path: Path) -> None:
     con = sqlite3.connect(tmp_path / "memory.sqlite3")
-    before = len(MIGRATIONS) - 1
+    before = next(i for i, m in enumerate(MIGRATIONS) if "embedding_cache_rows" in m)
     con.executescript("".join(MIGRATIONS[:before]))
     con.execute("CREATE TABLE lgm_migrations (v INTEGER PRIMARY KEY)")
     con.executemany("INSERT INTO lgm_migrations (v) VALUES (?)", [(v,) for v in range(before)])

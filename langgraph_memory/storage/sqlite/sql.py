@@ -135,6 +135,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE embedding_cache_rows RENAME TO embedding_cache;
     CREATE UNIQUE INDEX embedding_cache_key ON embedding_cache (hash, model);
     """,
+    # A user's messages newest first, a page at a time (the inspector, see
+    # storage.sqlite.pages): without it a page sorted all of the user's messages, or
+    # walked every user's to find one's.
+    """
+    CREATE INDEX messages_user ON messages (user_id, seq);
+    """,
 ]
 
 #: Record data fields with an expression index (migration 5), and the index.
