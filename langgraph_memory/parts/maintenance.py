@@ -211,10 +211,18 @@ class Maintenance:
             ValueError: When an argument is invalid or the gate refuses the content.
 
         Example:
-            >>> prep = mm.maintenance.prepare_message
-            >>> m = prep("u1", "s1", "user", "mail a@b.io")  # doctest: +SKIP
-            >>> m["content"], sorted(m)[:3]  # doctest: +SKIP
-            ('mail [EMAIL]', ['content', 'message_id', 'metadata'])
+            >>> from langgraph_memory import MemoryManager
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> from langgraph_memory.embeddings import HashingEmbeddings
+            >>> mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
+            >>> m = mm.maintenance.prepare_message("u1", "s1", "user", "mail a@b.io")
+            >>> m["content"], mm.stats("u1")["messages"]
+            ('mail [EMAIL]', 0)
+            >>> mm.add_message(**m) == mm.add_message(**m) == m["message_id"]
+            True
+            >>> mm.stats("u1")["messages"]
+            1
+            >>> mm.close()
         """
         self._life.check()
         msg = self._write.message(
