@@ -88,6 +88,13 @@ class RedisServer:
                 self.proc.wait(10)
         self.proc = None
 
+    def kill(self) -> None:
+        """SIGKILL it (a crash: only what its append-only file has survives)."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
     def restart(self) -> None:
         self.stop()
         self.start()

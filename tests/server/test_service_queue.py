@@ -272,3 +272,28 @@ def test_no_write_reaches_another_tenant(svc: dict[str, Any]) -> None:
         assert texts and all(t.startswith(mine) for t in texts), texts
         ctx = _post(svc, key, "/v1/users/zoe/context", {"query": "secret", "session_id": "s"})
         assert theirs not in ctx.text and mine in ctx.text
+
+
+def test_a_broker_crash_keeps_acknowledged_writes_and_a_down_broker_answers_503(
+    svc: dict[str, Any],
+) -> None:
+    key, server = svc["t"].acme, svc["server"]
+    for i in range(2):
+        body = {"session_id": "s", "role": "user", "content": f"before the restart {i}"}
+        assert _post(svc, key, "/v1/users/fay/messages", body).status_code == 201
+    server.kill()  # a crash: the acknowledged writes were in its append-only file
+    server.start()
+    assert svc["q"].outstanding(user="acme:fay") == 2
+    server.stop()
+    try:
+        body = {"session_id": "s", "role": "user", "content": "while it is down"}
+        r = _post(svc, key, "/v1/users/fay/messages", body)
+        assert r.status_code == 503, r.text
+        assert r.json()["type"] == "/problems/queue-unavailable"
+        assert int(r.headers["retry-after"]) >= 1
+    finally:
+        server.start()
+    body = {"session_id": "s", "role": "user", "content": "after the restart"}
+    assert _post(svc, key, "/v1/users/fay/messages", body).status_code == 201
+    _drain(svc)
+    assert _count(svc, "acme:fay") == 3
