@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pg_server
 import pytest
 from live_service import Tenants, auth, serving
 from redis_server import MISSING, redis_server
@@ -98,12 +99,12 @@ def _count(svc: dict[str, Any], store_uid: str) -> int:
     return n
 
 
-def _worker_cli(svc: dict[str, Any], *extra: str) -> subprocess.Popen[str]:
+def _worker_cli(svc: dict[str, Any], *extra: str, prefix: str = PREFIX) -> subprocess.Popen[str]:
+    store = list(extra) if "--postgres" in extra else ["--path", str(svc["root"]), *extra]
     cmd = [
         sys.executable, "-m", "langgraph_memory.integrations.cli.commands", "worker",
-        "--broker", svc["server"].url, "--path", str(svc["root"]), "--hashing",
-        "--queue-prefix", PREFIX, "--claim-idle", str(CLAIM_IDLE), "--max-attempts",
-        str(ATTEMPTS), *extra,
+        "--broker", svc["server"].url, "--hashing", "--queue-prefix", prefix,
+        "--claim-idle", str(CLAIM_IDLE), "--max-attempts", str(ATTEMPTS), *store,
     ]  # fmt: skip
     return subprocess.Popen(
         cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env()
@@ -297,3 +298,34 @@ def test_a_broker_crash_keeps_acknowledged_writes_and_a_down_broker_answers_503(
     assert _post(svc, key, "/v1/users/fay/messages", body).status_code == 201
     _drain(svc)
     assert _count(svc, "acme:fay") == 3
+
+
+def test_two_workers_on_one_postgres_store_each_write_once(
+    svc: dict[str, Any], pg_databases: pg_server.TestDatabases
+) -> None:
+    from langgraph_memory.integrations.queue import WriteQueue
+    from langgraph_memory.integrations.server import create_app
+
+    url, prefix = pg_databases.new_database(), "lgm:pg"
+    queue = WriteQueue.from_url(svc["server"].url, prefix=prefix)
+    keys = svc["t"].keys
+    app = create_app(keys=keys, postgres=url, broker=queue, embeddings=HashingEmbeddings())
+    workers = [_worker_cli(svc, "--postgres", url, "--batch", "4", prefix=prefix) for _ in "ab"]
+    try:
+        with serving(app, log_level="warning") as base, httpx.Client(base_url=base) as c:
+            for i in range(24):
+                body = {"session_id": "s", "role": "user", "content": f"pg note {i}"}
+                r = c.post("/v1/users/gil/messages", json=body, headers=auth(svc["t"].acme))
+                assert r.status_code == 201, r.text
+            r = c.post("/v1/flush", json={"timeout": 60}, headers=auth(svc["t"].acme), timeout=70)
+            assert r.status_code == 200, r.text
+            assert app.state.service.memory.stats("acme:gil")["messages"] == 24
+    finally:
+        errs = []
+        for w in workers:
+            w.send_signal(signal.SIGTERM)
+            errs.append(w.communicate(timeout=30)[1])
+        queue.close()
+    # the consumer group hands each write to one worker: their counts add up to 24
+    counts = [int(e.rsplit("stopped: ", 1)[1].split()[0]) for e in errs]
+    assert sum(counts) == 24, errs
