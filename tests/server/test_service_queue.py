@@ -16,8 +16,9 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,13 @@ def _drain(svc: dict[str, Any], timeout: float = 20.0) -> None:
     while svc["q"].outstanding() > 0:
         assert time.monotonic() < deadline, "the worker did not drain the queue"
         svc["worker"].run_once()
+
+
+def _wait(check: Callable[[], bool], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
 
 
 def _count(svc: dict[str, Any], store_uid: str) -> int:
@@ -285,6 +293,9 @@ def test_a_broker_crash_keeps_acknowledged_writes_and_a_down_broker_answers_503(
     server.kill()  # a crash: the acknowledged writes were in its append-only file
     server.start()
     assert svc["q"].outstanding(user="acme:fay") == 2
+    running = threading.Thread(target=svc["worker"].run)  # it waits out the outage
+    running.start()
+    _wait(lambda: svc["q"].outstanding(user="acme:fay") == 0)
     server.stop()
     try:
         body = {"session_id": "s", "role": "user", "content": "while it is down"}
@@ -292,11 +303,19 @@ def test_a_broker_crash_keeps_acknowledged_writes_and_a_down_broker_answers_503(
         assert r.status_code == 503, r.text
         assert r.json()["type"] == "/problems/queue-unavailable"
         assert int(r.headers["retry-after"]) >= 1
+        r = _post(svc, key, "/v1/flush", {"timeout": 5})  # cannot tell: 503, not a hang
+        assert r.status_code == 503 and r.json()["type"] == "/problems/queue-unavailable"
     finally:
         server.start()
-    body = {"session_id": "s", "role": "user", "content": "after the restart"}
-    assert _post(svc, key, "/v1/users/fay/messages", body).status_code == 201
-    _drain(svc)
+    try:
+        body = {"session_id": "s", "role": "user", "content": "after the restart"}
+        assert _post(svc, key, "/v1/users/fay/messages", body).status_code == 201
+        # the running worker reconnects by itself: the flush sees the write stored
+        assert _post(svc, key, "/v1/flush", {"timeout": 30}).status_code == 200
+    finally:
+        svc["worker"].stop()
+        running.join(30)
+        svc["worker"].stop_event.clear()
     assert _count(svc, "acme:fay") == 3
 
 

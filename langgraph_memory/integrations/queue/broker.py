@@ -32,7 +32,8 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -298,7 +299,8 @@ class WriteQueue:
         args: list[Any] = [self.max_backlog, tenant, len(writes)]
         for user, body in writes:
             args += [user, json.dumps(body, ensure_ascii=False, separators=(",", ":"))]
-        out = self._call(self._publish, [self.stream, self.backlog], args)
+        with self._reachable():
+            out = self._publish(keys=[self.stream, self.backlog], args=args)
         if out == -1:
             raise QueueFull(
                 f"the write queue is full ({self.max_backlog} writes waiting for the "
@@ -307,11 +309,13 @@ class WriteQueue:
             )
         return [str(i) for i in out]
 
-    def _call(self, script: Any, keys: list[str], args: list[Any]) -> Any:
+    @contextmanager
+    def _reachable(self) -> Iterator[None]:
+        """Turn the broker's connection errors into :class:`QueueUnavailable`."""
         import redis
 
         try:
-            return script(keys=keys, args=args)
+            yield
         except (redis.ConnectionError, redis.TimeoutError) as exc:
             raise QueueUnavailable(
                 f"the write queue does not answer ({type(exc).__name__})", self.retry_after_s
@@ -320,9 +324,14 @@ class WriteQueue:
     # -- the backlog ----------------------------------------------------------------------
     def outstanding(self, tenant: str | None = None, user: str | None = None) -> int:
         """Writes published and not yet settled (stored or dead-lettered): of a user (store
-        id), of a tenant, or of everyone."""
+        id), of a tenant, or of everyone.
+
+        Raises:
+            QueueUnavailable: When the broker does not answer.
+        """
         field = f"u:{user}" if user is not None else f"t:{tenant}" if tenant is not None else "*"
-        return int(self.client.hget(self.backlog, field) or 0)
+        with self._reachable():
+            return int(self.client.hget(self.backlog, field) or 0)
 
     def wait_drained(self, tenant: str | None = None, timeout: float = 60.0) -> None:
         """Wait until every write of ``tenant`` (or of everyone) published before the call
@@ -330,6 +339,7 @@ class WriteQueue:
 
         Raises:
             TimeoutError: When ``timeout`` seconds pass first.
+            QueueUnavailable: When the broker does not answer.
         """
         deadline = time.monotonic() + timeout
         pause = 0.005
@@ -347,6 +357,10 @@ class WriteQueue:
         """Writes for ``consumer``: first those another worker left unacknowledged for
         ``claim_idle_s`` (a dead worker's, or failed ones due for a retry), else new ones,
         waiting at most ``block_s`` for them."""
+        with self._reachable():
+            return self._take(consumer, count, block_s)
+
+    def _take(self, consumer: str, count: int, block_s: float) -> list[Delivery]:
         idle_ms = int(self.claim_idle_s * 1000)
         stale = self.client.xpending_range(
             self.stream, GROUP, min="-", max="+", count=count, idle=idle_ms
@@ -382,29 +396,32 @@ class WriteQueue:
         """Settle a stored write: acknowledge it, drop it from the stream and the backlog.
         Returns ``False`` when it was settled already (by another worker)."""
         keys = [self.stream, self.backlog, self.errors, self.dead]
-        return bool(self._settle(keys=keys, args=[GROUP, d.entry_id, d.tenant, d.user]))
+        with self._reachable():
+            return bool(self._settle(keys=keys, args=[GROUP, d.entry_id, d.tenant, d.user]))
 
     def fail(self, d: Delivery, error: str) -> bool:
         """Record that ``d`` failed; dead-letter it when it has had ``max_attempts``
         deliveries (returns ``True`` then), else leave it for a retry after
         ``claim_idle_s``."""
         if d.attempts < self.max_attempts:
-            self.client.hset(self.errors, d.entry_id, error)
+            with self._reachable():
+                self.client.hset(self.errors, d.entry_id, error)
             return False
         self.dead_letter(d, error)
         return True
 
     def dead_letter(self, d: Delivery, error: str | None = None) -> None:
         """Move ``d`` to the dead-letter stream (with ``error``, or its last recorded one)."""
-        if error is None:
-            error = self.client.hget(self.errors, d.entry_id) or (
-                f"delivered {d.attempts} times without an acknowledgement "
-                "(the worker stopped while storing it)"
-            )
-        at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        keys = [self.stream, self.backlog, self.errors, self.dead]
-        args = [GROUP, d.entry_id, d.tenant, d.user, d.raw, error, d.attempts, at]
-        self._settle(keys=keys, args=args)
+        with self._reachable():
+            if error is None:
+                error = self.client.hget(self.errors, d.entry_id) or (
+                    f"delivered {d.attempts} times without an acknowledgement "
+                    "(the worker stopped while storing it)"
+                )
+            at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            keys = [self.stream, self.backlog, self.errors, self.dead]
+            args = [GROUP, d.entry_id, d.tenant, d.user, d.raw, error, d.attempts, at]
+            self._settle(keys=keys, args=args)
         log.warning("write %s dead-lettered after %d attempts: %s", d.entry_id, d.attempts, error)
 
     # -- what failed ----------------------------------------------------------------------

@@ -22,7 +22,7 @@ import os
 import socket
 import threading
 
-from langgraph_memory.integrations.queue.broker import Delivery, WriteQueue
+from langgraph_memory.integrations.queue.broker import Delivery, QueueUnavailable, WriteQueue
 from langgraph_memory.manager import MemoryManager
 
 __all__ = ["QueueWorker"]
@@ -43,6 +43,9 @@ class QueueWorker:
             acknowledged anyway (it is stored: the memory's own queue finishes it).
     """
 
+    #: The longest wait between two tries while the broker does not answer.
+    MAX_PAUSE_S = 5.0
+
     def __init__(
         self,
         queue: WriteQueue,
@@ -62,9 +65,19 @@ class QueueWorker:
 
     def run(self, *, until_idle: bool = False) -> None:
         """Consume until :meth:`stop` (or, with ``until_idle``, until a wait finds
-        nothing)."""
+        nothing). While the broker does not answer it waits (1 s, doubling up to
+        :attr:`MAX_PAUSE_S`) and tries again: what it stored and could not acknowledge
+        is redelivered and stored once."""
+        pause = 1.0
         while not self.stop_event.is_set():
-            n = self.run_once()
+            try:
+                n = self.run_once()
+            except QueueUnavailable as exc:
+                log.warning("%s; trying again in %.0f s", exc, pause)
+                self.stop_event.wait(pause)
+                pause = min(pause * 2, self.MAX_PAUSE_S)
+                continue
+            pause = 1.0
             if n == 0 and until_idle:
                 return
 
