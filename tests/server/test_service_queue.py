@@ -1,13 +1,15 @@
 """The queue-fed write path on a real Redis: the API publishes, workers store.
 
 One ``redis-server`` (append-only file on) on loopback and one service (SQLite in a tmp
-dir, ``HashingEmbeddings``) on a real uvicorn for the module; workers are the
-``langgraph-memory worker`` command in a child process, or a :class:`QueueWorker` over
-a second manager on the same store. Checked: a write the API acknowledged is stored
-exactly once; a worker SIGKILLed after storing and before acknowledging loses nothing
-and stores nothing twice; a write failing every time is dead-lettered after
-``max_attempts`` and shown in ``stats``; a full queue answers 503 with ``Retry-After``
-and publishes nothing; one tenant's writes never reach another's memory.
+dir, ``HashingEmbeddings``) on a real uvicorn for the module; the worker is a
+:class:`QueueWorker` over a second manager on the same store, and on PostgreSQL two
+``langgraph-memory worker`` commands in child processes. Checked: a write the API
+acknowledged is stored exactly once; a worker SIGKILLed after storing and before
+acknowledging loses nothing and stores nothing twice; a write failing every time is
+dead-lettered after ``max_attempts`` and shown in ``stats``; a full queue answers 503
+with ``Retry-After`` and publishes nothing; a Redis SIGKILLed keeps what it
+acknowledged, a Redis down answers 503 and a running worker waits it out; one tenant's
+writes never reach another's memory.
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ def _worker_cli(svc: dict[str, Any], *extra: str, prefix: str = PREFIX) -> subpr
     )
 
 
-def test_acked_writes_are_stored_once_by_the_worker_command(svc: dict[str, Any]) -> None:
+def test_acked_writes_are_stored_once_by_a_worker(svc: dict[str, Any]) -> None:
     key = svc["t"].acme
     r = _post(svc, key, "/v1/users/ann/messages", {"session_id": "s1", "role": "user",
               "content": "我对花生过敏，请记住。"})  # fmt: skip
@@ -140,15 +142,17 @@ def test_acked_writes_are_stored_once_by_the_worker_command(svc: dict[str, Any])
     r = _post(svc, key, "/v1/users/ann/messages", {"session_id": "s1", "role": "user",
               "content": "note 0", "message_id": "n0"})  # fmt: skip
     assert r.status_code == 201
-    proc = _worker_cli(svc)
-    try:
+    worker, before = svc["worker"], svc["worker"].stored
+    running = threading.Thread(target=worker.run)
+    running.start()
+    try:  # the flush waits for the running worker to store the queued writes
         r = _post(svc, key, "/v1/flush", {"timeout": 60})
         assert r.status_code == 200 and r.json() == {"flushed": True}, r.text
     finally:
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 0, err
-    assert "7 stored" in err, err
+        worker.stop()
+        running.join(30)
+        worker.stop_event.clear()
+    assert worker.stored - before == 7  # 7 writes acknowledged, one of them a repeat
     assert _count(svc, "acme:ann") == 6
     hits = _post(svc, key, "/v1/users/ann/search", {"query": "花生过敏", "k": 1}).json()["hits"]
     assert hits and hits[0]["text"] == "我对花生过敏，请记住。"
@@ -319,17 +323,23 @@ def test_a_broker_crash_keeps_acknowledged_writes_and_a_down_broker_answers_503(
     assert _count(svc, "acme:fay") == 3
 
 
-def test_two_workers_on_one_postgres_store_each_write_once(
+def test_a_worker_command_and_a_worker_on_one_postgres_store_each_write_once(
     svc: dict[str, Any], pg_databases: pg_server.TestDatabases
 ) -> None:
-    from langgraph_memory.integrations.queue import WriteQueue
+    from langgraph_memory.integrations.queue import QueueWorker, WriteQueue
     from langgraph_memory.integrations.server import create_app
 
     url, prefix = pg_databases.new_database(), "lgm:pg"
     queue = WriteQueue.from_url(svc["server"].url, prefix=prefix)
-    keys = svc["t"].keys
-    app = create_app(keys=keys, postgres=url, broker=queue, embeddings=HashingEmbeddings())
-    workers = [_worker_cli(svc, "--postgres", url, "--batch", "4", prefix=prefix) for _ in "ab"]
+    app = create_app(keys=svc["t"].keys, postgres=url, broker=queue, embeddings=HashingEmbeddings())
+    command = _worker_cli(svc, "--postgres", url, "--batch", "4", prefix=prefix)
+    assert command.stderr is not None
+    ready = command.stderr.readline()  # printed once it consumes (signals handled)
+    assert "consuming" in ready, (ready, command.stderr.read())
+    mm = MemoryManager.from_conn_string(url, embeddings=HashingEmbeddings())
+    beside = QueueWorker(WriteQueue.from_url(svc["server"].url, prefix=prefix), mm, batch=4)
+    running = threading.Thread(target=beside.run)
+    running.start()
     try:
         with serving(app, log_level="warning") as base, httpx.Client(base_url=base) as c:
             for i in range(24):
@@ -340,11 +350,13 @@ def test_two_workers_on_one_postgres_store_each_write_once(
             assert r.status_code == 200, r.text
             assert app.state.service.memory.stats("acme:gil")["messages"] == 24
     finally:
-        errs = []
-        for w in workers:
-            w.send_signal(signal.SIGTERM)
-            errs.append(w.communicate(timeout=30)[1])
+        command.send_signal(signal.SIGTERM)
+        err = command.communicate(timeout=30)[1]
+        beside.stop()
+        running.join(30)
+        mm.close()
+        beside.queue.close()
         queue.close()
+    assert command.returncode == 0, err
     # the consumer group hands each write to one worker: their counts add up to 24
-    counts = [int(e.rsplit("stopped: ", 1)[1].split()[0]) for e in errs]
-    assert sum(counts) == 24, errs
+    assert int(err.rsplit("stopped: ", 1)[1].split()[0]) + beside.stored == 24, err
