@@ -368,10 +368,8 @@ class WriteQueue:
         if stale:
             times = {p["message_id"]: int(p["times_delivered"]) for p in stale}
             claimed = self.client.xclaim(self.stream, GROUP, consumer, idle_ms, list(times))
+            # one another worker claimed in between is not returned (its idle time reset)
             got = [self._delivery(eid, f, times.get(eid, 0) + 1) for eid, f in claimed if f]
-            gone = [eid for eid in times if eid not in {e for e, f in claimed if f}]
-            for eid in gone:  # deleted from the stream while pending: nothing to do
-                self.client.xack(self.stream, GROUP, eid)
             if got:
                 return got
         resp = self.client.xreadgroup(
