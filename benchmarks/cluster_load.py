@@ -6,7 +6,9 @@ its write-ack percentiles are the reference). Then it starts ``redis-server``
 ``--hashing``) and ``langgraph-memory worker`` as child processes, and runs
 ``--clients`` threads for ``--seconds``: each writes messages (its own ``message_id``s,
 the tenant's marker in the text) for users of two tenants and, every fifth request,
-asks a context. Once, mid-run, the worker is SIGKILLed and started again. At the end
+asks a context. Mid-run the worker, then Redis, then the API are SIGKILLed and
+started again 1 s later (the seconds until a write is acknowledged again are printed;
+refused writes are retried by the clients, never counted as acknowledged). At the end
 it flushes, reads every stored message id from the SQLite file and compares them with
 the acknowledged ones:
 
@@ -45,7 +47,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from redis_server import MISSING, redis_server  # noqa: E402
+from redis_server import MISSING, RedisServer, redis_server  # noqa: E402
 
 from langgraph_memory.integrations.server.keys import KeyFile  # noqa: E402
 
@@ -106,7 +108,13 @@ def client(url: str, keys: dict[str, str], load: Load, stop: threading.Event, n:
             if i % 5 == 0:
                 t = time.perf_counter()
                 q = {"query": "what did I say about tea", "session_id": "s"}
-                r = c.post(f"/v1/users/{user}/context", headers=head, json=q)
+                try:
+                    r = c.post(f"/v1/users/{user}/context", headers=head, json=q)
+                except httpx.HTTPError:  # the API is down (a fault under test)
+                    with load.lock:
+                        load.errors += 1
+                    stop.wait(0.2)
+                    continue
                 if r.status_code == 200:
                     with load.lock:
                         load.context_s.append(time.perf_counter() - t)
@@ -125,6 +133,7 @@ def client(url: str, keys: dict[str, str], load: Load, stop: threading.Event, n:
             except httpx.HTTPError:
                 with load.lock:
                     load.errors += 1
+                stop.wait(0.2)
                 continue
             if r.status_code == 201:
                 with load.lock:
@@ -152,10 +161,33 @@ def wait_ready(url: str, api: subprocess.Popen[bytes], log: Path) -> None:
         time.sleep(0.1)
 
 
-def run(tmp: Path, broker: str | None, seconds: float, clients: int) -> tuple[Load, bool]:
-    """One load run; with ``broker``, through the queue with a worker SIGKILLed once,
-    else on the memory's own queue (the baseline). Returns the tallies and whether the
-    acknowledged ids are all stored once with no leak (printing the figures)."""
+def serving_again(url: str, key: str, load: Load, limit: float = 60.0) -> float:
+    """Seconds until the API acknowledges a write again (that write is counted as acked)."""
+    t0 = time.monotonic()
+    with httpx.Client(base_url=url, timeout=5) as c:
+        while time.monotonic() - t0 < limit:
+            mid = f"probe-{uuid.uuid4().hex}"
+            body = {"session_id": "s", "role": "user", "message_id": mid,
+                    "content": f"[{TENANTS[0]}] probe"}  # fmt: skip
+            try:
+                r = c.post("/v1/users/u0/messages", json=body,
+                           headers={"Authorization": f"Bearer {key}"})  # fmt: skip
+                if r.status_code == 201:
+                    with load.lock:
+                        load.acked.setdefault(f"{TENANTS[0]}:u0", set()).add(mid)
+                    return time.monotonic() - t0
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+    return float("inf")
+
+
+def run(tmp: Path, redis: RedisServer | None, seconds: float, clients: int) -> tuple[Load, bool]:
+    """One load run; with ``redis``, through the queue, with one fault of each kind (a
+    worker, Redis and the API SIGKILLed and started again), else on the memory's own
+    queue (the baseline). Returns the tallies and whether the acknowledged ids are all
+    stored once with no leak (printing the figures)."""
+    broker = redis.url if redis is not None else None
     root, logs = tmp / ("queued" if broker else "embedded"), tmp / "logs"
     root.mkdir()
     logs.mkdir(exist_ok=True)
@@ -166,10 +198,10 @@ def run(tmp: Path, broker: str | None, seconds: float, clients: int) -> tuple[Lo
     api_args = cli("serve", "--path", str(root), "--hashing", "--port", str(port),
                    "--log-level", "warning", *(queue if broker else []))  # fmt: skip
     log = logs / f"api-{root.name}.log"
-    api = subprocess.Popen(api_args, env=env(), stdout=subprocess.DEVNULL, stderr=log.open("wb"))
+    api = subprocess.Popen(api_args, env=env(), stdout=subprocess.DEVNULL, stderr=log.open("ab"))
     worker = start_worker(broker, root, logs / "worker.log") if broker else None
     url = f"http://127.0.0.1:{port}"
-    killed_at = None
+    faults: list[str] = []
     try:
         wait_ready(url, api, log)
         load, stop = Load(), threading.Event()
@@ -179,13 +211,33 @@ def run(tmp: Path, broker: str | None, seconds: float, clients: int) -> tuple[Lo
         t0 = time.monotonic()
         for t in threads:
             t.start()
-        if worker is not None and broker is not None:
-            stop.wait(seconds * 0.4)
+        if worker is not None and broker is not None and redis is not None:
+            stop.wait(seconds * 0.25)
             os.kill(worker.pid, signal.SIGKILL)  # mid-batch, most likely
             worker.wait(30)
-            killed_at = time.monotonic() - t0
+            at = time.monotonic() - t0
             stop.wait(1.0)
             worker = start_worker(broker, root, logs / "worker.log")
+            faults.append(f"worker SIGKILLed at {at:.1f} s, restarted 1 s later")
+            stop.wait(max(0.0, seconds * 0.5 - (time.monotonic() - t0)))
+            redis.kill()
+            at = time.monotonic() - t0
+            stop.wait(1.0)
+            redis.start()
+            back = serving_again(url, keys[TENANTS[0]], load)
+            faults.append(f"Redis SIGKILLed at {at:.1f} s, restarted 1 s later, "
+                          f"writes acknowledged again {back:.2f} s after")  # fmt: skip
+            stop.wait(max(0.0, seconds * 0.75 - (time.monotonic() - t0)))
+            os.kill(api.pid, signal.SIGKILL)
+            api.wait(30)
+            at = time.monotonic() - t0
+            stop.wait(1.0)
+            api = subprocess.Popen(
+                api_args, env=env(), stdout=subprocess.DEVNULL, stderr=log.open("ab")
+            )
+            back = serving_again(url, keys[TENANTS[0]], load)
+            faults.append(f"API SIGKILLed at {at:.1f} s, restarted 1 s later, "
+                          f"writes acknowledged again {back:.2f} s after its start")  # fmt: skip
         stop.wait(max(0.0, seconds - (time.monotonic() - t0)))
         stop.set()
         for t in threads:
@@ -216,13 +268,15 @@ def run(tmp: Path, broker: str | None, seconds: float, clients: int) -> tuple[Lo
     found = sum(len(load.acked[u] & set(stored.get(u, {}))) for u in load.acked)
     dup = sum(n - 1 for c in stored.values() for n in c.values() if n > 1)
     if broker:
-        print(f"queued: 1 API + 1 worker, redis-server, {clients} clients, {elapsed:.0f} s; "
-              f"worker SIGKILLed at {killed_at:.1f} s, restarted 1 s later")  # fmt: skip
+        print(f"queued: 1 API + 1 worker, redis-server, {clients} clients, {elapsed:.0f} s")
+        for f in faults:
+            print(f"  fault: {f}")
     else:
         print(f"baseline: 1 API on the memory's own queue, {clients} clients, {elapsed:.0f} s")
     print(f"  writes: {len(load.write_s) / elapsed:.0f}/s, ack {pct(load.write_s)}")
     print(f"  contexts: {len(load.context_s) / elapsed:.0f}/s, {pct(load.context_s)}")
-    print(f"  503 refusals (retried): {load.refused}; other errors: {load.errors}; "
+    print(f"  503 refusals (retried): {load.refused}; connection errors and others (the API "
+          f"down): {load.errors}; "
           f"flushed {drain_s:.1f} s after the load stopped")  # fmt: skip
     load.totals = (acked, found, dup)
     return load, acked == found and dup == 0 and load.leaked == 0
@@ -242,7 +296,7 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="lgm-cluster-"))
     base, _ = run(tmp, None, args.seconds / 2, args.clients)
     with redis_server() as rs:
-        load, ok = run(tmp, rs.url, args.seconds, args.clients)
+        load, ok = run(tmp, rs, args.seconds, args.clients)
     if base.write_s and load.write_s:
         ratio = np.percentile(load.write_s, 95) / np.percentile(base.write_s, 95)
         print(f"write-ack p95, queued / baseline: {ratio:.2f}")
