@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -294,9 +295,12 @@ def main() -> int:
         print(f"skipped: {MISSING}")
         return 0
     tmp = Path(tempfile.mkdtemp(prefix="lgm-cluster-"))
-    base, _ = run(tmp, None, args.seconds / 2, args.clients)
-    with redis_server() as rs:
-        load, ok = run(tmp, rs, args.seconds, args.clients)
+    try:
+        base, _ = run(tmp, None, args.seconds / 2, args.clients)
+        with redis_server() as rs:
+            load, ok = run(tmp, rs, args.seconds, args.clients)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     if base.write_s and load.write_s:
         ratio = np.percentile(load.write_s, 95) / np.percentile(base.write_s, 95)
         print(f"write-ack p95, queued / baseline: {ratio:.2f}")
