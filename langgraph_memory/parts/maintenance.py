@@ -177,6 +177,68 @@ class Maintenance:
         if chinese:
             load_chinese()
 
+    def prepare_message(
+        self,
+        user_id: str,
+        session_id: str,
+        role: str,
+        content: str,
+        *,
+        name: str | None = None,
+        timestamp: Any = None,
+        message_id: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        field: str = "content",
+    ) -> dict[str, Any]:
+        """Validate a message as ``add_message`` would and pass it through the
+        sensitivity gate, storing nothing: what a queue carries to the process that
+        stores it (``add_message(**prepared)`` stores it, idempotently by its id).
+
+        The id is generated when none is given and the timestamp is fixed to now when
+        none is given, so storing the result twice stores one message.
+
+        Args:
+            user_id, session_id, role, content, name, timestamp, message_id, metadata:
+                As ``add_message`` takes them.
+            field: The field a refusal of the content names.
+
+        Returns:
+            ``add_message``'s keyword arguments, JSON-serialisable (the timestamp as
+            ISO 8601, the content and metadata redacted).
+
+        Raises:
+            TypeError: When an argument has the wrong type.
+            ValueError: When an argument is invalid or the gate refuses the content.
+
+        Example:
+            >>> from langgraph_memory import MemoryManager
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> from langgraph_memory.embeddings import HashingEmbeddings
+            >>> mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
+            >>> m = mm.maintenance.prepare_message("u1", "s1", "user", "mail a@b.io")
+            >>> m["content"], mm.stats("u1")["messages"]
+            ('mail [EMAIL]', 0)
+            >>> mm.add_message(**m) == mm.add_message(**m) == m["message_id"]
+            True
+            >>> mm.stats("u1")["messages"]
+            1
+            >>> mm.close()
+        """
+        self._life.check()
+        msg = self._write.message(
+            user_id, session_id, role, content, name, timestamp, message_id, metadata, field
+        )
+        return {
+            "user_id": msg.user_id,
+            "session_id": msg.session_id,
+            "role": msg.role,
+            "content": msg.content,
+            "name": msg.name,
+            "timestamp": msg.timestamp.isoformat(),
+            "message_id": msg.id,
+            "metadata": msg.metadata or None,
+        }
+
     def redact(self, value: Any, *, field: str = "value") -> Any:
         """``value`` through the memory's sensitivity gate, as every write path applies
         it: each string in it (a str, or a JSON-like value's strings) redacted, or
@@ -210,3 +272,4 @@ class AsyncMaintenance(AsyncPart[Maintenance]):
     users = awaitable(Maintenance.users)
     warm_up = awaitable(Maintenance.warm_up)
     redact = awaitable(Maintenance.redact)
+    prepare_message = awaitable(Maintenance.prepare_message)

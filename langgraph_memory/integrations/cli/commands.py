@@ -42,6 +42,7 @@ from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.cli import docs as cli_docs
 from langgraph_memory.integrations.cli import render as render
 from langgraph_memory.integrations.cli import service as cli_service
+from langgraph_memory.integrations.cli import worker as cli_worker
 from langgraph_memory.integrations.cli.terminal import SafeConsole, json_text, logging_to, shown
 from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
@@ -172,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p.set_defaults(func=cmd_delete_user)
     cli_service.add_parsers(command, _common)  # serve, keys
+    cli_worker.add_parsers(command, _common)  # worker (the write queue's consumer)
     return parser
 
 

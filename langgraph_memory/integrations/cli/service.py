@@ -25,6 +25,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from langgraph_memory.integrations.cli.worker import add_broker_arguments, open_queue
+
 __all__ = ["add_parsers", "cmd_serve", "cmd_keys", "cmd_mcp", "DEFAULT_PORT", "DEFAULT_MCP_PORT"]
 
 #: The port ``serve`` listens on by default.
@@ -56,6 +58,7 @@ def add_parsers(
         "--keys", default=None, metavar="FILE", help="the keys file (default: in --path)"
     )
     p.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
+    add_broker_arguments(p)  # --broker URL: writes through the queue to `worker` processes
     p.set_defaults(func=cmd_serve)
 
     p = command(
@@ -156,14 +159,18 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
     postgres = args.postgres or os.environ.get(POSTGRES_ENV) or None
     root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
     kw = {"embeddings": HashingEmbeddings()} if args.hashing else {}
+    queue = open_queue(args)
     app = create_app(
         None if postgres else root,
         keys=_key_file(args),
         postgres=postgres,
         settings=ServiceSettings(warm_up=not args.hashing),
+        broker=queue,
         **kw,
     )
     where = "PostgreSQL" if postgres else f"SQLite under {root}"
+    if queue is not None:
+        where += f", writes queued in {queue.stream} for `langgraph-memory worker`"
     err.print(f"serving {where} on http://{args.host}:{args.port} (docs at /docs)")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -18,6 +18,7 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,6 +28,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, FastAPI
 
 from langgraph_memory import __version__
+from langgraph_memory.integrations.queue import WritePublisher, WriteQueue
 from langgraph_memory.integrations.server.deps import (
     POSTGRES_ENV,
     PROBLEMS,
@@ -101,8 +103,12 @@ def add_message(svc: Svc, who: Who, body: MessageIn) -> MessageAccepted:
 
 
 def _store(svc: Service, who: Caller, m: MessageIn) -> str:
-    """``add_message`` of one message of the request, in the caller's namespace."""
-    return svc.memory.add_message(
+    """``add_message`` of one message of the request, in the caller's namespace (or, with
+    a broker, the message validated and published for a worker to store)."""
+    add = svc.memory.add_message
+    if svc.queue is not None:
+        add = functools.partial(svc.queue.message, who.tenant)
+    return add(
         who.store_uid,
         m.session_id,
         m.role,
@@ -148,7 +154,10 @@ def add_messages(svc: Svc, who: Who, body: MessageBatchIn) -> MessagesAccepted:
 @users.post("/turns", status_code=201, response_model=MessagesAccepted)
 def add_turn(svc: Svc, who: Who, body: TurnIn) -> MessagesAccepted:
     """Store a user message and the reply (``add_turn``)."""
-    ids = svc.memory.add_turn(
+    add = svc.memory.add_turn
+    if svc.queue is not None:
+        add = functools.partial(svc.queue.turn, who.tenant)
+    ids = add(
         who.store_uid,
         body.session_id,
         user=body.user,
@@ -216,6 +225,8 @@ def stats(svc: Svc, who: Known) -> dict[str, Any]:
     """Counts of the user's memory (``stats``)."""
     out = dict(own_json(svc.memory.stats(who.store_uid), who))
     out.pop("path", None)  # the server's file system is not the caller's business
+    if svc.queue is not None:
+        out["queue"] = svc.queue.queue.stats(user=who.store_uid)
     return out
 
 
@@ -276,8 +287,13 @@ def flush(
     tenant: Annotated[str, Depends(tenant_of)],
     body: Annotated[FlushIn | None, Body()] = None,
 ) -> dict[str, bool]:
-    """Wait until every accepted write is searchable (504 when ``timeout`` passes first)."""
-    svc.memory.flush(body.timeout if body is not None else FlushIn.model_fields["timeout"].default)
+    """Wait until every accepted write is searchable (504 when ``timeout`` passes first);
+    with a broker, first until the workers have stored the tenant's queued writes."""
+    timeout = body.timeout if body is not None else FlushIn.model_fields["timeout"].default
+    if svc.queue is not None:
+        svc.queue.flush(tenant, timeout)
+    else:
+        svc.memory.flush(timeout)
     return {"flushed": True}
 
 
@@ -294,6 +310,7 @@ def create_app(
     keys: KeyFile | str | os.PathLike[str] | None = None,
     postgres: str | None = None,
     settings: ServiceSettings | None = None,
+    broker: WriteQueue | None = None,
     **manager_kw: Any,
 ) -> FastAPI:
     """The service as an ASGI application (serve it with uvicorn).
@@ -307,6 +324,9 @@ def create_app(
             memory directory (needed with ``postgres``).
         postgres: A PostgreSQL URL to open instead of a SQLite directory.
         settings: The limits (:class:`ServiceSettings`).
+        broker: A write queue (``WriteQueue.from_url(URL)``): writes are published to
+            it and stored by ``langgraph-memory worker`` processes; default: the
+            memory's own queue.
         **manager_kw: Passed to the manager it opens (``embeddings=``, ``config=``...).
 
     Returns:
@@ -360,7 +380,8 @@ def create_app(
         return mm.items.holds(store_uid) or bool(mm.documents.list(store_uid))
 
     known = KnownUsers(mm.maintenance.users, holds)
-    app.state.service = Service(mm, key_file, known, settings, owns)
+    queue = WritePublisher(broker, mm) if broker is not None else None
+    app.state.service = Service(mm, key_file, known, settings, owns, queue)
     install_handlers(app)
     for router in (meta, users, task_routes, profile_routes, item_routes, tenant_routes):
         app.include_router(router)

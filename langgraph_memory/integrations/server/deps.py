@@ -21,6 +21,7 @@ from fastapi import Depends, Request
 from fastapi import Path as PathParam
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from langgraph_memory.integrations.queue.publisher import WritePublisher
 from langgraph_memory.integrations.server.keys import KeyFile
 from langgraph_memory.integrations.server.models import Problem
 from langgraph_memory.integrations.server.problems import ProblemError
@@ -70,13 +71,16 @@ class ServiceSettings:
 
 @dataclass
 class Service:
-    """What every route reaches: the manager, the keys, the users known to exist."""
+    """What every route reaches: the manager, the keys, the users known to exist, and the
+    write queue's publisher when writes go through a broker (``None``: the memory's own
+    queue)."""
 
     memory: MemoryManager
     keys: KeyFile
     users: KnownUsers
     settings: ServiceSettings
     owns_memory: bool
+    queue: WritePublisher | None = None
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@
 The library's ``ValueError``/``TypeError`` (bad input, named by its field) become 422,
 a request body the schema refuses 422 with every field at fault, an unknown key 401,
 a user or item the caller's tenant does not have 404, a body or batch over its limit 413,
-a ``TimeoutError`` 504, and anything else 500 without its message (which could hold what
-the caller must not see).
+a ``TimeoutError`` 504, a write queue that is full or unreachable 503 with
+``Retry-After`` (:class:`~langgraph_memory.integrations.queue.QueueError`), and anything
+else 500 without its message (which could hold what the caller must not see).
 
 Example:
     >>> field_of("content must not be empty (it holds only invisible characters)")
@@ -16,6 +17,7 @@ Example:
 from __future__ import annotations
 
 import logging
+import math
 import re
 from typing import Any
 
@@ -23,6 +25,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from langgraph_memory.integrations.queue.broker import QueueError, QueueFull
 
 __all__ = ["ProblemError", "problem_response", "install_handlers", "field_of", "PROBLEM_JSON"]
 
@@ -141,6 +145,12 @@ def install_handlers(app: FastAPI) -> None:
     @app.exception_handler(TimeoutError)
     async def _timeout(request: Request, exc: TimeoutError) -> JSONResponse:
         return problem_response(request, 504, str(exc) or "timed out", slug="timeout")
+
+    @app.exception_handler(QueueError)
+    async def _queue(request: Request, exc: QueueError) -> JSONResponse:
+        slug = "queue-full" if isinstance(exc, QueueFull) else "queue-unavailable"
+        wait = {"Retry-After": str(max(1, math.ceil(exc.retry_after)))}
+        return problem_response(request, 503, str(exc), slug=slug, headers=wait)
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
