@@ -27,6 +27,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, FastAPI
 
 from langgraph_memory import __version__
+from langgraph_memory.integrations.server.admin import router as admin_routes
 from langgraph_memory.integrations.server.deps import (
     POSTGRES_ENV,
     PROBLEMS,
@@ -36,11 +37,12 @@ from langgraph_memory.integrations.server.deps import (
     ServiceSettings,
     Svc,
     Who,
+    act_as,
     check_budget,
     own_json,
     tenant_of,
 )
-from langgraph_memory.integrations.server.keys import KeyFile
+from langgraph_memory.integrations.server.keys import KeyFile, KeyStore
 from langgraph_memory.integrations.server.limits import BodyLimit
 from langgraph_memory.integrations.server.models import (
     Anchor,
@@ -171,7 +173,7 @@ def build_context(svc: Svc, who: Known, body: ContextIn) -> ContextOut:
         explain=body.explain,
         filter=body.filter,
         scope=body.scope,
-        agent_id=body.agent_id,
+        agent_id=act_as(who, body.agent_id),
         shown_ids=body.shown_ids,
     )
     return ContextOut(
@@ -203,7 +205,7 @@ def search(svc: Svc, who: Known, body: SearchIn) -> SearchOut:
         body.k,
         layers=body.layers,  # type: ignore[arg-type]  # checked by the manager
         filter=body.filter,
-        agent_id=body.agent_id,
+        agent_id=act_as(who, body.agent_id),
     )
     return SearchOut(user_id=who.user_id, hits=hits)
 
@@ -288,7 +290,7 @@ def list_users(svc: Svc, tenant: Annotated[str, Depends(tenant_of)]) -> UserList
 def create_app(
     manager_or_path: MemoryManager | str | os.PathLike[str] | None = None,
     *,
-    keys: KeyFile | str | os.PathLike[str] | None = None,
+    keys: KeyStore | str | os.PathLike[str] | None = None,
     postgres: str | None = None,
     settings: ServiceSettings | None = None,
     **manager_kw: Any,
@@ -300,8 +302,11 @@ def create_app(
             memory directory of a SQLite store to open (default
             ``$LANGGRAPH_MEMORY_PATH`` or ``./.langgraph_memory``; closed when the app
             stops).
-        keys: The keys file (or its directory); default ``service_keys.json`` in the
-            memory directory (needed with ``postgres``).
+        keys: The keys: a :class:`KeyFile` or
+            :class:`~langgraph_memory.integrations.server.keys_pg.KeyTable`, or a keys
+            file (or its directory). Default: ``service_keys.json`` in the memory
+            directory; with ``postgres``, the table ``lgm_service_keys`` of that database
+            (shared by every service process on it).
         postgres: A PostgreSQL URL to open instead of a SQLite directory.
         settings: The limits (:class:`ServiceSettings`).
         **manager_kw: Passed to the manager it opens (``embeddings=``, ``config=``...).
@@ -310,8 +315,8 @@ def create_app(
         A FastAPI application with OpenAPI at ``/openapi.json`` and docs at ``/docs``.
 
     Raises:
-        ValueError: When no keys file can be placed (a manager or PostgreSQL store
-            without ``keys``).
+        ValueError: When no keys can be placed (a manager whose store is not a
+            directory, without ``keys``).
 
     Example:
         >>> app = create_app("./.langgraph_memory")  # doctest: +SKIP
@@ -327,16 +332,31 @@ def create_app(
     else:
         root = Path(manager_or_path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
         mm = MemoryManager(root, **manager_kw)
-    if isinstance(keys, KeyFile):
-        key_file = keys
+    key_store: KeyStore
+    owns_keys = False
+    if keys is not None and not isinstance(keys, (str, os.PathLike)):
+        key_store = keys
     elif keys is not None:
-        key_file = KeyFile(keys)
+        key_store = KeyFile(keys)
+    elif postgres is not None:
+        from langgraph_memory.integrations.server.keys_pg import KeyTable
+
+        try:
+            key_store, owns_keys = KeyTable(postgres), True
+        except BaseException:
+            if owns:
+                mm.close()
+            raise
     elif root is not None:
-        key_file = KeyFile(root)
+        key_store = KeyFile(root)
     else:
         if owns:
             mm.close()
         raise ValueError("keys must be given (a keys file) when the store is not a directory")
+    if settings.backups_dir is not None:
+        backups: Path | None = Path(settings.backups_dir)
+    else:
+        backups = mm.path.parent / "backups" if mm.path is not None else None
     if settings.warm_up:
         mm.maintenance.warm_up()
 
@@ -345,6 +365,8 @@ def create_app(
         yield
         if owns:
             mm.close()
+        if owns_keys:
+            key_store.close()  # type: ignore[attr-defined]
 
     app = FastAPI(
         title="langgraph-memory",
@@ -352,9 +374,11 @@ def create_app(
         description="Layered, token-budgeted, explainable memory for agents, per tenant.",
         lifespan=lifespan,
     )
-    app.state.service = Service(mm, key_file, KnownUsers(mm.maintenance.users), settings, owns)
+    app.state.service = Service(
+        mm, key_store, KnownUsers(mm.maintenance.users), settings, owns, backups
+    )
     install_handlers(app)
-    for router in (meta, users, task_routes, tenant_routes):
+    for router in (meta, users, task_routes, tenant_routes, admin_routes):
         app.include_router(router)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app
