@@ -12,8 +12,10 @@ The service answers 404 for a user its tenant has no memory of; where the manage
 answers such a read with nothing (an empty context, no hits, 0 deleted), so does the
 client. Other errors are raised as the manager raises them: a refused value as
 ``ValueError`` (its message naming the field), a timeout as ``TimeoutError``; a key the
-service refuses as ``PermissionError``, a service that cannot be reached as
-``ConnectionError``.
+service refuses (401), or one that may not do what it asks (403: a key bound to other
+agents, a non-admin key on the admin calls), as ``PermissionError``, a service that
+cannot be reached as ``ConnectionError``. An admin key also has ``backup()`` and
+``maintenance`` (:mod:`~langgraph_memory.integrations.remote_admin`).
 
 Example:
     >>> with RemoteMemory("http://127.0.0.1:8420", api_key="lgm_...") as mem:  # doctest: +SKIP
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from langgraph_memory.config import MemoryConfig
 from langgraph_memory.core.context import ContextItem, MemoryContext
 from langgraph_memory.core.records import MemoryHit
+from langgraph_memory.integrations.remote_admin import AsyncRemoteAdmin, RemoteAdmin
 from langgraph_memory.parts.tasks import Episode, TaskState, TaskStep
 
 if TYPE_CHECKING:
@@ -98,6 +101,10 @@ def _raise_for(response: httpx.Response) -> None:
     status = response.status_code
     if status == 401:
         raise PermissionError(f"the memory service refused the API key: {detail}")
+    if status == 403:
+        raise PermissionError(f"the memory service does not allow this to the API key: {detail}")
+    if status == 501:
+        raise NotImplementedError(detail)
     if status == 404:
         raise _Problem(status, body)
     if status in (400, 413, 422):
@@ -449,7 +456,7 @@ class RemoteProfile:
             raise KeyError(f"no such profile entry: {exc}") from None
 
 
-class RemoteMemory:
+class RemoteMemory(RemoteAdmin):
     """A :class:`~langgraph_memory.MemoryManager`'s every-turn surface, served by
     ``langgraph-memory serve``.
 
@@ -693,7 +700,7 @@ class RemoteMemory:
         self.close()
 
 
-class AsyncRemoteMemory:
+class AsyncRemoteMemory(AsyncRemoteAdmin):
     """:class:`RemoteMemory`, awaitable (on ``httpx.AsyncClient``); the same parameters.
 
     Example:

@@ -20,7 +20,7 @@ import pytest
 from langchain_core.embeddings import Embeddings
 from live_service import LogCapture, auth, serving
 
-from langgraph_memory import MemoryManager
+from langgraph_memory import AsyncRemoteMemory, MemoryManager, RemoteMemory
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.server import KeyFile, ServiceSettings, create_app
 
@@ -75,7 +75,7 @@ def svc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     with logs.everywhere():
         app = create_app(root, settings=ServiceSettings(max_backups=2), embeddings=emb)
         with serving(app) as url, httpx.Client(base_url=url, timeout=60) as c:
-            s = {"c": c, "k": keys, "root": root, "emb": emb, "logs": logs}
+            s = {"c": c, "k": keys, "root": root, "emb": emb, "logs": logs, "url": url}
             _seed(s)
             yield s
 
@@ -278,6 +278,59 @@ def test_a_key_bound_to_agents_acts_only_as_them(svc: dict[str, Any]) -> None:
     # messages carry no agent: a bound key writes them as any key of the tenant does
     msg = {"session_id": "s2", "role": "user", "content": "Book the train."}
     assert _call(svc, k.planner, "POST", "/v1/users/alice/messages", msg).status_code == 201
+
+
+def test_remote_memory_has_the_admin_calls(svc: dict[str, Any]) -> None:
+    k, url = svc["k"], svc["url"]
+    with RemoteMemory(url, api_key=k.admin) as mem:
+        failed_before = mem.maintenance.failed()
+        mem.maintenance.verify()
+        report = mem.maintenance.forget(dry_run=True, user_id="alice")
+        assert report.dry_run and report.scored >= 3
+        assert mem.maintenance.forget(dry_run=True, user_id="ghost").scored == 0
+        assert all(x.user_id == "alice" for x in mem.maintenance.consolidate("alice"))
+        assert mem.maintenance.consolidate("ghost") == []
+        lessons, insights = mem.maintenance.reflect("alice")
+        assert all(x.user_id == "alice" for x in lessons + insights)
+        assert mem.maintenance.reflect("ghost") == ([], [])
+        assert mem.maintenance.failed() == mem.maintenance.failed("alice")
+        assert mem.maintenance.failed("ghost") == [] and mem.maintenance.retry_failed("ghost") == 0
+        assert "alice" in mem.maintenance.users()
+        with pytest.raises(TypeError, match="message_ids"):
+            mem.maintenance.retry_failed("alice", "m2")
+    for key in (k.plain, k.planner):
+        with RemoteMemory(url, api_key=key) as mem:
+            with pytest.raises(PermissionError, match="admin key"):
+                mem.maintenance.verify()
+            with pytest.raises(PermissionError, match="admin key"):
+                mem.backup()
+    with RemoteMemory(url, api_key=k.planner) as mem:
+        with pytest.raises(PermissionError, match="agent"):
+            mem.search("alice", "vet", agent_id="coder")
+    with RemoteMemory(url, api_key=k.revoked) as mem, pytest.raises(PermissionError):
+        mem.maintenance.failed()
+
+    for old in (svc["root"] / "backups").glob("globex/memory-*.sqlite3"):
+        old.unlink()  # as the operator collects them (the tenant's limit is 2)
+
+    async def run() -> None:
+        async with AsyncRemoteMemory(url, api_key=k.globex_admin) as mem:
+            await mem.maintenance.verify()
+            assert await mem.maintenance.failed() == []
+            assert await mem.maintenance.failed("alice") == []  # acme's alice is not globex's
+            assert (await mem.maintenance.forget(user_id="alice")).scored == 0
+            assert await mem.maintenance.consolidate("alice") == []
+            assert await mem.maintenance.reflect("alice") == ([], [])
+            assert await mem.maintenance.retry_failed("alice") == 0
+            made = await mem.backup()
+            assert made.file.startswith("globex/") and made.bytes > 0
+
+    import asyncio
+
+    asyncio.run(run())
+    # the acme side is unchanged by globex's calls
+    with RemoteMemory(url, api_key=k.admin) as mem:
+        assert mem.maintenance.failed() == failed_before
 
 
 def test_no_key_appears_in_any_log(svc: dict[str, Any]) -> None:

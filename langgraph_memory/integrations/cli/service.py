@@ -22,10 +22,13 @@ import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from langgraph_memory.integrations.server.keys import KeyStore
 
 __all__ = ["add_parsers", "cmd_serve", "cmd_keys", "cmd_mcp", "DEFAULT_PORT"]
 
@@ -122,7 +125,7 @@ def _postgres(args: argparse.Namespace) -> str | None:
 
 def cmd_keys(args: argparse.Namespace, out: Console, err: Console) -> int:
     """``keys create|list|revoke``: in the keys file, or in PostgreSQL with ``--postgres``."""
-    from langgraph_memory.integrations.server.keys import KeyFile, KeyStore
+    from langgraph_memory.integrations.server.keys import KeyFile
 
     url = None if args.keys else _postgres(args)
     keys: KeyStore
@@ -135,11 +138,10 @@ def cmd_keys(args: argparse.Namespace, out: Console, err: Console) -> int:
     try:
         return _keys_command(args, keys, out, err)
     finally:
-        if url is not None:
-            keys.close()  # type: ignore[attr-defined]
+        keys.close()
 
 
-def _keys_command(args: argparse.Namespace, keys: Any, out: Console, err: Console) -> int:
+def _keys_command(args: argparse.Namespace, keys: KeyStore, out: Console, err: Console) -> int:
     if args.keys_command == "create":
         key = keys.create(args.tenant, agents=args.agent, admin=args.admin)
         what = " (admin)" if args.admin else ""

@@ -28,7 +28,6 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body
 
-from langgraph_memory import StoreDamagedError
 from langgraph_memory.integrations.server.deps import PROBLEMS, Admin, AdminKnown, Caller, Svc
 from langgraph_memory.integrations.server.models import (
     BackupOut,
@@ -44,6 +43,7 @@ from langgraph_memory.integrations.server.models import (
 )
 from langgraph_memory.integrations.server.problems import ProblemError
 from langgraph_memory.integrations.server.tenancy import SEPARATOR
+from langgraph_memory.parts.maintenance import StoreDamagedError
 
 __all__ = ["router", "BACKUP_GLOB"]
 

@@ -366,7 +366,7 @@ def create_app(
         if owns:
             mm.close()
         if owns_keys:
-            key_store.close()  # type: ignore[attr-defined]
+            key_store.close()
 
     app = FastAPI(
         title="langgraph-memory",

@@ -43,6 +43,7 @@ import re
 import secrets
 import tempfile
 import threading
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -173,7 +174,9 @@ class KeyStore(Protocol):
     def tenant_of(self, key: str) -> str | None:
         """The tenant of a valid, unrevoked key; ``None`` for anything else."""
 
-    def create(self, tenant: str, *, agents: list[str] | None = None, admin: bool = False) -> str:
+    def create(
+        self, tenant: str, *, agents: Sequence[str] | None = None, admin: bool = False
+    ) -> str:
         """Make a key and return it (the only time it is shown)."""
         ...
 
@@ -189,6 +192,9 @@ class KeyStore(Protocol):
     def where(self) -> str:
         """Where the keys are kept, for a human (a path, or the database's host)."""
         ...
+
+    def close(self) -> None:
+        """Release what it holds (a keys file holds nothing)."""
 
 
 class KeyFile:
@@ -231,6 +237,9 @@ class KeyFile:
         """The file's path."""
         return str(self.path)
 
+    def close(self) -> None:
+        """Nothing to release (the file is read when it changes, never held open)."""
+
     def check(self, key: str) -> KeyInfo | None:
         """The entry of a valid, unrevoked key; ``None`` for anything else."""
         kid = parse_key(key)
@@ -246,7 +255,9 @@ class KeyFile:
         return info.tenant if info is not None else None
 
     # -- writing ------------------------------------------------------------------------
-    def create(self, tenant: str, *, agents: list[str] | None = None, admin: bool = False) -> str:
+    def create(
+        self, tenant: str, *, agents: Sequence[str] | None = None, admin: bool = False
+    ) -> str:
         """Make a key for ``tenant`` and return it (the only time it is ever shown).
 
         Args:

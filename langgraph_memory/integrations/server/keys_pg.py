@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph_memory.integrations.server.keys import (
@@ -133,7 +134,9 @@ class KeyTable:
         return [_info(r) for r in rows]
 
     # -- writing --------------------------------------------------------------------------
-    def create(self, tenant: str, *, agents: list[str] | None = None, admin: bool = False) -> str:
+    def create(
+        self, tenant: str, *, agents: Sequence[str] | None = None, admin: bool = False
+    ) -> str:
         """Make a key for ``tenant`` and return it (the only time it is ever shown).
 
         Raises:
