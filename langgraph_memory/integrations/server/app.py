@@ -275,7 +275,11 @@ def flush(
     tenant: Annotated[str, Depends(tenant_of)],
     body: Annotated[FlushIn | None, Body()] = None,
 ) -> dict[str, bool]:
-    """Wait until every accepted write is searchable (504 when ``timeout`` passes first)."""
+    """Wait until every accepted write is searchable (504 when ``timeout`` passes first).
+
+    Every write the store accepted, the caller's tenant's among them: the manager's
+    ``flush`` waits for the whole embedding queue (it has no wait for a set of users), so
+    another tenant's writes accepted meanwhile can lengthen the wait, never shorten it."""
     svc.memory.flush(body.timeout if body is not None else FlushIn.model_fields["timeout"].default)
     return {"flushed": True}
 
