@@ -27,19 +27,25 @@ from langgraph_memory.integrations.server import KeyFile, ServiceSettings, creat
 pytestmark = pytest.mark.timeout(120)
 
 POISON = "\u2603"  # the snowman the embedder refuses while ``refuse`` is set
+HELD = "\u23f8"  # a batch holding this waits until ``released`` is set
 
 
 class Picky(Embeddings):
     """HashingEmbeddings that fails on any batch holding a snowman (an API refusing one
-    input) while ``refuse`` is set."""
+    input) while ``refuse`` is set, and holds one holding :data:`HELD` until ``released``."""
 
     def __init__(self) -> None:
         self.inner = HashingEmbeddings()
         self.model_id = "picky"
         self.refuse = threading.Event()
         self.refuse.set()
+        self.released = threading.Event()
+        self.holding = threading.Event()
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        if any(HELD in t for t in texts):
+            self.holding.set()
+            assert self.released.wait(timeout=60), "never released"
         if self.refuse.is_set() and any(POISON in t for t in texts):
             raise ValueError("input rejected by the model")
         return self.inner.embed_documents(texts)
@@ -278,6 +284,26 @@ def test_a_key_bound_to_agents_acts_only_as_them(svc: dict[str, Any]) -> None:
     # messages carry no agent: a bound key writes them as any key of the tenant does
     msg = {"session_id": "s2", "role": "user", "content": "Book the train."}
     assert _call(svc, k.planner, "POST", "/v1/users/alice/messages", msg).status_code == 201
+
+
+def test_a_tenants_flush_does_not_wait_for_another_tenants_writes(svc: dict[str, Any]) -> None:
+    k, emb = svc["k"], svc["emb"]
+    msg = {"session_id": "s", "role": "user", "content": f"globex's held note {HELD}"}
+    # acme's writes so far embedded (one batch may mix tenants: a held batch holds all)
+    assert _call(svc, k.plain, "POST", "/v1/flush", {"timeout": 30}).status_code == 200
+    try:
+        r = _call(svc, k.globex_admin, "POST", "/v1/users/zoe/messages", msg)
+        assert r.status_code == 201 and emb.holding.wait(timeout=30)
+        # globex's message holds the embedder: acme's flush returns, globex's waits
+        assert _call(svc, k.plain, "POST", "/v1/flush", {"timeout": 30}).status_code == 200
+        r = _call(svc, k.globex_admin, "POST", "/v1/flush", {"timeout": 0.5})
+        assert r.status_code == 504 and r.json()["type"] == "/problems/timeout"
+        stats = _call(svc, k.globex_admin, "GET", "/v1/users/zoe/stats").json()
+        assert stats["pending"] == 1
+    finally:
+        emb.released.set()
+    assert _call(svc, k.globex_admin, "POST", "/v1/flush", {"timeout": 30}).status_code == 200
+    assert _call(svc, k.globex_admin, "GET", "/v1/users/zoe/stats").json()["pending"] == 0
 
 
 def test_remote_memory_has_the_admin_calls(svc: dict[str, Any]) -> None:

@@ -64,7 +64,7 @@ from langgraph_memory.integrations.server.models import (
 )
 from langgraph_memory.integrations.server.problems import ProblemError, install_handlers
 from langgraph_memory.integrations.server.tasks import router as task_routes
-from langgraph_memory.integrations.server.tenancy import KnownUsers
+from langgraph_memory.integrations.server.tenancy import SEPARATOR, KnownUsers
 from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
 __all__ = ["create_app", "ServiceSettings", "POSTGRES_ENV"]
@@ -275,12 +275,14 @@ def flush(
     tenant: Annotated[str, Depends(tenant_of)],
     body: Annotated[FlushIn | None, Body()] = None,
 ) -> dict[str, bool]:
-    """Wait until every accepted write is searchable (504 when ``timeout`` passes first).
+    """Wait until every write of the caller's tenant accepted before the call is
+    searchable (504 when ``timeout`` passes first).
 
-    Every write the store accepted, the caller's tenant's among them: the manager's
-    ``flush`` waits for the whole embedding queue (it has no wait for a set of users), so
-    another tenant's writes accepted meanwhile can lengthen the wait, never shorten it."""
-    svc.memory.flush(body.timeout if body is not None else FlushIn.model_fields["timeout"].default)
+    Other tenants' writes do not hold it up (``flush(user_ids=...)`` over the tenant's
+    users), unless more than 512 messages are pending, when it waits for them all."""
+    timeout = body.timeout if body is not None else FlushIn.model_fields["timeout"].default
+    users = [f"{tenant}{SEPARATOR}{u}" for u in svc.users.of_tenant(tenant)]
+    svc.memory.flush(timeout, user_ids=users)
     return {"flushed": True}
 
 
