@@ -28,7 +28,14 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body
 
-from langgraph_memory.integrations.server.deps import PROBLEMS, Admin, AdminKnown, Caller, Svc
+from langgraph_memory.integrations.server.deps import (
+    FORBIDDEN,
+    PROBLEMS,
+    Admin,
+    AdminKnown,
+    Caller,
+    Svc,
+)
 from langgraph_memory.integrations.server.models import (
     BackupOut,
     FailedMessage,
@@ -53,7 +60,7 @@ BACKUP_GLOB = "memory-*.sqlite3"
 _MORE: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem, "content": {"application/problem+json": {}}} for code in (409, 501)
 }
-router = APIRouter(prefix="/v1/admin", tags=["admin"], responses=PROBLEMS)
+router = APIRouter(prefix="/v1/admin", tags=["admin"], responses={**PROBLEMS, **FORBIDDEN})
 T = TypeVar("T")
 
 

@@ -29,6 +29,7 @@ from fastapi import APIRouter, Body, Depends, FastAPI
 from langgraph_memory import __version__
 from langgraph_memory.integrations.server.admin import router as admin_routes
 from langgraph_memory.integrations.server.deps import (
+    FORBIDDEN,
     POSTGRES_ENV,
     PROBLEMS,
     Caller,
@@ -161,7 +162,7 @@ def add_turn(svc: Svc, who: Who, body: TurnIn) -> MessagesAccepted:
     return MessagesAccepted(user_id=who.user_id, message_ids=ids)
 
 
-@users.post("/context", response_model=ContextOut)
+@users.post("/context", response_model=ContextOut, responses=FORBIDDEN)
 def build_context(svc: Svc, who: Known, body: ContextIn) -> ContextOut:
     """The token-budgeted, cited context for a query (``build_context``)."""
     check_budget(body.token_budget, svc.settings)
@@ -192,7 +193,7 @@ def build_context(svc: Svc, who: Known, body: ContextIn) -> ContextOut:
     )
 
 
-@users.post("/search", response_model=SearchOut)
+@users.post("/search", response_model=SearchOut, responses=FORBIDDEN)
 def search(svc: Svc, who: Known, body: SearchIn) -> SearchOut:
     """Hybrid search over the user's memory (``search``)."""
     if body.k > svc.settings.max_k:

@@ -50,6 +50,7 @@ __all__ = [
     "Caller",
     "POSTGRES_ENV",
     "PROBLEMS",
+    "FORBIDDEN",
     "tenant_of",
     "key_of",
     "admin_existing",
@@ -131,7 +132,11 @@ _bearer = HTTPBearer(
 )
 PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem, "content": {"application/problem+json": {}}}
-    for code in (401, 403, 404, 413, 422)
+    for code in (401, 404, 413, 422)
+}
+#: The 403 of the routes a key may be refused (admin routes, an ``agent_id`` of a bound key).
+FORBIDDEN: dict[int | str, dict[str, Any]] = {
+    403: {"model": Problem, "content": {"application/problem+json": {}}}
 }
 
 

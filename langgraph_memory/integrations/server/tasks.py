@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from langgraph_memory.integrations.server.deps import (
+    FORBIDDEN,
     PROBLEMS,
     Caller,
     Known,
@@ -75,7 +76,7 @@ def _own_task(svc: Svc, who: Caller, task_id: str) -> TaskState:
     return task
 
 
-@router.post("/tasks", status_code=201, response_model=TaskState)
+@router.post("/tasks", status_code=201, response_model=TaskState, responses=FORBIDDEN)
 def start_task(svc: Svc, who: Who, body: TaskIn) -> TaskState:
     """Start a task in a session (``tasks.start``)."""
     agent = act_as(who, body.agent_id)
@@ -92,7 +93,9 @@ def get_task(svc: Svc, who: Known, task_id: str) -> TaskState:
     return _theirs(_task(svc, who, task_id), who)
 
 
-@router.post("/tasks/{task_id}/steps", status_code=201, response_model=StepAdded)
+@router.post(
+    "/tasks/{task_id}/steps", status_code=201, response_model=StepAdded, responses=FORBIDDEN
+)
 def add_step(svc: Svc, who: Known, task_id: str, body: StepIn) -> StepAdded:
     """Add a step to a task (``tasks.step``); returns its index."""
     _own_task(svc, who, task_id)
@@ -102,7 +105,7 @@ def add_step(svc: Svc, who: Known, task_id: str, body: StepIn) -> StepAdded:
     return StepAdded(index=i)
 
 
-@router.patch("/tasks/{task_id}/steps/{index}", response_model=TaskStep)
+@router.patch("/tasks/{task_id}/steps/{index}", response_model=TaskStep, responses=FORBIDDEN)
 def update_step(svc: Svc, who: Known, task_id: str, index: int, body: StepUpdateIn) -> TaskStep:
     """Set a step's status and/or result (``tasks.update_step``)."""
     _own_task(svc, who, task_id)
@@ -111,7 +114,7 @@ def update_step(svc: Svc, who: Known, task_id: str, index: int, body: StepUpdate
     )
 
 
-@router.post("/tasks/{task_id}/complete", response_model=Episode)
+@router.post("/tasks/{task_id}/complete", response_model=Episode, responses=FORBIDDEN)
 def complete_task(svc: Svc, who: Known, task_id: str, body: CompleteIn) -> Episode:
     """Close a task into an episode (``tasks.complete``)."""
     _own_task(svc, who, task_id)
