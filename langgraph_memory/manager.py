@@ -306,15 +306,33 @@ class MemoryManager:
         ]
         return [w.store(m) for m in msgs]
 
-    def flush(self, timeout: float | None = None) -> None:
+    def flush(
+        self, timeout: float | None = None, *, user_ids: Collection[str] | None = None
+    ) -> None:
         """Wait until every accepted message is embedded and indexed.
+
+        Args:
+            timeout: Seconds to wait at most (default: no limit).
+            user_ids: Wait only for these users' messages accepted before the call (a
+                service flushing for one tenant: other users' writes, however many keep
+                coming, do not hold it up). When more than 512 messages are pending, it
+                waits for all of them, as without ``user_ids``.
 
         Raises:
             TimeoutError: When ``timeout`` seconds pass first.
             RuntimeError: When background embedding failed.
+            TypeError: When ``user_ids`` is a str or holds a non-str.
+
+        Example:
+            >>> mm.flush(timeout=30, user_ids=["alice", "bob"])  # doctest: +SKIP
         """
         self._life.check()
-        self._write.flush(timeout)
+        users = None
+        if user_ids is not None:
+            if isinstance(user_ids, str) or not isinstance(user_ids, Collection):
+                raise TypeError("user_ids must be a list of user ids")
+            users = frozenset(check_id(u, "user_ids[]") for u in user_ids)
+        self._write.flush(timeout, users)
 
     # -- reading ------------------------------------------------------------------------
     @in_foreground

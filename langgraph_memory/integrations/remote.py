@@ -12,8 +12,10 @@ The service answers 404 for a user its tenant has no memory of; where the manage
 answers such a read with nothing (an empty context, no hits, 0 deleted), so does the
 client. Other errors are raised as the manager raises them: a refused value as
 ``ValueError`` (its message naming the field), a timeout as ``TimeoutError``; a key the
-service refuses as ``PermissionError``, a service that cannot be reached as
-``ConnectionError``.
+service refuses (401), or one that may not do what it asks (403: a key bound to other
+agents, a non-admin key on the admin calls), as ``PermissionError``, a service that
+cannot be reached as ``ConnectionError``. An admin key also has ``backup()`` and
+``maintenance`` (:mod:`~langgraph_memory.integrations.remote_admin`).
 
 Example:
     >>> with RemoteMemory("http://127.0.0.1:8420", api_key="lgm_...") as mem:  # doctest: +SKIP
@@ -39,6 +41,8 @@ from langgraph_memory.config import MemoryConfig
 from langgraph_memory.core.context import ContextItem, MemoryContext
 from langgraph_memory.core.records import MemoryHit, Record
 from langgraph_memory.core.validation import check_text
+from langgraph_memory.integrations.remote_admin import AsyncRemoteAdmin, RemoteAdmin
+from langgraph_memory.integrations.remote_admin import RemoteMaintenance as AdminMaintenance
 from langgraph_memory.parts.documents import DocumentChunk, DocumentInfo
 from langgraph_memory.parts.items import (
     MAX_LABEL_CHARS,
@@ -121,6 +125,10 @@ def _raise_for(response: httpx.Response) -> None:
     status = response.status_code
     if status == 401:
         raise PermissionError(f"the memory service refused the API key: {detail}")
+    if status == 403:
+        raise PermissionError(f"the memory service does not allow this to the API key: {detail}")
+    if status == 501:
+        raise NotImplementedError(detail)
     if status == 404:
         raise _Problem(status, body)
     if status in (400, 413, 422):
@@ -1066,17 +1074,14 @@ class RemoteEmbeddings(Embeddings):
         return await asyncio.to_thread(self.embed_query, text)
 
 
-class RemoteMaintenance(_Labels):
-    """What of ``mm.maintenance`` a client needs: ``redact`` (the client's sensitivity
-    gate, run locally) and ``users`` (the tenant's users)."""
+class RemoteMaintenance(_Labels, AdminMaintenance):
+    """``mm.maintenance`` over HTTP: ``redact`` (the client's sensitivity gate, run
+    locally), ``users`` (the tenant's users), and the admin key's calls (``verify``,
+    ``failed``, ``retry_failed``, ``forget``, ``consolidate``, ``reflect``)."""
 
     def __init__(self, memory: RemoteMemory) -> None:
-        super().__init__(memory.config)
-        self._m = memory
-
-    def users(self) -> builtins.list[str]:
-        """The tenant's users that have memory (``mm.maintenance.users``)."""
-        return self._m.users()
+        _Labels.__init__(self, memory.config)
+        AdminMaintenance.__init__(self, memory.request)
 
 
 class RemoteDocuments:
@@ -1198,7 +1203,7 @@ class AsyncRemoteDocuments:
         return out
 
 
-class RemoteMemory:
+class RemoteMemory(RemoteAdmin):
     """A :class:`~langgraph_memory.MemoryManager`'s every-turn surface, served by
     ``langgraph-memory serve``.
 
@@ -1217,7 +1222,9 @@ class RemoteMemory:
         profile: :class:`RemoteProfile` (``feedback`` and the reads).
         items: :class:`RemoteItems` (``MemoryStore`` items, core blocks).
         embeddings: :class:`RemoteEmbeddings` (the service's model embeds).
-        maintenance: :class:`RemoteMaintenance` (``redact``, ``users``).
+        maintenance: :class:`RemoteMaintenance` (``redact``, ``users``; with an admin key
+            ``verify``, ``failed``, ``retry_failed``, ``forget``, ``consolidate``,
+            ``reflect``).
         documents: :class:`RemoteDocuments` (the user's own documents).
 
     Raises:
@@ -1255,8 +1262,14 @@ class RemoteMemory:
         self.profile = RemoteProfile(self)
         self.items = RemoteItems(self)
         self.embeddings = RemoteEmbeddings(self)
-        self.maintenance = RemoteMaintenance(self)
+        self._maintenance = RemoteMaintenance(self)
         self.documents = RemoteDocuments(self)
+
+    @property
+    def maintenance(self) -> RemoteMaintenance:  # type: ignore[override]
+        """:class:`RemoteMaintenance`: ``redact`` and ``users``, and an admin key's calls."""
+        assert isinstance(self._maintenance, RemoteMaintenance)
+        return self._maintenance
 
     @property
     def url(self) -> str:
@@ -1450,7 +1463,7 @@ class RemoteMemory:
         self.close()
 
 
-class AsyncRemoteMemory:
+class AsyncRemoteMemory(AsyncRemoteAdmin):
     """:class:`RemoteMemory`, awaitable (on ``httpx.AsyncClient``); the same parameters.
 
     Example:

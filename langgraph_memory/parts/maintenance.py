@@ -33,12 +33,23 @@ from langgraph_memory.layers.working.forgetting import ForgetGate, ForgetReport
 from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 from langgraph_memory.sensitivity.policy import SensitivityFilter
+from langgraph_memory.storage import StoreDamagedError
 from langgraph_memory.storage.base import MemoryBackend
 from langgraph_memory.storage.capabilities import Backup
 from langgraph_memory.write.pipeline import WritePipeline
 from langgraph_memory.write.quarantine import FailedMessage
 
-__all__ = ["Maintenance", "AsyncMaintenance"]
+__all__ = [
+    "Maintenance",
+    "AsyncMaintenance",
+    # what its calls return and raise, importable where the storage and the layers are not
+    "StoreDamagedError",
+    "ForgetReport",
+    "Knowledge",
+    "Lesson",
+    "Insight",
+    "FailedMessage",
+]
 
 
 class Maintenance:

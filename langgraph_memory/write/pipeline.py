@@ -272,19 +272,25 @@ class WritePipeline:
         except Exception:  # housekeeping must never stop the embedding worker
             log.exception("memory housekeeping failed")
 
-    def flush(self, timeout: float | None = None) -> None:
+    def flush(self, timeout: float | None = None, user_ids: frozenset[str] | None = None) -> None:
         """Wait until every accepted message is embedded and placed, then save visits and
         accesses and run the promotions they made due.
+
+        With ``user_ids``, only until those users' messages pending now are embedded and
+        placed (see :meth:`EmbeddingWorker.flush`); visits, accesses and promotions are
+        then left to the worker's next idle pass (saving them waits for the write lock,
+        which the worker holds while it embeds other users' batches).
 
         Raises:
             TimeoutError: When ``timeout`` seconds pass first.
             RuntimeError: When background embedding failed.
         """
-        self.worker.flush(timeout)
-        with self.writer.hold() as mine:
-            if mine:
-                self._accesses.save()
-                self._hierarchy.run_pending()
+        self.worker.flush(timeout, user_ids)
+        if user_ids is None:
+            with self.writer.hold() as mine:
+                if mine:
+                    self._accesses.save()
+                    self._hierarchy.run_pending()
         self._embed_entries()
 
     def _embed_entries(self) -> None:

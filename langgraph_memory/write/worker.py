@@ -44,6 +44,9 @@ log = logging.getLogger(__name__)
 AHEAD_BATCHES = 2
 #: Messages whose postings one pass writes at most (the rest: later passes, or idle).
 INDEX_PER_PASS = 4096
+#: Pending messages a flush for some users reads to find theirs (more pending than
+#: this: it waits for the whole queue, as a plain flush does).
+PEEK = 512
 
 
 class Placement(Protocol):
@@ -125,6 +128,10 @@ class EmbeddingWorker:
         self._idle = threading.Condition()
         # until the first pass has replayed (or placed)
         self._busy = placement is not None
+        self._ready = False  # a first pass has ended (what a crash left is replayed)
+        #: Users of the batch whose vectors are being stored and placed (no longer
+        #: pending, not placed yet: a flush for them waits).
+        self._placing: frozenset[str] = frozenset()
         self._stop = False
         # The next batches and their vectors in the making, in order (see _embed_ahead).
         self._ahead: list[tuple[list[Message], Future[np.ndarray]]] = []
@@ -191,14 +198,18 @@ class EmbeddingWorker:
             pairs = list(zip(batch, np.asarray(vectors), strict=True))
             if placement is not None:
                 self._guarded(partial(placement.begin_batch, batch), "marking a batch failed")
-            self._backend.store_vectors(pairs)
-            self._cache(pairs)
-            if placement is not None:
-                self._embed_ahead()
-                self._guarded(
-                    partial(placement.on_embedded, pairs),
-                    "placing embedded messages in the hierarchy failed",
-                )
+            self._placing = frozenset(m.user_id for m in batch)  # before they leave the queue
+            try:
+                self._backend.store_vectors(pairs)
+                self._cache(pairs)
+                if placement is not None:
+                    self._embed_ahead()
+                    self._guarded(
+                        partial(placement.on_embedded, pairs),
+                        "placing embedded messages in the hierarchy failed",
+                    )
+            finally:
+                self._placing = frozenset()
         self.processed += len(batch)
         return len(batch)
 
@@ -377,11 +388,17 @@ class EmbeddingWorker:
             finally:
                 with self._idle:
                     self._busy = False
+                    self._ready = True
                     self._idle.notify_all()
 
-    def flush(self, timeout: float | None = None) -> None:
+    def flush(self, timeout: float | None = None, user_ids: frozenset[str] | None = None) -> None:
         """Block until no message is pending (and, with concurrent embedding, every
         embedded message is placed, by whichever process holds the writer lease).
+
+        With ``user_ids``, only until the messages of those users pending now are
+        embedded and placed: messages of other users, and any accepted later, are not
+        waited for. When more than :data:`PEEK` messages are pending, theirs cannot be
+        told apart cheaply, and it waits for the whole queue.
 
         Raises:
             TimeoutError: When ``timeout`` seconds pass first.
@@ -390,22 +407,61 @@ class EmbeddingWorker:
         deadline = None if timeout is None else time.monotonic() + timeout
         self._flushing.set()
         try:
-            self._wait_idle(deadline, self._passes)
+            done = None if user_ids is None else self._users_done(user_ids)
+            self._wait_idle(deadline, self._passes, done)
         finally:
             self._flushing.clear()
 
-    def _wait_idle(self, deadline: float | None, since: int) -> None:
-        """Wait until drained; raise the error of a pass that began after pass ``since``
-        (an older one may be over: a new pass is asked for, and its error, if any, is
-        raised)."""
+    def _users_done(self, user_ids: frozenset[str]) -> Callable[[], bool] | None:
+        """Whether the messages of ``user_ids`` pending now are embedded and placed, as a
+        check to call again; ``None`` when the queue is too long to tell (wait for all).
+
+        The queue is drained oldest first, so their messages pending now stay among the
+        first :data:`PEEK` pending until they leave it. A batch leaves it only after its
+        users are in ``_placing``, and leaves that once placed: the queue is read first,
+        then ``_placing``, so no message of theirs is missed between the two. With a
+        claim queue, placement follows in whichever process holds the writer lease:
+        their embedded messages not yet placed are waited for as well (all of them,
+        while this process's placement works, as :meth:`_drained` does).
+        """
+        pending = self._backend.pending_embeddings(PEEK)
+        if len(pending) >= PEEK:
+            return None
+        last = max((m.seq for m in pending if m.user_id in user_ids), default=0)
+        claims = self._claims if self._placement is not None else None
+
+        def done() -> bool:
+            if not self._ready:  # the first pass replays what a crash left unplaced
+                return False
+            queue = self._backend.pending_embeddings(PEEK)
+            if any(m.user_id in user_ids and m.seq <= last for m in queue):
+                return False
+            if self._placing & user_ids:
+                return False
+            if claims is not None and not self._place_failed:
+                unplaced = claims.unplaced_messages(PEEK)
+                if len(unplaced) >= PEEK or any(m.user_id in user_ids for m in unplaced):
+                    return False
+            return True
+
+        return done
+
+    def _wait_idle(
+        self, deadline: float | None, since: int, done: Callable[[], bool] | None = None
+    ) -> None:
+        """Wait until drained (or until ``done()``); raise the error of a pass that began
+        after pass ``since`` (an older one may be over: a new pass is asked for, and its
+        error, if any, is raised)."""
         while True:
             err = self.error
             if err is not None and self._error_pass > since:
                 self.error = None
                 raise RuntimeError(f"background embedding failed: {err}") from err
+            if done is not None and done():
+                return
             with self._idle:
                 busy = self._busy
-                if not busy and self._drained():
+                if done is None and not busy and self._drained():
                     return
                 if busy:  # its pass ends with notify_all; waking it again would only
                     self._idle.wait(timeout=0.05)  # start another pass (a livelock)

@@ -121,3 +121,31 @@ def test_serve_runs_the_embedded_default_and_answers_with_a_key(tmp_path: Path) 
     assert "Application shutdown complete" in err
     assert (tmp_path / "memory.sqlite3").exists()
     assert key.split("_", 2)[2] not in err
+
+
+def test_create_binds_agents_and_admin_and_list_shows_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["keys", "create", "--tenant", "acme", "--path", str(tmp_path)]
+    assert main([*base, "--agent", "planner", "--agent", "coder", "--agent", "planner"]) == 0
+    bound = capsys.readouterr().out.splitlines()[-1]
+    assert main([*base, "--admin"]) == 0
+    admin = capsys.readouterr().out.splitlines()[-1]
+    keys = KeyFile(tmp_path)
+    b, a = keys.check(bound), keys.check(admin)
+    assert b is not None and b.agents == ("coder", "planner") and not b.admin
+    assert a is not None and a.agents == () and a.admin
+    assert main(["keys", "list", "--path", str(tmp_path)]) == 0
+    listed = capsys.readouterr().out
+    assert "coder, planner" in listed and "yes" in listed
+    # a bad agent id is refused, naming it, and no key is made
+    assert main([*base, "--agent", "a\x00b"]) == 1
+    assert "agents[]" in capsys.readouterr().err
+    assert len(keys.list()) == 2
+    # a keys file from before agents and admin reads as neither
+    data = json.loads((tmp_path / KEYS_FILE).read_text())
+    for k in data["keys"]:
+        del k["agents"], k["admin"]
+    (tmp_path / KEYS_FILE).write_text(json.dumps(data))
+    old = KeyFile(tmp_path).check(admin)
+    assert old is not None and old.agents == () and not old.admin

@@ -1,6 +1,7 @@
 """``serve --postgres``: two services (two managers, as two processes would have) on one
 PostgreSQL database and one keys file; a message accepted by one is found through the
-other, tenants stay apart, and a user written through one is known to the other."""
+other, tenants stay apart, and a user written through one is known to the other; keys
+kept in the database itself are shared by two services and revoked for both at once."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 from live_service import Tenants, auth, serving
 
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.integrations.cli.commands import main
 from langgraph_memory.integrations.server import create_app
 
 pytestmark = pytest.mark.timeout(180)
@@ -43,3 +45,49 @@ def test_two_services_share_one_postgres(
                 assert r.status_code == 404 and r.json()["type"] == "/problems/user-not-found"
             assert c.get(f"{b}/v1/users", headers=auth(tenants.acme)).json()["users"] == ["alice"]
             assert c.get(f"{b}/v1/users", headers=auth(tenants.globex)).json()["users"] == []
+
+
+def test_keys_in_postgres_are_shared_and_revoked_everywhere_at_once(
+    tmp_path: Path,
+    pg_databases: pg_server.TestDatabases,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``keys create --postgres URL``: the key lives in the database, two services read
+    it with no keys file, and a revocation by the CLI is refused by both at their next
+    request. A PostgreSQL store has no backup of its own: the admin route says 501."""
+    url = pg_databases.new_database()
+    monkeypatch.chdir(tmp_path)  # a keys file, if one were written, would land here
+    assert main(["keys", "create", "--postgres", url, "--tenant", "acme", "--admin"]) == 0
+    out = capsys.readouterr()
+    admin = out.out.splitlines()[-1]
+    assert "lgm_service_keys" in out.err and url not in out.err
+    assert main(["keys", "create", "--postgres", url, "--tenant", "acme", "--agent", "bot"]) == 0
+    bot = capsys.readouterr().out.splitlines()[-1]
+    kw = {"postgres": url, "embeddings": HashingEmbeddings()}
+    app_a, app_b = create_app(**kw), create_app(**kw)  # type: ignore[arg-type]
+    with serving(app_a, log_level="warning") as a, serving(app_b, log_level="warning") as b:
+        with httpx.Client(timeout=60) as c:
+            msg = {"session_id": "s", "role": "user", "content": "The lab opens at 8."}
+            r = c.post(f"{a}/v1/users/ann/messages", json=msg, headers=auth(bot))
+            assert r.status_code == 201, r.text
+            r = c.post(f"{b}/v1/users/ann/search", json={"query": "lab"}, headers=auth(bot))
+            assert r.status_code == 200, r.text
+            r = c.post(f"{b}/v1/users/ann/search", json={"query": "x", "agent_id": "other"},
+                       headers=auth(bot))  # fmt: skip
+            assert r.status_code == 403 and r.json()["field"] == "agent_id"
+            assert c.post(f"{a}/v1/admin/backup", headers=auth(bot)).status_code == 403
+            r = c.post(f"{a}/v1/admin/backup", headers=auth(admin))
+            assert r.status_code == 501 and "pg_dump" in r.json()["detail"], r.text
+            assert c.post(f"{b}/v1/admin/verify", headers=auth(admin)).json()["ok"] is True
+            assert main(["keys", "revoke", bot.split("_")[1], "--postgres", url]) == 0
+            for base in (a, b):
+                r = c.post(f"{base}/v1/users/ann/search", json={"query": "lab"}, headers=auth(bot))
+                assert r.status_code == 401, r.text
+            assert c.get(f"{b}/v1/users", headers=auth(admin)).json()["users"] == ["ann"]
+    capsys.readouterr()
+    assert main(["keys", "list", "--postgres", url]) == 0
+    listed = capsys.readouterr().out
+    assert "bot" in listed and admin.split("_")[1] in listed
+    assert admin.split("_", 2)[2] not in listed and bot.split("_", 2)[2] not in listed
+    assert not list(tmp_path.rglob("service_keys.json"))

@@ -4,12 +4,17 @@
 SQLite under ``--path`` (default ``./.langgraph_memory``) with the in-process worker, or
 PostgreSQL with ``--postgres URL`` (or ``$LANGGRAPH_MEMORY_POSTGRES_URL``). ``keys``
 administers the API keys in ``service_keys.json`` beside the store (``--keys FILE``
-elsewhere); ``keys create`` prints the new key alone on its last line, the only time it
-is ever shown. ``mcp`` serves the memory as MCP tools on stdio, or over streamable HTTP
-with ``--http``; with ``--url`` the tools use a running service instead of ``--path``.
+elsewhere), or, with ``--postgres URL`` (or the same variable), in the database's
+``lgm_service_keys`` table that every service process on it reads; ``keys create`` prints
+the new key alone on its last line, the only time it is ever shown. ``--agent A``
+(repeatable) binds the key to agents, ``--admin`` makes an admin key. ``mcp`` serves the
+memory as MCP tools on stdio, or over streamable HTTP with ``--http``; with ``--url`` the
+tools use a running service instead of ``--path``.
 
 Example:
     $ langgraph-memory keys create --tenant acme
+    $ langgraph-memory keys create --tenant acme --agent planner --agent coder
+    $ langgraph-memory keys create --tenant acme --admin
     $ langgraph-memory serve --port 8420
     $ langgraph-memory mcp --http --port 8421
 """
@@ -20,12 +25,15 @@ import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
 
 from langgraph_memory.integrations.cli.worker import add_broker_arguments, open_queue
+
+if TYPE_CHECKING:
+    from langgraph_memory.integrations.server.keys import KeyStore
 
 __all__ = ["add_parsers", "cmd_serve", "cmd_keys", "cmd_mcp", "DEFAULT_PORT", "DEFAULT_MCP_PORT"]
 
@@ -55,7 +63,16 @@ def add_parsers(
         help="a PostgreSQL URL instead of SQLite (default $LANGGRAPH_MEMORY_POSTGRES_URL)",
     )
     p.add_argument(
-        "--keys", default=None, metavar="FILE", help="the keys file (default: in --path)"
+        "--keys",
+        default=None,
+        metavar="FILE",
+        help="a keys file (default: in --path; with --postgres, the database's key table)",
+    )
+    p.add_argument(
+        "--backups",
+        default=None,
+        metavar="DIR",
+        help="where admin backups go (default: backups/ in --path)",
     )
     p.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     add_broker_arguments(p)  # --broker URL: writes through the queue to `worker` processes
@@ -100,8 +117,24 @@ def add_parsers(
         k = sub.add_parser(name, help=help_, description=help_)
         common(k)
         k.add_argument("--keys", default=None, metavar="FILE", help="the keys file")
+        k.add_argument(
+            "--postgres",
+            default=None,
+            metavar="URL",
+            help="keys in this PostgreSQL database (default $LANGGRAPH_MEMORY_POSTGRES_URL)",
+        )
         if name == "create":
             k.add_argument("--tenant", required=True, help="the tenant the key reaches")
+            k.add_argument(
+                "--agent",
+                action="append",
+                default=None,
+                metavar="AGENT",
+                help="an agent the key acts as (repeat for several; default: any agent)",
+            )
+            k.add_argument(
+                "--admin", action="store_true", help="also reach the tenant's /v1/admin routes"
+            )
         if name == "revoke":
             k.add_argument("key_id", metavar="KEY_ID", help="the key's id (or the key)")
         k.set_defaults(func=cmd_keys)
@@ -117,14 +150,40 @@ def _key_file(args: argparse.Namespace) -> Path:
     return root / KEYS_FILE
 
 
+def _postgres(args: argparse.Namespace) -> str | None:
+    """The PostgreSQL URL of ``--postgres`` or the environment (``None``: SQLite)."""
+    from langgraph_memory.integrations.server.keys import POSTGRES_ENV
+
+    return getattr(args, "postgres", None) or os.environ.get(POSTGRES_ENV) or None
+
+
 def cmd_keys(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """``keys create|list|revoke``."""
+    """``keys create|list|revoke``: in the keys file, or in PostgreSQL with ``--postgres``."""
     from langgraph_memory.integrations.server.keys import KeyFile
 
-    keys = KeyFile(_key_file(args))
+    url = None if args.keys else _postgres(args)
+    keys: KeyStore
+    if url is not None:
+        from langgraph_memory.integrations.server.keys_pg import KeyTable
+
+        keys = KeyTable(url)
+    else:
+        keys = KeyFile(_key_file(args))
+    try:
+        return _keys_command(args, keys, out, err)
+    finally:
+        keys.close()
+
+
+def _keys_command(args: argparse.Namespace, keys: KeyStore, out: Console, err: Console) -> int:
     if args.keys_command == "create":
-        key = keys.create(args.tenant)
-        err.print(f"a key for tenant {args.tenant!r} (stored hashed in {keys.path}); keep it:")
+        key = keys.create(args.tenant, agents=args.agent, admin=args.admin)
+        what = " (admin)" if args.admin else ""
+        if args.agent:
+            what += f" acting only as {', '.join(sorted(set(args.agent)))}"
+        err.print(
+            f"a key for tenant {args.tenant!r}{what} (stored hashed in {keys.where}); keep it:"
+        )
         out.print(key, soft_wrap=True)
         return 0
     if args.keys_command == "revoke":
@@ -133,11 +192,18 @@ def cmd_keys(args: argparse.Namespace, out: Console, err: Console) -> int:
             return 1
         out.print("revoked")
         return 0
-    table = Table(title=f"keys in {keys.path}")
-    for col in ("key id", "tenant", "created", "revoked"):
+    table = Table(title=f"keys in {keys.where}")
+    for col in ("key id", "tenant", "agents", "admin", "created", "revoked"):
         table.add_column(col)
     for info in keys.list():
-        table.add_row(info.key_id, info.tenant, info.created_at, info.revoked_at or "")
+        table.add_row(
+            info.key_id,
+            info.tenant,
+            ", ".join(info.agents) or "any",
+            "yes" if info.admin else "",
+            info.created_at,
+            info.revoked_at or "",
+        )
     out.print(table)
     return 0
 
@@ -162,9 +228,10 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
     queue = open_queue(args)
     app = create_app(
         None if postgres else root,
-        keys=_key_file(args),
+        # with PostgreSQL the keys live in the database, unless --keys names a file
+        keys=_key_file(args) if (args.keys or not postgres) else None,
         postgres=postgres,
-        settings=ServiceSettings(warm_up=not args.hashing),
+        settings=ServiceSettings(warm_up=not args.hashing, backups_dir=args.backups),
         broker=queue,
         **kw,
     )

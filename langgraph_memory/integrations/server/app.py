@@ -29,7 +29,9 @@ from fastapi import APIRouter, Body, Depends, FastAPI
 
 from langgraph_memory import __version__
 from langgraph_memory.integrations.queue import WritePublisher, WriteQueue
+from langgraph_memory.integrations.server.admin import router as admin_routes
 from langgraph_memory.integrations.server.deps import (
+    FORBIDDEN,
     POSTGRES_ENV,
     PROBLEMS,
     Caller,
@@ -38,12 +40,13 @@ from langgraph_memory.integrations.server.deps import (
     ServiceSettings,
     Svc,
     Who,
+    act_as,
     check_budget,
     own_json,
     tenant_of,
 )
 from langgraph_memory.integrations.server.items import router as item_routes
-from langgraph_memory.integrations.server.keys import KeyFile
+from langgraph_memory.integrations.server.keys import KeyFile, KeyStore
 from langgraph_memory.integrations.server.limits import BodyLimit
 from langgraph_memory.integrations.server.mcp_route import mount_mcp
 from langgraph_memory.integrations.server.models import (
@@ -67,7 +70,7 @@ from langgraph_memory.integrations.server.models import (
 from langgraph_memory.integrations.server.problems import ProblemError, install_handlers
 from langgraph_memory.integrations.server.profile import router as profile_routes
 from langgraph_memory.integrations.server.tasks import router as task_routes
-from langgraph_memory.integrations.server.tenancy import KnownUsers
+from langgraph_memory.integrations.server.tenancy import SEPARATOR, KnownUsers
 from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
 __all__ = ["create_app", "ServiceSettings", "POSTGRES_ENV"]
@@ -171,7 +174,7 @@ def add_turn(svc: Svc, who: Who, body: TurnIn) -> MessagesAccepted:
     return MessagesAccepted(user_id=who.user_id, message_ids=ids)
 
 
-@users.post("/context", response_model=ContextOut)
+@users.post("/context", response_model=ContextOut, responses=FORBIDDEN)
 def build_context(svc: Svc, who: Known, body: ContextIn) -> ContextOut:
     """The token-budgeted, cited context for a query (``build_context``)."""
     check_budget(body.token_budget, svc.settings)
@@ -183,7 +186,7 @@ def build_context(svc: Svc, who: Known, body: ContextIn) -> ContextOut:
         explain=body.explain,
         filter=body.filter,
         scope=body.scope,
-        agent_id=body.agent_id,
+        agent_id=act_as(who, body.agent_id),
         shown_ids=body.shown_ids,
     )
     return ContextOut(
@@ -202,7 +205,7 @@ def build_context(svc: Svc, who: Known, body: ContextIn) -> ContextOut:
     )
 
 
-@users.post("/search", response_model=SearchOut)
+@users.post("/search", response_model=SearchOut, responses=FORBIDDEN)
 def search(svc: Svc, who: Known, body: SearchIn) -> SearchOut:
     """Hybrid search over the user's memory (``search``)."""
     if body.k > svc.settings.max_k:
@@ -215,7 +218,7 @@ def search(svc: Svc, who: Known, body: SearchIn) -> SearchOut:
         body.k,
         layers=body.layers,  # type: ignore[arg-type]  # checked by the manager
         filter=body.filter,
-        agent_id=body.agent_id,
+        agent_id=act_as(who, body.agent_id),
     )
     return SearchOut(user_id=who.user_id, hits=hits)
 
@@ -287,13 +290,19 @@ def flush(
     tenant: Annotated[str, Depends(tenant_of)],
     body: Annotated[FlushIn | None, Body()] = None,
 ) -> dict[str, bool]:
-    """Wait until every accepted write is searchable (504 when ``timeout`` passes first);
-    with a broker, first until the workers have stored the tenant's queued writes."""
+    """Wait until every write of the caller's tenant accepted before the call is
+    searchable (504 when ``timeout`` passes first); with a broker, first until the
+    workers have stored the tenant's queued writes (then the memory's whole queue).
+
+    Without a broker, other tenants' writes do not hold it up (``flush(user_ids=...)``
+    over the tenant's users), unless more than 512 messages are pending, when it waits
+    for them all."""
     timeout = body.timeout if body is not None else FlushIn.model_fields["timeout"].default
     if svc.queue is not None:
         svc.queue.flush(tenant, timeout)
-    else:
-        svc.memory.flush(timeout)
+        return {"flushed": True}
+    users = [f"{tenant}{SEPARATOR}{u}" for u in svc.users.of_tenant(tenant)]
+    svc.memory.flush(timeout, user_ids=users)
     return {"flushed": True}
 
 
@@ -307,7 +316,7 @@ def list_users(svc: Svc, tenant: Annotated[str, Depends(tenant_of)]) -> UserList
 def create_app(
     manager_or_path: MemoryManager | str | os.PathLike[str] | None = None,
     *,
-    keys: KeyFile | str | os.PathLike[str] | None = None,
+    keys: KeyStore | str | os.PathLike[str] | None = None,
     postgres: str | None = None,
     settings: ServiceSettings | None = None,
     broker: WriteQueue | None = None,
@@ -320,8 +329,11 @@ def create_app(
             memory directory of a SQLite store to open (default
             ``$LANGGRAPH_MEMORY_PATH`` or ``./.langgraph_memory``; closed when the app
             stops).
-        keys: The keys file (or its directory); default ``service_keys.json`` in the
-            memory directory (needed with ``postgres``).
+        keys: The keys: a :class:`KeyFile` or
+            :class:`~langgraph_memory.integrations.server.keys_pg.KeyTable`, or a keys
+            file (or its directory). Default: ``service_keys.json`` in the memory
+            directory; with ``postgres``, the table ``lgm_service_keys`` of that database
+            (shared by every service process on it).
         postgres: A PostgreSQL URL to open instead of a SQLite directory.
         settings: The limits (:class:`ServiceSettings`).
         broker: A write queue (``WriteQueue.from_url(URL)``): writes are published to
@@ -333,8 +345,8 @@ def create_app(
         A FastAPI application with OpenAPI at ``/openapi.json`` and docs at ``/docs``.
 
     Raises:
-        ValueError: When no keys file can be placed (a manager or PostgreSQL store
-            without ``keys``).
+        ValueError: When no keys can be placed (a manager whose store is not a
+            directory, without ``keys``).
 
     Example:
         >>> app = create_app("./.langgraph_memory")  # doctest: +SKIP
@@ -350,16 +362,31 @@ def create_app(
     else:
         root = Path(manager_or_path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
         mm = MemoryManager(root, **manager_kw)
-    if isinstance(keys, KeyFile):
-        key_file = keys
+    key_store: KeyStore
+    owns_keys = False
+    if keys is not None and not isinstance(keys, (str, os.PathLike)):
+        key_store = keys
     elif keys is not None:
-        key_file = KeyFile(keys)
+        key_store = KeyFile(keys)
+    elif postgres is not None:
+        from langgraph_memory.integrations.server.keys_pg import KeyTable
+
+        try:
+            key_store, owns_keys = KeyTable(postgres), True
+        except BaseException:
+            if owns:
+                mm.close()
+            raise
     elif root is not None:
-        key_file = KeyFile(root)
+        key_store = KeyFile(root)
     else:
         if owns:
             mm.close()
         raise ValueError("keys must be given (a keys file) when the store is not a directory")
+    if settings.backups_dir is not None:
+        backups: Path | None = Path(settings.backups_dir)
+    else:
+        backups = mm.path.parent / "backups" if mm.path is not None else None
     if settings.warm_up:
         mm.maintenance.warm_up()
 
@@ -368,6 +395,8 @@ def create_app(
         yield
         if owns:
             mm.close()
+        if owns_keys:
+            key_store.close()
 
     app = FastAPI(
         title="langgraph-memory",
@@ -381,9 +410,10 @@ def create_app(
 
     known = KnownUsers(mm.maintenance.users, holds)
     queue = WritePublisher(broker, mm) if broker is not None else None
-    app.state.service = Service(mm, key_file, known, settings, owns, queue)
+    app.state.service = Service(mm, key_store, known, settings, owns, queue, backups)
     install_handlers(app)
-    for router in (meta, users, task_routes, profile_routes, item_routes, tenant_routes):
+    routers = (meta, users, task_routes, profile_routes, item_routes, tenant_routes)
+    for router in (*routers, admin_routes):
         app.include_router(router)
     mount_mcp(app)  # the MCP tools at /mcp, behind the same keys (with the `mcp` SDK)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)

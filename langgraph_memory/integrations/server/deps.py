@@ -6,15 +6,32 @@ missing, wrong or revoked key; routes under ``/v1/users/{user_id}`` declare
 :func:`caller` (the user as the tenant's store user id) or :func:`existing` (the same,
 404 for a user the tenant has no memory of). Declared once per route, so none can forget.
 
+**Keys bound to agents.** A key made with ``--agent A`` (one or more) acts only as those
+agents. Every ``agent_id`` a request carries (``search``, ``context``, ``tasks``) must be
+one of them, else 403 naming the field; a request that leaves ``agent_id`` out acts as
+the key's agent when it has exactly one, and is refused (403) when it has several (a
+bound key never acts as "no agent", which would read or write every agent's share). A
+task's steps, update and completion act as the task's agent: 403 for a task another agent
+started (a task started without an agent is shared, and any of the tenant's keys may
+work on it). Reads stay the tenant's: a bound key reads every user of its tenant, as an
+unbound one does. Messages carry no agent (the manager takes none for them), so the
+binding does not touch them.
+
+**Admin keys.** A key made with ``--admin`` also reaches ``/v1/admin`` (backup, verify,
+maintenance of the tenant's users); any other key gets 403 there, after the 401 checks.
+
 Example:
     >>> Caller("acme", "alice", "acme:alice").store_uid
     'acme:alice'
+    >>> act_as(Caller("acme", "alice", "acme:alice", agents=("planner",)), None)
+    'planner'
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -22,7 +39,7 @@ from fastapi import Path as PathParam
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from langgraph_memory.integrations.queue.publisher import WritePublisher
-from langgraph_memory.integrations.server.keys import KeyFile
+from langgraph_memory.integrations.server.keys import POSTGRES_ENV, KeyInfo, KeyStore
 from langgraph_memory.integrations.server.models import Problem
 from langgraph_memory.integrations.server.problems import ProblemError
 from langgraph_memory.integrations.server.tenancy import KnownUsers, store_user_id
@@ -34,7 +51,12 @@ __all__ = [
     "Caller",
     "POSTGRES_ENV",
     "PROBLEMS",
+    "FORBIDDEN",
     "tenant_of",
+    "key_of",
+    "admin_existing",
+    "admin_key",
+    "act_as",
     "caller",
     "existing",
     "service_of",
@@ -44,10 +66,9 @@ __all__ = [
     "Svc",
     "Who",
     "Known",
+    "Admin",
+    "AdminKnown",
 ]
-
-#: The environment variable ``langgraph-memory serve`` reads a PostgreSQL URL from.
-POSTGRES_ENV = "LANGGRAPH_MEMORY_POSTGRES_URL"
 
 
 @dataclass(frozen=True)
@@ -60,6 +81,10 @@ class ServiceSettings:
         max_token_budget: Largest ``token_budget`` of a context (422 beyond).
         max_k: Most hits of one search (422 beyond).
         warm_up: Load the embedding model and jieba when the app is made.
+        backups_dir: Where ``POST /v1/admin/backup`` writes (each tenant's backups in a
+            directory of its own); ``None``: the ``backups`` directory beside a SQLite
+            store.
+        max_backups: Most backups a tenant keeps there (409 beyond: remove old ones).
     """
 
     max_body_bytes: int = 4 * 1024 * 1024
@@ -67,20 +92,24 @@ class ServiceSettings:
     max_token_budget: int = 32_000
     max_k: int = 200
     warm_up: bool = False
+    backups_dir: str | None = None
+    max_backups: int = 10
 
 
 @dataclass
 class Service:
-    """What every route reaches: the manager, the keys, the users known to exist, and the
+    """What every route reaches: the manager, the keys, the users known to exist, the
     write queue's publisher when writes go through a broker (``None``: the memory's own
-    queue)."""
+    queue), and where admin backups go (``None``: nowhere, the store has no backup of
+    its own)."""
 
     memory: MemoryManager
-    keys: KeyFile
+    keys: KeyStore
     users: KnownUsers
     settings: ServiceSettings
     owns_memory: bool
     queue: WritePublisher | None = None
+    backups: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -91,11 +120,15 @@ class Caller:
         tenant: The key's tenant.
         user_id: The user as the caller names it.
         store_uid: The store's id of that user (``tenant:user_id``).
+        agents: The agents the key acts as (empty: any).
+        admin: Whether the key is an admin key.
     """
 
     tenant: str
     user_id: str
     store_uid: str
+    agents: tuple[str, ...] = ()
+    admin: bool = False
 
 
 _bearer = HTTPBearer(
@@ -106,6 +139,10 @@ PROBLEMS: dict[int | str, dict[str, Any]] = {
     code: {"model": Problem, "content": {"application/problem+json": {}}}
     for code in (401, 404, 413, 422)
 }
+#: The 403 of the routes a key may be refused (admin routes, an ``agent_id`` of a bound key).
+FORBIDDEN: dict[int | str, dict[str, Any]] = {
+    403: {"model": Problem, "content": {"application/problem+json": {}}}
+}
 
 
 def service_of(request: Request) -> Service:
@@ -113,11 +150,11 @@ def service_of(request: Request) -> Service:
     return svc
 
 
-def tenant_of(
+def key_of(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str:
-    """The tenant of the request's key.
+) -> KeyInfo:
+    """The entry of the request's key (its tenant, agents, admin).
 
     Raises:
         ProblemError: 401 without a key, or with a wrong or revoked one (the same
@@ -127,22 +164,42 @@ def tenant_of(
         raise ProblemError(
             401, "an API key is needed: send Authorization: Bearer KEY", slug="unauthorized"
         )
-    tenant = service_of(request).keys.tenant_of(credentials.credentials)
-    if tenant is None:
+    info = service_of(request).keys.check(credentials.credentials)
+    if info is None:
         raise ProblemError(401, "the API key is not valid", slug="unauthorized")
-    request.state.tenant = tenant
-    return tenant
+    request.state.tenant = info.tenant
+    return info
+
+
+def tenant_of(key: Annotated[KeyInfo, Depends(key_of)]) -> str:
+    """The tenant of the request's key (401 as :func:`key_of`)."""
+    return key.tenant
+
+
+def admin_key(key: Annotated[KeyInfo, Depends(key_of)]) -> KeyInfo:
+    """The request's key, when it is an admin key.
+
+    Raises:
+        ProblemError: 401 as :func:`key_of`; 403 for a key that is not an admin key.
+    """
+    if not key.admin:
+        raise ProblemError(
+            403,
+            "this route needs an admin key (langgraph-memory keys create --admin)",
+            slug="forbidden",
+        )
+    return key
 
 
 def caller(
     request: Request,
     user_id: Annotated[str, PathParam(description="Your id of the user.")],
-    tenant: Annotated[str, Depends(tenant_of)],
+    key: Annotated[KeyInfo, Depends(key_of)],
 ) -> Caller:
     """The caller and the user its path names (a user of the caller's tenant)."""
-    uid = store_user_id(tenant, user_id)
+    uid = store_user_id(key.tenant, user_id)
     request.state.store_uid, request.state.user_id = uid, user_id
-    return Caller(tenant, user_id, uid)
+    return Caller(key.tenant, user_id, uid, key.agents, key.admin)
 
 
 Svc = Annotated[Service, Depends(service_of)]
@@ -156,6 +213,55 @@ def existing(svc: Svc, who: Who) -> Caller:
 
 
 Known = Annotated[Caller, Depends(existing)]
+Admin = Annotated[KeyInfo, Depends(admin_key)]
+
+
+def admin_existing(svc: Svc, key: Admin, who: Who) -> Caller:
+    """The caller with an admin key, when its tenant has memory of the user (403 for a
+    key that is not an admin key, then 404 for a user the tenant does not have)."""
+    svc.users.require(who.store_uid)
+    return who
+
+
+AdminKnown = Annotated[Caller, Depends(admin_existing)]
+
+
+def act_as(who: Caller, agent_id: str | None, field: str = "agent_id") -> str | None:
+    """The agent a request acts as, under the key's binding (see the module's rule).
+
+    Args:
+        who: The caller (its key's agents).
+        agent_id: The agent the request names, or ``None``.
+        field: The request field it came in (named by a refusal).
+
+    Returns:
+        ``agent_id``; for a key bound to one agent, that agent when ``agent_id`` is
+        ``None``.
+
+    Raises:
+        ProblemError: 403 naming ``field`` when the key is bound to agents and
+            ``agent_id`` is not one of them (or is left out with several to choose from).
+    """
+    if not who.agents:
+        return agent_id
+    if agent_id is None:
+        if len(who.agents) == 1:
+            return who.agents[0]
+        raise ProblemError(
+            403,
+            f"{field} is needed: this key acts only as the agents {', '.join(who.agents)}",
+            field=field,
+            slug="agent-forbidden",
+        )
+    if agent_id not in who.agents:
+        raise ProblemError(
+            403,
+            f"{field}: this key may not act as that agent (it acts only as "
+            f"{', '.join(who.agents)})",
+            field=field,
+            slug="agent-forbidden",
+        )
+    return agent_id
 
 
 def check_budget(budget: int | None, settings: ServiceSettings) -> None:

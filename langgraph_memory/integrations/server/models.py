@@ -24,6 +24,12 @@ from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.records import MemoryHit
 from langgraph_memory.parts.anchors import Anchor
 from langgraph_memory.parts.documents import DocumentChunk, DocumentInfo
+from langgraph_memory.parts.maintenance import (
+    FailedMessage,
+    ForgetReport,
+    Knowledge,
+    Lesson,
+)
 from langgraph_memory.parts.profile import Entity, Fact, Insight, ProfileEntry, Rollup
 from langgraph_memory.parts.tasks import Episode, TaskState, TaskStep
 
@@ -72,6 +78,16 @@ __all__ = [
     "Insight",
     "Rollup",
     "DocumentChunk",
+    "BackupOut",
+    "VerifyOut",
+    "ForgetIn",
+    "RetryIn",
+    "Requeued",
+    "Reflected",
+    "FailedMessage",
+    "ForgetReport",
+    "Knowledge",
+    "Lesson",
 ]
 
 _STRICT = ConfigDict(extra="forbid")
@@ -391,3 +407,48 @@ class DocumentSearchIn(BaseModel):
     query: str
     k: int = 10
     filter: dict[str, Any] | None = None
+
+
+# -- /v1/admin ------------------------------------------------------------------------------
+class BackupOut(BaseModel):
+    """A backup made on the server (never sent: the operator collects it)."""
+
+    file: str = Field(description="The backup, relative to the server's backups directory.")
+    bytes: int
+    created_at: str
+
+
+class VerifyOut(BaseModel):
+    """The store's check: ``ok``, or what is damaged."""
+
+    ok: bool
+    detail: str | None = None
+
+
+class ForgetIn(BaseModel):
+    """``mm.maintenance.forget``'s parameters (for one user)."""
+
+    model_config = _STRICT
+    dry_run: bool = Field(False, description="Only report what would go.")
+
+
+class RetryIn(BaseModel):
+    """``mm.maintenance.retry_failed``'s parameters."""
+
+    model_config = _STRICT
+    message_ids: list[str] | None = Field(None, description="Default: every failed message.")
+
+
+class Requeued(BaseModel):
+    """How many quarantined messages went back into the embedding queue."""
+
+    user_id: str
+    requeued: int
+
+
+class Reflected(BaseModel):
+    """What a reflection wrote."""
+
+    user_id: str
+    lessons: list[Lesson]
+    insights: list[Insight]

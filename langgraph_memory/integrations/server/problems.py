@@ -3,9 +3,10 @@
 The library's ``ValueError``/``TypeError`` (bad input, named by its field) become 422,
 a request body the schema refuses 422 with every field at fault, an unknown key 401,
 a user or item the caller's tenant does not have 404, a body or batch over its limit 413,
-a ``TimeoutError`` 504, a write queue that is full or unreachable 503 with
-``Retry-After`` (:class:`~langgraph_memory.integrations.queue.QueueError`), and anything
-else 500 without its message (which could hold what the caller must not see).
+a key that may not do what it asks 403 (a non-admin key on ``/v1/admin``, a key bound
+to other agents), a ``TimeoutError`` 504, a write queue that is full or unreachable 503
+with ``Retry-After`` (:class:`~langgraph_memory.integrations.queue.QueueError`), and
+anything else 500 without its message (which could hold what the caller must not see).
 
 Example:
     >>> field_of("content must not be empty (it holds only invisible characters)")
@@ -35,12 +36,14 @@ _FIELD_RE = re.compile(r"([A-Za-z_][\w]*(?:\[\d+\])?(?:\.[\w]+(?:\[\d+\])?)*)\b"
 _TITLES = {
     400: "Bad request",
     401: "Unauthorized",
+    403: "Forbidden",
     404: "Not found",
     405: "Method not allowed",
     409: "Conflict",
     413: "Content too large",
     422: "Unprocessable content",
     500: "Internal server error",
+    501: "Not implemented",
     503: "Service unavailable",
     504: "Gateway timeout",
 }

@@ -19,7 +19,15 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from langgraph_memory.integrations.server.deps import PROBLEMS, Caller, Known, Svc, Who
+from langgraph_memory.integrations.server.deps import (
+    FORBIDDEN,
+    PROBLEMS,
+    Caller,
+    Known,
+    Svc,
+    Who,
+    act_as,
+)
 from langgraph_memory.integrations.server.models import (
     CompleteIn,
     DocumentIn,
@@ -53,11 +61,27 @@ def _task(svc: Svc, who: Caller, task_id: str) -> TaskState:
         raise ProblemError(404, "no such task", slug="task-not-found") from None
 
 
-@router.post("/tasks", status_code=201, response_model=TaskState)
+def _own_task(svc: Svc, who: Caller, task_id: str) -> TaskState:
+    """The task, when the caller's key may act as its agent (403 for another agent's
+    task under a key bound to agents; a task of no agent is shared)."""
+    task = _task(svc, who, task_id)
+    if who.agents and task.agent_id is not None and task.agent_id not in who.agents:
+        raise ProblemError(
+            403,
+            f"agent_id: the task is another agent's (this key acts only as "
+            f"{', '.join(who.agents)})",
+            field="agent_id",
+            slug="agent-forbidden",
+        )
+    return task
+
+
+@router.post("/tasks", status_code=201, response_model=TaskState, responses=FORBIDDEN)
 def start_task(svc: Svc, who: Who, body: TaskIn) -> TaskState:
     """Start a task in a session (``tasks.start``)."""
+    agent = act_as(who, body.agent_id)
     tid = svc.memory.tasks.start(
-        who.store_uid, body.session_id, body.request, context=body.context, agent_id=body.agent_id
+        who.store_uid, body.session_id, body.request, context=body.context, agent_id=agent
     )
     svc.users.add(who.store_uid)
     return _theirs(_task(svc, who, tid), who)
@@ -69,29 +93,31 @@ def get_task(svc: Svc, who: Known, task_id: str) -> TaskState:
     return _theirs(_task(svc, who, task_id), who)
 
 
-@router.post("/tasks/{task_id}/steps", status_code=201, response_model=StepAdded)
+@router.post(
+    "/tasks/{task_id}/steps", status_code=201, response_model=StepAdded, responses=FORBIDDEN
+)
 def add_step(svc: Svc, who: Known, task_id: str, body: StepIn) -> StepAdded:
     """Add a step to a task (``tasks.step``); returns its index."""
-    _task(svc, who, task_id)
+    _own_task(svc, who, task_id)
     i = svc.memory.tasks.step(
         who.store_uid, task_id, body.description, tool_name=body.tool_name, args=body.args
     )
     return StepAdded(index=i)
 
 
-@router.patch("/tasks/{task_id}/steps/{index}", response_model=TaskStep)
+@router.patch("/tasks/{task_id}/steps/{index}", response_model=TaskStep, responses=FORBIDDEN)
 def update_step(svc: Svc, who: Known, task_id: str, index: int, body: StepUpdateIn) -> TaskStep:
     """Set a step's status and/or result (``tasks.update_step``)."""
-    _task(svc, who, task_id)
+    _own_task(svc, who, task_id)
     return svc.memory.tasks.update_step(
         who.store_uid, task_id, index, status=body.status, result=body.result
     )
 
 
-@router.post("/tasks/{task_id}/complete", response_model=Episode)
+@router.post("/tasks/{task_id}/complete", response_model=Episode, responses=FORBIDDEN)
 def complete_task(svc: Svc, who: Known, task_id: str, body: CompleteIn) -> Episode:
     """Close a task into an episode (``tasks.complete``)."""
-    _task(svc, who, task_id)
+    _own_task(svc, who, task_id)
     ep = svc.memory.tasks.complete(
         who.store_uid,
         task_id,
