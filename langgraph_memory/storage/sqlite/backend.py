@@ -208,13 +208,13 @@ class SQLiteBackend(
         if last is None:
             rows = self._read(
                 f"SELECT {q.MSG_COLS} FROM messages WHERE user_id = ? AND session_id = ? "
-                "ORDER BY seq",
+                "ORDER BY pos",
                 (user_id, session_id),
             )
         else:
             rows = self._read(
                 f"SELECT {q.MSG_COLS} FROM messages WHERE user_id = ? AND session_id = ? "
-                "ORDER BY seq DESC LIMIT ?",
+                "ORDER BY pos DESC LIMIT ?",
                 (user_id, session_id, max(last, 0)),
             )[::-1]
         return [q.row_to_message(r) for r in rows]
