@@ -63,6 +63,7 @@ from langgraph_memory.integrations.server.models import (
 from langgraph_memory.integrations.server.problems import ProblemError, install_handlers
 from langgraph_memory.integrations.server.tasks import router as task_routes
 from langgraph_memory.integrations.server.tenancy import KnownUsers
+from langgraph_memory.integrations.server.ui import create_ui
 from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
 __all__ = ["create_app", "ServiceSettings", "POSTGRES_ENV"]
@@ -356,5 +357,6 @@ def create_app(
     install_handlers(app)
     for router in (meta, users, task_routes, tenant_routes):
         app.include_router(router)
+    app.mount("/ui", create_ui(app.state.service))  # the inspector's pages (not in OpenAPI)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app
