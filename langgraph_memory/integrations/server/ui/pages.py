@@ -260,6 +260,40 @@ def message(request: Request, st: State, who: Who, person: Person, message_id: s
     )
 
 
+@router.get("/users/{user_id}/source")
+def source(request: Request, st: State, who: Who, person: Person, id: str = "") -> Response:  # noqa: A002
+    """Where a cited source id leads: its message, or the page of what it names (an
+    anchor, a task, a document); anything else is explained, not guessed."""
+    u = f"{root_of(request)}/users/{seg(person.user_id)}"
+    tz = request.query_params.get("tz")
+    q = "?" + urlencode({"tz": tz}) if tz else ""
+    if not id:
+        raise Refused(404, "no such source")
+    try:
+        st.service.memory.inspect.message(person.store_uid, id, window=0)
+        return RedirectResponse(f"{u}/messages/{seg(id)}{q}", status_code=303)
+    except (KeyError, ValueError, TypeError):
+        pass
+    for prefix, where in (
+        ("anchor:", "#instructions"),
+        ("task:", "/tasks"),
+        ("doc:", "/documents"),
+    ):
+        if id.startswith(prefix):
+            path, _, frag = where.partition("#")
+            return RedirectResponse(f"{u}{path}{q}" + (f"#{frag}" if frag else ""), status_code=303)
+    return page(
+        request,
+        st,
+        "source.html",
+        title=f"Source {id}",
+        viewer=who,
+        user_id=person.user_id,
+        section="why",
+        source_id=id,
+    )
+
+
 @router.get("/users/{user_id}/search")
 def search(request: Request, st: State, who: Who, person: Person, q: str = "") -> Response:
     """Messages holding every term of the query (newest first), and the hybrid search's
@@ -270,7 +304,9 @@ def search(request: Request, st: State, who: Who, person: Person, q: str = "") -
     error = None
     if q.strip():
         try:
-            found = mm.inspect.messages(person.store_uid, query=q, cursor=_cursor(request), limit=PAGE)
+            found = mm.inspect.messages(
+                person.store_uid, query=q, cursor=_cursor(request), limit=PAGE
+            )
             if _cursor(request) is None:
                 hits = mm.search(person.store_uid, q, 10)
         except (TypeError, ValueError) as exc:
@@ -540,7 +576,10 @@ def feedback(
         value = None
     try:
         changed = st.service.memory.profile.feedback(
-            person.store_uid, entry_id, signal, value=value  # type: ignore[arg-type]
+            person.store_uid,
+            entry_id,
+            signal,
+            value=value,  # type: ignore[arg-type]
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise Refused(422, str(exc).replace(person.store_uid, person.user_id)) from None

@@ -91,7 +91,9 @@ class Renderer:
         ctx.setdefault("tz", None)
         ctx["when"] = _when_fn(zone_of(ctx.get("tz")))
         html = self.env.get_template(name).render(**ctx)
-        return HTMLResponse(html, status_code=status, headers={**SECURITY_HEADERS, **(headers or {})})
+        return HTMLResponse(
+            html, status_code=status, headers={**SECURITY_HEADERS, **(headers or {})}
+        )
 
 
 def _num(v: Any, places: int = 3) -> str:
