@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import parse_qsl, quote, urlencode
@@ -260,6 +261,31 @@ def install(app: FastAPI) -> None:
         )
 
 
+class ServerTiming:
+    """ASGI middleware: each response says how long the server took to make it
+    (``Server-Timing: app;dur=<ms>``, shown by a browser's developer tools; read by
+    ``benchmarks/inspector_pages.py``)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        t0 = time.perf_counter()
+
+        async def timed(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                ms = (time.perf_counter() - t0) * 1000
+                headers = list(message.get("headers", []))
+                headers.append((b"server-timing", f"app;dur={ms:.2f}".encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, timed)
+
+
 def create_ui(service: Service) -> FastAPI:
     """The inspector's app for a service (mount it at ``/ui``).
 
@@ -283,6 +309,7 @@ def create_ui(service: Service) -> FastAPI:
     )
     install(ui)
     ui.include_router(router)
+    ui.add_middleware(ServerTiming)
     return ui
 
 

@@ -576,10 +576,7 @@ def feedback(
         value = None
     try:
         changed = st.service.memory.profile.feedback(
-            person.store_uid,
-            entry_id,
-            signal,
-            value=value,  # type: ignore[arg-type]
+            person.store_uid, entry_id, "followed" if signal == "followed" else "corrected", value=value
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise Refused(422, str(exc).replace(person.store_uid, person.user_id)) from None
