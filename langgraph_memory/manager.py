@@ -174,7 +174,14 @@ class MemoryManager:
             self._life,
         )
         self.items = parts.items
-        self.inspect = Inspect(parts.storage, parts.hierarchy, self.config.write, self._life)
+        self.inspect = Inspect(
+            parts.storage,
+            parts.hierarchy,
+            self.config.write,
+            self.config.hierarchy,
+            self.config.long_term.preference_threshold,
+            self._life,
+        )
         self._aio: AsyncMemoryManager | None = None
 
     @classmethod

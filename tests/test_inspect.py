@@ -13,7 +13,7 @@ import pytest
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.core.records import Message
-from langgraph_memory.parts.inspect import Listing, SessionRow
+from langgraph_memory.parts.inspect import Fact, Listing, SessionRow
 
 
 def _walk(page_of, limit: int) -> list:  # type: ignore[no-untyped-def]
@@ -128,7 +128,7 @@ def test_overview_and_message_view(mm: MemoryManager) -> None:
     _seed(mm)
     mm.flush()
     ov = mm.inspect.overview("ann", limit=2)
-    assert (ov.messages, ov.sessions, ov.embedded + ov.pending) == (12, 3, 12)
+    assert (ov.messages, ov.sessions, ov.pending, ov.quarantined) == (12, 3, 0, 0)
     assert [m.id for m in ov.latest_messages.items] == ["a11", "a10"]
     assert ov.latest_messages.cursor is not None
     assert [r.session_id for r in ov.recent_sessions.items] == ["s3", "s1"]
@@ -165,3 +165,125 @@ def test_the_async_view_awaits_the_same(mm: MemoryManager) -> None:
     assert first == mm.inspect.messages("ann", limit=3)
     assert [m.seq for m in deep.items] == sorted((m.seq for m in deep.items), reverse=True)
     assert all(m.seq < 7 for m in deep.items)
+
+
+def _talk(mm: MemoryManager) -> None:
+    """ann says things extraction reads (a preference, facts, one superseding another,
+    an instruction), over enough turns that pages leave short-term memory."""
+    said = [
+        "I prefer green tea in the morning.",
+        "I live in Lyon.",
+        "Always answer in short bullet points.",
+        "My sister Alice lives in Berlin.",
+        "I moved to Paris last month.",
+        "我更喜欢喝乌龙茶",
+    ]
+    for i in range(24):
+        text = said[i] if i < len(said) else f"Turn {i}: the garden fence needs paint {i}."
+        mm.add_turn("ann", "s1" if i < 16 else "s2", user=text, assistant=f"Noted ({i}).")
+    mm.add_turn("bob", "s1", user="I prefer coffee. I live in Rome.", assistant="ok")
+    mm.flush()
+
+
+def test_profile_views_match_the_profile_part(mm: MemoryManager) -> None:
+    _talk(mm)
+    prof = mm.inspect.profile("ann", limit=500)
+    prefs = mm.profile.preferences("ann")
+    assert prefs and {p.id for p in prof.preferences.items} == {p.id for p in prefs}
+    facts = mm.profile.facts("ann")
+    current = [f for f in facts if f.superseded_by is None and f.valid_to is None]
+    assert {f.id for f in prof.current_facts.items} == {f.id for f in current}
+    assert {f.id for f in prof.superseded_facts.items} == {f.id for f in facts} - {
+        f.id for f in current
+    }
+    assert all(f.superseded_by or f.valid_to for f in prof.superseded_facts.items)
+    assert prof.threshold == mm.config.long_term.preference_threshold
+    assert {a.id for a in prof.instructions.items} == {a.id for a in mm.anchors.list("ann")}
+    assert all(p.user_id == "ann" for p in prof.preferences.items)
+    # every list pages through all of its records once, newest first
+    for layer in ("facts", "current_facts", "superseded_facts", "preferences"):
+        whole = mm.inspect.records("ann", layer, limit=500).items
+        paged = _walk(lambda c, n, k=layer: mm.inspect.records("ann", k, cursor=c, limit=n), 1)
+        assert [x.id for x in paged] == [x.id for x in whole]
+        stamps = [x.created_at for x in paged]
+        assert stamps == sorted(stamps, reverse=True)
+    bob = mm.inspect.records("bob", "facts", limit=500).items
+    assert bob and all(f.user_id == "bob" for f in bob)
+    assert not {f.id for f in bob} & {f.id for f in facts}
+
+
+def test_entities_with_their_relations(mm: MemoryManager) -> None:
+    _talk(mm)
+    ents = _walk(lambda c, n: mm.inspect.entities("ann", cursor=c, limit=n), 2)
+    assert {e.entity.id for e in ents} == {e.id for e in mm.profile.entities("ann")}
+    for ev in ents:
+        assert all(isinstance(f, Fact) for f in ev.relations)
+        assert all(f.subject.casefold() == ev.entity.name.casefold() for f in ev.relations)
+
+
+def test_sessions_and_segments(mm: MemoryManager) -> None:
+    _talk(mm)
+    view = mm.inspect.session("ann", "s1")
+    assert (view.session.session_id, view.session.messages) == ("s1", 32)
+    stats = mm.stats("ann")
+    window_ids = [mid for p in view.window for mid in p.message_ids]
+    assert 0 < len(view.window) <= mm.config.hierarchy.stm_capacity_pages
+    s1 = {m.id for m in mm.inspect.messages("ann", session_id="s1", limit=500).items}
+    assert set(window_ids) <= s1
+    assert view.window_tokens == sum(p.tokens for p in view.window)
+    assert {c.id for c in view.chains} == {c["id"] for c in stats["hierarchy"]["chains"]["s1"]}
+    with pytest.raises(KeyError):
+        mm.inspect.session("ann", "nope")
+    with pytest.raises(KeyError):
+        mm.inspect.session("bob", "s2")
+    segs = _walk(lambda c, n: mm.inspect.segments("ann", cursor=c, limit=n), 1)
+    assert len(segs) == stats["hierarchy"]["mid_term_segments"] > 0
+    heats = [s.heat for s in segs]
+    assert heats == sorted(heats, reverse=True)
+    archived = mm.inspect.segments("ann", archived=True, limit=500).items
+    assert len(archived) == stats["hierarchy"]["archived_segments"]
+    placed = set(window_ids)
+    for seg in segs:
+        pages = _walk(
+            lambda c, n, sid=seg.id: mm.inspect.segment("ann", sid, cursor=c, limit=n).pages, 1
+        )
+        detail = mm.inspect.segment("ann", seg.id)
+        assert len(pages) == seg.pages == len(detail.page_times)
+        assert detail.segment.id == seg.id
+        times = list(detail.page_times)
+        assert times == sorted(times)
+        placed |= {mid for p in pages for mid in p.message_ids}
+    # every message of ann's first session is in its window or in a segment
+    assert s1 <= placed
+    with pytest.raises(KeyError):
+        mm.inspect.segment("bob", segs[0].id)
+    assert not {s.id for s in mm.inspect.segments("bob", archived=None).items} & {
+        s.id for s in segs
+    }
+
+
+def test_work_and_documents(mm: MemoryManager) -> None:
+    for k in range(3):
+        tid = mm.tasks.start("ann", "s1", f"book train {k}")
+        mm.tasks.step("ann", tid, f"search trains {k}", tool_name="search")
+        mm.tasks.complete("ann", tid, summary=f"booked {k}", target="trains")
+    open_task = mm.tasks.start("ann", "s1", "plan the trip")
+    mm.documents.add("ann", "# Guide\n## Wi-Fi\nOn the fridge.", document_id="g", version="1")
+    mm.documents.add("ann", "# Guide\n## Wi-Fi\nAsk the desk.", document_id="g", version="2")
+    mm.documents.add("bob", "# Bob's\nnotes", document_id="b")
+    mm.flush()
+    eps = mm.inspect.records("ann", "episodes").items
+    assert sorted(e.outcome_summary for e in eps) == ["booked 0", "booked 1", "booked 2"]
+    assert [
+        t.id for t in mm.inspect.records("ann", "tasks").items if t.status == "in_progress"
+    ] == [open_task]
+    assert len(mm.inspect.records("ann", "lessons").items) == len(mm.tasks.lessons("ann"))
+    docs = mm.inspect.records("ann", "documents").items
+    assert [(d.document_id, d.version, [v["version"] for v in d.versions]) for d in docs] == [
+        ("g", "2", ["1", "2"])
+    ]
+    assert [d.document_id for d in mm.inspect.records("bob", "documents").items] == ["b"]
+    with pytest.raises(ValueError, match="layer"):
+        mm.inspect.records("ann", "passwords")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="cursor"):
+        mm.inspect.records("ann", "episodes", cursor="12")

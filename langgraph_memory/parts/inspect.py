@@ -32,16 +32,32 @@ Example:
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from datetime import datetime, timezone
+from typing import Any, Generic, Literal, TypeVar, get_args
 
-from langgraph_memory.config import WriteSection
-from langgraph_memory.core.records import Message
+from langgraph_memory.config import HierarchySection, WriteSection
+from langgraph_memory.core.records import Message, Record
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.core.validation import check_content, check_id
 from langgraph_memory.layers.hierarchy.placement import Hierarchy
+from langgraph_memory.layers.knowledge.consolidation import Knowledge
+from langgraph_memory.layers.knowledge.documents import DocumentInfo
+from langgraph_memory.layers.long_term.contradictions import Contradiction
+from langgraph_memory.layers.long_term.entities import Entity
+from langgraph_memory.layers.long_term.facts import Fact, normalize_term
+from langgraph_memory.layers.long_term.memory import AgentTrait
+from langgraph_memory.layers.long_term.profile import ProfileEntry
+from langgraph_memory.layers.long_term.reflection import Insight, Lesson
+from langgraph_memory.layers.long_term.rollups import Rollup
+from langgraph_memory.layers.mid_term.segments import Segment
+from langgraph_memory.layers.short_term.pages import Page
+from langgraph_memory.layers.working.tasks import Anchor, Episode, TaskState
 from langgraph_memory.parts.aio import AsyncPart, awaitable
 from langgraph_memory.parts.lifetime import Lifetime
 from langgraph_memory.storage.base import MemoryBackend, SessionRow
@@ -53,8 +69,31 @@ __all__ = [
     "Overview",
     "MessageView",
     "SessionRow",
+    "SessionView",
+    "PageView",
+    "ChainView",
+    "SegmentView",
+    "SegmentDetail",
+    "ProfileView",
+    "EntityView",
+    "RecordLayer",
     "LAYER_KINDS",
     "MAX_LIMIT",
+    # the library's records the views return, importable from here
+    "Message",
+    "ProfileEntry",
+    "Fact",
+    "Anchor",
+    "AgentTrait",
+    "Entity",
+    "Contradiction",
+    "TaskState",
+    "Episode",
+    "Knowledge",
+    "Lesson",
+    "Insight",
+    "Rollup",
+    "DocumentInfo",
 ]
 
 T = TypeVar("T")
@@ -105,8 +144,9 @@ class Overview:
     Attributes:
         user_id: Whose.
         messages: Messages stored.
-        embedded: Of them, those embedded (found by meaning as well as by terms).
-        pending: Of them, those waiting for the background worker.
+        pending: Of them, those waiting for the background worker (embedding).
+        quarantined: Of them, those the worker could not embed (set aside, still
+            stored and found by their terms; see ``mm.maintenance``).
         sessions: Sessions with at least one message.
         layers: Records per layer (see :data:`LAYER_KINDS`; ``segments`` counts archived
             ones too, ``short_term_sessions`` the sessions with a short-term window).
@@ -117,8 +157,8 @@ class Overview:
 
     user_id: str
     messages: int
-    embedded: int
     pending: int
+    quarantined: int
     sessions: int
     layers: Mapping[str, int]
     recent_sessions: Listing[SessionRow]
@@ -141,6 +181,209 @@ class MessageView:
     before: tuple[Message, ...]
     after: tuple[Message, ...]
     segment_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PageView:
+    """A page (one exchange: a user message and the reply) as the hierarchy keeps it.
+
+    Attributes:
+        id: The id of its first message.
+        session_id: Where it was said.
+        message_ids: Its messages, in order.
+        timestamp: When its first message was said.
+        keywords: Its content words, most frequent first.
+        tokens: Tokens of its messages.
+        chain_id: Its topic chain (in short-term memory), if any.
+        open: Whether it may still take a reply.
+    """
+
+    id: str
+    session_id: str
+    message_ids: tuple[str, ...]
+    timestamp: datetime
+    keywords: tuple[str, ...]
+    tokens: int
+    chain_id: str | None
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChainView:
+    """A topic chain of a session's short-term memory.
+
+    Attributes:
+        id: ``"<session>#<n>"``.
+        page_ids: Its pages still in the short-term window, oldest first.
+        pages_total: Pages it ever had.
+        summary: What it is about (empty until summarised).
+        summary_source_ids: The messages the summary was made from.
+        keywords: Its most frequent words.
+    """
+
+    id: str
+    page_ids: tuple[str, ...]
+    pages_total: int
+    summary: str
+    summary_source_ids: tuple[str, ...]
+    keywords: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionView:
+    """A session: its messages' span and its short-term memory.
+
+    Attributes:
+        session: Its id, size and span (as :meth:`Inspect.sessions` lists it).
+        window: The short-term window: its pages, oldest first (the messages the
+            background worker placed; the newest may still wait for it).
+        window_tokens: Tokens of the window's pages.
+        chains: Its topic chains, with their summaries.
+        last_active: When its last placed message was said.
+    """
+
+    session: SessionRow
+    window: tuple[PageView, ...]
+    window_tokens: int
+    chains: tuple[ChainView, ...]
+    last_active: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentView:
+    """A mid-term segment: similar pages of a user, with a summary and a heat.
+
+    The heat is computed now from what the segment keeps: ``visits`` (retrievals since
+    its last promotion), ``interactions`` (pages gained since then) and the time since
+    ``last_access``; **its past values are not stored** (no history of visits is kept),
+    so a chart of heat over time can plot the pages' arrival (:attr:`SegmentDetail.page_times`)
+    and this value, not a recorded curve.
+
+    Attributes:
+        id: ``"seg-..."``.
+        summary: What it is about.
+        summary_source_ids: The messages the summary was made from.
+        keywords: Its most frequent words.
+        pages: How many pages it holds.
+        heat: Its heat now (``α·visits + β·interactions + γ·exp(−Δt/μ)``).
+        visits: Retrievals since its last promotion.
+        interactions: Pages gained since its last promotion.
+        promotions: How often its heat passed the threshold and it was promoted to
+            long-term memory.
+        created_at: When it was made.
+        last_access: When it was last retrieved or extended.
+        archived: Evicted from mid-term retrieval (its pages stay searchable).
+    """
+
+    id: str
+    summary: str
+    summary_source_ids: tuple[str, ...]
+    keywords: tuple[str, ...]
+    pages: int
+    heat: float
+    visits: int
+    interactions: int
+    promotions: int
+    created_at: datetime
+    last_access: datetime
+    archived: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SegmentDetail:
+    """One segment and a page of its pages.
+
+    Attributes:
+        segment: The segment.
+        pages: Its pages, the latest joined first.
+        page_times: When each of its pages was said, oldest first (at most the last
+            1,000): the activity a heat chart can plot.
+    """
+
+    segment: SegmentView
+    pages: Listing[PageView]
+    page_times: tuple[datetime, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ProfileView:
+    """What the memory believes about a user: the first page of each list (more with
+    :meth:`Inspect.records`).
+
+    Attributes:
+        preferences: Preferences (key, value, scope, source, confidence...), newest first.
+        current_facts: Facts that still hold, newest first.
+        superseded_facts: Facts closed by a later one (``valid_to``, ``superseded_by``),
+            newest first.
+        instructions: Standing instructions (anchors of the user or of one session),
+            newest first.
+        threshold: The confidence a preference needs to reach a context.
+    """
+
+    preferences: Listing[ProfileEntry]
+    current_facts: Listing[Fact]
+    superseded_facts: Listing[Fact]
+    instructions: Listing[Anchor]
+    threshold: float
+
+
+@dataclass(frozen=True, slots=True)
+class EntityView:
+    """An entity and its edges in the user's knowledge graph.
+
+    Attributes:
+        entity: The entity (name, type, mentions...).
+        relations: Facts whose subject is the entity, newest first (at most 20).
+    """
+
+    entity: Entity
+    relations: tuple[Fact, ...]
+
+
+#: The record lists of :meth:`Inspect.records`.
+RecordLayer = Literal[
+    "preferences",
+    "facts",
+    "current_facts",
+    "superseded_facts",
+    "instructions",
+    "traits",
+    "entities",
+    "contradictions",
+    "tasks",
+    "episodes",
+    "knowledge",
+    "lessons",
+    "insights",
+    "rollups",
+    "documents",
+]
+
+#: Each record list: its record kind, how a record loads, and which records it keeps.
+_RECORD_LAYERS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], Callable[[Any], bool]]] = {
+    "preferences": ("profile", ProfileEntry.load, lambda _: True),
+    "facts": ("fact", Fact.load, lambda _: True),
+    "current_facts": ("fact", Fact.load, lambda f: f.superseded_by is None and f.valid_to is None),
+    "superseded_facts": (
+        "fact",
+        Fact.load,
+        lambda f: f.superseded_by is not None or f.valid_to is not None,
+    ),
+    "instructions": ("anchor", Anchor.load, lambda _: True),
+    "traits": ("trait", AgentTrait.load, lambda _: True),
+    "entities": ("entity", Entity.load, lambda _: True),
+    "contradictions": ("contradiction", Contradiction.load, lambda _: True),
+    "tasks": ("task", TaskState.load, lambda _: True),
+    "episodes": ("episode", Episode.load, lambda _: True),
+    "knowledge": ("knowledge", Knowledge.load, lambda _: True),
+    "lessons": ("lesson", Lesson.load, lambda _: True),
+    "insights": ("insight", Insight.load, lambda _: True),
+    "rollups": ("rollup", Rollup.load, lambda _: True),
+    "documents": ("document", DocumentInfo.load, lambda _: True),
+}
+assert set(_RECORD_LAYERS) == set(get_args(RecordLayer))
+#: Records a filtered list reads at most per call (a page then ends early, with a cursor).
+_SCAN = 2000
 
 
 def _check_limit(limit: object) -> int:
@@ -171,6 +414,44 @@ def _listing(items: list[T], limit: int, last: int | None) -> Listing[T]:
     return Listing(tuple(items[:limit]), str(last) if more and last is not None else None)
 
 
+def _record_cursor(rec: Record) -> str:
+    """The cursor after a record: its ``(created_at, id)``, URL-safe."""
+    raw = json.dumps([rec.created_at.isoformat(), rec.id], ensure_ascii=False).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _check_record_cursor(cursor: object) -> tuple[str, str] | None:
+    if cursor is None:
+        return None
+    if not isinstance(cursor, str):
+        raise TypeError(f"cursor must be a str or None, got {type(cursor).__name__}")
+    bad = ValueError(
+        f"cursor must be the .cursor of a previous page of this list, got {cursor[:40]!r}"
+    )
+    if len(cursor) > 2000:
+        raise bad
+    try:
+        got = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        raise bad from None
+    if not (isinstance(got, list) and len(got) == 2 and all(isinstance(v, str) for v in got)):
+        raise bad
+    return got[0], got[1]
+
+
+def _page_view(p: Page) -> PageView:
+    return PageView(
+        p.id,
+        p.session_id,
+        tuple(p.message_ids),
+        p.timestamp,
+        tuple(p.keywords),
+        p.tokens,
+        p.chain_id,
+        p.open,
+    )
+
+
 class Inspect:
     """Read-only, paginated views of a user's memory (see the module docs).
 
@@ -178,6 +459,8 @@ class Inspect:
         storage: The store.
         hierarchy: Short-term windows and mid-term segments.
         limits: The query length limit.
+        heat: The heat parameters (segments' heat is computed with them).
+        threshold: The confidence a preference needs to reach a context.
         lifetime: The manager's open/closed state.
     """
 
@@ -186,11 +469,15 @@ class Inspect:
         storage: MemoryBackend,
         hierarchy: Hierarchy,
         limits: WriteSection,
+        heat: HierarchySection,
+        threshold: float,
         lifetime: Lifetime,
     ) -> None:
         self._storage = storage
         self._hierarchy = hierarchy
         self._limits = limits
+        self._heat = heat
+        self._threshold = threshold
         self._life = lifetime
 
     def overview(self, user_id: str, *, limit: int = 10) -> Overview:
@@ -213,16 +500,17 @@ class Inspect:
         self._life.check()
         check_id(user_id, "user_id")
         limit = _check_limit(limit)
-        st = self._storage.stats(user_id)
+        counts = self._storage.message_counts(user_id)
         layers = {
             name: self._storage.count_records(kind, user_id) for name, kind in LAYER_KINDS.items()
         }
+        quarantined = self._storage.count_records("failed_message", user_id)
         return Overview(
             user_id,
-            st.messages,
-            st.embedded,
-            st.messages - st.embedded,
-            st.sessions,
+            counts.messages,
+            counts.pending,
+            quarantined,
+            counts.sessions,
             layers,
             self.sessions(user_id, limit=limit),
             self.messages(user_id, limit=limit),
@@ -341,6 +629,262 @@ class Inspect:
             seg,
         )
 
+    def session(self, user_id: str, session_id: str) -> SessionView:
+        """A session: its span, its short-term window (pages, oldest first), its topic
+        chains and their summaries.
+
+        Raises:
+            KeyError: When the user has no message in that session.
+
+        Example:
+            >>> view = mm.inspect.session("ann", "s1")  # doctest: +SKIP
+            >>> [c.summary for c in view.chains]  # doctest: +SKIP
+        """
+        self._life.check()
+        check_id(user_id, "user_id")
+        check_id(session_id, "session_id")
+        last = self._storage.message_page(user_id, session_id=session_id, limit=1)
+        if not last:
+            raise KeyError(f"user {user_id!r} has no session {session_id!r}")
+        with self._hierarchy.lock:
+            st = self._hierarchy.state(user_id, session_id)
+            window = tuple(_page_view(p) for p in st.pages)
+            chains = tuple(
+                ChainView(
+                    c.id,
+                    tuple(c.page_ids),
+                    c.pages_total,
+                    c.summary,
+                    tuple(c.summary_source_ids),
+                    tuple(c.keywords(10)),
+                )
+                for c in st.chains.values()
+            )
+            tokens, active = st.tokens, st.last_active
+        row = self._session_row(user_id, session_id, last[0])
+        return SessionView(row, window, tokens, chains, active)
+
+    def _session_row(self, user_id: str, session_id: str, last: Message) -> SessionRow:
+        """A session's row from its latest message (its size and first message read by
+        the session's index)."""
+        for row in self._storage.session_page(user_id, before=last.seq + 1, limit=1):
+            if row.session_id == session_id:
+                return row
+        return SessionRow(session_id, 1, last.timestamp, last.timestamp, last.seq)
+
+    def segments(
+        self,
+        user_id: str,
+        *,
+        archived: bool | None = False,
+        order: Literal["heat", "recent"] = "heat",
+        cursor: str | None = None,
+        limit: int = 20,
+    ) -> Listing[SegmentView]:
+        """A user's mid-term segments, hottest (or most recently accessed) first.
+
+        Args:
+            user_id: Whose.
+            archived: ``False`` (default): the active ones; ``True``: the archived ones;
+                ``None``: both.
+            order: ``"heat"`` (hottest first) or ``"recent"`` (latest access first).
+            cursor: The previous page's ``cursor``.
+            limit: At most this many (1 to :data:`MAX_LIMIT`).
+
+        Heat is computed now (see :class:`SegmentView`: no history is stored). The
+        segments are read from the hierarchy the background worker keeps in memory (the
+        store's records are read once per process and user).
+
+        Example:
+            >>> hot = mm.inspect.segments("ann", limit=10).items  # doctest: +SKIP
+            >>> [(s.id, round(s.heat, 2), s.visits, s.promotions) for s in hot]  # doctest: +SKIP
+        """
+        self._life.check()
+        check_id(user_id, "user_id")
+        if archived not in (None, True, False):
+            raise TypeError(f"archived must be a bool or None, got {archived!r}")
+        if order not in ("heat", "recent"):
+            raise ValueError(f"order must be 'heat' or 'recent', got {order!r}")
+        limit = _check_limit(limit)
+        start = _check_cursor(cursor) or 0
+        now = datetime.now(timezone.utc)
+        with self._hierarchy.lock:
+            segs = [
+                s
+                for s in self._hierarchy.segments(user_id).values()
+                if archived is None or s.archived == archived
+            ]
+            keyed = [(self._segment_heat(s, now), s) for s in segs]
+            if order == "heat":
+                keyed.sort(key=lambda hs: (-hs[0], hs[1].id))
+            else:
+                keyed.sort(key=lambda hs: (hs[1].last_access, hs[1].id), reverse=True)
+            page = [self._segment_view(s, h) for h, s in keyed[start : start + limit]]
+            more = start + limit < len(keyed)
+        return Listing(tuple(page), str(start + limit) if more else None)
+
+    def segment(
+        self, user_id: str, segment_id: str, *, cursor: str | None = None, limit: int = 50
+    ) -> SegmentDetail:
+        """One segment with a page of its pages (the latest joined first) and when its
+        pages were said.
+
+        Raises:
+            KeyError: When the user has no segment with that id.
+        """
+        self._life.check()
+        check_id(user_id, "user_id")
+        check_id(segment_id, "segment_id")
+        limit = _check_limit(limit)
+        start = _check_cursor(cursor) or 0
+        with self._hierarchy.lock:
+            seg = self._hierarchy.segments(user_id).get(segment_id)
+            if seg is None:
+                raise KeyError(f"user {user_id!r} has no segment {segment_id!r}")
+            view = self._segment_view(seg, self._segment_heat(seg, datetime.now(timezone.utc)))
+            newest = seg.pages[::-1]
+            pages = tuple(_page_view(p) for p in newest[start : start + limit])
+            more = start + limit < len(newest)
+            times = tuple(p.timestamp for p in seg.pages[-1000:])
+        return SegmentDetail(view, Listing(pages, str(start + limit) if more else None), times)
+
+    def _segment_heat(self, seg: Segment, now: datetime) -> float:
+        c = self._heat
+        return seg.heat(
+            now,
+            alpha=c.heat_alpha,
+            beta=c.heat_beta,
+            gamma=c.heat_gamma,
+            mu_seconds=c.heat_mu_seconds,
+        )
+
+    @staticmethod
+    def _segment_view(seg: Segment, heat: float) -> SegmentView:
+        return SegmentView(
+            seg.id,
+            seg.summary,
+            tuple(seg.summary_source_ids),
+            tuple(seg.keywords(10)),
+            len(seg.pages),
+            heat,
+            seg.visits,
+            seg.interactions,
+            seg.promotions,
+            seg.created_at,
+            seg.last_access,
+            seg.archived,
+        )
+
+    def profile(self, user_id: str, *, limit: int = 20) -> ProfileView:
+        """What the memory believes about a user: the first page (``limit``) of their
+        preferences, current facts, superseded facts and standing instructions.
+
+        Example:
+            >>> prof = mm.inspect.profile("ann")  # doctest: +SKIP
+            >>> [(p.key, p.value, p.scope, p.source, p.confidence)  # doctest: +SKIP
+            ...  for p in prof.preferences.items]
+        """
+        self._life.check()
+        check_id(user_id, "user_id")
+        limit = _check_limit(limit)
+        return ProfileView(
+            self.records(user_id, "preferences", limit=limit),
+            self.records(user_id, "current_facts", limit=limit),
+            self.records(user_id, "superseded_facts", limit=limit),
+            self.records(user_id, "instructions", limit=limit),
+            self._threshold,
+        )
+
+    def records(
+        self,
+        user_id: str,
+        layer: RecordLayer,
+        *,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> Listing[Any]:
+        """A page of one of a user's long-term or working-memory lists, newest first.
+
+        Args:
+            user_id: Whose.
+            layer: Which list (see :data:`RecordLayer`): ``"preferences"``
+                (:class:`ProfileEntry`), ``"facts"``, ``"current_facts"``,
+                ``"superseded_facts"`` (:class:`Fact`), ``"instructions"``
+                (:class:`Anchor`), ``"traits"`` (:class:`AgentTrait`), ``"entities"``
+                (:class:`Entity`), ``"contradictions"``, ``"tasks"`` (:class:`TaskState`),
+                ``"episodes"``, ``"knowledge"``, ``"lessons"``, ``"insights"``,
+                ``"rollups"``, ``"documents"`` (:class:`DocumentInfo`, with its
+                versions).
+            cursor: The previous page's ``cursor``.
+            limit: At most this many (1 to :data:`MAX_LIMIT`).
+
+        Returns:
+            A :class:`Listing` of the library's own records. A filtered list
+            (``current_facts``, ``superseded_facts``) reads at most 2,000 records a
+            call: a page may then hold fewer than ``limit`` items and a cursor.
+
+        Raises:
+            ValueError: On an unknown layer, a cursor that no page gave, or a limit out
+                of range.
+
+        Example:
+            >>> eps = mm.inspect.records("ann", "episodes", limit=10)  # doctest: +SKIP
+            >>> more = mm.inspect.records("ann", "episodes", cursor=eps.cursor)  # doctest: +SKIP
+        """
+        self._life.check()
+        check_id(user_id, "user_id")
+        if layer not in _RECORD_LAYERS:
+            raise ValueError(f"layer must be one of {sorted(_RECORD_LAYERS)}, got {layer!r}")
+        limit = _check_limit(limit)
+        kind, load, keep = _RECORD_LAYERS[layer]
+        before = _check_record_cursor(cursor)
+        items: list[Any] = []
+        scanned = 0
+        last: Record | None = None
+        batch = limit + 1
+        while True:
+            recs = self._storage.record_page(kind, user_id, before=before, limit=batch)
+            for rec in recs:
+                item = load(rec.data)
+                if keep(item):
+                    if len(items) == limit:  # one more exists: this page ends before it
+                        assert last is not None
+                        return Listing(tuple(items), _record_cursor(last))
+                    items.append(item)
+                last = rec
+                scanned += 1
+            if len(recs) < batch:  # the list's end
+                return Listing(tuple(items), None)
+            if scanned >= _SCAN:  # a bounded call: the rest on the next page
+                assert last is not None
+                return Listing(tuple(items), _record_cursor(last))
+            assert last is not None
+            before = (last.created_at.isoformat(), last.id)
+            batch = min(max(batch * 2, 64), _SCAN)
+
+    def entities(
+        self, user_id: str, *, cursor: str | None = None, limit: int = 20
+    ) -> Listing[EntityView]:
+        """A page of the user's entities, newest first, each with the facts whose subject
+        it is (its relations, at most 20 each, newest first).
+
+        Example:
+            >>> for ev in mm.inspect.entities("ann").items:  # doctest: +SKIP
+            ...     print(ev.entity.name, [(f.relation, f.object) for f in ev.relations])
+        """
+        page = self.records(user_id, "entities", cursor=cursor, limit=limit)
+        out = []
+        for e in page.items:
+            recs = self._storage.query_records(
+                "fact",
+                user_id,
+                where={"subject_key": normalize_term(e.name)},
+                limit=20,
+                newest_first=True,
+            )
+            out.append(EntityView(e, tuple(Fact.load(r.data) for r in recs)))
+        return Listing(tuple(out), page.cursor)
+
 
 class AsyncInspect(AsyncPart[Inspect]):
     """Awaitable ``mm.inspect`` (see :class:`~langgraph_memory.parts.inspect.Inspect`)."""
@@ -349,3 +893,9 @@ class AsyncInspect(AsyncPart[Inspect]):
     sessions = awaitable(Inspect.sessions)
     messages = awaitable(Inspect.messages)
     message = awaitable(Inspect.message)
+    session = awaitable(Inspect.session)
+    segments = awaitable(Inspect.segments)
+    segment = awaitable(Inspect.segment)
+    profile = awaitable(Inspect.profile)
+    records = awaitable(Inspect.records)
+    entities = awaitable(Inspect.entities)

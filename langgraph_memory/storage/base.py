@@ -32,7 +32,14 @@ from langgraph_memory.storage.capabilities import (
 )
 from langgraph_memory.storage.entries_records import RecordEntryIndex
 
-__all__ = ["StorageCore", "MemoryBackend", "Postings", "BackendStats", "SessionRow"]
+__all__ = [
+    "StorageCore",
+    "MemoryBackend",
+    "Postings",
+    "BackendStats",
+    "SessionRow",
+    "MessageCounts",
+]
 
 
 @dataclass(slots=True)
@@ -62,6 +69,21 @@ class SessionRow:
     first_at: datetime
     last_at: datetime
     last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class MessageCounts:
+    """A user's messages counted the cheap way (what an overview shows).
+
+    Attributes:
+        messages: Messages stored.
+        pending: Of them, those waiting for a vector (the background worker's queue).
+        sessions: Sessions with at least one message.
+    """
+
+    messages: int
+    pending: int
+    sessions: int
 
 
 #: No ``seq`` is this high: "before" it means "from the newest".
@@ -198,6 +220,16 @@ class StorageCore(ABC):
             if msg.seq < top and (not terms or holds_terms(msg, terms)):
                 out.append(msg)
         return out
+
+    def message_counts(self, user_id: str) -> MessageCounts:
+        """A user's messages, those pending and sessions, counted.
+
+        This default is :meth:`stats` (where ``pending`` counts the quarantined
+        messages too: they have no vector either); the bundled backends count without
+        reading the user's rows (SQLite: three indexes).
+        """
+        st = self.stats(user_id)
+        return MessageCounts(st.messages, st.messages - st.embedded, st.sessions)
 
     def session_page(
         self, user_id: str, *, before: int | None = None, limit: int = 20

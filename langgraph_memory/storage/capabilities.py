@@ -255,6 +255,41 @@ class RecordStore(Protocol):
         """Records of a kind, oldest first (one user's, or everyone's when ``user_id`` is None)."""
         return self.query_records(kind, user_id)
 
+    def record_page(
+        self,
+        kind: str,
+        user_id: str,
+        *,
+        before: tuple[str, str] | None = None,
+        limit: int = 50,
+    ) -> list[Record]:
+        """A page of a user's records of a kind, newest first (by creation, then id):
+        those before ``(created_at ISO string, id)`` (all when ``None``), at most ``limit``.
+        The next page is the one before the last record's ``(created_at.isoformat(), id)``.
+
+        This default reads the user's records of the kind whole; SQLite reads one page by
+        its ``(user_id, kind, created_at)`` index.
+
+        Example:
+            >>> from datetime import datetime, timezone
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> b = InMemoryBackend()
+            >>> t = datetime(2024, 5, 1, tzinfo=timezone.utc)
+            >>> for i in range(3):
+            ...     b.put_record(Record("task", f"t{i}", "ann", {}, t, t))
+            >>> [r.id for r in b.record_page("task", "ann", limit=2)]
+            ['t2', 't1']
+            >>> [r.id for r in b.record_page("task", "ann", before=(t.isoformat(), "t1"))]
+            ['t0']
+        """
+        out: list[Record] = []
+        for r in self.query_records(kind, user_id, newest_first=True):
+            if len(out) >= limit:
+                break
+            if before is None or (r.created_at.isoformat(), r.id) < before:
+                out.append(r)
+        return out
+
     def count_records(self, kind: str, user_id: str | None = None) -> int:
         """How many records of a kind a user (or everyone) has."""
         return len(self.query_records(kind, user_id))

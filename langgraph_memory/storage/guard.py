@@ -60,7 +60,7 @@ from langgraph_memory.core.records import Message, Record, index_text
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.sensitivity.patterns import names_a_secret
 from langgraph_memory.sensitivity.policy import Finding, SensitiveContentError
-from langgraph_memory.storage.base import BackendStats, MemoryBackend, SessionRow
+from langgraph_memory.storage.base import BackendStats, MemoryBackend, MessageCounts, SessionRow
 from langgraph_memory.storage.capabilities import IndexedEntry
 
 if TYPE_CHECKING:
@@ -469,6 +469,9 @@ class GuardedStore(MemoryBackend):
     ) -> list[SessionRow]:
         return self._inner.session_page(user_id, before=before, limit=limit)
 
+    def message_counts(self, user_id: str) -> MessageCounts:
+        return self._inner.message_counts(user_id)
+
     def neighbors(self, user_id: str, seq: int, window: int) -> list[Message]:
         return self._inner.neighbors(user_id, seq, window)
 
@@ -543,6 +546,16 @@ class GuardedStore(MemoryBackend):
 
     def list_records(self, kind: str, user_id: str | None = None) -> list[Record]:
         return self._inner.list_records(kind, user_id)
+
+    def record_page(
+        self,
+        kind: str,
+        user_id: str,
+        *,
+        before: tuple[str, str] | None = None,
+        limit: int = 50,
+    ) -> list[Record]:
+        return self._inner.record_page(kind, user_id, before=before, limit=limit)
 
     def count_records(self, kind: str, user_id: str | None = None) -> int:
         return self._inner.count_records(kind, user_id)

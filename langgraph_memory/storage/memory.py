@@ -12,7 +12,14 @@ import numpy as np
 
 from langgraph_memory.core.records import Message, Record
 from langgraph_memory.retrieval.vectors import VectorMatrix
-from langgraph_memory.storage.base import NO_SEQ, BackendStats, MemoryBackend, Postings, SessionRow
+from langgraph_memory.storage.base import (
+    NO_SEQ,
+    BackendStats,
+    MemoryBackend,
+    MessageCounts,
+    Postings,
+    SessionRow,
+)
 from langgraph_memory.storage.capabilities import RecordValue, check_where, record_matches
 from langgraph_memory.storage.entries_memory import InMemoryEntryIndex
 
@@ -157,6 +164,14 @@ class InMemoryBackend(InMemoryEntryIndex, MemoryBackend):
                 if seq < top and all(seq in plist for plist in lists):
                     out.append(_copy(u.by_seq[seq]))
             return out
+
+    def message_counts(self, user_id: str) -> MessageCounts:
+        with self._lock:
+            u = self._users.get(user_id)
+            if u is None:
+                return MessageCounts(0, 0, 0)
+            pending = sum(1 for m in self._pending.values() if m.user_id == user_id)
+            return MessageCounts(len(u.by_seq), pending, len(u.sessions))
 
     def session_page(
         self, user_id: str, *, before: int | None = None, limit: int = 20

@@ -430,6 +430,27 @@ class SQLiteBackend(
         sql, params = q.record_query(kind, user_id, check_where(where), limit, newest_first)
         return [q.row_to_record(r) for r in self._read(sql, params)]
 
+    def record_page(
+        self,
+        kind: str,
+        user_id: str,
+        *,
+        before: tuple[str, str] | None = None,
+        limit: int = 50,
+    ) -> list[Record]:
+        # one range of records_user (user_id, kind, created_at), the id breaking ties
+        sql = (
+            f"SELECT {q.REC_COLS} FROM records INDEXED BY records_user "
+            "WHERE user_id = ? AND kind = ?"
+        )
+        params: list[object] = [user_id, kind]
+        if before is not None:
+            sql += " AND (created_at, id) < (?, ?)"
+            params += [before[0], before[1]]
+        sql += " ORDER BY created_at DESC, id DESC LIMIT ?"
+        params.append(max(int(limit), 0))
+        return [q.row_to_record(r) for r in self._read(sql, params)]
+
     def count_records(self, kind: str, user_id: str | None = None) -> int:
         if user_id is None:
             return int(self._read("SELECT COUNT(*) FROM records WHERE kind = ?", (kind,))[0][0])

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from langgraph_memory.core.records import Message
-from langgraph_memory.storage.base import NO_SEQ, SessionRow
+from langgraph_memory.storage.base import NO_SEQ, MessageCounts, SessionRow
 from langgraph_memory.storage.sqlite import sql as q
 from langgraph_memory.storage.sqlite.lexical import SQLiteLexicalIndex
 
@@ -127,6 +127,29 @@ class SQLitePages(SQLiteLexicalIndex):
             ),
         ).fetchall()
         return rows
+
+    def message_counts(self, user_id: str) -> MessageCounts:
+        """The user's message count kept for BM25 (``user_stats``), the pending ones by
+        the queue's partial index (as long as the worker's backlog), the sessions by
+        skipping from one session id to the next in ``messages_session`` (one seek
+        each: 3 ms for 2,000 sessions, where counting distinct ids read all 100,000
+        index entries, 15 ms)."""
+        with self._snapshot() as c:
+            n = c.execute("SELECT n_docs FROM user_stats WHERE user_id = ?", (user_id,)).fetchone()
+            pending = c.execute(
+                "SELECT COUNT(*) FROM messages INDEXED BY messages_pending "
+                "WHERE embedded = 0 AND user_id = ?",
+                (user_id,),
+            ).fetchone()[0]
+            sessions = c.execute(
+                "WITH RECURSIVE s(sid) AS ("
+                "SELECT MIN(session_id) FROM messages WHERE user_id = ?1 "
+                "UNION ALL SELECT (SELECT session_id FROM messages INDEXED BY messages_session "
+                "WHERE user_id = ?1 AND session_id > s.sid ORDER BY session_id LIMIT 1) "
+                "FROM s WHERE s.sid IS NOT NULL) SELECT COUNT(sid) FROM s",
+                (user_id,),
+            ).fetchone()[0]
+        return MessageCounts(int(n[0]) if n else 0, int(pending), int(sessions))
 
     def session_page(
         self, user_id: str, *, before: int | None = None, limit: int = 20
