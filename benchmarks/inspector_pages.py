@@ -97,8 +97,7 @@ def pages(mm: MemoryManager, reps: int) -> dict[str, Callable[[int], str]]:
     msg_ids = [m.id for m in ins.messages(STORE_UID, limit=min(reps, 200)).items]
     old_ids = [m.id for m in ins.messages(STORE_UID, cursor=cursors[-1], limit=50).items]
     segs = [
-        str(s["id"])
-        for s in mm.stats(STORE_UID).get("hierarchy", {}).get("hottest_segments", [])
+        str(s["id"]) for s in mm.stats(STORE_UID).get("hierarchy", {}).get("hottest_segments", [])
     ] or [""]
 
     def q(**kw: Any) -> str:
@@ -200,7 +199,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"building {args.messages:,} messages of {STORE_UID} in {path} ...", flush=True)
             build(path, args)
         elif have != args.messages:
-            print(f"{path} holds {have:,} messages of {STORE_UID} (not {args.messages:,}): using it")
+            print(
+                f"{path} holds {have:,} messages of {STORE_UID} (not {args.messages:,}): using it"
+            )
         keys = KeyFile(tmp / "keys")
         key = keys.create(TENANT)
         with MemoryManager(path, embeddings=HashingEmbeddings()) as mm:

@@ -35,6 +35,26 @@ PAGES = [
     "/ui/users/alice/tasks",
     "/ui/users/alice/documents",
     "/ui/users/alice/audit",
+    "/ui/users/alice/segments?state=all&order=recent",
+    *(
+        f"/ui/users/alice/records/{layer}"
+        for layer in (
+            "preferences",
+            "current_facts",
+            "superseded_facts",
+            "instructions",
+            "entities",
+            "traits",
+            "contradictions",
+            "tasks",
+            "episodes",
+            "knowledge",
+            "lessons",
+            "insights",
+            "rollups",
+            "documents",
+        )
+    ),  # fmt: skip
 ]
 
 
@@ -236,7 +256,24 @@ def test_delete_and_feedback_with_confirmation_land_in_the_audit(svc: dict[str, 
     assert r.status_code == 303
     after = next(p for p in mm.profile.preferences("acme:alice") if p.id == pref.id)
     assert after.confidence < before
+    # retire a belief: the fact ends, stays listed as ended, leaves the context
+    fact = next(f for f in mm.profile.facts("acme:alice") if f.object.startswith("Lyon"))
+    rpath = f"/ui/users/alice/facts/{fact.id}/retire"
+    page = _get(svc, rpath, key)
+    assert page.status_code == 200 and "Retire it" in page.text
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert token is not None
+    assert c.post(rpath, data={}, headers=auth(key)).status_code == 403
+    assert mm.inspect.records("acme:alice", "current_facts", limit=50).items  # unchanged yet
+    r = c.post(rpath, data={"csrf": token.group(1)}, headers=auth(key))
+    assert r.status_code == 303
+    ended = [f.id for f in mm.inspect.records("acme:alice", "superseded_facts", limit=50).items]
+    assert fact.id in ended
+    ctx = mm.build_context("acme:alice", "s9", "where do I live now?", 2000)
+    assert all(it.layer != "fact" or "Lyon" not in it.text for it in ctx.items)
+    assert c.post(rpath, data={"csrf": token.group(1)}, headers=auth(key)).status_code == 409
     audit = _get(svc, "/ui/users/alice/audit", key).text
+    assert "retire-belief" in audit and fact.id in audit
     assert "delete-message" in audit and s.deletable in audit and "preference-feedback" in audit
     # the audit keeps ids and counts, never the deleted words
     raw = (svc["root"] / AUDIT_FILE).read_text(encoding="utf-8")

@@ -249,7 +249,13 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Refused)
     async def _refused(request: Request, exc: Refused) -> Response:
-        titles = {403: "Forbidden", 404: "Not found", 413: "Too large", 415: "Wrong form"}
+        titles = {
+            403: "Forbidden",
+            404: "Not found",
+            409: "Already done",
+            413: "Too large",
+            415: "Wrong form",
+        }
         return page(
             request,
             state_of(request),

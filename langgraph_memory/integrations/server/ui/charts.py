@@ -1,4 +1,5 @@
-"""Small inline SVG charts (no script, no library): segments' heat, heat over time.
+"""Small inline SVG charts (no script, no library): segments' heat, a segment's pages
+over time.
 
 Every label is escaped; the SVG carries a ``<title>`` and ``role="img"`` with an
 ``aria-label`` so a screen reader reads what it shows, and each bar's value is in its
@@ -18,7 +19,7 @@ from html import escape
 
 from markupsafe import Markup
 
-__all__ = ["heat_chart", "heat_timeline"]
+__all__ = ["heat_chart", "activity_chart"]
 
 _W, _H, _PAD = 640, 180, 28
 
@@ -55,29 +56,38 @@ def heat_chart(rows: Sequence[tuple[str, float]], label: str = "Heat per segment
     return _svg(label, body)
 
 
-def heat_timeline(
-    points: Sequence[tuple[datetime, float]], label: str = "Heat over time"
+def activity_chart(
+    times: Sequence[datetime], heat_now: float, label: str = "Pages joined over time"
 ) -> Markup:
-    """A bar per ``(time, heat)`` on a time axis, oldest left."""
-    if not points:
-        return _svg(label + ": no history yet", [])
-    pts = sorted(points)
-    t0, t1 = pts[0][0].timestamp(), pts[-1][0].timestamp()
-    top = max(max(h for _, h in pts), 1e-9)
-    width = _W - _PAD - 12
+    """How many pages joined a segment in each of up to 40 spans of time (oldest left),
+    with its heat now in the label: the store keeps no past heat, and pages joining are
+    what raise it (with visits, and the recency of its last access)."""
+    label = f"{label}; heat now {heat_now:.3f}"
+    if not times:
+        return _svg(label + ": no pages", [])
+    t0, t1 = min(times).timestamp(), max(times).timestamp()
+    bins = 1 if t1 == t0 else min(40, len(times))
+    counts = [0] * bins
+    for when in times:
+        k = 0 if t1 == t0 else min(bins - 1, int((when.timestamp() - t0) / (t1 - t0) * bins))
+        counts[k] += 1
+    top = max(counts)
+    span = (_W - _PAD - 8) / bins
     body = []
-    for when, heat in pts:
-        x = _PAD + 6 + (0 if t1 == t0 else (when.timestamp() - t0) / (t1 - t0) * width)
-        h = max(0.0, heat) / top * (_H - _PAD - 10)
-        stamp = when.isoformat(timespec="minutes")
+    for k, n in enumerate(counts):
+        h = n / top * (_H - _PAD - 10)
+        x = _PAD + 4 + k * span
+        start = datetime.fromtimestamp(t0 + (t1 - t0) * k / bins, tz=min(times).tzinfo)
+        stamp = escape(start.isoformat(timespec="minutes"))
         body.append(
-            f'<rect class="bar" x="{x - 2:.1f}" y="{_H - _PAD - h:.1f}" width="4" '
-            f'height="{h:.1f}"><title>{escape(stamp)}: heat {heat:.3f}</title></rect>'
+            f'<rect class="bar" x="{x:.1f}" y="{_H - _PAD - h:.1f}" '
+            f'width="{max(1.0, span - 2):.1f}" height="{h:.1f}">'
+            f"<title>{stamp}: {n} pages</title></rect>"
         )
-    first, last = pts[0][0].date().isoformat(), pts[-1][0].date().isoformat()
+    first, last = min(times).date().isoformat(), max(times).date().isoformat()
     body.append(
         f'<text x="{_PAD}" y="{_H - 8}">{escape(first)}</text>'
         f'<text x="{_W - 70}" y="{_H - 8}">{escape(last)}</text>'
-        f'<text x="2" y="12">{top:.2f}</text>'
+        f'<text x="2" y="12">{top}</text>'
     )
     return _svg(label, body)

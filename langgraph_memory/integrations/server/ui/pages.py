@@ -36,7 +36,7 @@ from langgraph_memory.integrations.server.ui.app import (
     session_cookie,
     url_with,
 )
-from langgraph_memory.integrations.server.ui.charts import heat_chart, heat_timeline
+from langgraph_memory.integrations.server.ui.charts import activity_chart, heat_chart
 from langgraph_memory.integrations.server.ui.session import COOKIE, SESSION_SECONDS
 
 __all__ = ["router"]
@@ -160,17 +160,12 @@ def users(request: Request, st: State, who: Who) -> Response:
 
 @router.get("/users/{user_id}")
 def overview(request: Request, st: State, who: Who, person: Person) -> Response:
-    """A user's counts per layer, latest messages, recent sessions and profile."""
-    mm = st.service.memory
+    """A user's counts per layer, latest messages, recent sessions, profile and entities
+    (a first page of each, with a link to the rest)."""
+    ins = st.service.memory.inspect
     uid = person.store_uid
-    ov = mm.inspect.overview(uid, limit=10)
-    latest = mm.inspect.messages(uid, cursor=_cursor(request), limit=PAGE)
-    prefs, prefs_next = _slice(mm.profile.preferences(uid), request, 50)
-    facts = mm.profile.facts(uid)
-    facts.sort(key=lambda f: (f.superseded_by is not None, -f.valid_from.timestamp()))
-    facts_page, _ = _slice(facts, request, 50)
-    entities, _ = _slice(mm.profile.entities(uid), request, 30)
-    anchors = mm.anchors.list(uid)
+    ov = ins.overview(uid, limit=10)
+    latest = ins.messages(uid, cursor=_cursor(request), limit=PAGE)
     return page(
         request,
         st,
@@ -182,11 +177,8 @@ def overview(request: Request, st: State, who: Who, person: Person) -> Response:
         ov=ov,
         latest=latest.items,
         latest_next=_next(request, latest.cursor),
-        prefs=prefs,
-        prefs_next=prefs_next,
-        facts=facts_page,
-        entities=entities,
-        anchors=anchors[:50],
+        profile=ins.profile(uid, limit=20),
+        entities=ins.entities(uid, limit=10),
     )
 
 
@@ -211,14 +203,16 @@ def sessions(request: Request, st: State, who: Who, person: Person) -> Response:
 
 @router.get("/users/{user_id}/sessions/{session_id}")
 def session(request: Request, st: State, who: Who, person: Person, session_id: str) -> Response:
-    """One session: its messages (newest first), its topic chains and summaries."""
-    mm = st.service.memory
-    listing = mm.inspect.messages(
+    """One session: its short-term window, topic chains with their summaries, and its
+    messages (newest first)."""
+    ins = st.service.memory.inspect
+    try:
+        view = ins.session(person.store_uid, session_id)
+    except KeyError:
+        raise Refused(404, "no such session") from None
+    listing = ins.messages(
         person.store_uid, session_id=session_id, cursor=_cursor(request), limit=PAGE
     )
-    if not listing.items and _cursor(request) is None:
-        raise Refused(404, "no such session")
-    chains = _chains(mm, person.store_uid, session_id)
     return page(
         request,
         st,
@@ -228,17 +222,10 @@ def session(request: Request, st: State, who: Who, person: Person, session_id: s
         user_id=person.user_id,
         section="sessions",
         session_id=session_id,
+        view=view,
         messages=listing.items,
         next_url=_next(request, listing.cursor),
-        chains=chains,
     )
-
-
-def _chains(mm: Any, uid: str, session_id: str) -> list[dict[str, Any]]:
-    """The session's topic chains (each: id, pages, summary, keywords)."""
-    hier = mm.stats(uid).get("hierarchy", {})
-    chains = hier.get("chains", {}).get(session_id, [])
-    return list(chains)[:50]
 
 
 @router.get("/users/{user_id}/messages/{message_id}")
@@ -368,29 +355,28 @@ def why(
     )
 
 
-def _segment_row(raw: Any) -> dict[str, Any]:
-    """A segment as the pages show it (from whichever call listed it)."""
-    get = raw.get if isinstance(raw, dict) else lambda k, d=None: getattr(raw, k, d)
-    return {
-        "id": str(get("id", get("segment_id", ""))),
-        "session_id": get("session_id"),
-        "heat": float(get("heat", 0.0) or 0.0),
-        "visits": int(get("visits", 0) or 0),
-        "pages": get("pages", 0) if isinstance(get("pages", 0), int) else len(get("pages")),
-        "promotions": int(get("promotions", 0) or 0),
-        "summary": get("summary", "") or "",
-        "keywords": list(get("keywords", []) or []),
-        "archived": bool(get("archived", False)),
-    }
-
-
 @router.get("/users/{user_id}/segments")
-def segments(request: Request, st: State, who: Who, person: Person) -> Response:
-    """Mid-term segments: heat, visits, pages (the hottest first)."""
-    hier = st.service.memory.stats(person.store_uid).get("hierarchy", {})
-    rows = [_segment_row(r) for r in hier.get("hottest_segments", [])]
-    part, nxt = _slice(rows, request)
-    chart = heat_chart([(r["id"], r["heat"]) for r in part])
+def segments(
+    request: Request,
+    st: State,
+    who: Who,
+    person: Person,
+    order: str = "heat",
+    state: str = "active",
+) -> Response:
+    """Mid-term segments: heat, visits, pages and promotions; hottest or latest first,
+    active, archived or both."""
+    if order not in ("heat", "recent") or state not in ("active", "archived", "all"):
+        raise Refused(422, "order is 'heat' or 'recent'; state is 'active', 'archived' or 'all'")
+    archived = {"active": False, "archived": True, "all": None}[state]
+    listing = st.service.memory.inspect.segments(
+        person.store_uid,
+        archived=archived,
+        order="heat" if order == "heat" else "recent",
+        cursor=_cursor(request),
+        limit=PAGE,
+    )
+    chart = heat_chart([(s.id, s.heat) for s in listing.items])
     return page(
         request,
         st,
@@ -399,21 +385,30 @@ def segments(request: Request, st: State, who: Who, person: Person) -> Response:
         viewer=who,
         user_id=person.user_id,
         section="segments",
-        rows=part,
-        next_url=nxt,
+        rows=listing.items,
+        next_url=_next(request, listing.cursor),
         chart=chart,
-        promotions=hier.get("promotions", 0),
+        order=order,
+        state=state,
     )
 
 
 @router.get("/users/{user_id}/segments/{segment_id}")
 def segment(request: Request, st: State, who: Who, person: Person, segment_id: str) -> Response:
-    """One segment: its heat over time, visits, promotions and messages."""
-    hier = st.service.memory.stats(person.store_uid).get("hierarchy", {})
-    found = [_segment_row(r) for r in hier.get("hottest_segments", [])]
-    row = next((r for r in found if r["id"] == segment_id), None)
-    if row is None:
-        raise Refused(404, "no such segment")
+    """One segment: its heat and when its pages arrived (a chart), visits, promotions,
+    and its pages with their messages."""
+    mm = st.service.memory
+    try:
+        detail = mm.inspect.segment(person.store_uid, segment_id, cursor=_cursor(request), limit=10)
+    except KeyError:
+        raise Refused(404, "no such segment") from None
+    messages = []
+    for p in detail.pages.items:
+        for mid in p.message_ids[:4]:
+            try:
+                messages.append(mm.inspect.message(person.store_uid, mid, window=0).message)
+            except KeyError:  # deleted since the page was made
+                continue
     return page(
         request,
         st,
@@ -422,21 +417,23 @@ def segment(request: Request, st: State, who: Who, person: Person, segment_id: s
         viewer=who,
         user_id=person.user_id,
         section="segments",
-        segment=row,
-        chart=heat_timeline([]),
-        messages=[],
-        next_url=None,
+        segment=detail.segment,
+        pages=detail.pages.items,
+        chart=activity_chart(detail.page_times, detail.segment.heat),
+        messages=messages,
+        next_url=_next(request, detail.pages.cursor),
     )
 
 
 @router.get("/users/{user_id}/tasks")
 def tasks(request: Request, st: State, who: Who, person: Person) -> Response:
-    """Episodes, knowledge and lessons."""
-    mm = st.service.memory
+    """Tasks, episodes, knowledge and lessons: the newest of each, with links to the rest."""
+    ins = st.service.memory.inspect
     uid = person.store_uid
-    episodes, ep_next = _slice(list(reversed(mm.tasks.episodes(uid))), request)
-    knowledge, _ = _slice(mm.tasks.knowledge(uid), request)
-    lessons, _ = _slice(mm.tasks.lessons(uid), request)
+    lists = {
+        layer: ins.records(uid, layer, limit=10)  # type: ignore[arg-type]
+        for layer in ("tasks", "episodes", "knowledge", "lessons")
+    }
     return page(
         request,
         st,
@@ -445,17 +442,16 @@ def tasks(request: Request, st: State, who: Who, person: Person) -> Response:
         viewer=who,
         user_id=person.user_id,
         section="tasks",
-        episodes=episodes,
-        knowledge=knowledge,
-        lessons=lessons,
-        next_url=ep_next,
+        lists=lists,
     )
 
 
 @router.get("/users/{user_id}/documents")
 def documents(request: Request, st: State, who: Who, person: Person) -> Response:
-    """The user's documents."""
-    docs, nxt = _slice(st.service.memory.documents.list(person.store_uid), request)
+    """The user's documents and their versions."""
+    listing = st.service.memory.inspect.records(
+        person.store_uid, "documents", cursor=_cursor(request), limit=PAGE
+    )
     return page(
         request,
         st,
@@ -464,8 +460,58 @@ def documents(request: Request, st: State, who: Who, person: Person) -> Response
         viewer=who,
         user_id=person.user_id,
         section="documents",
-        docs=docs,
-        next_url=nxt,
+        docs=listing.items,
+        next_url=_next(request, listing.cursor),
+    )
+
+
+#: The record lists with a page of their own, and their headings.
+RECORDS = {
+    "preferences": "Preferences",
+    "current_facts": "Current facts",
+    "superseded_facts": "Superseded and ended facts",
+    "instructions": "Standing instructions",
+    "entities": "Entities and their relations",
+    "traits": "Agent traits",
+    "contradictions": "Contradictions",
+    "tasks": "Tasks",
+    "episodes": "Episodes",
+    "knowledge": "Knowledge",
+    "lessons": "Lessons",
+    "insights": "Insights",
+    "rollups": "Day and week summaries",
+    "documents": "Documents",
+}
+
+
+@router.get("/users/{user_id}/records/{layer}")
+def records(request: Request, st: State, who: Who, person: Person, layer: str) -> Response:
+    """One record list, a page at a time, newest first."""
+    if layer not in RECORDS:
+        raise Refused(404, "no such list")
+    ins = st.service.memory.inspect
+    if layer == "entities":
+        listing: Any = ins.entities(person.store_uid, cursor=_cursor(request), limit=PAGE)
+    else:
+        listing = ins.records(
+            person.store_uid,
+            layer,  # type: ignore[arg-type]  # one of RECORDS
+            cursor=_cursor(request),
+            limit=PAGE,
+        )
+    return page(
+        request,
+        st,
+        "records.html",
+        title=f"{RECORDS[layer]} of {person.user_id}",
+        viewer=who,
+        user_id=person.user_id,
+        section="overview",
+        layer=layer,
+        heading=RECORDS[layer],
+        items=listing.items,
+        next_url=_next(request, listing.cursor),
+        threshold=st.service.memory.config.long_term.preference_threshold,
     )
 
 
@@ -556,7 +602,7 @@ def feedback_confirm(
 
 
 def _preference(st: Any, uid: str, entry_id: str) -> Any:
-    for e in st.service.memory.profile.preferences(uid):
+    for e in st.service.memory.profile.preferences(uid):  # one user's profile
         if e.id == entry_id:
             return e
     raise Refused(404, "no such preference")
@@ -576,7 +622,10 @@ def feedback(
         value = None
     try:
         changed = st.service.memory.profile.feedback(
-            person.store_uid, entry_id, "followed" if signal == "followed" else "corrected", value=value
+            person.store_uid,
+            entry_id,
+            "followed" if signal == "followed" else "corrected",
+            value=value,
         )
     except (KeyError, ValueError, TypeError) as exc:
         raise Refused(422, str(exc).replace(person.store_uid, person.user_id)) from None
@@ -584,3 +633,48 @@ def feedback(
     outcome = f"{signal}: confidence now {conf}" + (" (new value stored)" if value else "")
     st.audit.add(who.tenant, person.user_id, who.key_id, "preference-feedback", entry_id, outcome)
     return _done(request, person, "preference-feedback")
+
+
+def _fact(st: Any, uid: str, fact_id: str) -> Any:
+    for f in st.service.memory.profile.facts(uid):  # one user's facts
+        if f.id == fact_id:
+            return f
+    raise Refused(404, "no such fact")
+
+
+@router.get("/users/{user_id}/facts/{fact_id}/retire")
+def retire_confirm(request: Request, st: State, who: Who, person: Person, fact_id: str) -> Response:
+    """Step one: the belief to retire (a fact that no longer holds)."""
+    fact = _fact(st, person.store_uid, fact_id)
+    if fact.valid_to is not None:
+        raise Refused(409, "this fact has ended already")
+    return page(
+        request,
+        st,
+        "confirm.html",
+        title="Retire a belief?",
+        viewer=who,
+        user_id=person.user_id,
+        section="overview",
+        action=f"{root_of(request)}/users/{seg(person.user_id)}/facts/{seg(fact_id)}/retire",
+        what="retire",
+        belief_text=fact.text(),
+    )
+
+
+@router.post("/users/{user_id}/facts/{fact_id}/retire")
+def retire(
+    request: Request, st: State, who: Who, form: Checked, person: Person, fact_id: str
+) -> Response:
+    """Step two: ``profile.retire`` (the fact is closed now, kept on record); audit it."""
+    try:
+        fact = st.service.memory.profile.retire(person.store_uid, fact_id)
+    except KeyError:
+        raise Refused(404, "no such fact") from None
+    except ValueError as exc:
+        raise Refused(409, str(exc)) from None
+    ended = fact.valid_to.isoformat(timespec="seconds") if fact.valid_to else "now"
+    st.audit.add(
+        who.tenant, person.user_id, who.key_id, "retire-belief", fact_id, f"fact ended {ended}"
+    )
+    return _done(request, person, "retire-belief")

@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import datetime, timezone
 from typing import Any
@@ -83,6 +84,7 @@ class Renderer:
         self.env.filters["inert"] = inert
         self.env.filters["num"] = _num
         self.env.filters["seg"] = lambda v: quote(str(v), safe="")
+        self.env.filters["fields"] = _fields
 
     def page(
         self, name: str, status: int = 200, headers: dict[str, str] | None = None, **ctx: Any
@@ -94,6 +96,15 @@ class Renderer:
         return HTMLResponse(
             html, status_code=status, headers={**SECURITY_HEADERS, **(headers or {})}
         )
+
+
+def _fields(record: Any) -> list[tuple[str, Any]]:
+    """A record's fields as (name, value) pairs, its owner's id left out."""
+    if dataclasses.is_dataclass(record) and not isinstance(record, type):
+        pairs = [(f.name, getattr(record, f.name)) for f in dataclasses.fields(record)]
+    else:
+        pairs = list(getattr(record, "__dict__", {}).items())
+    return [(k, v) for k, v in pairs if k != "user_id" and not k.startswith("_")]
 
 
 def _num(v: Any, places: int = 3) -> str:
