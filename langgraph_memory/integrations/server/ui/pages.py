@@ -22,7 +22,8 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from starlette.responses import RedirectResponse, Response
 
-from langgraph_memory.integrations.server.ui.app import (
+from langgraph_memory.integrations.server.ui.charts import activity_chart, heat_chart
+from langgraph_memory.integrations.server.ui.deps import (
     PRE_COOKIE,
     Checked,
     Form,
@@ -36,7 +37,6 @@ from langgraph_memory.integrations.server.ui.app import (
     session_cookie,
     url_with,
 )
-from langgraph_memory.integrations.server.ui.charts import activity_chart, heat_chart
 from langgraph_memory.integrations.server.ui.session import COOKIE, SESSION_SECONDS
 
 __all__ = ["router"]
