@@ -142,7 +142,7 @@ def test_every_page_renders_without_console_errors_or_running_stored_text(
         "/ui/users/alice/sessions/trip",
         "/ui/users/alice/messages/m-hostile",
         "/ui/users/alice/messages/m-zh",
-        "/ui/users/alice/search?q=script",
+        "/ui/users/alice/search?q=script&hybrid=1",
         "/ui/users/alice/why?q=prefer%20script&budget=3000",
         "/ui/users/alice/segments",
         "/ui/users/alice/tasks",

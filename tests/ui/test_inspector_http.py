@@ -30,6 +30,7 @@ PAGES = [
     "/ui/users/alice/sessions/trip",
     "/ui/users/alice/messages/m-zh",
     "/ui/users/alice/search?q=tea",
+    "/ui/users/alice/search?q=tea&hybrid=1",
     "/ui/users/alice/why?q=tea&budget=500",
     "/ui/users/alice/segments",
     "/ui/users/alice/tasks",
@@ -133,7 +134,7 @@ def test_stored_markup_and_escapes_are_inert_text(svc: dict[str, Any]) -> None:
         "/ui/users/alice",
         "/ui/users/alice/messages/m-hostile",
         "/ui/users/alice/sessions/" + httpx.URL(HOSTILE_ID).raw_path.decode().replace("/", "%2F"),
-        "/ui/users/alice/search?q=script",
+        "/ui/users/alice/search?q=script&hybrid=1",
         "/ui/users/alice/why?q=script%20prefer&budget=2000",
         "/ui/users/alice/documents",
     ]
@@ -243,6 +244,7 @@ def test_delete_and_feedback_with_confirmation_land_in_the_audit(svc: dict[str, 
     assert r.status_code == 303 and "/ui/users/alice/audit" in r.headers["location"]
     assert _get(svc, f"/ui/users/alice/messages/{s.deletable}", key).status_code == 404
     assert "quokka" not in _get(svc, "/ui/users/alice/search?q=locker", key).text
+    assert "quokka" not in _get(svc, "/ui/users/alice/search?q=locker&hybrid=1", key).text
     assert all(s.deletable not in h.source_ids for h in mm.search("acme:alice", "locker code"))
     # a preference: confirm it
     pref = next(p for p in mm.profile.preferences("acme:alice") if "tea" in str(p.value))

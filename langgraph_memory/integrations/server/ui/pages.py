@@ -282,9 +282,12 @@ def source(request: Request, st: State, who: Who, person: Person, id: str = "") 
 
 
 @router.get("/users/{user_id}/search")
-def search(request: Request, st: State, who: Who, person: Person, q: str = "") -> Response:
-    """Messages holding every term of the query (newest first), and the hybrid search's
-    best hits over every layer."""
+def search(
+    request: Request, st: State, who: Who, person: Person, q: str = "", hybrid: str = ""
+) -> Response:
+    """Messages holding every word of the query, newest first, a page at a time; with
+    ``hybrid=1`` also the hybrid search's best hits over every layer (what a model's
+    search would find)."""
     mm = st.service.memory
     found: Any = None
     hits: list[Any] = []
@@ -294,7 +297,7 @@ def search(request: Request, st: State, who: Who, person: Person, q: str = "") -
             found = mm.inspect.messages(
                 person.store_uid, query=q, cursor=_cursor(request), limit=PAGE
             )
-            if _cursor(request) is None:
+            if hybrid and _cursor(request) is None:
                 hits = mm.search(person.store_uid, q, 10)
         except (TypeError, ValueError) as exc:
             error = str(exc).replace(person.store_uid, person.user_id)
@@ -307,6 +310,7 @@ def search(request: Request, st: State, who: Who, person: Person, q: str = "") -
         user_id=person.user_id,
         section="search",
         q=q,
+        hybrid=bool(hybrid),
         found=found.items if found else [],
         next_url=_next(request, found.cursor) if found else None,
         hits=hits,
