@@ -26,6 +26,7 @@ pytestmark = pytest.mark.timeout(180)
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -71,8 +72,28 @@ def _open(ui: dict[str, Any], path: str) -> None:
     _clean(ui)
 
 
+def _follow(ui: dict[str, Any], link: Any) -> None:
+    """Click a link and wait (bounded) until its page has loaded."""
+    d = ui["d"]
+    before = d.current_url
+    link.click()
+    WebDriverWait(d, 15).until(lambda d: d.current_url != before)
+    WebDriverWait(d, 15).until(
+        lambda d: d.execute_script("return document.readyState") == "complete"
+    )
+    _clean(ui)
+
+
 def _click(ui: dict[str, Any], text: str) -> None:
-    ui["d"].find_element(By.LINK_TEXT, text).click()
+    _follow(ui, ui["d"].find_element(By.LINK_TEXT, text))
+
+
+def _arrive(ui: dict[str, Any], path_end: str) -> None:
+    """Wait (bounded) for the navigation a form started to land on ``path_end``."""
+    WebDriverWait(ui["d"], 15).until(lambda d: d.current_url.split("?")[0].endswith(path_end))
+    WebDriverWait(ui["d"], 15).until(
+        lambda d: d.execute_script("return document.readyState") == "complete"
+    )
     _clean(ui)
 
 
@@ -86,8 +107,7 @@ def _login(ui: dict[str, Any]) -> None:
     assert d.find_element(By.CSS_SELECTOR, "label[for=key]").text == "API key"
     field.send_keys(ui["s"].tenants.acme)
     field.send_keys(Keys.ENTER)
-    _clean(ui)
-    assert d.current_url.endswith("/ui/users/alice")
+    _arrive(ui, "/ui/users/alice")
 
 
 def test_log_in_then_user_session_segment_why_flow(ui: dict[str, Any]) -> None:
@@ -102,11 +122,9 @@ def test_log_in_then_user_session_segment_why_flow(ui: dict[str, Any]) -> None:
     _click(ui, "Sessions")
     _click(ui, "s2")
     _click(ui, "Older")  # the session's older messages have left short-term memory
-    d.find_elements(By.CSS_SELECTOR, "td a[href*='/messages/']")[-1].click()
-    _clean(ui)
+    _follow(ui, d.find_elements(By.CSS_SELECTOR, "td a[href*='/messages/']")[-1])
     seg = d.find_element(By.CSS_SELECTOR, "a[href*='/segments/seg-']")
-    seg.click()
-    _clean(ui)
+    _follow(ui, seg)
     assert d.find_element(By.TAG_NAME, "h1").text.startswith("Segment seg-")
     assert d.find_elements(By.CSS_SELECTOR, "figure svg.heat")
     _click(ui, "Why would the model see this segment?")
@@ -125,8 +143,7 @@ def test_log_in_then_user_session_segment_why_flow(ui: dict[str, Any]) -> None:
     row = next(r for r in rows if r.find_element(By.CSS_SELECTOR, ".tag").text in said)
     src = row.find_elements(By.CSS_SELECTOR, "a[href*='/source?id=']")[0]
     mid = src.text
-    src.click()
-    _clean(ui)
+    _follow(ui, src)
     assert d.find_element(By.TAG_NAME, "h1").text == f"Message {mid}"
 
 
@@ -181,8 +198,7 @@ def test_delete_a_message_through_its_confirmation_and_it_is_gone(ui: dict[str, 
     _click(ui, "Delete this message…")
     assert d.find_element(By.TAG_NAME, "h1").text == "Delete a message?"
     d.find_element(By.CSS_SELECTOR, "form button.danger").click()
-    _clean(ui)
-    assert "/audit" in d.current_url
+    _arrive(ui, "/ui/users/alice/audit")
     assert "delete-message" in d.find_element(By.TAG_NAME, "main").text
     _open(ui, "/ui/users/alice/search?q=locker")
     assert s.deletable_text not in d.find_element(By.TAG_NAME, "main").text

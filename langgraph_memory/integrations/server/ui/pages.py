@@ -164,8 +164,9 @@ def overview(request: Request, st: State, who: Who, person: Person) -> Response:
     (a first page of each, with a link to the rest)."""
     ins = st.service.memory.inspect
     uid = person.store_uid
-    ov = ins.overview(uid, limit=10)
-    latest = ins.messages(uid, cursor=_cursor(request), limit=PAGE)
+    ov = ins.overview(uid, limit=PAGE)
+    cursor = _cursor(request)
+    latest = ov.latest_messages if cursor is None else ins.messages(uid, cursor=cursor, limit=PAGE)
     return page(
         request,
         st,
