@@ -168,6 +168,7 @@ def screenshots(url: str, key: str, mm: MemoryManager, out: Path) -> list[Path]:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.wait import WebDriverWait
 
     chromium, driver_bin = shutil.which("chromium"), shutil.which("chromedriver")
     if chromium is None or driver_bin is None:
@@ -180,24 +181,31 @@ def screenshots(url: str, key: str, mm: MemoryManager, out: Path) -> list[Path]:
         opts.add_argument(arg)
     d = webdriver.Chrome(service=Service(driver_bin), options=opts)
     saved = []
+
+    def loaded(wait_for: str | None = None) -> None:
+        w = WebDriverWait(d, 60)
+        if wait_for is not None:
+            w.until(lambda d: wait_for in d.current_url)
+        w.until(lambda d: d.execute_script("return document.readyState") == "complete")
+
     try:
-        d.set_page_load_timeout(60)
-        d.get(url + "/ui/login")
+        d.set_page_load_timeout(120)
+        out.mkdir(parents=True, exist_ok=True)
+        d.get(url + "/ui/login?" + urlencode({"next": f"/ui/users/{USER}"}))
+        loaded()
+        d.save_screenshot(str(out / "00-login.png"))
+        saved.append(out / "00-login.png")
         box = d.find_element(By.ID, "key")
         box.send_keys(key)
         box.send_keys(Keys.ENTER)
-        out.mkdir(parents=True, exist_ok=True)
-        saved.append(out / "00-login.png")
+        loaded(wait_for="/ui/users")  # the login lands on a page of the inspector
         for n, (name, make) in enumerate(pages(mm, 3).items(), start=1):
             d.get(url + make(1))
-            file = out / f"{n:02d}-{name.split(',')[0].split(' (')[0].replace(' ', '-')}.png"
-            if file.exists():
-                file = file.with_name(file.stem + f"-{n}.png")
+            loaded()
+            slug = name.replace(",", "").replace("(", "").replace(")", "").replace("+", "and")
+            file = out / f"{n:02d}-{'-'.join(slug.split())}.png"
             d.save_screenshot(str(file))
             saved.append(file)
-        d.delete_all_cookies()
-        d.get(url + "/ui/login")
-        d.save_screenshot(str(saved[0]))
     finally:
         d.quit()
     return saved

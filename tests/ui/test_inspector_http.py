@@ -285,6 +285,13 @@ def test_delete_and_feedback_with_confirmation_land_in_the_audit(svc: dict[str, 
     assert "delete-message" not in _get(svc, "/ui/users/bob/audit", s.tenants.globex).text
 
 
+def test_a_bad_cursor_is_a_422_page_naming_it(svc: dict[str, Any]) -> None:
+    key = svc["s"].tenants.acme
+    for path in ("/ui/users/alice?cursor=abc", "/ui/users/alice/sessions?cursor=<b>"):
+        r = _get(svc, path, key)
+        assert r.status_code == 422 and "cursor" in r.text and "<b>" not in r.text, path
+
+
 def test_times_follow_the_tz_parameter(svc: dict[str, Any]) -> None:
     key = svc["s"].tenants.acme
     utc = _get(svc, "/ui/users/alice/sessions", key).text

@@ -64,6 +64,22 @@ def install(app: FastAPI) -> None:
     # not ``Exception`` itself: Starlette sends that one's page and raises it again
     @app.exception_handler(ValueError)
     @app.exception_handler(TypeError)
+    async def _invalid(request: Request, exc: Exception) -> Response:
+        # the library names the parameter at fault (a cursor no page gave, a limit...)
+        detail = str(exc)
+        store_uid = getattr(request.state, "store_uid", None)
+        if store_uid:
+            detail = detail.replace(store_uid, str(request.state.user_id))
+        return page(
+            request,
+            state_of(request),
+            "error.html",
+            status=422,
+            title="Cannot show that",
+            detail=detail,
+            viewer=None,
+        )
+
     @app.exception_handler(LookupError)
     @app.exception_handler(AttributeError)
     @app.exception_handler(RuntimeError)
