@@ -29,7 +29,10 @@ The store (built once, reused with ``--store DIR`` when it holds what was asked)
   sensitivity gate, the background worker with ``HashingEmbeddings``: pages, chains,
   segments, promotion, rule-based extraction of preferences, facts and instructions),
   with a statement of a preference, a fact or an instruction in one turn of 5, and a
-  few tasks completed into episodes and lessons, and a document in two versions.
+  few tasks completed into episodes and lessons, and a document in two versions;
+- a second user (``thread-user``) with 30 sessions of 10 messages, then one thread of 20,000:
+  its sessions page after the thread cannot be filled from the newest messages (the
+  SQLite walk stops after 2,000 and lists every session's latest instead).
 
 So the message, session and search figures are those of 100,000 messages; the
 hierarchy and long-term views are those of what ``--managed`` messages made (pass
@@ -122,6 +125,38 @@ def bulk_load(path: Path, corpus: Corpus, n: int, others: int, per_other: int) -
         backend.close()
 
 
+#: A second user: 30 short sessions, then one long thread (a shape where the newest
+#: messages hold few sessions: the sessions page's second page must look past the thread).
+THREAD_USER = "thread-user"
+THREAD_LEN = 20_000
+
+
+def thread_load(path: Path, corpus: Corpus) -> None:
+    """The thread user's messages (their vectors, postings), unless they are there."""
+    emb = HashingEmbeddings()
+    backend = SQLiteBackend(path)
+    try:
+        if backend.message_counts(THREAD_USER).messages:
+            return
+        msgs = corpus.chunk(0, 30 * 10 + THREAD_LEN)
+        for j, m in enumerate(msgs):
+            sid = f"t{j // 10}" if j < 300 else "long-thread"
+            msgs[j] = replace(m, id=f"t{j}", user_id=THREAD_USER, session_id=sid)
+        for start in range(0, len(msgs), GROUP):
+            batch = msgs[start : start + GROUP]
+            with backend.grouped_writes():
+                for m in batch:
+                    backend.insert_message(m, tokenize(index_text(m)))
+            while backend.index_pending(20_000):
+                pass
+            stored = backend.pending_embeddings(len(batch) + 10)
+            vecs = np.asarray(emb.embed_documents([index_text(m) for m in stored]), np.float32)
+            backend.store_vectors(list(zip(stored, vecs, strict=True)))
+        print(f"  loaded {THREAD_USER}: 30 sessions of 10, then one of {THREAD_LEN:,}", flush=True)
+    finally:
+        backend.close()
+
+
 def managed_load(path: Path, corpus: Corpus, start: int, stop: int) -> None:
     """Messages ``start``..``stop`` through the manager, as turns, with statements that
     extraction reads, a few tasks and a versioned document."""
@@ -180,7 +215,7 @@ def explain(file: Path, cursor: int) -> None:
         "postings o WHERE o.user_id = p.user_id AND o.term = 'trip' AND o.seq = p.seq) "
         "ORDER BY p.seq DESC LIMIT 51",
         "sessions page": "SELECT m.session_id FROM messages m INDEXED BY messages_user "
-        "WHERE m.user_id = ? AND m.seq < ? AND NOT EXISTS (SELECT 1 FROM messages n "
+        "WHERE m.user_id = ? AND m.seq < ? AND m.seq > 5 AND NOT EXISTS (SELECT 1 FROM messages n "
         "WHERE n.user_id = m.user_id AND n.session_id = m.session_id AND n.pos > m.pos) "
         "ORDER BY m.seq DESC LIMIT 21",
     }
@@ -219,15 +254,35 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
             print(f"building {args.messages:,} messages in {path} ...", flush=True)
             build(path, args)
+        thread_load(path, Corpus(args.seed + 1))
         return measure(path, args)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def cold(path: Path) -> None:
+    """A fresh manager's first calls, as a server's first request after a start: the
+    hierarchy (segments) is read from the store then."""
+    t = time.perf_counter()
+    with MemoryManager(path, embeddings=HashingEmbeddings()) as mm:
+        opened = time.perf_counter() - t
+        got = []
+        for name, fn in (
+            ("overview", lambda: mm.inspect.overview(USER)),
+            ("segments", lambda: mm.inspect.segments(USER)),
+            ("message by id", lambda: mm.inspect.message(USER, "m5")),
+        ):
+            t = time.perf_counter()
+            fn()
+            got.append(f"{name} {(time.perf_counter() - t) * 1000:.1f} ms")
+    print(f"cold (a new manager, opened in {opened * 1000:.0f} ms): first " + ", ".join(got))
+
+
 def measure(path: Path, args: argparse.Namespace) -> int:
     reps = args.reps
     rng = np.random.default_rng(args.seed)
+    cold(path)
     with MemoryManager(path, embeddings=HashingEmbeddings()) as mm:
         mm.flush()
         ins = mm.inspect
@@ -264,12 +319,33 @@ def measure(path: Path, args: argparse.Namespace) -> int:
             "search deep (50)": lambda i: ins.messages(
                 USER, query=searches[i], cursor=deep[i], limit=50
             ),
+            "search within a session (50)": lambda i: ins.messages(
+                USER, session_id=sessions[i], query=searches[i]
+            ),
             "message by id": lambda i: ins.message(USER, ids[i]),
         }
-        for name in ("profile", "entities", "segments", "work", "documents"):
-            fn = getattr(ins, name, None)
-            if fn is not None:
-                calls[name] = lambda i, fn=fn: fn(USER)
+        active = [s.session_id for s in ins.sessions(USER, limit=50).items]
+        seg_ids = [s.id for s in ins.segments(USER, archived=None, limit=500).items] or [""]
+        layers = ["episodes", "lessons", "tasks", "documents", "superseded_facts", "entities"]
+        calls.update(
+            {
+                "session view (window, chains)": lambda i: ins.session(
+                    USER, active[i % len(active)]
+                ),
+                "profile (4 first pages)": lambda i: ins.profile(USER),
+                "entities with relations (20)": lambda i: ins.entities(USER),
+                "segments, hottest (20)": lambda i: ins.segments(USER),
+                "segment with pages (50)": lambda i: ins.segment(USER, seg_ids[i % len(seg_ids)]),
+                "records: episodes/lessons/tasks/...": lambda i: ins.records(
+                    USER,
+                    layers[i % len(layers)],  # type: ignore[arg-type]
+                ),
+            }
+        )
+        thread = ins.sessions(THREAD_USER, limit=1)
+        calls["sessions after a 20,000-message thread (20)"] = lambda i: ins.sessions(
+            THREAD_USER, cursor=thread.cursor, limit=20
+        )
         worst = 0.0
         print(f"{'call':<38} {'p50 ms':>8} {'p95 ms':>8}   (n={reps})")
         for name, fn in calls.items():

@@ -14,6 +14,7 @@ from langgraph_memory import AsyncMemoryManager, MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.parts.anchors import Anchors, AsyncAnchors
 from langgraph_memory.parts.documents import AsyncDocuments, Documents
+from langgraph_memory.parts.inspect import AsyncInspect, Inspect
 from langgraph_memory.parts.items import AsyncItems, Items
 from langgraph_memory.parts.maintenance import AsyncMaintenance, Maintenance
 from langgraph_memory.parts.profile import AsyncProfile, Profile
@@ -72,6 +73,7 @@ PARTS = {
     "documents": (Documents, AsyncDocuments),
     "maintenance": (Maintenance, AsyncMaintenance),
     "items": (Items, AsyncItems),
+    "inspect": (Inspect, AsyncInspect),
 }
 #: The manager's methods an async manager awaits (``from_conn_string`` makes one).
 CORE_VERBS = {

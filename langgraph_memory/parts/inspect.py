@@ -68,6 +68,7 @@ __all__ = [
     "Listing",
     "Overview",
     "MessageView",
+    "Derived",
     "SessionRow",
     "SessionView",
     "PageView",
@@ -166,8 +167,22 @@ class Overview:
 
 
 @dataclass(frozen=True, slots=True)
+class Derived:
+    """A record read from a message (it cites the message).
+
+    Attributes:
+        layer: Its list in :meth:`Inspect.records` (``"preferences"``, ``"facts"``,
+            ``"instructions"``, ``"entities"``, ``"episodes"``...).
+        record: The library's record (:class:`ProfileEntry`, :class:`Fact`...).
+    """
+
+    layer: str
+    record: Any
+
+
+@dataclass(frozen=True, slots=True)
 class MessageView:
-    """One message and where it sits.
+    """One message, where it sits, and what was read from it.
 
     Attributes:
         message: The message.
@@ -175,12 +190,20 @@ class MessageView:
         after: Up to ``window`` messages said after it in its session, in order.
         segment_id: The mid-term segment holding its page, once it left short-term
             memory (``None`` before, or when it was never placed).
+        derived: The records that cite it (preferences, facts, instructions, entities,
+            traits, contradictions, roll-ups, insights, lessons, episodes), newest first:
+            what deleting it takes along or changes.
+        derived_complete: Whether every record of those lists was checked: the search
+            reads the newest 500 of each list (a user with more of one list may have
+            older records citing it that are not shown).
     """
 
     message: Message
     before: tuple[Message, ...]
     after: tuple[Message, ...]
     segment_id: str | None
+    derived: tuple[Derived, ...] = ()
+    derived_complete: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,6 +405,21 @@ _RECORD_LAYERS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], Callable[[
     "documents": ("document", DocumentInfo.load, lambda _: True),
 }
 assert set(_RECORD_LAYERS) == set(get_args(RecordLayer))
+#: The lists whose records cite the messages they were read from.
+_CITING = (
+    "preferences",
+    "facts",
+    "instructions",
+    "traits",
+    "entities",
+    "contradictions",
+    "rollups",
+    "insights",
+    "lessons",
+    "episodes",
+)
+#: Records of each list :meth:`Inspect.message` reads at most for what cites a message.
+_CITING_SCAN = 500
 #: Records a filtered list reads at most per call (a page then ends early, with a cursor).
 _SCAN = 2000
 
@@ -437,6 +475,23 @@ def _check_record_cursor(cursor: object) -> tuple[str, str] | None:
     if not (isinstance(got, list) and len(got) == 2 and all(isinstance(v, str) for v in got)):
         raise bad
     return got[0], got[1]
+
+
+def _cites(data: Mapping[str, Any], message_id: str) -> bool:
+    """Whether a record's data cites a message (as deletion finds them:
+    ``source_ids``, also under ``metadata``; ``message_id(s)``; entity ``mentions``)."""
+    meta = data.get("metadata")
+    for holder in (data, meta if isinstance(meta, Mapping) else {}):
+        sources = holder.get("source_ids")
+        if isinstance(sources, list) and message_id in sources:
+            return True
+    ids = data.get("message_ids")
+    if data.get("message_id") == message_id or (isinstance(ids, list) and message_id in ids):
+        return True
+    mentions = data.get("mentions")
+    return isinstance(mentions, list) and any(
+        isinstance(m, list) and m and m[0] == message_id for m in mentions
+    )
 
 
 def _page_view(p: Page) -> PageView:
@@ -598,9 +653,20 @@ class Inspect:
         )
         return _listing(msgs, limit, msgs[limit - 1].seq if len(msgs) > limit else None)
 
-    def message(self, user_id: str, message_id: str, *, window: int = 2) -> MessageView:
-        """One message of a user, with the ``window`` messages around it in its session
-        and the mid-term segment holding it.
+    def message(
+        self, user_id: str, message_id: str, *, window: int = 2, derived: bool = True
+    ) -> MessageView:
+        """One message of a user, with the ``window`` messages around it in its session,
+        the mid-term segment holding it, and the records read from it (see
+        :class:`MessageView`).
+
+        Args:
+            user_id: Whose.
+            message_id: The message's id.
+            window: How many messages before and after it (0 to 50).
+            derived: Look for the records read from it (``False``: ``derived`` is empty
+                and ``derived_complete`` false; a few indexed reads instead of up to
+                5,000 records decoded, for a list of messages).
 
         Raises:
             KeyError: When the user has no message with that id (another user's id is
@@ -622,11 +688,22 @@ class Inspect:
             raise KeyError(f"user {user_id!r} has no message {message_id!r}")
         around = self._storage.neighbors(user_id, msg.seq, window) if window else []
         seg = self._hierarchy.segment_of(user_id, [msg.seq]).get(msg.seq)
+        found: list[Derived] = []
+        complete = derived
+        for layer in _CITING if derived else ():
+            kind, load, _ = _RECORD_LAYERS[layer]
+            recs = self._storage.record_page(kind, user_id, limit=_CITING_SCAN + 1)
+            complete = complete and len(recs) <= _CITING_SCAN
+            found += [
+                Derived(layer, load(r.data)) for r in recs[:_CITING_SCAN] if _cites(r.data, msg.id)
+            ]
         return MessageView(
             msg,
             tuple(m for m in around if m.seq < msg.seq),
             tuple(m for m in around if m.seq > msg.seq),
             seg,
+            tuple(found),
+            complete,
         )
 
     def session(self, user_id: str, session_id: str) -> SessionView:

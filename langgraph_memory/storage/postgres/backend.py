@@ -50,6 +50,7 @@ from langgraph_memory.storage.postgres.conn import snapshot
 from langgraph_memory.storage.postgres.deletion import PostgresDeletion
 from langgraph_memory.storage.postgres.entries import PostgresEntryIndex
 from langgraph_memory.storage.postgres.lexical import LexicalTrace, TermStat, lexical_top
+from langgraph_memory.storage.postgres.pages import PostgresPages
 from langgraph_memory.storage.postgres.queue import PostgresQueue
 
 if TYPE_CHECKING:
@@ -59,7 +60,13 @@ __all__ = ["PostgresBackend"]
 
 
 class PostgresBackend(
-    PostgresEntryIndex, PostgresDeletion, PostgresQueue, MemoryBackend, ClaimQueue, WriterLease
+    PostgresEntryIndex,
+    PostgresDeletion,
+    PostgresQueue,
+    PostgresPages,
+    MemoryBackend,
+    ClaimQueue,
+    WriterLease,
 ):
     """Storage in a PostgreSQL database with the pgvector extension.
 

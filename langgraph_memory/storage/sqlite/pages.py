@@ -78,7 +78,8 @@ class SQLitePages(SQLiteLexicalIndex):
     ) -> list[tuple]:
         """The rows of the page of messages holding every term: first those whose
         postings wait in their rows (the newest), then the indexed ones, walking the
-        rarest term's posting list backwards and checking the others by key."""
+        rarest term's posting list backwards and checking the others by key (or, within
+        a session smaller than that list, the session's messages backwards)."""
         upto, waiting = self._unindexed(c, user_id)
         fresh = [
             seq
@@ -107,6 +108,25 @@ class SQLitePages(SQLiteLexicalIndex):
         if min(df.values()) == 0:
             return rows
         lead, *rest = sorted(terms, key=lambda t: df[t])
+        if session_id is not None:
+            size = c.execute(  # its latest message's place + 1 (pos closes up on delete)
+                "SELECT pos + 1 FROM messages INDEXED BY messages_session WHERE user_id = ? "
+                "AND session_id = ? ORDER BY pos DESC LIMIT 1",
+                (user_id, session_id),
+            ).fetchone()
+            if size is not None and size[0] < df[lead]:  # walk the session instead
+                checks = "".join(
+                    " AND EXISTS (SELECT 1 FROM postings o WHERE o.user_id = m.user_id "
+                    "AND o.term = ? AND o.seq = m.seq)"
+                    for _ in terms
+                )
+                rows += c.execute(
+                    f"SELECT {q.MSG_COLS} FROM messages m INDEXED BY messages_session "
+                    f"WHERE m.user_id = ? AND m.session_id = ? AND m.seq < ?{checks} "
+                    "ORDER BY m.pos DESC LIMIT ?",
+                    (user_id, session_id, min(top, upto + 1), *terms, limit - len(rows)),
+                ).fetchall()
+                return rows
         checks = "".join(
             " AND EXISTS (SELECT 1 FROM postings o WHERE o.user_id = p.user_id "
             "AND o.term = ? AND o.seq = p.seq)"
@@ -154,22 +174,37 @@ class SQLitePages(SQLiteLexicalIndex):
     def session_page(
         self, user_id: str, *, before: int | None = None, limit: int = 20
     ) -> list[SessionRow]:
+        """Walk the user's newest messages (below ``before``) keeping each session's
+        latest, reading at most :attr:`SESSION_WALK` of them; when that is not enough
+        (one long session's run of messages between the page's sessions), list every
+        session's latest message instead, one seek per session (see :meth:`_every_session`).
+        Either way a page costs at most a few thousand index seeks."""
         top = NO_SEQ if before is None else int(before)
         limit = max(int(limit), 0)
         if limit == 0:
             return []
         # a session's latest message is one with no later one in its session (by pos,
         # which follows seq); its pos + 1 is the session's size (pos closes up on delete)
-        rows = self._read(
-            "SELECT m.session_id, m.pos + 1, m.ts, m.seq, "
-            "(SELECT f.ts FROM messages f WHERE f.user_id = m.user_id "
-            "AND f.session_id = m.session_id AND f.pos = 0) "
-            "FROM messages m INDEXED BY messages_user "
-            "WHERE m.user_id = ? AND m.seq < ? AND NOT EXISTS (SELECT 1 FROM messages n "
-            "WHERE n.user_id = m.user_id AND n.session_id = m.session_id AND n.pos > m.pos) "
-            "ORDER BY m.seq DESC LIMIT ?",
-            (user_id, top, limit),
-        )
+        with self._snapshot() as c:
+            # the walk's floor: the seq of the message SESSION_WALK places down (none: the
+            # walk reaches the user's oldest message)
+            floor = c.execute(
+                "SELECT seq FROM messages INDEXED BY messages_user WHERE user_id = ? "
+                "AND seq < ? ORDER BY seq DESC LIMIT 1 OFFSET ?",
+                (user_id, top, self.SESSION_WALK),
+            ).fetchone()
+            rows = c.execute(
+                "SELECT m.session_id, m.pos + 1, m.ts, m.seq, "
+                "(SELECT f.ts FROM messages f WHERE f.user_id = m.user_id "
+                "AND f.session_id = m.session_id AND f.pos = 0) "
+                "FROM messages m INDEXED BY messages_user "
+                "WHERE m.user_id = ? AND m.seq < ? AND m.seq > ? AND NOT EXISTS (SELECT 1 "
+                "FROM messages n WHERE n.user_id = m.user_id AND n.session_id = m.session_id "
+                "AND n.pos > m.pos) ORDER BY m.seq DESC LIMIT ?",
+                (user_id, top, floor[0] if floor else 0, limit),
+            ).fetchall()
+            if len(rows) < limit and floor is not None:
+                rows = self._every_session(c, user_id, top, limit)
         return [
             SessionRow(
                 sid,
@@ -180,3 +215,26 @@ class SQLitePages(SQLiteLexicalIndex):
             )
             for sid, n, last, seq, first in rows
         ]
+
+    #: Messages a sessions page walks before it lists every session's latest instead.
+    SESSION_WALK = 2000
+
+    @staticmethod
+    def _every_session(c: sqlite3.Connection, user_id: str, top: int, limit: int) -> list[tuple]:
+        """The page from every session's latest message: skip from one session id to the
+        next in ``messages_session``, and seek each one's last and first message."""
+        return c.execute(
+            "WITH RECURSIVE s(sid) AS ("
+            "SELECT MIN(session_id) FROM messages WHERE user_id = ?1 "
+            "UNION ALL SELECT (SELECT session_id FROM messages INDEXED BY messages_session "
+            "WHERE user_id = ?1 AND session_id > s.sid ORDER BY session_id LIMIT 1) "
+            "FROM s WHERE s.sid IS NOT NULL), "
+            "l AS (SELECT s.sid, (SELECT seq FROM messages INDEXED BY messages_session "
+            "WHERE user_id = ?1 AND session_id = s.sid ORDER BY pos DESC LIMIT 1) AS seq "
+            "FROM s WHERE s.sid IS NOT NULL) "
+            "SELECT l.sid, m.pos + 1, m.ts, m.seq, (SELECT f.ts FROM messages f "
+            "WHERE f.user_id = ?1 AND f.session_id = l.sid AND f.pos = 0) "
+            "FROM l JOIN messages m ON m.seq = l.seq WHERE l.seq < ?2 "
+            "ORDER BY l.seq DESC LIMIT ?3",
+            (user_id, top, limit),
+        ).fetchall()
