@@ -185,6 +185,18 @@ def _login_raw(svc: dict[str, Any], key: str) -> str:
         return "; ".join(h.lower() for h in r.headers.get_list("set-cookie") if COOKIE + "=" in h)
 
 
+def test_revoking_a_key_ends_its_sessions(svc: dict[str, Any]) -> None:
+    keys = svc["s"].tenants.keys
+    key = keys.create("acme")
+    c = _login(svc, key)
+    try:
+        assert c.get("/ui/users/alice").status_code == 200
+        assert keys.revoke(key)
+        assert c.get("/ui/users/alice").status_code == 303  # back to the login form
+    finally:
+        c.close()
+
+
 def test_a_wrong_key_or_a_forged_login_form_is_refused(svc: dict[str, Any]) -> None:
     with httpx.Client(base_url=str(svc["c"].base_url), timeout=30) as c:
         token = re.search(r'name="csrf" value="([^"]+)"', c.get("/ui/login").text)
@@ -213,6 +225,7 @@ def test_a_mutation_needs_the_viewers_csrf_token(svc: dict[str, Any]) -> None:
     path = "/ui/users/alice/messages/m-zh/delete"
     confirm = _get(svc, path, key)
     assert confirm.status_code == 200 and CHINESE in confirm.text
+    assert "花生" in confirm.text.split("What was read from it")[1]  # the allergy it made
     token = re.search(r'name="csrf" value="([^"]+)"', confirm.text)
     assert token is not None
     c = svc["c"]

@@ -258,7 +258,7 @@ def source(request: Request, st: State, who: Who, person: Person, id: str = "") 
     if not id:
         raise Refused(404, "no such source")
     try:
-        st.service.memory.inspect.message(person.store_uid, id, window=0)
+        st.service.memory.inspect.message(person.store_uid, id, window=0, derived=False)
         return RedirectResponse(f"{u}/messages/{seg(id)}{q}", status_code=303)
     except (KeyError, ValueError, TypeError):
         pass
@@ -411,7 +411,8 @@ def segment(request: Request, st: State, who: Who, person: Person, segment_id: s
     for p in detail.pages.items:
         for mid in p.message_ids[:4]:
             try:
-                messages.append(mm.inspect.message(person.store_uid, mid, window=0).message)
+                view = mm.inspect.message(person.store_uid, mid, window=0, derived=False)
+                messages.append(view.message)
             except KeyError:  # deleted since the page was made
                 continue
     return page(
@@ -567,6 +568,7 @@ def delete_confirm(
         action=f"{root_of(request)}/users/{seg(person.user_id)}/messages/{seg(message_id)}/delete",
         what="delete",
         message=view.message,
+        view=view,
     )
 
 

@@ -85,6 +85,7 @@ class Renderer:
         self.env.filters["num"] = _num
         self.env.filters["seg"] = lambda v: quote(str(v), safe="")
         self.env.filters["fields"] = _fields
+        self.env.filters["brief"] = _brief
 
     def page(
         self, name: str, status: int = 200, headers: dict[str, str] | None = None, **ctx: Any
@@ -105,6 +106,17 @@ def _fields(record: Any) -> list[tuple[str, Any]]:
     else:
         pairs = list(getattr(record, "__dict__", {}).items())
     return [(k, v) for k, v in pairs if k != "user_id" and not k.startswith("_")]
+
+
+def _brief(record: Any) -> str:
+    """A record in one line: its own ``text()`` when it has one."""
+    text = getattr(record, "text", None)
+    if callable(text):
+        try:
+            return str(text())
+        except Exception:  # a record that cannot render itself is shown by its fields
+            pass
+    return ", ".join(f"{k}={v}" for k, v in _fields(record))[:300]
 
 
 def _num(v: Any, places: int = 3) -> str:
