@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any, Literal
 
 from langgraph_memory.core.validation import MAX_VALUE_BYTES, check_id, check_json
@@ -139,6 +140,39 @@ class Profile:
             )
         return out
 
+    def retire(
+        self, user_id: str, fact_id: str, *, when: datetime | str | float | None = None
+    ) -> Fact:
+        """Retire a belief: record that a fact stopped holding (the user said it no
+        longer does, or a person correcting the memory says so).
+
+        The fact is kept, closed at ``when`` (its ``valid_to``): its history stays
+        (``facts()`` lists it, ended), and it is no longer ranked, so no context or
+        search cites it as current. Unlike ``delete``, the messages it came from stay.
+
+        Args:
+            user_id: Whose fact.
+            fact_id: The fact (``Fact.id``, as cited by a context item or listed by
+                ``facts()``).
+            when: When it stopped holding (default now).
+
+        Returns:
+            The fact as it is now (closed).
+
+        Raises:
+            KeyError: When the user has no fact with that id (another user's included).
+            ValueError: When the fact is closed already, or ``when`` precedes its start.
+
+        Example:
+            >>> fact = mm.profile.facts("u1", current=True)[0]  # doctest: +SKIP
+            >>> mm.profile.retire("u1", fact.id).valid_to is not None  # doctest: +SKIP
+            True
+        """
+        self._life.check()
+        check_id(user_id, "user_id")
+        check_id(fact_id, "fact_id")
+        return self._longterm.facts.close_fact(user_id, fact_id, when)
+
     def preferences(
         self, user_id: str, *, key: str | None = None, scope: str | None = None
     ) -> builtins.list[ProfileEntry]:
@@ -195,6 +229,7 @@ class AsyncProfile(AsyncPart[Profile]):
     """Awaitable ``mm.profile`` (see :class:`~langgraph_memory.parts.profile.Profile`)."""
 
     feedback = awaitable(Profile.feedback)
+    retire = awaitable(Profile.retire)
     preferences = awaitable(Profile.preferences)
     facts = awaitable(Profile.facts)
     entities = awaitable(Profile.entities)

@@ -71,6 +71,7 @@ from langgraph_memory.integrations.server.problems import ProblemError, install_
 from langgraph_memory.integrations.server.profile import router as profile_routes
 from langgraph_memory.integrations.server.tasks import router as task_routes
 from langgraph_memory.integrations.server.tenancy import SEPARATOR, KnownUsers
+from langgraph_memory.integrations.server.ui import create_ui
 from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
 __all__ = ["create_app", "ServiceSettings", "POSTGRES_ENV"]
@@ -416,5 +417,6 @@ def create_app(
     for router in (*routers, admin_routes):
         app.include_router(router)
     mount_mcp(app)  # the MCP tools at /mcp, behind the same keys (with the `mcp` SDK)
+    app.mount("/ui", create_ui(app.state.service))  # the inspector's pages (not in OpenAPI)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     return app
