@@ -74,6 +74,13 @@ DELETIONS_SCOPE = "\x1fdeletions"
 log = logging.getLogger(__name__)
 
 
+class WindowWrites(Protocol):
+    """A copy of the sessions' latest messages kept elsewhere (working memory in Redis)."""
+
+    def appended(self, msg: Message) -> None:
+        """``msg`` was just stored."""
+
+
 class HierarchyWrites(Placement, Protocol):
     """The hierarchy as the write path drives it."""
 
@@ -189,6 +196,8 @@ class WritePipeline:
         self.gate = gate
         self._hierarchy = hierarchy
         self._accesses = accesses
+        #: Told of each message the store accepts (the working-memory cache), or None.
+        self.window: WindowWrites | None = None
         self.worker = EmbeddingWorker(
             storage,
             embedder,
@@ -243,6 +252,8 @@ class WritePipeline:
             self.passages.write(stored, created=created)
         if created:
             self.worker.notify()
+            if self.window is not None:  # after the store: it holds the truth
+                self.window.appended(stored)
         return stored.id
 
     # -- quarantined messages -------------------------------------------------------------
