@@ -2,7 +2,10 @@
 
 ``serve`` runs :func:`~langgraph_memory.integrations.server.create_app` on uvicorn:
 SQLite under ``--path`` (default ``./.langgraph_memory``) with the in-process worker, or
-PostgreSQL with ``--postgres URL`` (or ``$LANGGRAPH_MEMORY_POSTGRES_URL``). ``keys``
+PostgreSQL with ``--postgres URL`` (or ``$LANGGRAPH_MEMORY_POSTGRES_URL``); with
+``--redis URL`` (or ``$LANGGRAPH_MEMORY_REDIS_URL``) the sessions' working memory (window,
+chain summaries, anchors) is kept in Redis for every process (``WriteSection.
+working_memory_url``). ``keys``
 administers the API keys in ``service_keys.json`` beside the store (``--keys FILE``
 elsewhere); ``keys create`` prints the new key alone on its last line, the only time it
 is ever shown.
@@ -18,14 +21,17 @@ import argparse
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-__all__ = ["add_parsers", "cmd_serve", "cmd_keys", "cmd_mcp", "DEFAULT_PORT"]
+__all__ = ["add_parsers", "cmd_serve", "cmd_keys", "cmd_mcp", "DEFAULT_PORT", "REDIS_ENV"]
 
 #: The port ``serve`` listens on by default.
 DEFAULT_PORT = 8420
+#: The environment variable ``serve --redis`` defaults to.
+REDIS_ENV = "LANGGRAPH_MEMORY_REDIS_URL"
 
 
 def add_parsers(
@@ -45,6 +51,13 @@ def add_parsers(
         default=None,
         metavar="URL",
         help="a PostgreSQL URL instead of SQLite (default $LANGGRAPH_MEMORY_POSTGRES_URL)",
+    )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="keep the sessions' working memory in this Redis, shared by every process "
+        f"(default ${REDIS_ENV}; pip install 'langgraph-memory[redis]')",
     )
     p.add_argument(
         "--keys", default=None, metavar="FILE", help="the keys file (default: in --path)"
@@ -119,12 +132,16 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise ImportError(
             f"serve needs the server extra ({exc}): pip install 'langgraph-memory[server]'"
         ) from None
+    from langgraph_memory.config import MemoryConfig, WriteSection
     from langgraph_memory.embeddings import HashingEmbeddings
     from langgraph_memory.manager import DEFAULT_PATH
 
     postgres = args.postgres or os.environ.get(POSTGRES_ENV) or None
+    redis = args.redis or os.environ.get(REDIS_ENV) or None
     root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
-    kw = {"embeddings": HashingEmbeddings()} if args.hashing else {}
+    kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if args.hashing else {}
+    if redis:
+        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=redis))
     app = create_app(
         None if postgres else root,
         keys=_key_file(args),
@@ -133,6 +150,7 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         **kw,
     )
     where = "PostgreSQL" if postgres else f"SQLite under {root}"
+    where += ", working memory in Redis" if redis else ""
     err.print(f"serving {where} on http://{args.host}:{args.port} (docs at /docs)")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
