@@ -453,10 +453,7 @@ class MemoryManager:
             raise TypeError(
                 f"message_id must be a str or a list of str, got {type(message_id).__name__}"
             )
-        gone = self._write.delete_messages(user_id, ids)
-        if self._parts.window is not None:  # their copies in Redis are retired
-            self._parts.window.forget_user(user_id)
-        return len(gone)
+        return len(self._write.delete_messages(user_id, ids))
 
     def delete_user(self, user_id: str) -> int:
         """Delete every trace of a user: messages, terms, vectors, records (documents
@@ -479,8 +476,6 @@ class MemoryManager:
         profile, docs = self._parts.long_term_docs.long_term_docs(user_id)
         texts = [d.text for d in profile + docs] + self._parts.documents.texts(user_id)
         n = self._write.delete_user(user_id, texts)
-        if self._parts.window is not None:
-            self._parts.window.forget_user(user_id)
         self._read.speakers.forget(user_id)
         self._parts.sources.detach_user(user_id)
         return n

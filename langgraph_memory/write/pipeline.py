@@ -80,6 +80,9 @@ class WindowWrites(Protocol):
     def appended(self, msg: Message) -> None:
         """``msg`` was just stored."""
 
+    def forget_user(self, user_id: str) -> None:
+        """Messages of ``user_id`` were deleted: its copies are retired."""
+
 
 class HierarchyWrites(Placement, Protocol):
     """The hierarchy as the write path drives it."""
@@ -339,6 +342,8 @@ class WritePipeline:
             if self._entries is not None:
                 self._entries.forget(user_id)
             self.embedder.forget(hashes + texts)
+            if self.window is not None:
+                self.window.forget_user(user_id)
             self.storage.delete_records(DELETION_KIND, [tomb.id], DELETIONS_SCOPE)
         return n
 
@@ -442,6 +447,8 @@ class WritePipeline:
             self.embedder.forget(hashes)
             if gone or changed or passages:  # nothing deleted: nothing rewritten
                 self.storage.compact()
+            if self.window is not None:  # before the tombstone goes: a crash reruns it
+                self.window.forget_user(user_id)
             if tomb is not None:
                 self.storage.delete_records(DELETION_KIND, [tomb.id], DELETIONS_SCOPE)
         return gone

@@ -72,6 +72,58 @@ _REBUILD_TRIES = 3
 _READY = "__ready__"
 _HEADER = '{"header": 1}'
 
+# One round trip per read and per write: each script reads the user's generation, names
+# the session's key of that generation and works on it (a standalone Redis, or one node:
+# the keys are built inside the script). ARGV: prefix, user digest, session digest, ttl.
+_PREAMBLE = """
+local gk = ARGV[1] .. ':gen:' .. ARGV[2]
+local g = redis.call('GET', gk)
+if not g then g = '0' end
+redis.call('EXPIRE', gk, ARGV[4])
+local function key(kind)
+  return ARGV[1] .. ':' .. kind .. ':' .. ARGV[2] .. ':' .. ARGV[3] .. ':' .. g
+end
+"""
+#: ARGV[5]: the kind; returns {generation, ready flag, the key's content}.
+_READ = (
+    _PREAMBLE
+    + """
+local k = key(ARGV[5])
+redis.call('EXPIRE', k, ARGV[4])
+if ARGV[5] == 'history' then
+  local m = key('meta')
+  redis.call('EXPIRE', m, ARGV[4])
+  return {g, redis.call('HGET', m, 'history') or '', redis.call('LRANGE', k, 0, -1)}
+elseif ARGV[5] == 'anchors' then
+  return {g, '', redis.call('HGETALL', k)}
+end
+return {g, '', redis.call('LRANGE', k, 0, -1)}
+"""
+)
+#: ARGV[5]: the message as JSON, ARGV[6]: the last index kept.
+_PUSH = (
+    _PREAMBLE
+    + """
+local h, m = key('history'), key('meta')
+redis.call('LPUSH', h, ARGV[5])
+redis.call('LTRIM', h, 0, tonumber(ARGV[6]))
+redis.call('EXPIRE', h, ARGV[4])
+redis.call('EXPIRE', m, ARGV[4])
+return g
+"""
+)
+#: ARGV[5...]: the header and the chains as JSON.
+_SUMMARIES = (
+    _PREAMBLE
+    + """
+local k = key('summary')
+redis.call('DEL', k)
+redis.call('RPUSH', k, unpack(ARGV, 5))
+redis.call('EXPIRE', k, ARGV[4])
+return g
+"""
+)
+
 
 class MessageSource(Protocol):
     """The store as the window sees it."""
@@ -174,6 +226,9 @@ class WorkingMemoryCache:
         self._down = False
         #: Users whose keys may have missed a write while Redis was unreachable.
         self._dirty: set[str] = set()
+        self._read_script = self.client.register_script(_READ)
+        self._push = self.client.register_script(_PUSH)
+        self._summaries = self.client.register_script(_SUMMARIES)
         #: Reads served from Redis, rebuilt from the store, served by the store alone.
         self.counts = {"hits": 0, "rebuilds": 0, "fallbacks": 0}
 
@@ -198,22 +253,14 @@ class WorkingMemoryCache:
                 lambda: self.messages.session_messages(user_id, session_id, last=last)
             )
         with self._guard():
-            gen = self._gen(user_id)
-            hist, meta = (
-                self.key("history", user_id, session_id, gen),
-                self.key("meta", user_id, session_id, gen),
-            )
-            pipe = self._pipeline(False)
-            pipe.lrange(hist, 0, -1).hget(meta, "history")
-            pipe.expire(hist, self.ttl).expire(meta, self.ttl)
-            raw, ready, *_ = pipe.execute()
+            gen, ready, raw = self._read("history", user_id, session_id)
             if ready:
                 self.counts["hits"] += 1
                 return _window(raw, last)
             self.counts["rebuilds"] += 1
-            return (
-                self._rebuild_history(user_id, session_id, gen, hist, meta)[-last:] if last else []
-            )
+            hist = self.key("history", user_id, session_id, gen)
+            meta = self.key("meta", user_id, session_id, gen)
+            return self._rebuild_history(user_id, session_id, hist, meta)[-last:] if last else []
         return self._fallback(
             lambda: self.messages.session_messages(user_id, session_id, last=last)
         )
@@ -224,14 +271,12 @@ class WorkingMemoryCache:
         hierarchy."""
         if self._usable():
             with self._guard():
-                gen = self._gen(user_id)
-                key = self.key("summary", user_id, session_id, gen)
-                pipe = self._pipeline(False)
-                raw, _ = pipe.lrange(key, 0, -1).expire(key, self.ttl).execute()
+                gen, _, raw = self._read("summary", user_id, session_id)
                 if raw:
                     self.counts["hits"] += 1
                     return _chains_state(user_id, session_id, raw[1:])
                 self.counts["rebuilds"] += 1
+                key = self.key("summary", user_id, session_id, gen)
                 return self._rebuild_summaries(user_id, session_id, key)
         self.counts["fallbacks"] += 1
         return self.sessions.state(user_id, session_id)
@@ -242,15 +287,14 @@ class WorkingMemoryCache:
         if session_id is None or not self._usable():
             return self._fallback(lambda: self.working.anchors(user_id, session_id))
         with self._guard():
-            gen = self._gen(user_id)
-            key = self.key("anchors", user_id, session_id, gen)
-            pipe = self._pipeline(False)
-            raw, _ = pipe.hgetall(key).expire(key, self.ttl).execute()
+            gen, _, flat = self._read("anchors", user_id, session_id)
+            raw = dict(zip(flat[::2], flat[1::2], strict=True))
             if raw.get(_READY):
                 self.counts["hits"] += 1
                 found = [Anchor.load(json.loads(v)) for k, v in raw.items() if k != _READY]
                 return sorted(found, key=lambda a: (a.order, a.created_at, a.id))
             self.counts["rebuilds"] += 1
+            key = self.key("anchors", user_id, session_id, gen)
             anchors = self.working.anchors(user_id, session_id)
             fields = {a.id: _dumps(to_data(a)) for a in anchors}
             fields[_READY] = "1"
@@ -272,12 +316,8 @@ class WorkingMemoryCache:
             self._dirty.add(msg.user_id)
             return
         with self._guard(msg.user_id):
-            gen = self._gen(msg.user_id)
-            hist = self.key("history", msg.user_id, msg.session_id, gen)
-            meta = self.key("meta", msg.user_id, msg.session_id, gen)
-            pipe = self._pipeline(True)
-            pipe.lpush(hist, _dumps(to_data(msg))).ltrim(hist, 0, self.window + _SLACK - 1)
-            pipe.expire(hist, self.ttl).expire(meta, self.ttl).execute()
+            item, keep = _dumps(to_data(msg)), self.window + _SLACK - 1
+            self._push(args=[*self._args(msg.user_id, msg.session_id), item, keep])
 
     def summaries_changed(self, st: SessionState) -> None:
         """A session's state the store just saved: its chain summaries replace the list."""
@@ -285,11 +325,8 @@ class WorkingMemoryCache:
             self._dirty.add(st.user_id)
             return
         with self._guard(st.user_id):
-            gen = self._gen(st.user_id)
-            key = self.key("summary", st.user_id, st.session_id, gen)
-            pipe = self._pipeline(True)
-            pipe.delete(key).rpush(key, _HEADER, *(_dump_chain(c) for c in st.chains.values()))
-            pipe.expire(key, self.ttl).execute()
+            chains = [_dump_chain(c) for c in st.chains.values()]
+            self._summaries(args=[*self._args(st.user_id, st.session_id), _HEADER, *chains])
 
     def anchors_changed(self, user_id: str) -> None:
         """A user's anchors changed in the store: every session's anchors are retired."""
@@ -317,18 +354,20 @@ class WorkingMemoryCache:
         ``Any``: the client's stubs type them as the client's own replies)."""
         return self.client.pipeline(transaction=transaction)
 
-    def _gen(self, user_id: str) -> int:
-        key = self.gen_key(user_id)
-        pipe = self._pipeline(False)
-        value, _ = pipe.get(key).expire(key, self.ttl).execute()
-        return int(value or 0)
+    def _args(self, user_id: str, session_id: str) -> list[Any]:
+        return [self.prefix, key_digest(user_id), key_digest(user_id, session_id), self.ttl]
+
+    def _read(self, kind: str, user_id: str, session_id: str) -> tuple[int, bool, list[str]]:
+        """``(generation, whether the list was filled, the key's content)`` in one trip."""
+        gen, ready, raw = self._read_script(args=[*self._args(user_id, session_id), kind])
+        return int(gen), bool(ready), list(raw)
 
     def _bump(self, user_id: str) -> None:
         key = self.gen_key(user_id)
         self._pipeline(True).incr(key).expire(key, self.ttl).execute()
 
     def _rebuild_history(
-        self, user_id: str, session_id: str, gen: int, hist: str, meta: str
+        self, user_id: str, session_id: str, hist: str, meta: str
     ) -> list[Message]:
         """Fill the list from the store under ``WATCH``: a message pushed meanwhile
         (committed after the snapshot was read) aborts the write, which is tried again."""
