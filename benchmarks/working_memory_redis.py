@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from redis_server import RedisServer, redis_binary  # noqa: E402
+from redis_scratch import RedisServer, redis_binary  # noqa: E402
 
 from langgraph_memory import MemoryConfig, MemoryManager  # noqa: E402
 from langgraph_memory.embeddings import HashingEmbeddings  # noqa: E402

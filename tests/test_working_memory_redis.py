@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from redis_server import RedisServer, free_port, redis_binary
+from redis_scratch import RedisServer, free_port, redis_binary
 
 from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.core.records import Message
@@ -78,6 +78,13 @@ def same_window(mm: MemoryManager, user: str, session: str) -> list[tuple[Any, .
     return view(cache.session_messages(user, session, last=cache.window))
 
 
+def same_anchors(mm: MemoryManager, user: str, session: str) -> list[str]:
+    """The anchors served by the cache, checked equal to the store's."""
+    got = [(x.id, x.text, x.order) for x in cache_of(mm).anchors(user, session)]
+    assert got == [(x.id, x.text, x.order) for x in mm.anchors.list(user, session)]
+    return [text for _, text, _ in got]
+
+
 TURNS = [
     ("I moved to Berlin last spring.", "Nice, how do you like Berlin?"),
     ("我对花生过敏，以后都用中文回答。", "好的，我会记住你对花生过敏。"),
@@ -134,12 +141,13 @@ def test_rebuilt_after_flushall_and_after_a_restart(
     with manager(tmp_path / "mem", server.url) as mm:
         talk(mm, "ann", "s1", TURNS)
         mm.anchors.add("ann", "以后都用中文回答。", session_id="s1")
+        mm.flush()  # the instructions the worker reads from the turns are anchors too
         before = same_window(mm, "ann", "s1")
-        anchors = [x.text for x in cache_of(mm).anchors("ann", "s1")]
+        anchors = same_anchors(mm, "ann", "s1")
         client.flushall()
         rebuilds = cache_of(mm).counts["rebuilds"]
         assert same_window(mm, "ann", "s1") == before
-        assert [x.text for x in cache_of(mm).anchors("ann", "s1")] == anchors
+        assert same_anchors(mm, "ann", "s1") == anchors
         assert cache_of(mm).counts["rebuilds"] > rebuilds
         assert client.keys("wm:history:*")  # filled again
         server.restart()
@@ -214,11 +222,11 @@ def test_deletes_and_anchor_changes_reach_every_manager(
         assert gone in {r[0] for r in same_window(b, "ann", "s1")}
         assert a.delete("ann", gone) == 1
         assert gone not in {r[0] for r in same_window(b, "ann", "s1")}
-        assert [x.text for x in cache_of(b).anchors("ann", "s1")] == []
+        # (the worker may add the standing instruction "以后都用中文回答" meanwhile)
         aid = a.anchors.add("ann", "Use metric units.")
-        assert [x.text for x in cache_of(b).anchors("ann", "s1")] == ["Use metric units."]
+        assert "Use metric units." in same_anchors(b, "ann", "s1")
         a.anchors.remove("ann", aid)
-        assert cache_of(b).anchors("ann", "s1") == []
+        assert "Use metric units." not in same_anchors(b, "ann", "s1")
         a.delete_user("ann")
         assert same_window(b, "ann", "s1") == []
 

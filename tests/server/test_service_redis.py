@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from live_service import Tenants, auth, serving
-from redis_server import RedisServer, redis_binary
+from redis_scratch import RedisServer, redis_binary
 
 from langgraph_memory import MemoryConfig
 from langgraph_memory.embeddings import HashingEmbeddings

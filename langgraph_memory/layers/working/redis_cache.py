@@ -33,7 +33,16 @@ expired) is rebuilt from the store on the next read, under ``WATCH`` so a push t
 the rebuild is never lost. When Redis cannot be reached, reads fall back to the store and
 writes still succeed (a warning is logged once per outage); the users whose keys may have
 missed a write while it was down are retired (their generation raised) as soon as it
-answers again.
+answers again. Deletions and anchor changes retire a user's keys even while this process
+counts Redis as down (a deleted message must not be served by a process that reaches it).
+
+Limits: while one process cannot reach Redis and others can, the windows the others serve
+may lack that process's newest messages until it reaches Redis again (then they are
+rebuilt); a message added at the very moment its own id is deleted may stay in the window
+until the user's next deletion or the key's TTL. A Redis that keeps its data across a
+restart (RDB/AOF) is fine: a write it missed while down marks the user for retirement.
+The scripts build key names inside Lua, so use a standalone Redis (or one node), not
+Redis Cluster.
 
 Example:
     >>> cache = WorkingMemoryCache("redis://127.0.0.1:6379/0", storage, hierarchy, working)
@@ -334,10 +343,9 @@ class WorkingMemoryCache:
 
     def forget_user(self, user_id: str) -> None:
         """Retire every key of a user (messages deleted, anchors changed, user deleted):
-        the next read of each rebuilds it from the store."""
-        if not self._usable():
-            self._dirty.add(user_id)
-            return
+        the next read of each rebuilds it from the store. Tried even while this process
+        counts Redis as down (other processes may reach it, and must not serve what was
+        deleted); when it fails, the user is retired again once Redis answers."""
         with self._guard(user_id):
             self._bump(user_id)
 

@@ -1,4 +1,5 @@
-"""Redis for the tests: a real ``redis-server`` on a free loopback port, in a scratch dir.
+"""Redis for the working-memory tests: a real ``redis-server`` on a free loopback port,
+in a scratch dir.
 
 No persistence (``--save '' --appendonly no``): a restart starts empty, like a Redis
 that lost its memory. :func:`redis_binary` is ``None`` when the server is not installed
