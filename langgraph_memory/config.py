@@ -153,6 +153,17 @@ class WriteSection(Section):
             'langgraph-memory[multilingual]'``; see
             :mod:`~langgraph_memory.embeddings.multilingual`). A store keeps the model
             that made its vectors and refuses another.
+        working_memory_url: A Redis server (``"redis://host:6379/0"``) that holds every
+            session's window, chain summaries and anchors for all processes on the store
+            (seed 002 §4.1; ``pip install 'langgraph-memory[redis]'``). ``None``
+            (default): the store alone serves them. The store stays the truth: a
+            missing key is rebuilt from it, and an unreachable Redis falls back to it
+            (see :mod:`~langgraph_memory.layers.working.redis_cache`).
+        working_memory_window: Latest messages of a session kept in Redis (a read of
+            more goes to the store). 40 covers the short-term FIFO's 7 pages and the
+            context's ``recent_messages``.
+        working_memory_ttl_seconds: TTL of every working-memory key in Redis, renewed on
+            each read and write.
     """
 
     max_content_chars: int = 1_000_000
@@ -170,6 +181,9 @@ class WriteSection(Section):
     max_item_bytes: int = 65_536
     max_block_chars: int = 8_000
     embedding_model: str = "all-MiniLM-L6-v2"
+    working_memory_url: str | None = None
+    working_memory_window: int = 40
+    working_memory_ttl_seconds: float = 86_400.0
 
     def validate(self) -> None:
         from langgraph_memory.sensitivity.policy import SensitivityPolicy
@@ -181,6 +195,15 @@ class WriteSection(Section):
         )
         self._positive("max_document_chars", "document_chunk_chars", "passage_chars")
         self._positive("max_item_bytes", "max_block_chars")
+        self._positive("working_memory_window", "working_memory_ttl_seconds")
+        url = self.working_memory_url
+        if url is not None and (
+            not isinstance(url, str) or not url.startswith(("redis://", "rediss://", "unix://"))
+        ):
+            raise ValueError(
+                f"{self._name('working_memory_url')} must be a redis://, rediss:// or "
+                f"unix:// URL (or None), got {url!r}"
+            )
         self._non_negative("passage_overlap", "max_passages")
         owner = self.store_owner_label
         if owner is not None and (isinstance(owner, bool) or not isinstance(owner, int)):

@@ -42,6 +42,7 @@ from langgraph_memory.layers.long_term.memory import AgentTrait, LongTermMemory
 from langgraph_memory.layers.long_term.reflection import Insight, Lesson, Reflector
 from langgraph_memory.layers.long_term.rollups import Rollup, RollupWriter
 from langgraph_memory.layers.working.forgetting import ForgetGate, importance
+from langgraph_memory.layers.working.redis_cache import WorkingMemoryCache
 from langgraph_memory.layers.working.tasks import Episode, WorkingMemory
 from langgraph_memory.parts.items import Items
 from langgraph_memory.parts.lifetime import Lifetime
@@ -107,6 +108,8 @@ class MemoryParts(NamedTuple):
     sources: VectorStores
     lifetime: Lifetime
     gate: SensitivityFilter
+    #: The sessions' working memory in Redis (``WriteSection.working_memory_url``), or None.
+    window: WorkingMemoryCache | None = None
 
     def close(self) -> None:
         """Stop the background worker and the search threads, then close the store."""
@@ -114,6 +117,8 @@ class MemoryParts(NamedTuple):
         self.write.close()
         self.read.close()
         self.storage.close()
+        if self.window is not None:
+            self.window.close()
 
 
 def open_backend(
@@ -223,6 +228,17 @@ def wire(
     if config.write.max_passages > 0:  # long messages indexed in passages too
         passages = Passages(records, entries, config.write)
     sources = VectorStores()  # stores the user keeps elsewhere, read at query time
+    window = None
+    if config.write.working_memory_url is not None:  # working memory in Redis
+        window = WorkingMemoryCache(
+            config.write.working_memory_url,
+            storage,
+            hierarchy,
+            working,
+            window=config.write.working_memory_window,
+            ttl_seconds=config.write.working_memory_ttl_seconds,
+        )
+        working.listener = hierarchy.window = window
     read = ReadPipeline(
         storage,
         MessageRetriever(storage, embedder, ranking, passages),
@@ -230,7 +246,7 @@ def wire(
         config.packing,
         hierarchy,
         docs,
-        working,
+        window or working,
         entries,
         accesses=accesses,
         reranker=reranker,
@@ -252,6 +268,7 @@ def wire(
         records=records,
         passages=passages,
     )
+    read.window = write.window = window
     lifetime = Lifetime()
     items = Items(
         storage,
@@ -283,4 +300,5 @@ def wire(
         sources,
         lifetime,
         gate,
+        window,
     )

@@ -63,6 +63,7 @@ from langgraph_memory.read.topics import topic_messages
 from langgraph_memory.retrieval.vectors import cosines
 
 if TYPE_CHECKING:
+    from langgraph_memory.layers.working.redis_cache import WorkingMemoryCache
     from langgraph_memory.storage.base import MemoryBackend
 
 __all__ = [
@@ -152,6 +153,8 @@ class ReadPipeline:
         self.sources = sources or VectorStores()
         #: Expands each query by the chat model (``retrieval.query_expansion``), or None.
         self.expander = expander
+        #: Serves sessions' latest messages and chain summaries from Redis, or None.
+        self.window: WorkingMemoryCache | None = None
 
     def close(self) -> None:
         """Stop the threads of concurrent searches."""
@@ -257,7 +260,7 @@ class ReadPipeline:
         st = self.segments.state(user_id, session_id)
         placed = sum(len(p.seqs) for p in st.pages)
         first = st.pages[0].seqs[0] if st.pages else None
-        msgs = self.storage.session_messages(
+        msgs = (self.window or self.storage).session_messages(
             user_id, session_id, last=placed + self.packing.recent_messages
         )
         if first is None:
@@ -352,7 +355,9 @@ class ReadPipeline:
         ]
         packer.take(session_items, int(budget * self.packing.session_share))
         if self.packing.chain_share > 0:  # what of the session did not fit, compressed
-            chains = chain_items(self.segments.state(user_id, session_id))
+            w = self.window
+            st = w.session_summaries if w else self.segments.state  # summaries from Redis
+            chains = chain_items(st(user_id, session_id))
             packer.take(chains, packer.share(self.packing.chain_share), by_score=False)
         t3 = time.perf_counter()
         segments = r.ranked_so_far()

@@ -74,6 +74,16 @@ DELETIONS_SCOPE = "\x1fdeletions"
 log = logging.getLogger(__name__)
 
 
+class WindowWrites(Protocol):
+    """A copy of the sessions' latest messages kept elsewhere (working memory in Redis)."""
+
+    def appended(self, msg: Message) -> None:
+        """``msg`` was just stored."""
+
+    def forget_user(self, user_id: str) -> None:
+        """Messages of ``user_id`` were deleted: its copies are retired."""
+
+
 class HierarchyWrites(Placement, Protocol):
     """The hierarchy as the write path drives it."""
 
@@ -189,6 +199,8 @@ class WritePipeline:
         self.gate = gate
         self._hierarchy = hierarchy
         self._accesses = accesses
+        #: Told of each message the store accepts (the working-memory cache), or None.
+        self.window: WindowWrites | None = None
         self.worker = EmbeddingWorker(
             storage,
             embedder,
@@ -243,6 +255,8 @@ class WritePipeline:
             self.passages.write(stored, created=created)
         if created:
             self.worker.notify()
+            if self.window is not None:  # after the store: it holds the truth
+                self.window.appended(stored)
         return stored.id
 
     # -- quarantined messages -------------------------------------------------------------
@@ -334,6 +348,8 @@ class WritePipeline:
             if self._entries is not None:
                 self._entries.forget(user_id)
             self.embedder.forget(hashes + texts)
+            if self.window is not None:
+                self.window.forget_user(user_id)
             self.storage.delete_records(DELETION_KIND, [tomb.id], DELETIONS_SCOPE)
         return n
 
@@ -437,6 +453,8 @@ class WritePipeline:
             self.embedder.forget(hashes)
             if gone or changed or passages:  # nothing deleted: nothing rewritten
                 self.storage.compact()
+            if self.window is not None:  # before the tombstone goes: a crash reruns it
+                self.window.forget_user(user_id)
             if tomb is not None:
                 self.storage.delete_records(DELETION_KIND, [tomb.id], DELETIONS_SCOPE)
         return gone

@@ -2,7 +2,10 @@
 
 ``serve`` runs :func:`~langgraph_memory.integrations.server.create_app` on uvicorn:
 SQLite under ``--path`` (default ``./.langgraph_memory``) with the in-process worker, or
-PostgreSQL with ``--postgres URL`` (or ``$LANGGRAPH_MEMORY_POSTGRES_URL``). ``keys``
+PostgreSQL with ``--postgres URL`` (or ``$LANGGRAPH_MEMORY_POSTGRES_URL``); with
+``--redis URL`` (or ``$LANGGRAPH_MEMORY_REDIS_URL``) the sessions' working memory (window,
+chain summaries, anchors) is kept in Redis for every process (``WriteSection.
+working_memory_url``). ``keys``
 administers the API keys in ``service_keys.json`` beside the store (``--keys FILE``
 elsewhere), or, with ``--postgres URL`` (or the same variable), in the database's
 ``lgm_service_keys`` table that every service process on it reads; ``keys create`` prints
@@ -35,13 +38,23 @@ from langgraph_memory.integrations.cli.worker import add_broker_arguments, open_
 if TYPE_CHECKING:
     from langgraph_memory.integrations.server.keys import KeyStore
 
-__all__ = ["add_parsers", "cmd_serve", "cmd_keys", "cmd_mcp", "DEFAULT_PORT", "DEFAULT_MCP_PORT"]
+__all__ = [
+    "add_parsers",
+    "cmd_serve",
+    "cmd_keys",
+    "cmd_mcp",
+    "DEFAULT_PORT",
+    "DEFAULT_MCP_PORT",
+    "REDIS_ENV",
+]
 
 #: The port ``serve`` listens on by default.
 DEFAULT_PORT = 8420
 #: The port ``mcp --http`` listens on by default.
 DEFAULT_MCP_PORT = 8421
 MCP_HTTP_PATH = "/mcp"
+#: The environment variable ``serve --redis`` defaults to.
+REDIS_ENV = "LANGGRAPH_MEMORY_REDIS_URL"
 
 
 def add_parsers(
@@ -61,6 +74,13 @@ def add_parsers(
         default=None,
         metavar="URL",
         help="a PostgreSQL URL instead of SQLite (default $LANGGRAPH_MEMORY_POSTGRES_URL)",
+    )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="keep the sessions' working memory in this Redis, shared by every process "
+        f"(default ${REDIS_ENV}; pip install 'langgraph-memory[redis]')",
     )
     p.add_argument(
         "--keys",
@@ -219,12 +239,16 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise ImportError(
             f"serve needs the server extra ({exc}): pip install 'langgraph-memory[server]'"
         ) from None
+    from langgraph_memory.config import MemoryConfig, WriteSection
     from langgraph_memory.embeddings import HashingEmbeddings
     from langgraph_memory.manager import DEFAULT_PATH
 
     postgres = args.postgres or os.environ.get(POSTGRES_ENV) or None
+    redis = args.redis or os.environ.get(REDIS_ENV) or None
     root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
-    kw = {"embeddings": HashingEmbeddings()} if args.hashing else {}
+    kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if args.hashing else {}
+    if redis:
+        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=redis))
     queue = open_queue(args)
     app = create_app(
         None if postgres else root,
@@ -238,6 +262,7 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
     where = "PostgreSQL" if postgres else f"SQLite under {root}"
     if queue is not None:
         where += f", writes queued in {queue.stream} for `langgraph-memory worker`"
+    where += ", working memory in Redis" if redis else ""
     err.print(f"serving {where} on http://{args.host}:{args.port} (docs at /docs)")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -80,6 +80,14 @@ def add_parsers(
         metavar="URL",
         help="a PostgreSQL URL instead of SQLite (default $LANGGRAPH_MEMORY_POSTGRES_URL)",
     )
+    p.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="the working memory's Redis, as given to `serve --redis` (default "
+        "$LANGGRAPH_MEMORY_REDIS_URL): the writes this worker stores reach the sessions' "
+        "shared windows",
+    )
     p.add_argument("--batch", type=int, default=64, help="most writes taken at once (64)")
     p.add_argument("--name", default=None, help="this worker's name (default host-pid)")
     p.set_defaults(func=cmd_worker)
@@ -113,6 +121,11 @@ def cmd_worker(args: argparse.Namespace, out: Console, err: Console) -> int:
         return 2
     postgres = args.postgres or os.environ.get("LANGGRAPH_MEMORY_POSTGRES_URL") or None
     kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if args.hashing else {}
+    redis = args.redis or os.environ.get("LANGGRAPH_MEMORY_REDIS_URL") or None
+    if redis:
+        from langgraph_memory.config import MemoryConfig, WriteSection
+
+        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=redis))
     if postgres:
         mm = MemoryManager.from_conn_string(postgres, **kw)
     else:

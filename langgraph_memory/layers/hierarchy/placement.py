@@ -61,6 +61,8 @@ from langgraph_memory.storage.capabilities import ClaimQueue, RecordStore, group
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
 
+    from langgraph_memory.layers.working.redis_cache import WorkingMemoryCache
+
 __all__ = ["Distiller", "Hierarchy", "HierarchyStorage", "Promoter", "RankedSegment"]
 
 log = logging.getLogger(__name__)
@@ -142,6 +144,8 @@ class Hierarchy:
         self._to_promote: set[tuple[str, str]] = set()
         self._last_expiry = time.monotonic()
         self.promoted = 0
+        #: The working-memory cache told of each saved session state, or None.
+        self.window: WorkingMemoryCache | None = None
 
     # -- state ------------------------------------------------------------------------
     def _heat_kw(self) -> dict[str, float]:
@@ -412,6 +416,8 @@ class Hierarchy:
     def _save_state(self, st: SessionState) -> None:
         self.coherence.changed(st.user_id)
         self.kept.save_state(st)
+        if self.window is not None:  # the chain summaries, written through to Redis
+            self.window.summaries_changed(st)
 
     def _save_segment(self, seg: Segment) -> None:
         if seg.dirty:

@@ -24,7 +24,7 @@ import threading
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from langgraph_memory.core.records import Record, from_data, to_data
 from langgraph_memory.core.validation import (
@@ -196,6 +196,13 @@ class Anchor:
         return from_data(cls, data)
 
 
+class AnchorListener(Protocol):
+    """Told when a user's anchors changed in the store (e.g. a cache of them)."""
+
+    def anchors_changed(self, user_id: str) -> None:
+        """``user_id``'s anchors were added, replaced or removed."""
+
+
 def anchor_record_id(user_id: str, anchor_id: str) -> str:
     """Record ids are unique per kind across users: an anchor's is derived from both ids."""
     digest = hashlib.sha1(f"{user_id}\x00{anchor_id}".encode()).hexdigest()[:24]
@@ -222,6 +229,8 @@ class WorkingMemory:
         self._importance = importance
         self._gate = gate
         self._anchor_lock = threading.Lock()
+        #: Told after each anchor change is stored (the working-memory cache), or None.
+        self.listener: AnchorListener | None = None
 
     # -- tasks ---------------------------------------------------------------------------
     def start_task(
@@ -453,6 +462,8 @@ class WorkingMemory:
                     ANCHOR_KIND, rid, user_id, to_data(anchor), anchor.created_at, anchor.updated_at
                 )
             )
+        if self.listener is not None:
+            self.listener.anchors_changed(user_id)
         return anchor
 
     def anchors(self, user_id: str, session_id: str | None = None) -> list[Anchor]:
@@ -467,7 +478,10 @@ class WorkingMemory:
         """Remove an anchor; ``False`` when the user has no anchor with that id."""
         rid = anchor_record_id(check_id(user_id, "user_id"), check_id(anchor_id, "anchor_id"))
         with self._anchor_lock:
-            return self.records.delete_records(ANCHOR_KIND, [rid], user_id) > 0
+            gone = self.records.delete_records(ANCHOR_KIND, [rid], user_id) > 0
+        if gone and self.listener is not None:
+            self.listener.anchors_changed(user_id)
+        return gone
 
     def _anchors(self, user_id: str) -> list[Anchor]:
         found = [Anchor.load(r.data) for r in self.records.list_records(ANCHOR_KIND, user_id)]
