@@ -38,6 +38,7 @@ from langgraph_memory.layers.index.entries import EntryIndexer
 from langgraph_memory.layers.index.ranking import LongTermDoc
 from langgraph_memory.layers.working.tasks import Anchor, TaskState
 from langgraph_memory.read.candidates import (
+    MESSAGE_ITEM_LAYERS,
     anchor_item,
     chain_items,
     doc_item,
@@ -55,7 +56,7 @@ from langgraph_memory.read.hits import merge_hits, score_hits
 from langgraph_memory.read.messages import MessageRetriever
 from langgraph_memory.read.packing import STATEMENT_LAYERS, Packer
 from langgraph_memory.read.query import Retrieval, SegmentSource
-from langgraph_memory.read.relevance import Relevance
+from langgraph_memory.read.relevance import Relevance, cosine_of
 from langgraph_memory.read.rerank import Reranker
 from langgraph_memory.read.rescoring import credit_segments, diversify, rerank, rescore
 from langgraph_memory.read.speakers import SpeakerNames, boost_speakers
@@ -402,7 +403,9 @@ class ReadPipeline:
         packer.take(diversify(cands, self.retrieval), by_score=False)
         self._note_accesses(user_id, packer.items, doc_of)
         rel = self.relevance(r).of_many(
-            [it.text for it in packer.items], [it.score_parts for it in packer.items]
+            [it.text for it in packer.items],
+            [it.score_parts for it in packer.items],
+            stored_cosines(r, packer.items),
         )
         for it, value in zip(packer.items, rel, strict=True):
             it.relevance = value
@@ -429,6 +432,26 @@ class ReadPipeline:
             used = [(d.layer, d.id) for it in items if (d := doc_of.get(id(it)))]
             if used:
                 self.accesses.note(user_id, used)
+
+
+def stored_cosines(r: Retrieval, items: Sequence[ContextItem]) -> list[float | None] | None:
+    """The cosine with the query of each item that is one stored message ranked without
+    one (a neighbour, a later statement, a turn of the session), read from the message's
+    stored vector as its search hit's is; ``None`` for the other items (and for those
+    whose message has no vector yet), or no list at all when there is none to read.
+    Embedding these texts again at read time made ``build_context`` 5-7 times slower
+    (about 60 texts at a budget of 2,000)."""
+    if not r.q.dense:
+        return None
+    seqs = {
+        it.order
+        for it in items
+        if it.layer in MESSAGE_ITEM_LAYERS and cosine_of(it.score_parts) is None
+    }
+    found = r.stored_cosines(seqs) if seqs else {}
+    if not found:
+        return None
+    return [found.get(it.order) if it.layer in MESSAGE_ITEM_LAYERS else None for it in items]
 
 
 def _session_scope(recent: Sequence[Message]) -> str | None:

@@ -204,6 +204,15 @@ class Retrieval:
             self.user_id, self.vector.get(), cfg.candidate_pool, seqs
         )
 
+    def stored_cosines(self, seqs: Collection[int]) -> dict[int, float]:
+        """The cosine with the query of each stored message among ``seqs`` that has a
+        vector in the store (one vector search among them: nothing is embedded); empty
+        when the dense ranking is off for this query."""
+        if not seqs or self.retrieval.dense_weight <= 0:
+            return {}
+        found = self._p.storage.vector_search(self.user_id, self.vector.get(), len(seqs), set(seqs))
+        return dict(found)
+
     def _pages_join(self) -> bool:
         cfg = self.retrieval
         return cfg.segment_page_weight > 0 and cfg.dense_weight > 0
