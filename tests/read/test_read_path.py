@@ -194,3 +194,43 @@ def test_a_reranker_reorders_the_best_candidates() -> None:
         assert msgs[0].score >= msgs[1].score
     with pytest.raises(TypeError, match="reranker"):
         MemoryManager(backend=InMemoryBackend(), reranker=object())  # type: ignore[arg-type]
+
+
+class _Recording(HashingEmbeddings):
+    """The hashing model, recording every text it is asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.texts += texts
+        return super().embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        self.texts.append(text)
+        return super().embed_query(text)
+
+
+def test_a_context_reads_its_messages_cosines_from_their_stored_vectors(tmp_path) -> None:
+    """A context's neighbours, later statements and session turns are judged by their
+    stored vectors: the model embeds the query and no stored message again (a fresh
+    process, so no in-process cache hides a re-embedding)."""
+    topics = ["tulips", "jazz", "chess", "pottery", "sailing", "curry", "violin", "hiking"]
+    filler = [f"We talked about {t} for a while, round {i}." for i in range(25) for t in topics]
+    said = ["The landlord fixed the boiler at last.", "The landlord said the boiler is old."]
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        for i, text in enumerate(filler[:100] + said[:1] + filler[100:] + said[1:]):
+            mm.add_message("u", f"s{i // 20}", "user" if i % 2 == 0 else "assistant", text)
+        mm.flush()
+    emb = _Recording()
+    with MemoryManager(tmp_path, embeddings=emb) as mm:
+        query = "what did the landlord say about the boiler?"
+        ctx = mm.build_context("u", "s9", query, token_budget=2000)
+    layers = {it.layer for it in ctx.items}
+    assert {"short_term", "message", "neighbor"} <= layers, layers
+    assert all(0.0 <= it.relevance <= 1.0 for it in ctx.items)
+    texts = said + filler
+    stored = set(texts) | {f"{role}: {text}" for role in ("user", "assistant") for text in texts}
+    assert not stored & set(emb.texts), sorted(stored & set(emb.texts))
+    assert query in emb.texts
