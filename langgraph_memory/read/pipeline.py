@@ -360,12 +360,13 @@ class ReadPipeline:
         skip = {s for it in packer.items if it.layer not in STATEMENT_LAYERS for s in it.source_ids}
         skip |= shown
         terms = r.q.term_set
+        outline: list[int] = []  # the seqs of the timeline's lines
         if self.packing.timeline_messages > 0 and r.q.timeline:
             # the user's own words on the topic (see read.topics)
             mine = {**(flt or {}), "role": "user"}
             embedder, rrf_k = self.retriever.embedder.get, self.retrieval.rrf_k
             own = topic_messages(r, self.storage, embedder, mine, self.packing, rrf_k=rrf_k)
-            pack_timeline(packer, self.storage, user_id, own, terms, self.packing)
+            outline = pack_timeline(packer, self.storage, user_id, own, terms, self.packing)
         msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
         cands = message_candidates(
             self.storage, user_id, ranked, msgs, skip, self.retrieval, self.packing, terms
@@ -405,7 +406,7 @@ class ReadPipeline:
         rel = self.relevance(r).of_many(
             [it.text for it in packer.items],
             [it.score_parts for it in packer.items],
-            stored_cosines(r, packer.items),
+            stored_cosines(r, packer.items, outline),
         )
         for it, value in zip(packer.items, rel, strict=True):
             it.relevance = value
@@ -434,13 +435,16 @@ class ReadPipeline:
                 self.accesses.note(user_id, used)
 
 
-def stored_cosines(r: Retrieval, items: Sequence[ContextItem]) -> list[float | None] | None:
-    """The cosine with the query of each item that is one stored message ranked without
-    one (a neighbour, a later statement, a turn of the session), read from the message's
-    stored vector as its search hit's is; ``None`` for the other items (and for those
-    whose message has no vector yet), or no list at all when there is none to read.
-    Embedding these texts again at read time made ``build_context`` 5-7 times slower
-    (about 60 texts at a budget of 2,000)."""
+def stored_cosines(
+    r: Retrieval, items: Sequence[ContextItem], outline: Sequence[int] = ()
+) -> list[float | None] | None:
+    """The cosine with the query of each item made of stored messages and ranked without
+    one, read from the messages' stored vectors as their search hits' are: a message item
+    (a neighbour, a later statement, a turn of the session) its message's, the timeline
+    (whose lines are the messages ``outline``) its closest line's. ``None`` for the
+    other items (and where no message has a vector yet), or no list at all when there is
+    none to read. Embedding these texts again at read time made ``build_context`` 5-7
+    times slower (about 60 texts at a budget of 2,000, and a timeline of 48 lines)."""
     if not r.q.dense:
         return None
     seqs = {
@@ -448,10 +452,20 @@ def stored_cosines(r: Retrieval, items: Sequence[ContextItem]) -> list[float | N
         for it in items
         if it.layer in MESSAGE_ITEM_LAYERS and cosine_of(it.score_parts) is None
     }
-    found = r.stored_cosines(seqs) if seqs else {}
+    timeline = any(it.layer == "timeline" for it in items)
+    found = r.stored_cosines(seqs | set(outline) if timeline else seqs)
     if not found:
         return None
-    return [found.get(it.order) if it.layer in MESSAGE_ITEM_LAYERS else None for it in items]
+    lines = [found[s] for s in outline if s in found]
+    best_line = max(lines) if lines else None
+    return [
+        found.get(it.order)
+        if it.layer in MESSAGE_ITEM_LAYERS
+        else best_line
+        if it.layer == "timeline"
+        else None
+        for it in items
+    ]
 
 
 def _session_scope(recent: Sequence[Message]) -> str | None:
