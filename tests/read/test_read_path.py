@@ -234,3 +234,27 @@ def test_a_context_reads_its_messages_cosines_from_their_stored_vectors(tmp_path
     stored = set(texts) | {f"{role}: {text}" for role in ("user", "assistant") for text in texts}
     assert not stored & set(emb.texts), sorted(stored & set(emb.texts))
     assert query in emb.texts
+
+
+def test_a_timeline_is_judged_by_its_lines_stored_vectors(tmp_path) -> None:
+    """The outline of a "how did it go" question is not embedded at read time: its
+    relevance is its closest line's, from that message's stored vector."""
+    steps = [
+        "We started the database migration to Postgres.",
+        "The database migration hit a locking problem on the orders table.",
+        "Fixed the locks; the database migration is at 80 percent.",
+        "The database migration to Postgres is done, MySQL is switched off.",
+    ]
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        for i, text in enumerate(steps):
+            mm.add_message("u", f"s{i}", "user", text, timestamp=NOW + timedelta(days=7 * i))
+        mm.flush()
+    emb = _Recording()
+    with MemoryManager(tmp_path, embeddings=emb) as mm:
+        query = "Summarize how the database migration went"
+        ctx = mm.build_context("u", "now", query, token_budget=1200)
+        hits = {h.id: h.score for h in mm.search("u", query, k=10, layers=["message"])}
+    [timeline] = [it for it in ctx.items if it.layer == "timeline"]
+    assert not [t for t in emb.texts if "Timeline" in t or t in steps]
+    # no line is scored above the outline (each line's hit is the message's relevance)
+    assert timeline.relevance >= max(hits[i] for i in timeline.source_ids) - 1e-9 > 0
