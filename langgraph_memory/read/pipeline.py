@@ -229,7 +229,8 @@ class ReadPipeline:
 
     def relevance(self, r: Retrieval) -> Relevance:
         """The calibrated relevance of one query's hits and items (texts ranked without
-        a cosine are embedded in process when the dense ranking is on)."""
+        a cosine, and not given one from stored vectors by :func:`stored_cosines`, are
+        embedded in process when the dense ranking is on)."""
         if self.retrieval.dense_weight <= 0 or not r.q.dense:  # no cosine means anything
             return Relevance(r.q.term_set, self.retrieval, own=r.q.own, dense=False)
 

@@ -7,7 +7,8 @@ on them. The relevance here is read from the evidence a hit has, the same way fo
 every layer (see :func:`~langgraph_memory.retrieval.scoring.calibrated_relevance`):
 
 - its **cosine** with the query (the best of the text's and its matched passage's; a
-  text ranked without one is embedded here, in process only),
+  stored message ranked without one has its stored vector's, a timeline its closest
+  line's, and another text ranked without one is embedded here, in process only),
 - its **coverage** of the query's content words (the share of the query's terms the
   text has),
 - a cross-encoder's score when one reranked it.
