@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from langgraph_memory.storage.base import StorageCore
 
 __all__ = [
+    "MESSAGE_ITEM_LAYERS",
     "anchor_item",
     "task_item",
     "message_item",
@@ -46,6 +47,10 @@ __all__ = [
     "segment_items",
     "segment_hit",
 ]
+
+#: Layers of the items :func:`message_item` makes: one stored message each, whose seq is
+#: the item's ``order``.
+MESSAGE_ITEM_LAYERS = frozenset({"short_term", "message", "neighbor", "segment_page"})
 
 
 def anchor_item(a: Anchor, closeness: float | None = None) -> ContextItem:

@@ -199,9 +199,10 @@ def pack_timeline(
     ranked: list[RankedMessage],
     terms: frozenset[str],
     packing: PackingSection,
-) -> None:
+) -> list[int]:
     """Pack the outline of the user's messages ``ranked`` for the query (see
-    :mod:`.timeline`), dropping the weakest lines until it fits ``timeline_share``."""
+    :mod:`.timeline`), dropping the weakest lines until it fits ``timeline_share``; the
+    seqs of the messages it outlines (none when nothing was packed)."""
     msgs = storage.get_messages(user_id, [r.seq for r in ranked])
     # how it went: what was said (a question, or a request with pasted code, says little)
     said = [m for r in ranked if (m := msgs.get(r.seq)) is not None and is_statement(m)]
@@ -211,5 +212,6 @@ def pack_timeline(
     while len(said) >= 2:
         item = timeline_item(said, terms, line_tokens=packing.timeline_line_tokens, score=score)
         if item is not None and packer.add(item, limit):
-            return
+            return [m.seq for m in said]
         said.pop()
+    return []

@@ -134,6 +134,7 @@ class MessageRetriever:
         *,
         pages: Sequence[tuple[int, float]] = (),
         fusion: Literal["convex", "rrf"] | None = None,
+        allowed: set[int] | None = None,
     ) -> list[RankedMessage]:
         """The best ``k`` messages, best first.
 
@@ -148,12 +149,18 @@ class MessageRetriever:
                 as a ranking (``segment_page_rank``) of weight ``segment_page_weight``
                 (see :meth:`_with_segment_pages`; ignored when the weight is 0).
             fusion: How the two rankings become one (default ``retrieval.fusion``).
+            allowed: The seqs of the messages ``flt`` lets through, when the caller read
+                them already (one retrieval ranks several texts with one filter; each
+                read of them walks every message of the user); ``None``: read here.
         """
         q = query if isinstance(query, Query) else Query(query, self.query_vector(query))
         cfg = self.retrieval if q.dense else dataclasses.replace(self.retrieval, dense_weight=0.0)
         qvec = q.vector
-        predicate = compile_filter(flt)
-        allowed = self.backend.filter_seqs(user_id, predicate) if predicate else None
+        predicate = compile_filter(flt)  # a bad filter is refused even with ``allowed``
+        if predicate is None:
+            allowed = None
+        elif allowed is None:
+            allowed = self.backend.filter_seqs(user_id, predicate)
         if allowed is not None and not allowed:
             return []
         pool = max(k, cfg.candidate_pool)

@@ -172,6 +172,7 @@ class Retrieval:
         self.q = Query(query, self.vector, dense=dense)
         self._segments: list[RankedSegment] | None = None
         self._expansions: list[str] | None = None
+        self._allowed: dict[str, set[int]] = {}  # filter -> the seqs it lets through
 
     def segments(self) -> list[RankedSegment]:
         """The mid-term segments closest to the query (each retrieval warms them)."""
@@ -204,6 +205,34 @@ class Retrieval:
             self.user_id, self.vector.get(), cfg.candidate_pool, seqs
         )
 
+    def allowed(self, flt: Mapping[str, Any] | None) -> set[int] | None:
+        """The seqs of the user's messages that ``flt`` lets through (``None``: no
+        filter), read once for this retrieval: a timeline question ranks the question,
+        each event it names and the topic with one filter (``role: user``), and each
+        read walks every message of the user. The set is shared: not to be changed.
+
+        Raises:
+            ValueError: When ``flt`` is malformed (see
+                :func:`~langgraph_memory.core.filters.compile_filter`).
+        """
+        predicate = compile_filter(flt)
+        if predicate is None or flt is None:
+            return None
+        key = repr(sorted(flt.items()))
+        found = self._allowed.get(key)
+        if found is None:
+            found = self._allowed[key] = self._p.storage.filter_seqs(self.user_id, predicate)
+        return found
+
+    def stored_cosines(self, seqs: Collection[int]) -> dict[int, float]:
+        """The cosine with the query of each stored message among ``seqs`` that has a
+        vector in the store (one vector search among them: nothing is embedded); empty
+        when the dense ranking is off for this query."""
+        if not seqs or self.retrieval.dense_weight <= 0:
+            return {}
+        found = self._p.storage.vector_search(self.user_id, self.vector.get(), len(seqs), set(seqs))
+        return dict(found)
+
     def _pages_join(self) -> bool:
         cfg = self.retrieval
         return cfg.segment_page_weight > 0 and cfg.dense_weight > 0
@@ -220,7 +249,9 @@ class Retrieval:
         (after the BM25 and dense rankings, unless their pages join the messages as a
         ranking: then first); ``fusion`` overrides ``retrieval.fusion``."""
         pages = self.segment_pages() if via_segments and self._pages_join() else []
-        ranked = self._p.retriever.rank(self.user_id, self.q, k, flt, pages=pages, fusion=fusion)
+        ranked = self._p.retriever.rank(
+            self.user_id, self.q, k, flt, pages=pages, fusion=fusion, allowed=self.allowed(flt)
+        )
         if via_segments:
             self.segments()  # ranked once the query is embedded (the rankings waited)
         return self._expanded(ranked, k, flt)
@@ -279,7 +310,9 @@ class Retrieval:
         embedded once more; BM25 alone with ``dense_weight`` 0)."""
         dense = self._p.retrieval.dense_weight > 0
         q = Query(text, self._p.retriever.query_vector(text, start=dense))
-        return self._p.retriever.rank(self.user_id, q, k, flt, fusion="rrf")
+        return self._p.retriever.rank(
+            self.user_id, q, k, flt, fusion="rrf", allowed=self.allowed(flt)
+        )
 
     def message_hits(
         self, k: int, flt: Mapping[str, Any] | None, *, via_segments: bool

@@ -7,7 +7,8 @@ on them. The relevance here is read from the evidence a hit has, the same way fo
 every layer (see :func:`~langgraph_memory.retrieval.scoring.calibrated_relevance`):
 
 - its **cosine** with the query (the best of the text's and its matched passage's; a
-  text ranked without one is embedded here, in process only),
+  stored message ranked without one has its stored vector's, a timeline its closest
+  line's, and another text ranked without one is embedded here, in process only),
 - its **coverage** of the query's content words (the share of the query's terms the
   text has),
 - a cross-encoder's score when one reranked it.
@@ -117,15 +118,31 @@ class Relevance:
             lexical_weight=cfg.relevance_lexical_weight,
         )
 
-    def of_many(self, texts: Sequence[str], parts: Sequence[Mapping[str, float]]) -> list[float]:
-        """:meth:`of` for each text; the cosines missing from ``parts`` are computed in
-        one batch (when this relevance can embed)."""
+    def of_many(
+        self,
+        texts: Sequence[str],
+        parts: Sequence[Mapping[str, float]],
+        known: Sequence[float | None] | None = None,
+    ) -> list[float]:
+        """:meth:`of` for each text; the cosines missing from ``parts`` are taken from
+        ``known`` (one per text, ``None`` where unknown: e.g. a stored message's vector
+        with the query), and those still missing computed in one batch (when this
+        relevance can embed).
+
+        Example:
+            >>> from langgraph_memory.config import RetrievalSection
+            >>> rel = Relevance(["coffee"], RetrievalSection(), lambda texts: 1 / 0)
+            >>> [round(x, 3) for x in rel.of_many(["tea", "coffee"], [{}, {}], [0.01, 0.6])]
+            [0.007, 0.973]
+        """
         # what rides along records its closeness: a cosine when this relevance embeds
         dense = self._embed_cosines is not None
         cosines: list[float | None] = [
             cosine_of(p) if "closeness" not in p or not dense else float(p["closeness"])
             for p in parts
         ]
+        if known is not None and dense:
+            cosines = [k if c is None else c for c, k in zip(cosines, known, strict=True)]
         missing = [i for i, c in enumerate(cosines) if c is None]
         if missing and self._embed_cosines is not None:
             found = self._cosines([texts[i] for i in missing])

@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from langgraph_memory.config import PackingSection
-from langgraph_memory.core.filters import compile_filter
 from langgraph_memory.core.records import index_text
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.embeddings.cache import CachedEmbeddings
@@ -87,8 +86,7 @@ def topic_messages(
     found = rrf_fuse(rankings, k=rrf_k, weights=weights)
     seeds = _seeds(storage, r.user_id, direct)
     if seeds:
-        predicate = compile_filter(flt)
-        allowed = storage.filter_seqs(r.user_id, predicate) if predicate else None
+        allowed = r.allowed(flt)
         around = _around(storage, embedder, r.user_id, seeds, k, allowed)
         rankings["topic"], weights["topic"] = [s for s, _ in around], TOPIC_WEIGHT
         # the best the question finds keep their places (a small budget's outline holds

@@ -194,3 +194,67 @@ def test_a_reranker_reorders_the_best_candidates() -> None:
         assert msgs[0].score >= msgs[1].score
     with pytest.raises(TypeError, match="reranker"):
         MemoryManager(backend=InMemoryBackend(), reranker=object())  # type: ignore[arg-type]
+
+
+class _Recording(HashingEmbeddings):
+    """The hashing model, recording every text it is asked to embed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.texts += texts
+        return super().embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        self.texts.append(text)
+        return super().embed_query(text)
+
+
+def test_a_context_reads_its_messages_cosines_from_their_stored_vectors(tmp_path) -> None:
+    """A context's neighbours, later statements and session turns are judged by their
+    stored vectors: the model embeds the query and no stored message again (a fresh
+    process, so no in-process cache hides a re-embedding)."""
+    topics = ["tulips", "jazz", "chess", "pottery", "sailing", "curry", "violin", "hiking"]
+    filler = [f"We talked about {t} for a while, round {i}." for i in range(25) for t in topics]
+    said = ["The landlord fixed the boiler at last.", "The landlord said the boiler is old."]
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        for i, text in enumerate(filler[:100] + said[:1] + filler[100:] + said[1:]):
+            mm.add_message("u", f"s{i // 20}", "user" if i % 2 == 0 else "assistant", text)
+        mm.flush()
+    emb = _Recording()
+    with MemoryManager(tmp_path, embeddings=emb) as mm:
+        query = "what did the landlord say about the boiler?"
+        ctx = mm.build_context("u", "s9", query, token_budget=2000)
+    layers = {it.layer for it in ctx.items}
+    assert {"short_term", "message", "neighbor"} <= layers, layers
+    assert all(0.0 <= it.relevance <= 1.0 for it in ctx.items)
+    texts = said + filler
+    stored = set(texts) | {f"{role}: {text}" for role in ("user", "assistant") for text in texts}
+    assert not stored & set(emb.texts), sorted(stored & set(emb.texts))
+    assert query in emb.texts
+
+
+def test_a_timeline_is_judged_by_its_lines_stored_vectors(tmp_path) -> None:
+    """The outline of a "how did it go" question is not embedded at read time: its
+    relevance is its closest line's, from that message's stored vector."""
+    steps = [
+        "We started the database migration to Postgres.",
+        "The database migration hit a locking problem on the orders table.",
+        "Fixed the locks; the database migration is at 80 percent.",
+        "The database migration to Postgres is done, MySQL is switched off.",
+    ]
+    with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+        for i, text in enumerate(steps):
+            mm.add_message("u", f"s{i}", "user", text, timestamp=NOW + timedelta(days=7 * i))
+        mm.flush()
+    emb = _Recording()
+    with MemoryManager(tmp_path, embeddings=emb) as mm:
+        query = "Summarize how the database migration went"
+        ctx = mm.build_context("u", "now", query, token_budget=1200)
+        hits = {h.id: h.score for h in mm.search("u", query, k=10, layers=["message"])}
+    [timeline] = [it for it in ctx.items if it.layer == "timeline"]
+    assert not [t for t in emb.texts if "Timeline" in t or t in steps]
+    # no line is scored above the outline (each line's hit is the message's relevance)
+    assert timeline.relevance >= max(hits[i] for i in timeline.source_ids) - 1e-9 > 0
