@@ -30,7 +30,7 @@ from langgraph_memory.extraction.clauses import (
     split_clauses,
     tidy_value,
 )
-from langgraph_memory.extraction.entities import sentence_spans
+from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.instructions import instruction_in, lasting_scope
 from langgraph_memory.extraction.preferences import preferences_of
 from langgraph_memory.extraction.slots import slots_of
@@ -77,6 +77,16 @@ _MATERIAL = re.compile(
 )
 
 
+#: A sentence set in an unreal world (a wish, a supposition, "if I were/had…"): its clauses
+#: say nothing of the user's tastes even when one of them reads like one.
+_UNREAL = re.compile(
+    r"\b(?:if I (?:were|was|had|could|won|lived|didn't have)|if only|imagine|suppose|"
+    r"supposing|pretend|in another life|I wish|I'd love to someday|hypothetically|"
+    r"in theory|what if)\b"
+    r"|(?:要是|如果|假如|假设|假使|倘若|万一)(?:我|咱|哪天|有一天|有钱|中了)|(?:^|[，,])(?:要是|"
+    r"假如|假设|倘若)|我(?:真)?希望(?:我|自己)|下辈子|想象一下",
+    re.I,
+)
 #: What follows the name of a place or a company: "Shopify on the payments team".
 _PLACE_TAIL = re.compile(
     r"\s+(?:on|in|as|at|with|for|since|where|doing|and)\s+(?:the|a|an|my|our)\b.*$", re.I
@@ -130,10 +140,14 @@ def form_atoms(
         value = tidy_value(a.value, a.language) or a.value
         if a.kind == "fact" and a.key in ("employer", "location", "hometown"):
             value = _PLACE_TAIL.sub("", value) or value  # "Shopify on the payments team"
+        if a.kind == "fact" and a.key == "employer" and _is_place(value):
+            a = replace(a, key="location")  # "我在新加坡工作": where the user is, not who pays
         if a.kind == "fact" and _CHOICE_KEY.match(a.key):  # "my go-to is X": a taste
             a = replace(a, kind="preference", key=key_of(value))
         if a.kind == "preference" and _BARE_VERB.fullmatch(value):
             continue  # "I always go" of "I always go for X": the form below reads it
+        if a.kind == "preference" and a.language == "zh" and a.value.lstrip().startswith("的"):
+            continue  # "最喜欢的运动" of "羽毛球是我最喜欢的运动": a modifier, not the thing
         out.append((at, replace(a, value=value) if value != a.value else a))
     if role != "user":
         return out
@@ -184,6 +198,8 @@ def form_atoms(
                     break
         if other_subject(sentence) or "instruction" in kinds:
             continue  # someone else's doing; or a rule for the replies, not a taste
+        if _UNREAL.search(sentence):
+            continue  # "要是我有钱，我天天吃日料": a taste in an unreal world, not the user's
         said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
         for off, clause in parts:  # the whole sentence, else each clause the rules left
@@ -210,6 +226,11 @@ def form_atoms(
                     out.append((at, replace(a, kind="instruction")))
                     break
     return out
+
+
+def _is_place(value: str) -> bool:
+    """Whether ``value`` is the name of a place (a city, a country), not of an employer."""
+    return any(kind == "place" and name == value.strip() for _, name, kind in find_entities(value))
 
 
 def _same_manager(a: MemoryAtom, value: str) -> bool:

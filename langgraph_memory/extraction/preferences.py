@@ -8,9 +8,11 @@ by **choice** ("my go-to is X", "I always go for X", "X is not my thing", "X是�
 "我是咖啡控", "还得是X"), and by **opinion or feeling** ("X is overrated", "X makes me
 happy", "X我吃不来", "X喝了睡不着", "无辣不欢").
 
-A categorical habit ("always", "every", "only", "每次", "一直") is stated, so
-``explicit``; a hedged one ("usually", "mostly", "一般", "平时") is ``inferred``, like the
-dispreferred side of a comparison. Someone else's taste ("my roommate can't stand jazz",
+A habit the user states about themselves is ``explicit`` whether it is categorical
+("always", "every", "only", "每次", "一直") or hedged ("usually", "mostly", "一般", "平时"):
+the user said it, so it rides along in the profile like any stated taste. Only the
+dispreferred side of a comparison is ``inferred`` (never said, only implied). Someone
+else's taste ("my roommate can't stand jazz",
 "我女儿喜欢猫"), a habit that ended ("I used to…", "以前…戒了"), a choice for now only
 ("tonight", "这次") and hypotheticals give none.
 
@@ -264,9 +266,12 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     (
         re.compile(
             r"(?:^|\bbut\s+|,\s*)" + _X + r"\s+(?:is|are|has always been|have always been)\s+"
-            r"(?:totally\s+|definitely\s+|really\s+)?my\s+(?:go-to|go to|usual|default|thing|jam|"
+            r"(?:totally\s+|definitely\s+|really\s+)?(?:my|our)\s+(?:(?:all-time|absolute|"
+            r"very|real|true)\s+)?(?:go-to|go to|usual|default|thing|jam|"
             r"favou?rite|top pick|first choice|comfort food|guilty pleasure|weakness|staple|"
-            r"cup of tea|kind of thing|style)" + _END,
+            r"cup of tea|kind of thing|style)"
+            # what it is a favourite of: "my favourite thing to eat", "my go-to drink"
+            r"(?:\s+(?!(?:but|and|so|because)\b)[\w'-]+){0,4}?" + _END,
             re.I,
         ),
         1,
@@ -551,6 +556,15 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
         False,
     ),
     (re.compile(r"我的(?:首选|最爱|心头好|必点|标配)(?:一直)?是" + _ZX + _ZEND), 1, False),
+    # "羽毛球是我最喜欢的运动", "芒果是我最爱吃的水果": the thing first, then what it is
+    (
+        re.compile(
+            _ZX + r"(?:一直|就)?是我(?:最|最最|特别|超级)(?:喜欢|爱|钟爱|偏爱|中意)(?:的|"
+            r"[\u4e00-\u9fff]{1,2}的)[\u4e00-\u9fff]{0,6}" + _ZEND
+        ),
+        1,
+        False,
+    ),
     (
         re.compile(
             r"我(?:一般|通常|每次|总是|平时|基本|基本上|一向|向来)?(?:都)?只(?:喝|吃|用|穿|看|听|"
@@ -691,9 +705,6 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     ),
 ]
 
-#: The habits come last in each list (their preferences are ``inferred``).
-_EN_HABITS_FROM = len(_EN_PREFS) - 5
-_ZH_HABITS_FROM = len(_ZH_PREFS) - 3
 
 #: Words a liked thing never starts with: pronouns, fillers, conjunctions, verbs' helpers.
 _EN_NOT_THING = re.compile(
@@ -738,7 +749,8 @@ def _split_other(value: str, lang: str) -> str:
 # -- habits and choices said in any words -----------------------------------------------------
 #: A categorical frequency: the habit is stated, not guessed.
 _EN_ALWAYS = re.compile(
-    r"\b(?:always|every\s+(?:single\s+)?\w+|each\s+\w+|never|only|religiously|without fail|"
+    r"\b(?:always|every\s+(?:single\s+)?\w+|each\s+\w+|whenever|never|only|religiously|"
+    r"without fail|"
     r"as usual|as always|like always|I always do|all the time|daily|nightly|"
     r"for (?:\d+|many|several|ten|twenty) (?:years|decades)|rain or shine|can't live without|"
     r"(?:once|twice|three times|four times|five times|\d+ times|\w+ times) (?:a|per|every) "
@@ -812,7 +824,7 @@ def _en_habit(clause: str) -> list[tuple[str, int, str]]:
             s,
         )  # "Cold showers every morning, can't live without them"
         if nominal and _thing(nominal["x"], strict=True) and not re.search(r"ing\b", nominal["x"]):
-            return [(tidy_value(nominal["x"], "en"), 1, "explicit" if explicit else "inferred")]
+            return [(tidy_value(nominal["x"], "en"), 1, "explicit")]
         return []
     verb = m["verb"]
     if _EN_NOT_HABIT.fullmatch(verb.split()[0]):
@@ -827,7 +839,7 @@ def _en_habit(clause: str) -> list[tuple[str, int, str]]:
         x = verb.split()[0]
     neg = re.search(r"\b(?:never|rarely|seldom|hardly)\b", s[m.start() : m.start("verb")], re.I)
     polarity = -1 if neg else 1
-    return [(tidy_value(x, "en"), polarity, "explicit" if explicit else "inferred")]
+    return [(tidy_value(x, "en"), polarity, "explicit")]
 
 
 _ZH_FREQ = (
@@ -909,7 +921,7 @@ def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
         else s[: m.start("verb")]
     ):
         return []  # someone else's habit
-    source = "explicit" if _ZH_ALWAYS.search(s) else "inferred"
+    source = "explicit"  # a habit the user states, hedged or not
     polarity = -1 if re.search(r"(?:不|从不|很少|没)\S?$", s[: m.start("verb")]) else 1
     x = strip_particles(
         re.sub(r"(?:比较多|最多|居多|多一些|多一点|比较多一些)$", "", m["x"].strip())
@@ -931,8 +943,8 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     Example:
         >>> preferences_of("Every morning I have a flat white.")  # a categorical habit: stated
         [('have a flat white', 1, 'explicit')]
-        >>> preferences_of("Mostly I listen to 90s hip hop while coding.")  # a hedged one: guessed
-        [('90s hip hop', 1, 'inferred')]
+        >>> preferences_of("Mostly I listen to 90s hip hop while coding.")  # hedged, still said
+        [('90s hip hop', 1, 'explicit')]
         >>> preferences_of("Spicy food is not my thing.")
         [('Spicy food', -1, 'explicit')]
         >>> preferences_of("比起米饭，我更喜欢面条。")
@@ -954,15 +966,14 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             return []
         if re.search(r"如果|要是|假如|以前|过去|曾经|小时候", s):
             return []
-        for i, (pattern, pol, other) in enumerate(_ZH_PREFS):
+        for pattern, pol, other in _ZH_PREFS:
             m = pattern.search(s)
             if m is None:
                 continue
             x = tidy_value(m.group("x") or m.groupdict().get("x2") or "", "zh")
             if not x or re.fullmatch(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个", x):
                 continue
-            habit = i >= _ZH_HABITS_FROM and not _ZH_ALWAYS.search(s)
-            out = [(x, pol, "inferred" if habit else "explicit")]
+            out = [(x, pol, "explicit")]  # stated by the user, hedged or not
             if other and m.group("y"):
                 y = tidy_value(m.group("y"), "zh")
                 if y:
@@ -993,8 +1004,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             re.I,
         ):
             continue
-        habit = i >= _EN_HABITS_FROM and not _EN_ALWAYS.search(s)
-        out = [(x, pol, "inferred" if habit else "explicit")]
+        out = [(x, pol, "explicit")]  # stated by the user, hedged or not
         if "y" in m.re.groupindex and m.group("y"):
             y = tidy_value(m.group("y"), "en")
             y = re.sub(r"^(?:the|a|an|some|my)\s+", "", y, flags=re.I)

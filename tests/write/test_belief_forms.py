@@ -110,6 +110,10 @@ def test_instruction_of_on_its_own() -> None:
         ("黑色运动鞋我每年都买同一款。", "黑色运动鞋", 1),
         ("甜的我吃不来。", "甜的", -1),
         ("我对海鲜不太感冒。", "海鲜", -1),
+        ("Ramen is my all-time favourite thing to cook.", "Ramen", 1),  # what it is a favourite of
+        ("Whenever I fly, I book an aisle seat.", "aisle seat", 1),  # "whenever": a habit
+        ("篮球是我最喜欢的运动。", "篮球", 1),  # the thing first, then what it is
+        ("榴莲是我最爱吃的水果。", "榴莲", 1),
     ],
 )
 def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> None:
@@ -128,15 +132,21 @@ def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> N
         "我以前每天喝三杯咖啡，去年戒了。",
         "我们绝对不会支持平板，只做手机。",
         "这个适不适合回调处理器？",
+        "If I had more time, I'd bake bread every weekend.",  # an unreal world, every clause
+        "要是我中了彩票，我天天坐头等舱。",
+        "假如有一天退休了，我每天都去钓鱼。",
     ],
 )
 def test_look_alikes_make_no_preference(text: str) -> None:
     assert "preference" not in kinds(text)
 
 
-def test_habits_are_stated_or_guessed_by_their_frequency() -> None:
+def test_habits_the_user_states_are_explicit_hedged_or_not() -> None:
     assert preferences_of("Every morning I have a flat white.")[0][2] == "explicit"
-    assert preferences_of("Mostly I listen to 90s hip hop while coding.")[0][2] == "inferred"
+    assert preferences_of("Mostly I listen to 90s hip hop while coding.")[0][2] == "explicit"
+    assert preferences_of("出差我一般住全季。") == [("住全季", 1, "explicit")]
+    # only the side a comparison implies is guessed
+    assert preferences_of("I'd take tea over coffee.")[1] == ("coffee", -1, "inferred")
 
 
 def test_code_and_material_make_no_belief() -> None:
@@ -169,6 +179,16 @@ def test_a_chinese_value_keeps_no_particle() -> None:
         ("王总退休了，新来的领导姓陈。", "manager", "陈"),
         ("又领养了一只狗，现在两只了。", "number of dogs", "两只"),
         ("婚礼推迟到十月了。", "date of wedding", "十月"),
+        ("Spent the weekend painting our Lisbon flat.", "location", "Lisbon"),  # a home by city
+        ("Changed jobs, currently at Atlassian.", "employer", "Atlassian"),  # "now at", job talk
+        ("Ines is leading my team now.", "manager", "Ines"),  # who runs the user's team
+        ("Rescued one more cat, four cats in total.", "number of cats", "four"),  # said outright
+        ("Got promoted, I'm staff engineer now.", "occupation", "staff engineer"),  # no article
+        ("I'm based in Oslo these days.", "location", "Oslo"),  # no time words in the value
+        ("The vet called: the appointment is now May 9.", "date of appointment", "May 9"),
+        ("Dentist's office rang, the appointment is now June 2.", "date of dentist", "June 2"),
+        ("我的顶头上司换成了赵姐。", "manager", "赵姐"),  # a modifier before the role
+        ("去年评上了高级工程师。", "occupation", "高级工程师"),
     ],
 )
 def test_a_slot_said_in_passing(text: str, key: str, value: str) -> None:
@@ -208,6 +228,15 @@ def mm():
         (
             ["我领导是张姐，人挺好的。", "一升等于多少毫升？", "张姐调走了，现在我归李总管。"],
             "我现在的上级是谁？", "张姐", "李总", "此前：张姐",
+        ),
+        (
+            ["我在新加坡工作。", "一升等于多少毫升？", "搬回吉隆坡以后，通勤短多了。"],
+            "我住在哪座城市？", "新加坡", "吉隆坡", "此前：新加坡",  # a city is no employer
+        ),
+        (
+            ["We have two cats.", "Any tips for a squeaky door?",
+             "We took in another kitten, so that's three cats now."],
+            "How many cats do I have?", "two", "three", "earlier: two",
         ),
     ],
 )  # fmt: skip
