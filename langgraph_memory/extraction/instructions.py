@@ -72,7 +72,9 @@ _EN_PROHIBIT = re.compile(
 _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your answers must"
     r"^(?:you\s+(?:should|must|need to|have to|ought to|'ve got to|have got to|gotta|will|'ll|"
     r"are to|shall)(?P<neg>\s+(?:not|never))?|you(?:'d| had) better(?P<neg2>\s+not)?|"
-    r"I\s+(?:want|need|'d like|would like|expect|prefer)\s+you\s+to(?P<neg3>\s+(?:not|never))?|"
+    r"I(?:\s+|(?='))(?:want|need|'d like|would like|expect|prefer|'d prefer|would prefer)"
+    r"\s+you\s+to"
+    r"(?P<neg3>\s+(?:not|never))?|"
     r"(?:it(?:'d| would) be (?:great|nice|better|good|helpful)|I(?:'d| would) appreciate it)"
     r"\s+if you(?:'d| would| could)?(?P<neg4>\s+(?:didn't|did not|never|don't|not))?|"
     r"I(?:'d| would) rather you(?P<neg5>\s+(?:didn't|did not|not|never|don't))?|"
@@ -360,7 +362,8 @@ _ZH_PROHIBIT = re.compile(
 _ZH_MODAL = re.compile(
     r"^(?:你|您|你们)(?:以后|今后|每次)?(?:都)?(?:应该|要|得|必须|需要|最好|一定要|务必|记得|可以)"
     r"(?P<neg>不要|别|不能|不用)?"
-    r"|^(?:你的|您的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例)(?:里|中|的时候|时)?"
+    r"|^(?:你的|您的|给我的|我的|你给我的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例)"
+    r"(?:里|中|的时候|时)?"
     r"(?:都|请|也)?(?:要|得|应该|必须|需要|一定要|务必|尽量|最好|一律|统一|不要|别|不能|不用)"
     r"|^我(?:希望|想要|想让|要|需要|要求)(?:你|您)(?:以后|今后|每次)?(?:都)?(?:能)?(?P<neg2>不要|"
     r"别)?"
@@ -419,6 +422,12 @@ _ZH_TOPIC = re.compile(
     r"(?:(?:都|一律|统一|全部|全都|请|就|要|得)(?=给我|用|写|说|按|换算|保留|加上|附上|标注|写成|"
     r"署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我))"
 )
+#: How the assistant should talk, asked of it: "你说话直接一点", "回答简洁些", "您解释得通俗点".
+_ZH_MANNER_ASK = re.compile(
+    r"^(?:你|您)?(?:以后|平时|跟我)?(?:说话|讲话|聊天|回答|回复|解释|写东西|讲)(?:的时候)?(?:得|要|请|就|"
+    r"可以|能|再|都)*(?P<how>直接|简洁|简短|简单|直白|正式|随意|客气|温柔|耐心|幽默|具体|详细|通俗|"
+    r"口语化|严谨|专业|坦诚|实在|干脆|委婉|轻松)(?:一点|一些|些|点)?$"
+)
 _ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终|永远|一律|所有|凡是|任何时候")
 _ZH_ADVICE = re.compile(
     r"^(?:担心|着急|急|害怕|怕|难过|生气|客气|放弃|紧张|慌|灰心|多想|想太多|在意|介意|管|理|"
@@ -447,6 +456,8 @@ def _zh_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     label = _ZH_RULE_LABEL.match(s)
     if label:
         return strip_particles(label["rule"]), 1
+    if _ZH_MANNER_ASK.match(s) and not _ZH_ONE_OFF.search(s):  # no object of this time: how to talk, always
+        return s, 1
     cond = _ZH_COND.match(s)
     if cond:
         c = cond.group("cond") or cond.group("cond2") or ""

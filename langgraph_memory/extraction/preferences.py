@@ -195,14 +195,22 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
         re.compile(
             r"^(?!(?:he|she|they|my (?:wife|husband|partner|friend|boss|mom|dad|kids?|son|"
             r"daughter)|"
-            r"his|her|their|it|this|that|you)\b)" + _X + r"\s+(?:bore|bores|drain|drains|stress|"
-            r"stresses|annoy|annoys|gross|grosses|exhaust|exhausts|give|gives|make|makes)\s+me\s+"
-            r"(?:out|to death|a headache|anxiety|the creeps|sick|nauseous|anxious|crazy|nuts)\b",
+            r"his|her|their|it|this|that|you)\b)" + _X + r"\s+(?:"
+            # a verb of feeling that is bad on its own: "X bores me", "X bugs me"
+            r"(?:bore|annoy|irritate|bug|disgust|frustrate|exhaust|drain|repel|sicken|depress|"
+            r"nauseate|infuriate)s?\s+me\b|"
+            # one whose complement makes it bad: "X drives me nuts", "X gets on my nerves"
+            r"(?:drain|stress|gross|exhaust|give|make|drive|freak|put|turn|get|wear)s?\s+me\s+"
+            r"(?:out|off|down|to death|a headache|anxiety|the creeps|sick|nauseous|anxious|crazy|"
+            r"nuts|mad|insane|bonkers|up the wall|round the bend)\b|"
+            r"gets?\s+on\s+my\s+nerves\b)",
             re.I,
         ),
         -1,
     ),
     (re.compile(r"^" + _X + r"\s+(?:for me|it is|all day|or bust)\b", re.I), 1),
+    # "Dark chocolate, the darker the better": more of it is better
+    (re.compile(r"^" + _X + r",\s+the\s+\w+(?:er|more)\s+the\s+better\b", re.I), 1),
     (
         re.compile(
             r"\bI(?:'m| am)\s+(?:really\s+|just\s+)?not\s+(?:really\s+)?(?:much of\s+)?an?\s+"
@@ -295,8 +303,10 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            r"\bI(?:'m| am)\s+(?:(?:really|totally|kind of|kinda|so|pretty|quite|very|super|"
-            r"a bit|absolutely|just)\s+)?(?:obsessed with|crazy about|mad about|hooked on|"
+            r"\bI(?:'m| am|'ve been| have been|\s+was always|'ve always been| have always been)\s+"
+            r"(?:(?:really|totally|kind of|kinda|so|pretty|quite|very|super|"
+            r"a bit|absolutely|just|lately|recently)\s+)?(?:obsessed with|crazy about|mad about|"
+            r"hooked on|"
             r"addicted to|partial to|big on|keen on|passionate about|nuts about|all about|"
             r"a sucker for|a huge fan of|team|(?:a\s+)?(?:total|huge|big|real|complete)\s+"
             r"(?:sucker|fan|lover)\s+(?:for|of)|(?:much\s+|way\s+|a lot\s+)?more into|"
@@ -909,6 +919,10 @@ def _zh_habit(clause: str) -> list[tuple[str, int, str]]:
     return out
 
 
+#: A hypothetical or a time that is over: no taste now ("以前…", "之前一直…后来换了").
+_ZH_NOT_NOW = r"如果|要是|假如|以前|过去|曾经|小时候|之前|原来|以往|那时候|后来(?:换|改|不)"
+
+
 def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
     m = _ZH_HABIT.search(s)
     if m is None or not re.search(_ZH_FREQ, s):
@@ -964,7 +978,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             or reported_zh(s)
         ):
             return []
-        if re.search(r"如果|要是|假如|以前|过去|曾经|小时候", s):
+        if re.search(_ZH_NOT_NOW, s):
             return []
         for pattern, pol, other in _ZH_PREFS:
             m = pattern.search(s)

@@ -476,6 +476,10 @@ _ZH_PLAN = [
 ]
 
 
+#: What no place name holds: a pronoun, a demonstrative, a measure ("回一下这条").
+_NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
+
+
 def _zh(text: str) -> list[Slot]:
     out: list[Slot] = []
 
@@ -491,7 +495,7 @@ def _zh(text: str) -> list[Slot]:
 
     city = _last(text, _ZH_CITY)
     places = {name for _, name, kind in find_entities(text) if kind == "place"}
-    if city and not re.search(r"^(?:这|那|哪|家|公司|单位|学校)", city[0]):
+    if city and not _NO_PLACE.search(city[0]):
         add("location", city[0], city[1])
     home = re.search(r"我们?家?(?:在|住)(?P<v>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!；;\s]|$)", text)
     if not city and home and home["v"] in places:

@@ -114,6 +114,11 @@ def test_instruction_of_on_its_own() -> None:
         ("Whenever I fly, I book an aisle seat.", "aisle seat", 1),  # "whenever": a habit
         ("篮球是我最喜欢的运动。", "篮球", 1),  # the thing first, then what it is
         ("榴莲是我最爱吃的水果。", "榴莲", 1),
+        ("Board meetings bore me.", "Board meetings", -1),  # a verb of feeling, the user its object
+        ("Open-plan offices drive me up the wall.", "Open-plan offices", -1),
+        ("Slow walkers get on my nerves.", "Slow walkers", -1),
+        ("I've been hooked on sourdough baking.", "sourdough baking", 1),
+        ("Espresso, the stronger the better.", "Espresso", 1),
     ],
 )
 def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> None:
@@ -135,6 +140,8 @@ def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> N
         "If I had more time, I'd bake bread every weekend.",  # an unreal world, every clause
         "要是我中了彩票，我天天坐头等舱。",
         "假如有一天退休了，我每天都去钓鱼。",
+        "My neighbour bores me.",  # a person, not a taste
+        "我之前一直用安卓，后来换了苹果。",  # a habit that ended
     ],
 )
 def test_look_alikes_make_no_preference(text: str) -> None:
@@ -193,6 +200,26 @@ def test_a_chinese_value_keeps_no_particle() -> None:
 )
 def test_a_slot_said_in_passing(text: str, key: str, value: str) -> None:
     assert (key, value) in [(k, v) for k, v, _ in slots_of(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("I'd prefer you to leave out the caveats.", "leave out the caveats"),  # "I'd" + modal
+        ("我的回复里不要出现繁体字。", "出现繁体字"),  # the replies to the user
+        ("你说话委婉一点。", "委婉"),  # how to talk, asked of the assistant
+        ("回答简洁些。", "简洁"),
+    ],
+)
+def test_more_instruction_forms(text: str, part: str) -> None:
+    got = instruction_of(text)
+    assert got is not None and part in got[0], got
+
+
+@pytest.mark.parametrize("text", ["这次回答简洁些。", "他说话直接一点。", "用德语回一下这条。"])
+def test_manner_for_once_or_of_others_is_no_instruction(text: str) -> None:
+    assert instruction_of(text) is None
+    assert [k for k, _, _ in slots_of(text)] == []  # "回一下这条" names no city
 
 
 @pytest.mark.parametrize(
