@@ -87,6 +87,8 @@ _UNREAL = re.compile(
     r"假如|假设|倘若)|我(?:真)?希望(?:我|自己)|下辈子|想象一下",
     re.I,
 )
+#: Time words a rule may take for a person ("现在在美团上班"): the user is meant.
+_NOW_WORD = re.compile(r"现在|目前|如今|最近|今年|去年|上月|后来|然后|之后|以后|已经")
 #: What follows the name of a place or a company: "Shopify on the payments team".
 _PLACE_TAIL = re.compile(
     r"\s+(?:on|in|as|at|with|for|since|where|doing|and)\s+(?:the|a|an|my|our)\b.*$", re.I
@@ -140,6 +142,9 @@ def form_atoms(
         value = tidy_value(a.value, a.language) or a.value
         if a.kind == "fact" and a.key in ("employer", "location", "hometown"):
             value = _PLACE_TAIL.sub("", value) or value  # "Shopify on the payments team"
+        if a.kind == "relation" and a.key == "works_at" and _NOW_WORD.fullmatch(a.subject):
+            # "现在在美团上班": the time word read as who works there; the user does
+            a = replace(a, kind="fact", subject="user", key="employer")
         if a.kind == "fact" and a.key == "employer" and _is_place(value):
             a = replace(a, key="location")  # "我在新加坡工作": where the user is, not who pays
         if a.kind == "fact" and _CHOICE_KEY.match(a.key):  # "my go-to is X": a taste

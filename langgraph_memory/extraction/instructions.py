@@ -456,7 +456,7 @@ def _zh_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     label = _ZH_RULE_LABEL.match(s)
     if label:
         return strip_particles(label["rule"]), 1
-    if _ZH_MANNER_ASK.match(s) and not _ZH_ONE_OFF.search(s):  # no object of this time: how to talk, always
+    if _ZH_MANNER_ASK.match(s) and not _ZH_ONE_OFF.search(s):  # how to talk, no one-off object
         return s, 1
     cond = _ZH_COND.match(s)
     if cond:

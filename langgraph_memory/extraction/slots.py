@@ -196,7 +196,10 @@ _EN_WORK_TALK = re.compile(
     r"offer|colleagues|office|team)\b",
     re.I,
 )
-_EN_NOW_AT = rf"\b(?i:currently|now|these days|nowadays)\s+(?i:at|with)\s+{_CAP}"
+_EN_NOW_AT = (
+    rf"\b(?:(?i:currently|now|these days|nowadays)|I'm|I am|I'm now|I am now)\s+(?i:at|with)\s+"
+    rf"{_CAP}"
+)
 _EN_FREELANCE = re.compile(
     r"\bI(?:'m| am)\s+(?:now\s+)?(?P<v>freelance|self-employed|a freelancer|unemployed)\b", re.I
 )
@@ -274,6 +277,11 @@ _EN_COUNT = [
     rf"\b(?:is|are|at|up to|now)\s+(?:at\s+)?(?P<v>{_NUM_EN})\s+(?:now|total|in total)\b",
     rf"\b(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)\s+(?:now|in total|total|altogether)\b",
     rf"\b(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)\s+on my\b",
+    # how many so far: "I've done five so far", "finished my sixth marathon"
+    rf"\b(?:done|run|read|finished|completed|visited|climbed|written)\s+(?P<v>{_NUM_EN})\s+"
+    r"(?:(?P<n>[a-z]+)\s+)?(?:so far|in total|total|already|now)\b",
+    r"\bmy\s+(?P<v>second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    r"\d+(?:st|nd|rd|th))\s+(?P<n>[a-z]+(?:\s+[a-z]+)?)",
 ]
 _EN_DATE_SET = re.compile(
     rf"\b(?:the|my|our)?\s*(?P<e>[\w ]{{2,30}}?)\s+(?:is|was|'s)\s+(?:now\s+)?(?:on|for|"
@@ -421,7 +429,8 @@ _ZH_EMPLOYER = [
     r"(?:入职|加入|跳槽到|跳到|去了|"
     r"进了)(?:了)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦|工作|上班)",
     r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)",
-    r"我(?:现在|目前)?在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:工作|上班|任职|实习)",
+    r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今))在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+    r"(?:工作|上班|任职|实习|做(?=[\u4e00-\u9fff]{2}))",
 ]
 _ZH_JOB = [
     r"我(?:现在)?是(?:一名|一个|个)?(?P<v>(?:初级|中级|高级|资深|首席)?[\u4e00-\u9fff]{0,4}(?:开发|"
@@ -431,6 +440,9 @@ _ZH_JOB = [
     r"首席)?[\u4e00-\u9fff]{1,6}?)"
     r"(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:转行|改行)(?:去)?(?:做|当|成了?|干)(?P<v>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|啦)",
+    # "现在做自由撰稿人", "目前当产品经理": what names a trade (…人, …师, …员)
+    r"(?:现在|目前|如今)(?:在)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|工|人|练|司机|"
+    r"经理|总监|老师|医生|护士|运营|开发|销售|会计|律师|博主|主播|自由职业))(?=[，,。！!；;\s]|$|了|啦)",
 ]
 _ZH_ROLE = [
     r"(?P<who>[\u4e00-\u9fff]{2,3}?)(?:升职|升了|调岗|换岗|转岗)[^。]{0,6}?(?:现在|已经)?(?:是|"
@@ -439,7 +451,7 @@ _ZH_ROLE = [
     r"(?P<who>[\u4e00-\u9fff]{2,3}?)是我的?(?P<v>[\u4e00-\u9fff]{1,4}?)(?=[，,。！!；;\s]|$|了|啦)",
 ]
 _ZH_MANAGER = [
-    r"我(?:的)?(?:新|直属|顶头|直接|现在的|新的)?(?:领导|上级|老板|经理|主管|组长|上司|leader)"
+    r"我们?(?:的)?(?:新|直属|顶头|直接|现在的|新的)?(?:领导|上级|老板|经理|主管|组长|上司|leader)"
     r"(?:现在)?(?:是|叫|"
     r"换成了?)(?P<v>[\u4e00-\u9fff]{1,4}?)"
     r"(?=[，,。！!；;\s]|$|了|啦)",
@@ -513,7 +525,7 @@ def _zh(text: str) -> list[Slot]:
     elif work and not re.match(r"^(?:我|你|他|她|这|那|家里|公司)", work[0]):
         add("employer", work[0], work[1])
     job = _last(text, _ZH_JOB)
-    if job:
+    if job and len(job[0]) >= 2:  # "升走了": no trade in one character
         add("occupation", job[0], job[1])
     boss = _last(text, _ZH_MANAGER)
     if boss:

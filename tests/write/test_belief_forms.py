@@ -196,6 +196,13 @@ def test_a_chinese_value_keeps_no_particle() -> None:
         ("Dentist's office rang, the appointment is now June 2.", "date of dentist", "June 2"),
         ("我的顶头上司换成了赵姐。", "manager", "赵姐"),  # a modifier before the role
         ("去年评上了高级工程师。", "occupation", "高级工程师"),
+        ("I'm at Airbus working on wings.", "employer", "Airbus"),  # "I'm at X" in job talk
+        ("Wrapped up my fourth half marathon today.", "number of marathons", "fourth"),  # ordinal
+        ("I've finished nine books so far this year.", "number of books", "nine"),
+        ("我在拼多多做采购。", "employer", "拼多多"),
+        ("上个月离职了，现在在网易上班。", "employer", "网易"),  # the time word is no person
+        ("不干了，现在做健身教练。", "occupation", "健身教练"),
+        ("我们组长是阿杰。", "manager", "阿杰"),
     ],
 )
 def test_a_slot_said_in_passing(text: str, key: str, value: str) -> None:
@@ -228,6 +235,9 @@ def test_manner_for_once_or_of_others_is_no_instruction(text: str) -> None:
         "Where do I work now?",
         "Could you review my plan to compact small files?",
         "同学的论文截止日期推到了九月。",
+        "小赵升走了。",  # "升走": no trade
+        "现在做饭呢。",  # no trade named
+        "I'm at the gym, working out.",
     ],
 )
 def test_questions_and_others_things_fill_no_slot(text: str) -> None:
