@@ -25,6 +25,7 @@ from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
 from langgraph_memory.extraction.clauses import (
     JOKE,
+    NOW_ONLY,
     is_question,
     other_subject,
     split_clauses,
@@ -80,7 +81,10 @@ _MATERIAL = re.compile(
 #: A sentence set in an unreal world (a wish, a supposition, "if I were/had…"): its clauses
 #: say nothing of the user's tastes even when one of them reads like one.
 _UNREAL = re.compile(
-    r"\b(?:if I (?:were|was|had|could|won|lived|didn't have)|if only|imagine|suppose|"
+    r"\b(?:if I (?:were|was|had|could|won|lived|didn't have|ever)|if only|imagine|suppose|"
+    r"if (?:I|we) (?!(?:have|had) to (?:choose|pick)\b)(?:\w+ )?"
+    r"(?:become|retire|move|win|get rich)|"
+    r"once I (?:retire|move|get rich)|when I (?:retire|grow old|get rich)|someday|one day|"
     r"supposing|pretend|in another life|I wish|I'd love to someday|hypothetically|"
     r"in theory|what if)\b"
     r"|(?:要是|如果|假如|假设|假使|倘若|万一)(?:我|咱|哪天|有一天|有钱|中了)|(?:^|[，,])(?:要是|"
@@ -89,6 +93,15 @@ _UNREAL = re.compile(
 )
 #: Time words a rule may take for a person ("现在在美团上班"): the user is meant.
 _NOW_WORD = re.compile(r"现在|目前|如今|最近|今年|去年|上月|后来|然后|之后|以后|已经")
+#: A liking said to be over: "I was a huge coffee drinker until last year", "以前我特别爱熬夜，
+#: 现在改了". A dislike that lasts ("I don't eat meat anymore") is no such thing.
+_ENDED = re.compile(
+    r"\b(?:used to|until (?:last|this|a few|recently|\d)|not anymore|no longer|any ?more|quit|"
+    r"gave (?:it|that|them) up|stopped|kicked the habit|back then|in the past)\b"
+    r"|(?:以前|之前|曾经|原来|过去|那时候)[^。！!？?]*(?:现在|后来|如今|已经)[^。！!？?]{0,6}"
+    r"(?:改了|戒了|不[^，,。]{0,4}了|换了|没[^，,。]{0,4}了)",
+    re.I,
+)
 #: What follows the name of a place or a company: "Shopify on the payments team".
 _PLACE_TAIL = re.compile(
     r"\s+(?:on|in|as|at|with|for|since|where|doing|and)\s+(?:the|a|an|my|our)\b.*$", re.I
@@ -184,7 +197,8 @@ def form_atoms(
         kinds = {a.kind for at, a in out if base <= at < end}
         lang = "zh" if is_cjk_text(sentence) else "en"
         clauses = split_clauses(sentence)
-        if "instruction" not in kinds:
+        once = NOW_ONLY.search(sentence) and not lasting_scope(sentence)
+        if "instruction" not in kinds and not once:  # "For this answer only, skip…": once
             tries = [(0, sentence, False)]
             if not is_question(sentence):  # a question's clauses lead up to it
                 tries += [
@@ -203,8 +217,15 @@ def form_atoms(
                     break
         if other_subject(sentence) or "instruction" in kinds:
             continue  # someone else's doing; or a rule for the replies, not a taste
-        if _UNREAL.search(sentence):
-            continue  # "要是我有钱，我天天吃日料": a taste in an unreal world, not the user's
+        if _UNREAL.search(sentence) or _ENDED.search(sentence):
+            # "要是我有钱，我天天吃日料": a taste in an unreal world; "以前我特别爱熬夜，现在改了":
+            # one that is over. No liking from it, the rules' ones included.
+            out = [
+                (at, a)
+                for at, a in out
+                if not (base <= at < end and a.kind == "preference" and a.polarity > 0)
+            ]
+            continue
         said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
         for off, clause in parts:  # the whole sentence, else each clause the rules left

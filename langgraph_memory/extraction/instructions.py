@@ -154,6 +154,8 @@ _EN_ONE_OFF = re.compile(
     r"my (?:essay|email|letter|code|draft|text|message|question|file|document|cv|resume|"
     r"paper|report|post|list)|this time|for now|right now|today|tonight|tomorrow|"
     r"yesterday|just this once|for this one|in this (?:one|answer|reply|case)|"
+    r"for this (?:answer|reply|response|one|email|message|question|task|draft|post)|"
+    r"(?:answer|reply|response|time) only|"
     r"once more|again please|instead|the (?:first|second|third|last|other|previous|next|"
     r"latter|former) (?:one|option|approach|version|way|idea))\b",
     re.I,

@@ -142,6 +142,11 @@ def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> N
         "假如有一天退休了，我每天都去钓鱼。",
         "My neighbour bores me.",  # a person, not a taste
         "我之前一直用安卓，后来换了苹果。",  # a habit that ended
+        "If I ever open a bakery, I'll only bake rye.",  # a future in an unreal world
+        "I was a big energy-drink guy until last year.",  # a liking that is over
+        "以前我特别爱喝奶茶，现在戒了。",
+        "Yeah, because I just adore filling in forms.",  # sarcasm
+        "Sure, I love waiting on hold 😒",
     ],
 )
 def test_look_alikes_make_no_preference(text: str) -> None:
@@ -223,10 +228,23 @@ def test_more_instruction_forms(text: str, part: str) -> None:
     assert got is not None and part in got[0], got
 
 
-@pytest.mark.parametrize("text", ["这次回答简洁些。", "他说话直接一点。", "用德语回一下这条。"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这次回答简洁些。",
+        "他说话直接一点。",
+        "用德语回一下这条。",
+        "For this reply only, drop the intro.",
+    ],
+)
 def test_manner_for_once_or_of_others_is_no_instruction(text: str) -> None:
-    assert instruction_of(text) is None
+    assert "instruction" not in kinds(text)
     assert [k for k, _, _ in slots_of(text)] == []  # "回一下这条" names no city
+
+
+def test_a_lasting_dislike_is_no_ended_liking() -> None:
+    found = [(a.value, a.polarity) for a in extract_atoms("I don't eat meat anymore.")]
+    assert ("meat", -1) in found or any("meat" in v and p == -1 for v, p in found), found
 
 
 @pytest.mark.parametrize(
