@@ -208,7 +208,18 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
         ),
         -1,
     ),
-    (re.compile(r"^" + _X + r"\s+(?:for me|it is|all day|or bust)\b", re.I), 1),
+    (
+        re.compile(
+            r"^(?!.*\b(?:isn't|is not|aren't|are not|not|never|no)\b)"
+            + _X
+            + r"\s+(?:for me|it is|all day|or bust)\b",
+            re.I,
+        ),
+        1,
+    ),
+    # what a time of the user's life is about: "My weekends are all about hiking"
+    (re.compile(r"\b(?:my\s+\w+\s+(?:is|are)|I'm|I am)\s+all about\s+" + _X + _END, re.I), 1),
+    (re.compile(r"\bI\s+(?:\w+\s+)?(?:stay away from|steer clear of)\s+" + _X + _END, re.I), -1),
     # "Dark chocolate, the darker the better": more of it is better
     (re.compile(r"^" + _X + r",\s+the\s+\w+(?:er|more)\s+the\s+better\b", re.I), 1),
     (
@@ -305,8 +316,8 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
         re.compile(
             r"\bI(?:'m| am|'ve been| have been|\s+was always|'ve always been| have always been)\s+"
             r"(?:(?:really|totally|kind of|kinda|so|pretty|quite|very|super|"
-            r"a bit|absolutely|just|lately|recently)\s+)?(?:obsessed with|crazy about|mad about|"
-            r"hooked on|"
+            r"a bit|absolutely|just|lately|recently|big)\s+)?(?:obsessed with|crazy about|"
+            r"mad about|hooked on|"
             r"addicted to|partial to|big on|keen on|passionate about|nuts about|all about|"
             r"a sucker for|a huge fan of|team|(?:a\s+)?(?:total|huge|big|real|complete)\s+"
             r"(?:sucker|fan|lover)\s+(?:for|of)|(?:much\s+|way\s+|a lot\s+)?more into|"
@@ -481,13 +492,49 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     ),
     (
         re.compile(
-            r"^(?:我)?(?P<x>[^，,。我你他她]{1,6}?)(?:我|的话)?(?:是|真的|实在|完全|一般|基本上?|"
-            r"都|也|就|从来)*"
+            r"^(?:我)?(?P<x>[^，,。我你他她]{1,6}?)(?:我|的话)?(?:是|真的|真|实在|完全|一般|基本上?|"
+            r"都|也|就|从来|确实|根本|压根|一点都|一口都|一点也|一口也)*"
             r"(?:不行|不碰|碰都不碰|吃不来|喝不来|吃不了|喝不了|受不了|不感冒|无感|不太行|吃不惯|"
             r"喝不惯|用不惯|"
             r"待不惯|住不惯|看不惯|听不惯|没兴趣|不来电|就算了|免了|(?:喝|吃|用|"
             r"坐)了(?:就)?(?:睡不着|心慌|头疼|头晕|"
-            r"胃疼|肚子疼|拉肚子|难受|不舒服|过敏))" + _ZEND
+            r"胃疼|肚子疼|拉肚子|难受|不舒服|过敏))(?:的)?" + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    # a fan of it: "我是铁杆的湖人球迷", "我是资深猫奴", "我是周杰伦的粉丝"
+    (
+        re.compile(
+            r"我(?:是|算是)(?:个|一个|一名)?(?:铁杆|忠实|死忠|资深|骨灰级|狂热)?(?:的)?"
+            r"(?P<x>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:的)?(?:球迷|粉丝|歌迷|影迷|书迷|迷|粉|控|党|"
+            r"爱好者|发烧友)" + _ZEND
+        ),
+        1,
+        False,
+    ),
+    # interest: "我对科幻片没什么兴趣", "我对摄影特别感兴趣"
+    (
+        re.compile(
+            r"我对(?P<x>[^，,。！!？?]{1,10}?)(?:一直|从来|真的|实在)?(?:没(?:什么|啥|多大)?兴趣|"
+            r"不(?:太|怎么|是很)?感兴趣|提不起(?:兴趣|劲)|无感)" + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我对(?P<x>[^，,。！!？?]{1,10}?)(?:一直|特别|非常|很|超|挺|真的|最)(?:感兴趣|着迷|上头)"
+            + _ZEND
+        ),
+        1,
+        False,
+    ),
+    # what the user fears or cannot bear, said of the user: "我很怕冷", "我特别怕吵"
+    (
+        re.compile(
+            r"^我(?:这人)?(?:很|特别|超|最|比较|有点|非常)?怕(?![他她你我它别大家人])(?P<x>[\u4e00-\u9fff]{1,4})"
+            + _ZEND
         ),
         -1,
         False,

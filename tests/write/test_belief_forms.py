@@ -119,6 +119,15 @@ def test_instruction_of_on_its_own() -> None:
         ("Slow walkers get on my nerves.", "Slow walkers", -1),
         ("I've been hooked on sourdough baking.", "sourdough baking", 1),
         ("Espresso, the stronger the better.", "Espresso", 1),
+        ("Techno isn't really for me.", "Techno", -1),  # "for me", negated
+        ("I'm big into chess.", "chess", 1),
+        ("My evenings are all about crosswords.", "crosswords", 1),
+        ("I usually steer clear of energy drinks.", "energy drinks", -1),
+        ("甜口的我真吃不了。", "甜口的", -1),
+        ("我是铁杆的曼联球迷。", "曼联", 1),  # a fan of it
+        ("我对网游没什么兴趣。", "网游", -1),
+        ("我对天文特别感兴趣。", "天文", 1),
+        ("我特别怕热。", "热", -1),
     ],
 )
 def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> None:
@@ -143,6 +152,7 @@ def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> N
         "My neighbour bores me.",  # a person, not a taste
         "我之前一直用安卓，后来换了苹果。",  # a habit that ended
         "If I ever open a bakery, I'll only bake rye.",  # a future in an unreal world
+        "我怕他不高兴。",  # a fear about someone else, no taste
         "I was a big energy-drink guy until last year.",  # a liking that is over
         "以前我特别爱喝奶茶，现在戒了。",
         "Yeah, because I just adore filling in forms.",  # sarcasm
