@@ -109,7 +109,8 @@ def is_question(clause: str) -> bool:
     s = clause.rstrip()
     if s.endswith(("?", "？")) or re.search(r"(?:吗|呢|么)[。.!！]?$", s):
         return True
-    return bool(re.search(r"([\u4e00-\u9fff])[不没]\1", s))  # 适不适合, 要不要, 有没有
+    # 适不适合, 要不要, 有没有; not the idiom "动不动就"
+    return bool(re.search(r"([\u4e00-\u9fff])[不没]\1(?!就)", s))
 
 
 _ZH_SAID_BY = re.compile(

@@ -60,6 +60,7 @@ _EN_LEAD = re.compile(
 )
 _EN_SOFT = re.compile(
     r"^(?:(?:please|pls|plz|kindly|just|simply|really|also|always|only|do|try to|make sure to|"
+    r"let's|let us|"
     r"make sure you|be sure to|remember to|don't forget to|be careful to|take care to)\s+)+",
     re.I,
 )
@@ -75,12 +76,16 @@ _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your a
     r"I(?:\s+|(?='))(?:want|need|'d like|would like|expect|prefer|'d prefer|would prefer)"
     r"\s+you\s+to"
     r"(?P<neg3>\s+(?:not|never))?|"
-    r"(?:it(?:'d| would) be (?:great|nice|better|good|helpful)|I(?:'d| would) appreciate it)"
+    r"you (?:don't|do not) (?:need|have) to|(?:there's |there is )?no need (?:for you )?to|"
+    r"(?:it(?:'d| would) (?:be (?:great|nice|better|good|helpful)|help)|it helps|"
+    r"I(?:'d| would) appreciate it)"
     r"\s+if you(?:'d| would| could)?(?P<neg4>\s+(?:didn't|did not|never|don't|not))?|"
     r"I(?:'d| would) rather you(?P<neg5>\s+(?:didn't|did not|not|never|don't))?|"
     r"I don't want you to|I do not want you to|I never want you to|"
-    r"your (?:answers?|repl(?:y|ies)|responses?|explanations?|code|examples?|summar(?:y|ies)|"
-    r"messages?|output)\s+(?:should|must|need to|have to|ought to|(?:always\s+)?(?:needs?|has|"
+    r"(?:your |all |the |any )?(?:answers?|repl(?:y|ies)|responses?|explanations?|code|examples?|"
+    r"summar(?:y|ies)|messages?|output|prices?|dates?|times?|temperatures?|numbers?|amounts?|"
+    r"units?|measurements?|distances?|weights?|figures?|currenc(?:y|ies))\s+(?:should|must|"
+    r"need to|have to|ought to|(?:always\s+)?(?:needs?|has|"
     r"have) to)"
     r"(?P<neg6>\s+(?:not|never))?)\s+",
     re.I,
@@ -130,13 +135,15 @@ _EN_MANNER = re.compile(
     r"simple|simply|language|english|chinese|mandarin|french|spanish|german|japanese|korean|"
     r"italian|portuguese|russian|british|american|metric|imperial|celsius|fahrenheit|units?|"
     r"kilometers|kilometres|miles|kg|pounds|currency|dates?|times?|timezone|time zone|"
+    r"prices?|temperatures?|amounts?|figures?|"
     r"iso|24-hour|12-hour|citations?|cite|sources?|references?|links?|footnotes?|"
     r"type hints?|comments?|docstrings?|tests?|variable names?|naming|tabs|spaces|indent\w*|"
     r"semicolons?|quotes|summar(?:y|ies)|tl;?dr|recap|caveats?|disclaimers?|warnings?|"
     r"apolog\w+|sorry|reasoning|short|brief|simple|steps?|step by step|numbered|sign-?off|greeting|"
     r"first name|my name|me as|call me|address me|opinion|recommendations?|suggestions?|"
     r"options?|alternatives?|questions?|follow-up|pleasantries|small talk|filler|fluff|"
-    r"preamble|intro|introductions?|conclusions?|outline|"
+    r"preamble|intro|introductions?|conclusions?|outline|like an? (?:friend|teacher|professor|"
+    r"colleague|peer|expert|beginner|child|kid|five-year-old|human|person|coach|mentor)|"
     r"python|javascript|typescript|rust|java|golang|sql|bash|shell|vegetarian|vegan|spicy)\b",
     re.I,
 )
@@ -269,10 +276,20 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     if modal:
         kind = "modal"
         if any(modal.group(g) for g in modal.re.groupindex) or re.match(
-            r"I (?:don't|do not|never) want you to", modal.group(0), re.I
+            r"I (?:don't|do not|never) want you to|you (?:don't|do not) (?:need|have) to|"
+            r"(?:there's |there is )?no need",
+            modal.group(0),
+            re.I,
         ):
             polarity = -1
+        scoped = scoped or bool(re.match(r"always\b", s[modal.end() :], re.I))
         body = re.sub(r"^(?:always|also|just|please)\s+", "", s[modal.end() :], flags=re.I)
+        past = re.match(r"(\w+?)(e?d)\b", body)  # "if you included…": the verb "include"
+        if past and not _EN_IMPERATIVE.match(body):
+            for stem in (past[1] + "e", past[1]):
+                if _EN_IMPERATIVE.match(stem + body[past.end() :]):
+                    body = stem + body[past.end() :]
+                    break
         if re.match(r"never\s+", body, re.I):
             polarity, scoped, body = -1, True, body[6:].lstrip()
     elif prohibit:
@@ -291,14 +308,26 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         return None
     if not verb and not (kind == "prohibit" and _EN_MANNER.search(body)):
         return None
-    if re.match(r"be\b", body, re.I) and not re.match(
-        rf"be\s+(?:(?:so|too|very|overly|that|extra|more|less|a bit|a little|as)\s+)*{_EN_ADJ}\b",
-        body,
-        re.I,
+    if (
+        re.match(r"be\b", body, re.I)
+        and not re.match(r"be\s+(?:in|as|under|within|below)\b", body, re.I)
+        and not re.match(
+            rf"be\s+(?:(?:so|too|very|overly|that|extra|more|less|a bit|a little|as|brutally|"
+            rf"completely|totally|really|always|super|absolutely|extremely|radically)\s+)*{_EN_ADJ}\b",
+            body,
+            re.I,
+        )
     ):
         return None
     scoped = scoped or bool(_EN_SCOPE.search(body))
     manner = bool(_EN_MANNER.search(body) or re.search(rf"\b{_EN_ADJ}\b", body, re.I))
+    if (
+        modal
+        and not re.search(r"\b(?:you|I)\b", modal.group(0), re.I)
+        and not re.match(r"(?:be|use|include|have|show|come|stay|follow|start|end|look)\b", body)
+    ):
+        return None  # "The prices should drop soon": a forecast, not how to write them
+    manner = manner or bool(modal and _EN_MANNER.search(modal.group(0)))  # "Prices should…"
     generic = bool(_EN_GENERIC.match(body))
     plain = re.sub(
         r"\b(?:keep|make) it\s+(?=(?:\w+\s+)?(?:short|brief|simple|concise|casual|light|"
@@ -422,7 +451,7 @@ _ZH_TOPIC = re.compile(
     r"(?:所有的?|全部的?|凡是|每个|每一个|每封|每篇|每段|每次|任何)?"
     r"(?P<topic>[^，,。；;我你他她人们组]{1,8}?)"
     r"(?:(?:都|一律|统一|全部|全都|请|就|要|得)(?=给我|用|写|说|按|换算|保留|加上|附上|标注|写成|"
-    r"署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我))"
+    r"署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我|别|不要|请勿|不许))"
 )
 #: How the assistant should talk, asked of it: "你说话直接一点", "回答简洁些", "您解释得通俗点".
 _ZH_MANNER_ASK = re.compile(

@@ -231,6 +231,13 @@ def test_a_slot_said_in_passing(text: str, key: str, value: str) -> None:
         ("我的回复里不要出现繁体字。", "出现繁体字"),  # the replies to the user
         ("你说话委婉一点。", "委婉"),  # how to talk, asked of the assistant
         ("回答简洁些。", "简洁"),
+        ("It would help if you always included a TL;DR.", "include a TL;DR"),  # tense of "if you"
+        ("You don't need to repeat my question every time.", "repeat my question"),
+        ("Let's keep every query in SQL.", "SQL"),
+        ("Be brutally honest about my drafts.", "honest"),
+        ("Temperatures should always be in Celsius.", "Celsius"),  # a noun of the replies
+        ("Talk to me like a colleague.", "like a colleague"),
+        ("不要动不动就道歉。", "道歉"),  # "动不动" is no question
     ],
 )
 def test_more_instruction_forms(text: str, part: str) -> None:
@@ -245,6 +252,9 @@ def test_more_instruction_forms(text: str, part: str) -> None:
         "他说话直接一点。",
         "用德语回一下这条。",
         "For this reply only, drop the intro.",
+        "The prices should drop soon.",  # a forecast
+        "Let's meet tomorrow.",
+        "You don't need to book anything today.",
     ],
 )
 def test_manner_for_once_or_of_others_is_no_instruction(text: str) -> None:
