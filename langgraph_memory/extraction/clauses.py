@@ -125,9 +125,10 @@ def reported_zh(s: str) -> bool:
     if m is None:
         return False
     who = m["who"]
-    return not re.match(r"请|你|用|给|跟|对|把|按|直接|先|就|都|回答|回复", who) and not re.search(
-        r"用|给|跟|对", who
-    )
+    # an imperative ("别再推荐…", "不许…") names no one who said it
+    return not re.match(
+        r"请|你|用|给|跟|对|把|按|直接|先|就|都|回答|回复|别|不要|不许|不准|千万|再|也|少|多", who
+    ) and not re.search(r"用|给|跟|对", who)
 
 
 def split_clauses(sentence: str) -> list[tuple[int, str]]:

@@ -238,6 +238,9 @@ def test_a_slot_said_in_passing(text: str, key: str, value: str) -> None:
         ("Temperatures should always be in Celsius.", "Celsius"),  # a noun of the replies
         ("Talk to me like a colleague.", "like a colleague"),
         ("不要动不动就道歉。", "道歉"),  # "动不动" is no question
+        ("别再推荐健身房了。", "推荐健身房"),  # an imperative names no one who said it
+        ("不许编造数据。", "编造数据"),
+        ("说话别那么客气。", "客气"),  # a topic, then the prohibition for it
     ],
 )
 def test_more_instruction_forms(text: str, part: str) -> None:
