@@ -228,11 +228,14 @@ def form_atoms(
             continue
         said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
-        for off, clause in parts:  # the whole sentence, else each clause the rules left
+        for n, (off, clause) in enumerate(parts):  # the sentence, else each clause left
             start = base + off
             if any(start <= at < start + len(clause) for at in said):
                 continue
             prefs = preferences_of(clause)
+            if not prefs and n > 1:  # "Cilantro tastes like soap to me, I avoid it"
+                named = _with_referent(clause, parts[n - 1][1])
+                prefs = preferences_of(named) if named else []
             at = start + len(clause) - len(clause.lstrip())
             for value, pol, source in prefs:
                 atom = _atom("preference", value, pol, source, clause, lang, key_of(value))
@@ -252,6 +255,34 @@ def form_atoms(
                     out.append((at, replace(a, kind="instruction")))
                     break
     return out
+
+
+#: An English clause ending on a pronoun object: "…, I avoid it", "…, so I skip them".
+_PRONOUN_END = re.compile(r"\b(?:it|them)\s*[.!]?\s*$", re.I)
+#: What the clause before is about: its subject ("Cilantro tastes…"), or, when that is
+#: the user, what follows its last preposition ("I'm allergic to shellfish").
+_SUBJECT = re.compile(
+    r"^\s*(?P<np>(?!(?:I|I'm|we|he|she|they|you|it|this|that|my|our)\b)[A-Za-z][\w'-]*"
+    r"(?:\s+[a-z][\w'-]*){0,2}?)\s+(?:is|are|was|were|tastes?|smells?|feels?|looks?|sounds?|"
+    r"makes?|gives?|has|have|gets?|keeps?|seems?)\b",
+    re.I,
+)
+_OBJECT = re.compile(
+    r"^\s*I(?:'m| am)?\b.*\b(?:to|of|with|about|on|from)\s+(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)"
+    r"\s*$",
+    re.I,
+)
+
+
+def _with_referent(clause: str, before: str) -> str | None:
+    """``clause`` with its final "it"/"them" replaced by what the clause ``before`` it is
+    about, when that is plain (English only); else ``None``."""
+    if is_cjk_text(clause) or not _PRONOUN_END.search(clause):
+        return None
+    m = _SUBJECT.match(before) or _OBJECT.match(before)
+    if m is None:
+        return None
+    return _PRONOUN_END.sub(m["np"], clause).strip()
 
 
 def _is_place(value: str) -> bool:

@@ -219,7 +219,14 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     ),
     # what a time of the user's life is about: "My weekends are all about hiking"
     (re.compile(r"\b(?:my\s+\w+\s+(?:is|are)|I'm|I am)\s+all about\s+" + _X + _END, re.I), 1),
-    (re.compile(r"\bI\s+(?:\w+\s+)?(?:stay away from|steer clear of)\s+" + _X + _END, re.I), -1),
+    (
+        re.compile(
+            r"\bI\s+(?!(?:can't|cannot|couldn't|won't|didn't|can|could)\b)(?:\w+\s+)?"
+            r"(?:stay away from|steer clear of|avoid|skip|pass on)\s+" + _X + _END,
+            re.I,
+        ),
+        -1,
+    ),
     # "Dark chocolate, the darker the better": more of it is better
     (re.compile(r"^" + _X + r",\s+the\s+\w+(?:er|more)\s+the\s+better\b", re.I), 1),
     (

@@ -123,6 +123,8 @@ def test_instruction_of_on_its_own() -> None:
         ("I'm big into chess.", "chess", 1),
         ("My evenings are all about crosswords.", "crosswords", 1),
         ("I usually steer clear of energy drinks.", "energy drinks", -1),
+        ("Okra feels slimy to me, I avoid it.", "Okra", -1),  # "it": the clause before
+        ("I'm sensitive to caffeine, so I stay away from it.", "caffeine", -1),
         ("甜口的我真吃不了。", "甜口的", -1),
         ("我是铁杆的曼联球迷。", "曼联", 1),  # a fan of it
         ("我对网游没什么兴趣。", "网游", -1),
@@ -153,6 +155,8 @@ def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> N
         "我之前一直用安卓，后来换了苹果。",  # a habit that ended
         "If I ever open a bakery, I'll only bake rye.",  # a future in an unreal world
         "我怕他不高兴。",  # a fear about someone else, no taste
+        "My sister adores it, I avoid it.",  # "it" names nothing plain
+        "I can't avoid rush hour.",
         "I was a big energy-drink guy until last year.",  # a liking that is over
         "以前我特别爱喝奶茶，现在戒了。",
         "Yeah, because I just adore filling in forms.",  # sarcasm
