@@ -109,7 +109,8 @@ def is_question(clause: str) -> bool:
     s = clause.rstrip()
     if s.endswith(("?", "？")) or re.search(r"(?:吗|呢|么)[。.!！]?$", s):
         return True
-    return bool(re.search(r"([\u4e00-\u9fff])[不没]\1", s))  # 适不适合, 要不要, 有没有
+    # 适不适合, 要不要, 有没有; not the idiom "动不动就"
+    return bool(re.search(r"([\u4e00-\u9fff])[不没]\1(?!就)", s))
 
 
 _ZH_SAID_BY = re.compile(
@@ -124,9 +125,10 @@ def reported_zh(s: str) -> bool:
     if m is None:
         return False
     who = m["who"]
-    return not re.match(r"请|你|用|给|跟|对|把|按|直接|先|就|都|回答|回复", who) and not re.search(
-        r"用|给|跟|对", who
-    )
+    # an imperative ("别再推荐…", "不许…") names no one who said it
+    return not re.match(
+        r"请|你|用|给|跟|对|把|按|直接|先|就|都|回答|回复|别|不要|不许|不准|千万|再|也|少|多", who
+    ) and not re.search(r"用|给|跟|对", who)
 
 
 def split_clauses(sentence: str) -> list[tuple[int, str]]:
@@ -148,15 +150,20 @@ def split_clauses(sentence: str) -> list[tuple[int, str]]:
 #: A choice for now only ("this time", "tonight", "这次"): no lasting taste.
 NOW_ONLY = re.compile(
     r"\b(?:this time|tonight|today|for now|right now|just this once|this once|for this one|"
-    r"in the mood for|feel like having|craving)\b|这次|这回|今天|今晚|现在先|这一次|想来点",
+    r"in the mood for|feel like having|craving|(?:answer|reply|response) only|"
+    r"for this (?:answer|reply|response|one|email|message|question|task|draft|post))\b|"
+    r"这次|这回|今天|今晚|现在先|这一次|想来点|就这一次|仅此一次",
     re.I,
 )
 
 
 #: Jest and sarcasm: what the message says is not meant.
 JOKE = re.compile(
-    r"🙄|😜|😏|开玩笑|开个玩笑|说笑的|逗你的?|\bjk\b|just kidding|\bkidding\b|/s\b|yeah right|"
-    r"^\s*oh sure\b|nothing but .{1,30} forever|只吃.{1,8}了.{0,12}(?:😂|🤣|哈哈)",
+    r"🙄|😜|😏|😒|🙃|开玩笑|开个玩笑|说笑的|逗你的?|\bjk\b|just kidding|\bkidding\b|/s\b|"
+    r"yeah right|^\s*oh sure\b|nothing but .{1,30} forever|只吃.{1,8}了.{0,12}(?:😂|🤣|哈哈)|"
+    # a sarcastic opener before a strong liking: "Yeah, because I just adore Mondays"
+    r"^\s*(?:yeah|sure|oh(?: yeah| great| joy)?|right|great),?\s+(?:because\s+)?I\s+(?:just\s+|"
+    r"totally\s+|really\s+)?(?:love|adore|enjoy|live for)\b",
     re.I,
 )
 

@@ -10,9 +10,10 @@ think I like jazz" → −1, inferred), and pick up scopes ("for coffee", "at wo
 "工作的时候").
 
 Sources and confidences follow the design documents: a direct first-person
-statement is ``explicit`` (1.0); anything else — habits ("I usually drink
-tea"), hedges, the dispreferred side of a comparison, what an assistant says —
-is ``inferred`` (0.6).
+statement is ``explicit`` (1.0), a habit the user states ("I usually drink
+tea", "我平时喝绿茶") included; anything else — hedges ("I think I like jazz"),
+the dispreferred side of a comparison, what an assistant says — is ``inferred``
+(0.6).
 
 Example:
     >>> [(a.kind, a.key, a.value, a.polarity) for a in extract_atoms("I'm allergic to peanuts.")]

@@ -25,12 +25,13 @@ from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
 from langgraph_memory.extraction.clauses import (
     JOKE,
+    NOW_ONLY,
     is_question,
     other_subject,
     split_clauses,
     tidy_value,
 )
-from langgraph_memory.extraction.entities import sentence_spans
+from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.instructions import instruction_in, lasting_scope
 from langgraph_memory.extraction.preferences import preferences_of
 from langgraph_memory.extraction.slots import slots_of
@@ -77,6 +78,30 @@ _MATERIAL = re.compile(
 )
 
 
+#: A sentence set in an unreal world (a wish, a supposition, "if I were/had…"): its clauses
+#: say nothing of the user's tastes even when one of them reads like one.
+_UNREAL = re.compile(
+    r"\b(?:if I (?:were|was|had|could|won|lived|didn't have|ever)|if only|imagine|suppose|"
+    r"if (?:I|we) (?!(?:have|had) to (?:choose|pick)\b)(?:\w+ )?"
+    r"(?:become|retire|move|win|get rich)|"
+    r"once I (?:retire|move|get rich)|when I (?:retire|grow old|get rich)|someday|one day|"
+    r"supposing|pretend|in another life|I wish|I'd love to someday|hypothetically|"
+    r"in theory|what if)\b"
+    r"|(?:要是|如果|假如|假设|假使|倘若|万一)(?:我|咱|哪天|有一天|有钱|中了)|(?:^|[，,])(?:要是|"
+    r"假如|假设|倘若)|我(?:真)?希望(?:我|自己)|下辈子|想象一下",
+    re.I,
+)
+#: Time words a rule may take for a person ("现在在美团上班"): the user is meant.
+_NOW_WORD = re.compile(r"现在|目前|如今|最近|今年|去年|上月|后来|然后|之后|以后|已经")
+#: A liking said to be over: "I was a huge coffee drinker until last year", "以前我特别爱熬夜，
+#: 现在改了". A dislike that lasts ("I don't eat meat anymore") is no such thing.
+_ENDED = re.compile(
+    r"\b(?:used to|until (?:last|this|a few|recently|\d)|not anymore|no longer|any ?more|quit|"
+    r"gave (?:it|that|them) up|stopped|kicked the habit|back then|in the past)\b"
+    r"|(?:以前|之前|曾经|原来|过去|那时候)[^。！!？?]*(?:现在|后来|如今|已经)[^。！!？?]{0,6}"
+    r"(?:改了|戒了|不[^，,。]{0,4}了|换了|没[^，,。]{0,4}了)",
+    re.I,
+)
 #: What follows the name of a place or a company: "Shopify on the payments team".
 _PLACE_TAIL = re.compile(
     r"\s+(?:on|in|as|at|with|for|since|where|doing|and)\s+(?:the|a|an|my|our)\b.*$", re.I
@@ -130,10 +155,17 @@ def form_atoms(
         value = tidy_value(a.value, a.language) or a.value
         if a.kind == "fact" and a.key in ("employer", "location", "hometown"):
             value = _PLACE_TAIL.sub("", value) or value  # "Shopify on the payments team"
+        if a.kind == "relation" and a.key == "works_at" and _NOW_WORD.fullmatch(a.subject):
+            # "现在在美团上班": the time word read as who works there; the user does
+            a = replace(a, kind="fact", subject="user", key="employer")
+        if a.kind == "fact" and a.key == "employer" and _is_place(value):
+            a = replace(a, key="location")  # "我在新加坡工作": where the user is, not who pays
         if a.kind == "fact" and _CHOICE_KEY.match(a.key):  # "my go-to is X": a taste
             a = replace(a, kind="preference", key=key_of(value))
         if a.kind == "preference" and _BARE_VERB.fullmatch(value):
             continue  # "I always go" of "I always go for X": the form below reads it
+        if a.kind == "preference" and a.language == "zh" and a.value.lstrip().startswith("的"):
+            continue  # "最喜欢的运动" of "羽毛球是我最喜欢的运动": a modifier, not the thing
         out.append((at, replace(a, value=value) if value != a.value else a))
     if role != "user":
         return out
@@ -165,7 +197,8 @@ def form_atoms(
         kinds = {a.kind for at, a in out if base <= at < end}
         lang = "zh" if is_cjk_text(sentence) else "en"
         clauses = split_clauses(sentence)
-        if "instruction" not in kinds:
+        once = NOW_ONLY.search(sentence) and not lasting_scope(sentence)
+        if "instruction" not in kinds and not once:  # "For this answer only, skip…": once
             tries = [(0, sentence, False)]
             if not is_question(sentence):  # a question's clauses lead up to it
                 tries += [
@@ -184,13 +217,25 @@ def form_atoms(
                     break
         if other_subject(sentence) or "instruction" in kinds:
             continue  # someone else's doing; or a rule for the replies, not a taste
+        if _UNREAL.search(sentence) or _ENDED.search(sentence):
+            # "要是我有钱，我天天吃日料": a taste in an unreal world; "以前我特别爱熬夜，现在改了":
+            # one that is over. No liking from it, the rules' ones included.
+            out = [
+                (at, a)
+                for at, a in out
+                if not (base <= at < end and a.kind == "preference" and a.polarity > 0)
+            ]
+            continue
         said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
-        for off, clause in parts:  # the whole sentence, else each clause the rules left
+        for n, (off, clause) in enumerate(parts):  # the sentence, else each clause left
             start = base + off
             if any(start <= at < start + len(clause) for at in said):
                 continue
             prefs = preferences_of(clause)
+            if not prefs and n > 1:  # "Cilantro tastes like soap to me, I avoid it"
+                named = _with_referent(clause, parts[n - 1][1])
+                prefs = preferences_of(named) if named else []
             at = start + len(clause) - len(clause.lstrip())
             for value, pol, source in prefs:
                 atom = _atom("preference", value, pol, source, clause, lang, key_of(value))
@@ -210,6 +255,39 @@ def form_atoms(
                     out.append((at, replace(a, kind="instruction")))
                     break
     return out
+
+
+#: An English clause ending on a pronoun object: "…, I avoid it", "…, so I skip them".
+_PRONOUN_END = re.compile(r"\b(?:it|them)\s*[.!]?\s*$", re.I)
+#: What the clause before is about: its subject ("Cilantro tastes…"), or, when that is
+#: the user, what follows its last preposition ("I'm allergic to shellfish").
+_SUBJECT = re.compile(
+    r"^\s*(?P<np>(?!(?:I|I'm|we|he|she|they|you|it|this|that|my|our)\b)[A-Za-z][\w'-]*"
+    r"(?:\s+[a-z][\w'-]*){0,2}?)\s+(?:is|are|was|were|tastes?|smells?|feels?|looks?|sounds?|"
+    r"makes?|gives?|has|have|gets?|keeps?|seems?)\b",
+    re.I,
+)
+_OBJECT = re.compile(
+    r"^\s*I(?:'m| am)?\b.*\b(?:to|of|with|about|on|from)\s+(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)"
+    r"\s*$",
+    re.I,
+)
+
+
+def _with_referent(clause: str, before: str) -> str | None:
+    """``clause`` with its final "it"/"them" replaced by what the clause ``before`` it is
+    about, when that is plain (English only); else ``None``."""
+    if is_cjk_text(clause) or not _PRONOUN_END.search(clause):
+        return None
+    m = _SUBJECT.match(before) or _OBJECT.match(before)
+    if m is None:
+        return None
+    return _PRONOUN_END.sub(m["np"], clause).strip()
+
+
+def _is_place(value: str) -> bool:
+    """Whether ``value`` is the name of a place (a city, a country), not of an employer."""
+    return any(kind == "place" and name == value.strip() for _, name, kind in find_entities(value))
 
 
 def _same_manager(a: MemoryAtom, value: str) -> bool:

@@ -60,6 +60,7 @@ _EN_LEAD = re.compile(
 )
 _EN_SOFT = re.compile(
     r"^(?:(?:please|pls|plz|kindly|just|simply|really|also|always|only|do|try to|make sure to|"
+    r"let's|let us|"
     r"make sure you|be sure to|remember to|don't forget to|be careful to|take care to)\s+)+",
     re.I,
 )
@@ -72,13 +73,19 @@ _EN_PROHIBIT = re.compile(
 _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your answers must"
     r"^(?:you\s+(?:should|must|need to|have to|ought to|'ve got to|have got to|gotta|will|'ll|"
     r"are to|shall)(?P<neg>\s+(?:not|never))?|you(?:'d| had) better(?P<neg2>\s+not)?|"
-    r"I\s+(?:want|need|'d like|would like|expect|prefer)\s+you\s+to(?P<neg3>\s+(?:not|never))?|"
-    r"(?:it(?:'d| would) be (?:great|nice|better|good|helpful)|I(?:'d| would) appreciate it)"
+    r"I(?:\s+|(?='))(?:want|need|'d like|would like|expect|prefer|'d prefer|would prefer)"
+    r"\s+you\s+to"
+    r"(?P<neg3>\s+(?:not|never))?|"
+    r"you (?:don't|do not) (?:need|have) to|(?:there's |there is )?no need (?:for you )?to|"
+    r"(?:it(?:'d| would) (?:be (?:great|nice|better|good|helpful)|help)|it helps|"
+    r"I(?:'d| would) appreciate it)"
     r"\s+if you(?:'d| would| could)?(?P<neg4>\s+(?:didn't|did not|never|don't|not))?|"
     r"I(?:'d| would) rather you(?P<neg5>\s+(?:didn't|did not|not|never|don't))?|"
     r"I don't want you to|I do not want you to|I never want you to|"
-    r"your (?:answers?|repl(?:y|ies)|responses?|explanations?|code|examples?|summar(?:y|ies)|"
-    r"messages?|output)\s+(?:should|must|need to|have to|ought to|(?:always\s+)?(?:needs?|has|"
+    r"(?:your |all |the |any )?(?:answers?|repl(?:y|ies)|responses?|explanations?|code|examples?|"
+    r"summar(?:y|ies)|messages?|output|prices?|dates?|times?|temperatures?|numbers?|amounts?|"
+    r"units?|measurements?|distances?|weights?|figures?|currenc(?:y|ies))\s+(?:should|must|"
+    r"need to|have to|ought to|(?:always\s+)?(?:needs?|has|"
     r"have) to)"
     r"(?P<neg6>\s+(?:not|never))?)\s+",
     re.I,
@@ -128,13 +135,15 @@ _EN_MANNER = re.compile(
     r"simple|simply|language|english|chinese|mandarin|french|spanish|german|japanese|korean|"
     r"italian|portuguese|russian|british|american|metric|imperial|celsius|fahrenheit|units?|"
     r"kilometers|kilometres|miles|kg|pounds|currency|dates?|times?|timezone|time zone|"
+    r"prices?|temperatures?|amounts?|figures?|"
     r"iso|24-hour|12-hour|citations?|cite|sources?|references?|links?|footnotes?|"
     r"type hints?|comments?|docstrings?|tests?|variable names?|naming|tabs|spaces|indent\w*|"
     r"semicolons?|quotes|summar(?:y|ies)|tl;?dr|recap|caveats?|disclaimers?|warnings?|"
     r"apolog\w+|sorry|reasoning|short|brief|simple|steps?|step by step|numbered|sign-?off|greeting|"
     r"first name|my name|me as|call me|address me|opinion|recommendations?|suggestions?|"
     r"options?|alternatives?|questions?|follow-up|pleasantries|small talk|filler|fluff|"
-    r"preamble|intro|introductions?|conclusions?|outline|"
+    r"preamble|intro|introductions?|conclusions?|outline|like an? (?:friend|teacher|professor|"
+    r"colleague|peer|expert|beginner|child|kid|five-year-old|human|person|coach|mentor)|"
     r"python|javascript|typescript|rust|java|golang|sql|bash|shell|vegetarian|vegan|spicy)\b",
     re.I,
 )
@@ -152,6 +161,8 @@ _EN_ONE_OFF = re.compile(
     r"my (?:essay|email|letter|code|draft|text|message|question|file|document|cv|resume|"
     r"paper|report|post|list)|this time|for now|right now|today|tonight|tomorrow|"
     r"yesterday|just this once|for this one|in this (?:one|answer|reply|case)|"
+    r"for this (?:answer|reply|response|one|email|message|question|task|draft|post)|"
+    r"(?:answer|reply|response|time) only|"
     r"once more|again please|instead|the (?:first|second|third|last|other|previous|next|"
     r"latter|former) (?:one|option|approach|version|way|idea))\b",
     re.I,
@@ -265,10 +276,20 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     if modal:
         kind = "modal"
         if any(modal.group(g) for g in modal.re.groupindex) or re.match(
-            r"I (?:don't|do not|never) want you to", modal.group(0), re.I
+            r"I (?:don't|do not|never) want you to|you (?:don't|do not) (?:need|have) to|"
+            r"(?:there's |there is )?no need",
+            modal.group(0),
+            re.I,
         ):
             polarity = -1
+        scoped = scoped or bool(re.match(r"always\b", s[modal.end() :], re.I))
         body = re.sub(r"^(?:always|also|just|please)\s+", "", s[modal.end() :], flags=re.I)
+        past = re.match(r"(\w+?)(e?d)\b", body)  # "if you included…": the verb "include"
+        if past and not _EN_IMPERATIVE.match(body):
+            for stem in (past[1] + "e", past[1]):
+                if _EN_IMPERATIVE.match(stem + body[past.end() :]):
+                    body = stem + body[past.end() :]
+                    break
         if re.match(r"never\s+", body, re.I):
             polarity, scoped, body = -1, True, body[6:].lstrip()
     elif prohibit:
@@ -287,14 +308,26 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         return None
     if not verb and not (kind == "prohibit" and _EN_MANNER.search(body)):
         return None
-    if re.match(r"be\b", body, re.I) and not re.match(
-        rf"be\s+(?:(?:so|too|very|overly|that|extra|more|less|a bit|a little|as)\s+)*{_EN_ADJ}\b",
-        body,
-        re.I,
+    if (
+        re.match(r"be\b", body, re.I)
+        and not re.match(r"be\s+(?:in|as|under|within|below)\b", body, re.I)
+        and not re.match(
+            rf"be\s+(?:(?:so|too|very|overly|that|extra|more|less|a bit|a little|as|brutally|"
+            rf"completely|totally|really|always|super|absolutely|extremely|radically)\s+)*{_EN_ADJ}\b",
+            body,
+            re.I,
+        )
     ):
         return None
     scoped = scoped or bool(_EN_SCOPE.search(body))
     manner = bool(_EN_MANNER.search(body) or re.search(rf"\b{_EN_ADJ}\b", body, re.I))
+    if (
+        modal
+        and not re.search(r"\b(?:you|I)\b", modal.group(0), re.I)
+        and not re.match(r"(?:be|use|include|have|show|come|stay|follow|start|end|look)\b", body)
+    ):
+        return None  # "The prices should drop soon": a forecast, not how to write them
+    manner = manner or bool(modal and _EN_MANNER.search(modal.group(0)))  # "Prices should…"
     generic = bool(_EN_GENERIC.match(body))
     plain = re.sub(
         r"\b(?:keep|make) it\s+(?=(?:\w+\s+)?(?:short|brief|simple|concise|casual|light|"
@@ -360,7 +393,8 @@ _ZH_PROHIBIT = re.compile(
 _ZH_MODAL = re.compile(
     r"^(?:你|您|你们)(?:以后|今后|每次)?(?:都)?(?:应该|要|得|必须|需要|最好|一定要|务必|记得|可以)"
     r"(?P<neg>不要|别|不能|不用)?"
-    r"|^(?:你的|您的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例)(?:里|中|的时候|时)?"
+    r"|^(?:你的|您的|给我的|我的|你给我的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例)"
+    r"(?:里|中|的时候|时)?"
     r"(?:都|请|也)?(?:要|得|应该|必须|需要|一定要|务必|尽量|最好|一律|统一|不要|别|不能|不用)"
     r"|^我(?:希望|想要|想让|要|需要|要求)(?:你|您)(?:以后|今后|每次)?(?:都)?(?:能)?(?P<neg2>不要|"
     r"别)?"
@@ -387,7 +421,7 @@ _ZH_MANNER = re.compile(
     r"Markdown|表情|emoji|语气|口吻|正式|口语|幽默|礼貌|例子|示例|举例|引用|来源|出处|参考|"
     r"字数|字以内|字以下|一句话|句话|段落|标题|公制|英制|摄氏|华氏|公里|单位|日期|时间|时区|"
     r"货币|人民币|美元|价格|术语|专业|通俗|口诀|步骤|编号|总结|结论|先|开头|结尾|称呼|叫我|"
-    r"名字|推荐|建议|提醒|辣|素|Python|python|SQL|sql|"
+    r"名字|推荐|建议|提醒|辣|素|Python|python|SQL|sql|客气|绕弯子|编造|瞎编|"
     r"英文|单词|拼音|翻译|长度|篇幅|问题|追问|确认|道歉|寒暄|客套|重复|废话"
 )
 _ZH_ONE_OFF = re.compile(
@@ -417,7 +451,13 @@ _ZH_TOPIC = re.compile(
     r"(?:所有的?|全部的?|凡是|每个|每一个|每封|每篇|每段|每次|任何)?"
     r"(?P<topic>[^，,。；;我你他她人们组]{1,8}?)"
     r"(?:(?:都|一律|统一|全部|全都|请|就|要|得)(?=给我|用|写|说|按|换算|保留|加上|附上|标注|写成|"
-    r"署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我))"
+    r"署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我|别|不要|请勿|不许))"
+)
+#: How the assistant should talk, asked of it: "你说话直接一点", "回答简洁些", "您解释得通俗点".
+_ZH_MANNER_ASK = re.compile(
+    r"^(?:你|您)?(?:以后|平时|跟我)?(?:说话|讲话|聊天|回答|回复|解释|写东西|讲)(?:的时候)?(?:得|要|请|就|"
+    r"可以|能|再|都)*(?P<how>直接|简洁|简短|简单|直白|正式|随意|客气|温柔|耐心|幽默|具体|详细|通俗|"
+    r"口语化|严谨|专业|坦诚|实在|干脆|委婉|轻松)(?:一点|一些|些|点)?$"
 )
 _ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终|永远|一律|所有|凡是|任何时候")
 _ZH_ADVICE = re.compile(
@@ -447,6 +487,8 @@ def _zh_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     label = _ZH_RULE_LABEL.match(s)
     if label:
         return strip_particles(label["rule"]), 1
+    if _ZH_MANNER_ASK.match(s) and not _ZH_ONE_OFF.search(s):  # how to talk, no one-off object
+        return s, 1
     cond = _ZH_COND.match(s)
     if cond:
         c = cond.group("cond") or cond.group("cond2") or ""

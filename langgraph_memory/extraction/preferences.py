@@ -8,9 +8,11 @@ by **choice** ("my go-to is X", "I always go for X", "X is not my thing", "X是�
 "我是咖啡控", "还得是X"), and by **opinion or feeling** ("X is overrated", "X makes me
 happy", "X我吃不来", "X喝了睡不着", "无辣不欢").
 
-A categorical habit ("always", "every", "only", "每次", "一直") is stated, so
-``explicit``; a hedged one ("usually", "mostly", "一般", "平时") is ``inferred``, like the
-dispreferred side of a comparison. Someone else's taste ("my roommate can't stand jazz",
+A habit the user states about themselves is ``explicit`` whether it is categorical
+("always", "every", "only", "每次", "一直") or hedged ("usually", "mostly", "一般", "平时"):
+the user said it, so it rides along in the profile like any stated taste. Only the
+dispreferred side of a comparison is ``inferred`` (never said, only implied). Someone
+else's taste ("my roommate can't stand jazz",
 "我女儿喜欢猫"), a habit that ended ("I used to…", "以前…戒了"), a choice for now only
 ("tonight", "这次") and hypotheticals give none.
 
@@ -193,14 +195,40 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
         re.compile(
             r"^(?!(?:he|she|they|my (?:wife|husband|partner|friend|boss|mom|dad|kids?|son|"
             r"daughter)|"
-            r"his|her|their|it|this|that|you)\b)" + _X + r"\s+(?:bore|bores|drain|drains|stress|"
-            r"stresses|annoy|annoys|gross|grosses|exhaust|exhausts|give|gives|make|makes)\s+me\s+"
-            r"(?:out|to death|a headache|anxiety|the creeps|sick|nauseous|anxious|crazy|nuts)\b",
+            r"his|her|their|it|this|that|you)\b)" + _X + r"\s+(?:"
+            # a verb of feeling that is bad on its own: "X bores me", "X bugs me"
+            r"(?:bore|annoy|irritate|bug|disgust|frustrate|exhaust|drain|repel|sicken|depress|"
+            r"nauseate|infuriate)s?\s+me\b|"
+            # one whose complement makes it bad: "X drives me nuts", "X gets on my nerves"
+            r"(?:drain|stress|gross|exhaust|give|make|drive|freak|put|turn|get|wear)s?\s+me\s+"
+            r"(?:out|off|down|to death|a headache|anxiety|the creeps|sick|nauseous|anxious|crazy|"
+            r"nuts|mad|insane|bonkers|up the wall|round the bend)\b|"
+            r"gets?\s+on\s+my\s+nerves\b)",
             re.I,
         ),
         -1,
     ),
-    (re.compile(r"^" + _X + r"\s+(?:for me|it is|all day|or bust)\b", re.I), 1),
+    (
+        re.compile(
+            r"^(?!.*\b(?:isn't|is not|aren't|are not|not|never|no)\b)"
+            + _X
+            + r"\s+(?:for me|it is|all day|or bust)\b",
+            re.I,
+        ),
+        1,
+    ),
+    # what a time of the user's life is about: "My weekends are all about hiking"
+    (re.compile(r"\b(?:my\s+\w+\s+(?:is|are)|I'm|I am)\s+all about\s+" + _X + _END, re.I), 1),
+    (
+        re.compile(
+            r"\bI\s+(?!(?:can't|cannot|couldn't|won't|didn't|can|could)\b)(?:\w+\s+)?"
+            r"(?:stay away from|steer clear of|avoid|skip|pass on)\s+" + _X + _END,
+            re.I,
+        ),
+        -1,
+    ),
+    # "Dark chocolate, the darker the better": more of it is better
+    (re.compile(r"^" + _X + r",\s+the\s+\w+(?:er|more)\s+the\s+better\b", re.I), 1),
     (
         re.compile(
             r"\bI(?:'m| am)\s+(?:really\s+|just\s+)?not\s+(?:really\s+)?(?:much of\s+)?an?\s+"
@@ -264,9 +292,12 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     (
         re.compile(
             r"(?:^|\bbut\s+|,\s*)" + _X + r"\s+(?:is|are|has always been|have always been)\s+"
-            r"(?:totally\s+|definitely\s+|really\s+)?my\s+(?:go-to|go to|usual|default|thing|jam|"
+            r"(?:totally\s+|definitely\s+|really\s+)?(?:my|our)\s+(?:(?:all-time|absolute|"
+            r"very|real|true)\s+)?(?:go-to|go to|usual|default|thing|jam|"
             r"favou?rite|top pick|first choice|comfort food|guilty pleasure|weakness|staple|"
-            r"cup of tea|kind of thing|style)" + _END,
+            r"cup of tea|kind of thing|style)"
+            # what it is a favourite of: "my favourite thing to eat", "my go-to drink"
+            r"(?:\s+(?!(?:but|and|so|because)\b)[\w'-]+){0,4}?" + _END,
             re.I,
         ),
         1,
@@ -290,8 +321,10 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            r"\bI(?:'m| am)\s+(?:(?:really|totally|kind of|kinda|so|pretty|quite|very|super|"
-            r"a bit|absolutely|just)\s+)?(?:obsessed with|crazy about|mad about|hooked on|"
+            r"\bI(?:'m| am|'ve been| have been|\s+was always|'ve always been| have always been)\s+"
+            r"(?:(?:really|totally|kind of|kinda|so|pretty|quite|very|super|"
+            r"a bit|absolutely|just|lately|recently|big)\s+)?(?:obsessed with|crazy about|"
+            r"mad about|hooked on|"
             r"addicted to|partial to|big on|keen on|passionate about|nuts about|all about|"
             r"a sucker for|a huge fan of|team|(?:a\s+)?(?:total|huge|big|real|complete)\s+"
             r"(?:sucker|fan|lover)\s+(?:for|of)|(?:much\s+|way\s+|a lot\s+)?more into|"
@@ -466,13 +499,49 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     ),
     (
         re.compile(
-            r"^(?:我)?(?P<x>[^，,。我你他她]{1,6}?)(?:我|的话)?(?:是|真的|实在|完全|一般|基本上?|"
-            r"都|也|就|从来)*"
+            r"^(?:我)?(?P<x>[^，,。我你他她]{1,6}?)(?:我|的话)?(?:是|真的|真|实在|完全|一般|基本上?|"
+            r"都|也|就|从来|确实|根本|压根|一点都|一口都|一点也|一口也)*"
             r"(?:不行|不碰|碰都不碰|吃不来|喝不来|吃不了|喝不了|受不了|不感冒|无感|不太行|吃不惯|"
             r"喝不惯|用不惯|"
             r"待不惯|住不惯|看不惯|听不惯|没兴趣|不来电|就算了|免了|(?:喝|吃|用|"
             r"坐)了(?:就)?(?:睡不着|心慌|头疼|头晕|"
-            r"胃疼|肚子疼|拉肚子|难受|不舒服|过敏))" + _ZEND
+            r"胃疼|肚子疼|拉肚子|难受|不舒服|过敏))(?:的)?" + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    # a fan of it: "我是铁杆的湖人球迷", "我是资深猫奴", "我是周杰伦的粉丝"
+    (
+        re.compile(
+            r"我(?:是|算是)(?:个|一个|一名)?(?:铁杆|忠实|死忠|资深|骨灰级|狂热)?(?:的)?"
+            r"(?P<x>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:的)?(?:球迷|粉丝|歌迷|影迷|书迷|迷|粉|控|党|"
+            r"爱好者|发烧友)" + _ZEND
+        ),
+        1,
+        False,
+    ),
+    # interest: "我对科幻片没什么兴趣", "我对摄影特别感兴趣"
+    (
+        re.compile(
+            r"我对(?P<x>[^，,。！!？?]{1,10}?)(?:一直|从来|真的|实在)?(?:没(?:什么|啥|多大)?兴趣|"
+            r"不(?:太|怎么|是很)?感兴趣|提不起(?:兴趣|劲)|无感)" + _ZEND
+        ),
+        -1,
+        False,
+    ),
+    (
+        re.compile(
+            r"我对(?P<x>[^，,。！!？?]{1,10}?)(?:一直|特别|非常|很|超|挺|真的|最)(?:感兴趣|着迷|上头)"
+            + _ZEND
+        ),
+        1,
+        False,
+    ),
+    # what the user fears or cannot bear, said of the user: "我很怕冷", "我特别怕吵"
+    (
+        re.compile(
+            r"^我(?:这人)?(?:很|特别|超|最|比较|有点|非常)?怕(?![他她你我它别大家人])(?P<x>[\u4e00-\u9fff]{1,4})"
+            + _ZEND
         ),
         -1,
         False,
@@ -551,6 +620,15 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
         False,
     ),
     (re.compile(r"我的(?:首选|最爱|心头好|必点|标配)(?:一直)?是" + _ZX + _ZEND), 1, False),
+    # "羽毛球是我最喜欢的运动", "芒果是我最爱吃的水果": the thing first, then what it is
+    (
+        re.compile(
+            _ZX + r"(?:一直|就)?是我(?:最|最最|特别|超级)(?:喜欢|爱|钟爱|偏爱|中意)(?:的|"
+            r"[\u4e00-\u9fff]{1,2}的)[\u4e00-\u9fff]{0,6}" + _ZEND
+        ),
+        1,
+        False,
+    ),
     (
         re.compile(
             r"我(?:一般|通常|每次|总是|平时|基本|基本上|一向|向来)?(?:都)?只(?:喝|吃|用|穿|看|听|"
@@ -691,9 +769,6 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     ),
 ]
 
-#: The habits come last in each list (their preferences are ``inferred``).
-_EN_HABITS_FROM = len(_EN_PREFS) - 5
-_ZH_HABITS_FROM = len(_ZH_PREFS) - 3
 
 #: Words a liked thing never starts with: pronouns, fillers, conjunctions, verbs' helpers.
 _EN_NOT_THING = re.compile(
@@ -738,7 +813,8 @@ def _split_other(value: str, lang: str) -> str:
 # -- habits and choices said in any words -----------------------------------------------------
 #: A categorical frequency: the habit is stated, not guessed.
 _EN_ALWAYS = re.compile(
-    r"\b(?:always|every\s+(?:single\s+)?\w+|each\s+\w+|never|only|religiously|without fail|"
+    r"\b(?:always|every\s+(?:single\s+)?\w+|each\s+\w+|whenever|never|only|religiously|"
+    r"without fail|"
     r"as usual|as always|like always|I always do|all the time|daily|nightly|"
     r"for (?:\d+|many|several|ten|twenty) (?:years|decades)|rain or shine|can't live without|"
     r"(?:once|twice|three times|four times|five times|\d+ times|\w+ times) (?:a|per|every) "
@@ -812,7 +888,7 @@ def _en_habit(clause: str) -> list[tuple[str, int, str]]:
             s,
         )  # "Cold showers every morning, can't live without them"
         if nominal and _thing(nominal["x"], strict=True) and not re.search(r"ing\b", nominal["x"]):
-            return [(tidy_value(nominal["x"], "en"), 1, "explicit" if explicit else "inferred")]
+            return [(tidy_value(nominal["x"], "en"), 1, "explicit")]
         return []
     verb = m["verb"]
     if _EN_NOT_HABIT.fullmatch(verb.split()[0]):
@@ -827,7 +903,7 @@ def _en_habit(clause: str) -> list[tuple[str, int, str]]:
         x = verb.split()[0]
     neg = re.search(r"\b(?:never|rarely|seldom|hardly)\b", s[m.start() : m.start("verb")], re.I)
     polarity = -1 if neg else 1
-    return [(tidy_value(x, "en"), polarity, "explicit" if explicit else "inferred")]
+    return [(tidy_value(x, "en"), polarity, "explicit")]
 
 
 _ZH_FREQ = (
@@ -897,6 +973,10 @@ def _zh_habit(clause: str) -> list[tuple[str, int, str]]:
     return out
 
 
+#: A hypothetical or a time that is over: no taste now ("以前…", "之前一直…后来换了").
+_ZH_NOT_NOW = r"如果|要是|假如|以前|过去|曾经|小时候|之前|原来|以往|那时候|后来(?:换|改|不)"
+
+
 def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
     m = _ZH_HABIT.search(s)
     if m is None or not re.search(_ZH_FREQ, s):
@@ -909,7 +989,7 @@ def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
         else s[: m.start("verb")]
     ):
         return []  # someone else's habit
-    source = "explicit" if _ZH_ALWAYS.search(s) else "inferred"
+    source = "explicit"  # a habit the user states, hedged or not
     polarity = -1 if re.search(r"(?:不|从不|很少|没)\S?$", s[: m.start("verb")]) else 1
     x = strip_particles(
         re.sub(r"(?:比较多|最多|居多|多一些|多一点|比较多一些)$", "", m["x"].strip())
@@ -931,8 +1011,8 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     Example:
         >>> preferences_of("Every morning I have a flat white.")  # a categorical habit: stated
         [('have a flat white', 1, 'explicit')]
-        >>> preferences_of("Mostly I listen to 90s hip hop while coding.")  # a hedged one: guessed
-        [('90s hip hop', 1, 'inferred')]
+        >>> preferences_of("Mostly I listen to 90s hip hop while coding.")  # hedged, still said
+        [('90s hip hop', 1, 'explicit')]
         >>> preferences_of("Spicy food is not my thing.")
         [('Spicy food', -1, 'explicit')]
         >>> preferences_of("比起米饭，我更喜欢面条。")
@@ -952,17 +1032,16 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             or reported_zh(s)
         ):
             return []
-        if re.search(r"如果|要是|假如|以前|过去|曾经|小时候", s):
+        if re.search(_ZH_NOT_NOW, s):
             return []
-        for i, (pattern, pol, other) in enumerate(_ZH_PREFS):
+        for pattern, pol, other in _ZH_PREFS:
             m = pattern.search(s)
             if m is None:
                 continue
             x = tidy_value(m.group("x") or m.groupdict().get("x2") or "", "zh")
             if not x or re.fullmatch(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个", x):
                 continue
-            habit = i >= _ZH_HABITS_FROM and not _ZH_ALWAYS.search(s)
-            out = [(x, pol, "inferred" if habit else "explicit")]
+            out = [(x, pol, "explicit")]  # stated by the user, hedged or not
             if other and m.group("y"):
                 y = tidy_value(m.group("y"), "zh")
                 if y:
@@ -993,8 +1072,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             re.I,
         ):
             continue
-        habit = i >= _EN_HABITS_FROM and not _EN_ALWAYS.search(s)
-        out = [(x, pol, "inferred" if habit else "explicit")]
+        out = [(x, pol, "explicit")]  # stated by the user, hedged or not
         if "y" in m.re.groupindex and m.group("y"):
             y = tidy_value(m.group("y"), "en")
             y = re.sub(r"^(?:the|a|an|some|my)\s+", "", y, flags=re.I)

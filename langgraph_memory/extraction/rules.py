@@ -197,7 +197,7 @@ RULES: list[Rule] = [
         "preference",
         rf"\bI\s+(?:usually|often|always|normally|typically|tend to|mostly|generally)\s+"
         rf"(?P<v>{_HABIT_EN}[^.!?;,\n]{{0,60}}?)(?=\s*$|\s*[.!?;,\n]|\s+(?:but|because)\b)",
-        source="inferred",
+        # a habit the user states is said, hedged or not: explicit
     ),
     # --- standing instructions (English) ----------------------------------------------------
     _en(
@@ -369,7 +369,7 @@ RULES: list[Rule] = [
         "preference",
         rf"我(?:平时|通常|经常|一般|总是|常常|每天都?)(?P<v>{_HABIT_ZH}[^，,。.!！?？;；\n]{{1,30}}?)"
         r"(?=\s*$|[，,。.!！?？;；\n]|但|不过)",
-        source="inferred",
+        # a habit the user states is said, hedged or not: explicit
     ),
     # --- standing instructions (Chinese) ----------------------------------------------------
     _zh(

@@ -145,6 +145,21 @@ def _kind_of(word: str, table: list[tuple[str, str]]) -> str | None:
     return None
 
 
+#: Events named only by their kind ("the appointment"): the sentence may say which.
+_GENERIC_EVENTS = frozenset({"appointment", "meeting"})
+
+
+def _event_of(named: str, text: str) -> str | None:
+    """The event a date belongs to: the one ``named`` beside the date, unless that is a
+    mere "appointment" and the sentence says which ("Dentist called, the appointment is
+    now…": the dentist), so one event keeps one key however it is said."""
+    event = _kind_of(named, _EVENTS)
+    in_text = _kind_of(text, _EVENTS)
+    if event is None or (event in _GENERIC_EVENTS and in_text is not None):
+        return in_text
+    return event
+
+
 # -- English ------------------------------------------------------------------------------------
 _CAP = r"(?P<v>[A-Z][\w&.'-]*(?:\s+(?:[A-Z][\w&.'-]*|de|da|do|of))*)"
 _EN_CITY = [
@@ -159,6 +174,8 @@ _EN_CITY = [
     rf"\b(?i:lease on|signed for|rented|bought|renting)\s+(?i:a|an|the|our|my)\s+"
     rf"(?i:apartment|flat|place|house|condo|room|studio)\s+(?i:in)\s+{_CAP}",
     rf"\b(?i:home in|now in|living in|life in)\s+{_CAP}",
+    # a home named by its city: "the last boxes in our Glasgow flat"
+    rf"\b(?i:our|my)\s+(?i:new\s+)?{_CAP}\s+(?i:flat|apartment|place|house|home|condo|studio)\b",
     rf"\b(?i:back in)\s+{_CAP}(?=[^.!?]{{0,60}}\b(?i:home|for good|moved|settled|now)\b)",
     rf"\b(?i:in)\s+{_CAP}\s+(?i:now|these days|for good)\b",
 ]
@@ -173,13 +190,23 @@ _EN_EMPLOYER = [
     rf"team|"
     r"colleagues|coworkers|perk)\b)",
 ]
+#: Talk of a job, and "now at X": together, where the user works now.
+_EN_WORK_TALK = re.compile(
+    r"\b(?:jobs?|work(?:ing)?|employer|company|firm|role|position|hired|joined|switched|"
+    r"offer|colleagues|office|team)\b",
+    re.I,
+)
+_EN_NOW_AT = (
+    rf"\b(?:(?i:currently|now|these days|nowadays)|I'm|I am|I'm now|I am now)\s+(?i:at|with)\s+"
+    rf"{_CAP}"
+)
 _EN_FREELANCE = re.compile(
     r"\bI(?:'m| am)\s+(?:now\s+)?(?P<v>freelance|self-employed|a freelancer|unemployed)\b", re.I
 )
 _EN_JOB = [
     r"\b(?:now that|since)\s+I(?:'m| am)\s+an?\s+(?P<v>[\w -]{3,40}?)(?=\s+(?:at|in|for|with)\b|"
     r"[,.;!]|$)",
-    r"\bI(?:'m| am)\s+(?:now\s+)?an?\s+(?P<v>(?:[\w-]+\s+){0,3}(?:teacher|developer|engineer|"
+    r"\bI(?:'m| am)\s+(?:now\s+)?(?:an?\s+)?(?P<v>(?:[\w-]+\s+){0,3}(?:teacher|developer|engineer|"
     r"designer|"
     r"analyst|manager|nurse|doctor|lawyer|accountant|consultant|scientist|researcher|writer|"
     r"student|intern|architect|chef|pharmacist|professor|lead|director|programmer|"
@@ -209,6 +236,9 @@ _EN_MANAGER = [
     r"director),?\s+"
     r"(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
     r"\b[Mm]y\s+(?:manager|boss|supervisor|team lead)\s+(?P<v>[A-Z][\w'-]+)",
+    # who runs the user's group: "Daniel is running our group now"
+    r"\b(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:is\s+(?:now\s+)?(?:running|leading|heading)|"
+    r"runs|leads|heads|took over)\s+(?:our|my)\s+(?:group|team|department|squad|unit|org)\b",
 ]
 _EN_ROLE = [
     r"\b[Mm]y\s+(?P<v>[\w -]{2,20}?)'s\s+name\s+is\s+(?P<who>[A-Z][\w'-]+)",
@@ -247,11 +277,17 @@ _EN_COUNT = [
     rf"\b(?:is|are|at|up to|now)\s+(?:at\s+)?(?P<v>{_NUM_EN})\s+(?:now|total|in total)\b",
     rf"\b(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)\s+(?:now|in total|total|altogether)\b",
     rf"\b(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)\s+on my\b",
+    # how many so far: "I've done five so far", "finished my sixth marathon"
+    rf"\b(?:done|run|read|finished|completed|visited|climbed|written)\s+(?P<v>{_NUM_EN})\s+"
+    r"(?:(?P<n>[a-z]+)\s+)?(?:so far|in total|total|already|now)\b",
+    r"\bmy\s+(?P<v>second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+    r"\d+(?:st|nd|rd|th))\s+(?P<n>[a-z]+(?:\s+[a-z]+)?)",
 ]
 _EN_DATE_SET = re.compile(
     rf"\b(?:the|my|our)?\s*(?P<e>[\w ]{{2,30}}?)\s+(?:is|was|'s)\s+(?:now\s+)?(?:on|for|"
-    rf"scheduled for|"
-    rf"set for|planned for|booked for)\s+(?P<v>{_DATE_EN})",
+    rf"scheduled for|set for|planned for|booked for)\s+(?P<v>{_DATE_EN})"
+    # "the appointment is now March 10": a bare date once "now" says it changed
+    rf"|\b(?:the|my|our)?\s*(?P<e2>[\w ]{{2,30}}?)\s+(?:is|'s)\s+now\s+(?P<v2>{_DATE_EN})",
     re.I,
 )
 _EN_DATE_MOVED = re.compile(
@@ -283,7 +319,8 @@ _EN_PLAN = [
 
 _EN_TIME_TAIL = re.compile(
     r"(?:\s+(?:last|this|next)\s+(?:week|month|year|weekend|\w+day)|\s+(?:yesterday|today|tonight|"
-    r"now|already|again|finally|at last|lol|haha)|\s+(?:last|this|next))+$",
+    r"now|already|again|finally|at last|lol|haha|these days|nowadays|currently|at the moment|"
+    r"for now)|\s+(?:last|this|next))+$",
     re.I,
 )
 
@@ -308,6 +345,8 @@ def _en(text: str) -> list[Slot]:
     ended = _EN_JOB_ENDED.search(text)
     free = _EN_FREELANCE.search(text)
     works = _last(text, _EN_EMPLOYER)  # "Last day at Shopify… I start at Stripe": the latter
+    if works is None and _EN_WORK_TALK.search(text):  # "switched jobs, currently at KPMG"
+        works = _last(text, [_EN_NOW_AT])
     if ended:
         works = None
     if works and not re.match(r"(?:I|The|My|We|Monday|Friday|Today)$", works[0]):
@@ -328,6 +367,7 @@ def _en(text: str) -> list[Slot]:
             if m["who"] not in ("I", "It", "This", "That", "He", "She", "They", "There"):
                 add(f"role of {m['who']}", m["v"], m.start("v"))
                 break
+    counts = []
     for pattern in _EN_COUNT:
         m = re.search(pattern, text, re.I)
         if m is None:
@@ -335,15 +375,19 @@ def _en(text: str) -> list[Slot]:
         noun = m.groupdict().get("n") or ""
         kind = _kind_of(noun, _COUNTED) if noun else _kind_of(text, _COUNTED)
         if kind:
-            add(f"number of {kind}", m["v"], m.start("v"))
-            break
+            counts.append((kind, m["v"], m.start("v")))
+    # a number said outright ("three cats now") beats one implied ("another kitten")
+    counts.sort(key=lambda c: not re.fullmatch(_NUM_EN, c[1], re.I))
+    if counts:
+        add(f"number of {counts[0][0]}", counts[0][1], counts[0][2])
     for rx in (_EN_DATE_MOVED, _EN_DATE_SET, _EN_DATE_NOW):
         m = rx.search(text)
         if m is None:
             continue
-        event = _kind_of(m["e"] or "", _EVENTS) or _kind_of(text, _EVENTS)
+        at, named = ("v", m["e"]) if m["v"] else ("v2", m["e2"])  # the "is now <date>" form
+        event = _event_of(named or "", text)
         if event:
-            add(f"date of {event}", m["v"], m.start("v"))
+            add(f"date of {event}", m[at], m.start(at))
             break
     plan = _first(text, _EN_PLAN, flags=re.I)
     if plan:
@@ -385,16 +429,20 @@ _ZH_EMPLOYER = [
     r"(?:入职|加入|跳槽到|跳到|去了|"
     r"进了)(?:了)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦|工作|上班)",
     r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)",
-    r"我(?:现在|目前)?在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:工作|上班|任职|实习)",
+    r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今))在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+    r"(?:工作|上班|任职|实习|做(?=[\u4e00-\u9fff]{2}))",
 ]
 _ZH_JOB = [
     r"我(?:现在)?是(?:一名|一个|个)?(?P<v>(?:初级|中级|高级|资深|首席)?[\u4e00-\u9fff]{0,4}(?:开发|"
     r"工程师|程序员|"
     r"老师|教师|设计师|产品经理|运营|会计|医生|护士|律师|分析师|研究员|经理|总监|实习生|学生))",
-    r"(?:升|升到|升为|升成|当上了?|转成|转为|晋升为?)(?!职|级|值)(?P<v>(?:初级|中级|高级|资深|"
+    r"(?:升|升到|升为|升成|当上了?|转成|转为|晋升为?|评上了?|被评为|考上了?|转正为?)(?!职|级|值)(?P<v>(?:初级|中级|高级|资深|"
     r"首席)?[\u4e00-\u9fff]{1,6}?)"
     r"(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:转行|改行)(?:去)?(?:做|当|成了?|干)(?P<v>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|啦)",
+    # "现在做自由撰稿人", "目前当产品经理": what names a trade (…人, …师, …员)
+    r"(?:现在|目前|如今)(?:在)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|工|人|练|司机|"
+    r"经理|总监|老师|医生|护士|运营|开发|销售|会计|律师|博主|主播|自由职业))(?=[，,。！!；;\s]|$|了|啦)",
 ]
 _ZH_ROLE = [
     r"(?P<who>[\u4e00-\u9fff]{2,3}?)(?:升职|升了|调岗|换岗|转岗)[^。]{0,6}?(?:现在|已经)?(?:是|"
@@ -403,7 +451,8 @@ _ZH_ROLE = [
     r"(?P<who>[\u4e00-\u9fff]{2,3}?)是我的?(?P<v>[\u4e00-\u9fff]{1,4}?)(?=[，,。！!；;\s]|$|了|啦)",
 ]
 _ZH_MANAGER = [
-    r"我(?:的)?(?:新)?(?:领导|上级|老板|经理|主管|组长|上司|leader)(?:现在)?(?:是|叫|"
+    r"我们?(?:的)?(?:新|直属|顶头|直接|现在的|新的)?(?:领导|上级|老板|经理|主管|组长|上司|leader)"
+    r"(?:现在)?(?:是|叫|"
     r"换成了?)(?P<v>[\u4e00-\u9fff]{1,4}?)"
     r"(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:现在)?我?归(?P<v>[\u4e00-\u9fff]{1,4}?)管",
@@ -439,6 +488,10 @@ _ZH_PLAN = [
 ]
 
 
+#: What no place name holds: a pronoun, a demonstrative, a measure ("回一下这条").
+_NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
+
+
 def _zh(text: str) -> list[Slot]:
     out: list[Slot] = []
 
@@ -454,7 +507,7 @@ def _zh(text: str) -> list[Slot]:
 
     city = _last(text, _ZH_CITY)
     places = {name for _, name, kind in find_entities(text) if kind == "place"}
-    if city and not re.search(r"^(?:这|那|哪|家|公司|单位|学校)", city[0]):
+    if city and not _NO_PLACE.search(city[0]):
         add("location", city[0], city[1])
     home = re.search(r"我们?家?(?:在|住)(?P<v>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!；;\s]|$)", text)
     if not city and home and home["v"] in places:
@@ -472,7 +525,7 @@ def _zh(text: str) -> list[Slot]:
     elif work and not re.match(r"^(?:我|你|他|她|这|那|家里|公司)", work[0]):
         add("employer", work[0], work[1])
     job = _last(text, _ZH_JOB)
-    if job:
+    if job and len(job[0]) >= 2:  # "升走了": no trade in one character
         add("occupation", job[0], job[1])
     boss = _last(text, _ZH_MANAGER)
     if boss:
@@ -501,8 +554,7 @@ def _zh(text: str) -> list[Slot]:
         if m is None:
             continue
         value = m["v"] or m.groupdict().get("v2") or ""
-        event = _kind_of((m["e"] or "") + (m.groupdict().get("e2") or ""), _EVENTS)
-        event = event or _kind_of(text, _EVENTS)
+        event = _event_of((m["e"] or "") + (m.groupdict().get("e2") or ""), text)
         if event and value:
             add(f"date of {event}", value, text.find(value))
             break

@@ -110,6 +110,26 @@ def test_instruction_of_on_its_own() -> None:
         ("黑色运动鞋我每年都买同一款。", "黑色运动鞋", 1),
         ("甜的我吃不来。", "甜的", -1),
         ("我对海鲜不太感冒。", "海鲜", -1),
+        ("Ramen is my all-time favourite thing to cook.", "Ramen", 1),  # what it is a favourite of
+        ("Whenever I fly, I book an aisle seat.", "aisle seat", 1),  # "whenever": a habit
+        ("篮球是我最喜欢的运动。", "篮球", 1),  # the thing first, then what it is
+        ("榴莲是我最爱吃的水果。", "榴莲", 1),
+        ("Board meetings bore me.", "Board meetings", -1),  # a verb of feeling, the user its object
+        ("Open-plan offices drive me up the wall.", "Open-plan offices", -1),
+        ("Slow walkers get on my nerves.", "Slow walkers", -1),
+        ("I've been hooked on sourdough baking.", "sourdough baking", 1),
+        ("Espresso, the stronger the better.", "Espresso", 1),
+        ("Techno isn't really for me.", "Techno", -1),  # "for me", negated
+        ("I'm big into chess.", "chess", 1),
+        ("My evenings are all about crosswords.", "crosswords", 1),
+        ("I usually steer clear of energy drinks.", "energy drinks", -1),
+        ("Okra feels slimy to me, I avoid it.", "Okra", -1),  # "it": the clause before
+        ("I'm sensitive to caffeine, so I stay away from it.", "caffeine", -1),
+        ("甜口的我真吃不了。", "甜口的", -1),
+        ("我是铁杆的曼联球迷。", "曼联", 1),  # a fan of it
+        ("我对网游没什么兴趣。", "网游", -1),
+        ("我对天文特别感兴趣。", "天文", 1),
+        ("我特别怕热。", "热", -1),
     ],
 )
 def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> None:
@@ -128,15 +148,31 @@ def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> N
         "我以前每天喝三杯咖啡，去年戒了。",
         "我们绝对不会支持平板，只做手机。",
         "这个适不适合回调处理器？",
+        "If I had more time, I'd bake bread every weekend.",  # an unreal world, every clause
+        "要是我中了彩票，我天天坐头等舱。",
+        "假如有一天退休了，我每天都去钓鱼。",
+        "My neighbour bores me.",  # a person, not a taste
+        "我之前一直用安卓，后来换了苹果。",  # a habit that ended
+        "If I ever open a bakery, I'll only bake rye.",  # a future in an unreal world
+        "我怕他不高兴。",  # a fear about someone else, no taste
+        "My sister adores it, I avoid it.",  # "it" names nothing plain
+        "I can't avoid rush hour.",
+        "I was a big energy-drink guy until last year.",  # a liking that is over
+        "以前我特别爱喝奶茶，现在戒了。",
+        "Yeah, because I just adore filling in forms.",  # sarcasm
+        "Sure, I love waiting on hold 😒",
     ],
 )
 def test_look_alikes_make_no_preference(text: str) -> None:
     assert "preference" not in kinds(text)
 
 
-def test_habits_are_stated_or_guessed_by_their_frequency() -> None:
+def test_habits_the_user_states_are_explicit_hedged_or_not() -> None:
     assert preferences_of("Every morning I have a flat white.")[0][2] == "explicit"
-    assert preferences_of("Mostly I listen to 90s hip hop while coding.")[0][2] == "inferred"
+    assert preferences_of("Mostly I listen to 90s hip hop while coding.")[0][2] == "explicit"
+    assert preferences_of("出差我一般住全季。") == [("住全季", 1, "explicit")]
+    # only the side a comparison implies is guessed
+    assert preferences_of("I'd take tea over coffee.")[1] == ("coffee", -1, "inferred")
 
 
 def test_code_and_material_make_no_belief() -> None:
@@ -169,10 +205,73 @@ def test_a_chinese_value_keeps_no_particle() -> None:
         ("王总退休了，新来的领导姓陈。", "manager", "陈"),
         ("又领养了一只狗，现在两只了。", "number of dogs", "两只"),
         ("婚礼推迟到十月了。", "date of wedding", "十月"),
+        ("Spent the weekend painting our Lisbon flat.", "location", "Lisbon"),  # a home by city
+        ("Changed jobs, currently at Atlassian.", "employer", "Atlassian"),  # "now at", job talk
+        ("Ines is leading my team now.", "manager", "Ines"),  # who runs the user's team
+        ("Rescued one more cat, four cats in total.", "number of cats", "four"),  # said outright
+        ("Got promoted, I'm staff engineer now.", "occupation", "staff engineer"),  # no article
+        ("I'm based in Oslo these days.", "location", "Oslo"),  # no time words in the value
+        ("The vet called: the appointment is now May 9.", "date of appointment", "May 9"),
+        ("Dentist's office rang, the appointment is now June 2.", "date of dentist", "June 2"),
+        ("我的顶头上司换成了赵姐。", "manager", "赵姐"),  # a modifier before the role
+        ("去年评上了高级工程师。", "occupation", "高级工程师"),
+        ("I'm at Airbus working on wings.", "employer", "Airbus"),  # "I'm at X" in job talk
+        ("Wrapped up my fourth half marathon today.", "number of marathons", "fourth"),  # ordinal
+        ("I've finished nine books so far this year.", "number of books", "nine"),
+        ("我在拼多多做采购。", "employer", "拼多多"),
+        ("上个月离职了，现在在网易上班。", "employer", "网易"),  # the time word is no person
+        ("不干了，现在做健身教练。", "occupation", "健身教练"),
+        ("我们组长是阿杰。", "manager", "阿杰"),
     ],
 )
 def test_a_slot_said_in_passing(text: str, key: str, value: str) -> None:
     assert (key, value) in [(k, v) for k, v, _ in slots_of(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("I'd prefer you to leave out the caveats.", "leave out the caveats"),  # "I'd" + modal
+        ("我的回复里不要出现繁体字。", "出现繁体字"),  # the replies to the user
+        ("你说话委婉一点。", "委婉"),  # how to talk, asked of the assistant
+        ("回答简洁些。", "简洁"),
+        ("It would help if you always included a TL;DR.", "include a TL;DR"),  # tense of "if you"
+        ("You don't need to repeat my question every time.", "repeat my question"),
+        ("Let's keep every query in SQL.", "SQL"),
+        ("Be brutally honest about my drafts.", "honest"),
+        ("Temperatures should always be in Celsius.", "Celsius"),  # a noun of the replies
+        ("Talk to me like a colleague.", "like a colleague"),
+        ("不要动不动就道歉。", "道歉"),  # "动不动" is no question
+        ("别再推荐健身房了。", "推荐健身房"),  # an imperative names no one who said it
+        ("不许编造数据。", "编造数据"),
+        ("说话别那么客气。", "客气"),  # a topic, then the prohibition for it
+    ],
+)
+def test_more_instruction_forms(text: str, part: str) -> None:
+    got = instruction_of(text)
+    assert got is not None and part in got[0], got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这次回答简洁些。",
+        "他说话直接一点。",
+        "用德语回一下这条。",
+        "For this reply only, drop the intro.",
+        "The prices should drop soon.",  # a forecast
+        "Let's meet tomorrow.",
+        "You don't need to book anything today.",
+    ],
+)
+def test_manner_for_once_or_of_others_is_no_instruction(text: str) -> None:
+    assert "instruction" not in kinds(text)
+    assert [k for k, _, _ in slots_of(text)] == []  # "回一下这条" names no city
+
+
+def test_a_lasting_dislike_is_no_ended_liking() -> None:
+    found = [(a.value, a.polarity) for a in extract_atoms("I don't eat meat anymore.")]
+    assert ("meat", -1) in found or any("meat" in v and p == -1 for v, p in found), found
 
 
 @pytest.mark.parametrize(
@@ -181,6 +280,9 @@ def test_a_slot_said_in_passing(text: str, key: str, value: str) -> None:
         "Where do I work now?",
         "Could you review my plan to compact small files?",
         "同学的论文截止日期推到了九月。",
+        "小赵升走了。",  # "升走": no trade
+        "现在做饭呢。",  # no trade named
+        "I'm at the gym, working out.",
     ],
 )
 def test_questions_and_others_things_fill_no_slot(text: str) -> None:
@@ -208,6 +310,15 @@ def mm():
         (
             ["我领导是张姐，人挺好的。", "一升等于多少毫升？", "张姐调走了，现在我归李总管。"],
             "我现在的上级是谁？", "张姐", "李总", "此前：张姐",
+        ),
+        (
+            ["我在新加坡工作。", "一升等于多少毫升？", "搬回吉隆坡以后，通勤短多了。"],
+            "我住在哪座城市？", "新加坡", "吉隆坡", "此前：新加坡",  # a city is no employer
+        ),
+        (
+            ["We have two cats.", "Any tips for a squeaky door?",
+             "We took in another kitten, so that's three cats now."],
+            "How many cats do I have?", "two", "three", "earlier: two",
         ),
     ],
 )  # fmt: skip

@@ -357,7 +357,9 @@ def test_explicit_and_inferred_confidence() -> None:
         )
     )
     (habit,) = [a for a in extract_atoms("I usually drink green tea.") if a.kind == "preference"]
-    assert (habit.source, habit.confidence) == ("inferred", 0.6)
+    assert (habit.source, habit.confidence) == ("explicit", 1.0)  # the user said it
+    (hedge,) = [a for a in extract_atoms("I think I like jazz.") if a.kind == "preference"]
+    assert (hedge.source, hedge.confidence) == ("inferred", 0.6)
 
 
 def test_scopes_en_and_zh() -> None:
