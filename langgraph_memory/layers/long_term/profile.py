@@ -14,6 +14,7 @@ This module holds the data and the rules and does no I/O; the store is
 
 Example:
     >>> from datetime import datetime, timezone
+from functools import lru_cache
     >>> t = datetime(2024, 5, 1, tzinfo=timezone.utc)
     >>> tea = ProfileEntry("p1", "u1", "drink", "tea over coffee", source="explicit",
     ...                    confidence=1.0, polarity="positive", created_at=t, updated_at=t)
@@ -39,6 +40,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from langgraph_memory.core.records import from_data
@@ -93,7 +95,17 @@ def normalize_key(key: str) -> str:
         >>> normalize_key("  Lives in ")
         'lives_in'
     """
+    if type(key) is str:  # remembered: a fact's timeline compares every stored fact's key
+        return _normalized_key(key)
+    return _normalize_key(key)
+
+
+def _normalize_key(key: str) -> str:
     return _SEP_RE.sub("_", check_id(key, "key").strip().casefold())
+
+
+#: Keys seen lately in canonical form (an invalid key raises every time: errors are not kept).
+_normalized_key = lru_cache(maxsize=8192)(_normalize_key)
 
 
 def render_value(value: Any) -> str:
