@@ -441,7 +441,9 @@ _ZH_COUNT = [
     rf"种了)?(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{0,3}})",
     rf"(?:养了|有|种了|生了|读了|看了|"
     rf"买了)(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{1,3}})",
-    rf"(?P<v>第{_NUM_ZH}[只个盆本辆条位名棵]?)(?P<n>[\u4e00-\u9fff]{{1,3}})",
+    # "第三个孩子", not "第4次" (the fourth time: a count of nothing the user has)
+    rf"(?P<v>第{_NUM_ZH}(?![0-9一二两三四五六七八九十百]*[次遍回趟])[只个盆本辆条位名棵]?)"
+    rf"(?P<n>[\u4e00-\u9fff]{{1,3}})",
     r"(?P<v>老[二三四五六])(?:出生|来了|生了|落地)",
 ]
 _ZH_DATE_MOVED = re.compile(

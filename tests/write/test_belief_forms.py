@@ -168,6 +168,7 @@ def test_a_chinese_value_keeps_no_particle() -> None:
         ("今天领了华为的工牌，正式入职啦。", "employer", "华为"),
         ("王总退休了，新来的领导姓陈。", "manager", "陈"),
         ("又领养了一只狗，现在两只了。", "number of dogs", "两只"),
+        ("第三个孩子出生了！", "number of children", "第三个"),
         ("婚礼推迟到十月了。", "date of wedding", "十月"),
     ],
 )
@@ -181,6 +182,10 @@ def test_a_slot_said_in_passing(text: str, key: str, value: str) -> None:
         "Where do I work now?",
         "Could you review my plan to compact small files?",
         "同学的论文截止日期推到了九月。",
+        # "the 4th / 13th / 36th time": no count (it was read as a count of plants, from 花生)
+        "我对花生过敏，第4次提到。",
+        "我对花生过敏，第十三次提到。",
+        "花生我已经说了第36遍了。",
     ],
 )
 def test_questions_and_others_things_fill_no_slot(text: str) -> None:
