@@ -105,11 +105,17 @@ ZH_HYPOTHETICAL = re.compile(
 )
 
 
+_ZH_QUESTION_END = re.compile(r"(?:吗|呢|么)[。.!！]?$")
+_ZH_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")  # 适不适合, 要不要, 有没有
+
+
 def is_question(clause: str) -> bool:
     s = clause.rstrip()
-    if s.endswith(("?", "？")) or re.search(r"(?:吗|呢|么)[。.!！]?$", s):
+    if s.endswith(("?", "？")):
         return True
-    return bool(re.search(r"([\u4e00-\u9fff])[不没]\1", s))  # 适不适合, 要不要, 有没有
+    if s.isascii():  # the Chinese forms below need Chinese characters
+        return False
+    return bool(_ZH_QUESTION_END.search(s) or _ZH_A_NOT_A.search(s))
 
 
 _ZH_SAID_BY = re.compile(

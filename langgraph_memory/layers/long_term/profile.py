@@ -14,7 +14,6 @@ This module holds the data and the rules and does no I/O; the store is
 
 Example:
     >>> from datetime import datetime, timezone
-from functools import lru_cache
     >>> t = datetime(2024, 5, 1, tzinfo=timezone.utc)
     >>> tea = ProfileEntry("p1", "u1", "drink", "tea over coffee", source="explicit",
     ...                    confidence=1.0, polarity="positive", created_at=t, updated_at=t)
