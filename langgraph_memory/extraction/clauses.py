@@ -105,12 +105,18 @@ ZH_HYPOTHETICAL = re.compile(
 )
 
 
+_ZH_QUESTION_END = re.compile(r"(?:吗|呢|么)[。.!！]?$")
+#: 适不适合, 要不要, 有没有; not the idiom "动不动就"
+_ZH_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1(?!就)")
+
+
 def is_question(clause: str) -> bool:
     s = clause.rstrip()
-    if s.endswith(("?", "？")) or re.search(r"(?:吗|呢|么)[。.!！]?$", s):
+    if s.endswith(("?", "？")):
         return True
-    # 适不适合, 要不要, 有没有; not the idiom "动不动就"
-    return bool(re.search(r"([\u4e00-\u9fff])[不没]\1(?!就)", s))
+    if s.isascii():  # the Chinese forms below need Chinese characters
+        return False
+    return bool(_ZH_QUESTION_END.search(s) or _ZH_A_NOT_A.search(s))
 
 
 _ZH_SAID_BY = re.compile(

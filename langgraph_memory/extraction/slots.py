@@ -138,9 +138,22 @@ _DATE_ZH = (
 )
 
 
-def _kind_of(word: str, table: list[tuple[str, str]]) -> str | None:
+def _compiled(patterns: list[str], flags: int = 0) -> list[re.Pattern[str]]:
+    """The patterns compiled once (each message tries each of them)."""
+    return [re.compile(p, flags) for p in patterns]
+
+
+def _table(table: list[tuple[str, str]]) -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(rf"(?:{pattern})", re.I), kind) for pattern, kind in table]
+
+
+_COUNTED_RX = _table(_COUNTED)
+_EVENTS_RX = _table(_EVENTS)
+
+
+def _kind_of(word: str, table: list[tuple[re.Pattern[str], str]]) -> str | None:
     for pattern, kind in table:
-        if re.search(rf"(?:{pattern})", word, re.I):
+        if pattern.search(word):
             return kind
     return None
 
@@ -153,8 +166,8 @@ def _event_of(named: str, text: str) -> str | None:
     """The event a date belongs to: the one ``named`` beside the date, unless that is a
     mere "appointment" and the sentence says which ("Dentist called, the appointment is
     now…": the dentist), so one event keeps one key however it is said."""
-    event = _kind_of(named, _EVENTS)
-    in_text = _kind_of(text, _EVENTS)
+    event = _kind_of(named, _EVENTS_RX)
+    in_text = _kind_of(text, _EVENTS_RX)
     if event is None or (event in _GENERIC_EVENTS and in_text is not None):
         return in_text
     return event
@@ -200,6 +213,7 @@ _EN_NOW_AT = (
     rf"\b(?:(?i:currently|now|these days|nowadays)|I'm|I am|I'm now|I am now)\s+(?i:at|with)\s+"
     rf"{_CAP}"
 )
+_EN_NOW_AT_RX = re.compile(_EN_NOW_AT)
 _EN_FREELANCE = re.compile(
     r"\bI(?:'m| am)\s+(?:now\s+)?(?P<v>freelance|self-employed|a freelancer|unemployed)\b", re.I
 )
@@ -324,6 +338,14 @@ _EN_TIME_TAIL = re.compile(
     re.I,
 )
 
+_EN_CITY_RX = _compiled(_EN_CITY)
+_EN_EMPLOYER_RX = _compiled(_EN_EMPLOYER)
+_EN_JOB_RX = _compiled(_EN_JOB, re.I)
+_EN_MANAGER_RX = _compiled(_EN_MANAGER)
+_EN_ROLE_RX = _compiled(_EN_ROLE)
+_EN_COUNT_RX = _compiled(_EN_COUNT, re.I)
+_EN_PLAN_RX = _compiled(_EN_PLAN, re.I)
+
 
 def _en(text: str) -> list[Slot]:
     out: list[Slot] = []
@@ -333,7 +355,7 @@ def _en(text: str) -> list[Slot]:
         if value and not any(k == key for k, _, _ in out):
             out.append((key, value, at))
 
-    lives = _first(text, _EN_CITY)
+    lives = _first(text, _EN_CITY_RX)
     if lives and re.search(r"\b(?:used to|years ago|last year|when I was|visited|went to)\b", text):
         lives = None  # a place the user was, not where they live
     if lives and re.fullmatch(
@@ -344,23 +366,23 @@ def _en(text: str) -> list[Slot]:
         add("location", lives[0], lives[1])
     ended = _EN_JOB_ENDED.search(text)
     free = _EN_FREELANCE.search(text)
-    works = _last(text, _EN_EMPLOYER)  # "Last day at Shopify… I start at Stripe": the latter
+    works = _last(text, _EN_EMPLOYER_RX)  # "Last day at Shopify… I start at Stripe": the latter
     if works is None and _EN_WORK_TALK.search(text):  # "switched jobs, currently at KPMG"
-        works = _last(text, [_EN_NOW_AT])
+        works = _last(text, [_EN_NOW_AT_RX])
     if ended:
         works = None
     if works and not re.match(r"(?:I|The|My|We|Monday|Friday|Today)$", works[0]):
         add("employer", works[0], works[1])
     elif free and not ended:
         add("employer", free["v"].replace("a freelancer", "freelance"), free.start("v"))
-    job = None if ended else _first(text, _EN_JOB, flags=re.I)
+    job = None if ended else _first(text, _EN_JOB_RX)
     if job:
         add("occupation", re.sub(r"^(?:a|an)\s+", "", job[0], flags=re.I), job[1])
-    boss = _last(text, _EN_MANAGER)
+    boss = _last(text, _EN_MANAGER_RX)
     if boss:
         add("manager", boss[0], boss[1])
-    for pattern in _EN_ROLE:
-        m = re.search(pattern, text)
+    for pattern in _EN_ROLE_RX:
+        m = pattern.search(text)
         if m and not _ROLE_WORDS.fullmatch(m["v"].strip()):
             continue  # "Dance is my passion", "Iron Man is my top pick": no one
         if m and not re.match(r"(?:manager|boss|supervisor|lead)$", m["v"].strip(), re.I):
@@ -368,12 +390,12 @@ def _en(text: str) -> list[Slot]:
                 add(f"role of {m['who']}", m["v"], m.start("v"))
                 break
     counts = []
-    for pattern in _EN_COUNT:
-        m = re.search(pattern, text, re.I)
+    for pattern in _EN_COUNT_RX:
+        m = pattern.search(text)
         if m is None:
             continue
         noun = m.groupdict().get("n") or ""
-        kind = _kind_of(noun, _COUNTED) if noun else _kind_of(text, _COUNTED)
+        kind = _kind_of(noun, _COUNTED_RX) if noun else _kind_of(text, _COUNTED_RX)
         if kind:
             counts.append((kind, m["v"], m.start("v")))
     # a number said outright ("three cats now") beats one implied ("another kitten")
@@ -389,24 +411,24 @@ def _en(text: str) -> list[Slot]:
         if event:
             add(f"date of {event}", m[at], m.start(at))
             break
-    plan = _first(text, _EN_PLAN, flags=re.I)
+    plan = _first(text, _EN_PLAN_RX)
     if plan:
         add("plan", re.sub(r"\s+(?:this|next)\s+weekend$", "", plan[0]), plan[1])
     return out
 
 
-def _first(text: str, patterns: list[str], flags: int = 0) -> tuple[str, int] | None:
+def _first(text: str, patterns: list[re.Pattern[str]]) -> tuple[str, int] | None:
     for pattern in patterns:
-        m = re.search(pattern, text, flags)
+        m = pattern.search(text)
         if m:
             return m["v"], m.start("v")
     return None
 
 
-def _last(text: str, patterns: list[str], flags: int = 0) -> tuple[str, int] | None:
+def _last(text: str, patterns: list[re.Pattern[str]]) -> tuple[str, int] | None:
     best: tuple[str, int] | None = None
     for pattern in patterns:
-        for m in re.finditer(pattern, text, flags):
+        for m in pattern.finditer(text):
             if best is None or m.start("v") > best[1]:
                 best = (m["v"], m.start("v"))
     return best
@@ -469,7 +491,9 @@ _ZH_COUNT = [
     rf"种了)?(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{0,3}})",
     rf"(?:养了|有|种了|生了|读了|看了|"
     rf"买了)(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{1,3}})",
-    rf"(?P<v>第{_NUM_ZH}[只个盆本辆条位名棵]?)(?P<n>[\u4e00-\u9fff]{{1,3}})",
+    # "第三个孩子", not "第4次" (the fourth time: a count of nothing the user has)
+    rf"(?P<v>第{_NUM_ZH}(?![0-9一二两三四五六七八九十百]*[次遍回趟])[只个盆本辆条位名棵]?)"
+    rf"(?P<n>[\u4e00-\u9fff]{{1,3}})",
     r"(?P<v>老[二三四五六])(?:出生|来了|生了|落地)",
 ]
 _ZH_DATE_MOVED = re.compile(
@@ -486,6 +510,14 @@ _ZH_PLAN = [
     r"(?:计划有变|改主意了?|行程有变)[了，,]?\s*(?:改成|改为|改)?(?P<v>[^，,。！!；;？?]{2,24})",
     r"(?:改成|改为|改)去(?P<v>[^，,。！!；;？?]{2,24})",
 ]
+
+_ZH_CITY_RX = _compiled(_ZH_CITY)
+_ZH_EMPLOYER_RX = _compiled(_ZH_EMPLOYER)
+_ZH_JOB_RX = _compiled(_ZH_JOB)
+_ZH_MANAGER_RX = _compiled(_ZH_MANAGER)
+_ZH_ROLE_RX = _compiled(_ZH_ROLE)
+_ZH_COUNT_RX = _compiled(_ZH_COUNT)
+_ZH_PLAN_RX = _compiled(_ZH_PLAN)
 
 
 #: What no place name holds: a pronoun, a demonstrative, a measure ("回一下这条").
@@ -505,33 +537,41 @@ def _zh(text: str) -> list[Slot]:
         if value and not any(k == key for k, _, _ in out):
             out.append((key, value, at))
 
-    city = _last(text, _ZH_CITY)
-    places = {name for _, name, kind in find_entities(text) if kind == "place"}
+    found: list[set[str]] = []
+
+    def places() -> set[str]:
+        """The places named in ``text``, found when first asked: the entity pass runs
+        jieba's part-of-speech tagger, and most messages never need it here."""
+        if not found:
+            found.append({name for _, name, kind in find_entities(text) if kind == "place"})
+        return found[0]
+
+    city = _last(text, _ZH_CITY_RX)
     if city and not _NO_PLACE.search(city[0]):
         add("location", city[0], city[1])
     home = re.search(r"我们?家?(?:在|住)(?P<v>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!；;\s]|$)", text)
-    if not city and home and home["v"] in places:
+    if not city and home and home["v"] in places():
         add("location", home["v"], home.start("v"))
     if (
         not city
-        and places
         and re.search(r"搬过来|搬来这|搬家过来|来了之后|过来之后|定居|安顿", text)
+        and places()
     ):
-        name = min(places, key=text.find)
+        name = min(places(), key=text.find)
         add("location", name, text.find(name))
-    work = _last(text, _ZH_EMPLOYER)
-    if work and work[0] in places:  # "我在新加坡工作": where the user is
+    work = _last(text, _ZH_EMPLOYER_RX)
+    if work and work[0] in places():  # "我在新加坡工作": where the user is
         add("location", work[0], work[1])
     elif work and not re.match(r"^(?:我|你|他|她|这|那|家里|公司)", work[0]):
         add("employer", work[0], work[1])
-    job = _last(text, _ZH_JOB)
+    job = _last(text, _ZH_JOB_RX)
     if job and len(job[0]) >= 2:  # "升走了": no trade in one character
         add("occupation", job[0], job[1])
-    boss = _last(text, _ZH_MANAGER)
+    boss = _last(text, _ZH_MANAGER_RX)
     if boss:
         add("manager", boss[0], boss[1])
-    for pattern in _ZH_ROLE:
-        m = re.search(pattern, text)
+    for pattern in _ZH_ROLE_RX:
+        m = pattern.search(text)
         if (
             m
             and not re.match(r"我|你|他|她|这|那|现在|目前|已经|如今", m["who"])
@@ -539,12 +579,12 @@ def _zh(text: str) -> list[Slot]:
         ):
             add(f"role of {m['who']}", m["v"], m.start("v"))
             break
-    for pattern in _ZH_COUNT:
-        m = re.search(pattern, text)
+    for pattern in _ZH_COUNT_RX:
+        m = pattern.search(text)
         if m is None:
             continue
-        kind = _kind_of((m.groupdict().get("n") or "") + m["v"], _COUNTED) or _kind_of(
-            text, _COUNTED
+        kind = _kind_of((m.groupdict().get("n") or "") + m["v"], _COUNTED_RX) or _kind_of(
+            text, _COUNTED_RX
         )
         if kind:
             add(f"number of {kind}", m["v"], m.start("v"))
@@ -558,7 +598,7 @@ def _zh(text: str) -> list[Slot]:
         if event and value:
             add(f"date of {event}", value, text.find(value))
             break
-    plan = _first(text, _ZH_PLAN)
+    plan = _first(text, _ZH_PLAN_RX)
     if plan:
         add("plan", plan[0], plan[1])
     return out

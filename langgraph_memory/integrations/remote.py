@@ -1074,14 +1074,22 @@ class RemoteEmbeddings(Embeddings):
         return await asyncio.to_thread(self.embed_query, text)
 
 
-class RemoteMaintenance(_Labels, AdminMaintenance):
+class RemoteMaintenance(AdminMaintenance):
     """``mm.maintenance`` over HTTP: ``redact`` (the client's sensitivity gate, run
     locally), ``users`` (the tenant's users), and the admin key's calls (``verify``,
     ``failed``, ``retry_failed``, ``forget``, ``consolidate``, ``reflect``)."""
 
     def __init__(self, memory: RemoteMemory) -> None:
-        _Labels.__init__(self, memory.config)
-        AdminMaintenance.__init__(self, memory.request)
+        super().__init__(memory.request)
+        self._labels = _Labels(memory.config)
+
+    def redact(self, value: Any, *, field: str = "value") -> Any:
+        """``value`` through the sensitivity gate (``mm.maintenance.redact``).
+
+        Raises:
+            SensitiveContentError: When the policy refuses what it found.
+        """
+        return self._labels.redact(value, field=field)
 
 
 class RemoteDocuments:

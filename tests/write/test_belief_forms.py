@@ -204,6 +204,7 @@ def test_a_chinese_value_keeps_no_particle() -> None:
         ("今天领了华为的工牌，正式入职啦。", "employer", "华为"),
         ("王总退休了，新来的领导姓陈。", "manager", "陈"),
         ("又领养了一只狗，现在两只了。", "number of dogs", "两只"),
+        ("第三个孩子出生了！", "number of children", "第三个"),
         ("婚礼推迟到十月了。", "date of wedding", "十月"),
         ("Spent the weekend painting our Lisbon flat.", "location", "Lisbon"),  # a home by city
         ("Changed jobs, currently at Atlassian.", "employer", "Atlassian"),  # "now at", job talk
@@ -283,6 +284,10 @@ def test_a_lasting_dislike_is_no_ended_liking() -> None:
         "小赵升走了。",  # "升走": no trade
         "现在做饭呢。",  # no trade named
         "I'm at the gym, working out.",
+        # "the 4th / 13th / 36th time": no count (it was read as a count of plants, from 花生)
+        "我对花生过敏，第4次提到。",
+        "我对花生过敏，第十三次提到。",
+        "花生我已经说了第36遍了。",
     ],
 )
 def test_questions_and_others_things_fill_no_slot(text: str) -> None:

@@ -399,9 +399,10 @@ class Facts(RecordsStore):
             found += query(
                 "fact", user_id, where={"subject_key": skey}, limit=_DEDUP_SCAN, newest_first=True
             )
-            by_id = {r.id: Fact.load(r.data) for r in found}
-            facts = list(by_id.values())
-            timeline = [f for f in facts if f.key() == new.key()]
+            # a fact two queries return is loaded once
+            facts = [Fact.load(r.data) for r in {r.id: r for r in found}.values()]
+            key = new.key()
+            timeline = [f for f in facts if f.key() == key]
             functional = is_functional(new.key()[1], self.functional_relations)
             dup = self._near_duplicate(new, facts, functional, now)
             if dup is not None:

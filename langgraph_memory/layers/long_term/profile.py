@@ -39,6 +39,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from langgraph_memory.core.records import from_data
@@ -93,7 +94,17 @@ def normalize_key(key: str) -> str:
         >>> normalize_key("  Lives in ")
         'lives_in'
     """
+    if type(key) is str:  # remembered: a fact's timeline compares every stored fact's key
+        return _normalized_key(key)
+    return _normalize_key(key)
+
+
+def _normalize_key(key: str) -> str:
     return _SEP_RE.sub("_", check_id(key, "key").strip().casefold())
+
+
+#: Keys seen lately in canonical form (an invalid key raises every time: errors are not kept).
+_normalized_key = lru_cache(maxsize=8192)(_normalize_key)
 
 
 def render_value(value: Any) -> str:

@@ -11,7 +11,7 @@ time.
 
 Example:
     >>> import tempfile, pathlib
-    >>> from langgraph_memory.integrations.server.keys import KeyStore
+    >>> from langgraph_memory.integrations.server.keys import KeyFile
     >>> keys = KeyFile(pathlib.Path(tempfile.mkdtemp()))
     >>> key = keys.create("acme")
     >>> signer = Signer(keys)
