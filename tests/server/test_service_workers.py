@@ -20,6 +20,7 @@ import threading
 import time
 from pathlib import Path
 
+import pg_server
 import pytest
 
 from langgraph_memory import MemoryManager
@@ -78,16 +79,42 @@ def _workers(pid: int) -> list[int]:
     return out
 
 
-@pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads /proc (Linux)")
+LINUX = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads /proc (Linux)")
+
+
+@LINUX
 def test_serve_with_two_workers_answers_from_both_processes(tmp_path: Path) -> None:
     with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
         mm.add_message("acme:ann", "s", "user", "I keep bees in Lyon.")
         mm.flush(timeout=30)
-    key = KeyFile(tmp_path).create("acme")
+    _serve_two(tmp_path, KeyFile(tmp_path).create("acme"), ["--path", str(tmp_path)])
+
+
+@LINUX
+def test_serve_with_two_workers_on_postgres(
+    tmp_path: Path, pg_databases: pg_server.TestDatabases
+) -> None:
+    from langgraph_memory.integrations.server.keys_pg import KeyTable
+
+    url = pg_databases.new_database()
+    with MemoryManager.from_conn_string(url, embeddings=HashingEmbeddings()) as mm:
+        mm.add_message("acme:ann", "s", "user", "I keep bees in Lyon.")
+        mm.flush(timeout=30)
+    keys = KeyTable(url)
+    try:
+        key = keys.create("acme")
+    finally:
+        keys.close()
+    _serve_two(tmp_path, key, ["--postgres", url])
+
+
+def _serve_two(tmp_path: Path, key: str, store: list[str]) -> None:
+    """``serve --workers 2`` on ``store``: both processes answer health and a context
+    about the bees, and both stop on SIGTERM."""
     port = _free_port()
     log = (tmp_path / "serve.log").open("w")  # a file: a full pipe would stall the server
     proc = subprocess.Popen(
-        [*CLI, "serve", "--path", str(tmp_path), "--port", str(port), "--hashing",
+        [*CLI, "serve", *store, "--port", str(port), "--hashing",
          "--workers", "2", "--log-level", "info"],
         stdout=log, stderr=log, text=True,
     )  # fmt: skip
