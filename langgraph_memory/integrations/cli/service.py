@@ -250,12 +250,13 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
     """``serve``: run the service until interrupted (``--workers N``: N processes)."""
     try:
         import uvicorn
+
+        from langgraph_memory.integrations.queue import BROKER_ENV
+        from langgraph_memory.integrations.server.deps import POSTGRES_ENV
     except ImportError as exc:
         raise ImportError(
             f"serve needs the server extra ({exc}): pip install 'langgraph-memory[server]'"
         ) from None
-    from langgraph_memory.integrations.queue import BROKER_ENV
-    from langgraph_memory.integrations.server.deps import POSTGRES_ENV
     from langgraph_memory.manager import DEFAULT_PATH
 
     if args.workers < 1:
