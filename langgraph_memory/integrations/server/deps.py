@@ -90,9 +90,9 @@ class ServiceSettings:
             store.
         max_backups: Most backups a tenant keeps there (409 beyond: remove old ones).
         max_concurrent_reads: Most contexts and searches this process computes at once
-            (more wait their turn, in order): ``None`` is the CPU count, ``0`` no bound.
-            Python runs one thread at a time, so 16 reads at once take as long as 16 one
-            after another, each finishing late; a few at a time finish early.
+            (more wait their turn): ``None`` is the CPU count, ``0`` no bound. Python
+            runs one thread at a time, so more processes (``serve --workers N``), not
+            more threads, compute more contexts at once.
     """
 
     max_body_bytes: int = 4 * 1024 * 1024
