@@ -2,7 +2,9 @@
 
 Usage:
     python benchmarks/service_latency.py [--n 10000] [--queries 200] [--clients 16]
-                                         [--duration 60] [--batch 1000]
+                                         [--duration 60] [--batch 1000] [--workers N]
+                                         [--concurrent-reads N] [--rate R] [--compare]
+                                         [--no-writes]
 
 One SQLite store of ``--n`` synthetic messages (``latency.py``'s generator) for one user,
 embedded by the default model; then ``langgraph-memory serve`` on it as its own process
@@ -14,6 +16,13 @@ same directory. Printed, all measured in this run:
   is new to each process: no embedding cache helps either side), and the p95 difference;
 - ``--clients`` concurrent clients (asyncio + ``httpx.AsyncClient``) sending contexts for
   ``--duration`` seconds: contexts/s, p50/p95/p99 ms, errors;
+- with ``--rate R`` (open loop): the same ``--clients`` together offering ``R`` contexts/s
+  on a fixed schedule for ``--duration`` s: achieved contexts/s, p50/p95/p99 ms counted
+  from each request's scheduled time (so waiting for a free client counts), errors, and
+  how many requests started over 10 ms late (no client was free);
+- with ``--compare``: those concurrent figures again for the service as 1 process with
+  unbounded reads (the old behaviour), 1 process with reads bounded to the CPU count, and
+  ``--workers`` processes (default 2 here) bounded, each started in turn on the same store;
 - batch writes: ``--batch`` messages through ``POST .../messages/batch`` (100 a request)
   then ``POST /v1/flush``, against the same number through ``add_message`` then
   ``flush()`` in process, messages/s and their ratio (alternating, each twice).
@@ -64,15 +73,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(root: Path, port: int, hashing: bool) -> subprocess.Popen[str]:
+def start_server(
+    root: Path, port: int, hashing: bool, workers: int = 1, reads: int | None = None
+) -> subprocess.Popen[str]:
     cli = [sys.executable, "-m", "langgraph_memory.integrations.cli.commands"]
     args = ["serve", "--path", str(root), "--port", str(port), "--log-level", "warning"]
     args += ["--hashing"] if hashing else []
-    proc = subprocess.Popen([*cli, *args], stderr=subprocess.PIPE, text=True)
+    args += ["--workers", str(workers)]
+    args += ["--concurrent-reads", str(reads)] if reads is not None else []
+    proc = subprocess.Popen([*cli, *args], stderr=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + 180
     while True:
         if proc.poll() is not None:
-            raise RuntimeError(f"serve exited: {proc.stderr.read() if proc.stderr else ''}")
+            raise RuntimeError(f"serve exited with {proc.returncode}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/v1/ready", timeout=2).status_code == 200:
                 return proc
@@ -147,6 +160,105 @@ async def concurrent(
     return lat, errors, elapsed
 
 
+async def open_loop(
+    url: str, key: str, clients: int, rate: float, duration: float, budget: int, seed: int
+) -> tuple[list[float], int, int, float]:
+    """``clients`` connections offering ``rate`` contexts/s on a fixed schedule: request
+    ``i`` is due at ``i / rate`` s; a client takes the next due request when free. Returns
+    latencies (ms, from the due time), errors, requests started > 10 ms late, seconds."""
+    lat: list[float] = []
+    errors = late = 0
+    total = int(rate * duration)
+    nxt = 0
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    headers = {"Authorization": f"Bearer {key}"}
+    async with httpx.AsyncClient(
+        base_url=url, headers=headers, timeout=60, limits=limits
+    ) as client:
+        t0 = time.perf_counter()
+
+        async def worker(w: int) -> None:
+            nonlocal errors, late, nxt
+            rng = random.Random(seed * 7919 + w)
+            while nxt < total:
+                i, nxt = nxt, nxt + 1
+                due = t0 + i / rate
+                wait = due - time.perf_counter()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                elif wait < -0.010:
+                    late += 1
+                body = {"query": question(rng), "session_id": f"o{w}", "token_budget": budget}
+                try:
+                    r = await client.post(f"/v1/users/{USER}/context", json=body)
+                    ok = r.status_code == 200
+                except httpx.HTTPError:
+                    ok = False
+                if ok:
+                    lat.append((time.perf_counter() - due) * 1000)
+                else:
+                    errors += 1
+
+        await asyncio.gather(*(worker(w) for w in range(clients)))
+        elapsed = time.perf_counter() - t0
+    return lat, errors, late, elapsed
+
+
+def load(url: str, key: str, args: argparse.Namespace, label: str) -> None:
+    """The closed-loop figure, and the open-loop one with ``--rate``."""
+    lat, errors, elapsed = asyncio.run(
+        concurrent(url, key, args.clients, args.duration, args.budget, args.seed)
+    )
+    print(f"\n{label}: {args.clients} closed-loop clients for {elapsed:.1f} s:")
+    print(
+        f"  {len(lat) / elapsed:.1f} contexts/s, p50 {pct(lat, 50):.1f}  "
+        f"p95 {pct(lat, 95):.1f}  p99 {pct(lat, 99):.1f} ms, {errors} errors"
+        "  (target >= 50/s, p95 <= 150 ms, 0 errors)"
+    )
+    if args.rate:
+        lat, errors, late, elapsed = asyncio.run(
+            open_loop(url, key, args.clients, args.rate, args.duration, args.budget, args.seed)
+        )
+        print(f"{label}: {args.clients} clients offering {args.rate:g} contexts/s (open loop):")
+        print(
+            f"  achieved {len(lat) / elapsed:.1f} contexts/s, p50 {pct(lat, 50):.1f}  "
+            f"p95 {pct(lat, 95):.1f}  p99 {pct(lat, 99):.1f} ms (from the due time), "
+            f"{errors} errors, {late} of {int(args.rate * args.duration)} started late"
+        )
+
+
+def compare(root: Path, key: str, args: argparse.Namespace) -> None:
+    """The concurrent figures for each service shape, one after another on one store."""
+    n = args.workers if args.workers > 1 else 2
+    for label, workers, reads in (
+        ("1 process, reads unbounded", 1, 0),
+        ("1 process, reads bounded", 1, None),
+        (f"{n} processes, reads bounded", n, None),
+    ):
+        port = free_port()
+        proc = start_server(root, port, args.hashing, workers, reads)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            with httpx.Client(
+                base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=60
+            ) as client:  # every process's first contexts (model, jieba) before timing
+                for _ in range(4 * workers):
+                    body = {"query": question(random.Random()), "session_id": "warm"}
+                    client.post(f"/v1/users/{USER}/context", json=body).raise_for_status()
+            load(url, key, args, label)
+        finally:
+            stop(proc)
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
 def writes(
     client: httpx.Client, m: int, rng: random.Random, tmp: Path, kw: dict, rounds: int = 2
 ) -> tuple[float, float]:
@@ -190,6 +302,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--hashing", action="store_true", help="HashingEmbeddings (a smoke run)")
+    ap.add_argument("--workers", type=int, default=1, help="serve --workers N")
+    ap.add_argument("--concurrent-reads", type=int, default=None, help="serve --concurrent-reads N")
+    ap.add_argument("--rate", type=float, default=0.0, help="also offer R contexts/s (open loop)")
+    ap.add_argument(
+        "--compare", action="store_true", help="the load against 3 service shapes in turn"
+    )
+    ap.add_argument("--no-writes", action="store_true", help="skip the batch-write figures")
     args = ap.parse_args(argv)
     kw = {"embeddings": HashingEmbeddings()} if args.hashing else {}
     rng = random.Random(args.seed)
@@ -203,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
         key = KeyFile(root).create(TENANT)
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        proc = start_server(root, port, args.hashing)
+        proc = start_server(root, port, args.hashing, args.workers, args.concurrent_reads)
         try:
             with (
                 MemoryManager(root, **kw) as mm,
@@ -230,15 +349,20 @@ def main(argv: list[str] | None = None) -> int:
                     f"{pct(remote, 95) - pct(local, 95):+.2f} ms"
                     f"  (target <= +5 ms); p50 ratio {pct(remote, 50) / pct(local, 50):.2f}"
                 )
-                lat, errors, elapsed = asyncio.run(
-                    concurrent(url, key, args.clients, args.duration, args.budget, args.seed)
+                reads = args.concurrent_reads
+                shape = f"{args.workers} process(es), reads " + (
+                    "bounded" if reads is None else ("unbounded" if reads == 0 else str(reads))
                 )
-                print(f"\n{args.clients} concurrent clients for {elapsed:.1f} s:")
-                print(
-                    f"  {len(lat) / elapsed:.1f} contexts/s, p50 {pct(lat, 50):.1f}  "
-                    f"p95 {pct(lat, 95):.1f}  p99 {pct(lat, 99):.1f} ms, {errors} errors"
-                    "  (target >= 50/s, p95 <= 150 ms, 0 errors)"
-                )
+                if not args.compare:
+                    load(url, key, args, shape)
+            if args.compare:
+                stop(proc)
+                compare(root, key, args)
+                port = free_port()
+                url = f"http://127.0.0.1:{port}"
+                proc = start_server(root, port, args.hashing, args.workers, reads)
+            if args.no_writes:
+                return 0
             with httpx.Client(
                 base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=60
             ) as client:
@@ -248,11 +372,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  HTTP batches of 100 + flush     {remote_w:8.1f} msg/s")
             print(f"  ratio HTTP / in-process: {remote_w / local_w:.2f}  (target >= 0.8)")
         finally:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc)
     print(f"\n(cpu count {os.cpu_count()}; a shared machine: compare ratios within one run)")
     return 0
 

@@ -25,6 +25,7 @@ Example:
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -55,6 +56,8 @@ DEFAULT_MCP_PORT = 8421
 MCP_HTTP_PATH = "/mcp"
 #: The environment variable ``serve --redis`` defaults to.
 REDIS_ENV = "LANGGRAPH_MEMORY_REDIS_URL"
+#: Where ``serve --workers N`` hands its options to its processes (JSON).
+SERVE_ENV = "LANGGRAPH_MEMORY_SERVE_OPTIONS"
 
 
 def add_parsers(
@@ -93,6 +96,21 @@ def add_parsers(
         default=None,
         metavar="DIR",
         help="where admin backups go (default: backups/ in --path)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="serve from N processes sharing the port and the store (default 1)",
+    )
+    p.add_argument(
+        "--concurrent-reads",
+        type=int,
+        default=None,
+        metavar="N",
+        help="contexts/searches each process computes at once, the others wait their turn "
+        "(default: the CPU count; 0: no bound)",
     )
     p.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     add_broker_arguments(p)  # --broker URL: writes through the queue to `worker` processes
@@ -229,43 +247,114 @@ def _keys_command(args: argparse.Namespace, keys: KeyStore, out: Console, err: C
 
 
 def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
-    """``serve``: run the service until interrupted."""
+    """``serve``: run the service until interrupted (``--workers N``: N processes)."""
     try:
         import uvicorn
 
+        from langgraph_memory.integrations.queue import BROKER_ENV
+        from langgraph_memory.integrations.server.deps import POSTGRES_ENV
+    except ImportError as exc:
+        raise ImportError(
+            f"serve needs the server extra ({exc}): pip install 'langgraph-memory[server]'"
+        ) from None
+    from langgraph_memory.manager import DEFAULT_PATH
+
+    if args.workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    if args.concurrent_reads is not None and args.concurrent_reads < 0:
+        raise ValueError(f"--concurrent-reads must be 0 or more, got {args.concurrent_reads}")
+    postgres = args.postgres or os.environ.get(POSTGRES_ENV) or None
+    redis = args.redis or os.environ.get(REDIS_ENV) or None
+    root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
+    opts = {
+        "root": str(root),
+        "postgres": postgres,
+        "redis": redis,
+        # with PostgreSQL the keys live in the database, unless --keys names a file
+        "keys": str(_key_file(args)) if (args.keys or not postgres) else None,
+        "backups": args.backups,
+        "hashing": bool(args.hashing),
+        "concurrent_reads": args.concurrent_reads,
+        "broker": {
+            k: getattr(args, k)
+            for k in ("broker", "queue_prefix", "max_backlog", "max_attempts", "claim_idle")
+        },
+    }
+    where = "PostgreSQL" if postgres else f"SQLite under {root}"
+    if args.broker or os.environ.get(BROKER_ENV):
+        where += ", writes queued for `langgraph-memory worker`"
+    where += ", working memory in Redis" if redis else ""
+    if args.workers > 1:
+        where += f", {args.workers} processes"
+    err.print(f"serving {where} on http://{args.host}:{args.port} (docs at /docs)")
+    if args.workers == 1:
+        app = _make_app(opts)
+        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+        return 0
+    # N processes: uvicorn spawns them and each imports the factory, which reads the
+    # options from the environment they inherit; the store is shared through its writer
+    # lease (SQLite: a file lock; PostgreSQL: an advisory lock) and its pending queue
+    os.environ[SERVE_ENV] = json.dumps(opts)
+    uvicorn.run(
+        f"{__name__}:app_from_env",
+        factory=True,
+        workers=args.workers,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+    )
+    return 0
+
+
+def app_from_env() -> Any:
+    """The service's ASGI app made from the options ``serve`` put in
+    ``$LANGGRAPH_MEMORY_SERVE_OPTIONS`` (each of ``serve --workers N``'s processes calls it).
+
+    Returns:
+        The FastAPI application.
+
+    Raises:
+        RuntimeError: When the variable is not set (not started by ``serve``).
+
+    Example:
+        >>> app = app_from_env()  # doctest: +SKIP
+    """
+    raw = os.environ.get(SERVE_ENV)
+    if not raw:
+        raise RuntimeError(f"${SERVE_ENV} is not set: start the service with `serve --workers N`")
+    return _make_app(json.loads(raw))
+
+
+def _make_app(opts: dict[str, Any]) -> Any:
+    """``create_app`` with ``serve``'s options (a JSON-able dict, see ``cmd_serve``)."""
+    try:
         from langgraph_memory.integrations.server import create_app
-        from langgraph_memory.integrations.server.deps import POSTGRES_ENV, ServiceSettings
+        from langgraph_memory.integrations.server.deps import ServiceSettings
     except ImportError as exc:
         raise ImportError(
             f"serve needs the server extra ({exc}): pip install 'langgraph-memory[server]'"
         ) from None
     from langgraph_memory.config import MemoryConfig, WriteSection
     from langgraph_memory.embeddings import HashingEmbeddings
-    from langgraph_memory.manager import DEFAULT_PATH
 
-    postgres = args.postgres or os.environ.get(POSTGRES_ENV) or None
-    redis = args.redis or os.environ.get(REDIS_ENV) or None
-    root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
-    kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if args.hashing else {}
-    if redis:
-        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=redis))
-    queue = open_queue(args)
-    app = create_app(
-        None if postgres else root,
-        # with PostgreSQL the keys live in the database, unless --keys names a file
-        keys=_key_file(args) if (args.keys or not postgres) else None,
+    kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if opts["hashing"] else {}
+    if opts["redis"]:
+        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=opts["redis"]))
+    queue = open_queue(argparse.Namespace(**opts["broker"]))
+    settings = ServiceSettings(
+        warm_up=not opts["hashing"],
+        backups_dir=opts["backups"],
+        max_concurrent_reads=opts["concurrent_reads"],
+    )
+    postgres = opts["postgres"]
+    return create_app(
+        None if postgres else Path(opts["root"]),
+        keys=opts["keys"],
         postgres=postgres,
-        settings=ServiceSettings(warm_up=not args.hashing, backups_dir=args.backups),
+        settings=settings,
         broker=queue,
         **kw,
     )
-    where = "PostgreSQL" if postgres else f"SQLite under {root}"
-    if queue is not None:
-        where += f", writes queued in {queue.stream} for `langgraph-memory worker`"
-    where += ", working memory in Redis" if redis else ""
-    err.print(f"serving {where} on http://{args.host}:{args.port} (docs at /docs)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
-    return 0
 
 
 def cmd_mcp(args: argparse.Namespace, out: Console, err: Console) -> int:

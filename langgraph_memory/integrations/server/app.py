@@ -179,17 +179,19 @@ def add_turn(svc: Svc, who: Who, body: TurnIn) -> MessagesAccepted:
 def build_context(svc: Svc, who: Known, body: ContextIn) -> ContextOut:
     """The token-budgeted, cited context for a query (``build_context``)."""
     check_budget(body.token_budget, svc.settings)
-    ctx = svc.memory.build_context(
-        who.store_uid,
-        body.session_id,
-        body.query,
-        body.token_budget,
-        explain=body.explain,
-        filter=body.filter,
-        scope=body.scope,
-        agent_id=act_as(who, body.agent_id),
-        shown_ids=body.shown_ids,
-    )
+    agent_id = act_as(who, body.agent_id)
+    with svc.heavy_read():
+        ctx = svc.memory.build_context(
+            who.store_uid,
+            body.session_id,
+            body.query,
+            body.token_budget,
+            explain=body.explain,
+            filter=body.filter,
+            scope=body.scope,
+            agent_id=agent_id,
+            shown_ids=body.shown_ids,
+        )
     return ContextOut(
         user_id=who.user_id,
         session_id=ctx.session_id,
@@ -213,14 +215,16 @@ def search(svc: Svc, who: Known, body: SearchIn) -> SearchOut:
         raise ProblemError(
             422, f"k must be at most {svc.settings.max_k}", field="k", slug="over-limit"
         )
-    hits = svc.memory.search(
-        who.store_uid,
-        body.query,
-        body.k,
-        layers=body.layers,  # type: ignore[arg-type]  # checked by the manager
-        filter=body.filter,
-        agent_id=act_as(who, body.agent_id),
-    )
+    agent_id = act_as(who, body.agent_id)
+    with svc.heavy_read():
+        hits = svc.memory.search(
+            who.store_uid,
+            body.query,
+            body.k,
+            layers=body.layers,  # type: ignore[arg-type]  # checked by the manager
+            filter=body.filter,
+            agent_id=agent_id,
+        )
     return SearchOut(user_id=who.user_id, hits=hits)
 
 

@@ -29,8 +29,12 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import json
-from dataclasses import dataclass
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -85,6 +89,10 @@ class ServiceSettings:
             directory of its own); ``None``: the ``backups`` directory beside a SQLite
             store.
         max_backups: Most backups a tenant keeps there (409 beyond: remove old ones).
+        max_concurrent_reads: Most contexts and searches this process computes at once
+            (more wait their turn): ``None`` is the CPU count, ``0`` no bound. Python
+            runs one thread at a time, so more processes (``serve --workers N``), not
+            more threads, compute more contexts at once.
     """
 
     max_body_bytes: int = 4 * 1024 * 1024
@@ -94,6 +102,23 @@ class ServiceSettings:
     warm_up: bool = False
     backups_dir: str | None = None
     max_backups: int = 10
+    max_concurrent_reads: int | None = None
+
+    def __post_init__(self) -> None:
+        n = self.max_concurrent_reads
+        if n is not None and (isinstance(n, bool) or not isinstance(n, int) or n < 0):
+            raise ValueError(f"max_concurrent_reads must be an int >= 0 or None, got {n!r}")
+
+    def read_slots(self) -> int:
+        """How many heavy reads run at once (``0``: unbounded).
+
+        Example:
+            >>> ServiceSettings(max_concurrent_reads=2).read_slots()
+            2
+        """
+        if self.max_concurrent_reads is None:
+            return max(1, os.cpu_count() or 1)
+        return self.max_concurrent_reads
 
 
 @dataclass
@@ -110,6 +135,26 @@ class Service:
     owns_memory: bool
     queue: WritePublisher | None = None
     backups: Path | None = None
+    _reads: threading.Semaphore | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        slots = self.settings.read_slots()
+        self._reads = threading.Semaphore(slots) if slots else None
+
+    @contextlib.contextmanager
+    def heavy_read(self) -> Iterator[None]:
+        """Hold one of the process's read slots (``max_concurrent_reads``) while a
+        context or a search is computed; waits for one when all are taken.
+
+        Example:
+            >>> with svc.heavy_read():  # doctest: +SKIP
+            ...     svc.memory.build_context("alice", "s1", "tea?")
+        """
+        if self._reads is None:
+            yield
+            return
+        with self._reads:
+            yield
 
 
 @dataclass(frozen=True)

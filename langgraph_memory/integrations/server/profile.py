@@ -131,7 +131,8 @@ def search_documents(svc: Svc, who: Known, body: DocumentSearchIn) -> SearchOut:
         raise ProblemError(
             422, f"k must be at most {svc.settings.max_k}", field="k", slug="over-limit"
         )
-    hits: list[MemoryHit] = svc.memory.documents.search(
-        who.store_uid, body.query, body.k, filter=body.filter
-    )
+    with svc.heavy_read():
+        hits: list[MemoryHit] = svc.memory.documents.search(
+            who.store_uid, body.query, body.k, filter=body.filter
+        )
     return SearchOut(user_id=who.user_id, hits=hits)
