@@ -89,7 +89,7 @@ def test_the_guard_answers_every_method_of_every_backend() -> None:
 
     known = {n for n in dir(GuardedStore) if not n.startswith("_")} | GuardedStore.OPTIONAL
     made_elsewhere = {"from_conn_string", "persistent", "http"}  # constructors
-    constants = {"POSTINGS_PER_COMMIT", "ALLOWED_DIRECT"}
+    constants = {"POSTINGS_PER_COMMIT", "ALLOWED_DIRECT", "SESSION_WALK"}
     for cls in (InMemoryBackend, SQLiteBackend, PostgresBackend, ChromaBackend):
         public = {n for n in dir(cls) if not n.startswith("_")}
         assert public - known - made_elsewhere - constants == set(), cls.__name__
