@@ -188,18 +188,35 @@ def _key_file(args: argparse.Namespace) -> Path:
     return root / KEYS_FILE
 
 
-def _postgres(args: argparse.Namespace) -> str | None:
+def postgres_url(args: argparse.Namespace) -> str | None:
     """The PostgreSQL URL of ``--postgres`` or the environment (``None``: SQLite)."""
     from langgraph_memory.integrations.server.keys import POSTGRES_ENV
 
     return getattr(args, "postgres", None) or os.environ.get(POSTGRES_ENV) or None
 
 
+def redis_url(args: argparse.Namespace) -> str | None:
+    """The working memory's Redis URL of ``--redis`` or the environment (``None``: none)."""
+    return getattr(args, "redis", None) or os.environ.get(REDIS_ENV) or None
+
+
+def manager_kw(*, hashing: bool, redis: str | None) -> dict[str, Any]:
+    """The manager's keyword arguments of ``serve`` and ``worker``: the hashing embedder
+    (a smoke run) and the working memory in Redis."""
+    from langgraph_memory.config import MemoryConfig, WriteSection
+    from langgraph_memory.embeddings import HashingEmbeddings
+
+    kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if hashing else {}
+    if redis:
+        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=redis))
+    return kw
+
+
 def cmd_keys(args: argparse.Namespace, out: Console, err: Console) -> int:
     """``keys create|list|revoke``: in the keys file, or in PostgreSQL with ``--postgres``."""
     from langgraph_memory.integrations.server.keys import KeyFile
 
-    url = None if args.keys else _postgres(args)
+    url = None if args.keys else postgres_url(args)
     keys: KeyStore
     if url is not None:
         from langgraph_memory.integrations.server.keys_pg import KeyTable
@@ -252,7 +269,7 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         import uvicorn
 
         from langgraph_memory.integrations.queue import BROKER_ENV
-        from langgraph_memory.integrations.server.deps import POSTGRES_ENV
+        from langgraph_memory.integrations.server import deps  # noqa: F401 - the extra is here
     except ImportError as exc:
         raise ImportError(
             f"serve needs the server extra ({exc}): pip install 'langgraph-memory[server]'"
@@ -263,8 +280,8 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         raise ValueError(f"--workers must be at least 1, got {args.workers}")
     if args.concurrent_reads is not None and args.concurrent_reads < 0:
         raise ValueError(f"--concurrent-reads must be 0 or more, got {args.concurrent_reads}")
-    postgres = args.postgres or os.environ.get(POSTGRES_ENV) or None
-    redis = args.redis or os.environ.get(REDIS_ENV) or None
+    postgres = postgres_url(args)
+    redis = redis_url(args)
     root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
     opts = {
         "root": str(root),
@@ -334,12 +351,7 @@ def _make_app(opts: dict[str, Any]) -> Any:
         raise ImportError(
             f"serve needs the server extra ({exc}): pip install 'langgraph-memory[server]'"
         ) from None
-    from langgraph_memory.config import MemoryConfig, WriteSection
-    from langgraph_memory.embeddings import HashingEmbeddings
-
-    kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if opts["hashing"] else {}
-    if opts["redis"]:
-        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=opts["redis"]))
+    kw = manager_kw(hashing=opts["hashing"], redis=opts["redis"])
     queue = open_queue(argparse.Namespace(**opts["broker"]))
     settings = ServiceSettings(
         warm_up=not opts["hashing"],

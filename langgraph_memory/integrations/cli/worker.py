@@ -111,7 +111,7 @@ def open_queue(args: argparse.Namespace) -> Any:
 
 def cmd_worker(args: argparse.Namespace, out: Console, err: Console) -> int:
     """``worker``: consume the write queue until interrupted."""
-    from langgraph_memory.embeddings import HashingEmbeddings
+    from langgraph_memory.integrations.cli.service import manager_kw, postgres_url, redis_url
     from langgraph_memory.integrations.queue import QueueWorker
     from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
@@ -119,13 +119,8 @@ def cmd_worker(args: argparse.Namespace, out: Console, err: Console) -> int:
     if queue is None:
         err.print("worker needs --broker URL (or $LANGGRAPH_MEMORY_BROKER_URL)")
         return 2
-    postgres = args.postgres or os.environ.get("LANGGRAPH_MEMORY_POSTGRES_URL") or None
-    kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if args.hashing else {}
-    redis = args.redis or os.environ.get("LANGGRAPH_MEMORY_REDIS_URL") or None
-    if redis:
-        from langgraph_memory.config import MemoryConfig, WriteSection
-
-        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=redis))
+    postgres = postgres_url(args)
+    kw = manager_kw(hashing=args.hashing, redis=redis_url(args))
     if postgres:
         mm = MemoryManager.from_conn_string(postgres, **kw)
     else:
