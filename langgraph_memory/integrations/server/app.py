@@ -142,7 +142,7 @@ def add_messages(svc: Svc, who: Who, body: MessageBatchIn) -> MessagesAccepted:
         except (TypeError, ValueError) as exc:
             if ids:
                 svc.users.add(who.store_uid)
-            detail = str(exc).replace(who.store_uid, who.user_id)
+            detail = who.own(str(exc))
             raise ProblemError(
                 422,
                 f"messages[{i}]: {detail} ({i} stored before it)",

@@ -175,6 +175,10 @@ class Caller:
     agents: tuple[str, ...] = ()
     admin: bool = False
 
+    def own(self, text: str) -> str:
+        """``text`` (an error's message) with the store's user id shown as the caller's."""
+        return text.replace(self.store_uid, self.user_id)
+
 
 _bearer = HTTPBearer(
     auto_error=False,

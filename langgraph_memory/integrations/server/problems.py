@@ -29,7 +29,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from langgraph_memory.integrations.queue.broker import QueueError, QueueFull
 
-__all__ = ["ProblemError", "problem_response", "install_handlers", "field_of", "PROBLEM_JSON"]
+__all__ = [
+    "ProblemError",
+    "problem_response",
+    "install_handlers",
+    "field_of",
+    "own_ids",
+    "PROBLEM_JSON",
+]
 
 PROBLEM_JSON = "application/problem+json"
 _FIELD_RE = re.compile(r"([A-Za-z_][\w]*(?:\[\d+\])?(?:\.[\w]+(?:\[\d+\])?)*)\b")
@@ -98,7 +105,7 @@ def problem_response(
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
-def _own_ids(request: Request, text: str) -> str:
+def own_ids(request: Request, text: str) -> str:
     """``text`` with the store's user id (``tenant:user``) shown as the caller's own."""
     store_uid = getattr(request.state, "store_uid", None)
     user_id = getattr(request.state, "user_id", None)
@@ -137,12 +144,12 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ValueError)
     async def _value(request: Request, exc: ValueError) -> JSONResponse:
-        detail = _own_ids(request, str(exc))
+        detail = own_ids(request, str(exc))
         return problem_response(request, 422, detail, field=field_of(detail), slug="invalid-value")
 
     @app.exception_handler(TypeError)
     async def _type(request: Request, exc: TypeError) -> JSONResponse:
-        detail = _own_ids(request, str(exc))
+        detail = own_ids(request, str(exc))
         return problem_response(request, 422, detail, field=field_of(detail), slug="invalid-type")
 
     @app.exception_handler(TimeoutError)

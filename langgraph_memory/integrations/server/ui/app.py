@@ -25,7 +25,7 @@ from jinja2 import TemplateError
 from starlette.responses import RedirectResponse, Response
 
 from langgraph_memory.integrations.server.deps import Service
-from langgraph_memory.integrations.server.problems import log
+from langgraph_memory.integrations.server.problems import log, own_ids
 from langgraph_memory.integrations.server.ui.audit import AUDIT_FILE, AuditLog
 from langgraph_memory.integrations.server.ui.deps import (
     LoginNeeded,
@@ -69,10 +69,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(TypeError)
     async def _invalid(request: Request, exc: Exception) -> Response:
         # the library names the parameter at fault (a cursor no page gave, a limit...)
-        detail = str(exc)
-        store_uid = getattr(request.state, "store_uid", None)
-        if store_uid:
-            detail = detail.replace(store_uid, str(request.state.user_id))
+        detail = own_ids(request, str(exc))
         return page(
             request,
             state_of(request),

@@ -301,7 +301,7 @@ def search(
             if hybrid and _cursor(request) is None:
                 hits = mm.search(person.store_uid, q, 10)
         except (TypeError, ValueError) as exc:
-            error = str(exc).replace(person.store_uid, person.user_id)
+            error = person.own(str(exc))
     return page(
         request,
         st,
@@ -342,7 +342,7 @@ def why(
                     person.store_uid, session, q, budget, explain=True
                 )
             except (TypeError, ValueError) as exc:
-                error = str(exc).replace(person.store_uid, person.user_id)
+                error = person.own(str(exc))
     return page(
         request,
         st,
@@ -635,7 +635,7 @@ def feedback(
             value=value,
         )
     except (KeyError, ValueError, TypeError) as exc:
-        raise Refused(422, str(exc).replace(person.store_uid, person.user_id)) from None
+        raise Refused(422, person.own(str(exc))) from None
     conf = ", ".join(f"{e.confidence:.2f}" for e in changed)
     outcome = f"{signal}: confidence now {conf}" + (" (new value stored)" if value else "")
     st.audit.add(who.tenant, person.user_id, who.key_id, "preference-feedback", entry_id, outcome)
