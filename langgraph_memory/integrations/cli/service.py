@@ -34,7 +34,14 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
-from langgraph_memory.integrations.cli.worker import add_broker_arguments, open_queue
+from langgraph_memory.integrations.cli.worker import (
+    REDIS_ENV,
+    add_broker_arguments,
+    manager_kw,
+    open_queue,
+    postgres_url,
+    redis_url,
+)
 
 if TYPE_CHECKING:
     from langgraph_memory.integrations.server.keys import KeyStore
@@ -54,8 +61,6 @@ DEFAULT_PORT = 8420
 #: The port ``mcp --http`` listens on by default.
 DEFAULT_MCP_PORT = 8421
 MCP_HTTP_PATH = "/mcp"
-#: The environment variable ``serve --redis`` defaults to.
-REDIS_ENV = "LANGGRAPH_MEMORY_REDIS_URL"
 #: Where ``serve --workers N`` hands its options to its processes (JSON).
 SERVE_ENV = "LANGGRAPH_MEMORY_SERVE_OPTIONS"
 
@@ -186,30 +191,6 @@ def _key_file(args: argparse.Namespace) -> Path:
         return Path(args.keys)
     root = Path(args.path or os.environ.get("LANGGRAPH_MEMORY_PATH") or DEFAULT_PATH)
     return root / KEYS_FILE
-
-
-def postgres_url(args: argparse.Namespace) -> str | None:
-    """The PostgreSQL URL of ``--postgres`` or the environment (``None``: SQLite)."""
-    from langgraph_memory.integrations.server.keys import POSTGRES_ENV
-
-    return getattr(args, "postgres", None) or os.environ.get(POSTGRES_ENV) or None
-
-
-def redis_url(args: argparse.Namespace) -> str | None:
-    """The working memory's Redis URL of ``--redis`` or the environment (``None``: none)."""
-    return getattr(args, "redis", None) or os.environ.get(REDIS_ENV) or None
-
-
-def manager_kw(*, hashing: bool, redis: str | None) -> dict[str, Any]:
-    """The manager's keyword arguments of ``serve`` and ``worker``: the hashing embedder
-    (a smoke run) and the working memory in Redis."""
-    from langgraph_memory.config import MemoryConfig, WriteSection
-    from langgraph_memory.embeddings import HashingEmbeddings
-
-    kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if hashing else {}
-    if redis:
-        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=redis))
-    return kw
 
 
 def cmd_keys(args: argparse.Namespace, out: Console, err: Console) -> int:

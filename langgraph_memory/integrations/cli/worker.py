@@ -25,7 +25,18 @@ from typing import Any
 
 from rich.console import Console
 
-__all__ = ["add_parsers", "cmd_worker", "add_broker_arguments"]
+__all__ = [
+    "add_parsers",
+    "cmd_worker",
+    "add_broker_arguments",
+    "manager_kw",
+    "postgres_url",
+    "redis_url",
+    "REDIS_ENV",
+]
+
+#: The environment variable ``serve --redis`` and ``worker --redis`` default to.
+REDIS_ENV = "LANGGRAPH_MEMORY_REDIS_URL"
 
 
 def add_broker_arguments(p: argparse.ArgumentParser) -> None:
@@ -109,9 +120,32 @@ def open_queue(args: argparse.Namespace) -> Any:
     )
 
 
+def postgres_url(args: argparse.Namespace) -> str | None:
+    """The PostgreSQL URL of ``--postgres`` or the environment (``None``: SQLite)."""
+    from langgraph_memory.integrations.server.keys import POSTGRES_ENV
+
+    return getattr(args, "postgres", None) or os.environ.get(POSTGRES_ENV) or None
+
+
+def redis_url(args: argparse.Namespace) -> str | None:
+    """The working memory's Redis URL of ``--redis`` or the environment (``None``: none)."""
+    return getattr(args, "redis", None) or os.environ.get(REDIS_ENV) or None
+
+
+def manager_kw(*, hashing: bool, redis: str | None) -> dict[str, Any]:
+    """The manager's keyword arguments of ``serve`` and ``worker``: the hashing embedder
+    (a smoke run) and the working memory in Redis."""
+    from langgraph_memory.config import MemoryConfig, WriteSection
+    from langgraph_memory.embeddings import HashingEmbeddings
+
+    kw: dict[str, Any] = {"embeddings": HashingEmbeddings()} if hashing else {}
+    if redis:
+        kw["config"] = MemoryConfig(write=WriteSection(working_memory_url=redis))
+    return kw
+
+
 def cmd_worker(args: argparse.Namespace, out: Console, err: Console) -> int:
     """``worker``: consume the write queue until interrupted."""
-    from langgraph_memory.integrations.cli.service import manager_kw, postgres_url, redis_url
     from langgraph_memory.integrations.queue import QueueWorker
     from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
