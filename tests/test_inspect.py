@@ -8,13 +8,17 @@ gone from every view.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 
 from langgraph_memory import MemoryManager
+from langgraph_memory.config import HierarchySection, MemoryConfig
 from langgraph_memory.core.records import Message, Record
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.layers.mid_term.segments import Segment
 from langgraph_memory.parts.inspect import Fact, Listing, SessionRow
 from langgraph_memory.storage import MemoryBackend, RecordStore, StorageCore
 
@@ -263,6 +267,54 @@ def test_sessions_and_segments(mm: MemoryManager) -> None:
     assert not {s.id for s in mm.inspect.segments("bob", archived=None).items} & {
         s.id for s in segs
     }
+
+
+def test_a_segments_heat_over_time_is_kept_on_every_backend(
+    make_backend: Callable[[str], MemoryBackend],
+    backend_factories: dict[str, Callable[[Path], MemoryBackend]],
+) -> None:
+    """Retrievals visit segments (timed in memory: a read writes no row), the worker
+    saves their times and the promotions with the segment's record; the inspector's
+    curve ends at the heat now, on every backend (Chroma's too)."""
+    config = MemoryConfig(hierarchy=HierarchySection(stm_capacity_pages=2, heat_threshold=3.0))
+    for name in backend_factories:
+        backend = make_backend(name)
+        mm = MemoryManager(backend=backend, embeddings=HashingEmbeddings(), config=config)
+        try:
+            for i in range(10):
+                text = f"Note {i}: green tea and the quarterly report"
+                mm.add_turn("ann", "s1", user=text, assistant="OK.")
+            mm.flush()
+            for _ in range(5):
+                mm.search("ann", "green tea quarterly report", layers=["mid_term"])
+                mm.flush()  # the worker saves the visits (and runs due promotions)
+            segs = mm.inspect.segments("ann", archived=None, limit=500).items
+            assert segs, name
+            stored = {
+                r.id: Segment.load("ann", r.data)
+                for r in mm._parts.storage.list_records("segment", "ann")
+            }
+            promoted = 0
+            for seg in segs:
+                d = mm.inspect.segment("ann", seg.id, samples=30)
+                assert d.heat_curve[-1].heat == pytest.approx(d.segment.heat, rel=1e-12), name
+                assert d.heat_curve[0].at == d.history_from
+                assert [p.at for p in d.heat_curve] == sorted(p.at for p in d.heat_curve)
+                assert len(d.heat_curve) >= 30
+                kept = stored[seg.id]
+                assert [v.timestamp() for v in d.visit_times] == kept.visit_times, name
+                assert [p.timestamp() for p in d.promotion_times] == [
+                    p.at for p in kept.promotion_log
+                ], name
+                assert len(d.promotion_times) == d.segment.promotions
+                promoted += d.segment.promotions
+            assert any(mm.inspect.segment("ann", s.id).visit_times for s in segs), name
+            assert promoted, name
+        finally:
+            mm.close()
+    with MemoryManager(backend=make_backend("memory"), embeddings=HashingEmbeddings()) as mm:
+        with pytest.raises(ValueError, match="samples"):
+            mm.inspect.segment("ann", "seg-x", samples=1)
 
 
 def test_work_and_documents(mm: MemoryManager) -> None:

@@ -55,6 +55,7 @@ from langgraph_memory.layers.long_term.memory import AgentTrait
 from langgraph_memory.layers.long_term.profile import ProfileEntry
 from langgraph_memory.layers.long_term.reflection import Insight, Lesson
 from langgraph_memory.layers.long_term.rollups import Rollup
+from langgraph_memory.layers.mid_term.heat_history import MAX_SAMPLES, HeatPoint, heat_curve
 from langgraph_memory.layers.mid_term.segments import Segment
 from langgraph_memory.layers.short_term.pages import Page
 from langgraph_memory.layers.working.tasks import Anchor, Episode, TaskState
@@ -75,6 +76,7 @@ __all__ = [
     "ChainView",
     "SegmentView",
     "SegmentDetail",
+    "HeatPoint",
     "ProfileView",
     "EntityView",
     "RecordLayer",
@@ -278,9 +280,9 @@ class SegmentView:
 
     The heat is computed now from what the segment keeps: ``visits`` (retrievals since
     its last promotion), ``interactions`` (pages gained since then) and the time since
-    ``last_access``; **its past values are not stored** (no history of visits is kept),
-    so a chart of heat over time can plot the pages' arrival (:attr:`SegmentDetail.page_times`)
-    and this value, not a recorded curve.
+    ``last_access``. Its past values are rebuilt from the events the segment keeps (its
+    latest visits' and promotions' times, its pages' times): see
+    :attr:`SegmentDetail.heat_curve`.
 
     Attributes:
         id: ``"seg-..."``.
@@ -314,18 +316,34 @@ class SegmentView:
 
 @dataclass(frozen=True, slots=True)
 class SegmentDetail:
-    """One segment and a page of its pages.
+    """One segment, a page of its pages, and its heat over time.
 
     Attributes:
         segment: The segment.
         pages: Its pages, the latest joined first.
         page_times: When each of its pages was said, oldest first (at most the last
-            1,000): the activity a heat chart can plot.
+            1,000).
+        heat_curve: Its heat over time, oldest first, from ``history_from`` to now (the
+            last point is :attr:`SegmentView.heat`): the heat formula with the configured
+            ``α, β, γ, μ`` applied at each time to the events up to it (visits and pages
+            counted from the last promotion before it). Evenly spaced times, and each
+            kept event twice (the heat just before it, then with it). See
+            :func:`~langgraph_memory.layers.mid_term.heat_history.heat_curve`.
+        visit_times: When it was retrieved, oldest first (its latest 200 visits).
+        promotion_times: When it was promoted to long-term memory, oldest first (its
+            latest 50 promotions).
+        history_from: Since when every visit and promotion is kept (its creation until
+            the oldest was dropped, or for a segment saved before visits had times, its
+            last access then): the curve starts there.
     """
 
     segment: SegmentView
     pages: Listing[PageView]
     page_times: tuple[datetime, ...]
+    heat_curve: tuple[HeatPoint, ...] = ()
+    visit_times: tuple[datetime, ...] = ()
+    promotion_times: tuple[datetime, ...] = ()
+    history_from: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,6 +461,10 @@ def _check_cursor(cursor: object) -> int | None:
             f"cursor must be the .cursor of a previous page of this list, got {cursor[:40]!r}"
         )
     return int(cursor)
+
+
+def _utc(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, tz=timezone.utc)
 
 
 def _listing(items: list[T], limit: int, last: int | None) -> Listing[T]:
@@ -801,29 +823,74 @@ class Inspect:
         return Listing(tuple(page), str(start + limit) if more else None)
 
     def segment(
-        self, user_id: str, segment_id: str, *, cursor: str | None = None, limit: int = 50
+        self,
+        user_id: str,
+        segment_id: str,
+        *,
+        cursor: str | None = None,
+        limit: int = 50,
+        samples: int = 120,
     ) -> SegmentDetail:
-        """One segment with a page of its pages (the latest joined first) and when its
-        pages were said.
+        """One segment with a page of its pages (the latest joined first), when its pages
+        were said, and its heat over time (rebuilt from its visits, promotions and pages:
+        see :class:`SegmentDetail`).
+
+        Args:
+            user_id: Whose.
+            segment_id: Which.
+            cursor: The previous page's ``cursor`` (of its pages).
+            limit: Pages at most (1 to :data:`MAX_LIMIT`).
+            samples: Evenly spaced times of the heat curve (2 to 1,000).
 
         Raises:
             KeyError: When the user has no segment with that id.
+
+        Example:
+            >>> d = mm.inspect.segment("ann", "seg-0123456789abcdef")  # doctest: +SKIP
+            >>> d.heat_curve[-1].heat == d.segment.heat  # doctest: +SKIP
+            True
         """
         self._life.check()
         check_id(user_id, "user_id")
         check_id(segment_id, "segment_id")
         limit = _check_limit(limit)
         start = _check_cursor(cursor) or 0
+        if isinstance(samples, bool) or not isinstance(samples, int):
+            raise TypeError(f"samples must be an int, got {type(samples).__name__}")
+        if not 2 <= samples <= MAX_SAMPLES:
+            raise ValueError(f"samples must be between 2 and {MAX_SAMPLES}, got {samples}")
         with self._hierarchy.lock:
             seg = self._hierarchy.segments(user_id).get(segment_id)
             if seg is None:
                 raise KeyError(f"user {user_id!r} has no segment {segment_id!r}")
-            view = self._segment_view(seg, self._segment_heat(seg, datetime.now(timezone.utc)))
+            now = datetime.now(timezone.utc)
+            view = self._segment_view(seg, self._segment_heat(seg, now))
             newest = seg.pages[::-1]
             pages = tuple(_page_view(p) for p in newest[start : start + limit])
             more = start + limit < len(newest)
             times = tuple(p.timestamp for p in seg.pages[-1000:])
-        return SegmentDetail(view, Listing(pages, str(start + limit) if more else None), times)
+            c = self._heat
+            curve = heat_curve(
+                seg,
+                now,
+                samples=samples,
+                alpha=c.heat_alpha,
+                beta=c.heat_beta,
+                gamma=c.heat_gamma,
+                mu_seconds=c.heat_mu_seconds,
+            )
+            visits = tuple(_utc(v) for v in seg.visit_times)
+            promotions = tuple(_utc(p.at) for p in seg.promotion_log)
+            since = seg.history_from or seg.created_at
+        return SegmentDetail(
+            view,
+            Listing(pages, str(start + limit) if more else None),
+            times,
+            tuple(curve),
+            visits,
+            promotions,
+            since,
+        )
 
     def _segment_heat(self, seg: Segment, now: datetime) -> float:
         c = self._heat

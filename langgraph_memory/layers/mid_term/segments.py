@@ -9,6 +9,12 @@ its pages stay stored and searchable as history. A segment whose heat passes
 ``τ`` is promoted: long-term entries are extracted from its pages, then its
 visit and interaction counts restart.
 
+A segment also keeps the events its heat curve needs, bounded: the times of its last
+:data:`VISIT_HISTORY` visits and its last :data:`PROMOTION_HISTORY` promotions (with the
+counts each one reset), and since when those lists are complete (``history_from``).
+With its pages' times they give its heat at any time since then (see
+:mod:`langgraph_memory.layers.mid_term.heat_history`).
+
 Example:
     >>> import numpy as np
     >>> from datetime import datetime, timezone
@@ -32,7 +38,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -45,9 +51,51 @@ from langgraph_memory.layers.short_term.pages import (
     jaccard,
 )
 
-__all__ = ["Segment", "place_page", "coldest"]
+__all__ = ["Segment", "Promotion", "place_page", "coldest", "VISIT_HISTORY", "PROMOTION_HISTORY"]
 
 _SEGMENT_KEYWORDS = 20
+#: Visit times a segment keeps (the latest): ~18 bytes each in its record.
+VISIT_HISTORY = 200
+#: Promotions a segment keeps (the latest).
+PROMOTION_HISTORY = 50
+
+
+class Promotion(NamedTuple):
+    """A promotion of a segment to long-term memory, and the counts it reset.
+
+    Attributes:
+        at: When (epoch seconds).
+        visits: Its visits just before (``N_visit``, restarted at 0).
+        interactions: Its pages gained just before (``L_interaction``, restarted at 0).
+        pages: How many pages it held then (the pages after them joined later).
+        last_access: Its ``last_access`` then (epoch seconds).
+    """
+
+    at: float
+    visits: int
+    interactions: int
+    pages: int
+    last_access: float
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "at": self.at,
+            "visits": self.visits,
+            "interactions": self.interactions,
+            "pages": self.pages,
+            "last_access": self.last_access,
+        }
+
+    @classmethod
+    def load(cls, d: dict[str, Any]) -> Promotion:
+        at = float(d["at"])
+        return cls(
+            at,
+            int(d["visits"]),
+            int(d["interactions"]),
+            int(d["pages"]),
+            float(d.get("last_access", at)),
+        )
 
 
 def _now() -> datetime:
@@ -73,6 +121,14 @@ class Segment:
         archived: Evicted from mid-term retrieval (its pages stay searchable).
         promotions: How often it was promoted to long-term memory.
         dirty: Whether the summary is behind its pages.
+        visit_times: When it was retrieved (epoch seconds, oldest first): the last
+            :data:`VISIT_HISTORY` visits.
+        promotion_log: Its promotions, oldest first: the last :data:`PROMOTION_HISTORY`.
+        history_from: Since when ``visit_times`` and ``promotion_log`` hold every visit
+            and promotion (``None``: since ``created_at``); its heat curve is exact from
+            then on.
+        history_access: The latest access (``last_access``) known at ``history_from``
+            from the events no longer kept (``None``: none dropped).
     """
 
     id: str
@@ -89,6 +145,10 @@ class Segment:
     archived: bool = False
     promotions: int = 0
     dirty: bool = True
+    visit_times: list[float] = field(default_factory=list)
+    promotion_log: list[Promotion] = field(default_factory=list)
+    history_from: datetime | None = None
+    history_access: datetime | None = None
     #: How many of its first pages are stored in sealed blocks of their own (see
     #: ``layers.hierarchy.BLOCK_PAGES``): saving it writes only the pages after them.
     sealed: int = 0
@@ -164,15 +224,44 @@ class Segment:
         self.dirty = True
 
     def visit(self, now: datetime | None = None) -> None:
-        """Count one retrieval."""
+        """Count one retrieval (its time kept, the last :data:`VISIT_HISTORY`)."""
+        when = now or _now()
         self.visits += 1
-        self.last_access = max(self.last_access, now or _now())
+        self.last_access = max(self.last_access, when)
+        self.visit_times.append(when.timestamp())
+        if len(self.visit_times) > VISIT_HISTORY:
+            dropped = self.visit_times[-VISIT_HISTORY - 1]
+            del self.visit_times[:-VISIT_HISTORY]
+            self._complete_since(dropped, dropped)
 
-    def promoted(self) -> None:
-        """Restart the counts after a promotion to long-term memory."""
+    def promoted(self, now: datetime | None = None) -> None:
+        """Restart the counts after a promotion to long-term memory (kept, with the
+        counts it reset: the last :data:`PROMOTION_HISTORY`)."""
+        at = (now or _now()).timestamp()
+        self.promotion_log.append(
+            Promotion(
+                at, self.visits, self.interactions, len(self.pages), self.last_access.timestamp()
+            )
+        )
         self.visits = 0
         self.interactions = 0
         self.promotions += 1
+        if len(self.promotion_log) > PROMOTION_HISTORY:
+            dropped = self.promotion_log[-PROMOTION_HISTORY - 1]
+            del self.promotion_log[:-PROMOTION_HISTORY]
+            self._complete_since(dropped.at, dropped.last_access)
+
+    def _complete_since(self, at: float, access: float) -> None:
+        """The history is complete only from ``at`` on (an event at ``at`` was dropped;
+        the latest access known then was ``access``): the visits up to then are of no
+        use any more."""
+        since = datetime.fromtimestamp(at, tz=timezone.utc)
+        if self.history_from is None or since > self.history_from:
+            self.history_from = since
+        seen = datetime.fromtimestamp(access, tz=timezone.utc)
+        if self.history_access is None or seen > self.history_access:
+            self.history_access = seen
+        self.visit_times = [v for v in self.visit_times if v > at]
 
     def dump(self, *, from_page: int = 0) -> dict[str, Any]:
         """Its record; ``from_page`` leaves out the pages before it (stored elsewhere)."""
@@ -191,10 +280,26 @@ class Segment:
             "archived": self.archived,
             "promotions": self.promotions,
             "dirty": self.dirty,
+            "visit_times": list(self.visit_times),
+            "promotion_log": [p.dump() for p in self.promotion_log],
+            "history_from": self.history_from.isoformat() if self.history_from else None,
+            "history_access": self.history_access.isoformat() if self.history_access else None,
         }
 
     @classmethod
     def load(cls, user_id: str, d: dict[str, Any]) -> Segment:
+        """A segment from its record (:meth:`dump`). A record written before the heat
+        history was kept has none: its history then starts at its last access (since
+        its creation when it was never visited nor promoted), where nothing before is
+        known."""
+        last_access = datetime.fromisoformat(d["last_access"])
+        since = seen = None
+        if "visit_times" in d:
+            raw, acc = d.get("history_from"), d.get("history_access")
+            since = datetime.fromisoformat(raw) if raw else None
+            seen = datetime.fromisoformat(acc) if acc else None
+        elif int(d.get("visits", 0)) or int(d.get("promotions", 0)):
+            since = seen = last_access
         return cls(
             id=d["id"],
             user_id=user_id,
@@ -206,11 +311,15 @@ class Segment:
             visits=int(d.get("visits", 0)),
             interactions=int(d.get("interactions", 0)),
             created_at=datetime.fromisoformat(d["created_at"]),
-            last_access=datetime.fromisoformat(d["last_access"]),
+            last_access=last_access,
             archived=bool(d.get("archived", False)),
             promotions=int(d.get("promotions", 0)),
             dirty=bool(d.get("dirty", False)),
             sealed=int(d.get("sealed", 0)),
+            visit_times=[float(v) for v in d.get("visit_times", [])],
+            promotion_log=[Promotion.load(p) for p in d.get("promotion_log", [])],
+            history_from=since,
+            history_access=seen,
         )
 
 

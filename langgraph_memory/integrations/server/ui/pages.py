@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from starlette.responses import RedirectResponse, Response
 
-from langgraph_memory.integrations.server.ui.charts import activity_chart, heat_chart
+from langgraph_memory.integrations.server.ui.charts import heat_chart, heat_curve_chart
 from langgraph_memory.integrations.server.ui.deps import (
     PRE_COOKIE,
     Checked,
@@ -37,6 +37,7 @@ from langgraph_memory.integrations.server.ui.deps import (
     session_cookie,
     url_with,
 )
+from langgraph_memory.integrations.server.ui.render import zone_of
 from langgraph_memory.integrations.server.ui.session import COOKIE, SESSION_SECONDS
 
 __all__ = ["router"]
@@ -400,8 +401,8 @@ def segments(
 
 @router.get("/users/{user_id}/segments/{segment_id}")
 def segment(request: Request, st: State, who: Who, person: Person, segment_id: str) -> Response:
-    """One segment: its heat and when its pages arrived (a chart), visits, promotions,
-    and its pages with their messages."""
+    """One segment: its heat over time (a chart, its visits and promotions marked, in
+    the ``tz`` parameter's zone), its latest events, and its pages with their messages."""
     mm = st.service.memory
     try:
         detail = mm.inspect.segment(person.store_uid, segment_id, cursor=_cursor(request), limit=10)
@@ -425,10 +426,23 @@ def segment(request: Request, st: State, who: Who, person: Person, segment_id: s
         section="segments",
         segment=detail.segment,
         pages=detail.pages.items,
-        chart=activity_chart(detail.page_times, detail.segment.heat),
+        chart=heat_curve_chart(
+            detail.heat_curve,
+            detail.visit_times,
+            detail.promotion_times,
+            zone=zone_of(request.query_params.get("tz")),
+        ),
+        curve_from=detail.heat_curve[0].at if detail.heat_curve else None,
+        events=_events(detail.visit_times, detail.promotion_times),
         messages=messages,
         next_url=_next(request, detail.pages.cursor),
     )
+
+
+def _events(visits: Sequence[Any], promotions: Sequence[Any]) -> list[tuple[Any, str]]:
+    """The latest visits and promotions, newest first (at most :data:`PAGE`)."""
+    both = [(w, "visit") for w in visits] + [(w, "promotion") for w in promotions]
+    return sorted(both, key=lambda e: (e[0], e[1]), reverse=True)[:PAGE]
 
 
 @router.get("/users/{user_id}/tasks")
