@@ -203,3 +203,34 @@ def test_delete_a_message_through_its_confirmation_and_it_is_gone(ui: dict[str, 
     _open(ui, "/ui/users/alice/search?q=locker")
     assert s.deletable_text not in d.find_element(By.TAG_NAME, "main").text
     assert all(s.deletable not in h.source_ids for h in ui["mm"].search("acme:alice", "locker"))
+
+
+def test_a_segment_page_shows_its_heat_over_time(ui: dict[str, Any]) -> None:
+    """Retrievals visit alice's segments; a segment's page then draws its heat as a line
+    with the visits marked, in the reader's zone, and logs no console error."""
+    from langgraph_memory.integrations.server.tenancy import store_user_id
+
+    d, mm = ui["d"], ui["mm"]
+    alice = store_user_id("acme", "alice")
+    for _ in range(3):
+        mm.search(alice, "quarterly report note", layers=["mid_term"])
+    mm.flush()  # the worker saves the visits
+    details = [
+        mm.inspect.segment(alice, s.id)
+        for s in mm.inspect.segments(alice, archived=None, limit=500).items
+    ]
+    seg = next(x for x in details if x.visit_times).segment
+    _login(ui)
+    _open(ui, f"/ui/users/alice/segments/{seg.id}")
+    chart = d.find_element(By.CSS_SELECTOR, "figure svg.heat[role=img]")
+    assert chart.get_attribute("aria-label").startswith("Heat over time from ")
+    line = chart.find_element(By.CSS_SELECTOR, "path.line")
+    assert line.size["width"] > 100  # drawn across the chart
+    assert chart.find_elements(By.CSS_SELECTOR, "line.visit")
+    # the caption's and the events' times were rewritten into the browser's zone
+    caption = d.find_element(By.CSS_SELECTOR, "figcaption time[datetime]")
+    assert caption.get_attribute("title").endswith("UTC")
+    assert "visit (retrieved)" in d.find_element(By.TAG_NAME, "main").text
+    _open(ui, f"/ui/users/alice/segments/{seg.id}?tz=Asia/Shanghai")
+    label = d.find_element(By.CSS_SELECTOR, "figure svg.heat").get_attribute("aria-label")
+    assert "CST" in label

@@ -314,3 +314,36 @@ def test_times_follow_the_tz_parameter(svc: dict[str, Any]) -> None:
     assert "tz=Asia%2FTokyo" in tokyo  # links keep the zone
     bad = _get(svc, "/ui/users/alice/sessions?tz=Not/AZone", key)
     assert bad.status_code == 200 and " UTC</time>" in bad.text
+
+
+def test_a_segment_page_draws_its_heat_over_time(svc: dict[str, Any]) -> None:
+    """After retrievals visit the user's segments, a segment's page draws its heat as a
+    line (an SVG with a label a screen reader reads), each visit marked on the time axis
+    with its time in the ``tz`` parameter's zone, and lists its latest events."""
+    mm, key = svc["mm"], svc["s"].tenants.acme
+    from langgraph_memory.integrations.server.tenancy import store_user_id
+
+    alice = store_user_id("acme", "alice")
+    for _ in range(3):
+        mm.search(alice, "quarterly report note", layers=["mid_term"])
+    mm.flush()  # the worker saves the visits
+    details = [
+        mm.inspect.segment(alice, s.id)
+        for s in mm.inspect.segments(alice, archived=None, limit=500).items
+    ]
+    detail = next(d for d in details if d.visit_times)  # (a promotion restarts the count)
+    seg = detail.segment
+    html = _get(svc, f"/ui/users/alice/segments/{seg.id}?tz=Asia/Tokyo", key).text
+    svg = re.search(r'<svg class="heat".*?</svg>', html, re.S)
+    assert svg is not None
+    chart = svg.group()
+    assert 'role="img"' in chart and 'aria-label="Heat over time from ' in chart
+    assert chart.count('class="line"') == 1
+    assert chart.count('class="visit"') == len(detail.visit_times)
+    assert chart.count('class="promotion"') == len(detail.promotion_times)
+    assert "JST" in chart and "visit 20" in chart  # the ticks' times, in Tokyo's zone
+    assert "<script" not in chart
+    table = html.split("Latest visits and promotions", 1)[1].split("</table>", 1)[0]
+    events = len(detail.visit_times) + len(detail.promotion_times)
+    assert table.count("</tr>") - 1 == min(events, 25)
+    assert "data-fixed" in table  # its times in the tz parameter's zone too
