@@ -830,6 +830,7 @@ class Inspect:
         cursor: str | None = None,
         limit: int = 50,
         samples: int = 120,
+        since: datetime | None = None,
     ) -> SegmentDetail:
         """One segment with a page of its pages (the latest joined first), when its pages
         were said, and its heat over time (rebuilt from its visits, promotions and pages:
@@ -841,6 +842,9 @@ class Inspect:
             cursor: The previous page's ``cursor`` (of its pages).
             limit: Pages at most (1 to :data:`MAX_LIMIT`).
             samples: Evenly spaced times of the heat curve (2 to 1,000).
+            since: Start the heat curve no earlier than this (timezone-aware; a zoom on
+                the latest events: a segment made of old messages and visited today
+                spans years).
 
         Raises:
             KeyError: When the user has no segment with that id.
@@ -859,6 +863,8 @@ class Inspect:
             raise TypeError(f"samples must be an int, got {type(samples).__name__}")
         if not 2 <= samples <= MAX_SAMPLES:
             raise ValueError(f"samples must be between 2 and {MAX_SAMPLES}, got {samples}")
+        if since is not None and (not isinstance(since, datetime) or since.tzinfo is None):
+            raise TypeError(f"since must be a timezone-aware datetime or None, got {since!r}")
         with self._hierarchy.lock:
             seg = self._hierarchy.segments(user_id).get(segment_id)
             if seg is None:
@@ -874,6 +880,7 @@ class Inspect:
                 seg,
                 now,
                 samples=samples,
+                since=since,
                 alpha=c.heat_alpha,
                 beta=c.heat_beta,
                 gamma=c.heat_gamma,

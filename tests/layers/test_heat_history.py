@@ -182,6 +182,20 @@ def test_a_record_saved_before_the_history_loads() -> None:
     assert heat_curve(again, now, **KW) == heat_curve(r.seg, now, **KW)
 
 
+def test_since_zooms_on_the_latest_events_with_the_same_values() -> None:
+    r = _new()
+    for h in range(1, 30):
+        r.visit(T0 + timedelta(days=h))
+    now = T0 + timedelta(days=31)
+    since = now - timedelta(days=5)
+    zoom = heat_curve(r.seg, now, since=since, **KW)
+    assert zoom[0].at == since and zoom[-1].at == now
+    assert sum(1 for p in zoom if p.at == T0 + timedelta(days=29)) == 2  # a step
+    for p in zoom:
+        want = [r.heat_at(p.at.timestamp(), s) for s in (False, True)]
+        assert min(abs(p.heat - w) for w in want) < 1e-9
+
+
 def test_bad_samples_are_named() -> None:
     seg = _new().seg
     with pytest.raises(ValueError, match="samples"):

@@ -347,3 +347,8 @@ def test_a_segment_page_draws_its_heat_over_time(svc: dict[str, Any]) -> None:
     events = len(detail.visit_times) + len(detail.promotion_times)
     assert table.count("</tr>") - 1 == min(events, 25)
     assert "data-fixed" in table  # its times in the tz parameter's zone too
+    # a zoom on the last day (a link of the page), and a span it does not know
+    day = _get(svc, f"/ui/users/alice/segments/{seg.id}?span=day", key)
+    assert day.status_code == 200 and 'aria-current="page">the last day' in day.text
+    bad = _get(svc, f"/ui/users/alice/segments/{seg.id}?span=<b>", key)
+    assert bad.status_code == 422 and "span" in bad.text and "<b>" not in bad.text

@@ -150,19 +150,21 @@ def heat_curve(
     now: datetime | None = None,
     *,
     samples: int = 120,
+    since: datetime | None = None,
     alpha: float = 1.0,
     beta: float = 1.0,
     gamma: float = 1.0,
     mu_seconds: float = 1e7,
 ) -> list[HeatPoint]:
-    """The segment's heat from ``history_from`` (or its creation) to ``now``, oldest
-    first: ``samples`` evenly spaced times, and each kept visit, promotion and latest
-    page join twice (the heat just before it, then with it).
+    """The segment's heat from ``history_from`` (or its creation; or ``since`` when
+    later) to ``now``, oldest first: ``samples`` evenly spaced times, and each kept
+    visit, promotion and latest page join twice (the heat just before it, then with it).
 
     Args:
         seg: The segment (read only; hold the hierarchy's lock while this runs).
         now: The curve's end (default: now).
         samples: Evenly spaced times (2 to :data:`MAX_SAMPLES`).
+        since: Start no earlier than this (a zoom on the latest events).
         alpha: Weight of visits (``α``, as configured).
         beta: Weight of pages gained (``β``).
         gamma: Weight of recency (``γ``).
@@ -176,7 +178,10 @@ def heat_curve(
     if not 2 <= samples <= MAX_SAMPLES:
         raise ValueError(f"samples must be between 2 and {MAX_SAMPLES}, got {samples}")
     end = (now or datetime.now(timezone.utc)).timestamp()
-    start = min((seg.history_from or seg.created_at).timestamp(), end)
+    start = (seg.history_from or seg.created_at).timestamp()
+    if since is not None:
+        start = max(start, since.timestamp())
+    start = min(start, end)
     hist = _History(seg, end)
     times = {(start + (end - start) * k / (samples - 1), 1) for k in range(samples - 1)}
     times.add((end, 1))

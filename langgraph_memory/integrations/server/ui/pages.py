@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
 from importlib import resources
 from typing import Any, TypeVar
 from urllib.parse import urlencode
@@ -399,13 +400,25 @@ def segments(
     )
 
 
+#: The spans a segment's heat chart shows (``span`` parameter): name -> seconds.
+SPANS = {"all": 0, "year": 366 * 86400, "month": 31 * 86400, "week": 7 * 86400, "day": 86400}
+
+
 @router.get("/users/{user_id}/segments/{segment_id}")
-def segment(request: Request, st: State, who: Who, person: Person, segment_id: str) -> Response:
+def segment(
+    request: Request, st: State, who: Who, person: Person, segment_id: str, span: str = "all"
+) -> Response:
     """One segment: its heat over time (a chart, its visits and promotions marked, in
-    the ``tz`` parameter's zone), its latest events, and its pages with their messages."""
+    the ``tz`` parameter's zone; all of it, or its last year, month, week or day), its
+    latest events, and its pages with their messages."""
+    if span not in SPANS:
+        raise Refused(422, "span is one of " + ", ".join(SPANS))
+    since = datetime.now(timezone.utc) - timedelta(seconds=SPANS[span]) if SPANS[span] else None
     mm = st.service.memory
     try:
-        detail = mm.inspect.segment(person.store_uid, segment_id, cursor=_cursor(request), limit=10)
+        detail = mm.inspect.segment(
+            person.store_uid, segment_id, cursor=_cursor(request), limit=10, since=since
+        )
     except KeyError:
         raise Refused(404, "no such segment") from None
     messages = []
@@ -434,6 +447,8 @@ def segment(request: Request, st: State, who: Who, person: Person, segment_id: s
         ),
         curve_from=detail.heat_curve[0].at if detail.heat_curve else None,
         events=_events(detail.visit_times, detail.promotion_times),
+        span=span,
+        spans=list(SPANS),
         messages=messages,
         next_url=_next(request, detail.pages.cursor),
     )
