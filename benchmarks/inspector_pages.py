@@ -11,7 +11,10 @@ history, queries in English and Chinese) after a warm-up pass, reading each resp
 ``Server-Timing`` header (the server's time from the request to the response's start:
 the handler, its reads and the template) and printing p50/p95 ms per page. The baseline
 in the same run is the inspector's static style sheet (the cost of a request through the
-same stack, reading nothing). Target: every page's p95 ≤ 100 ms.
+same stack, reading nothing). Target: every page's p95 ≤ 100 ms. The segment pages open
+the segments with the most kept visits (their whole heat chart, and its last day); the
+library floors include rebuilding the heat curve of a 10,000-page segment with a full
+history (200 visits, 50 promotions).
 
 The store is the one ``benchmarks/inspector_scale.py`` builds (its synthetic chat, all
 but the newest ``--managed`` messages stored through the backend's own insert, the rest
@@ -32,6 +35,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -48,9 +52,13 @@ from langgraph_memory import MemoryManager  # noqa: E402
 from langgraph_memory.embeddings import HashingEmbeddings  # noqa: E402
 from langgraph_memory.integrations.server import create_app  # noqa: E402
 from langgraph_memory.integrations.server.keys import KeyFile  # noqa: E402
+from langgraph_memory.layers.mid_term.heat_history import heat_curve  # noqa: E402
+from langgraph_memory.layers.mid_term.segments import Segment  # noqa: E402
+from langgraph_memory.layers.short_term.pages import Page  # noqa: E402
 
 TENANT, USER = "bench", "alice"
 STORE_UID = f"{TENANT}:{USER}"
+T0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
 SEARCHES = ["tea", "Kyoto trip", "museum", "喜欢", "北京", "concert tickets"]
 
 
@@ -96,9 +104,13 @@ def pages(mm: MemoryManager, reps: int) -> dict[str, Callable[[int], str]]:
     sessions = [r.session_id for r in ins.sessions(STORE_UID, limit=min(reps, 200)).items]
     msg_ids = [m.id for m in ins.messages(STORE_UID, limit=min(reps, 200)).items]
     old_ids = [m.id for m in ins.messages(STORE_UID, cursor=cursors[-1], limit=50).items]
-    segs = [
-        str(s["id"]) for s in mm.stats(STORE_UID).get("hierarchy", {}).get("hottest_segments", [])
-    ] or [""]
+    # the segments with the most kept visits (their heat chart has the most to draw)
+    listed = ins.segments(STORE_UID, archived=None, limit=500).items
+    by_visits = sorted(
+        ((len(ins.segment(STORE_UID, s.id, limit=1).visit_times), s.id) for s in listed),
+        reverse=True,
+    )
+    segs = [sid for _, sid in by_visits[:5]] or [""]
 
     def q(**kw: Any) -> str:
         return "?" + urlencode(kw)
@@ -118,6 +130,9 @@ def pages(mm: MemoryManager, reps: int) -> dict[str, Callable[[int], str]]:
         "why (4000 tokens)": lambda i: f"{u}/why" + q(q=SEARCHES[i % len(SEARCHES)], budget=4000),
         "segments": lambda i: f"{u}/segments",
         "segment": lambda i: f"{u}/segments/{quote(segs[i % len(segs)], safe='')}",
+        "segment, last day": lambda i: (
+            f"{u}/segments/{quote(segs[i % len(segs)], safe='')}" + q(span="day")
+        ),
         "tasks": lambda i: f"{u}/tasks",
         "documents": lambda i: f"{u}/documents",
         "audit": lambda i: f"{u}/audit",
@@ -148,6 +163,7 @@ def library_floors(mm: MemoryManager, reps: int) -> list[tuple[str, float, float
         "  mm.build_context(4000)": lambda i: mm.build_context(
             STORE_UID, "inspector", SEARCHES[i % len(SEARCHES)], 4000, explain=True
         ),
+        "  heat_curve(10,000 pages)": big_segment_curve(),
     }
     rows = []
     for name, call in calls.items():
@@ -160,6 +176,21 @@ def library_floors(mm: MemoryManager, reps: int) -> list[tuple[str, float, float
             times.append((time.perf_counter() - t) * 1000)
         rows.append((name, statistics.median(times), pct(times, 0.95)))
     return rows
+
+
+def big_segment_curve() -> Callable[[int], Any]:
+    """A segment of 10,000 pages, 200 kept visits and 50 promotions (a full history):
+    rebuilding its heat curve, what the segment page does for a segment that large."""
+    seg = Segment("seg-big", STORE_UID, created_at=T0, last_access=T0)
+    for k in range(10_000):
+        at = T0 + timedelta(minutes=k)
+        seg.add(Page(f"p{k}", "s", [f"m{k}"], [k + 1], at, ["tea"], open=False))
+        if k % 20 == 19:
+            seg.visit(at + timedelta(seconds=20))
+        if k % 150 == 149:
+            seg.promoted(at + timedelta(seconds=40))
+    now = T0 + timedelta(days=8)
+    return lambda i: heat_curve(seg, now)
 
 
 def screenshots(url: str, key: str, mm: MemoryManager, out: Path) -> list[Path]:

@@ -46,6 +46,8 @@ from bisect import bisect_left, bisect_right
 from datetime import datetime, timezone
 from typing import NamedTuple
 
+import numpy as np
+
 from langgraph_memory.layers.mid_term.segments import Segment
 from langgraph_memory.layers.short_term.pages import heat
 
@@ -71,8 +73,9 @@ class HeatPoint(NamedTuple):
 
 
 class _Epoch:
-    """The span between two promotions: the counts it ends with, its visits and its
-    pages' join times (each sorted), the join times of the pages before it."""
+    """The span between two promotions (or after the last): the counts it ends with
+    (those the promotion closing it reset, or the segment's now), its visits' and its
+    pages' join times (each sorted)."""
 
     __slots__ = ("end_visits", "end_pages", "visits", "joins")
 
@@ -84,7 +87,7 @@ class _Epoch:
 
 
 class _History:
-    """A segment's events, sorted for :meth:`heat_at` (a few bisections a time)."""
+    """A segment's events, sorted for :meth:`counts_at` (a few bisections a time)."""
 
     def __init__(self, seg: Segment, end: float) -> None:
         promos = seg.promotion_log
@@ -98,24 +101,19 @@ class _History:
         for p in promos:  # the page counts, never decreasing, at most the pages left
             starts.append(min(max(starts[-1], p.pages), n))
         starts.append(n)
-        pairs: list[tuple[float, float]] = []  # (join time, timestamp)
+        said = np.fromiter((p.timestamp.timestamp() for p in seg.pages), np.float64, n)
+        joins = np.empty(n, np.float64)
         for e, ep in enumerate(self.epochs):
             lo = self.bounds[e - 1] if e > 0 else -math.inf
-            hi = self.bounds[e] if e < len(self.bounds) else end
-            for page in seg.pages[starts[e] : starts[e + 1]]:
-                ts = page.timestamp.timestamp()
-                join = min(max(ts, lo), hi, end)
-                ep.joins.append(join)
-                pairs.append((join, ts))
+            hi = min(self.bounds[e], end) if e < len(self.bounds) else end
+            clipped = np.clip(said[starts[e] : starts[e + 1]], lo, max(lo, hi))
+            joins[starts[e] : starts[e + 1]] = clipped
+            ep.joins = np.sort(clipped).tolist()
             ep.visits.sort()
-            ep.joins.sort()
-        pairs.sort()
-        self.join_at = [j for j, _ in pairs]
-        self.latest_ts: list[float] = []  # the latest page timestamp among the first k
-        top = -math.inf
-        for _, ts in pairs:
-            top = max(top, ts)
-            self.latest_ts.append(top)
+        order = np.argsort(joins, kind="stable")
+        self.join_at: list[float] = joins[order].tolist()
+        # the latest page timestamp among the first k joined
+        self.latest_ts: list[float] = np.maximum.accumulate(said[order]).tolist() if n else []
         self.visits = sorted(seg.visit_times)
         stored = seg.last_access.timestamp()
         self.stored = (min(stored, end), stored)  # (made by, value)

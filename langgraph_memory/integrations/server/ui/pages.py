@@ -401,7 +401,14 @@ def segments(
 
 
 #: The spans a segment's heat chart shows (``span`` parameter): name -> seconds.
-SPANS = {"all": 0, "year": 366 * 86400, "month": 31 * 86400, "week": 7 * 86400, "day": 86400}
+SPANS = {
+    "all": 0,
+    "year": 366 * 86400,
+    "month": 31 * 86400,
+    "week": 7 * 86400,
+    "day": 86400,
+    "hour": 3600,
+}
 
 
 @router.get("/users/{user_id}/segments/{segment_id}")
@@ -409,7 +416,7 @@ def segment(
     request: Request, st: State, who: Who, person: Person, segment_id: str, span: str = "all"
 ) -> Response:
     """One segment: its heat over time (a chart, its visits and promotions marked, in
-    the ``tz`` parameter's zone; all of it, or its last year, month, week or day), its
+    the ``tz`` parameter's zone; all of it, or its last year, month, week, day or hour), its
     latest events, and its pages with their messages."""
     if span not in SPANS:
         raise Refused(422, "span is one of " + ", ".join(SPANS))
