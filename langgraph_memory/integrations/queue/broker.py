@@ -421,6 +421,14 @@ class WriteQueue:
         with self._reachable():
             return bool(self._settle(keys=keys, args=[GROUP, d.entry_id, d.tenant, d.user]))
 
+    def release(self, d: Delivery, consumer: str) -> None:
+        """Give ``d`` back without spending this delivery (the store was unreachable:
+        not the write's fault): its delivery count goes back to what it was, and it is
+        taken again after ``claim_idle_s``."""
+        with self._reachable():
+            self.client.xclaim(self.stream, GROUP, consumer, 0, [d.entry_id],
+                               retrycount=max(0, d.attempts - 1), justid=True)  # fmt: skip
+
     def fail(self, d: Delivery, error: str) -> bool:
         """Record that ``d`` failed; dead-letter it when it has had ``max_attempts``
         deliveries (returns ``True`` then), else leave it for a retry after
