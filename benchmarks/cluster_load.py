@@ -289,7 +289,7 @@ def run_cluster(
         tenants=TENANTS,
         hashing=True,
         claim_idle_s=2.0,
-        max_backlog=5000,
+        max_backlog=backlog,
     )
     t_start = time.monotonic()
     c.start()
