@@ -3,8 +3,9 @@
 A :class:`QueueWorker` takes up to ``batch`` writes (first those a dead worker left
 unacknowledged, then new ones), stores each with ``add_message`` (the gate, the store's
 commit; the same message id with the same content again is a no-op, so a redelivered
-write is stored once), waits for the memory to embed and place them (``mm.flush``),
-and only then acknowledges them. A write that raises is left unacknowledged and retried
+write is stored once), waits for the memory to embed and place them (``mm.flush`` of
+the batch's users, so other workers' writes never hold it up), and only then
+acknowledges them. A write that raises is left unacknowledged and retried
 after the queue's ``claim_idle_s``; after ``max_attempts`` deliveries it goes to the
 dead-letter stream with its error. A store that does not answer (``ConnectionError``:
 PostgreSQL restarting) is not the write's fault: the rest of the batch is given back
@@ -113,8 +114,10 @@ class QueueWorker:
                 continue
             stored.append(d)
         if stored:
-            try:
-                self.memory.flush(self.flush_timeout_s)
+            try:  # only the batch's users, accepted until now: other workers' writes,
+                # however many keep coming, do not hold this batch's acknowledgement up
+                users = sorted({d.user for d in stored})
+                self.memory.flush(self.flush_timeout_s, user_ids=users)
             except (TimeoutError, RuntimeError, ConnectionError):  # stored and committed:
                 log.warning("the memory had not embedded a batch yet", exc_info=True)
             for d in stored:  # the memory's own queue finishes them
