@@ -39,6 +39,7 @@ except ImportError as exc:  # the library works without it; its command line doe
 
 from langgraph_memory import __version__
 from langgraph_memory.embeddings import HashingEmbeddings
+from langgraph_memory.integrations.cli import cluster as cli_cluster
 from langgraph_memory.integrations.cli import docs as cli_docs
 from langgraph_memory.integrations.cli import render as render
 from langgraph_memory.integrations.cli import service as cli_service
@@ -174,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_delete_user)
     cli_service.add_parsers(command, _common)  # serve, keys
     cli_worker.add_parsers(command, _common)  # worker (the write queue's consumer)
+    cli_cluster.add_parsers(command, _common)  # dev-cluster (a local recipe)
     return parser
 
 

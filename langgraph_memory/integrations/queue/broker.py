@@ -99,6 +99,29 @@ return 1
 """
 )
 
+# KEYS: stream, backlog, dead. ARGV: max_backlog, n, then n quadruples (dead id, tenant,
+# user, body). A dead letter already taken back (a concurrent retry) is skipped.
+_REVIVE = (
+    _COUNT
+    + """
+local n = tonumber(ARGV[2])
+local total = tonumber(redis.call('HGET', KEYS[2], '*') or '0')
+if total + n > tonumber(ARGV[1]) then return -1 end
+local done = 0
+for i = 0, n - 1 do
+  local id, tenant, user, body = ARGV[3 + 4 * i], ARGV[4 + 4 * i], ARGV[5 + 4 * i], ARGV[6 + 4 * i]
+  if redis.call('XDEL', KEYS[3], id) == 1 then
+    redis.call('XADD', KEYS[1], '*', 'tenant', tenant, 'user', user, 'm', body)
+    count(KEYS[2], '*', 1)
+    count(KEYS[2], 't:' .. tenant, 1)
+    count(KEYS[2], 'u:' .. user, 1)
+    done = done + 1
+  end
+end
+return done
+"""
+)
+
 
 class QueueError(RuntimeError):
     """The write queue cannot take the write now (the service answers 503)."""
@@ -205,6 +228,7 @@ class WriteQueue:
         self.dead, self.errors = f"{prefix}:dead", f"{prefix}:errors"
         self._publish = client.register_script(_PUBLISH)
         self._settle = client.register_script(_SETTLE)
+        self._revive = client.register_script(_REVIVE)
 
     @classmethod
     def from_url(
@@ -397,6 +421,14 @@ class WriteQueue:
         with self._reachable():
             return bool(self._settle(keys=keys, args=[GROUP, d.entry_id, d.tenant, d.user]))
 
+    def release(self, d: Delivery, consumer: str) -> None:
+        """Give ``d`` back without spending this delivery (the store was unreachable:
+        not the write's fault): its delivery count goes back to what it was, and it is
+        taken again after ``claim_idle_s``."""
+        with self._reachable():
+            self.client.xclaim(self.stream, GROUP, consumer, 0, [d.entry_id],
+                               retrycount=max(0, d.attempts - 1), justid=True)  # fmt: skip
+
     def fail(self, d: Delivery, error: str) -> bool:
         """Record that ``d`` failed; dead-letter it when it has had ``max_attempts``
         deliveries (returns ``True`` then), else leave it for a retry after
@@ -451,6 +483,42 @@ class WriteQueue:
                 )
             )
         return out
+
+    def retry_dead(
+        self,
+        tenant: str | None = None,
+        entry_ids: Sequence[str] | None = None,
+        *,
+        user: str | None = None,
+    ) -> int:
+        """Publish dead letters again (all of a tenant or a user, or only ``entry_ids``
+        among them), each with a fresh count of attempts, and remove them from the
+        dead-letter stream, atomically; returns how many went back. A dead letter taken
+        back by a concurrent call is not published twice.
+
+        Raises:
+            QueueFull: When they would pass ``max_backlog`` (nothing is moved).
+            QueueUnavailable: When the broker does not answer.
+        """
+        with self._reachable():
+            dead = self.failed_messages(tenant, user, limit=self.max_backlog)
+        wanted = None if entry_ids is None else set(entry_ids)
+        picked = [d for d in dead if wanted is None or d.entry_id in wanted]
+        if not picked:
+            return 0
+        args: list[Any] = [self.max_backlog, len(picked)]
+        for d in picked:
+            args += [d.entry_id, d.tenant, d.user_id, d.body]
+        with self._reachable():
+            out = self._revive(keys=[self.stream, self.backlog, self.dead], args=args)
+        if out == -1:
+            raise QueueFull(
+                f"the write queue cannot take {len(picked)} writes back now (at most "
+                f"{self.max_backlog} waiting); retry later",
+                self.retry_after_s,
+            )
+        log.info("%d dead letters published again", out)
+        return int(out)
 
     def stats(self, tenant: str | None = None, user: str | None = None) -> dict[str, int]:
         """``{"queued": outstanding writes, "dead_letters": dead-lettered ones}`` of a

@@ -3,10 +3,14 @@
 A :class:`QueueWorker` takes up to ``batch`` writes (first those a dead worker left
 unacknowledged, then new ones), stores each with ``add_message`` (the gate, the store's
 commit; the same message id with the same content again is a no-op, so a redelivered
-write is stored once), waits for the memory to embed and place them (``mm.flush``),
-and only then acknowledges them. A write that raises is left unacknowledged and retried
+write is stored once), waits for the memory to embed and place them (``mm.flush`` of
+the batch's users, so other workers' writes never hold it up), and only then
+acknowledges them. A write that raises is left unacknowledged and retried
 after the queue's ``claim_idle_s``; after ``max_attempts`` deliveries it goes to the
-dead-letter stream with its error. A worker killed mid-batch loses nothing: its
+dead-letter stream with its error. A store that does not answer (``ConnectionError``:
+PostgreSQL restarting) is not the write's fault: the rest of the batch is given back
+without spending a delivery, and the worker waits and tries again, so a database outage
+never dead-letters a good write. A worker killed mid-batch loses nothing: its
 unacknowledged writes are taken over by a live worker after ``claim_idle_s``.
 
 Example:
@@ -72,7 +76,7 @@ class QueueWorker:
         while not self.stop_event.is_set():
             try:
                 n = self.run_once()
-            except QueueUnavailable as exc:
+            except (QueueUnavailable, ConnectionError) as exc:
                 log.warning("%s; trying again in %.0f s", exc, pause)
                 self.stop_event.wait(pause)
                 pause = min(pause * 2, self.MAX_PAUSE_S)
@@ -91,26 +95,36 @@ class QueueWorker:
         if not got:
             return 0
         stored: list[Delivery] = []
-        for d in got:
+        unreachable: ConnectionError | None = None
+        for i, d in enumerate(got):
             if d.attempts > self.queue.max_attempts:  # it stopped workers before
                 self.queue.dead_letter(d)
                 self.dead += 1
                 continue
             try:
                 self._store(d)
+            except ConnectionError as exc:  # the store's fault, not the write's
+                unreachable = exc
+                for rest in got[i:]:
+                    self.queue.release(rest, self.consumer)
+                break
             except Exception as exc:
                 if self.queue.fail(d, f"{type(exc).__name__}: {exc}"):
                     self.dead += 1
                 continue
             stored.append(d)
         if stored:
-            try:
-                self.memory.flush(self.flush_timeout_s)
-            except (TimeoutError, RuntimeError):  # stored: the memory's queue finishes it
+            try:  # only the batch's users, accepted until now: other workers' writes,
+                # however many keep coming, do not hold this batch's acknowledgement up
+                users = sorted({d.user for d in stored})
+                self.memory.flush(self.flush_timeout_s, user_ids=users)
+            except (TimeoutError, RuntimeError, ConnectionError):  # stored and committed:
                 log.warning("the memory had not embedded a batch yet", exc_info=True)
-            for d in stored:
+            for d in stored:  # the memory's own queue finishes them
                 if self.queue.ack(d):
                     self.stored += 1
+        if unreachable is not None:
+            raise unreachable
         return len(got)
 
     def _store(self, d: Delivery) -> None:

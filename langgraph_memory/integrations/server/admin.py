@@ -14,6 +14,12 @@ tenant keeps at most ``ServiceSettings.max_backups`` there (409 beyond). Postgre
 no backup of the memory's own: 501, with what to run instead (``pg_dump``).
 ``POST /v1/admin/verify`` checks every page of the store.
 
+With a broker (``serve --broker URL``), ``GET /v1/admin/queue`` counts the tenant's
+queued and dead-lettered writes, ``GET /v1/admin/queue/dead`` lists its dead letters
+(writes a worker failed ``--max-attempts`` times, with their last error) and ``POST
+/v1/admin/queue/dead/retry`` publishes them (all, or ``entry_ids``) again for the
+workers; without a broker these answer 501 (the memory's own queue has ``/failed``).
+
 Example:
     >>> [r.path for r in router.routes][:2]
     ['/v1/admin/backup', '/v1/admin/verify']
@@ -27,6 +33,7 @@ from datetime import datetime, timezone
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body
+from pydantic import BaseModel, ConfigDict, Field
 
 from langgraph_memory.integrations.server.deps import (
     FORBIDDEN,
@@ -52,7 +59,7 @@ from langgraph_memory.integrations.server.problems import ProblemError
 from langgraph_memory.integrations.server.tenancy import SEPARATOR
 from langgraph_memory.parts.maintenance import StoreDamagedError
 
-__all__ = ["router", "BACKUP_GLOB"]
+__all__ = ["router", "BACKUP_GLOB", "QueueCounts", "DeadWrite", "DeadRetryIn", "DeadRequeued"]
 
 #: The names of the backups ``POST /v1/admin/backup`` writes.
 BACKUP_GLOB = "memory-*.sqlite3"
@@ -166,3 +173,81 @@ def reflect(svc: Svc, who: AdminKnown) -> Reflected:
         lessons=[_theirs(x, who) for x in lessons],
         insights=[_theirs(x, who) for x in insights],
     )
+
+
+class QueueCounts(BaseModel):
+    """The tenant's writes in the broker."""
+
+    queued: int = Field(description="Published and not yet stored nor dead-lettered.")
+    dead_letters: int = Field(description="Failed --max-attempts times, kept for a retry.")
+
+
+class DeadWrite(BaseModel):
+    """A write the workers failed on ``--max-attempts`` times (a dead letter)."""
+
+    entry_id: str = Field(description="Its id in the dead-letter stream (to retry it).")
+    user_id: str
+    message_id: str | None
+    error: str = Field(description="The last error (``ValueError: ...``).")
+    attempts: int
+    dead_at: str
+    body: str = Field(description="The write as published (JSON, already redacted).")
+
+
+class DeadRetryIn(BaseModel):
+    """Which dead letters to publish again."""
+
+    model_config = ConfigDict(extra="forbid")
+    entry_ids: list[str] | None = Field(None, description="Default: all the tenant's.")
+
+
+class DeadRequeued(BaseModel):
+    """How many dead letters went back to the queue."""
+
+    requeued: int
+
+
+def _broker(svc: Any) -> Any:
+    if svc.queue is None:
+        raise ProblemError(
+            501,
+            "this service has no broker (serve --broker URL): its writes use the memory's "
+            "own queue, whose failures are under /v1/admin/failed",
+            slug="not-supported",
+        )
+    return svc.queue.queue
+
+
+@router.get("/queue", response_model=QueueCounts, responses=_MORE)
+def queue_counts(svc: Svc, key: Admin) -> QueueCounts:
+    """The tenant's queued and dead-lettered writes (with a broker)."""
+    return QueueCounts(**_broker(svc).stats(tenant=key.tenant))
+
+
+@router.get("/queue/dead", response_model=list[DeadWrite], responses=_MORE)
+def dead_letters(svc: Svc, key: Admin) -> list[DeadWrite]:
+    """The tenant's dead-lettered writes, oldest first (with a broker)."""
+    prefix = f"{key.tenant}{SEPARATOR}"
+    return [
+        DeadWrite(
+            entry_id=d.entry_id,
+            user_id=d.user_id[len(prefix) :],
+            message_id=d.message_id,
+            error=d.error,
+            attempts=d.attempts,
+            dead_at=d.dead_at,
+            body=d.body,
+        )
+        for d in _broker(svc).failed_messages(tenant=key.tenant)
+        if d.user_id.startswith(prefix)
+    ]
+
+
+@router.post("/queue/dead/retry", response_model=DeadRequeued, responses=_MORE)
+def retry_dead_letters(
+    svc: Svc, key: Admin, body: Annotated[DeadRetryIn | None, Body()] = None
+) -> DeadRequeued:
+    """Publish the tenant's dead letters (all, or ``entry_ids``) again for the workers;
+    another tenant's entry ids are ignored (503 + Retry-After when the queue is full)."""
+    ids = body.entry_ids if body is not None else None
+    return DeadRequeued(requeued=_broker(svc).retry_dead(key.tenant, ids))
