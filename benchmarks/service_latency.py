@@ -4,7 +4,8 @@ Usage:
     python benchmarks/service_latency.py [--n 10000] [--queries 200] [--clients 16]
                                          [--duration 60] [--batch 1000] [--workers N]
                                          [--concurrent-reads N] [--rate R] [--compare]
-                                         [--no-writes]
+                                         [--no-writes] [--skip-closed] [--soak]
+                                         [--window S] [--store DIR] [--no-freeze-gc]
 
 One SQLite store of ``--n`` synthetic messages (``latency.py``'s generator) for one user,
 embedded by the default model; then ``langgraph-memory serve`` on it as its own process
@@ -26,6 +27,15 @@ same directory. Printed, all measured in this run:
 - batch writes: ``--batch`` messages through ``POST .../messages/batch`` (100 a request)
   then ``POST /v1/flush``, against the same number through ``add_message`` then
   ``flush()`` in process, messages/s and their ratio (alternating, each twice).
+
+Each load phase also prints p50/p95 per ``--window`` seconds (default 10) with the
+server's own time beside them (the context's ``timings_ms``; the rest is queueing,
+thread hops and HTTP), then per server process (the connection's client port mapped to
+the server's pid with psutil): a latency that grows within one run shows there, whatever
+the machine's load. ``--soak`` runs ``build_context`` in process back to back for
+``--duration`` s first (does the read path itself drift?); ``--store DIR`` fills the
+store once and reuses it; ``--no-freeze-gc`` serves the old way (every object loaded at
+start left in the collector's passes).
 
 Messages are synthetic, so the figures do not depend on a data set. The machine may be
 shared: compare the ratios of one run, not absolute figures across runs.
