@@ -4,7 +4,8 @@ Usage:
     python benchmarks/service_latency.py [--n 10000] [--queries 200] [--clients 16]
                                          [--duration 60] [--batch 1000] [--workers N]
                                          [--concurrent-reads N] [--rate R] [--compare]
-                                         [--no-writes]
+                                         [--no-writes] [--skip-closed] [--soak]
+                                         [--window S] [--store DIR] [--no-freeze-gc]
 
 One SQLite store of ``--n`` synthetic messages (``latency.py``'s generator) for one user,
 embedded by the default model; then ``langgraph-memory serve`` on it as its own process
@@ -27,6 +28,15 @@ same directory. Printed, all measured in this run:
   then ``POST /v1/flush``, against the same number through ``add_message`` then
   ``flush()`` in process, messages/s and their ratio (alternating, each twice).
 
+Each load phase also prints p50/p95 per ``--window`` seconds (default 10) with the
+server's own time beside them (the context's ``timings_ms``; the rest is queueing,
+thread hops and HTTP), then per server process (the connection's client port mapped to
+the server's pid with psutil): a latency that grows within one run shows there, whatever
+the machine's load. ``--soak`` runs ``build_context`` in process back to back for
+``--duration`` s first (does the read path itself drift?); ``--store DIR`` fills the
+store once and reuses it; ``--no-freeze-gc`` serves the old way (every object loaded at
+start left in the collector's passes).
+
 Messages are synthetic, so the figures do not depend on a data set. The machine may be
 shared: compare the ratios of one run, not absolute figures across runs.
 """
@@ -44,6 +54,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import httpx
 from latency import OBJECTS, SUBJECTS, TIMES, pct, synth
@@ -74,13 +85,19 @@ def free_port() -> int:
 
 
 def start_server(
-    root: Path, port: int, hashing: bool, workers: int = 1, reads: int | None = None
+    root: Path,
+    port: int,
+    hashing: bool,
+    workers: int = 1,
+    reads: int | None = None,
+    extra: tuple[str, ...] = (),
 ) -> subprocess.Popen[str]:
     cli = [sys.executable, "-m", "langgraph_memory.integrations.cli.commands"]
     args = ["serve", "--path", str(root), "--port", str(port), "--log-level", "warning"]
     args += ["--hashing"] if hashing else []
     args += ["--workers", str(workers)]
     args += ["--concurrent-reads", str(reads)] if reads is not None else []
+    args += list(extra)
     proc = subprocess.Popen([*cli, *args], stderr=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + 180
     while True:
@@ -125,10 +142,44 @@ def one_client(
     return local, remote
 
 
+class Done(NamedTuple):
+    """One answered context: when it ended (s from the phase's start), its latency and
+    the server's own time for it (``timings_ms`` summed, ms), and the client's port of
+    the connection it went over (which tells the server process that answered)."""
+
+    at: float
+    ms: float
+    server_ms: float
+    port: int
+
+
+def answered(r: httpx.Response, at: float, ms: float) -> Done:
+    stream = r.extensions.get("network_stream")
+    addr = stream.get_extra_info("client_addr") if stream is not None else None
+    server = sum(r.json().get("timings_ms", {}).values())
+    return Done(at, ms, server, int(addr[1]) if addr else 0)
+
+
+def server_pids(port: int) -> dict[int, int]:
+    """The pid of the server process holding each open loopback connection to ``port``,
+    by the client's port (empty without psutil or the right to see other processes)."""
+    try:
+        import psutil
+
+        conns = psutil.net_connections(kind="tcp")
+    except (ImportError, OSError, RuntimeError):
+        return {}
+    return {
+        c.raddr.port: c.pid
+        for c in conns
+        if c.laddr and c.laddr.port == port and c.raddr and c.pid is not None
+    }
+
+
 async def concurrent(
     url: str, key: str, clients: int, duration: float, budget: int, seed: int
-) -> tuple[list[float], int, float]:
-    lat: list[float] = []
+) -> tuple[list[Done], int, float, dict[int, int]]:
+    done: list[Done] = []
     errors = 0
     stop = time.monotonic() + duration
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
@@ -137,6 +188,7 @@ async def concurrent(
     async with httpx.AsyncClient(
         base_url=url, headers=headers, timeout=60, limits=limits
     ) as client:
+        start = time.perf_counter()
 
         async def worker(w: int) -> None:
             nonlocal errors
@@ -150,23 +202,25 @@ async def concurrent(
                 except httpx.HTTPError:
                     ok = False
                 if ok:
-                    lat.append((time.perf_counter() - t0) * 1000)
+                    t1 = time.perf_counter()
+                    done.append(answered(r, t1 - start, (t1 - t0) * 1000))
                 else:
                     errors += 1
 
-        t0 = time.perf_counter()
         await asyncio.gather(*(worker(w) for w in range(clients)))
-        elapsed = time.perf_counter() - t0
-    return lat, errors, elapsed
+        elapsed = time.perf_counter() - start
+        pids = server_pids(int(url.rsplit(":", 1)[1]))
+    return done, errors, elapsed, pids
 
 
 async def open_loop(
     url: str, key: str, clients: int, rate: float, duration: float, budget: int, seed: int
-) -> tuple[list[float], int, int, float]:
+) -> tuple[list[Done], int, int, float, dict[int, int]]:
     """``clients`` connections offering ``rate`` contexts/s on a fixed schedule: request
     ``i`` is due at ``i / rate`` s; a client takes the next due request when free. Returns
-    latencies (ms, from the due time), errors, requests started > 10 ms late, seconds."""
-    lat: list[float] = []
+    the answers (latency from the due time), errors, requests started > 10 ms late,
+    seconds, and the server process of each connection."""
+    done: list[Done] = []
     errors = late = 0
     total = int(rate * duration)
     nxt = 0
@@ -195,36 +249,95 @@ async def open_loop(
                 except httpx.HTTPError:
                     ok = False
                 if ok:
-                    lat.append((time.perf_counter() - due) * 1000)
+                    t1 = time.perf_counter()
+                    done.append(answered(r, t1 - t0, (t1 - due) * 1000))
                 else:
                     errors += 1
 
         await asyncio.gather(*(worker(w) for w in range(clients)))
         elapsed = time.perf_counter() - t0
-    return lat, errors, late, elapsed
+        pids = server_pids(int(url.rsplit(":", 1)[1]))
+    return done, errors, late, elapsed, pids
+
+
+def windows(done: list[Done], pids: dict[int, int], window: float) -> None:
+    """p50/p95 of each ``window`` seconds of a run (by when each answer came), the
+    server's own time beside it, then the same per server process: a latency that grows
+    within one run shows here, whatever the machine's load."""
+    if not done or window <= 0:
+        return
+    print(
+        f"  per {window:g} s:  answers  p50  p95 ms  | server's own time p50  p95 ms"
+        "  (the rest: queueing, HTTP)"
+    )
+    last = int(max(d.at for d in done) // window)
+    for w in range(last + 1):
+        part = [d for d in done if w * window <= d.at < (w + 1) * window]
+        if not part:
+            continue
+        ms, own = [d.ms for d in part], [d.server_ms for d in part]
+        print(
+            f"    {w * window:4.0f}-{(w + 1) * window:3.0f} s  {len(part):5d}  "
+            f"{pct(ms, 50):6.1f} {pct(ms, 95):6.1f}  | {pct(own, 50):6.1f} {pct(own, 95):6.1f}"
+        )
+    by_pid: dict[int, list[Done]] = {}
+    for d in done:
+        by_pid.setdefault(pids.get(d.port, 0), []).append(d)
+    if len(by_pid) > 1 or 0 not in by_pid:
+        for pid, part in sorted(by_pid.items()):
+            ms, own = [d.ms for d in part], [d.server_ms for d in part]
+            conns = len({d.port for d in part})
+            print(
+                f"    process {pid or '?'} ({conns} connections): {len(part)} answers, "
+                f"p50 {pct(ms, 50):.1f}  p95 {pct(ms, 95):.1f} ms | own p50 "
+                f"{pct(own, 50):.1f}  p95 {pct(own, 95):.1f} ms"
+            )
 
 
 def load(url: str, key: str, args: argparse.Namespace, label: str) -> None:
     """The closed-loop figure, and the open-loop one with ``--rate``."""
-    lat, errors, elapsed = asyncio.run(
-        concurrent(url, key, args.clients, args.duration, args.budget, args.seed)
-    )
-    print(f"\n{label}: {args.clients} closed-loop clients for {elapsed:.1f} s:")
-    print(
-        f"  {len(lat) / elapsed:.1f} contexts/s, p50 {pct(lat, 50):.1f}  "
-        f"p95 {pct(lat, 95):.1f}  p99 {pct(lat, 99):.1f} ms, {errors} errors"
-        "  (target >= 50/s, p95 <= 150 ms, 0 errors)"
-    )
+    if not args.skip_closed:
+        done, errors, elapsed, pids = asyncio.run(
+            concurrent(url, key, args.clients, args.duration, args.budget, args.seed)
+        )
+        lat = [d.ms for d in done]
+        print(f"\n{label}: {args.clients} closed-loop clients for {elapsed:.1f} s:")
+        print(
+            f"  {len(lat) / elapsed:.1f} contexts/s, p50 {pct(lat, 50):.1f}  "
+            f"p95 {pct(lat, 95):.1f}  p99 {pct(lat, 99):.1f} ms, {errors} errors"
+            "  (target >= 50/s, p95 <= 150 ms, 0 errors)"
+        )
+        windows(done, pids, args.window)
     if args.rate:
-        lat, errors, late, elapsed = asyncio.run(
+        done, errors, late, elapsed, pids = asyncio.run(
             open_loop(url, key, args.clients, args.rate, args.duration, args.budget, args.seed)
         )
+        lat = [d.ms for d in done]
         print(f"{label}: {args.clients} clients offering {args.rate:g} contexts/s (open loop):")
         print(
             f"  achieved {len(lat) / elapsed:.1f} contexts/s, p50 {pct(lat, 50):.1f}  "
             f"p95 {pct(lat, 95):.1f}  p99 {pct(lat, 99):.1f} ms (from the due time), "
             f"{errors} errors, {late} of {int(args.rate * args.duration)} started late"
         )
+        windows(done, pids, args.window)
+
+
+def soak(mm: MemoryManager, args: argparse.Namespace, rng: random.Random) -> None:
+    """``build_context`` back to back in this process for ``--duration`` s, one thread:
+    does the read path itself slow down over time?"""
+    done: list[Done] = []
+    start = time.perf_counter()
+    while (t0 := time.perf_counter()) - start < args.duration:
+        ctx = mm.build_context(STORE_UID, "soak", question(rng), token_budget=args.budget)
+        t1 = time.perf_counter()
+        done.append(Done(t1 - start, (t1 - t0) * 1000, sum(ctx.timings_ms.values()), 0))
+    ms = [d.ms for d in done]
+    print(f"\nin process, build_context back to back for {args.duration:g} s (1 thread):")
+    print(
+        f"  {len(ms) / (time.perf_counter() - start):.1f} contexts/s, p50 {pct(ms, 50):.1f}  "
+        f"p95 {pct(ms, 95):.1f}  p99 {pct(ms, 99):.1f} ms"
+    )
+    windows(done, {}, args.window)
 
 
 def compare(root: Path, key: str, args: argparse.Namespace) -> None:
@@ -236,7 +349,8 @@ def compare(root: Path, key: str, args: argparse.Namespace) -> None:
         (f"{n} processes, reads bounded", n, None),
     ):
         port = free_port()
-        proc = start_server(root, port, args.hashing, workers, reads)
+        extra = ("--no-freeze-gc",) if args.no_freeze_gc else ()
+        proc = start_server(root, port, args.hashing, workers, reads, extra)
         try:
             url = f"http://127.0.0.1:{port}"
             with httpx.Client(
@@ -309,20 +423,37 @@ def main(argv: list[str] | None = None) -> int:
         "--compare", action="store_true", help="the load against 3 service shapes in turn"
     )
     ap.add_argument("--no-writes", action="store_true", help="skip the batch-write figures")
+    ap.add_argument(
+        "--no-freeze-gc", action="store_true", help="serve --no-freeze-gc (the old behaviour)"
+    )
+    ap.add_argument("--window", type=float, default=10.0, help="seconds per window of figures")
+    ap.add_argument(
+        "--skip-closed", action="store_true", help="with --rate: only the open-loop figure"
+    )
+    ap.add_argument(
+        "--soak", action="store_true", help="also build_context in process for --duration s"
+    )
+    ap.add_argument(
+        "--store", default=None, help="keep the store in DIR (filled when missing, reused after)"
+    )
     args = ap.parse_args(argv)
     kw = {"embeddings": HashingEmbeddings()} if args.hashing else {}
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="lgm-service-bench-") as tmp:
-        root = Path(tmp) / "store"
-        t0 = time.perf_counter()
-        fill(root, args.n, rng, kw)
-        print(
-            f"store: {args.n} messages for one user, embedded in {time.perf_counter() - t0:.1f} s"
-        )
+        root = Path(args.store) if args.store else Path(tmp) / "store"
+        if args.store and (root / "ready").exists():
+            print(f"store: {root} (kept from an earlier run)")
+        else:
+            t0 = time.perf_counter()
+            fill(root, args.n, rng, kw)
+            (root / "ready").write_text(f"{args.n}\n")
+            elapsed = time.perf_counter() - t0
+            print(f"store: {args.n} messages for one user, embedded in {elapsed:.1f} s")
         key = KeyFile(root).create(TENANT)
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        proc = start_server(root, port, args.hashing, args.workers, args.concurrent_reads)
+        extra = ("--no-freeze-gc",) if args.no_freeze_gc else ()
+        proc = start_server(root, port, args.hashing, args.workers, args.concurrent_reads, extra)
         try:
             with (
                 MemoryManager(root, **kw) as mm,
@@ -353,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
                 shape = f"{args.workers} process(es), reads " + (
                     "bounded" if reads is None else ("unbounded" if reads == 0 else str(reads))
                 )
+                if args.soak:
+                    soak(mm, args, rng)
                 if not args.compare:
                     load(url, key, args, shape)
             if args.compare:
@@ -360,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
                 compare(root, key, args)
                 port = free_port()
                 url = f"http://127.0.0.1:{port}"
-                proc = start_server(root, port, args.hashing, args.workers, reads)
+                proc = start_server(root, port, args.hashing, args.workers, reads, extra)
             if args.no_writes:
                 return 0
             with httpx.Client(

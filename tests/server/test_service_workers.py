@@ -215,3 +215,34 @@ def test_the_read_bound_is_checked() -> None:
     for bad in (-1, 1.5, True, "2"):
         with pytest.raises(ValueError, match="max_concurrent_reads"):
             ServiceSettings(max_concurrent_reads=bad)  # type: ignore[arg-type]
+
+
+def test_the_app_freezes_the_collector_only_when_asked(tmp_path: Path) -> None:
+    """``freeze_gc``: what is loaded when the app starts leaves the collector's passes
+    (a full pass over the model and the libraries paused every request of the process)."""
+    import gc
+
+    from fastapi.testclient import TestClient
+
+    from langgraph_memory.integrations.server import create_app
+
+    gc.unfreeze()
+    try:
+        with MemoryManager(tmp_path, embeddings=HashingEmbeddings()) as mm:
+            with TestClient(create_app(mm, keys=tmp_path)) as client:
+                assert client.get("/v1/health").status_code == 200
+                assert gc.get_freeze_count() == 0  # the default: the host's collector alone
+            app = create_app(mm, keys=tmp_path, settings=ServiceSettings(freeze_gc=True))
+            with TestClient(app) as client:
+                assert client.get("/v1/health").status_code == 200
+                assert gc.get_freeze_count() > 1000
+    finally:
+        gc.unfreeze()
+
+
+def test_serve_freezes_the_collector_unless_told_not_to() -> None:
+    from langgraph_memory.integrations.cli.commands import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["serve"]).freeze_gc is True
+    assert parser.parse_args(["serve", "--no-freeze-gc"]).freeze_gc is False

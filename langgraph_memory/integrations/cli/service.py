@@ -117,6 +117,13 @@ def add_parsers(
         help="contexts/searches each process computes at once, the others wait their turn "
         "(default: the CPU count; 0: no bound)",
     )
+    p.add_argument(
+        "--no-freeze-gc",
+        dest="freeze_gc",
+        action="store_false",
+        help="leave the objects loaded at start in the garbage collector's passes (by "
+        "default they are frozen out: a full pass over them paused every request)",
+    )
     p.add_argument("--log-level", default="info", help="uvicorn's log level (default info)")
     add_broker_arguments(p)  # --broker URL: writes through the queue to `worker` processes
     p.set_defaults(func=cmd_serve)
@@ -273,6 +280,7 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         "backups": args.backups,
         "hashing": bool(args.hashing),
         "concurrent_reads": args.concurrent_reads,
+        "freeze_gc": bool(getattr(args, "freeze_gc", True)),
         "broker": {
             k: getattr(args, k)
             for k in ("broker", "queue_prefix", "max_backlog", "max_attempts", "claim_idle")
@@ -338,6 +346,7 @@ def _make_app(opts: dict[str, Any]) -> Any:
         warm_up=not opts["hashing"],
         backups_dir=opts["backups"],
         max_concurrent_reads=opts["concurrent_reads"],
+        freeze_gc=opts.get("freeze_gc", True),
     )
     postgres = opts["postgres"]
     return create_app(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import gc
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -397,6 +398,9 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.freeze_gc:  # everything loaded by now stays out of later passes
+            gc.collect()
+            gc.freeze()
         yield
         if owns:
             mm.close()

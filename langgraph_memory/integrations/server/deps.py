@@ -20,6 +20,12 @@ binding does not touch them.
 **Admin keys.** A key made with ``--admin`` also reaches ``/v1/admin`` (backup, verify,
 maintenance of the tenant's users); any other key gets 403 there, after the 401 checks.
 
+**Where they run.** The dependencies are ``async``: they run in the event loop, not in
+the thread pool (a sync dependency is one hop into a thread and back per request, and
+under load each hop waits for the interpreter lock while another request's context is
+computed in the process). What may wait on a database (a key checked in PostgreSQL, a
+user this process has not seen yet) still goes to the thread pool.
+
 Example:
     >>> Caller("acme", "alice", "acme:alice").store_uid
     'acme:alice'
@@ -40,10 +46,11 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi import Path as PathParam
+from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from langgraph_memory.integrations.queue.publisher import WritePublisher
-from langgraph_memory.integrations.server.keys import POSTGRES_ENV, KeyInfo, KeyStore
+from langgraph_memory.integrations.server.keys import POSTGRES_ENV, KeyFile, KeyInfo, KeyStore
 from langgraph_memory.integrations.server.models import Problem
 from langgraph_memory.integrations.server.problems import ProblemError
 from langgraph_memory.integrations.server.tenancy import KnownUsers, store_user_id
@@ -93,6 +100,12 @@ class ServiceSettings:
             (more wait their turn): ``None`` is the CPU count, ``0`` no bound. Python
             runs one thread at a time, so more processes (``serve --workers N``), not
             more threads, compute more contexts at once.
+        freeze_gc: When the app starts, collect once and then leave every object made
+            so far (the model, the tokenizers, the libraries' modules) out of the
+            garbage collector's later passes (``gc.freeze()``; the process's collector
+            is changed, so ``serve`` sets it, ``create_app`` alone does not). A full
+            pass otherwise walks them all, 70-180 ms during which no request of the
+            process moves, every few seconds under load: the tail of the latencies.
     """
 
     max_body_bytes: int = 4 * 1024 * 1024
@@ -103,6 +116,7 @@ class ServiceSettings:
     backups_dir: str | None = None
     max_backups: int = 10
     max_concurrent_reads: int | None = None
+    freeze_gc: bool = False
 
     def __post_init__(self) -> None:
         n = self.max_concurrent_reads
@@ -194,12 +208,17 @@ FORBIDDEN: dict[int | str, dict[str, Any]] = {
 }
 
 
-def service_of(request: Request) -> Service:
+def _service(request: Request) -> Service:
     svc: Service = request.app.state.service
     return svc
 
 
-def key_of(
+async def service_of(request: Request) -> Service:
+    """The app's :class:`Service`."""
+    return _service(request)
+
+
+async def key_of(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> KeyInfo:
@@ -213,19 +232,23 @@ def key_of(
         raise ProblemError(
             401, "an API key is needed: send Authorization: Bearer KEY", slug="unauthorized"
         )
-    info = service_of(request).keys.check(credentials.credentials)
+    keys = _service(request).keys
+    if isinstance(keys, KeyFile):  # in memory (the file is read again when it changes)
+        info = keys.check(credentials.credentials)
+    else:  # a query to the database
+        info = await run_in_threadpool(keys.check, credentials.credentials)
     if info is None:
         raise ProblemError(401, "the API key is not valid", slug="unauthorized")
     request.state.tenant = info.tenant
     return info
 
 
-def tenant_of(key: Annotated[KeyInfo, Depends(key_of)]) -> str:
+async def tenant_of(key: Annotated[KeyInfo, Depends(key_of)]) -> str:
     """The tenant of the request's key (401 as :func:`key_of`)."""
     return key.tenant
 
 
-def admin_key(key: Annotated[KeyInfo, Depends(key_of)]) -> KeyInfo:
+async def admin_key(key: Annotated[KeyInfo, Depends(key_of)]) -> KeyInfo:
     """The request's key, when it is an admin key.
 
     Raises:
@@ -240,7 +263,7 @@ def admin_key(key: Annotated[KeyInfo, Depends(key_of)]) -> KeyInfo:
     return key
 
 
-def caller(
+async def caller(
     request: Request,
     user_id: Annotated[str, PathParam(description="Your id of the user.")],
     key: Annotated[KeyInfo, Depends(key_of)],
@@ -255,9 +278,16 @@ Svc = Annotated[Service, Depends(service_of)]
 Who = Annotated[Caller, Depends(caller)]
 
 
-def existing(svc: Svc, who: Who) -> Caller:
+async def _require(svc: Service, store_uid: str) -> None:
+    """404 unless the store has memory of ``store_uid`` (the store is asked, in a
+    thread, only for a user this process does not know yet)."""
+    if not svc.users.knows(store_uid):
+        await run_in_threadpool(svc.users.require, store_uid)
+
+
+async def existing(svc: Svc, who: Who) -> Caller:
     """The caller, when its tenant has memory of the user (404 otherwise)."""
-    svc.users.require(who.store_uid)
+    await _require(svc, who.store_uid)
     return who
 
 
@@ -265,10 +295,10 @@ Known = Annotated[Caller, Depends(existing)]
 Admin = Annotated[KeyInfo, Depends(admin_key)]
 
 
-def admin_existing(svc: Svc, key: Admin, who: Who) -> Caller:
+async def admin_existing(svc: Svc, key: Admin, who: Who) -> Caller:
     """The caller with an admin key, when its tenant has memory of the user (403 for a
     key that is not an admin key, then 404 for a user the tenant does not have)."""
-    svc.users.require(who.store_uid)
+    await _require(svc, who.store_uid)
     return who
 
 

@@ -163,6 +163,11 @@ class KnownUsers:
         with self._lock:
             self._known.discard(store_uid)
 
+    def knows(self, store_uid: str) -> bool:
+        """Whether this process knows ``store_uid`` has memory (never asks the store)."""
+        with self._lock:
+            return store_uid in self._known
+
     def exists(self, store_uid: str) -> bool:
         """Whether the store holds memory of ``store_uid`` (asks the store on a miss,
         so another process's writes are seen)."""
