@@ -154,6 +154,8 @@ def _serve_two(tmp_path: Path, key: str, store: list[str]) -> None:
                 answered[pid].add("context")
             finally:
                 conn.close()
+        if hasattr(socket, "SO_REUSEPORT"):
+            _connections_spread(port, workers)
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -169,6 +171,30 @@ def _serve_two(tmp_path: Path, key: str, store: list[str]) -> None:
     # each process shut its app down (closing its manager) before the parent exited
     assert err.count("Application shutdown complete") == 2, err[-2000:]
     assert all(not Path(f"/proc/{pid}").exists() for pid in workers)
+
+
+def _connections_spread(port: int, workers: list[int]) -> None:
+    """16 keep-alive connections opened at once land on both processes (each listens on
+    its own SO_REUSEPORT socket; uvicorn's shared socket let the first process awake take
+    every waiting connection): all 16 on one process has probability 2 / 2**16."""
+    conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for _ in range(16)]
+    try:
+        for c in conns:
+            c.connect()
+        owners: dict[int, int] = {}
+        for c in conns:
+            c.request("GET", "/v1/health")
+            r = c.getresponse()
+            assert r.status == 200
+            r.read()
+            inode = _socket_inode(port, c.sock.getsockname()[1])
+            pid = _owner(workers, inode) if inode else None
+            assert pid is not None
+            owners[pid] = owners.get(pid, 0) + 1
+        assert len(owners) == 2, owners
+    finally:
+        for c in conns:
+            c.close()
 
 
 def test_serve_refuses_a_bad_worker_count(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.table import Table
 
+from langgraph_memory.integrations.cli.processes import reuse_port_supported, serve_processes
 from langgraph_memory.integrations.cli.worker import (
     REDIS_ENV,
     add_broker_arguments,
@@ -297,10 +298,14 @@ def cmd_serve(args: argparse.Namespace, out: Console, err: Console) -> int:
         app = _make_app(opts)
         uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
         return 0
-    # N processes: uvicorn spawns them and each imports the factory, which reads the
-    # options from the environment they inherit; the store is shared through its writer
-    # lease (SQLite: a file lock; PostgreSQL: an advisory lock) and its pending queue
+    # N processes: each imports the factory, which reads the options from the environment
+    # they inherit; the store is shared through its writer lease (SQLite: a file lock;
+    # PostgreSQL: an advisory lock) and its pending queue. Each listens on its own
+    # SO_REUSEPORT socket, so the kernel spreads connections across them (uvicorn's
+    # shared socket let one process take most of them); elsewhere uvicorn's workers.
     os.environ[SERVE_ENV] = json.dumps(opts)
+    if reuse_port_supported():
+        return serve_processes(args.host, args.port, args.workers, args.log_level)
     uvicorn.run(
         f"{__name__}:app_from_env",
         factory=True,
