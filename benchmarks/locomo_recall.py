@@ -20,7 +20,8 @@ the usual Chinese baseline), dense cosine (the same model) and RRF of the first 
 the third, and pack turn texts best-first. ``--model`` picks the packaged model
 (``WriteSection.embedding_model``: all-MiniLM-L6-v2 by default, or a multilingual one).
 Samples that carry a ``"split"`` field (e.g. ``tune`` / ``heldback``) are also
-reported per split.
+reported per split; without one, per half (the first half of the conversations,
+where the read path was tuned, and the second, held back).
 
 Also printed: ingestion turns/s (every ``add_message``, then one ``flush``)
 against the raw embedding throughput of the same model on the same texts (timed
@@ -226,7 +227,7 @@ def run(args: argparse.Namespace) -> dict:
 
     systems = ["langgraph_memory", "bm25", "bm25-jieba", "dense", "rrf"]
     recall: dict[str, dict[int, list[float]]] = {s: defaultdict(list) for s in systems}
-    # (system, split, budget) -> recalls, for samples that name their split.
+    # (system, split, budget) -> recalls (a sample's split, or its half).
     per_split: dict[tuple[str, str, int], list[float]] = defaultdict(list)
     per_cat: dict[tuple[str, int, int], list[float]] = defaultdict(list)
     # Which layer's item carried each credited gold turn, per budget.
@@ -348,8 +349,10 @@ def run(args: argparse.Namespace) -> dict:
                     r = credit.carried(gold, items) / len(gold)
                     recall[name][budget].append(r)
                     per_cat[(name, budget, q["category"])].append(r)
-                    if conv["split"]:
-                        per_split[(name, conv["split"], budget)].append(r)
+                    # samples without a split: the first half of the conversations (where
+                    # the read path was tuned) and the second, held back
+                    split = conv["split"] or ("tuned" if user in tuned else "held-back")
+                    per_split[(name, split, budget)].append(r)
     ingest_tps = n_turns / ingest_s
     mm.close()
     # The raw ceiling again, the manager closed: both timings together (texts over

@@ -5,7 +5,9 @@ in context are packed before anything retrieved. Each kind first takes whole lin
 within its own share of the budget (``instruction_share``, ``profile_share``); a kind
 whose share holds no whole line (a small budget) gets its closest line shortened to
 :data:`MIN_LINE_TOKENS` (:func:`shorten`: its label, then the sentences closest to the
-query), so every context from about 100 tokens on carries them. With
+query), so every context from about 100 tokens on carries them. At a small budget a
+profile none of whose entries is related to the query rides along as one pointer line
+(:func:`brief_unrelated`), leaving the room to what the query needs. With
 ``essential_tokens`` the other lines left out are shortened too and packed within that
 many tokens (at most half the budget, at least what the shares give), the room shared
 among the lines still waiting (an anchor's part twice a profile entry's), best first,
@@ -39,10 +41,24 @@ from langgraph_memory.extraction.entities import sentence_spans
 from langgraph_memory.read.excerpts import GAP
 from langgraph_memory.read.packing import Packer
 
-__all__ = ["pack_essentials", "shorten", "essential_limit", "MIN_LINE_TOKENS"]
+__all__ = [
+    "pack_essentials",
+    "shorten",
+    "essential_limit",
+    "brief_unrelated",
+    "MIN_LINE_TOKENS",
+    "POINTER_TOKENS",
+    "RELATED",
+]
 
 #: The shortest a shortened line is made (its label and a few words).
 MIN_LINE_TOKENS = 20
+#: The line a kind none of whose lines is related to the query shrinks to at a small
+#: budget (:func:`brief_unrelated`): its label and its first words.
+POINTER_TOKENS = 10
+#: The relevance (calibrated, in [0, 1]: see :mod:`~langgraph_memory.read.relevance`)
+#: from which a line is related to the query: the calibration's midpoint.
+RELATED = 0.5
 #: A label that opens a line ("Standing instruction (said …):", "User preference:",
 #: "关于用户（职业）：") is kept whole when the line is shortened.
 _LABEL = re.compile(r"^(.{1,60}?[:：])\s*(.+)$", re.S)
@@ -67,6 +83,41 @@ def essential_limit(tokens_now: int, budget: int, essential_tokens: int, shares:
         return tokens_now
     room = max(min(essential_tokens, budget // 2), int(budget * shares))
     return tokens_now + room
+
+
+def brief_unrelated(
+    items: Sequence[ContextItem], budget: int, share: float, terms: Set[str]
+) -> list[ContextItem]:
+    """What of a kind rides along at ``budget``: ``items`` (best first) themselves,
+    unless the budget is small (``share`` of it holds fewer than two of the shortest
+    lines, :data:`MIN_LINE_TOKENS`), the closest line does not fit the share whole
+    (it would be shortened to :data:`MIN_LINE_TOKENS`), and none of them is related to
+    the query (``relevance`` below :data:`RELATED`): then only the best, as one pointer
+    line of :data:`POINTER_TOKENS` (its label and first words). The kind still rides
+    along, and the room a shortened line the query does not need would take goes to
+    what it does need (on LoCoMo at 256 tokens the profile line cost 0.009 of the
+    evidence recall).
+
+    Example:
+        >>> text = 'User preference: "I mostly cook on weekends and I love spicy food."'
+        >>> it = ContextItem("profile", text, 18, 1.0, {}, ["m1"], "rides along")
+        >>> [x.text for x in brief_unrelated([it], 150, 0.1, set())]
+        ['User preference: "I mostly …"']
+        >>> brief_unrelated([it], 256, 0.1, set())[0] is it  # it fits the share whole
+        True
+        >>> it.relevance = 0.8  # related: it goes as it is
+        >>> brief_unrelated([it], 150, 0.1, set())[0] is it
+        True
+    """
+    if not items or budget * share >= 2 * MIN_LINE_TOKENS:
+        return list(items)
+    if items[0].tokens + 2 <= budget * share:  # its closest line fits whole: it goes
+        return list(items)
+    if any(it.relevance >= RELATED for it in items):
+        return list(items)
+    short = _shortened(items[0], terms, POINTER_TOKENS, floor=POINTER_TOKENS)
+    reason = "; unrelated to the query: one pointer line at this budget"
+    return [replace(short, reason=items[0].reason + reason)]
 
 
 def pack_essentials(
@@ -127,10 +178,12 @@ def pack_essentials(
     return taken
 
 
-def _shortened(it: ContextItem, terms: Set[str], max_tokens: int) -> ContextItem:
-    """``it`` itself when it fits ``max_tokens`` (at least :data:`MIN_LINE_TOKENS`), else
-    a copy of it shortened (see :func:`shorten`)."""
-    text = shorten(it.text, terms, max(max_tokens, MIN_LINE_TOKENS))
+def _shortened(
+    it: ContextItem, terms: Set[str], max_tokens: int, floor: int = MIN_LINE_TOKENS
+) -> ContextItem:
+    """``it`` itself when it fits ``max_tokens`` (at least ``floor``), else a copy of it
+    shortened (see :func:`shorten`)."""
+    text = shorten(it.text, terms, max(max_tokens, floor))
     if text == it.text:
         return it
     return replace(

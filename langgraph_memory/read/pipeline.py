@@ -48,7 +48,7 @@ from langgraph_memory.read.candidates import (
     segment_items,
     task_item,
 )
-from langgraph_memory.read.essentials import essential_limit, pack_essentials
+from langgraph_memory.read.essentials import brief_unrelated, essential_limit, pack_essentials
 from langgraph_memory.read.expansion import QueryExpander
 from langgraph_memory.read.external import PREFETCHED, VectorStores
 from langgraph_memory.read.followups import add_successors, pack_timeline
@@ -324,6 +324,15 @@ class ReadPipeline:
             item = doc_item(profile[i], 1.0, {"profile": 1.0, "closeness": close}, reason)
             doc_of[id(item)] = profile[i]
             profile_items.append(item)
+        # at a small budget a profile the query is not about rides along as one pointer
+        texts, known = [it.text for it in profile_items], [it.score_parts for it in profile_items]
+        for item, value in zip(profile_items, self.relevance(r).of_many(texts, known), strict=True):
+            item.relevance = value
+        if self.packing.essential_tokens <= 0:  # (with it, every entry is wanted)
+            brief = brief_unrelated(profile_items, budget, self.packing.profile_share, r.q.term_set)
+            for whole, short in zip(profile_items, brief, strict=False):
+                doc_of[id(short)] = doc_of[id(whole)]
+            profile_items = brief
         # what rides along goes first, at every budget (shortened when it must be)
         shares = self.packing.instruction_share + self.packing.profile_share
         for whole, packed in pack_essentials(

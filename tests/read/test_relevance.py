@@ -25,10 +25,11 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryConfig, MemoryManager, MemoryRetriever
+from langgraph_memory.core.tokens import count_tokens
 from langgraph_memory.core.validation import HIT_GROUP, check_layers
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.graph import MemoryStore
-from langgraph_memory.read.essentials import MIN_LINE_TOKENS, shorten
+from langgraph_memory.read.essentials import MIN_LINE_TOKENS, POINTER_TOKENS, RELATED, shorten
 from langgraph_memory.storage import InMemoryBackend
 
 USER = "demo-user"
@@ -263,6 +264,29 @@ def test_the_middleware_default_budget_carries_the_essentials(demo: MemoryManage
     ctx = demo.build_context(USER, "thread-1", "Plan my dinner for tonight.", budget)
     layers = [it.layer for it in ctx.items]
     assert layers[0] == "anchor" and "profile" in layers
+
+
+def test_at_a_small_budget_a_profile_the_query_is_not_about_is_one_pointer_line(
+    demo: MemoryManager,
+) -> None:
+    """The profile rides along at every budget, but at a small one (its share holds
+    fewer than two shortest lines) an unrelated question gets it as one pointer line
+    (its label and first words) and the room goes to retrieval; a related question
+    gets its entry as before, and a larger budget the whole lines its share holds."""
+    question = UNRELATED[0]
+    small = demo.build_context(USER, "cli", question, 250)
+    lines = [it for it in small.items if it.layer == "profile"]
+    assert len(lines) == 1, [it.layer for it in small.items]
+    assert count_tokens(lines[0].text) <= POINTER_TOKENS and lines[0].relevance < RELATED
+    assert lines[0].text.split(":")[0] in ("User preference", "About the user (allergy")  # label
+    assert "unrelated to the query" in lines[0].reason and lines[0].source_ids
+    related = demo.build_context(USER, "cli", "Does the user prefer coffee or tea?", 250)
+    entry = next(it for it in related.items if it.layer == "profile")
+    assert entry.relevance >= RELATED and ("coffee" in entry.text or "tea" in entry.text)
+    assert count_tokens(entry.text) > POINTER_TOKENS
+    large = demo.build_context(USER, "cli", question, 1000)
+    whole = [it for it in large.items if it.layer == "profile"]
+    assert whole and all("shortened_from_tokens" not in it.score_parts for it in whole)
 
 
 def test_a_line_is_shortened_to_its_label_and_the_sentences_closest_to_the_query() -> None:
