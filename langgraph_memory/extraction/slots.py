@@ -38,6 +38,7 @@ from __future__ import annotations
 import re
 
 from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of
 from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.rules import PROFILE_KEYS
@@ -45,7 +46,7 @@ from langgraph_memory.extraction.rules import PROFILE_KEYS
 __all__ = ["slots_of", "is_slot_key", "is_profile_key", "SLOT_KEYS"]
 
 #: The fixed slot keys (``role of``, ``number of`` and ``date of`` keys are open).
-SLOT_KEYS = frozenset({"location", "employer", "occupation", "manager", "plan"})
+SLOT_KEYS = frozenset({"location", "employer", "occupation", "manager", "plan", CHANGE_KEY})
 _OPEN = ("role of ", "number of ", "date of ", "role_of_", "number_of_", "date_of_")
 
 
@@ -391,15 +392,14 @@ def _en(text: str) -> list[Slot]:
                 break
     counts = []
     for pattern in _EN_COUNT_RX:
-        m = pattern.search(text)
-        if m is None:
-            continue
-        noun = m.groupdict().get("n") or ""
-        kind = _kind_of(noun, _COUNTED_RX) if noun else _kind_of(text, _COUNTED_RX)
-        if kind:
-            counts.append((kind, m["v"], m.start("v")))
-    # a number said outright ("three cats now") beats one implied ("another kitten")
-    counts.sort(key=lambda c: not re.fullmatch(_NUM_EN, c[1], re.I))
+        for m in pattern.finditer(text):  # "adopted another dog, so now we have three"
+            noun = m.groupdict().get("n") or ""
+            kind = _kind_of(noun, _COUNTED_RX) if noun else _kind_of(text, _COUNTED_RX)
+            if kind:
+                counts.append((kind, m["v"], m.start("v")))
+    # a number said outright ("three cats now") beats one implied ("another kitten"), and
+    # a later one an earlier one ("two more, so five now")
+    counts.sort(key=lambda c: (not re.fullmatch(_NUM_EN, c[1], re.I), -c[2]))
     if counts:
         add(f"number of {counts[0][0]}", counts[0][1], counts[0][2])
     for rx in (_EN_DATE_MOVED, _EN_DATE_SET, _EN_DATE_NOW):
@@ -638,4 +638,18 @@ def slots_of(text: str) -> list[Slot]:
     )
     if not said.strip():
         return []
-    return _zh(said) if is_cjk_text(said) else _en(said)
+    found = _zh(said) if is_cjk_text(said) else _en(said)
+    if not found and not _OTHERS.search(said):  # a change said in other words, slot unnamed
+        found = changes_of(said)
+    return found
+
+
+#: A statement about someone else's life: "My brother moved to Denver", "我朋友搬到成都了".
+_OTHERS = re.compile(
+    r"\b(?:my|our)\s+(?:brother|sister|friend|mom|mum|dad|mother|father|son|daughter|cousin|"
+    r"colleague|coworker|roommate|neighbou?r|wife|husband|parents|kids?|uncle|aunt|friend's)\s+"
+    r"(?!is\b|'s\b|name)[a-z]+|"
+    r"(?:我|我的)(?:朋友|同事|哥哥?|姐姐?|弟弟?|妹妹?|爸爸?|妈妈?|室友|邻居|表[哥姐弟妹]|堂[哥姐弟妹]|"
+    r"老公|老婆|儿子|女儿|父母)(?!是)",
+    re.I,
+)
