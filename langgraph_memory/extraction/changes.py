@@ -38,8 +38,9 @@ Slot = tuple[str, str, int]
 CHANGE_CUE = re.compile(
     r"\b(?:now|anymore|any more|no longer|switched|switching|moved|transferred|changed|"
     r"instead|as of|these days|nowadays|upgraded|swapped|replaced|rescheduled|retrained|"
-    r"took over|new)\b|"
-    r"现在|目前|如今|换成|换到|换了|改成|改为|改到|改了|变成|变了|转到|转去|转学|转行|调到|"
+    r"took over|new|traded|from now on|going forward|turned|up to)\b|"
+    r"现在|目前|如今|换成|换到|换了|改成|改为|改到|改了|改[在学用坐去吃喝做当开骑住]|变成|变了|转到|转去|"
+    r"转学|转行|调到|满|延期|推迟|提前|新[\u4e00-\u9fff]{1,3}是|"
     r"不再|已经不|不.{1,4}了|搬到|搬去|新的",
     re.I,
 )
@@ -52,8 +53,13 @@ _REQUEST = re.compile(
     re.I,
 )
 #: A value the statement says ended ("not X anymore", "sold the X", "从X离职", "不用X了").
-_ENDED_EN = r"(?:no longer|not|sold|left|quit|ditched|dropped|gave up|stopped|instead of)"
-_ENDED_ZH = r"(?:不再|已经不|不|从|卖了|离开|离职|辞职|不用|换掉|告别)"
+_ENDED_EN = (
+    r"(?:no longer|not|sold|left|quit|quitting|ditched|dropped|gave up(?: on)?|stopped|"
+    r"instead of|traded|swapped|replaced|notice at|moved out of|moved away from|goodbye to)"
+)
+_ENDED_ZH = (
+    r"(?:不再|已经不|不|从|卖了|离开|离职|辞职|不用|换掉|告别|走了|调走|退休|辞了|卖掉|搬离)"
+)
 
 _STOP = (
     r"(?=\s+(?:this|last|next|in|on|at|from|instead|now|because|since|after|for|as)\b|[,.;!?]|$)"
@@ -90,6 +96,25 @@ _EN = [
         r"at|in|on|a|an)\s+" + _V_EN + _STOP,
         re.I,
     ),
+    # "my new supervisor, Dr. Okafor, wants…", "our new landlord is Greystar"
+    re.compile(
+        r"\b(?:my|our)\s+new\s+(?P<k>[a-z]+(?:\s+[a-z]+)?)\s*(?:,|:|is|'s|is called|called)\s*"
+        r"(?:a company called\s+)?(?P<v>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w&'-]*"
+        r"(?:\s+[A-Z][\w&'-]*)*)"
+    ),
+    # "traded the Vespa in for an e-bike", "swapped my iPhone for a Pixel"
+    re.compile(
+        r"\b(?:traded|swapped|exchanged|replaced)\s+(?:the|my|our)\s+[\w -]{1,30}?\s+(?:in\s+)?"
+        r"(?:for|with)\s+" + _V_EN + _STOP,
+        re.I,
+    ),
+    # "Book club is on Wednesdays from now on"
+    re.compile(
+        r"\b(?P<k>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|'s)\s+(?:now\s+)?(?:on|at|in)\s+"
+        + _V_EN
+        + r"\s+(?:from now on|going forward|now)\b",
+        re.I,
+    ),
     # "it's the 22nd now"
     re.compile(r"\b(?:it's|it is|that's)\s+(?:now\s+)?" + _V_EN + r"\s+now\b", re.I),
 ]
@@ -113,6 +138,13 @@ _ZH = [
         r"(?:换成|换到|换了|改成|改为|改到|改在|变成|转到|转去|转学去|调到|跳槽到|跳到|搬到|搬去)了?"
         r"(?:去了?)?" + _ZV + _ZSTOP
     ),
+    # "改学韩语", "最近改坐地铁上班了": the verb names the slot
+    re.compile(r"改(?P<k>学|用|坐|去|吃|喝|做|当|开|骑|住|玩|听|看)" + _ZV + _ZSTOP),
+    # "新房东是一家公司叫自如", "组长新换了小林"
+    re.compile(
+        r"新(?:的|来的)?(?P<k>[\u4e00-\u9fff]{1,3}?)(?:是|叫|换成了?)(?:一家|一个|一位)?"
+        r"(?:[\u4e00-\u9fff]{1,4}?叫)?" + _ZV + _ZSTOP
+    ),
     # "现在开比亚迪", "现在在长沙", "现在最喜欢粤菜", "现在八个人了"
     re.compile(
         r"(?:现在|目前|如今)(?:我|我们)?(?:已经|改|又)?(?P<k>在|是|开|用|住在|住|做|当|吃|喝|"
@@ -122,6 +154,8 @@ _ZH = [
 _ZH_NOT_VALUE = re.compile(
     r"^(?:了|我|你|他|她|这|那|哪|什么|怎么|一下|一点|不|没|还|也|都|就|很|挺)"
 )
+#: Time words are no slot ("上周换成苹果了": when, not what).
+_ZH_TIME = re.compile(r"[周天年月]|最近|今|昨|明|后来|以后|之后|刚|已经|早|晚")
 _ZH_COUNT = r"[0-9一二两三四五六七八九十百]+[个只盆本辆位名人条棵]"
 _ZH_SLOT_VERB = {"在": "changed to", "住": "location", "住在": "location", "归": "manager"}
 
@@ -145,10 +179,14 @@ def changes_of(said: str) -> list[Slot]:
                 if len(value) < 1 or _ZH_NOT_VALUE.match(value) or re.search(r"[不没别]", value):
                     continue  # "现在早不玩了": an ending, not a new value
                 hint = (m.groupdict().get("k") or "").strip()
-                if rx is _ZH[1] and not hint and not re.match(_ZH_COUNT, value):
+                if rx is _ZH[-1] and not hint and not re.match(_ZH_COUNT, value):
                     continue  # "现在…" with no verb: only a count ("现在八个人了")
                 key = _ZH_SLOT_VERB.get(hint, hint) if hint else CHANGE_KEY
-                if len(key) == 1 or re.fullmatch(r"[我你他她它们的也又都]+", key):
+                if (
+                    len(key) == 1
+                    or re.fullmatch(r"[我你他她它们的也又都]+", key)
+                    or _ZH_TIME.search(key)
+                ):
                     key = CHANGE_KEY
                 out.append((key, value, m.start("v")))
                 break
@@ -201,6 +239,7 @@ def names_change(quote: str, old: str) -> bool:
         at = low.find(w)
         if at >= 0 and re.search(_ENDED_EN, low[max(0, at - 30) : at]):
             return True
-        if at >= 0 and re.search(r"\b(?:anymore|any more|left|retired)\b", low[at : at + 40]):
+        after = low[at : at + 40]
+        if at >= 0 and re.search(r"\b(?:anymore|any more|left|retired|quit|moved on)\b", after):
             return True
     return False

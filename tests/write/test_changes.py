@@ -78,3 +78,34 @@ def test_the_new_value_is_shown_first_and_the_old_one_as_earlier(
         assert 0 <= text.find(new) < text.find(old)
     finally:
         mm.close()
+
+
+def test_a_tentative_name_changes_only_a_slot_the_user_filled() -> None:
+    mm = _memory(["I live in Vancouver.", "Finally got my Toronto library card, feels official."])
+    try:
+        current = {f.relation: f.object for f in mm.profile.facts("u") if f.valid_to is None}
+        assert current == {"location": "Toronto"}
+    finally:
+        mm.close()
+    mm = _memory(["Finally got my Toronto library card, feels official."])
+    try:
+        assert mm.profile.facts("u") == []  # nothing said before: a guess is not a belief
+    finally:
+        mm.close()
+
+
+@pytest.mark.parametrize(
+    ("turns", "new"),
+    [
+        (["My manager is Linda.", "Reporting to Omar from now on."], "Omar"),
+        (["我们组长是老周。", "老周走了，组长换成了小林。"], "小林"),
+        (["小王是我同事。", "小王现在是我老板了。"], "小王"),
+    ],
+)
+def test_other_words_for_a_new_manager(turns: list[str], new: str) -> None:
+    mm = _memory(turns)
+    try:
+        text = mm.build_context("u", "probe", turns[0], token_budget=2048).to_prompt()
+        assert new in text.split("\n")[1]  # the first memory line shows the new value
+    finally:
+        mm.close()

@@ -41,7 +41,7 @@ from langgraph_memory.core.records import from_data
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.core.validation import check_content, check_id, parse_timestamp
 from langgraph_memory.extraction.changes import CHANGE_CUE, CHANGE_KEY, names_change
-from langgraph_memory.extraction.slots import is_slot_key
+from langgraph_memory.extraction.slots import TENTATIVE, is_slot_key, is_tentative
 from langgraph_memory.layers.index.kinds import EntryView
 from langgraph_memory.layers.long_term.profile import (
     check_source_ids,
@@ -409,6 +409,45 @@ def _ended_by(
     return out
 
 
+def skey_of(fact: Fact) -> str:
+    """A fact's subject in canonical form."""
+    return fact.key()[0]
+
+
+#: Slots a tentative name can change, and those a tentative place can.
+_NAME_SLOTS = frozenset(
+    {"employer", "manager", "location", "works_at", "works_for", "lives_in", "boss",
+     "supervisor", "studies_at", "领导", "上级", "老板", "住在"}
+)  # fmt: skip
+_PLACE_SLOTS = frozenset({"location", "lives_in", "resides_in", "current_city", "住在", "居住在"})
+
+
+def _tentative_slot(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> Fact | None:
+    """The one open slot fact a tentative value replaces: of a slot a name (or a place)
+    fills, holding a name of the same script, another value than it, and the only such
+    slot; none when the value is one the user's facts already hold, or the message
+    already placed a value in that slot."""
+    slots = _open_slots(new, facts, functional)
+    same = normalize_term(new.object)
+    wanted = normalize_key(new.relation.strip().lower()[len(TENTATIVE) :])
+    if wanted.startswith(("number_of_", "date_of_")):  # a count or a date of a named thing
+        hit = [f for f in slots if f.key()[1] == wanted and normalize_term(f.object) != same]
+        return hit[0] if len(hit) == 1 else None
+    allowed = _PLACE_SLOTS if wanted == "place" else _NAME_SLOTS
+    if any(normalize_term(f.object) == same or same in normalize_term(f.object) for f in slots):
+        return None  # "I love my Shopify team": the value the user's slot holds
+    cjk = has_cjk(new.object)
+    cands = [
+        f
+        for f in slots
+        if f.key()[1] in allowed
+        and has_cjk(f.object) == cjk
+        and (cjk or f.object[:1].isupper())
+        and not set(f.source_ids) & set(new.source_ids)
+    ]
+    return cands[0] if len({f.key()[1] for f in cands}) == 1 else None
+
+
 def _twins(kept: Fact, changed: Sequence[Fact], facts: Sequence[Fact], now: datetime) -> list[Fact]:
     """Open facts saying a value ``kept`` just replaced under another key ("主管: 陈姐"
     and "manager: 陈姐", read from one statement): the same belief, closed with it."""
@@ -510,6 +549,13 @@ class Facts(RecordsStore):
             facts = [Fact.load(r.data) for r in {r.id: r for r in found}.values()]
             if new.key()[1] == normalize_key(CHANGE_KEY):  # a change, its slot unnamed
                 new = _resolved(new, facts, self.functional_relations)
+            if is_tentative(new.relation):  # kept only where it changes a slot's value
+                slot = _tentative_slot(new, facts, self.functional_relations)
+                if slot is None:
+                    return new  # not stored: it changes nothing the user said
+                new = replace(new, relation=slot.relation, relation_key=slot.key()[1])
+                new.id = stable_id("fact", user_id, skey_of(new), new.relation_key,
+                                   normalize_term(new.object), start.isoformat())  # fmt: skip
             key = new.key()
             timeline = [f for f in facts if f.key() == key]
             functional = is_functional(new.key()[1], self.functional_relations)
