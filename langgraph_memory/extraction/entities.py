@@ -25,7 +25,10 @@ from langgraph_memory.extraction.rules import KIN_ZH
 
 __all__ = ["find_entities", "sentence_spans"]
 
-_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|[。！？；;\n]+")
+#: A sentence ends at its terminator, not at a title's dot ("Dr. Okafor", "Mr. Ortiz").
+_SENTENCE_END = re.compile(
+    r"(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bProf)(?<!\bSt)[.!?]+(?=\s|$)|[。！？；;\n]+"
+)
 
 
 def sentence_spans(text: str) -> list[tuple[int, str]]:

@@ -431,6 +431,103 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     ),
 ]
 
+# -- feelings said in other words: a feeling verb or idiom and its object, by form ---------
+_EN_INTENSE = (
+    r"(?:really\s+|totally\s+|so\s+|completely\s+|kind of\s+|a bit\s+|just\s+|honestly\s+)*"
+)
+_EN_FEELINGS: list[tuple[re.Pattern[str], int]] = [
+    (
+        re.compile(
+            r"\b(?:nothing beats|can't get enough of|cannot get enough of|can't live without|"
+            r"could live on)\s+(?:a\s+|an\s+|the\s+)?" + _X + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bI(?:'m| am)\s+" + _EN_INTENSE + r"(?:obsessed with|hooked on|addicted to|"
+            r"crazy about|mad about|big on|partial to|keen on|fond of|into|a sucker for|"
+            r"all about)\s+" + _X + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bmy\s+(?:all-time\s+)?favou?rite\s+(?:way to [\w ]{2,20}|thing(?: to do)?|"
+            r"[\w ]{1,20}?)\s+(?:is|are)\s+(?:a\s+|an\s+|the\s+)?" + _X + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\bI(?:'ve| have)?\s+(?:never|not ever)\s+(?:really\s+)?(?:liked|enjoyed|loved|"
+            r"been into|been a fan of|cared for|got into)\s+" + _X + _END,
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"\bI\s+(?:tend to\s+|try to\s+|always\s+|usually\s+)?(?:avoid|steer clear of|"
+            r"stay away from)\s+(?:anything with\s+|anything\s+|eating\s+|drinking\s+)?"
+            + _X
+            + _END,
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"(?:^|[,;]\s*)" + _X + r"\s+(?:really\s+|just\s+|definitely\s+)?(?:isn't|is not|"
+            r"aren't|are not|ain't)\s+(?:really\s+)?(?:my cup of tea|my thing|for me|my jam|"
+            r"my style|my scene)",
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"(?:^|[,;]\s*)" + _X + r"\s+(?:doesn't|does not|don't|do not)\s+agree with me", re.I
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"(?:^|[,;]\s*)" + _X + r"\s+(?:is|are)\s+(?:really\s+|just\s+)?(?:the worst|"
+            r"overrated|gross|disgusting|awful|unbearable|a nightmare)\b",
+            re.I,
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"(?:^|[,;]\s*)" + _X + r"\s+(?:is|are)\s+(?:totally\s+|definitely\s+)?"
+            r"(?:my guilty pleasure|my weakness|my jam|my happy place|my comfort)\b",
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"(?:^|[,;]\s*)" + _X + r"\s+(?:is|are)\s+when I\s+(?:do my best|work best|"
+            r"feel best|am most productive|'m most productive)",
+            re.I,
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"\b(?:whenever I can|when I can|if I can)\s*,?\s*I\s+(?P<x2>[a-z]+(?:\s+to\s+\w+)?)"
+            + _END,
+            re.I,
+        ),
+        1,
+    ),
+]
+
 
 # -- preferences (Chinese) --------------------------------------------------------------------
 _ZX = r"(?P<x>[^，,。.!！?？;；\n]{1,20}?)"
@@ -769,6 +866,72 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     ),
 ]
 
+#: A feeling verb of the user's and its object, said in other words (Chinese).
+_ZH_INTENSE = r"(?:也|都|还|真的?|是)?(?:很|特别|超级?|挺|非常|比较|最|实在|一直|蛮|贼)?"
+_ZH_FEELINGS: list[tuple[re.Pattern[str], int]] = [
+    # "海鲜我也很喜欢": the thing first, then the user's feeling
+    (
+        re.compile(
+            r"(?:^|[，,])(?P<x>[^，,。.!！?？;；\n我]{1,12}?)我"
+            + _ZH_INTENSE
+            + r"(?:喜欢|爱吃|爱喝|爱看|爱|享受|迷恋|钟爱|偏爱)"
+            + _ZEND
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"(?:^|[，,])(?P<x>[^，,。.!！?？;；\n我]{1,12}?)我"
+            + _ZH_INTENSE
+            + r"(?:讨厌|受不了|不喜欢|不爱|吃不来|喝不惯|不感冒)"
+            + _ZEND
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"(?:^|[，,])(?P<x>[^，,。.!！?？;；\n我]{1,12}?)我?(?:是)?(?:一口都不|一点都不|"
+            r"从来不|从不|绝对不|坚决不)(?:吃|喝|碰|看|听|用|穿)"
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"我" + _ZH_INTENSE + r"(?:享受|迷恋|痴迷|钟爱|偏爱|热爱|着迷于?|沉迷于?|"
+            r"更愿意|更想|更爱|爱吃|爱喝|超爱|最爱)" + _ZX + _ZEND
+        ),
+        1,
+    ),
+    (
+        re.compile(
+            r"我" + _ZH_INTENSE + r"(?:烦|讨厌|反感|受不了|不喜欢|不爱|不怎么喜欢|不太喜欢|"
+            r"不爱吃|不爱喝|讨厌吃)" + _ZX + _ZEND
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"对(?P<x>[^，,。.!！?？;；\n]{1,12}?)(?:实在|真的?|完全|一直|有点|比较)?"
+            r"(?:爱不起来|喜欢不起来|没兴趣|不感冒|无感|过敏|敏感)"
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"(?:一般|平时|基本|通常)(?:都)?不(?P<x>(?:吃|喝|用|看|坐|穿)[^，,。.!！?？;；\n]{1,10}?)"
+            + _ZEND
+        ),
+        -1,
+    ),
+    (re.compile(r"我?(?:一定要|必须|都要|总要|非得)(?P<x>[^，,。.!！?？;；\n]{1,12}?)" + _ZEND), 1),
+    (
+        re.compile(
+            r"我?(?:一直都是|向来都是|一向是|从来都是)(?P<x>[^，,。.!！?？;；\n]{1,12}?)" + _ZEND
+        ),
+        1,
+    ),
+]
+
 
 #: Words a liked thing never starts with: pronouns, fillers, conjunctions, verbs' helpers.
 _EN_NOT_THING = re.compile(
@@ -1047,6 +1210,16 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
                 if y:
                     out.append((y, -pol, "inferred"))
             return out
+        for pattern, pol in _ZH_FEELINGS:
+            m = pattern.search(s)
+            x = tidy_value(m.group("x"), "zh") if m else ""
+            x = (
+                re.sub(r"^(?:吃|喝)(?=.{2})", "", x)
+                if pol < 0 and m and "不(?P<x>" in m.re.pattern
+                else x
+            )
+            if x and not re.match(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个|的|了", x):
+                return [(x, pol, "explicit")]
         return _zh_habit(s)
     if EN_HYPOTHETICAL.search(s) and not re.search(r"given the choice|if I had to", s, re.I):
         return []
@@ -1056,7 +1229,21 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         return []
     if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s):
         return []
-    for i, (pattern, pol) in enumerate(_EN_PREFS):
+    # "nothing beats X", "I avoid X": said before any comparison or habit reads them
+    first = [(rx, pol) for rx, pol in _EN_FEELINGS if re.search(r"nothing beats|avoid", rx.pattern)]
+    for i, (pattern, pol) in enumerate(first + _EN_PREFS):
+        if (pattern, pol) in first:
+            m = pattern.search(s)
+            x = tidy_value(m.group("x"), "en") if m else ""
+            x = re.sub(r"^(?:the|a|an|some|my)\s+", "", x, flags=re.I)
+            if (
+                x
+                and _thing(x, strict=False)
+                and not re.fullmatch(r"it|them|that|this|those", x, re.I)
+            ):
+                return [(x, pol, "explicit")]
+            continue
+        i -= len(first)
         m = pattern.search(s)
         if m is None:
             continue
@@ -1079,4 +1266,18 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             if y:
                 out.append((y, -pol, "inferred"))
         return out
+    for pattern, pol in _EN_FEELINGS:
+        m = pattern.search(s)
+        if m is None:
+            continue
+        x = tidy_value(m.groupdict().get("x") or m.groupdict().get("x2") or "", "en")
+        x = re.sub(r"^(?:honestly|really|just|the|a|an|some|my)\s+", "", x, flags=re.I)
+        if (
+            x
+            and _thing(x, strict=False)
+            and not re.match(
+                r"(?:it|that|this|them|you|he|she|they|we|I|there|what|which)(?:\s|$)", x, re.I
+            )
+        ):
+            return [(x, pol, "explicit")]
     return _en_habit(s)

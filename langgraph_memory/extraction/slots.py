@@ -38,15 +38,19 @@ from __future__ import annotations
 import re
 
 from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of
 from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 
-__all__ = ["slots_of", "is_slot_key", "is_profile_key", "SLOT_KEYS"]
+__all__ = ["slots_of", "is_slot_key", "is_profile_key", "is_tentative", "SLOT_KEYS", "TENTATIVE"]
 
 #: The fixed slot keys (``role of``, ``number of`` and ``date of`` keys are open).
-SLOT_KEYS = frozenset({"location", "employer", "occupation", "manager", "plan"})
-_OPEN = ("role of ", "number of ", "date of ", "role_of_", "number_of_", "date_of_")
+SLOT_KEYS = frozenset({"location", "employer", "occupation", "manager", "plan", CHANGE_KEY})
+_OPEN = (
+    "role of ", "number of ", "date of ", "age of ",
+    "role_of_", "number_of_", "date_of_", "age_of_",
+)  # fmt: skip
 
 
 def is_slot_key(key: str) -> bool:
@@ -191,6 +195,9 @@ _EN_CITY = [
     rf"\b(?i:our|my)\s+(?i:new\s+)?{_CAP}\s+(?i:flat|apartment|place|house|home|condo|studio)\b",
     rf"\b(?i:back in)\s+{_CAP}(?=[^.!?]{{0,60}}\b(?i:home|for good|moved|settled|now)\b)",
     rf"\b(?i:in)\s+{_CAP}\s+(?i:now|these days|for good)\b",
+    # a move said by its chores: "Unpacking the last boxes in Galway", "lease in Seattle"
+    rf"\b(?i:unpacking|unpacked|boxes|movers|lease|leased|house-?hunting|flat-?hunting|"
+    rf"commute from|new neighbou?rs)\b[^.;!?]{{0,30}}?\b(?i:in|from)\s+{_CAP}",
 ]
 _EN_EMPLOYER = [
     rf"\b(?i:start|started|starting|begin|began|joined|joining|join)\s+(?:at|with)?\s*{_CAP}",
@@ -230,6 +237,10 @@ _EN_JOB = [
     r"(?:senior|junior|lead|principal|staff|head|chief|manager|director|partner|associate|vp|"
     r"[\w-]+\s+(?:lead|manager|director|engineer|developer))(?:\s+[\w-]+)?)",
     r"\b(?:work|working)\s+as\s+(?:an?\s+)?(?P<v>[\w -]{3,30}?)(?=[,.;!]|\s+(?:at|in|for)\b|$)",
+    r"\b(?:being|becoming|retrained as|trained as)\s+an?\s+(?P<v>(?:[\w-]+\s+){0,3}(?:teacher|"
+    r"developer|engineer|designer|analyst|manager|nurse|doctor|lawyer|accountant|consultant|"
+    r"scientist|researcher|writer|architect|chef|pharmacist|professor|programmer|editor|"
+    r"producer|recruiter|postdoc|tester|coach|trainer))\b",
     r"\b(?:job|role|position|career)\s+as\s+(?:an?\s+)?(?P<v>[\w -]{3,30}?)(?=[,.;!]|\s+(?:at|in|"
     r"for|today|now)\b|$)",
     r"\bI(?:'ve| have)\s+been\s+an?\s+(?P<v>[\w -]{3,30}?)\s+for\b",
@@ -250,6 +261,11 @@ _EN_MANAGER = [
     r"director),?\s+"
     r"(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
     r"\b[Mm]y\s+(?:manager|boss|supervisor|team lead)\s+(?P<v>[A-Z][\w'-]+)",
+    r"(?:^|[.;,]\s*|\b(?:now|I'm|I am)\s+)(?i:reporting|report)\s+(?i:directly\s+)?(?i:to)\s+"
+    r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
+    r"\b(?P<v>[A-Z][\w'-]+)'s\s+(?:now\s+)?my\s+(?:new\s+)?(?:manager|boss|supervisor|team lead|"
+    r"line manager)\b",
+    r"\bI(?:'m| am)\s+(?:now\s+)?(?:under|working under|on)\s+(?P<v>[A-Z][\w'-]+)(?:'s team)?\b",
     # who runs the user's group: "Daniel is running our group now"
     r"\b(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:is\s+(?:now\s+)?(?:running|leading|heading)|"
     r"runs|leads|heads|took over)\s+(?:our|my)\s+(?:group|team|department|squad|unit|org)\b",
@@ -259,6 +275,14 @@ _EN_ROLE = [
     r"\b(?P<who>[A-Z][\w'-]+)\b[^.;!?]{0,60}?\b(?:she|he|they)(?:'s|'re| is| are)\s+(?:now\s+|"
     r"just\s+|only\s+)*"
     r"(?:an?|my)\s+(?:new\s+)?(?P<v>[\w -]{2,30}?)(?:\s+now)?(?=[,.;!]|$|\s+(?:on|at|in|for)\b)",
+    r"\b(?P<who>[A-Z][\w'-]+)\s+(?:and I|& I)\s+are\s+(?:now\s+)?(?P<v>roommates|flatmates|"
+    r"housemates|engaged|married|dating|colleagues|co-?workers|co-?founders|business partners|"
+    r"partners|neighbou?rs|teammates|exes|friends)\b",
+    r"\b(?P<who>[A-Z][\w'-]+)\s+(?:got promoted|was promoted|moved up|stepped up|went from "
+    r"[\w -]{2,30}? )\s*(?:to|into)\s+(?:an?\s+|my\s+)?(?P<v>[\w -]{2,30}?)"
+    r"(?=[,.;!]|$|\s+(?:on|at|in|for)\b)",
+    r"\b(?P<who>[A-Z][\w'-]+)\s+(?:became|has become|is now)\s+(?:an?|my|our)\s+(?:new\s+)?"
+    r"(?P<v>[\w -]{2,30}?)(?=[,.;!]|$|\s+(?:on|at|in|for)\b)",
     r"\b(?P<who>[A-Z][\w'-]+)\s+is\s+(?:now\s+)?my\s+(?:new\s+)?(?P<v>[\w -]{2,30}?)(?:\s+now)?"
     r"(?=[,.;!]|$|\s+(?:on|at|in|for)\b)",
     r"\b(?P<who>[A-Z][\w'-]+)\b[^.;!?]{0,60}?\b(?:she|he|they)(?:'s|'re| is|"
@@ -291,6 +315,7 @@ _EN_COUNT = [
     rf"\b(?:is|are|at|up to|now)\s+(?:at\s+)?(?P<v>{_NUM_EN})\s+(?:now|total|in total)\b",
     rf"\b(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)\s+(?:now|in total|total|altogether)\b",
     rf"\b(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)\s+on my\b",
+    rf"\b(?:up to|now at|at|now have|now got)\s+(?P<v>{_NUM_EN})\s+(?P<n>[a-z]+)",
     # how many so far: "I've done five so far", "finished my sixth marathon"
     rf"\b(?:done|run|read|finished|completed|visited|climbed|written)\s+(?P<v>{_NUM_EN})\s+"
     r"(?:(?P<n>[a-z]+)\s+)?(?:so far|in total|total|already|now)\b",
@@ -328,6 +353,15 @@ _EN_PLAN = [
     r"(?:we(?:'re| are)|I(?:'m| am))\s+(?:going\s+|heading\s+|"
     r"off\s+)?(?P<v>[^.;!?,]{3,60}?)(?=[.;!?,]|$)",
     r"\b(?:thinking of|considering|hoping to)\s+(?P<v>[a-z]+ing\s+[^.;!?,]{3,60}?)(?=[.;!?,]|$)",
+    # "decided to fly instead", "we'll just stay home instead"
+    r"\b(?:decided to|ended up|we'll|I'll|we will|I will|gonna|going to)\s+(?:just\s+)?"
+    r"(?P<v>[a-z][^.;!?,]{3,60}?)\s+instead\b",
+    r"\binstead(?:\s+of\s+[^,.;!?]{2,40})?,\s*(?:we|I)(?:'re|'ll|'m| are| will| am)?\s+"
+    r"(?:now\s+)?(?:going\s+to\s+|gonna\s+)?(?P<v>[a-z][^.;!?,]{3,60}?)(?=[.;!?,]|$)",
+    r"\b(?:scrapped|scrapping|cancelled|canceled|ditched|dropped|called off)\b"
+    r"[^.;!?]{0,40}?[,;-]+\s*"
+    r"(?:so\s+)?(?:we|I)(?:'re|'ll|'m| are| will| am)\s+(?:now\s+)?(?:going\s+to\s+)?"
+    r"(?P<v>[a-z][^.;!?,]{3,60}?)(?=[.;!?,]|$)",
 ]
 
 
@@ -383,7 +417,12 @@ def _en(text: str) -> list[Slot]:
         add("manager", boss[0], boss[1])
     for pattern in _EN_ROLE_RX:
         m = pattern.search(text)
-        if m and not _ROLE_WORDS.fullmatch(m["v"].strip()):
+        said_role = m["v"].strip() if m else ""
+        if m and not (
+            _ROLE_WORDS.fullmatch(said_role)
+            or _ROLE_WORDS.fullmatch(said_role[:-1])  # "roommates"
+            or said_role.lower() in ("engaged", "married", "dating")
+        ):
             continue  # "Dance is my passion", "Iron Man is my top pick": no one
         if m and not re.match(r"(?:manager|boss|supervisor|lead)$", m["v"].strip(), re.I):
             if m["who"] not in ("I", "It", "This", "That", "He", "She", "They", "There"):
@@ -391,15 +430,14 @@ def _en(text: str) -> list[Slot]:
                 break
     counts = []
     for pattern in _EN_COUNT_RX:
-        m = pattern.search(text)
-        if m is None:
-            continue
-        noun = m.groupdict().get("n") or ""
-        kind = _kind_of(noun, _COUNTED_RX) if noun else _kind_of(text, _COUNTED_RX)
-        if kind:
-            counts.append((kind, m["v"], m.start("v")))
-    # a number said outright ("three cats now") beats one implied ("another kitten")
-    counts.sort(key=lambda c: not re.fullmatch(_NUM_EN, c[1], re.I))
+        for m in pattern.finditer(text):  # "adopted another dog, so now we have three"
+            noun = m.groupdict().get("n") or ""
+            kind = _kind_of(noun, _COUNTED_RX) if noun else _kind_of(text, _COUNTED_RX)
+            if kind:
+                counts.append((kind, m["v"], m.start("v")))
+    # a number said outright ("three cats now") beats one implied ("another kitten"), and
+    # a later one an earlier one ("two more, so five now")
+    counts.sort(key=lambda c: (not re.fullmatch(_NUM_EN, c[1], re.I), -c[2]))
     if counts:
         add(f"number of {counts[0][0]}", counts[0][1], counts[0][2])
     for rx in (_EN_DATE_MOVED, _EN_DATE_SET, _EN_DATE_NOW):
@@ -414,7 +452,22 @@ def _en(text: str) -> list[Slot]:
     plan = _first(text, _EN_PLAN_RX)
     if plan:
         add("plan", re.sub(r"\s+(?:this|next)\s+weekend$", "", plan[0]), plan[1])
+    age = _EN_AGE.search(text)
+    if age:
+        add(f"age of {age['who'].lower()}", age["v"], age.start("v"))
     return out
+
+
+_KIN_EN = r"(?:son|daughter|kid|baby|boy|girl|dog|cat|puppy|kitten)"
+#: How old someone of the user's is: "my daughter is 3 years old", "my son turned 4".
+_EN_AGE = re.compile(
+    rf"\b[Mm]y\s+(?:little\s+|eldest\s+|youngest\s+)?(?P<who>{_KIN_EN})\b[^.;!?]{{0,20}}?"
+    rf"\b(?:is|'s|turned|turns|just turned)\s+(?P<v>{_NUM_EN})(?:\s+(?:years?|months?)\s+old)?\b"
+)
+_ZH_AGE = re.compile(
+    r"(?P<who>女儿|儿子|孩子|宝宝|闺女|大宝|二宝|狗狗?|猫咪?)(?:今年|今天|已经|刚)*(?:满了?|过了)?"
+    r"(?P<v>[0-9一二两三四五六七八九十]+(?:岁半?|个月))"
+)
 
 
 def _first(text: str, patterns: list[re.Pattern[str]]) -> tuple[str, int] | None:
@@ -451,6 +504,9 @@ _ZH_EMPLOYER = [
     r"(?:入职|加入|跳槽到|跳到|去了|"
     r"进了)(?:了)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦|工作|上班)",
     r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)",
+    r"(?:^|[，,])在(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的第一(?:天|周|个月|年)",
+    r"新(?:东家|公司|单位)(?:是|叫)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
+    r"(?:在|去)(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:搬砖|打工|上班了|报到)",
     r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今))在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
     r"(?:工作|上班|任职|实习|做(?=[\u4e00-\u9fff]{2}))",
 ]
@@ -471,6 +527,10 @@ _ZH_ROLE = [
     r"成了|当了)我的?"
     r"(?P<v>[\u4e00-\u9fff]{1,4}?)(?=[，,。！!；;\s]|$|了|啦)",
     r"(?P<who>[\u4e00-\u9fff]{2,3}?)是我的?(?P<v>[\u4e00-\u9fff]{1,4}?)(?=[，,。！!；;\s]|$|了|啦)",
+    r"(?P<who>[\u4e00-\u9fff]{2,3}?)(?:现在|已经|如今|也)+(?:是|成了|变成了?|当上了?|升成了?|升为|做了)"
+    r"我(?:们)?的?(?P<v>[\u4e00-\u9fff]{1,4}?)(?=[，,。！!；;\s]|$|了|啦)",
+    r"(?P<who>[\u4e00-\u9fff]{2,3}?)(?:成了|变成了?|当上了?|升成了?|升为)我(?:们)?的?"
+    r"(?P<v>[\u4e00-\u9fff]{1,4}?)(?=[，,。！!；;\s]|$|了|啦)",
 ]
 _ZH_MANAGER = [
     r"我们?(?:的)?(?:新|直属|顶头|直接|现在的|新的)?(?:领导|上级|老板|经理|主管|组长|上司|leader)"
@@ -478,6 +538,10 @@ _ZH_MANAGER = [
     r"换成了?)(?P<v>[\u4e00-\u9fff]{1,4}?)"
     r"(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:现在)?我?归(?P<v>[\u4e00-\u9fff]{1,4}?)管",
+    r"(?:现在|目前|以后)?(?:我|我们)?(?:直接)?(?:向|跟|给)(?P<v>[\u4e00-\u9fff]{1,4}?)(?:汇报|报告)",
+    r"(?:现在)?带我的(?:人|领导)?(?:是|换成了?|变成了?)(?P<v>[\u4e00-\u9fff]{1,4}?)(?=[，,。！!；;\s]|$|了|啦)",
+    r"(?:领导|上级|老板|经理|主管|组长|上司|leader)(?:换成了?|变成了?|换了?(?:个|一个)?人?[，,]?"
+    r"(?:是|叫)?)(?P<v>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!；;\s]|$|了|啦)",
     r"(?P<v>[\u4e00-\u9fff]{2,4}?)(?:成了|是|当了|接任)我(?:的)?(?:新)?(?:领导|上级|老板|经理|主管|"
     r"组长|上司)",
     r"(?:新来的|新)(?:领导|上级|老板|经理|主管|组长|上司)(?:是)?(?P<v>[\u4e00-\u9fff]{2,3})",
@@ -509,6 +573,9 @@ _ZH_PLAN = [
     r"带)[^，,。！!；;？?]{2,24})",
     r"(?:计划有变|改主意了?|行程有变)[了，,]?\s*(?:改成|改为|改)?(?P<v>[^，,。！!；;？?]{2,24})",
     r"(?:改成|改为|改)去(?P<v>[^，,。！!；;？?]{2,24})",
+    r"不去[^，,。]{1,10}了[，,]?\s*(?:改|换|还是|直接)?(?:成)?(?P<v>(?:去|在|坐|开|带)[^，,。！!；;？?]{2,24})",
+    r"(?:决定|最后还是|还是决定)(?P<v>(?:去|在家|坐|开车|带)[^，,。！!；;？?]{1,24})",
+    r"(?:改成|改为|换成)(?P<v>(?:坐|开车|在家|带|去)[^，,。！!；;？?]{1,20})",
 ]
 
 _ZH_CITY_RX = _compiled(_ZH_CITY)
@@ -534,6 +601,9 @@ def _zh(text: str) -> list[Slot]:
             value.strip(),
         )
         value = re.sub(r"^(?:了|在|的)|(?:了|啦|的|吧)$", "", value)
+        value = re.sub(r"(?:现在|已经|如今|目前|也|又)+$", "", value)  # "小王现在是我老板"
+        if key == "location":  # "到了厦门才发现…": the place, not what was found there
+            value = re.split(r"才|就|发现|以后|之后|这边|那边|也", value)[0]
         if value and not any(k == key for k, _, _ in out):
             out.append((key, value, at))
 
@@ -601,6 +671,9 @@ def _zh(text: str) -> list[Slot]:
     plan = _first(text, _ZH_PLAN_RX)
     if plan:
         add("plan", plan[0], plan[1])
+    age = _ZH_AGE.search(text)
+    if age:
+        add(f"age of {age['who']}", age["v"], age.start("v"))
     return out
 
 
@@ -638,4 +711,82 @@ def slots_of(text: str) -> list[Slot]:
     )
     if not said.strip():
         return []
-    return _zh(said) if is_cjk_text(said) else _en(said)
+    found = _zh(said) if is_cjk_text(said) else _en(said)
+    if not found and not _OTHERS.search(said):  # a change said in other words, slot unnamed
+        found = changes_of(said)
+    if not found and not _OTHERS.search(said) and _ARRIVAL.search(said):
+        found = _tentative(said)
+    return found
+
+
+#: The key of a tentative value: kept only when it changes a value the user's slot of the
+#: same kind holds (see :func:`is_tentative`).
+TENTATIVE = "maybe "
+#: Words that say something is new or current: "finally came through", "first day", "新…".
+_ARRIVAL = re.compile(
+    r"\b(?:new|now|first|finally|moved|start(?:ed|ing|s)?|since|after|these days|here|"
+    r"officially|just|came through|arrived|settled|got the|landed|done)\b|"
+    r"新|现在|第一|终于|之后|以后|这边|安顿|入职|搬|来了|到了|正式|刚",
+    re.I,
+)
+_NAME_EN = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z&'-]+(?:\s+[A-Z][a-zA-Z&'-]+)*")
+_NOT_NAME = re.compile(
+    rf"(?:I|I'm|I've|I'd|I'll|My|Our|The|We|It|This|That|OK|Ok|Lol|LOL|Mr|Mrs|Ms|Dr|"
+    rf"{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day)$",
+    re.I,
+)
+
+
+def _tentative(said: str) -> list[Slot]:
+    """Names a statement that says something is new holds ("My Amazon badge finally came
+    through", "到了厦门才发现…"), keyed ``maybe place`` or ``maybe name``: the long-term
+    facts keep one only where it replaces the value of the user's slot of that kind."""
+    out: list[Slot] = []
+    if is_cjk_text(said):
+        for at, name, kind in find_entities(said):
+            if kind in ("place", "org", "other") and len(name) >= 2 and not _NO_PLACE.search(name):
+                out.append((f"{TENTATIVE}{'place' if kind == 'place' else 'name'}", name, at))
+    else:
+        for m in _NAME_EN.finditer(said):
+            words = [w for w in m[0].split() if not _NOT_NAME.match(w)]
+            if words:
+                out.append((f"{TENTATIVE}name", " ".join(words), m.start()))
+    numbers = _NUM_ZH_RX if is_cjk_text(said) else _NUM_EN_RX
+    counted = _kind_of(said, _COUNTED_RX)
+    num = numbers.search(said)
+    if counted and num:  # "we're a family of five now": a count of what the sentence names
+        out.append((f"{TENTATIVE}number of {counted}", num[0], num.start()))
+    date = (_DATE_ZH_RX if is_cjk_text(said) else _DATE_EN_RX).search(said)
+    event = _kind_of(said, _EVENTS_RX)
+    if date and event:  # "the wedding … September 20": a date of what the sentence names
+        out.append((f"{TENTATIVE}date of {event}", date[0], date.start()))
+    return out[:4]
+
+
+_NUM_EN_RX = re.compile(
+    rf"\b{_NUM_EN}\b(?!\s*(?:am|pm|%|percent|times|o'clock|minutes|hours))", re.I
+)
+_NUM_ZH_RX = re.compile(rf"(?:第|老)?{_NUM_ZH}[只个盆本辆条位名棵口人]")
+_DATE_EN_RX = re.compile(rf"\b{_DATE_EN}\b", re.I)
+_DATE_ZH_RX = re.compile(_DATE_ZH)
+
+
+def is_tentative(key: str) -> bool:
+    """Whether a fact key names a tentative value (see :func:`slots_of`).
+
+    Example:
+        >>> is_tentative("maybe name"), is_tentative("employer")
+        (True, False)
+    """
+    return key.strip().lower().replace("_", " ").startswith(TENTATIVE)
+
+
+#: A statement about someone else's life: "My brother moved to Denver", "我朋友搬到成都了".
+_OTHERS = re.compile(
+    r"\b(?:my|our)\s+(?:brother|sister|friend|mom|mum|dad|mother|father|son|daughter|cousin|"
+    r"colleague|coworker|roommate|neighbou?r|wife|husband|parents|kids?|uncle|aunt|friend's)\s+"
+    r"(?!is\b|'s\b|name)[a-z]+|"
+    r"(?:我|我的)(?:朋友|同事|哥哥?|姐姐?|弟弟?|妹妹?|爸爸?|妈妈?|室友|邻居|表[哥姐弟妹]|堂[哥姐弟妹]|"
+    r"老公|老婆|儿子|女儿|父母)(?!是)",
+    re.I,
+)

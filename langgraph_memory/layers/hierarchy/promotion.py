@@ -199,14 +199,9 @@ def _write(
             quote=quote,
         )
         return 1
-    if atom.kind == "fact" and is_profile_key(atom.key) and atom.subject == "user":
-        lt.profile.upsert_preference(
-            user_id, atom.key, atom.value, source=source, confidence=confidence,
-            source_ids=ids, quote=quote,
-        )  # fmt: skip
     if atom.kind in ("fact", "relation", "decision", "task"):
         relation = atom.key if atom.kind in ("fact", "relation") else atom.kind
-        lt.facts.add_fact(
+        kept = lt.facts.add_fact(
             user_id,
             _subject(atom, msg),
             relation,
@@ -217,6 +212,15 @@ def _write(
             quote=quote,
             provenance=provenance,
         )
+        if atom.kind == "fact" and atom.subject == "user":
+            # the profile follows the fact: under the slot a change resolved to, and
+            # under every slot whose value the fact replaced ("主管" and "manager")
+            keys = [kept.relation] + [f.relation for f in lt.facts.replaced(user_id, kept)]
+            for key in dict.fromkeys(k for k in keys if is_profile_key(k)):
+                lt.profile.upsert_preference(
+                    user_id, key, kept.object, source=source, confidence=confidence,
+                    source_ids=ids, quote=quote,
+                )  # fmt: skip
         return 1
     return 0
 

@@ -29,8 +29,9 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, ClassVar
 
@@ -39,7 +40,8 @@ import numpy as np
 from langgraph_memory.core.records import from_data
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.core.validation import check_content, check_id, parse_timestamp
-from langgraph_memory.extraction.slots import is_slot_key
+from langgraph_memory.extraction.changes import CHANGE_CUE, CHANGE_KEY, names_change
+from langgraph_memory.extraction.slots import TENTATIVE, is_slot_key, is_tentative
 from langgraph_memory.layers.index.kinds import EntryView
 from langgraph_memory.layers.long_term.profile import (
     check_source_ids,
@@ -320,6 +322,150 @@ def place_fact(
     return kept, changed
 
 
+def _shape(value: str) -> str:
+    """What kind of value it is: a count, a date, a name, Chinese words or words."""
+    v = value.strip()
+    if re.search(
+        r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d(?:st|nd|rd|th)\b|"
+        r"day\b|days\b|[月号日]|周[一二三四五六日天]|星期|礼拜",
+        v,
+        re.I,
+    ):
+        return "date"
+    if re.match(
+        r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|[一二两三四五六七八九十]+)"
+        r"(?:\b|[个只盆本辆位名人])",
+        v,
+        re.I,
+    ):
+        return "count"
+    if re.search(r"[\u4e00-\u9fff]", v):
+        return "cjk"
+    return "name" if v[:1].isupper() else "words"
+
+
+def _open_slots(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> list[Fact]:
+    """The open facts of ``new``'s subject with one value at a time, newest first."""
+    subject = normalize_term(new.subject)
+    out = [
+        f
+        for f in facts
+        if f.valid_to is None
+        and f.id != new.id
+        and normalize_term(f.subject) == subject
+        and f.key()[1] != normalize_key(CHANGE_KEY)
+        and (is_functional(f.key()[1], functional) or f.key()[1] not in _ACCUMULATING)
+    ]
+    return sorted(out, key=lambda f: (f.valid_from, f.updated_at), reverse=True)
+
+
+#: Relations that hold many values at once (never replaced by a change).
+_ACCUMULATING = frozenset({"likes", "dislikes", "knows", "has", "喜欢", "讨厌", "认识"})
+
+
+def _resolved(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> Fact:
+    """A change whose slot the statement did not name, given the slot it changes: the
+    one whose old value it names as ended, else the one whose relation it names, else
+    the newest one holding a value of the same kind (a date for a date, a count for a
+    count, a name for a name). Unresolved, it stays a change of its own."""
+    slots = _open_slots(new, facts, functional)
+    quote = (new.quote or "").casefold()
+    pick = next((f for f in slots if names_change(new.quote or "", f.object)), None)
+    if pick is None:
+        pick = next(
+            (
+                f
+                for f in slots
+                if any(len(w) > 2 and w in quote for w in re.split(r"[_\s]+", f.key()[1]))
+                or (has_cjk(f.relation) and f.relation.casefold() in quote)
+            ),
+            None,
+        )
+    if pick is None:
+        shape = _shape(new.object)
+        pick = next((f for f in slots if _shape(f.object) == shape), None)
+    if pick is None or normalize_term(pick.object) == normalize_term(new.object):
+        return new
+    fid = stable_id("fact", new.user_id, new.key()[0], pick.key()[1], normalize_term(new.object),
+                    new.valid_from.isoformat())  # fmt: skip
+    return replace(new, id=fid, relation=pick.relation, relation_key=pick.key()[1])
+
+
+def _ended_by(
+    new: Fact, facts: Sequence[Fact], functional: frozenset[str], now: datetime
+) -> list[Fact]:
+    """Open facts of other slots whose value ``new``'s statement names as ended ("I'm
+    no longer at Netflix", "已经从京东离职了"): closed where ``new`` begins."""
+    out = []
+    for f in _open_slots(new, facts, functional):
+        if (
+            f.key() != new.key()
+            and f.valid_from < new.valid_from
+            and names_change(new.quote or "", f.object)
+        ):
+            f.valid_to, f.superseded_by, f.updated_at = new.valid_from, new.id, now
+            new.earlier = new.earlier or f.object
+            out.append(f)
+    return out
+
+
+def skey_of(fact: Fact) -> str:
+    """A fact's subject in canonical form."""
+    return fact.key()[0]
+
+
+#: Slots a tentative name can change, and those a tentative place can.
+_NAME_SLOTS = frozenset(
+    {"employer", "manager", "location", "works_at", "works_for", "lives_in", "boss",
+     "supervisor", "studies_at", "领导", "上级", "老板", "住在"}
+)  # fmt: skip
+_PLACE_SLOTS = frozenset({"location", "lives_in", "resides_in", "current_city", "住在", "居住在"})
+
+
+def _tentative_slot(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> Fact | None:
+    """The one open slot fact a tentative value replaces: of a slot a name (or a place)
+    fills, holding a name of the same script, another value than it, and the only such
+    slot; none when the value is one the user's facts already hold, or the message
+    already placed a value in that slot."""
+    slots = _open_slots(new, facts, functional)
+    same = normalize_term(new.object)
+    wanted = normalize_key(new.relation.strip().lower()[len(TENTATIVE) :])
+    if wanted.startswith(("number_of_", "date_of_")):  # a count or a date of a named thing
+        hit = [f for f in slots if f.key()[1] == wanted and normalize_term(f.object) != same]
+        return hit[0] if len(hit) == 1 else None
+    allowed = _PLACE_SLOTS if wanted == "place" else _NAME_SLOTS
+    if any(normalize_term(f.object) == same or same in normalize_term(f.object) for f in slots):
+        return None  # "I love my Shopify team": the value the user's slot holds
+    cjk = has_cjk(new.object)
+    cands = [
+        f
+        for f in slots
+        if f.key()[1] in allowed
+        and has_cjk(f.object) == cjk
+        and (cjk or f.object[:1].isupper())
+        and not set(f.source_ids) & set(new.source_ids)
+    ]
+    return cands[0] if len({f.key()[1] for f in cands}) == 1 else None
+
+
+def _twins(kept: Fact, changed: Sequence[Fact], facts: Sequence[Fact], now: datetime) -> list[Fact]:
+    """Open facts saying a value ``kept`` just replaced under another key ("主管: 陈姐"
+    and "manager: 陈姐", read from one statement): the same belief, closed with it."""
+    gone = {
+        normalize_term(f.object): f
+        for f in changed
+        if f is not kept and f.superseded_by == kept.id and f.valid_to is not None
+    }
+    out = []
+    for f in facts:
+        old = gone.get(normalize_term(f.object))
+        if old is None or f.valid_to is not None or f in changed or f.key()[0] != kept.key()[0]:
+            continue
+        f.valid_to, f.superseded_by, f.updated_at = old.valid_to, kept.id, now
+        out.append(f)
+    return out
+
+
 class Facts(RecordsStore):
     """User and knowledge-graph facts with their validity (``LongTermMemory.facts``)."""
 
@@ -401,15 +547,30 @@ class Facts(RecordsStore):
             )
             # a fact two queries return is loaded once
             facts = [Fact.load(r.data) for r in {r.id: r for r in found}.values()]
+            if new.key()[1] == normalize_key(CHANGE_KEY):  # a change, its slot unnamed
+                new = _resolved(new, facts, self.functional_relations)
+            if is_tentative(new.relation):  # kept only where it changes a slot's value
+                slot = _tentative_slot(new, facts, self.functional_relations)
+                if slot is None:
+                    return new  # not stored: it changes nothing the user said
+                new = replace(new, relation=slot.relation, relation_key=slot.key()[1])
+                new.id = stable_id("fact", user_id, skey_of(new), new.relation_key,
+                                   normalize_term(new.object), start.isoformat())  # fmt: skip
             key = new.key()
             timeline = [f for f in facts if f.key() == key]
             functional = is_functional(new.key()[1], self.functional_relations)
+            if not functional and new.quote and CHANGE_CUE.search(new.quote):
+                # "my favourite food is ramen now": a change of the value the key held
+                functional = any(f.valid_to is None for f in timeline)
             dup = self._near_duplicate(new, facts, functional, now)
             if dup is not None:
                 _refresh(dup, new, now)
                 self._put("fact", dup)
                 return dup
             kept, changed = place_fact(timeline, new, functional=functional, now=now)
+            if kept is new:  # "Sold the Honda, I drive a Tesla now": the old value named
+                changed += _ended_by(new, facts, self.functional_relations, now)
+                changed += _twins(kept, changed, facts, now)
             for f in changed:
                 self._put("fact", f)
             return kept
@@ -462,6 +623,23 @@ class Facts(RecordsStore):
         sims = (vecs[1:] @ vecs[0]) / (norms[1:] * norms[0])
         best = int(np.argmax(sims))
         return close[best] if sims[best] > cfg.dedup_threshold else None
+
+    def replaced(self, user_id: str, fact: Fact) -> list[Fact]:
+        """The facts of ``fact``'s subject that ``fact`` superseded (any relation).
+
+        Example:
+            >>> from langgraph_memory.layers.long_term.memory import LongTermMemory
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> lt = LongTermMemory(InMemoryBackend())
+            >>> _ = lt.facts.add_fact("u1", "user", "employer", "IBM", valid_from="2024-01-01")
+            >>> new = lt.facts.add_fact("u1", "user", "employer", "SAP", valid_from="2024-06-01")
+            >>> [f.object for f in lt.facts.replaced("u1", new)]
+            ['IBM']
+        """
+        if not fact.earlier:  # it replaced nothing
+            return []
+        found = self.records.query_records("fact", user_id, where={"subject_key": fact.key()[0]})
+        return [f for r in found if (f := Fact.load(r.data)).superseded_by == fact.id]
 
     def close_fact(
         self, user_id: str, fact_id: str, when: datetime | str | float | None = None

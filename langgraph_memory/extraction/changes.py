@@ -1,0 +1,245 @@
+"""Changes of a value said in any words: a change cue and the new value, slot unknown.
+
+People say a value changed in more ways than any slot's patterns list: "I switched to
+Accenture last month", "I drive a Tesla now", "my favourite food is ramen now",
+"the team is 7 people now", "我换了华为手机", "现在我的主管变成了赵哥", "健身改到每周四了".
+What they share is a *change cue* (now, switched, moved, transferred, instead, anymore,
+现在, 换, 改, 变成, 转…) beside a *new value*. This module reads that pair by its form,
+not by the slot: the key is the slot's own word when the sentence names it ("favourite
+food", "team", "主管", "drive", "开"), or :data:`CHANGE_KEY` when it does not, and the
+long-term facts resolve that key to the user's slot whose value it replaces (see
+:meth:`~langgraph_memory.layers.long_term.facts.Facts.add_fact`).
+
+Example:
+    >>> changes_of("I switched to Accenture last month.")
+    [('changed to', 'Accenture', 14)]
+    >>> changes_of("Actually my favourite food is ramen now, sushi is second.")
+    [('favourite food', 'ramen', 30)]
+    >>> changes_of("现在我的主管变成了赵哥。")
+    [('主管', '赵哥', 9)]
+    >>> changes_of("I drive a Tesla.")   # no change cue: not a change
+    []
+"""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_memory.core.tokens import is_cjk_text
+
+__all__ = ["changes_of", "CHANGE_KEY", "CHANGE_CUE", "names_change"]
+
+#: The key of a change whose slot the sentence does not name.
+CHANGE_KEY = "changed to"
+
+Slot = tuple[str, str, int]
+
+#: Words that say a value changed (English and Chinese).
+CHANGE_CUE = re.compile(
+    r"\b(?:now|anymore|any more|no longer|switched|switching|moved|transferred|changed|"
+    r"instead|as of|these days|nowadays|upgraded|swapped|replaced|rescheduled|retrained|"
+    r"took over|new|traded|from now on|going forward|turned|up to)\b|"
+    r"现在|目前|如今|换成|换到|换了|改成|改为|改到|改了|改[在学用坐去吃喝做当开骑住]|变成|变了|转到|转去|"
+    r"转学|转行|调到|满|延期|推迟|提前|新[\u4e00-\u9fff]{1,3}是|"
+    r"不再|已经不|不.{1,4}了|搬到|搬去|新的",
+    re.I,
+)
+#: A request to the assistant ("把这段改成英文", "can you switch to French"): no change of
+#: the user's life.
+_REQUEST = re.compile(
+    r"把|帮我|帮忙|麻烦|请你?|给我|能不能|可不可以|可以|你们?|您|"
+    r"^\s*(?:please|pls|can|could|would|will|change|switch|move|make|let's|let us|try)\b|"
+    r"\byou\b",
+    re.I,
+)
+#: A value the statement says ended ("not X anymore", "sold the X", "从X离职", "不用X了").
+_ENDED_EN = (
+    r"(?:no longer|not|sold|left|quit|quitting|ditched|dropped|gave up(?: on)?|stopped|"
+    r"instead of|traded|swapped|replaced|notice at|moved out of|moved away from|goodbye to)"
+)
+_ENDED_ZH = (
+    r"(?:不再|已经不|不|从|卖了|离开|离职|辞职|不用|换掉|告别|走了|调走|退休|辞了|卖掉|搬离)"
+)
+
+_STOP = (
+    r"(?=\s+(?:this|last|next|in|on|at|from|instead|now|because|since|after|for|as)\b|[,.;!?]|$)"
+)
+_V_EN = r"(?:the\s+|a\s+|an\s+)?(?P<v>[\w&'/-]+(?:\s+[\w&'/-]+){0,3}?)"
+_EN = [
+    # "switched to Accenture", "moved my gym day to Thursdays", "transferred to Cambridge"
+    re.compile(
+        r"\b(?:switched|moved|changed|transferred|went|upgraded|downgraded|converted|migrated|"
+        r"swapped|changed over)\s+(?:over\s+|back\s+)?"
+        r"(?:(?:my|our|the)\s+(?P<k>[a-z]+(?:\s+[a-z]+)?)\s+)?(?:from\s+[\w ]{1,30}?\s+)?to\s+"
+        + _V_EN
+        + _STOP,
+        re.I,
+    ),
+    # "my favourite food is ramen now", "the team is 7 people now"
+    re.compile(
+        r"\b(?:my|our|the)\s+(?P<k>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|'s)\s+(?:now\s+)?"
+        + _V_EN
+        + r"\s+(?:now|these days|nowadays)\b",
+        re.I,
+    ),
+    # "I drive a Tesla now", "now I use Linux", "I'm seeing Sam now"
+    re.compile(
+        r"\b(?:I|we)(?:'m|'re| am| are)?\s+(?P<k>drive|use|own|ride|play|study|eat|drink|"
+        r"take|attend|run|seeing|dating|with|at|in|on|a|an)\s+"
+        + _V_EN
+        + r"\s+(?:now|these days|nowadays|instead)\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:now|these days|nowadays|as of [\w ]{2,20}?),?\s+(?:I|we)(?:'m|'re| am| are)?\s+"
+        r"(?P<k>drive|use|own|ride|play|study|eat|drink|take|attend|run|seeing|dating|"
+        r"at|in|on|a|an)\s+" + _V_EN + _STOP,
+        re.I,
+    ),
+    # "my new supervisor, Dr. Okafor, wants…", "our new landlord is Greystar"
+    re.compile(
+        r"\b(?:my|our)\s+new\s+(?P<k>[a-z]+(?:\s+[a-z]+)?)\s*(?:,|:|is|'s|is called|called)\s*"
+        r"(?:a company called\s+)?(?P<v>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w&'-]*"
+        r"(?:\s+[A-Z][\w&'-]*)*)"
+    ),
+    # "traded the Vespa in for an e-bike", "swapped my iPhone for a Pixel"
+    re.compile(
+        r"\b(?:traded|swapped|exchanged|replaced)\s+(?:the|my|our)\s+[\w -]{1,30}?\s+(?:in\s+)?"
+        r"(?:for|with)\s+" + _V_EN + _STOP,
+        re.I,
+    ),
+    # "Book club is on Wednesdays from now on"
+    re.compile(
+        r"\b(?P<k>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|'s)\s+(?:now\s+)?(?:on|at|in)\s+"
+        + _V_EN
+        + r"\s+(?:from now on|going forward|now)\b",
+        re.I,
+    ),
+    # "it's the 22nd now"
+    re.compile(r"\b(?:it's|it is|that's)\s+(?:now\s+)?" + _V_EN + r"\s+now\b", re.I),
+]
+#: Verbs whose object is the slot itself, keyed by the verb ("drive": the car).
+_VERB_KEYS = {"seeing": "partner", "dating": "partner", "with": "partner"}
+#: Words that never start a value.
+_NOT_VALUE = re.compile(
+    r"^(?:it|this|that|them|him|her|me|you|be|do|go|get|there|here|home|work|bed|sleep|"
+    r"the|a|an|my|our|and|but|so|too|too much|more|less|now|again|back|up|down|out|over|"
+    r"lot|bit|few|little|better|worse|fine|ok|okay|good|bad|happy|sad|tired|busy|done|"
+    r"sure|sorry|glad|able|about|going|trying|thinking|looking|not)\b",
+    re.I,
+)
+
+_ZV = r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,10}?)"
+_ZSTOP = r"(?=[，,。！!；;\s]|$|了|啦|吧|呢|的|手机|电脑|这边|那边|以后|之后)"
+_ZH = [
+    # "现在我的主管变成了赵哥", "健身改到每周四了", "我换了华为手机", "转学去了清华"
+    re.compile(
+        r"(?:我的?|我们的?)?(?P<k>[\u4e00-\u9fff]{1,4}?)?(?:已经|也|又|都)?"
+        r"(?:换成|换到|换了|改成|改为|改到|改在|变成|转到|转去|转学去|调到|跳槽到|跳到|搬到|搬去)了?"
+        r"(?:去了?)?" + _ZV + _ZSTOP
+    ),
+    # "改学韩语", "最近改坐地铁上班了": the verb names the slot
+    re.compile(r"改(?P<k>学|用|坐|去|吃|喝|做|当|开|骑|住|玩|听|看)" + _ZV + _ZSTOP),
+    # "新房东是一家公司叫自如", "组长新换了小林"
+    re.compile(
+        r"新(?:的|来的)?(?P<k>[\u4e00-\u9fff]{1,3}?)(?:是|叫|换成了?)(?:一家|一个|一位)?"
+        r"(?:[\u4e00-\u9fff]{1,4}?叫)?" + _ZV + _ZSTOP
+    ),
+    # "现在开比亚迪", "现在在长沙", "现在最喜欢粤菜", "现在八个人了"
+    re.compile(
+        r"(?:现在|目前|如今)(?:我|我们)?(?:已经|改|又)?(?P<k>在|是|开|用|住在|住|做|当|吃|喝|"
+        r"最喜欢|最爱|喜欢|有|养|归)?(?:的是)?" + _ZV + _ZSTOP
+    ),
+]
+_ZH_NOT_VALUE = re.compile(
+    r"^(?:了|我|你|他|她|这|那|哪|什么|怎么|一下|一点|不|没|还|也|都|就|很|挺)"
+)
+#: Time words are no slot ("上周换成苹果了": when, not what).
+_ZH_TIME = re.compile(r"[周天年月]|最近|今|昨|明|后来|以后|之后|刚|已经|早|晚")
+_ZH_COUNT = r"[0-9一二两三四五六七八九十百]+[个只盆本辆位名人条棵]"
+_ZH_SLOT_VERB = {"在": "changed to", "住": "location", "住在": "location", "归": "manager"}
+
+
+def _clean_en(value: str) -> str:
+    value = re.sub(r"\s+(?:now|too|again|instead|already|finally)$", "", value.strip(" ,.;:!'\""))
+    return value.strip()
+
+
+def changes_of(said: str) -> list[Slot]:
+    """``(key, value, offset)`` of each change ``said`` states (see the module docs):
+    only with a change cue; the key is the slot's word when the sentence names it.
+    """
+    if not said or not CHANGE_CUE.search(said) or _REQUEST.search(said):
+        return []
+    out: list[Slot] = []
+    if is_cjk_text(said):
+        for rx in _ZH:
+            for m in rx.finditer(said):
+                value = re.sub(r"^(?:了|在|去|成|是)", "", m["v"])
+                if len(value) < 1 or _ZH_NOT_VALUE.match(value) or re.search(r"[不没别]", value):
+                    continue  # "现在早不玩了": an ending, not a new value
+                hint = (m.groupdict().get("k") or "").strip()
+                if rx is _ZH[-1] and not hint and not re.match(_ZH_COUNT, value):
+                    continue  # "现在…" with no verb: only a count ("现在八个人了")
+                key = _ZH_SLOT_VERB.get(hint, hint) if hint else CHANGE_KEY
+                if (
+                    len(key) == 1
+                    or re.fullmatch(r"[我你他她它们的也又都]+", key)
+                    or _ZH_TIME.search(key)
+                ):
+                    key = CHANGE_KEY
+                out.append((key, value, m.start("v")))
+                break
+            if out:
+                break
+        return out
+    for rx in _EN:
+        for m in rx.finditer(said):
+            value = _clean_en(m["v"])
+            if not value or _NOT_VALUE.match(value):
+                continue
+            hint = (m.groupdict().get("k") or "").strip().lower()
+            if rx is _EN[-1] and not re.search(
+                r"\d|day\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
+                r"sep|oct|nov|dec)",
+                value,
+                re.I,
+            ):
+                continue  # "it's X now": only a date or a number
+            key = _VERB_KEYS.get(hint, hint)
+            if key in ("", "at", "in", "on", "a", "an", "have"):
+                key = CHANGE_KEY
+            out.append((key, value, m.start("v")))
+            break
+        if out:
+            break
+    return out
+
+
+def names_change(quote: str, old: str) -> bool:
+    """Whether ``quote`` names the value ``old`` as one that ended ("not at Netflix
+    anymore", "Sold the Honda", "已经从京东离职了", "不用iPhone了").
+
+    Example:
+        >>> names_change("Sold the Honda, I drive a Tesla now.", "Honda Civic")
+        True
+        >>> names_change("I love my Honda.", "Honda")
+        False
+    """
+    if not quote or not old or not CHANGE_CUE.search(quote):
+        return False
+    low = quote.casefold()
+    words = [w for w in re.split(r"\s+", old.casefold()) if len(w) > 1]
+    if is_cjk_text(old):
+        at = low.find(old.casefold())
+        if at < 0:
+            return False
+        return bool(re.search(_ENDED_ZH, low[max(0, at - 6) : at + len(old) + 6]))
+    for w in words[:2]:
+        at = low.find(w)
+        if at >= 0 and re.search(_ENDED_EN, low[max(0, at - 30) : at]):
+            return True
+        after = low[at : at + 40]
+        if at >= 0 and re.search(r"\b(?:anymore|any more|left|retired|quit|moved on)\b", after):
+            return True
+    return False

@@ -1,0 +1,111 @@
+"""A change said in any words replaces the slot's value; the old value is kept as earlier."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from langgraph_memory import MemoryManager
+from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, names_change
+from langgraph_memory.storage import InMemoryBackend
+
+T0 = datetime(2024, 3, 1, 9, 0, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("I switched to Accenture last month.", "Accenture"),
+        ("Sold the Honda, I drive a Tesla now.", "Tesla"),
+        ("Actually my favourite food is ramen now, sushi is second.", "ramen"),
+        ("现在我的主管变成了赵哥。", "赵哥"),
+        ("我换了华为手机，不用iPhone了。", "华为"),
+        ("组里又来了两个人，现在八个人了。", "八个人"),
+    ],
+)
+def test_a_change_cue_gives_the_new_value(said: str, value: str) -> None:
+    assert [v for _, v, _ in changes_of(said)] == [value]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I drive a Tesla.",  # no change cue
+        "上大学的时候天天熬夜打游戏，现在早不玩了。",  # an ending, no new value
+        "帮我把这段改成英文。",  # a request to the assistant
+        "Can you switch to French?",
+        "Now I have a question.",
+    ],
+)
+def test_no_change_without_a_cue_and_a_new_value(said: str) -> None:
+    assert changes_of(said) == []
+
+
+def test_names_change_reads_an_ended_value() -> None:
+    assert names_change("I'm no longer at Netflix, I joined Spotify.", "Netflix")
+    assert names_change("已经从京东离职了，现在在美团。", "京东")
+    assert not names_change("I love my Honda.", "Honda")
+
+
+def _memory(turns: list[str]) -> MemoryManager:
+    mm = MemoryManager(backend=InMemoryBackend())
+    for i, text in enumerate(turns):
+        mm.add_message("u", "s", "user", text, timestamp=T0 + timedelta(days=i))
+    mm.flush()
+    return mm
+
+
+@pytest.mark.parametrize(
+    ("turns", "old", "new", "question"),
+    [
+        (["I work for IBM as a consultant.", "I switched to Accenture last month."],
+         "IBM", "Accenture", "Who do I work for?"),
+        (["我的主管是陈姐。", "现在我的主管变成了赵哥。"], "陈姐", "赵哥", "我的主管是谁？"),
+        (["我在腾讯上班。", "我换到字节了，上周刚入职。"], "腾讯", "字节", "我在哪家公司？"),
+    ],
+)  # fmt: skip
+def test_the_new_value_is_shown_first_and_the_old_one_as_earlier(
+    turns: list[str], old: str, new: str, question: str
+) -> None:
+    mm = _memory(turns)
+    try:
+        facts = mm.profile.facts("u")
+        current = [f.object for f in facts if f.valid_to is None]
+        assert new in current and old not in current
+        assert all(f.relation != CHANGE_KEY for f in facts if f.object == new)
+        text = mm.build_context("u", "probe", question, token_budget=2048).to_prompt()
+        assert 0 <= text.find(new) < text.find(old)
+    finally:
+        mm.close()
+
+
+def test_a_tentative_name_changes_only_a_slot_the_user_filled() -> None:
+    mm = _memory(["I live in Vancouver.", "Finally got my Toronto library card, feels official."])
+    try:
+        current = {f.relation: f.object for f in mm.profile.facts("u") if f.valid_to is None}
+        assert current == {"location": "Toronto"}
+    finally:
+        mm.close()
+    mm = _memory(["Finally got my Toronto library card, feels official."])
+    try:
+        assert mm.profile.facts("u") == []  # nothing said before: a guess is not a belief
+    finally:
+        mm.close()
+
+
+@pytest.mark.parametrize(
+    ("turns", "new"),
+    [
+        (["My manager is Linda.", "Reporting to Omar from now on."], "Omar"),
+        (["我们组长是老周。", "老周走了，组长换成了小林。"], "小林"),
+        (["小王是我同事。", "小王现在是我老板了。"], "小王"),
+    ],
+)
+def test_other_words_for_a_new_manager(turns: list[str], new: str) -> None:
+    mm = _memory(turns)
+    try:
+        text = mm.build_context("u", "probe", turns[0], token_budget=2048).to_prompt()
+        assert new in text.split("\n")[1]  # the first memory line shows the new value
+    finally:
+        mm.close()
