@@ -77,16 +77,23 @@ from collections.abc import Iterable, Iterator
 __all__ = ["labelled_secrets", "values"]
 
 # -- labels -------------------------------------------------------------------------------
-_PASSWORD_ZH = "密码|密碼|口令|授权码|授權碼"
+_PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
 #: One-time codes: ``验证码：482913``, ``verification code is 482913``, ``OTP: 5531``.
-_OTP_ZH = "验证码|驗證碼|校验码|校驗碼|动态码|動態碼"
-_OTP_EN = r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth)[ \-]?code"
+_OTP_ZH = (
+    "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
+    "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
+)
+_OTP_EN = (
+    r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
+    r"|garage|alarm|lock|locker|lockbox|safe|access|entry|entrance|building|keypad|backup"
+    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection)[ \-]?code"
+)
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pw|pin|secret|token|key|"
+    r"pass(?:word|wd|[ \-]?phrase|code)?|pwd|pw|pin|secret|token|key|"
     + _PASSWORD_ZH
     + "|"
     + _KEY_ZH
@@ -103,19 +110,39 @@ _KEY_NAME = re.compile(
     r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery)[_ \-]?$",
     re.IGNORECASE,
 )
+#: Words before ``key`` that make it a name in data, not a secret (``primary key``).
+_NOT_SECRET_KEY = re.compile(
+    r"(?i:primary|foreign|unique|sort|partition|cache|hash|map|dict|object|row|lookup|idempotency"
+    r"|composite|natural|surrogate|registry|the main|house|car|room|door|spare|music|piano"
+    r"|answer|public|ssh-?rsa)[ _\-]?$"
+)
+#: Things that lock and open with a code (``the safe``, ``door``, ``保险箱``).
+_LOCK = re.compile(
+    r"(?i:safe|door|gate|garage|alarm|lock|locker|padlock|keypad|lockbox|vault)(?![a-z])"
+    r"|保险箱|保险柜|保險箱|门禁|門禁|密码锁|密碼鎖"
+)
+_WORD_CODE = re.compile("code", re.IGNORECASE)
+_LOCK_AFTER = re.compile(
+    r"[ \t]+(?:to|for|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?[\w \t]{0,16}?(?:"
+    + _LOCK.pattern
+    + ")"
+)
+_COMBO = re.compile("combo(?:ination)?", re.IGNORECASE)
 _PIN_CODE = re.compile(r"[ _\-]?(?:code|number|no\.?)(?![A-Za-z])", re.IGNORECASE)
 _CJK_CODE = re.compile("[ \t]?(?:码|碼)")
 
 # -- separators ---------------------------------------------------------------------------
 _CJK_VERB = (
-    r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则|已经|已|被|刚刚|刚|又|均|统一){0,3}"
+    r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则|已经|已|被|刚刚|刚|又|均|统一|好像|大概|可能"
+    r"|貌似|估计|似乎|应该){0,3}"
     r"(?:是|为|為|叫做?|改成了?|改为|改為|换成了?|换为|设为|设成了?|设置为|设置成了?|设定为"
     r"|重置为|重置成了?|修改为|修改成了?|更改为|更改成了?|变成了?|变更为|定为)"
 )
 _STRONG = re.compile(
     r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+|[ \t]*[—–][ \t]*"
     r"|[ \t]*" + _CJK_VERB + r"[ \t]*(?:[:=][ \t]*)?"
-    r"|[ \t]+(?:is|was)[ \t]*:[ \t]*",
+    r"|[ \t]+(?:is|was)[ \t]*:[ \t]*"
+    r"|[ \t]*(?:如下|在这里?|在此|发你|给你)[ \t]*[:=][ \t]*",
     re.IGNORECASE,
 )
 _WEAK = re.compile(
@@ -128,12 +155,19 @@ _WEAK = re.compile(
 )
 #: ``password for the router is``, ``password for root:``: up to four words between.
 _QUALIFIER = re.compile(
-    r"[ \t]+(?:for|of|on|at|to)(?:[ \t]+[A-Za-z0-9_'.@\-]+){1,4}?"
+    r"[ \t]+(?:for|of|on|at|to|i|we|you|he|she|they|that|which)(?:[ \t]+[A-Za-z0-9_'.@\-]+){1,4}?"
     r"(?=[ \t]*[:=]|[ \t]+(?:is|was)[ \t])",
     re.IGNORECASE,
 )
-#: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator.
-_ASIDE = re.compile(r"[ \t]*\([^()\n]{1,24}\)(?=[ \t]*(?:[:=]|is[ \t]|是|为))", re.IGNORECASE)
+#: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator;
+#: ``the password, and I know this is bad, is x``: one between commas before ``is``;
+#: ``Password — yes I'll rotate it — x``: one between dashes (the second one separates).
+_ASIDE = re.compile(
+    r"[ \t]*\([^()\n]{1,24}\)(?=[ \t]*(?:[:=]|is[ \t]|是|为))"
+    r"|[ \t]*,[^,\n]{1,48},(?=[ \t]*(?:is|was)[ \t])"
+    r"|[ \t]*[—–][^—–\n]{1,64}(?=[—–])",
+    re.IGNORECASE,
+)
 #: ``the PIN, is 8642``, ``密码，是 abc``: a comma before ``is`` or ``是``.
 _COMMA = re.compile(r"[ \t]*,(?=[ \t]*(?:is|was)[ \t]|[ \t]*[是为為])", re.IGNORECASE)
 _BARE = re.compile(r"[ \t]+")
@@ -141,8 +175,10 @@ _BARE_ZH = re.compile(r"[ \t]*")
 
 # -- values -------------------------------------------------------------------------------
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "『": "』"}
-_TOKEN = re.compile(r"[\x21-\x7e]{1,200}")
-_WORD = re.compile(r"[ \t]+([\x21-\x7e]{1,200})")
+#: A value's characters: printable ASCII, and Latin, Greek and Cyrillic letters
+#: (``Pässwort9``, ``пароль2026``); not Chinese (its clause goes on after a value).
+_TOKEN = re.compile(r"[\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,200}")
+_WORD = re.compile(r"[ \t]+([\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,200})")
 _TRAILING = ".,;:)]}>\"'`”’」』"
 #: A value that stands where one would go: masked, bracketed, templated, an env name.
 _PLACEHOLDER = re.compile(
@@ -207,7 +243,9 @@ _NOT_BARE = re.compile(
 
 
 #: A code of digits, perhaps with the keypad's ``#`` or ``*``: ``246810``, ``#2580``.
-_CODE_CHARS = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)?")
+_CODE_CHARS = re.compile(r"[#*]?[A-Za-z0-9]+(?:-[A-Za-z0-9]+){0,5}[#*]?")
+#: A key in groups (``XKQ7-99PL-3MZ2``): an activation or licence code.
+_GROUPED_KEY = re.compile(r"[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}")
 _DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
 
 
@@ -230,6 +268,15 @@ def _looks_like_credential(value: str) -> bool:
 _ATTRIBUTIVE = re.compile(r"[ \t]*的")
 
 
+_SET = re.compile(r"(?i:set|change|changed|reset|update|updated|switch|switched)(?![a-z])")
+_IN_QUERY = re.compile(r"[?&]")
+_CJK_UNIT = re.compile("[ \t]?[年月日号號点點分秒次天个個元岁歲楼樓层層室位]")
+_DATE = re.compile(r"(?:19|20)\d{2}([\-/.])\d{1,2}\1\d{1,2}|\d{1,2}([\-/.])\d{1,2}\2(?:19|20)\d{2}")
+#: Two digits or more: a value holding them is not an identifier (``mailgun-pass-4471``,
+#: ``db_pw_007``; ``token_v2`` still is one).
+_DIGIT_RUN = re.compile(r"\d{2}")
+
+
 def _rejected(value: str, sep: str, text: str, end: int) -> bool:
     """What no label's value can be (see the module docs)."""
     word = value.rstrip("!?").lower()
@@ -240,15 +287,24 @@ def _rejected(value: str, sep: str, text: str, end: int) -> bool:
         return True
     if value.startswith("//") or text.startswith(("...", "…"), end):
         return True  # a URL's rest ("password at https://..."), an example cut short ("sk-...")
+    if value.isdigit() and _CJK_UNIT.match(text, end):
+        return True  # "口令 2026 年起停用": a year, a count, an amount
+    if _DATE.fullmatch(value):
+        return True  # "上次修改密码是 2026-10-02": when, not what
     if _ATTRIBUTIVE.match(text, end):
         return True  # "密码为 123456 的账号": a description of passwords, not one
-    if _SECRETISH.fullmatch(value) and (
-        not value.isalpha() or value.isupper() or not value[1:].islower()
+    if (
+        _SECRETISH.fullmatch(value)
+        and (not value.isalpha() or value.isupper() or not value[1:].islower())
+        and _DIGIT_RUN.search(value) is None
+        and (not any(c.isdigit() for c in value) or value.islower() or value.isupper())
     ):
         return True  # an identifier: access_token, API_KEY, dbPassword
     # after "=", code: password=password, password=pwd, password=form_data
-    return sep.rstrip().endswith("=") and (
-        bool(_SECRETISH.fullmatch(value)) or bool(re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value))
+    return (
+        sep.rstrip().endswith("=")
+        and _DIGIT_RUN.search(value) is None
+        and (bool(_SECRETISH.fullmatch(value)) or bool(re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value)))
     )
 
 
@@ -296,14 +352,16 @@ _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,12}(?=$|[\s,.;!?)\]，。；！？、�
 #: ``至少 8 位``, ``你的生日``, ``错误``).
 _CJK_PROSE = re.compile(
     "[见請请无空未已同与和为是在用由需不没暂略详参按默忘错正输设修重改找丢保至长包含你我他她它这那"
-    "什多几怎哪如可要会能该必得被把给让使]|的|吗|呢|了|么|码|位|次"
+    "什多几怎哪如可要会能该必得被把给让使对啥谁]|的|吗|呢|了|么|码|位|次"
 )
 
 
 def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool] | None:
     """A passphrase in Chinese characters (``口令：天王盖地虎``) after a Chinese password
     label and ``:`` (or after ``口令`` and ``是``), unless it reads as prose."""
-    if kind != "pwzh" or not (":" in sep or "口令" in text[max(0, pos - len(sep) - 2) : pos]):
+    if kind != "pwzh" or not (
+        ":" in sep or "是" in sep or "口令" in text[max(0, pos - len(sep) - 2) : pos]
+    ):
         return None
     m = _CJK_RUN.match(text, pos)
     if m is None or _CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1):
@@ -311,15 +369,34 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
     return m.start(), m.end(), False
 
 
+_COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{3,8}")
+
+
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
     digit = any(c.isdigit() for c in value)
     if kind == "pin":
         return value.isdigit() and 4 <= len(value) <= 8
+    if kind == "combo":  # a lock's combination: 18-24-36, 0427
+        return bool(_COMBINATION.fullmatch(value))
+    if kind == "barekey":  # "the key is Xk29-LLp0-QQ71": only what could be nothing else
+        letters = any(c.isalpha() for c in value)
+        return (
+            sep != "bare"
+            and len(value) >= 8
+            and digit
+            and letters
+            and not _NOT_BARE.match(value)
+            and (not value.isalnum() or not value[1:].islower() or len(value) >= 16)
+        )
     if kind == "pass":  # "pass" is a word too: after ":" or "=", a credential-like value
+        if sep == "weak":  # "the wifi pass is guest1234" (not "the pass is valid")
+            return len(value) >= 6 and digit and any(c.isalpha() for c in value)
         return sep in ("strong", "assign") and len(value) >= 4 and _looks_like_credential(value)
     if kind in ("otp", "otpzh"):  # a one-time code: 4 to 10 letters and digits, a digit
-        plain = value.replace("-", "")  # G-482913
+        plain = value.replace("-", "").strip("#*")  # G-482913, 5-2-1107, #2580
+        if _GROUPED_KEY.fullmatch(value):
+            return digit
         return digit and plain.isalnum() and value.isascii() and 4 <= len(plain) <= 10
     if sep == "bare":
         if _NOT_BARE.fullmatch(value):
@@ -358,16 +435,23 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
         i -= 1
     if start - i > 12:
         return None
-    if word == "key" and not _KEY_NAME.search(text, max(0, start - 24), start):
-        return None
+    bare_key = word == "key" and not _KEY_NAME.search(text, max(0, start - 24), start)
+    if bare_key and (start > i or _NOT_SECRET_KEY.search(text, max(0, start - 16), start)):
+        return None  # monkey, hotkey; a primary key, a cache key
     if word == "pin":
         code = _PIN_CODE.match(text, end)
         end = code.end() if code is not None else end
     if word in ("pin", "pw", "pwd") or word.startswith("pass"):
         code = _CJK_CODE.match(text, end)  # PIN码
         end = code.end() if code is not None else end
+    if bare_key:
+        return "barekey", end, False
+    if word in ("combo", "combination"):
+        return "combo", end, start > i
     if word == "otp" or word.endswith("code") and not word.startswith("pass"):
         kind = "otp"
+    elif word == "pass" and text[i:start].lower() in ("require", "master"):
+        return "pw", end, False  # redis: requirepass x
     elif word == "pass":
         if start > i:  # bypass, compass
             return None
@@ -378,18 +462,47 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     return kind, end, glued
 
 
+def _alone(text: str, start: int, end: int) -> tuple[int, int, str] | None:
+    """A label alone on its line (``Password``, ``WiFi 密码``) and a credential alone
+    on the next one: that value."""
+    head = text[text.rfind("\n", 0, start) + 1 : start]
+    if len(head) > 16 or len(head.split()) > 2:
+        return None
+    a = end + 1
+    b = text.find("\n", a)
+    b = len(text) if b < 0 else b
+    value = text[a:b].strip()
+    if not value or not _TOKEN.fullmatch(value) or len(value) < 6 or len(value) > 64:
+        return None
+    a = text.index(value, a)
+    letters = any(c.isalpha() for c in value)
+    digit = any(c.isdigit() for c in value)
+    if not (letters and digit) or _rejected(value, ":", text, a + len(value)):
+        return None
+    return a, a + len(value), "keyword"
+
+
 def _start(m: re.Match[str]) -> int:
     return m.start()
 
 
 def _otp_labels(text: str) -> Iterator[re.Match[str]]:
     """The names of one-time codes in ``text``, found from each ``code`` and ``otp`` back
-    (a scan of the whole text for them would cost every text it)."""
+    (a scan of the whole text for them would cost every text it); a plain ``code`` a
+    few words after a lock (``the safe at the hotel — code 2468``); a lock's ``combo``."""
     low = text.lower()
-    for word, back in (("code", 18), ("otp", 0)):
+    for word, back in (("code", 18), ("otp", 0), ("combo", 0)):
         i = low.find(word)
         while i >= 0:
             m = _OTP_LABEL_END.search(text, max(0, i - back), i + len(word))
+            if (
+                m is None
+                and word == "code"
+                and (_LOCK.search(text, max(0, i - 32), i) or _LOCK_AFTER.match(text, i + 4))
+            ):
+                m = _WORD_CODE.match(text, i)
+            elif m is None and word == "combo":
+                m = _COMBO.match(text, i)
             if m is not None:
                 yield m
             i = low.find(word, i + len(word))
@@ -401,13 +514,16 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
     words: Iterable[re.Match[str]] = (
         _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
     )
-    if "code" in low or "otp" in low:
+    if "code" in low or "otp" in low or "combo" in low:
         words = sorted([*words, *_otp_labels(text)], key=_start)
     for m in words:
         label = _label(text, m)
         if label is None:
             continue
         kind, pos, glued = label
+        i = m.start()
+        while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_-") and m.start() - i < 32:
+            i -= 1  # where the label's name starts (access_token, DB_PASSWORD)
         if glued and kind == "pin":
             continue
         if not kind.endswith("zh"):
@@ -426,6 +542,11 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             s, sep = _WEAK.match(text, pos), "weak"
             if s is None:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
+        if s is None and text.startswith("\n", pos) and not glued:
+            alone = _alone(text, m.start(), pos)
+            if alone is not None:
+                yield alone
+            continue
         if s is None or s.end() >= len(text):
             continue
         phrase = (
@@ -442,6 +563,8 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
         if kind in ("pin", "otp", "otpzh") and not quoted:  # a code ends at its last digit
             code = _CODE_CHARS.match(text, a, b)
             b = code.end() if code is not None else a
+        if sep == "assign" and "&" in text[a:b] and _IN_QUERY.search(text, max(0, i - 1), i + 1):
+            b = text.index("&", a, b)  # ?user=x&password=y&port=5432: one parameter
         value = text[a:b]
         if sep == "weak" and value.lower() in _HEDGES:  # "is literally password"
             w = _WORD.match(text, b)
@@ -451,6 +574,13 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             value = text[a:b]
         if not value or _rejected(value, s.group(), text, b):
             continue
+        if (
+            sep == "weak"
+            and s.group().strip().lower() == "to"
+            and not (_looks_like_credential(value) or quoted)
+            and not _SET.search(text, max(0, m.start() - 24), m.start())
+        ):
+            continue  # "no password to share": a verb (not "set my password to x")
         if _accept(kind, sep, value, quoted):
             yield a, b, "passphrase" if quoted or " " in value else "keyword"
 
@@ -509,6 +639,12 @@ _CLI_P = re.compile(
     r"\b(?:mysql\w*|mariadb\w*)\b[^\n]{0,80}?[ \t]-p(?P<value>[^\s\"'-][^\s\"']{2,127})"
     r"|\bsshpass[ \t]+-p[ \t]*(?:(?P<q>[\"'])(?P<quoted>[^\"'\n]{3,128})(?P=q)"
     r"|(?P<value2>[^\s\"'-][^\s\"']{2,127}))"
+    # docker/podman/helm login -u USER -p PASS (a user, then its password)
+    r"|\blogin\b[^\n]{0,40}?(?<![^ \t])-u[ \t]+[^\s\"'-][^\s\"']{0,63}[ \t]+-p[ \t]+"
+    r"(?P<value3>[^\s\"'$-][^\s\"']{2,127})"
+    # --password=PASS, --passwd PASS, --db-password PASS
+    r"|(?<![^ \t])--(?:[a-z]+-)?pass(?:word|wd)?(?:[ \t]+|=)(?P<q4>[\"']?)"
+    r"(?P<value4>[^\s\"'$-][^\s\"']{2,127})(?P=q4)"
 )
 
 
@@ -519,11 +655,118 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
             a, b = m.span("value")
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
-    if " -p" in text and ("mysql" in text or "mariadb" in text or "sshpass" in text):
+    if (
+        (
+            " -p" in text
+            and (" -u" in text or "mysql" in text or "mariadb" in text or "sshpass" in text)
+        )
+        or "--" in text
+        and "pass" in text
+    ):
         for m in _CLI_P.finditer(text):
-            group = next(g for g in ("value", "value2", "quoted") if m.group(g))
+            group = next(g for g in ("value", "value2", "quoted", "value3", "value4") if m.group(g))
             a, b = m.span(group)
             if not _rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+
+
+# -- user and password pairs, corrections ---------------------------------------------------
+#: ``the admin login is admin / Wk8#pQ2z``, ``creds: root/toor1234``, ``账号 lisi / 密码``:
+#: a user name and a password after a word naming a login.
+_PAIR = re.compile(
+    r"(?:(?<![A-Za-z])(?i:log[ \-]?in|sign[ \-]?in|credentials?|creds|account)(?![A-Za-z])"
+    r"|账号|帐号|账户|用户名)"
+    r"(?:[ \t]+(?i:for|to|on|of)(?:[ \t]+[\w.\-]+){1,3}?"
+    r"(?=[ \t]+(?i:is|are|was|were)[ \t]|[ \t]*:))?"
+    r"[ \t]*(?:(?i:is|are|was|were)[ \t]+|[:=][ \t]*)?[\"'`]?"
+    r"[^\s/:\"'`，。]{1,40}[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；]{4,64})"
+)
+#: ``口令：天王盖地虎（开玩笑的，其实是 tianwang2026）``: a label's value set right.
+_CORRECTION = re.compile(
+    r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
+    r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
+    r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be))"
+    r"|新的是|新的为|新的:)[ \t]*"
+)
+
+
+#: A wallet's recovery phrase: 12 to 24 lower-case words after its name.
+_SEED = re.compile(
+    r"(?i:(?:recovery|seed|mnemonic|backup|secret|wallet)[ \-]?phrase|mnemonic)"
+    r"[^\n:=\"']{0,24}?(?:[ \t]*[:=]|[ \t]+(?:is|was))[ \t]*[\"'“]?"
+    r"(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})"
+)
+#: An SMS's code written before its name: ``482913 is your verification code``,
+#: ``Use 552918 as your login code``, ``G-482913 is your Google code``.
+_CODE_FIRST = re.compile(
+    r"(?<![\w\-])(?P<value>(?:[A-Z]-)?\d{4,8})[ \t]+(?i:is|as)[ \t]+(?i:your|the)[ \t]+"
+    r"(?:[\w.\-]+[ \t]+){0,3}?(?i:(?:verification|login|security|one[ \-]?time|2fa|mfa"
+    r"|confirmation|sign[ \-]?in|authentication|access|auth)[ \t]+)?"
+    r"(?i:code|passcode|otp|pin)(?![A-Za-z])"
+)
+#: ``name: DB_PASSWORD`` then ``value: x`` (a Kubernetes env entry, a JSON pair list).
+_NAME_VALUE = re.compile(
+    r"[\"']?name[\"']?[ \t]*:[ \t]*[\"']?(?P<name>[A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*,?[ \t]*"
+    r"\n?[ \t\-]*[\"']?value[\"']?[ \t]*:[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"',}]{1,200})(?P=q)"
+)
+
+
+def _phrases(text: str) -> Iterator[tuple[int, int, str]]:
+    """Recovery phrases, codes written before their name, and ``name:``/``value:`` pairs
+    naming a secret."""
+    low = text.lower()
+    if "phrase" in low or "mnemonic" in low:
+        for m in _SEED.finditer(text):
+            yield m.start("value"), m.end("value"), "passphrase"
+    if " your " in low or " the " in low:
+        for m in _CODE_FIRST.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if "value" in low and "name" in low:
+        for m in _NAME_VALUE.finditer(text):
+            a, b = m.span("value")
+            value = text[a:b]
+            if _MARKUP_NAME.search(m.group("name")) and not _MARKUP_MEASURE.search(m.group("name")):
+                if not _rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
+                    yield a, b, "keyword"
+
+
+def _pairs(text: str) -> Iterator[tuple[int, int, str]]:
+    """Passwords of ``user / password`` pairs after a word naming a login, and values
+    a label's sentence sets right (``... 其实是 x``, ``... actually x``)."""
+    if "/" in text:
+        for m in _PAIR.finditer(text):
+            a, b = m.span("value")
+            value = text[a:b].rstrip(_TRAILING)
+            b = a + len(value)
+            if (
+                len(value) >= 4
+                and _looks_like_credential(value)
+                and any(c.isalpha() for c in value)
+                + any(c.isdigit() for c in value)
+                + any(not c.isalnum() for c in value)
+                >= 2
+                and not _rejected(value, ":", text, b)
+            ):
+                yield a, b, "keyword"
+    low = text.lower()
+    if any(
+        w in text for w in ("其实", "其實", "实际", "實際", "不对", "不對", "应该", "應該", "新的")
+    ) or any(w in low for w in ("actually", "mean", "sorry", "new one")):
+        for m in _CORRECTION.finditer(text):
+            if not _LABEL_ANY_CASE.search(text, max(0, m.start() - 40), m.start()):
+                continue
+            found = _value(text, m.end(), False)
+            if found is None:
+                continue
+            a, b, _ = found
+            value = text[a:b]
+            digit = any(c.isdigit() for c in value)
+            if (
+                len(value) >= 4
+                and digit
+                and any(c.isalpha() for c in value)
+                and not _rejected(value, ":", text, b)
+            ):
                 yield a, b, "keyword"
 
 
@@ -536,6 +779,10 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     for a, b, name in _markup(text):
         yield a, b, "secret", name
     for a, b, name in _command_lines(text):
+        yield a, b, "secret", name
+    for a, b, name in _pairs(text):
+        yield a, b, "secret", name
+    for a, b, name in _phrases(text):
         yield a, b, "secret", name
 
 

@@ -290,6 +290,23 @@ Detector = Callable[[str], Iterable[Span]]
 _CLEAN_MEMO = 8192
 
 
+_SHAPED = frozenset(("private_key", "api_key", "token"))
+
+
+def _credentials_first(spans: list[Span]) -> list[Span]:
+    """``spans`` without a ``secret`` that holds a credential of a known shape and more
+    (``token: eyJ...&expires_in=3600``): the credential is reported as what it is."""
+    shaped = [s for s in spans if s[2] in _SHAPED]
+    if not shaped or len(shaped) == len(spans):
+        return spans
+    return [
+        s
+        for s in spans
+        if s[2] != "secret"
+        or not any(s[0] <= a and b <= s[1] and b - a < s[1] - s[0] for a, b, _, _ in shaped)
+    ]
+
+
 class SensitivityFilter:
     """Scans text with the built-in detectors (plus any given) and applies a policy.
 
@@ -350,6 +367,7 @@ class SensitivityFilter:
                 for a, b, kind, name in detect(to_halfwidth(plain))
                 if b > a
             ]
+        spans = _credentials_first(spans)
         rank = {k: i for i, k in enumerate(KINDS)}
         spans.sort(key=lambda s: (-(s[1] - s[0]), rank.get(s[2], len(rank)), s[0]))
         if "[" in half or self.policy.placeholder[0] != "[":
