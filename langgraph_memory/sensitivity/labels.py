@@ -86,20 +86,22 @@ _OTP_ZH = (
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
     r"|garage|alarm|lock|locker|lockbox|safe|access|entry|entrance|building|keypad|backup"
-    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection)[ \-]?code"
+    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection|pass)[ \-]?code"
 )
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|[ \-]?phrase|code)?|pwd|pw|pin|secret|token|key|"
+    r"pass(?:word|wd|phrase|code)?|pwd|pw|pin|secret|token|key|"
     + _PASSWORD_ZH
     + "|"
     + _KEY_ZH
     + "|"
     + _OTP_ZH
 )
+#: ``pass phrase``, ``pass-phrase``: after ``pass``.
+_PHRASE = re.compile(r"[ \-]phrase(?![A-Za-z])", re.IGNORECASE)
 _LABEL_ANY_CASE = re.compile(_LABEL.pattern, re.IGNORECASE)
 #: English names of one-time codes: searched apart, in texts holding ``code`` or ``otp``
 #: (a group in the alternation above would slow its scan of every text).
@@ -107,7 +109,8 @@ _OTP_LABEL_END = re.compile(f"(?:{_OTP_EN})$", re.IGNORECASE)
 #: What names a key before ``key`` (``key`` alone is too common a word to be a label).
 _KEY_NAME = re.compile(
     r"(?:api|access|secret|private|account|signing|encryption|decryption|app|shared[_ \-]?access"
-    r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery)[_ \-]?$",
+    r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery|wi-?fi|wlan"
+    r"|wpa2?|wep|network|router|bitlocker|serial|windows|office)[_ \-]?$",
     re.IGNORECASE,
 )
 #: Words before ``key`` that make it a name in data, not a secret (``primary key``).
@@ -127,7 +130,8 @@ _LOCK_AFTER = re.compile(
     + _LOCK.pattern
     + ")"
 )
-_COMBO = re.compile("combo(?:ination)?", re.IGNORECASE)
+_COMBO = re.compile("combination|combo", re.IGNORECASE)
+_CVV = re.compile("cv[vc]2?", re.IGNORECASE)
 _PIN_CODE = re.compile(r"[ _\-]?(?:code|number|no\.?)(?![A-Za-z])", re.IGNORECASE)
 _CJK_CODE = re.compile("[ \t]?(?:码|碼)")
 
@@ -142,7 +146,7 @@ _STRONG = re.compile(
     r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+|[ \t]*[—–][ \t]*"
     r"|[ \t]*" + _CJK_VERB + r"[ \t]*(?:[:=][ \t]*)?"
     r"|[ \t]+(?:is|was)[ \t]*:[ \t]*"
-    r"|[ \t]*(?:如下|在这里?|在此|发你|给你)[ \t]*[:=][ \t]*",
+    r"|[ \t]*(?:如下|在这里?|在此|发你了?|发给你了?|给你了?|贴这里?|写这里?)[ \t]*[:=][ \t]*",
     re.IGNORECASE,
 )
 _WEAK = re.compile(
@@ -244,6 +248,7 @@ _NOT_BARE = re.compile(
 
 #: A code of digits, perhaps with the keypad's ``#`` or ``*``: ``246810``, ``#2580``.
 _CODE_CHARS = re.compile(r"[#*]?[A-Za-z0-9]+(?:-[A-Za-z0-9]+){0,5}[#*]?")
+_SPLIT_CODE = re.compile(r"\d{3}[ \t]\d{3}(?![\d\w.\-])")
 #: A key in groups (``XKQ7-99PL-3MZ2``): an activation or licence code.
 _GROUPED_KEY = re.compile(r"[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}")
 _DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
@@ -269,10 +274,19 @@ _ATTRIBUTIVE = re.compile(r"[ \t]*的")
 
 
 _SET = re.compile(r"(?i:set|change|changed|reset|update|updated|switch|switched)(?![a-z])")
-_IN_QUERY = re.compile(r"[?&]")
+
+
+def _in_query(text: str, start: int) -> bool:
+    """Whether the name holding the label at ``start`` is a URL query's parameter."""
+    i = start
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_-") and start - i < 32:
+        i -= 1  # where the label's name starts (access_token, DB_PASSWORD)
+    return text[i - 1 : i] in ("?", "&")
+
+
 _CJK_UNIT = re.compile("[ \t]?[年月日号號点點分秒次天个個元岁歲楼樓层層室位]")
 _DATE = re.compile(r"(?:19|20)\d{2}([\-/.])\d{1,2}\1\d{1,2}|\d{1,2}([\-/.])\d{1,2}\2(?:19|20)\d{2}")
-#: Two digits or more: a value holding them is not an identifier (``mailgun-pass-4471``,
+#: Two digits or more: a value holding them is not an identifier (``queue-pass-9921``,
 #: ``db_pw_007``; ``token_v2`` still is one).
 _DIGIT_RUN = re.compile(r"\d{2}")
 
@@ -348,6 +362,10 @@ def _next_line(text: str, sep: re.Match[str]) -> tuple[int, int, bool] | None:
 
 #: A value of Chinese characters after ``口令：`` or ``密码：``: the end of the clause.
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,12}(?=$|[\s,.;!?)\]，。；！？、）】…])")
+_CJK_MIXED = re.compile(
+    r"[\u4e00-\u9fff]{1,8}(?=[A-Za-z]*\d{2})[A-Za-z0-9!@#$%^&*._\-]{2,24}"
+    r"(?=$|[\s,.;!?)\]，。；！？、）】…(（])"
+)
 #: Chinese that reads as prose or a rule, not as a value (``见附件``, ``请查看短信``,
 #: ``至少 8 位``, ``你的生日``, ``错误``).
 _CJK_PROSE = re.compile(
@@ -363,12 +381,17 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
         ":" in sep or "是" in sep or "口令" in text[max(0, pos - len(sep) - 2) : pos]
     ):
         return None
+    mixed = _CJK_MIXED.match(text, pos)
+    if mixed is not None:  # 我爱你1314: Chinese and digits, a value whatever the words
+        return mixed.start(), mixed.end(), False
     m = _CJK_RUN.match(text, pos)
     if m is None or _CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1):
         return None
     return m.start(), m.end(), False
 
 
+_BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t])", re.IGNORECASE)
+_KEY_CHARS = re.compile(r"[A-Za-z0-9+/=_.\-]+")
 _COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{3,8}")
 
 
@@ -377,12 +400,15 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     digit = any(c.isdigit() for c in value)
     if kind == "pin":
         return value.isdigit() and 4 <= len(value) <= 8
-    if kind == "combo":  # a lock's combination: 18-24-36, 0427
+    if kind == "cvv":  # a card's security code: 3 or 4 digits
+        return value.isdigit() and 3 <= len(value) <= 4
+    if kind == "combo":  # a lock's combination: 12-07-33, 0427
         return bool(_COMBINATION.fullmatch(value))
     if kind == "barekey":  # "the key is Xk29-LLp0-QQ71": only what could be nothing else
         letters = any(c.isalpha() for c in value)
         return (
             sep != "bare"
+            and _KEY_CHARS.fullmatch(value) is not None
             and len(value) >= 8
             and digit
             and letters
@@ -390,11 +416,11 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
             and (not value.isalnum() or not value[1:].islower() or len(value) >= 16)
         )
     if kind == "pass":  # "pass" is a word too: after ":" or "=", a credential-like value
-        if sep == "weak":  # "the wifi pass is guest1234" (not "the pass is valid")
+        if sep == "weak":  # "the hotel wifi pass is lobby5521" (not "the pass is valid")
             return len(value) >= 6 and digit and any(c.isalpha() for c in value)
         return sep in ("strong", "assign") and len(value) >= 4 and _looks_like_credential(value)
     if kind in ("otp", "otpzh"):  # a one-time code: 4 to 10 letters and digits, a digit
-        plain = value.replace("-", "").strip("#*")  # G-482913, 5-2-1107, #2580
+        plain = value.replace("-", "").replace(" ", "").strip("#*")  # G-4829, 5-2-1107, #2580
         if _GROUPED_KEY.fullmatch(value):
             return digit
         return digit and plain.isalnum() and value.isascii() and 4 <= len(plain) <= 10
@@ -425,6 +451,8 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     (``PGPASSWORD``, ``AppSecret``); ``None`` when the word is part of another."""
     word, start, end = m.group().lower(), m.start(), m.end()
     if not word.isascii():
+        if word in ("安全码", "安全碼"):
+            return "cvv", end, False
         if word in _OTP_ZH:
             return "otpzh", end, False
         return ("pwzh" if word in _PASSWORD_ZH else "keyzh"), end, False
@@ -448,8 +476,12 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
         return "barekey", end, False
     if word in ("combo", "combination"):
         return "combo", end, start > i
+    if word.startswith("cv"):
+        return "cvv", end, start > i
     if word == "otp" or word.endswith("code") and not word.startswith("pass"):
         kind = "otp"
+    elif word == "pass" and (phrase := _PHRASE.match(text, end)) is not None:
+        return "pw", phrase.end(), start > i  # pass phrase: x
     elif word == "pass" and text[i:start].lower() in ("require", "master"):
         return "pw", end, False  # redis: requirepass x
     elif word == "pass":
@@ -489,9 +521,9 @@ def _start(m: re.Match[str]) -> int:
 def _otp_labels(text: str) -> Iterator[re.Match[str]]:
     """The names of one-time codes in ``text``, found from each ``code`` and ``otp`` back
     (a scan of the whole text for them would cost every text it); a plain ``code`` a
-    few words after a lock (``the safe at the hotel — code 2468``); a lock's ``combo``."""
+    few words after a lock (``the locker at the gym — code 7316``); a lock's ``combo``."""
     low = text.lower()
-    for word, back in (("code", 18), ("otp", 0), ("combo", 0)):
+    for word, back in (("code", 18), ("otp", 0), ("comb", 0), ("cv", 0)):
         i = low.find(word)
         while i >= 0:
             m = _OTP_LABEL_END.search(text, max(0, i - back), i + len(word))
@@ -501,8 +533,10 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
                 and (_LOCK.search(text, max(0, i - 32), i) or _LOCK_AFTER.match(text, i + 4))
             ):
                 m = _WORD_CODE.match(text, i)
-            elif m is None and word == "combo":
+            elif m is None and word == "comb":
                 m = _COMBO.match(text, i)
+            elif m is None and word == "cv":
+                m = _CVV.match(text, i)
             if m is not None:
                 yield m
             i = low.find(word, i + len(word))
@@ -514,16 +548,20 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
     words: Iterable[re.Match[str]] = (
         _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
     )
-    if "code" in low or "otp" in low or "combo" in low:
+    if "code" in low or "otp" in low or "comb" in low or "cv" in low:
         words = sorted([*words, *_otp_labels(text)], key=_start)
+    correct: bool | None = None  # whether the text sets a value right: asked once
     for m in words:
         label = _label(text, m)
         if label is None:
             continue
         kind, pos, glued = label
-        i = m.start()
-        while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_-") and m.start() - i < 32:
-            i -= 1  # where the label's name starts (access_token, DB_PASSWORD)
+        if correct is None:
+            correct = _may_correct(text, low)
+        if correct and (fixed := _corrected(text, m.end())) is not None:
+            yield fixed
+        if kind == "barekey" and _BAREKEY_SEP.match(text, pos) is None:
+            continue  # "the key is x", "key: x" only (a plain "key" is mostly prose or code)
         if glued and kind == "pin":
             continue
         if not kind.endswith("zh"):
@@ -560,12 +598,17 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
         if found is None:
             continue
         a, b, quoted = found
-        if kind in ("pin", "otp", "otpzh") and not quoted:  # a code ends at its last digit
+        if kind in ("pin", "otp", "otpzh", "cvv") and not quoted:  # a code ends at its last digit
             code = _CODE_CHARS.match(text, a, b)
             b = code.end() if code is not None else a
-        if sep == "assign" and "&" in text[a:b] and _IN_QUERY.search(text, max(0, i - 1), i + 1):
+            split = _SPLIT_CODE.match(text, a)
+            if kind != "pin" and split is not None:  # 2FA: 123 456
+                b = split.end()
+        if sep == "assign" and "&" in text[a:b] and _in_query(text, m.start()):
             b = text.index("&", a, b)  # ?user=x&password=y&port=5432: one parameter
         value = text[a:b]
+        if kind == "barekey" and (len(value) < 8 or not any(c.isdigit() for c in value)):
+            continue  # what _accept would refuse: spare _rejected the look
         if sep == "weak" and value.lower() in _HEDGES:  # "is literally password"
             w = _WORD.match(text, b)
             if w is None:
@@ -639,12 +682,16 @@ _CLI_P = re.compile(
     r"\b(?:mysql\w*|mariadb\w*)\b[^\n]{0,80}?[ \t]-p(?P<value>[^\s\"'-][^\s\"']{2,127})"
     r"|\bsshpass[ \t]+-p[ \t]*(?:(?P<q>[\"'])(?P<quoted>[^\"'\n]{3,128})(?P=q)"
     r"|(?P<value2>[^\s\"'-][^\s\"']{2,127}))"
-    # docker/podman/helm login -u USER -p PASS (a user, then its password)
-    r"|\blogin\b[^\n]{0,40}?(?<![^ \t])-u[ \t]+[^\s\"'-][^\s\"']{0,63}[ \t]+-p[ \t]+"
-    r"(?P<value3>[^\s\"'$-][^\s\"']{2,127})"
-    # --password=PASS, --passwd PASS, --db-password PASS
-    r"|(?<![^ \t])--(?:[a-z]+-)?pass(?:word|wd)?(?:[ \t]+|=)(?P<q4>[\"']?)"
-    r"(?P<value4>[^\s\"'$-][^\s\"']{2,127})(?P=q4)"
+)
+#: ``docker login -u USER -p PASS`` (podman, helm registry...: a user, then its password),
+#: ``--password=PASS``, ``--passwd PASS``, ``--db-password PASS``.
+_CLI_LOGIN = re.compile(
+    r"\blogin\b[^\n]{0,40}?(?<![^ \t])-u[ \t]+[^\s\"'-][^\s\"']{0,63}[ \t]+-p[ \t]+"
+    r"(?P<value>[^\s\"'$-][^\s\"']{2,127})"
+)
+_CLI_PASSWORD = re.compile(
+    r"(?<![^ \t])--(?:[a-z]+-)?pass(?:word|wd)?(?:[ \t]+|=)(?P<q>[\"']?)"
+    r"(?P<value>[^\s\"'$-][^\s\"']{2,127})(?P=q)"
 )
 
 
@@ -655,23 +702,27 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
             a, b = m.span("value")
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
-    if (
-        (
-            " -p" in text
-            and (" -u" in text or "mysql" in text or "mariadb" in text or "sshpass" in text)
-        )
-        or "--" in text
-        and "pass" in text
-    ):
+    if " -p" in text and ("mysql" in text or "mariadb" in text or "sshpass" in text):
         for m in _CLI_P.finditer(text):
-            group = next(g for g in ("value", "value2", "quoted", "value3", "value4") if m.group(g))
+            group = next(g for g in ("value", "value2", "quoted") if m.group(g))
             a, b = m.span(group)
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
+    more = [_CLI_LOGIN] if " -p " in text and "login" in text else []
+    if "-pass" in text:
+        more.append(_CLI_PASSWORD)
+    for pattern in more:
+        for m in pattern.finditer(text):
+            a, b = m.span("value")
+            b = a + len(text[a:b].rstrip(_TRAILING))  # --password=PASS, in a sentence
+            value = text[a:b]
+            if value and not (value.isalpha() and value.isupper()):  # not --password PASS
+                if not _rejected(value, "=", text, b):
+                    yield a, b, "keyword"
 
 
 # -- user and password pairs, corrections ---------------------------------------------------
-#: ``the admin login is admin / Wk8#pQ2z``, ``creds: root/toor1234``, ``账号 lisi / 密码``:
+#: ``login for the NAS is admin / Nq7$vL2w``, ``creds: root/Tr33house``, ``账号 lisi / 密码``:
 #: a user name and a password after a word naming a login.
 _PAIR = re.compile(
     r"(?:(?<![A-Za-z])(?i:log[ \-]?in|sign[ \-]?in|credentials?|creds|account)(?![A-Za-z])"
@@ -681,7 +732,7 @@ _PAIR = re.compile(
     r"[ \t]*(?:(?i:is|are|was|were)[ \t]+|[:=][ \t]*)?[\"'`]?"
     r"[^\s/:\"'`，。]{1,40}[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；]{4,64})"
 )
-#: ``口令：天王盖地虎（开玩笑的，其实是 tianwang2026）``: a label's value set right.
+#: ``口令：芝麻开门（说笑的，其实是 zmkm2026）``: a label's value set right.
 _CORRECTION = re.compile(
     r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
     r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
@@ -699,7 +750,7 @@ _SEED = re.compile(
 #: An SMS's code written before its name: ``482913 is your verification code``,
 #: ``Use 552918 as your login code``, ``G-482913 is your Google code``.
 _CODE_FIRST = re.compile(
-    r"(?<![\w\-])(?P<value>(?:[A-Z]-)?\d{4,8})[ \t]+(?i:is|as)[ \t]+(?i:your|the)[ \t]+"
+    r"(?<![\w\-])(?P<value>(?:[A-Z]-)?\d{4,8})[ \t]+(?i:is|as)[ \t]+(?i:your)[ \t]+"
     r"(?:[\w.\-]+[ \t]+){0,3}?(?i:(?:verification|login|security|one[ \-]?time|2fa|mfa"
     r"|confirmation|sign[ \-]?in|authentication|access|auth)[ \t]+)?"
     r"(?i:code|passcode|otp|pin)(?![A-Za-z])"
@@ -711,17 +762,60 @@ _NAME_VALUE = re.compile(
 )
 
 
-def _phrases(text: str) -> Iterator[tuple[int, int, str]]:
+#: A value written before the label it is: ``Maple-Leaf-31 is my work password``,
+#: ``Qw9876er 是我的邮箱密码``.
+_VALUE_FIRST = re.compile(
+    r"(?<![^\s:：,，(（\"'])(?P<value>[\x21-\x7e]{4,64}?)[\"'.,;)]?[ \t]+"
+    r"(?i:is|was)[ \t]+(?i:my|our|his|her|their|your)[ \t]+(?:[\w\-]+[ \t]+){0,2}?"
+    r"(?i:password|passcode|passphrase|pin|pin[ \t]+code)(?![A-Za-z])"
+    r"(?![ \t]+(?i:policy|rules?|hint|manager|length|requirements?|reset|field|history))"
+    r"|(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*(?:就是|是)(?:我|你|他|她|我们|咱们)的?"
+    r"[\u4e00-\u9fffA-Za-z0-9 ]{0,6}?(?:密码|密碼|口令)"
+)
+#: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.
+_THE_CODE = re.compile(
+    r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?i:code)[ \t]*(?:(?i:is|was)[ \t]*:?|[:=])[ \t]*"
+    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
+)
+
+
+def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     """Recovery phrases, codes written before their name, and ``name:``/``value:`` pairs
-    naming a secret."""
-    low = text.lower()
+    naming a secret (``low``: the text in lower case)."""
     if "phrase" in low or "mnemonic" in low:
         for m in _SEED.finditer(text):
             yield m.start("value"), m.end("value"), "passphrase"
-    if " your " in low or " the " in low:
+    if " your " in low and (" code" in low or " otp" in low or " pin" in low or "passc" in low):
         for m in _CODE_FIRST.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
-    if "value" in low and "name" in low:
+    if (
+        " code is" in low
+        or " code:" in low
+        or " code was" in low
+        or " code=" in low
+        or " code =" in low
+    ):
+        for m in _THE_CODE.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if (
+        ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
+        and (" is " in low or " was " in low)
+        or ("密" in text or "口令" in text)
+        and ("是我" in text or "是你" in text or "是他" in text or "是她" in text or "是咱" in text)
+    ):
+        for m in _VALUE_FIRST.finditer(text):
+            group = "value" if m.group("value") else "zh"
+            a, b = m.span(group)
+            a += len(text[a:b]) - len(text[a:b].lstrip("\"'`“‘("))  # ``x``, "x"
+            value = text[a:b]
+            digit = any(c.isdigit() for c in value)
+            if (
+                digit
+                and (any(c.isalpha() for c in value) or value.isdigit())
+                and not _rejected(value, ":", text, b)
+            ):
+                yield a, b, "keyword"
+    if "value" in low and ("name:" in low or 'name":' in low or "name':" in low):
         for m in _NAME_VALUE.finditer(text):
             a, b = m.span("value")
             value = text[a:b]
@@ -730,10 +824,22 @@ def _phrases(text: str) -> Iterator[tuple[int, int, str]]:
                     yield a, b, "keyword"
 
 
-def _pairs(text: str) -> Iterator[tuple[int, int, str]]:
+def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     """Passwords of ``user / password`` pairs after a word naming a login, and values
     a label's sentence sets right (``... 其实是 x``, ``... actually x``)."""
-    if "/" in text:
+    if "/" in text and (
+        "login" in low
+        or "log in" in low
+        or "log-in" in low
+        or "sign in" in low
+        or "signin" in low
+        or "sign-in" in low
+        or "cred" in low
+        or "account" in low
+        or "账" in text
+        or "帐" in text
+        or "用户名" in text
+    ):
         for m in _PAIR.finditer(text):
             a, b = m.span("value")
             value = text[a:b].rstrip(_TRAILING)
@@ -748,26 +854,44 @@ def _pairs(text: str) -> Iterator[tuple[int, int, str]]:
                 and not _rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
-    low = text.lower()
-    if any(
-        w in text for w in ("其实", "其實", "实际", "實際", "不对", "不對", "应该", "應該", "新的")
-    ) or any(w in low for w in ("actually", "mean", "sorry", "new one")):
-        for m in _CORRECTION.finditer(text):
-            if not _LABEL_ANY_CASE.search(text, max(0, m.start() - 40), m.start()):
-                continue
-            found = _value(text, m.end(), False)
-            if found is None:
-                continue
-            a, b, _ = found
-            value = text[a:b]
-            digit = any(c.isdigit() for c in value)
-            if (
-                len(value) >= 4
-                and digit
-                and any(c.isalpha() for c in value)
-                and not _rejected(value, ":", text, b)
-            ):
-                yield a, b, "keyword"
+
+
+def _may_correct(text: str, low: str) -> bool:
+    """Whether ``text`` holds a word that sets a value right (most texts: none)."""
+    return (
+        "其实" in text
+        or "其實" in text
+        or "实际" in text
+        or "實際" in text
+        or "不对" in text
+        or "不對" in text
+        or "应该" in text
+        or "應該" in text
+        or "新的" in text
+        or "actually" in low
+        or "mean" in low
+        or "sorry" in low
+        or "new one" in low
+    )
+
+
+def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
+    """The value a label ending at ``end`` is set right to in the words after it
+    (``口令：芝麻开门（说笑的，其实是 zmkm2026）``, ``password reset, new one: x``)."""
+    m = _CORRECTION.search(text, end, end + 60)
+    found = _value(text, m.end(), False) if m is not None else None
+    if found is None:
+        return None
+    a, b, _ = found
+    value = text[a:b]
+    if (
+        len(value) >= 4
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+        and not _rejected(value, ":", text, b)
+    ):
+        return a, b, "keyword"
+    return None
 
 
 def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
@@ -780,9 +904,10 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         yield a, b, "secret", name
     for a, b, name in _command_lines(text):
         yield a, b, "secret", name
-    for a, b, name in _pairs(text):
+    low = text.lower()
+    for a, b, name in _pairs(text, low):
         yield a, b, "secret", name
-    for a, b, name in _phrases(text):
+    for a, b, name in _phrases(text, low):
         yield a, b, "secret", name
 
 

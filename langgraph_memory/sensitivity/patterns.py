@@ -301,7 +301,7 @@ _EMAIL_OBFUSCATED = re.compile(
 _SSN = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3}-(?!00)\d{2}-(?!0000)\d{4}" + _NUM_END, _A
 )
-#: An SSN written with spaces (``523 71 8846``): after a word naming one.
+#: An SSN written with spaces (``219 09 9999``): after a word naming one.
 _SSN_SPACED = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3} (?!00)\d{2} (?!0000)\d{4}" + _NUM_END, _A
 )
@@ -502,7 +502,14 @@ def _ssns(text: str) -> Iterator[Span]:
     if "-" in text:
         for m in _SSN.finditer(text):
             yield m.start(), m.end(), "ssn", "ssn"
-    if " " in text and _ascii_digits(text) >= 9:
+    if (
+        "SSN" in text
+        or "ssn" in text
+        or "SS#" in text
+        or "ocial" in text
+        or "社会安全" in text
+        or "社保" in text
+    ) and _ascii_digits(text) >= 9:
         for m in _SSN_SPACED.finditer(text):
             if _SSN_WORD.search(text, max(0, m.start() - 40), m.start()):
                 yield m.start(), m.end(), "ssn", "ssn_spaced"
@@ -550,7 +557,7 @@ _NATIONAL, _OO = 2, 5  # the indexes of the trunk-0 and 00 patterns in _PHONES
 
 
 #: What follows a number that is not a phone: the rest of a part number or SKU
-#: (``415-823-0147-B``), or a currency (``13800138000 日元``).
+#: (``212-555-0147-B``), or a currency (``13912345678 日元``).
 _NOT_PHONE_AFTER = re.compile(
     r"-[A-Za-z0-9]|[ \t]?(?:元|日元|美元|欧元|港元|块|万|亿|円"
     r"|(?i:yuan|rmb|cny|usd|eur|jpy|dollars?)(?![A-Za-z]))"
@@ -572,7 +579,7 @@ def _phones(text: str) -> Iterator[Span]:
                 and not _NOT_PHONE_AFTER.match(text, m.end())
             ):
                 yield m.start(), m.end(), "phone", "phone"
-    if "1 " in text:
+    if "1 " in text and _PHONE_WORD.search(text) is not None:
         for m in _SPACED_MOBILE.finditer(text):
             if _PHONE_WORD.search(text, max(0, m.start() - 24), m.start()):
                 yield m.start(), m.end(), "phone", "phone_spaced"
