@@ -293,18 +293,23 @@ _CLEAN_MEMO = 8192
 _SHAPED = frozenset(("private_key", "api_key", "token"))
 
 
-def _credentials_first(spans: list[Span]) -> list[Span]:
-    """``spans`` without a ``secret`` that holds a credential of a known shape and more
-    (``token: eyJ...&expires_in=3600``): the credential is reported as what it is."""
+def _credentials_first(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` with a ``secret`` that holds a credential of a known shape and more cut
+    before it (``token: eyJ...&expires_in=3600``, ``口令是 x the key sk-...``): the
+    credential is reported as what it is, and what came before it is still a secret."""
     shaped = [s for s in spans if s[2] in _SHAPED]
     if not shaped or len(shaped) == len(spans):
         return spans
-    return [
-        s
-        for s in spans
-        if s[2] != "secret"
-        or not any(s[0] <= a and b <= s[1] and b - a < s[1] - s[0] for a, b, _, _ in shaped)
-    ]
+    out: list[Span] = []
+    for s in spans:
+        inner = [a for a, b, _, _ in shaped if s[0] <= a and b <= s[1] and b - a < s[1] - s[0]]
+        if s[2] != "secret" or not inner:
+            out.append(s)
+            continue
+        head = text[s[0] : min(inner)].rstrip(" \t,;:")
+        if head.strip():  # the words before the credential: still the secret
+            out.append((s[0], s[0] + len(head), s[2], s[3]))
+    return out
 
 
 class SensitivityFilter:
@@ -367,7 +372,7 @@ class SensitivityFilter:
                 for a, b, kind, name in detect(to_halfwidth(plain))
                 if b > a
             ]
-        spans = _credentials_first(spans)
+        spans = _credentials_first(half, spans)
         rank = {k: i for i, k in enumerate(KINDS)}
         spans.sort(key=lambda s: (-(s[1] - s[0]), rank.get(s[2], len(rank)), s[0]))
         if "[" in half or self.policy.placeholder[0] != "[":

@@ -205,6 +205,11 @@ def test_a_credential_inside_a_labelled_value_is_reported_as_itself() -> None:
     jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXZhbHVl"
     text = f"token: {jwt}&expires_in=3600"
     assert [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)] == [("token", jwt)]
+    # what the label's value held before the credential stays a secret
+    text = "口令是 Zq8tiger the key sk-Zx81Ka02Lm93Qp"
+    found = [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+    assert found == [("secret", "Zq8tiger the key"), ("api_key", "sk-Zx81Ka02Lm93Qp")]
+    assert "Zq8tiger" not in FILTER.redact(text)
 
 
 @pytest.mark.parametrize(
