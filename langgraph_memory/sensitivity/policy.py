@@ -47,7 +47,11 @@ kind            what                                                            
                 one-time codes after their name (``验证码：482913``,
                 ``verification code is 482913``), values in markup
                 (``<password>x</password>``, ``key="SmtpPassword" value="x"``)
-                and on command lines (``curl -u user:x``, ``mysql -px``),
+                and on command lines (``curl -u user:x``, ``mysql -px``,
+                ``docker login -u u -p x``, ``--password=x``), lock codes and
+                combinations, card security codes, ``user / password`` pairs
+                after ``login``, codes written before their name (``482913 is
+                your verification code``), Kubernetes ``name``/``value`` pairs,
                 ``AccountKey=`` of connection strings, and
                 high-entropy strings (SSH and PEM public keys left alone; see
                 :func:`.patterns.high_entropy_spans`)
@@ -69,9 +73,8 @@ hashes and git SHAs), names and addresses (use the optional Presidio adapter);
 and of labelled secrets: a value in Chinese characters after ``是`` that
 reads as prose (``密码是你的生日``; ``口令：芝麻开门`` is found), a plain English
 word after a key or token label and ``:`` (``secret: practice`` reads as prose;
-after ``=`` it is taken), a value named only by the sentence before it
-(``password reset, new one: x``), labels in other languages (``Passwort``), and
-template defaults (``changeme``).
+after ``=`` it is taken), a value named only by a sentence far before it,
+labels in other languages (``Passwort``), and template defaults (``changeme``).
 
 Default policy: **redact every kind**. Redaction keeps the message useful (the
 sentence survives, the secret does not) and is what a user who did not think
