@@ -77,10 +77,17 @@ from collections.abc import Iterable, Iterator
 __all__ = ["labelled_secrets", "values"]
 
 # -- labels -------------------------------------------------------------------------------
-_PASSWORD_ZH = "密码|密碼|口令|授权码|授權碼"
+_PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
 #: One-time codes: ``验证码：482913``, ``verification code is 482913``, ``OTP: 5531``.
-_OTP_ZH = "验证码|驗證碼|校验码|校驗碼|动态码|動態碼"
-_OTP_EN = r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth)[ \-]?code"
+_OTP_ZH = (
+    "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
+    "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
+)
+_OTP_EN = (
+    r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
+    r"|garage|alarm|lock|locker|lockbox|safe|access|entry|entrance|building|keypad|backup"
+    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection|pass)[ \-]?code"
+)
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
@@ -93,6 +100,8 @@ _LABEL = re.compile(
     + "|"
     + _OTP_ZH
 )
+#: ``pass phrase``, ``pass-phrase``: after ``pass``.
+_PHRASE = re.compile(r"[ \-]phrase(?![A-Za-z])", re.IGNORECASE)
 _LABEL_ANY_CASE = re.compile(_LABEL.pattern, re.IGNORECASE)
 #: English names of one-time codes: searched apart, in texts holding ``code`` or ``otp``
 #: (a group in the alternation above would slow its scan of every text).
@@ -100,22 +109,44 @@ _OTP_LABEL_END = re.compile(f"(?:{_OTP_EN})$", re.IGNORECASE)
 #: What names a key before ``key`` (``key`` alone is too common a word to be a label).
 _KEY_NAME = re.compile(
     r"(?:api|access|secret|private|account|signing|encryption|decryption|app|shared[_ \-]?access"
-    r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery)[_ \-]?$",
+    r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery|wi-?fi|wlan"
+    r"|wpa2?|wep|network|router|bitlocker|serial|windows|office)[_ \-]?$",
     re.IGNORECASE,
 )
+#: Words before ``key`` that make it a name in data, not a secret (``primary key``).
+_NOT_SECRET_KEY = re.compile(
+    r"(?i:primary|foreign|unique|sort|partition|cache|hash|map|dict|object|row|lookup|idempotency"
+    r"|composite|natural|surrogate|registry|the main|house|car|room|door|spare|music|piano"
+    r"|answer|public|ssh-?rsa)[ _\-]?$"
+)
+#: Things that lock and open with a code (``the safe``, ``door``, ``保险箱``).
+_LOCK = re.compile(
+    r"(?i:safe|door|gate|garage|alarm|lock|locker|padlock|keypad|lockbox|vault)(?![a-z])"
+    r"|保险箱|保险柜|保險箱|门禁|門禁|密码锁|密碼鎖"
+)
+_WORD_CODE = re.compile("code", re.IGNORECASE)
+_LOCK_AFTER = re.compile(
+    r"[ \t]+(?:to|for|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?[\w \t]{0,16}?(?:"
+    + _LOCK.pattern
+    + ")"
+)
+_COMBO = re.compile("combination|combo", re.IGNORECASE)
+_CVV = re.compile("cv[vc]2?", re.IGNORECASE)
 _PIN_CODE = re.compile(r"[ _\-]?(?:code|number|no\.?)(?![A-Za-z])", re.IGNORECASE)
 _CJK_CODE = re.compile("[ \t]?(?:码|碼)")
 
 # -- separators ---------------------------------------------------------------------------
 _CJK_VERB = (
-    r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则|已经|已|被|刚刚|刚|又|均|统一){0,3}"
+    r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则|已经|已|被|刚刚|刚|又|均|统一|好像|大概|可能"
+    r"|貌似|估计|似乎|应该){0,3}"
     r"(?:是|为|為|叫做?|改成了?|改为|改為|换成了?|换为|设为|设成了?|设置为|设置成了?|设定为"
     r"|重置为|重置成了?|修改为|修改成了?|更改为|更改成了?|变成了?|变更为|定为)"
 )
 _STRONG = re.compile(
     r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+|[ \t]*[—–][ \t]*"
     r"|[ \t]*" + _CJK_VERB + r"[ \t]*(?:[:=][ \t]*)?"
-    r"|[ \t]+(?:is|was)[ \t]*:[ \t]*",
+    r"|[ \t]+(?:is|was)[ \t]*:[ \t]*"
+    r"|[ \t]*(?:如下|在这里?|在此|发你了?|发给你了?|给你了?|贴这里?|写这里?)[ \t]*[:=][ \t]*",
     re.IGNORECASE,
 )
 _WEAK = re.compile(
@@ -128,12 +159,19 @@ _WEAK = re.compile(
 )
 #: ``password for the router is``, ``password for root:``: up to four words between.
 _QUALIFIER = re.compile(
-    r"[ \t]+(?:for|of|on|at|to)(?:[ \t]+[A-Za-z0-9_'.@\-]+){1,4}?"
+    r"[ \t]+(?:for|of|on|at|to|i|we|you|he|she|they|that|which)(?:[ \t]+[A-Za-z0-9_'.@\-]+){1,4}?"
     r"(?=[ \t]*[:=]|[ \t]+(?:is|was)[ \t])",
     re.IGNORECASE,
 )
-#: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator.
-_ASIDE = re.compile(r"[ \t]*\([^()\n]{1,24}\)(?=[ \t]*(?:[:=]|is[ \t]|是|为))", re.IGNORECASE)
+#: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator;
+#: ``the password, and I know this is bad, is x``: one between commas before ``is``;
+#: ``Password — yes I'll rotate it — x``: one between dashes (the second one separates).
+_ASIDE = re.compile(
+    r"[ \t]*\([^()\n]{1,24}\)(?=[ \t]*(?:[:=]|is[ \t]|是|为))"
+    r"|[ \t]*,[^,\n]{1,48},(?=[ \t]*(?:is|was)[ \t])"
+    r"|[ \t]*[—–][^—–\n]{1,64}(?=[—–])",
+    re.IGNORECASE,
+)
 #: ``the PIN, is 8642``, ``密码，是 abc``: a comma before ``is`` or ``是``.
 _COMMA = re.compile(r"[ \t]*,(?=[ \t]*(?:is|was)[ \t]|[ \t]*[是为為])", re.IGNORECASE)
 _BARE = re.compile(r"[ \t]+")
@@ -141,8 +179,10 @@ _BARE_ZH = re.compile(r"[ \t]*")
 
 # -- values -------------------------------------------------------------------------------
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "『": "』"}
-_TOKEN = re.compile(r"[\x21-\x7e]{1,200}")
-_WORD = re.compile(r"[ \t]+([\x21-\x7e]{1,200})")
+#: A value's characters: printable ASCII, and Latin, Greek and Cyrillic letters
+#: (``Pässwort9``, ``пароль2026``); not Chinese (its clause goes on after a value).
+_TOKEN = re.compile(r"[\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,200}")
+_WORD = re.compile(r"[ \t]+([\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,200})")
 _TRAILING = ".,;:)]}>\"'`”’」』"
 #: A value that stands where one would go: masked, bracketed, templated, an env name.
 _PLACEHOLDER = re.compile(
@@ -207,7 +247,10 @@ _NOT_BARE = re.compile(
 
 
 #: A code of digits, perhaps with the keypad's ``#`` or ``*``: ``246810``, ``#2580``.
-_CODE_CHARS = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)?")
+_CODE_CHARS = re.compile(r"[#*]?[A-Za-z0-9]+(?:-[A-Za-z0-9]+){0,5}[#*]?")
+_SPLIT_CODE = re.compile(r"\d{3}[ \t]\d{3}(?![\d\w.\-])")
+#: A key in groups (``XKQ7-99PL-3MZ2``): an activation or licence code.
+_GROUPED_KEY = re.compile(r"[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}")
 _DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
 
 
@@ -230,6 +273,24 @@ def _looks_like_credential(value: str) -> bool:
 _ATTRIBUTIVE = re.compile(r"[ \t]*的")
 
 
+_SET = re.compile(r"(?i:set|change|changed|reset|update|updated|switch|switched)(?![a-z])")
+
+
+def _in_query(text: str, start: int) -> bool:
+    """Whether the name holding the label at ``start`` is a URL query's parameter."""
+    i = start
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_-") and start - i < 32:
+        i -= 1  # where the label's name starts (access_token, DB_PASSWORD)
+    return text[i - 1 : i] in ("?", "&")
+
+
+_CJK_UNIT = re.compile("[ \t]?[年月日号號点點分秒次天个個元岁歲楼樓层層室位]")
+_DATE = re.compile(r"(?:19|20)\d{2}([\-/.])\d{1,2}\1\d{1,2}|\d{1,2}([\-/.])\d{1,2}\2(?:19|20)\d{2}")
+#: Two digits or more: a value holding them is not an identifier (``queue-pass-9921``,
+#: ``db_pw_007``; ``token_v2`` still is one).
+_DIGIT_RUN = re.compile(r"\d{2}")
+
+
 def _rejected(value: str, sep: str, text: str, end: int) -> bool:
     """What no label's value can be (see the module docs)."""
     word = value.rstrip("!?").lower()
@@ -240,15 +301,24 @@ def _rejected(value: str, sep: str, text: str, end: int) -> bool:
         return True
     if value.startswith("//") or text.startswith(("...", "…"), end):
         return True  # a URL's rest ("password at https://..."), an example cut short ("sk-...")
+    if value.isdigit() and _CJK_UNIT.match(text, end):
+        return True  # "口令 2026 年起停用": a year, a count, an amount
+    if _DATE.fullmatch(value):
+        return True  # "上次修改密码是 2026-10-02": when, not what
     if _ATTRIBUTIVE.match(text, end):
         return True  # "密码为 123456 的账号": a description of passwords, not one
-    if _SECRETISH.fullmatch(value) and (
-        not value.isalpha() or value.isupper() or not value[1:].islower()
+    if (
+        _SECRETISH.fullmatch(value)
+        and (not value.isalpha() or value.isupper() or not value[1:].islower())
+        and _DIGIT_RUN.search(value) is None
+        and (not any(c.isdigit() for c in value) or value.islower() or value.isupper())
     ):
         return True  # an identifier: access_token, API_KEY, dbPassword
     # after "=", code: password=password, password=pwd, password=form_data
-    return sep.rstrip().endswith("=") and (
-        bool(_SECRETISH.fullmatch(value)) or bool(re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value))
+    return (
+        sep.rstrip().endswith("=")
+        and _DIGIT_RUN.search(value) is None
+        and (bool(_SECRETISH.fullmatch(value)) or bool(re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value)))
     )
 
 
@@ -292,23 +362,37 @@ def _next_line(text: str, sep: re.Match[str]) -> tuple[int, int, bool] | None:
 
 #: A value of Chinese characters after ``口令：`` or ``密码：``: the end of the clause.
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,12}(?=$|[\s,.;!?)\]，。；！？、）】…])")
+_CJK_MIXED = re.compile(
+    r"[\u4e00-\u9fff]{1,8}(?=[A-Za-z]*\d{2})[A-Za-z0-9!@#$%^&*._\-]{2,24}"
+    r"(?=$|[\s,.;!?)\]，。；！？、）】…(（])"
+)
 #: Chinese that reads as prose or a rule, not as a value (``见附件``, ``请查看短信``,
 #: ``至少 8 位``, ``你的生日``, ``错误``).
 _CJK_PROSE = re.compile(
     "[见請请无空未已同与和为是在用由需不没暂略详参按默忘错正输设修重改找丢保至长包含你我他她它这那"
-    "什多几怎哪如可要会能该必得被把给让使]|的|吗|呢|了|么|码|位|次"
+    "什多几怎哪如可要会能该必得被把给让使对啥谁]|的|吗|呢|了|么|码|位|次"
 )
 
 
 def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool] | None:
     """A passphrase in Chinese characters (``口令：天王盖地虎``) after a Chinese password
     label and ``:`` (or after ``口令`` and ``是``), unless it reads as prose."""
-    if kind != "pwzh" or not (":" in sep or "口令" in text[max(0, pos - len(sep) - 2) : pos]):
+    if kind != "pwzh" or not (
+        ":" in sep or "是" in sep or "口令" in text[max(0, pos - len(sep) - 2) : pos]
+    ):
         return None
+    mixed = _CJK_MIXED.match(text, pos)
+    if mixed is not None:  # 我爱你1314: Chinese and digits, a value whatever the words
+        return mixed.start(), mixed.end(), False
     m = _CJK_RUN.match(text, pos)
     if m is None or _CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1):
         return None
     return m.start(), m.end(), False
+
+
+_BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t])", re.IGNORECASE)
+_KEY_CHARS = re.compile(r"[A-Za-z0-9+/=_.\-]+")
+_COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{3,8}")
 
 
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
@@ -316,10 +400,29 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     digit = any(c.isdigit() for c in value)
     if kind == "pin":
         return value.isdigit() and 4 <= len(value) <= 8
+    if kind == "cvv":  # a card's security code: 3 or 4 digits
+        return value.isdigit() and 3 <= len(value) <= 4
+    if kind == "combo":  # a lock's combination: 12-07-33, 0427
+        return bool(_COMBINATION.fullmatch(value))
+    if kind == "barekey":  # "the key is Xk29-LLp0-QQ71": only what could be nothing else
+        letters = any(c.isalpha() for c in value)
+        return (
+            sep != "bare"
+            and _KEY_CHARS.fullmatch(value) is not None
+            and len(value) >= 8
+            and digit
+            and letters
+            and not _NOT_BARE.match(value)
+            and (not value.isalnum() or not value[1:].islower() or len(value) >= 16)
+        )
     if kind == "pass":  # "pass" is a word too: after ":" or "=", a credential-like value
+        if sep == "weak":  # "the hotel wifi pass is lobby5521" (not "the pass is valid")
+            return len(value) >= 6 and digit and any(c.isalpha() for c in value)
         return sep in ("strong", "assign") and len(value) >= 4 and _looks_like_credential(value)
     if kind in ("otp", "otpzh"):  # a one-time code: 4 to 10 letters and digits, a digit
-        plain = value.replace("-", "")  # G-482913
+        plain = value.replace("-", "").replace(" ", "").strip("#*")  # G-4829, 5-2-1107, #2580
+        if _GROUPED_KEY.fullmatch(value):
+            return digit
         return digit and plain.isalnum() and value.isascii() and 4 <= len(plain) <= 10
     if sep == "bare":
         if _NOT_BARE.fullmatch(value):
@@ -348,6 +451,8 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     (``PGPASSWORD``, ``AppSecret``); ``None`` when the word is part of another."""
     word, start, end = m.group().lower(), m.start(), m.end()
     if not word.isascii():
+        if word in ("安全码", "安全碼"):
+            return "cvv", end, False
         if word in _OTP_ZH:
             return "otpzh", end, False
         return ("pwzh" if word in _PASSWORD_ZH else "keyzh"), end, False
@@ -358,16 +463,27 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
         i -= 1
     if start - i > 12:
         return None
-    if word == "key" and not _KEY_NAME.search(text, max(0, start - 24), start):
-        return None
+    bare_key = word == "key" and not _KEY_NAME.search(text, max(0, start - 24), start)
+    if bare_key and (start > i or _NOT_SECRET_KEY.search(text, max(0, start - 16), start)):
+        return None  # monkey, hotkey; a primary key, a cache key
     if word == "pin":
         code = _PIN_CODE.match(text, end)
         end = code.end() if code is not None else end
     if word in ("pin", "pw", "pwd") or word.startswith("pass"):
         code = _CJK_CODE.match(text, end)  # PIN码
         end = code.end() if code is not None else end
+    if bare_key:
+        return "barekey", end, False
+    if word in ("combo", "combination"):
+        return "combo", end, start > i
+    if word.startswith("cv"):
+        return "cvv", end, start > i
     if word == "otp" or word.endswith("code") and not word.startswith("pass"):
         kind = "otp"
+    elif word == "pass" and (phrase := _PHRASE.match(text, end)) is not None:
+        return "pw", phrase.end(), start > i  # pass phrase: x
+    elif word == "pass" and text[i:start].lower() in ("require", "master"):
+        return "pw", end, False  # redis: requirepass x
     elif word == "pass":
         if start > i:  # bypass, compass
             return None
@@ -378,18 +494,49 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     return kind, end, glued
 
 
+def _alone(text: str, start: int, end: int) -> tuple[int, int, str] | None:
+    """A label alone on its line (``Password``, ``WiFi 密码``) and a credential alone
+    on the next one: that value."""
+    head = text[text.rfind("\n", 0, start) + 1 : start]
+    if len(head) > 16 or len(head.split()) > 2:
+        return None
+    a = end + 1
+    b = text.find("\n", a)
+    b = len(text) if b < 0 else b
+    value = text[a:b].strip()
+    if not value or not _TOKEN.fullmatch(value) or len(value) < 6 or len(value) > 64:
+        return None
+    a = text.index(value, a)
+    letters = any(c.isalpha() for c in value)
+    digit = any(c.isdigit() for c in value)
+    if not (letters and digit) or _rejected(value, ":", text, a + len(value)):
+        return None
+    return a, a + len(value), "keyword"
+
+
 def _start(m: re.Match[str]) -> int:
     return m.start()
 
 
 def _otp_labels(text: str) -> Iterator[re.Match[str]]:
     """The names of one-time codes in ``text``, found from each ``code`` and ``otp`` back
-    (a scan of the whole text for them would cost every text it)."""
+    (a scan of the whole text for them would cost every text it); a plain ``code`` a
+    few words after a lock (``the locker at the gym — code 7316``); a lock's ``combo``."""
     low = text.lower()
-    for word, back in (("code", 18), ("otp", 0)):
+    for word, back in (("code", 18), ("otp", 0), ("comb", 0), ("cv", 0)):
         i = low.find(word)
         while i >= 0:
             m = _OTP_LABEL_END.search(text, max(0, i - back), i + len(word))
+            if (
+                m is None
+                and word == "code"
+                and (_LOCK.search(text, max(0, i - 32), i) or _LOCK_AFTER.match(text, i + 4))
+            ):
+                m = _WORD_CODE.match(text, i)
+            elif m is None and word == "comb":
+                m = _COMBO.match(text, i)
+            elif m is None and word == "cv":
+                m = _CVV.match(text, i)
             if m is not None:
                 yield m
             i = low.find(word, i + len(word))
@@ -401,13 +548,20 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
     words: Iterable[re.Match[str]] = (
         _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
     )
-    if "code" in low or "otp" in low:
+    if "code" in low or "otp" in low or "comb" in low or "cv" in low:
         words = sorted([*words, *_otp_labels(text)], key=_start)
+    correct: bool | None = None  # whether the text sets a value right: asked once
     for m in words:
         label = _label(text, m)
         if label is None:
             continue
         kind, pos, glued = label
+        if correct is None:
+            correct = _may_correct(text, low)
+        if correct and (fixed := _corrected(text, m.end())) is not None:
+            yield fixed
+        if kind == "barekey" and _BAREKEY_SEP.match(text, pos) is None:
+            continue  # "the key is x", "key: x" only (a plain "key" is mostly prose or code)
         if glued and kind == "pin":
             continue
         if not kind.endswith("zh"):
@@ -426,6 +580,11 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             s, sep = _WEAK.match(text, pos), "weak"
             if s is None:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
+        if s is None and text.startswith("\n", pos) and not glued:
+            alone = _alone(text, m.start(), pos)
+            if alone is not None:
+                yield alone
+            continue
         if s is None or s.end() >= len(text):
             continue
         phrase = (
@@ -439,10 +598,17 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
         if found is None:
             continue
         a, b, quoted = found
-        if kind in ("pin", "otp", "otpzh") and not quoted:  # a code ends at its last digit
+        if kind in ("pin", "otp", "otpzh", "cvv") and not quoted:  # a code ends at its last digit
             code = _CODE_CHARS.match(text, a, b)
             b = code.end() if code is not None else a
+            split = _SPLIT_CODE.match(text, a)
+            if kind != "pin" and split is not None:  # 2FA: 123 456
+                b = split.end()
+        if sep == "assign" and "&" in text[a:b] and _in_query(text, m.start()):
+            b = text.index("&", a, b)  # ?user=x&password=y&port=5432: one parameter
         value = text[a:b]
+        if kind == "barekey" and (len(value) < 8 or not any(c.isdigit() for c in value)):
+            continue  # what _accept would refuse: spare _rejected the look
         if sep == "weak" and value.lower() in _HEDGES:  # "is literally password"
             w = _WORD.match(text, b)
             if w is None:
@@ -451,6 +617,13 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             value = text[a:b]
         if not value or _rejected(value, s.group(), text, b):
             continue
+        if (
+            sep == "weak"
+            and s.group().strip().lower() == "to"
+            and not (_looks_like_credential(value) or quoted)
+            and not _SET.search(text, max(0, m.start() - 24), m.start())
+        ):
+            continue  # "no password to share": a verb (not "set my password to x")
         if _accept(kind, sep, value, quoted):
             yield a, b, "passphrase" if quoted or " " in value else "keyword"
 
@@ -510,6 +683,16 @@ _CLI_P = re.compile(
     r"|\bsshpass[ \t]+-p[ \t]*(?:(?P<q>[\"'])(?P<quoted>[^\"'\n]{3,128})(?P=q)"
     r"|(?P<value2>[^\s\"'-][^\s\"']{2,127}))"
 )
+#: ``docker login -u USER -p PASS`` (podman, helm registry...: a user, then its password),
+#: ``--password=PASS``, ``--passwd PASS``, ``--db-password PASS``.
+_CLI_LOGIN = re.compile(
+    r"\blogin\b[^\n]{0,40}?(?<![^ \t])-u[ \t]+[^\s\"'-][^\s\"']{0,63}[ \t]+-p[ \t]+"
+    r"(?P<value>[^\s\"'$-][^\s\"']{2,127})"
+)
+_CLI_PASSWORD = re.compile(
+    r"(?<![^ \t])--(?:[a-z]+-)?pass(?:word|wd)?(?:[ \t]+|=)(?P<q>[\"']?)"
+    r"(?P<value>[^\s\"'$-][^\s\"']{2,127})(?P=q)"
+)
 
 
 def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
@@ -525,6 +708,190 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
             a, b = m.span(group)
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
+    more = [_CLI_LOGIN] if " -p " in text and "login" in text else []
+    if "-pass" in text:
+        more.append(_CLI_PASSWORD)
+    for pattern in more:
+        for m in pattern.finditer(text):
+            a, b = m.span("value")
+            b = a + len(text[a:b].rstrip(_TRAILING))  # --password=PASS, in a sentence
+            value = text[a:b]
+            if value and not (value.isalpha() and value.isupper()):  # not --password PASS
+                if not _rejected(value, "=", text, b):
+                    yield a, b, "keyword"
+
+
+# -- user and password pairs, corrections ---------------------------------------------------
+#: ``login for the NAS is admin / Nq7$vL2w``, ``creds: root/Tr33house``, ``账号 lisi / 密码``:
+#: a user name and a password after a word naming a login.
+_PAIR = re.compile(
+    r"(?:(?<![A-Za-z])(?i:log[ \-]?in|sign[ \-]?in|credentials?|creds|account)(?![A-Za-z])"
+    r"|账号|帐号|账户|用户名)"
+    r"(?:[ \t]+(?i:for|to|on|of)(?:[ \t]+[\w.\-]+){1,3}?"
+    r"(?=[ \t]+(?i:is|are|was|were)[ \t]|[ \t]*:))?"
+    r"[ \t]*(?:(?i:is|are|was|were)[ \t]+|[:=][ \t]*)?[\"'`]?"
+    r"[^\s/:\"'`，。]{1,40}[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；]{4,64})"
+)
+#: ``口令：芝麻开门（说笑的，其实是 zmkm2026）``: a label's value set right.
+_CORRECTION = re.compile(
+    r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
+    r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
+    r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be))"
+    r"|新的是|新的为|新的:)[ \t]*"
+)
+
+
+#: A wallet's recovery phrase: 12 to 24 lower-case words after its name.
+_SEED = re.compile(
+    r"(?i:(?:recovery|seed|mnemonic|backup|secret|wallet)[ \-]?phrase|mnemonic)"
+    r"[^\n:=\"']{0,24}?(?:[ \t]*[:=]|[ \t]+(?:is|was))[ \t]*[\"'“]?"
+    r"(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})"
+)
+#: An SMS's code written before its name: ``482913 is your verification code``,
+#: ``Use 552918 as your login code``, ``G-482913 is your Google code``.
+_CODE_FIRST = re.compile(
+    r"(?<![\w\-])(?P<value>(?:[A-Z]-)?\d{4,8})[ \t]+(?i:is|as)[ \t]+(?i:your)[ \t]+"
+    r"(?:[\w.\-]+[ \t]+){0,3}?(?i:(?:verification|login|security|one[ \-]?time|2fa|mfa"
+    r"|confirmation|sign[ \-]?in|authentication|access|auth)[ \t]+)?"
+    r"(?i:code|passcode|otp|pin)(?![A-Za-z])"
+)
+#: ``name: DB_PASSWORD`` then ``value: x`` (a Kubernetes env entry, a JSON pair list).
+_NAME_VALUE = re.compile(
+    r"[\"']?name[\"']?[ \t]*:[ \t]*[\"']?(?P<name>[A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*,?[ \t]*"
+    r"\n?[ \t\-]*[\"']?value[\"']?[ \t]*:[ \t]*(?P<q>[\"']?)(?P<value>[^\s\"',}]{1,200})(?P=q)"
+)
+
+
+#: A value written before the label it is: ``Maple-Leaf-31 is my work password``,
+#: ``Qw9876er 是我的邮箱密码``.
+_VALUE_FIRST = re.compile(
+    r"(?<![^\s:：,，(（\"'])(?P<value>[\x21-\x7e]{4,64}?)[\"'.,;)]?[ \t]+"
+    r"(?i:is|was)[ \t]+(?i:my|our|his|her|their|your)[ \t]+(?:[\w\-]+[ \t]+){0,2}?"
+    r"(?i:password|passcode|passphrase|pin|pin[ \t]+code)(?![A-Za-z])"
+    r"(?![ \t]+(?i:policy|rules?|hint|manager|length|requirements?|reset|field|history))"
+    r"|(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*(?:就是|是)(?:我|你|他|她|我们|咱们)的?"
+    r"[\u4e00-\u9fffA-Za-z0-9 ]{0,6}?(?:密码|密碼|口令)"
+)
+#: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.
+_THE_CODE = re.compile(
+    r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?i:code)[ \t]*(?:(?i:is|was)[ \t]*:?|[:=])[ \t]*"
+    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
+)
+
+
+def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+    """Recovery phrases, codes written before their name, and ``name:``/``value:`` pairs
+    naming a secret (``low``: the text in lower case)."""
+    if "phrase" in low or "mnemonic" in low:
+        for m in _SEED.finditer(text):
+            yield m.start("value"), m.end("value"), "passphrase"
+    if " your " in low and (" code" in low or " otp" in low or " pin" in low or "passc" in low):
+        for m in _CODE_FIRST.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if (
+        " code is" in low
+        or " code:" in low
+        or " code was" in low
+        or " code=" in low
+        or " code =" in low
+    ):
+        for m in _THE_CODE.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if (
+        ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
+        and (" is " in low or " was " in low)
+        or ("密" in text or "口令" in text)
+        and ("是我" in text or "是你" in text or "是他" in text or "是她" in text or "是咱" in text)
+    ):
+        for m in _VALUE_FIRST.finditer(text):
+            group = "value" if m.group("value") else "zh"
+            a, b = m.span(group)
+            a += len(text[a:b]) - len(text[a:b].lstrip("\"'`“‘("))  # ``x``, "x"
+            value = text[a:b]
+            digit = any(c.isdigit() for c in value)
+            if (
+                digit
+                and (any(c.isalpha() for c in value) or value.isdigit())
+                and not _rejected(value, ":", text, b)
+            ):
+                yield a, b, "keyword"
+    if "value" in low and ("name:" in low or 'name":' in low or "name':" in low):
+        for m in _NAME_VALUE.finditer(text):
+            a, b = m.span("value")
+            value = text[a:b]
+            if _MARKUP_NAME.search(m.group("name")) and not _MARKUP_MEASURE.search(m.group("name")):
+                if not _rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
+                    yield a, b, "keyword"
+
+
+def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+    """Passwords of ``user / password`` pairs after a word naming a login, and values
+    a label's sentence sets right (``... 其实是 x``, ``... actually x``)."""
+    if "/" in text and (
+        "login" in low
+        or "log in" in low
+        or "log-in" in low
+        or "sign in" in low
+        or "signin" in low
+        or "sign-in" in low
+        or "cred" in low
+        or "account" in low
+        or "账" in text
+        or "帐" in text
+        or "用户名" in text
+    ):
+        for m in _PAIR.finditer(text):
+            a, b = m.span("value")
+            value = text[a:b].rstrip(_TRAILING)
+            b = a + len(value)
+            if (
+                len(value) >= 4
+                and _looks_like_credential(value)
+                and any(c.isalpha() for c in value)
+                + any(c.isdigit() for c in value)
+                + any(not c.isalnum() for c in value)
+                >= 2
+                and not _rejected(value, ":", text, b)
+            ):
+                yield a, b, "keyword"
+
+
+def _may_correct(text: str, low: str) -> bool:
+    """Whether ``text`` holds a word that sets a value right (most texts: none)."""
+    return (
+        "其实" in text
+        or "其實" in text
+        or "实际" in text
+        or "實際" in text
+        or "不对" in text
+        or "不對" in text
+        or "应该" in text
+        or "應該" in text
+        or "新的" in text
+        or "actually" in low
+        or "mean" in low
+        or "sorry" in low
+        or "new one" in low
+    )
+
+
+def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
+    """The value a label ending at ``end`` is set right to in the words after it
+    (``口令：芝麻开门（说笑的，其实是 zmkm2026）``, ``password reset, new one: x``)."""
+    m = _CORRECTION.search(text, end, end + 60)
+    found = _value(text, m.end(), False) if m is not None else None
+    if found is None:
+        return None
+    a, b, _ = found
+    value = text[a:b]
+    if (
+        len(value) >= 4
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+        and not _rejected(value, ":", text, b)
+    ):
+        return a, b, "keyword"
+    return None
 
 
 def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
@@ -536,6 +903,11 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     for a, b, name in _markup(text):
         yield a, b, "secret", name
     for a, b, name in _command_lines(text):
+        yield a, b, "secret", name
+    low = text.lower()
+    for a, b, name in _pairs(text, low):
+        yield a, b, "secret", name
+    for a, b, name in _phrases(text, low):
         yield a, b, "secret", name
 
 

@@ -301,6 +301,11 @@ _EMAIL_OBFUSCATED = re.compile(
 _SSN = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3}-(?!00)\d{2}-(?!0000)\d{4}" + _NUM_END, _A
 )
+#: An SSN written with spaces (``219 09 9999``): after a word naming one.
+_SSN_SPACED = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3} (?!00)\d{2} (?!0000)\d{4}" + _NUM_END, _A
+)
+_SSN_WORD = re.compile(r"(?i:ssn|ss#|social[ \t]+security|社会安全号|社保号)")
 #: The password of a URL's credentials: ``postgres://user:PASSWORD@host``.
 _URL_PASSWORD = re.compile(
     r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@]{0,64}:"
@@ -399,6 +404,15 @@ _CARD_RARE = re.compile(
 )
 
 
+#: Words before a number that say it is no card: a handset's IMEI (Luhn-checked too), an
+#: order's, a parcel's or a payment's reference.
+_NOT_CARD_BEFORE = re.compile(
+    r"(?<![A-Za-z])(?i:imei|meid|tracking|order|serial|s/n|invoice|reference|ref|transaction"
+    r"|parcel)(?![A-Za-z])"
+    r"|订单|訂單|单号|單號|流水|交易号|運單|运单|快递|快遞|序列号|序號|发票|發票"
+)
+
+
 def _cards(text: str) -> Iterator[Span]:
     if _ascii_digits(text) < 13:  # a card holds 13 digits or more (most texts: no scan)
         return
@@ -414,12 +428,22 @@ def _cards(text: str) -> Iterator[Span]:
             continue  # mixed separators: only in 4-4-4-4 groups ("4111-1111 1111-1111")
         shaped = (
             len(groups) == 1  # bare digits
-            or sizes in ((4, 6, 5), (4, 6, 4))  # Amex, Diners
+            or sizes in ((4, 6, 5), (4, 6, 4), (6, 13), (6, 10))  # Amex, Diners; BIN + rest
             or (set(sizes[:-1]) == {4} and 1 <= sizes[-1] <= 4)  # 4-4-4-4(-3)
         )
         # 13-16 and 19 digits: 17/18-digit runs are IDs, timestamps and IBAN tails
         if shaped and len(digits) in (13, 14, 15, 16, 19) and luhn_ok(digits):
-            yield m.start(), m.end(), "card", "luhn"
+            if not _NOT_CARD_BEFORE.search(text, max(0, m.start() - 20), m.start()):
+                yield m.start(), m.end(), "card", "luhn"
+
+
+#: An address that stands for anybody's: a generic local part at a domain reserved for
+#: examples (RFC 2606): ``name@example.com``, ``you@example.org``.
+_PLACEHOLDER_EMAIL = re.compile(
+    r"(?i:name|user|username|user\.name|your|you|yourname|your[._]?name|your[._]?email|email"
+    r"|e-?mail|someone|somebody|foo|bar|foobar|test|first\.last|firstname\.lastname|me|xxx|abc)"
+    r"@(?i:example\.(?:com|org|net)|[a-z0-9.\-]+\.example)"
+)
 
 
 def _emails(text: str) -> Iterator[Span]:
@@ -433,13 +457,17 @@ def _emails(text: str) -> Iterator[Span]:
     passwords = {m.start("value") for m in _URL_PASSWORD.finditer(text)}
     found: list[tuple[int, int]] = []
     for m in _EMAIL.finditer(text):
+        if _PLACEHOLDER_EMAIL.fullmatch(m.group()):
+            continue  # name@example.com: a form's example, nobody's address
         if m.start() not in passwords and m.group().rsplit(".", 1)[1].lower() not in _FILE_TLD:
             found.append(m.span())
             yield m.start(), m.end(), "email", "email"
     if not text.isascii():  # letters beyond ASCII: only where no ASCII address was found
         for m in _EMAIL_INTL.finditer(text):
-            if m.start() not in passwords and not any(
-                a < m.end() and m.start() < b for a, b in found
+            if (
+                m.start() not in passwords
+                and not any(a < m.end() and m.start() < b for a, b in found)
+                and not _PLACEHOLDER_EMAIL.fullmatch(m.group())
             ):
                 yield m.start(), m.end(), "email", "email_intl"
     yield from _obfuscated_emails(text)
@@ -468,6 +496,23 @@ def _obfuscated_emails(text: str) -> Iterator[Span]:
             bare = not re.search(r"[\[(<{][ \t]*at", m.group(), re.IGNORECASE)
             if tld not in _FILE_TLD and (not bare or tld in _COMMON_TLD):
                 yield m.start(), m.end(), "email", "email_obfuscated"
+
+
+def _ssns(text: str) -> Iterator[Span]:
+    if "-" in text:
+        for m in _SSN.finditer(text):
+            yield m.start(), m.end(), "ssn", "ssn"
+    if (
+        "SSN" in text
+        or "ssn" in text
+        or "SS#" in text
+        or "ocial" in text
+        or "社会安全" in text
+        or "社保" in text
+    ) and _ascii_digits(text) >= 9:
+        for m in _SSN_SPACED.finditer(text):
+            if _SSN_WORD.search(text, max(0, m.start() - 40), m.start()):
+                yield m.start(), m.end(), "ssn", "ssn_spaced"
 
 
 def _cn_ids(text: str) -> Iterator[Span]:
@@ -511,14 +556,33 @@ _PHONE_WORD = re.compile(
 _NATIONAL, _OO = 2, 5  # the indexes of the trunk-0 and 00 patterns in _PHONES
 
 
+#: What follows a number that is not a phone: the rest of a part number or SKU
+#: (``212-555-0147-B``), or a currency (``13912345678 日元``).
+_NOT_PHONE_AFTER = re.compile(
+    r"-[A-Za-z0-9]|[ \t]?(?:元|日元|美元|欧元|港元|块|万|亿|円"
+    r"|(?i:yuan|rmb|cny|usd|eur|jpy|dollars?)(?![A-Za-z]))"
+)
+#: A Chinese mobile written digit by digit (``1 8 6 1 2 3 4 5 6 7 8``): after a phone word.
+_SPACED_MOBILE = re.compile(r"(?<![\d ])1 [3-9](?: \d){9}(?![ ]?\d)", _A)
+
+
 def _phones(text: str) -> Iterator[Span]:
     if _ascii_digits(text) < 7:  # a number needs 7 (most texts: no scan)
         return
     for i, pattern in enumerate(_PHONES):
         for m in pattern.finditer(text):
             n = len(_digits(m.group()))
-            if 7 <= n <= 15 and (i != _NATIONAL or 9 <= n <= 12) and (i != _OO or n >= 10):
+            if (
+                7 <= n <= 15
+                and (i != _NATIONAL or 9 <= n <= 12)
+                and (i != _OO or n >= 10)
+                and not _NOT_PHONE_AFTER.match(text, m.end())
+            ):
                 yield m.start(), m.end(), "phone", "phone"
+    if "1 " in text and _PHONE_WORD.search(text) is not None:
+        for m in _SPACED_MOBILE.finditer(text):
+            if _PHONE_WORD.search(text, max(0, m.start() - 24), m.start()):
+                yield m.start(), m.end(), "phone", "phone_spaced"
     if "-" in text:
         for m in _LOCAL_NUMBER.finditer(text):
             if _PHONE_WORD.search(text, max(0, m.start() - 24), m.start()):
@@ -680,8 +744,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
             continue
         if tok.startswith("eyJ") and _json_segment(tok):
             continue  # one segment of a JWT (a header, claims): no signature, no credential
-        if any(a <= m.start() < b for a, b in urls):
-            continue
+        if any(a <= m.start() < b for a, b in urls) or text.endswith("base64,", 0, m.start()):
+            continue  # a link; a data: URI's content (an inlined image)
         lower = any(c.islower() for c in tok)
         upper = any(c.isupper() for c in tok)
         classes = lower + upper + any(c.isdigit() for c in tok) + any(c in "+/_-" for c in tok)
@@ -706,7 +770,7 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _regex(_WEBHOOK, "api_key", "webhook", needs="://"),
     _emails,
     _regex(_URL_PASSWORD, "secret", "url_password", group=1, needs="://"),
-    _regex(_SSN, "ssn", "ssn", needs="-"),
+    _ssns,
     _ibans,
     _cn_ids,
     _cards,

@@ -47,7 +47,11 @@ kind            what                                                            
                 one-time codes after their name (``验证码：482913``,
                 ``verification code is 482913``), values in markup
                 (``<password>x</password>``, ``key="SmtpPassword" value="x"``)
-                and on command lines (``curl -u user:x``, ``mysql -px``),
+                and on command lines (``curl -u user:x``, ``mysql -px``,
+                ``docker login -u u -p x``, ``--password=x``), lock codes and
+                combinations, card security codes, ``user / password`` pairs
+                after ``login``, codes written before their name (``482913 is
+                your verification code``), Kubernetes ``name``/``value`` pairs,
                 ``AccountKey=`` of connection strings, and
                 high-entropy strings (SSH and PEM public keys left alone; see
                 :func:`.patterns.high_entropy_spans`)
@@ -69,9 +73,8 @@ hashes and git SHAs), names and addresses (use the optional Presidio adapter);
 and of labelled secrets: a value in Chinese characters after ``是`` that
 reads as prose (``密码是你的生日``; ``口令：芝麻开门`` is found), a plain English
 word after a key or token label and ``:`` (``secret: practice`` reads as prose;
-after ``=`` it is taken), a value named only by the sentence before it
-(``password reset, new one: x``), labels in other languages (``Passwort``), and
-template defaults (``changeme``).
+after ``=`` it is taken), a value named only by a sentence far before it,
+labels in other languages (``Passwort``), and template defaults (``changeme``).
 
 Default policy: **redact every kind**. Redaction keeps the message useful (the
 sentence survives, the secret does not) and is what a user who did not think
@@ -290,6 +293,28 @@ Detector = Callable[[str], Iterable[Span]]
 _CLEAN_MEMO = 8192
 
 
+_SHAPED = frozenset(("private_key", "api_key", "token"))
+
+
+def _credentials_first(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` with a ``secret`` that holds a credential of a known shape and more cut
+    before it (``token: eyJ...&expires_in=3600``, ``口令是 x the key sk-...``): the
+    credential is reported as what it is, and what came before it is still a secret."""
+    shaped = [s for s in spans if s[2] in _SHAPED]
+    if not shaped or len(shaped) == len(spans):
+        return spans
+    out: list[Span] = []
+    for s in spans:
+        inner = [a for a, b, _, _ in shaped if s[0] <= a and b <= s[1] and b - a < s[1] - s[0]]
+        if s[2] != "secret" or not inner:
+            out.append(s)
+            continue
+        head = text[s[0] : min(inner)].rstrip(" \t,;:")
+        if head.strip():  # the words before the credential: still the secret
+            out.append((s[0], s[0] + len(head), s[2], s[3]))
+    return out
+
+
 class SensitivityFilter:
     """Scans text with the built-in detectors (plus any given) and applies a policy.
 
@@ -350,6 +375,7 @@ class SensitivityFilter:
                 for a, b, kind, name in detect(to_halfwidth(plain))
                 if b > a
             ]
+        spans = _credentials_first(half, spans)
         rank = {k: i for i, k in enumerate(KINDS)}
         spans.sort(key=lambda s: (-(s[1] - s[0]), rank.get(s[2], len(rank)), s[0]))
         if "[" in half or self.policy.placeholder[0] != "[":

@@ -124,6 +124,116 @@ def test_widening_keeps_hard_negatives_clean(text: str) -> None:
     assert FILTER.scan(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "kind", "value"),
+    [
+        ("my password, just so you know, is Kiwi!2024", "secret", "Kiwi!2024"),
+        ("Password — yes, I'll change it — plumtree51", "secret", "plumtree51"),
+        ("The password I use for everything is Tigger1990", "secret", "Tigger1990"),
+        ("password reset done, new one: Lemon-Sky-84", "secret", "Lemon-Sky-84"),
+        ("the hotel wifi pass is lobby5521", "secret", "lobby5521"),
+        ("the gate code is 4520", "secret", "4520"),
+        ("the locker at the gym — code 7316, don't lose it", "secret", "7316"),
+        ("the code to the lockbox is 3321", "secret", "3321"),
+        ("bike lock combo is 12-07-33", "secret", "12-07-33"),
+        ("login for the NAS is admin / Nq7$vL2w", "secret", "Nq7$vL2w"),
+        ("docker login -u deployer -p Reg!stry99 registry.example.org", "secret", "Reg!stry99"),
+        ("psql --password=pgSecret8 -h db", "secret", "pgSecret8"),
+        ("  - name: DB_PASSWORD\n    value: k8s-db-pw-11", "secret", "k8s-db-pw-11"),
+        ("Use 552918 as your verification code", "secret", "552918"),
+        ("G-482913 is your Google verification code", "secret", "G-482913"),
+        ("WORKER_PASS=queue-pass-9921", "secret", "queue-pass-9921"),
+        ("Password\nSn0wfall-77", "secret", "Sn0wfall-77"),
+        ("requirepass Zq8vR2mT", "secret", "Zq8vR2mT"),
+        ("seed phrase: " + " ".join(["ocean"] * 6 + ["river"] * 6), "secret", "ocean"),
+        ("网盘提取码：q7w2", "secret", "q7w2"),
+        ("密 码：Mm_123456", "secret", "Mm_123456"),
+        ("暗号是天王盖地虎", "secret", "天王盖地虎"),
+        ("他的银行卡密码好像是 661233", "secret", "661233"),
+        ("数据库密码在这：Db_Pwd_2026", "secret", "Db_Pwd_2026"),
+        ("激活码：XKQ7-99PL-3MZ2", "secret", "XKQ7-99PL-3MZ2"),
+        ("口令：芝麻开门（说笑的，其实是 zmkm2026）", "secret", "zmkm2026"),
+        ("https://x.example/cb?access_token=abc123XYZ&expires_in=3600", "secret", "abc123XYZ"),
+        ("cvv: 4417 and the expiry 09/29", "secret", "4417"),
+        ("密码发你了：Fa2026ni", "secret", "Fa2026ni"),
+        ("密码：我爱你1314", "secret", "我爱你1314"),
+        ("verification code 482 913", "secret", "482 913"),
+        ("Maple-Leaf-31 is my work password", "secret", "Maple-Leaf-31"),
+        ("the safe combination is 36-24-12", "secret", "36-24-12"),
+        ("SSN 219 09 9999 on the form", "ssn", "219 09 9999"),
+        ("手机：1 3 9 1 0 2 7 4 4 5 8", "phone", "1 3 9 1 0 2 7 4 4 5 8"),
+    ],
+)
+def test_labels_with_asides_locks_pairs_and_config_forms_are_found(
+    text: str, kind: str, value: str
+) -> None:
+    found = [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+    assert any(k == kind and value in v for k, v in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the part number is 212-555-0147-B",
+        "预算 13912345678 日元",
+        "type an address like you@example.org in the box",
+        "IMEI 352099001761481 on the box",
+        "口令 2026 年起停用",
+        "上次修改密码是 2026-10-02",
+        "no password to share",
+        "mysql -u root -p mydb",
+        "error code 7316 on the printer",
+        "a combination of factors",
+        "the key is to stay calm",
+        "primary key: user_id2024",
+        "account/profile settings",
+        "密码是多少？",
+        "CVV on the back, I'll text it",
+        "password123 is the most common password",
+        "1234 is the default PIN for many devices",
+        'key = f"lgm_{key_id}_{secrets.token_urlsafe(32)}"',
+        "use --password PASS, never a real one",
+        "取件码会短信通知",
+        "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hyBP9QsJkE1i5IZ",
+    ],
+)
+def test_new_label_forms_keep_look_alikes_clean(text: str) -> None:
+    assert FILTER.scan(text) == [], FILTER.scan(text)
+
+
+def test_a_credential_inside_a_labelled_value_is_reported_as_itself() -> None:
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXZhbHVl"
+    text = f"token: {jwt}&expires_in=3600"
+    assert [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)] == [("token", jwt)]
+    # what the label's value held before the credential stays a secret
+    text = "口令是 Zq8tiger the key sk-Zx81Ka02Lm93Qp"
+    found = [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+    assert found == [("secret", "Zq8tiger the key"), ("api_key", "sk-Zx81Ka02Lm93Qp")]
+    assert "Zq8tiger" not in FILTER.redact(text)
+
+
+@pytest.mark.parametrize(
+    ("args", "refused"),
+    [
+        (["--heldout", "h.jsonl", "--half", "held", "--errors"], True),
+        (["--heldout", "h.jsonl", "--errors"], True),
+        (["--heldout", "h.jsonl", "--half", "tune", "--errors", "all"], True),
+        (["--half", "tune"], True),
+        (["--heldout", "h.jsonl", "--half", "tune", "--errors"], False),
+        (["--heldout", "h.jsonl", "--half", "held"], False),
+    ],
+)
+def test_the_benchmark_never_lists_a_held_halfs_lines(args: list[str], refused: bool) -> None:
+    bench = _bench()
+    get = {a.lstrip("-"): b for a, b in zip(args, [*args[1:], "tune"], strict=True)}
+    heldout = Path(get["heldout"]) if "heldout" in get else None
+    errors = get.get("errors") if "--errors" in args else None
+    if errors is not None and errors.startswith("-"):
+        errors = "tune"
+    reason = bench.heldout_refusal(heldout, get.get("half"), errors)
+    assert (reason is not None) == refused
+
+
 def test_corpus_halves_follow_a_fixed_rule() -> None:
     bench = _bench()
     rows = bench.load()
