@@ -250,6 +250,7 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         s = s[polite.end() :]
     if EN_HYPOTHETICAL.search(s) or EN_REPORTED.search(s):
         return None
+    lets = False  # a first-person plural proposal ("let's…")
     lead = _EN_LEAD.match(s)
     if lead:
         scoped = scoped or bool(_EN_SCOPE.search(lead.group(0)))
@@ -299,6 +300,7 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     else:
         scoped = scoped or bool(re.match(r"(?:please\s+)?(?:always|only)\b", s, re.I))
         body = _EN_SOFT.sub("", s)
+        lets = bool(re.search(r"\blet(?:'s|’s|\s+us)\b", s[: len(s) - len(body)], re.I))
     body = body.strip(" ,")
     if not body or _EN_ADVICE.match(body) or _EN_ADVICE.match(s):
         return None
@@ -321,6 +323,8 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         return None
     scoped = scoped or bool(_EN_SCOPE.search(body))
     manner = bool(_EN_MANNER.search(body) or re.search(rf"\b{_EN_ADJ}\b", body, re.I))
+    if lets and (not manner or _EN_JOINT.search(body)):
+        return None  # "Let's keep working together to…", "let's talk again soon": our plan
     if (
         modal
         and not re.search(r"\b(?:you|I)\b", modal.group(0), re.I)
@@ -354,6 +358,14 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         return None
     return tidy_value(body, "en"), polarity
 
+
+#: What marks a "let's…" clause as something the speakers will do together, not a way to
+#: reply: "together", "we", "us", "soon", "our" before anything but the replies.
+_EN_JOINT = re.compile(
+    r"\b(?:together|each other|one another|we|us|soon|someday|sometime|one day)\b|"
+    r"\bour\s+(?!(?:answers?|replies|responses?|chats?|conversations?|messages?)\b)",
+    re.I,
+)
 
 _EN_PROHIBITED_ACTS = re.compile(
     r"(?:use|add|include|give|show|put|start|end|call|address|mention|recommend|suggest|apologi|"

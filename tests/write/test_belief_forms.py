@@ -270,6 +270,35 @@ def test_manner_for_once_or_of_others_is_no_instruction(text: str) -> None:
     assert [k for k, _, _ in slots_of(text)] == []  # "回一下这条" names no city
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yep, let's keep making great memories with our loved ones and cherishing the time.",
+        "Let's keep working together to make our town something to be proud of!",
+        "Let's keep working to make a difference.",
+        "Let's talk again soon!",
+        "Let us always look out for each other.",
+    ],
+)
+def test_a_plan_of_ours_is_no_instruction(text: str) -> None:
+    # "let's…" proposes what the speakers do together; it instructs the replies only when
+    # it names them ("Let's keep answers short.")
+    assert "instruction" not in kinds(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Let's keep answers short.", "short"),
+        ("Let's stick to English from now on.", "English"),
+        ("Let's keep our replies brief.", "brief"),
+    ],
+)
+def test_a_lets_about_the_replies_is_an_instruction(text: str, word: str) -> None:
+    found = [a.value for a in extract_atoms(text) if a.kind == "instruction"]
+    assert any(word in v for v in found), found
+
+
 def test_a_lasting_dislike_is_no_ended_liking() -> None:
     found = [(a.value, a.polarity) for a in extract_atoms("I don't eat meat anymore.")]
     assert ("meat", -1) in found or any("meat" in v and p == -1 for v, p in found), found
