@@ -23,7 +23,7 @@ pytestmark = pytest.mark.timeout(120)
 
 #: acme's items, as acme names them: an owned namespace, a deeper one, an unowned one.
 ACME_ITEMS = [
-    (["memories", "alice"], "k1", {"text": "alice's locker code is 4471"}),
+    (["memories", "alice"], "k1", {"text": "alice's locker is number 4471"}),
     (["memories", "alice", "notes"], "k2", {"text": "alice parks on level 3"}),
     (["shared"], "k3", {"text": "the office wifi is guest-4471"}),
 ]
@@ -71,7 +71,7 @@ def test_a_namespace_maps_to_the_tenants_user_or_the_tenants_root(svc: dict[str,
     assert r.status_code == 200
     got = r.json()
     assert got["namespace"] == ["memories", "alice"] and got["user_id"] == "alice"
-    assert got["data"]["value"] == {"text": "alice's locker code is 4471"}
+    assert got["data"]["value"] == {"text": "alice's locker is number 4471"}
     listed = _as(svc, svc["t"].acme, "GET", "/v1/items").json()
     assert sorted((i["namespace"], i["key"]) for i in listed) == sorted(
         (ns, k) for ns, k, _ in ACME_ITEMS
@@ -203,7 +203,7 @@ def test_a_store_over_the_service_sees_its_tenants_items_only(svc: dict[str, Any
         mine, theirs = MemoryStore(acme), MemoryStore(globex)
         assert mine.get(("memories", "alice"), "k1").value["text"].endswith("4471")  # type: ignore[union-attr]
         assert all(
-            "4471" not in str(i.value) for i in theirs.search(("memories",), query="locker code")
+            "4471" not in str(i.value) for i in theirs.search(("memories",), query="locker number")
         )
         assert all(ns[0] != "acme:shared" for ns in theirs.list_namespaces())
         assert ("shared",) in mine.list_namespaces()
