@@ -37,7 +37,7 @@ class Seeded:
     other_user: str = "bob"  # globex's
     session: str = "trip"
     deletable: str = "m-delete-me"
-    deletable_text: str = "My locker code is quokka-4471."
+    deletable_text: str = "My locker is the one marked quokka-4471."
     hostile_message: str = "m-hostile"
 
 

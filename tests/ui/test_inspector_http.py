@@ -258,7 +258,7 @@ def test_delete_and_feedback_with_confirmation_land_in_the_audit(svc: dict[str, 
     assert _get(svc, f"/ui/users/alice/messages/{s.deletable}", key).status_code == 404
     assert "quokka" not in _get(svc, "/ui/users/alice/search?q=locker", key).text
     assert "quokka" not in _get(svc, "/ui/users/alice/search?q=locker&hybrid=1", key).text
-    assert all(s.deletable not in h.source_ids for h in mm.search("acme:alice", "locker code"))
+    assert all(s.deletable not in h.source_ids for h in mm.search("acme:alice", "locker"))
     # a preference: confirm it
     pref = next(p for p in mm.profile.preferences("acme:alice") if "tea" in str(p.value))
     before = pref.confidence
