@@ -171,49 +171,42 @@ def changes_of(said: str) -> list[Slot]:
     """
     if not said or not CHANGE_CUE.search(said) or _REQUEST.search(said):
         return []
-    out: list[Slot] = []
-    if is_cjk_text(said):
-        for rx in _ZH:
-            for m in rx.finditer(said):
-                value = re.sub(r"^(?:了|在|去|成|是)", "", m["v"])
-                if len(value) < 1 or _ZH_NOT_VALUE.match(value) or re.search(r"[不没别]", value):
-                    continue  # "现在早不玩了": an ending, not a new value
-                hint = (m.groupdict().get("k") or "").strip()
-                if rx is _ZH[-1] and not hint and not re.match(_ZH_COUNT, value):
-                    continue  # "现在…" with no verb: only a count ("现在八个人了")
-                key = _ZH_SLOT_VERB.get(hint, hint) if hint else CHANGE_KEY
-                if (
-                    len(key) == 1
-                    or re.fullmatch(r"[我你他她它们的也又都]+", key)
-                    or _ZH_TIME.search(key)
-                ):
-                    key = CHANGE_KEY
-                out.append((key, value, m.start("v")))
-                break
-            if out:
-                break
-        return out
-    for rx in _EN:
+    zh = is_cjk_text(said)
+    read = _zh_change if zh else _en_change
+    for rx in _ZH if zh else _EN:  # the first pattern, and its first match, that reads
         for m in rx.finditer(said):
-            value = _clean_en(m["v"])
-            if not value or _NOT_VALUE.match(value):
-                continue
-            hint = (m.groupdict().get("k") or "").strip().lower()
-            if rx is _EN[-1] and not re.search(
-                r"\d|day\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|"
-                r"sep|oct|nov|dec)",
-                value,
-                re.I,
-            ):
-                continue  # "it's X now": only a date or a number
-            key = _VERB_KEYS.get(hint, hint)
-            if key in ("", "at", "in", "on", "a", "an", "have"):
-                key = CHANGE_KEY
-            out.append((key, value, m.start("v")))
-            break
-        if out:
-            break
-    return out
+            found = read(rx, m)
+            if found is not None:
+                return [found]
+    return []
+
+
+def _zh_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
+    value = re.sub(r"^(?:了|在|去|成|是)", "", m["v"])
+    if len(value) < 1 or _ZH_NOT_VALUE.match(value) or re.search(r"[不没别]", value):
+        return None  # "现在早不玩了": an ending, not a new value
+    hint = (m.groupdict().get("k") or "").strip()
+    if rx is _ZH[-1] and not hint and not re.match(_ZH_COUNT, value):
+        return None  # "现在…" with no verb: only a count ("现在八个人了")
+    key = _ZH_SLOT_VERB.get(hint, hint) if hint else CHANGE_KEY
+    if len(key) == 1 or re.fullmatch(r"[我你他她它们的也又都]+", key) or _ZH_TIME.search(key):
+        key = CHANGE_KEY
+    return key, value, m.start("v")
+
+
+def _en_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
+    value = _clean_en(m["v"])
+    if not value or _NOT_VALUE.match(value):
+        return None
+    hint = (m.groupdict().get("k") or "").strip().lower()
+    if rx is _EN[-1] and not re.search(
+        r"\d|day\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", value, re.I
+    ):
+        return None  # "it's X now": only a date or a number
+    key = _VERB_KEYS.get(hint, hint)
+    if key in ("", "at", "in", "on", "a", "an", "have"):
+        key = CHANGE_KEY
+    return key, value, m.start("v")
 
 
 def names_change(quote: str, old: str) -> bool:

@@ -78,13 +78,7 @@ class Promotion(NamedTuple):
     last_access: float
 
     def dump(self) -> dict[str, Any]:
-        return {
-            "at": self.at,
-            "visits": self.visits,
-            "interactions": self.interactions,
-            "pages": self.pages,
-            "last_access": self.last_access,
-        }
+        return self._asdict()
 
     @classmethod
     def load(cls, d: dict[str, Any]) -> Promotion:
