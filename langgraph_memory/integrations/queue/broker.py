@@ -56,10 +56,19 @@ GROUP = "workers"
 
 log = logging.getLogger("langgraph_memory.queue")
 
-# Lua: a helper that adds to a backlog field and drops it at zero (the hash stays small).
+# Lua helpers: add to a backlog field and drop it at zero (the hash stays small); whether
+# n more writes would pass the bound; queue one write (its user's count with it; the
+# callers count the total and the tenant, once for a batch of one tenant).
 _COUNT = """
 local function count(key, field, by)
   if redis.call('HINCRBY', key, field, by) <= 0 then redis.call('HDEL', key, field) end
+end
+local function full(backlog, n, most)
+  return tonumber(redis.call('HGET', backlog, '*') or '0') + n > tonumber(most)
+end
+local function enqueue(stream, backlog, tenant, user, body)
+  count(backlog, 'u:' .. user, 1)
+  return redis.call('XADD', stream, '*', 'tenant', tenant, 'user', user, 'm', body)
 end
 """
 # KEYS: stream, backlog. ARGV: max_backlog, tenant, n, then n pairs (user, body).
@@ -67,13 +76,10 @@ _PUBLISH = (
     _COUNT
     + """
 local n = tonumber(ARGV[3])
-local total = tonumber(redis.call('HGET', KEYS[2], '*') or '0')
-if total + n > tonumber(ARGV[1]) then return -1 end
+if full(KEYS[2], n, ARGV[1]) then return -1 end
 local ids = {}
 for i = 0, n - 1 do
-  local user, body = ARGV[4 + 2 * i], ARGV[5 + 2 * i]
-  ids[#ids + 1] = redis.call('XADD', KEYS[1], '*', 'tenant', ARGV[2], 'user', user, 'm', body)
-  count(KEYS[2], 'u:' .. user, 1)
+  ids[#ids + 1] = enqueue(KEYS[1], KEYS[2], ARGV[2], ARGV[4 + 2 * i], ARGV[5 + 2 * i])
 end
 count(KEYS[2], '*', n)
 count(KEYS[2], 't:' .. ARGV[2], n)
@@ -105,16 +111,14 @@ _REVIVE = (
     _COUNT
     + """
 local n = tonumber(ARGV[2])
-local total = tonumber(redis.call('HGET', KEYS[2], '*') or '0')
-if total + n > tonumber(ARGV[1]) then return -1 end
+if full(KEYS[2], n, ARGV[1]) then return -1 end
 local done = 0
 for i = 0, n - 1 do
-  local id, tenant, user, body = ARGV[3 + 4 * i], ARGV[4 + 4 * i], ARGV[5 + 4 * i], ARGV[6 + 4 * i]
-  if redis.call('XDEL', KEYS[3], id) == 1 then
-    redis.call('XADD', KEYS[1], '*', 'tenant', tenant, 'user', user, 'm', body)
+  local tenant = ARGV[4 + 4 * i]
+  if redis.call('XDEL', KEYS[3], ARGV[3 + 4 * i]) == 1 then
+    enqueue(KEYS[1], KEYS[2], tenant, ARGV[5 + 4 * i], ARGV[6 + 4 * i])
     count(KEYS[2], '*', 1)
     count(KEYS[2], 't:' .. tenant, 1)
-    count(KEYS[2], 'u:' .. user, 1)
     done = done + 1
   end
 end
