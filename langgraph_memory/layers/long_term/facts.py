@@ -386,9 +386,15 @@ def _resolved(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> F
         pick = next((f for f in slots if _shape(f.object) == shape), None)
     if pick is None or normalize_term(pick.object) == normalize_term(new.object):
         return new
-    fid = stable_id("fact", new.user_id, new.key()[0], pick.key()[1], normalize_term(new.object),
+    return _in_slot(new, pick)
+
+
+def _in_slot(new: Fact, slot: Fact) -> Fact:
+    """``new`` said of ``slot``'s relation, with the id the same assertion gets there."""
+    rkey = slot.key()[1]
+    fid = stable_id("fact", new.user_id, new.key()[0], rkey, normalize_term(new.object),
                     new.valid_from.isoformat())  # fmt: skip
-    return replace(new, id=fid, relation=pick.relation, relation_key=pick.key()[1])
+    return replace(new, id=fid, relation=slot.relation, relation_key=rkey)
 
 
 def _ended_by(
@@ -407,11 +413,6 @@ def _ended_by(
             new.earlier = new.earlier or f.object
             out.append(f)
     return out
-
-
-def skey_of(fact: Fact) -> str:
-    """A fact's subject in canonical form."""
-    return fact.key()[0]
 
 
 #: Slots a tentative name can change, and those a tentative place can.
@@ -553,9 +554,7 @@ class Facts(RecordsStore):
                 slot = _tentative_slot(new, facts, self.functional_relations)
                 if slot is None:
                     return new  # not stored: it changes nothing the user said
-                new = replace(new, relation=slot.relation, relation_key=slot.key()[1])
-                new.id = stable_id("fact", user_id, skey_of(new), new.relation_key,
-                                   normalize_term(new.object), start.isoformat())  # fmt: skip
+                new = _in_slot(new, slot)
             key = new.key()
             timeline = [f for f in facts if f.key() == key]
             functional = is_functional(new.key()[1], self.functional_relations)
