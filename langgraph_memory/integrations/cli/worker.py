@@ -101,6 +101,14 @@ def add_parsers(
     )
     p.add_argument("--batch", type=int, default=64, help="most writes taken at once (64)")
     p.add_argument("--name", default=None, help="this worker's name (default host-pid)")
+    p.add_argument(
+        "--nice",
+        type=int,
+        default=10,
+        metavar="N",
+        help="CPU priority given up (os.nice; default 10, 0 keeps the shell's): on a "
+        "machine shared with API processes, callers wait for those, never for the worker",
+    )
     p.set_defaults(func=cmd_worker)
 
 
@@ -149,10 +157,15 @@ def cmd_worker(args: argparse.Namespace, out: Console, err: Console) -> int:
     from langgraph_memory.integrations.queue import QueueWorker
     from langgraph_memory.manager import DEFAULT_PATH, MemoryManager
 
+    if args.nice < 0:
+        err.print(f"--nice must be 0 or more, got {args.nice}")
+        return 2
     queue = open_queue(args)
     if queue is None:
         err.print("worker needs --broker URL (or $LANGGRAPH_MEMORY_BROKER_URL)")
         return 2
+    if args.nice and hasattr(os, "nice"):  # POSIX: the API processes' requests go first
+        os.nice(args.nice)
     postgres = postgres_url(args)
     kw = manager_kw(hashing=args.hashing, redis=redis_url(args))
     if postgres:

@@ -50,7 +50,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from langgraph_memory.integrations.queue.publisher import WritePublisher
-from langgraph_memory.integrations.server.keys import POSTGRES_ENV, KeyFile, KeyInfo, KeyStore
+from langgraph_memory.integrations.server.keys import POSTGRES_ENV, KeyInfo, KeyStore
 from langgraph_memory.integrations.server.models import Problem
 from langgraph_memory.integrations.server.problems import ProblemError
 from langgraph_memory.integrations.server.tenancy import KnownUsers, store_user_id
@@ -233,9 +233,8 @@ async def key_of(
             401, "an API key is needed: send Authorization: Bearer KEY", slug="unauthorized"
         )
     keys = _service(request).keys
-    if isinstance(keys, KeyFile):  # in memory (the file is read again when it changes)
-        info = keys.check(credentials.credentials)
-    else:  # a query to the database
+    known, info = keys.check_cached(credentials.credentials)  # no I/O: in the event loop
+    if not known:  # a query to the database, in a thread
         info = await run_in_threadpool(keys.check, credentials.credentials)
     if info is None:
         raise ProblemError(401, "the API key is not valid", slug="unauthorized")

@@ -171,6 +171,11 @@ class KeyStore(Protocol):
     def check(self, key: str) -> KeyInfo | None:
         """The entry of a valid, unrevoked key; ``None`` for anything else."""
 
+    def check_cached(self, key: str) -> tuple[bool, KeyInfo | None]:
+        """``(True, what check would answer)`` when that needs no I/O that may wait (a
+        query to a database); ``(False, None)`` otherwise (then ``check`` it, in a thread)."""
+        ...
+
     def tenant_of(self, key: str) -> str | None:
         """The tenant of a valid, unrevoked key; ``None`` for anything else."""
 
@@ -248,6 +253,11 @@ class KeyFile:
         with self._lock:
             info = self._load().get(kid)
         return info if key_matches(key, info) else None
+
+    def check_cached(self, key: str) -> tuple[bool, KeyInfo | None]:
+        """Always ``(True, check(key))``: the file is in memory (a ``stat`` tells whether
+        it changed)."""
+        return True, self.check(key)
 
     def tenant_of(self, key: str) -> str | None:
         """The tenant of a valid, unrevoked key; ``None`` for anything else."""

@@ -6,9 +6,12 @@ on first use, ``CREATE TABLE IF NOT EXISTS``), beside the store's own tables: no
 file to copy to each machine. The rows are what a keys file holds (the key id, the
 tenant, the SHA-256 of the key, the agents, admin, when made and revoked), never a key.
 
-Every check reads the key's row (one primary-key lookup), so a key revoked by any
-process, or by ``keys revoke --postgres URL``, is refused by every process at its next
-request. The table belongs to the service, not to the memory: the library's store never
+A check reads the key's row (one primary-key lookup) and keeps it for ``cache_s``
+seconds (1 by default), so most requests ask the database nothing: a key revoked by
+another process, or by ``keys revoke --postgres URL``, is refused by every process within
+``cache_s`` seconds (by the revoking process at once). Rows are kept, never keys: each use
+compares the key's SHA-256 with the row's again, and an unknown key id is never kept. The
+table belongs to the service, not to the memory: the library's store never
 reads it, and ``delete_user`` and the store's migrations leave it alone.
 
 Example:
@@ -23,6 +26,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import secrets
+import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,13 +71,26 @@ class KeyTable:
         url: The database's libpq URL (the store's ``--postgres`` URL).
         max_size: Most connections it opens (each check holds one for one query).
         timeout: Seconds to wait for a connection.
+        cache_s: Seconds a key's row read from the table answers checks before it is
+            read again (``0``: every check reads it): the longest a revocation made
+            elsewhere takes to reach this process.
 
     Raises:
         ImportError: Without psycopg (``pip install 'langgraph-memory[postgres]'``).
         ConnectionError: When the database cannot be reached (the password is never shown).
     """
 
-    def __init__(self, url: str, *, max_size: int = 4, timeout: float = 10.0) -> None:
+    #: Most rows kept (the oldest go first).
+    MAX_CACHED = 10_000
+
+    def __init__(
+        self, url: str, *, max_size: int = 4, timeout: float = 10.0, cache_s: float = 1.0
+    ) -> None:
+        if not cache_s >= 0:
+            raise ValueError(f"cache_s must be a number of seconds >= 0, got {cache_s!r}")
+        self.cache_s = float(cache_s)
+        self._cache: dict[str, tuple[float, KeyInfo]] = {}  # key id -> (read at, row)
+        self._cache_lock = threading.Lock()
         try:
             import psycopg
             from psycopg_pool import ConnectionPool
@@ -114,14 +132,34 @@ class KeyTable:
 
     # -- reading --------------------------------------------------------------------------
     def check(self, key: str) -> KeyInfo | None:
-        """The entry of a valid, unrevoked key; ``None`` for anything else (read from
-        the table every time, so a revocation anywhere counts at once)."""
+        """The entry of a valid, unrevoked key; ``None`` for anything else (the key's row
+        as read within the last ``cache_s`` seconds, else read from the table)."""
+        known, info = self.check_cached(key)
+        if known:
+            return info
         kid = parse_key(key)
-        if kid is None:
+        if kid is None:  # pragma: no cover - check_cached answers those
             return None
         rows = self._rows(f"SELECT {_COLUMNS} FROM {TABLE} WHERE key_id = %s", (kid,))
-        info = _info(rows[0]) if rows else None
-        return info if key_matches(key, info) else None
+        row = _info(rows[0]) if rows else None
+        if row is not None and self.cache_s > 0:
+            with self._cache_lock:
+                if len(self._cache) >= self.MAX_CACHED:
+                    del self._cache[next(iter(self._cache))]
+                self._cache[kid] = (time.monotonic(), row)
+        return row if key_matches(key, row) else None
+
+    def check_cached(self, key: str) -> tuple[bool, KeyInfo | None]:
+        """``(True, entry or None)`` when the answer needs no query (a malformed key, or
+        the key's row read within ``cache_s`` seconds); ``(False, None)`` otherwise."""
+        kid = parse_key(key)
+        if kid is None:
+            return True, None
+        with self._cache_lock:
+            hit = self._cache.get(kid)
+        if hit is None or time.monotonic() - hit[0] >= self.cache_s:
+            return False, None
+        return True, hit[1] if key_matches(key, hit[1]) else None
 
     def tenant_of(self, key: str) -> str | None:
         """The tenant of a valid, unrevoked key; ``None`` for anything else."""
@@ -168,6 +206,8 @@ class KeyTable:
             "RETURNING key_id",
             (now_iso(), kid),
         )
+        with self._cache_lock:
+            self._cache.pop(kid, None)
         return bool(rows)
 
     def close(self) -> None:
