@@ -122,9 +122,10 @@ def take_excerpting(
     of ``layers`` that does not fit whole, when the room left holds at least
     :data:`TAIL_KEEP` of it (and :data:`TAIL_MIN_TOKENS`), goes in as its excerpt for
     the query's ``terms`` filling that room (``fill``), before any smaller candidate
-    ranked below it. Greedy packing would pass it over for those; then the few tokens
-    the essentials take at the top of every context (the profile line, an anchor) cost
-    the best message left instead of the end of the list.
+    ranked below it, provided the excerpt keeps :data:`TAIL_KEEP` of it or a word of
+    the query (an opening line alone says little). Greedy packing would pass it over
+    for those; then the few tokens the essentials take at the top of every context (the
+    profile line, an anchor) cost the best message left instead of the end of the list.
 
     Returns:
         The items taken by this call (an excerpt in place of its candidate).
@@ -155,6 +156,8 @@ def take_excerpting(
         reason = it.reason + "; its excerpt for the room left"
         for _ in range(8):  # a date line may open its group: shrink until it fits
             text = excerpt(it.text, terms, room, fill=True)
+            if item_tokens(text) < TAIL_KEEP * it.tokens and not terms & set(tokenize(text)):
+                break  # mostly cut away, the query's words too: the room goes on
             short = replace(
                 it, text=text, tokens=item_tokens(text), score_parts=parts, reason=reason
             )

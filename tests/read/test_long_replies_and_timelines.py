@@ -90,6 +90,24 @@ def test_the_best_message_that_no_longer_fits_goes_in_as_its_excerpt() -> None:
             assert not cut  # mostly cut away: passed over, the smaller one may go
             passed += 1
     assert excerpted >= 5 and passed >= 5, (excerpted, passed)
+    # only its opening would fit, and that shares no word with the query: passed over
+    opening = _item(
+        "message",
+        "Ben: Great! By the way, how is the orange cat you adopted from the shelter doing?",
+        3.0,
+        "m3",
+    )
+    exercised = 0
+    for budget in range(30, 60):
+        p = Packer(budget)
+        p.add(top)
+        room = budget - p.tokens - 2
+        taken = take_excerpting(p, [opening, small], terms, {"message"})
+        assert all(it.source_ids != ["m3"] for it in taken) or opening in taken
+        if TAIL_KEEP * opening.tokens <= room < opening.tokens - 2:
+            exercised += 1
+            assert taken == [small]
+    assert exercised >= 3
     fact = _item("fact", best.text, 3.0, "f1")
     p = Packer(60)
     p.add(top)
