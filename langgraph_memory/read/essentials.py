@@ -5,9 +5,10 @@ in context are packed before anything retrieved. Each kind first takes whole lin
 within its own share of the budget (``instruction_share``, ``profile_share``); a kind
 whose share holds no whole line (a small budget) gets its closest line shortened to
 :data:`MIN_LINE_TOKENS` (:func:`shorten`: its label, then the sentences closest to the
-query), so every context from about 100 tokens on carries them. At a small budget a
-profile none of whose entries is related to the query rides along as one pointer line
-(:func:`brief_unrelated`), leaving the room to what the query needs. With
+query), so every context from about 100 tokens on carries them. Below a large budget a
+profile none of whose entries is related to the query rides along as one line (a
+pointer line at a small budget: :func:`brief_unrelated`), leaving the room to what the
+query needs. With
 ``essential_tokens`` the other lines left out are shortened too and packed within that
 many tokens (at most half the budget, at least what the shares give), the room shared
 among the lines still waiting (an anchor's part twice a profile entry's), best first,
@@ -49,6 +50,7 @@ __all__ = [
     "MIN_LINE_TOKENS",
     "POINTER_TOKENS",
     "RELATED",
+    "WHOLE_LINES",
 ]
 
 #: The shortest a shortened line is made (its label and a few words).
@@ -56,6 +58,10 @@ MIN_LINE_TOKENS = 20
 #: The line a kind none of whose lines is related to the query shrinks to at a small
 #: budget (:func:`brief_unrelated`): its label and its first words.
 POINTER_TOKENS = 10
+#: A kind whose share holds this many of the shortest lines rides along in whole lines
+#: even when the query is not about it; below, an unrelated kind is one line
+#: (:func:`brief_unrelated`).
+WHOLE_LINES = 4
 #: The relevance (calibrated, in [0, 1]: see :mod:`~langgraph_memory.read.relevance`)
 #: from which a line is related to the query: the calibration's midpoint.
 RELATED = 0.5
@@ -89,14 +95,16 @@ def brief_unrelated(
     items: Sequence[ContextItem], budget: int, share: float, terms: Set[str]
 ) -> list[ContextItem]:
     """What of a kind rides along at ``budget``: ``items`` (best first) themselves,
-    unless the budget is small (``share`` of it holds fewer than two of the shortest
-    lines, :data:`MIN_LINE_TOKENS`), the closest line does not fit the share whole
-    (it would be shortened to :data:`MIN_LINE_TOKENS`), and none of them is related to
-    the query (``relevance`` below :data:`RELATED`): then only the best, as one pointer
-    line of :data:`POINTER_TOKENS` (its label and first words). The kind still rides
-    along, and the room a shortened line the query does not need would take goes to
-    what it does need (on LoCoMo at 256 tokens the profile line cost 0.009 of the
-    evidence recall).
+    unless none of them is related to the query (``relevance`` below :data:`RELATED`)
+    and the budget is not large (``share`` of it holds fewer than :data:`WHOLE_LINES`
+    of the shortest lines, :data:`MIN_LINE_TOKENS`). Then only the best goes: at a
+    middling budget (the share holds two shortest lines or more) as one line of at most
+    :data:`MIN_LINE_TOKENS` (shortened when longer); at a small one, when it does not
+    fit the share whole, as one pointer line of :data:`POINTER_TOKENS` (its label and
+    first words). The kind still rides along, and the room lines the query does not
+    need would take goes to what it does need (on LoCoMo the profile's whole line cost
+    0.009 of the evidence recall at 256 tokens, and its 30-40 token line about 0.006 at
+    512).
 
     Example:
         >>> text = 'User preference: "I mostly cook on weekends and I love spicy food."'
@@ -105,15 +113,26 @@ def brief_unrelated(
         ['User preference: "I mostly …"']
         >>> brief_unrelated([it], 256, 0.1, set())[0] is it  # it fits the share whole
         True
+        >>> long = ContextItem("profile", text[:-2] + ', above all Sichuan dishes."', 22,
+        ...                    1.0, {}, ["m2"], "rides along")
+        >>> [x.text for x in brief_unrelated([long, it], 500, 0.1, {"spicy"})]
+        ['User preference: "I mostly cook on weekends and I love spicy food, …"']
+        >>> len(brief_unrelated([long, it], 800, 0.1, set()))  # a large budget: whole lines
+        2
         >>> it.relevance = 0.8  # related: it goes as it is
         >>> brief_unrelated([it], 150, 0.1, set())[0] is it
         True
     """
-    if not items or budget * share >= 2 * MIN_LINE_TOKENS:
-        return list(items)
-    if items[0].tokens + 2 <= budget * share:  # its closest line fits whole: it goes
+    held = budget * share
+    if not items or held >= WHOLE_LINES * MIN_LINE_TOKENS:
         return list(items)
     if any(it.relevance >= RELATED for it in items):
+        return list(items)
+    if held >= 2 * MIN_LINE_TOKENS:  # a middling budget: one short line
+        short = _shortened(items[0], terms, MIN_LINE_TOKENS)
+        reason = "; unrelated to the query: one short line at this budget"
+        return [replace(short, reason=items[0].reason + reason)]
+    if items[0].tokens + 2 <= held:  # its closest line fits whole: it goes
         return list(items)
     short = _shortened(items[0], terms, POINTER_TOKENS, floor=POINTER_TOKENS)
     reason = "; unrelated to the query: one pointer line at this budget"

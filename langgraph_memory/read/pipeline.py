@@ -10,7 +10,8 @@ priority, the session's anchors, the standing instructions read from the user's 
 query first, the task in progress (``working_share``), the current session's short-term pages
 (``session_share``), for a question about how something went a timeline of the user's own messages
 (``timeline_share``, see :mod:`~langgraph_memory.read.timeline`), then the retrieved candidates best
-first (long messages as excerpts, see :mod:`~langgraph_memory.read.excerpts`), scored relevance ×
+first (long messages as excerpts, see :mod:`~langgraph_memory.read.excerpts`; the best one that no
+longer fits whole as its excerpt for the room left), scored relevance ×
 the query route's layer weight × time match × recency × importance × length, optionally reranked and
 diversified.
 
@@ -49,6 +50,7 @@ from langgraph_memory.read.candidates import (
     task_item,
 )
 from langgraph_memory.read.essentials import brief_unrelated, essential_limit, pack_essentials
+from langgraph_memory.read.excerpts import take_excerpting
 from langgraph_memory.read.expansion import QueryExpander
 from langgraph_memory.read.external import PREFETCHED, VectorStores
 from langgraph_memory.read.followups import add_successors, pack_timeline
@@ -416,7 +418,9 @@ class ReadPipeline:
         route = r.q.route() if self.retrieval.routing else None
         rescore(cands, route, self.retrieval, self.packing)
         rerank(self.reranker, query, cands, self.retrieval.rerank_top)
-        packer.take(diversify(cands, self.retrieval), by_score=False)
+        # a candidate that no longer fits whole goes in as its excerpt when the room holds
+        # most of it (what rides along on top then costs the end of the list)
+        take_excerpting(packer, diversify(cands, self.retrieval), terms, MESSAGE_ITEM_LAYERS)
         self._note_accesses(user_id, packer.items, doc_of)
         rel = self.relevance(r).of_many(
             [it.text for it in packer.items],

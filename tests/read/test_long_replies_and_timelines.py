@@ -9,13 +9,15 @@ from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.config import RetrievalSection
+from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.core.tokens import count_tokens, tokenize
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.layers.mid_term.summaries import extractive_summary
-from langgraph_memory.read.excerpts import GAP, excerpt
+from langgraph_memory.read.excerpts import GAP, TAIL_KEEP, excerpt, take_excerpting
 from langgraph_memory.read.followups import _lexical_many
 from langgraph_memory.read.messages import MessageRetriever
+from langgraph_memory.read.packing import Packer
 from langgraph_memory.read.timeline import wants_timeline
 from langgraph_memory.storage import InMemoryBackend
 
@@ -46,6 +48,73 @@ def test_excerpt_keeps_the_opening_and_the_sentences_on_the_query() -> None:
     zh = "这是总体思路。" + "先检查队列长度，再看工作线程。" * 40 + "上传模块的重试超时设为五秒。"
     zh_cut = excerpt(zh, set(tokenize("上传模块的重试超时")), 40)
     assert zh_cut.startswith("这是总体思路。") and "重试超时设为五秒" in zh_cut
+
+
+def _item(layer: str, text: str, score: float, source: str) -> ContextItem:
+    return ContextItem(layer, text, count_tokens("- " + text), score, {}, [source], "retrieved")  # type: ignore[arg-type]
+
+
+def test_the_best_message_that_no_longer_fits_goes_in_as_its_excerpt() -> None:
+    """At the end of a nearly full context the best candidate left, when the room holds
+    most of it, goes in as its excerpt (the query's sentence first, then the rest in
+    order) before smaller ones ranked below it; one the room holds too little of, a
+    statement, or a message already in the context is passed over as before."""
+    terms = set(tokenize("when did Anna move to Lyon?"))
+    best = _item(
+        "message",
+        "Anna: Big news since we talked. We moved to Lyon in May, right after my new job "
+        "started. The flat is small but bright, and the kids love the park next door.",
+        3.0,
+        "m1",
+    )
+    small = _item("message", "Ben: Sounds great, congrats!", 1.0, "m2")
+    top = _item("profile", "User preference: " + "likes long walks by the river. " * 2, 9.0, "p")
+    excerpted = passed = 0
+    for budget in range(40, 90):
+        p = Packer(budget)
+        p.add(top)
+        room = budget - p.tokens - 2
+        taken = take_excerpting(p, [best, small], terms, {"message"})
+        assert p.tokens <= budget
+        if p.add(best) or any(it is best for it in taken):
+            continue  # (never here: it was offered first)
+        cut = [it for it in taken if it.source_ids == ["m1"]]
+        if room >= TAIL_KEEP * best.tokens:
+            [it] = cut
+            assert "moved to Lyon in May" in it.text and it.text.endswith(GAP.rstrip())
+            assert it.score_parts["excerpt_of_tokens"] == count_tokens(best.text)
+            assert "excerpt for the room left" in it.reason and it.tokens < best.tokens
+            assert taken[0] is it  # before the smaller one ranked below it
+            excerpted += 1
+        elif room < TAIL_KEEP * best.tokens - 2:
+            assert not cut  # mostly cut away: passed over, the smaller one may go
+            passed += 1
+    assert excerpted >= 5 and passed >= 5, (excerpted, passed)
+    # only its opening would fit, and that shares no word with the query: passed over
+    opening = _item(
+        "message",
+        "Ben: Great! By the way, how is the orange cat you adopted from the shelter doing?",
+        3.0,
+        "m3",
+    )
+    exercised = 0
+    for budget in range(30, 60):
+        p = Packer(budget)
+        p.add(top)
+        room = budget - p.tokens - 2
+        taken = take_excerpting(p, [opening, small], terms, {"message"})
+        assert all(it.source_ids != ["m3"] for it in taken) or opening in taken
+        if TAIL_KEEP * opening.tokens <= room < opening.tokens - 2:
+            exercised += 1
+            assert taken == [small]
+    assert exercised >= 3
+    fact = _item("fact", best.text, 3.0, "f1")
+    p = Packer(60)
+    p.add(top)
+    assert [it.text for it in take_excerpting(p, [fact, small], terms, {"message"})] == [small.text]
+    p = Packer(60, shown={"m1"})  # the reader has it already
+    p.add(top)
+    assert all(it.source_ids != ["m1"] for it in take_excerpting(p, [best], terms, {"message"}))
 
 
 def test_a_long_retrieved_reply_is_packed_as_its_excerpt() -> None:

@@ -31,14 +31,20 @@ def test_priority_anchors_then_profile_then_task_then_session_then_retrieved() -
         mm._parts.working.start_task("u", "now", "Plan the Kyoto trip")
         mm._longterm.profile.upsert_preference("u", "drink", "green tea", source="explicit")
         mm.flush()
-        ctx = mm.build_context("u", "now", "what broke in the basement?", token_budget=400)
+        # (a budget whose profile share holds whole lines the query is not about: below
+        # it, an unrelated profile is one line, see read.essentials.brief_unrelated)
+        ctx = mm.build_context("u", "now", "what broke in the basement?", token_budget=800)
         layers = [it.layer for it in ctx.items]
         # the profile: the preference set here and the one read from "I love green tea."
         assert layers[:5] == ["anchor", "profile", "profile", "task", "short_term"]
         assert "message" in layers[5:]
         assert ctx.items[0].reason == "session anchor: always rides along"
         assert ctx.items[3].text == "Task in progress: Plan the Kyoto trip"
-        assert ctx.tokens <= 400
+        assert ctx.tokens <= 800
+        middling = mm.build_context("u", "now", "what broke in the basement?", token_budget=400)
+        layers = [it.layer for it in middling.items]
+        assert layers[:4] == ["anchor", "profile", "task", "short_term"], layers
+        assert "unrelated to the query: one short line" in middling.items[1].reason
         other = mm.build_context("u", "elsewhere", "what broke?", token_budget=400)
         assert "anchor" not in [it.layer for it in other.items]  # a session anchor stays home
         assert mm.stats("u")["layers"]["anchor"] == 1

@@ -289,6 +289,25 @@ def test_at_a_small_budget_a_profile_the_query_is_not_about_is_one_pointer_line(
     assert whole and all("shortened_from_tokens" not in it.score_parts for it in whole)
 
 
+@pytest.mark.parametrize("budget", [400, 500, 700])
+def test_at_a_middling_budget_a_profile_the_query_is_not_about_is_one_short_line(
+    demo: MemoryManager, budget: int
+) -> None:
+    """Between the small budgets (a pointer line) and the large ones (whole lines within
+    the share), an unrelated question gets the profile as one line of at most
+    MIN_LINE_TOKENS; a related one gets its entry whole."""
+    for question in UNRELATED:
+        ctx = demo.build_context(USER, "cli", question, budget)
+        lines = [it for it in ctx.items if it.layer == "profile"]
+        assert len(lines) == 1, [it.layer for it in ctx.items]
+        assert count_tokens(lines[0].text) <= MIN_LINE_TOKENS + 2, lines[0].text
+        assert "unrelated to the query: one short line" in lines[0].reason
+        assert lines[0].relevance < RELATED and lines[0].source_ids and ctx.tokens <= budget
+    related = demo.build_context(USER, "cli", "Does the user prefer coffee or tea?", budget)
+    entry = next(it for it in related.items if it.layer == "profile")
+    assert entry.relevance >= RELATED and "shortened_from_tokens" not in entry.score_parts
+
+
 def test_a_line_is_shortened_to_its_label_and_the_sentences_closest_to_the_query() -> None:
     text = (
         "Standing instruction (said 2024-03-04): Yes, an important one: I'm allergic to "
