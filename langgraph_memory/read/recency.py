@@ -8,13 +8,15 @@ the write path had read the change from its words (:mod:`~langgraph_memory.extra
 knows a list of cues: "moved to", "now", "换", "改到"...).
 
 This reads the change by what the statements are about instead of how they are worded.
-Among the user's own statements in a packed context (a question is none), the one
+Among the user's own statements in a packed context (a question is none, nor a statement
+about someone else's life: "My sister plays the cello", "我妹妹喜欢…"), the one
 closest to the query by embedding is the one that answers it; a *later* statement of
 the user's that is about the same thing answers the same question anew. "About the same
 thing" is judged against the context itself: the later statement is closer to the
 answering one than the context's other messages are, by a margin (:data:`MARGIN` standard
 deviations above their mean, and at least :data:`FLOOR`), and it is not a repeat of it
-(:data:`REPEAT` or closer). The vectors are the messages' stored ones, read from the
+(:data:`REPEAT` or closer), nor adds a value to it ("I also have two cats": see
+:data:`ADDITION`). The vectors are the messages' stored ones, read from the
 embedding cache (nothing is embedded again), so a multilingual model judges Chinese as
 well as English; with the default English model, whose cosines of any two Chinese texts
 are high, the margin over the context's other messages is what still tells.
@@ -39,6 +41,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -49,6 +52,7 @@ from langgraph_memory.core.context import ContextItem, MemoryContext, item_token
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings.cache import CachedEmbeddings
+from langgraph_memory.extraction.slots import about_others
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
 from langgraph_memory.read.timeline import is_statement
 from langgraph_memory.retrieval.vectors import cosines
@@ -72,6 +76,12 @@ FLOOR = 0.15
 MARGIN = 2.0
 #: The least spread :func:`_lift` divides by.
 SPREAD = 0.05
+#: A later statement that adds a value rather than replacing one ("I also have two cats",
+#: "I can't stand coriander either", "我也养了猫", "另外我对芒果过敏"): the earlier one stands.
+ADDITION = re.compile(
+    r"\b(?:also|too|as well|either|another|in addition|besides|additionally)\b|也|另外|还有",
+    re.I,
+)
 #: A later statement this close to the answering one repeats it (no new value).
 REPEAT = 0.97
 #: The other messages needed to judge the margin (with fewer, the floor alone is too
@@ -109,7 +119,7 @@ def find_update(msgs: Sequence[Message], close: np.ndarray, near: np.ndarray) ->
         >>> find_update(m, v @ np.array([1.0, 0, 0]), v @ v.T)
         Update(newest=4, older=(0,))
     """
-    said = [i for i, m in enumerate(msgs) if is_statement(m)]
+    said = [i for i, m in enumerate(msgs) if is_statement(m) and not about_others(m.content)]
     if len(said) < 2 or len(msgs) < 2 + MIN_OTHERS:
         return None
     answer = max(said, key=lambda i: (close[i], msgs[i].seq))
@@ -119,6 +129,9 @@ def find_update(msgs: Sequence[Message], close: np.ndarray, near: np.ndarray) ->
         if i == answer or row[i] >= REPEAT or row[i] < FLOOR:
             continue
         others = [j for j in range(len(msgs)) if j not in (i, answer)]
+        later = msgs[max(i, answer, key=lambda k: (msgs[k].timestamp, msgs[k].seq))]
+        if ADDITION.search(later.content):
+            continue  # "I also have two cats": one more value, the earlier one stands
         if _lift(row[i], row[others]) + _lift(close[i], close[others]) >= MARGIN:
             same.append(i)
     if not same:
@@ -236,8 +249,16 @@ def current_first(
     update = find_update(msgs, close, near)
     if update is None:
         return None
-    old = {msgs[i].id: msgs[i] for i in update.older}
+    # the write path read both statements, as entries of their own: two things, both true
+    # ("I'm allergic to peanuts", "I can't stand coriander"), not one value replaced
+    drawn = [it.source_ids for it in items if it.layer in DRAWN_LAYERS]
     new_id = msgs[update.newest].id
+    if any(new_id in ids for ids in drawn):
+        kept = [i for i in update.older if not any(ids == [msgs[i].id] for ids in drawn)]
+        if not kept:
+            return None
+        update = Update(update.newest, tuple(kept))
+    old = {msgs[i].id: msgs[i] for i in update.older}
     marked = list(items)
     marked[at[update.newest]] = latest(items[at[update.newest]])
     for i in update.older:
