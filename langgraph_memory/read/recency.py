@@ -72,9 +72,9 @@ __all__ = [
 #: it is at least this ...
 FLOOR = 0.15
 #: ... and, summed, its similarity to the answering one and to the query stand this many
-#: standard deviations above the context's other messages' (see :func:`_lift`).
+#: standard deviations above the context's other messages' (see :func:`_lifts`).
 MARGIN = 2.0
-#: The least spread :func:`_lift` divides by.
+#: The least spread :func:`_lifts` divides by.
 SPREAD = 0.05
 #: A later statement that adds a value rather than replacing one ("I also have two cats",
 #: "I can't stand coriander either", "我也养了猫", "另外我对芒果过敏"): the earlier one stands.
@@ -101,10 +101,12 @@ class Update:
     older: tuple[int, ...]
 
 
-def find_update(msgs: Sequence[Message], close: np.ndarray, near: np.ndarray) -> Update | None:
+def find_update(
+    msgs: Sequence[Message], close: np.ndarray, near: Callable[[int], np.ndarray]
+) -> Update | None:
     """The group of statements answering the query at different times, if any (see the
-    module docs). ``close``: each message's similarity to the query; ``near``: the
-    messages' similarities to each other (a square matrix, in the same order).
+    module docs). ``close``: each message's similarity to the query; ``near(i)``: every
+    message's similarity to message ``i`` (in the same order).
 
     Example:
         >>> from datetime import datetime, timezone
@@ -116,35 +118,38 @@ def find_update(msgs: Sequence[Message], close: np.ndarray, near: np.ndarray) ->
         ...      for i, (role, text) in enumerate(said)]
         >>> v = np.array([[1, 0, 0.2], [0.3, 1, 0], [0, 0.2, 1], [0, 0.3, 1], [0.7, 0.1, 0.6]])
         >>> v = v / np.linalg.norm(v, axis=1, keepdims=True)
-        >>> find_update(m, v @ np.array([1.0, 0, 0]), v @ v.T)
+        >>> find_update(m, v @ np.array([1.0, 0, 0]), lambda i: v @ v[i])
         Update(newest=4, older=(0,))
     """
     said = [i for i, m in enumerate(msgs) if is_statement(m) and not about_others(m.content)]
     if len(said) < 2 or len(msgs) < 2 + MIN_OTHERS:
         return None
     answer = max(said, key=lambda i: (close[i], msgs[i].seq))
-    row = near[answer]
+    row = np.asarray(near(answer), dtype=np.float64)
+    lift = _lifts(row, answer) + _lifts(np.asarray(close, dtype=np.float64), answer)
+    when = {i: (msgs[i].timestamp, msgs[i].seq) for i in said}
     same = []
     for i in said:
-        if i == answer or row[i] >= REPEAT or row[i] < FLOOR:
+        if i == answer or row[i] >= REPEAT or row[i] < FLOOR or lift[i] < MARGIN:
             continue
-        others = [j for j in range(len(msgs)) if j not in (i, answer)]
-        later = msgs[max(i, answer, key=lambda k: (msgs[k].timestamp, msgs[k].seq))]
-        if ADDITION.search(later.content):
+        if ADDITION.search(msgs[max(i, answer, key=when.__getitem__)].content):
             continue  # "I also have two cats": one more value, the earlier one stands
-        if _lift(row[i], row[others]) + _lift(close[i], close[others]) >= MARGIN:
-            same.append(i)
+        same.append(i)
     if not same:
         return None
-    group = sorted([answer, *same], key=lambda i: (msgs[i].timestamp, msgs[i].seq))
+    group = sorted([answer, *same], key=when.__getitem__)
     return Update(group[-1], tuple(group[:-1]))
 
 
-def _lift(value: float, others: np.ndarray) -> float:
-    """How far ``value`` stands above ``others``, in their standard deviations (at least
-    :data:`SPREAD`: a context whose other messages are all alike does not make any
-    difference huge)."""
-    return (value - float(np.mean(others))) / max(float(np.std(others)), SPREAD)
+def _lifts(values: np.ndarray, answer: int) -> np.ndarray:
+    """How far each value stands above the others (all but itself and ``answer``'s), in
+    their standard deviations (at least :data:`SPREAD`: a context whose other messages
+    are all alike does not make any difference huge)."""
+    rest = np.delete(values, answer)
+    n = len(rest) - 1  # the others of each value
+    mean = (rest.sum() - values) / n
+    var = np.maximum((np.square(rest).sum() - np.square(values)) / n - np.square(mean), 0.0)
+    return (values - mean) / np.maximum(np.sqrt(var), SPREAD)
 
 
 def term_similarities(texts: Sequence[str], query: str) -> tuple[np.ndarray, np.ndarray]:
@@ -240,13 +245,14 @@ def current_first(
         return None
     texts = [index_text(m) for m in msgs]
     if vectors is None:
-        close, near = term_similarities(texts, query)
+        close, terms = term_similarities(texts, query)
+        update = find_update(msgs, close, terms.__getitem__)
     else:
         vecs = vectors(texts)
         if vecs is None or len(vecs) != len(msgs) or not np.isfinite(vecs).all():
             return None
-        close, near = cosines(vecs, query_vector()), _pairwise(vecs)
-    update = find_update(msgs, close, near)
+        close = cosines(vecs, query_vector())
+        update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]))
     if update is None:
         return None
     # the write path read both statements, as entries of their own: two things, both true
@@ -271,13 +277,6 @@ def current_first(
         return None
     items[:] = marked
     return update
-
-
-def _pairwise(vecs: np.ndarray) -> np.ndarray:
-    vecs = np.asarray(vecs, dtype=np.float32)
-    norms = np.linalg.norm(vecs, axis=1)
-    unit = vecs / np.where(norms == 0, 1.0, norms)[:, None]
-    return np.asarray(unit @ unit.T)
 
 
 def stored_vectors(embedder: CachedEmbeddings, texts: list[str]) -> np.ndarray | None:

@@ -129,10 +129,12 @@ def test_a_repeat_is_no_update_and_a_mark_never_goes_over_the_budget() -> None:
     ]
     v = np.array([[1, 0, 0.2], [0.3, 1, 0], [0, 0.2, 1], [0, 0.3, 1], [1, 0, 0.21]])
     v = v / np.linalg.norm(v, axis=1, keepdims=True)
-    assert find_update(msgs, v @ np.array([1.0, 0, 0]), v @ v.T) is None  # the same again
+    assert (
+        find_update(msgs, v @ np.array([1.0, 0, 0]), lambda i: v @ v[i]) is None
+    )  # the same again
     v[4] = [0.7, 0.1, 0.6]
     v[4] /= np.linalg.norm(v[4])
-    assert find_update(msgs, v @ np.array([1.0, 0, 0]), v @ v.T) is not None
+    assert find_update(msgs, v @ np.array([1.0, 0, 0]), lambda i: v @ v[i]) is not None
     items = [
         ContextItem(
             "message", f"{m.role}: {m.content}", 0, 1.0, {}, [m.id], "",
