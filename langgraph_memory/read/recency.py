@@ -183,15 +183,16 @@ def earlier(item: ContextItem, said: datetime | None = None) -> ContextItem:
     its own); a profile line or a fact goes after the latest statement (see
     :func:`latest`)."""
     text = f"earlier ({_day(said or item.timestamp)}): {item.text}"
-    return _copy(item, text, item.group, item.order if item.group is not None else 0)
+    return _copy(item, text, item.group, item.order if item.group is not None else 1)
 
 
 def latest(item: ContextItem) -> ContextItem:
-    """``item`` marked as the latest statement, placed among the profile lines and facts
-    that open the prompt (before those marked earlier; among the others by its place in
-    the context's items, which are best first)."""
+    """``item`` marked as the latest statement, placed after the lines that open the
+    prompt (anchors, profile lines, facts: what the write path read says it in fewer
+    words) and before those of them marked earlier (message seqs start at 1: the
+    prompt's dated lines follow)."""
     text = f"latest ({_day(item.timestamp)}): {item.text}"
-    return _copy(item, text, None, -1)
+    return _copy(item, text, None, 0)
 
 
 def _copy(item: ContextItem, text: str, group: str | None, order: int) -> ContextItem:
