@@ -9,26 +9,31 @@ knows a list of cues: "moved to", "now", "换", "改到"...).
 
 This reads the change by what the statements are about instead of how they are worded.
 Among the user's own statements in a packed context (a question is none, nor a statement
-about someone else's life: "My sister plays the cello", "我妹妹喜欢…"), the one
-closest to the query by embedding is the one that answers it; a *later* statement of
-the user's that is about the same thing answers the same question anew. "About the same
-thing" is judged against the context itself: the later statement is closer to the
-answering one than the context's other messages are, by a margin (:data:`MARGIN` standard
-deviations above their mean, and at least :data:`FLOOR`), and it is not a repeat of it
-(:data:`REPEAT` or closer), nor adds a value to it ("I also have two cats": see
-:data:`ADDITION`). The vectors are the messages' stored ones, read from the
-embedding cache (nothing is embedded again), so a multilingual model judges Chinese as
-well as English; with the default English model, whose cosines of any two Chinese texts
-are high, the margin over the context's other messages is what still tells.
+about someone else's life: "My sister plays the cello", "我妹妹喜欢…"), the one closest
+to the query answers it; another of the user's statements, said before or after it, is
+about the same thing when, judged against the context itself, its similarity to the
+answering one and its similarity to the query stand out from the context's other
+messages' (together :data:`MARGIN` standard deviations above their means, the first at
+least :data:`FLOOR`), and it is not a repeat (:data:`REPEAT` or closer). It is no update
+when the later one adds a value ("I also have two cats": :data:`ADDITION`), or when the
+write path read the two into entries of their own (a profile line or fact cites the
+later one and another only the earlier one: "I'm allergic to peanuts", "I can't stand
+coriander" both hold). The similarities are the cosines of the messages' stored vectors,
+read from the embedding cache (nothing is embedded again; a multilingual model judges
+Chinese as it judges English); for a query the model does not read (Chinese with the
+English-only default model, whose Chinese query has no vector) the cosines of their sets
+of words (:func:`term_similarities`).
 
 What changes in the context (nothing is dropped, no item is added):
 
-- the newest statement of the group opens the prompt, as ``latest (2024-03-07): user:
-  ...``;
+- the newest statement of the group is shown as ``latest (2024-03-07): user: ...`` after
+  the lines that open the prompt (anchors, profile lines, facts) and before all dated
+  lines;
 - every older one, and every profile line or fact drawn only from older ones, reads
-  ``earlier (2024-03-01): ...`` where it stood.
+  ``earlier (2024-03-01): ...`` (the profile lines and facts after the latest statement).
 
-A mark that would take the prompt over its budget is not made.
+A mark that would take the prompt over its budget is not made. The hook is one call at the
+end of :meth:`~langgraph_memory.read.pipeline.ReadPipeline.build_context`.
 
 Example:
     >>> from datetime import datetime, timezone
