@@ -43,7 +43,15 @@ from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 
-__all__ = ["slots_of", "is_slot_key", "is_profile_key", "is_tentative", "SLOT_KEYS", "TENTATIVE"]
+__all__ = [
+    "slots_of",
+    "about_others",
+    "is_slot_key",
+    "is_profile_key",
+    "is_tentative",
+    "SLOT_KEYS",
+    "TENTATIVE",
+]
 
 #: The fixed slot keys (``role of``, ``number of`` and ``date of`` keys are open).
 SLOT_KEYS = frozenset({"location", "employer", "occupation", "manager", "plan", CHANGE_KEY})
@@ -684,6 +692,19 @@ _THEIRS = re.compile(
     r"[\u4e00-\u9fff]{1,3}(?:组|部门|公司))的?(?:论文|项目|婚礼|航班|工作|生日|会|面试|考试)",
     re.I,
 )
+
+
+def about_others(said: str) -> bool:
+    """Whether a user's statement is about someone else's life rather than the user's
+    (:data:`_OTHERS`).
+
+    Example:
+        >>> about_others("My sister plays the cello."), about_others("我妹妹喜欢拉大提琴。")
+        (True, True)
+        >>> about_others("I play the cello.")
+        False
+    """
+    return bool(_OTHERS.search(said))
 
 
 def slots_of(text: str) -> list[Slot]:

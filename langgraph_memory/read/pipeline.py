@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -58,6 +59,7 @@ from langgraph_memory.read.hits import merge_hits, score_hits
 from langgraph_memory.read.messages import MessageRetriever
 from langgraph_memory.read.packing import STATEMENT_LAYERS, Packer
 from langgraph_memory.read.query import Retrieval, SegmentSource
+from langgraph_memory.read.recency import current_first, stored_vectors
 from langgraph_memory.read.relevance import Relevance, cosine_of
 from langgraph_memory.read.rerank import Reranker
 from langgraph_memory.read.rescoring import credit_segments, diversify, rerank, rescore
@@ -429,6 +431,12 @@ class ReadPipeline:
         )
         for it, value in zip(packer.items, rel, strict=True):
             it.relevance = value
+        # updates current-first (by the stored vectors, or by terms without a query vector)
+        vectors = partial(stored_vectors, self.retriever.embedder.get()) if r.q.dense else None
+        current_first(
+            packer.items, budget, partial(self.storage.get_messages, user_id), vectors,
+            query, r.vector.get,
+        )  # fmt: skip
         t4 = time.perf_counter()
         return MemoryContext(
             items=packer.items,

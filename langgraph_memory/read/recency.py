@@ -1,0 +1,294 @@
+"""Updates shown current-first, whatever words the change was said in.
+
+When a user moves city, changes job, pushes a date back or has one more child, the
+context often holds both statements: the old one ("I live in Lisbon") and the new one
+("Our new place in Porto has a river view"). A context lists messages in the order they
+were said, so the old value came first, and nothing said it was an earlier one unless
+the write path had read the change from its words (:mod:`~langgraph_memory.extraction.changes`
+knows a list of cues: "moved to", "now", "换", "改到"...).
+
+This reads the change by what the statements are about instead of how they are worded.
+Among the user's own statements in a packed context (a question is none, nor a statement
+about someone else's life: "My sister plays the cello", "我妹妹喜欢…"), the one closest
+to the query answers it; another of the user's statements, said before or after it, is
+about the same thing when, judged against the context itself, its similarity to the
+answering one and its similarity to the query stand out from the context's other
+messages' (together :data:`MARGIN` standard deviations above their means, the first at
+least :data:`FLOOR`), and it is not a repeat (:data:`REPEAT` or closer). It is no update
+when the later one adds a value ("I also have two cats": :data:`ADDITION`), or when the
+write path read the two into entries of their own (a profile line or fact cites the
+later one and another only the earlier one: "I'm allergic to peanuts", "I can't stand
+coriander" both hold). The similarities are the cosines of the messages' stored vectors,
+read from the embedding cache (nothing is embedded again; a multilingual model judges
+Chinese as it judges English); for a query the model does not read (Chinese with the
+English-only default model, whose Chinese query has no vector) the cosines of their sets
+of words (:func:`term_similarities`).
+
+What changes in the context (nothing is dropped, no item is added):
+
+- the newest statement of the group is shown as ``latest (2024-03-07): user: ...`` after
+  the lines that open the prompt (anchors, profile lines, facts) and before all dated
+  lines;
+- every older one, and every profile line or fact drawn only from older ones, reads
+  ``earlier (2024-03-01): ...`` (the profile lines and facts after the latest statement).
+
+A mark that would take the prompt over its budget is not made. The hook is one call at the
+end of :meth:`~langgraph_memory.read.pipeline.ReadPipeline.build_context`.
+
+Example:
+    >>> from datetime import datetime, timezone
+    >>> from langgraph_memory.core.context import ContextItem
+    >>> it = ContextItem("message", "user: I live in Lisbon.", 7, 1.0, {}, ["m1"], "",
+    ...                  timestamp=datetime(2024, 3, 1, tzinfo=timezone.utc))
+    >>> earlier(it).text
+    'earlier (2024-03-01): user: I live in Lisbon.'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import numpy as np
+
+from langgraph_memory.core.context import ContextItem, MemoryContext, item_tokens
+from langgraph_memory.core.records import Message, index_text
+from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.embeddings.cache import CachedEmbeddings
+from langgraph_memory.extraction.slots import about_others
+from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
+from langgraph_memory.read.timeline import is_statement
+from langgraph_memory.retrieval.vectors import cosines
+
+__all__ = [
+    "Update",
+    "find_update",
+    "current_first",
+    "stored_vectors",
+    "earlier",
+    "latest",
+    "FLOOR",
+    "MARGIN",
+]
+
+#: A later statement is about the same thing as the answering one when its cosine with
+#: it is at least this ...
+FLOOR = 0.15
+#: ... and, summed, its similarity to the answering one and to the query stand this many
+#: standard deviations above the context's other messages' (see :func:`_lifts`).
+MARGIN = 2.0
+#: The least spread :func:`_lifts` divides by.
+SPREAD = 0.05
+#: A later statement that adds a value rather than replacing one ("I also have two cats",
+#: "I can't stand coriander either", "我也养了猫", "另外我对芒果过敏"): the earlier one stands.
+ADDITION = re.compile(
+    r"\b(?:also|too|as well|either|another|in addition|besides|additionally)\b|也|另外|还有",
+    re.I,
+)
+#: A later statement this close to the answering one repeats it (no new value).
+REPEAT = 0.97
+#: The other messages needed to judge the margin (with fewer, the floor alone is too
+#: weak a test).
+MIN_OTHERS = 2
+
+#: Layers whose items are drawn from the user's statements (marked with their sources).
+DRAWN_LAYERS = frozenset({"profile", "fact"})
+
+
+@dataclass(frozen=True, slots=True)
+class Update:
+    """Statements of the user's on one question: ``newest`` answers it now, ``older``
+    (indices into the same list of messages) answered it before."""
+
+    newest: int
+    older: tuple[int, ...]
+
+
+def find_update(
+    msgs: Sequence[Message], close: np.ndarray, near: Callable[[int], np.ndarray]
+) -> Update | None:
+    """The group of statements answering the query at different times, if any (see the
+    module docs). ``close``: each message's similarity to the query; ``near(i)``: every
+    message's similarity to message ``i`` (in the same order).
+
+    Example:
+        >>> from datetime import datetime, timezone
+        >>> t = datetime(2024, 3, 1, tzinfo=timezone.utc)
+        >>> said = [("user", "I live in Lisbon."), ("assistant", "Nice."),
+        ...         ("user", "Any film tips?"), ("assistant", "Try Dune."),
+        ...         ("user", "Our new place in Porto has a river view.")]
+        >>> m = [Message(f"m{i}", "u", "s", role, text, t, seq=i)
+        ...      for i, (role, text) in enumerate(said)]
+        >>> v = np.array([[1, 0, 0.2], [0.3, 1, 0], [0, 0.2, 1], [0, 0.3, 1], [0.7, 0.1, 0.6]])
+        >>> v = v / np.linalg.norm(v, axis=1, keepdims=True)
+        >>> find_update(m, v @ np.array([1.0, 0, 0]), lambda i: v @ v[i])
+        Update(newest=4, older=(0,))
+    """
+    said = [i for i, m in enumerate(msgs) if is_statement(m) and not about_others(m.content)]
+    if len(said) < 2 or len(msgs) < 2 + MIN_OTHERS:
+        return None
+    answer = max(said, key=lambda i: (close[i], msgs[i].seq))
+    row = np.asarray(near(answer), dtype=np.float64)
+    lift = _lifts(row, answer) + _lifts(np.asarray(close, dtype=np.float64), answer)
+    when = {i: (msgs[i].timestamp, msgs[i].seq) for i in said}
+    same = []
+    for i in said:
+        if i == answer or row[i] >= REPEAT or row[i] < FLOOR or lift[i] < MARGIN:
+            continue
+        if ADDITION.search(msgs[max(i, answer, key=when.__getitem__)].content):
+            continue  # "I also have two cats": one more value, the earlier one stands
+        same.append(i)
+    if not same:
+        return None
+    group = sorted([answer, *same], key=when.__getitem__)
+    return Update(group[-1], tuple(group[:-1]))
+
+
+def _lifts(values: np.ndarray, answer: int) -> np.ndarray:
+    """How far each value stands above the others (all but itself and ``answer``'s), in
+    their standard deviations (at least :data:`SPREAD`: a context whose other messages
+    are all alike does not make any difference huge)."""
+    rest = np.delete(values, answer)
+    n = len(rest) - 1  # the others of each value
+    mean = (rest.sum() - values) / n
+    var = np.maximum((np.square(rest).sum() - np.square(values)) / n - np.square(mean), 0.0)
+    return (values - mean) / np.maximum(np.sqrt(var), SPREAD)
+
+
+def term_similarities(texts: Sequence[str], query: str) -> tuple[np.ndarray, np.ndarray]:
+    """Similarities by shared terms (the tokeniser's: jieba's words for Chinese), for a
+    query the embedding model does not read: each text's to the query and the texts' to
+    each other (the cosine of their sets of terms).
+
+    Example:
+        >>> texts = ["我开的是大众。", "大众卖了，现在开比亚迪。"]
+        >>> close, near = term_similarities(texts, "我开什么车？")
+        >>> round(float(near[0, 1]), 2)
+        0.29
+    """
+    sets = [set(tokenize(t)) for t in [*texts, query]]
+    vocab = {w: k for k, w in enumerate(sorted(set().union(*sets)))}
+    mat = np.zeros((len(sets), max(len(vocab), 1)), dtype=np.float32)
+    for row, words in enumerate(sets):
+        mat[row, [vocab[w] for w in words]] = 1.0
+    norms = np.linalg.norm(mat, axis=1)
+    mat /= np.where(norms == 0, 1.0, norms)[:, None]
+    sims = mat @ mat.T
+    return sims[:-1, -1], sims[:-1, :-1]
+
+
+def _day(when: datetime | None) -> str:
+    return when.strftime("%Y-%m-%d") if when is not None else "before"
+
+
+def earlier(item: ContextItem, said: datetime | None = None) -> ContextItem:
+    """``item`` marked as an earlier statement, with the date it was ``said`` (default:
+    its own); a profile line or a fact goes after the latest statement (see
+    :func:`latest`)."""
+    text = f"earlier ({_day(said or item.timestamp)}): {item.text}"
+    return _copy(item, text, item.group, item.order if item.group is not None else 1)
+
+
+def latest(item: ContextItem) -> ContextItem:
+    """``item`` marked as the latest statement, placed after the lines that open the
+    prompt (anchors, profile lines, facts: what the write path read says it in fewer
+    words) and before those of them marked earlier (message seqs start at 1: the
+    prompt's dated lines follow)."""
+    text = f"latest ({_day(item.timestamp)}): {item.text}"
+    return _copy(item, text, None, 0)
+
+
+def _copy(item: ContextItem, text: str, group: str | None, order: int) -> ContextItem:
+    return ContextItem(
+        item.layer,
+        text,
+        item_tokens(text),
+        item.score,
+        {**item.score_parts, "update_mark": 1.0},
+        list(item.source_ids),
+        item.reason + "; marked by the latest statement on the same question",
+        timestamp=item.timestamp,
+        session_id=item.session_id,
+        group=group,
+        order=order,
+        relevance=item.relevance,
+    )
+
+
+def current_first(
+    items: list[ContextItem],
+    budget: int,
+    messages: Callable[[list[int]], dict[int, Message]],
+    vectors: Callable[[list[str]], np.ndarray | None] | None,
+    query: str,
+    query_vector: Callable[[], np.ndarray],
+) -> Update | None:
+    """Mark, in place, the user's statements in ``items`` that answer the query at
+    different times: the newest first, the older ones (and profile lines and facts drawn
+    only from them) as earlier; nothing when that would take the prompt over ``budget``.
+
+    Args:
+        items: The packed context.
+        budget: Its token budget.
+        messages: The stored messages of these seqs (by seq).
+        vectors: The stored vectors of these texts (None when they cannot be read), or
+            None when the model does not read the query: then the texts are compared by
+            their terms (:func:`term_similarities`).
+        query: The query.
+        query_vector: The query's vector (read only with ``vectors``).
+
+    Returns:
+        The group marked (indices into the context's message items), or None.
+    """
+    at = [k for k, it in enumerate(items) if it.layer in MESSAGE_ITEM_LAYERS]
+    at = [k for k in at if len(items[k].source_ids) == 1]
+    found = messages([items[k].order for k in at])
+    at = [k for k in at if items[k].order in found]
+    msgs = [found[items[k].order] for k in at]
+    if len(msgs) < 2 + MIN_OTHERS:
+        return None
+    texts = [index_text(m) for m in msgs]
+    if vectors is None:
+        close, terms = term_similarities(texts, query)
+        update = find_update(msgs, close, terms.__getitem__)
+    else:
+        vecs = vectors(texts)
+        if vecs is None or len(vecs) != len(msgs) or not np.isfinite(vecs).all():
+            return None
+        close = cosines(vecs, query_vector())
+        update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]))
+    if update is None:
+        return None
+    # the write path read both statements, as entries of their own: two things, both true
+    # ("I'm allergic to peanuts", "I can't stand coriander"), not one value replaced
+    drawn = [it.source_ids for it in items if it.layer in DRAWN_LAYERS]
+    new_id = msgs[update.newest].id
+    if any(new_id in ids for ids in drawn):
+        kept = [i for i in update.older if not any(ids == [msgs[i].id] for ids in drawn)]
+        if not kept:
+            return None
+        update = Update(update.newest, tuple(kept))
+    old = {msgs[i].id: msgs[i] for i in update.older}
+    marked = list(items)
+    marked[at[update.newest]] = latest(items[at[update.newest]])
+    for i in update.older:
+        marked[at[i]] = earlier(items[at[i]])
+    for k, it in enumerate(items):
+        cited = [old[s] for s in it.source_ids if s in old]
+        if it.layer in DRAWN_LAYERS and cited and new_id not in it.source_ids:
+            marked[k] = earlier(it, min(m.timestamp for m in cited))
+    if MemoryContext(marked, budget).tokens > budget:
+        return None
+    items[:] = marked
+    return update
+
+
+def stored_vectors(embedder: CachedEmbeddings, texts: list[str]) -> np.ndarray | None:
+    """The stored messages' vectors, from the embedding cache they were put in when the
+    messages were embedded (None when the model fails on one)."""
+    try:
+        return embedder.embed_array(texts)
+    except Exception:  # a message the worker quarantined: no mark rather than no context
+        return None
