@@ -201,6 +201,115 @@ def test_new_label_forms_keep_look_alikes_clean(text: str) -> None:
     assert FILTER.scan(text) == [], FILTER.scan(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a password's name in other languages (a lexicon), then the value
+        ("le mot de passe du routeur est Lune#4471", "Lune#4471"),
+        ("Passwort: Kaffee2025!", "Kaffee2025!"),
+        ("senha do banco: Pao9de4acucar", "Pao9de4acucar"),
+        ("пароль от почты: Zima2026x", "Zima2026x"),
+        ("wachtwoord = Fiets88brug", "Fiets88brug"),
+        ("ログインのパスワード：mizu-2291-k", "mizu-2291-k"),
+        ("비밀번호: hana4821!", "hana4821!"),
+        ("la contraseña es girasol77", "girasol77"),
+        # PUK codes; codes read out in groups or in words
+        ("my PUK code is 48120977", "48120977"),
+        ("PUK码：20481377", "20481377"),
+        ("the verification code: 12 34 56", "12 34 56"),
+        ("your sign-in code is 7310 2284", "7310 2284"),
+        ("she said the PIN was four four one nine", "four four one nine"),
+        (
+            "the code out loud: seven, two, eight, eight, one, zero",
+            "seven, two, eight, eight, one, zero",
+        ),
+        ("验证码念给我是五三八二九一", "五三八二九一"),
+        # keypads and alarms; combinations after a password word
+        ("garage keypad 7391, side gate is open", "7391"),
+        ("to disarm the alarm punch disarm code 4096 then wait", "4096"),
+        ("更衣柜密码 4-1-7，别忘了", "4-1-7"),
+        ("locker password: 12-30-08", "12-30-08"),
+        # shell variables, files holding a secret, calls naming one, connection strings
+        ("MYSQL_PWD=backup_only mysqldump shop > x.sql", "backup_only"),
+        ("export REDIS_PASSWORD=cache_dev_secret && npm start", "cache_dev_secret"),
+        ("the token file only holds: tk_live_9a8b7c6d", "tk_live_9a8b7c6d"),
+        ("os.environ.setdefault('SMTP_PASSWORD', 'MailMe#2026')", "MailMe#2026"),
+        ("Data Source=db;User ID=sa;Password=Sa!2026pw;TrustServerCertificate=True", "Sa!2026pw"),
+        ("redis-cli -p 6380 -a Sess10nCache! ping", "Sess10nCache!"),
+        ("mongosh -u app -p M0ngoApp9 shop", "M0ngoApp9"),
+        # table columns, user / password pairs after a console's name, seed phrases
+        ("| site | user | password |\n|---|---|---|\n| gitlab | ops | Gl4b!ops |", "Gl4b!ops"),
+        ("host\tuser\tpwd\nnas01\troot\tNasRoot#9", "NasRoot#9"),
+        ("服务器,用户,密码\nweb1,deploy,Dep10y!x", "Dep10y!x"),
+        ("NAS 管理后台 admin / Syn0logy#1", "Syn0logy#1"),
+        ("grafana dashboard: viewer / graf4na!", "graf4na!"),
+        ("助记词是 山 水 云 花 鸟 鱼 虫 草 木 金 银 铜", "山 水 云 花 鸟 鱼 虫 草 木 金 银 铜"),
+        # separators: "mine is", "解码后是"; Wi-Fi; a value said to hold a space
+        ("银行卡密码，我的是 902318", "902318"),
+        ("vault 里的 secret 解码后是 prod-db-pw-77", "prod-db-pw-77"),
+        ("the wifi one is Gr33nTea-77", "Gr33nTea-77"),
+        ("家里wifi code: h0me-net-88", "h0me-net-88"),
+        ("my password: blue moon77 (with a space)", "blue moon77"),
+    ],
+)
+def test_more_written_forms_of_a_secret_are_found(text: str, value: str) -> None:
+    found = [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+    assert ("secret", value) in found, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "le mot de passe doit contenir 12 caractères",
+        "¿olvidaste tu contraseña? haz clic aquí",
+        "Passwort vergessen? Kein Problem",
+        "パスワードを忘れた場合はこちら",
+        "비밀번호를 변경하세요",
+        "la contraseña es incorrecta",
+        "the PUK is printed on the card holder",
+        "order 55 21 90 items by Friday",
+        "the code review took 12 34 minutes",
+        "the keypad is broken again",
+        "set the alarm for 0630 please",
+        "one two three four, here we go",
+        "the code has one or two bugs",
+        "我们一二三四五六七八个人一起去",
+        "验证码发了三四次都没收到",
+        "the code word is 海豚标记五五二一",
+        "DB_PASSWORD=$DB_PASSWORD docker compose up",
+        "the password field contains an error",
+        "the token says expired in the log",
+        "t('auth.password', 'Password')",
+        "logger.info('token', 'refreshed')",
+        "版本号 2-4-1 发布了",
+        "| name | password policy |\n|---|---|\n| bob | strong |",
+        "| 系统 | 密码 |\n|---|---|\n| 堡垒机 | 见邮件 |",
+        "user,password\nbob,******",
+        "后台 首页 / 设置",
+        "助记词很重要，千万不要截图",
+        "redis-cli -a $REDIS_PASS ping",
+        "the wifi is 5GHz only",
+        "wifi: HomeNet_5G",
+        "WiFi：CMCC-8F2A，密码在路由器背面",
+        "wifi is 802.11ax",
+        "wifi name is Cafe2026",
+        "the password can have a space",
+        "claim no. 301-22-4471 is pending",
+        "case #412-55-1290 closed",
+        "工单号 301-22-4471 已关闭",
+        "admin:$2y$10$abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHIJ0 is the hash",
+        "Server=db;Database=shop;Encrypt=true",
+    ],
+)
+def test_more_written_forms_keep_look_alikes_clean(text: str) -> None:
+    assert FILTER.scan(text) == [], FILTER.scan(text)
+
+
+def test_an_ssn_word_still_wins_over_a_reference_word() -> None:
+    text = "claim form: SSN 219-09-9999"
+    assert [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)] == [("ssn", "219-09-9999")]
+
+
 def test_a_credential_inside_a_labelled_value_is_reported_as_itself() -> None:
     jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXZhbHVl"
     text = f"token: {jwt}&expires_in=3600"
