@@ -51,6 +51,20 @@ Configuration and command lines are read too: the value of an XML element or of 
 ``<add key="SmtpPassword" value="x"/>``) and the password of ``curl -u user:x``,
 ``mysql -px`` and ``sshpass -p x``.
 
+Other languages' words for a password are labels too (``mot de passe``, ``contraseña``,
+``Passwort``, ``senha``, ``пароль``, ``パスワード``, ``비밀번호``...): after a copula or a space
+(``est``, ``es``, ``ist``) their value must mix letters and digits. Other written forms:
+a ``PUK``; a code read out in groups (``55 21 90``) or in words (``six one nine two``,
+``五三八二``) a few words after a code's name; a keypad's or alarm's code (``door keypad
+0512``, ``alarm disarm 6021``); a dashed combination after a password word (``保险柜密码
+18-27-09``); a shell variable's value (``PGPASSWORD=local_dev_pw psql``: a literal, even
+when it reads like a name); what a password file ``contains``; a call's value after a
+quoted secret name (``define('DB_PASSWORD', 'x')``); a connection string's value cut at
+its next ``;Name=``; the cells under a table column headed by a password word
+(Markdown, tab or comma rows); ``user / password`` after a console's name (``路由器后台``,
+``dashboard``); ``redis-cli -a x``; a Chinese-named seed phrase (``助记词：海 星 ...``);
+``，我的是 x``; ``wifi one is x``; a value said to hold a space (``Gjj@ 2026 中间有个空格``).
+
 A label glued to letters before it (``PGPASSWORD=``, ``AppSecret 是``) counts before a
 strong separator only; ``key`` is a label only in a compound (``api key``,
 ``secret_key``, ``private key``, ``license key``...).
@@ -110,7 +124,8 @@ _FOREIGN = re.compile(
     r"|l(?:ö|o)senord|salasana|has(?:ł|l)o|(?:ş|s)ifre(?:si)?|kata[ \t]+sandi"
     r"|m(?:ậ|a)t[ \t]+kh(?:ẩ|a)u"
     r"|парол[ьяи]|пароль|код[ \t]+доступа)(?![a-z\u00c0-\u024f\u0400-\u04ff])"
-    r"|パスワード|暗証番号|비밀번호|암호"
+    r"|(?:wlan|wifi|wi-fi)[ \-]?schl(?:ü|u)ssel|cl(?:é|e)[ \t]+(?:wi-?fi|wpa)"
+    r"|clave[ \t]+(?:del[ \t]+)?wi-?fi|パスワード|暗証番号|비밀번호|암호"
 )
 #: ``pass phrase``, ``pass-phrase``: after ``pass``.
 _PHRASE = re.compile(r"[ \-]phrase(?![A-Za-z])", re.IGNORECASE)
@@ -166,7 +181,8 @@ _STRONG = re.compile(
 _WEAK = re.compile(
     r"[ \t]+(?:(?:is|was|has[ \t]+been|had[ \t]+been|got|will[ \t]+be)[ \t]+)?"
     r"(?:changed|set|reset|updated|switched)[ \t]+to[ \t]+"
-    r"|[ \t]+(?:is|was|to|will[ \t]+be|est|es|ist|é|è|era|war|это)[ \t]+"
+    r"|[ \t]+(?:is|was|to|will[ \t]+be|est|es|ist|lautet|é|è|era|war|это)[ \t]+"
+    r"|[ \t]*(?:は|が)[ \t]*"
     r"|[ \t]*[?,][ \t]*(?:it'?s|it[ \t]+is|it[ \t]+was)[ \t]+"
     r"|'s[ \t]+(?:(?:been[ \t]+)?(?:changed|set|reset|updated)[ \t]+to[ \t]+)?",
     re.IGNORECASE,
@@ -265,7 +281,8 @@ _NOT_BARE = re.compile(
 _CODE_CHARS = re.compile(r"[#*]?[A-Za-z0-9]+(?:-[A-Za-z0-9]+){0,5}[#*]?")
 #: A code read out in groups: ``123 456``, ``4821 9930``, ``55 21 90``, ``12 34 56 78``.
 _SPLIT_CODE = re.compile(
-    r"(?:\d{3}[ \t]\d{3}|\d{4}[ \t]\d{4}|\d{2,4}(?:[ \t]\d{2,4}){2,3})(?![\d\w.\-])"
+    r"(?:\d{2,4}(?:[ \t]\d{2,4}){2,3}|\d{3}[ \t]\d{3}|\d{4}[ \t]\d{4}|\d(?:[ \t]\d){3,9})"
+    r"(?![\d\w.\-])"
 )
 #: A key in groups (``XKQ7-99PL-3MZ2``): an activation or licence code.
 _GROUPED_KEY = re.compile(r"[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}")
@@ -440,20 +457,24 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
     digit = any(c.isdigit() for c in value)
     if kind == "pin":
-        return value.isdigit() and 4 <= len(value) <= 8
+        plain = value.replace(" ", "").replace("\t", "")
+        return plain.isdigit() and 4 <= len(plain) <= 8
     if kind == "cvv":  # a card's security code: 3 or 4 digits
         return value.isdigit() and 3 <= len(value) <= 4
     if kind == "combo":  # a lock's combination: 12-07-33, 0427
         return bool(_COMBINATION.fullmatch(value))
+    if kind in ("pwzh", "pw") and _SPLIT_CODE.fullmatch(value) and " " in value:
+        return 4 <= len(value.replace(" ", "")) <= 12
     if kind in ("pw", "pwzh", "pwx") and _DASHED_COMBINATION.fullmatch(value):
         return True  # 保险柜密码 18-27-09, locker password 3-9-1
     if kind == "pwx":  # another language's word: its prose is not known, so after a
-        # copula or a space only a value that mixes letters and digits (or digits alone)
+        # copula or a space only a value that mixes letters and digits (or digits alone),
+        # after ":" one that looks like a credential (not "clé WiFi : voir le routeur")
         if sep in ("weak", "bare"):
             return (4 <= len(value) <= 12 and value.isdigit()) or (
                 len(value) >= 5 and digit and any(c.isalpha() for c in value)
             )
-        kind = "pw"
+        return len(value) >= 4 and (quoted or _looks_like_credential(value))
     if kind == "barekey":  # "the key is Xk29-LLp0-QQ71": only what could be nothing else
         letters = any(c.isalpha() for c in value)
         return (
@@ -559,6 +580,8 @@ def _alone(text: str, start: int, end: int) -> tuple[int, int, str] | None:
     if len(head) > 16 or len(head.split()) > 2:
         return None
     a = end + 1
+    if text.startswith("\n", a):  # one blank line between
+        a += 1
     b = text.find("\n", a)
     b = len(text) if b < 0 else b
     value = text[a:b].strip()
@@ -635,6 +658,11 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             q = skip.match(text, pos)
             if q is not None:
                 pos = q.end()
+        if text.startswith("\n", pos) and not glued:  # "密码" alone, its value below
+            alone = _alone(text, m.start(), pos)
+            if alone is not None:
+                yield alone
+            continue
         sep = "strong"
         s = _STRONG.match(text, pos)
         if s is not None and s.group().rstrip().endswith("="):
@@ -665,7 +693,11 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             code = _CODE_CHARS.match(text, a, b)
             b = code.end() if code is not None else a
             split = _SPLIT_CODE.match(text, a)
-            if kind != "pin" and split is not None:  # 2FA: 123 456
+            if split is not None:  # 2FA: 123 456; PIN: 7 3 9 1
+                b = split.end()
+        elif kind in ("pwzh", "pw") and not quoted and text[a:b].isdigit():
+            split = _SPLIT_CODE.match(text, a)  # 取款密码 661 233
+            if split is not None and sep != "weak":
                 b = split.end()
         if sep == "assign" and "&" in text[a:b] and _in_query(text, m.start()):
             b = text.index("&", a, b)  # ?user=x&password=y&port=5432: one parameter
@@ -983,6 +1015,39 @@ _LOCK_VALUE = re.compile(
     r"(?<![A-Za-z])(?i:keypad|key[ \-]pad|disarm(?:ing)?|arm/disarm)(?:[ \t]+(?i:code|pin|number))?"
     r"[ \t]*(?:(?i:is|was)[ \t]+|[:=][ \t]*|[ \t])[ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
 )
+#: A lock's name as the label of its code, before ``:`` or ``=``: ``garage: 8812``,
+#: ``safe = 0427#``, ``门禁：2580`` (not ``alarm: 0630``, a time, nor ``locker: 1205`` or
+#: ``gate: 2051``, which number lockers and gates as often).
+_LOCK_LABEL = re.compile(
+    r"(?<![A-Za-z])(?i:door|front[ \t]door|garage|garage[ \t]door|safe|lockbox|padlock"
+    r"|key[ \t]?safe)"
+    r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])(?![ \t]*(?i:am|pm|h|hrs?)(?![a-z]))"
+    r"|(?:门禁|門禁|保险箱|保险柜|保險箱|保險櫃)[ \t]*[:=][ \t]*(?P<zh>[#*]?\d{4,8}[#*]?)"
+    r"(?![\w.\-/:点點])"
+)
+#: A 2FA setup key written in groups of four (base32): ``JBSW Y3DP EHPK 3PXP``,
+#: after a word naming one.
+_SETUP_KEY = re.compile(
+    r"(?i:2fa|mfa|totp|otp|authenticator|setup[ \t]+key|secret[ \t]+key|seed|secret|密钥|秘钥|种子)"
+    r"[^\n]{0,24}?(?:[:=][ \t]*|[ \t]+(?i:is|was)[ \t]+|是[ \t]*|[ \t]+)"
+    r"(?P<value>[A-Za-z2-7]{4}(?:[ \t][A-Za-z2-7]{4}){3,15})(?![A-Za-z0-9])"
+)
+#: Lists of backup or recovery codes: ``backup codes: 1234-5678, 2345-6789``,
+#: ``恢复码：a1b2c-3d4e5 f6g7h-8i9j0``: each code is a secret.
+_CODE_LIST = re.compile(
+    r"(?i:(?:backup|recovery|rescue|emergency|one[ \-]?time|2fa|mfa)[ \t]+codes?)"
+    r"(?:[ \t]+(?i:are|were))?[ \t]*:?[ \t]*"
+    r"|(?:备用码|备份码|恢复码|恢復碼|救援码|备用验证码)[ \t]*(?:是|为|:)?[ \t]*"
+)
+_LISTED_CODE = re.compile(r"\d{4}[ \t]\d{4}(?!\d)|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?")
+_LIST_SEP = re.compile(r"[ \t]*(?:,|;|、|/|[ \t]and[ \t]|[ \t]和[ \t]?|和)?[ \t]*")
+#: ``登录密码和支付密码分别是 x 和 y``, ``PIN and PUK are 1234 and 56781234 respectively``.
+_RESPECTIVELY = re.compile(
+    r"(?:密码|口令|(?i:passwords?|pins?|puk|passcodes?))[^\n]{0,24}?"
+    r"(?:分别是|分别为|分別是|分別為|(?i:are|were)(?=[^\n]{0,60}respectively))[ \t]*:?[ \t]*"
+    r"(?P<a>[\x21-\x7e]{4,64}?)[ \t]*(?:和|与|跟|,|、|/|[ \t](?i:and)[ \t])[ \t]*"
+    r"(?P<b>[\x21-\x7e]{4,64}?)(?=$|[\s,.;，。；]|[ \t]*(?i:respectively))"
+)
 #: ``the vault password file just contains x``, ``the token file reads: x``.
 _CONTAINS = re.compile(
     r"(?<![A-Za-z])(?i:password|passwd|passphrase|passcode|secret|token|pin|key)"
@@ -1108,12 +1173,52 @@ def _tables(text: str) -> Iterator[tuple[int, int, str]]:
             yield start + a, start + b, "keyword"
 
 
+def _listed_codes(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each code of a list of backup or recovery codes (at most 16), after its name."""
+    for m in _CODE_LIST.finditer(text):
+        pos, count = m.end(), 0
+        while count < 16:
+            code = _LISTED_CODE.match(text, pos)
+            if code is None:
+                break
+            plain = code.group().replace("-", "").replace(" ", "")
+            if len(plain) < 6 or not any(c.isdigit() for c in plain):
+                break  # "backup codes 2024 update", "recovery codes are ...": no code
+            end = code.end()
+            if end < len(text) and (text[end].isalnum() or text[end] in "_@."):
+                break
+            yield code.start(), end, "keyword"
+            count += 1
+            sep = _LIST_SEP.match(text, end)
+            pos = sep.end() if sep is not None else end
+            if pos == end and pos < len(text) and not text[pos].isspace():
+                break
+
+
 def _forms(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     """Keypad and alarm codes, files that hold a secret, calls naming one, Chinese-named
     recovery phrases, codes read out in words and table columns of secrets."""
     if "keypad" in low or "key pad" in low or "key-pad" in low or "disarm" in low:
         for m in _LOCK_VALUE.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
+    for m in _LOCK_LABEL.finditer(text) if ":" in text or "=" in text else ():
+        group = "value" if m.group("value") else "zh"
+        yield m.start(group), m.end(group), "keyword"
+    for m in _SETUP_KEY.finditer(text) if " " in text else ():
+        value = m.group("value")
+        if any(c.isdigit() for c in value) or "setup" in m.group().lower():
+            yield m.start("value"), m.end("value"), "passphrase"
+    if " code" in low or "码" in text:
+        yield from _listed_codes(text)
+    if "分别" in text or "分別" in text or "respectively" in low:
+        for m in _RESPECTIVELY.finditer(text):
+            for group in ("a", "b"):
+                a, b = m.span(group)
+                value = text[a:b].rstrip(_TRAILING)
+                if any(c.isdigit() for c in value) and not _rejected(
+                    value, ":", text, a + len(value)
+                ):
+                    yield a, a + len(value), "keyword"
     if "contains" in low or "holds" in low or "reads" in low or "says" in low:
         for m in _CONTAINS.finditer(text):
             a, b = m.span("value")

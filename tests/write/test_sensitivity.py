@@ -250,6 +250,25 @@ def test_new_label_forms_keep_look_alikes_clean(text: str) -> None:
         ("the wifi one is Gr33nTea-77", "Gr33nTea-77"),
         ("家里wifi code: h0me-net-88", "h0me-net-88"),
         ("my password: blue moon77 (with a space)", "blue moon77"),
+        # 2FA setup keys in groups, lists of backup codes, "respectively"
+        ("the 2FA seed is JBSW Y3DP EHPK 3PXP", "JBSW Y3DP EHPK 3PXP"),
+        ("authenticator setup key: abcd efgh ijkl mnop qrst uvwx", "abcd efgh ijkl mnop qrst uvwx"),
+        ("backup codes: 1234-5678, 2345-6789, 3456-7890", "2345-6789"),
+        ("recovery codes 8f3k2n9d 7d8sk2l1 p0q9w8e7", "p0q9w8e7"),
+        ("GitHub 恢复码：a1b2c-3d4e5 f6g7h-8i9j0", "f6g7h-8i9j0"),
+        ("登录密码和支付密码分别是 Qq123456 和 889900", "889900"),
+        # codes spaced digit by digit; a lock's name before ":"; labels alone on a line
+        ("the PIN for my debit card is 7 3 9 1", "7 3 9 1"),
+        ("储蓄卡取款密码 661 233", "661 233"),
+        ("garage: 8812, back door: 4417", "4417"),
+        ("门禁：2580#", "2580#"),
+        ("Password\n\nSn0wfall-77", "Sn0wfall-77"),
+        ("密码\n9f8e7d6c", "9f8e7d6c"),
+        # more languages and separators
+        ("WLAN-Schlüssel: Haus4Garten7", "Haus4Garten7"),
+        ("Kennwort lautet Tanne77Wald", "Tanne77Wald"),
+        ("暗証番号は 4821 です", "4821"),
+        ("パスワードはsakuraA12です", "sakuraA12"),
     ],
 )
 def test_more_written_forms_of_a_secret_are_found(text: str, value: str) -> None:
@@ -299,6 +318,22 @@ def test_more_written_forms_of_a_secret_are_found(text: str, value: str) -> None
         "工单号 301-22-4471 已关闭",
         "admin:$2y$10$abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHIJ0 is the hash",
         "Server=db;Database=shop;Encrypt=true",
+        "set the alarm: 0630 tomorrow",
+        "Boarding gate: 2051",
+        "locker: 1205 is mine",
+        "backup codes 2024 update",
+        "recovery codes are stored in the vault",
+        "SECRET: THIS WILL MAKE YOUR DAY",
+        "the secret is that they have been here all week",
+        "パスワードは8文字以上",
+        "the passwords are weak and short respectively",
+        "价格和数量分别是 1999 和 3",
+        "the PIN is 4 digits",
+        "pin 1 of 2 is loose",
+        "Password\n\nForgot it?",
+        "密码\n\n2026年3月改过",
+        "Kennwort lautet falsch",
+        "clé WiFi : voir le routeur",
     ],
 )
 def test_more_written_forms_keep_look_alikes_clean(text: str) -> None:
