@@ -100,7 +100,7 @@ _OTP_ZH = (
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
     r"|garage|alarm|lock|locker|lockbox|safe|access|entry|entrance|building|keypad|backup"
-    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection|pass)[ \-]?code"
+    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection|pass|key)[ \-]?code"
 )
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
@@ -403,11 +403,18 @@ def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
     return (pos, pos + len(raw), False) if raw else None
 
 
+#: A line break, perhaps ``\r\n``, perhaps with one blank line after it.
+_NEWLINE = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n)?")
+
+
 def _next_line(text: str, sep: re.Match[str]) -> tuple[int, int, bool] | None:
     """A value alone on the line after ``password:`` (a form, a YAML or ``.netrc`` block)."""
-    if not sep.group().rstrip().endswith(":") or not text.startswith("\n", sep.end()):
+    if not sep.group().rstrip().endswith(":"):
         return None
-    start = sep.end() + 1
+    newline = _NEWLINE.match(text, sep.end())
+    if newline is None:
+        return None
+    start = newline.end()
     end = text.find("\n", start)
     end = len(text) if end < 0 else end
     line = text[start:end].strip(" \t")
@@ -490,7 +497,11 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         if sep == "weak":  # "the hotel wifi pass is lobby5521" (not "the pass is valid")
             return len(value) >= 6 and digit and any(c.isalpha() for c in value)
         return sep in ("strong", "assign") and len(value) >= 4 and _looks_like_credential(value)
-    if kind in ("otp", "otpzh"):  # a one-time code: 4 to 10 letters and digits, a digit
+    if kind == "seccode" and value.isdigit() and len(value) == 3:
+        return True  # "security code on the back is 271": a card's
+    if kind in ("otp", "otpzh", "seccode"):  # a one-time code: 4 to 10 letters and digits
+        if _DASHED_COMBINATION.fullmatch(value):
+            return True  # "the code for the padlock: 3-3-7"
         plain = value.replace("-", "").replace(" ", "").strip("#*")  # G-4829, 5-2-1107, #2580
         if _GROUPED_KEY.fullmatch(value):
             return digit
@@ -552,7 +563,7 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     if word.startswith("cv"):
         return "cvv", end, start > i
     if word == "otp" or word.endswith("code") and not word.startswith("pass"):
-        kind = "otp"
+        kind = "seccode" if word.startswith("security") else "otp"
     elif word == "pass" and (phrase := _PHRASE.match(text, end)) is not None:
         return "pw", phrase.end(), start > i  # pass phrase: x
     elif word == "pass" and text[i:start].lower() in ("require", "master"):
@@ -573,18 +584,22 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     return kind, end, glued
 
 
-def _alone(text: str, start: int, end: int) -> tuple[int, int, str] | None:
-    """A label alone on its line (``Password``, ``WiFi 密码``) and a credential alone
-    on the next one: that value."""
+def _alone(text: str, start: int, end: int, kind: str = "pw") -> tuple[int, int, str] | None:
+    """A label alone on its line (``Password``, ``WiFi 密码``, ``PIN``) and a credential
+    alone on the next one (a code of digits after a code's name): that value."""
     head = text[text.rfind("\n", 0, start) + 1 : start]
     if len(head) > 16 or len(head.split()) > 2:
         return None
-    a = end + 1
-    if text.startswith("\n", a):  # one blank line between
-        a += 1
+    newline = _NEWLINE.match(text, end)
+    a = newline.end() if newline is not None else end + 1
     b = text.find("\n", a)
     b = len(text) if b < 0 else b
     value = text[a:b].strip()
+    if kind in ("pin", "otp", "otpzh", "cvv", "seccode") and _DIGITS.fullmatch(value):
+        if _rejected(value, ":", text, text.index(value, a) + len(value)):
+            return None
+        a = text.index(value, a)
+        return a, a + len(value), "keyword"
     if not value or not _TOKEN.fullmatch(value) or len(value) < 6 or len(value) > 64:
         return None
     if "," in head and "," in value:
@@ -658,8 +673,8 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             q = skip.match(text, pos)
             if q is not None:
                 pos = q.end()
-        if text.startswith("\n", pos) and not glued:  # "密码" alone, its value below
-            alone = _alone(text, m.start(), pos)
+        if text.startswith(("\n", "\r\n"), pos) and not glued:  # "密码" alone, value below
+            alone = _alone(text, m.start(), pos, kind)
             if alone is not None:
                 yield alone
             continue
@@ -672,7 +687,7 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             if s is None:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
         if s is None and text.startswith("\n", pos) and not glued:
-            alone = _alone(text, m.start(), pos)
+            alone = _alone(text, m.start(), pos, kind)
             if alone is not None:
                 yield alone
             continue
@@ -689,7 +704,7 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
         if found is None:
             continue
         a, b, quoted = found
-        if kind in ("pin", "otp", "otpzh", "cvv") and not quoted:  # a code ends at its last digit
+        if kind in ("pin", "otp", "otpzh", "cvv", "seccode") and not quoted:  # ends at a digit
             code = _CODE_CHARS.match(text, a, b)
             b = code.end() if code is not None else a
             split = _SPLIT_CODE.match(text, a)
@@ -1147,6 +1162,20 @@ def _tables(text: str) -> Iterator[tuple[int, int, str]]:
             break
         start = offset
         offset += len(line) + 1
+        if line.count("|") >= 2:  # | Password | x |: a name and its value in one row
+            cells = _cells(line, "|")
+            for i in range(len(cells) - 1):
+                a, b = cells[i]
+                c, d = cells[i + 1]
+                value = line[c:d]
+                if (
+                    _HEADER.fullmatch(line[a:b])
+                    and len(value) >= 4
+                    and _TOKEN.fullmatch(value)
+                    and _looks_like_credential(value)
+                    and not _rejected(value, ":", text, start + d)
+                ):
+                    yield start + c, start + d, "keyword"
         if column < 0:
             delimiter = "|" if line.count("|") >= 2 else "\t" if "\t" in line else ","
             cells = _cells(line, delimiter)
@@ -1261,7 +1290,7 @@ def _forms(text: str, low: str) -> Iterator[tuple[int, int, str]]:
         for m in _SEED_ZH.finditer(text):
             yield m.start("value"), m.end("value"), "passphrase"
     yield from _spoken(text)
-    if "\n" in text and ("|" in text or "\t" in text or "," in text):
+    if ("\n" in text and ("\t" in text or "," in text)) or text.count("|") >= 2:
         yield from _tables(text)
 
 

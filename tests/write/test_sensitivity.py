@@ -269,6 +269,17 @@ def test_new_label_forms_keep_look_alikes_clean(text: str) -> None:
         ("Kennwort lautet Tanne77Wald", "Tanne77Wald"),
         ("暗証番号は 4821 です", "4821"),
         ("パスワードはsakuraA12です", "sakuraA12"),
+        # values below their label (CRLF, a blank line), rows of a name and its value
+        ("Password:\r\nHunt3r-22x", "Hunt3r-22x"),
+        ("Username: ops\nPassword:\n\nHunt3r22x", "Hunt3r22x"),
+        ("PIN\n4821", "4821"),
+        ("验证码\n482913", "482913"),
+        ("| Password | Hunt3r22x |", "Hunt3r22x"),
+        ("| 密码 | zs@2026ab |", "zs@2026ab"),
+        # lock combinations after a code's name, keycodes, a card's security code
+        ("the code for the padlock: 3-3-7", "3-3-7"),
+        ("keycode 5521", "5521"),
+        ("security code on the back is 271", "271"),
     ],
 )
 def test_more_written_forms_of_a_secret_are_found(text: str, value: str) -> None:
@@ -334,6 +345,11 @@ def test_more_written_forms_of_a_secret_are_found(text: str, value: str) -> None
         "密码\n\n2026年3月改过",
         "Kennwort lautet falsch",
         "clé WiFi : voir le routeur",
+        "| Password | Token |",
+        "| 密码 | 备注 |",
+        "if (e.keyCode == 13) submit()",
+        "PIN\nForgot it? Reset below",
+        "security code is 4 digits",
     ],
 )
 def test_more_written_forms_keep_look_alikes_clean(text: str) -> None:
