@@ -127,6 +127,28 @@ _FOREIGN = re.compile(
     r"|(?:wlan|wifi|wi-fi)[ \-]?schl(?:ü|u)ssel|cl(?:é|e)[ \t]+(?:wi-?fi|wpa)"
     r"|clave[ \t]+(?:del[ \t]+)?wi-?fi|パスワード|暗証番号|비밀번호|암호"
 )
+#: Pieces of those words, looked for before the regex is run (most texts hold none).
+_FOREIGN_STEMS_ASCII = (
+    "passe", "passw", "contrase", "clave", "senha", "kennw", "wacht", "haslo", "sifre",
+)  # fmt: skip
+
+
+#: The letters of those words outside ASCII: a text holding none needs only the ASCII stems.
+_FOREIGN_LETTERS = re.compile("[ñłşẩéöüпдパ暗비암]")
+
+
+def _foreign(low: str) -> bool:
+    """Whether ``low`` may hold a password word of another language (a look for pieces
+    of them: cheaper than the regex, which most texts need not run). Written in ASCII
+    only, the words of the most spoken of those languages are looked for."""
+    if not low.isascii():
+        return _FOREIGN_LETTERS.search(low) is not None or "passe" in low or "passw" in low
+    for stem in _FOREIGN_STEMS_ASCII:
+        if stem in low:
+            return True
+    return False
+
+
 #: ``pass phrase``, ``pass-phrase``: after ``pass``.
 _PHRASE = re.compile(r"[ \-]phrase(?![A-Za-z])", re.IGNORECASE)
 _LABEL_ANY_CASE = re.compile(_LABEL.pattern, re.IGNORECASE)
@@ -640,15 +662,18 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
             i = low.find(word, i + len(word))
 
 
-def _find(text: str) -> Iterator[tuple[int, int, str]]:
-    """``(start, end, detector)`` of each labelled value in ``text``."""
-    low = text.lower()
-    words: Iterable[re.Match[str]] = (
-        _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
-    )
+def _label_words(text: str, low: str) -> list[re.Match[str]]:
+    """The label words of ``text`` (:data:`_LABEL`), found once for every rule."""
+    return list(_LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text))
+
+
+def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, detector)`` of each labelled value in ``text`` (``low``: in lower
+    case; ``labels``: its label words)."""
+    words: Iterable[re.Match[str]] = labels
     if "code" in low or "otp" in low or "comb" in low or "cv" in low:
         words = sorted([*words, *_otp_labels(text)], key=_start)
-    foreign = list(_FOREIGN.finditer(low)) if len(low) == len(text) else []
+    foreign = list(_FOREIGN.finditer(low)) if len(low) == len(text) and _foreign(low) else []
     if foreign:
         words = sorted([*words, *foreign], key=_start)
     correct: bool | None = None  # whether the text sets a value right: asked once
@@ -1034,9 +1059,9 @@ _LOCK_VALUE = re.compile(
 #: ``safe = 0427#``, ``门禁：2580`` (not ``alarm: 0630``, a time, nor ``locker: 1205`` or
 #: ``gate: 2051``, which number lockers and gates as often).
 _LOCK_LABEL = re.compile(
-    r"(?<![A-Za-z])(?i:door|front[ \t]door|garage|garage[ \t]door|safe|lockbox|padlock"
+    r"(?<![a-z])(?:door|front[ \t]door|garage|garage[ \t]door|safe|lockbox|padlock"
     r"|key[ \t]?safe)"
-    r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])(?![ \t]*(?i:am|pm|h|hrs?)(?![a-z]))"
+    r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])(?![ \t]*(?:am|pm|h|hrs?)(?![a-z]))"
     r"|(?:门禁|門禁|保险箱|保险柜|保險箱|保險櫃)[ \t]*[:=][ \t]*(?P<zh>[#*]?\d{4,8}[#*]?)"
     r"(?![\w.\-/:点點])"
 )
@@ -1065,9 +1090,9 @@ _RESPECTIVELY = re.compile(
 )
 #: ``the vault password file just contains x``, ``the token file reads: x``.
 _CONTAINS = re.compile(
-    r"(?<![A-Za-z])(?i:password|passwd|passphrase|passcode|secret|token|pin|key)"
-    r"(?:[ \t]+(?i:file|txt|note|entry|field|line))?[ \t]+(?:(?i:just|only|simply|now)[ \t]+)?"
-    r"(?i:contains|holds|reads|says)[ \t]*:?[ \t]*[\"'`]?(?P<value>[\x21-\x7e]{6,128})"
+    r"(?<![a-z])(?:password|passwd|passphrase|passcode|secret|token|pin|key)"
+    r"(?:[ \t]+(?:file|txt|note|entry|field|line))?[ \t]+(?:(?:just|only|simply|now)[ \t]+)?"
+    r"(?:contains|holds|reads|says)[ \t]*:?[ \t]*[\"'`]?(?P<value>[\x21-\x7e]{6,128})"
 )
 #: A call naming a secret, then its value: ``define('DB_PASSWORD', 'x')``,
 #: ``setenv("API_TOKEN", "x")``, ``config.set('smtp_password', 'x')``.
@@ -1120,6 +1145,13 @@ _SPOKEN_LABEL = re.compile(
 )
 
 
+#: A digit's word next to a code's name, looked for before :data:`_SPOKEN` is run.
+_SPOKEN_HINT = re.compile(
+    r"(?:code|pin|puk|pass|otp|cv[vc]|码|碼|口令)[^\n]{0,40}?(?:zero|one|two|three|four|five|six"
+    r"|seven|eight|nine|[零〇一二三四五六七八九幺][ \t]*[零〇一二三四五六七八九幺])"
+)
+
+
 def _spoken(text: str) -> Iterator[tuple[int, int, str]]:
     """Codes read out in words after a label (``the code ... as six one nine two zero four``)."""
     for m in _SPOKEN.finditer(text):
@@ -1153,15 +1185,60 @@ def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _tables(text: str) -> Iterator[tuple[int, int, str]]:
+_HEADER_WORDS = re.compile("pass|pwd|pin|secret|token|key|密|口令|令牌")
+
+
+def _contains(low: str) -> Iterator[re.Match[str]]:
+    """:data:`_CONTAINS` matched around each ``contains``/``holds``/``reads``/``says``
+    (at most 16 of each) rather than over the whole text."""
+    for verb in ("contains", "holds", "reads", "says"):
+        i, seen = low.find(verb), 0
+        while i >= 0 and seen < 16:
+            m = _CONTAINS.search(low, max(0, i - 48), i + len(verb) + 140)
+            if m is not None and m.start() < i:
+                yield m
+            i, seen = low.find(verb, i + 1), seen + 1
+
+
+def _comma_header(text: str, low: str) -> bool:
+    """Whether a comma touches a password's name (``name,password``, ``密码,备注``): what a
+    comma-separated table's header holds, and prose rarely does (``, password``)."""
+    return (
+        ",pass" in low
+        or "pass," in low
+        or "password," in low
+        or ",pwd" in low
+        or "pwd," in low
+        or ",pin" in low
+        or "pin," in low
+        or ",secret" in low
+        or "secret," in low
+        or ",token" in low
+        or "token," in low
+        or "key," in low
+        or ",密" in text
+        or "码," in text
+        or "碼," in text
+        or ",口令" in text
+        or "口令," in text
+    )
+
+
+def _tables(text: str, commas: bool = True) -> Iterator[tuple[int, int, str]]:
     """The cells under a table column whose header names a secret (Markdown, tab- or
-    comma-separated rows): ``| 系统 | 账号 | 密码 |`` then ``| Jenkins | admin | x |``."""
+    comma-separated rows when ``commas``): ``| 系统 | 账号 | 密码 |`` then
+    ``| Jenkins | admin | x |``."""
     offset, column, delimiter, width = 0, -1, "", 0
     for n, line in enumerate(text.split("\n")):
         if n > 400:
             break
         start = offset
         offset += len(line) + 1
+        if column < 0 and "|" not in line and "\t" not in line and not (commas and "," in line):
+            continue
+        named = column >= 0 or _HEADER_WORDS.search(line.lower()) is not None
+        if not named:
+            continue
         if line.count("|") >= 2:  # | Password | x |: a name and its value in one row
             cells = _cells(line, "|")
             for i in range(len(cells) - 1):
@@ -1224,22 +1301,98 @@ def _listed_codes(text: str) -> Iterator[tuple[int, int, str]]:
                 break
 
 
-def _forms(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+_LOCK_WORDS = ("door", "garage", "safe", "lock")
+_LOCK_WORDS_ZH = ("door", "garage", "safe", "lock", "门禁", "門禁", "保险", "保險")
+
+
+def _before_sep(low: str, words: tuple[str, ...]) -> bool:
+    """Whether one of ``words`` (or a word they start) is followed by ``:`` or ``=``
+    (a look at 64 occurrences of each at most)."""
+    for word in words:
+        i, seen = low.find(word), 0
+        while i >= 0 and seen < 64:
+            j = i + len(word)
+            while j < len(low) and j - i < len(word) + 12 and (low[j].isalpha() or low[j] in " \t"):
+                j += 1  # garage door, 保险箱, key safe
+            if low.startswith((":", "="), j):
+                return True
+            i, seen = low.find(word, i + 1), seen + 1
+    return False
+
+
+_ANY_DIGIT = re.compile(r"\d")
+
+
+def _forms(text: str, low: str, labelled: bool) -> Iterator[tuple[int, int, str]]:
     """Keypad and alarm codes, files that hold a secret, calls naming one, Chinese-named
-    recovery phrases, codes read out in words and table columns of secrets."""
-    if "keypad" in low or "key pad" in low or "key-pad" in low or "disarm" in low:
-        for m in _LOCK_VALUE.finditer(text):
-            yield m.start("value"), m.end("value"), "keyword"
-    for m in _LOCK_LABEL.finditer(text) if ":" in text or "=" in text else ():
-        group = "value" if m.group("value") else "zh"
-        yield m.start(group), m.end(group), "keyword"
-    for m in _SETUP_KEY.finditer(text) if " " in text else ():
+    recovery phrases, codes read out in words and table columns of secrets (each looked
+    for only in texts holding a word it needs: most hold none; ``labelled``: whether the
+    text holds a label word)."""
+    zh = not low.isascii()
+    if _ANY_DIGIT.search(text) is not None:  # the forms whose values hold a digit
+        yield from _digit_forms(text, low, zh, labelled)
+    elif "setup" in low or "authenticator" in low:  # a setup key may hold no digit
+        yield from _setup_keys(text)
+    if zh and ("助记" in text or "助記" in text or "短语" in text or "短語" in text):
+        for m in _SEED_ZH.finditer(text):
+            yield m.start("value"), m.end("value"), "passphrase"
+    if "空格" in text or "space" in low:
+        for m in _SPACED_VALUE.finditer(text):
+            a, b = m.span("value")
+            if not _rejected(text[a:b].split()[0], ":", text, b):
+                yield a, b, "passphrase"
+    if (
+        labelled or "code" in low or "otp" in low or "cv" in low or zh and ("码" in text)
+    ) and _SPOKEN_HINT.search(low):
+        yield from _spoken(text)
+    if labelled:
+        commas = "\n" in text and "," in text and _comma_header(text, low)
+        if commas or text.count("|") >= 2 or ("\n" in text and "\t" in text):
+            yield from _tables(text, commas)
+
+
+def _setup_keys(text: str) -> Iterator[tuple[int, int, str]]:
+    """2FA setup keys in groups of four (:data:`_SETUP_KEY`)."""
+    for m in _SETUP_KEY.finditer(text):
         value = m.group("value")
         if any(c.isdigit() for c in value) or "setup" in m.group().lower():
             yield m.start("value"), m.end("value"), "passphrase"
-    if " code" in low or "码" in text:
+
+
+def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tuple[int, int, str]]:
+    """The forms of :func:`_forms` whose values hold a digit (``labelled``: whether the
+    text holds a label word: ``key``, ``secret``, ``password``...)."""
+    if labelled and ("keypad" in low or "key pad" in low or "key-pad" in low) or "disarm" in low:
+        for m in _LOCK_VALUE.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if (
+        (":" in text or "=" in text)
+        and len(low) == len(text)
+        and _before_sep(low, _LOCK_WORDS_ZH if zh else _LOCK_WORDS)
+    ):
+        for m in _LOCK_LABEL.finditer(low):
+            group = "value" if m.group("value") else "zh"
+            yield m.start(group), m.end(group), "keyword"
+    if (
+        "secret" in low
+        or "seed" in low
+        or "setup" in low
+        or "authenticator" in low
+        or "2fa" in low
+        or "mfa" in low
+        or "otp" in low
+        or zh
+        and ("密钥" in text or "秘钥" in text or "种子" in text)
+    ):
+        yield from _setup_keys(text)
+    if (
+        "code" in low
+        and (" codes" in low or " code:" in low)
+        or zh
+        and ("备用" in text or "恢复码" in text)
+    ):
         yield from _listed_codes(text)
-    if "分别" in text or "分別" in text or "respectively" in low:
+    if "respectively" in low or zh and ("分别" in text or "分別" in text):
         for m in _RESPECTIVELY.finditer(text):
             for group in ("a", "b"):
                 a, b = m.span(group)
@@ -1248,15 +1401,19 @@ def _forms(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                     value, ":", text, a + len(value)
                 ):
                     yield a, a + len(value), "keyword"
-    if "contains" in low or "holds" in low or "reads" in low or "says" in low:
-        for m in _CONTAINS.finditer(text):
+    if labelled and ("contains" in low or "holds" in low or "reads" in low or "says" in low):
+        for m in _contains(low) if len(low) == len(text) else ():
             a, b = m.span("value")
             value = text[a:b].rstrip(_TRAILING)
             b = a + len(value)
-            digit = any(c.isdigit() for c in value)
-            if digit and any(c.isalpha() for c in value) and not _rejected(value, ":", text, b):
-                yield a, b, "keyword"
-    if "," in text and ("'" in text or '"' in text) and _MARKUP_NAME.search(text):
+            if any(c.isalpha() for c in value) and not _rejected(value, ":", text, b):
+                if any(c.isdigit() for c in value):
+                    yield a, b, "keyword"
+    if (
+        labelled
+        and ("'," in text or '",' in text or "' ," in text or '" ,' in text)
+        and _MARKUP_NAME.search(text)
+    ):
         for m in _ARGUMENTS.finditer(text):
             name = m.group("name")
             if _MARKUP_NAME.search(name) and not _MARKUP_MEASURE.search(name):
@@ -1281,35 +1438,25 @@ def _forms(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 and not _rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
-    if "空格" in text or "space" in low:
-        for m in _SPACED_VALUE.finditer(text):
-            a, b = m.span("value")
-            if not _rejected(text[a:b].split()[0], ":", text, b):
-                yield a, b, "passphrase"
-    if "助记" in text or "助記" in text or "短语" in text or "短語" in text:
-        for m in _SEED_ZH.finditer(text):
-            yield m.start("value"), m.end("value"), "passphrase"
-    yield from _spoken(text)
-    if ("\n" in text and ("\t" in text or "," in text)) or text.count("|") >= 2:
-        yield from _tables(text)
 
 
 def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", detector)`` of the values written after a label
     that names a secret (see the module docs); ``detector`` is ``keyword``, or
     ``passphrase`` for a quoted value or one of several words."""
-    for a, b, name in _find(text):
+    low = text.lower()
+    labels = _label_words(text, low)
+    for a, b, name in _find(text, low, labels):
         yield a, b, "secret", name
     for a, b, name in _markup(text):
         yield a, b, "secret", name
     for a, b, name in _command_lines(text):
         yield a, b, "secret", name
-    low = text.lower()
     for a, b, name in _pairs(text, low):
         yield a, b, "secret", name
     for a, b, name in _phrases(text, low):
         yield a, b, "secret", name
-    for a, b, name in _forms(text, low):
+    for a, b, name in _forms(text, low, bool(labels)):
         yield a, b, "secret", name
 
 
