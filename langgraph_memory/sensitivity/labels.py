@@ -51,6 +51,20 @@ Configuration and command lines are read too: the value of an XML element or of 
 ``<add key="SmtpPassword" value="x"/>``) and the password of ``curl -u user:x``,
 ``mysql -px`` and ``sshpass -p x``.
 
+Other languages' words for a password are labels too (``mot de passe``, ``contraseña``,
+``Passwort``, ``senha``, ``пароль``, ``パスワード``, ``비밀번호``...): after a copula or a space
+(``est``, ``es``, ``ist``) their value must mix letters and digits. Other written forms:
+a ``PUK``; a code read out in groups (``55 21 90``) or in words (``six one nine two``,
+``五三八二``) a few words after a code's name; a keypad's or alarm's code (``door keypad
+0512``, ``alarm disarm 6021``); a dashed combination after a password word (``保险柜密码
+18-27-09``); a shell variable's value (``PGPASSWORD=local_dev_pw psql``: a literal, even
+when it reads like a name); what a password file ``contains``; a call's value after a
+quoted secret name (``define('DB_PASSWORD', 'x')``); a connection string's value cut at
+its next ``;Name=``; the cells under a table column headed by a password word
+(Markdown, tab or comma rows); ``user / password`` after a console's name (``路由器后台``,
+``dashboard``); ``redis-cli -a x``; a Chinese-named seed phrase (``助记词：海 星 ...``);
+``，我的是 x``; ``wifi one is x``; a value said to hold a space (``Gjj@ 2026 中间有个空格``).
+
 A label glued to letters before it (``PGPASSWORD=``, ``AppSecret 是``) counts before a
 strong separator only; ``key`` is a label only in a compound (``api key``,
 ``secret_key``, ``private key``, ``license key``...).
@@ -86,20 +100,55 @@ _OTP_ZH = (
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
     r"|garage|alarm|lock|locker|lockbox|safe|access|entry|entrance|building|keypad|backup"
-    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection|pass)[ \-]?code"
+    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection|pass|key)[ \-]?code"
 )
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pw|pin|secret|token|key|"
+    r"pass(?:word|wd|phrase|code)?|pwd|pw|pin|puk|secret|token|key|"
     + _PASSWORD_ZH
     + "|"
     + _KEY_ZH
     + "|"
     + _OTP_ZH
 )
+#: The word for a password in other languages (a lexicon built once; searched in the
+#: lower-cased text): French, Spanish, Portuguese, Italian, German, Dutch, Nordic, Polish,
+#: Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Japanese, Korean.
+_FOREIGN = re.compile(
+    r"(?<![a-z\u00c0-\u024f])(?:mots?[ \-]de[ \-]passe|contrase(?:ñ|n)as?"
+    r"|claves?[ \t]+de[ \t]+acceso"
+    r"|senhas?|palavra[ \-]passe|parola[ \t]+d'ordine|passwort|kennwort|wachtwoord|adgangskode"
+    r"|l(?:ö|o)senord|salasana|has(?:ł|l)o|(?:ş|s)ifre(?:si)?|kata[ \t]+sandi"
+    r"|m(?:ậ|a)t[ \t]+kh(?:ẩ|a)u"
+    r"|парол[ьяи]|пароль|код[ \t]+доступа)(?![a-z\u00c0-\u024f\u0400-\u04ff])"
+    r"|(?:wlan|wifi|wi-fi)[ \-]?schl(?:ü|u)ssel|cl(?:é|e)[ \t]+(?:wi-?fi|wpa)"
+    r"|clave[ \t]+(?:del[ \t]+)?wi-?fi|パスワード|暗証番号|비밀번호|암호"
+)
+#: Pieces of those words, looked for before the regex is run (most texts hold none).
+_FOREIGN_STEMS_ASCII = (
+    "passe", "passw", "contrase", "clave", "senha", "kennw", "wacht", "haslo", "sifre",
+)  # fmt: skip
+
+
+#: The letters of those words outside ASCII: a text holding none needs only the ASCII stems.
+_FOREIGN_LETTERS = re.compile("[ñłşẩéöüпдパ暗비암]")
+
+
+def _foreign(low: str) -> bool:
+    """Whether ``low`` may hold a password word of another language (a look for pieces
+    of them: cheaper than the regex, which most texts need not run). Written in ASCII
+    only, the words of the most spoken of those languages are looked for."""
+    if not low.isascii():
+        return _FOREIGN_LETTERS.search(low) is not None or "passe" in low or "passw" in low
+    for stem in _FOREIGN_STEMS_ASCII:
+        if stem in low:
+            return True
+    return False
+
+
 #: ``pass phrase``, ``pass-phrase``: after ``pass``.
 _PHRASE = re.compile(r"[ \-]phrase(?![A-Za-z])", re.IGNORECASE)
 _LABEL_ANY_CASE = re.compile(_LABEL.pattern, re.IGNORECASE)
@@ -138,7 +187,7 @@ _CJK_CODE = re.compile("[ \t]?(?:码|碼)")
 # -- separators ---------------------------------------------------------------------------
 _CJK_VERB = (
     r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则|已经|已|被|刚刚|刚|又|均|统一|好像|大概|可能"
-    r"|貌似|估计|似乎|应该){0,3}"
+    r"|貌似|估计|似乎|应该|解出来|解码出来|解码后|解密出来|解密后|解开后){0,3}"
     r"(?:是|为|為|叫做?|改成了?|改为|改為|换成了?|换为|设为|设成了?|设置为|设置成了?|设定为"
     r"|重置为|重置成了?|修改为|修改成了?|更改为|更改成了?|变成了?|变更为|定为)"
 )
@@ -146,21 +195,25 @@ _STRONG = re.compile(
     r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+|[ \t]*[—–][ \t]*"
     r"|[ \t]*" + _CJK_VERB + r"[ \t]*(?:[:=][ \t]*)?"
     r"|[ \t]+(?:is|was)[ \t]*:[ \t]*"
+    r"|[ \t]*,[ \t]*(?:我的|我这个|我那个|我这边的?|我家的?)(?:是|为|為)[ \t]*(?:[:=][ \t]*)?"
+    r"|[ \t]*,[ \t]*(?:mine|my[ \t]+one|ours)[ \t]+is[ \t]*:?[ \t]*"
     r"|[ \t]*(?:如下|在这里?|在此|发你了?|发给你了?|给你了?|贴这里?|写这里?)[ \t]*[:=][ \t]*",
     re.IGNORECASE,
 )
 _WEAK = re.compile(
     r"[ \t]+(?:(?:is|was|has[ \t]+been|had[ \t]+been|got|will[ \t]+be)[ \t]+)?"
     r"(?:changed|set|reset|updated|switched)[ \t]+to[ \t]+"
-    r"|[ \t]+(?:is|was|to|will[ \t]+be)[ \t]+"
+    r"|[ \t]+(?:is|was|to|will[ \t]+be|est|es|ist|lautet|é|è|era|war|это)[ \t]+"
+    r"|[ \t]*(?:は|が)[ \t]*"
     r"|[ \t]*[?,][ \t]*(?:it'?s|it[ \t]+is|it[ \t]+was)[ \t]+"
     r"|'s[ \t]+(?:(?:been[ \t]+)?(?:changed|set|reset|updated)[ \t]+to[ \t]+)?",
     re.IGNORECASE,
 )
 #: ``password for the router is``, ``password for root:``: up to four words between.
 _QUALIFIER = re.compile(
-    r"[ \t]+(?:for|of|on|at|to|i|we|you|he|she|they|that|which)(?:[ \t]+[A-Za-z0-9_'.@\-]+){1,4}?"
-    r"(?=[ \t]*[:=]|[ \t]+(?:is|was)[ \t])",
+    r"[ \t]+(?:for|of|on|at|to|from|i|we|you|he|she|they|that|which|de|del|du|des|da|do|für"
+    r"|von|van|för|для|от)(?:[ \t]+[\w'.@\-]+){1,6}?"
+    r"(?=[ \t]*[:=]|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t])",
     re.IGNORECASE,
 )
 #: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator;
@@ -248,7 +301,11 @@ _NOT_BARE = re.compile(
 
 #: A code of digits, perhaps with the keypad's ``#`` or ``*``: ``246810``, ``#2580``.
 _CODE_CHARS = re.compile(r"[#*]?[A-Za-z0-9]+(?:-[A-Za-z0-9]+){0,5}[#*]?")
-_SPLIT_CODE = re.compile(r"\d{3}[ \t]\d{3}(?![\d\w.\-])")
+#: A code read out in groups: ``123 456``, ``4821 9930``, ``55 21 90``, ``12 34 56 78``.
+_SPLIT_CODE = re.compile(
+    r"(?:\d{2,4}(?:[ \t]\d{2,4}){2,3}|\d{3}[ \t]\d{3}|\d{4}[ \t]\d{4}|\d(?:[ \t]\d){3,9})"
+    r"(?![\d\w.\-])"
+)
 #: A key in groups (``XKQ7-99PL-3MZ2``): an activation or licence code.
 _GROUPED_KEY = re.compile(r"[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}")
 _DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
@@ -291,8 +348,28 @@ _DATE = re.compile(r"(?:19|20)\d{2}([\-/.])\d{1,2}\1\d{1,2}|\d{1,2}([\-/.])\d{1,
 _DIGIT_RUN = re.compile(r"\d{2}")
 
 
-def _rejected(value: str, sep: str, text: str, end: int) -> bool:
-    """What no label's value can be (see the module docs)."""
+def _env_name(text: str, start: int, end: int) -> bool:
+    """Whether the label at ``start:end`` ends an environment variable's name set in a
+    shell (``PGPASSWORD=x psql``, ``export DB_PASS=x``): its value is a literal."""
+    i = start
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_") and start - i < 32:
+        i -= 1
+    name = text[i:end]
+    return (
+        name.isupper()
+        and text.startswith("=", end)
+        and (i == 0 or text[i - 1] in " \t\n;")
+        and not text.startswith(('="', "='"), end)
+    )
+
+
+#: The next ``Name=`` field of a connection string, after ``;``.
+_NEXT_FIELD = re.compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
+
+
+def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) -> bool:
+    """What no label's value can be (see the module docs); ``literal``: a value set in a
+    shell, where a name-like word (``local_dev_pw``) is the value itself."""
     word = value.rstrip("!?").lower()
     head = re.split(r"[\[(<]", word, maxsplit=1)[0]
     if not word or word in _STOP or head in _STOP or _PLACEHOLDER.fullmatch(value):
@@ -307,6 +384,8 @@ def _rejected(value: str, sep: str, text: str, end: int) -> bool:
         return True  # "上次修改密码是 2026-10-02": when, not what
     if _ATTRIBUTIVE.match(text, end):
         return True  # "密码为 123456 的账号": a description of passwords, not one
+    if literal:
+        return value.startswith("$")
     if (
         _SECRETISH.fullmatch(value)
         and (not value.isalpha() or value.isupper() or not value[1:].islower())
@@ -346,11 +425,18 @@ def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
     return (pos, pos + len(raw), False) if raw else None
 
 
+#: A line break, perhaps ``\r\n``, perhaps with one blank line after it.
+_NEWLINE = re.compile(r"[ \t]*\r?\n(?:[ \t]*\r?\n)?")
+
+
 def _next_line(text: str, sep: re.Match[str]) -> tuple[int, int, bool] | None:
     """A value alone on the line after ``password:`` (a form, a YAML or ``.netrc`` block)."""
-    if not sep.group().rstrip().endswith(":") or not text.startswith("\n", sep.end()):
+    if not sep.group().rstrip().endswith(":"):
         return None
-    start = sep.end() + 1
+    newline = _NEWLINE.match(text, sep.end())
+    if newline is None:
+        return None
+    start = newline.end()
     end = text.find("\n", start)
     end = len(text) if end < 0 else end
     line = text[start:end].strip(" \t")
@@ -393,17 +479,31 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
 _BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t])", re.IGNORECASE)
 _KEY_CHARS = re.compile(r"[A-Za-z0-9+/=_.\-]+")
 _COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{3,8}")
+_DASHED_COMBINATION = re.compile(r"\d{1,3}(?:[-–]\d{1,3}){2,4}")
 
 
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
     digit = any(c.isdigit() for c in value)
     if kind == "pin":
-        return value.isdigit() and 4 <= len(value) <= 8
+        plain = value.replace(" ", "").replace("\t", "")
+        return plain.isdigit() and 4 <= len(plain) <= 8
     if kind == "cvv":  # a card's security code: 3 or 4 digits
         return value.isdigit() and 3 <= len(value) <= 4
     if kind == "combo":  # a lock's combination: 12-07-33, 0427
         return bool(_COMBINATION.fullmatch(value))
+    if kind in ("pwzh", "pw") and _SPLIT_CODE.fullmatch(value) and " " in value:
+        return 4 <= len(value.replace(" ", "")) <= 12
+    if kind in ("pw", "pwzh", "pwx") and _DASHED_COMBINATION.fullmatch(value):
+        return True  # 保险柜密码 18-27-09, locker password 3-9-1
+    if kind == "pwx":  # another language's word: its prose is not known, so after a
+        # copula or a space only a value that mixes letters and digits (or digits alone),
+        # after ":" one that looks like a credential (not "clé WiFi : voir le routeur")
+        if sep in ("weak", "bare"):
+            return (4 <= len(value) <= 12 and value.isdigit()) or (
+                len(value) >= 5 and digit and any(c.isalpha() for c in value)
+            )
+        return len(value) >= 4 and (quoted or _looks_like_credential(value))
     if kind == "barekey":  # "the key is Xk29-LLp0-QQ71": only what could be nothing else
         letters = any(c.isalpha() for c in value)
         return (
@@ -419,7 +519,11 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         if sep == "weak":  # "the hotel wifi pass is lobby5521" (not "the pass is valid")
             return len(value) >= 6 and digit and any(c.isalpha() for c in value)
         return sep in ("strong", "assign") and len(value) >= 4 and _looks_like_credential(value)
-    if kind in ("otp", "otpzh"):  # a one-time code: 4 to 10 letters and digits, a digit
+    if kind == "seccode" and value.isdigit() and len(value) == 3:
+        return True  # "security code on the back is 271": a card's
+    if kind in ("otp", "otpzh", "seccode"):  # a one-time code: 4 to 10 letters and digits
+        if _DASHED_COMBINATION.fullmatch(value):
+            return True  # "the code for the padlock: 3-3-7"
         plain = value.replace("-", "").replace(" ", "").strip("#*")  # G-4829, 5-2-1107, #2580
         if _GROUPED_KEY.fullmatch(value):
             return digit
@@ -450,6 +554,8 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     where its separator starts, and whether it is glued to letters before it
     (``PGPASSWORD``, ``AppSecret``); ``None`` when the word is part of another."""
     word, start, end = m.group().lower(), m.start(), m.end()
+    if m.re is _FOREIGN:  # mot de passe, contraseña, パスワード: a password's name
+        return "pwx", end, False
     if not word.isascii():
         if word in ("安全码", "安全碼"):
             return "cvv", end, False
@@ -466,11 +572,11 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     bare_key = word == "key" and not _KEY_NAME.search(text, max(0, start - 24), start)
     if bare_key and (start > i or _NOT_SECRET_KEY.search(text, max(0, start - 16), start)):
         return None  # monkey, hotkey; a primary key, a cache key
-    if word == "pin":
+    if word in ("pin", "puk"):
         code = _PIN_CODE.match(text, end)
         end = code.end() if code is not None else end
-    if word in ("pin", "pw", "pwd") or word.startswith("pass"):
-        code = _CJK_CODE.match(text, end)  # PIN码
+    if word in ("pin", "puk", "pw", "pwd") or word.startswith("pass"):
+        code = _CJK_CODE.match(text, end)  # PIN码, PUK码
         end = code.end() if code is not None else end
     if bare_key:
         return "barekey", end, False
@@ -479,7 +585,7 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     if word.startswith("cv"):
         return "cvv", end, start > i
     if word == "otp" or word.endswith("code") and not word.startswith("pass"):
-        kind = "otp"
+        kind = "seccode" if word.startswith("security") else "otp"
     elif word == "pass" and (phrase := _PHRASE.match(text, end)) is not None:
         return "pw", phrase.end(), start > i  # pass phrase: x
     elif word == "pass" and text[i:start].lower() in ("require", "master"):
@@ -489,23 +595,37 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
             return None
         kind = "pass"
     else:
-        kind = "pin" if word == "pin" else "key" if word in ("secret", "token", "key") else "pw"
+        kind = (
+            "pin"
+            if word in ("pin", "puk")
+            else "key"
+            if word in ("secret", "token", "key")
+            else "pw"
+        )
     glued = start > i and not (word == "key" and _KEY_NAME.search(text, i, start))
     return kind, end, glued
 
 
-def _alone(text: str, start: int, end: int) -> tuple[int, int, str] | None:
-    """A label alone on its line (``Password``, ``WiFi 密码``) and a credential alone
-    on the next one: that value."""
+def _alone(text: str, start: int, end: int, kind: str = "pw") -> tuple[int, int, str] | None:
+    """A label alone on its line (``Password``, ``WiFi 密码``, ``PIN``) and a credential
+    alone on the next one (a code of digits after a code's name): that value."""
     head = text[text.rfind("\n", 0, start) + 1 : start]
     if len(head) > 16 or len(head.split()) > 2:
         return None
-    a = end + 1
+    newline = _NEWLINE.match(text, end)
+    a = newline.end() if newline is not None else end + 1
     b = text.find("\n", a)
     b = len(text) if b < 0 else b
     value = text[a:b].strip()
+    if kind in ("pin", "otp", "otpzh", "cvv", "seccode") and _DIGITS.fullmatch(value):
+        if _rejected(value, ":", text, text.index(value, a) + len(value)):
+            return None
+        a = text.index(value, a)
+        return a, a + len(value), "keyword"
     if not value or not _TOKEN.fullmatch(value) or len(value) < 6 or len(value) > 64:
         return None
+    if "," in head and "," in value:
+        return None  # a comma-separated table: its columns are read apart
     a = text.index(value, a)
     letters = any(c.isalpha() for c in value)
     digit = any(c.isdigit() for c in value)
@@ -542,14 +662,20 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
             i = low.find(word, i + len(word))
 
 
-def _find(text: str) -> Iterator[tuple[int, int, str]]:
-    """``(start, end, detector)`` of each labelled value in ``text``."""
-    low = text.lower()
-    words: Iterable[re.Match[str]] = (
-        _LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text)
-    )
+def _label_words(text: str, low: str) -> list[re.Match[str]]:
+    """The label words of ``text`` (:data:`_LABEL`), found once for every rule."""
+    return list(_LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text))
+
+
+def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, detector)`` of each labelled value in ``text`` (``low``: in lower
+    case; ``labels``: its label words)."""
+    words: Iterable[re.Match[str]] = labels
     if "code" in low or "otp" in low or "comb" in low or "cv" in low:
         words = sorted([*words, *_otp_labels(text)], key=_start)
+    foreign = list(_FOREIGN.finditer(low)) if len(low) == len(text) and _foreign(low) else []
+    if foreign:
+        words = sorted([*words, *foreign], key=_start)
     correct: bool | None = None  # whether the text sets a value right: asked once
     for m in words:
         label = _label(text, m)
@@ -572,6 +698,11 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             q = skip.match(text, pos)
             if q is not None:
                 pos = q.end()
+        if text.startswith(("\n", "\r\n"), pos) and not glued:  # "密码" alone, value below
+            alone = _alone(text, m.start(), pos, kind)
+            if alone is not None:
+                yield alone
+            continue
         sep = "strong"
         s = _STRONG.match(text, pos)
         if s is not None and s.group().rstrip().endswith("="):
@@ -581,7 +712,7 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
             if s is None:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
         if s is None and text.startswith("\n", pos) and not glued:
-            alone = _alone(text, m.start(), pos)
+            alone = _alone(text, m.start(), pos, kind)
             if alone is not None:
                 yield alone
             continue
@@ -598,14 +729,21 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
         if found is None:
             continue
         a, b, quoted = found
-        if kind in ("pin", "otp", "otpzh", "cvv") and not quoted:  # a code ends at its last digit
+        if kind in ("pin", "otp", "otpzh", "cvv", "seccode") and not quoted:  # ends at a digit
             code = _CODE_CHARS.match(text, a, b)
             b = code.end() if code is not None else a
             split = _SPLIT_CODE.match(text, a)
-            if kind != "pin" and split is not None:  # 2FA: 123 456
+            if split is not None:  # 2FA: 123 456; PIN: 7 3 9 1
+                b = split.end()
+        elif kind in ("pwzh", "pw") and not quoted and text[a:b].isdigit():
+            split = _SPLIT_CODE.match(text, a)  # 取款密码 661 233
+            if split is not None and sep != "weak":
                 b = split.end()
         if sep == "assign" and "&" in text[a:b] and _in_query(text, m.start()):
             b = text.index("&", a, b)  # ?user=x&password=y&port=5432: one parameter
+        if sep == "assign" and ";" in text[a:b]:
+            field = _NEXT_FIELD.search(text, a, b)  # Password=x;Encrypt=true: a connection string
+            b = field.start() if field is not None else b
         value = text[a:b]
         if kind == "barekey" and (len(value) < 8 or not any(c.isdigit() for c in value)):
             continue  # what _accept would refuse: spare _rejected the look
@@ -615,7 +753,8 @@ def _find(text: str) -> Iterator[tuple[int, int, str]]:
                 continue
             a, b = w.start(1), w.start(1) + len(w.group(1).rstrip(_TRAILING))
             value = text[a:b]
-        if not value or _rejected(value, s.group(), text, b):
+        literal = sep == "assign" and _env_name(text, m.start(), m.end())
+        if not value or _rejected(value, "" if literal else s.group(), text, b, literal):
             continue
         if (
             sep == "weak"
@@ -682,11 +821,13 @@ _CLI_P = re.compile(
     r"\b(?:mysql\w*|mariadb\w*)\b[^\n]{0,80}?[ \t]-p(?P<value>[^\s\"'-][^\s\"']{2,127})"
     r"|\bsshpass[ \t]+-p[ \t]*(?:(?P<q>[\"'])(?P<quoted>[^\"'\n]{3,128})(?P=q)"
     r"|(?P<value2>[^\s\"'-][^\s\"']{2,127}))"
+    r"|\bredis-(?:cli|benchmark)\b[^\n]{0,80}?[ \t]-a[ \t]+(?P<value3>[^\s\"'-][^\s\"']{2,127})"
 )
 #: ``docker login -u USER -p PASS`` (podman, helm registry...: a user, then its password),
 #: ``--password=PASS``, ``--passwd PASS``, ``--db-password PASS``.
 _CLI_LOGIN = re.compile(
-    r"\blogin\b[^\n]{0,40}?(?<![^ \t])-u[ \t]+[^\s\"'-][^\s\"']{0,63}[ \t]+-p[ \t]+"
+    r"\b(?:login|mongo|mongosh|rabbitmqadmin)\b[^\n]{0,40}?(?<![^ \t])-u[ \t]+"
+    r"[^\s\"'-][^\s\"']{0,63}[ \t]+-p[ \t]+"
     r"(?P<value>[^\s\"'$-][^\s\"']{2,127})"
 )
 _CLI_PASSWORD = re.compile(
@@ -702,13 +843,15 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
             a, b = m.span("value")
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
-    if " -p" in text and ("mysql" in text or "mariadb" in text or "sshpass" in text):
+    if (" -p" in text and ("mysql" in text or "mariadb" in text or "sshpass" in text)) or (
+        " -a " in text and "redis-" in text
+    ):
         for m in _CLI_P.finditer(text):
-            group = next(g for g in ("value", "value2", "quoted") if m.group(g))
+            group = next(g for g in ("value", "value2", "value3", "quoted") if m.group(g))
             a, b = m.span(group)
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
-    more = [_CLI_LOGIN] if " -p " in text and "login" in text else []
+    more = [_CLI_LOGIN] if " -p " in text and ("login" in text or "mongo" in text) else []
     if "-pass" in text:
         more.append(_CLI_PASSWORD)
     for pattern in more:
@@ -716,7 +859,8 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
             a, b = m.span("value")
             b = a + len(text[a:b].rstrip(_TRAILING))  # --password=PASS, in a sentence
             value = text[a:b]
-            if value and not (value.isalpha() and value.isupper()):  # not --password PASS
+            if value and not (value.isalpha() and value.isupper()) and not value.isdigit():
+                # not --password PASS; not a port (-u root -p 5432)
                 if not _rejected(value, "=", text, b):
                     yield a, b, "keyword"
 
@@ -725,8 +869,9 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
 #: ``login for the NAS is admin / Nq7$vL2w``, ``creds: root/Tr33house``, ``账号 lisi / 密码``:
 #: a user name and a password after a word naming a login.
 _PAIR = re.compile(
-    r"(?:(?<![A-Za-z])(?i:log[ \-]?in|sign[ \-]?in|credentials?|creds|account)(?![A-Za-z])"
-    r"|账号|帐号|账户|用户名)"
+    r"(?:(?<![A-Za-z])(?i:log[ \-]?in|sign[ \-]?in|credentials?|creds|account|admin[ \t]+panel"
+    r"|portal|console|dashboard|web[ \t]?ui)(?![A-Za-z])"
+    r"|账号|帐号|账户|用户名|后台|後台|登录|登陆|登入)"
     r"(?:[ \t]+(?i:for|to|on|of)(?:[ \t]+[\w.\-]+){1,3}?"
     r"(?=[ \t]+(?i:is|are|was|were)[ \t]|[ \t]*:))?"
     r"[ \t]*(?:(?i:is|are|was|were)[ \t]+|[:=][ \t]*)?[\"'`]?"
@@ -839,6 +984,15 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
         or "账" in text
         or "帐" in text
         or "用户名" in text
+        or "后台" in text
+        or "後台" in text
+        or "登" in text
+        or "portal" in low
+        or "console" in low
+        or "dashboard" in low
+        or "panel" in low
+        or "web ui" in low
+        or "webui" in low
     ):
         for m in _PAIR.finditer(text):
             a, b = m.span("value")
@@ -894,20 +1048,415 @@ def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
     return None
 
 
+# -- other written forms ---------------------------------------------------------------------
+#: A keypad's or an alarm's code after the thing it opens: ``door keypad 0512``,
+#: ``alarm disarm 6021``, ``keypad: #2580``.
+_LOCK_VALUE = re.compile(
+    r"(?<![A-Za-z])(?i:keypad|key[ \-]pad|disarm(?:ing)?|arm/disarm)(?:[ \t]+(?i:code|pin|number))?"
+    r"[ \t]*(?:(?i:is|was)[ \t]+|[:=][ \t]*|[ \t])[ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
+)
+#: A lock's name as the label of its code, before ``:`` or ``=``: ``garage: 8812``,
+#: ``safe = 0427#``, ``门禁：2580`` (not ``alarm: 0630``, a time, nor ``locker: 1205`` or
+#: ``gate: 2051``, which number lockers and gates as often).
+_LOCK_LABEL = re.compile(
+    r"(?<![a-z])(?:door|front[ \t]door|garage|garage[ \t]door|safe|lockbox|padlock"
+    r"|key[ \t]?safe)"
+    r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])(?![ \t]*(?:am|pm|h|hrs?)(?![a-z]))"
+    r"|(?:门禁|門禁|保险箱|保险柜|保險箱|保險櫃)[ \t]*[:=][ \t]*(?P<zh>[#*]?\d{4,8}[#*]?)"
+    r"(?![\w.\-/:点點])"
+)
+#: A 2FA setup key written in groups of four (base32): ``JBSW Y3DP EHPK 3PXP``,
+#: after a word naming one.
+_SETUP_KEY = re.compile(
+    r"(?i:2fa|mfa|totp|otp|authenticator|setup[ \t]+key|secret[ \t]+key|seed|secret|密钥|秘钥|种子)"
+    r"[^\n]{0,24}?(?:[:=][ \t]*|[ \t]+(?i:is|was)[ \t]+|是[ \t]*|[ \t]+)"
+    r"(?P<value>[A-Za-z2-7]{4}(?:[ \t][A-Za-z2-7]{4}){3,15})(?![A-Za-z0-9])"
+)
+#: Lists of backup or recovery codes: ``backup codes: 1234-5678, 2345-6789``,
+#: ``恢复码：a1b2c-3d4e5 f6g7h-8i9j0``: each code is a secret.
+_CODE_LIST = re.compile(
+    r"(?i:(?:backup|recovery|rescue|emergency|one[ \-]?time|2fa|mfa)[ \t]+codes?)"
+    r"(?:[ \t]+(?i:are|were))?[ \t]*:?[ \t]*"
+    r"|(?:备用码|备份码|恢复码|恢復碼|救援码|备用验证码)[ \t]*(?:是|为|:)?[ \t]*"
+)
+_LISTED_CODE = re.compile(r"\d{4}[ \t]\d{4}(?!\d)|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?")
+_LIST_SEP = re.compile(r"[ \t]*(?:,|;|、|/|[ \t]and[ \t]|[ \t]和[ \t]?|和)?[ \t]*")
+#: ``登录密码和支付密码分别是 x 和 y``, ``PIN and PUK are 1234 and 56781234 respectively``.
+_RESPECTIVELY = re.compile(
+    r"(?:密码|口令|(?i:passwords?|pins?|puk|passcodes?))[^\n]{0,24}?"
+    r"(?:分别是|分别为|分別是|分別為|(?i:are|were)(?=[^\n]{0,60}respectively))[ \t]*:?[ \t]*"
+    r"(?P<a>[\x21-\x7e]{4,64}?)[ \t]*(?:和|与|跟|,|、|/|[ \t](?i:and)[ \t])[ \t]*"
+    r"(?P<b>[\x21-\x7e]{4,64}?)(?=$|[\s,.;，。；]|[ \t]*(?i:respectively))"
+)
+#: ``the vault password file just contains x``, ``the token file reads: x``.
+_CONTAINS = re.compile(
+    r"(?<![a-z])(?:password|passwd|passphrase|passcode|secret|token|pin|key)"
+    r"(?:[ \t]+(?:file|txt|note|entry|field|line))?[ \t]+(?:(?:just|only|simply|now)[ \t]+)?"
+    r"(?:contains|holds|reads|says)[ \t]*:?[ \t]*[\"'`]?(?P<value>[\x21-\x7e]{6,128})"
+)
+#: A call naming a secret, then its value: ``define('DB_PASSWORD', 'x')``,
+#: ``setenv("API_TOKEN", "x")``, ``config.set('smtp_password', 'x')``.
+_ARGUMENTS = re.compile(
+    r"(?P<q>[\"'])(?P<name>[A-Za-z_][\w.\-]{0,60})(?P=q)[ \t]*,[ \t]*"
+    r"(?P<q2>[\"'])(?P<value>[^\"'\n]{1,200})(?P=q2)"
+)
+#: A Wi-Fi network named for its password: ``the wifi one is x``, ``wifi pw: x``, ``wifi
+#: code is x``. ``WiFi: x`` alone is not enough: it names the network as often (``WiFi：
+#: CMCC-8F2A``); nor is a band or a standard (``5GHz``, ``802.11ax``).
+_WIFI = re.compile(
+    r"(?<![A-Za-z])(?i:wi-?fi|wlan)[ \t]+(?i:one|pw|pwd|code|login)"
+    r"(?:[ \t]*[:=][ \t]*|[ \t]+(?i:is|was)[ \t]+|'s[ \t]+)[\"'`]?(?P<value>[\x21-\x7e]{6,64})"
+)
+_NOT_WIFI = re.compile(
+    r"(?i)\d+(?:\.\d+)?[ \-]?(?:ghz|mhz|mbps|gbps|kbps|ms|dbm?|%|x)|802\.11\w*|wpa\d?\w*|wi-?fi\d"
+    r"|.*[_\-]?[256]g(?:hz)?|v?\d+(?:\.\d+)+"
+)
+#: A password said to hold a space, and written with it: ``密码 Gjj@ 2026 中间有个空格``,
+#: ``password: blue moon77 (with a space)``.
+_SPACED_VALUE = re.compile(
+    r"(?:密码|密碼|口令|(?i:password|passphrase|passcode|pwd))[^\n]{0,6}?"
+    r"(?:[ \t]*[:=是为為][ \t]*|[ \t]+)"
+    r"(?P<value>[\x21-\x7e]{1,40}[ \t][\x21-\x7e]{1,40}?)[ \t,，(（]*"
+    r"(?:中间有个?空格|中间带空格|中間有空格|含空格|有个空格|带空格|(?i:with[ \t]+a[ \t]+space"
+    r"|(?:there'?s|it[ \t]+has|has)[ \t]+a[ \t]+space))"
+)
+#: A wallet's recovery phrase named in Chinese (``助记词：海 星 灯 ...``): 12 to 24 words,
+#: Chinese characters or English ones.
+_SEED_ZH = re.compile(
+    r"(?:助记词|助記詞|恢复短语|恢復短語|种子短语|種子短語|备份短语|備份短語|钱包短语|錢包短語)"
+    r"[^\n:=]{0,8}?(?:[ \t]*[:=]|[ \t]*(?:是|为|為)|[ \t]+)[ \t]*"
+    r"(?P<value>[\u4e00-\u9fff](?:[ \t]+[\u4e00-\u9fff](?![\u4e00-\u9fff])){11,23}"
+    r"|[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})"
+)
+_DIGIT_WORDS_EN = "zero|oh|one|two|three|four|five|six|seven|eight|nine|niner"
+#: A code read out in words: ``six one nine two zero four``, ``五三八二九一``.
+_SPOKEN = re.compile(
+    r"(?<![A-Za-z])(?i:(?:"
+    + _DIGIT_WORDS_EN
+    + r")(?:[ \t]*[ ,\-][ \t]*(?:"
+    + _DIGIT_WORDS_EN
+    + r")){3,11})(?![A-Za-z])"
+    r"|(?:(?<![\u4e00-\u9fff])|(?<=[是为為码碼]))"  # not the end of a word: 标记四四一七
+    r"[零〇一二三四五六七八九幺](?:[ \t]*[零〇一二三四五六七八九幺]){3,11}"
+)
+#: A name of a code or password a few words before a code read out in words.
+_SPOKEN_LABEL = re.compile(
+    r"(?i:code|pin|puk|passcode|password|otp|cvv|cvc)(?![A-Za-z])|密码|密碼|口令|验证码|驗證碼|码|碼"
+)
+
+
+#: A digit's word next to a code's name, looked for before :data:`_SPOKEN` is run.
+_SPOKEN_HINT = re.compile(
+    r"(?:code|pin|puk|pass|otp|cv[vc]|码|碼|口令)[^\n]{0,40}?(?:zero|one|two|three|four|five|six"
+    r"|seven|eight|nine|[零〇一二三四五六七八九幺][ \t]*[零〇一二三四五六七八九幺])"
+)
+
+
+def _spoken(text: str) -> Iterator[tuple[int, int, str]]:
+    """Codes read out in words after a label (``the code ... as six one nine two zero four``)."""
+    for m in _SPOKEN.finditer(text):
+        before = text[max(0, m.start() - 40) : m.start()]
+        if "\n" not in before and _SPOKEN_LABEL.search(before):
+            yield m.start(), m.end(), "keyword"
+
+
+#: A table's header cell naming a secret (``密码``, ``Password``, ``API key``).
+_HEADER = re.compile(
+    r"(?:[\w .]{0,12}?)(?:密码|密碼|口令|密钥|秘钥|令牌|(?i:password|passwd|pwd|passcode|pin"
+    r"|secret|token|api[ _\-]?key))(?:[\w .]{0,8})"
+)
+
+
+def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
+    """The spans of a table row's cells within ``line`` (stripped of spaces)."""
+    spans, a = [], 0
+    inner = line.strip()
+    base = line.index(inner) if inner else 0
+    if delimiter == "|":
+        inner = inner[1:] if inner.startswith("|") else inner
+        base += 1 if line.strip().startswith("|") else 0
+        inner = inner[:-1] if inner.endswith("|") else inner
+    for part in inner.split(delimiter):
+        raw_a, raw_b = a, a + len(part)
+        stripped = part.strip()
+        start = raw_a + (part.index(stripped) if stripped else 0)
+        spans.append((base + start, base + start + len(stripped)))
+        a = raw_b + 1
+    return spans
+
+
+_HEADER_WORDS = re.compile("pass|pwd|pin|secret|token|key|密|口令|令牌")
+
+
+def _contains(low: str) -> Iterator[re.Match[str]]:
+    """:data:`_CONTAINS` matched around each ``contains``/``holds``/``reads``/``says``
+    (at most 16 of each) rather than over the whole text."""
+    for verb in ("contains", "holds", "reads", "says"):
+        i, seen = low.find(verb), 0
+        while i >= 0 and seen < 16:
+            m = _CONTAINS.search(low, max(0, i - 48), i + len(verb) + 140)
+            if m is not None and m.start() < i:
+                yield m
+            i, seen = low.find(verb, i + 1), seen + 1
+
+
+def _comma_header(text: str, low: str) -> bool:
+    """Whether a comma touches a password's name (``name,password``, ``密码,备注``): what a
+    comma-separated table's header holds, and prose rarely does (``, password``)."""
+    return (
+        ",pass" in low
+        or "pass," in low
+        or "password," in low
+        or ",pwd" in low
+        or "pwd," in low
+        or ",pin" in low
+        or "pin," in low
+        or ",secret" in low
+        or "secret," in low
+        or ",token" in low
+        or "token," in low
+        or "key," in low
+        or ",密" in text
+        or "码," in text
+        or "碼," in text
+        or ",口令" in text
+        or "口令," in text
+    )
+
+
+def _tables(text: str, commas: bool = True) -> Iterator[tuple[int, int, str]]:
+    """The cells under a table column whose header names a secret (Markdown, tab- or
+    comma-separated rows when ``commas``): ``| 系统 | 账号 | 密码 |`` then
+    ``| Jenkins | admin | x |``."""
+    offset, column, delimiter, width = 0, -1, "", 0
+    for n, line in enumerate(text.split("\n")):
+        if n > 400:
+            break
+        start = offset
+        offset += len(line) + 1
+        if column < 0 and "|" not in line and "\t" not in line and not (commas and "," in line):
+            continue
+        named = column >= 0 or _HEADER_WORDS.search(line.lower()) is not None
+        if not named:
+            continue
+        if line.count("|") >= 2:  # | Password | x |: a name and its value in one row
+            cells = _cells(line, "|")
+            for i in range(len(cells) - 1):
+                a, b = cells[i]
+                c, d = cells[i + 1]
+                value = line[c:d]
+                if (
+                    _HEADER.fullmatch(line[a:b])
+                    and len(value) >= 4
+                    and _TOKEN.fullmatch(value)
+                    and _looks_like_credential(value)
+                    and not _rejected(value, ":", text, start + d)
+                ):
+                    yield start + c, start + d, "keyword"
+        if column < 0:
+            delimiter = "|" if line.count("|") >= 2 else "\t" if "\t" in line else ","
+            cells = _cells(line, delimiter)
+            names = [line[a:b] for a, b in cells]
+            if len(cells) < 2 or any(len(c) > 24 for c in names):
+                continue
+            column = next((i for i, c in enumerate(names) if _HEADER.fullmatch(c)), -1)
+            width = len(cells)
+            continue
+        if re.fullmatch(r"[\s|:\-+]*", line):
+            continue  # |---|---|
+        cells = _cells(line, delimiter)
+        if len(cells) != width:
+            column = -1
+            continue
+        a, b = cells[column]
+        value = line[a:b]
+        if (
+            len(value) >= 4
+            and _TOKEN.fullmatch(value)
+            and _looks_like_credential(value)
+            and not _rejected(value, ":", text, start + b)
+        ):
+            yield start + a, start + b, "keyword"
+
+
+def _listed_codes(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each code of a list of backup or recovery codes (at most 16), after its name."""
+    for m in _CODE_LIST.finditer(text):
+        pos, count = m.end(), 0
+        while count < 16:
+            code = _LISTED_CODE.match(text, pos)
+            if code is None:
+                break
+            plain = code.group().replace("-", "").replace(" ", "")
+            if len(plain) < 6 or not any(c.isdigit() for c in plain):
+                break  # "backup codes 2024 update", "recovery codes are ...": no code
+            end = code.end()
+            if end < len(text) and (text[end].isalnum() or text[end] in "_@."):
+                break
+            yield code.start(), end, "keyword"
+            count += 1
+            sep = _LIST_SEP.match(text, end)
+            pos = sep.end() if sep is not None else end
+            if pos == end and pos < len(text) and not text[pos].isspace():
+                break
+
+
+_LOCK_WORDS = ("door", "garage", "safe", "lock")
+_LOCK_WORDS_ZH = ("door", "garage", "safe", "lock", "门禁", "門禁", "保险", "保險")
+
+
+def _before_sep(low: str, words: tuple[str, ...]) -> bool:
+    """Whether one of ``words`` (or a word they start) is followed by ``:`` or ``=``
+    (a look at 64 occurrences of each at most)."""
+    for word in words:
+        i, seen = low.find(word), 0
+        while i >= 0 and seen < 64:
+            j = i + len(word)
+            while j < len(low) and j - i < len(word) + 12 and (low[j].isalpha() or low[j] in " \t"):
+                j += 1  # garage door, 保险箱, key safe
+            if low.startswith((":", "="), j):
+                return True
+            i, seen = low.find(word, i + 1), seen + 1
+    return False
+
+
+_ANY_DIGIT = re.compile(r"\d")
+
+
+def _forms(text: str, low: str, labelled: bool) -> Iterator[tuple[int, int, str]]:
+    """Keypad and alarm codes, files that hold a secret, calls naming one, Chinese-named
+    recovery phrases, codes read out in words and table columns of secrets (each looked
+    for only in texts holding a word it needs: most hold none; ``labelled``: whether the
+    text holds a label word)."""
+    zh = not low.isascii()
+    if _ANY_DIGIT.search(text) is not None:  # the forms whose values hold a digit
+        yield from _digit_forms(text, low, zh, labelled)
+    elif "setup" in low or "authenticator" in low:  # a setup key may hold no digit
+        yield from _setup_keys(text)
+    if zh and ("助记" in text or "助記" in text or "短语" in text or "短語" in text):
+        for m in _SEED_ZH.finditer(text):
+            yield m.start("value"), m.end("value"), "passphrase"
+    if "空格" in text or "space" in low:
+        for m in _SPACED_VALUE.finditer(text):
+            a, b = m.span("value")
+            if not _rejected(text[a:b].split()[0], ":", text, b):
+                yield a, b, "passphrase"
+    if (
+        labelled or "code" in low or "otp" in low or "cv" in low or zh and ("码" in text)
+    ) and _SPOKEN_HINT.search(low):
+        yield from _spoken(text)
+    if labelled:
+        commas = "\n" in text and "," in text and _comma_header(text, low)
+        if commas or text.count("|") >= 2 or ("\n" in text and "\t" in text):
+            yield from _tables(text, commas)
+
+
+def _setup_keys(text: str) -> Iterator[tuple[int, int, str]]:
+    """2FA setup keys in groups of four (:data:`_SETUP_KEY`)."""
+    for m in _SETUP_KEY.finditer(text):
+        value = m.group("value")
+        if any(c.isdigit() for c in value) or "setup" in m.group().lower():
+            yield m.start("value"), m.end("value"), "passphrase"
+
+
+def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tuple[int, int, str]]:
+    """The forms of :func:`_forms` whose values hold a digit (``labelled``: whether the
+    text holds a label word: ``key``, ``secret``, ``password``...)."""
+    if labelled and ("keypad" in low or "key pad" in low or "key-pad" in low) or "disarm" in low:
+        for m in _LOCK_VALUE.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if (
+        (":" in text or "=" in text)
+        and len(low) == len(text)
+        and _before_sep(low, _LOCK_WORDS_ZH if zh else _LOCK_WORDS)
+    ):
+        for m in _LOCK_LABEL.finditer(low):
+            group = "value" if m.group("value") else "zh"
+            yield m.start(group), m.end(group), "keyword"
+    if (
+        "secret" in low
+        or "seed" in low
+        or "setup" in low
+        or "authenticator" in low
+        or "2fa" in low
+        or "mfa" in low
+        or "otp" in low
+        or zh
+        and ("密钥" in text or "秘钥" in text or "种子" in text)
+    ):
+        yield from _setup_keys(text)
+    if (
+        "code" in low
+        and (" codes" in low or " code:" in low)
+        or zh
+        and ("备用" in text or "恢复码" in text)
+    ):
+        yield from _listed_codes(text)
+    if "respectively" in low or zh and ("分别" in text or "分別" in text):
+        for m in _RESPECTIVELY.finditer(text):
+            for group in ("a", "b"):
+                a, b = m.span(group)
+                value = text[a:b].rstrip(_TRAILING)
+                if any(c.isdigit() for c in value) and not _rejected(
+                    value, ":", text, a + len(value)
+                ):
+                    yield a, a + len(value), "keyword"
+    if labelled and ("contains" in low or "holds" in low or "reads" in low or "says" in low):
+        for m in _contains(low) if len(low) == len(text) else ():
+            a, b = m.span("value")
+            value = text[a:b].rstrip(_TRAILING)
+            b = a + len(value)
+            if any(c.isalpha() for c in value) and not _rejected(value, ":", text, b):
+                if any(c.isdigit() for c in value):
+                    yield a, b, "keyword"
+    if (
+        labelled
+        and ("'," in text or '",' in text or "' ," in text or '" ,' in text)
+        and _MARKUP_NAME.search(text)
+    ):
+        for m in _ARGUMENTS.finditer(text):
+            name = m.group("name")
+            if _MARKUP_NAME.search(name) and not _MARKUP_MEASURE.search(name):
+                a, b = m.span("value")
+                value = text[a:b]
+                if (
+                    len(value) >= 4
+                    and _looks_like_credential(value)
+                    and not _rejected(value, "=", text, b)
+                ):
+                    yield a, b, "keyword"
+    if "wifi" in low or "wi-fi" in low or "wlan" in low:
+        for m in _WIFI.finditer(text):
+            a, b = m.span("value")
+            value = text[a:b].rstrip(_TRAILING)
+            b = a + len(value)
+            if (
+                len(value) >= 6
+                and any(c.isdigit() for c in value)
+                and any(c.isalpha() for c in value)
+                and not _NOT_WIFI.fullmatch(value)
+                and not _rejected(value, ":", text, b)
+            ):
+                yield a, b, "keyword"
+
+
 def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", detector)`` of the values written after a label
     that names a secret (see the module docs); ``detector`` is ``keyword``, or
     ``passphrase`` for a quoted value or one of several words."""
-    for a, b, name in _find(text):
+    low = text.lower()
+    labels = _label_words(text, low)
+    for a, b, name in _find(text, low, labels):
         yield a, b, "secret", name
     for a, b, name in _markup(text):
         yield a, b, "secret", name
     for a, b, name in _command_lines(text):
         yield a, b, "secret", name
-    low = text.lower()
     for a, b, name in _pairs(text, low):
         yield a, b, "secret", name
     for a, b, name in _phrases(text, low):
+        yield a, b, "secret", name
+    for a, b, name in _forms(text, low, bool(labels)):
         yield a, b, "secret", name
 
 

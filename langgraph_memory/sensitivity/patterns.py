@@ -306,6 +306,14 @@ _SSN_SPACED = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3} (?!00)\d{2} (?!0000)\d{4}" + _NUM_END, _A
 )
 _SSN_WORD = re.compile(r"(?i:ssn|ss#|social[ \t]+security|社会安全号|社保号)")
+#: A word naming some other number just before an SSN-shaped one (``claim no. 301-22-4471``,
+#: ``order #``, ``工单号``): a reference, not an SSN (unless an SSN word is near too).
+_REFERENCE_WORD = re.compile(
+    r"(?i:claim|case|ref|reference|order|ticket|invoice|policy|tracking|confirmation|booking"
+    r"|reservation|member|membership|part|model|serial|batch|lot|po|rma|incident|request)"
+    r"(?:[ \t]*(?:no\.?|number|num|id|#))?[ \t]*[:#]?[ \t]*$"
+    r"|(?:单号|编号|订单号?|工单号?|案件号?|理赔号?|保单号?|批号|型号|序列号)[ \t]*[:：]?[ \t]*$"
+)
 #: The password of a URL's credentials: ``postgres://user:PASSWORD@host``.
 _URL_PASSWORD = re.compile(
     r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]{1,20}://[^\s:/@]{0,64}:"
@@ -501,6 +509,10 @@ def _obfuscated_emails(text: str) -> Iterator[Span]:
 def _ssns(text: str) -> Iterator[Span]:
     if "-" in text:
         for m in _SSN.finditer(text):
+            if _REFERENCE_WORD.search(text, max(0, m.start() - 24), m.start()) and not (
+                _SSN_WORD.search(text, max(0, m.start() - 40), m.start())
+            ):
+                continue  # claim no. 301-22-4471
             yield m.start(), m.end(), "ssn", "ssn"
     if (
         "SSN" in text
@@ -685,6 +697,13 @@ _CANDIDATE = re.compile(
     r"(?<![A-Za-z0-9+/_\-=.@])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=@])", _A
 )
 _URL = re.compile(r"(?:https?|ftp|s3|git|ssh)://[^\s<>\"'，。）)]+|www\.[^\s<>\"'，。）)]+", _A)
+#: A password hash in the modular crypt format (``$apr1$salt$hash``, ``$2b$12$...``,
+#: ``$6$salt$hash``, ``$argon2id$...``): random-looking, but a hash, not the password.
+_CRYPT_HASH = re.compile(
+    r"\$(?:1|2[abxy]?|5|6|7|y|gy|apr1|md5|sha1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?)"
+    r"\$[A-Za-z0-9+/=.,$_\-]{8,}",
+    _A,
+)
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", _A)
 _WORDY = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{2,}(?![a-z])", _A)
 #: Public keys and certificates: random-looking, but not secret.
@@ -738,6 +757,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
     urls = [m.span() for m in _URL.finditer(text)]
     if "AAAA" in text or "-----BEGIN" in text:
         urls += [m.span() for m in _PUBLIC_KEY.finditer(text)]
+    if "$" in text:
+        urls += [m.span() for m in _CRYPT_HASH.finditer(text)]
     for m in _CANDIDATE.finditer(text):
         tok = m.group().rstrip("=")
         if len(tok) < min_length or _UUID.fullmatch(tok) or tok.startswith(_PUBLISHABLE):

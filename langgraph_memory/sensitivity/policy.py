@@ -52,7 +52,14 @@ kind            what                                                            
                 combinations, card security codes, ``user / password`` pairs
                 after ``login``, codes written before their name (``482913 is
                 your verification code``), Kubernetes ``name``/``value`` pairs,
-                ``AccountKey=`` of connection strings, and
+                ``AccountKey=`` of connection strings, password words in
+                other languages (``mot de passe``, ``contraseña``,
+                ``パスワード``), PUK codes, codes read out in groups or words
+                (``55 21 90``, ``six one nine two``), keypad and alarm codes,
+                shell variables (``PGPASSWORD=x psql``), calls naming a secret
+                (``define('DB_PASSWORD', 'x')``), table columns headed by a
+                password word, ``redis-cli -a x``, Chinese-named seed phrases,
+                and
                 high-entropy strings (SSH and PEM public keys left alone; see
                 :func:`.patterns.high_entropy_spans`)
 =============== ================================================================ ==============
@@ -73,8 +80,12 @@ hashes and git SHAs), names and addresses (use the optional Presidio adapter);
 and of labelled secrets: a value in Chinese characters after ``是`` that
 reads as prose (``密码是你的生日``; ``口令：芝麻开门`` is found), a plain English
 word after a key or token label and ``:`` (``secret: practice`` reads as prose;
-after ``=`` it is taken), a value named only by a sentence far before it,
-labels in other languages (``Passwort``), and template defaults (``changeme``).
+after ``=`` it is taken), a value named only by a sentence far before it, a
+plain word after another language's password word and a copula or a space
+(``la contraseña es incorrecta`` reads as prose; ``Passwort: x`` is found), a
+network's plain word after ``wifi`` (``wifi moosetracks``: a name or a password),
+and template defaults (``changeme``). A password hash (``$apr1$...``, ``$2b$...``)
+is a hash, not a secret.
 
 Default policy: **redact every kind**. Redaction keeps the message useful (the
 sentence survives, the secret does not) and is what a user who did not think

@@ -201,6 +201,166 @@ def test_new_label_forms_keep_look_alikes_clean(text: str) -> None:
     assert FILTER.scan(text) == [], FILTER.scan(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        # a password's name in other languages (a lexicon), then the value
+        ("le mot de passe du routeur est Lune#4471", "Lune#4471"),
+        ("Passwort: Kaffee2025!", "Kaffee2025!"),
+        ("senha do banco: Pao9de4acucar", "Pao9de4acucar"),
+        ("пароль от почты: Zima2026x", "Zima2026x"),
+        ("wachtwoord = Fiets88brug", "Fiets88brug"),
+        ("ログインのパスワード：mizu-2291-k", "mizu-2291-k"),
+        ("비밀번호: hana4821!", "hana4821!"),
+        ("la contraseña es girasol77", "girasol77"),
+        # PUK codes; codes read out in groups or in words
+        ("my PUK code is 48120977", "48120977"),
+        ("PUK码：20481377", "20481377"),
+        ("the verification code: 12 34 56", "12 34 56"),
+        ("your sign-in code is 7310 2284", "7310 2284"),
+        ("she said the PIN was four four one nine", "four four one nine"),
+        (
+            "the code out loud: seven, two, eight, eight, one, zero",
+            "seven, two, eight, eight, one, zero",
+        ),
+        ("验证码念给我是五三八二九一", "五三八二九一"),
+        # keypads and alarms; combinations after a password word
+        ("garage keypad 7391, side gate is open", "7391"),
+        ("to disarm the alarm punch disarm code 4096 then wait", "4096"),
+        ("更衣柜密码 4-1-7，别忘了", "4-1-7"),
+        ("locker password: 12-30-08", "12-30-08"),
+        # shell variables, files holding a secret, calls naming one, connection strings
+        ("MYSQL_PWD=backup_only mysqldump shop > x.sql", "backup_only"),
+        ("export REDIS_PASSWORD=cache_dev_secret && npm start", "cache_dev_secret"),
+        ("the token file only holds: tk_live_9a8b7c6d", "tk_live_9a8b7c6d"),
+        ("os.environ.setdefault('SMTP_PASSWORD', 'MailMe#2026')", "MailMe#2026"),
+        ("Data Source=db;User ID=sa;Password=Sa!2026pw;TrustServerCertificate=True", "Sa!2026pw"),
+        ("redis-cli -p 6380 -a Sess10nCache! ping", "Sess10nCache!"),
+        ("mongosh -u app -p M0ngoApp9 shop", "M0ngoApp9"),
+        # table columns, user / password pairs after a console's name, seed phrases
+        ("| site | user | password |\n|---|---|---|\n| gitlab | ops | Gl4b!ops |", "Gl4b!ops"),
+        ("host\tuser\tpwd\nnas01\troot\tNasRoot#9", "NasRoot#9"),
+        ("服务器,用户,密码\nweb1,deploy,Dep10y!x", "Dep10y!x"),
+        ("NAS 管理后台 admin / Syn0logy#1", "Syn0logy#1"),
+        ("grafana dashboard: viewer / graf4na!", "graf4na!"),
+        ("助记词是 山 水 云 花 鸟 鱼 虫 草 木 金 银 铜", "山 水 云 花 鸟 鱼 虫 草 木 金 银 铜"),
+        # separators: "mine is", "解码后是"; Wi-Fi; a value said to hold a space
+        ("银行卡密码，我的是 902318", "902318"),
+        ("vault 里的 secret 解码后是 prod-db-pw-77", "prod-db-pw-77"),
+        ("the wifi one is Gr33nTea-77", "Gr33nTea-77"),
+        ("家里wifi code: h0me-net-88", "h0me-net-88"),
+        ("my password: blue moon77 (with a space)", "blue moon77"),
+        # 2FA setup keys in groups, lists of backup codes, "respectively"
+        ("the 2FA seed is JBSW Y3DP EHPK 3PXP", "JBSW Y3DP EHPK 3PXP"),
+        ("authenticator setup key: abcd efgh ijkl mnop qrst uvwx", "abcd efgh ijkl mnop qrst uvwx"),
+        ("backup codes: 1234-5678, 2345-6789, 3456-7890", "2345-6789"),
+        ("recovery codes 8f3k2n9d 7d8sk2l1 p0q9w8e7", "p0q9w8e7"),
+        ("GitHub 恢复码：a1b2c-3d4e5 f6g7h-8i9j0", "f6g7h-8i9j0"),
+        ("登录密码和支付密码分别是 Qq123456 和 889900", "889900"),
+        # codes spaced digit by digit; a lock's name before ":"; labels alone on a line
+        ("the PIN for my debit card is 7 3 9 1", "7 3 9 1"),
+        ("储蓄卡取款密码 661 233", "661 233"),
+        ("garage: 8812, back door: 4417", "4417"),
+        ("门禁：2580#", "2580#"),
+        ("Password\n\nSn0wfall-77", "Sn0wfall-77"),
+        ("密码\n9f8e7d6c", "9f8e7d6c"),
+        # more languages and separators
+        ("WLAN-Schlüssel: Haus4Garten7", "Haus4Garten7"),
+        ("Kennwort lautet Tanne77Wald", "Tanne77Wald"),
+        ("暗証番号は 4821 です", "4821"),
+        ("パスワードはsakuraA12です", "sakuraA12"),
+        # values below their label (CRLF, a blank line), rows of a name and its value
+        ("Password:\r\nHunt3r-22x", "Hunt3r-22x"),
+        ("Username: ops\nPassword:\n\nHunt3r22x", "Hunt3r22x"),
+        ("PIN\n4821", "4821"),
+        ("验证码\n482913", "482913"),
+        ("| Password | Hunt3r22x |", "Hunt3r22x"),
+        ("| 密码 | zs@2026ab |", "zs@2026ab"),
+        # lock combinations after a code's name, keycodes, a card's security code
+        ("the code for the padlock: 3-3-7", "3-3-7"),
+        ("keycode 5521", "5521"),
+        ("security code on the back is 271", "271"),
+    ],
+)
+def test_more_written_forms_of_a_secret_are_found(text: str, value: str) -> None:
+    found = [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+    assert ("secret", value) in found, found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "le mot de passe doit contenir 12 caractères",
+        "¿olvidaste tu contraseña? haz clic aquí",
+        "Passwort vergessen? Kein Problem",
+        "パスワードを忘れた場合はこちら",
+        "비밀번호를 변경하세요",
+        "la contraseña es incorrecta",
+        "the PUK is printed on the card holder",
+        "order 55 21 90 items by Friday",
+        "the code review took 12 34 minutes",
+        "the keypad is broken again",
+        "set the alarm for 0630 please",
+        "one two three four, here we go",
+        "the code has one or two bugs",
+        "我们一二三四五六七八个人一起去",
+        "验证码发了三四次都没收到",
+        "the code word is 海豚标记五五二一",
+        "DB_PASSWORD=$DB_PASSWORD docker compose up",
+        "the password field contains an error",
+        "the token says expired in the log",
+        "t('auth.password', 'Password')",
+        "logger.info('token', 'refreshed')",
+        "版本号 2-4-1 发布了",
+        "| name | password policy |\n|---|---|\n| bob | strong |",
+        "| 系统 | 密码 |\n|---|---|\n| 堡垒机 | 见邮件 |",
+        "user,password\nbob,******",
+        "后台 首页 / 设置",
+        "助记词很重要，千万不要截图",
+        "redis-cli -a $REDIS_PASS ping",
+        "the wifi is 5GHz only",
+        "wifi: HomeNet_5G",
+        "WiFi：CMCC-8F2A，密码在路由器背面",
+        "wifi is 802.11ax",
+        "wifi name is Cafe2026",
+        "the password can have a space",
+        "claim no. 301-22-4471 is pending",
+        "case #412-55-1290 closed",
+        "工单号 301-22-4471 已关闭",
+        "admin:$2y$10$abcdefghijABCDEFGHIJ0123456789abcdefghijABCDEFGHIJ0 is the hash",
+        "Server=db;Database=shop;Encrypt=true",
+        "set the alarm: 0630 tomorrow",
+        "Boarding gate: 2051",
+        "locker: 1205 is mine",
+        "backup codes 2024 update",
+        "recovery codes are stored in the vault",
+        "SECRET: THIS WILL MAKE YOUR DAY",
+        "the secret is that they have been here all week",
+        "パスワードは8文字以上",
+        "the passwords are weak and short respectively",
+        "价格和数量分别是 1999 和 3",
+        "the PIN is 4 digits",
+        "pin 1 of 2 is loose",
+        "Password\n\nForgot it?",
+        "密码\n\n2026年3月改过",
+        "Kennwort lautet falsch",
+        "clé WiFi : voir le routeur",
+        "| Password | Token |",
+        "| 密码 | 备注 |",
+        "if (e.keyCode == 13) submit()",
+        "PIN\nForgot it? Reset below",
+        "security code is 4 digits",
+    ],
+)
+def test_more_written_forms_keep_look_alikes_clean(text: str) -> None:
+    assert FILTER.scan(text) == [], FILTER.scan(text)
+
+
+def test_an_ssn_word_still_wins_over_a_reference_word() -> None:
+    text = "claim form: SSN 219-09-9999"
+    assert [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)] == [("ssn", "219-09-9999")]
+
+
 def test_a_credential_inside_a_labelled_value_is_reported_as_itself() -> None:
     jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXZhbHVl"
     text = f"token: {jwt}&expires_in=3600"
