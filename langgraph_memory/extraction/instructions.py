@@ -139,6 +139,7 @@ _EN_MANNER = re.compile(
     r"pounds sterling|decimals?|decimal places|"
     r"iso|24-hour|12-hour|citations?|cite|sources?|references?|links?|footnotes?|"
     r"type hints?|comments?|docstrings?|tests?|variable names?|naming|tabs|spaces|indent\w*|"
+    r"measurements?|quantities|"
     r"semicolons?|quotes|summar(?:y|ies)|tl;?dr|recap|caveats?|disclaimers?|warnings?|"
     r"apolog\w+|sorry|reasoning|short|brief|simple|steps?|step by step|numbered|sign-?off|"
     r"greetings?|commas?|oxford comma|punctuation|capitali[sz]ation|grammar|passive voice|"
@@ -299,7 +300,7 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     if (
         fragment
         and not _EN_FINITE.search(s)
-        and (scoped or _EN_MANNER.search(fragment["how"]))
+        and (scoped or _EN_MANNER.search(fragment["how"]) or _plain_spec(fragment["how"]))
         and not _EN_ONE_OFF.search(s)
     ):
         return tidy_value(s, "en"), 1
@@ -454,6 +455,13 @@ _EN_SHAPED = re.compile(
     r"numbered|sorted|translated|measured|cited|capitali[sz]ed)\b",
     re.I,
 )
+
+
+def _plain_spec(how: str) -> bool:
+    """Whether ``how`` reads as a unit or a form ("grams, not cups", "kelvin"): a few
+    lowercase words, no verb, no name ("Prices in Lisbon" is about a place)."""
+    words = how.split()
+    return 0 < len(words) <= 5 and how[:1].islower() and not _EN_FINITE.search(how)
 
 
 def _without_talk(s: str) -> str:

@@ -1168,6 +1168,15 @@ def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
     return [(x, polarity, source)]
 
 
+#: A request to the assistant ("Cite this article in APA for me", "给我列五个周末去处"): a
+#: task for now, not a taste (a choice said so, "give me X any day", is one).
+_EN_REQUEST = re.compile(
+    r"^(?:please\s+|can you\s+|could you\s+)?(?:cite|write|make|find|book|get|fix|send|translate|"
+    r"summari[sz]e|draft|check|show|tell|list|order|buy|plan|create|draw|explain|rewrite|edit|"
+    r"proofread|format|convert|calculate|look up|search|give)\b(?!.*\b(?:any day|every time)\b)",
+    re.I,
+)
+_ZH_REQUEST = re.compile(r"^(?:请|麻烦你?|你)?(?:给我|帮我|替我|帮忙)")
 #: A demonstrative and a measure word first: one particular thing ("那家店的…", "这部电影…").
 _ZH_DEICTIC = re.compile(r"^(?:这|那)(?:一)?[家个碗杯次部本首件款位场顿道份辆间]")
 #: A time that is over: what was liked then was an episode ("昨天那碗汤太难喝了").
@@ -1202,7 +1211,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             or reported_zh(s)
         ):
             return []
-        if re.search(_ZH_NOT_NOW, s) or _ZH_PAST.search(s):
+        if re.search(_ZH_NOT_NOW, s) or _ZH_PAST.search(s) or _ZH_REQUEST.match(s):
             return []
         if _ZH_DEICTIC.match(s):
             return []  # "那家店的咖啡太难喝了": one thing met once, not a kind
@@ -1242,7 +1251,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         r"given the choice|if I (?:had|have) to (?:choose|pick)|if it's up to me", s, re.I
     ):
         return []
-    if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s):
+    if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s) or _EN_REQUEST.match(s):
         return []
     # "nothing beats X", "I avoid X": said before any comparison or habit reads them
     first = [(rx, pol) for rx, pol in _EN_FEELINGS if re.search(r"nothing beats|avoid", rx.pattern)]

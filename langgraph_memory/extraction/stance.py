@@ -71,7 +71,7 @@ _EN_LIKE = (
     r"relish|savou?r|cherish|"
     r"gravitate (?:towards?|to)|lean (?:towards?|to)|go for|have a soft spot for|"
     r"had a soft spot for|have a thing for|have a weakness for|have a sweet tooth for|"
-    r"in on|into|a (?:big |huge |massive )?fan of|a sucker for|partial to|keen on|fond of|"
+    r"in on|into|a (?:big |huge |massive )?fan of|a sucker for|partial to|keen on|fond of|one for|"
     r"big on|crazy about|mad about|nuts about|obsessed with|hooked on|drawn to|passionate about|"
     r"addicted to|happiest (?:with|in|at|on)|at home (?:in|with)|can't resist|cannot resist|"
     r"can't get enough of|live for|swear by|could eat|could watch|could listen to|"
@@ -179,9 +179,8 @@ _EN_THING_IS = re.compile(
     r"(?P<x>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,4}?)\s+(?:(?:just|really|honestly|always|totally|"
     r"definitely|simply|truly)\s+)?(?:(?:is|are|'s|'re)(?:\s+(?:getting|becoming))?|feels?|"
     r"seems?|sounds?|looks?|tastes?|smells?|gets?|remains?)\s+"
-    r"(?:(?:so|really|very|just|pretty|truly|super|kind of|kinda|sort of|honestly|oddly|"
-    r"strangely|incredibly|absolutely|totally|utterly|such|a bit|way too|too|always|still|"
-    r"surprisingly|insanely|ridiculously|downright|plain|simply|quite|rather|"
+    r"(?:(?:so|really|very|just|pretty|truly|super|kind of|kinda|sort of|honestly|\w+ly|"
+    r"such|a bit|way too|too|always|still|plain|quite|rather|"
     r"the most|most|genuinely|seriously)\s+)*"
     rf"(?:(?P<good>{_EN_GOOD})|(?P<bad>{_EN_BAD}))\b",
     re.I,
@@ -297,7 +296,7 @@ _ZH_SUBJECT = re.compile(
     + r")|(?P<dislike>"
     + _ZH_DISLIKE
     + r"))"
-    r"(?:上了|上)?(?P<x>[^，,。；;！!？?]{1,14}?)(?:的)?" + _ZEND
+    r"(?:上了|上)?(?P<x>[^，,。；;！!？?]{1,14})" + r"(?=$|[，,。.!！?？;；\n~～])"
 )
 #: The topic first, then the user's stance: "X我最爱了", "电子书我看不进去", "火锅我来者不拒".
 _ZH_TOPIC = re.compile(
@@ -421,7 +420,9 @@ _ZH_PARTICULAR = re.compile(r"^(?:这|那)(?:一)?[家个碗杯次部本首件�
 
 
 def _zh_value(x: str) -> str:
-    x = strip_particles(re.sub(r"^(?:吃|喝)(?=[\u4e00-\u9fff]{2})", "", x.strip()))
+    x = re.sub(r"^(?:吃|喝)(?=[\u4e00-\u9fff]{2})", "", x.strip())
+    if not re.search(r"[酒网贴书水氧]吧$", x):  # "酒吧" is a place, not a particle
+        x = strip_particles(x)
     return re.sub(r"^在家里?(?=.{2})", "", x) if len(x) > 4 else x
 
 
