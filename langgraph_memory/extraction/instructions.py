@@ -111,7 +111,7 @@ _EN_VERBS = (
     "tone down|go easy on|send|pick|choose|go with|opt for|try|stop|prefer|reference|sprinkle|"
     "overexplain|over-explain|apologi[sz]e|repeat|restate|pad|hedge|lecture|moralise|moralize|"
     "sugarcoat|guess|invent|make up|bring up|share|insert|assume|state|note|respond|say|"
-    "admit|tell me|double check"
+    "admit|tell me|double check|listen|hold off|hold back|wait|refrain|hold off on"
 )
 _EN_IMPERATIVE = re.compile(rf"^(?:{_EN_VERBS})\b", re.I)
 #: Verbs whose object is the assistant's own output (an instruction without a manner word).
@@ -146,7 +146,8 @@ _EN_MANNER = re.compile(
     r"active voice|digits|numerals|"
     r"utc|gmt|local time|timestamps?|acronyms?|abbreviations?|flags?|"
     r"first name|my name|me as|call me|address me|opinion|recommendations?|suggestions?|"
-    r"options?|alternatives?|questions?|follow-up|pleasantries|small talk|filler|fluff|"
+    r"options?|alternatives?|questions?|follow-up|pleasantries|small talk|filler|fluff|advice|"
+    r"clich[eé]s?|line numbers?|"
     r"preamble|intro|introductions?|conclusions?|outline|like an? (?:friend|teacher|professor|"
     r"colleague|peer|expert|beginner|child|kid|five-year-old|human|person|coach|mentor)|"
     r"python|javascript|typescript|rust|java|golang|sql|bash|shell|vegetarian|vegan|spicy)\b",
@@ -363,7 +364,8 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         modal
         and not re.search(r"\b(?:you|I)\b", modal.group(0), re.I)
         and not re.match(r"(?:be|use|include|have|show|come|stay|follow|start|end|look)\b", body)
-    ):
+        and not (re.search(_EN_REPLY_FACET, modal.group(0), re.I) and _EN_IMPERATIVE.match(body))
+    ):  # "Responses should avoid clichés" is how to write them
         return None  # "The prices should drop soon": a forecast, not how to write them
     manner = manner or bool(modal and _EN_MANNER.search(modal.group(0)))  # "Prices should…"
     generic = bool(_EN_GENERIC.match(body))
@@ -399,7 +401,7 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
 #: A condition said after the instruction: "…whenever you quote a statistic", "…if I ask".
 _EN_COND_POST = re.compile(
     r"[\s,]+(?:when(?:ever)?|if|every time|each time|any ?time|as long as|unless|"
-    r"before|after|while)\s+(?P<cond>[^,;:]{2,80})$",
+    r"before|after|while|until|till)\s+(?P<cond>[^,;:]{2,80})$",
     re.I,
 )
 #: What the user and the assistant do in a conversation: a condition about it makes the
@@ -422,7 +424,8 @@ _EN_FACET = (
     r"quantities|percentages?|decimals?|spelling|formatting|output|links?|sources?)"
 )
 _EN_FRAGMENT = re.compile(
-    rf"^(?:all\s+|any\s+|every\s+)?(?:[\w-]+\s+)?{_EN_FACET}\s+(?:(?:over|above|below|under|"
+    rf"^(?:all\s+|any\s+|every\s+)?(?:[\w-]+\s+)?{_EN_FACET}(?:\s+(?:blocks?|snippets?|samples?|"
+    r"lines?|parts?|sections?|values?|fields?|labels?))?\s+(?:(?:over|above|below|under|"
     r"up to|from)\s+[\w-]+\s+)?(?:in|as|with|without|under|"
     r"below|to|using|only in|always in|in plain)\s+(?P<how>.+)$",
     re.I,
@@ -532,6 +535,7 @@ _ZH_COND = re.compile(
     r"便)(?P<rest>.+)$"
     r"|^(?P<cond2>[^，,。；;]{1,30}?(?:的时候|时候|时))(?:[，,]|(?<=的时候)|(?<=[^平小有同及当准按暂随那这到临届]时)(?<!候时))\s*(?P<rest2>.+)$"
     r"|^(?P<cond3>[^，,。；;就]{2,14}?)就(?P<rest3>(?:直接|先|请|都|也)[^，,。；;]{2,}|说[^，,。；;]{2,})$"
+    r"|^(?P<cond4>[^，,。；;]{2,20}?的话)[，,]\s*(?P<rest4>.+)$"
 )
 #: Verbs of what the assistant does or makes, opening a Chinese imperative.
 _ZH_VERBS = re.compile(
@@ -585,6 +589,14 @@ _ZH_TALK = re.compile(
 )
 
 
+def _cond_parts(cond: re.Match[str]) -> tuple[str, str]:
+    """The condition and the rest of a Chinese conditional, whichever form matched."""
+    for n in ("", "2", "3", "4"):
+        if cond.group("cond" + n):
+            return cond.group("cond" + n), cond.group("rest" + n) or ""
+    return "", ""
+
+
 def _reported_zh(s: str) -> bool:
     """Whether ``s`` reports someone's words: an adverb before the speech verb ("只推荐…",
     "也说明…") names no one who spoke."""
@@ -600,8 +612,7 @@ def _zh_without_cond(s: str) -> str:
     cond = _ZH_COND.match(s)
     if cond is None:
         return s
-    c = cond.group("cond") or cond.group("cond2") or cond.group("cond3") or ""
-    rest = cond.group("rest") or cond.group("rest2") or cond.group("rest3") or ""
+    c, rest = _cond_parts(cond)
     return rest if _ZH_TALK.search(c) else s
 
 
@@ -681,8 +692,7 @@ def _zh_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         return strip_particles(s), 1  # "温度用摄氏度", "代码里变量名用英文": a facet's rule
     cond = _ZH_COND.match(s)
     if cond:
-        c = cond.group("cond") or cond.group("cond2") or cond.group("cond3") or ""
-        rest = cond.group("rest") or cond.group("rest2") or cond.group("rest3") or ""
+        c, rest = _cond_parts(cond)
         about = _ZH_TALK if cond.group("cond3") else _ZH_COND_ABOUT
         talk = bool(about.search(c) or _ZH_MANNER.search(c))
         got = _zh_instruction(rest, scoped=True) if talk else None
