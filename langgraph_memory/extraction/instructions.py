@@ -147,7 +147,7 @@ _EN_MANNER = re.compile(
     r"utc|gmt|local time|timestamps?|acronyms?|abbreviations?|flags?|"
     r"first name|my name|me as|call me|address me|opinion|recommendations?|suggestions?|"
     r"options?|alternatives?|questions?|follow-up|pleasantries|small talk|filler|fluff|advice|"
-    r"clich[eé]s?|line numbers?|"
+    r"clich[eé]s?|line numbers?|jokes?|humou?r|intros?|outros?|to a minimum|"
     r"preamble|intro|introductions?|conclusions?|outline|like an? (?:friend|teacher|professor|"
     r"colleague|peer|expert|beginner|child|kid|five-year-old|human|person|coach|mentor)|"
     r"python|javascript|typescript|rust|java|golang|sql|bash|shell|vegetarian|vegan|spicy)\b",
@@ -290,6 +290,9 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         if not re.search(r"please|pls|thanks|thank you|for me|ok|if", tail.group(0), re.I):
             scoped = True
         s = s[: tail.start()]
+    wish = re.match(r"I(?:'d| would) (?:like|prefer)\s+(?=all\s|any\s|every\s)", s, re.I)
+    if wish:  # "I'd like all times in Pacific time": a rule said as a wish
+        s = s[wish.end() :]
     want = _EN_WANT.match(s)  # "I want short answers", "I'd prefer replies without emojis"
     if (
         want
@@ -546,7 +549,7 @@ _ZH_VERBS = re.compile(
     r"按|按照|以|采用|带上|带|放|把|换成|改成|改用|切换|分点|分条|分段|举例|举个例子|给个|提供|"
     r"省略|跳过|去掉|删掉|避免|注意|考虑|确认|标出|配上|换算|写成|说成|翻成|统一用|一律用|"
     r"保留|精简|简化|展开|详细|简短|简洁|直接|先说|先给|署名|签名|落款|称|换|转换|转成|折算|"
-    r"四舍五入|精确到|写明|标|附|备注|回|答|默认|假设|假定|当作|当成|就当|问我|追问|反问|问清楚|问)"
+    r"四舍五入|精确到|写明|标|附|备注|回|答|默认|假设|假定|当作|当成|就当|问我|追问|反问|问清楚|问|给)"
 )
 _ZH_MANNER = re.compile(
     r"回答|回复|答复|答案|解释|中文|英文|汉语|英语|日语|简体|繁体|普通话|粤语|简洁|简短|简单|"
@@ -569,7 +572,7 @@ _ZH_ONE_OFF = re.compile(
 _ZH_POLITE = re.compile(r"^(?:你|您)?(?:能不能|能否|可不可以|可以|能|麻烦你|麻烦)(?:请你|请|你)?")
 #: Quoted speech: words after a speech verb, or in quotes a speech verb follows.
 _ZH_QUOTED = re.compile(
-    r"(?:说|道|写着|问|喊)[：:，,]?\s*[“「『\"]|[”」』\"]\s*(?:他|她|我妈|我爸|老板)?(?:说|道)"
+    r"(?<!我)(?:说|道|写着|问|喊)[：:，,]?\s*[“「『\"]|[”」』\"]\s*(?:他|她|我妈|我爸|老板)?(?:说|道)"
 )
 _ZH_RULE_LABEL = re.compile(
     r"^(?:[一两三几]?条|我的|我们的|几个)?(?:规则|规矩|要求|约定|"
@@ -643,8 +646,8 @@ _ZH_FACETS = (
     r"示例|链接|来源|出处|引用|表格|列表|公式|术语|名词|单词|拼音|译名|人名|地名|年份|年代|汇率"
 )
 _ZH_FACET_RULE = re.compile(
-    rf"^(?:[^，,。；;！!？?]{{0,6}}?(?:里|中|上|的))?(?:所有的?|全部的?|一切)?(?:{_ZH_FACETS})"
-    r"(?:里|中|上|的|部分)?(?:都|一律|统一|全部|全都|请|就|要|得|也|尽量|最好|一定要|务必)*"
+    rf"^(?:[^，,。；;！!？?我你他她]{{0,6}}?(?:里|中|上|的)?)?(?:所有的?|全部的?|一切)?(?:{_ZH_FACETS})"
+    r"(?:里|中|上|的|部分|后面|前面|旁边|下面|开头|结尾|末尾|后|前)?(?:都|一律|统一|全部|全都|请|就|要|得|也|尽量|最好|一定要|务必)*"
     r"(?:用|使用|写成|写|按照?|换算成|换算为|转成|改成|换成|保留|精确到|标(?:注|明|出)?|注明|加上|"
     r"附上|带上|放在|统一成|以)(?![了过着])"
 )
@@ -665,7 +668,10 @@ def _zh_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     if not s:
         return None
     polite = _ZH_POLITE.match(s)
-    if is_question(clause):
+    asks = is_question(clause) and not (  # "别问我要不要继续": a question it forbids
+        _ZH_PROHIBIT.match(s) and not re.search(r"[?？]\s*$", clause)
+    )
+    if asks:
         if polite is None:
             return None
         s = re.sub(r"(?:好吗|行吗|可以吗|好不好|行不行|吗|呢)?[?？。]*$", "", s[polite.end() :])

@@ -68,7 +68,7 @@ _EN_NEG = (
 #: Evaluative predicates taking the liked or disliked thing as their object.
 _EN_LIKE = (
     r"lov(?:e|ing)|lik(?:e|ing)|enjoy(?:ing)?|ador(?:e|ing)|prefer|fancy|dig(?:ging)?|appreciate|"
-    r"relish|savou?r|cherish|"
+    r"relish|savou?r|cherish|always (?:preferred|loved|liked|enjoyed|adored)|"
     r"gravitate (?:towards?|to)|lean (?:towards?|to)|go for|have a soft spot for|"
     r"had a soft spot for|have a thing for|have a weakness for|have a sweet tooth for|"
     r"in on|into|a (?:big |huge |massive )?fan of|a sucker for|partial to|keen on|fond of|one for|"
@@ -161,7 +161,8 @@ _EN_GOOD = (
     r"a joy|a delight|a treat|a blessing|a lifesaver|a game changer|bliss|my favou?rite|"
     r"my (?:daily driver|go-to|staple|thing|jam|happy place|weakness|comfort)|life|everything|"
     r"where it's at|my idea of (?:fun|heaven|bliss|a good \w+|a perfect \w+|a great \w+)|"
-    r"right up my (?:alley|street)|my kind of \w+|my cup of tea|my vibe|"
+    r"right up my (?:alley|street)|my kind of \w+|my cup of tea|my vibe|a blast|a hoot|a riot|"
+    r"a thrill|the only (?:\w+ )?I (?:\w+)|"
     r"the (?:highlight|best part) of my \w+|"
     r"something I (?:could|can|would) \w+ (?:for hours|all day|forever|every day)"
 )
@@ -194,7 +195,8 @@ _EN_THING_DOES = re.compile(
     r"(?P<bad2>does nothing for me|do nothing for me|and I don't get along|and I do not get along|"
     r"doesn't agree with me|don't agree with me|bores? me|annoys? me|wears? me out|"
     r"(?:doesn't|don't) sit well with me|stress(?:es)? me out|gross(?:es)? me out|"
-    r"drives? me (?:crazy|nuts|mad|up the wall)|gets? on my nerves|exhausts? me)|"
+    r"drives? me (?:crazy|nuts|mad|up the wall)|gets? on my nerves|exhausts? me|"
+    r"puts? me to sleep|makes? my skin crawl|turns? me off)|"
     r"(?P<good2>never gets old|never get old|cheers? me up|relax(?:es)? me|calms? me down|"
     r"keeps? me (?:sane|going|happy|grounded|calm|balanced)))\b",
     re.I,
@@ -285,7 +287,7 @@ _ZH_LIKE = (
 )
 _ZH_DISLIKE = r"讨厌|烦|反感|害怕|怕|受不了|抵触|排斥|嫌弃|厌倦|厌恶|腻|恨|头疼"
 _ZH_SUBJECT = re.compile(
-    r"^(?:我|我这人|我这个人|本人|我个人)"
+    r"^(?:我|我这人|我这个人|本人|我个人|(?=(?:超级?|特别|很|最|真心|非常|巨)(?:喜欢|爱)[^，,。]{1,6}$))"
     + _ZH_ADV
     + r"(?:"
     + _ZH_NEG
@@ -302,7 +304,8 @@ _ZH_SUBJECT = re.compile(
 _ZH_TOPIC = re.compile(
     r"^(?P<x>[^，,。；;！!？?我你他她它这那]{1,10}?)(?:的话|呢|嘛)?(?:我|我是|我就|我也|我都)"
     + _ZH_ADV
-    + r"(?:(?P<like>来者不拒|百\S不厌|最爱|超爱|最喜欢|很喜欢|特别喜欢|喜欢|爱|好这一口|"
+    + r"(?:(?P<like>来者不拒|百\S不厌|[吃喝看听玩]不腻|\S+都不腻|最爱|超爱|最喜欢|很喜欢|"
+    r"特别喜欢|喜欢|爱|好这一口|"
     r"(?:会|就)?(?:很|特别|超|超级)?(?:兴奋|开心|快乐|放松|来劲|来精神))|"
     r"(?P<dislike>(?:不太|不怎么|不)?能?[吃喝看听用玩穿坐住读学做]不(?:进去|下去|来|惯|了|动)|"
     r"不太能[吃喝看听用玩穿坐]|不怎么能[吃喝看听用玩穿坐]|讨厌|受不了|不喜欢|不爱|最烦|最讨厌))"
@@ -379,7 +382,7 @@ _ZH_PICK: list[tuple[re.Pattern[str], int]] = [
     (
         re.compile(
             r"我?一(?:看到|听到|想到|闻到|吃到|喝到|提到|说到|碰到|见到)(?P<x>[^，,。；;！!？?就]{1,10}?)"
-            r"就(?:头疼|头大|烦|心烦|想吐|犯困|犯愁|难受|崩溃|害怕|紧张|焦虑)"
+            r"就(?:头疼|头大|烦|心烦|想吐|犯困|犯愁|难受|崩溃|害怕|紧张|焦虑|受不了|抓狂|烦躁|起鸡皮疙瘩)"
         ),
         -1,
     ),
