@@ -281,8 +281,6 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         elif _EN_TALK.search(post["cond"]) or _EN_MANNER.search(post["cond"]):
             scoped = reply = True
             s = s[: post.start()]
-        elif re.match(r"(?:I|you|we|he|she|they|it)\b", post["cond"], re.I):
-            return None  # "Call me when you land": bound to an event, not to the replies
     for _ in range(4):  # a trailing scope or courtesy: "Be concise from now on, please"
         tail = _EN_TAIL.search(s)
         if tail is None:
@@ -713,7 +711,7 @@ def _zh_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
             got = strip_particles(rest), 1
         c2 = cond.group("cond2") or ""
         bare = bool(c2) and s[len(c2) : len(c2) + 1] not in ("，", ",")
-        if got is not None or not bare:
+        if got is not None or not (bare or cond.group("cond3") or cond.group("cond4")):
             return got
         # no comma after the condition ("写 SQL 的时候关键字都大写"): read the whole clause
     scoped = scoped or bool(_ZH_SCOPE.search(s))

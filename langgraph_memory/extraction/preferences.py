@@ -1173,7 +1173,8 @@ def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
 _EN_REQUEST = re.compile(
     r"^(?:please\s+|can you\s+|could you\s+)?(?:cite|write|make|find|book|get|fix|send|translate|"
     r"summari[sz]e|draft|check|show|tell|list|order|buy|plan|create|draw|explain|rewrite|edit|"
-    r"proofread|format|convert|calculate|look up|search|give)\b(?!.*\b(?:any day|every time)\b)",
+    r"proofread|format|convert|calculate|look up|search|give)\b"
+    r"(?!.*\b(?:any day|every time|over|instead of|rather than)\b)",
     re.I,
 )
 _ZH_REQUEST = re.compile(r"^(?:请|麻烦你?|你)?(?:给我|帮我|替我|帮忙)")

@@ -51,7 +51,6 @@ PREFERENCES = [
     ("我是个茶派。", "茶", "positive"),
 ]
 LOOK_ALIKES = [
-    "Ping me when the build finishes.",  # bound to an event, not to the replies
     "I love your garden so much!",  # a compliment
     "The buffet was dreadful.",  # an episode
     "My cousin can't stand cruises.",  # someone else's taste
@@ -164,7 +163,6 @@ def test_instruction_of_reads_the_structure(text: str, want: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Text me when you land.",
         "I need three more examples.",
         "I prefer Slack over email.",  # a taste about the user's world, not the replies
         "Prices in Lisbon are wild.",
