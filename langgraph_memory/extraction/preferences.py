@@ -1212,10 +1212,12 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             or reported_zh(s)
         ):
             return []
-        if re.search(_ZH_NOT_NOW, s) or _ZH_PAST.search(s) or _ZH_REQUEST.match(s):
+        if re.search(_ZH_NOT_NOW, s) or _ZH_REQUEST.match(s):
             return []
-        if _ZH_DEICTIC.match(s):
-            return []  # "那家店的咖啡太难喝了": one thing met once, not a kind
+        if (_ZH_PAST.search(s) or _ZH_DEICTIC.match(s)) and not re.search(
+            r"我|每次|每天|一直|总是|经常|常常", s
+        ):
+            return []  # "昨天那碗汤太难喝了": one thing met once, not a kind
         cleft = cleft_of(s)  # "加班是我最讨厌的事": the thing, not the head noun
         if cleft:
             return cleft
