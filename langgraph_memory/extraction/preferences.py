@@ -39,6 +39,7 @@ from langgraph_memory.extraction.clauses import (
     strip_particles,
     tidy_value,
 )
+from langgraph_memory.extraction.stance import cleft_of, stance_of
 
 __all__ = ["preferences_of"]
 
@@ -637,7 +638,7 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     # what the user fears or cannot bear, said of the user: "我很怕冷", "我特别怕吵"
     (
         re.compile(
-            r"^我(?:这人)?(?:很|特别|超|最|比较|有点|非常)?怕(?![他她你我它别大家人])(?P<x>[\u4e00-\u9fff]{1,4})"
+            r"^我(?:这人)?(?:很|特别|超|最|比较|有点|非常)?怕(?![他她你我它别大家人])(?P<x>[\u4e00-\u9fff]{1,6})"
             + _ZEND
         ),
         -1,
@@ -1167,6 +1168,22 @@ def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
     return [(x, polarity, source)]
 
 
+#: A request to the assistant ("Cite this article in APA for me", "给我列五个周末去处"): a
+#: task for now, not a taste (a choice said so, "give me X any day", is one).
+_EN_REQUEST = re.compile(
+    r"^(?:please\s+|can you\s+|could you\s+)?(?:cite|write|make|find|book|get|fix|send|translate|"
+    r"summari[sz]e|draft|check|show|tell|list|order|buy|plan|create|draw|explain|rewrite|edit|"
+    r"proofread|format|convert|calculate|look up|search|give)\b"
+    r"(?!.*\b(?:any day|every time|over|instead of|rather than)\b)",
+    re.I,
+)
+_ZH_REQUEST = re.compile(r"^(?:请|麻烦你?|你)?(?:给我|帮我|替我|帮忙)")
+#: A demonstrative and a measure word first: one particular thing ("那家店的…", "这部电影…").
+_ZH_DEICTIC = re.compile(r"^(?:这|那)(?:一)?[家个碗杯次部本首件款位场顿道份辆间]")
+#: A time that is over: what was liked then was an episode ("昨天那碗汤太难喝了").
+_ZH_PAST = re.compile(r"昨天|前天|昨晚|上次|刚才|那天|上周|上个月|去年")
+
+
 def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     """``(value, polarity, source)`` of each preference ``clause`` states by comparison,
     habit or choice (the dispreferred side of a comparison is ``inferred``).
@@ -1195,12 +1212,22 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             or reported_zh(s)
         ):
             return []
-        if re.search(_ZH_NOT_NOW, s):
+        if re.search(_ZH_NOT_NOW, s) or _ZH_REQUEST.match(s):
             return []
+        if (_ZH_PAST.search(s) or _ZH_DEICTIC.match(s)) and not re.search(
+            r"我|每次|每天|一直|总是|经常|常常", s
+        ):
+            return []  # "昨天那碗汤太难喝了": one thing met once, not a kind
+        cleft = cleft_of(s)  # "加班是我最讨厌的事": the thing, not the head noun
+        if cleft:
+            return cleft
+        stance = stance_of(s)  # the grammar of a stance before any single phrasing
         for pattern, pol, other in _ZH_PREFS:
             m = pattern.search(s)
             if m is None:
                 continue
+            if stance and not other:  # only a comparison says more (its other side)
+                return stance
             x = tidy_value(m.group("x") or m.groupdict().get("x2") or "", "zh")
             if not x or re.fullmatch(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个", x):
                 continue
@@ -1219,15 +1246,15 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
                 else x
             )
             if x and not re.match(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个|的|了", x):
-                return [(x, pol, "explicit")]
-        return _zh_habit(s)
+                return stance or [(x, pol, "explicit")]
+        return stance or _zh_habit(s)
     if EN_HYPOTHETICAL.search(s) and not re.search(r"given the choice|if I had to", s, re.I):
         return []
     if re.search(r"\b(?:if|unless|suppose|used to|once|when I was)\b", s, re.I) and not re.search(
         r"given the choice|if I (?:had|have) to (?:choose|pick)|if it's up to me", s, re.I
     ):
         return []
-    if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s):
+    if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s) or _EN_REQUEST.match(s):
         return []
     # "nothing beats X", "I avoid X": said before any comparison or habit reads them
     first = [(rx, pol) for rx, pol in _EN_FEELINGS if re.search(r"nothing beats|avoid", rx.pattern)]
@@ -1280,4 +1307,4 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             )
         ):
             return [(x, pol, "explicit")]
-    return _en_habit(s)
+    return stance_of(s) or _en_habit(s)
