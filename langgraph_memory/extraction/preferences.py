@@ -39,6 +39,7 @@ from langgraph_memory.extraction.clauses import (
     strip_particles,
     tidy_value,
 )
+from langgraph_memory.extraction.cues import Cued
 
 __all__ = ["preferences_of"]
 
@@ -1167,6 +1168,18 @@ def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
     return [(x, polarity, source)]
 
 
+#: The patterns, each behind the gate of its own cues (:mod:`.cues`): a clause holding none
+#: of a pattern's words skips its search.
+_EN_PREFS_RX = [(Cued(rx), pol) for rx, pol in _EN_PREFS]
+_EN_FEELINGS_RX = [(Cued(rx), pol) for rx, pol in _EN_FEELINGS]
+_ZH_PREFS_RX = [(Cued(rx), pol, other) for rx, pol, other in _ZH_PREFS]
+_ZH_FEELINGS_RX = [(Cued(rx), pol) for rx, pol in _ZH_FEELINGS]
+#: "nothing beats X", "I avoid X": read before any comparison or habit.
+_EN_FIRST = [
+    (rx, pol) for rx, pol in _EN_FEELINGS_RX if re.search(r"nothing beats|avoid", rx.pattern)
+]
+
+
 def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     """``(value, polarity, source)`` of each preference ``clause`` states by comparison,
     habit or choice (the dispreferred side of a comparison is ``inferred``).
@@ -1197,7 +1210,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             return []
         if re.search(_ZH_NOT_NOW, s):
             return []
-        for pattern, pol, other in _ZH_PREFS:
+        for pattern, pol, other in _ZH_PREFS_RX:
             m = pattern.search(s)
             if m is None:
                 continue
@@ -1210,7 +1223,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
                 if y:
                     out.append((y, -pol, "inferred"))
             return out
-        for pattern, pol in _ZH_FEELINGS:
+        for pattern, pol in _ZH_FEELINGS_RX:
             m = pattern.search(s)
             x = tidy_value(m.group("x"), "zh") if m else ""
             x = (
@@ -1230,8 +1243,8 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s):
         return []
     # "nothing beats X", "I avoid X": said before any comparison or habit reads them
-    first = [(rx, pol) for rx, pol in _EN_FEELINGS if re.search(r"nothing beats|avoid", rx.pattern)]
-    for i, (pattern, pol) in enumerate(first + _EN_PREFS):
+    first = _EN_FIRST
+    for i, (pattern, pol) in enumerate(first + _EN_PREFS_RX):
         if (pattern, pol) in first:
             m = pattern.search(s)
             x = tidy_value(m.group("x"), "en") if m else ""
@@ -1266,7 +1279,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             if y:
                 out.append((y, -pol, "inferred"))
         return out
-    for pattern, pol in _EN_FEELINGS:
+    for pattern, pol in _EN_FEELINGS_RX:
         m = pattern.search(s)
         if m is None:
             continue
