@@ -34,7 +34,7 @@ from array import array
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["Cued", "cues_of", "fold"]
+__all__ = ["Cued", "cues_of", "fold", "possible"]
 
 # The engine's parser: ``re._parser`` (3.11+) or ``sre_parse`` (3.10).
 _parser: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
@@ -270,3 +270,20 @@ class Cued:
 
     def __repr__(self) -> str:
         return f"Cued({self.rx!r})"
+
+
+def possible(patterns: list[Cued], text: str) -> list[re.Pattern[str]]:
+    """The compiled patterns of ``patterns`` whose gates ``text`` opens, in order (one
+    look at the text's cues for the whole list).
+
+    Example:
+        >>> rxs = [Cued(re.compile(r"\\blive in (\\w+)")), Cued(re.compile(r"work at (\\w+)"))]
+        >>> [rx.pattern for rx in possible(rxs, "I work at Acme")]
+        ['work at (\\\\w+)']
+    """
+    exact, folded = _present(text)
+    return [
+        p.rx
+        for p in patterns
+        if p.cues is None or not (p._exact.isdisjoint(exact) and p._folded.isdisjoint(folded))
+    ]

@@ -40,7 +40,7 @@ import re
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of
 from langgraph_memory.extraction.clauses import is_question
-from langgraph_memory.extraction.cues import Cued
+from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 
@@ -492,7 +492,7 @@ _ZH_AGE = Cued(
 
 
 def _first(text: str, patterns: list[Cued]) -> tuple[str, int] | None:
-    for pattern in patterns:
+    for pattern in possible(patterns, text):
         m = pattern.search(text)
         if m:
             return m["v"], m.start("v")
@@ -501,7 +501,7 @@ def _first(text: str, patterns: list[Cued]) -> tuple[str, int] | None:
 
 def _last(text: str, patterns: list[Cued]) -> tuple[str, int] | None:
     best: tuple[str, int] | None = None
-    for pattern in patterns:
+    for pattern in possible(patterns, text):
         for m in pattern.finditer(text):
             if best is None or m.start("v") > best[1]:
                 best = (m["v"], m.start("v"))
