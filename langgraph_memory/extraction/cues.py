@@ -32,9 +32,9 @@ import string
 import sys
 from array import array
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["Cued", "cues_of", "fold", "possible"]
+__all__ = ["Cued", "cues_of", "fold", "possible", "open_entries"]
 
 # The engine's parser: ``re._parser`` (3.11+) or ``sre_parse`` (3.10).
 _parser: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
@@ -286,4 +286,26 @@ def possible(patterns: list[Cued], text: str) -> list[re.Pattern[str]]:
         p.rx
         for p in patterns
         if p.cues is None or not (p._exact.isdisjoint(exact) and p._folded.isdisjoint(folded))
+    ]
+
+
+E = TypeVar("E", bound=tuple[Any, ...])
+
+
+def open_entries(entries: list[E], text: str) -> list[tuple[int, E]]:
+    """``(index, entry)`` of the entries (tuples led by a :class:`Cued`) whose gates
+    ``text`` opens, in order: a reader skips the others as it would a pattern that
+    found nothing.
+
+    Example:
+        >>> table = [(Cued(re.compile(r"I love (\\w+)")), 1), (Cued(re.compile(r"I hate")), -1)]
+        >>> [(i, pol) for i, (_, pol) in open_entries(table, "I hate mondays")]
+        [(1, -1)]
+    """
+    exact, folded = _present(text)
+    return [
+        (i, e)
+        for i, e in enumerate(entries)
+        if (p := e[0]).cues is None
+        or not (p._exact.isdisjoint(exact) and p._folded.isdisjoint(folded))
     ]

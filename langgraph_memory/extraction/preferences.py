@@ -39,7 +39,7 @@ from langgraph_memory.extraction.clauses import (
     strip_particles,
     tidy_value,
 )
-from langgraph_memory.extraction.cues import Cued
+from langgraph_memory.extraction.cues import Cued, open_entries
 
 __all__ = ["preferences_of"]
 
@@ -1210,7 +1210,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             return []
         if re.search(_ZH_NOT_NOW, s):
             return []
-        for pattern, pol, other in _ZH_PREFS_RX:
+        for _, (pattern, pol, other) in open_entries(_ZH_PREFS_RX, s):
             m = pattern.search(s)
             if m is None:
                 continue
@@ -1223,7 +1223,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
                 if y:
                     out.append((y, -pol, "inferred"))
             return out
-        for pattern, pol in _ZH_FEELINGS_RX:
+        for _, (pattern, pol) in open_entries(_ZH_FEELINGS_RX, s):
             m = pattern.search(s)
             x = tidy_value(m.group("x"), "zh") if m else ""
             x = (
@@ -1244,7 +1244,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         return []
     # "nothing beats X", "I avoid X": said before any comparison or habit reads them
     first = _EN_FIRST
-    for i, (pattern, pol) in enumerate(first + _EN_PREFS_RX):
+    for i, (pattern, pol) in open_entries(first + _EN_PREFS_RX, s):  # the others find nothing
         if (pattern, pol) in first:
             m = pattern.search(s)
             x = tidy_value(m.group("x"), "en") if m else ""
@@ -1279,7 +1279,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             if y:
                 out.append((y, -pol, "inferred"))
         return out
-    for pattern, pol in _EN_FEELINGS_RX:
+    for _, (pattern, pol) in open_entries(_EN_FEELINGS_RX, s):
         m = pattern.search(s)
         if m is None:
             continue
