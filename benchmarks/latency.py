@@ -12,6 +12,8 @@ Prints, all measured in this run:
   before the ingestion and again after the manager is closed, and the ceiling is
   both together (texts over time): this machine's speed drifts by 10-15 % within
   minutes, and one measurement on one side moved the ratio by as much;
+- the CPU seconds the process spent from the first ``add_message`` to the end of ``flush``
+  (the model's included), and the background worker thread's own (Linux);
 - ``build_context`` p50/p95 ms for one user holding ``--n`` messages, query
   embedding included (every query is new, so no cache hit helps);
 - the background drain alone against the same raw throughput: the same messages
@@ -127,13 +129,15 @@ def main(argv: list[str] | None = None) -> int:
     # Chinese message (~1.5 s) — what a server does at startup.
     mm.maintenance.warm_up()
     add_ms: list[float] = []
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     for i, text in enumerate(texts):
         a = time.perf_counter()
         mm.add_message("bench-user", f"s{i // 50}", "user" if i % 2 == 0 else "assistant", text)
         add_ms.append((time.perf_counter() - a) * 1e3)
     mm.flush()
     ingest_tps = len(texts) / (time.perf_counter() - t0)
+    ingest_cpu = time.process_time() - cpu0
+    worker_cpu = thread_cpu_seconds(WORKER_THREAD)
 
     queries = [
         f"what did {rng.choice(SUBJECTS)} say about {rng.choice(OBJECTS)} {q}?"
@@ -160,6 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"ingestion throughput (messages/s):   {ingest_tps:.1f}")
     print(f"ingestion / raw:                     {ingest_tps / raw_tps:.3f}")
+    print(f"process CPU s during ingestion:      {ingest_cpu:.2f}")
+    if worker_cpu is not None:  # its share of the model's work included
+        print(f"background worker thread CPU s:      {worker_cpu:.2f}")
     print(
         f"build_context p50 / p95 ms (budget 2000, query embedding included): "
         f"{pct(ctx_ms, 50):.2f} / {pct(ctx_ms, 95):.2f}"
@@ -168,6 +175,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"background drain alone (messages/s): {drain_tps:.1f}")
         print(f"background drain alone / raw:        {drain_tps / raw_tps:.3f}")
     return 0
+
+
+#: The name of the manager's background worker thread (extraction, placing, indexing).
+WORKER_THREAD = "langgraph-memory-embed"
+
+
+def thread_cpu_seconds(name: str) -> float | None:
+    """CPU seconds of the live thread called ``name`` so far (Linux ``/proc``), else ``None``."""
+    import os
+    import threading
+
+    for t in threading.enumerate():
+        if t.name == name and t.native_id is not None:
+            try:
+                with open(f"/proc/self/task/{t.native_id}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                return None
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return None
 
 
 def raw_seconds(model: MiniLMEmbeddings, texts: list[str]) -> float:

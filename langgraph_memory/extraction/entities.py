@@ -38,6 +38,13 @@ def sentence_spans(text: str) -> list[tuple[int, str]]:
         >>> sentence_spans("I like tea. 我住在上海。")
         [(0, 'I like tea.'), (11, ' 我住在上海。')]
     """
+    return list(_spans(text))
+
+
+@lru_cache(maxsize=16)
+def _spans(text: str) -> tuple[tuple[int, str], ...]:
+    """:func:`sentence_spans`, kept for the last few texts: the readers of one message
+    (rules, slots, forms, entities) each split it."""
     out: list[tuple[int, str]] = []
     start = 0
     for m in _SENTENCE_END.finditer(text):
@@ -45,7 +52,7 @@ def sentence_spans(text: str) -> list[tuple[int, str]]:
         start = m.end()
     if start < len(text):
         out.append((start, text[start:]))
-    return [(s, t) for s, t in out if t.strip()]
+    return tuple((s, t) for s, t in out if t.strip())
 
 
 _EN_ENTITY = re.compile(

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from langgraph_memory.core.llm import structured_call
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, KINDS, MemoryAtom
+from langgraph_memory.extraction.cues import Cued
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.forms import form_atoms
 from langgraph_memory.extraction.llm import PROMPT, AtomDraft, ExtractionDraft, from_draft
@@ -305,20 +306,21 @@ class _Match:
         return "fact", key
 
 
-def _rules_for(lang: str) -> tuple[list[Rule], re.Pattern[str]]:
+def _rules_for(lang: str) -> tuple[list[tuple[Rule, Cued]], re.Pattern[str]]:
     """The rules tried on a sentence in ``lang`` (English ones run on Chinese too), in
-    order, and one pattern that matches wherever any of them does: most sentences match
-    no rule, and one scan in C rules them out (72 ``finditer`` calls in Python took
-    most of extraction's time; see :func:`~langgraph_memory.extraction.rules.any_rule_pattern`)."""
+    order, each with its pattern behind the gate of its cues (:mod:`.cues`), and one
+    pattern that matches wherever any of them does: most sentences match no rule, and one
+    scan in C rules them out (72 ``finditer`` calls in Python took most of extraction's
+    time; see :func:`~langgraph_memory.extraction.rules.any_rule_pattern`)."""
     rules = [r for r in RULES if r.lang == lang or (lang == "zh" and r.lang == "en")]
-    return rules, any_rule_pattern(rules)
+    return [(r, Cued(r.pattern)) for r in rules], any_rule_pattern(rules)
 
 
-class _RulesByLang(dict[str, tuple[list[Rule], re.Pattern[str]]]):
+class _RulesByLang(dict[str, tuple[list[tuple[Rule, Cued]], re.Pattern[str]]]):
     """``_rules_for(lang)``, built on first use (the combined pattern takes ~0.1 s to
     compile, which a process that never extracts should not pay at import)."""
 
-    def __missing__(self, lang: str) -> tuple[list[Rule], re.Pattern[str]]:
+    def __missing__(self, lang: str) -> tuple[list[tuple[Rule, Cued]], re.Pattern[str]]:
         value = self[lang] = _rules_for(lang)
         return value
 
@@ -339,8 +341,8 @@ def _rule_atoms(text: str, subject: str, inferred_only: bool) -> list[tuple[int,
         if any_rule.search(sentence) is None:
             continue
         taken: list[tuple[int, int]] = []
-        for rule in rules:
-            for m in rule.pattern.finditer(sentence):
+        for rule, pattern in rules:
+            for m in pattern.finditer(sentence):
                 s, e = m.span()
                 if s == e or any(s < te and ts < e for ts, te in taken):
                     continue

@@ -39,6 +39,7 @@ from langgraph_memory.extraction.clauses import (
     strip_particles,
     tidy_value,
 )
+from langgraph_memory.extraction.cues import Cued, open_entries
 from langgraph_memory.extraction.stance import cleft_of, stance_of
 
 __all__ = ["preferences_of"]
@@ -1182,6 +1183,16 @@ _ZH_REQUEST = re.compile(r"^(?:请|麻烦你?|你)?(?:给我|帮我|替我|帮�
 _ZH_DEICTIC = re.compile(r"^(?:这|那)(?:一)?[家个碗杯次部本首件款位场顿道份辆间]")
 #: A time that is over: what was liked then was an episode ("昨天那碗汤太难喝了").
 _ZH_PAST = re.compile(r"昨天|前天|昨晚|上次|刚才|那天|上周|上个月|去年")
+#: The patterns, each behind the gate of its own cues (:mod:`.cues`): a clause holding none
+#: of a pattern's words skips its search.
+_EN_PREFS_RX = [(Cued(rx), pol) for rx, pol in _EN_PREFS]
+_EN_FEELINGS_RX = [(Cued(rx), pol) for rx, pol in _EN_FEELINGS]
+_ZH_PREFS_RX = [(Cued(rx), pol, other) for rx, pol, other in _ZH_PREFS]
+_ZH_FEELINGS_RX = [(Cued(rx), pol) for rx, pol in _ZH_FEELINGS]
+#: "nothing beats X", "I avoid X": read before any comparison or habit.
+_EN_FIRST = [
+    (rx, pol) for rx, pol in _EN_FEELINGS_RX if re.search(r"nothing beats|avoid", rx.pattern)
+]
 
 
 def preferences_of(clause: str) -> list[tuple[str, int, str]]:
@@ -1222,7 +1233,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         if cleft:
             return cleft
         stance = stance_of(s)  # the grammar of a stance before any single phrasing
-        for pattern, pol, other in _ZH_PREFS:
+        for _, (pattern, pol, other) in open_entries(_ZH_PREFS_RX, s):
             m = pattern.search(s)
             if m is None:
                 continue
@@ -1237,7 +1248,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
                 if y:
                     out.append((y, -pol, "inferred"))
             return out
-        for pattern, pol in _ZH_FEELINGS:
+        for _, (pattern, pol) in open_entries(_ZH_FEELINGS_RX, s):
             m = pattern.search(s)
             x = tidy_value(m.group("x"), "zh") if m else ""
             x = (
@@ -1257,8 +1268,8 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s) or _EN_REQUEST.match(s):
         return []
     # "nothing beats X", "I avoid X": said before any comparison or habit reads them
-    first = [(rx, pol) for rx, pol in _EN_FEELINGS if re.search(r"nothing beats|avoid", rx.pattern)]
-    for i, (pattern, pol) in enumerate(first + _EN_PREFS):
+    first = _EN_FIRST
+    for i, (pattern, pol) in open_entries(first + _EN_PREFS_RX, s):  # the others find nothing
         if (pattern, pol) in first:
             m = pattern.search(s)
             x = tidy_value(m.group("x"), "en") if m else ""
@@ -1293,7 +1304,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             if y:
                 out.append((y, -pol, "inferred"))
         return out
-    for pattern, pol in _EN_FEELINGS:
+    for _, (pattern, pol) in open_entries(_EN_FEELINGS_RX, s):
         m = pattern.search(s)
         if m is None:
             continue

@@ -40,6 +40,7 @@ import re
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of
 from langgraph_memory.extraction.clauses import is_question
+from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 
@@ -150,9 +151,10 @@ _DATE_ZH = (
 )
 
 
-def _compiled(patterns: list[str], flags: int = 0) -> list[re.Pattern[str]]:
-    """The patterns compiled once (each message tries each of them)."""
-    return [re.compile(p, flags) for p in patterns]
+def _compiled(patterns: list[str], flags: int = 0) -> list[Cued]:
+    """The patterns compiled once (each message tries each of them), each behind the gate
+    of its own cues (a sentence with none of its words skips it: :mod:`.cues`)."""
+    return [Cued(re.compile(p, flags)) for p in patterns]
 
 
 def _table(table: list[tuple[str, str]]) -> list[tuple[re.Pattern[str], str]]:
@@ -219,18 +221,22 @@ _EN_EMPLOYER = [
     r"colleagues|coworkers|perk)\b)",
 ]
 #: Talk of a job, and "now at X": together, where the user works now.
-_EN_WORK_TALK = re.compile(
-    r"\b(?:jobs?|work(?:ing)?|employer|company|firm|role|position|hired|joined|switched|"
-    r"offer|colleagues|office|team)\b",
-    re.I,
+_EN_WORK_TALK = Cued(
+    re.compile(
+        r"\b(?:jobs?|work(?:ing)?|employer|company|firm|role|position|hired|joined|switched|"
+        r"offer|colleagues|office|team)\b",
+        re.I,
+    )
 )
 _EN_NOW_AT = (
     rf"\b(?:(?i:currently|now|these days|nowadays)|I'm|I am|I'm now|I am now)\s+(?i:at|with)\s+"
     rf"{_CAP}"
 )
-_EN_NOW_AT_RX = re.compile(_EN_NOW_AT)
-_EN_FREELANCE = re.compile(
-    r"\bI(?:'m| am)\s+(?:now\s+)?(?P<v>freelance|self-employed|a freelancer|unemployed)\b", re.I
+_EN_NOW_AT_RX = Cued(re.compile(_EN_NOW_AT))
+_EN_FREELANCE = Cued(
+    re.compile(
+        r"\bI(?:'m| am)\s+(?:now\s+)?(?P<v>freelance|self-employed|a freelancer|unemployed)\b", re.I
+    )
 )
 _EN_JOB = [
     r"\b(?:now that|since)\s+I(?:'m| am)\s+an?\s+(?P<v>[\w -]{3,40}?)(?=\s+(?:at|in|for|with)\b|"
@@ -309,10 +315,12 @@ _ROLE_WORDS = re.compile(
     re.I,
 )
 #: A job or an employer that ended: "Lost my job at Door Dash", "I used to work for…".
-_EN_JOB_ENDED = re.compile(
-    r"\b(?:lost my job|laid off|fired|quit my job|left my job|used to|former|ex-|years ago|"
-    r"back when|when I was)\b",
-    re.I,
+_EN_JOB_ENDED = Cued(
+    re.compile(
+        r"\b(?:lost my job|laid off|fired|quit my job|left my job|used to|former|ex-|years ago|"
+        r"back when|when I was)\b",
+        re.I,
+    )
 )
 _EN_COUNT = [
     rf"\b(?:I|we|We)(?:'ve| have)?\s+(?:got|have|own|read|finished|adopted|raised|rescued|"
@@ -330,21 +338,29 @@ _EN_COUNT = [
     r"\bmy\s+(?P<v>second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
     r"\d+(?:st|nd|rd|th))\s+(?P<n>[a-z]+(?:\s+[a-z]+)?)",
 ]
-_EN_DATE_SET = re.compile(
-    rf"\b(?:the|my|our)?\s*(?P<e>[\w ]{{2,30}}?)\s+(?:is|was|'s)\s+(?:now\s+)?(?:on|for|"
-    rf"scheduled for|set for|planned for|booked for)\s+(?P<v>{_DATE_EN})"
-    # "the appointment is now March 10": a bare date once "now" says it changed
-    rf"|\b(?:the|my|our)?\s*(?P<e2>[\w ]{{2,30}}?)\s+(?:is|'s)\s+now\s+(?P<v2>{_DATE_EN})",
-    re.I,
+_EN_DATE_SET = Cued(
+    re.compile(
+        rf"\b(?:the|my|our)?\s*(?P<e>[\w ]{{2,30}}?)\s+(?:is|was|'s)\s+(?:now\s+)?(?:on|for|"
+        rf"scheduled for|set for|planned for|booked for)\s+(?P<v>{_DATE_EN})"
+        # "the appointment is now March 10": a bare date once "now" says it changed
+        rf"|\b(?:the|my|our)?\s*(?P<e2>[\w ]{{2,30}}?)\s+(?:is|'s)\s+now\s+(?P<v2>{_DATE_EN})",
+        re.I,
+    )
 )
-_EN_DATE_MOVED = re.compile(
-    rf"\b(?:pushed|moved|postponed|rescheduled|delayed|bumped|brought|shifted|rebooked|changed|"
-    rf"slipped|slid|pulled|got pushed|was moved|is now)"
-    rf"(?P<e>[\w ]{{0,40}}?)\s+(?:back\s+|forward\s+|up\s+)?(?:to|until|for)\s+(?P<v>{_DATE_EN})",
-    re.I,
+_EN_DATE_MOVED = Cued(
+    re.compile(
+        rf"\b(?:pushed|moved|postponed|rescheduled|delayed|bumped|brought|shifted|rebooked|changed|"
+        rf"slipped|slid|pulled|got pushed|was moved|is now)"
+        rf"(?P<e>[\w ]{{0,40}}?)\s+(?:back\s+|forward\s+|up\s+)?(?:to|until|for)\s+"
+        rf"(?P<v>{_DATE_EN})",
+        re.I,
+    )
 )
-_EN_DATE_NOW = re.compile(
-    rf"\b(?P<e>fly|flying|fly out|leave|leaving)\b[^.;!?]{{0,20}}?\bon\s+(?P<v>{_DATE_EN})", re.I
+_EN_DATE_NOW = Cued(
+    re.compile(
+        rf"\b(?P<e>fly|flying|fly out|leave|leaving)\b[^.;!?]{{0,20}}?\bon\s+(?P<v>{_DATE_EN})",
+        re.I,
+    )
 )
 _EN_PLAN = [
     r"\b(?:change of plans?|plans? changed|new plan)\b[,:;.!\s-]*(?:we(?:'re| are)|I(?:'m| am)|"
@@ -468,27 +484,32 @@ def _en(text: str) -> list[Slot]:
 
 _KIN_EN = r"(?:son|daughter|kid|baby|boy|girl|dog|cat|puppy|kitten)"
 #: How old someone of the user's is: "my daughter is 3 years old", "my son turned 4".
-_EN_AGE = re.compile(
-    rf"\b[Mm]y\s+(?:little\s+|eldest\s+|youngest\s+)?(?P<who>{_KIN_EN})\b[^.;!?]{{0,20}}?"
-    rf"\b(?:is|'s|turned|turns|just turned)\s+(?P<v>{_NUM_EN})(?:\s+(?:years?|months?)\s+old)?\b"
+_EN_AGE = Cued(
+    re.compile(
+        rf"\b[Mm]y\s+(?:little\s+|eldest\s+|youngest\s+)?(?P<who>{_KIN_EN})\b[^.;!?]{{0,20}}?"
+        rf"\b(?:is|'s|turned|turns|just turned)\s+(?P<v>{_NUM_EN})"
+        r"(?:\s+(?:years?|months?)\s+old)?\b"
+    )
 )
-_ZH_AGE = re.compile(
-    r"(?P<who>女儿|儿子|孩子|宝宝|闺女|大宝|二宝|狗狗?|猫咪?)(?:今年|今天|已经|刚)*(?:满了?|过了)?"
-    r"(?P<v>[0-9一二两三四五六七八九十]+(?:岁半?|个月))"
+_ZH_AGE = Cued(
+    re.compile(
+        r"(?P<who>女儿|儿子|孩子|宝宝|闺女|大宝|二宝|狗狗?|猫咪?)(?:今年|今天|已经|刚)*(?:满了?|过了)?"
+        r"(?P<v>[0-9一二两三四五六七八九十]+(?:岁半?|个月))"
+    )
 )
 
 
-def _first(text: str, patterns: list[re.Pattern[str]]) -> tuple[str, int] | None:
-    for pattern in patterns:
+def _first(text: str, patterns: list[Cued]) -> tuple[str, int] | None:
+    for pattern in possible(patterns, text):
         m = pattern.search(text)
         if m:
             return m["v"], m.start("v")
     return None
 
 
-def _last(text: str, patterns: list[re.Pattern[str]]) -> tuple[str, int] | None:
+def _last(text: str, patterns: list[Cued]) -> tuple[str, int] | None:
     best: tuple[str, int] | None = None
-    for pattern in patterns:
+    for pattern in possible(patterns, text):
         for m in pattern.finditer(text):
             if best is None or m.start("v") > best[1]:
                 best = (m["v"], m.start("v"))
@@ -568,13 +589,17 @@ _ZH_COUNT = [
     rf"(?P<n>[\u4e00-\u9fff]{{1,3}})",
     r"(?P<v>老[二三四五六])(?:出生|来了|生了|落地)",
 ]
-_ZH_DATE_MOVED = re.compile(
-    rf"(?P<e>[\u4e00-\u9fff]{{0,8}}?)(?:改到|改成|改在|挪到|推迟到|推到|延期到|延到|提前到|调到|"
-    rf"换到)了?(?P<v>{_DATE_ZH})"
+_ZH_DATE_MOVED = Cued(
+    re.compile(
+        rf"(?P<e>[\u4e00-\u9fff]{{0,8}}?)(?:改到|改成|改在|挪到|推迟到|推到|延期到|延到|提前到|调到|"
+        rf"换到)了?(?P<v>{_DATE_ZH})"
+    )
 )
-_ZH_DATE_SET = re.compile(
-    rf"(?P<e>[\u4e00-\u9fff]{{1,8}}?)(?:安排在|定在|约在|定于|是在|在)(?P<v>{_DATE_ZH})"
-    rf"|(?P<v2>{_DATE_ZH})(?P<e2>[\u4e00-\u9fff]{{1,6}})"
+_ZH_DATE_SET = Cued(
+    re.compile(
+        rf"(?P<e>[\u4e00-\u9fff]{{1,8}}?)(?:安排在|定在|约在|定于|是在|在)(?P<v>{_DATE_ZH})"
+        rf"|(?P<v2>{_DATE_ZH})(?P<e2>[\u4e00-\u9fff]{{1,6}})"
+    )
 )
 _ZH_PLAN = [
     r"(?:计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月)?(?P<v>(?:去|开车|坐|"
@@ -686,11 +711,13 @@ def _zh(text: str) -> list[Slot]:
 
 
 #: A sentence about someone else's things: "His flight is on…", "同学的论文截止日期推到了九月".
-_THEIRS = re.compile(
-    r"\s*(?:his|her|their|[A-Z][a-z]+'s)\s+(?:\w+\s+)?(?:flight|wedding|birthday|interview|exam|"
-    r"party|appointment|project|thesis|defen[cs]e|trip|move|surgery)|\s*(?:他|她|他们|她们|同学|同事|朋友|室友|老板|领导|"
-    r"[\u4e00-\u9fff]{1,3}(?:组|部门|公司))的?(?:论文|项目|婚礼|航班|工作|生日|会|面试|考试)",
-    re.I,
+_THEIRS = Cued(
+    re.compile(
+        r"\s*(?:his|her|their|[A-Z][a-z]+'s)\s+(?:\w+\s+)?(?:flight|wedding|birthday|interview|exam|"
+        r"party|appointment|project|thesis|defen[cs]e|trip|move|surgery)|\s*(?:他|她|他们|她们|同学|同事|朋友|室友|老板|领导|"
+        r"[\u4e00-\u9fff]{1,3}(?:组|部门|公司))的?(?:论文|项目|婚礼|航班|工作|生日|会|面试|考试)",
+        re.I,
+    )
 )
 
 
@@ -744,11 +771,13 @@ def slots_of(text: str) -> list[Slot]:
 #: same kind holds (see :func:`is_tentative`).
 TENTATIVE = "maybe "
 #: Words that say something is new or current: "finally came through", "first day", "新…".
-_ARRIVAL = re.compile(
-    r"\b(?:new|now|first|finally|moved|start(?:ed|ing|s)?|since|after|these days|here|"
-    r"officially|just|came through|arrived|settled|got the|landed|done)\b|"
-    r"新|现在|第一|终于|之后|以后|这边|安顿|入职|搬|来了|到了|正式|刚",
-    re.I,
+_ARRIVAL = Cued(
+    re.compile(
+        r"\b(?:new|now|first|finally|moved|start(?:ed|ing|s)?|since|after|these days|here|"
+        r"officially|just|came through|arrived|settled|got the|landed|done)\b|"
+        r"新|现在|第一|终于|之后|以后|这边|安顿|入职|搬|来了|到了|正式|刚",
+        re.I,
+    )
 )
 _NAME_EN = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z&'-]+(?:\s+[A-Z][a-zA-Z&'-]+)*")
 _NOT_NAME = re.compile(
@@ -803,11 +832,13 @@ def is_tentative(key: str) -> bool:
 
 
 #: A statement about someone else's life: "My brother moved to Denver", "我朋友搬到成都了".
-_OTHERS = re.compile(
-    r"\b(?:my|our)\s+(?:brother|sister|friend|mom|mum|dad|mother|father|son|daughter|cousin|"
-    r"colleague|coworker|roommate|neighbou?r|wife|husband|parents|kids?|uncle|aunt|friend's)\s+"
-    r"(?!is\b|'s\b|name)[a-z]+|"
-    r"(?:我|我的)(?:朋友|同事|哥哥?|姐姐?|弟弟?|妹妹?|爸爸?|妈妈?|室友|邻居|表[哥姐弟妹]|堂[哥姐弟妹]|"
-    r"老公|老婆|儿子|女儿|父母)(?!是)",
-    re.I,
+_OTHERS = Cued(
+    re.compile(
+        r"\b(?:my|our)\s+(?:brother|sister|friend|mom|mum|dad|mother|father|son|daughter|cousin|"
+        r"colleague|coworker|roommate|neighbou?r|wife|husband|parents|kids?|uncle|aunt|friend's)\s+"
+        r"(?!is\b|'s\b|name)[a-z]+|"
+        r"(?:我|我的)(?:朋友|同事|哥哥?|姐姐?|弟弟?|妹妹?|爸爸?|妈妈?|室友|邻居|表[哥姐弟妹]|堂[哥姐弟妹]|"
+        r"老公|老婆|儿子|女儿|父母)(?!是)",
+        re.I,
+    )
 )

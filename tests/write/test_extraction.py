@@ -479,8 +479,12 @@ def test_the_one_pass_rule_filter_misses_no_sentence_a_rule_matches(
 
     sentence = (" " if spaced else "").join(words)
     rules, any_rule = _RULES_BY_LANG[_language(sentence)]
-    matched = any(r.pattern.search(sentence) for r in rules)
+    matched = any(r.pattern.search(sentence) for r, _ in rules)
     assert matched == (any_rule.search(sentence) is not None)
+    for r, gated in rules:  # each rule's cue gate (extraction/cues.py) skips no match
+        assert [m.span() for m in gated.finditer(sentence)] == [
+            m.span() for m in r.pattern.finditer(sentence)
+        ]
 
 
 def test_rule_patterns_are_cut_at_their_top_level_bars_only() -> None:
@@ -500,4 +504,5 @@ def test_the_rule_filter_keeps_every_labelled_sentence() -> None:
 
     for text, _ in EN + ZH:
         rules, any_rule = _RULES_BY_LANG[_language(text)]
-        assert any(r.pattern.search(text) for r in rules) == (any_rule.search(text) is not None)
+        assert any(r.pattern.search(text) for r, _ in rules) == (any_rule.search(text) is not None)
+        assert all(gated.may_match(text) for r, gated in rules if r.pattern.search(text))

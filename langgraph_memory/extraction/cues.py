@@ -1,0 +1,311 @@
+"""Cue gates: skip a pattern on a text that lacks every literal a match of it needs.
+
+The slot and preference readers try dozens of patterns on each sentence, and most
+sentences hold none of their trigger words: a search that fails still walks the whole
+text. :class:`Cued` wraps a compiled pattern with the literals read off the pattern
+itself (its parse tree: one of them is in any text the pattern matches in), and answers
+``None`` at once, without the search, for a text that holds none of them. Read off the
+pattern, the gate cannot drift from it: a pattern whose needs cannot be read (nothing
+but classes and optional parts) is always searched.
+
+A literal matched ignoring case is looked up in the text case-folded the way the
+engine folds (``str.lower`` plus the few characters that match an ASCII letter only
+under ``re.IGNORECASE``, such as "ſ" for "s"); a cased non-ASCII literal matched
+ignoring case makes no cue.
+
+Example:
+    >>> rx = Cued(re.compile(r"\\b(?:moved|relocated)\\s+to\\s+(?P<v>[A-Z]\\w+)", re.I))
+    >>> sorted(rx.cues)
+    [('moved', True), ('relocated', True)]
+    >>> rx.search("Lunch was great.") is None
+    True
+    >>> rx.search("We MOVED to Porto")["v"]
+    'Porto'
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+import string
+import sys
+from array import array
+from collections.abc import Iterator
+from typing import Any, TypeVar
+
+__all__ = ["Cued", "cues_of", "fold", "possible", "open_entries"]
+
+# The engine's parser: ``re._parser`` (3.11+) or ``sre_parse`` (3.10).
+_parser: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
+
+Cue = tuple[str, bool]  # (literal, matched ignoring case: then lower-case, ASCII)
+
+
+@functools.cache
+def _twins() -> dict[int, str]:
+    """Non-ASCII characters that ``re.IGNORECASE`` matches with an ASCII letter ("ſ" with
+    "s", the Kelvin sign with "k"), as the letter: found by the engine itself, in the
+    Basic Multilingual Plane (none lies beyond it; a test checks), on first use."""
+    text = array("I", range(0x80, 0xD800)).tobytes() + array("I", range(0xE000, 0x10000)).tobytes()
+    found = set(
+        re.findall(
+            r"[a-z]", text.decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be"), re.I
+        )
+    )
+    return {
+        ord(c): next(a for a in string.ascii_lowercase if re.fullmatch(a, c, re.I)) for c in found
+    }
+
+
+def fold(text: str) -> str:
+    """``text`` as case-insensitive cues are looked up in: each character that matches
+    an ASCII letter ignoring case becomes that letter, lower-case.
+
+    Example:
+        >>> fold("Moved to ſtuttgart")
+        'moved to stuttgart'
+    """
+    return text.lower() if text.isascii() else text.translate(_twins()).lower()
+
+
+def _uncased(c: str) -> bool:
+    return c.lower() == c == c.upper() and ord(c) not in _twins()
+
+
+def _best(options: list[frozenset[Cue]]) -> frozenset[Cue] | None:
+    """The most selective of several needs of one sequence (each is enough alone)."""
+    if not options:
+        return None
+    return max(options, key=lambda o: (min(len(t) for t, _ in o), -len(o)))
+
+
+def _needs(items: Any, icase: bool, depth: int = 0) -> frozenset[Cue] | None:
+    """One of the returned literals is in any text a match of the parsed sequence
+    ``items`` is found in; ``None`` when none can be said."""
+    if depth > 50:
+        return None
+    options: list[frozenset[Cue]] = []
+    run: list[str] = []
+
+    def close() -> None:
+        if run:
+            options.append(frozenset({("".join(run), icase)}))
+            run.clear()
+
+    for op, av in items:
+        name = str(op)
+        if name == "LITERAL":
+            c = chr(av)
+            if icase and not c.isascii() and not _uncased(c):
+                close()  # a cased non-ASCII letter matched ignoring case: no cue
+                continue
+            run.append(c.lower() if icase else c)
+            continue
+        close()
+        need: frozenset[Cue] | None = None
+        if name == "SUBPATTERN":
+            _group, add, remove, sub = av
+            inner = (icase or bool(add & re.I)) and not (remove & re.I)
+            need = _needs(sub, inner, depth + 1)
+        elif name == "ATOMIC_GROUP":
+            need = _needs(av, icase, depth + 1)
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            low, _high, sub = av
+            need = _needs(sub, icase, depth + 1) if low >= 1 else None
+        elif name == "ASSERT":  # a lookahead/lookbehind's words are in the text too
+            need = _needs(av[1], icase, depth + 1)
+        elif name == "BRANCH":
+            branches = [_needs(b, icase, depth + 1) for b in av[1]]
+            if all(b is not None for b in branches):
+                need = frozenset().union(*(b for b in branches if b is not None))
+        if need:
+            options.append(need)
+    close()
+    return _best([o for o in options if all(t for t, _ in o)])
+
+
+def cues_of(pattern: re.Pattern[str]) -> frozenset[Cue] | None:
+    """The literals one of which is in any text ``pattern`` matches in: ``(literal,
+    ignoring case)`` pairs; ``None`` when the pattern names none.
+
+    Example:
+        >>> sorted(cues_of(re.compile(r"(?:住在|定居在?)(?P<v>\\w+)")))
+        [('住在', False), ('定居', False)]
+        >>> cues_of(re.compile(r"\\d+")) is None
+        True
+    """
+    try:
+        parsed = _parser.parse(pattern.pattern, pattern.flags)
+    except Exception:  # noqa: BLE001 - an unreadable pattern is simply always searched
+        return None
+    icase = bool(parsed.state.flags & re.I)
+    return _needs(list(parsed), icase)
+
+
+class _Trie:
+    """Literals found in a text in one pass: a lookahead at each position of a pattern
+    built as a trie of them takes the longest literal that starts there, and every
+    literal that starts there is a prefix of it (kept with it)."""
+
+    def __init__(self) -> None:
+        self.words: set[str] = set()
+        self._rx: re.Pattern[str] | None = None
+        self._prefixes: dict[str, frozenset[str]] = {}
+
+    def add(self, words: Iterator[str] | tuple[str, ...]) -> None:
+        self.words.update(words)
+        self._rx = None
+
+    def _build(self) -> re.Pattern[str]:
+        root: dict[str, Any] = {}
+        for word in self.words:
+            node = root
+            for c in word:
+                node = node.setdefault(c, {})
+            node[""] = True  # a word ends here
+
+        def alternatives(node: dict[str, Any]) -> str:
+            parts = [re.escape(c) + alternatives(child) for c, child in node.items() if c]
+            if not parts:
+                return ""
+            body = parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+            return f"(?:{body})?" if "" in node else body
+
+        self._prefixes = {
+            w: frozenset(w[:n] for n in range(1, len(w) + 1) if w[:n] in self.words)
+            for w in self.words
+        }
+        if not self.words:
+            return re.compile("$^")
+        # the first letters as a class ahead: where none starts, no branch is tried
+        firsts = "".join(sorted({re.escape(w[0]) for w in self.words}))
+        return re.compile(f"(?=[{firsts}])(?=({alternatives(root)}))", re.S)
+
+    def found(self, text: str) -> frozenset[str]:
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = self._build()
+        prefixes = self._prefixes
+        out: set[str] = set()
+        for m in rx.finditer(text):
+            word = m.group(1)
+            if word not in out:
+                out |= prefixes[word]
+        return frozenset(out)
+
+
+class _Lookup:
+    """Cues found in a text: the ASCII ones by one trie, the others (Chinese words) by
+    another, searched only in a text that is not all ASCII."""
+
+    def __init__(self) -> None:
+        self.ascii, self.other = _Trie(), _Trie()
+
+    def add(self, words: frozenset[str]) -> None:
+        self.ascii.add(tuple(w for w in words if w.isascii()))
+        self.other.add(tuple(w for w in words if not w.isascii()))
+
+    def found(self, text: str) -> frozenset[str]:
+        if text.isascii():
+            return self.ascii.found(text)
+        return self.ascii.found(text) | self.other.found(text)
+
+
+#: Every gated pattern's cues: matched as written, and ignoring case (on :func:`fold`).
+_EXACT, _FOLDED = _Lookup(), _Lookup()
+_last: tuple[str, frozenset[str], frozenset[str]] = ("", frozenset(), frozenset())
+
+
+def _present(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The cues ``text`` holds, as written and ignoring case (the last text's are kept:
+    a reader tries its patterns one after the other on one text)."""
+    global _last
+    last = _last
+    if last[0] is text or last[0] == text:
+        return last[1], last[2]
+    exact, folded = _EXACT.found(text), _FOLDED.found(fold(text))
+    _last = (text, exact, folded)
+    return exact, folded
+
+
+class Cued:
+    """A compiled pattern that skips the search on a text holding none of its cues
+    (:func:`cues_of`); ``search``, ``match``, ``fullmatch`` and ``finditer`` answer as
+    the pattern's own do.
+
+    Args:
+        rx: The compiled pattern.
+    """
+
+    __slots__ = ("rx", "cues", "pattern", "flags", "groupindex", "_exact", "_folded")
+
+    def __init__(self, rx: re.Pattern[str]) -> None:
+        self.rx = rx
+        self.cues = cues_of(rx)
+        self.pattern, self.flags, self.groupindex = rx.pattern, rx.flags, rx.groupindex
+        self._exact = frozenset(t for t, i in self.cues or () if not i)
+        self._folded = frozenset(t for t, i in self.cues or () if i)
+        _EXACT.add(self._exact)
+        _FOLDED.add(self._folded)
+
+    def may_match(self, text: str) -> bool:
+        """Whether ``text`` holds one of the cues (always, when there are none)."""
+        if self.cues is None:
+            return True
+        exact, folded = _present(text)
+        return not (self._exact.isdisjoint(exact) and self._folded.isdisjoint(folded))
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.rx.search(text) if self.may_match(text) else None
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.rx.match(text) if self.may_match(text) else None
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self.rx.fullmatch(text) if self.may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.rx.finditer(text) if self.may_match(text) else iter(())
+
+    def __repr__(self) -> str:
+        return f"Cued({self.rx!r})"
+
+
+def possible(patterns: list[Cued], text: str) -> list[re.Pattern[str]]:
+    """The compiled patterns of ``patterns`` whose gates ``text`` opens, in order (one
+    look at the text's cues for the whole list).
+
+    Example:
+        >>> rxs = [Cued(re.compile(r"\\blive in (\\w+)")), Cued(re.compile(r"work at (\\w+)"))]
+        >>> [rx.pattern for rx in possible(rxs, "I work at Acme")]
+        ['work at (\\\\w+)']
+    """
+    exact, folded = _present(text)
+    return [
+        p.rx
+        for p in patterns
+        if p.cues is None or not (p._exact.isdisjoint(exact) and p._folded.isdisjoint(folded))
+    ]
+
+
+E = TypeVar("E", bound=tuple[Any, ...])
+
+
+def open_entries(entries: list[E], text: str) -> list[tuple[int, E]]:
+    """``(index, entry)`` of the entries (tuples led by a :class:`Cued`) whose gates
+    ``text`` opens, in order: a reader skips the others as it would a pattern that
+    found nothing.
+
+    Example:
+        >>> table = [(Cued(re.compile(r"I love (\\w+)")), 1), (Cued(re.compile(r"I hate")), -1)]
+        >>> [(i, pol) for i, (_, pol) in open_entries(table, "I hate mondays")]
+        [(1, -1)]
+    """
+    exact, folded = _present(text)
+    return [
+        (i, e)
+        for i, e in enumerate(entries)
+        if (p := e[0]).cues is None
+        or not (p._exact.isdisjoint(exact) and p._folded.isdisjoint(folded))
+    ]

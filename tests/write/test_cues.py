@@ -1,0 +1,95 @@
+"""The cue gates of the slot and preference readers (``extraction/cues.py``): read off each
+pattern, they never skip a search that would have matched."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from langgraph_memory.extraction import preferences, slots
+from langgraph_memory.extraction.cues import Cued, _present, cues_of, fold
+
+
+def gated() -> list[Cued]:
+    """Every gated pattern of the readers."""
+    out: list[Cued] = []
+    for module in (slots, preferences):
+        for value in vars(module).values():
+            if isinstance(value, Cued):
+                out.append(value)
+            elif isinstance(value, list):
+                for item in value:
+                    rx = item[0] if isinstance(item, tuple) else item
+                    if isinstance(rx, Cued):
+                        out.append(rx)
+    return out
+
+
+def test_the_readers_patterns_are_gated() -> None:
+    patterns = gated()
+    assert len(patterns) > 150
+    # nearly every pattern names words a text needs (the rest are always searched)
+    assert sum(p.cues is not None for p in patterns) >= len(patterns) - 5
+
+
+def test_every_cue_of_every_pattern_is_found_by_the_gate() -> None:
+    """A text that is just one cue opens its pattern's gate: every pattern's literals are
+    in the lookup the gate reads (exactly, or ignoring case)."""
+    for p in gated():
+        for cue, icase in p.cues or ():
+            for text in {cue, cue.upper(), f"x {cue} y"} if icase else {cue, f"x{cue}y"}:
+                exact, folded = _present(text)
+                assert (cue in folded) if icase else (cue in exact), (p.pattern, cue, text)
+                assert p.may_match(text)
+
+
+def test_cues_read_off_the_parse_tree() -> None:
+    def cues(pattern: str, flags: int = 0) -> set[tuple[str, bool]] | None:
+        found = cues_of(re.compile(pattern, flags))
+        return None if found is None else set(found)
+
+    assert cues(r"\b(?:moved|relocated)\s+to\b", re.I) == {("moved", True), ("relocated", True)}
+    assert cues(r"(?i:Home) is here (?P<v>\w+)") == {(" is here ", False)}  # the longer one
+    assert cues(r"(?i:Home is) (?P<v>\w+)") == {("home is", True)}
+    assert cues(r"(?:住在|定居在?)(?P<v>\w+)") == {("住在", False), ("定居", False)}
+    assert cues(r"(?:my\s+)?cat") == {("cat", False)}  # an optional part needs nothing
+    assert cues(r"(?:abc)?\d+") is None
+    assert cues(r"(?:a|\d)bc") == {("bc", False)}  # one branch without a literal
+    assert cues(r"x(?=.*\bfoo)", re.I) == {("foo", True)}  # a lookahead's words are there
+    assert cues(r"(?!foo)\w+") is None
+    assert cues(r"(?:ab){2,}") == {("ab", False)}
+    assert cues(r"fianc[ée]", re.I) == {("fianc", True)}
+    assert cues(r"café", re.I) == {("caf", True)}  # a cased non-ASCII letter ends the cue
+
+
+def test_folding_matches_the_engines_ignore_case() -> None:
+    # characters that match an ASCII letter only ignoring case ("ſ" with "s", the Kelvin
+    # sign with "k") open the gate as the engine matches them
+    for word in ("ſtay", "\u212aid", "lıve", "İn"):
+        rx = Cued(re.compile(r"\b(?:stay|kid|live|in)\b", re.I))
+        assert (rx.search(word) is None) == (re.search(rx.pattern, word, re.I) is None), word
+    assert fold("ſTAY") == "stay"
+
+
+def test_no_character_beyond_the_basic_plane_matches_an_ascii_letter_ignoring_case() -> None:
+    text = "".join(map(chr, range(0x10000, 0x110000)))
+    assert re.search(r"[a-z]", text, re.I) is None
+
+
+PIECES = sorted(
+    {cue for p in gated() for cue, _ in p.cues or ()}
+    | {" ", ".", ",", "I", "my", "My", "我", "了", "。", "Tom", "Porto", "3", "two"}
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12), st.booleans())
+def test_a_gated_search_finds_what_the_pattern_finds(pieces: list[str], upper: bool) -> None:
+    text = " ".join(pieces)
+    text = text.upper() if upper else text
+    for p in gated():
+        got, want = p.search(text), p.rx.search(text)
+        assert (got and got.span()) == (want and want.span()), (p.pattern, text)
+        assert [m.span() for m in p.finditer(text)] == [m.span() for m in p.rx.finditer(text)]
