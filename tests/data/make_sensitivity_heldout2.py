@@ -215,9 +215,11 @@ MARK = re.compile(r"⟦(\w+):(.*?)⟧", re.S)
 PLACE = re.compile(r"§([A-Z0-9]+)§")
 
 
-def build(lang: str, raw: str) -> dict:
-    """One row from a marked sentence: placeholders filled, markers stripped, spans placed."""
-    raw = PLACE.sub(lambda m: GEN[m.group(1)](), raw)
+def build(lang: str, raw: str, gen: dict | None = None) -> dict:
+    """One row from a marked sentence: placeholders filled (by ``gen``'s makers, this
+    script's by default), markers stripped, spans placed."""
+    makers = GEN if gen is None else gen
+    raw = PLACE.sub(lambda m: makers[m.group(1)](), raw)
     text, spans, pos = "", [], 0
     for m in MARK.finditer(raw):
         text += raw[pos : m.start()]
