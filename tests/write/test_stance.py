@@ -1,10 +1,8 @@
-"""Instructions and preferences said in other words, through the public API.
+"""Preferences said in other words, through the public API.
 
-A standing instruction is read by its structure (a directive about the replies, a
-condition about the conversation before or after it, a verbless rule naming a facet of
-the replies) and a preference by the grammar of a stance (the user or a kind of thing as
-subject, adverbs, negation, an evaluative predicate). The sentences are the helper's own,
-in English and Chinese, written apart from every evaluation set; the look-alikes beside
+A preference is read by the grammar of a stance (the user or a kind of thing as subject,
+adverbs, negation, an evaluative predicate). The sentences are the helper's own, in
+English and Chinese, written apart from every evaluation set; the look-alikes beside
 them (one-off requests, other people's tastes, episodes, compliments, event-bound
 requests) must make no belief.
 """
@@ -18,25 +16,11 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import MemoryManager
-from langgraph_memory.extraction.instructions import instruction_of
 from langgraph_memory.extraction.stance import cleft_of, stance_of
 from langgraph_memory.storage import InMemoryBackend
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=timezone.utc)
 
-INSTRUCTIONS = [
-    # (said, a word the anchor keeps, a question it must reach)
-    ("Cite the page number whenever you quote a book.", "page number", "Quote Kant for me"),
-    ("Recipes in grams, not cups.", "grams", "How do I bake scones?"),
-    ("Measurements should be given in centimetres.", "centimetres", "How tall is a door?"),
-    ("Skip the small talk unless I start it.", "small talk", "Hi there"),
-    ("I want terse replies from now on.", "terse replies", "Explain TCP"),
-    ("Start with the verdict before explaining why.", "verdict", "Is Go good for CLIs?"),
-    ("距离都换算成英里。", "英里", "北京到上海多远？"),
-    ("聊到电影的时候别剧透。", "剧透", "推荐一部电影"),
-    ("报价不确定就直接说不确定。", "不确定", "这台电脑多少钱？"),
-    ("以后说话温柔点。", "温柔", "我今天好累"),
-]
 PREFERENCES = [
     # (said, value, polarity)
     ("Crossword puzzles are weirdly addictive.", "Crossword puzzles", "positive"),
@@ -81,17 +65,6 @@ def _say(mm: MemoryManager, user: str, *texts: str) -> None:
     for i, text in enumerate(texts):
         mm.add_message(user, "s1", "user", text, timestamp=T0 + timedelta(minutes=i))
     mm.flush()
-
-
-@pytest.mark.parametrize(("said", "word", "probe"), INSTRUCTIONS)
-def test_an_instruction_said_in_other_words_becomes_an_anchor_that_rides_along(
-    mm: MemoryManager, said: str, word: str, probe: str
-) -> None:
-    _say(mm, "u", said)
-    made = [a for a in mm.anchors.list("u") if a.metadata.get("source") == "instruction"]
-    assert len(made) == 1 and word in made[0].text, [a.text for a in made]
-    ctx = mm.build_context("u", "s2", probe, token_budget=1024)
-    assert any(word in it.text for it in ctx.items if it.layer == "anchor")
 
 
 @pytest.mark.parametrize(("said", "value", "polarity"), PREFERENCES)
@@ -143,32 +116,3 @@ def test_stance_of_reads_subject_negation_and_predicate(
 def test_a_cleft_names_the_thing_not_its_head_noun() -> None:
     assert cleft_of("洗碗是我最不喜欢的家务。") == []  # "不喜欢" is no cleft of liking here
     assert cleft_of("周一是我最讨厌的时候。") == [("周一", -1, "explicit")]
-
-
-@pytest.mark.parametrize(
-    ("text", "want"),
-    [
-        ("Mention the date whenever you cite a source.", "Mention the date"),
-        ("Temperatures in kelvin please.", "Temperatures in kelvin"),
-        ("Lead with the code before explaining it.", "Lead with the code"),
-        ("写总结时先写结论。", "先写结论"),
-        ("价格都标上币种。", "价格都标上币种"),
-    ],
-)
-def test_instruction_of_reads_the_structure(text: str, want: str) -> None:
-    got = instruction_of(text)
-    assert got is not None and got[0] == want
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "I need three more examples.",
-        "I prefer Slack over email.",  # a taste about the user's world, not the replies
-        "Prices in Lisbon are wild.",
-        "我饿了就直接点外卖。",
-        "我平时都坐地铁。",
-    ],
-)
-def test_instruction_of_leaves_look_alikes(text: str) -> None:
-    assert instruction_of(text) is None
