@@ -24,7 +24,7 @@ EXTRACT = "Extract the key facts"
 SUMMARY = "LLM: Ann's pottery at Clayworks with Mireille."
 
 # One topic, so that every page joins one segment. The LLM reads facts the rules cannot.
-STUDIO = "Pottery news: Tuesdays are for the wheel at Clayworks, pottery keeps me sane."
+STUDIO = "Pottery news: Tuesdays are for the wheel at Clayworks, pottery clears my head."
 TEACHER = "Pottery tip: Mireille showed me how to centre the clay on the pottery wheel."
 TURNS = [
     (STUDIO, "Pottery on Tuesdays sounds lovely."),
@@ -36,7 +36,7 @@ TURNS = [
 #: What the model extracts, by a fragment of the message it reads.
 LLM_ATOMS: dict[str, list[dict[str, Any]]] = {
     "Clayworks": [
-        {"kind": "preference", "key": "hobby", "value": "pottery", "text": "pottery keeps me sane"},
+        {"kind": "preference", "key": "hobby", "value": "pottery", "text": "pottery clears my head"},
         {"kind": "fact", "key": "pottery_studio", "value": "Clayworks", "text": "at Clayworks"},
     ],
     "Mireille": [
