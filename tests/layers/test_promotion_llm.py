@@ -36,7 +36,12 @@ TURNS = [
 #: What the model extracts, by a fragment of the message it reads.
 LLM_ATOMS: dict[str, list[dict[str, Any]]] = {
     "Clayworks": [
-        {"kind": "preference", "key": "hobby", "value": "pottery", "text": "pottery clears my head"},
+        {
+            "kind": "preference",
+            "key": "hobby",
+            "value": "pottery",
+            "text": "pottery clears my head",
+        },
         {"kind": "fact", "key": "pottery_studio", "value": "Clayworks", "text": "at Clayworks"},
     ],
     "Mireille": [
