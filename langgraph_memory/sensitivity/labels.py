@@ -995,9 +995,7 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
         or "webui" in low
     ):
         for m in _PAIR.finditer(text):
-            a, b = m.span("value")
-            value = text[a:b].rstrip(_TRAILING)
-            b = a + len(value)
+            a, b, value = _trimmed(m, text)
             if (
                 len(value) >= 4
                 and _looks_like_credential(value)
@@ -1395,17 +1393,12 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
     if "respectively" in low or zh and ("分别" in text or "分別" in text):
         for m in _RESPECTIVELY.finditer(text):
             for group in ("a", "b"):
-                a, b = m.span(group)
-                value = text[a:b].rstrip(_TRAILING)
-                if any(c.isdigit() for c in value) and not _rejected(
-                    value, ":", text, a + len(value)
-                ):
-                    yield a, a + len(value), "keyword"
+                a, b, value = _trimmed(m, text, group)
+                if any(c.isdigit() for c in value) and not _rejected(value, ":", text, b):
+                    yield a, b, "keyword"
     if labelled and ("contains" in low or "holds" in low or "reads" in low or "says" in low):
         for m in _contains(low) if len(low) == len(text) else ():
-            a, b = m.span("value")
-            value = text[a:b].rstrip(_TRAILING)
-            b = a + len(value)
+            a, b, value = _trimmed(m, text)
             if any(c.isalpha() for c in value) and not _rejected(value, ":", text, b):
                 if any(c.isdigit() for c in value):
                     yield a, b, "keyword"
@@ -1427,9 +1420,7 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
                     yield a, b, "keyword"
     if "wifi" in low or "wi-fi" in low or "wlan" in low:
         for m in _WIFI.finditer(text):
-            a, b = m.span("value")
-            value = text[a:b].rstrip(_TRAILING)
-            b = a + len(value)
+            a, b, value = _trimmed(m, text)
             if (
                 len(value) >= 6
                 and any(c.isdigit() for c in value)
@@ -1438,6 +1429,13 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
                 and not _rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
+
+
+def _trimmed(m: re.Match[str], text: str, group: str = "value") -> tuple[int, int, str]:
+    """A match's group as ``(start, end, value)`` without its trailing punctuation."""
+    a, b = m.span(group)
+    value = text[a:b].rstrip(_TRAILING)
+    return a, a + len(value), value
 
 
 def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
