@@ -134,12 +134,12 @@ class KeyTable:
     def check(self, key: str) -> KeyInfo | None:
         """The entry of a valid, unrevoked key; ``None`` for anything else (the key's row
         as read within the last ``cache_s`` seconds, else read from the table)."""
-        known, info = self.check_cached(key)
+        kid = parse_key(key)
+        if kid is None:
+            return None
+        known, info = self._kept(kid, key)
         if known:
             return info
-        kid = parse_key(key)
-        if kid is None:  # pragma: no cover - check_cached answers those
-            return None
         rows = self._rows(f"SELECT {_COLUMNS} FROM {TABLE} WHERE key_id = %s", (kid,))
         row = _info(rows[0]) if rows else None
         if row is not None and self.cache_s > 0:
@@ -153,8 +153,10 @@ class KeyTable:
         """``(True, entry or None)`` when the answer needs no query (a malformed key, or
         the key's row read within ``cache_s`` seconds); ``(False, None)`` otherwise."""
         kid = parse_key(key)
-        if kid is None:
-            return True, None
+        return (True, None) if kid is None else self._kept(kid, key)
+
+    def _kept(self, kid: str, key: str) -> tuple[bool, KeyInfo | None]:
+        """What the kept row of ``kid`` answers for ``key``, when it is fresh."""
         with self._cache_lock:
             hit = self._cache.get(kid)
         if hit is None or time.monotonic() - hit[0] >= self.cache_s:
