@@ -723,15 +723,21 @@ _THEIRS = Cued(
 
 def about_others(said: str) -> bool:
     """Whether a user's statement is about someone else's life rather than the user's
-    (:data:`_OTHERS`).
+    (:data:`_OTHERS`): a relative or friend is its subject, not an object after the user
+    ("I live with my parents in Cork", "我和我妈住在一起" are the user's).
 
     Example:
         >>> about_others("My sister plays the cello."), about_others("我妹妹喜欢拉大提琴。")
         (True, True)
-        >>> about_others("I play the cello.")
-        False
+        >>> about_others("I play the cello."), about_others("I live with my parents in Cork.")
+        (False, False)
     """
-    return bool(_OTHERS.search(said))
+    m = _OTHERS.search(said)
+    return m is not None and not _FIRST_PERSON.search(said[: m.start()])
+
+
+#: The user as a sentence's subject ("I", "we", "我", "我们"), before a relative is named.
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've)\b|我", re.I)
 
 
 def slots_of(text: str) -> list[Slot]:

@@ -57,6 +57,7 @@ from langgraph_memory.core.context import ContextItem, MemoryContext, item_token
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings.cache import CachedEmbeddings
+from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
 from langgraph_memory.read.timeline import is_statement
@@ -107,11 +108,16 @@ class Update:
 
 
 def find_update(
-    msgs: Sequence[Message], close: np.ndarray, near: Callable[[int], np.ndarray]
+    msgs: Sequence[Message],
+    close: np.ndarray,
+    near: Callable[[int], np.ndarray],
+    others: bool = False,
 ) -> Update | None:
     """The group of statements answering the query at different times, if any (see the
     module docs). ``close``: each message's similarity to the query; ``near(i)``: every
-    message's similarity to message ``i`` (in the same order).
+    message's similarity to message ``i`` (in the same order); ``others``: the query asks
+    about someone else's life ("Where does my sister live?"), so statements about others
+    answer it too.
 
     Example:
         >>> from datetime import datetime, timezone
@@ -126,7 +132,9 @@ def find_update(
         >>> find_update(m, v @ np.array([1.0, 0, 0]), lambda i: v @ v[i])
         Update(newest=4, older=(0,))
     """
-    said = [i for i, m in enumerate(msgs) if is_statement(m) and not about_others(m.content)]
+    said = [
+        i for i, m in enumerate(msgs) if is_statement(m) and (others or not about_others(m.content))
+    ]
     if len(said) < 2 or len(msgs) < 2 + MIN_OTHERS:
         return None
     answer = max(said, key=lambda i: (close[i], msgs[i].seq))
@@ -252,20 +260,22 @@ def current_first(
     texts = [index_text(m) for m in msgs]
     if vectors is None:
         close, terms = term_similarities(texts, query)
-        update = find_update(msgs, close, terms.__getitem__)
+        update = find_update(msgs, close, terms.__getitem__, about_others(query))
     else:
         vecs = vectors(texts)
         if vecs is None or len(vecs) != len(msgs) or not np.isfinite(vecs).all():
             return None
         close = cosines(vecs, query_vector())
-        update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]))
+        update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]), about_others(query))
     if update is None:
         return None
     # the write path read both statements, as entries of their own: two things, both true
-    # ("I'm allergic to peanuts", "I can't stand coriander"), not one value replaced
+    # ("I'm allergic to peanuts", "I can't stand coriander"), not one value replaced,
+    # unless the later one says a change ("Started at PwC on Monday", "I'm dating Sophie
+    # now"): then the entries are two readings of one slot's values
     drawn = [it.source_ids for it in items if it.layer in DRAWN_LAYERS]
     new_id = msgs[update.newest].id
-    if any(new_id in ids for ids in drawn):
+    if any(new_id in ids for ids in drawn) and not says_change(msgs[update.newest].content):
         kept = [i for i in update.older if not any(ids == [msgs[i].id] for ids in drawn)]
         if not kept:
             return None
