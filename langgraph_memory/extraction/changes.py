@@ -34,6 +34,7 @@ __all__ = [
     "CHANGE_CUE",
     "names_change",
     "says_change",
+    "ended_value",
 ]
 
 #: The key of a change whose slot the sentence does not name.
@@ -195,11 +196,13 @@ def changes_of(said: str) -> list[Slot]:
 #: up", "Handed in my notice at X", "丰田卖了", "日语放弃了", "和小美分手了", "从阿里离职了".
 _ENDING_EN = re.compile(
     r"\b(?:finished|quit|left|sold|dropped|ditched|gave up|stopped|broke up|split up|"
-    r"resigned|retired|handed in|moved out|scrapped|cancell?ed|done with|over with)\b",
+    r"resigned|retired|handed in|moved out|scrapped|cancell?ed|done with|over with|"
+    r"passed away|died)\b",
     re.I,
 )
 _ENDING_ZH = re.compile(
-    r"卖了|卖掉|辞了|辞职|离职|放弃|分手|退了|走了|不去了|不学了|不做了|不干了|不用了|不开了|"
+    r"卖了|卖掉|辞了|辞职|离职|放弃|分手|退了|退休|走了|调走|不去了|不学了|不做了|不干了|不用了|不开了|"
+    r"不[\u4e00-\u9fff]{1,2}了|"
     r"不住了|不玩了|取消|结束|告别"
 )
 #: The new value in a clause after the ending: "started on Neuromancer", "I'm doing
@@ -214,16 +217,21 @@ _START_EN = [
         r"because|since|after|for|as|and|but|so)\b|[,.;!?]|$)",
         re.I,
     ),
+    # "Commerzbank starts in May", "Kev coaches me now": a name that acts in its place
     re.compile(
-        r"^\s*(?P<v>(?:[A-Z][\w&'-]*)(?:\s+[A-Z][\w&'-]*){0,2})\s+"
-        r"(?:starts|begins|is next|takes over|it is|it's)\b"
+        r"^\s*(?P<v>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
+        r"\s+(?!(?:says|said|thinks|thought|told|asked|reckons|wants|wanted)\b)"
+        r"(?:is|'s|has|will|took|takes|[a-z]+s\b|[a-z]+ed\b)"
     ),
 ]
 _START_ZH = re.compile(
-    r"(?:开始|改|转|换|现在|如今|目前|又)(?:的)?(?:[\u4e00-\u9fff]{0,3}?(?:叫|是)|"
-    r"学|用|开|做|当|去|读|练|打|玩|养|住|在|找)?(?:了)?(?:一?[辆台部只个家位])?"
-    r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)(?=[，,。！!；;\s]|$|了|啦|吧|呢|的|看|上班|这边)"
+    r"(?:开始|改|转|换|现在|如今|目前|又)(?:的)?(?:我们?)?(?:[\u4e00-\u9fff]{0,3}?(?:叫|是)|"
+    r"学|用|开|做|当|去|读|练|打|玩|养|住|在|找|跟|归|给)?(?:了)?(?:一?[辆台部只个家位])?"
+    r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)"
+    r"(?=[，,。！!；;\s]|$|了|啦|吧|呢|的|看|上班|这边|做|学|带|上课)"
     r"|买了(?:一?[辆台部只个])?(?P<b>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)(?=[，,。！!；;\s]|$|了|啦|吧|呢)"
+    # a plan in its place ("不考研了，准备直接找工作"): the whole of what is planned
+    r"|(?:准备|打算|决定|计划)(?:直接|先|要)?(?P<p>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|吧)"
 )
 
 
@@ -256,7 +264,7 @@ def replacement_of(said: str) -> list[Slot]:
         m = _START_ZH.search(rest)
         if m is None:
             return []
-        group = "v" if m["v"] else "b"
+        group = next(g for g in ("v", "b", "p") if m[g])
         value = re.sub(r"^(?:了|在|去|成|是)", "", m[group])
         if not value or _ZH_NOT_VALUE.match(value) or re.search(r"[不没别]", value):
             return []
@@ -323,6 +331,43 @@ def says_change(said: str) -> bool:
         (True, False)
     """
     return bool(said) and bool(CHANGE_CUE.search(said) or _TURN.search(said))
+
+
+#: Words right before a value that say it ended ("my last day at Shopify", "left Google",
+#: "从京东离职"), and right after it ("Honda卖了", "阿里离职了").
+_ENDED_BEFORE_EN = re.compile(
+    r"\b(?:last day (?:at|with|of)|left|quit|quitting|sold|ditched|dropped|gave up(?: on)?|"
+    r"stopped|no longer (?:at|with|in)|resigned from|retired from|moved out of|"
+    r"moved away from|goodbye to|notice at|finished (?:at|with))\s+(?:the\s+|my\s+|our\s+)?$",
+    re.I,
+)
+_ENDED_AFTER_ZH = re.compile(
+    r"^(?:这边|那边|的工作)?(?:已经)?(?:离职|辞职|卖了|卖掉|退了|不干了|不去了)"
+)
+_ENDED_BEFORE_ZH = re.compile(r"(?:离开|离职于|辞掉|卖掉|告别|搬离)了?$")
+
+
+def ended_value(said: str, value: str) -> bool:
+    """Whether ``said`` names ``value`` as one that ended, by the words right around it
+    (stricter than :func:`names_change`, and with no change cue needed).
+
+    Example:
+        >>> ended_value("Accepted the offer from Stripe, my last day at Shopify was Friday.",
+        ...             "Shopify")
+        True
+        >>> ended_value("下个月入职小米，华为这边已经办完离职。", "小米")
+        False
+    """
+    if not said or not value:
+        return False
+    at = said.find(value)
+    if at < 0:
+        return False
+    if is_cjk_text(value):
+        return bool(
+            _ENDED_AFTER_ZH.search(said[at + len(value) :]) or _ENDED_BEFORE_ZH.search(said[:at])
+        )
+    return bool(_ENDED_BEFORE_EN.search(said[max(0, at - 40) : at]))
 
 
 def names_change(quote: str, old: str) -> bool:

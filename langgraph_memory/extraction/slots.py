@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 
 from langgraph_memory.core.tokens import is_cjk_text
-from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of
+from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, ended_value
 from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
@@ -142,10 +142,11 @@ _DATE_EN = (
     rf"(?:early|mid|late|end of)\s+{_MONTH})"
 )
 _DATE_ZH = (
-    r"(?:[0-9一二三四五六七八九十]{1,2}月[0-9一二三四五六七八九十]{1,3}[号日]?|"
+    r"(?:(?:明年|今年|后年|下个?月|这个?月|本月)?(?:[0-9一二三四五六七八九十]{1,2}月"
+    r"[0-9一二三四五六七八九十]{1,3}[号日]?|[0-9一二三四五六七八九十]{1,2}号|"
+    r"[0-9一二三四五六七八九十]{1,2}月(?:底|初|中|份)?)|"
     r"(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天](?:[上下]午|早上|"
-    r"晚上)?(?:[0-9一二三四五六七八九十]{1,2}点(?:半)?)?|"
-    r"[0-9一二三四五六七八九十]{1,2}号|[0-9一二三四五六七八九十]{1,2}月(?:底|初|中|份)?|明天|后天|"
+    r"晚上)?(?:[0-9一二三四五六七八九十]{1,2}点(?:半)?)?|明天|后天|"
     r"下个?月|"
     r"下周|月底|月初|年底|明年|下半年|春节后|国庆后)"
 )
@@ -766,6 +767,8 @@ def slots_of(text: str) -> list[Slot]:
     if not said.strip():
         return []
     found = _zh(said) if is_cjk_text(said) else _en(said)
+    # a value the statement says ended is not its new value ("my last day at Shopify")
+    found = [f for f in found if not ended_value(said, f[1])]
     if not found and not _OTHERS.search(said):  # a change said in other words, slot unnamed
         found = changes_of(said)
     if not found and not _OTHERS.search(said) and _ARRIVAL.search(said):
