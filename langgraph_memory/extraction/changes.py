@@ -104,6 +104,12 @@ _EN = [
         r"at|in|on|a|an)\s+" + _V_EN + _STOP,
         re.I,
     ),
+    # "I train with Lena now", "we bank with Monzo these days": a name the user is with now
+    re.compile(
+        r"\b(?:I|we)\s+(?:[a-z]+\s+){1,2}?(?:with|at|for|under|to)\s+"
+        r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
+        r"\s+(?:now|these days|nowadays|instead)\b"
+    ),
     # "my new supervisor, Dr. Okafor, wants…", "our new landlord is Greystar"
     re.compile(
         r"\b(?:my|our)\s+new\s+(?P<k>[a-z]+(?:\s+[a-z]+)?)\s*(?:,|:|is|'s|is called|called)\s*"
@@ -137,7 +143,9 @@ _NOT_VALUE = re.compile(
     re.I,
 )
 
-_ZV = r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,10}?)"
+#: A classifier and a modifier before a value ("一辆蓝色的思域": 思域) are not the value.
+_ZCL = r"(?:一?[辆台部只个家位款](?:[\u4e00-\u9fff]{1,4}的)?)?"
+_ZV = _ZCL + r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,10}?)"
 _ZSTOP = r"(?=[，,。！!；;\s]|$|了|啦|吧|呢|的|手机|电脑|这边|那边|以后|之后)"
 _ZH = [
     # "现在我的主管变成了赵哥", "健身改到每周四了", "我换了华为手机", "转学去了清华"
@@ -229,7 +237,9 @@ _START_ZH = re.compile(
     r"学|用|开|做|当|去|读|练|打|玩|养|住|在|找|跟|归|给)?(?:了)?(?:一?[辆台部只个家位])?"
     r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)"
     r"(?=[，,。！!；;\s]|$|了|啦|吧|呢|的|看|上班|这边|做|学|带|上课)"
-    r"|买了(?:一?[辆台部只个])?(?P<b>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)(?=[，,。！!；;\s]|$|了|啦|吧|呢)"
+    r"|(?:买|开|入|换|找|租|养|报)了"
+    r"(?:一?[辆台部只个家套间](?:[\u4e00-\u9fff]{1,4}的)?)?"
+    r"(?P<b>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)(?=[，,。！!；;\s]|$|了|啦|吧|呢)"
     # a plan in its place ("不考研了，准备直接找工作"): the whole of what is planned
     r"|(?:准备|打算|决定|计划)(?:直接|先|要)?(?P<p>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|吧)"
 )
@@ -255,7 +265,9 @@ def replacement_of(said: str) -> list[Slot]:
     ending = (_ENDING_ZH if zh else _ENDING_EN).search(said)
     if ending is None:
         return []
-    cut = re.compile(r"[，,；;。！!]" if zh else r"[,;.!]|\s(?:and|so|but|now)\s", re.I)
+    cut = re.compile(
+        r"[，,；;。！!]|(?:之|以)?后" if zh else r"[,;.!]|\s(?:and|so|but|now|then)\s", re.I
+    )
     after = cut.search(said, ending.end())
     if after is None:
         return []

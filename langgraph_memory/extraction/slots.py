@@ -734,7 +734,9 @@ def about_others(said: str) -> bool:
         (False, False)
     """
     m = _OTHERS.search(said)
-    return m is not None and not _FIRST_PERSON.search(said[: m.start()])
+    if m is None or _FIRST_PERSON.search(said[: m.start()]):
+        return False
+    return not re.search(r"(?:给|送给|和|跟|陪|带|替|帮|与)$", said[: m.start()])
 
 
 #: The user as a sentence's subject ("I", "we", "我", "我们"), before a relative is named.
