@@ -210,7 +210,7 @@ _ENDING_EN = re.compile(
 )
 _ENDING_ZH = re.compile(
     r"卖了|卖掉|辞了|辞职|离职|放弃|分手|退了|退休|走了|调走|不去了|不学了|不做了|不干了|不用了|不开了|"
-    r"不[\u4e00-\u9fff]{1,2}了|"
+    r"不再?[做干去学用开住玩吃喝养考读跑打骑坐抽][\u4e00-\u9fff]?了|"
     r"不住了|不玩了|取消|结束|告别"
 )
 #: The new value in a clause after the ending: "started on Neuromancer", "I'm doing
@@ -265,9 +265,7 @@ def replacement_of(said: str) -> list[Slot]:
     ending = (_ENDING_ZH if zh else _ENDING_EN).search(said)
     if ending is None:
         return []
-    cut = re.compile(
-        r"[，,；;。！!]|(?:之|以)?后" if zh else r"[,;.!]|\s(?:and|so|but|now|then)\s", re.I
-    )
+    cut = re.compile(r"[，,；;。！!]" if zh else r"[,;.!]|\s(?:and|so|but|now|then)\s", re.I)
     after = cut.search(said, ending.end())
     if after is None:
         return []

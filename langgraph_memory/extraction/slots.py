@@ -734,13 +734,20 @@ def about_others(said: str) -> bool:
         (False, False)
     """
     m = _OTHERS.search(said)
-    if m is None or _FIRST_PERSON.search(said[: m.start()]):
+    if m is None:
         return False
-    return not re.search(r"(?:给|送给|和|跟|陪|带|替|帮|与)$", said[: m.start()])
+    return not _USER_BEFORE.search(said[: m.start()])
 
 
-#: The user as a sentence's subject ("I", "we", "我", "我们"), before a relative is named.
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|we|we're|we've)\b|我", re.I)
+#: The user as the subject before a relative is named ("I live with", "we visited"; not
+#: "I think my sister…"), or a Chinese preposition that makes the relative an object
+#: ("和我妈", "给我爸", "跟我老公").
+_USER_BEFORE = re.compile(
+    r"\b(?:I|I'm|I've|I'd|we|we're|we've)\b(?!.*\b(?:think|thought|heard|hear|guess|said|say|"
+    r"says|told|tell|know|knew|hope|wish|feel|believe|suppose)\b)|"
+    r"(?:给|送给|和|跟|陪|带|替|帮|与)$",
+    re.I,
+)
 
 
 def slots_of(text: str) -> list[Slot]:

@@ -54,7 +54,6 @@ from datetime import datetime
 import numpy as np
 
 from langgraph_memory.core.context import ContextItem, MemoryContext, item_tokens
-from langgraph_memory.core.lexicon import slots
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings.cache import CachedEmbeddings
@@ -169,19 +168,15 @@ def _lifts(values: np.ndarray, answer: int) -> np.ndarray:
 def term_similarities(texts: Sequence[str], query: str) -> tuple[np.ndarray, np.ndarray]:
     """Similarities by shared terms (the tokeniser's: jieba's words for Chinese), for a
     query the embedding model does not read: each text's to the query and the texts' to
-    each other (the cosine of their sets of terms, a term per common slot they answer
-    among them: :func:`_slot_tags`).
+    each other (the cosine of their sets of terms).
 
     Example:
         >>> texts = ["我开的是大众。", "大众卖了，现在开比亚迪。"]
         >>> close, near = term_similarities(texts, "我开什么车？")
         >>> round(float(near[0, 1]), 2)
-        0.44
+        0.29
     """
-    sets = []
-    for text in [*texts, query]:
-        words = set(tokenize(text))
-        sets.append(words | _slot_tags(text, words))
+    sets = [set(tokenize(t)) for t in [*texts, query]]
     vocab = {w: k for k, w in enumerate(sorted(set().union(*sets)))}
     mat = np.zeros((len(sets), max(len(vocab), 1)), dtype=np.float32)
     for row, words in enumerate(sets):
@@ -190,22 +185,6 @@ def term_similarities(texts: Sequence[str], query: str) -> tuple[np.ndarray, np.
     mat /= np.where(norms == 0, 1.0, norms)[:, None]
     sims = mat @ mat.T
     return sims[:-1, -1], sims[:-1, :-1]
-
-
-def _slot_tags(text: str, words: set[str]) -> set[str]:
-    """A term per common slot (the slot lexicon's) ``text`` asks about or answers with its
-    words: "我在读大二" and "暑假过完就是大三了" share no word, but both answer the study
-    slot, as "我读大几？" asks it."""
-    tags = set()
-    for slot in slots():
-        if (
-            any(c in text for c in slot.cjk_cues)
-            or not words.isdisjoint(slot.cjk_words)
-            or not words.isdisjoint(slot.latin_cues)
-            or not words.isdisjoint(slot.latin_words)
-        ):
-            tags.add(f"slot:{slot.name}")
-    return tags
 
 
 def _day(when: datetime | None) -> str:
@@ -289,7 +268,7 @@ def current_first(
         close = cosines(vecs, query_vector())
         update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]), about_others(query))
     if update is None:
-        return None
+        return _entries_say_earlier(items, budget, at, msgs)
     # the write path read both statements, as entries of their own: two things, both true
     # ("I'm allergic to peanuts", "I can't stand coriander"), not one value replaced,
     # unless the later one says a change ("Started at PwC on Monday", "I'm dating Sophie
@@ -313,7 +292,44 @@ def current_first(
     if MemoryContext(marked, budget).tokens > budget:
         return None
     items[:] = marked
+    _entries_say_earlier(items, budget, at, msgs)
     return update
+
+
+#: The value a profile line or fact says it replaced (their ``text()``: "; earlier: X",
+#: "；此前：X").
+_EARLIER_VALUE = re.compile(r"(?:; earlier: |；此前：)([^()（）;；,，]+)")
+
+
+def _entries_say_earlier(
+    items: list[ContextItem], budget: int, at: list[int], msgs: list[Message]
+) -> None:
+    """Mark, in place, the user's statements that the write path already read as replaced:
+    a profile line or fact in the context says which value it replaced ("location:
+    Wuxi; earlier: Suzhou"); a statement of the user's said before the line's own
+    sources that names that value, and is no source of the line, is an earlier one
+    (nothing when that would take the prompt over ``budget``). ``at``: the message items'
+    indices in ``items``; ``msgs``: their messages. Whatever the similarities say, the
+    write path saw the slot's value change."""
+    when = {m.id: (m.timestamp, m.seq) for m in msgs}
+    marked = list(items)
+    for it in items:
+        found = _EARLIER_VALUE.search(it.text) if it.layer in DRAWN_LAYERS else None
+        value = found[1].strip().casefold() if found else ""
+        cited = [when[s] for s in it.source_ids if s in when]
+        if len(value) < 2 or not cited:
+            continue
+        for k, m in zip(at, msgs, strict=True):
+            if (
+                m.role == "user"
+                and m.id not in it.source_ids
+                and when[m.id] < min(cited)
+                and value in m.content.casefold()
+                and "update_mark" not in marked[k].score_parts
+            ):
+                marked[k] = earlier(items[k])
+    if marked != items and MemoryContext(marked, budget).tokens <= budget:
+        items[:] = marked
 
 
 def stored_vectors(embedder: CachedEmbeddings, texts: list[str]) -> np.ndarray | None:
