@@ -209,7 +209,7 @@ _ENDING_EN = re.compile(
     re.I,
 )
 _ENDING_ZH = re.compile(
-    r"卖了|卖掉|辞了|辞职|离职|放弃|分手|退了|退休|走了|调走|不去了|不学了|不做了|不干了|不用了|不开了|"
+    r"卖了|卖掉|辞了|辞职|离职|放弃|分手|退了|退休|走了|调走|调去|被调|不去了|不学了|不做了|不干了|不用了|不开了|"
     r"不再?[做干去学用开住玩吃喝养考读跑打骑坐抽][\u4e00-\u9fff]?了|"
     r"不住了|不玩了|取消|结束|告别"
 )
@@ -233,13 +233,15 @@ _START_EN = [
     ),
 ]
 _START_ZH = re.compile(
-    r"(?:开始|改|转|换|现在|如今|目前|又)(?:的)?(?:我们?)?(?:[\u4e00-\u9fff]{0,3}?(?:叫|是)|"
+    r"(?:开始|改|转|换|现在|如今|目前|又)(?:的)?(?:我们?)?(?:[\u4e00-\u9fff]{0,5}?(?:叫|是)|"
     r"学|用|开|做|当|去|读|练|打|玩|养|住|在|找|跟|归|给)?(?:了)?(?:一?[辆台部只个家位])?"
     r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)"
     r"(?=[，,。！!；;\s]|$|了|啦|吧|呢|的|看|上班|这边|做|学|带|上课)"
     r"|(?:买|开|入|换|找|租|养|报)了"
     r"(?:一?[辆台部只个家套间](?:[\u4e00-\u9fff]{1,4}的)?)?"
     r"(?P<b>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)(?=[，,。！!；;\s]|$|了|啦|吧|呢)"
+    # who or what holds the place now, said as a cleft ("接班的是孙总")
+    r"|^[\u4e00-\u9fff]{1,5}的是(?P<c>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)(?=[，,。！!；;\s]|$|了|啦|吧)"
     # a plan in its place ("不考研了，准备直接找工作"): the whole of what is planned
     r"|(?:准备|打算|决定|计划)(?:直接|先|要)?(?P<p>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|吧)"
 )
@@ -274,7 +276,7 @@ def replacement_of(said: str) -> list[Slot]:
         m = _START_ZH.search(rest)
         if m is None:
             return []
-        group = next(g for g in ("v", "b", "p") if m[g])
+        group = next(g for g in ("v", "b", "c", "p") if m[g])
         value = re.sub(r"^(?:了|在|去|成|是)", "", m[group])
         if not value or _ZH_NOT_VALUE.match(value) or re.search(r"[不没别]", value):
             return []

@@ -622,6 +622,8 @@ _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 
 
 #: What no place name holds: a pronoun, a demonstrative, a measure ("回一下这条").
+#: A length of time ("一个月", "三年", "半年"): never a place, employer or job.
+_ZH_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半多]+个?(?:多)?(?:月|天|年|周|星期|小时|礼拜)")
 _NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
 
 
@@ -634,8 +636,10 @@ def _zh(text: str) -> list[Slot]:
             "",
             value.strip(),
         )
-        value = re.sub(r"^(?:了|在|的)|(?:了|啦|的|吧)$", "", value)
+        value = re.sub(r"^(?:[拿收领签]?到了|了|在|的)|(?:了|啦|的|吧)$", "", value)
         value = re.sub(r"(?:现在|已经|如今|目前|也|又)+$", "", value)  # "小王现在是我老板"
+        if _ZH_SPAN.fullmatch(value) and not key.startswith(("date", "number", "age")):
+            return  # "入职一个月了": how long, not where
         if key == "location":  # "到了厦门才发现…": the place, not what was found there
             value = re.split(r"才|就|发现|以后|之后|这边|那边|也", value)[0]
         if value and not any(k == key for k, _, _ in out):

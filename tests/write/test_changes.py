@@ -121,6 +121,8 @@ def test_other_words_for_a_new_manager(turns: list[str], new: str) -> None:
         ("丰田卖了，买了辆特斯拉。", "特斯拉"),
         ("日语放弃了，开始学法语。", "法语"),
         ("和小美分手了，现在的女朋友叫小雨。", "小雨"),
+        ("刘总退休了，接班的是孙总。", "孙总"),
+        ("小王被调去别的组了，现在带我们的是老陈。", "老陈"),
     ],
 )
 def test_an_ending_then_a_start_is_a_change(said: str, value: str) -> None:
@@ -145,3 +147,10 @@ def test_a_relative_after_the_user_is_no_statement_about_others() -> None:
     assert not about_others("我和我妈住在一起。")
     assert about_others("My sister plays the cello.")
     assert about_others("I think my sister moved to Rome.")
+
+
+def test_a_length_of_time_or_a_verb_is_no_employer() -> None:
+    assert slots_of("腾讯这边的项目节奏更快，入职一个月了。") == []
+    assert [(k, v) for k, v, _ in slots_of("拿到了OPPO的offer，下周一入职。")] == [
+        ("employer", "OPPO")
+    ]
