@@ -30,7 +30,10 @@ What changes in the context (nothing is dropped, no item is added):
   the lines that open the prompt (anchors, profile lines, facts) and before all dated
   lines;
 - every older one, and every profile line or fact drawn only from older ones, reads
-  ``earlier (2024-03-01): ...`` (the profile lines and facts after the latest statement).
+  ``earlier (2024-03-01): ...`` (the profile lines and facts after the latest statement);
+- a statement of the user's naming the value a profile line or fact says it replaced
+  ("location: Wuxi; earlier: Suzhou"), said before the line's sources, reads ``earlier``
+  too, whatever the similarities say: the write path saw that slot change.
 
 A mark that would take the prompt over its budget is not made. The hook is one call at the
 end of :meth:`~langgraph_memory.read.pipeline.ReadPipeline.build_context`.
@@ -248,7 +251,8 @@ def current_first(
         query_vector: The query's vector (read only with ``vectors``).
 
     Returns:
-        The group marked (indices into the context's message items), or None.
+        The group marked (indices into the context's message items), or None (the
+        statements the entries say were replaced are marked all the same).
     """
     at = [k for k, it in enumerate(items) if it.layer in MESSAGE_ITEM_LAYERS]
     at = [k for k in at if len(items[k].source_ids) == 1]
@@ -268,7 +272,8 @@ def current_first(
         close = cosines(vecs, query_vector())
         update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]), about_others(query))
     if update is None:
-        return _entries_say_earlier(items, budget, at, msgs)
+        _entries_say_earlier(items, budget, at, msgs)
+        return None
     # the write path read both statements, as entries of their own: two things, both true
     # ("I'm allergic to peanuts", "I can't stand coriander"), not one value replaced,
     # unless the later one says a change ("Started at PwC on Monday", "I'm dating Sophie
