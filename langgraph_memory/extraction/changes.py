@@ -27,7 +27,15 @@ import re
 
 from langgraph_memory.core.tokens import is_cjk_text
 
-__all__ = ["changes_of", "CHANGE_KEY", "CHANGE_CUE", "names_change"]
+__all__ = [
+    "changes_of",
+    "replacement_of",
+    "CHANGE_KEY",
+    "CHANGE_CUE",
+    "names_change",
+    "says_change",
+    "ended_value",
+]
 
 #: The key of a change whose slot the sentence does not name.
 CHANGE_KEY = "changed to"
@@ -96,6 +104,12 @@ _EN = [
         r"at|in|on|a|an)\s+" + _V_EN + _STOP,
         re.I,
     ),
+    # "I train with Lena now", "we bank with Monzo these days": a name the user is with now
+    re.compile(
+        r"\b(?:I|we)\s+(?:[a-z]+\s+){1,2}?(?:with|at|for|under|to)\s+"
+        r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
+        r"\s+(?:now|these days|nowadays|instead)\b"
+    ),
     # "my new supervisor, Dr. Okafor, wants…", "our new landlord is Greystar"
     re.compile(
         r"\b(?:my|our)\s+new\s+(?P<k>[a-z]+(?:\s+[a-z]+)?)\s*(?:,|:|is|'s|is called|called)\s*"
@@ -129,7 +143,9 @@ _NOT_VALUE = re.compile(
     re.I,
 )
 
-_ZV = r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,10}?)"
+#: A classifier and a modifier before a value ("一辆蓝色的思域": 思域) are not the value.
+_ZCL = r"(?:一?[辆台部只个家位款](?:[\u4e00-\u9fff]{1,4}的)?)?"
+_ZV = _ZCL + r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,10}?)"
 _ZSTOP = r"(?=[，,。！!；;\s]|$|了|啦|吧|呢|的|手机|电脑|这边|那边|以后|之后)"
 _ZH = [
     # "现在我的主管变成了赵哥", "健身改到每周四了", "我换了华为手机", "转学去了清华"
@@ -167,10 +183,13 @@ def _clean_en(value: str) -> str:
 
 def changes_of(said: str) -> list[Slot]:
     """``(key, value, offset)`` of each change ``said`` states (see the module docs):
-    only with a change cue; the key is the slot's word when the sentence names it.
+    only with a change cue, or an ending followed by a start (:func:`replacement_of`); the
+    key is the slot's word when the sentence names it.
     """
-    if not said or not CHANGE_CUE.search(said) or _REQUEST.search(said):
+    if not said or _REQUEST.search(said):
         return []
+    if not CHANGE_CUE.search(said):
+        return replacement_of(said)
     zh = is_cjk_text(said)
     read = _zh_change if zh else _en_change
     for rx in _ZH if zh else _EN:  # the first pattern, and its first match, that reads
@@ -178,6 +197,97 @@ def changes_of(said: str) -> list[Slot]:
             found = read(rx, m)
             if found is not None:
                 return [found]
+    return replacement_of(said)
+
+
+#: A clause that says a value ended: "Finished Dune", "I dropped law", "Emma and I broke
+#: up", "Handed in my notice at X", "丰田卖了", "日语放弃了", "和小美分手了", "从阿里离职了".
+_ENDING_EN = re.compile(
+    r"\b(?:finished|quit|left|sold|dropped|ditched|gave up|stopped|broke up|split up|"
+    r"resigned|retired|handed in|moved out|scrapped|cancell?ed|done with|over with|"
+    r"passed away|died)\b",
+    re.I,
+)
+_ENDING_ZH = re.compile(
+    r"卖了|卖掉|辞了|辞职|离职|放弃|分手|退了|退休|走了|调走|调去|被调|不去了|不学了|不做了|不干了|不用了|不开了|"
+    r"不再?[做干去学用开住玩吃喝养考读跑打骑坐抽][\u4e00-\u9fff]?了|"
+    r"不住了|不玩了|取消|结束|告别"
+)
+#: The new value in a clause after the ending: "started on Neuromancer", "I'm doing
+#: medicine", "Commerzbank starts in May", "开始学法语", "买了辆特斯拉", "现在的女朋友叫小雨".
+_START_EN = [
+    re.compile(
+        r"\b(?:started|starting|began|beginning|joined|joining|bought|got|picked up|"
+        r"(?:I'm|I am|we're|we are|now)\s+(?:doing|studying|reading|learning|with|at|"
+        r"dating|seeing|using|driving|playing|taking))\s+(?:on\s+|at\s+|with\s+|in\s+)?"
+        r"(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?P<v>[\w&'/-]+(?:\s+[\w&'/-]+){0,2}?)"
+        r"(?=\s+(?:yesterday|today|tonight|this|last|next|in|on|at|from|instead|now|"
+        r"because|since|after|for|as|and|but|so)\b|[,.;!?]|$)",
+        re.I,
+    ),
+    # "Commerzbank starts in May", "Kev coaches me now": a name that acts in its place
+    re.compile(
+        r"^\s*(?P<v>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
+        r"\s+(?!(?:says|said|thinks|thought|told|asked|reckons|wants|wanted)\b)"
+        r"(?:is|'s|has|will|took|takes|[a-z]+s\b|[a-z]+ed\b)"
+    ),
+]
+_START_ZH = re.compile(
+    r"(?:开始|改|转|换|现在|如今|目前|又)(?:的)?(?:我们?)?(?:[\u4e00-\u9fff]{0,5}?(?:叫|是)|"
+    r"学|用|开|做|当|去|读|练|打|玩|养|住|在|找|跟|归|给)?(?:了)?(?:一?[辆台部只个家位])?"
+    r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)"
+    r"(?=[，,。！!；;\s]|$|了|啦|吧|呢|的|看|上班|这边|做|学|带|上课)"
+    r"|(?:买|开|入|换|找|租|养|报)了"
+    r"(?:一?[辆台部只个家套间](?:[\u4e00-\u9fff]{1,4}的)?)?"
+    r"(?P<b>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)(?=[，,。！!；;\s]|$|了|啦|吧|呢)"
+    # who or what holds the place now, said as a cleft ("接班的是孙总")
+    r"|^[\u4e00-\u9fff]{1,5}的是(?P<c>[\u4e00-\u9fffA-Za-z0-9·]{1,8}?)(?=[，,。！!；;\s]|$|了|啦|吧)"
+    # a plan in its place ("不考研了，准备直接找工作"): the whole of what is planned
+    r"|(?:准备|打算|决定|计划)(?:直接|先|要)?(?P<p>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|吧)"
+)
+
+
+def replacement_of(said: str) -> list[Slot]:
+    """``(CHANGE_KEY, value, offset)`` when a clause of ``said`` says a value ended and a
+    later clause names what took its place ("Finished Dune, started on Neuromancer
+    yesterday", "丰田卖了，买了辆特斯拉"): the same change as "switched to …", in two
+    steps; nothing otherwise.
+
+    Example:
+        >>> replacement_of("Finished Dune, started on Neuromancer yesterday.")
+        [('changed to', 'Neuromancer', 26)]
+        >>> replacement_of("丰田卖了，买了辆特斯拉。")
+        [('changed to', '特斯拉', 8)]
+        >>> replacement_of("I quit smoking.")   # an ending alone names no new value
+        []
+    """
+    if not said or _REQUEST.search(said):
+        return []
+    zh = is_cjk_text(said)
+    ending = (_ENDING_ZH if zh else _ENDING_EN).search(said)
+    if ending is None:
+        return []
+    cut = re.compile(r"[，,；;。！!]" if zh else r"[,;.!]|\s(?:and|so|but|now|then)\s", re.I)
+    after = cut.search(said, ending.end())
+    if after is None:
+        return []
+    rest, at = said[after.end() :], after.end()
+    if zh:
+        m = _START_ZH.search(rest)
+        if m is None:
+            return []
+        group = next(g for g in ("v", "b", "c", "p") if m[g])
+        value = re.sub(r"^(?:了|在|去|成|是)", "", m[group])
+        if not value or _ZH_NOT_VALUE.match(value) or re.search(r"[不没别]", value):
+            return []
+        return [(CHANGE_KEY, value, at + m.start(group))]
+    for rx in _START_EN:
+        m = rx.search(rest)
+        if m is None:
+            continue
+        value = _clean_en(m["v"])
+        if value and not _NOT_VALUE.match(value):
+            return [(CHANGE_KEY, value, at + m.start("v"))]
     return []
 
 
@@ -207,6 +317,69 @@ def _en_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
     if key in ("", "at", "in", "on", "a", "an", "have"):
         key = CHANGE_KEY
     return key, value, m.start("v")
+
+
+#: Words that say something ended or began, beside :data:`CHANGE_CUE`: "Finished Dune,
+#: started on Neuromancer", "broke up", "handed in my notice", "丰田卖了", "开始学法语".
+_TURN = re.compile(
+    r"\b(?:quit|quitting|left|sold|dropped|ditched|gave up|stopped|finished|broke up|"
+    r"split up|resigned|retired|notice|started|starting|began|joined|bought|got a|"
+    r"got an|pushed|bumped|postponed|delayed|extended|brought forward|cancell?ed|scrapped|"
+    r"relocated|promoted|raised|down to|grew)\b|"
+    r"卖了|卖掉|辞了|辞职|离职|放弃|分手|不去了|不做了|不干了|退了|开始|买了|入职|报到|涨|降|"
+    r"挪到|延到|提到|取消|升职|生了|定居",
+    re.I,
+)
+
+
+def says_change(said: str) -> bool:
+    """Whether a statement says a value changed, ended or began, by its words
+    (:data:`CHANGE_CUE` and the words of an ending or a start), whatever the slot.
+
+    Example:
+        >>> says_change("Finished Dune, started on Neuromancer yesterday.")
+        True
+        >>> says_change("丰田卖了，买了辆特斯拉。"), says_change("I can't stand coriander.")
+        (True, False)
+    """
+    return bool(said) and bool(CHANGE_CUE.search(said) or _TURN.search(said))
+
+
+#: Words right before a value that say it ended ("my last day at Shopify", "left Google",
+#: "从京东离职"), and right after it ("Honda卖了", "阿里离职了").
+_ENDED_BEFORE_EN = re.compile(
+    r"\b(?:last day (?:at|with|of)|left|quit|quitting|sold|ditched|dropped|gave up(?: on)?|"
+    r"stopped|no longer (?:at|with|in)|resigned from|retired from|moved out of|"
+    r"moved away from|goodbye to|notice at|finished (?:at|with))\s+(?:the\s+|my\s+|our\s+)?$",
+    re.I,
+)
+_ENDED_AFTER_ZH = re.compile(
+    r"^(?:这边|那边|的工作)?(?:已经)?(?:离职|辞职|卖了|卖掉|退了|不干了|不去了)"
+)
+_ENDED_BEFORE_ZH = re.compile(r"(?:离开|离职于|辞掉|卖掉|告别|搬离)了?$")
+
+
+def ended_value(said: str, value: str) -> bool:
+    """Whether ``said`` names ``value`` as one that ended, by the words right around it
+    (stricter than :func:`names_change`, and with no change cue needed).
+
+    Example:
+        >>> ended_value("Accepted the offer from Stripe, my last day at Shopify was Friday.",
+        ...             "Shopify")
+        True
+        >>> ended_value("下个月入职小米，华为这边已经办完离职。", "小米")
+        False
+    """
+    if not said or not value:
+        return False
+    at = said.find(value)
+    if at < 0:
+        return False
+    if is_cjk_text(value):
+        return bool(
+            _ENDED_AFTER_ZH.search(said[at + len(value) :]) or _ENDED_BEFORE_ZH.search(said[:at])
+        )
+    return bool(_ENDED_BEFORE_EN.search(said[max(0, at - 40) : at]))
 
 
 def names_change(quote: str, old: str) -> bool:

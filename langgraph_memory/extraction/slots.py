@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 
 from langgraph_memory.core.tokens import is_cjk_text
-from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of
+from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, ended_value
 from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
@@ -142,10 +142,11 @@ _DATE_EN = (
     rf"(?:early|mid|late|end of)\s+{_MONTH})"
 )
 _DATE_ZH = (
-    r"(?:[0-9一二三四五六七八九十]{1,2}月[0-9一二三四五六七八九十]{1,3}[号日]?|"
+    r"(?:(?:明年|今年|后年|下个?月|这个?月|本月)?(?:[0-9一二三四五六七八九十]{1,2}月"
+    r"[0-9一二三四五六七八九十]{1,3}[号日]?|[0-9一二三四五六七八九十]{1,2}号|"
+    r"[0-9一二三四五六七八九十]{1,2}月(?:底|初|中|份)?)|"
     r"(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天](?:[上下]午|早上|"
-    r"晚上)?(?:[0-9一二三四五六七八九十]{1,2}点(?:半)?)?|"
-    r"[0-9一二三四五六七八九十]{1,2}号|[0-9一二三四五六七八九十]{1,2}月(?:底|初|中|份)?|明天|后天|"
+    r"晚上)?(?:[0-9一二三四五六七八九十]{1,2}点(?:半)?)?|明天|后天|"
     r"下个?月|"
     r"下周|月底|月初|年底|明年|下半年|春节后|国庆后)"
 )
@@ -621,6 +622,8 @@ _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 
 
 #: What no place name holds: a pronoun, a demonstrative, a measure ("回一下这条").
+#: A length of time ("一个月", "三年", "半年"): never a place, employer or job.
+_ZH_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半多]+个?(?:多)?(?:月|天|年|周|星期|小时|礼拜)")
 _NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
 
 
@@ -633,8 +636,10 @@ def _zh(text: str) -> list[Slot]:
             "",
             value.strip(),
         )
-        value = re.sub(r"^(?:了|在|的)|(?:了|啦|的|吧)$", "", value)
+        value = re.sub(r"^(?:[拿收领签]?到了|了|在|的)|(?:了|啦|的|吧)$", "", value)
         value = re.sub(r"(?:现在|已经|如今|目前|也|又)+$", "", value)  # "小王现在是我老板"
+        if _ZH_SPAN.fullmatch(value) and not key.startswith(("date", "number", "age")):
+            return  # "入职一个月了": how long, not where
         if key == "location":  # "到了厦门才发现…": the place, not what was found there
             value = re.split(r"才|就|发现|以后|之后|这边|那边|也", value)[0]
         if value and not any(k == key for k, _, _ in out):
@@ -723,15 +728,30 @@ _THEIRS = Cued(
 
 def about_others(said: str) -> bool:
     """Whether a user's statement is about someone else's life rather than the user's
-    (:data:`_OTHERS`).
+    (:data:`_OTHERS`): a relative or friend is its subject, not an object after the user
+    ("I live with my parents in Cork", "我和我妈住在一起" are the user's).
 
     Example:
         >>> about_others("My sister plays the cello."), about_others("我妹妹喜欢拉大提琴。")
         (True, True)
-        >>> about_others("I play the cello.")
-        False
+        >>> about_others("I play the cello."), about_others("I live with my parents in Cork.")
+        (False, False)
     """
-    return bool(_OTHERS.search(said))
+    m = _OTHERS.search(said)
+    if m is None:
+        return False
+    return not _USER_BEFORE.search(said[: m.start()])
+
+
+#: The user as the subject before a relative is named ("I live with", "we visited"; not
+#: "I think my sister…"), or a Chinese preposition that makes the relative an object
+#: ("和我妈", "给我爸", "跟我老公").
+_USER_BEFORE = re.compile(
+    r"\b(?:I|I'm|I've|I'd|we|we're|we've)\b(?!.*\b(?:think|thought|heard|hear|guess|said|say|"
+    r"says|told|tell|know|knew|hope|wish|feel|believe|suppose)\b)|"
+    r"(?:给|送给|和|跟|陪|带|替|帮|与)$",
+    re.I,
+)
 
 
 def slots_of(text: str) -> list[Slot]:
@@ -760,6 +780,8 @@ def slots_of(text: str) -> list[Slot]:
     if not said.strip():
         return []
     found = _zh(said) if is_cjk_text(said) else _en(said)
+    # a value the statement says ended is not its new value ("my last day at Shopify")
+    found = [f for f in found if not ended_value(said, f[1])]
     if not found and not _OTHERS.search(said):  # a change said in other words, slot unnamed
         found = changes_of(said)
     if not found and not _OTHERS.search(said) and _ARRIVAL.search(said):

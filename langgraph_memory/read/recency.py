@@ -30,7 +30,10 @@ What changes in the context (nothing is dropped, no item is added):
   the lines that open the prompt (anchors, profile lines, facts) and before all dated
   lines;
 - every older one, and every profile line or fact drawn only from older ones, reads
-  ``earlier (2024-03-01): ...`` (the profile lines and facts after the latest statement).
+  ``earlier (2024-03-01): ...`` (the profile lines and facts after the latest statement);
+- a statement of the user's naming the value a profile line or fact says it replaced
+  ("location: Wuxi; earlier: Suzhou"), said before the line's sources, reads ``earlier``
+  too, whatever the similarities say: the write path saw that slot change.
 
 A mark that would take the prompt over its budget is not made. The hook is one call at the
 end of :meth:`~langgraph_memory.read.pipeline.ReadPipeline.build_context`.
@@ -57,6 +60,7 @@ from langgraph_memory.core.context import ContextItem, MemoryContext, item_token
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.core.tokens import tokenize
 from langgraph_memory.embeddings.cache import CachedEmbeddings
+from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
 from langgraph_memory.read.timeline import is_statement
@@ -107,11 +111,16 @@ class Update:
 
 
 def find_update(
-    msgs: Sequence[Message], close: np.ndarray, near: Callable[[int], np.ndarray]
+    msgs: Sequence[Message],
+    close: np.ndarray,
+    near: Callable[[int], np.ndarray],
+    others: bool = False,
 ) -> Update | None:
     """The group of statements answering the query at different times, if any (see the
     module docs). ``close``: each message's similarity to the query; ``near(i)``: every
-    message's similarity to message ``i`` (in the same order).
+    message's similarity to message ``i`` (in the same order); ``others``: the query asks
+    about someone else's life ("Where does my sister live?"), so statements about others
+    answer it too.
 
     Example:
         >>> from datetime import datetime, timezone
@@ -126,7 +135,9 @@ def find_update(
         >>> find_update(m, v @ np.array([1.0, 0, 0]), lambda i: v @ v[i])
         Update(newest=4, older=(0,))
     """
-    said = [i for i, m in enumerate(msgs) if is_statement(m) and not about_others(m.content)]
+    said = [
+        i for i, m in enumerate(msgs) if is_statement(m) and (others or not about_others(m.content))
+    ]
     if len(said) < 2 or len(msgs) < 2 + MIN_OTHERS:
         return None
     answer = max(said, key=lambda i: (close[i], msgs[i].seq))
@@ -240,7 +251,8 @@ def current_first(
         query_vector: The query's vector (read only with ``vectors``).
 
     Returns:
-        The group marked (indices into the context's message items), or None.
+        The group marked (indices into the context's message items), or None (the
+        statements the entries say were replaced are marked all the same).
     """
     at = [k for k, it in enumerate(items) if it.layer in MESSAGE_ITEM_LAYERS]
     at = [k for k in at if len(items[k].source_ids) == 1]
@@ -252,20 +264,23 @@ def current_first(
     texts = [index_text(m) for m in msgs]
     if vectors is None:
         close, terms = term_similarities(texts, query)
-        update = find_update(msgs, close, terms.__getitem__)
+        update = find_update(msgs, close, terms.__getitem__, about_others(query))
     else:
         vecs = vectors(texts)
         if vecs is None or len(vecs) != len(msgs) or not np.isfinite(vecs).all():
             return None
         close = cosines(vecs, query_vector())
-        update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]))
+        update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]), about_others(query))
     if update is None:
+        _entries_say_earlier(items, budget, at, msgs)
         return None
     # the write path read both statements, as entries of their own: two things, both true
-    # ("I'm allergic to peanuts", "I can't stand coriander"), not one value replaced
+    # ("I'm allergic to peanuts", "I can't stand coriander"), not one value replaced,
+    # unless the later one says a change ("Started at PwC on Monday", "I'm dating Sophie
+    # now"): then the entries are two readings of one slot's values
     drawn = [it.source_ids for it in items if it.layer in DRAWN_LAYERS]
     new_id = msgs[update.newest].id
-    if any(new_id in ids for ids in drawn):
+    if any(new_id in ids for ids in drawn) and not says_change(msgs[update.newest].content):
         kept = [i for i in update.older if not any(ids == [msgs[i].id] for ids in drawn)]
         if not kept:
             return None
@@ -282,7 +297,44 @@ def current_first(
     if MemoryContext(marked, budget).tokens > budget:
         return None
     items[:] = marked
+    _entries_say_earlier(items, budget, at, msgs)
     return update
+
+
+#: The value a profile line or fact says it replaced (their ``text()``: "; earlier: X",
+#: "；此前：X").
+_EARLIER_VALUE = re.compile(r"(?:; earlier: |；此前：)([^()（）;；,，]+)")
+
+
+def _entries_say_earlier(
+    items: list[ContextItem], budget: int, at: list[int], msgs: list[Message]
+) -> None:
+    """Mark, in place, the user's statements that the write path already read as replaced:
+    a profile line or fact in the context says which value it replaced ("location:
+    Wuxi; earlier: Suzhou"); a statement of the user's said before the line's own
+    sources that names that value, and is no source of the line, is an earlier one
+    (nothing when that would take the prompt over ``budget``). ``at``: the message items'
+    indices in ``items``; ``msgs``: their messages. Whatever the similarities say, the
+    write path saw the slot's value change."""
+    when = {m.id: (m.timestamp, m.seq) for m in msgs}
+    marked = list(items)
+    for it in items:
+        found = _EARLIER_VALUE.search(it.text) if it.layer in DRAWN_LAYERS else None
+        value = found[1].strip().casefold() if found else ""
+        cited = [when[s] for s in it.source_ids if s in when]
+        if len(value) < 2 or not cited:
+            continue
+        for k, m in zip(at, msgs, strict=True):
+            if (
+                m.role == "user"
+                and m.id not in it.source_ids
+                and when[m.id] < min(cited)
+                and value in m.content.casefold()
+                and "update_mark" not in marked[k].score_parts
+            ):
+                marked[k] = earlier(items[k])
+    if marked != items and MemoryContext(marked, budget).tokens <= budget:
+        items[:] = marked
 
 
 def stored_vectors(embedder: CachedEmbeddings, texts: list[str]) -> np.ndarray | None:

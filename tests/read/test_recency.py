@@ -158,3 +158,37 @@ def test_a_repeat_is_no_update_and_a_mark_never_goes_over_the_budget() -> None:
 
     tight = MemoryContext(items, 2048).tokens  # exactly what the unmarked items take
     assert mark(tight) == [it.text for it in items]
+
+
+def test_a_statement_of_a_value_an_entry_says_it_replaced_is_marked_earlier() -> None:
+    """The write path saw the slot change (the fact names the value it replaced): the old
+    statement is marked earlier even when no similarity links the two statements."""
+    msgs = [
+        _msg(0, "user", "I've been in Austin for five years."),
+        _msg(1, "assistant", "Nice."),
+        _msg(2, "user", "Any film tips?"),
+        _msg(3, "assistant", "Try Dune."),
+        _msg(4, "user", "The movers dropped the last boxes at the new house."),
+    ]
+    items = [
+        ContextItem(
+            "fact", "User location San Antonio (since 2024-03-05; earlier: Austin)", 0, 1.0,
+            {}, ["m4"], "",
+        ),
+        *(
+            ContextItem(
+                "message", f"{m.role}: {m.content}", 0, 1.0, {}, [m.id], "",
+                timestamp=m.timestamp, group=m.timestamp.strftime("%Y-%m-%d"), order=m.seq,
+            )
+            for m in msgs
+        ),
+    ]  # fmt: skip
+    by_seq = {m.seq: m for m in msgs}
+    v = np.eye(5)  # nothing alike: no update by similarity
+    current_first(
+        items, 2048, lambda seqs: {s: by_seq[s] for s in seqs}, lambda texts: v,
+        "What city do I live in?", lambda: np.array([0.0, 0, 0, 0, 1.0]),
+    )  # fmt: skip
+    texts = [it.text for it in items]
+    assert texts[1] == "earlier (2024-03-01): user: I've been in Austin for five years."
+    assert texts[3] == "user: Any film tips?" and texts[5].startswith("user: The movers")

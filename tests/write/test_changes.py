@@ -8,6 +8,7 @@ import pytest
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, names_change
+from langgraph_memory.extraction.slots import about_others, slots_of
 from langgraph_memory.storage import InMemoryBackend
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=timezone.utc)
@@ -109,3 +110,47 @@ def test_other_words_for_a_new_manager(turns: list[str], new: str) -> None:
         assert new in text.split("\n")[1]  # the first memory line shows the new value
     finally:
         mm.close()
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("Finished Dune, started on Neuromancer yesterday.", "Neuromancer"),
+        ("I dropped law and I'm doing medicine at Edinburgh now.", "medicine"),
+        ("Danny retired so Kev coaches me now.", "Kev"),
+        ("丰田卖了，买了辆特斯拉。", "特斯拉"),
+        ("日语放弃了，开始学法语。", "法语"),
+        ("和小美分手了，现在的女朋友叫小雨。", "小雨"),
+        ("刘总退休了，接班的是孙总。", "孙总"),
+        ("小王被调去别的组了，现在带我们的是老陈。", "老陈"),
+    ],
+)
+def test_an_ending_then_a_start_is_a_change(said: str, value: str) -> None:
+    assert [v for _, v, _ in changes_of(said)] == [value]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I quit smoking.", "I quit smoking, Tom says I look better.", "I left early, got home at 9."],
+)
+def test_an_ending_alone_is_no_change(said: str) -> None:
+    assert changes_of(said) == []
+
+
+def test_a_value_the_statement_says_ended_is_not_its_new_value() -> None:
+    said = "Big news: accepted the offer from Stripe, my last day at Shopify was Friday."
+    assert ("employer", "Shopify") not in [(k, v) for k, v, _ in slots_of(said)]
+
+
+def test_a_relative_after_the_user_is_no_statement_about_others() -> None:
+    assert not about_others("I live with my parents in Cork.")
+    assert not about_others("我和我妈住在一起。")
+    assert about_others("My sister plays the cello.")
+    assert about_others("I think my sister moved to Rome.")
+
+
+def test_a_length_of_time_or_a_verb_is_no_employer() -> None:
+    assert slots_of("腾讯这边的项目节奏更快，入职一个月了。") == []
+    assert [(k, v) for k, v, _ in slots_of("拿到了OPPO的offer，下周一入职。")] == [
+        ("employer", "OPPO")
+    ]
