@@ -181,7 +181,7 @@ class MessageRetriever:
         if cfg.lexical_weight > 0:
             try:
                 lex = self.backend.lexical_search(
-                    user_id, q.terms, pool, allowed, k1=cfg.bm25_k1, b=cfg.bm25_b
+                    user_id, q.lexical, pool, allowed, k1=cfg.bm25_k1, b=cfg.bm25_b
                 )
             except BaseException:
                 if dense_future is not None:

@@ -168,8 +168,15 @@ class Retrieval:
         )
         #: The query's embedding, started now on a thread of its own.
         self.vector = pipeline.retriever.query_vector(self.dense_query, start=dense)
+        #: The speakers whose names the message ranking's BM25 leaves to the speaker
+        #: boost (see :mod:`~langgraph_memory.read.speakers`).
+        self._speakers: frozenset[str] = (
+            pipeline.speakers.get(user_id)
+            if cfg.speaker_boost > 0 and cfg.lexical_weight > 0
+            else frozenset()
+        )
         #: The query value every ranker of this retrieval reads (terms made once).
-        self.q = Query(query, self.vector, dense=dense)
+        self.q = Query(query, self.vector, dense=dense, speakers=self._speakers)
         self._segments: list[RankedSegment] | None = None
         self._expansions: list[str] | None = None
         self._allowed: dict[str, set[int]] = {}  # filter -> the seqs it lets through
@@ -309,7 +316,7 @@ class Retrieval:
         one event an order question lists), by rank fusion of BM25 and dense (the text
         embedded once more; BM25 alone with ``dense_weight`` 0)."""
         dense = self._p.retrieval.dense_weight > 0
-        q = Query(text, self._p.retriever.query_vector(text, start=dense))
+        q = Query(text, self._p.retriever.query_vector(text, start=dense), speakers=self._speakers)
         return self._p.retriever.rank(
             self.user_id, q, k, flt, fusion="rrf", allowed=self.allowed(flt)
         )

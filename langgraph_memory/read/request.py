@@ -19,11 +19,13 @@ Example:
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from langgraph_memory.core.lexicon import query_terms
 from langgraph_memory.embeddings import EmbedderSource
 from langgraph_memory.read.routing import Route, route_query
+from langgraph_memory.read.speakers import lexical_terms
 from langgraph_memory.read.timeline import timeline_kind
 
 if TYPE_CHECKING:
@@ -72,12 +74,17 @@ class Query:
         vector: Its embedding (of the text or of a form of it without speaker names).
         dense: Whether its embedding ranks anything (not a Chinese query's with an
             English-only model: then it is ranked by its terms).
+        speakers: The names of the user's speakers whose words the message ranking's
+            BM25 does not read (:func:`~langgraph_memory.read.speakers.lexical_terms`:
+            the speaker boost matches them); none by default.
 
     Attributes:
         text: The query.
         terms: Its lexical terms (:func:`~langgraph_memory.core.lexicon.query_terms`:
             question words dropped, the slots it asks about expanded).
         term_set: The distinct terms.
+        lexical: The terms the message ranking's BM25 reads: ``terms`` without the
+            words of the ``speakers`` the query names.
         own: Those the query's text holds itself (the others a slot lexicon added).
         vector: Its embedding, made once.
         timeline: What it asks of a topic's story: ``"order"`` (what happened first,
@@ -90,6 +97,7 @@ class Query:
         "text",
         "terms",
         "term_set",
+        "lexical",
         "own",
         "vector",
         "timeline",
@@ -98,11 +106,19 @@ class Query:
         "_lock",
     )
 
-    def __init__(self, text: str, vector: QueryVector, *, dense: bool = True) -> None:
+    def __init__(
+        self,
+        text: str,
+        vector: QueryVector,
+        *,
+        dense: bool = True,
+        speakers: Iterable[str] = (),
+    ) -> None:
         self.text = text
         self.dense = dense
         self.terms = query_terms(text)
         self.term_set = frozenset(self.terms)
+        self.lexical = lexical_terms(self.terms, speakers)
         lower = text.lower()  # the terms the query says itself (the rest a lexicon added)
         self.own = frozenset(t for t in self.term_set if t in lower)
         self.vector = vector

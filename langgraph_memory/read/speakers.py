@@ -1,13 +1,25 @@
-"""The query as dense retrieval reads it: without the names of the user's speakers.
+"""The query as retrieval reads it: without the names of the user's speakers.
 
-A speaker's name drags the query's embedding toward every turn of that speaker (their
-turns are embedded as ``name: content``) and every turn that addresses them, about
-anything: in "What activities does Melanie partake in?" the name outweighs
-"activities". Who said a turn is matched by other means (the name is a term of BM25,
-and the speaker boost raises the turns of a speaker the query names), so the query is
-embedded without the names of the people whose messages the user's memory holds; the
-lexical query and the speaker boost keep them. A name of anyone else ("my sister
-Anna") stays: it is content.
+Who said a turn is kept in its ``name`` field, not in the text it is indexed and embedded
+by (:func:`~langgraph_memory.core.records.index_text`); a query naming a speaker is
+matched to that speaker's turns by the speaker boost (``speaker_boost``). The name
+would mislead both rankings:
+
+- **Dense**: a name drags the query's embedding toward every turn that addresses that
+  speaker, about anything: in "What activities does Melanie partake in?" the name
+  outweighs "activities". The query is embedded without the names of the people whose
+  messages the user's memory holds (:func:`without_speakers`).
+- **Lexical** (with the speaker boost on): a speaker's name is in the text only of the
+  turns that address them, said by someone else, and few turns do, so BM25 weighs it
+  like a rare content word and ranks the other speaker's "Hey Melanie, ..." above the
+  speaker's own turns about the asked thing. The message ranking's BM25 reads the query
+  without the words of the speakers it names (:func:`lexical_terms`); with the name in
+  the indexed text (0.2) the word was in most turns and weighed next to nothing. On
+  LoCoMo's tuning conversations evidence recall rose from 0.830 to 0.844 at 512 tokens
+  (0.715 → 0.722 at 256, 0.912 → 0.920 at 2,048); on all five from 0.807 to 0.809
+  (0.700 → 0.707, 0.900 → 0.906).
+
+A name of anyone else ("my sister Anna") stays in both: it is content.
 
 Example:
     >>> without_speakers("What did Melanie paint after Caroline's visit?", {"Melanie", "Caroline"})
@@ -28,7 +40,14 @@ from typing import Protocol
 from langgraph_memory.core.records import MemoryHit
 from langgraph_memory.core.tokens import tokenize
 
-__all__ = ["SpeakerNames", "without_speakers", "names_speaker", "boost_speakers", "REFRESH_SECONDS"]
+__all__ = [
+    "SpeakerNames",
+    "without_speakers",
+    "lexical_terms",
+    "names_speaker",
+    "boost_speakers",
+    "REFRESH_SECONDS",
+]
 
 #: How long the names read for a user are trusted before the messages written since are
 #: read (only those): a speaker new to another process is seen within this time.
@@ -72,6 +91,27 @@ def without_speakers(query: str, names: Iterable[str]) -> str | None:
         return None
     stripped = _LOOSE_PUNCT.sub(r"\1", _SPACES.sub(" ", stripped)).strip()
     return stripped if tokenize(stripped) else None
+
+
+def lexical_terms(terms: Sequence[str], names: Iterable[str]) -> tuple[str, ...]:
+    """``terms`` (a query's, in order, repeats kept) without the words of the speakers
+    among ``names`` that the query names (:func:`names_speaker`); ``terms`` as they are
+    when none is named or nothing would be left.
+
+    Example:
+        >>> lexical_terms(("melanie", "camping", "july"), {"Melanie", "Caroline"})
+        ('camping', 'july')
+        >>> lexical_terms(("melanie",), {"Melanie"}), lexical_terms(("ann", "paris"), {"Ann Lee"})
+        (('melanie',), ('ann', 'paris'))
+    """
+    have = frozenset(terms)
+    drop: set[str] = set()
+    for name in names:
+        if len(name.strip()) >= _MIN_NAME_CHARS and names_speaker(name, have):
+            drop |= set(tokenize(name))
+    if not drop:
+        return tuple(terms)
+    return tuple(t for t in terms if t not in drop) or tuple(terms)
 
 
 def names_speaker(name: str | None, terms: Set[str]) -> bool:

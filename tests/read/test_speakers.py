@@ -1,5 +1,6 @@
-"""The query's embedding leaves out the names of the user's speakers; BM25 and the
-speaker boost keep them (:mod:`langgraph_memory.read.speakers`)."""
+"""The query's embedding leaves out the names of the user's speakers, and so does the
+message ranking's BM25 while the speaker boost (which keeps them) is on
+(:mod:`langgraph_memory.read.speakers`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from langchain_core.embeddings import Embeddings
 from langgraph_memory import MemoryConfig, MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
 from langgraph_memory.read.query import Retrieval
-from langgraph_memory.read.speakers import SpeakerNames, without_speakers
+from langgraph_memory.read.speakers import SpeakerNames, lexical_terms, without_speakers
 from langgraph_memory.storage import InMemoryBackend
 
 
@@ -119,3 +120,51 @@ def test_the_turn_about_the_question_beats_chit_chat_naming_the_speaker(
     assert hits == ["m5"] * 4 and items == ["m5"] * 4
     hits_off, items_off = _firsts(minilm, dense_without_speakers=False)
     assert hits_off.count("m5") < 4 and items_off.count("m5") < 4
+
+
+CAMPING = [
+    ("Caroline", "Hey! How was your week?"),
+    ("Melanie", "Busy! We finally went camping at the lake with the kids."),
+    ("Caroline", "Melanie, camping sounds lovely, I wish I had time for trips this summer!"),
+    ("Melanie", "You should come along next time."),
+    ("Caroline", "I would love to, my schedule is packed though."),
+    ("Melanie", "Work has been hectic for me as well."),
+    ("Caroline", "Did you see the news about the bridge?"),
+    ("Melanie", "Not yet, what happened?"),
+    ("Caroline", "It closed for repairs until the spring."),
+    ("Melanie", "That will make the commute longer."),
+    ("Caroline", "Talk soon, take care!"),
+    ("Melanie", "Bye, see you!"),
+]
+
+
+@pytest.mark.parametrize("query", ["Where did Melanie go camping?", "When did Melanie go camping?"])
+def test_bm25_leaves_a_named_speaker_to_the_speaker_boost(query: str) -> None:
+    # "melanie" is in the text only of a turn of Caroline's addressing her: as a rare
+    # query term it would rank "Melanie, camping sounds lovely, ..." (m2) above Melanie's
+    # own turn about camping (m1) in BM25, and every turn addressing her alike.
+    config = MemoryConfig.flat(dense_weight=0.0)
+    with MemoryManager(
+        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=config
+    ) as mm:
+        for i, (name, text) in enumerate(CAMPING):
+            role = "user" if name == "Caroline" else "assistant"
+            mm.add_message("u", "s", role, text, name=name, message_id=f"m{i}")
+        mm.flush()
+        assert Retrieval(mm._read, "u", query).q.lexical == ("go", "camping")
+        first = mm.search("u", query, k=2)[0]
+        assert first.id == "m1" and first.score_parts["bm25_rank"] == 1.0
+        ctx = mm.build_context("u", "s2", query, token_budget=40)
+        assert [it.source_ids for it in ctx.items if it.layer == "message"][0] == ["m1"]
+    off = MemoryConfig.flat(dense_weight=0.0, speaker_boost=0.0)  # then BM25 reads it
+    with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=off) as mm:
+        mm.add_message("u", "s", "user", "Hey Melanie", name="Caroline")
+        assert Retrieval(mm._read, "u", query).q.lexical == ("melanie", "go", "camping")
+
+
+def test_lexical_terms_keep_other_names_and_a_query_of_only_a_name() -> None:
+    assert lexical_terms(("ann", "lee", "paris"), {"Ann Lee"}) == ("paris",)
+    assert lexical_terms(("ann", "paris"), {"Ann Lee"}) == ("ann", "paris")  # not all of it
+    assert lexical_terms(("anna", "work"), {"Melanie"}) == ("anna", "work")  # content
+    assert lexical_terms(("melanie", "melanie", "kid", "child"), {"Melanie"}) == ("kid", "child")
+    assert lexical_terms(("melanie",), {"Melanie"}) == ("melanie",)  # nothing else to read
