@@ -278,10 +278,10 @@ class RetrievalSection(Section):
             before the ones that only mention her (a name is not in the indexed text:
             this is how it is matched). 0 switches it off; messages without a ``name``
             are never boosted. On LoCoMo, 95% of the evidence is said by a speaker the
-            question names. While it is on, the message ranking's BM25 reads the query
-            without the names of the speakers it names (in the text they are only in the
-            turns that address them, said by someone else; see
-            :mod:`~langgraph_memory.read.speakers`).
+            question names. While it is on, the message ranking's BM25 reads a query
+            that is also ranked by meaning without the names of the speakers it names
+            (in the text they are only in the turns that address them, said by someone
+            else; see :mod:`~langgraph_memory.read.speakers`).
         dense_without_speakers: Embed the query for dense retrieval without the names
             of the user's speakers (the ``name`` of their messages) that it holds
             (:mod:`~langgraph_memory.read.speakers`): a name pulls the query toward

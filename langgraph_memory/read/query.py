@@ -169,10 +169,11 @@ class Retrieval:
         #: The query's embedding, started now on a thread of its own.
         self.vector = pipeline.retriever.query_vector(self.dense_query, start=dense)
         #: The speakers whose names the message ranking's BM25 leaves to the speaker
-        #: boost (see :mod:`~langgraph_memory.read.speakers`).
+        #: boost when a dense ranking runs beside it (see
+        #: :mod:`~langgraph_memory.read.speakers`).
         self._speakers: frozenset[str] = (
             pipeline.speakers.get(user_id)
-            if cfg.speaker_boost > 0 and cfg.lexical_weight > 0
+            if cfg.speaker_boost > 0 and cfg.lexical_weight > 0 and dense
             else frozenset()
         )
         #: The query value every ranker of this retrieval reads (terms made once).

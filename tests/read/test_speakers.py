@@ -143,10 +143,7 @@ def test_bm25_leaves_a_named_speaker_to_the_speaker_boost(query: str) -> None:
     # "melanie" is in the text only of a turn of Caroline's addressing her: as a rare
     # query term it would rank "Melanie, camping sounds lovely, ..." (m2) above Melanie's
     # own turn about camping (m1) in BM25, and every turn addressing her alike.
-    config = MemoryConfig.flat(dense_weight=0.0)
-    with MemoryManager(
-        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=config
-    ) as mm:
+    with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings()) as mm:
         for i, (name, text) in enumerate(CAMPING):
             role = "user" if name == "Caroline" else "assistant"
             mm.add_message("u", "s", role, text, name=name, message_id=f"m{i}")
@@ -156,10 +153,32 @@ def test_bm25_leaves_a_named_speaker_to_the_speaker_boost(query: str) -> None:
         assert first.id == "m1" and first.score_parts["bm25_rank"] == 1.0
         ctx = mm.build_context("u", "s2", query, token_budget=40)
         assert [it.source_ids for it in ctx.items if it.layer == "message"][0] == ["m1"]
-    off = MemoryConfig.flat(dense_weight=0.0, speaker_boost=0.0)  # then BM25 reads it
-    with MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=off) as mm:
+
+
+@pytest.mark.parametrize(
+    "cfg", [{"speaker_boost": 0.0}, {"dense_weight": 0.0}], ids=["no boost", "terms alone"]
+)
+def test_bm25_reads_the_names_without_the_boost_or_a_dense_ranking(cfg: dict) -> None:
+    # without the boost the name is matched by nothing else; ranked by its terms alone
+    # (e.g. Chinese with the English-only model) the query keeps its ranking as before
+    config = MemoryConfig.flat(**cfg)
+    with MemoryManager(
+        backend=InMemoryBackend(), embeddings=HashingEmbeddings(), config=config
+    ) as mm:
         mm.add_message("u", "s", "user", "Hey Melanie", name="Caroline")
-        assert Retrieval(mm._read, "u", query).q.lexical == ("melanie", "go", "camping")
+        q = Retrieval(mm._read, "u", "Where did Melanie go camping?").q
+        assert q.lexical == q.terms == ("melanie", "go", "camping")
+
+
+def test_a_query_the_model_cannot_read_keeps_the_names(minilm: Embeddings) -> None:
+    # Chinese with the English-only model is ranked by its terms alone: as before
+    with MemoryManager(backend=InMemoryBackend(), embeddings=minilm) as mm:
+        mm.add_message("v", "s", "user", "周敏你好", name="林晓")
+        mm.add_message("v", "s", "assistant", "你好", name="周敏")
+        mm.add_message("v", "s", "user", "Hi Jon", name="Gina")
+        mm.add_message("v", "s", "assistant", "Hi", name="Jon")
+        assert Retrieval(mm._read, "v", "周敏的瑜伽年卡多少钱？").q.lexical[0] == "周敏"
+        assert "jon" not in Retrieval(mm._read, "v", "What did Jon open?").q.lexical
 
 
 def test_lexical_terms_keep_other_names_and_a_query_of_only_a_name() -> None:
