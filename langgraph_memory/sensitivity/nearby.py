@@ -68,12 +68,15 @@ _USE = r"log-?ins?|logons?|sign-?ins?|wi-?fi|wlan"
 _STEM = re.compile(
     "pass|pas|pss|pw|pin|secret|token|key|cred|login|log-in|logon|signin|sign-in|wifi|wi-fi"
     "|wlan|密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|密钥|秘钥|密鑰|金鑰|私钥|私鑰|令牌"
-    "|凭证|凭据|憑證|憑據"
+    "|凭证|凭据|憑證|憑據|code|门禁码|開門碼|开门码|恢复码|恢復碼|备用码|備用碼|激活码|激活碼|提取码"
+    "|提取碼|取件码|取件碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
     "|登录|登陆|登入|登錄"
 )
 _WORDS = re.compile(
     rf"(?P<pw>{_PW})|(?P<key>{_KEY})|(?P<use>{_USE})|(?P<bkey>keys?)|(?P<pass>pass)"
-    r"|(?P<zpw>密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码)"
+    r"|(?P<code>codes?)"
+    r"|(?P<zpw>密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
+    r"|备用码|備用碼|激活码|激活碼|提取码|提取碼|取件码|取件碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼)"
     r"|(?P<zkey>密钥|秘钥|密鑰|金鑰|私钥|私鑰|令牌|凭证|凭据|憑證|憑據)"
     r"|(?P<zuse>登录|登陆|登入|登錄)"
 )
@@ -81,6 +84,12 @@ _WORDS = re.compile(
 _KEY_NAME = frozenset(
     """api access secret private app wifi wi-fi wlan wpa wpa2 license licence product master
     encryption signing client account""".split()
+)
+#: Words before ``code`` that make it a secret (``door code``, ``backup code``).
+_CODE_NAME = frozenset(
+    """door gate garage alarm lock locker lockbox safe access entry keypad backup recovery
+    verification security one-time otp 2fa mfa auth login sign-in unlock pairing pin pass
+    wifi wi-fi""".split()
 )
 #: The word before ``key`` (``api key``, ``api_key``, ``wi-fi key``).
 _LAST_WORD = re.compile(r"([a-z0-9]+(?:-[a-z0-9]+)?)[ \t_\-]?$")
@@ -112,6 +121,7 @@ _LINKS = frozenset(
     """
     is was are were be being been becomes became = : := -> => → - -- — —— to it's its
     that's here's heres is: was: equals reads 's set changed reset updated switched
+    ? try use enter type input
     """.split()
 )
 _FILLERS = frozenset(
@@ -143,7 +153,7 @@ _FIELDS_ZH = re.compile(
 #: Chinese links, anywhere in a run (``我改成了``, ``现在是``, ``我一直用的``).
 _ZH_LINK = re.compile(
     r"(?:是|为|為|叫做?|改成|改为|改為|换成|換成|换为|设成|设为|設為|设置为|设置成|设定为"
-    r"|重置为|重置成|修改为|修改成|更改为|变成|變成|变为|用的|给你|發你|发你|如下|贴在这|写在这)"
+    r"|重置为|重置成|修改为|修改成|更改为|变成|變成|变为|用的|用|输入|輸入|填|给你|發你|发你|如下|贴在这|写在这)"
 )
 #: What may follow a Chinese link in its run (``了``, ``的``, ``如下``).
 _ZH_TAIL = re.compile(r"(?:了|的|啦|吧|哈|呢|如下|一下|下|过来|过去|在这里?|这个|这个吧)*")
@@ -373,6 +383,9 @@ def _kind(m: re.Match[str], low: str) -> str | None:
     """The kind of a secret word: ``pw``, ``key``, ``use``, ``pass``; ``None`` for a
     ``key`` that names no secret (``public key``, ``primary key``)."""
     group = m.lastgroup or ""
+    if group == "code":  # a code that opens something: "door code", "backup code"
+        last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
+        return "pw" if last and last.group(1) in _CODE_NAME else None
     if group == "bkey":
         last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
         word = last.group(1) if last else ""
