@@ -189,6 +189,8 @@ _UNIT = re.compile(
 _ATTRIBUTIVE = re.compile(r"[ \t]*的")
 #: A name glued to its value: ``ID:LTAI...``, ``pwd=x``.
 _NAMED = re.compile(r"[A-Za-z][\w\-]{0,15}(?:[:=]|->|=>)(?=\S)")
+#: Lower-case words and numbers joined by dashes, dots or underscores: a model, a region.
+_SLUG = re.compile(r"[a-z0-9]+(?:[\-._][a-z0-9]+)+")
 _HEAD = re.compile(r"(?:\([^()\s]{0,20}\))?(?:[:=]|->|=>)+")
 _DIGIT = re.compile(r"\d")
 _SYMBOL = re.compile(r"[!@#$%^&*+=?~|;<>]")
@@ -240,6 +242,8 @@ def _value_ok(text: str, start: int, end: int, kind: str, linked: bool) -> bool:
         )
     if _NOT_VALUE.fullmatch(value) or _ATTRIBUTIVE.match(text, end):
         return False  # not a value's shape; "密码为 123456 的账号": a description
+    if kind in ("key", "bkey") and _SLUG.fullmatch(value):
+        return False  # "gpt-4o-2024-08-06", "us-east-1": a name, not a key's value
     if linked and kind in ("pw", "key"):
         return shape_score(value) >= 3
     if kind == "use":  # a word naming where a secret is used: a user or network name is near
