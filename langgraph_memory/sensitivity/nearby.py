@@ -62,11 +62,12 @@ _PW = (
 #: Words naming a key or a token (``key`` itself is read with the word before it).
 _KEY = r"secrets?|tokens?|credentials?|creds"
 #: Words naming where a secret is used: their values need a stronger shape.
-_USE = r"log-?ins?|logons?|sign-?ins?|wi-?fi|wlan"
+_USE = r"log[ \-]?ins?|logons?|sign[ \-]?ins?|wi-?fi|wlan"
 #: Where a word may start: a plain alternation of literals, which the regex engine scans
 #: fast (most texts hold none); the word itself is then matched there.
 _STEM = re.compile(
-    "pass|pas|pss|pw|pin|secret|token|key|cred|login|log-in|logon|signin|sign-in|wifi|wi-fi"
+    "pass|pas|pss|pw|pin|secret|token|key|cred|login|log-in|log in|logon|signin|sign-in|sign in"
+    "|wifi|wi-fi"
     "|wlan|密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|密钥|秘钥|密鑰|金鑰|私钥|私鑰|令牌"
     "|凭证|凭据|憑證|憑據|code|门禁码|開門碼|开门码|恢复码|恢復碼|备用码|備用碼|激活码|激活碼|提取码"
     "|提取碼|取件码|取件碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
@@ -138,6 +139,8 @@ _TALKED_ABOUT = frozenset(
     """most common commonest weakest worst popular typical default example sample famous
     leaked weak bad classic""".split()
 )
+#: Verbs of using a value before it (``use x as the password``, ``用 x 登录``).
+_USED = re.compile(r"^(?:use|using|try|enter|type)$|用$|输入$|輸入$|填$|填写$")
 #: Names of other fields: a link after one of them is its own (``wifi name: x``).
 _FIELDS = frozenset(
     """
@@ -277,7 +280,7 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
     """The value after a secret word ending at ``pos``, if one is linked to it."""
     stop = _END.search(text, pos, pos + _WINDOW + 128)
     limit = stop.start() if stop else min(len(text), pos + _WINDOW + 128)
-    linked = other = False
+    linked = other = aside = False
     free = True  # one word (a user name) may stand between a link and the value
     for words, m in enumerate(_TOKENS.finditer(text, pos, limit)):
         tok = m.group()
@@ -299,11 +302,17 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         if cb > ca and (linked or words == 0) and _value_ok(text, ca, cb, kind, linked):
             return (ca, cb) if linked or kind != "pass" else None
         word = tok.lower().strip("\"'`,()[]")
-        if word.rstrip(":=") in _FIELDS or (_cjk(tok) and _FIELDS_ZH.search(tok)):
+        aside = (aside or tok.startswith("(")) and ")" not in tok  # "(expires Friday):"
+        if (
+            not aside
+            and ")" not in tok
+            and word.rstrip(":=") in _FIELDS
+            or (_cjk(tok) and _FIELDS_ZH.search(tok))
+        ):
             other = True  # "wifi name: x", "密码重置时需要身份证号：x": another field's label
             if word.endswith((":", "=")):
                 return None
-        elif _is_link(tok, word):
+        elif _is_link(tok, word) or (word == "with" and kind == "use"):
             if other:
                 return None
             linked, free = True, True
@@ -355,7 +364,7 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
                 return None
             linked = tok.startswith(("是", "为", "為", "就", "也", "才", "便", "即", "作"))
             continue
-        if low in _LINKS or low in ("is", "was", "that's", "是", "就是"):
+        if low in _LINKS or low in ("is", "was", "that's", "as", "是", "就是", "作为", "當", "当"):
             linked = True
             continue
         if low in _TALKED_ABOUT:
@@ -364,13 +373,14 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
             if linked:
                 return None  # "x test is the password": the value must touch its link
             continue  # "the new wifi", "for the build box" (a qualifier before the word)
-        if not linked:
+        used = i > 0 and _USED.search(text[toks[i - 1][0] : toks[i - 1][1]].lower()) is not None
+        if not linked and not used:
             return None
         ca, cb = _clean(text, a, b)
         j = a
         while j > 0 and text[j - 1] in " \t":
             j -= 1
-        if j > 0 and text[j - 1] not in "\n.;:!?,(—-\u3001\u3002":
+        if j > 0 and text[j - 1] not in "\n.;:!?,(—-\u3001\u3002" and not used:
             return None  # the value opens its clause: "R7t!pp90 is the new password"
         if cb > ca and _value_ok(text, ca, cb, kind, True):
             return ca, cb

@@ -37,6 +37,9 @@ PHRASINGS_EN = (
     "the {w} has been set to {v}",
     "{w} (prod): {v}",
     "the {w} is still the old one, {v}",
+    "use {v} as the {w}",
+    "the {w}? {v}",
+    "{w} (expires Friday): {v}",
 )
 PHRASINGS_ZH = (
     "{w}是 {v}",
@@ -46,6 +49,8 @@ PHRASINGS_ZH = (
     "{v} 是新的{w}",
     "{w}已经换成 {v} 了",
     "{w}换了，现在是 {v}",
+    "{w}用 {v} 就行",
+    "用 {v} 作为{w}",
 )
 #: A secret word with no value: nothing is found.
 NO_VALUE_EN = (
