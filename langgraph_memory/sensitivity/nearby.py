@@ -63,23 +63,25 @@ _PW = (
 _KEY = r"secrets?|tokens?|credentials?|creds"
 #: Words naming where a secret is used: their values need a stronger shape.
 _USE = r"log[ \-]?ins?|logons?|sign[ \-]?ins?|wi-?fi|wlan"
-#: Where a word may start: a plain alternation of literals, which the regex engine scans
-#: fast (most texts hold none); the word itself is then matched there.
-_STEM = re.compile(
-    "pass|pas|pss|pw|pin|secret|token|key|cred|login|log-in|log in|logon|signin|sign-in|sign in"
-    "|wifi|wi-fi"
-    "|wlan|密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|密钥|秘钥|密鑰|金鑰|私钥|私鑰|令牌"
-    "|凭证|凭据|憑證|憑據|code|门禁码|開門碼|开门码|恢复码|恢復碼|备用码|備用碼|激活码|激活碼|提取码"
-    "|提取碼|取件码|取件碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
-    "|登录|登陆|登入|登錄"
+#: Where a word may start: pieces of the words, looked for with ``str.find`` (far faster
+#: than a regex over every text; most texts hold none); the word itself is matched there.
+_STEMS = (
+    "pas", "pss", "psw", "pw", "pin", "secret", "token", "key", "cred", "log", "sign", "wifi",
+    "wi-fi", "wlan", "code",
+)  # fmt: skip
+_ZH_PW = (
+    "密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
+    "|备用码|備用碼|激活码|激活碼|提取码|提取碼|取件码|取件碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
 )
+_ZH_KEY = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|凭证|凭据|憑證|憑據"
+_ZH_USE = "登录|登陆|登入|登錄"
 _WORDS = re.compile(
     rf"(?P<pw>{_PW})|(?P<key>{_KEY})|(?P<use>{_USE})|(?P<bkey>keys?)|(?P<pass>pass)"
-    r"|(?P<code>codes?)"
-    r"|(?P<zpw>密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
-    r"|备用码|備用碼|激活码|激活碼|提取码|提取碼|取件码|取件碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼)"
-    r"|(?P<zkey>密钥|秘钥|密鑰|金鑰|私钥|私鑰|令牌|凭证|凭据|憑證|憑據)"
-    r"|(?P<zuse>登录|登陆|登入|登錄)"
+    rf"|(?P<code>codes?)|(?P<zpw>{_ZH_PW})|(?P<zkey>{_ZH_KEY})|(?P<zuse>{_ZH_USE})"
+)
+#: The first characters of the Chinese words.
+_STEM_ZH = re.compile(
+    "[" + "".join(sorted({w[0] for w in f"{_ZH_PW}|{_ZH_KEY}|{_ZH_USE}".split("|")})) + "]"
 )
 #: Words before ``key`` that name a secret (``api key``, ``wifi key``).
 _KEY_NAME = frozenset(
@@ -409,6 +411,19 @@ def _kind(m: re.Match[str], low: str) -> str | None:
     return {"zpw": "pw", "zkey": "key", "zuse": "use"}.get(group, group)
 
 
+def _starts(low: str) -> list[int]:
+    """Where a secret word may start in ``low``, in order."""
+    out = []
+    for stem in _STEMS:
+        i = low.find(stem)
+        while i >= 0:
+            out.append(i)
+            i = low.find(stem, i + 1)
+    if not low.isascii():
+        out += [m.start() for m in _STEM_ZH.finditer(low)]
+    return sorted(set(out))
+
+
 def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", "nearby")`` of values of a secret's shape linked
     to a secret word close to them (see the module docs). ``text`` is the half-width
@@ -417,11 +432,13 @@ def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     if len(low) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     seen: set[int] = set()
-    for stem in _STEM.finditer(low):
-        m = _WORDS.match(low, stem.start())
+    last = 0
+    for at in _starts(low):
+        m = _WORDS.match(low, at) if at >= last else None
         if m is None:
             continue
         start, end = m.span()
+        last = end
         if low[start].isascii() and (
             (start and low[start - 1] in _GLUED_BEFORE and not _camel(text, start))
             or (end < len(low) and low[end] in _GLUED_AFTER)
