@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
 from langgraph_memory.sensitivity.labels import labelled_secrets
+from langgraph_memory.sensitivity.nearby import nearby_secrets
 
 __all__ = [
     "KINDS",
@@ -797,6 +798,7 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _cards,
     _phones,
     labelled_secrets,
+    nearby_secrets,
 )
 
 

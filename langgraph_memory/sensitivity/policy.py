@@ -59,7 +59,9 @@ kind            what                                                            
                 shell variables (``PGPASSWORD=x psql``), calls naming a secret
                 (``define('DB_PASSWORD', 'x')``), table columns headed by a
                 password word, ``redis-cli -a x``, Chinese-named seed phrases,
-                and
+                values of a secret's shape linked to a secret word close
+                by (``the login for the NAS is admin and Vx9!kq2m``, ``x is
+                the new password``: :mod:`~.sensitivity.nearby`), and
                 high-entropy strings (SSH and PEM public keys left alone; see
                 :func:`.patterns.high_entropy_spans`)
 =============== ================================================================ ==============

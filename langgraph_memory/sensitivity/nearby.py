@@ -1,0 +1,455 @@
+"""Secrets found by their shape near a secret word: a second reading beside
+:mod:`~langgraph_memory.sensitivity.labels`, which reads label-and-value phrasings.
+
+That reader knows how labels are written; this one knows what a secret looks like and
+only asks that a word naming one be close, whatever the words between. It finds:
+
+- **secret words** from a bilingual lexicon, with common inflections and typos:
+  ``password`` (``passwd``, ``pasword``, ``passwrod``, ``passowrd``...), ``passcode``,
+  ``passphrase``, ``pwd``, ``pw``, ``PIN``, ``secret``, ``key``, ``token``,
+  ``credentials``, ``creds``, ``login``, ``wifi``, ``pass`` (only before ``:`` or
+  ``=``), ``密码``, ``口令``, ``密钥``, ``秘钥``, ``验证码``, ``令牌``, ``登录``/``登陆``...;
+- **candidate values** within a short window after the word (the same sentence, a few
+  words) or just before it: one token of 4 to 128 characters;
+- **links** between them: a copula, a colon, an arrow or a verb of setting
+  (``is``, ``was``, ``:``, ``=``, ``->``, ``—``, ``to``, ``being``, ``是``, ``为``,
+  ``改成``, ``设成``, ``变成``, ``用的``...). Words naming what the secret is for may
+  come before the link (``password for the shared drive? It's x``, ``密码，我记得是 x``)
+  and fillers after it (``still the old one,``, ``now it's``, ``已经``); one user name
+  before a pair separator is skipped (``admin / x``, ``admin and x``). With no link, the
+  value must follow the word at once and have a strong shape (``密码 db#Pass2024``).
+  Before the word, the value opens its clause and a copula follows it
+  (``R7t!pp90 is the new password``, ``Xk9#mm21 是新的密码``).
+
+A candidate is **scored by its shape**: a point each for lower case, upper case, digits
+and symbols, one for 8 characters or more and one for 12 or more; it needs letters with
+a digit or a symbol, and 3 points (4 with no link, or after a word that only names
+where a secret is used: ``login``, ``wifi``, ``登录``). Digits alone are a value after a
+password or code word (``PIN``, ``passcode``, ``验证码``): 4 to 10 of them, not a count
+followed by its unit. What is never a value: a plain word, a number with a unit, a date,
+a time, a price, a version, a percentage, a UUID, a hex digest, an order or ticket
+number (``INC-20931``, ``DD20260314001``), a host name, a path, a URL, an e-mail
+address, code (``getToken()``, ``self.secret``), a placeholder (``YOUR_TOKEN``,
+``xxxx``, ``<token>``, ``******``).
+
+A secret word with no value after it is left alone: ``I forgot my password``, ``reset
+the key``, ``password manager``, ``密码要至少8位``.
+
+Example:
+    >>> text = "the login for the NAS is admin and Vx9!kq2m, don't lose it"
+    >>> [text[a:b] for a, b, _, _ in nearby_secrets(text)]
+    ['Vx9!kq2m']
+    >>> text = "口令换了，现在是 Tiger#2026; R7t!pp90 is the new password"
+    >>> [text[a:b] for a, b, _, _ in nearby_secrets(text)]
+    ['Tiger#2026', 'R7t!pp90']
+    >>> list(nearby_secrets("I forgot my password again; the token expires in 3600 seconds"))
+    []
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+__all__ = ["nearby_secrets", "shape_score"]
+
+# -- secret words -------------------------------------------------------------------------
+#: Password words (typos included), searched in the lower-cased text.
+_PW = (
+    r"pass(?:wor[dt]|wrod|owrd|wrd|word|wd|ord|phrase|code)s?|pa?sword|pssword|pwd|pw"
+    r"|pin(?:[ \-]?(?:code|number))?"
+)
+#: Words naming a key or a token (``key`` itself is read with the word before it).
+_KEY = r"secrets?|tokens?|credentials?|creds"
+#: Words naming where a secret is used: their values need a stronger shape.
+_USE = r"log[ \-]?ins?|logons?|sign[ \-]?ins?|wi-?fi|wlan"
+#: Where a word may start: pieces of the words, looked for with ``str.find`` (far faster
+#: than a regex over every text; most texts hold none); the word itself is matched there.
+_STEMS = (
+    "pas", "pss", "psw", "pw", "pin", "secret", "token", "key", "cred", "log", "sign", "wifi",
+    "wi-fi", "wlan", "code",
+)  # fmt: skip
+_ZH_PW = (
+    "密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
+    "|备用码|備用碼|激活码|激活碼|提取码|提取碼|取件码|取件碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
+)
+_ZH_KEY = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|凭证|凭据|憑證|憑據"
+_ZH_USE = "登录|登陆|登入|登錄"
+_WORDS = re.compile(
+    rf"(?P<pw>{_PW})|(?P<key>{_KEY})|(?P<use>{_USE})|(?P<bkey>keys?)|(?P<pass>pass)"
+    rf"|(?P<code>codes?)|(?P<zpw>{_ZH_PW})|(?P<zkey>{_ZH_KEY})|(?P<zuse>{_ZH_USE})"
+)
+#: The first characters of the Chinese words.
+_STEM_ZH = re.compile(
+    "[" + "".join(sorted({w[0] for w in f"{_ZH_PW}|{_ZH_KEY}|{_ZH_USE}".split("|")})) + "]"
+)
+#: Words before ``key`` that name a secret (``api key``, ``wifi key``).
+_KEY_NAME = frozenset(
+    """api access secret private app wifi wi-fi wlan wpa wpa2 license licence product master
+    encryption signing client account""".split()
+)
+#: Words before ``code`` that make it a secret (``door code``, ``backup code``).
+_CODE_NAME = frozenset(
+    """door gate garage alarm lock locker lockbox safe access entry keypad backup recovery
+    verification security one-time otp 2fa mfa auth login sign-in unlock pairing pin pass
+    wifi wi-fi""".split()
+)
+#: The word before ``key`` (``api key``, ``api_key``, ``wi-fi key``).
+_LAST_WORD = re.compile(r"([a-z0-9]+(?:-[a-z0-9]+)?)[ \t_\-]?$")
+#: What may not touch an English word: before it, after it.
+_GLUED_BEFORE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+_GLUED_AFTER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
+#: Words before ``key`` that make it no secret's name.
+_NOT_SECRET_KEY = frozenset(
+    """public publishable primary foreign unique sort partition cache hash map dict object row
+    lookup idempotency composite natural surrogate registry house car room door spare music
+    piano answer ssh gpg pgp host deploy the a""".split()
+)
+
+# -- tokens -------------------------------------------------------------------------------
+#: A Chinese run, one piece of CJK punctuation, or a run of anything else but spaces.
+_TOKENS = re.compile(
+    r"[\u4e00-\u9fff]+|[\u3000-\u303f\u2014\u2015\u2026\uff0c\uff1b]"
+    r"|[^\s\u4e00-\u9fff\u3000-\u303f\u2014\u2015\u2026\uff0c\uff1b]+"
+)
+#: Where a clause ends: the window never crosses it.
+_END = re.compile(r"\n|[。；;]|\.(?=\s|$)")
+_WINDOW = 90
+_MAX_WORDS = 11
+_STRIP_HEAD = "\"'`“‘「『(["
+_STRIP_TAIL = ".,;:)]}>\"'`”’」』?"
+
+# -- links and fillers --------------------------------------------------------------------
+_LINKS = frozenset(
+    """
+    is was are were be being been becomes became = : := -> => → - -- — —— to it's its
+    that's here's heres is: was: equals reads 's set changed reset updated switched
+    ? try use enter type input
+    """.split()
+)
+_FILLERS = frozenset(
+    """
+    the a my our your his her their this that new old current same one ones still already
+    just again now then currently actually literally simply also , " ' it's its it is
+    here's here up
+    """.split()
+)
+#: Words that join a user name to its password (``admin / x``, ``admin and x``).
+_PAIR = frozenset(("/", "and", "&", "|", ":", ",", "+", "、", "，", "pass", "password", "pw"))
+#: Words saying a secret is talked about, not given (``the most common password``).
+_TALKED_ABOUT = frozenset(
+    """most common commonest weakest worst popular typical default example sample famous
+    leaked weak bad classic""".split()
+)
+#: Verbs of using a value before it (``use x as the password``, ``用 x 登录``).
+_USED = re.compile(r"^(?:use|using|try|enter|type)$|用$|输入$|輸入$|填$|填写$")
+#: Names of other fields: a link after one of them is its own (``wifi name: x``).
+_FIELDS = frozenset(
+    """
+    id user username usr name email e-mail mail account acct host hostname server port url
+    address addr phone tel mobile number ssid network region zone model version order
+    ticket date time expiry expires type length size count limit fingerprint hash
+    """.split()
+)
+_FIELDS_ZH = re.compile(
+    r"(?:号|號|号码|號碼|账号|帳號|账户|帳戶|用户名|用戶名|邮箱|郵箱|地址|电话|電話|手机|手機|名称|名稱"
+    r"|名字|编号|編號|长度|長度|时间|時間|日期|指纹|指紋|版本|型号|型號)$"
+)
+#: Chinese links, anywhere in a run (``我改成了``, ``现在是``, ``我一直用的``).
+_ZH_LINK = re.compile(
+    r"(?:是|为|為|叫做?|改成|改为|改為|换成|換成|换为|设成|设为|設為|设置为|设置成|设定为"
+    r"|重置为|重置成|修改为|修改成|更改为|变成|變成|变为|用的|用|输入|輸入|填|给你|發你|发你|如下|贴在这|写在这)"
+)
+#: What may follow a Chinese link in its run (``了``, ``的``, ``如下``).
+_ZH_TAIL = re.compile(r"(?:了|的|啦|吧|哈|呢|如下|一下|下|过来|过去|在这里?|这个|这个吧)*")
+#: A Chinese run before a value: a link opening it, then words naming what it is for.
+_ZH_BEFORE = re.compile(
+    r"(?:就|也|才|便|即)?(?:是|为|為|作为|作為)[\u4e00-\u9fff]{0,10}?(?:的)?|[\u4e00-\u9fff]{0,6}的"
+)
+
+# -- what a value is not ------------------------------------------------------------------
+_NOT_VALUE = re.compile(
+    r"v?\d+(?:\.\d+)+[\w.+\-]*"  # a version, an IP address, a decimal
+    r"|\d{1,4}[\-/.]\d{1,2}[\-/.]\d{1,4}(?:[tT ]\d.*)?"  # a date
+    r"|\d{1,2}:\d{2}(?::\d{2})?(?:am|pm)?"  # a time
+    r"|[$¥€£]\S*|\S*[%‰]|\d[\d,.]*(?:k|m|b|g|gb|mb|kb|tb|ms|s|h|x|px|min|hrs?|st|nd|rd|th)"
+    r"|[0-9a-f]{7,}|[0-9A-F]{7,}|[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}"
+    r"|#?[A-Z]{1,6}[\-_]?\d[\d\-]*|#?\d+|\d+[\-/]\d+"  # order and ticket numbers
+    r"|[\w.+\-]+@[\w\-]+\.[\w.\-]+|[A-Za-z._\-]+@[A-Za-z._\-]+"  # e-mail, user@host
+    r"|\w+://\S*|www\.\S*|[~.]?/\S*|(?:[\w.\-]+/)+[\w.\-]*|.*\\.*"  # URL, path, escapes
+    r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)+|[A-Za-z_]\w*(?:\.\w+)+|.*[()\[\]{}<>].*"
+    r"|.*\.(?:py|js|ts|json|ya?ml|toml|txt|md|csv|log|env|sh|cfg|ini|conf|pem|key)"
+    r"|-.*|[A-Za-z_][\w\-]*[=:].*|(?i:(?:pass|pwd|secret|token).*)"  # flags, name=value
+    r"|\$\S*|%\w*%?|[A-Z0-9]+(?:_[A-Z0-9]+)+|(?i:your|my|the)[_\-].*|(?i:x{3,}|\*+|#+|\.+|-+)"
+    r"|pk_(?:live|test)_.*|.*\*{3,}.*|.*(?:x{4,}|X{4,}).*|.*\.\.\..*"  # public keys, masks
+    r"|(?i:change[_\-]?me|example\w*|dummy\w*|test123)",
+)
+#: Units after a number (``3600 seconds``, ``8 位``, ``5 次``): a count, not a value.
+_UNIT = re.compile(
+    r"[ \t]*(?:[年月日号號点點分秒次天个個元岁歲楼樓层層室位字条條遍人台部]"
+    r"|(?i:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|times?"
+    r"|characters?|chars?|digits?|letters?|bytes?|bits?|tokens?|words?|requests?|users?"
+    r"|items?|people|percent|dollars?|usd|rmb|yuan|ms|gb|mb|kb|am|pm|px)(?![a-z]))"
+)
+_ATTRIBUTIVE = re.compile(r"[ \t]*的")
+#: A name glued to its value: ``ID:LTAI...``, ``pwd=x``.
+_NAMED = re.compile(r"[A-Za-z][\w\-]{0,15}(?:[:=]|->|=>)(?=\S)")
+#: Lower-case words and numbers joined by dashes, dots or underscores: a model, a region.
+_SLUG = re.compile(r"[a-z0-9]+(?:[\-._][a-z0-9]+)+")
+_HEAD = re.compile(r"(?:\([^()\s]{0,20}\))?(?:[:=]|->|=>)+")
+_DIGIT = re.compile(r"\d")
+_SYMBOL = re.compile(r"[!@#$%^&*+=?~|;<>]")
+
+
+def _classes(value: str) -> int:
+    """How many of lower case, upper case, digits and symbols ``value`` holds."""
+    return (
+        (value != value.upper())
+        + (value != value.lower())
+        + (_DIGIT.search(value) is not None)
+        + (_SYMBOL.search(value) is not None)
+    )
+
+
+def shape_score(value: str) -> int:
+    """How much ``value`` looks like a secret: a point each for lower case, upper case,
+    digits and symbols (``!@#$%^&*+=?~``...), one for 8 characters or more, one for 12
+    or more; 0 when it has no letters, or no digit and no symbol (a word, a name).
+
+    Example:
+        >>> shape_score("Vx9!kq2m"), shape_score("sunshine"), shape_score("AX3000")
+        (5, 0, 2)
+    """
+    if value.isalpha() or value.isdigit():
+        return 0
+    digit = _DIGIT.search(value) is not None
+    symbol = _SYMBOL.search(value) is not None
+    lower = value != value.upper()
+    upper = value != value.lower()
+    if not (lower or upper) or not (digit or symbol):
+        return 0
+    return lower + upper + digit + symbol + (len(value) >= 8) + (len(value) >= 12)
+
+
+def _value_ok(text: str, start: int, end: int, kind: str, linked: bool) -> bool:
+    """Whether ``text[start:end]`` is a value after (or before) a secret word of
+    ``kind`` (``pw``, ``key``, ``use``, ``pass``), with a link between them or not."""
+    value = text[start:end]
+    if not 4 <= len(value) <= 128 or not value.isascii():
+        return False
+    if value.isdigit():
+        return (
+            kind == "pw"
+            and len(value) <= 8
+            and (linked or not value.startswith(("19", "20")) or len(value) != 4)
+            and _UNIT.match(text, end) is None
+            and _ATTRIBUTIVE.match(text, end) is None
+        )
+    if _NOT_VALUE.fullmatch(value) or _ATTRIBUTIVE.match(text, end):
+        return False  # not a value's shape; "密码为 123456 的账号": a description
+    if kind in ("key", "bkey") and _SLUG.fullmatch(value):
+        return False  # "gpt-4o-2024-08-06", "us-east-1": a name, not a key's value
+    if linked and kind in ("pw", "key"):
+        return shape_score(value) >= 3
+    if kind == "use":  # a word naming where a secret is used: a user or network name is near
+        score = shape_score(value)
+        return score >= 4 and (_SYMBOL.search(value) is not None or score >= 5)
+    return shape_score(value) >= 4 and _classes(value) >= 3  # no link; "key" alone
+
+
+def _clean(text: str, a: int, b: int) -> tuple[int, int]:
+    """A token's span without its quotes, brackets and trailing punctuation."""
+    while a < b and text[a] in _STRIP_HEAD:
+        a += 1
+    while b > a and text[b - 1] in _STRIP_TAIL:
+        b -= 1
+    cut = text.find("(", a, b)
+    if cut > a and text[b - 1] != ")":
+        b = cut  # "jiayou2026(全小写)": the bracket opens an aside
+    return a, b
+
+
+def _is_link(tok: str, word: str) -> bool:
+    """Whether a token links a secret word to its value (``is``, ``:``, ``改成了``)."""
+    if word in _LINKS or (word.endswith((":", "=")) and len(word) <= 16):
+        return True
+    if _cjk(tok):
+        return any(_ZH_TAIL.fullmatch(tok, m.end()) for m in _ZH_LINK.finditer(tok))
+    return False
+
+
+def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
+    """The value after a secret word ending at ``pos``, if one is linked to it."""
+    stop = _END.search(text, pos, pos + _WINDOW + 128)
+    limit = stop.start() if stop else min(len(text), pos + _WINDOW + 128)
+    linked = other = aside = False
+    free = True  # one word (a user name) may stand between a link and the value
+    for words, m in enumerate(_TOKENS.finditer(text, pos, limit)):
+        tok = m.group()
+        a, b = m.span()
+        if words >= _MAX_WORDS or a > pos + _WINDOW:
+            return None  # (a token starting in the window is read whole)
+        if a == pos and text[pos - 1].isascii() and (tok[0].isalnum() or tok[0] in "_-.@/"):
+            return None  # the word goes on: "passwords_file", "tokenizer"
+        head = _HEAD.match(tok) or (_NAMED.match(tok) if linked or words == 0 else None)
+        if head and len(tok) > head.end() and not _cjk(tok):
+            linked, a = True, a + head.end()  # "password:abc", "=x"
+            tok = text[a:b]
+            if other or head.group().rstrip(":=->").lower() in _FIELDS:
+                return None  # "ID:LTAI...", "身份证号：x": another field's value
+        ca, cb = _clean(text, a, b)
+        if linked and free and _pair_next(text, b, limit, ("/", "|")):
+            free = False  # a user name before "/": "admin@db01 / x"
+            continue
+        if cb > ca and (linked or words == 0) and _value_ok(text, ca, cb, kind, linked):
+            return (ca, cb) if linked or kind != "pass" else None
+        word = tok.lower().strip("\"'`,()[]")
+        aside = (aside or tok.startswith("(")) and ")" not in tok  # "(expires Friday):"
+        if (
+            not aside
+            and ")" not in tok
+            and word.rstrip(":=") in _FIELDS
+            or (_cjk(tok) and _FIELDS_ZH.search(tok))
+        ):
+            other = True  # "wifi name: x", "密码重置时需要身份证号：x": another field's label
+            if word.endswith((":", "=")):
+                return None
+        elif _is_link(tok, word) or (word == "with" and kind == "use"):
+            if other:
+                return None
+            linked, free = True, True
+        elif word in _FILLERS or not word.strip(".-—"):
+            continue
+        elif kind == "pass" and not linked:
+            return None  # "pass" is a word too: only "pass: x" and "pass = x"
+        elif linked and word in _PAIR and not free:
+            continue  # "admin / x": the separator after the user name
+        elif linked and free and _pair_next(text, b, limit):
+            free = False  # a user name: "admin / x", "admin and x"
+        elif cb > ca and shape_score(text[ca:cb]) >= 3:
+            return None  # a value-like word with no link: not this word's value
+        else:
+            linked = False  # "the key was rotated on ...": a new link is needed
+    return None
+
+
+def _cjk(tok: str) -> bool:
+    return "\u4e00" <= tok[0] <= "\u9fff"
+
+
+def _pair_next(
+    text: str, end: int, limit: int, joins: frozenset[str] | tuple[str, ...] = _PAIR
+) -> bool:
+    """Whether the token after ``end`` joins a user name to a password."""
+    nxt = _TOKENS.match(text, _skip_space(text, end), limit)
+    return nxt is not None and nxt.group().lower() in joins
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t":
+        i += 1
+    return i
+
+
+def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
+    """The value just before a secret word starting at ``start`` (``x is the new
+    password``, ``x 是新的密码``): it opens its clause and a copula follows it."""
+    lo = max(0, start - 60)
+    toks = [m.span() for m in _TOKENS.finditer(text, lo, start)]
+    linked = False
+    for i in range(len(toks) - 1, max(-1, len(toks) - 7), -1):
+        a, b = toks[i]
+        tok = text[a:b]
+        low = tok.lower()
+        if "\u4e00" <= tok[0] <= "\u9fff" and not linked and b == start:
+            if _ZH_BEFORE.fullmatch(tok) is None:
+                return None
+            linked = tok.startswith(("是", "为", "為", "就", "也", "才", "便", "即", "作"))
+            continue
+        if low in _LINKS or low in ("is", "was", "that's", "as", "是", "就是", "作为", "當", "当"):
+            linked = True
+            continue
+        if low in _TALKED_ABOUT:
+            return None  # "password123 is the most common password": an example, not one
+        if low in _FILLERS or low.isalpha() and low.isascii() and not linked and len(low) < 12:
+            if linked:
+                return None  # "x test is the password": the value must touch its link
+            continue  # "the new wifi", "for the build box" (a qualifier before the word)
+        used = i > 0 and _USED.search(text[toks[i - 1][0] : toks[i - 1][1]].lower()) is not None
+        if not linked and not used:
+            return None
+        ca, cb = _clean(text, a, b)
+        j = a
+        while j > 0 and text[j - 1] in " \t":
+            j -= 1
+        if j > 0 and text[j - 1] not in "\n.;:!?,(—-\u3001\u3002" and not used:
+            return None  # the value opens its clause: "R7t!pp90 is the new password"
+        if cb > ca and _value_ok(text, ca, cb, kind, True):
+            return ca, cb
+        return None
+    return None
+
+
+def _camel(text: str, i: int) -> bool:
+    """Whether a word starts at ``i`` inside a camel-case name (``AppSecret``, ``apiKey``)."""
+    return text[i].isupper() and text[i - 1].islower()
+
+
+def _kind(m: re.Match[str], low: str) -> str | None:
+    """The kind of a secret word: ``pw``, ``key``, ``use``, ``pass``; ``None`` for a
+    ``key`` that names no secret (``public key``, ``primary key``)."""
+    group = m.lastgroup or ""
+    if group == "code":  # a code that opens something: "door code", "backup code"
+        last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
+        return "pw" if last and last.group(1) in _CODE_NAME else None
+    if group == "bkey":
+        last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
+        word = last.group(1) if last else ""
+        if word in _KEY_NAME:
+            return "key"
+        return None if word in _NOT_SECRET_KEY else "bkey"
+    return {"zpw": "pw", "zkey": "key", "zuse": "use"}.get(group, group)
+
+
+def _starts(low: str) -> list[int]:
+    """Where a secret word may start in ``low``, in order."""
+    out = []
+    for stem in _STEMS:
+        i = low.find(stem)
+        while i >= 0:
+            out.append(i)
+            i = low.find(stem, i + 1)
+    if not low.isascii():
+        out += [m.start() for m in _STEM_ZH.finditer(low)]
+    return sorted(set(out))
+
+
+def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """Spans ``(start, end, "secret", "nearby")`` of values of a secret's shape linked
+    to a secret word close to them (see the module docs). ``text`` is the half-width
+    copy the detectors scan."""
+    low = text.lower()
+    if len(low) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    seen: set[int] = set()
+    last = 0
+    for at in _starts(low):
+        m = _WORDS.match(low, at) if at >= last else None
+        if m is None:
+            continue
+        start, end = m.span()
+        last = end
+        if low[start].isascii() and (
+            (start and low[start - 1] in _GLUED_BEFORE and not _camel(text, start))
+            or (end < len(low) and low[end] in _GLUED_AFTER)
+        ):
+            continue  # inside a longer word: "bypass", "pinned", "monkey", "tokenizer"
+        kind = _kind(m, low)
+        if kind is None or low[start - 1 : start] in ("?", "&", "/", "#"):
+            continue  # a key that names no secret; a URL's parameter or path
+        found = _after(text, end, kind)
+        if found is None and kind != "pass":
+            found = _before(text, start, kind)
+        if found is not None and found[0] not in seen:
+            seen.add(found[0])
+            yield found[0], found[1], "secret", "nearby"
