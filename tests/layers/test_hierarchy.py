@@ -221,6 +221,28 @@ def test_retrieval_warms_segments_and_promotes(backend: MemoryBackend) -> None:
         assert mm.stats("ann")["hierarchy"]["promotions"] == 1
 
 
+def test_a_batch_saves_a_hot_segment_once_with_its_promotion(backend: MemoryBackend) -> None:
+    """Atoms are written as messages are placed (no promoter): a segment made hot by a
+    batch has its counts restarted before the batch saves it, and is not saved again."""
+    with manager(backend, stm_capacity_pages=1, heat_threshold=1.5) as mm:
+        mm._write.worker.stop()  # the batch is placed below, by hand
+        hier = mm._parts.hierarchy
+        assert hier.promote is None
+        saved: list[str] = []
+        save = hier.kept.save_segment
+        hier.kept.save_segment = lambda seg: saved.append(seg.id) or save(seg)  # type: ignore[method-assign]
+        for i in range(4):  # one batch: three pages reach the tea segment
+            mm.add_message("ann", "s1", "user", f"tea? tea {i}?", timestamp=T0)
+            mm.add_message("ann", "s1", "assistant", "tea: tea indeed.", timestamp=T0)
+        batch = backend.pending_embeddings(99)
+        hier.on_embedded([(m, HashingEmbeddings().embed_query(m.content)) for m in batch])
+        [seg] = hier.segments("ann").values()
+        assert (seg.promotions, seg.interactions) == (1, 0)  # heat 3 + recency > 1.5
+        assert saved == [seg.id]  # once, promotion included
+        stored = backend.get_record("segment", seg.id, "ann")
+        assert stored is not None and stored.data["promotions"] == 1
+
+
 def test_midterm_capacity_archives_coldest_and_keeps_pages_searchable(
     backend: MemoryBackend,
 ) -> None:

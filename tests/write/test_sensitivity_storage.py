@@ -208,3 +208,33 @@ def test_words_that_name_a_secret_keep_their_counts_and_the_store_reopens(tmp_pa
         ]
         assert any("token" in c for c in counts)
         assert all(type(v) is int for c in counts for v in c.values()), counts
+
+
+def test_items_of_a_list_are_walked_again_when_they_change() -> None:
+    """A mapping in a list (a segment's page) that passed is not walked again while it
+    is unchanged; any change to it, a secret or a type (a count under a word naming a
+    secret is kept, the same word's flag in the caller's mapping is not hidden), is."""
+    from datetime import datetime, timezone
+
+    from langgraph_memory.core.records import Record
+    from langgraph_memory.sensitivity.policy import SensitivityFilter
+    from langgraph_memory.storage import InMemoryBackend
+    from langgraph_memory.storage.guard import GuardedStore
+
+    store = GuardedStore(InMemoryBackend(), SensitivityFilter())
+    now = datetime.now(timezone.utc)
+
+    def put(pages: list[dict[str, object]]) -> list[dict[str, object]]:
+        store.put_record(Record("segment", "seg-1", "ann", {"pages": pages}, now, now))
+        got = store.get_record("segment", "seg-1", "ann")
+        assert got is not None
+        return got.data["pages"]
+
+    page = {"id": "m1", "keywords": ["tea", "cake"], "tokens": 3}
+    assert put([page]) == [page]
+    assert put([page, page]) == [page, page]  # unchanged: passes as it is
+    changed = {**page, "keywords": ["tea", SECRETS["email"]]}
+    assert put([page, changed])[1]["keywords"] == ["tea", "[EMAIL]"]
+    flag = {"metadata": {"token": True}}  # a flag passes, the number under it is hidden
+    assert put([flag])[0] == flag
+    assert put([{"metadata": {"token": 1}}])[0] == {"metadata": {"token": "[SECRET]"}}

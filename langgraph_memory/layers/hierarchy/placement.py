@@ -312,6 +312,7 @@ class Hierarchy:
                     self._summarize_segment(seg)
             for st in states.values():
                 self._summarize_chains(st)
+            self._restart_due(touched)
             with grouped(self.storage):  # one commit for the batch's saves
                 for seg in touched:
                     self._save_segment(seg)
@@ -451,6 +452,17 @@ class Hierarchy:
                     self._save_segment(seg)
             yield_gil()
         return done
+
+    def _restart_due(self, segs: Sequence[Segment]) -> None:
+        """Without a promoter, a due segment's promotion only restarts its counts: done
+        before the batch saves it (:meth:`run_pending` saved it a second time)."""
+        if self.promote is None:
+            for seg in segs:
+                key = (seg.user_id, seg.id)
+                if key in self._to_promote:
+                    self._to_promote.discard(key)
+                    if seg.heat(_now(), **self._heat_kw()) > self.config.heat_threshold:
+                        seg.promoted()
 
     def _promote(self, seg: Segment) -> None:
         # Pages already promoted were extracted then; only the new ones are read again.
