@@ -273,9 +273,8 @@ def form_atoms(
 #: "your new car"), a pronoun or a demonstrative ("it teaches me…", "that"), a clause
 #: ("needs my mechanical skills", "and the instructor"), "那家面包店".
 _NOT_OBJECT = re.compile(
-    r"^(?:you|you're|your|yours|it|it's|its|he|she|they|his|her|their|what|"
-    r"and|but|or|so|is|are|was|were|has|had|needs|looks|seems|sounds|makes|feels|gets|"
-    r"(?:that|this|those|these)(?!\s+(?:kinds?|sorts?|types?)\s+of))\b|\b(?:that|this|it)\s*$"
+    r"^(?:you|you're|your|yours|it|it's|its|he|she|they|what|and|but|or|so|is|are|was|were|"
+    r"has|had|needs|looks|seems|sounds|makes|feels|gets)\b|\b(?:that|this|it|those|these)\s*$"
     r"|^(?:你|您|他|她|它|那些|这些)",
     re.I,
 )

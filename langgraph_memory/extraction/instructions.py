@@ -280,7 +280,9 @@ def _en_instruction(
         return tidy_value(want["what"], "en"), -1 if want["neg"] else 1
     late = _EN_LATE_COND.match(s)
     if late and _EN_REPLY_ACT.search(late["cond"]):  # "Assume I'm new when explaining money"
-        s, scoped, addressed = late["body"], True, True
+        got = _en_instruction(late["body"], True, True)
+        if got is not None:  # the condition stays in what is kept: "jargon when you explain…"
+            return tidy_value(f"{got[0]} {late['cond']}", "en"), got[1]
     cond = _EN_COND.match(s)
     if cond:
         about_us = re.search(r"\b(?:I|you|we|me|my|your|in doubt|unsure|unclear)\b", cond["cond"])
@@ -431,7 +433,8 @@ _EN_WANT = re.compile(
 )
 #: A condition said after its rule: "Assume I'm a beginner when explaining finance".
 _EN_LATE_COND = re.compile(
-    r"^(?P<body>.{3,}?)\s*,?\s+(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time)\s+"
+    r"^(?P<body>.{3,}?)\s*,?\s+(?<!\beven\s)(?P<cond>(?:when(?:ever)?|if|every time|each time|"
+    r"any ?time)\s+"
     r".{3,80})$",
     re.I,
 )

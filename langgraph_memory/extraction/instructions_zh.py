@@ -166,7 +166,9 @@ _ZH_BARE_VERB = re.compile(
     r"保持|控制|用|写|放|加|标|按|以|统一|一律|不要|别|翻成|翻译成|换成|改成|写成|说成"
 )
 #: Favours between friends: "给我寄明信片", "回头给我打个电话".
-_ZH_SOCIAL = r"(?:给我|帮我|替我)?(?:寄|打电话|打个电话|回电话|回个电话|发消息|发微信|捎|带点|带些|带个|请我)"
+_ZH_SOCIAL = re.compile(
+    r"(?:给我|帮我|替我)?(?:寄|打电话|打个电话|回电话|回个电话|发消息|发微信|捎|带点|带些|带个|请我)"
+)
 #: What makes "你…" a request: "你犯错不用道歉", "你回答要短".
 _ZH_YOU_MUST = r"不用|不要|别|不必|无需|不许|不能|要|得|应该|必须"
 _ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终|永远|一律|所有|凡是|任何时候")
@@ -286,7 +288,7 @@ def zh_instruction(
     ruled = _ZH_REPLY_PART.search(said_of + body) and _ZH_RULE_ADVERB.search(
         s
     )  # "例子尽量短一点", "结尾都加一句总结"
-    if re.match(_ZH_SOCIAL, body):
+    if _ZH_SOCIAL.match(body):
         return None  # "记得给我寄明信片": a favour between friends, not a rule for the replies
     if kind == "imperative" and not (verb and (manner or scoped)) and not ruled and not addressed:
         return None
