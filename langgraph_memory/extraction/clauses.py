@@ -134,7 +134,9 @@ def reported_zh(s: str) -> bool:
     # an imperative ("别再推荐…", "不许…") names no one who said it
     return not re.match(
         r"请|你|用|给|跟|对|把|按|直接|先|就|都|回答|回复|别|不要|不许|不准|千万|再|也|少|多", who
-    ) and not re.search(r"用|给|跟|对", who)
+    ) and not re.search(
+        r"用|给|跟|对|时候|时$|之前|以前|之后|(?:直|明|先|再|就|都|要|别|多|少)$", who
+    )  # "推荐餐厅的时候别推荐…"
 
 
 def split_clauses(sentence: str) -> list[tuple[int, str]]:

@@ -52,6 +52,9 @@ _ABOUT_REPLIES = re.compile(
 )
 
 
+#: "it when you use bullet points" of "I love it when you…": what is liked is what follows.
+_IT_WHEN = re.compile(r"^(?:it|that)\s+(?:when|if)\s+(?=you\b)", re.I)
+
 #: Keys of "my X is Y" that name a choice, not a fact: "my go-to is…", "我的首选是…".
 _CHOICE_KEY = re.compile(
     r"(?:go-to|go to|usual|default|pick|choice|top pick|first choice|poison|staple|jam|"
@@ -249,12 +252,74 @@ def form_atoms(
                     base <= at < end
                     and a.kind == "preference"
                     and a.source == "explicit"
-                    and _ABOUT_REPLIES.search(a.value)
+                    and _ABOUT_REPLIES.search(_IT_WHEN.sub("", a.value))
                     and not is_question(sentence)
                 ):
-                    out.append((at, replace(a, kind="instruction")))
+                    what = _IT_WHEN.sub("", a.value)
+                    out.append((at, replace(a, kind="instruction", value=what)))
                     break
-    return out
+    kept: Found = []
+    for at, a in out:
+        if a.kind == "preference":
+            cut = _CLAUSE_AFTER.split(a.value, maxsplit=1)[0].strip()  # "coffee, it wakes me up"
+            a = replace(a, value=cut) if cut and cut != a.value else a
+            if not _taste(a, text, at):
+                continue
+        kept.append((at, a))
+    return kept
+
+
+#: What a liked thing never is: the other speaker or their news ("that you chose pottery",
+#: "your new car"), a pronoun or a demonstrative ("it teaches me…", "that"), a clause
+#: ("needs my mechanical skills", "and the instructor"), "那家面包店".
+_NOT_OBJECT = re.compile(
+    r"^(?:you|you're|your|yours|it|it's|its|he|she|they|what|and|but|or|so|is|are|was|were|"
+    r"has|had|needs|looks|seems|sounds|makes|feels|gets)\b|\b(?:that|this|it|those|these)\s*$"
+    r"|^(?:你|您|他|她|它|那些|这些)",
+    re.I,
+)
+#: A clause after a liked thing: "coffee, it wakes me up" is "coffee".
+_CLAUSE_AFTER = re.compile(r"[,;]\s*(?=(?:it|that|this|they|which)\b)", re.I)
+#: A reaction to what the other speaker showed or told: a demonstrative or "your" thing
+#: evaluated ("That photo is amazing", "those bowls are amazing", "那张照片好美"), or an
+#: exclamation opening with an interjection ("Wow! Winning first place is amazing!").
+_REACTION = re.compile(
+    r"\b(?:(?:that|this|those|these)\s+(?:\w+\s+)?(?:photos?|pics?|pictures?|paintings?|drawings?|"
+    r"videos?|shots?|images?|selfies?|artwork|bowls?|sculptures?)|your\s+(?:\w+\s+)?\w+)"
+    r"(?:'s|\s+(?:is|are|looks?|sounds?|seems?))"
+    r"\s+(?:so\s+|really\s+|just\s+)?(?:amazing|awesome|great|cool|beautiful|gorgeous|lovely|"
+    r"stunning|incredible|fantastic|wonderful|nice|cute|impressive|fun|neat|sweet)\b"
+    r"|(?:(?:这|那)(?:一)?(?:张|幅|段)|你(?:的|家|们)?)[^，,。！!]{0,8}?"
+    r"(?:好|真|太|很|特别|超)"
+    r"(?:美|好看|漂亮|棒|酷|可爱|厉害)",
+    re.I,
+)
+#: A clause said to the other speaker about their doing: "你下次来一定要去那家店尝尝".
+_TO_YOU = re.compile(r"^\W*(?:你|您)(?!知道|看|说|猜|懂|别说|还别说)(?!.*我)")
+_INTERJECTION = re.compile(r"^\W*(?:wow|whoa|omg|oh my|aww+|yay|congrats|congratulations)\b", re.I)
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|mine|myself)\b|我")
+
+
+def _taste(a: MemoryAtom, text: str, at: int) -> bool:
+    """Whether ``a``, a preference read at ``at`` in ``text``, names a liked thing or
+    activity, not a reaction to what the other speaker showed or told."""
+    v = _IT_WHEN.sub("", a.value.strip())
+    if _ABOUT_REPLIES.search(v):
+        return True  # "I prefer you use tabs": what the assistant should do stays
+    if _NOT_OBJECT.search(v) or _TO_YOU.match(a.text) or re.search(r"\byou\b", v, re.I):
+        return False
+    spans = [t for b, t in sentence_spans(text) if b <= at < b + len(t)]
+    sentence = spans[0] if spans else text
+    if _REACTION.search(sentence) and (
+        re.match(r"(?:the|all the|all those|all these)\b", v, re.I) or is_cjk_text(v)
+    ):
+        return False  # "That photo is amazing, I love the colours": a part of what was shown
+    # "Wow! Winning first place is amazing!": an exclamation at the other speaker's news
+    return not (
+        _INTERJECTION.match(text)
+        and sentence.rstrip().endswith(("!", "！"))
+        and not _FIRST_PERSON.search(sentence)
+    )
 
 
 #: An English clause ending on a pronoun object: "…, I avoid it", "…, so I skip them".

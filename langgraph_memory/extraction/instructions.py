@@ -36,13 +36,10 @@ from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.clauses import (
     EN_HYPOTHETICAL,
     EN_REPORTED,
-    ZH_HYPOTHETICAL,
-    ZH_REPORTED,
     is_question,
-    reported_zh,
-    strip_particles,
     tidy_value,
 )
+from langgraph_memory.extraction.instructions_zh import zh_instruction, zh_lasting_scope
 
 __all__ = ["instruction_of", "instruction_in", "lasting_scope"]
 
@@ -54,7 +51,7 @@ _EN_LEAD = re.compile(
     r"going forward|from now on|from here on(?: out)?|in (?:the )?future|henceforth|"
     r"in general|generally|as a rule|by default|for everything|for all (?:future )?\w+|"
     r"heads up|whatever you do|no matter what|under no circumstances|in any case|"
-    r"remember|keep in mind|for future reference|note to self|important|"
+    r"remember(?!\s+to\b)|keep in mind|for future reference|note to self|important|"
     r"for the rest of (?:this|the|our) \w+|until I say otherwise)\b[\s,:;—–-]*)+",
     re.I,
 )
@@ -65,8 +62,8 @@ _EN_SOFT = re.compile(
     re.I,
 )
 _EN_PROHIBIT = re.compile(
-    r"^(?:(?:please\s+|just\s+|also\s+|and\s+)*(?:do not|don't|dont|never|never ever|"
-    r"don't ever|do not ever|stop|quit|avoid|refrain from|try not to|make sure (?:you )?"
+    r"^(?:(?:please\s+|just\s+|also\s+|and\s+)*(?:never ever|don't ever|do not ever|dont ever|"
+    r"do not|don't|dont|never|stop|quit|avoid|refrain from|try not to|make sure (?:you )?"
     r"(?:don't|do not|never)|no more|no)\s+)",
     re.I,
 )
@@ -80,7 +77,8 @@ _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your a
     r"(?:it(?:'d| would) (?:be (?:great|nice|better|good|helpful)|help)|it helps|"
     r"I(?:'d| would) appreciate it)"
     r"\s+if you(?:'d| would| could)?(?P<neg4>\s+(?:didn't|did not|never|don't|not))?|"
-    r"I(?:'d| would) rather you(?P<neg5>\s+(?:didn't|did not|not|never|don't))?|"
+    r"I(?:'d| would) (?:rather|prefer(?: it)?(?: that| if)?) you(?:'d| would)?"
+    r"(?P<neg5>\s+(?:didn't|did not|not|never|don't))?|"
     r"I don't want you to|I do not want you to|I never want you to|"
     r"(?:your |all |the |any )?(?:answers?|repl(?:y|ies)|responses?|explanations?|code|examples?|"
     r"summar(?:y|ies)|messages?|output|prices?|dates?|times?|temperatures?|numbers?|amounts?|"
@@ -111,7 +109,7 @@ _EN_VERBS = (
     "tone down|go easy on|send|pick|choose|go with|opt for|try|stop|prefer|reference|sprinkle|"
     "overexplain|over-explain|apologi[sz]e|repeat|restate|pad|hedge|lecture|moralise|moralize|"
     "sugarcoat|guess|invent|make up|bring up|share|insert|assume|state|note|respond|say|"
-    "admit|tell me|double check"
+    "admit|tell me|double check|hold off on|spare me|leave out|cut out|ease up on|go light on"
 )
 _EN_IMPERATIVE = re.compile(rf"^(?:{_EN_VERBS})\b", re.I)
 #: Verbs whose object is the assistant's own output (an instruction without a manner word).
@@ -121,7 +119,8 @@ _EN_ACTS = re.compile(
     r"recommend|mention|say|double-check|double check|check|confirm|flag|warn|spell|quote|round|"
     r"convert|label|number|structure|put|start|begin|end|sign|greet|apologi[sz]e|assume|"
     r"lecture|moralis|moraliz|sugarcoat|hedge|pad|guess|invent|make up|bring up|over-?explain|"
-    r"repeat|restate|talk|speak|default|stick|switch|avoid|skip|omit|leave out|drop)\b",
+    r"repeat|restate|talk|speak|default|stick|switch|avoid|skip|omit|leave out|drop|state|"
+    r"hold off on|spare me|cut out|ease up on|go light on)\b",
     re.I,
 )
 #: What the replies are made of: their language, length, format, tone, units, parts.
@@ -140,9 +139,15 @@ _EN_MANNER = re.compile(
     r"type hints?|comments?|docstrings?|tests?|variable names?|naming|tabs|spaces|indent\w*|"
     r"semicolons?|quotes|summar(?:y|ies)|tl;?dr|recap|caveats?|disclaimers?|warnings?|"
     r"apolog\w+|sorry|reasoning|short|brief|simple|steps?|step by step|numbered|sign-?off|greeting|"
-    r"first name|my name|me as|call me|address me|opinion|recommendations?|suggestions?|"
+    r"first names?|my name|me as|call me|address me|opinion|numbers|numerals|digits|commas?|"
+    r"punctuation|spelling|grammar|capitali[sz]ation|bold|italics?|formalities|pleasantries|"
+    r"background|history lessons?|paragraphs?|headings?|sarcas\w*|irony|clich\w*|buzzwords?|"
+    r"superlatives|adverbs|adjectives|passive voice|rhetorical questions?|metaphors?|analog\w+|"
+    r"recommendations?|suggestions?|"
     r"options?|alternatives?|questions?|follow-up|pleasantries|small talk|filler|fluff|"
-    r"preamble|intro|introductions?|conclusions?|outline|like an? (?:friend|teacher|professor|"
+    r"preamble|intro|introductions?|conclusions?|outline|"
+    r"(?:like|as if|as though) I(?:'m| am| was| were)\b|"
+    r"like an? (?:friend|teacher|professor|"
     r"colleague|peer|expert|beginner|child|kid|five-year-old|human|person|coach|mentor)|"
     r"python|javascript|typescript|rust|java|golang|sql|bash|shell|vegetarian|vegan|spicy)\b",
     re.I,
@@ -157,7 +162,8 @@ _EN_ADJ = (
 )
 #: A one-off object: this text, that file, the thing just said, this time.
 _EN_ONE_OFF = re.compile(
-    r"\b(?:this|that|these|those|it|here|above|below|the following|the attached|"
+    r"\b(?:this|that|these|those|it|here|(?:above|below)(?!\s+(?:\d|ten|five|a |an |zero|\w+ty))|"
+    r"the following|the attached|"
     r"my (?:essay|email|letter|code|draft|text|message|question|file|document|cv|resume|"
     r"paper|report|post|list)|this time|for now|right now|today|tonight|tomorrow|"
     r"yesterday|just this once|for this one|in this (?:one|answer|reply|case)|"
@@ -192,8 +198,9 @@ _EN_SCOPE = re.compile(
 #: Advice between people that only looks like an instruction.
 _EN_ADVICE = re.compile(
     r"^(?:(?:do not|don't|never)\s+)?(?:give up|be yourself|worry|panic|mind|hesitate|stress|"
+    r"bother(?!\s+with)|"
     r"forget (?:it|that|about)|look back|stop believing|settle|quit|lose|let (?:go|it)|"
-    r"be (?:afraid|scared|sad|shy|sorry|late)|judge|get me wrong|bother|"
+    r"be (?:afraid|scared|sad|shy|sorry|late)|judge|get me wrong|"
     r"take (?:it|this) personally|say never|stay safe|take care|keep (?:going|it up|up)|"
     r"let me know|reach out|hesitate|keep (?:on|believing|trying|inspiring|pushing|shining|"
     r"smiling|rocking|dreaming|at it)|believe in yourself|be proud|stay strong|hang in there|"
@@ -231,12 +238,22 @@ _EN_GENERIC = re.compile(
     r"(?!(?:a|an|the|this|that|these|those|my|your|his|her|its|our|their|one|some|it|them|him|"
     r"how|what|why|where|when|which|who)\b)(?:all\s+|any\s+|every\s+|each\s+)?"
     r"[\w'-]+(?:\s+[\w'-]+){0,3}?\s+(?:with|in|as|to|using|without|instead of|rather than|not|"
-    r"over|into|under|below|above|only|first|last|at the (?:top|end|start|bottom))\b",
+    r"over|into|under|below|above|only|first|last|for|at the (?:top|end|start|bottom))\b",
+    re.I,
+)
+#: Leaving something out of the replies: "Avoid sarcasm.", "Spare me the quotes.", "Hold
+#: off on recommendations" (a bare or "the" object, no one-off).
+_EN_LEAVE_OUT = re.compile(
+    r"^(?:avoid|skip|omit|leave out|cut out|spare me|hold off on|ease up on|go light on)\s+"
+    r"(?!(?:me|us|him|her|them|it|this|that|my|your|his|their)\b)(?:the\s+)?[a-z][\w'-]*"
+    r"(?:\s+(?!(?:by|to|at|in|on|for|with|from|and)\b)[a-z][\w'-]*){0,3}(?:\s+until I ask)?$",
     re.I,
 )
 
 
-def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None:
+def _en_instruction(
+    clause: str, scoped: bool = False, addressed: bool = False
+) -> tuple[str, int] | None:
     """``(what, polarity)`` when an English clause is a standing instruction."""
     s = clause.strip().rstrip(".!…~ ")
     if not s:
@@ -248,7 +265,7 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         s = s[polite.end() :].rstrip("?？ ")
     elif polite is not None:
         s = s[polite.end() :]
-    if EN_HYPOTHETICAL.search(s) or EN_REPORTED.search(s):
+    if EN_HYPOTHETICAL.search(s) or EN_REPORTED.search(_EN_QUOTE_VERB.sub("", s)):
         return None
     lets = False  # a first-person plural proposal ("let's…")
     lead = _EN_LEAD.match(s)
@@ -258,11 +275,20 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     label = _EN_RULE_LABEL.match(s)
     if label:  # a rule said as a rule: its words are the instruction
         return tidy_value(label["rule"], "en"), 1
+    want = _EN_WANT.match(s)
+    if want and not _EN_ONE_OFF.search(want["what"]):  # "I want short answers"
+        return tidy_value(want["what"], "en"), -1 if want["neg"] else 1
+    late = _EN_LATE_COND.match(s)
+    if late and _EN_REPLY_ACT.search(late["cond"]):  # "Assume I'm new when explaining money"
+        got = _en_instruction(late["body"], True, True)
+        if got is not None:  # the condition stays in what is kept: "jargon when you explain…"
+            return tidy_value(f"{got[0]} {late['cond']}", "en"), got[1]
     cond = _EN_COND.match(s)
     if cond:
         about_us = re.search(r"\b(?:I|you|we|me|my|your|in doubt|unsure|unclear)\b", cond["cond"])
         if about_us or _EN_MANNER.search(cond["cond"]):
-            return _en_instruction(cond["rest"], scoped=True)
+            to_us = bool(_EN_REPLY_ACT.search(cond["cond"]) or _EN_MANNER.search(cond["cond"]))
+            return _en_instruction(cond["rest"], True, to_us)  # "When reviewing my code, …"
         return None
     for _ in range(4):  # a trailing scope or courtesy: "Be concise from now on, please"
         tail = _EN_TAIL.search(s)
@@ -300,11 +326,18 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     else:
         scoped = scoped or bool(re.match(r"(?:please\s+)?(?:always|only)\b", s, re.I))
         body = _EN_SOFT.sub("", s)
+        # "Remember to give me both units": a lasting reminder, not a one-off task
+        scoped = scoped or bool(
+            re.search(r"\b(?:remember|forget) to\b", s[: len(s) - len(body)], re.I)
+        )
         lets = bool(re.search(r"\blet(?:'s|’s|\s+us)\b", s[: len(s) - len(body)], re.I))
     body = body.strip(" ,")
-    if not body or _EN_ADVICE.match(body) or _EN_ADVICE.match(s):
+    if not body or _EN_ADVICE.match(body) or _EN_ADVICE.match(s) or _EN_SOCIAL.match(body):
         return None
+    if _EN_PAST_FORM.match(body) and not _EN_IMPERATIVE.match(body):
+        return None  # "Never thought I'd say this": what happened, not what to do
     verb = bool(_EN_IMPERATIVE.match(body) or re.match(r"^\w+ing\b", body))
+    verb = verb or bool(modal and re.match(rf"(?:\w+\s+)?{_EN_REPLY_PART}", modal.group(0), re.I))
     verb = verb or (kind == "prohibit" and bool(re.match(r"[a-z]+\b", body)))
     if kind == "imperative" and not _EN_IMPERATIVE.match(body):
         return None
@@ -328,11 +361,16 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
     if (
         modal
         and not re.search(r"\b(?:you|I)\b", modal.group(0), re.I)
+        and not _EN_OWN_OUTPUT.search(modal.group(0))
         and not re.match(r"(?:be|use|include|have|show|come|stay|follow|start|end|look)\b", body)
     ):
         return None  # "The prices should drop soon": a forecast, not how to write them
     manner = manner or bool(modal and _EN_MANNER.search(modal.group(0)))  # "Prices should…"
-    generic = bool(_EN_GENERIC.match(body))
+    generic = bool(_EN_GENERIC.match(body) or _EN_LEAVE_OUT.match(body))
+    # "state your assumptions", "cite your sources": an act on the assistant's own output
+    generic = generic or bool(
+        re.match(r"(?:state|cite|show|list|mention|include|explain|justify)\s+your\b", body, re.I)
+    )
     plain = re.sub(
         r"\b(?:keep|make) it\s+(?=(?:\w+\s+)?(?:short|brief|simple|concise|casual|light|"
         r"professional|formal|friendly|tight|clean|readable|snappy)\b)",
@@ -340,16 +378,19 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         body,
         flags=re.I,
     )
+    # "it" after a part of the replies points back to it: "Show the code before explaining it"
+    plain = re.sub(rf"(\b{_EN_REPLY_PART}\b.*?)\b(?:it|them)\b", r"\1", plain, flags=re.I)
     if _EN_ONE_OFF.search(plain) and not scoped:
         return None
     if polite is not None and not _EN_TIME_SCOPE.search(clause):
         return None  # "Could you use tabs?", "Can you log each request?": a request now
     if scoped:
-        addressed = manner or generic or _EN_ACTS.match(body) or _EN_USER_REF.search(body)
-        if not addressed:
+        addressed = addressed or bool(manner or generic or _EN_ACTS.match(body))
+        if not (addressed or _EN_USER_REF.search(body)):
             return None
     elif kind == "imperative":
-        if not (manner or generic) or _EN_TASK.match(body):
+        ordered = manner and _EN_ORDER.search(body)  # "Give me the answer first, then…"
+        if not (manner or generic) or (_EN_TASK.match(body) and not ordered):
             return None
     elif kind == "modal":
         if not (manner or generic):
@@ -358,6 +399,71 @@ def _en_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None
         return None
     return tidy_value(body, "en"), polarity
 
+
+#: What the assistant itself writes: "Your replies should never exceed a screen".
+_EN_OWN_OUTPUT = re.compile(
+    r"\b(?:answers?|repl(?:y|ies)|responses?|explanations?|summar(?:y|ies)|messages?|output|"
+    r"code|examples?)\b",
+    re.I,
+)
+#: A past form opening a clause: "(Never) thought I'd…", "(Never) knew…".
+_EN_PAST_FORM = re.compile(
+    r"(?:\w+ed|thought|knew|saw|felt|got|went|had|did|was|were|said|told|made|took|found|"
+    r"heard|met|ate|drank|wrote|read|left|came|gave|lost|won|spent|seen|been|done)\b",
+    re.I,
+)
+#: "Quote prices in euros": the verb, not someone's quoted words.
+_EN_QUOTE_VERB = re.compile(r"^(?:please\s+|always\s+)*quote\b", re.I)
+#: What the replies are made of, named as the thing a user wants.
+_EN_REPLY_PART = (
+    r"(?:answers?|repl(?:y|ies)|responses?|explanations?|summar(?:y|ies)|examples?|code|"
+    r"snippets?|output|feedback|distances?|prices?|dates?|times?|temperatures?|units?|"
+    r"measurements?|weights?|numbers?|figures?|amounts?|citations?|sources?|links?)"
+)
+#: A user's want whose object is the replies' make-up: "I want short answers", "I need
+#: distances in kilometres", "I don't want long explanations" (no one-off object).
+_EN_WANT = re.compile(
+    r"^(?:(?:and|but|so|also)\s+)?(?:that\s+)?I(?:'d|\s+would)?\s+"
+    r"(?P<neg>(?:do not|don't|never)\s+)?"
+    r"(?:always\s+|really\s+|just\s+|only\s+)*(?:want|need|expect)\s+"
+    r"(?P<what>(?:(?:all|any)\s+)?(?:[\w'-]+(?:,?\s+|\s+and\s+)){0,3}?"
+    rf"{_EN_REPLY_PART}\b(?:\s+(?:in|as|with|without|under|below|over|to|from|"
+    r"that|which|first|only|at)\b.*)?)$",
+    re.I,
+)
+#: A condition said after its rule: "Assume I'm a beginner when explaining finance".
+_EN_LATE_COND = re.compile(
+    r"^(?P<body>.{3,}?)\s*,?\s+(?<!\beven\s)(?P<cond>(?:when(?:ever)?|if|every time|each time|"
+    r"any ?time)\s+"
+    r".{3,80})$",
+    re.I,
+)
+#: An act the assistant does on its replies (in a condition: "when you explain…", "if I
+#: ask about…").
+_EN_REPLY_ACT = re.compile(
+    r"\b(?:explain\w*|writ\w+|write|answer\w*|repl\w+|respond\w*|suggest\w*|recommend\w*|"
+    r"giv\w+|give|show\w*|list\w*|mention\w*|translat\w+|summari[sz]\w+|cod(?:e|ing)|cit\w+|"
+    r"talk\w* (?:to|with) me|describ\w+|teach\w*|review\w*|help\w* me|I ask|I'm asking|"
+    r"I request|quot\w+|convert\w*|calculat\w+|compar\w+|format\w*|draft\w*)\b",
+    re.I,
+)
+#: Social acts between friends, not acts on the replies: "Call me when you land", "Give
+#: me a call", "Text me", "Come visit".
+_EN_SOCIAL = re.compile(
+    r"^(?:(?i:call me) (?!by\b|[A-Z])|(?i:give me a (?:call|ring|shout|hug|buzz)|text me|ping me|"
+    r"hit me up|drop me a line|come (?:over|visit|by|see)|visit|meet|hug|say hi))",
+)
+#: Ordering of the reply's parts: "first", "then", "at the top".
+_EN_ORDER = re.compile(
+    r"\b(?:first|then|last|at the (?:top|end|start|bottom)|before|after)\b", re.I
+)
+
+#: A scope that lasts in time, as a polite question asks for it ("…from now on?").
+_EN_TIME_SCOPE = re.compile(
+    r"\b(?:always|never|from now on|going forward|in (?:the )?future|anymore|any more|"
+    r"all the time|every time|each time|again|constantly|ever)\b",
+    re.I,
+)
 
 #: What marks a "let's…" clause as something the speakers will do together, not a way to
 #: reply: "together", "we", "us", "soon", "our" before anything but the replies.
@@ -375,191 +481,6 @@ _EN_PROHIBITED_ACTS = re.compile(
     r"quote|translate|correct|change|rewrite|shorten|summari)",
     re.I,
 )
-
-
-# -- standing instructions (Chinese) ----------------------------------------------------------
-_ZH_LEAD = re.compile(
-    r"^\s*(?:(?:好的|好吧|好|嗯|哦|对了|另外|还有|顺便说一下|顺便|补充一下|补充|再说一下|"
-    r"提醒一下|说一下|麻烦|拜托|那|那么|然后|以及|最后|还有一点|一个要求|一个请求|规矩是|"
-    r"以后|今后|往后|从现在开始|从现在起|从今以后|从今天起|从今往后|接下来|之后|每次|每回|"
-    r"任何时候|无论什么时候|不管什么时候|记住|记得|请记住|请记得|注意|请注意|提醒你|说好了|"
-    r"重要|一个规矩|还有个事|还有件事)[，,：:]?\s*)+"
-)
-_ZH_SCOPE = re.compile(
-    r"记住|记得|(?:^|[，,])(?:以后|之后)|(?:以后|之后)(?=都|请|你|也|就|别|不要)|今后|往后|从现在|从今|"
-    r"每次|每回|每当|总是|始终|永远|一律|统一(?=用|成|按|写|改)|所有|凡是|任何时候|随时|一定要|务必|"
-    r"千万|必须|尽量|都要|都用|都得|都请|都别|都不要|默认|不管什么|无论|再也|再"
-)
-#: A scope that lasts in time, as a polite question asks for it ("以后能不能…", "别再…").
-_ZH_TIME_SCOPE = re.compile(r"以后|今后|往后|从现在|每次|每回|总是|一直|永远|再也|别再|不要再|老是")
-_EN_TIME_SCOPE = re.compile(
-    r"\b(?:always|never|from now on|going forward|in (?:the )?future|anymore|any more|"
-    r"all the time|every time|each time|again|constantly|ever)\b",
-    re.I,
-)
-_ZH_PROHIBIT = re.compile(
-    r"^(?:请|你|请你|你们|以后|今后|每次|都|也|千万|一定|永远|再也|就)*"
-    r"(?P<neg>不要|别|不许|不准|禁止|请勿|勿|不用|无需|不必|不需要|少|避免|停止|不能|不可以|不得)"
-    r"(?:再|总是|老是|一直|给我)?"
-)
-_ZH_MODAL = re.compile(
-    r"^(?:你|您|你们)(?:以后|今后|每次)?(?:都)?(?:应该|要|得|必须|需要|最好|一定要|务必|记得|可以)"
-    r"(?P<neg>不要|别|不能|不用)?"
-    r"|^(?:你的|您的|给我的|我的|你给我的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例)"
-    r"(?:里|中|的时候|时)?"
-    r"(?:都|请|也)?(?:要|得|应该|必须|需要|一定要|务必|尽量|最好|一律|统一|不要|别|不能|不用)"
-    r"|^我(?:希望|想要|想让|要|需要|要求)(?:你|您)(?:以后|今后|每次)?(?:都)?(?:能)?(?P<neg2>不要|"
-    r"别)?"
-)
-_ZH_COND = re.compile(
-    r"^(?P<cond>(?:如果|要是|假如|当|每当|只要|一旦|凡是|遇到|碰到)[^，,。；;]{1,30}?"
-    r"(?:的话|的时候|时候|时|之后|以后)?)(?:[，,]\s*(?:那么?|就|请|都|也|则|便)*|就|"
-    r"便)(?P<rest>.+)$"
-    r"|^(?P<cond2>[^，,。；;]{1,30}?(?:的时候|时候|时))[，,]\s*(?P<rest2>.+)$"
-)
-#: Verbs of what the assistant does or makes, opening a Chinese imperative.
-_ZH_VERBS = re.compile(
-    r"^(?:请|你|记得|要|都|就|也|先|尽量|一定|务必|一律|统一|多|少|直接|总是|始终|永远)*"
-    r"(?:用|使用|回答|回复|答复|说|讲|写|给我|给出|列出|列|总结|概括|保持|控制|附上|附|加上|加|"
-    r"标注|标明|注明|引用|解释|说明|翻译|叫我|称呼我|称我|推荐|建议|提醒|告诉我|输出|显示|展示|"
-    r"按|按照|以|采用|带上|带|放|把|换成|改成|改用|切换|分点|分条|分段|举例|举个例子|给个|提供|"
-    r"省略|跳过|去掉|删掉|避免|注意|考虑|确认|标出|配上|换算|写成|说成|翻成|统一用|一律用|"
-    r"保留|精简|简化|展开|详细|简短|简洁|直接|先说|先给|署名|签名|落款|称|换|转换|转成|折算|"
-    r"四舍五入|精确到|写明|标|附|备注|回|答)"
-)
-_ZH_MANNER = re.compile(
-    r"回答|回复|答复|答案|解释|中文|英文|汉语|英语|日语|简体|繁体|普通话|粤语|简洁|简短|简单|"
-    r"详细|啰嗦|废话|客套|长篇大论|要点|分点|列表|表格|代码|注释|类型注解|格式|markdown|"
-    r"Markdown|表情|emoji|语气|口吻|正式|口语|幽默|礼貌|例子|示例|举例|引用|来源|出处|参考|"
-    r"字数|字以内|字以下|一句话|句话|段落|标题|公制|英制|摄氏|华氏|公里|单位|日期|时间|时区|"
-    r"货币|人民币|美元|价格|术语|专业|通俗|口诀|步骤|编号|总结|结论|先|开头|结尾|称呼|叫我|"
-    r"名字|推荐|建议|提醒|辣|素|Python|python|SQL|sql|客气|绕弯子|编造|瞎编|"
-    r"英文|单词|拼音|翻译|长度|篇幅|问题|追问|确认|道歉|寒暄|客套|重复|废话"
-)
-_ZH_ONE_OFF = re.compile(
-    r"这个|这段|这篇|这句|这份|这些|这张|这次|这回|这一次|这里|那个|那段|那篇|上面|下面|刚才|"
-    r"以下|如下|一下|帮我|给我写|现在就|马上|今天|明天|今晚|待会|等会|"
-    r"(?:写|做|画|生成|编|起|列|给|找|推荐|讲|设计|翻译)(?:一|几|两|三|四|五|个)(?:个|篇|首|封|份|"
-    r"段|张|条|些|下|句)?"
-    r"(?:[^，,。]{0,8})?(?:函数|程序|脚本|代码|故事|诗|邮件|文章|笑话|方案|计划|名字|标题|例子|文案|总结|回复|说明|测试|接口|页面)"
-)
-_ZH_POLITE = re.compile(r"^(?:你|您)?(?:能不能|能否|可不可以|可以|能|麻烦你|麻烦)(?:请你|请|你)?")
-#: Quoted speech: words after a speech verb, or in quotes a speech verb follows.
-_ZH_QUOTED = re.compile(
-    r"(?:说|道|写着|问|喊)[：:，,]?\s*[“「『\"]|[”」』\"]\s*(?:他|她|我妈|我爸|老板)?(?:说|道)"
-)
-_ZH_RULE_LABEL = re.compile(
-    r"^(?:[一两三几]?条|我的|我们的|几个)?(?:规则|规矩|要求|约定|"
-    r"原则)(?:是)?[：:]\s*(?P<rule>.{2,})$"
-)
-#: A condition about the conversation: what the user asks or says, what the reply holds.
-_ZH_COND_ABOUT = re.compile(
-    r"你|我|问|提到|说到|聊到|谈到|讲到|涉及|关于|有关|写|回答|回复|推荐|翻译|计算|算|"
-    r"不确定|不知道|没把握|拿不准|不清楚|需要|遇到|碰到|出现"
-)
-#: A topic first, then the rule for it: "所有金额都…", "快捷键给我…", "代码一律…".
-_ZH_TOPIC = re.compile(
-    r"^(?!直接|先|尽量|一定|务必|必须|总是|一直|永远|只|再|还|多|少)"
-    r"(?:所有的?|全部的?|凡是|每个|每一个|每封|每篇|每段|每次|任何)?"
-    r"(?P<topic>[^，,。；;我你他她人们组]{1,8}?)"
-    r"(?:(?:都|一律|统一|全部|全都|请|就|要|得)(?=给我|用|写|说|按|换算|保留|加上|附上|标注|写成|"
-    r"署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我|别|不要|请勿|不许))"
-)
-#: How the assistant should talk, asked of it: "你说话直接一点", "回答简洁些", "您解释得通俗点".
-_ZH_MANNER_ASK = re.compile(
-    r"^(?:你|您)?(?:以后|平时|跟我)?(?:说话|讲话|聊天|回答|回复|解释|写东西|讲)(?:的时候)?(?:得|要|请|就|"
-    r"可以|能|再|都)*(?P<how>直接|简洁|简短|简单|直白|正式|随意|客气|温柔|耐心|幽默|具体|详细|通俗|"
-    r"口语化|严谨|专业|坦诚|实在|干脆|委婉|轻松)(?:一点|一些|些|点)?$"
-)
-_ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终|永远|一律|所有|凡是|任何时候")
-_ZH_ADVICE = re.compile(
-    r"^(?:担心|着急|急|害怕|怕|难过|生气|客气|放弃|紧张|慌|灰心|多想|想太多|在意|介意|管|理|"
-    r"忘了|忘记|熬夜|喝酒|吸烟|抽烟|迟到|哭)"
-)
-
-
-def _zh_instruction(clause: str, scoped: bool = False) -> tuple[str, int] | None:
-    """``(what, polarity)`` when a Chinese clause is a standing instruction."""
-    s = clause.strip().rstrip("。.!！…~～ ")
-    if not s:
-        return None
-    polite = _ZH_POLITE.match(s)
-    if is_question(clause):
-        if polite is None:
-            return None
-        s = re.sub(r"(?:好吗|行吗|可以吗|好不好|行不行|吗|呢)?[?？。]*$", "", s[polite.end() :])
-    elif polite is not None:
-        s = s[polite.end() :]
-    if ZH_HYPOTHETICAL.search(s) or ZH_REPORTED.search(s) or _ZH_QUOTED.search(s) or reported_zh(s):
-        return None
-    lead = _ZH_LEAD.match(s)
-    if lead:
-        scoped = scoped or bool(_ZH_SCOPE.search(lead.group(0)))
-        s = s[lead.end() :]
-    label = _ZH_RULE_LABEL.match(s)
-    if label:
-        return strip_particles(label["rule"]), 1
-    if _ZH_MANNER_ASK.match(s) and not _ZH_ONE_OFF.search(s):  # how to talk, no one-off object
-        return s, 1
-    cond = _ZH_COND.match(s)
-    if cond:
-        c = cond.group("cond") or cond.group("cond2") or ""
-        rest = cond.group("rest") or cond.group("rest2") or ""
-        if _ZH_COND_ABOUT.search(c) or _ZH_MANNER.search(c):
-            return _zh_instruction(rest, scoped=True)
-        return None
-    scoped = scoped or bool(_ZH_SCOPE.search(s))
-    polarity, kind, body = 1, "imperative", s
-    prohibit = _ZH_PROHIBIT.match(s)
-    modal = None if prohibit else _ZH_MODAL.match(s)
-    if prohibit:
-        polarity, kind, body = -1, "prohibit", s[prohibit.end() :]
-        scoped = scoped or "再" in prohibit.group(0) or "永远" in prohibit.group(0)
-    elif modal:
-        kind, body = "modal", s[modal.end() :]
-        if (
-            modal.group("neg")
-            or modal.group("neg2")
-            or re.search(r"(?:不要|别|不能|不用)$", modal.group(0))
-        ):
-            polarity = -1
-        inner = _ZH_PROHIBIT.match(body)
-        if inner:
-            polarity, body = -1, body[inner.end() :]
-    else:
-        body = re.sub(r"^(?:请你|请|你|您)+", "", s)
-        if body != s:
-            kind = "please"
-    topic = _ZH_TOPIC.match(body)  # "所有金额都换算成人民币", "快捷键给我说 Command 的"
-    if topic and kind != "prohibit":
-        inner = _ZH_PROHIBIT.match(body[topic.end() :])
-        if inner:
-            polarity, kind, body = -1, "prohibit", body[topic.end() + inner.end() :]
-        elif _ZH_VERBS.match(body[topic.end() :]):
-            body = body[topic.end() :]
-            scoped = scoped or bool(re.search(r"都|一律|统一|全|所有|每", topic.group(0)))
-    body = strip_particles(body.strip(" ，,"))
-    if not body or _ZH_ADVICE.match(body):
-        return None
-    if re.match(r"(?:我|我们|他|她|它|他们|咱们)(?!们)", body) and kind != "modal":
-        return None  # the user's own doing, not the assistant's
-    if re.search(r"我(?:每|一直|总是|永远|一般|通常|平时|都|也|又|还是|只)", s):
-        return None  # "打游戏我永远玩奶妈": the user's habit
-    if _ZH_ONE_OFF.search(s) and not _ZH_STRONG_SCOPE.search(s):
-        return None
-    verb = bool(_ZH_VERBS.match(body))
-    manner = bool(_ZH_MANNER.search(body))
-    if polite is not None and not _ZH_TIME_SCOPE.search(clause):
-        return None
-    if kind in ("imperative", "please") and re.search(r"[\u4e00-\u9fff]了(?!解)", body):
-        return None  # "用了预留实例", "启用了限流": what happened, not what to do
-    if kind == "imperative" and not (verb and (manner or scoped)):
-        return None
-    if kind == "please" and not ((verb or manner) and (manner or scoped)):
-        return None
-    if kind in ("prohibit", "modal") and not (verb or manner or (scoped and kind == "prohibit")):
-        return None
-    return body, polarity
 
 
 def instruction_of(clause: str) -> tuple[str, int] | None:
@@ -583,12 +504,12 @@ def instruction_in(clause: str, scoped: bool) -> tuple[str, int] | None:
     if not clause.strip():
         return None
     if is_cjk_text(clause):
-        return _zh_instruction(clause, scoped)
+        return zh_instruction(clause, scoped)
     return _en_instruction(clause, scoped)
 
 
 def lasting_scope(prefix: str) -> bool:
     """Whether the words before a clause give it a lasting scope ("From now on, …")."""
     if is_cjk_text(prefix):
-        return bool(_ZH_STRONG_SCOPE.search(prefix) or re.search(r"记住|记得", prefix))
+        return zh_lasting_scope(prefix)
     return bool(_EN_SCOPE.search(prefix) or re.search(r"\bremember\b|heads up", prefix, re.I))

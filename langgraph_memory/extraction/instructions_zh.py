@@ -1,0 +1,306 @@
+"""Standing instructions in Chinese, recognised by their form (see :mod:`.instructions`).
+
+A clause is one when it is addressed to the assistant: a prohibition ("别用表情"), a modal
+("你回答要简短"), a want whose object is the replies ("我要简短的回答"), a conditional whose
+condition is about the conversation, said with or without a comma ("推荐餐厅的时候别推荐
+有肉的", "不确定的时候先问我", "不知道就直说"), a part of the replies and its rule
+("代码用 Tab 缩进", "语气保持中立", "结论段就不用了") or how to talk ("跟我说话像朋友一样").
+Its own habits ("打游戏我永远玩奶妈"), others' words, favours between friends ("记得给我寄明信片")
+and "你知道吗…" are none.
+
+Example:
+    >>> zh_instruction("用中文回答。")
+    ('用中文回答', 1)
+    >>> zh_instruction("帮我翻译一下这段话。") is None
+    True
+"""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_memory.extraction.clauses import (
+    ZH_HYPOTHETICAL,
+    ZH_REPORTED,
+    is_question,
+    reported_zh,
+    strip_particles,
+)
+
+__all__ = ["zh_instruction", "zh_lasting_scope"]
+
+# -- standing instructions (Chinese) ----------------------------------------------------------
+_ZH_LEAD = re.compile(
+    r"^\s*(?:(?:好的|好吧|好|嗯|哦|对了|另外|还有|顺便说一下|顺便|补充一下|补充|再说一下|"
+    r"提醒一下|说一下|麻烦|拜托|那|那么|然后|以及|最后|还有一点|一个要求|一个请求|规矩是|"
+    r"以后|今后|往后|从现在开始|从现在起|从今以后|从今天起|从今往后|接下来|之后|每次|每回|"
+    r"任何时候|无论什么时候|不管什么时候|记住|记得|请记住|请记得|注意|请注意|提醒你|说好了|"
+    r"重要|一个规矩|还有个事|还有件事)[，,：:]?\s*)+"
+)
+_ZH_SCOPE = re.compile(
+    r"记住|记得|(?:^|[，,])(?:以后|之后)|(?:以后|之后)(?=都|请|你|也|就|别|不要)|今后|往后|从现在|从今|"
+    r"每次|每回|每当|总是|始终|永远|一律|统一(?=用|成|按|写|改)|所有|凡是|任何时候|随时|一定要|务必|"
+    r"千万|必须|尽量|都要|都用|都得|都请|都别|都不要|默认|不管什么|无论|再也|再"
+)
+#: A scope that lasts in time, as a polite question asks for it ("以后能不能…", "别再…").
+_ZH_TIME_SCOPE = re.compile(r"以后|今后|往后|从现在|每次|每回|总是|一直|永远|再也|别再|不要再|老是")
+_ZH_PROHIBIT = re.compile(
+    r"^(?:请|你|请你|你们|以后|今后|每次|都|也|千万|一定|永远|再也|就)*"
+    r"(?P<neg>不要|别|不许|不准|禁止|请勿|勿|不用|无需|不必|不需要|少|避免|停止|不能|不可以|不得)"
+    r"(?:再|总是|老是|总|老|一直|给我)?"
+)
+_ZH_MODAL = re.compile(
+    r"^(?:你|您|你们)(?:以后|今后|每次)?(?:都)?(?:应该|要|得|必须|需要|最好|一定要|务必|记得|可以)"
+    r"(?P<neg>不要|别|不能|不用)?"
+    r"|^(?:你的|您的|给我的|我的|你给我的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例)"
+    r"(?:里|中|的时候|时)?"
+    r"(?:都|请|也)?(?:要|得|应该|必须|需要|一定要|务必|尽量|最好|一律|统一|不要|别|不能|不用)"
+    r"|^我(?:希望|想要|想让|要|需要|要求)(?:你|您)(?:以后|今后|每次)?(?:都)?(?:能)?(?P<neg2>不要|"
+    r"别)?"
+)
+_ZH_COND = re.compile(
+    r"^(?P<cond>(?:如果|要是|假如|当|每当|只要|一旦|凡是|遇到|碰到)[^，,。；;]{1,30}?"
+    r"(?:的话|的时候|时候|时|之后|以后)?)(?:[，,]\s*(?:那么?|就|请|都|也|则|便)*|就|"
+    r"便)(?P<rest>.+)$"
+    r"|^(?P<cond2>[^，,。；;]{1,30}?(?:的时候|时候|时))[，,]\s*(?P<rest2>.+)$"
+    r"|^(?P<cond3>(?:你|在|每次|当|我让你|我叫你|我没有?(?=问)|我(?=问))*(?:推荐|给|写|回答|回复|解释|讲|说|提到|聊到|谈到|"
+    r"说到|讲到|涉及|翻译|点评|评价|修改|改|算|计算|列|总结|举例|介绍|描述|分析|报|用|做|教|查|"
+    r"引用|比较|问|跟我说|跟我讲|帮我|不确定|不知道|没把握|拿不准|不清楚|遇到|碰到|看|审|指出|检查|"
+    r"评|聊|谈)[^，,。；;]{0,20}?(?:的时候|时候|时|之前|以前|之后|前|的地方))"
+    r"[，,]?\s*(?:那么?|就|请|都|也|则|便)*(?P<rest3>[^，,。；;].*)$"
+    r"|^(?P<cond4>(?:你|我|要是|如果)?(?:不确定|不知道|没把握|拿不准|不清楚|不会|答不上来|查不到|"
+    r"没有(?:答案|把握|资料))[^，,。；;就]{0,12}?)(?:的话)?[，,]?\s*(?:那就|就|那)(?P<rest4>.+)$"
+)
+#: Verbs of what the assistant does or makes, opening a Chinese imperative.
+_ZH_VERBS = re.compile(
+    r"^(?:请|你|记得|要|都|就|也|先|尽量|一定|务必|一律|统一|多|少|直接|总是|始终|永远|一直|只|同时|"
+    r"在[^，,。]{0,6}?(?:开头|结尾|最后|前面|后面|末尾|最前面|里|中)|[^，,。]{1,6}?地|跟我|对我|和我)*"
+    r"(?:问我|问问我|直说|明说|核对|检查|验算|告诉我|给(?!他|她|它|别人|大家)|用|使用|回答|回复|答复|说|讲|写|给我|给出|列出|列|总结|概括|保持|控制|附上|附|加上|加|"
+    r"标注|标明|注明|引用|解释|说明|翻译|叫我|称呼我|称我|推荐|建议|提醒|告诉我|输出|显示|展示|"
+    r"按|按照|以|采用|带上|带|放|把|换成|改成|改用|切换|分点|分条|分段|举例|举个例子|给个|提供|"
+    r"省略|跳过|去掉|删掉|避免|注意|考虑|确认|标出|配上|换算|写成|说成|翻成|统一用|一律用|"
+    r"保留|精简|简化|展开|详细|简短|简洁|直接|先说|先给|署名|签名|落款|称|换|转换|转成|折算|"
+    r"四舍五入|精确到|写明|标|附|备注|回|答)"
+)
+_ZH_MANNER = re.compile(
+    r"回答|回复|答复|答案|解释|中文|英文|汉语|英语|日语|简体|繁体|普通话|粤语|简洁|简短|简单|"
+    r"详细|啰嗦|废话|客套|长篇大论|要点|分点|列表|表格|代码|注释|类型注解|格式|markdown|"
+    r"Markdown|表情|emoji|语气|口吻|正式|口语|幽默|礼貌|例子|示例|举例|引用|来源|出处|参考|"
+    r"字数|字以内|字以下|一句话|句话|段落|标题|公制|英制|摄氏|华氏|公里|单位|日期|时间|时区|"
+    r"货币|人民币|美元|价格|术语|专业|通俗|口诀|步骤|编号|总结|结论|先|开头|结尾|称呼|叫我|"
+    r"名字|推荐|建议|提醒|辣|素|Python|python|SQL|sql|客气|绕弯子|编造|瞎编|"
+    r"英文|单词|拼音|翻译|长度|篇幅|问题|追问|确认|道歉|寒暄|客套|重复|废话|拼写|结尾|结论|"
+    r"温度|距离|重量|金额|数字|缩进|空格|项目符号|形容词|被动句|句子|法语|德语|西班牙语|韩语|"
+    r"俄语|书名号|标点|引号|括号|选项|背景|结论段|段落|语气"
+)
+_ZH_ONE_OFF = re.compile(
+    r"这个|这段|这篇|这句|这份|这些|这张|这次|这回|这一次|这里|那个|那段|那篇|上面|下面|刚才|"
+    r"(?<![零一二三四五六七八九十百千万\d])以下|如下|一下|帮我|给我写|现在就|马上|今天|明天|今晚|"
+    r"待会|等会|"
+    r"(?:写|做|画|生成|编|起|列|给|找|推荐|讲|设计|翻译)(?:一|几|两|三|四|五|个)(?:个|篇|首|封|份|"
+    r"段|张|条|些|下|句)?"
+    r"(?:[^，,。]{0,8})?(?:函数|程序|脚本|代码|故事|诗|邮件|文章|笑话|方案|计划|名字|标题|例子|文案|总结|回复|说明|测试|接口|页面)"
+)
+_ZH_POLITE = re.compile(r"^(?:你|您)?(?:能不能|能否|可不可以|可以|能|麻烦你|麻烦)(?:请你|请|你)?")
+#: Quoted speech: words after a speech verb, or in quotes a speech verb follows.
+_ZH_QUOTED = re.compile(
+    r"(?:说|道|写着|问|喊)[：:，,]?\s*[“「『\"]|[”」』\"]\s*(?:他|她|我妈|我爸|老板)?(?:说|道)"
+)
+_ZH_RULE_LABEL = re.compile(
+    r"^(?:[一两三几]?条|我的|我们的|几个)?(?:规则|规矩|要求|约定|"
+    r"原则)(?:是)?[：:]\s*(?P<rule>.{2,})$"
+)
+#: A condition about the conversation: what the user asks or says, what the reply holds.
+_ZH_COND_ABOUT = re.compile(
+    r"你|我|问|提到|说到|聊到|谈到|讲到|涉及|关于|有关|写|回答|回复|推荐|翻译|计算|算|"
+    r"不确定|不知道|没把握|拿不准|不清楚|需要|遇到|碰到|出现"
+)
+#: A topic first, then the rule for it: "所有金额都…", "快捷键给我…", "代码一律…".
+_ZH_TOPIC = re.compile(
+    r"^(?!直接|先|尽量|一定|务必|必须|总是|一直|永远|只|再|还|多|少)"
+    r"(?:所有的?|全部的?|凡是|每个|每一个|每封|每篇|每段|每次|任何)?"
+    r"(?P<topic>[^，,。；;我你他她人们组]{1,8}?)"
+    r"(?:(?:都|一律|统一|全部|全都|请|就|要|得|同时|也|只)(?=给我|给|用|写|说|按|换算|保留|加上|"
+    r"附上|标注|写成|署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我|别|不要|请勿|不许)"
+    r"|(?<=代码|日期|时间|价格|金额|温度|距离|重量|单位|数字|回答|回复|标题|列表|注释|缩进|变量)"
+    r"(?=用|写成|按|保留|加|标|以|统一|一律))"
+)
+#: How the assistant should talk, asked of it: "你说话直接一点", "回答简洁些", "您解释得通俗点".
+_ZH_MANNER_ASK = re.compile(
+    r"^(?:你|您)?(?:以后|平时|跟我)?(?:说话|讲话|聊天|回答|回复|解释|写东西|讲)(?:的时候)?(?:得|要|请|就|"
+    r"可以|能|再|都)*(?P<how>直接|简洁|简短|简单|直白|正式|随意|客气|温柔|耐心|幽默|具体|详细|通俗|"
+    r"口语化|严谨|专业|坦诚|实在|干脆|委婉|轻松|像[^，,。]{1,12}?一样)(?:一点|一些|些|点)?"
+    r"(?:就行|就好|就可以|就成|吧)?$"
+    r"|^(?:语气|口吻|措辞|用词|风格|篇幅|句子|格式|回答|回复|解释)(?:要|得|请|就|再|都|可以)*"
+    r"(?:直接|简洁|简短|简单|直白|正式|随意|客气|温柔|耐心|幽默|具体|详细|通俗|口语化|严谨|专业|委婉|轻松)"
+    r"(?:一点|一些|些|点)?(?:就行|就好|就可以|就成|吧)?$"
+    r"|^(?:你)?(?:跟|和|对|同)我(?:说话|讲话|聊天|交流|沟通|讲|说)(?:的时候|时)?(?:要|得|请|就|都|可以)*"
+    r"(?P<like>像|用|别|不要|直接|简单|随意|正式|客气|温柔|耐心)"
+)
+#: A prohibition or rule on what the assistant says: "别老说“好问题”", "不要写“综上所述”".
+_ZH_SAY_NOT = re.compile(
+    r"^(?:请|你)*(?:别|不要|不许|不准|少|不能|要|都|以后)*(?:再|老是?|总是?|一直)?(?:说|讲|写|用)"
+    r"[：:，,]?\s*[“「『\"]"
+)
+#: A part of the replies spared: "结论段就不用了", "历史背景就省了吧".
+_ZH_SPARE = re.compile(
+    r"^(?P<what>[^，,。我你他她]{1,10}?)(?:就|也|都|可以)?(?:不用|不要|不需要|不必|省了|免了|省掉|"
+    r"去掉|算了)(?:了|吧|啦)*$"
+)
+#: A user's want whose object is the replies: "我要简短的回答", "我需要更详细的解释".
+_ZH_WANT = re.compile(
+    r"^我(?:只|就|比较|更)?(?P<neg>不)?(?:要|想要|需要|希望)(?:你的?|您的?)?"
+    r"(?P<what>[^，,。我]{0,10}的?(?:回答|回复|答复|答案|解释|说明|代码|例子|示例|总结))$"
+)
+#: The parts of a reply itself (not what it measures): "例子", "结尾", "步骤".
+_ZH_REPLY_PART = re.compile(
+    r"回答|回复|答案|解释|代码|例子|示例|步骤|结尾|开头|标题|列表|总结|建议|选项|注释|段落|句子|格式|"
+    r"语气|表情|引用|来源|术语|单位|拼写|标点|命令"
+)
+#: An adverb that makes a statement about a part of the replies a rule for it.
+_ZH_RULE_ADVERB = re.compile(
+    r"(?:都|一律|尽量|务必|一定要|只|最多|至少|统一|全部)(?!很|挺|太|真|是|有|没|在|不错|可以|行|好)"
+)
+#: A verb right after a part of the replies: "语气保持中立".
+_ZH_BARE_VERB = re.compile(
+    r"保持|控制|用|写|放|加|标|按|以|统一|一律|不要|别|翻成|翻译成|换成|改成|写成|说成"
+)
+#: Favours between friends: "给我寄明信片", "回头给我打个电话".
+_ZH_SOCIAL = re.compile(
+    r"(?:给我|帮我|替我)?(?:寄|打电话|打个电话|回电话|回个电话|发消息|发微信|捎|带点|带些|带个|请我)"
+)
+#: What makes "你…" a request: "你犯错不用道歉", "你回答要短".
+_ZH_YOU_MUST = r"不用|不要|别|不必|无需|不许|不能|要|得|应该|必须"
+_ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终|永远|一律|所有|凡是|任何时候")
+_ZH_ADVICE = re.compile(
+    r"^(?:担心|着急|急|害怕|怕|难过|生气|客气|放弃|紧张|慌|灰心|多想|想太多|在意|介意|管|理|"
+    r"忘了|忘记|熬夜|喝酒|吸烟|抽烟|迟到|哭)"
+)
+
+
+def zh_instruction(
+    clause: str, scoped: bool = False, addressed: bool = False
+) -> tuple[str, int] | None:
+    """``(what, polarity)`` when a Chinese clause is a standing instruction to the assistant
+    (``scoped``: words before it gave it a lasting scope; ``addressed``: a condition about
+    the replies did), else ``None``."""
+    s = clause.strip().rstrip("。.!！…~～ ")
+    if not s:
+        return None
+    polite = _ZH_POLITE.match(s)
+    lead = _ZH_LEAD.match(s)
+    if polite is None and lead and _ZH_POLITE.match(s[lead.end() :]):  # "以后能不能别再…？"
+        s = s[lead.end() :]
+        polite, scoped = _ZH_POLITE.match(s), scoped or bool(_ZH_SCOPE.search(lead.group(0)))
+    if is_question(clause):
+        if polite is None:
+            return None
+        s = re.sub(r"(?:好吗|行吗|可以吗|好不好|行不行|吗|呢)?[?？。]*$", "", s[polite.end() :])
+    elif polite is not None:
+        s = s[polite.end() :]
+    quoted = _ZH_QUOTED.search(s) and not _ZH_SAY_NOT.match(s)  # "别老说“好问题”": its own words
+    if ZH_HYPOTHETICAL.search(s) or ZH_REPORTED.search(s) or quoted or reported_zh(s):
+        return None
+    lead = _ZH_LEAD.match(s)
+    if lead:
+        scoped = scoped or bool(_ZH_SCOPE.search(lead.group(0)))
+        s = s[lead.end() :]
+    label = _ZH_RULE_LABEL.match(s)
+    if label:
+        return strip_particles(label["rule"]), 1
+    spare = _ZH_SPARE.match(s)
+    if spare and _ZH_MANNER.search(spare["what"]) and not _ZH_ONE_OFF.search(s):
+        return strip_particles(spare["what"]), -1
+    if re.match(r"(?:你)?还?别说[，,]", s):
+        return None  # "你别说，火锅是真好吃": "you know what", not a prohibition
+    want = _ZH_WANT.match(s)
+    if want and not _ZH_ONE_OFF.search(s):  # "我要简短的回答", "我不要太长的解释"
+        return strip_particles(want["what"]), -1 if want["neg"] else 1
+    if _ZH_MANNER_ASK.match(s) and not _ZH_ONE_OFF.search(s):  # how to talk, no one-off object
+        return s, 1
+    cond = _ZH_COND.match(s)
+    if cond:
+        c = cond.group("cond") or cond.group("cond2") or cond.group("cond3") or cond.group("cond4")
+        rest = cond.group("rest") or cond.group("rest2") or cond.group("rest3") or cond["rest4"]
+        c, rest = c or "", rest or ""
+        if cond.group("cond3") or cond["cond4"] or _ZH_COND_ABOUT.search(c) or _ZH_MANNER.search(c):
+            to_us = bool(cond.group("cond3") or _ZH_MANNER.search(c))  # "看我代码的时候…"
+            got = zh_instruction(rest, True, to_us)
+            if got is not None or not cond.group("cond3"):
+                return got
+        elif not cond.group("cond3"):
+            return None
+    scoped = scoped or bool(_ZH_SCOPE.search(s))
+    polarity, kind, body = 1, "imperative", s
+    said_of = ""  # the part of the replies a rule is for: "代码" of "代码用 Tab 缩进"
+    prohibit = _ZH_PROHIBIT.match(s)
+    modal = None if prohibit else _ZH_MODAL.match(s)
+    if prohibit:
+        polarity, kind, body = -1, "prohibit", s[prohibit.end() :]
+        scoped = scoped or "再" in prohibit.group(0) or "永远" in prohibit.group(0)
+    elif modal:
+        kind, body, said_of = "modal", s[modal.end() :], modal.group(0)  # "例子尽量短一点"
+        if (
+            modal.group("neg")
+            or modal.group("neg2")
+            or re.search(r"(?:不要|别|不能|不用)$", modal.group(0))
+        ):
+            polarity = -1
+        inner = _ZH_PROHIBIT.match(body)
+        if inner:
+            polarity, body = -1, body[inner.end() :]
+    else:
+        body = re.sub(r"^(?:请你|请|你|您)+", "", s)
+        if "请" in s[: len(s) - len(body)] or (body != s and re.search(_ZH_YOU_MUST, body)):
+            kind = "please"  # a bare "你…" is no request: "你知道吗，我超爱吃辣"
+            inner = re.match(r"(?:[^，,。]{1,6}?)(?:不用|不要|别|不必|无需|不许|不能)(?=.)", body)
+            if inner and not _ZH_VERBS.match(body):  # "你犯错不用道歉": when, then what not
+                polarity, body = -1, body[inner.end() :]
+    topic = _ZH_TOPIC.match(body)  # "所有金额都换算成人民币", "快捷键给我说 Command 的"
+    if topic and kind != "prohibit":
+        inner = _ZH_PROHIBIT.match(body[topic.end() :])
+        if inner:
+            polarity, kind = -1, "prohibit"
+            body, said_of = body[topic.end() + inner.end() :], topic["topic"]
+        elif _ZH_VERBS.match(body[topic.end() :]):
+            body, said_of = body[topic.end() :], topic["topic"]
+            scoped = scoped or bool(re.search(r"都|一律|统一|全|所有|每", topic.group(0)))
+    if kind == "imperative" and not said_of and not _ZH_VERBS.match(body):
+        for i in range(1, min(9, len(body))):  # "语气保持中立", "数字用汉字写"
+            if _ZH_REPLY_PART.search(body[:i]) and _ZH_BARE_VERB.match(body[i:]):
+                body, said_of = body[i:], body[:i]
+                break
+    body = strip_particles(body.strip(" ，,"))
+    if not body or _ZH_ADVICE.match(body):
+        return None
+    if re.match(r"(?:我|我们|他|她|它|他们|咱们)(?!们)", body) and kind != "modal":
+        return None  # the user's own doing, not the assistant's
+    if re.search(r"我(?:每|一直|总是|永远|一般|通常|平时|都|也|又|还是|只)", s):
+        return None  # "打游戏我永远玩奶妈": the user's habit
+    if _ZH_ONE_OFF.search(s) and not _ZH_STRONG_SCOPE.search(s):
+        return None
+    verb = bool(_ZH_VERBS.match(body))
+    manner = bool(_ZH_MANNER.search(body) or _ZH_MANNER.search(said_of))
+    if polite is not None and not _ZH_TIME_SCOPE.search(clause):
+        return None
+    if kind in ("imperative", "please") and re.search(r"[\u4e00-\u9fff]了(?!解)", body):
+        return None  # "用了预留实例", "启用了限流": what happened, not what to do
+    ruled = _ZH_REPLY_PART.search(said_of + body) and _ZH_RULE_ADVERB.search(
+        s
+    )  # "例子尽量短一点", "结尾都加一句总结"
+    if _ZH_SOCIAL.match(body):
+        return None  # "记得给我寄明信片": a favour between friends, not a rule for the replies
+    if kind == "imperative" and not (verb and (manner or scoped)) and not ruled and not addressed:
+        return None
+    if kind == "please" and not ((verb or manner) and (manner or scoped)):
+        return None
+    if kind in ("prohibit", "modal") and not (
+        verb or manner or addressed or (scoped and kind == "prohibit")
+    ):
+        return None
+    return body, polarity
+
+
+def zh_lasting_scope(prefix: str) -> bool:
+    """Whether the Chinese words before a clause give it a lasting scope ("以后，…")."""
+    return bool(_ZH_STRONG_SCOPE.search(prefix) or re.search(r"记住|记得", prefix))
