@@ -21,6 +21,7 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph.state import CompiledStateGraph
+from scripts import load_script
 
 from langgraph_memory import MemoryManager
 from langgraph_memory.embeddings import HashingEmbeddings
@@ -34,13 +35,7 @@ ENV = ("LANGGRAPH_MEMORY_CHAT_MODEL", "LANGGRAPH_MEMORY_PATH", "LANGGRAPH_MEMORY
 def load(relpath: str) -> ModuleType:
     """Import a graph file by path under a fresh name (as ``langgraph dev`` does)."""
     path = ROOT / relpath
-    name = f"lgm_example_{path.stem}_{abs(hash(path))}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(path, f"lgm_example_{path.stem}_{abs(hash(path))}")
 
 
 @pytest.fixture(autouse=True)

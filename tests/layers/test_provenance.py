@@ -25,6 +25,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, MessagesState, StateGraph
+from scripts import load_script
 
 from langgraph_memory import MemoryCheckpointer, MemoryManager
 from langgraph_memory.core.context import ContextItem, MemoryContext
@@ -285,14 +286,8 @@ def test_a_reply_supports_what_the_user_said_without_making_anything(mm: MemoryM
 
 
 def load_graph(name: str) -> Any:
-    import importlib.util
-
     sys.path.insert(0, str(ROOT / "graphs"))
-    spec = importlib.util.spec_from_file_location(f"prov_{name}", ROOT / "graphs" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "graphs" / f"{name}.py", f"prov_{name}")
 
 
 def test_the_platform_chat_echoing_recalled_memory_makes_no_trait(mm: MemoryManager) -> None:

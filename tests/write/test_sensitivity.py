@@ -5,12 +5,12 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import string
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scripts import load_script
 
 from langgraph_memory import MemoryConfig
 from langgraph_memory.sensitivity.patterns import (
@@ -35,14 +35,7 @@ FILTER = SensitivityFilter()
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location(
-        "sensitivity_bench", ROOT / "benchmarks" / "sensitivity.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "benchmarks" / "sensitivity.py", "sensitivity_bench")
 
 
 def kinds(text: str) -> list[str]:

@@ -3,15 +3,14 @@ invariants over many phrasings, and its own development set."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import string
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripts import load_script
 
 from langgraph_memory.sensitivity.nearby import nearby_secrets, shape_score
 from langgraph_memory.sensitivity.patterns import to_halfwidth
@@ -176,14 +175,7 @@ def test_shape_score() -> None:
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location(
-        "sensitivity_bench_nearby", ROOT / "benchmarks" / "sensitivity.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "benchmarks" / "sensitivity.py", "sensitivity_bench_nearby")
 
 
 def test_nearby_dev_set() -> None:
