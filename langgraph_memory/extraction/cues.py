@@ -281,12 +281,7 @@ def possible(patterns: list[Cued], text: str) -> list[re.Pattern[str]]:
         >>> [rx.pattern for rx in possible(rxs, "I work at Acme")]
         ['work at (\\\\w+)']
     """
-    exact, folded = _present(text)
-    return [
-        p.rx
-        for p in patterns
-        if p.cues is None or not (p._exact.isdisjoint(exact) and p._folded.isdisjoint(folded))
-    ]
+    return [patterns[i].rx for i in _opened(patterns, text, False)]
 
 
 E = TypeVar("E", bound=tuple[Any, ...])
@@ -302,10 +297,51 @@ def open_entries(entries: list[E], text: str) -> list[tuple[int, E]]:
         >>> [(i, pol) for i, (_, pol) in open_entries(table, "I hate mondays")]
         [(1, -1)]
     """
+    return [(i, entries[i]) for i in _opened(entries, text, True)]
+
+
+#: Per table (by identity, its length checked): the entries always open, and by cue the
+#: entries it opens. A text holds a few cues and a table dozens of entries, so the cues
+#: are looked up rather than every entry's gate tested.
+_GATES: dict[int, tuple[Any, int, list[int], dict[str, list[int]], dict[str, list[int]]]] = {}
+
+
+def _opened(entries: Any, text: str, led: bool) -> list[int]:
+    """The indexes, in order, of the entries (:class:`Cued`, or tuples led by one when
+    ``led``) whose gates ``text`` opens."""
+    got = _GATES.get(id(entries))
+    if len(entries) < 4 or (got is None and len(_GATES) >= 256):
+        # a short list (maybe made for the call), or one more table than the readers
+        # have: each gate tested
+        exact, folded = _present(text)
+        return [
+            i
+            for i, e in enumerate(entries)
+            if (p := e[0] if led else e).cues is None
+            or not (p._exact.isdisjoint(exact) and p._folded.isdisjoint(folded))
+        ]
+    if got is None or got[0] is not entries or got[1] != len(entries):
+        always: list[int] = []
+        by_exact: dict[str, list[int]] = {}
+        by_folded: dict[str, list[int]] = {}
+        for i, e in enumerate(entries):
+            p = e[0] if led else e
+            if p.cues is None:
+                always.append(i)
+                continue
+            for cue in p._exact:
+                by_exact.setdefault(cue, []).append(i)
+            for cue in p._folded:
+                by_folded.setdefault(cue, []).append(i)
+        got = (entries, len(entries), always, by_exact, by_folded)
+        _GATES[id(entries)] = got
     exact, folded = _present(text)
-    return [
-        (i, e)
-        for i, e in enumerate(entries)
-        if (p := e[0]).cues is None
-        or not (p._exact.isdisjoint(exact) and p._folded.isdisjoint(folded))
-    ]
+    hit = set(got[2])
+    by_exact, by_folded = got[3], got[4]
+    for cue in exact:
+        if cue in by_exact:
+            hit.update(by_exact[cue])
+    for cue in folded:
+        if cue in by_folded:
+            hit.update(by_folded[cue])
+    return sorted(hit)

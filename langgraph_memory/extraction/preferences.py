@@ -1193,6 +1193,8 @@ _ZH_FEELINGS_RX = [(Cued(rx), pol) for rx, pol in _ZH_FEELINGS]
 _EN_FIRST = [
     (rx, pol) for rx, pol in _EN_FEELINGS_RX if re.search(r"nothing beats|avoid", rx.pattern)
 ]
+#: Those first, then the comparisons and habits: one table, so its cue index is built once.
+_EN_FIRST_PREFS = _EN_FIRST + _EN_PREFS_RX
 
 
 def preferences_of(clause: str) -> list[tuple[str, int, str]]:
@@ -1269,7 +1271,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         return []
     # "nothing beats X", "I avoid X": said before any comparison or habit reads them
     first = _EN_FIRST
-    for i, (pattern, pol) in open_entries(first + _EN_PREFS_RX, s):  # the others find nothing
+    for i, (pattern, pol) in open_entries(_EN_FIRST_PREFS, s):  # the others find nothing
         if (pattern, pol) in first:
             m = pattern.search(s)
             x = tidy_value(m.group("x"), "en") if m else ""

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from langgraph_memory.extraction import preferences, slots
-from langgraph_memory.extraction.cues import Cued, _present, cues_of, fold
+from langgraph_memory.extraction.cues import Cued, _present, cues_of, fold, open_entries, possible
 
 
 def gated() -> list[Cued]:
@@ -93,3 +93,44 @@ def test_a_gated_search_finds_what_the_pattern_finds(pieces: list[str], upper: b
         got, want = p.search(text), p.rx.search(text)
         assert (got and got.span()) == (want and want.span()), (p.pattern, text)
         assert [m.span() for m in p.finditer(text)] == [m.span() for m in p.rx.finditer(text)]
+
+
+def _tables() -> list[list]:
+    """The readers' tables of gated patterns (lists of Cued, or of tuples led by one)."""
+    out = []
+    for module in (slots, preferences):
+        for value in vars(module).values():
+            if isinstance(value, list) and len(value) >= 4:
+                first = value[0][0] if isinstance(value[0], tuple) else value[0]
+                if isinstance(first, Cued):
+                    out.append(value)
+    return out
+
+
+def _each_gate(table: list, text: str) -> list[int]:
+    """The entries whose gates ``text`` opens, each gate tested on its own."""
+    return [i for i, e in enumerate(table) if (e[0] if isinstance(e, tuple) else e).may_match(text)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12), st.booleans())
+def test_a_tables_cue_index_opens_what_each_gate_opens(pieces: list[str], upper: bool) -> None:
+    text = " ".join(pieces)
+    text = text.upper() if upper else text
+    tables = _tables()
+    assert tables
+    for table in tables:
+        want = _each_gate(table, text)
+        if isinstance(table[0], tuple):
+            assert [i for i, _ in open_entries(table, text)] == want
+        else:
+            assert possible(table, text) == [table[i].rx for i in want]
+
+
+def test_a_table_that_grows_is_indexed_again() -> None:
+    table = [Cued(re.compile(w)) for w in ("apple", "pear", "plum", "fig")]
+    assert possible(table, "a fig and a kiwi") == [table[3].rx]
+    table.append(Cued(re.compile("kiwi")))
+    assert possible(table, "a kiwi and a fig") == [table[3].rx, table[4].rx]
+    # a short list (made for one call) is tested gate by gate
+    assert possible(table[:2], "pears") == [table[1].rx]
