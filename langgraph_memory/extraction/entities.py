@@ -23,7 +23,7 @@ from functools import lru_cache
 from langgraph_memory.core.tokens import is_cjk_text, load_jieba, stopwords
 from langgraph_memory.extraction.rules import KIN_ZH
 
-__all__ = ["find_entities", "sentence_spans"]
+__all__ = ["SURNAMES", "find_entities", "sentence_spans"]
 
 #: A sentence ends at its terminator, not at a title's dot ("Dr. Okafor", "Mr. Ortiz").
 _SENTENCE_END = re.compile(
@@ -81,6 +81,8 @@ _SURNAMES = frozenset(
     "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃"
     "武戴莫孔向汤小老阿欧司诸上"
 )
+#: Common Chinese surnames (and the 小/老/阿 of a familiar name).
+SURNAMES = _SURNAMES
 _KIN = frozenset(KIN_ZH.split("|"))
 _ZH_POS = {"nr": "person", "nrfg": "person", "nrt": "person", "ns": "place", "nt": "org"}
 _jieba_lock = threading.Lock()

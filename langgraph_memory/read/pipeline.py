@@ -63,6 +63,7 @@ from langgraph_memory.read.recency import current_first, stored_vectors
 from langgraph_memory.read.relevance import Relevance, cosine_of
 from langgraph_memory.read.rerank import Reranker
 from langgraph_memory.read.rescoring import credit_segments, diversify, rerank, rescore
+from langgraph_memory.read.slot_types import add_typed
 from langgraph_memory.read.speakers import SpeakerNames, boost_speakers
 from langgraph_memory.read.topics import topic_messages
 from langgraph_memory.retrieval.vectors import cosines
@@ -395,6 +396,8 @@ class ReadPipeline:
                 self.storage, self.retriever.embedder.get, user_id, ranked, msgs, cands, skip,
                 terms, self.packing, self.retriever.run_all,
             )  # fmt: skip
+        if not r.q.dense:  # the latest statements of the type asked for (no shared word)
+            add_typed(self.storage, user_id, query, cands, skip, self.packing, terms)
         cands += segment_items(segments, skip, self.retrieval, self.packing)
         for rank, (doc, fused, parts) in enumerate(long_ranked, 1):
             score = self.retrieval.long_term_weight * fused

@@ -63,6 +63,7 @@ from langgraph_memory.embeddings.cache import CachedEmbeddings
 from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
+from langgraph_memory.read.slot_types import asked_type, typed
 from langgraph_memory.read.timeline import is_statement
 from langgraph_memory.retrieval.vectors import cosines
 
@@ -155,6 +156,18 @@ def find_update(
         return None
     group = sorted([answer, *same], key=when.__getitem__)
     return Update(group[-1], tuple(group[:-1]))
+
+
+def typed_update(msgs: Sequence[Message], kind: str) -> Update | None:
+    """Without a query vector: the user's statements holding a value of the ``kind`` the
+    question asks for (:func:`~langgraph_memory.read.slot_types.typed`), when there are
+    two or more and the newest adds none (:data:`ADDITION`); the words of a new value may
+    share nothing with the old one's ("我住在杭州", "来昆明三个月了")."""
+    said = [i for i, m in enumerate(msgs) if is_statement(m) and typed(m.content, kind)]
+    said.sort(key=lambda i: (msgs[i].timestamp, msgs[i].seq))
+    if len(said) < 2 or ADDITION.search(msgs[said[-1]].content):
+        return None
+    return Update(said[-1], tuple(said[:-1]))
 
 
 def _lifts(values: np.ndarray, answer: int) -> np.ndarray:
@@ -259,12 +272,16 @@ def current_first(
     found = messages([items[k].order for k in at])
     at = [k for k in at if items[k].order in found]
     msgs = [found[items[k].order] for k in at]
-    if len(msgs) < 2 + MIN_OTHERS:
+    kind = asked_type(query) if vectors is None else None
+    if len(msgs) < (2 if kind else 2 + MIN_OTHERS):
         return None
     texts = [index_text(m) for m in msgs]
+    by_type = None
     if vectors is None:
         close, terms = term_similarities(texts, query)
         update = find_update(msgs, close, terms.__getitem__, about_others(query))
+        if update is None and kind is not None:  # the user's statements of the type asked for
+            update = by_type = typed_update(msgs, kind)
     else:
         vecs = vectors(texts)
         if vecs is None or len(vecs) != len(msgs) or not np.isfinite(vecs).all():
@@ -280,7 +297,12 @@ def current_first(
     # now"): then the entries are two readings of one slot's values
     drawn = [it.source_ids for it in items if it.layer in DRAWN_LAYERS]
     new_id = msgs[update.newest].id
-    if any(new_id in ids for ids in drawn) and not says_change(msgs[update.newest].content):
+    # (statements of the one type asked for answer one question: no exception for them)
+    if (
+        update is not by_type
+        and any(new_id in ids for ids in drawn)
+        and not says_change(msgs[update.newest].content)
+    ):
         kept = [i for i in update.older if not any(ids == [msgs[i].id] for ids in drawn)]
         if not kept:
             return None

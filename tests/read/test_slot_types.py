@@ -1,0 +1,107 @@
+"""A question read by its words alone finds the user's latest statement of the type it
+asks for (a place, an organisation, a person), and recency links the statements of that
+type as one question's answers (langgraph_memory.read.slot_types)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from langgraph_memory import MemoryManager
+from langgraph_memory.core.records import Message
+from langgraph_memory.embeddings import MiniLMEmbeddings
+from langgraph_memory.read.recency import Update, typed_update
+from langgraph_memory.read.slot_types import asked_type, latest_typed, typed
+from langgraph_memory.storage import InMemoryBackend
+
+T0 = datetime(2024, 3, 1, 9, tzinfo=timezone.utc)
+
+
+def _msg(i: int, role: str, text: str) -> Message:
+    return Message(f"m{i}", "u", "s", role, text, T0 + timedelta(days=i), seq=i + 1)
+
+
+@pytest.mark.parametrize(
+    ("query", "kind"),
+    [
+        ("我现在在哪座城市？", "place"),
+        ("我现在住哪？", "place"),
+        ("Which city do I live in now?", "place"),
+        ("我在哪家公司上班？", "org"),
+        ("Who do I work for? Which company?", "org"),
+        ("我现在的上级是谁？", "person"),
+        ("Who is my manager?", "person"),
+        ("我喜欢吃什么？", None),
+        ("What's the capital of Peru?", None),
+    ],
+)
+def test_the_type_a_question_asks_for(query: str, kind: str | None) -> None:
+    assert asked_type(query) == kind
+
+
+def test_statements_holding_a_value_of_a_type() -> None:
+    assert typed("来昆明三个月了，天天晒太阳。", "place")
+    assert typed("何总监第一次找我谈话。", "person")
+    assert typed("我换到字节了，上周刚入职。", "org")
+    assert not typed("一升等于多少毫升？", "place")
+    assert not typed("周一好难熬啊", "person")
+    # someone else's life is no value of the user's
+    assert not typed("我妹妹住在杭州。", "place")
+
+
+def test_latest_typed_reads_the_newest_statements_only() -> None:
+    said = [
+        _msg(3, "user", "来昆明三个月了。"),
+        _msg(2, "user", "北京在哪个省？"),  # a question: no statement
+        _msg(1, "assistant", "杭州挺好的。"),  # not the user's
+        _msg(0, "user", "我住在杭州。"),
+    ]
+    assert [m.id for m in latest_typed(said, "place")] == ["m3", "m0"]
+    assert [m.id for m in latest_typed(said, "place", n=1)] == ["m3"]
+
+
+def test_typed_update_groups_the_statements_of_the_type_by_time() -> None:
+    msgs = [
+        _msg(0, "user", "我住在杭州。"),
+        _msg(1, "assistant", "好的。"),
+        _msg(2, "user", "周一好难熬啊"),
+        _msg(3, "user", "来昆明三个月了。"),
+    ]
+    assert typed_update(msgs, "place") == Update(3, (0,))
+    assert typed_update(msgs[:3], "place") is None  # one statement of the type: no update
+    # one more value, not a new one: the earlier one stands
+    more = [*msgs[:3], _msg(3, "user", "另外我在昆明也有套房子。")]
+    assert typed_update(more, "place") is None
+
+
+@pytest.mark.slow
+class TestEndToEnd:
+    @pytest.fixture(scope="class")
+    def mm(self) -> Iterator[MemoryManager]:
+        turns = [
+            ("user", "我住在杭州。"),
+            ("assistant", "好的。"),
+            ("user", "一升等于多少毫升？"),
+            ("assistant", "1000 毫升。"),
+            ("user", "周一好难熬啊"),
+            ("assistant", "坚持一下。"),
+            ("user", "来昆明三个月了，天天晒太阳。"),
+        ]
+        with MemoryManager(backend=InMemoryBackend(), embeddings=MiniLMEmbeddings()) as m:
+            for i, (role, text) in enumerate(turns):
+                m.add_message("u", "s1", role, text, timestamp=T0 + timedelta(days=i))
+            m.flush()
+            yield m
+
+    def test_a_new_place_sharing_no_word_with_the_question_comes_first(self, mm) -> None:
+        ctx = mm.build_context("u", "probe", "我现在在哪座城市？", token_budget=2048)
+        prompt = ctx.to_prompt()
+        assert "- latest (2024-03-07): user: 来昆明三个月了，天天晒太阳。" in prompt.splitlines()
+        assert 0 <= prompt.find("昆明") < prompt.find("杭州")
+        assert "- earlier (2024-03-01): user: 我住在杭州。" in prompt.splitlines()
+
+    def test_a_question_of_no_type_is_left_alone(self, mm) -> None:
+        prompt = mm.build_context("u", "probe", "我喜欢吃什么？", token_budget=2048).to_prompt()
+        assert "latest (" not in prompt
