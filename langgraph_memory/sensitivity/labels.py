@@ -376,8 +376,9 @@ def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) 
         return True
     if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
         return True
-    if value.startswith("//") or text.startswith(("...", "…"), end):
-        return True  # a URL's rest ("password at https://..."), an example cut short ("sk-...")
+    if value.startswith(("//", "}")) or text.startswith(("...", "…"), end):
+        return True  # a URL's rest ("password at https://..."), an example cut short ("sk-..."),
+        # a template variable's end ("{{ db_password }}@host")
     if value.isdigit() and _CJK_UNIT.match(text, end):
         return True  # "口令 2026 年起停用": a year, a count, an amount
     if _DATE.fullmatch(value):

@@ -235,8 +235,8 @@ def _value_ok(text: str, start: int, end: int, kind: str, linked: bool) -> bool:
     """Whether ``text[start:end]`` is a value after (or before) a secret word of
     ``kind`` (``pw``, ``key``, ``use``, ``pass``), with a link between them or not."""
     value = text[start:end]
-    if not 4 <= len(value) <= 128 or not value.isascii():
-        return False
+    if not 4 <= len(value) <= 128 or not value.isascii() or value[0] == "}":
+        return False  # ("}}@host": the end of a template variable, "{{ db_password }}")
     if value.isdigit():
         return (
             kind == "pw"
@@ -289,8 +289,8 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         a, b = m.span()
         if words >= _MAX_WORDS or a > pos + _WINDOW:
             return None  # (a token starting in the window is read whole)
-        if a == pos and text[pos - 1].isascii() and (tok[0].isalnum() or tok[0] in "_-.@/"):
-            return None  # the word goes on: "passwords_file", "tokenizer"
+        if a == pos and text[pos - 1].isascii() and (tok[0].isalnum() or tok[0] in "_-.@/%}"):
+            return None  # the word goes on: "passwords_file", "tokenizer", "%PASSWORD%"
         head = _HEAD.match(tok) or (_NAMED.match(tok) if linked or words == 0 else None)
         if head and len(tok) > head.end() and not _cjk(tok):
             linked, a = True, a + head.end()  # "password:abc", "=x"
@@ -395,6 +395,15 @@ def _camel(text: str, i: int) -> bool:
     return text[i].isupper() and text[i - 1].islower()
 
 
+def _in_value(text: str, i: int) -> bool:
+    """Whether the word at ``i`` is the inside of an assigned value (``password=ShopPw#1``),
+    not a name."""
+    j = i
+    while j > 0 and i - j < 64 and text[j - 1].isalnum():
+        j -= 1
+    return j > 0 and text[j - 1] == "="
+
+
 def _kind(m: re.Match[str], low: str) -> str | None:
     """The kind of a secret word: ``pw``, ``key``, ``use``, ``pass``; ``None`` for a
     ``key`` that names no secret (``public key``, ``primary key``)."""
@@ -444,6 +453,8 @@ def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
             or (end < len(low) and low[end] in _GLUED_AFTER)
         ):
             continue  # inside a longer word: "bypass", "pinned", "monkey", "tokenizer"
+        if start and _camel(text, start) and _in_value(text, start):
+            continue  # a piece of a value: "password=ShopPw#1"
         kind = _kind(m, low)
         if kind is None or low[start - 1 : start] in ("?", "&", "/", "#"):
             continue  # a key that names no secret; a URL's parameter or path

@@ -1,0 +1,105 @@
+"""Readings that keep non-secrets out and give random values their kind: URL password
+placeholders, cookie attributes, base64 digests after a hash name, session tokens, and
+secret words inside an assigned value."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from langgraph_memory.sensitivity.policy import SensitivityFilter
+
+FILTER = SensitivityFilter()
+
+
+def kinds(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    ["${DB_PASS}", "$PGPASSWORD", "%PASSWORD%", "{{ db_password }}", "<password>", "[pass]"]
+    + ["password", "PASSWORD", "your_password", "secret", "****", "xxx"],
+)
+@pytest.mark.parametrize("scheme", ["postgres", "mysql", "redis", "amqp", "mongodb+srv"])
+def test_a_url_password_placeholder_is_no_secret(placeholder: str, scheme: str) -> None:
+    text = f"{scheme}://app:{placeholder}@db.internal:5432/app"
+    assert not [k for k in kinds(text) if k[0] == "secret"], text
+
+
+@given(
+    st.text(
+        "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789!#%^*", min_size=6, max_size=20
+    )
+)
+@settings(max_examples=60, deadline=None)
+def test_a_real_url_password_is_still_found(value: str) -> None:
+    text = f"postgres://app:{value}@db.internal:5432/app"
+    assert ("secret", value) in kinds(text) or not any(c.isalnum() for c in value)
+
+
+@pytest.mark.parametrize("value", ["pw", "$ecret1", "hunter2", "Passw0rd!"])
+def test_short_or_plain_url_passwords_are_secrets(value: str) -> None:
+    assert ("secret", value) in kinds(f"mysql://root:{value}@localhost/db")
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        "Path=/; Max-Age=31536000",
+        "Domain=example.com; Expires=Wed, 21 Oct 2026 07:28:00 GMT",
+        "Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=86400",
+    ],
+)
+@pytest.mark.parametrize("pair", ["theme=dark", "lang=zh-CN", "consent=yes"])
+def test_cookie_attributes_are_not_credentials(pair: str, attrs: str) -> None:
+    assert kinds(f"Set-Cookie: {pair}; {attrs}") == []
+
+
+def test_a_cookie_with_a_session_value_is_still_a_token() -> None:
+    text = "Set-Cookie: sid=9f8a7b6c5d4e3f21; Path=/; Max-Age=3600"
+    assert [k for k, _ in kinds(text)] == ["token"]
+
+
+B64 = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ0123456789+/"
+
+
+@given(st.text(B64, min_size=40, max_size=64))
+@settings(max_examples=60, deadline=None)
+def test_a_base64_digest_after_a_hash_name_is_no_secret(digest: str) -> None:
+    for text in (
+        f"SSH key fingerprint SHA256:{digest}",
+        f'<script integrity="sha384-{digest}" crossorigin>',
+        f"checksum md5:{digest}",
+    ):
+        assert not [k for k in kinds(text) if k[0] == "secret"], text
+
+
+def test_the_same_value_without_a_hash_name_is_still_a_secret() -> None:
+    value = "VzHtdW7iGYj0eJQZqkGY7HITdcMMJuwTQSllFwIAbZf"
+    assert kinds(f"deploy credential {value}") == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "session cookie value {v} - is it expired?",
+        "cookies={{'sessionid': '{v}'}}",
+        "my csrf value is {v}",
+        "浏览器里的 session 值 {v}",
+    ],
+)
+def test_a_random_value_after_a_session_word_is_a_token(template: str) -> None:
+    value = "lmrqWMJDFB5DvQO_IT13oIK5aPx51cyHNp6xDnVEVr"
+    assert ("token", value) in kinds(template.format(v=value))
+
+
+@pytest.mark.parametrize("name", ["ShopPw", "MyPin", "AppSecret", "DevToken", "WifiKey"])
+@pytest.mark.parametrize(
+    "form",
+    ["jdbc:mysql://db/shop?user=shop&password={n}#1&ssl=false", "DB_PASSWORD={n}#1\nDB_HOST=db"],
+)
+def test_a_secret_word_inside_an_assigned_value_is_not_a_label(name: str, form: str) -> None:
+    text = form.format(n=name)
+    assert kinds(text) == [("secret", f"{name}#1")], text
