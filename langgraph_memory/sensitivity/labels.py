@@ -107,7 +107,7 @@ _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pw|pin|puk|secret|token|key|"
+    r"pass(?:word|wd|phrase|code)?|pwd|pw|psk|mima|pin|puk|secret|token|key|"
     + _PASSWORD_ZH
     + "|"
     + _KEY_ZH

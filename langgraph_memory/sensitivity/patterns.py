@@ -306,6 +306,10 @@ _SSN = re.compile(
 _SSN_SPACED = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3} (?!00)\d{2} (?!0000)\d{4}" + _NUM_END, _A
 )
+#: An SSN written without separators (``665399537``): just after a word naming one.
+_SSN_PLAIN = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3}(?!00)\d{2}(?!0000)\d{4}" + _NUM_END, _A
+)
 _SSN_WORD = re.compile(r"(?i:ssn|ss#|social[ \t]+security|社会安全号|社保号)")
 #: A word naming some other number just before an SSN-shaped one (``claim no. 301-22-4471``,
 #: ``order #``, ``工单号``): a reference, not an SSN (unless an SSN word is near too).
@@ -519,6 +523,7 @@ def _ssns(text: str) -> Iterator[Span]:
         "SSN" in text
         or "ssn" in text
         or "SS#" in text
+        or "ss#" in text
         or "ocial" in text
         or "社会安全" in text
         or "社保" in text
@@ -526,6 +531,9 @@ def _ssns(text: str) -> Iterator[Span]:
         for m in _SSN_SPACED.finditer(text):
             if _SSN_WORD.search(text, max(0, m.start() - 40), m.start()):
                 yield m.start(), m.end(), "ssn", "ssn_spaced"
+        for m in _SSN_PLAIN.finditer(text):  # "ss# is 665399537": nine digits, just after
+            if _SSN_WORD.search(text, max(0, m.start() - 16), m.start()):
+                yield m.start(), m.end(), "ssn", "ssn_plain"
 
 
 def _cn_ids(text: str) -> Iterator[Span]:

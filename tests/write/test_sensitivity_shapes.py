@@ -103,3 +103,66 @@ def test_a_random_value_after_a_session_word_is_a_token(template: str) -> None:
 def test_a_secret_word_inside_an_assigned_value_is_not_a_label(name: str, form: str) -> None:
     text = form.format(n=name)
     assert kinds(text) == [("secret", f"{name}#1")], text
+
+
+@pytest.mark.parametrize(
+    "template", ["his ss# is {n}", "SSN: {n}", "social security {n}", "社保号 {n}"]
+)
+def test_nine_digits_just_after_an_ssn_word_are_an_ssn(template: str) -> None:
+    text = template.format(n="665399537")
+    assert ("ssn", "665399537") in kinds(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["order 665399537 shipped", "SSN forms take weeks; ticket 665399537", "id 987654321"]
+)
+def test_nine_digits_without_an_ssn_word_just_before_are_no_ssn(text: str) -> None:
+    assert "ssn" not in [k for k, _ in kinds(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('network={\n    ssid="HomeNet"\n    psk="kitchen-table-lamp"\n}', "kitchen-table-lamp"),
+        ("wpa_passphrase: x; psk: Tiger#2026", "Tiger#2026"),
+        ("mima: lele0521", "lele0521"),
+        ("mima是lele0521，拼音加生日", "lele0521"),
+        ("my mima is Tiger#2026", "Tiger#2026"),
+    ],
+)
+def test_psk_and_pinyin_mima_are_password_words(text: str, value: str) -> None:
+    assert ("secret", value) in kinds(text), text
+
+
+@pytest.mark.parametrize("word", ["pwd", "password", "passcode", "mima"])
+@pytest.mark.parametrize("link", ["是", "为", "改成了"])
+def test_an_english_word_glued_to_a_chinese_link(word: str, link: str) -> None:
+    text = f"{word}{link}lele0521，别忘了"
+    assert ("secret", "lele0521") in kinds(text), text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("card 4111 exp 06/30, the 4 digit code is 5821", "5821"),
+        ("the 3-digit code: 612", "612"),
+        ("6 digit code is 482913", "482913"),
+        ("信用卡 有效期 08/29 背面三位码 612", "612"),
+        ("四位码是 0917", "0917"),
+    ],
+)
+def test_a_code_named_by_its_digits(text: str, value: str) -> None:
+    assert ("secret", value) in kinds(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "enter the 6 digit code sent to your phone",
+        "a 4 digit code of 2 numbers",
+        "the 4 digit code is 2 minutes old",
+        "三位码 的卡",
+    ],
+)
+def test_a_digit_code_without_digits_after_it_is_nothing(text: str) -> None:
+    assert [k for k, _ in kinds(text) if k == "secret"] == [], text
