@@ -764,8 +764,27 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             and not _SET.search(text, max(0, m.start() - 24), m.start())
         ):
             continue  # "no password to share": a verb (not "set my password to x")
+        if kind == "pass" and sep == "strong" and _in_login_block(text, m.start()):
+            kind = "pw"  # "user: root\npass: toor": a login's fields, one a line
         if _accept(kind, sep, value, quoted):
             yield a, b, "passphrase" if quoted or " " in value else "keyword"
+
+
+#: A line naming a user: ``user: root``, ``username = admin``, ``用户名：x``.
+_USER_LINE = re.compile(
+    r"(?im)^[ \t]*(?:user(?:[ _]?name)?|login|account|用户名?|账号)[ \t]*[:=][ \t]*\S"
+)
+
+
+def _in_login_block(text: str, start: int) -> bool:
+    """Whether the label at ``start`` opens its line and a user's line is next to it."""
+    line = text.rfind("\n", 0, start) + 1
+    if text[line:start].strip():
+        return False
+    before = text.rfind("\n", 0, max(0, line - 1)) + 1
+    after = text.find("\n", start)
+    after = text.find("\n", after + 1) if after >= 0 else -1
+    return _USER_LINE.search(text, before, len(text) if after < 0 else after) is not None
 
 
 # -- markup ---------------------------------------------------------------------------------

@@ -166,3 +166,23 @@ def test_a_code_named_by_its_digits(text: str, value: str) -> None:
 )
 def test_a_digit_code_without_digits_after_it_is_nothing(text: str) -> None:
     assert [k for k, _ in kinds(text) if k == "secret"] == [], text
+
+
+@pytest.mark.parametrize("user", ["user: root", "username = admin", "login: pi", "用户名: 张三"])
+@pytest.mark.parametrize("value", ["toor", "raspberry", "letmein"])
+def test_pass_in_a_login_block_takes_a_plain_value(user: str, value: str) -> None:
+    for text in (f"{user}\npass: {value}\nhost: 10.0.0.5", f"host: db\npass: {value}\n{user}"):
+        assert ("secret", value) in kinds(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "user: root\nthe pass: valid until May",
+        "pass: valid\nhost: 10.0.0.5",
+        "user: root, day pass: included",
+        "boarding pass: ready\n\n\nuser: me",
+    ],
+)
+def test_pass_outside_a_login_block_still_needs_a_credential(text: str) -> None:
+    assert [k for k, _ in kinds(text) if k == "secret"] == [], text
