@@ -1026,6 +1026,27 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 and not _rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
+    if "/" in text and _DEVICE.search(low):
+        for m in _ADMIN_PAIR.finditer(text):
+            a, b, value = _trimmed(m, text)
+            if (
+                _DEVICE.search(low, max(0, m.start() - 40), m.start())
+                and _looks_like_credential(value)
+                and not _rejected(value, ":", text, b)
+            ):
+                yield a, b, "keyword"
+
+
+#: A device with an admin console (its login: ``router: admin/Netgear_Home1``).
+_DEVICE = re.compile(
+    r"(?<![a-z])(?:router|modem|nas|gateway|camera|nvr|dvr|printer|firewall|idrac|ilo|ipmi"
+    r"|switch|access point)(?![a-z])|路由|光猫|摄像头|交换机|防火墙"
+)
+#: An administrator's name and a password after ``/``: ``admin/x``, ``root / x``.
+_ADMIN_PAIR = re.compile(
+    r"(?<![\w\-./@])(?P<user>(?i:admin|administrator|root|ubnt|pi|sa|supervisor|管理员))"
+    r"[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；,]{4,64})(?![/\w])"
+)
 
 
 def _may_correct(text: str, low: str) -> bool:

@@ -186,3 +186,23 @@ def test_pass_in_a_login_block_takes_a_plain_value(user: str, value: str) -> Non
 )
 def test_pass_outside_a_login_block_still_needs_a_credential(text: str) -> None:
     assert [k for k, _ in kinds(text) if k == "secret"] == [], text
+
+
+@pytest.mark.parametrize("device", ["router", "the NAS", "camera", "光猫", "firewall"])
+@pytest.mark.parametrize("value", ["Netgear_Home1", "P@ssw0rd", "x7kq9m2p"])
+def test_an_admin_pair_after_a_device_is_a_password(device: str, value: str) -> None:
+    text = f"{device}: admin/{value}"
+    assert ("secret", value) in kinds(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "router: admin/settings page",
+        "the router admin/Settings page",
+        "see https://example.com/admin/Dashboard2 on the router",
+        "admin/Netgear_Home1 is the branch name",
+    ],
+)
+def test_an_admin_path_is_no_password(text: str) -> None:
+    assert [k for k, _ in kinds(text) if k == "secret"] == [], text
