@@ -902,7 +902,7 @@ _CORRECTION = re.compile(
     r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
     r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
     r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be))"
-    r"|新的是|新的为|新的:)[ \t]*"
+    r"|新的是|新的为|新的:|(?:我|又|已经|已經)?(?:改成|改为|改為|换成|換成)了?)[ \t]*"
 )
 
 
@@ -1065,6 +1065,11 @@ def _may_correct(text: str, low: str) -> bool:
         or "mean" in low
         or "sorry" in low
         or "new one" in low
+        or "改成" in text
+        or "改为" in text
+        or "改為" in text
+        or "换成" in text
+        or "換成" in text
     )
 
 
@@ -1080,7 +1085,12 @@ def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
     if (
         len(value) >= 4
         and any(c.isdigit() for c in value)
-        and any(c.isalpha() for c in value)
+        and (
+            any(c.isalpha() for c in value)
+            or value.isdigit()
+            and len(value) <= 8
+            and not m.group().isascii()  # 改成了 582046
+        )
         and not _rejected(value, ":", text, b)
     ):
         return a, b, "keyword"
@@ -1103,6 +1113,15 @@ _LOCK_LABEL = re.compile(
     r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])(?![ \t]*(?:am|pm|h|hrs?)(?![a-z]))"
     r"|(?:门禁|門禁|保险箱|保险柜|保險箱|保險櫃)[ \t]*[:=][ \t]*(?P<zh>[#*]?\d{4,8}[#*]?)"
     r"(?![\w.\-/:点點])"
+)
+#: A lock and the code it was set to: ``the safe, I set it to 1066``, ``changed the door
+#: code to 4821``.
+_LOCK_SET = re.compile(
+    r"(?<![a-z])(?:door|garage|safe|lockbox|padlock|locker|key[ \t]?safe|keypad)(?![a-z])"
+    r"[^\n.;!?]{0,30}?(?<![a-z])(?:set|changed|reset)[ \t]+"
+    r"(?:it|the[ \t]+(?:code|combo|combination|pin)|its[ \t]+code)?[ \t]*to[ \t]+"
+    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
+    r"(?![ \t]*(?:am|pm|h|hrs?|o'clock|min|minutes|seconds|degrees)(?![a-z]))"
 )
 #: A 2FA setup key written in groups of four (base32): ``JBSW Y3DP EHPK 3PXP``,
 #: after a word naming one.
@@ -1412,6 +1431,9 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
         for m in _LOCK_LABEL.finditer(low):
             group = "value" if m.group("value") else "zh"
             yield m.start(group), m.end(group), "keyword"
+    if " to " in low and ("set" in low or "chang" in low) and len(low) == len(text):
+        for m in _LOCK_SET.finditer(low):  # "hotel safe, i set it to 1066"
+            yield m.start("value"), m.end("value"), "keyword"
     if (
         "secret" in low
         or "seed" in low

@@ -206,3 +206,51 @@ def test_an_admin_pair_after_a_device_is_a_password(device: str, value: str) -> 
 )
 def test_an_admin_path_is_no_password(text: str) -> None:
     assert [k for k, _ in kinds(text) if k == "secret"] == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("hotel safe, i set it to 1066", "1066"),
+        ("the garage door: I changed the code to 4821 yesterday", "4821"),
+        ("lockbox by the gate, reset it to #2580", "#2580"),
+    ],
+)
+def test_a_lock_set_to_a_code(text: str, value: str) -> None:
+    assert ("secret", value) in kinds(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the door is safe, I set the alarm to 0630 am",
+        "safe mode: set it to 30 minutes",
+        "I set the thermostat to 2150 for the night",
+    ],
+)
+def test_no_lock_code_without_a_lock_and_a_code(text: str) -> None:
+    assert [k for k, _ in kinds(text) if k == "secret"] == [], text
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("保险箱默认密码 000000，我改成了 582046", "582046"),
+        ("wifi 密码改成了 Qwer1234", "Qwer1234"),
+        ("门禁密码原来是 1234，换成了 8866", "8866"),
+    ],
+)
+def test_a_password_changed_to_a_value_in_chinese(text: str, value: str) -> None:
+    assert ("secret", value) in kinds(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "密码改成了 8 位以上",
+        "密码太短，改成了 2026 年的规则",
+        "my password is wrong, actually 2024 was the year",
+    ],
+)
+def test_a_change_to_a_rule_or_a_year_is_no_password(text: str) -> None:
+    assert [k for k, _ in kinds(text) if k == "secret"] == [], text
