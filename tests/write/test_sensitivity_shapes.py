@@ -4,8 +4,10 @@ secret words inside an assigned value."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from langgraph_memory.sensitivity.policy import SensitivityFilter
@@ -35,6 +37,8 @@ def test_a_url_password_placeholder_is_no_secret(placeholder: str, scheme: str) 
 )
 @settings(max_examples=60, deadline=None)
 def test_a_real_url_password_is_still_found(value: str) -> None:
+    # (a word naming the field, "SECRET", "passwords", or x's, stands for the value)
+    assume(re.fullmatch(r"(?i:(?:pass(?:wd|word)?|secret)s?|[*xX.]+)", value) is None)
     text = f"postgres://app:{value}@db.internal:5432/app"
     assert ("secret", value) in kinds(text) or not any(c.isalnum() for c in value)
 
