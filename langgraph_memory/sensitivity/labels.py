@@ -1089,6 +1089,7 @@ def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
             any(c.isalpha() for c in value)
             or value.isdigit()
             and len(value) <= 8
+            and m is not None
             and not m.group().isascii()  # 改成了 582046
         )
         and not _rejected(value, ":", text, b)
