@@ -216,6 +216,11 @@ _QUALIFIER = re.compile(
     r"(?=[ \t]*[:=]|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t])",
     re.IGNORECASE,
 )
+#: A name's ending that says how the secret is written (``secret_key_base:``,
+#: ``token_value=``, ``API_KEY_B64:``): the name still names the secret.
+_FORM_SUFFIX = re.compile(
+    r"[_\-](?i:base|value|b64|base64|hex|raw|str|string)(?=[\"']?[ \t]*[:=])", re.ASCII
+)
 #: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator;
 #: ``the password, and I know this is bad, is x``: one between commas before ``is``;
 #: ``Password — yes I'll rotate it — x``: one between dashes (the second one separates).
@@ -692,7 +697,7 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if glued and kind == "pin":
             continue
         if not kind.endswith("zh"):
-            q = _QUALIFIER.match(text, pos)
+            q = _QUALIFIER.match(text, pos) or _FORM_SUFFIX.match(text, pos)
             if q is not None:
                 pos = q.end()
         for skip in (_ASIDE, _COMMA):

@@ -258,3 +258,23 @@ def test_a_password_changed_to_a_value_in_chinese(text: str, value: str) -> None
 )
 def test_a_change_to_a_rule_or_a_year_is_no_password(text: str) -> None:
     assert [k for k, _ in kinds(text) if k == "secret"] == [], text
+
+
+HEX = "3003c33e32115a6a1183e851e78918ad9b78103f7a2df0d1227c49ce0f93b79c"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [f"secret_key_base: {HEX}", f"SECRET_KEY_HEX={HEX}", "API_KEY_B64=Xk29LLp0QQ71aa"]
+    + ['token_value: "abc123xyz"'],
+)
+def test_a_secret_name_with_a_form_ending_still_names_a_secret(text: str) -> None:
+    assert "secret" in [k for k, _ in kinds(text)], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["password_hash: $2b$12$abc", "token_type: bearer", "key_value: 12", f"commit_sha: {HEX}"],
+)
+def test_other_endings_name_no_secret(text: str) -> None:
+    assert [k for k, _ in kinds(text) if k == "secret"] == [], text
