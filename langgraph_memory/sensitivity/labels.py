@@ -1078,10 +1078,21 @@ def _may_correct(text: str, low: str) -> bool:
     )
 
 
+#: The change verbs of :data:`_CORRECTION` (``改成了 x`` sets right an old value before it).
+_CHANGED = re.compile("改成|改为|改為|换成|換成")
+_DIGIT = re.compile(r"\d")
+
+
 def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
     """The value a label ending at ``end`` is set right to in the words after it
     (``口令：芝麻开门（说笑的，其实是 zmkm2026）``, ``password reset, new one: x``)."""
     m = _CORRECTION.search(text, end, end + 60)
+    if m is not None and _CHANGED.search(m.group()):
+        between = text[end : m.start()]
+        if not _DIGIT.search(between) or _LABEL.search(between.lower()):
+            return (
+                None  # "密码已经改为 x": the label's own value; "PIN 8642; 密码改为 x": another's
+            )
     found = _value(text, m.end(), False) if m is not None else None
     if found is None:
         return None
