@@ -107,7 +107,7 @@ _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pw|pin|puk|secret|token|key|"
+    r"pass(?:word|wd|phrase|code)?|pwd|pw|psk|mima|pin|puk|secret|token|key|"
     + _PASSWORD_ZH
     + "|"
     + _KEY_ZH
@@ -215,6 +215,11 @@ _QUALIFIER = re.compile(
     r"|von|van|för|для|от)(?:[ \t]+[\w'.@\-]+){1,6}?"
     r"(?=[ \t]*[:=]|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t])",
     re.IGNORECASE,
+)
+#: A name's ending that says how the secret is written (``secret_key_base:``,
+#: ``token_value=``, ``API_KEY_B64:``): the name still names the secret.
+_FORM_SUFFIX = re.compile(
+    r"[_\-](?i:base|value|b64|base64|hex|raw|str|string)(?=[\"']?[ \t]*[:=])", re.ASCII
 )
 #: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator;
 #: ``the password, and I know this is bad, is x``: one between commas before ``is``;
@@ -376,8 +381,9 @@ def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) 
         return True
     if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
         return True
-    if value.startswith("//") or text.startswith(("...", "…"), end):
-        return True  # a URL's rest ("password at https://..."), an example cut short ("sk-...")
+    if value.startswith(("//", "}")) or text.startswith(("...", "…"), end):
+        return True  # a URL's rest ("password at https://..."), an example cut short ("sk-..."),
+        # a template variable's end ("{{ db_password }}@host")
     if value.isdigit() and _CJK_UNIT.match(text, end):
         return True  # "口令 2026 年起停用": a year, a count, an amount
     if _DATE.fullmatch(value):
@@ -691,7 +697,7 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if glued and kind == "pin":
             continue
         if not kind.endswith("zh"):
-            q = _QUALIFIER.match(text, pos)
+            q = _QUALIFIER.match(text, pos) or _FORM_SUFFIX.match(text, pos)
             if q is not None:
                 pos = q.end()
         for skip in (_ASIDE, _COMMA):
@@ -763,8 +769,27 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             and not _SET.search(text, max(0, m.start() - 24), m.start())
         ):
             continue  # "no password to share": a verb (not "set my password to x")
+        if kind == "pass" and sep == "strong" and _in_login_block(text, m.start()):
+            kind = "pw"  # "user: root\npass: toor": a login's fields, one a line
         if _accept(kind, sep, value, quoted):
             yield a, b, "passphrase" if quoted or " " in value else "keyword"
+
+
+#: A line naming a user: ``user: root``, ``username = admin``, ``用户名：x``.
+_USER_LINE = re.compile(
+    r"(?im)^[ \t]*(?:user(?:[ _]?name)?|login|account|用户名?|账号)[ \t]*[:=][ \t]*\S"
+)
+
+
+def _in_login_block(text: str, start: int) -> bool:
+    """Whether the label at ``start`` opens its line and a user's line is next to it."""
+    line = text.rfind("\n", 0, start) + 1
+    if text[line:start].strip():
+        return False
+    before = text.rfind("\n", 0, max(0, line - 1)) + 1
+    after = text.find("\n", start)
+    after = text.find("\n", after + 1) if after >= 0 else -1
+    return _USER_LINE.search(text, before, len(text) if after < 0 else after) is not None
 
 
 # -- markup ---------------------------------------------------------------------------------
@@ -882,7 +907,7 @@ _CORRECTION = re.compile(
     r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
     r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
     r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be))"
-    r"|新的是|新的为|新的:)[ \t]*"
+    r"|新的是|新的为|新的:|(?:我|又|已经|已經)?(?:改成|改为|改為|换成|換成)了?)[ \t]*"
 )
 
 
@@ -1006,6 +1031,27 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 and not _rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
+    if "/" in text and _DEVICE.search(low):
+        for m in _ADMIN_PAIR.finditer(text):
+            a, b, value = _trimmed(m, text)
+            if (
+                _DEVICE.search(low, max(0, m.start() - 40), m.start())
+                and _looks_like_credential(value)
+                and not _rejected(value, ":", text, b)
+            ):
+                yield a, b, "keyword"
+
+
+#: A device with an admin console (its login: ``router: admin/Netgear_Home1``).
+_DEVICE = re.compile(
+    r"(?<![a-z])(?:router|modem|nas|gateway|camera|nvr|dvr|printer|firewall|idrac|ilo|ipmi"
+    r"|switch|access point)(?![a-z])|路由|光猫|摄像头|交换机|防火墙"
+)
+#: An administrator's name and a password after ``/``: ``admin/x``, ``root / x``.
+_ADMIN_PAIR = re.compile(
+    r"(?<![\w\-./@])(?P<user>(?i:admin|administrator|root|ubnt|pi|sa|supervisor|管理员))"
+    r"[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；,]{4,64})(?![/\w])"
+)
 
 
 def _may_correct(text: str, low: str) -> bool:
@@ -1024,13 +1070,29 @@ def _may_correct(text: str, low: str) -> bool:
         or "mean" in low
         or "sorry" in low
         or "new one" in low
+        or "改成" in text
+        or "改为" in text
+        or "改為" in text
+        or "换成" in text
+        or "換成" in text
     )
+
+
+#: The change verbs of :data:`_CORRECTION` (``改成了 x`` sets right an old value before it).
+_CHANGED = re.compile("改成|改为|改為|换成|換成")
+_DIGIT = re.compile(r"\d")
 
 
 def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
     """The value a label ending at ``end`` is set right to in the words after it
     (``口令：芝麻开门（说笑的，其实是 zmkm2026）``, ``password reset, new one: x``)."""
     m = _CORRECTION.search(text, end, end + 60)
+    if m is not None and _CHANGED.search(m.group()):
+        between = text[end : m.start()]
+        if not _DIGIT.search(between) or _LABEL.search(between.lower()):
+            return (
+                None  # "密码已经改为 x": the label's own value; "PIN 8642; 密码改为 x": another's
+            )
     found = _value(text, m.end(), False) if m is not None else None
     if found is None:
         return None
@@ -1039,7 +1101,13 @@ def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
     if (
         len(value) >= 4
         and any(c.isdigit() for c in value)
-        and any(c.isalpha() for c in value)
+        and (
+            any(c.isalpha() for c in value)
+            or value.isdigit()
+            and len(value) <= 8
+            and m is not None
+            and not m.group().isascii()  # 改成了 582046
+        )
         and not _rejected(value, ":", text, b)
     ):
         return a, b, "keyword"
@@ -1062,6 +1130,15 @@ _LOCK_LABEL = re.compile(
     r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])(?![ \t]*(?:am|pm|h|hrs?)(?![a-z]))"
     r"|(?:门禁|門禁|保险箱|保险柜|保險箱|保險櫃)[ \t]*[:=][ \t]*(?P<zh>[#*]?\d{4,8}[#*]?)"
     r"(?![\w.\-/:点點])"
+)
+#: A lock and the code it was set to: ``the safe, I set it to 1066``, ``changed the door
+#: code to 4821``.
+_LOCK_SET = re.compile(
+    r"(?<![a-z])(?:door|garage|safe|lockbox|padlock|locker|key[ \t]?safe|keypad)(?![a-z])"
+    r"[^\n.;!?]{0,30}?(?<![a-z])(?:set|changed|reset)[ \t]+"
+    r"(?:it|the[ \t]+(?:code|combo|combination|pin)|its[ \t]+code)?[ \t]*to[ \t]+"
+    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
+    r"(?![ \t]*(?:am|pm|h|hrs?|o'clock|min|minutes|seconds|degrees)(?![a-z]))"
 )
 #: A 2FA setup key written in groups of four (base32): ``JBSW Y3DP EHPK 3PXP``,
 #: after a word naming one.
@@ -1371,6 +1448,9 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
         for m in _LOCK_LABEL.finditer(low):
             group = "value" if m.group("value") else "zh"
             yield m.start(group), m.end(group), "keyword"
+    if " to " in low and ("set" in low or "chang" in low) and len(low) == len(text):
+        for m in _LOCK_SET.finditer(low):  # "hotel safe, i set it to 1066"
+            yield m.start("value"), m.end("value"), "keyword"
     if (
         "secret" in low
         or "seed" in low

@@ -57,7 +57,7 @@ __all__ = ["nearby_secrets", "shape_score"]
 #: Password words (typos included), searched in the lower-cased text.
 _PW = (
     r"pass(?:wor[dt]|wrod|owrd|wrd|word|wd|ord|phrase|code)s?|pa?sword|pssword|pwd|pw"
-    r"|pin(?:[ \-]?(?:code|number))?"
+    r"|pin(?:[ \-]?(?:code|number))?|psk|mima"
 )
 #: Words naming a key or a token (``key`` itself is read with the word before it).
 _KEY = r"secrets?|tokens?|credentials?|creds"
@@ -67,7 +67,7 @@ _USE = r"log[ \-]?ins?|logons?|sign[ \-]?ins?|wi-?fi|wlan"
 #: than a regex over every text; most texts hold none); the word itself is matched there.
 _STEMS = (
     "pas", "pss", "psw", "pw", "pin", "secret", "token", "key", "cred", "log", "sign", "wifi",
-    "wi-fi", "wlan", "code",
+    "wi-fi", "wlan", "code", "psk", "mima",
 )  # fmt: skip
 _ZH_PW = (
     "密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
@@ -75,13 +75,18 @@ _ZH_PW = (
 )
 _ZH_KEY = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|凭证|凭据|憑證|憑據"
 _ZH_USE = "登录|登陆|登入|登錄"
+#: A code named by its count of digits (a card's ``背面三位码``): 3 to 8 digits.
+_ZH_DIGITS = "三位码|三位碼|四位码|四位碼|六位码|六位碼"
 _WORDS = re.compile(
     rf"(?P<pw>{_PW})|(?P<key>{_KEY})|(?P<use>{_USE})|(?P<bkey>keys?)|(?P<pass>pass)"
     rf"|(?P<code>codes?)|(?P<zpw>{_ZH_PW})|(?P<zkey>{_ZH_KEY})|(?P<zuse>{_ZH_USE})"
+    rf"|(?P<digits>{_ZH_DIGITS})"
 )
 #: The first characters of the Chinese words.
 _STEM_ZH = re.compile(
-    "[" + "".join(sorted({w[0] for w in f"{_ZH_PW}|{_ZH_KEY}|{_ZH_USE}".split("|")})) + "]"
+    "["
+    + "".join(sorted({w[0] for w in f"{_ZH_PW}|{_ZH_KEY}|{_ZH_USE}|{_ZH_DIGITS}".split("|")}))
+    + "]"
 )
 #: Words before ``key`` that name a secret (``api key``, ``wifi key``).
 _KEY_NAME = frozenset(
@@ -235,8 +240,15 @@ def _value_ok(text: str, start: int, end: int, kind: str, linked: bool) -> bool:
     """Whether ``text[start:end]`` is a value after (or before) a secret word of
     ``kind`` (``pw``, ``key``, ``use``, ``pass``), with a link between them or not."""
     value = text[start:end]
-    if not 4 <= len(value) <= 128 or not value.isascii():
-        return False
+    if kind == "digits":  # a code named by its count of digits: digits only
+        return (
+            value.isdigit()
+            and 3 <= len(value) <= 8
+            and _UNIT.match(text, end) is None
+            and _ATTRIBUTIVE.match(text, end) is None
+        )
+    if not 4 <= len(value) <= 128 or not value.isascii() or value[0] == "}":
+        return False  # ("}}@host": the end of a template variable, "{{ db_password }}")
     if value.isdigit():
         return (
             kind == "pw"
@@ -289,8 +301,12 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         a, b = m.span()
         if words >= _MAX_WORDS or a > pos + _WINDOW:
             return None  # (a token starting in the window is read whole)
-        if a == pos and text[pos - 1].isascii() and (tok[0].isalnum() or tok[0] in "_-.@/"):
-            return None  # the word goes on: "passwords_file", "tokenizer"
+        if (
+            a == pos
+            and text[pos - 1].isascii()
+            and (tok[0].isascii() and tok[0].isalnum() or tok[0] in "_-.@/%}")
+        ):
+            return None  # the word goes on: "passwords_file", "tokenizer", "%PASSWORD%"
         head = _HEAD.match(tok) or (_NAMED.match(tok) if linked or words == 0 else None)
         if head and len(tok) > head.end() and not _cjk(tok):
             linked, a = True, a + head.end()  # "password:abc", "=x"
@@ -395,12 +411,23 @@ def _camel(text: str, i: int) -> bool:
     return text[i].isupper() and text[i - 1].islower()
 
 
+def _in_value(text: str, i: int) -> bool:
+    """Whether the word at ``i`` is the inside of an assigned value (``password=ShopPw#1``),
+    not a name."""
+    j = i
+    while j > 0 and i - j < 64 and text[j - 1].isalnum():
+        j -= 1
+    return j > 0 and text[j - 1] == "="
+
+
 def _kind(m: re.Match[str], low: str) -> str | None:
     """The kind of a secret word: ``pw``, ``key``, ``use``, ``pass``; ``None`` for a
     ``key`` that names no secret (``public key``, ``primary key``)."""
     group = m.lastgroup or ""
     if group == "code":  # a code that opens something: "door code", "backup code"
         last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
+        if last and last.group(1).endswith(("digit", "digits")):
+            return "digits"  # "the 4 digit code": a PIN, a card's security code
         return "pw" if last and last.group(1) in _CODE_NAME else None
     if group == "bkey":
         last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
@@ -444,6 +471,8 @@ def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
             or (end < len(low) and low[end] in _GLUED_AFTER)
         ):
             continue  # inside a longer word: "bypass", "pinned", "monkey", "tokenizer"
+        if start and _camel(text, start) and _in_value(text, start):
+            continue  # a piece of a value: "password=ShopPw#1"
         kind = _kind(m, low)
         if kind is None or low[start - 1 : start] in ("?", "&", "/", "#"):
             continue  # a key that names no secret; a URL's parameter or path

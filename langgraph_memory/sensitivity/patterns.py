@@ -306,6 +306,10 @@ _SSN = re.compile(
 _SSN_SPACED = re.compile(
     r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3} (?!00)\d{2} (?!0000)\d{4}" + _NUM_END, _A
 )
+#: An SSN written without separators (``665399537``): just after a word naming one.
+_SSN_PLAIN = re.compile(
+    r"(?<![A-Za-z0-9_.\-])(?!000|666|9)\d{3}(?!00)\d{2}(?!0000)\d{4}" + _NUM_END, _A
+)
 _SSN_WORD = re.compile(r"(?i:ssn|ss#|social[ \t]+security|社会安全号|社保号)")
 #: A word naming some other number just before an SSN-shaped one (``claim no. 301-22-4471``,
 #: ``order #``, ``工单号``): a reference, not an SSN (unless an SSN word is near too).
@@ -519,6 +523,7 @@ def _ssns(text: str) -> Iterator[Span]:
         "SSN" in text
         or "ssn" in text
         or "SS#" in text
+        or "ss#" in text
         or "ocial" in text
         or "社会安全" in text
         or "社保" in text
@@ -526,6 +531,9 @@ def _ssns(text: str) -> Iterator[Span]:
         for m in _SSN_SPACED.finditer(text):
             if _SSN_WORD.search(text, max(0, m.start() - 40), m.start()):
                 yield m.start(), m.end(), "ssn", "ssn_spaced"
+        for m in _SSN_PLAIN.finditer(text):  # "ss# is 665399537": nine digits, just after
+            if _SSN_WORD.search(text, max(0, m.start() - 16), m.start()):
+                yield m.start(), m.end(), "ssn", "ssn_plain"
 
 
 def _cn_ids(text: str) -> Iterator[Span]:
@@ -644,6 +652,12 @@ _COOKIE = re.compile(
     _A,
 )
 
+#: The attributes of a ``Set-Cookie`` header: settings, not credentials (``Max-Age=31536000``).
+_COOKIE_ATTRIBUTES = frozenset(
+    "path domain expires max-age samesite secure httponly priority version comment "
+    "partitioned".split()
+)
+
 
 def _basic_ok(credentials: str) -> bool:
     """Whether ``credentials`` is base64 of printable ``user:password``."""
@@ -688,7 +702,11 @@ def _http_credentials(text: str) -> Iterator[Span]:
                 yield m.start(1), m.end(1), "token", "auth_header"
     if "cookie" in low:
         for m in _COOKIE.finditer(text):
-            pairs = [p.split("=", 1)[1] for p in m.group("value").split(";") if "=" in p]
+            pairs = [
+                v
+                for k, _, v in (p.partition("=") for p in m.group("value").split(";"))
+                if v and k.strip().lower() not in _COOKIE_ATTRIBUTES
+            ]
             if any(len(v) >= 6 and any(c.isdigit() for c in v) for v in pairs):
                 yield m.start("value"), m.end("value"), "token", "cookie"
 
@@ -715,6 +733,14 @@ _PUBLIC_KEY = re.compile(
     r"(?:-----END[^-]*-----|\Z)",
     _A | re.DOTALL,
 )
+
+
+#: A hash algorithm's name just before a value (``SHA256:VzHt...``, ``sha384-oqVu...``).
+_DIGEST_NAME = r"(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:\-]"
+_DIGEST_PREFIX = re.compile(_DIGEST_NAME + "$", _A)
+_DIGEST_HEAD = re.compile(_DIGEST_NAME, _A)
+#: Words naming a session's credential: a random value after one is a ``token``.
+_SESSION_WORD = re.compile(r"cookie|session|sessid|csrf|xsrf")
 
 
 #: Prefixes of keys that are public by design (Stripe publishable keys).
@@ -768,6 +794,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
             continue  # one segment of a JWT (a header, claims): no signature, no credential
         if any(a <= m.start() < b for a, b in urls) or text.endswith("base64,", 0, m.start()):
             continue  # a link; a data: URI's content (an inlined image)
+        if _DIGEST_HEAD.match(tok) or _DIGEST_PREFIX.search(text, max(0, m.start() - 8), m.start()):
+            continue  # a digest in base64 (an SSH fingerprint, a subresource integrity hash)
         lower = any(c.islower() for c in tok)
         upper = any(c.isupper() for c in tok)
         classes = lower + upper + any(c.isdigit() for c in tok) + any(c in "+/_-" for c in tok)
@@ -779,7 +807,30 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         wordy = sum(len(w) for w in _WORDY.findall(tok))
         if wordy >= 0.7 * len(tok) or shannon_entropy(tok) < threshold:
             continue
-        yield m.start(), m.start() + len(tok), "secret", "entropy"
+        line = text[max(0, m.start() - 40, text.rfind("\n", 0, m.start()) + 1) : m.start()]
+        kind = "token" if _SESSION_WORD.search(line.lower()) else "secret"
+        yield m.start(), m.start() + len(tok), kind, "entropy"
+
+
+#: What stands where a URL's password would go in documentation and configuration: a
+#: variable (``${PGPASS}``, ``$DB_PASS``, ``%PASSWORD%``, ``{{ db_password }}``), a slot
+#: (``<password>``, ``[pass]``), or a word naming the field (``password``, ``secret``).
+_URL_PLACEHOLDER = re.compile(
+    r"\$\{[^}]*\}|\$\(?[A-Z_][A-Z0-9_]*\)?|%[A-Za-z_][A-Za-z0-9_]*%|\{\{.*\}\}|<.*>|\[.*\]"
+    r"|(?i:(?:my|your|db|user|the)?[_\-]?(?:pass(?:wd|word)?|secret)s?)"
+    r"|[*xX.]+",
+    _A,
+)
+
+
+def _url_passwords(text: str) -> Iterator[Span]:
+    """The password of a URL's credentials (``postgres://user:PASSWORD@host``), unless it
+    is a placeholder (:data:`_URL_PLACEHOLDER`)."""
+    if "://" not in text:
+        return
+    for m in _URL_PASSWORD.finditer(text):
+        if not _URL_PLACEHOLDER.fullmatch(m.group("value")):
+            yield m.start("value"), m.end("value"), "secret", "url_password"
 
 
 #: The built-in regex/checksum detectors (the entropy detector is configured by the policy).
@@ -791,7 +842,7 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _api_keys,
     _regex(_WEBHOOK, "api_key", "webhook", needs="://"),
     _emails,
-    _regex(_URL_PASSWORD, "secret", "url_password", group=1, needs="://"),
+    _url_passwords,
     _ssns,
     _ibans,
     _cn_ids,
