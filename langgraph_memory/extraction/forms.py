@@ -84,7 +84,8 @@ _MATERIAL = re.compile(
 #: A sentence set in an unreal world (a wish, a supposition, "if I were/had…"): its clauses
 #: say nothing of the user's tastes even when one of them reads like one.
 _UNREAL = re.compile(
-    r"\b(?:if I (?:were|was|had|could|won|lived|didn't have|ever)|if only|imagine|suppose|"
+    r"\b(?:if I (?:were|was|had(?! to (?:choose|pick)\b)|could|won|lived|didn't have|ever)|"
+    r"if only|imagine|suppose|"
     r"if (?:I|we) (?!(?:have|had) to (?:choose|pick)\b)(?:\w+ )?"
     r"(?:become|retire|move|win|get rich)|"
     r"once I (?:retire|move|get rich)|when I (?:retire|grow old|get rich)|someday|one day|"
@@ -231,9 +232,12 @@ def form_atoms(
             continue
         said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
-        for n, (off, clause) in enumerate(parts):  # the sentence, else each clause left
+        values: list[str] = []  # values read so far: a clause holding one says nothing new
+        for n, (off, clause) in enumerate(parts):  # the sentence, then each clause left
             start = base + off
             if any(start <= at < start + len(clause) for at in said):
+                continue
+            if n and any(v in clause for v in values):
                 continue
             prefs = preferences_of(clause)
             if not prefs and n > 1:  # "Cilantro tastes like soap to me, I avoid it"
@@ -244,8 +248,7 @@ def form_atoms(
                 atom = _atom("preference", value, pol, source, clause, lang, key_of(value))
                 out.append((at, atom))
                 said.append(at)
-            if prefs and off == 0:
-                break
+                values.append(value)
         if "instruction" not in kinds:  # a preference about the replies is an instruction too
             for at, a in list(out):
                 if (
@@ -275,6 +278,9 @@ def form_atoms(
 _NOT_OBJECT = re.compile(
     r"^(?:you|you're|your|yours|it|it's|its|he|she|they|what|and|but|or|so|is|are|was|were|"
     r"has|had|needs|looks|seems|sounds|makes|feels|gets)\b|\b(?:that|this|it|those|these)\s*$"
+    # "I hate when that happens": what happened just now, not a kind of thing
+    r"|^(?:it\s+)?(?:when|whenever|if)\s+(?:that|this|it)\b"
+    r"|^(?:do|does|did|done)\s*$"
     r"|^(?:你|您|他|她|它|那些|这些)",
     re.I,
 )

@@ -57,7 +57,9 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
         re.compile(
             r"\bI(?:'d| would| will|'ll)?\s+(?:always\s+|usually\s+|definitely\s+|probably\s+)?"
             r"(?:take|pick|choose|go for|go with|opt for|have|order|get|want|grab|buy|drink|eat|"
-            r"use|read|watch|play|listen to|wear)\s+" + _X + r"\s+(?:over|instead of|rather than|"
+            r"use|read|watch|play|listen to|wear|favou?r|prefer|like|love|enjoy|value)\s+"
+            + _X
+            + r"\s+(?:over|instead of|rather than|"
             r"before|ahead of|any day over)\s+" + _Y + _END,
             re.I,
         ),
@@ -83,7 +85,7 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            r"(?:^|\bfor me,?\s+|\bpersonally,?\s+)"
+            r"(?:^|\bfor me,?\s+|\bpersonally,?\s+)(?!(?:give me|gimme|I'll|make it)\b)"
             + _X
             + r"\s+over\s+"
             + _Y
@@ -177,7 +179,7 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
             + r"\s+(?:is|are|'s)\s+"
             r"(?:\w+ly\s+|so\s+|just\s+|totally\s+|honestly\s+|way\s+)?(?:overrated|a crime|"
             r"the worst|gross|disgusting|awful|terrible|trash|meh|not worth it|overpriced|"
-            r"a nightmare|a no from me|a no-go|a hard pass|a hard no|the devil|evil)\b",
+            r"a nightmare|a no from me|a no-go|a hard pass|a hard no|the devil|evil|lost on me)\b",
             re.I,
         ),
         -1,
@@ -186,7 +188,10 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
         re.compile(
             r"^(?!(?:he|she|they|my (?:wife|husband|partner|friend|boss|mom|dad|kids?|son|"
             r"daughter)|"
-            r"his|her|their|it|this|that|you)\b)" + _X + r"\s+(?:make|makes|help|helps|relax|"
+            r"his|her|their|it|this|that|you)\b)"
+            + _X
+            + r"\s+(?:(?:really|just|always|totally|honestly|seriously|kind of|kinda)\s+)?"
+            r"(?:make|makes|help|helps|relax|"
             r"relaxes|calm|calms|cheer|cheers|energi[sz]e|energi[sz]es)\s+me\s+(?:so\s+|really\s+)?"
             r"(?:happy|smile|calm|focus|relax|sleep|unwind|up|down|feel (?:good|better|alive))\b",
             re.I,
@@ -197,7 +202,10 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
         re.compile(
             r"^(?!(?:he|she|they|my (?:wife|husband|partner|friend|boss|mom|dad|kids?|son|"
             r"daughter)|"
-            r"his|her|their|it|this|that|you)\b)" + _X + r"\s+(?:"
+            r"his|her|their|it|this|that|you)\b)"
+            + _X
+            + r"\s+(?:(?:really|just|always|totally|honestly|seriously|kind of|kinda)\s+)?"
+            r"(?:"
             # a verb of feeling that is bad on its own: "X bores me", "X bugs me"
             r"(?:bore|annoy|irritate|bug|disgust|frustrate|exhaust|drain|repel|sicken|depress|"
             r"nauseate|infuriate)s?\s+me\b|"
@@ -306,7 +314,8 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            r"(?:^|\bbut\s+|,\s*)" + _X + r"\s+(?:is|are|isn't|aren't|is not|are not|'s not|"
+            r"(?:^|\bbut\s+|,\s*)" + _X + r"\s+(?:(?:really|just|honestly|truly|simply)\s+)?"
+            r"(?:is|are|isn't|aren't|is not|are not|'s not|"
             r"was never|were never)\s+(?:really\s+|just\s+|quite\s+)?(?:not\s+)?(?:my\s+(?:thing|"
             r"style|scene|cup of tea|kind of thing|jam)|for me)" + _END,
             re.I,
@@ -326,7 +335,7 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
             r"\bI(?:'m| am|'ve been| have been|\s+was always|'ve always been| have always been)\s+"
             r"(?:(?:really|totally|kind of|kinda|so|pretty|quite|very|super|"
             r"a bit|absolutely|just|lately|recently|big)\s+)?(?:obsessed with|crazy about|"
-            r"mad about|hooked on|"
+            r"mad about|hooked on|head over heels (?:for|about|in love with)|"
             r"addicted to|partial to|big on|keen on|passionate about|nuts about|all about|"
             r"a sucker for|a huge fan of|team|(?:a\s+)?(?:total|huge|big|real|complete)\s+"
             r"(?:sucker|fan|lover)\s+(?:for|of)|(?:much\s+|way\s+|a lot\s+)?more into|"
@@ -346,10 +355,12 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            r"\bI\s+(?:swear by|can't live without|cannot live without|can't get enough of|"
+            r"\bI(?:'ll|\s+will)?\s+(?:swear by|can't live without|cannot live without|"
+            r"can't get enough of|"
             r"live on|live off|always go for|usually go for|tend to go for|always go with|"
             r"usually go with|tend to go with|always opt for|stick to|stick with|stay with|"
             r"always pick|usually pick|always choose|usually choose|always order|usually order|"
+            r"always say yes to|never say no to|"
             r"tend to order|always get|usually get|only ever)\s+" + _X + _END,
             re.I,
         ),
@@ -357,7 +368,8 @@ _EN_PREFS: list[tuple[re.Pattern[str], int]] = [
     ),
     (
         re.compile(
-            r"\bI\s+(?:could do without|can do without|pass on|always skip|usually skip|skip|"
+            r"\bI\s+(?:could (?:\w+ly\s+)?(?:do|live) without|can (?:\w+ly\s+)?(?:do|live) without|"
+            r"pass on|always skip|usually skip|skip|"
             r"stay away from|keep away from|have no time for|have no patience for|"
             r"have zero interest in|have no interest in|am not interested in|'m not interested in)"
             r"\s+" + _X + _END,
@@ -538,7 +550,8 @@ _ZEND = r"(?=$|[，,。.!！?？;；\n~～]|了|啦|哦|呀|吧)"
 _ZH_ADJ = (
     r"(?:可爱|漂亮|酷|帅|美|爽|实在|安全|干净|便宜|快|暖和|凉快|安静|"
     r"好|好吃|好喝|好看|好听|好用|好玩|舒服|有意思|有趣|香|方便|适合我|合我口味|顺手|实用|"
-    r"靠谱|过瘾|带劲|清爽|健康|划算|自在|轻松|喜欢|有感觉|有意思|有味道|有氛围|方便)"
+    r"靠谱|过瘾|带劲|清爽|健康|划算|自在|轻松|喜欢|有感觉|有意思|有味道|有氛围|方便|省心|省事|"
+    r"省力|放心|踏实|自由)"
     r"(?:多了|得多|一点|一些|太多)?"
 )
 _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
@@ -564,6 +577,25 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     (re.compile(r"与其" + _ZY + r"[，,]?\s*(?:还)?不如" + _ZX + _ZEND), 1, True),
     (
         re.compile(
+            r"与其" + _ZY + r"[，,]?\s*我?(?:还是|倒)?(?:宁可|宁愿|更愿意|更想|还是)" + _ZX + _ZEND
+        ),
+        1,
+        True,
+    ),
+    # a choice when asked to choose, or the one the user would make: "要我选的话，我选日料",
+    # "科幻片和爱情片比，我选科幻片", "我会选靠窗的位置"
+    (
+        re.compile(
+            r"(?:(?:要|让|叫)我(?:来)?(?:选|挑)(?:的话)?|非要(?:选|挑)(?:一个)?(?:的话)?|"
+            r"(?P<y>[^，,。我]{1,10}?)(?:和|跟)[^，,。我]{1,10}?(?:比|相比|之间|里面?))[，,]?\s*"
+            r"我?(?:肯定|一定|还是|当然|会|都|一般)*(?:选|挑|要|选择)" + _ZX + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (re.compile(r"^我(?:肯定|一定|还是|当然|一般)?会(?:选|挑|选择)" + _ZX + _ZEND), 1, False),
+    (
+        re.compile(
             r"(?:相比(?:于|起)?|比起|跟|和)"
             + _ZY
             + r"(?:相比|比)?[，,]?\s*我?(?:还是)?更(?:喜欢|爱|想|愿意|倾向于?|偏向)?"
@@ -574,6 +606,17 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
         True,
     ),
     (re.compile(_ZX + r"(?:胜过|好过|强过|优于)" + _ZY + _ZEND), 1, True),
+    # what the user cannot resist or never tires of: "我对猫毫无抵抗力", "我怎么吃都吃不腻火锅"
+    (
+        re.compile(
+            r"我(?:真的|实在|完全|根本|一直)?(?:对" + _ZX + r"(?:毫无|没有|没啥|一点)抵抗力|"
+            r"(?:无法|没法|不能)抗拒(?P<x2>[^，,。.!！?？;；\n]{1,20}?)|"
+            r"(?:怎么|天天|每天)?[吃喝看听玩]?都?[吃喝看听玩]不(?:腻|厌|够)(?P<x3>[^，,。.!！?？;；\n]{1,20}?))"
+            + _ZEND
+        ),
+        1,
+        False,
+    ),
     (
         re.compile(
             r"我(?:还是|更|比较|一般|通常|每次|总是|都)*(?:选|挑|会选|会挑|选择)"
@@ -623,7 +666,8 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     (
         re.compile(
             r"我对(?P<x>[^，,。！!？?]{1,10}?)(?:一直|从来|真的|实在)?(?:没(?:什么|啥|多大)?兴趣|"
-            r"不(?:太|怎么|是很)?感兴趣|提不起(?:兴趣|劲)|无感)" + _ZEND
+            r"不(?:太|怎么|是很)?感兴趣|提不起(?:兴趣|劲)|无感|一点(?:儿)?兴趣(?:都|也)没有)"
+            + _ZEND
         ),
         -1,
         False,
@@ -706,7 +750,7 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     (re.compile(r"宁(?:可|愿)" + _ZY + r"也要" + _ZX + _ZEND), 1, False),
     (
         re.compile(
-            r"我是(?:个|一个|那种)?(?P<x>夜猫子|早起的人|吃货|宅男|宅女|社恐|e人|i人|E人|I人|猫奴|"
+            r"我是(?:个|一个|那种)?(?:十足的|彻头彻尾的|资深|铁杆|忠实的?)?(?P<x>夜猫子|早起的人|吃货|宅男|宅女|社恐|e人|i人|E人|I人|猫奴|"
             r"狗奴|果粉|米粉|素食者|肉食动物|甜食控|咖啡控|"
             r"奶茶控)" + _ZEND
         ),
@@ -719,6 +763,22 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
         False,
     ),
     (re.compile(r"我的(?:首选|最爱|心头好|必点|标配)(?:一直)?是" + _ZX + _ZEND), 1, False),
+    (
+        re.compile(
+            r"^(?:这种|这类|那种|那类)?" + _ZX + r"(?:很|特别|挺|超|最|真|太|非常|一直|都|就)*"
+            r"(?:对|合)(?:我|我的)(?:胃口|口味)的?" + _ZEND
+        ),
+        1,
+        False,
+    ),
+    (
+        re.compile(
+            r"^(?:也|还|就)?最(?:爱|喜欢)(?:吃|喝|看|听|玩|去)?(?P<x>(?!什么|哪|谁)[^，,。！!？?]{1,12}?)"
+            + _ZEND
+        ),
+        1,
+        False,
+    ),
     # "羽毛球是我最喜欢的运动", "芒果是我最爱吃的水果": the thing first, then what it is
     (
         re.compile(
@@ -738,9 +798,9 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     ),
     (
         re.compile(
-            r"我(?:每次|一般|通常|总是|平时|基本上?|向来|一向)(?:都|也)?(?:会)?(?:点|选|挑|要|买)"
-            + _ZX
-            + _ZEND
+            # a short topic may come between: "我买咖啡总是要燕麦奶"
+            r"我(?:[买点喝吃用穿订][\u4e00-\u9fff]{1,4}?)?(?:每次|一般|通常|总是|平时|基本上?|向来|一向)"
+            r"(?:都|也)?(?:会)?(?:点|选|挑|要|买)" + _ZX + _ZEND
         ),
         1,
         False,
@@ -767,7 +827,7 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     (
         re.compile(
             r"我(?:很|特别|非常|超级?|真的)?(?:偏爱|偏向|钟情于?|离不开|迷上了?|爱上了?|沉迷于?|"
-            r"着迷于?)" + _ZX + _ZEND
+            r"着迷于?|热衷于?|痴迷于?|酷爱)" + _ZX + _ZEND
         ),
         1,
         False,
@@ -816,7 +876,7 @@ _ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     (
         re.compile(
             r"我(?:最近|现在|这阵子|近来|这两年)?(?:很|特别|非常|超级?|真的)?(?:迷上|爱上|喜欢上|"
-            r"沉迷)了?" + _ZX + _ZEND
+            r"沉迷|上头)了?" + _ZX + _ZEND
         ),
         1,
         False,
@@ -963,11 +1023,13 @@ def _thing(x: str, strict: bool) -> bool:
 _EN_PREF_BLOCK = re.compile(
     r"\b(?:my|his|her|their|our)\s+(?:\w+\s+)?(?:says?|thinks?|likes?|prefers?)\b|"
     r"^(?:he|she|they|my (?:wife|husband|partner|friend|sister|brother|mom|dad|mother|father|"
-    r"boss|son|daughter|kids?|colleague|roommate)\b|[A-Z][a-z]+\s+(?:always|usually|never|only|"
-    r"really|likes?|loves?|prefers?|hates?|would|'d|says|thinks|enjoys?)\b)",
+    r"boss|son|daughter|kids?|colleague|roommate)\b|[A-Z][a-z]+\s+(?:(?:always|usually|never|only|"
+    r"really)\b(?!\s+(?:is|isn't|are|aren't|was|wasn't|'s|\w+\s+me)\b)|(?:likes?|loves?|prefers?|hates?|"
+    r"would|'d|says|thinks|enjoys?)\b))",
 )
 _ZH_PREF_BLOCK = re.compile(
-    r"^(?:他|她|他们|她们|我(?:妈|爸|老婆|老公|朋友|同事|女儿|儿子|哥|姐|弟|妹))"
+    r"^(?:他|她|他们|她们|我(?:妈|爸|老婆|老公|朋友|同事|女儿|儿子|哥|姐|弟|妹)|"
+    r"(?:很多|不少|好多|大部分|多数|有些|一些|别|有|大家|年轻|老)人|大家)"
 )
 
 
@@ -1119,7 +1181,7 @@ def _zh_habit(clause: str) -> list[tuple[str, int, str]]:
     )
     if best:
         out.append((strip_particles(best["x"]), 1, "explicit"))
-    out += _zh_habit_of(s)
+    out += _zh_habit_of(s[best.end() :] if best else s)  # the time it is best at is read
     weekly = re.search(
         r"我(?:一周|每周|一个星期|一天|每天|一个月|"
         r"每月)(?P<x>[\u4e00-\u9fff]{1,6}?)[一二三四五六七两几\d]+次",
@@ -1241,7 +1303,8 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
                 continue
             if stance and not other:  # only a comparison says more (its other side)
                 return stance
-            x = tidy_value(m.group("x") or m.groupdict().get("x2") or "", "zh")
+            g = m.groupdict()
+            x = tidy_value(g.get("x") or g.get("x2") or g.get("x3") or "", "zh")
             if not x or re.fullmatch(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个", x):
                 continue
             out = [(x, pol, "explicit")]  # stated by the user, hedged or not
@@ -1289,6 +1352,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             continue
         x = tidy_value(m.group("x") or m.groupdict().get("x2") or "", "en")
         x = re.sub(r"^(?:the|a|an|some|my)\s+", "", x, flags=re.I) if i < 3 else x
+        x = re.sub(r"^(?:give me|gimme)\s+(?:(?:a|an|the)\s+)?", "", x, flags=re.I)
         if not _thing(x, strict=m.start("x" if m.group("x") else "x2") <= 2):
             continue
         if not x or re.match(

@@ -123,7 +123,11 @@ RULES: list[Rule] = [
         r"opt for|use|take|have|stick with)\s+" + _V,
         compare=True,
     ),
-    _en("preference", r"\bI(?:'d| would)\s+rather\s+(?!not\b)" + _V, compare=True),
+    _en(
+        "preference",
+        r"\bI(?:'d| would)\s+(?:much\s+|far\s+|way\s+|a lot\s+)?(?:rather|sooner)\s+(?!not\b)" + _V,
+        compare=True,
+    ),
     _en("", r"\bI(?:'d| would)\s+(?:like|love|prefer|hate)\s+" + _V),
     _en(
         "preference",
@@ -350,7 +354,8 @@ RULES: list[Rule] = [
     _zh(
         "preference",
         rf"我{_ZADV}(?:一点(?:也|都))?(?:不|不太|不怎么|并不|不再|从不)(?:喜欢|爱|想要){_VZ}"
-        rf"|我{_ZADV}(?:讨厌|厌恶|受不了|反感|不能接受|不吃|不喝){_VZ.replace('?P<v>', '?P<v2>')}",
+        rf"|我{_ZADV}(?:讨厌|厌恶|受不了|反感|不能接受|不吃|不喝)(?:死了?)?"
+        rf"{_VZ.replace('?P<v>', '?P<v2>')}",
         polarity=-1,
     ),
     _zh(
@@ -358,7 +363,8 @@ RULES: list[Rule] = [
         rf"我{_ZADV}(?:更喜欢|更爱|更偏好|偏爱|偏好|更倾向于|倾向于){_VZ}",
         compare=True,
     ),
-    _zh("preference", rf"我{_ZADV}(?:喜欢|热爱|钟爱|爱吃|爱喝|爱看|爱听|爱){_VZ}"),
+    # a degree complement is no part of the thing: "我爱死火锅了"
+    _zh("preference", rf"我{_ZADV}(?:喜欢|热爱|钟爱|爱吃|爱喝|爱看|爱听|爱)(?:死了?)?{_VZ}"),
     _zh("preference", rf"我{_ZADV}(?:习惯(?:于|了)?|惯用){_VZ}"),
     _zh(
         "preference",
