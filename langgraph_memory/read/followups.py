@@ -17,6 +17,7 @@ import numpy as np
 
 from langgraph_memory.config import PackingSection
 from langgraph_memory.core.context import ContextItem
+from langgraph_memory.core.filters import Predicate
 from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.embeddings.cache import CachedEmbeddings
@@ -50,6 +51,7 @@ def add_successors(
     terms: frozenset[str],
     packing: PackingSection,
     run_all: RunAll | None = None,
+    keep: Predicate | None = None,
 ) -> None:
     """Add the later user messages most like each of the best retrieved statements of
     the user: a value said again later ("the ETL now runs hourly" after "we run the ETL
@@ -64,7 +66,8 @@ def add_successors(
     see :data:`SUCCESSOR_POSTINGS`). Off with ``successor_k`` 0 (the caller leaves it
     out without dense retrieval). ``msgs``: the ranked messages by seq (fetched once by
     the caller). ``run_all`` runs searches at once (the retriever's threads), used when
-    the store waits on a server.
+    the store waits on a server. ``keep``: the caller's filter (a later message it
+    refuses never joins).
     """
     if packing.successor_k <= 0:
         return
@@ -119,7 +122,7 @@ def add_successors(
         taken = 0
         for q in sorted(close, key=lambda q: -close[q]):
             m = later.get(q)
-            if m is None or m.role != "user" or m.id in skip:
+            if m is None or m.role != "user" or m.id in skip or (keep and not keep(m)):
                 continue
             score = hit.score * packing.successor_decay
             how = "bm25_to_statement" if is_cjk_text(said.content) else "cosine_to_statement"

@@ -33,6 +33,7 @@ import numpy as np
 
 from langgraph_memory.config import PackingSection, RetrievalSection
 from langgraph_memory.core.context import ContextItem, MemoryContext
+from langgraph_memory.core.filters import compile_filter
 from langgraph_memory.core.records import MemoryHit, Message
 from langgraph_memory.core.validation import HIT_GROUP, LAYERS, check_id
 from langgraph_memory.layers.hierarchy.promotion import INSTRUCTION_SOURCE
@@ -388,16 +389,17 @@ class ReadPipeline:
             own = topic_messages(r, self.storage, embedder, mine, self.packing, rrf_k=rrf_k)
             outline = pack_timeline(packer, self.storage, user_id, own, terms, self.packing)
         msgs = self.storage.get_messages(user_id, [r.seq for r in ranked])
+        keep = compile_filter(flt)  # what is added beside the ranking honours the filter too
         cands = message_candidates(
             self.storage, user_id, ranked, msgs, skip, self.retrieval, self.packing, terms
         )
         if self.retrieval.dense_weight > 0:  # later statements like the best ones
             add_successors(
                 self.storage, self.retriever.embedder.get, user_id, ranked, msgs, cands, skip,
-                terms, self.packing, self.retriever.run_all,
+                terms, self.packing, self.retriever.run_all, keep,
             )  # fmt: skip
         if not r.q.dense:  # the latest statements of the type asked for (no shared word)
-            add_typed(self.storage, user_id, query, cands, skip, self.packing, terms)
+            add_typed(self.storage, user_id, query, cands, skip, self.packing, terms, keep)
         cands += segment_items(segments, skip, self.retrieval, self.packing)
         for rank, (doc, fused, parts) in enumerate(long_ranked, 1):
             score = self.retrieval.long_term_weight * fused

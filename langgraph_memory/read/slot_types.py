@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from langgraph_memory.config import PackingSection
 from langgraph_memory.core.context import ContextItem
+from langgraph_memory.core.filters import Predicate
 from langgraph_memory.core.records import Message
 from langgraph_memory.extraction.entities import SURNAMES, find_entities
 from langgraph_memory.extraction.slots import about_others, slots_of
@@ -120,17 +121,20 @@ def add_typed(
     skip: set[str],
     packing: PackingSection,
     terms: frozenset[str],
+    keep: Predicate | None = None,
 ) -> None:
     """Add to ``cands`` the latest of the user's statements holding a value of the type
     ``query`` asks for (:func:`asked_type`; among the :data:`RECENT` latest messages), at
     the best message candidate's score times ``successor_decay``: the new value may share
-    no word with the question. Used for a query ranked by its words alone."""
+    no word with the question. Used for a query ranked by its words alone. ``keep``: the
+    caller's filter (a statement it refuses is never added)."""
     kind = asked_type(query)
     if kind is None:
         return
     seen = {it.order for it in cands if it.layer in ("message", "neighbor")}
     best = max((it.score for it in cands if it.layer == "message"), default=1.0)
-    for m in latest_typed(storage.message_page(user_id, limit=RECENT), kind):
+    recent = storage.message_page(user_id, limit=RECENT)
+    for m in latest_typed([m for m in recent if keep is None or keep(m)], kind):
         if m.seq in seen or m.id in skip:
             continue
         reason = f"the user's latest statement holding a {kind} (the question asks for one)"

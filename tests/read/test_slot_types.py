@@ -105,3 +105,12 @@ class TestEndToEnd:
     def test_a_question_of_no_type_is_left_alone(self, mm) -> None:
         prompt = mm.build_context("u", "probe", "我喜欢吃什么？", token_budget=2048).to_prompt()
         assert "latest (" not in prompt
+
+    def test_a_filter_keeps_the_statements_it_refuses_out(self, mm) -> None:
+        """What is added beside the ranking honours the caller's filter: the newer place
+        is outside it, so no message item holds it."""
+        flt = {"timestamp": {"$lt": (T0 + timedelta(days=5)).isoformat()}}
+        ctx = mm.build_context("u", "probe", "我现在在哪座城市？", token_budget=2048, filter=flt)
+        said = [it.text for it in ctx.items if it.layer in ("message", "neighbor")]
+        assert any("杭州" in t for t in said)
+        assert not any("昆明" in t for t in said)
