@@ -338,3 +338,25 @@ def test_successor_searches_go_by_the_statements_rarer_words(monkeypatch) -> Non
     monkeypatch.setattr(followups, "SUCCESSOR_POSTINGS", 10)
     found = _lexical_many(backend, "u", said[:1], 5, None)[0]
     assert [s for s, _ in found] == [said[0].seq, said[1].seq]
+
+
+def test_a_later_statement_outside_the_callers_filter_is_not_added(minilm: Embeddings) -> None:
+    """Later statements like a retrieved one join only when the caller's filter lets
+    them through (here: the sessions asked for)."""
+    filler = ["How do I rotate logs?", "What's a good lunch spot?", "Remind me about taxes."]
+    with MemoryManager(backend=InMemoryBackend(), embeddings=minilm) as mm:
+        mm.add_message("u", "s1", "user", "The API response time is 400 ms at p95.", timestamp=T0)
+        for i, text in enumerate(filler * 2):
+            mm.add_message("u", "s2", "user", text, timestamp=T0 + timedelta(minutes=i + 1))
+        new = mm.add_message(
+            "u", "s3", "user", "After the caching work, p95 latency dropped to 250 ms.",
+            timestamp=T0 + timedelta(days=9),
+        )  # fmt: skip
+        mm.flush()
+        query = "What is the current response time of the API?"
+        wide = mm.build_context("u", "now", query, 400)
+        assert new in {s for it in wide.items for s in it.source_ids}
+        narrow = mm.build_context(
+            "u", "now", query, 400, filter={"session_id": {"$in": ["s1", "s2"]}}
+        )
+        assert new not in {s for it in narrow.items for s in it.source_ids}
