@@ -58,7 +58,7 @@ import numpy as np
 
 from langgraph_memory.core.context import ContextItem, MemoryContext, item_tokens
 from langgraph_memory.core.records import Message, index_text
-from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.embeddings.cache import CachedEmbeddings
 from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others
@@ -272,6 +272,23 @@ def current_first(
     found = messages([items[k].order for k in at])
     at = [k for k in at if items[k].order in found]
     msgs = [found[items[k].order] for k in at]
+    try:
+        return _mark_update(items, budget, at, msgs, vectors, query, query_vector)
+    finally:  # on every way out, whether an update was marked or not
+        _entries_say_earlier(items, budget, at, msgs)
+
+
+def _mark_update(
+    items: list[ContextItem],
+    budget: int,
+    at: list[int],
+    msgs: list[Message],
+    vectors: Callable[[list[str]], np.ndarray | None] | None,
+    query: str,
+    query_vector: Callable[[], np.ndarray],
+) -> Update | None:
+    """The body of :func:`current_first` for the message items at ``at`` (their
+    messages ``msgs``): the update found and marked, or None."""
     kind = asked_type(query) if vectors is None else None
     if len(msgs) < (2 if kind else 2 + MIN_OTHERS):
         return None
@@ -289,7 +306,6 @@ def current_first(
         close = cosines(vecs, query_vector())
         update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]), about_others(query))
     if update is None:
-        _entries_say_earlier(items, budget, at, msgs)
         return None
     # the write path read both statements, as entries of their own: two things, both true
     # ("I'm allergic to peanuts", "I can't stand coriander"), not one value replaced,
@@ -319,13 +335,24 @@ def current_first(
     if MemoryContext(marked, budget).tokens > budget:
         return None
     items[:] = marked
-    _entries_say_earlier(items, budget, at, msgs)
     return update
 
 
 #: The value a profile line or fact says it replaced (their ``text()``: "; earlier: X",
 #: "；此前：X").
 _EARLIER_VALUE = re.compile(r"(?:; earlier: |；此前：)([^()（）;；,，]+)")
+
+
+#: A value that is a number alone names no slot in a statement ("Paid 30 bucks").
+_NUMBER = re.compile(r"[\d.,:/-]+")
+
+
+def _names(text: str, value: str) -> bool:
+    """Whether ``text`` names ``value`` as a word of its own ("30" is not in "300", nor
+    "Paris" in "Parisian"); a value in CJK characters is found wherever it stands."""
+    if is_cjk_text(value):
+        return value in text
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text) is not None
 
 
 def _entries_say_earlier(
@@ -344,14 +371,14 @@ def _entries_say_earlier(
         found = _EARLIER_VALUE.search(it.text) if it.layer in DRAWN_LAYERS else None
         value = found[1].strip().casefold() if found else ""
         cited = [when[s] for s in it.source_ids if s in when]
-        if len(value) < 2 or not cited:
+        if len(value) < 2 or not cited or _NUMBER.fullmatch(value):  # "30": any price
             continue
         for k, m in zip(at, msgs, strict=True):
             if (
                 m.role == "user"
                 and m.id not in it.source_ids
                 and when[m.id] < min(cited)
-                and value in m.content.casefold()
+                and _names(m.content.casefold(), value)
                 and "update_mark" not in marked[k].score_parts
             ):
                 marked[k] = earlier(items[k])

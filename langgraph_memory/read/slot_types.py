@@ -68,7 +68,12 @@ _ASKS = (
     ),
 )
 #: The slot reader's keys whose values are of each type.
-_SLOT_TYPE = {"location": "place", "employer": "org", "changed to": "org", "manager": "person"}
+_SLOT_TYPE = {"location": "place", "employer": "org", "manager": "person"}
+#: A change said with no slot named is a change of employer when it speaks of work
+#: ("我换到字节了，上周刚入职"), not of anything ("I switched to oat milk").
+_WORK = re.compile(
+    r"入职|上班|工作|公司|跳槽|单位|offer|\b(?:job|work(?:ing)?|joined|hired|employer)\b", re.I
+)
 #: The user's most recent messages searched for statements of the asked type.
 RECENT = 200
 #: The latest typed statements added as candidates.
@@ -85,16 +90,24 @@ def asked_type(query: str) -> str | None:
 
 #: A Chinese person named by surname and title ("何总监", "赵主管", "郑老师", "老杨").
 _ZH_TITLED = re.compile(
-    rf"(?:[{''.join(sorted(SURNAMES))}](?:总监|总|经理|主管|主任|老师|处长|科长|部长|组长|姐|哥))"
+    rf"(?:[{''.join(sorted(SURNAMES))}](?:总监|总(?![是体共算之结统部数额量价值])|经理|主管|主任|"
+    r"老师|处长|科长|部长|组长|姐|哥))"
 )
+#: The statement's first characters read for a value (a statement of a slot is short; a
+#: pasted page is not read whole on every question).
+_READ_CHARS = 400
 
 
 def typed(said: str, kind: str) -> bool:
     """Whether the user's statement ``said`` holds a value of type ``kind`` (a statement
     about someone else's life does not: "我妹妹住在杭州")."""
+    said = said[:_READ_CHARS]
     if about_others(said):
         return False
-    if any(_SLOT_TYPE.get(key) == kind for key, _, _ in slots_of(said)):
+    keys = {key for key, _, _ in slots_of(said)}
+    if any(_SLOT_TYPE.get(key) == kind for key in keys):
+        return True
+    if kind == "org" and "changed to" in keys and _WORK.search(said):
         return True
     if kind == "person" and _ZH_TITLED.search(said):
         return True

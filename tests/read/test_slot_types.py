@@ -45,6 +45,10 @@ def test_statements_holding_a_value_of_a_type() -> None:
     assert typed("来昆明三个月了，天天晒太阳。", "place")
     assert typed("何总监第一次找我谈话。", "person")
     assert typed("我换到字节了，上周刚入职。", "org")
+    # a change of anything is no change of employer; a surname then 总是 is no boss
+    assert not typed("I switched to oat milk.", "org")
+    assert not typed("最近我换成了燕麦奶。", "org")
+    assert not typed("这个地方总是很吵。", "person")
     assert not typed("一升等于多少毫升？", "place")
     assert not typed("周一好难熬啊", "person")
     # someone else's life is no value of the user's
