@@ -51,7 +51,7 @@ from langgraph_memory.layers.knowledge.chunking import (
     version_key,
 )
 from langgraph_memory.sensitivity.policy import SensitivityFilter
-from langgraph_memory.storage.capabilities import RecordStore
+from langgraph_memory.storage.capabilities import RecordStore, atomic
 
 __all__ = [
     "CHUNK_KIND",
@@ -309,30 +309,35 @@ class Documents:
                 )
                 for i, s in enumerate(sections)
             ]
-            for c in chunks:
+            for c in chunks:  # not yet read: the document's record names its version
                 self._put(c)
-            if info is not None:  # the previous version's chunks: kept, archived
-                for c in self.chunks(user_id, document_id, version=info.version):
-                    c.status = "archived"
-                    self._put(c)
-            versions = (info.versions if info is not None else []) + [
-                {"version": version, "chunks": len(chunks), "hash": digest,
-                 "added_at": now.isoformat()}
-            ]  # fmt: skip
-            new = DocumentInfo(
-                document_id,
-                title,
-                version,
-                len(chunks),
-                versions,
-                meta,
-                owner == SHARED_OWNER,
-                info.created_at if info is not None else now,
-                now,
-            )
-            rid = _rid("document", owner, document_id)
-            created = info.created_at if info is not None else now
-            self.records.put_record(Record(DOCUMENT_KIND, rid, owner, to_data(new), created, now))
+            # the commit point: the old version archived and the record naming the new one,
+            # in one transaction (a crash between them left a half-archived document)
+            with atomic(self.records):
+                if info is not None:  # the previous version's chunks: kept, archived
+                    for c in self.chunks(user_id, document_id, version=info.version):
+                        c.status = "archived"
+                        self._put(c)
+                versions = (info.versions if info is not None else []) + [
+                    {"version": version, "chunks": len(chunks), "hash": digest,
+                     "added_at": now.isoformat()}
+                ]  # fmt: skip
+                new = DocumentInfo(
+                    document_id,
+                    title,
+                    version,
+                    len(chunks),
+                    versions,
+                    meta,
+                    owner == SHARED_OWNER,
+                    info.created_at if info is not None else now,
+                    now,
+                )
+                rid = _rid("document", owner, document_id)
+                created = info.created_at if info is not None else now
+                self.records.put_record(
+                    Record(DOCUMENT_KIND, rid, owner, to_data(new), created, now)
+                )
             return new
 
     def _next_version(
