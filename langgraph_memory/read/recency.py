@@ -63,7 +63,7 @@ from langgraph_memory.embeddings.cache import CachedEmbeddings
 from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
-from langgraph_memory.read.slot_types import asked_type, typed
+from langgraph_memory.read.slot_types import asked_type, states_a
 from langgraph_memory.read.timeline import is_statement
 from langgraph_memory.retrieval.vectors import cosines
 
@@ -160,10 +160,10 @@ def find_update(
 
 def typed_update(msgs: Sequence[Message], kind: str) -> Update | None:
     """Without a query vector: the user's statements holding a value of the ``kind`` the
-    question asks for (:func:`~langgraph_memory.read.slot_types.typed`), when there are
+    question asks for (:func:`~langgraph_memory.read.slot_types.states_a`), when there are
     two or more and the newest adds none (:data:`ADDITION`); the words of a new value may
     share nothing with the old one's ("我住在杭州", "来昆明三个月了")."""
-    said = [i for i, m in enumerate(msgs) if is_statement(m) and typed(m.content, kind)]
+    said = [i for i, m in enumerate(msgs) if states_a(m, kind)]
     said.sort(key=lambda i: (msgs[i].timestamp, msgs[i].seq))
     if len(said) < 2 or ADDITION.search(msgs[said[-1]].content):
         return None

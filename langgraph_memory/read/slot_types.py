@@ -37,7 +37,7 @@ from langgraph_memory.read.timeline import is_statement
 if TYPE_CHECKING:
     from langgraph_memory.storage.base import MemoryBackend
 
-__all__ = ["asked_type", "typed", "latest_typed", "add_typed", "RECENT", "LATEST"]
+__all__ = ["asked_type", "typed", "states_a", "latest_typed", "add_typed", "RECENT", "LATEST"]
 
 #: What in a question asks for a value of a type (general wording of everyday slots).
 _ASKS = (
@@ -114,6 +114,12 @@ def typed(said: str, kind: str) -> bool:
     return any(k == kind for _, _, k in find_entities(said))
 
 
+def states_a(m: Message, kind: str) -> bool:
+    """Whether ``m`` is a statement of the user's (not a question) holding a value of type
+    ``kind`` (:func:`typed`): what :func:`latest_typed` finds and recency groups."""
+    return is_statement(m) and typed(m.content, kind)
+
+
 def latest_typed(recent: Sequence[Message], kind: str, n: int = LATEST) -> list[Message]:
     """The latest ``n`` of the user's statements in ``recent`` (newest first) holding a
     value of type ``kind``."""
@@ -121,7 +127,7 @@ def latest_typed(recent: Sequence[Message], kind: str, n: int = LATEST) -> list[
     for m in recent:
         if len(out) >= n:
             break
-        if m.role == "user" and is_statement(m) and typed(m.content, kind):
+        if states_a(m, kind):
             out.append(m)
     return out
 
