@@ -225,15 +225,11 @@ def shape_score(value: str) -> int:
         >>> shape_score("Vx9!kq2m"), shape_score("sunshine"), shape_score("AX3000")
         (5, 0, 2)
     """
-    if value.isalpha() or value.isdigit():
+    if value.isalpha() or value.isdigit() or value == value.upper() == value.lower():
+        return 0  # a word or a number alone, or no letters at all
+    if _DIGIT.search(value) is None and _SYMBOL.search(value) is None:
         return 0
-    digit = _DIGIT.search(value) is not None
-    symbol = _SYMBOL.search(value) is not None
-    lower = value != value.upper()
-    upper = value != value.lower()
-    if not (lower or upper) or not (digit or symbol):
-        return 0
-    return lower + upper + digit + symbol + (len(value) >= 8) + (len(value) >= 12)
+    return _classes(value) + (len(value) >= 8) + (len(value) >= 12)
 
 
 def _value_ok(text: str, start: int, end: int, kind: str, linked: bool) -> bool:
