@@ -1,0 +1,316 @@
+"""Write ``sensitivity_heldout5.jsonl``: a fifth held-out set for the secret / PII detector
+(issue 38), written by an outside author who did not read the detector
+(``langgraph_memory/sensitivity/``), its tests, its tuning corpus or the lines of sets 2-4.
+Only ``benchmarks/sensitivity.py`` (scoring, kinds), set 4's generator script (rules, slot
+syntax, mechanics; reused here) and the value generators of
+``benchmarks/data/make_sensitivity_heldout.py`` (imported, reseeded here) were read.
+
+Usage:
+    python tests/data/make_sensitivity_heldout5.py           # (re)write the jsonl
+    python tests/data/make_sensitivity_heldout5.py --check   # verify rules and that the
+                                                             # file matches; write nothing
+
+Lines (``sensitivity_heldout5_lines.py``) are what users paste or type to an assistant,
+half English and half Chinese: chat prose with typos, support tickets, forwarded e-mails and
+SMS, config files (``.env``, YAML, TOML, INI, JSON, docker-compose, Kubernetes secrets,
+``.netrc``, ``.pgpass``, ssh config), curl / httpie commands, connection strings, git
+remotes with credentials, logs and stack traces, Wi-Fi notes and QR strings, door codes,
+router admin pages, bank and card details, passphrases made of words, Chinese-only
+passwords, values before their labels, values wrapped over a line break, full-width
+digits and punctuation; and a large share of negatives that look alike.
+
+Slot syntax: ``⟦kind=value⟧`` a hand-written positive; ``⟦kind@gen⟧`` a positive from
+generator ``gen``; ``⟦~gen⟧`` a look-alike filler from ``gen`` (no span). Kind codes:
+``sec`` secret, ``ak`` api_key, ``tok`` token, ``pk`` private_key, ``em`` email,
+``ph`` phone, ``id`` cn_id, ``ssn``, ``card``, ``iban``.
+
+Labelling: set 4's rules, unchanged (from the definitions in ``benchmarks/sensitivity.py``,
+fixed before any figure was seen):
+- ``secret``: a value written after (or just before) a label naming a password, passphrase,
+  PIN, passcode, verification / backup / recovery code, card security code, door / gate /
+  safe / alarm code, Wi-Fi key, a key, token or secret without a telling shape; a
+  password given by a command-line flag or inside a URL / connection string / DSN;
+- ``api_key``: a key whose provider prefix gives it away, wherever it is written;
+- ``token``: a JWT anywhere, and the credential of an HTTP ``Authorization`` header (without
+  the scheme word) or of a session cookie;
+- ``private_key``: the whole block from ``-----BEGIN`` to the end line (also JSON-escaped);
+- ``email``, ``phone`` (as written, ``+86`` included), ``cn_id`` (valid check character),
+  ``ssn``, ``card`` (Luhn-valid, as written), ``iban`` (valid check digits, as written).
+Gold values are minimal (no quotes, no scheme word, no trailing punctuation). Postal
+addresses, account / order / passport numbers are not a kind: never labelled.
+
+Decisions this set adds (taken from the definitions above, applied to every line):
+- Chinese labels: 口令 (a password), 暗号 (an agreed pass-phrase), 登录码 (a login code),
+  动态码 (a one-time code), 提取码 (the password of a shared cloud-drive link) and 安全码
+  (card security code) name a secret: their values are ``secret``. 取件码 (a parcel pickup
+  code, as the first set already judged), 邀请码 / 推荐码 (invitation or referral codes,
+  made to be shared), booking and confirmation codes, meeting IDs name no secret: never
+  labelled.
+- A password in a credential file whose format places it (``.pgpass``'s fifth field,
+  ``.netrc``'s ``password``, a Wi-Fi QR string's ``P:``) is ``secret``; a base64-encoded
+  password in a Kubernetes ``Secret`` is ``secret`` too (encoding hides nothing).
+- A value wrapped over a line break is one span, line break included.
+- A prefixed code such as ``G-482913`` is labelled by its code digits only.
+- Full-width digits are labelled as written (their checks hold on the digit values).
+
+Halves: a line is **held** when the SHA-256 of its final text (UTF-8) is odd, else
+**tune** (``benchmarks/sensitivity.py``'s ``half_of``); each row carries ``half``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks" / "data"))
+sys.path.insert(0, str(HERE))
+import make_sensitivity_heldout as h1  # noqa: E402
+
+OUT = HERE / "sensitivity_heldout5.jsonl"
+SEED = 20261209
+OTHER_SETS = [
+    "sensitivity_corpus.jsonl",
+    "sensitivity_dev.jsonl",
+    "sensitivity_heldout.jsonl",
+    "sensitivity_heldout2.jsonl",
+    "sensitivity_heldout3.jsonl",
+    "sensitivity_heldout4.jsonl",
+]
+KIND = {
+    "sec": "secret",
+    "ak": "api_key",
+    "tok": "token",
+    "pk": "private_key",
+    "em": "email",
+    "ph": "phone",
+    "id": "cn_id",
+    "ssn": "ssn",
+    "card": "card",
+    "iban": "iban",
+}
+
+_NAMES = (
+    "maya.lindqvist tom.okafor chen.yue r.alvarez jwong88 liu_fang sam.k.patel hannah.b".split()
+)
+_NAMES += "zhangwei1990 kowalczyk.p ines.moreau wu.hao".split()
+_DOMAINS = "gmail.com outlook.com proton.me 163.com qq.com icloud.com fastmail.com".split()
+_DOMAINS += "yahoo.co.uk 126.com acme-labs.io".split()
+
+
+def _email() -> str:
+    return (
+        h1.rng.choice(_NAMES)
+        + h1.rng.choice(["", "", "+work", "2"])
+        + "@"
+        + h1.rng.choice(_DOMAINS)
+    )
+
+
+def _bcrypt() -> str:
+    return "$2b$12$" + h1.pick("./" + h1.ALNUM, 53)
+
+
+def _meeting() -> str:
+    return f"{h1.digits(3, '8')} {h1.digits(3)} {h1.digits(3)}"
+
+
+def _escaped_pem() -> str:
+    return h1.pem("PRIVATE KEY", 26, "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC").replace("\n", "\\n")
+
+
+_FW = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+def _fullwidth(value: str) -> str:
+    return value.translate(_FW)
+
+
+def _base32(n: int) -> str:
+    return h1.pick("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", n)
+
+
+def _bitlocker() -> str:
+    return "-".join(h1.digits(6) for _ in range(8))
+
+
+def _uscc() -> str:
+    return "91" + h1.rng.choice(h1.REGIONS) + h1.pick("0123456789ABCDEFGHJKLMNPQRTUWXY", 10)
+
+
+def _bad_cnid_x() -> str:
+    while True:
+        value = h1.cnid()[:17] + "X"
+        if not h1.id_ok(value):
+            return value
+
+
+def _k8s_b64() -> str:
+    return h1.b64url(h1.pick(h1.ALNUM, h1.rng.randint(9, 14)).encode()).rstrip("=") + "="
+
+
+GEN = {name: fn for name, (_, fn) in h1.POS.items()}
+GEN.update(h1.NEG)
+GEN.update(
+    {
+        "email": _email,
+        "ssn9": lambda: h1.ssn().replace("-", ""),
+        "cookie": lambda: h1.pick(h1.B64URL, h1.rng.randint(32, 48)),
+        "hex64s": lambda: h1.pick(h1.HEX, 64),
+        "hex40s": lambda: h1.pick(h1.HEX, 40),
+        "opaque_s": lambda: h1.pick(h1.ALNUM, 36),
+        "pem_pkcs8_esc": _escaped_pem,
+        "bcrypt": _bcrypt,
+        "mtg": _meeting,
+        "fw_mob": lambda: _fullwidth(h1.cnmob()),
+        "fw_up19": lambda: _fullwidth(h1.card(h1.UNIONPAY, 19)),
+        "fw_cnid": lambda: _fullwidth(h1.cnid()),
+        "b32": lambda: _base32(32),
+        "b32_16": lambda: _base32(16),
+        "bitlocker": _bitlocker,
+        "uscc": _uscc,
+        "dingsec": lambda: "SEC" + h1.pick(h1.HEX, 64),
+        "up16_d": lambda: h1.fmt_card(h1.card(h1.UNIONPAY, 16), "d"),
+        "amex_d": lambda: h1.group(h1.card(h1.AMEX, 15), (4, 6, 5), "-"),
+        "badup19": lambda: h1.non_luhn(19, "622"),
+        "badcnidX": _bad_cnid_x,
+    }
+)
+
+SLOT = re.compile(r"⟦([^⟦⟧]*)⟧")
+BODY = re.compile(r"^(\w+)([=@])(.*)$", re.S)
+
+
+def half_of(text: str) -> str:
+    return "held" if int(hashlib.sha256(text.encode("utf-8")).hexdigest(), 16) % 2 else "tune"
+
+
+def render(lang: str, template: str) -> dict[str, Any]:
+    """One row: the template's slots filled, each positive recorded with its offset."""
+    out: list[str] = []
+    spans: list[dict[str, Any]] = []
+    pos = length = 0
+    for m in SLOT.finditer(template):
+        piece = template[pos : m.start()]
+        out.append(piece)
+        length += len(piece)
+        body = m.group(1)
+        if body.startswith("~"):
+            value = GEN[body[1:]]()
+        else:
+            b = BODY.match(body)
+            assert b and b.group(1) in KIND, template
+            value = b.group(3) if b.group(2) == "=" else GEN[b.group(3)]()
+            spans.append({"kind": KIND[b.group(1)], "value": value, "at": length})
+        out.append(value)
+        length += len(value)
+        pos = m.end()
+    out.append(template[pos:])
+    text = "".join(out)
+    return {"lang": lang, "text": text, "spans": spans, "note": "", "half": half_of(text)}
+
+
+def build() -> list[dict[str, Any]]:
+    from sensitivity_heldout5_lines import EN, ZH  # noqa: PLC0415 (beside this script)
+
+    h1.rng.seed(SEED)
+    return [render("en", t) for t in EN] + [render("zh", t) for t in ZH]
+
+
+#: Full-width forms (U+FF01-U+FF5E) to ASCII, one character for one, so offsets hold: the
+#: first set's checks (check digits, look-alikes) then read full-width digits too.
+_ASCII = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+_EDGE = set(" \t\n'\"`“”‘’「」『』,;，。；、：:")
+
+
+def problems(rows: list[dict[str, Any]]) -> list[str]:
+    """Every rule a row must keep (on top of the first set's checks: check digits,
+    no valid look-alike outside the spans, no duplicate)."""
+    errs = h1.problems(
+        [
+            {
+                **r,
+                "text": r["text"].translate(_ASCII),
+                "spans": [
+                    {"kind": s["kind"], "value": s["value"].translate(_ASCII)}
+                    if r["text"].find(s["value"]) == s["at"]
+                    else {**s, "value": s["value"].translate(_ASCII)}
+                    for s in r["spans"]
+                ],
+            }
+            for r in rows
+        ]
+    )
+    others: set[str] = set()
+    for name in OTHER_SETS:
+        path = HERE / name
+        if path.exists():
+            with path.open(encoding="utf-8") as f:
+                others |= {json.loads(line)["text"] for line in f if line.strip()}
+    for n, row in enumerate(rows, 1):
+        text = row["text"]
+        if text in others:
+            errs.append(f"{n}: line copied from an earlier set")
+        if row["half"] != half_of(text):
+            errs.append(f"{n}: wrong half")
+        ends: list[tuple[int, int]] = []
+        for s in row["spans"]:
+            v, at = s["value"], s["at"]
+            if not v or v[0] in _EDGE or v[-1] in _EDGE:
+                errs.append(f"{n}: value {v!r} is not minimal")
+            if text[at : at + len(v)] != v:
+                errs.append(f"{n}: {v!r} not at {at}")
+            if s["kind"] == "ssn" and not re.fullmatch(r"\d{3}[- ]?\d{2}[- ]?\d{4}", v):
+                errs.append(f"{n}: ssn {v!r} malformed")
+            ends.append((at, at + len(v)))
+        ends.sort()
+        if any(a[1] > b[0] for a, b in zip(ends, ends[1:], strict=False)):
+            errs.append(f"{n}: overlapping spans")
+    return errs
+
+
+def counts(rows: list[dict[str, Any]]) -> str:
+    lines = Counter((r["lang"], r["half"], bool(r["spans"])) for r in rows)
+    kinds = Counter((s["kind"], r["lang"], r["half"]) for r in rows for s in r["spans"])
+    out = [f"{len(rows)} lines, {sum(1 for r in rows if not r['spans'])} without a span"]
+    for lang in ("en", "zh"):
+        for half in ("tune", "held"):
+            out.append(
+                f"  {lang} {half}: {lines[lang, half, True]} positive, "
+                f"{lines[lang, half, False]} negative lines"
+            )
+    out.append("spans per kind (en tune / en held / zh tune / zh held):")
+    for kind in sorted({k for k, _, _ in kinds}):
+        per = [kinds[kind, lang, half] for lang in ("en", "zh") for half in ("tune", "held")]
+        out.append(f"  {kind:<12} {sum(per):>4}  " + " / ".join(map(str, per)))
+    return "\n".join(out)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="verify only; write nothing")
+    args = ap.parse_args()
+    rows = build()
+    errs = problems(rows)
+    data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    if args.check and (not OUT.exists() or OUT.read_text("utf-8") != data):
+        errs.append(f"{OUT.name} differs from what this script writes")
+    for e in errs:
+        print(e, file=sys.stderr)
+    if errs:
+        return 1
+    if not args.check:
+        OUT.write_text(data, "utf-8")
+    print(counts(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
