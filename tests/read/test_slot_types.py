@@ -33,6 +33,17 @@ def _msg(i: int, role: str, text: str) -> Message:
         ("Who do I work for? Which company?", "org"),
         ("我现在的上级是谁？", "person"),
         ("Who is my manager?", "person"),
+        ("我现在向谁汇报？", "person"),
+        ("我和谁一起健身？", "person"),
+        ("我现在做什么工作？", "job"),
+        ("我在哪个部门？", "job"),
+        ("What's my job title?", "job"),
+        ("我哪天答辩？", "date"),
+        ("When is my flight?", "date"),
+        ("我有几台电脑？", "count"),
+        ("我的公众号有多少粉丝？", "count"),
+        ("How many cats do I have?", "count"),
+        ("我明年有什么打算？", "plan"),
         ("我喜欢吃什么？", None),
         ("What's the capital of Peru?", None),
     ],
@@ -53,6 +64,30 @@ def test_statements_holding_a_value_of_a_type() -> None:
     assert not typed("周一好难熬啊", "person")
     # someone else's life is no value of the user's
     assert not typed("我妹妹住在杭州。", "place")
+
+
+def test_a_trip_a_plan_or_a_past_story_holds_no_home() -> None:
+    assert not typed("上周去上海出差了。", "place")
+    assert not typed("下周去上海出差。", "place")
+    assert not typed("小时候在北京长大。", "place")
+    assert typed("我住在杭州，下周去上海出差。", "place")  # the home is its own clause
+
+
+def test_statements_of_a_job_a_count_a_date_a_plan() -> None:
+    assert typed("我是小学语文老师。", "job")
+    assert typed("辞职了，现在全职做自媒体博主。", "job")
+    assert typed("考了驾照，现在改开网约车了。", "job")
+    assert not typed("今天好困，昨晚刷剧刷太晚了", "job")
+    # a count of what the question counts: by its measure word or one of its words
+    assert typed("又配了一台主机打游戏，加起来三台了。", "count", "我有几台电脑？")
+    assert typed("粉丝涨到两万了！", "count", "我的公众号有多少粉丝？")
+    assert not typed("我们一起去吃饭吧。", "count", "我有几台电脑？")  # 一起: no number
+    assert not typed("我养了两只猫。", "count", "我有几台电脑？")
+    # a date of the event asked about
+    assert typed("答辩推迟到六月三号了。", "date", "我什么时候答辩？")
+    assert not typed("体检改到下周五了。", "date", "我什么时候答辩？")
+    assert typed("想了想还是不考公了，打算申请去英国读研。", "plan")
+    assert not typed("鱼会睡觉吗？我猜会。", "plan")
 
 
 def test_latest_typed_reads_the_newest_statements_only() -> None:
@@ -78,6 +113,17 @@ def test_typed_update_groups_the_statements_of_the_type_by_time() -> None:
     # one more value, not a new one: the earlier one stands
     more = [*msgs[:3], _msg(3, "user", "另外我在昆明也有套房子。")]
     assert typed_update(more, "place") is None
+
+
+def test_typed_update_of_a_count_reads_the_question() -> None:
+    msgs = [
+        _msg(0, "user", "我有两台电脑，一台办公一台写代码。"),
+        _msg(1, "user", "感冒了喝姜汤有用吗？"),
+        _msg(2, "user", "我养了两只猫。"),
+        _msg(3, "user", "又配了一台主机打游戏，加起来三台了。"),
+    ]
+    assert typed_update(msgs, "count", "我有几台电脑？") == Update(3, (0,))
+    assert typed_update(msgs, "count", "我养了几只猫？") is None  # one count of cats
 
 
 @pytest.mark.slow
