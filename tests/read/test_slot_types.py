@@ -164,3 +164,27 @@ class TestEndToEnd:
         said = [it.text for it in ctx.items if it.layer in ("message", "neighbor")]
         assert any("杭州" in t for t in said)
         assert not any("昆明" in t for t in said)
+
+
+@pytest.mark.slow
+def test_a_relatives_home_and_a_trip_are_not_the_users_latest_place() -> None:
+    """A sister's home ("我妹妹住在杭州") and a trip ("上周去上海出差了") do not replace where
+    the user lives, as a fact or as the latest statement of a place."""
+    turns = [
+        ("user", "我住在苏州。"),
+        ("assistant", "苏州很美。"),
+        ("user", "我妹妹住在杭州。"),
+        ("assistant", "好的。"),
+        ("user", "上周去上海出差了。"),
+        ("assistant", "辛苦了。"),
+        ("user", "下周去北京出差。"),
+    ]
+    with MemoryManager(backend=InMemoryBackend(), embeddings=MiniLMEmbeddings()) as mm:
+        for i, (role, text) in enumerate(turns):
+            mm.add_message("u", "s1", role, text, timestamp=T0 + timedelta(days=i))
+        mm.flush()
+        homes = [f.object for f in mm.profile.facts("u") if f.relation == "location"]
+        assert homes == ["苏州"]
+        prompt = mm.build_context("u", "p", "我现在住在哪个城市？", token_budget=2048).to_prompt()
+        assert "latest (" not in prompt and "earlier (" not in prompt
+        assert 0 <= prompt.find("苏州") < prompt.find("杭州")
