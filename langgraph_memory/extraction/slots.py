@@ -52,6 +52,7 @@ __all__ = [
     "is_tentative",
     "names_date",
     "not_lived",
+    "clause_at",
     "event_named",
     "SLOT_KEYS",
     "TENTATIVE",
@@ -421,7 +422,7 @@ def _en(text: str) -> list[Slot]:
     lives = _first(text, _EN_CITY_RX)
     if lives and re.search(r"\b(?:used to|years ago|last year|when I was|visited|went to)\b", text):
         lives = None  # a place the user was, not where they live
-    if lives and not_lived(_clause(text, lives[1])):
+    if lives and not_lived(clause_at(text, lives[1])):
         lives = None  # "moving to Denver next month", "landed in Tokyo for the conference"
     if lives and re.fullmatch(
         rf"{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day", lives[0], re.I
@@ -506,8 +507,13 @@ _ZH_AGE = Cued(
 )
 
 
-def _clause(text: str, at: int) -> str:
-    """The clause of ``text`` around offset ``at`` (between commas, stops, semicolons)."""
+def clause_at(text: str, at: int) -> str:
+    """The clause of ``text`` around offset ``at`` (between commas, stops, semicolons).
+
+    Example:
+        >>> clause_at("我住在杭州，下周去上海出差。", 10)
+        '下周去上海出差'
+    """
     cut = re.compile(r"[，,。！!；;？?]|[.!?;](?:\s|$)")
     start = max((m.end() for m in cut.finditer(text, 0, at)), default=0)
     end = cut.search(text, at)
@@ -679,7 +685,7 @@ def _zh(text: str) -> list[Slot]:
     city = _last(text, _ZH_CITY_RX)
     if city and _NOT_MOVED.search(text[max(0, city[1] - 4) : city[1]]):
         city = None  # "年后没回郑州": no move there
-    if city and not_lived(_clause(text, city[1])):
+    if city and not_lived(clause_at(text, city[1])):
         city = None  # "下个月搬去成都", "上周回北京出差": a plan or a trip, no home
     if city and not _NO_PLACE.search(city[0]):
         add("location", city[0], city[1])

@@ -88,8 +88,10 @@ MARGIN = 2.0
 SPREAD = 0.05
 #: A later statement that adds a value rather than replacing one ("I also have two cats",
 #: "I can't stand coriander either", "我也养了猫", "另外我对芒果过敏"): the earlier one stands.
+#: (A change said "too" is none: "工位也换了".)
 ADDITION = re.compile(
-    r"\b(?:also|too|as well|either|another|in addition|besides|additionally)\b|也|另外|还有",
+    r"\b(?:also|too|as well|either|another|in addition|besides|additionally)\b|"
+    r"也(?![换变改搬调])|另外|还有",
     re.I,
 )
 #: A later statement this close to the answering one repeats it (no new value).

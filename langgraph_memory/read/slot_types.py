@@ -39,6 +39,7 @@ from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.extraction.entities import SURNAMES, find_entities
 from langgraph_memory.extraction.slots import (
     about_others,
+    clause_at,
     event_named,
     names_date,
     not_lived,
@@ -158,9 +159,10 @@ def typed(said: str, kind: str, query: str = "") -> bool:
         )
     if kind == "person" and (_ZH_TITLED.search(said) or _BOSS_NAMED.search(said)):
         return True
-    if kind == "place" and not_lived(said):  # a trip, a plan, a past story: no home
-        return False
-    return any(k == kind for _, _, k in find_entities(said))
+    found = find_entities(said)
+    if kind == "place":  # a place in a clause of a trip, a plan, a past story is no home
+        return any(k == kind and not not_lived(clause_at(said, at)) for at, _, k in found)
+    return any(k == kind for _, _, k in found)
 
 
 #: A value that names a trade or a level ("销售主管", "自媒体博主", "网约车"): a job.

@@ -71,6 +71,8 @@ def test_a_trip_a_plan_or_a_past_story_holds_no_home() -> None:
     assert not typed("下周去上海出差。", "place")
     assert not typed("小时候在北京长大。", "place")
     assert typed("我住在杭州，下周去上海出差。", "place")  # the home is its own clause
+    busy = "周二出差，周三开会，好在苏州这边的新家离地铁近，比之前在南京的时候近多了。"
+    assert typed(busy, "place")  # a trip in another clause of a long message
 
 
 def test_statements_of_a_job_a_count_a_date_a_plan() -> None:
@@ -124,6 +126,15 @@ def test_typed_update_of_a_count_reads_the_question() -> None:
     ]
     assert typed_update(msgs, "count", "我有几台电脑？") == Update(3, (0,))
     assert typed_update(msgs, "count", "我养了几只猫？") is None  # one count of cats
+
+
+def test_a_change_said_too_is_no_addition() -> None:
+    msgs = [
+        _msg(0, "user", "我在公司销售部。"),
+        _msg(1, "user", "打印机又卡纸了"),
+        _msg(2, "user", "从这个月起我就坐到市场部那边了，工位也换了。"),
+    ]
+    assert typed_update(msgs, "job", "我在哪个部门？") == Update(2, (0,))
 
 
 @pytest.mark.slow
