@@ -37,14 +37,8 @@ from langgraph_memory.core.filters import Predicate
 from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.extraction.entities import SURNAMES, find_entities
-from langgraph_memory.extraction.slots import (
-    about_others,
-    clause_at,
-    event_named,
-    names_date,
-    not_lived,
-    slots_of,
-)
+from langgraph_memory.extraction.slots import about_others, event_named, names_date, slots_of
+from langgraph_memory.extraction.whereabouts import clause_at, not_lived
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.timeline import is_statement
 

@@ -1,6 +1,6 @@
 """Whose life a statement is about, and whether it says where the user lives now: a
 relative's home, a trip, a planned move or a past story is no value of the user's slots
-(langgraph_memory.extraction.slots), in English and in Chinese; and the values a slot
+(langgraph_memory.extraction.slots, .whereabouts), in English and in Chinese; and the values a slot
 reads are whole ("下周一早上", "the 17th of May", "自媒体博主")."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, says_change
-from langgraph_memory.extraction.slots import event_named, names_date, not_lived, slots_of
+from langgraph_memory.extraction.slots import event_named, names_date, slots_of
+from langgraph_memory.extraction.whereabouts import not_lived
 
 
 def _slot(said: str, key: str) -> str | None:
