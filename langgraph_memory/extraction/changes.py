@@ -46,9 +46,9 @@ Slot = tuple[str, str, int]
 CHANGE_CUE = re.compile(
     r"\b(?:now|anymore|any more|no longer|switched|switching|moved|transferred|changed|"
     r"instead|as of|these days|nowadays|upgraded|swapped|replaced|rescheduled|retrained|"
-    r"took over|new|traded|from now on|going forward|turned|up to)\b|"
+    r"took over|new|traded|from now on|going forward|turned|up to|renamed|rebranded)\b|"
     r"现在|目前|如今|换成|换到|换了|改成|改为|改到|改了|改[在学用坐去吃喝做当开骑住]|变成|变了|转到|转去|"
-    r"转学|转行|调到|满|延期|推迟|提前|新[\u4e00-\u9fff]{1,3}是|"
+    r"转学|转行|调到|满|延期|推迟|提前|新[\u4e00-\u9fff]{1,3}是|改名|更名|"
     r"不再|已经不|不.{1,4}了|搬到|搬去|新的",
     re.I,
 )
@@ -129,6 +129,15 @@ _EN = [
         + r"\s+(?:from now on|going forward|now)\b",
         re.I,
     ),
+    # a new name: "renamed Falcon to Horizon", "Brightloop is now Tessellate"
+    re.compile(
+        r"\b(?:renamed|rebranded)\s+(?:[\w ]{1,30}?\s+)?(?:to|as)\s+"
+        r"(?P<v>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
+    ),
+    re.compile(
+        r"\b[A-Z][\w&'-]+\s+is\s+now\s+(?:called\s+|named\s+)?"
+        r"(?P<v>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
+    ),
     # "it's the 22nd now"
     re.compile(r"\b(?:it's|it is|that's)\s+(?:now\s+)?" + _V_EN + r"\s+now\b", re.I),
 ]
@@ -163,7 +172,7 @@ _ZH = [
     ),
     # "现在开比亚迪", "现在在长沙", "现在最喜欢粤菜", "现在八个人了"
     re.compile(
-        r"(?:现在|目前|如今)(?:我|我们)?(?:已经|改|又)?(?P<k>在|是|开|用|住在|住|做|当|吃|喝|"
+        r"(?:现在|目前|如今)(?:我|我们)?(?:已经|改|又)?(?P<k>在|是|叫|开|用|住在|住|做|当|吃|喝|"
         r"最喜欢|最爱|喜欢|有|养|归)?(?:的是)?" + _ZV + _ZSTOP
     ),
 ]
@@ -299,7 +308,12 @@ def _zh_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
     if rx is _ZH[-1] and not hint and not re.match(_ZH_COUNT, value):
         return None  # "现在…" with no verb: only a count ("现在八个人了")
     key = _ZH_SLOT_VERB.get(hint, hint) if hint else CHANGE_KEY
-    if len(key) == 1 or re.fullmatch(r"[我你他她它们的也又都]+", key) or _ZH_TIME.search(key):
+    if (
+        len(key) == 1
+        or re.fullmatch(r"[我你他她它们的也又都]+", key)
+        or _ZH_TIME.search(key)
+        or re.search(r"[后前时完过]$|商量|讨论|考虑", key)  # "跟老婆商量后改成了…": when, not what
+    ):
         key = CHANGE_KEY
     return key, value, m.start("v")
 
@@ -327,7 +341,7 @@ _TURN = re.compile(
     r"got an|pushed|bumped|postponed|delayed|extended|brought forward|cancell?ed|scrapped|"
     r"relocated|promoted|raised|down to|grew)\b|"
     r"卖了|卖掉|辞了|辞职|离职|放弃|分手|不去了|不做了|不干了|退了|开始|买了|入职|报到|涨|降|"
-    r"挪到|延到|提到|取消|升职|生了|定居",
+    r"挪到|延到|提到|取消|升职|升了|升为|升到|晋升|当上|生了|定居",
     re.I,
 )
 

@@ -160,7 +160,7 @@ NOW_ONLY = re.compile(
     r"\b(?:this time|tonight|today|for now|right now|just this once|this once|for this one|"
     r"in the mood for|feel like having|craving|(?:answer|reply|response) only|"
     r"for this (?:answer|reply|response|one|email|message|question|task|draft|post))\b|"
-    r"这次|这回|今天|今晚|现在先|这一次|想来点|就这一次|仅此一次",
+    r"这次|这回|今天|今晚|现在先|这一次|想来点|就这一次|仅此一次|就这一?[封篇条段份]|这一?封",
     re.I,
 )
 
@@ -168,6 +168,8 @@ NOW_ONLY = re.compile(
 #: Jest and sarcasm: what the message says is not meant.
 JOKE = re.compile(
     r"🙄|😜|😏|😒|🙃|开玩笑|开个玩笑|说笑的|逗你的?|\bjk\b|just kidding|\bkidding\b|/s\b|"
+    # what comes before "seriously though" was said in jest: "我最爱加班了😅 好了说正经的，…"
+    r"说正经的|言归正传|不开玩笑了|\b(?:but seriously|jokes? aside|all jokes aside)\b|"
     r"yeah right|^\s*oh sure\b|nothing but .{1,30} forever|只吃.{1,8}了.{0,12}(?:😂|🤣|哈哈)|"
     # a sarcastic opener before a strong liking: "Yeah, because I just adore Mondays"
     r"^\s*(?:yeah|sure|oh(?: yeah| great| joy)?|right|great),?\s+(?:because\s+)?I\s+(?:just\s+|"

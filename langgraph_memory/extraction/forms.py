@@ -103,9 +103,18 @@ _ENDED = re.compile(
     r"\b(?:used to|until (?:last|this|a few|recently|\d)|not anymore|no longer|any ?more|quit|"
     r"gave (?:it|that|them) up|stopped|kicked the habit|back then|in the past)\b"
     r"|(?:以前|之前|曾经|原来|过去|那时候)[^。！!？?]*(?:现在|后来|如今|已经)[^。！!？?]{0,6}"
-    r"(?:改了|戒了|不[^，,。]{0,4}了|换了|没[^，,。]{0,4}了)",
+    r"(?:改了|戒了|不[^，,。]{0,4}了|换了|没[^，,。]{0,4}了)"
+    r"|(?:后来|以后|之后)[^。！!？?]{0,8}(?:再也没|没再|再没)[^，,。]{0,4}了",
     re.I,
 )
+
+
+def _over(atom: MemoryAtom) -> bool:
+    """Whether ``atom`` is an instruction read from words that say a habit of the user's
+    ended ("换工作以后就没再用了"): no rule for the replies."""
+    return atom.kind == "instruction" and bool(_ENDED.search(atom.text or ""))
+
+
 #: What follows the name of a place or a company: "Shopify on the payments team".
 _PLACE_TAIL = re.compile(
     r"\s+(?:on|in|as|at|with|for|since|where|doing|and)\s+(?:the|a|an|my|our)\b.*$", re.I
@@ -202,6 +211,9 @@ def form_atoms(
         lang = "zh" if is_cjk_text(sentence) else "en"
         clauses = split_clauses(sentence)
         once = NOW_ONLY.search(sentence) and not lasting_scope(sentence)
+        if lang == "zh":  # "以前每周日都会去爬山，后来再没去过了": a habit that ended, no rule
+            out = [(at, a) for at, a in out if not (base <= at < end and _over(a))]
+            kinds = {a.kind for at, a in out if base <= at < end}
         if "instruction" not in kinds and not once:  # "For this answer only, skip…": once
             tries = [(0, sentence, False)]
             if not is_question(sentence):  # a question's clauses lead up to it
@@ -211,7 +223,11 @@ def form_atoms(
                     if len(clauses) > 1
                 ]
             for off, clause, scoped in tries:
-                got = instruction_in(clause, scoped)
+                got = (
+                    None
+                    if lang == "zh" and _ENDED.search(clause)
+                    else instruction_in(clause, scoped)
+                )
                 if got is not None:
                     at = base + off + len(clause) - len(clause.lstrip())
                     what, sign = got

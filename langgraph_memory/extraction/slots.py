@@ -43,6 +43,7 @@ from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.rules import PROFILE_KEYS
+from langgraph_memory.extraction.whereabouts import clause_at, not_lived
 
 __all__ = [
     "slots_of",
@@ -50,6 +51,8 @@ __all__ = [
     "is_slot_key",
     "is_profile_key",
     "is_tentative",
+    "names_date",
+    "event_named",
     "SLOT_KEYS",
     "TENTATIVE",
 ]
@@ -136,7 +139,7 @@ _MONTH = (
 )
 _DATE_EN = (
     rf"(?:{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}|"
-    r"the\s+\d{1,2}(?:st|nd|rd|th)|(?:next\s+|this\s+)?(?:monday|tuesday|wednesday|thursday|friday|"
+    rf"the\s+\d{{1,2}}(?:st|nd|rd|th)(?:\s+of\s+{_MONTH})?|(?:next\s+|this\s+)?(?:monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday)(?:\s+(?:morning|afternoon|evening|at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)?))?|"
     rf"\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|\d{{4}}-\d{{2}}-\d{{2}}|next (?:week|month|year)|"
     rf"(?:early|mid|late|end of)\s+{_MONTH})"
@@ -216,6 +219,7 @@ _EN_EMPLOYER = [
     rf"\b(?i:work|working|worked)\s+(?:at|for)\s+{_CAP}",
     rf"\b(?i:hired by|employed by|signed with|offer from|contract with)\s+{_CAP}",
     rf"\b(?i:first|last)\s+(?:day|week)\s+at\s+{_CAP}",
+    rf"\b(?i:our|my)\s+(?i:company|startup|firm|employer)\s+(?i:is\s+called|is\s+named|is)\s+{_CAP}",
     rf"\b[Mm]y\s+{_CAP}\s+(?:badge|laptop|email|account|onboarding|contract|offer|team)",
     rf"\b{_CAP}'s\s+(?:cafeteria|canteen|office|campus|perks?|onboarding|HR)\b(?=.*\b(?:job|work|"
     rf"team|"
@@ -351,7 +355,7 @@ _EN_DATE_SET = Cued(
 _EN_DATE_MOVED = Cued(
     re.compile(
         rf"\b(?:pushed|moved|postponed|rescheduled|delayed|bumped|brought|shifted|rebooked|changed|"
-        rf"slipped|slid|pulled|got pushed|was moved|is now)"
+        rf"slipped|slips|slid|pulled|got pushed|was moved|is now|moves|shifts|pushes)"
         rf"(?P<e>[\w ]{{0,40}}?)\s+(?:back\s+|forward\s+|up\s+)?(?:to|until|for)\s+"
         rf"(?P<v>{_DATE_EN})",
         re.I,
@@ -417,6 +421,8 @@ def _en(text: str) -> list[Slot]:
     lives = _first(text, _EN_CITY_RX)
     if lives and re.search(r"\b(?:used to|years ago|last year|when I was|visited|went to)\b", text):
         lives = None  # a place the user was, not where they live
+    if lives and not_lived(clause_at(text, lives[1])):
+        lives = None  # "moving to Denver next month", "landed in Tokyo for the conference"
     if lives and re.fullmatch(
         rf"{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day", lives[0], re.I
     ):
@@ -536,9 +542,10 @@ _ZH_EMPLOYER = [
     r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)",
     r"(?:^|[，,])在(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的第一(?:天|周|个月|年)",
     r"新(?:东家|公司|单位)(?:是|叫)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
+    r"我(?:们|的)?(?:公司|单位|创业公司)(?:名字)?叫(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:在|去)(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:搬砖|打工|上班了|报到)",
     r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今))在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
-    r"(?:工作|上班|任职|实习|做(?=[\u4e00-\u9fff]{2}))",
+    r"(?:工作|上班|任职|实习|[做当](?=[\u4e00-\u9fff]{2}))",
 ]
 _ZH_JOB = [
     r"我(?:现在)?是(?:一名|一个|个)?(?P<v>(?:初级|中级|高级|资深|首席)?[\u4e00-\u9fff]{0,4}(?:开发|"
@@ -548,8 +555,9 @@ _ZH_JOB = [
     r"首席)?[\u4e00-\u9fff]{1,6}?)"
     r"(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:转行|改行)(?:去)?(?:做|当|成了?|干)(?P<v>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|啦)",
-    # "现在做自由撰稿人", "目前当产品经理": what names a trade (…人, …师, …员)
-    r"(?:现在|目前|如今)(?:在)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|工|人|练|司机|"
+    # "现在做自由撰稿人", "目前当产品经理", "现在全职做自媒体博主", "我在做外卖骑手": what
+    # names a trade (…人, …师, …员)
+    r"(?:现在|目前|如今|我在|我是)(?:在)?(?:全职|兼职|专职)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|工|人|练|司机|"
     r"经理|总监|老师|医生|护士|运营|开发|销售|会计|律师|博主|主播|自由职业))(?=[，,。！!；;\s]|$|了|啦)",
 ]
 _ZH_ROLE = [
@@ -593,7 +601,7 @@ _ZH_COUNT = [
 _ZH_DATE_MOVED = Cued(
     re.compile(
         rf"(?P<e>[\u4e00-\u9fff]{{0,8}}?)(?:改到|改成|改在|挪到|推迟到|推到|延期到|延到|提前到|调到|"
-        rf"换到)了?(?P<v>{_DATE_ZH})"
+        rf"换到|改签到|改签成)了?(?P<v>{_DATE_ZH})"
     )
 )
 _ZH_DATE_SET = Cued(
@@ -624,6 +632,10 @@ _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 #: What no place name holds: a pronoun, a demonstrative, a measure ("回一下这条").
 #: A length of time ("一个月", "三年", "半年"): never a place, employer or job.
 _ZH_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半多]+个?(?:多)?(?:月|天|年|周|星期|小时|礼拜)")
+#: What names a person, a group or a room, never the city the user lives in.
+_NOT_CITY = re.compile(r"老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$")
+#: A negation right before a move ("没回郑州", "不搬去上海了"): no move made.
+_NOT_MOVED = re.compile(r"(?:没|没有|不|未|别)(?:再)?[\u4e00-\u9fff]{0,2}$")
 _NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
 
 
@@ -642,6 +654,8 @@ def _zh(text: str) -> list[Slot]:
             return  # "入职一个月了": how long, not where
         if key == "location":  # "到了厦门才发现…": the place, not what was found there
             value = re.split(r"才|就|发现|以后|之后|这边|那边|也", value)[0]
+            if _NOT_CITY.search(value):  # "转到了李老师组里": a group, not a city
+                return
         if value and not any(k == key for k, _, _ in out):
             out.append((key, value, at))
 
@@ -655,6 +669,10 @@ def _zh(text: str) -> list[Slot]:
         return found[0]
 
     city = _last(text, _ZH_CITY_RX)
+    if city and _NOT_MOVED.search(text[max(0, city[1] - 4) : city[1]]):
+        city = None  # "年后没回郑州": no move there
+    if city and not_lived(clause_at(text, city[1])):
+        city = None  # "下个月搬去成都", "上周回北京出差": a plan or a trip, no home
     if city and not _NO_PLACE.search(city[0]):
         add("location", city[0], city[1])
     home = re.search(r"我们?家?(?:在|住)(?P<v>[\u4e00-\u9fff]{2,5}?)(?=[，,。！!；;\s]|$)", text)
@@ -726,6 +744,11 @@ _THEIRS = Cued(
 )
 
 
+#: Slots of one person's own life (a relative's move is not the user's; a family's
+#: wedding date or count of children is shared).
+_PERSONAL = frozenset({"location", "employer", "occupation", "manager"})
+
+
 def about_others(said: str) -> bool:
     """Whether a user's statement is about someone else's life rather than the user's
     (:data:`_OTHERS`): a relative or friend is its subject, not an object after the user
@@ -774,12 +797,19 @@ def slots_of(text: str) -> list[Slot]:
     ):
         return []
     spans = sentence_spans(body)
-    said = " ".join(  # the statements about the user, not questions or others' doings
-        t for _, t in spans if not is_question(t) and not _THEIRS.match(t)
-    )
+    # the statements about the user, not questions or others' doings
+    parts = [t for _, t in spans if not is_question(t) and not _THEIRS.match(t)]
+    said = " ".join(parts)
     if not said.strip():
         return []
     found = _zh(said) if is_cjk_text(said) else _en(said)
+    # where someone else lives or works is no slot of the user's ("我妹妹住在杭州")
+    theirs, at = [], 0
+    for t in parts:
+        if about_others(t):
+            theirs.append((at, at + len(t)))
+        at += len(t) + 1
+    found = [f for f in found if f[0] not in _PERSONAL or not any(a <= f[2] < b for a, b in theirs)]
     # a value the statement says ended is not its new value ("my last day at Shopify")
     found = [f for f in found if not ended_value(said, f[1])]
     if not found and not _OTHERS.search(said):  # a change said in other words, slot unnamed
@@ -814,7 +844,9 @@ def _tentative(said: str) -> list[Slot]:
     through", "到了厦门才发现…"), keyed ``maybe place`` or ``maybe name``: the long-term
     facts keep one only where it replaces the value of the user's slot of that kind."""
     out: list[Slot] = []
-    if is_cjk_text(said):
+    if not_lived(said):  # "下个月搬去成都", "landed in Tokyo for the conference": no new home
+        pass
+    elif is_cjk_text(said):
         for at, name, kind in find_entities(said):
             if kind in ("place", "org", "other") and len(name) >= 2 and not _NO_PLACE.search(name):
                 out.append((f"{TENTATIVE}{'place' if kind == 'place' else 'name'}", name, at))
@@ -843,6 +875,29 @@ _DATE_EN_RX = re.compile(rf"\b{_DATE_EN}\b", re.I)
 _DATE_ZH_RX = re.compile(_DATE_ZH)
 
 
+def names_date(text: str) -> bool:
+    """Whether ``text`` names a date or a day ("下周一早上", "March 3", "next Friday").
+
+    Example:
+        >>> names_date("航班改签到下周一早上。"), names_date("The wedding is on June 12.")
+        (True, True)
+        >>> names_date("我的航班很早。")
+        False
+    """
+    return bool((_DATE_ZH_RX if is_cjk_text(text) else _DATE_EN_RX).search(text))
+
+
+def event_named(text: str) -> str | None:
+    """The kind of event ``text`` names ("wedding", "flight", "答辩"...), if any: the key a
+    date of it has (``date of <kind>``).
+
+    Example:
+        >>> event_named("婚礼改到十月了"), event_named("My flight got moved."), event_named("hi")
+        ('wedding', 'flight', None)
+    """
+    return _kind_of(text, _EVENTS_RX)
+
+
 def is_tentative(key: str) -> bool:
     """Whether a fact key names a tentative value (see :func:`slots_of`).
 
@@ -858,9 +913,9 @@ _OTHERS = Cued(
     re.compile(
         r"\b(?:my|our)\s+(?:brother|sister|friend|mom|mum|dad|mother|father|son|daughter|cousin|"
         r"colleague|coworker|roommate|neighbou?r|wife|husband|parents|kids?|uncle|aunt|friend's)\s+"
-        r"(?!is\b|'s\b|name)[a-z]+|"
+        r"(?!is\b|'s\b|name|and I\b|& I\b|and me\b)[a-z]+|"
         r"(?:我|我的)(?:朋友|同事|哥哥?|姐姐?|弟弟?|妹妹?|爸爸?|妈妈?|室友|邻居|表[哥姐弟妹]|堂[哥姐弟妹]|"
-        r"老公|老婆|儿子|女儿|父母)(?!是)",
+        r"老公|老婆|儿子|女儿|父母)(?!是|和我|跟我|陪我|带我|和咱)",
         re.I,
     )
 )

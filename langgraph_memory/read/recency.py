@@ -88,8 +88,10 @@ MARGIN = 2.0
 SPREAD = 0.05
 #: A later statement that adds a value rather than replacing one ("I also have two cats",
 #: "I can't stand coriander either", "我也养了猫", "另外我对芒果过敏"): the earlier one stands.
+#: (A change said "too" is none: "工位也换了".)
 ADDITION = re.compile(
-    r"\b(?:also|too|as well|either|another|in addition|besides|additionally)\b|也|另外|还有",
+    r"\b(?:also|too|as well|either|another|in addition|besides|additionally)\b|"
+    r"也(?![换变改搬调])|另外|还有",
     re.I,
 )
 #: A later statement this close to the answering one repeats it (no new value).
@@ -158,16 +160,21 @@ def find_update(
     return Update(group[-1], tuple(group[:-1]))
 
 
-def typed_update(msgs: Sequence[Message], kind: str) -> Update | None:
+def typed_update(msgs: Sequence[Message], kind: str, query: str = "") -> Update | None:
     """Without a query vector: the user's statements holding a value of the ``kind`` the
-    question asks for (:func:`~langgraph_memory.read.slot_types.states_a`), when there are
-    two or more and the newest adds none (:data:`ADDITION`); the words of a new value may
-    share nothing with the old one's ("我住在杭州", "来昆明三个月了")."""
-    said = [i for i, m in enumerate(msgs) if states_a(m, kind)]
+    question (``query``) asks for (:func:`~langgraph_memory.read.slot_types.states_a`),
+    when there are two or more and the newest adds none (:data:`ADDITION`); the words of
+    a new value may share nothing with the old one's ("我住在杭州", "来昆明三个月了")."""
+    said = [i for i, m in enumerate(msgs) if states_a(m, kind, query)]
     said.sort(key=lambda i: (msgs[i].timestamp, msgs[i].seq))
     if len(said) < 2 or ADDITION.search(msgs[said[-1]].content):
         return None
     return Update(said[-1], tuple(said[:-1]))
+
+
+def _members(update: Update) -> tuple[int, ...]:
+    """The statements of ``update``, the newest first."""
+    return (update.newest, *update.older)
 
 
 def _lifts(values: np.ndarray, answer: int) -> np.ndarray:
@@ -298,7 +305,7 @@ def _mark_update(
         close, terms = term_similarities(texts, query)
         update = find_update(msgs, close, terms.__getitem__, about_others(query))
         if update is None and kind is not None:  # the user's statements of the type asked for
-            update = by_type = typed_update(msgs, kind)
+            update = by_type = typed_update(msgs, kind, query)
     else:
         vecs = vectors(texts)
         if vecs is None or len(vecs) != len(msgs) or not np.isfinite(vecs).all():
@@ -313,9 +320,12 @@ def _mark_update(
     # now"): then the entries are two readings of one slot's values
     drawn = [it.source_ids for it in items if it.layer in DRAWN_LAYERS]
     new_id = msgs[update.newest].id
-    # (statements of the one type asked for answer one question: no exception for them)
+    # (statements of the one type asked for answer one question: no exception for them,
+    # whether typed_update or the similarities grouped them: "我现在是销售专员" read as a
+    # change, "刚升了销售主管" as an occupation are two readings of the user's job)
     if (
         update is not by_type
+        and not (kind and all(states_a(msgs[i], kind, query) for i in _members(update)))
         and any(new_id in ids for ids in drawn)
         and not says_change(msgs[update.newest].content)
     ):

@@ -44,6 +44,8 @@ def test_mentions_make_an_entity_whose_card_a_question_naming_it_gets(mm: Memory
     ctx = mm.build_context("ann", "live", "What do I know about Caroline?", 2000)
     [card] = [it for it in ctx.items if it.layer == "entity"]
     assert "Caroline (person): mentioned 2 times" in card.text and card.source_ids == [a, b]
+    # its latest mentions, the newest first (a value said last answers a question now)
+    assert card.text.index("coffee") < card.text.index("book club")
     # a question that does not name it does not get the card
     ctx = mm.build_context("ann", "live", "When is the quarterly report due?", 2000)
     assert not [it for it in ctx.items if it.layer == "entity"]

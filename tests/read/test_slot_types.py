@@ -33,6 +33,17 @@ def _msg(i: int, role: str, text: str) -> Message:
         ("Who do I work for? Which company?", "org"),
         ("我现在的上级是谁？", "person"),
         ("Who is my manager?", "person"),
+        ("我现在向谁汇报？", "person"),
+        ("我和谁一起健身？", "person"),
+        ("我现在做什么工作？", "job"),
+        ("我在哪个部门？", "job"),
+        ("What's my job title?", "job"),
+        ("我哪天答辩？", "date"),
+        ("When is my flight?", "date"),
+        ("我有几台电脑？", "count"),
+        ("我的公众号有多少粉丝？", "count"),
+        ("How many cats do I have?", "count"),
+        ("我明年有什么打算？", "plan"),
         ("我喜欢吃什么？", None),
         ("What's the capital of Peru?", None),
     ],
@@ -53,6 +64,32 @@ def test_statements_holding_a_value_of_a_type() -> None:
     assert not typed("周一好难熬啊", "person")
     # someone else's life is no value of the user's
     assert not typed("我妹妹住在杭州。", "place")
+
+
+def test_a_trip_a_plan_or_a_past_story_holds_no_home() -> None:
+    assert not typed("上周去上海出差了。", "place")
+    assert not typed("下周去上海出差。", "place")
+    assert not typed("小时候在北京长大。", "place")
+    assert typed("我住在杭州，下周去上海出差。", "place")  # the home is its own clause
+    busy = "周二出差，周三开会，好在苏州这边的新家离地铁近，比之前在南京的时候近多了。"
+    assert typed(busy, "place")  # a trip in another clause of a long message
+
+
+def test_statements_of_a_job_a_count_a_date_a_plan() -> None:
+    assert typed("我是小学语文老师。", "job")
+    assert typed("辞职了，现在全职做自媒体博主。", "job")
+    assert typed("考了驾照，现在改开网约车了。", "job")
+    assert not typed("今天好困，昨晚刷剧刷太晚了", "job")
+    # a count of what the question counts: by its measure word or one of its words
+    assert typed("又配了一台主机打游戏，加起来三台了。", "count", "我有几台电脑？")
+    assert typed("粉丝涨到两万了！", "count", "我的公众号有多少粉丝？")
+    assert not typed("我们一起去吃饭吧。", "count", "我有几台电脑？")  # 一起: no number
+    assert not typed("我养了两只猫。", "count", "我有几台电脑？")
+    # a date of the event asked about
+    assert typed("答辩推迟到六月三号了。", "date", "我什么时候答辩？")
+    assert not typed("体检改到下周五了。", "date", "我什么时候答辩？")
+    assert typed("想了想还是不考公了，打算申请去英国读研。", "plan")
+    assert not typed("鱼会睡觉吗？我猜会。", "plan")
 
 
 def test_latest_typed_reads_the_newest_statements_only() -> None:
@@ -78,6 +115,26 @@ def test_typed_update_groups_the_statements_of_the_type_by_time() -> None:
     # one more value, not a new one: the earlier one stands
     more = [*msgs[:3], _msg(3, "user", "另外我在昆明也有套房子。")]
     assert typed_update(more, "place") is None
+
+
+def test_typed_update_of_a_count_reads_the_question() -> None:
+    msgs = [
+        _msg(0, "user", "我有两台电脑，一台办公一台写代码。"),
+        _msg(1, "user", "感冒了喝姜汤有用吗？"),
+        _msg(2, "user", "我养了两只猫。"),
+        _msg(3, "user", "又配了一台主机打游戏，加起来三台了。"),
+    ]
+    assert typed_update(msgs, "count", "我有几台电脑？") == Update(3, (0,))
+    assert typed_update(msgs, "count", "我养了几只猫？") is None  # one count of cats
+
+
+def test_a_change_said_too_is_no_addition() -> None:
+    msgs = [
+        _msg(0, "user", "我在公司销售部。"),
+        _msg(1, "user", "打印机又卡纸了"),
+        _msg(2, "user", "从这个月起我就坐到市场部那边了，工位也换了。"),
+    ]
+    assert typed_update(msgs, "job", "我在哪个部门？") == Update(2, (0,))
 
 
 @pytest.mark.slow
@@ -118,3 +175,27 @@ class TestEndToEnd:
         said = [it.text for it in ctx.items if it.layer in ("message", "neighbor")]
         assert any("杭州" in t for t in said)
         assert not any("昆明" in t for t in said)
+
+
+@pytest.mark.slow
+def test_a_relatives_home_and_a_trip_are_not_the_users_latest_place() -> None:
+    """A sister's home ("我妹妹住在杭州") and a trip ("上周去上海出差了") do not replace where
+    the user lives, as a fact or as the latest statement of a place."""
+    turns = [
+        ("user", "我住在苏州。"),
+        ("assistant", "苏州很美。"),
+        ("user", "我妹妹住在杭州。"),
+        ("assistant", "好的。"),
+        ("user", "上周去上海出差了。"),
+        ("assistant", "辛苦了。"),
+        ("user", "下周去北京出差。"),
+    ]
+    with MemoryManager(backend=InMemoryBackend(), embeddings=MiniLMEmbeddings()) as mm:
+        for i, (role, text) in enumerate(turns):
+            mm.add_message("u", "s1", role, text, timestamp=T0 + timedelta(days=i))
+        mm.flush()
+        homes = [f.object for f in mm.profile.facts("u") if f.relation == "location"]
+        assert homes == ["苏州"]
+        prompt = mm.build_context("u", "p", "我现在住在哪个城市？", token_budget=2048).to_prompt()
+        assert "latest (" not in prompt and "earlier (" not in prompt
+        assert 0 <= prompt.find("苏州") < prompt.find("杭州")

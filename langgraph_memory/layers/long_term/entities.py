@@ -109,10 +109,12 @@ class Entity:
         return [m[0] for m in self.mentions[-CARD_MENTIONS:]]
 
     def text(self) -> str:
-        """Its card: what it is, how often and when it came up, its latest mentions."""
+        """Its card: what it is, how often and when it came up, its latest mentions (the
+        newest first: a value said last answers a question about it now)."""
         first = self.first_at.date().isoformat() if self.first_at else "?"
         last = self.last_at.date().isoformat() if self.last_at else "?"
-        quotes = [f"{when[:10]}: {quote}" for _, when, quote in self.mentions[-CARD_MENTIONS:]]
+        latest = self.mentions[-CARD_MENTIONS:][::-1]
+        quotes = [f"{when[:10]}: {quote}" for _, when, quote in latest]
         if is_cjk_text(self.name + "".join(q for _, _, q in self.mentions)):
             return (
                 f"{self.name}（{self.type}）：提到 {self.count} 次，{first} 至 {last}。"

@@ -1,0 +1,105 @@
+"""Whose life a statement is about, and whether it says where the user lives now: a
+relative's home, a trip, a planned move or a past story is no value of the user's slots
+(langgraph_memory.extraction.slots, .whereabouts), in English and in Chinese; and the values a slot
+reads are whole ("下周一早上", "the 17th of May", "自媒体博主")."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, says_change
+from langgraph_memory.extraction.slots import event_named, names_date, slots_of
+from langgraph_memory.extraction.whereabouts import not_lived
+
+
+def _slot(said: str, key: str) -> str | None:
+    return next((v for k, v, _ in slots_of(said) if k == key), None)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我妹妹住在杭州。",
+        "My sister lives in Boston.",
+        "上周去上海出差了。",
+        "下周去上海出差。",
+        "下个月搬去成都。",
+        "I'm moving to Denver next month.",
+        "Landed in Tokyo for the conference!",
+        "陈教授退休了，我转到了李老师组里。",
+    ],
+)
+def test_no_home_of_the_users(said: str) -> None:
+    assert _slot(said, "location") is None
+    assert not any(k.startswith("maybe") and "place" in k for k, _, _ in slots_of(said))
+
+
+@pytest.mark.parametrize(
+    ("said", "city"),
+    [
+        ("我住在杭州，下周去上海出差。", "杭州"),  # the trip is another clause
+        ("My wife and I moved to Porto.", "Porto"),  # the user is a subject too
+        ("我老公和我搬到了深圳。", "深圳"),
+        ("搬来深圳第一周，还在适应。", "深圳"),
+    ],
+)
+def test_the_users_home_said_beside_others(said: str, city: str) -> None:
+    assert _slot(said, "location") == city
+
+
+def test_a_move_not_made() -> None:
+    assert _slot("年后没回郑州。", "location") is None
+    assert _slot("年后没回郑州，直接去了东莞。", "location") == "东莞"
+
+
+def test_trips_plans_and_past_stories() -> None:
+    assert not_lived("上周去上海出差了") and not_lived("小时候在北京长大")
+    assert not_lived("We're flying to Lisbon next week.")
+    assert not not_lived("来昆明三个月了") and not not_lived("We moved to Porto.")
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("辞职了，现在全职做自媒体博主。", "occupation", "自媒体博主"),
+        ("我在做外卖骑手，每天跑十几个小时。", "occupation", "外卖骑手"),
+        ("我在协和医院当护士。", "employer", "协和医院"),
+        ("我们公司叫小蓝科技，做智能硬件的。", "employer", "小蓝科技"),
+        ("Our startup is called Brightloop.", "employer", "Brightloop"),
+        ("航班取消了，改签到下周一早上。", "date of flight", "下周一早上"),
+        ("Legal wants another review, so launch slips to April 12.", "date of launch", "April 12"),
+    ],
+)
+def test_whole_values(said: str, key: str, value: str) -> None:
+    assert _slot(said, key) == value
+
+
+def test_the_17th_of_may_is_one_date() -> None:
+    said = "Committee pushed my defense back to the 17th of May because someone's travelling."
+    assert any(v == "the 17th of May" for k, v, _ in slots_of(said) if k.startswith("date of"))
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("We rebranded — Brightloop is now Tessellate, new logo.", "Tessellate"),
+        ("Marketing renamed Falcon to Horizon for the launch.", "Horizon"),
+        ("公司改名了，现在叫蔚蓝智能，名片都得重印。", "蔚蓝智能"),
+    ],
+)
+def test_a_new_name_is_a_change(said: str, value: str) -> None:
+    assert [(k, v) for k, v, _ in changes_of(said)] == [(CHANGE_KEY, value)]
+
+
+def test_a_clause_of_when_is_no_slot_name() -> None:
+    assert changes_of("跟老婆商量后改成了新中式。") == [(CHANGE_KEY, "新中式", 9)]
+
+
+def test_a_promotion_says_a_change() -> None:
+    assert says_change("刚升了销售主管，手下管五个人。")
+    assert not says_change("我是销售专员。")
+
+
+def test_dates_and_events() -> None:
+    assert names_date("改签到下周一早上") and not names_date("我的航班很早")
+    assert event_named("答辩推迟了") == "答辩" and event_named("随便聊聊") is None
