@@ -263,7 +263,9 @@ def zh_instruction(
             inner = re.match(r"(?:[^，,。]{1,6}?)(?:不用|不要|别|不必|无需|不许|不能)(?=.)", body)
             if inner and not _ZH_VERBS.match(body):  # "你犯错不用道歉": when, then what not
                 polarity, body = -1, body[inner.end() :]
-    topic = _ZH_TOPIC.match(body)  # "所有金额都换算成人民币", "快捷键给我说 Command 的"
+    # a bare "你" then a topic tells the listener of their own life: "你每周只用跑三天"
+    bare_you = kind == "imperative" and body != s
+    topic = None if bare_you else _ZH_TOPIC.match(body)  # "所有金额都换算成人民币"
     if topic and kind != "prohibit":
         inner = _ZH_PROHIBIT.match(body[topic.end() :])
         if inner:

@@ -50,6 +50,7 @@ def of_kind(text: str, kind: str) -> list[tuple[str, int]]:
         ("你回复要简短。", "简短", 1),  # a modal about the replies
         ("每次都提醒我喝水。", "提醒我喝水", 1),  # a reminder with a lasting scope
         ("回我消息的时候用英文。", "英文", 1),  # 回 with its object: reply
+        ("你代码都用Python写。", "Python", 1),  # "你", then a part of the replies
     ],
 )
 def test_an_instruction_to_the_assistant_by_its_form(text: str, part: str, sign: int) -> None:
@@ -88,6 +89,8 @@ def test_chit_chat_makes_no_instruction(text: str) -> None:
         "别写了，早点睡吧。",
         "提醒她带上身份证，不然进不去。",  # a one-off reminder about someone else
         "先回公司拿电脑，再去机场。",  # 回 is going back, not replying
+        "真羡慕，那你每天只用上半天班。",  # a bare "你", then the listener's own week
+        "你每周只用去两次健身房就行。",
     ],
 )
 def test_talk_between_people_makes_no_standing_instruction(text: str) -> None:
