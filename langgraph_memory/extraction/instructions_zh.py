@@ -6,13 +6,17 @@ condition is about the conversation, said with or without a comma ("推荐餐厅
 有肉的", "不确定的时候先问我", "不知道就直说"), a part of the replies and its rule
 ("代码用 Tab 缩进", "语气保持中立", "结论段就不用了") or how to talk ("跟我说话像朋友一样").
 Its own habits ("打游戏我永远玩奶妈"), others' words, favours between friends ("记得给我寄明信片")
-and "你知道吗…" are none.
+and "你知道吗…" are none; so is what people in a chat say to each other: a modal of care
+that names no part of the replies ("你要多注意休息"), a "别…了" that asks to stop now ("别说了"),
+an unscoped reminder about someone ("提醒他…", "提醒我买礼物"), 回 as going back ("回，开车回去").
 
 Example:
     >>> zh_instruction("用中文回答。")
     ('用中文回答', 1)
     >>> zh_instruction("帮我翻译一下这段话。") is None
     True
+    >>> zh_instruction("你要注意身体啊。"), zh_instruction("别讲了，烦死了。")
+    (None, None)
 """
 
 from __future__ import annotations
@@ -80,7 +84,7 @@ _ZH_VERBS = re.compile(
     r"按|按照|以|采用|带上|带|放|把|换成|改成|改用|切换|分点|分条|分段|举例|举个例子|给个|提供|"
     r"省略|跳过|去掉|删掉|避免|注意|考虑|确认|标出|配上|换算|写成|说成|翻成|统一用|一律用|"
     r"保留|精简|简化|展开|详细|简短|简洁|直接|先说|先给|署名|签名|落款|称|换|转换|转成|折算|"
-    r"四舍五入|精确到|写明|标|附|备注|回|答)"
+    r"四舍五入|精确到|写明|标|附|备注|回(?=我|消息|信息|邮件|信)|答)"
 )
 _ZH_MANNER = re.compile(
     r"回答|回复|答复|答案|解释|中文|英文|汉语|英语|日语|简体|繁体|普通话|粤语|简洁|简短|简单|"
@@ -88,7 +92,7 @@ _ZH_MANNER = re.compile(
     r"Markdown|表情|emoji|语气|口吻|正式|口语|幽默|礼貌|例子|示例|举例|引用|来源|出处|参考|"
     r"字数|字以内|字以下|一句话|句话|段落|标题|公制|英制|摄氏|华氏|公里|单位|日期|时间|时区|"
     r"货币|人民币|美元|价格|术语|专业|通俗|口诀|步骤|编号|总结|结论|先|开头|结尾|称呼|叫我|"
-    r"名字|推荐|建议|提醒|辣|素|Python|python|SQL|sql|客气|绕弯子|编造|瞎编|"
+    r"名字|推荐|建议|提醒(?![我你他她它])|辣|素|Python|python|SQL|sql|客气|绕弯子|编造|瞎编|"
     r"英文|单词|拼音|翻译|长度|篇幅|问题|追问|确认|道歉|寒暄|客套|重复|废话|拼写|结尾|结论|"
     r"温度|距离|重量|金额|数字|缩进|空格|项目符号|形容词|被动句|句子|法语|德语|西班牙语|韩语|"
     r"俄语|书名号|标点|引号|括号|选项|背景|结论段|段落|语气"
@@ -172,6 +176,9 @@ _ZH_SOCIAL = re.compile(
 #: What makes "你…" a request: "你犯错不用道歉", "你回答要短".
 _ZH_YOU_MUST = r"不用|不要|别|不必|无需|不许|不能|要|得|应该|必须"
 _ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终|永远|一律|所有|凡是|任何时候")
+#: A prohibition's first clause ending in 了 asks to stop now ("别说了", "别写了，早点睡"),
+#: not for a rule: one only when it names a part of the replies or a lasting scope.
+_ZH_STOP_NOW = re.compile(r"[^，,；;]*了[啊吧呀啦嘛哈]*(?:[，,；;]|$)")
 _ZH_ADVICE = re.compile(
     r"^(?:担心|着急|急|害怕|怕|难过|生气|客气|放弃|紧张|慌|灰心|多想|想太多|在意|介意|管|理|"
     r"忘了|忘记|熬夜|喝酒|吸烟|抽烟|迟到|哭)"
@@ -256,7 +263,9 @@ def zh_instruction(
             inner = re.match(r"(?:[^，,。]{1,6}?)(?:不用|不要|别|不必|无需|不许|不能)(?=.)", body)
             if inner and not _ZH_VERBS.match(body):  # "你犯错不用道歉": when, then what not
                 polarity, body = -1, body[inner.end() :]
-    topic = _ZH_TOPIC.match(body)  # "所有金额都换算成人民币", "快捷键给我说 Command 的"
+    # a bare "你" then a topic tells the listener of their own life: "你每周只用跑三天"
+    bare_you = kind == "imperative" and body != s
+    topic = None if bare_you else _ZH_TOPIC.match(body)  # "所有金额都换算成人民币"
     if topic and kind != "prohibit":
         inner = _ZH_PROHIBIT.match(body[topic.end() :])
         if inner:
@@ -270,6 +279,7 @@ def zh_instruction(
             if _ZH_REPLY_PART.search(body[:i]) and _ZH_BARE_VERB.match(body[i:]):
                 body, said_of = body[i:], body[:i]
                 break
+    stop_now = kind == "prohibit" and bool(_ZH_STOP_NOW.match(body))
     body = strip_particles(body.strip(" ，,"))
     if not body or _ZH_ADVICE.match(body):
         return None
@@ -298,6 +308,10 @@ def zh_instruction(
         verb or manner or addressed or (scoped and kind == "prohibit")
     ):
         return None
+    if kind == "modal" and not (manner or scoped or addressed):
+        return None  # "你要多注意休息": care for the listener, not a rule for the replies
+    if stop_now and not (manner or scoped or addressed):
+        return None  # "别说了", "别哭了": stop it now, not a rule for the replies
     return body, polarity
 
 

@@ -46,6 +46,11 @@ def of_kind(text: str, kind: str) -> list[tuple[str, int]]:
         ("跟我说话像朋友一样，别像教科书。", "朋友", 1),
         ("以后能不能别再加表情了？", "表情", -1),
         ("你犯错不用道歉。", "道歉", -1),
+        ("别用表情包了，看着累。", "表情包", -1),  # stop now, but a part of the replies
+        ("你回复要简短。", "简短", 1),  # a modal about the replies
+        ("每次都提醒我喝水。", "提醒我喝水", 1),  # a reminder with a lasting scope
+        ("回我消息的时候用英文。", "英文", 1),  # 回 with its object: reply
+        ("你代码都用Python写。", "Python", 1),  # "你", then a part of the replies
     ],
 )
 def test_an_instruction_to_the_assistant_by_its_form(text: str, part: str, sign: int) -> None:
@@ -71,6 +76,26 @@ def test_an_instruction_to_the_assistant_by_its_form(text: str, part: str, sign:
     ],
 )
 def test_chit_chat_makes_no_instruction(text: str) -> None:
+    assert of_kind(text, "instruction") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你要注意身体啊，别太拼了。",  # a modal of care for the listener, not the replies
+        "你得按时吃饭啊。",
+        "你要多加小心，路上慢点。",
+        "别讲了，烦死了。",  # 别…了: stop it now
+        "别写了，早点睡吧。",
+        "提醒她带上身份证，不然进不去。",  # a one-off reminder about someone else
+        "先回公司拿电脑，再去机场。",  # 回 is going back, not replying
+        "真羡慕，那你每天只用上半天班。",  # a bare "你", then the listener's own week
+        "你每周只用去两次健身房就行。",
+    ],
+)
+def test_talk_between_people_makes_no_standing_instruction(text: str) -> None:
+    """Said to a friend (or a one-off errand), these rode along as standing instructions
+    in every context of a two-person chat and pushed the evidence out (zh_daily)."""
     assert of_kind(text, "instruction") == []
 
 
