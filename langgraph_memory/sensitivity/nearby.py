@@ -496,6 +496,8 @@ def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
             continue  # inside a longer word: "bypass", "pinned", "monkey", "tokenizer"
         if start and _camel(text, start) and _in_value(text, start):
             continue  # a piece of a value: "password=ShopPw#1"
+        if start and low[start - 1] in "+/" and low[end : end + 1] in ("+", "/", "="):
+            continue  # a piece of base64: "...0+PW+0Aa"
         kind = _kind(m, low)
         if kind is None or low[start - 1 : start] in ("?", "&", "/", "#"):
             continue  # a key that names no secret; a URL's parameter or path

@@ -82,3 +82,14 @@ def test_a_password_named_like_its_network_after_a_chinese_word(
     text: str, found: list[str]
 ) -> None:
     assert _found(text) == found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "checksum md5:000000000000000000000000000000000+PW+0Aa",
+        "SSH key fingerprint SHA256:abcdefghijkmnpqrstuvwxyz0123/PW/0Aa",
+    ],
+)
+def test_a_secret_word_inside_base64_is_no_label(text: str) -> None:
+    assert _found(text) == []
