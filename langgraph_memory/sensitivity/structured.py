@@ -24,6 +24,12 @@ Their secrets are found by the file's shape, whatever words surround it:
   the fifth field;
 - **.netrc entries**, ``machine host login user password value`` on one line or
   several: the word after ``password``, whatever its shape.
+- **XML properties** named by an attribute or a ``<name>`` element (``<property
+  name="password">x</property>``, ``<name>fs.s3a.secret.key</name><value>x</value>``);
+- **Wi-Fi QR codes**: the ``P:`` field of ``WIFI:S:net;T:WPA;P:x;;``;
+- **login pairs**: a password word after a user name (``用户名 root 密码 toor``,
+  ``login: bob, pass: walnut``): its value whatever its shape, but not a word of prose
+  (``user admin password required``).
 
 Example:
     >>> text = "[smtp]\\nsmtp_user = alerts\\nsmtp_pass = marigold\\npass_min_len = 8"
@@ -270,8 +276,57 @@ _NETRC = re.compile(
 )
 
 
+#: An XML property named by an attribute or a ``<name>`` element (``<property
+#: name="password">x</property>``, Hadoop's ``<name>fs.s3a.secret.key</name><value>x``).
+_XML_PROPERTY = re.compile(
+    r"<(?P<tag>[\w:.\-]+)[^<>]*?\bname=[\"'](?P<key>[^\"'<>]{1,80})[\"'][^<>]*>"
+    r"(?P<value>[^<>\n]{1,200})</(?P=tag)>"
+    r"|<name>[ \t]*(?P<key2>[^<>\n]{1,80}?)[ \t]*</name>\s*"
+    r"<value>(?P<value2>[^<>\n]{1,200})</value>"
+)
+#: A Wi-Fi QR code's payload: ``WIFI:S:MyNet;T:WPA;P:password;;``.
+_WIFI_QR = re.compile(r"WIFI:(?:[A-Z]:(?:\\.|[^;\\])*;)*?P:(?P<value>(?:\\.|[^;\\])+);")
+#: A user name, then a password word and its value, whatever its shape (``用户名 root 密码
+#: toor``, ``账号 test01 密码 abc``, ``login: bob, pass: walnut``).
+_LOGIN_PAIR = re.compile(
+    r"(?:用户名|用戶名|账号|帳號|帐号|账户|帳戶|(?<![A-Za-z])(?i:user(?:name)?|login))"
+    r"[ \t]*[:=]?[ \t]*(?P<name>[\x21-\x7e]{1,64}?)[ \t]*[,;，；]?[ \t]+"
+    r"(?:(?:密码|密碼|口令|(?<![A-Za-z])(?i:password|passwd|pwd))[ \t]*[:=]?"
+    r"|(?<![A-Za-z])(?i:pass|pw)[ \t]*[:=])[ \t]*(?P<value>[\x21-\x7e]{3,64})"
+)
+
+
+#: Words one of which a login pair holds (looked for with ``in`` before the regex).
+_USER_WORDS = ("user", "login", "用户", "用戶", "账", "帳")
+
+
+def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+    """Values named by an XML property, or by a password word after a user name (a login
+    pair)."""
+    if "<" in text and "name" in text:
+        for m in _XML_PROPERTY.finditer(text):
+            key, group = (m["key"], "value") if m["key"] else (m["key2"], "value2")
+            value = m[group].strip()
+            kind = names_a_secret_key(key)
+            if kind is not None and _value_ok(kind, value, True, text, m.end(group)):
+                a = m.start(group) + m[group].index(value)
+                yield a, a + len(value), "markup"
+    if not any(word in low for word in _USER_WORDS):
+        return
+    for m in _LOGIN_PAIR.finditer(text):
+        value = m["value"].rstrip(".,;)")
+        end = m.start("value") + len(value)
+        if reads_as_no_value(m["name"].rstrip(",;"), ":", text, m.end("name")):
+            continue  # "the user account password": no user's name
+        if len(value) >= 3 and not reads_as_no_value(value, "=", text, end):
+            yield m.start("value"), end, "login_pair"
+
+
 def _files(text: str) -> Iterator[tuple[int, int, str]]:
-    """The passwords of ``.pgpass`` lines and ``.netrc`` entries."""
+    """The passwords of ``.pgpass`` lines, ``.netrc`` entries and Wi-Fi QR codes."""
+    if "WIFI:" in text:
+        for m in _WIFI_QR.finditer(text):
+            yield m.start("value"), m.end("value"), "wifi_qr"
     if text.count(":") >= 4 and _PORT.search(text) is not None:
         for m in _PGPASS.finditer(text):
             head = m.group().split(":", 1)[0]
@@ -288,13 +343,15 @@ def _files(text: str) -> Iterator[tuple[int, int, str]]:
 
 def config_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", detector)`` of the secrets in pieces of config and
-    credential files (see the module docs); ``detector`` is ``config``, ``pgpass`` or
-    ``netrc``."""
+    credential files (see the module docs); ``detector`` is ``config``, ``markup``,
+    ``login_pair``, ``pgpass``, ``netrc`` or ``wifi_qr``."""
     low = text.lower()
-    if len(low) == len(text) and any(
-        stem in low for stem in _STEMS
-    ):  # (a letter whose lower case is longer: "İ", no config)
+    if len(low) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    if any(stem in low for stem in _STEMS):
         for a, b, name in _key_values(text, low):
+            yield a, b, "secret", name
+        for a, b, name in _pairs(text, low):
             yield a, b, "secret", name
     for a, b, name in _files(text):
         yield a, b, "secret", name

@@ -112,3 +112,36 @@ def test_any_value_of_a_compose_password_line_is_found(head: str) -> None:
     value = head + "42"  # two digits: a value even when it spells a secret word ("pass42")
     text = f"services:\n  db:\n    environment:\n      - MYSQL_ROOT_PASSWORD={value}\n"
     assert value in _config(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('<property name="password">saffron</property>', "saffron"),
+        ("<property>\n  <name>fs.s3a.secret.key</name>\n  <value>wJalrXUtnF</value>", "wJalrXUtnF"),
+        ("WIFI:S:MyNet;T:WPA;P:heliotrope;;", "heliotrope"),
+        ("用户名 root 密码 toor", "toor"),
+        ("账号 test01 密码 abc", "abc"),
+        ("login: bob, pass: walnut", "walnut"),
+    ],
+)
+def test_markup_qr_codes_and_login_pairs_name_their_value(text: str, value: str) -> None:
+    assert _config(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<entry name="password_length">12</entry>',
+        "user name and password required",
+        "the user account password expired",
+        "login page password field",
+        "user group pass rate",
+    ],
+)
+def test_no_value_in_markup_or_login_words(text: str) -> None:
+    assert _config(text) == []
+
+
+def test_a_parcel_pickup_code_is_no_secret() -> None:
+    assert _found("取件码 3391，到驿站取") == []
