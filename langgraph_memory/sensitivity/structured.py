@@ -192,7 +192,7 @@ def _value_ok(kind: str, value: str, quoted: bool, text: str, end: int) -> bool:
 _LINE = re.compile(
     r"^[ \t]*(?:-[ \t]+)?(?:export[ \t]+|set[ \t]+)?(?P<q>[\"']?)"
     r"(?P<key>[A-Za-z_\u4e00-\u9fff][\w.\-\u4e00-\u9fff]{0,63})(?P=q)"
-    r"[ \t]*(?P<sep>=|:(?!//))[ \t]*(?P<value>[^\n]*?)[ \t]*,?[ \t]*$",
+    r"[ \t]*(?P<sep>=|:(?!//))[ \t]*(?P<value>[^\n]*)",
     re.MULTILINE,
 )
 #: A line of a config file other than a secret's: a section, a key/value line.
@@ -214,10 +214,8 @@ _STEMS = (
     "暗号",
     "暗號",
 )
-#: Where a secret word may end a key (searched in a text holding one of :data:`_STEMS`).
-_STEM = re.compile(r"pass|pwd|pw|psk|secret|token|key|auth|cred|密|口令|令牌|暗号|暗號")
 #: A ``.pgpass`` line's port field, looked for before the line itself.
-_PORT = re.compile(r":(?:\d{2,5}|\*):")
+_PORT = re.compile(r":(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:[^\s:]")
 _COMMENT = re.compile(r"[ \t]+[#;].*$")
 _QUOTES = {'"': '"', "'": "'", "`": "`"}
 
@@ -234,19 +232,30 @@ def _unquote(value: str, start: int) -> tuple[str, int, bool]:
     return _COMMENT.sub("", value), start, False
 
 
+def _stem_starts(low: str) -> list[int]:
+    """Where the pieces of secret words (:data:`_STEMS`) start in ``low``, in order."""
+    out = []
+    for stem in _STEMS:
+        i = low.find(stem)
+        while i >= 0:
+            out.append(i)
+            i = low.find(stem, i + 1)
+    return sorted(out)
+
+
 def _key_values(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     """The secrets of key/value lines (see the module docs): only the lines where a
     secret word stands are parsed."""
     many: bool | None = None
     line_start = -1
-    for stem in _STEM.finditer(low):
-        if stem.start() < line_start:
+    for at in _stem_starts(low):
+        if at < line_start:
             continue
-        line_start = text.rfind("\n", 0, stem.start()) + 1
+        line_start = text.rfind("\n", 0, at) + 1
         m = _LINE.match(text, line_start)
-        line_end = text.find("\n", stem.start())
+        line_end = text.find("\n", at)
         line_start = len(text) if line_end < 0 else line_end  # one reading per line
-        if m is None or m.end("key") < stem.start():
+        if m is None or m.end("key") < at:
             continue  # the word is in the value, not the key
         key = m.group("key")
         kind = names_a_secret_key(key)
@@ -255,11 +264,13 @@ def _key_values(text: str, low: str) -> Iterator[tuple[int, int, str]]:
         if not (_code_like(key) or m.group("q") or m.group().startswith((" ", "\t"))):
             if many is None:
                 many = _SECTION.search(text) is not None or (
-                    sum(" " not in v["value"] for v in _LINE.finditer(text)) > 1
+                    sum(" " not in v["value"].strip() for v in _LINE.finditer(text)) > 1
                 )
             if not many:
                 continue  # one "Secret: practice" line of prose: the label reader's
-        value, start, quoted = _unquote(m.group("value"), m.start("value"))
+        raw = m["value"].rstrip(" \t\r")
+        raw = raw[:-1].rstrip(" \t") if raw.endswith(",") else raw  # "key": "value",
+        value, start, quoted = _unquote(raw, m.start("value"))
         if _value_ok(kind, value, quoted, text, start + len(value)):
             yield start, start + len(value), "config"
 
@@ -334,7 +345,7 @@ def _files(text: str) -> Iterator[tuple[int, int, str]]:
             if any(c.isalpha() for c in head) or head == "*":
                 if len(value) >= 3 and not reads_as_no_value(value, "=", text, m.end()):
                     yield m.start("value"), m.start("value") + len(value), "pgpass"
-    if "machine" in text or "default" in text:
+    if ("machine" in text or "default" in text) and ("password" in text or "passwd" in text):
         for m in _NETRC.finditer(text):
             value = m.group("value")
             if not reads_as_no_value(value, "=", text, m.end()):
