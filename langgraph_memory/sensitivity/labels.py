@@ -88,7 +88,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-__all__ = ["labelled_secrets", "reads_as_no_value", "values"]
+__all__ = ["labelled_secrets", "reads_as_no_value", "reads_as_prose", "values"]
 
 # -- labels -------------------------------------------------------------------------------
 _PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
@@ -96,7 +96,7 @@ _PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
 _OTP_ZH = (
     "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
     "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
-    "|登录码|登錄碼|登入码|登入碼|登陆码"
+    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼"
 )
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
@@ -325,6 +325,17 @@ def _letter(text: str, i: int) -> bool:
 def _prose(word: str) -> bool:
     """Whether a plain word after ``is`` reads as prose rather than a value."""
     return word in _STOP or (len(word) >= 6 and word.endswith(_PROSE_END))
+
+
+def reads_as_prose(word: str) -> bool:
+    """Whether a plain word (lower case) reads as prose rather than a value: a word of
+    :data:`_STOP` or one with a prose ending (``accepted``, ``pending``, ``usable``).
+
+    Example:
+        >>> [reads_as_prose(w) for w in ("accepted", "required", "marigold")]
+        [True, True, False]
+    """
+    return _prose(word)
 
 
 def _looks_like_credential(value: str) -> bool:

@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from langgraph_memory.sensitivity.labels import reads_as_no_value
+from langgraph_memory.sensitivity.labels import reads_as_no_value, reads_as_prose
 
 __all__ = ["config_secrets", "names_a_secret_key"]
 
@@ -258,6 +258,9 @@ def _key_values(text: str, low: str) -> Iterator[tuple[int, int, str]]:
         raw = m["value"].rstrip(" \t\r")
         raw = raw[:-1].rstrip(" \t") if raw.endswith(",") else raw  # "key": "value",
         value, start, quoted = _unquote(raw, m.start("value"))
+        if not quoted and value.isalpha() and value.isascii():
+            if reads_as_prose(value.lower()) or (kind != "password" and not _code_like(key)):
+                continue  # "password: accepted"; "secret: santa" (a plain key, a plain word)
         if _value_ok(kind, value, quoted, text, start + len(value)):
             yield start, start + len(value), "config"
 
@@ -327,9 +330,11 @@ def _files(text: str) -> Iterator[tuple[int, int, str]]:
             yield m.start("value"), m.end("value"), "wifi_qr"
     if text.count(":") >= 4 and _PORT.search(text) is not None:
         for m in _PGPASS.finditer(text):
-            head = m.group().split(":", 1)[0]
+            head, _, db = m.group().split(":", 3)[:3]
             value = m.group("value").rstrip(".,;)")
-            if any(c.isalpha() for c in head) or head == "*":
+            if (any(c.isalpha() for c in head) or head == "*") and (
+                db == "*" or any(c.isalpha() for c in db)
+            ):
                 if len(value) >= 3 and not reads_as_no_value(value, "=", text, m.end()):
                     yield m.start("value"), m.start("value") + len(value), "pgpass"
     if ("machine" in text or "default" in text) and ("password" in text or "passwd" in text):

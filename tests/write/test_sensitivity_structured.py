@@ -47,6 +47,8 @@ def test_a_secret_key_of_a_config_line_names_its_value(text: str, value: str) ->
         "hashed_password = $2b$12$abcdefghijklmnopqrstuv\nuser = x",
         "PASSWORD=\nUSERNAME=\nHOST=localhost",
         "existingSecret: redis-auth\nkey_file: /etc/ssl/key.pem",
+        "Secret Santa:\nsecret: santa\ngift_limit: 20",
+        "results:\n  login: success\n  db_password: accepted",
     ],
 )
 def test_what_a_config_line_names_without_holding_a_secret(text: str) -> None:
@@ -100,6 +102,7 @@ def test_pgpass_and_netrc_entries_hold_their_password(text: str, value: str) -> 
         "aa:bb:cc:dd:ee:ff is the MAC",
         "machine learning: the login page has a password field",
         "localhost:5432 is where postgres listens",
+        "error at main.py:42:10:warn:deprecated",
     ],
 )
 def test_colons_and_words_that_are_no_credential_file(text: str) -> None:

@@ -68,6 +68,8 @@ def test_a_login_code_is_a_one_time_code() -> None:
     assert values("登录码 839201") == ["839201"]
     assert _found("你的登录码是：552901，5分钟内有效") == ["552901"]
     assert _found("登录码已发送到手机") == []
+    assert _found("解压码：zip2026") == ["zip2026"]
+    assert _found("解压码在群公告里") == []
 
 
 @pytest.mark.parametrize(
