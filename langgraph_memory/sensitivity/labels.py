@@ -22,8 +22,9 @@ before ``is``/``是`` (``the PIN, is 8642``), comes a separator, then the value:
 The value is one token, a quoted phrase (``"correct horse battery staple"``), after
 a Chinese label and a strong separator ASCII words up to the clause's end (at most
 eight) or Chinese characters that do not read as prose (``口令：天王盖地虎``, not
-``密码：见附件``), or, after ``:`` at the end of a line, the next line when it is one
-token. It is kept when it could be a secret:
+``密码：见附件``; an idiom's or a verse's length, 4, 5 or 7, may hold common words:
+``口令是山高水长``, not ``密码是公司名称``), or, after ``:`` at the end of a line, the next
+line when it is one token. It is kept when it could be a secret:
 
 - never a placeholder (``********``, ``<your-password>``, ``[REDACTED]``, ``${X}``,
   ``YOUR_API_KEY``, ``glpat-xxxxxxxx``, ``abc...xyz``, ``changeme``), code naming or
