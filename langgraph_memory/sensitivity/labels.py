@@ -293,7 +293,7 @@ _STOP = frozenset(
     str string int integer number bool boolean bytes text char varchar any object secretstr
     optional list dict field column input value param parameter variable argument attribute
     property prompt dialog box form length strength policy rules requirements hint manager
-    recovery login reminder expiry expiration file files
+    recovery login reminder expiry expiration file files wifi wi-fi wlan ssid
     """.split()
 )
 #: Hedges skipped before the value after a weak separator (``is literally x``).

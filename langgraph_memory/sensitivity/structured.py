@@ -30,6 +30,9 @@ Their secrets are found by the file's shape, whatever words surround it:
 - **login pairs**: a password word after a user name (``用户名 root 密码 toor``,
   ``login: bob, pass: walnut``): its value whatever its shape, but not a word of prose
   (``user admin password required``).
+- **a password said to be a name**, the name given next (``the wifi password is the
+  network name: TP-Link_8A2F``, ``wifi密码就是wifi名字 TP-LINK_FAST``): a network's name
+  is a common password, and here the text says so.
 
 Example:
     >>> text = "[smtp]\\nsmtp_user = alerts\\nsmtp_pass = marigold\\npass_min_len = 8"
@@ -297,13 +300,25 @@ _LOGIN_PAIR = re.compile(
 )
 
 
+#: A password said to be a name, the name given next (``the wifi password is the network
+#: name: TP-Link_8A2F``, ``wifi密码就是wifi名字 TP-LINK_FAST``): the name is the password.
+_SAME_AS_NAME = re.compile(
+    r"(?i:pass(?:word|code|phrase)?|pwd|pw)(?:[ \t]+[a-z]+){0,2}?[ \t]+(?i:is|=|equals)[ \t]+"
+    r"(?:(?i:literally|just|simply|also)[ \t]+)?(?i:the[ \t]+)?"
+    r"(?i:same[ \t]+as[ \t]+(?:the[ \t]+)?)?"
+    r"(?:(?i:wi-?fi|network|router|hotspot|user)[ \t]+)?(?i:name|ssid|username)"
+    r"|(?:密码|密碼|口令)(?:也|就|都)?(?:是|和|跟|与|與|=)"
+    r"(?:(?i:wi-?fi)|无线|無線|网络|網絡|热点|熱點|路由器|用户|用戶)?的?"
+    r"(?:名字|名称|名稱|网络名|網絡名|用户名|用戶名|账号|帳號|名|(?i:ssid))(?:一样|一樣|相同)?"
+)
+_NAME_GIVEN = re.compile(r"[ \t]*(?:[:,(=\-—]|->)?[ \t]*[\"'“(]?(?P<value>[\x21-\x7e]{3,64})")
 #: Words one of which a login pair holds (looked for with ``in`` before the regex).
 _USER_WORDS = ("user", "login", "用户", "用戶", "账", "帳")
 
 
 def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
-    """Values named by an XML property, or by a password word after a user name (a login
-    pair)."""
+    """Values named by an XML property, given as the name a password is said to be, or
+    after a password word that follows a user name (a login pair)."""
     if "<" in text and "name" in text:
         for m in _XML_PROPERTY.finditer(text):
             key, group = (m["key"], "value") if m["key"] else (m["key2"], "value2")
@@ -312,6 +327,15 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             if kind is not None and _value_ok(kind, value, True, text, m.end(group)):
                 a = m.start(group) + m[group].index(value)
                 yield a, a + len(value), "markup"
+    named = "name" in low or "名" in low or "ssid" in low
+    for m in _SAME_AS_NAME.finditer(text) if named else ():
+        given = _NAME_GIVEN.match(text, m.end())
+        if given is None:
+            continue
+        value = given["value"].rstrip(".,;:)\"'”")
+        end = given.start("value") + len(value)
+        if any(c.isalnum() for c in value) and not reads_as_no_value(value, ":", text, end):
+            yield given.start("value"), end, "same_as_name"
     if not any(word in low for word in _USER_WORDS):
         return
     for m in _LOGIN_PAIR.finditer(text):
@@ -347,7 +371,7 @@ def _files(text: str) -> Iterator[tuple[int, int, str]]:
 def config_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", detector)`` of the secrets in pieces of config and
     credential files (see the module docs); ``detector`` is ``config``, ``markup``,
-    ``login_pair``, ``pgpass``, ``netrc`` or ``wifi_qr``."""
+    ``login_pair``, ``same_as_name``, ``pgpass``, ``netrc`` or ``wifi_qr``."""
     low = text.lower()
     if len(low) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)

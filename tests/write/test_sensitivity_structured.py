@@ -148,3 +148,29 @@ def test_no_value_in_markup_or_login_words(text: str) -> None:
 
 def test_a_parcel_pickup_code_is_no_secret() -> None:
     assert _found("取件码 3391，到驿站取") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the wifi password is literally the network name: TP-Link_8A2F", "TP-Link_8A2F"),
+        ("the wifi password is the same as the network name, MyHome", "MyHome"),
+        ("wifi密码就是wifi名字 TP-LINK_FAST", "TP-LINK_FAST"),
+        ("密码和用户名一样：zhangsan", "zhangsan"),
+    ],
+)
+def test_a_password_said_to_be_a_name_is_the_name_given(text: str, value: str) -> None:
+    assert _found(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password is the name of my dog",
+        "my password is the network name",
+        "密码就是wifi名字",
+        "密码是名字的拼音",
+    ],
+)
+def test_a_password_said_to_be_a_name_with_no_name_given(text: str) -> None:
+    assert _found(text) == []
