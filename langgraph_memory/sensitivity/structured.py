@@ -20,6 +20,9 @@ Their secrets are found by the file's shape, whatever words surround it:
   (``pass: marigold``) is taken when the key is written as code (``smtp_pass``,
   ``AUTH_TOKEN``) or the text holds other lines of the same file (a section, another
   key/value line): a lone ``Secret: practice`` in prose is left to the label reader;
+- **Kubernetes Secrets**: in a text holding ``kind: Secret``, every value of its
+  ``data:`` block (base64), whatever its key, and of its ``stringData:`` block but a
+  plain word under a key that names no secret;
 - **.pgpass lines**, ``host:port:database:user:password`` (the port digits or ``*``):
   the fifth field;
 - **.netrc entries**, ``machine host login user password value`` on one line or
@@ -347,8 +350,36 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             yield m.start("value"), end, "login_pair"
 
 
+#: A Kubernetes ``Secret``'s ``data:`` or ``stringData:`` block: every value is a secret.
+_K8S_DATA = re.compile(r"^(?P<indent>[ \t]*)(?P<block>data|stringData):[ \t]*\n", re.MULTILINE)
+_K8S_ENTRY = re.compile(
+    r"(?P<indent>[ \t]+)(?P<key>[\w.\-]{1,253}):[ \t]*(?P<value>[^\s#][^\n]*)?\n?"
+)
+
+
+def _k8s_secret(text: str) -> Iterator[tuple[int, int, str]]:
+    """The values of a Kubernetes ``Secret``'s ``data:``/``stringData:`` entries
+    (``kind: Secret`` in the text), whatever their keys (``DB_URL: cG9zdGdy...``)."""
+    for block in _K8S_DATA.finditer(text):
+        pos, indent = block.end(), len(block["indent"])
+        while (m := _K8S_ENTRY.match(text, pos)) is not None and len(m["indent"]) > indent:
+            pos = m.end()
+            if m["value"] is None:
+                continue
+            value, start, quoted = _unquote(m["value"].rstrip(" \t\r"), m.start("value"))
+            if not value or reads_as_no_value(value, "=", text, start + len(value)):
+                continue
+            if block["block"] == "stringData" and value.isalpha():
+                if names_a_secret_key(m["key"]) is None or reads_as_prose(value.lower()):
+                    continue  # "mode: production": plain text, not base64
+            yield start, start + len(value), "k8s_secret"
+
+
 def _files(text: str) -> Iterator[tuple[int, int, str]]:
-    """The passwords of ``.pgpass`` lines, ``.netrc`` entries and Wi-Fi QR codes."""
+    """The secrets of Kubernetes Secrets, ``.pgpass`` lines, ``.netrc`` entries and Wi-Fi
+    QR codes."""
+    if "kind: Secret" in text:
+        yield from _k8s_secret(text)
     if "WIFI:" in text:
         for m in _WIFI_QR.finditer(text):
             yield m.start("value"), m.end("value"), "wifi_qr"
@@ -371,7 +402,8 @@ def _files(text: str) -> Iterator[tuple[int, int, str]]:
 def config_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", detector)`` of the secrets in pieces of config and
     credential files (see the module docs); ``detector`` is ``config``, ``markup``,
-    ``login_pair``, ``same_as_name``, ``pgpass``, ``netrc`` or ``wifi_qr``."""
+    ``login_pair``, ``same_as_name``, ``k8s_secret``, ``pgpass``, ``netrc`` or
+    ``wifi_qr``."""
     low = text.lower()
     if len(low) != len(text):  # a letter whose lower case is longer ("İ"): keep offsets
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)

@@ -174,3 +174,13 @@ def test_a_password_said_to_be_a_name_is_the_name_given(text: str, value: str) -
 )
 def test_a_password_said_to_be_a_name_with_no_name_given(text: str) -> None:
     assert _found(text) == []
+
+
+def test_every_value_of_a_kubernetes_secrets_data_block_is_a_secret() -> None:
+    text = (
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ndata:\n"
+        "  DB_URL: cG9zdGdyZXM6Ly9hcHA=\n  API_HOST: YXBpLmV4YW1wbGU=\ntype: Opaque\n"
+    )
+    assert _config(text) == ["cG9zdGdyZXM6Ly9hcHA=", "YXBpLmV4YW1wbGU="]
+    assert _config("kind: ConfigMap\ndata:\n  DB_URL: cG9zdGdyZXM6Ly9hcHA=") == []
+    assert _config("kind: Secret\nstringData:\n  mode: production") == []
