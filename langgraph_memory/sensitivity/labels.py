@@ -22,8 +22,9 @@ before ``is``/``是`` (``the PIN, is 8642``), comes a separator, then the value:
 The value is one token, a quoted phrase (``"correct horse battery staple"``), after
 a Chinese label and a strong separator ASCII words up to the clause's end (at most
 eight) or Chinese characters that do not read as prose (``口令：天王盖地虎``, not
-``密码：见附件``), or, after ``:`` at the end of a line, the next line when it is one
-token. It is kept when it could be a secret:
+``密码：见附件``; an idiom's or a verse's length, 4, 5 or 7, may hold common words:
+``口令是山高水长``, not ``密码是公司名称``), or, after ``:`` at the end of a line, the next
+line when it is one token. It is kept when it could be a secret:
 
 - never a placeholder (``********``, ``<your-password>``, ``[REDACTED]``, ``${X}``,
   ``YOUR_API_KEY``, ``glpat-xxxxxxxx``, ``abc...xyz``, ``changeme``), code naming or
@@ -88,7 +89,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-__all__ = ["labelled_secrets", "values"]
+__all__ = ["labelled_secrets", "reads_as_no_value", "reads_as_prose", "values"]
 
 # -- labels -------------------------------------------------------------------------------
 _PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
@@ -96,6 +97,7 @@ _PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
 _OTP_ZH = (
     "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
     "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
+    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼"
 )
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
@@ -291,7 +293,7 @@ _STOP = frozenset(
     str string int integer number bool boolean bytes text char varchar any object secretstr
     optional list dict field column input value param parameter variable argument attribute
     property prompt dialog box form length strength policy rules requirements hint manager
-    recovery login reminder expiry expiration file files
+    recovery login reminder expiry expiration file files wifi wi-fi wlan ssid
     """.split()
 )
 #: Hedges skipped before the value after a weak separator (``is literally x``).
@@ -324,6 +326,17 @@ def _letter(text: str, i: int) -> bool:
 def _prose(word: str) -> bool:
     """Whether a plain word after ``is`` reads as prose rather than a value."""
     return word in _STOP or (len(word) >= 6 and word.endswith(_PROSE_END))
+
+
+def reads_as_prose(word: str) -> bool:
+    """Whether a plain word (lower case) reads as prose rather than a value: a word of
+    :data:`_STOP` or one with a prose ending (``accepted``, ``pending``, ``usable``).
+
+    Example:
+        >>> [reads_as_prose(w) for w in ("accepted", "required", "marigold")]
+        [True, True, False]
+    """
+    return _prose(word)
 
 
 def _looks_like_credential(value: str) -> bool:
@@ -407,6 +420,19 @@ def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) 
     )
 
 
+def reads_as_no_value(value: str, sep: str, text: str, end: int) -> bool:
+    """Whether ``value``, ending at ``end`` of ``text`` after the separator ``sep``, is
+    what no secret's value can be: a placeholder, code, a length rule, a date, a word of
+    prose, an identifier naming a secret (the checks of the label reader, shared with
+    :mod:`~langgraph_memory.sensitivity.structured`).
+
+    Example:
+        >>> [reads_as_no_value(v, ":", v, len(v)) for v in ("${DB_PASS}", "required", "Zx9!q")]
+        [True, True, False]
+    """
+    return _rejected(value, sep, text, end)
+
+
 def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
     """The value at ``pos``: ``(start, end, quoted)``."""
     close = _QUOTES.get(text[pos : pos + 1])
@@ -464,6 +490,25 @@ _CJK_PROSE = re.compile(
     "[见請请无空未已同与和为是在用由需不没暂略详参按默忘错正输设修重改找丢保至长包含你我他她它这那"
     "什多几怎哪如可要会能该必得被把给让使对啥谁]|的|吗|呢|了|么|码|位|次"
 )
+#: Words describing a password rather than giving it (``公司名称``, ``生日加姓名``,
+#: ``手机后四位``, ``什么来着``): a Chinese run holding one is no passphrase.
+_CJK_DESCRIBES = re.compile(
+    "不知|不记|不清|不告|不能|不要|不用|没有|生日|出生|手机|手機|电话|電話|身份|名称|名稱|名字|姓名"
+    "|缩写|拼音|全拼|首字母|年份|账号|帳號|用户|工号|学号|邮箱|密码|口令|默认|初始|统一|多少|几位"
+    "|联系|管理员|附件|短信"
+)
+#: What an idiom's or a verse's length of Chinese cannot hold and be a passphrase:
+#: pronouns, particles, requests.
+_CJK_NOT_VERSE = re.compile(
+    "[你我他她它您这那哪啥谁么吗呢吧了的得请請见見详参按忘错設设改找丢无無空未已位码碼号號同样跟]"
+)
+
+
+def _verse(run: str) -> bool:
+    """Whether a Chinese run has an idiom's or a verse's length (4, 5 or 7 characters:
+    ``山高水长``, ``春眠不觉晓``) and nothing that reads as prose about a password; such a
+    run is a passphrase though its characters be common words (``长``, ``不``)."""
+    return len(run) in (4, 5, 7) and _CJK_NOT_VERSE.search(run) is None
 
 
 def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool] | None:
@@ -477,7 +522,9 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
     if mixed is not None:  # 我爱你1314: Chinese and digits, a value whatever the words
         return mixed.start(), mixed.end(), False
     m = _CJK_RUN.match(text, pos)
-    if m is None or _CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1):
+    if m is None or _CJK_DESCRIBES.search(m.group()):
+        return None
+    if (_CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1)) and not _verse(m.group()):
         return None
     return m.start(), m.end(), False
 
@@ -486,6 +533,10 @@ _BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t])", re.IGNORECASE)
 _KEY_CHARS = re.compile(r"[A-Za-z0-9+/=_.\-]+")
 _COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{3,8}")
 _DASHED_COMBINATION = re.compile(r"\d{1,3}(?:[-–]\d{1,3}){2,4}")
+#: Words joined by a symbol, a capital among them (``ChinaNet-abcd``, ``Home_Guest``):
+#: after a Chinese password word and a space, a value (a password is often its network's
+#: name); not ``see-below``.
+_JOINED_WORDS = re.compile(r"(?=.{6})[A-Za-z]+(?:[\-_.@!#][A-Za-z]+)+")
 
 
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
@@ -538,6 +589,8 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         if _NOT_BARE.fullmatch(value):
             return False
         letters = any(c.isalpha() for c in value)
+        if kind == "pwzh" and _JOINED_WORDS.fullmatch(value) and not value.islower():
+            return True  # "WiFi密码 ChinaNet-abcd": words joined as a network's name is
         if kind in ("pwzh", "keyzh"):
             return bool(_DIGITS.fullmatch(value)) or (digit and letters and len(value) >= 4)
         if kind == "pw" and value.isdigit():  # passcode 4821

@@ -71,7 +71,8 @@ _STEMS = (
 )  # fmt: skip
 _ZH_PW = (
     "密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
-    "|备用码|備用碼|激活码|激活碼|提取码|提取碼|取件码|取件碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
+    "|备用码|備用碼|激活码|激活碼|提取码|提取碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
+    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼"
 )
 _ZH_KEY = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|凭证|凭据|憑證|憑據"
 _ZH_USE = "登录|登陆|登入|登錄"
@@ -123,11 +124,12 @@ _WINDOW = 90
 _MAX_WORDS = 11
 _STRIP_HEAD = "\"'`“‘「『(["
 _STRIP_TAIL = ".,;:)]}>\"'`”’」』?"
+_QUOTE_PAIRS = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "『": "』"}
 
 # -- links and fillers --------------------------------------------------------------------
 _LINKS = frozenset(
     """
-    is was are were be being been becomes became = : := -> => → - -- — —— to it's its
+    is was are were be being been becomes became = : := -> => → <- <-- ← - -- — —— to it's its
     that's here's heres is: was: equals reads 's set changed reset updated switched
     ? try use enter type input
     """.split()
@@ -169,8 +171,15 @@ _ZH_LINK = re.compile(
 _ZH_TAIL = re.compile(r"(?:了|的|啦|吧|哈|呢|如下|一下|下|过来|过去|在这里?|这个|这个吧)*")
 #: A Chinese run before a value: a link opening it, then words naming what it is for.
 _ZH_BEFORE = re.compile(
-    r"(?:就|也|才|便|即)?(?:是|为|為|作为|作為)[\u4e00-\u9fff]{0,10}?(?:的)?|[\u4e00-\u9fff]{0,6}的"
+    r"(?:就|也|才|便|即)?(?:是|为|為|作为|作為|当|當)[\u4e00-\u9fff]{0,10}?(?:的)?|[\u4e00-\u9fff]{0,6}的"
 )
+#: A Chinese run pointing back at the value before it and linking it (``这个是我``,
+#: ``它就是``, ``也是``): ``abc123456 这个是我QQ的密码``.
+_ZH_POINTER = re.compile(
+    r"(?:这个|這個|这|這|它|那个|那個)?(?:就|也|才)?(?:是|为|為|当|當)[\u4e00-\u9fff]{0,6}"
+)
+#: An aside opening after a value (``maple77 (my bank password)``): a filler or a link.
+_ASIDE_OPEN = re.compile(r"\((?:my|the|our|that's|thats|it's|its|=)?$")
 
 # -- what a value is not ------------------------------------------------------------------
 _NOT_VALUE = re.compile(
@@ -259,6 +268,8 @@ def _value_ok(text: str, start: int, end: int, kind: str, linked: bool) -> bool:
         return False  # "gpt-4o-2024-08-06", "us-east-1": a name, not a key's value
     if linked and kind in ("pw", "key"):
         return shape_score(value) >= 3
+    if kind == "quoted":  # quoted before its link: letters with a digit or a symbol
+        return shape_score(value) >= 2
     if kind == "use":  # a word naming where a secret is used: a user or network name is near
         score = shape_score(value)
         return score >= 4 and (_SYMBOL.search(value) is not None or score >= 5)
@@ -376,7 +387,15 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
         if "\u4e00" <= tok[0] <= "\u9fff" and not linked and b == start:
             if _ZH_BEFORE.fullmatch(tok) is None:
                 return None
-            linked = tok.startswith(("是", "为", "為", "就", "也", "才", "便", "即", "作"))
+            linked = tok.startswith(
+                ("是", "为", "為", "就", "也", "才", "便", "即", "作", "当", "當")
+            )
+            continue
+        if "\u4e00" <= tok[0] <= "\u9fff" and not linked and _ZH_POINTER.fullmatch(tok):
+            linked = True  # "abc123456 这个是我QQ的密码"
+            continue
+        if not linked and _ASIDE_OPEN.fullmatch(low):
+            linked = True  # "maple77 (my bank password)"
             continue
         if low in _LINKS or low in ("is", "was", "that's", "as", "是", "就是", "作为", "當", "当"):
             linked = True
@@ -398,8 +417,16 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
             return None  # the value opens its clause: "R7t!pp90 is the new password"
         if cb > ca and _value_ok(text, ca, cb, kind, True):
             return ca, cb
+        if used and cb > ca and _quoted(text, ca, cb) and _value_ok(text, ca, cb, "quoted", True):
+            return ca, cb  # "use 'tiger42' as the password": quoted after a verb of using
         return None
     return None
+
+
+def _quoted(text: str, a: int, b: int) -> bool:
+    """Whether ``text[a:b]`` stands in quotes."""
+    close = _QUOTE_PAIRS.get(text[a - 1 : a])
+    return close is not None and text[b : b + 1] == close
 
 
 def _camel(text: str, i: int) -> bool:
@@ -408,12 +435,12 @@ def _camel(text: str, i: int) -> bool:
 
 
 def _in_value(text: str, i: int) -> bool:
-    """Whether the word at ``i`` is the inside of an assigned value (``password=ShopPw#1``),
-    not a name."""
+    """Whether the word at ``i`` is the inside of an assigned value (``password=ShopPw#1``)
+    or of a value holding symbols (``0000@aPW``), not a name."""
     j = i
     while j > 0 and i - j < 64 and text[j - 1].isalnum():
         j -= 1
-    return j > 0 and text[j - 1] == "="
+    return j > 0 and text[j - 1] in "=@#$%^&*!~+"
 
 
 def _kind(m: re.Match[str], low: str) -> str | None:
@@ -469,6 +496,8 @@ def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
             continue  # inside a longer word: "bypass", "pinned", "monkey", "tokenizer"
         if start and _camel(text, start) and _in_value(text, start):
             continue  # a piece of a value: "password=ShopPw#1"
+        if start and low[start - 1] in "+/" and low[end : end + 1] in ("+", "/", "="):
+            continue  # a piece of base64: "...0+PW+0Aa"
         kind = _kind(m, low)
         if kind is None or low[start - 1 : start] in ("?", "&", "/", "#"):
             continue  # a key that names no secret; a URL's parameter or path

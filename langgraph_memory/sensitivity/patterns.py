@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from langgraph_memory.sensitivity.labels import labelled_secrets
 from langgraph_memory.sensitivity.nearby import nearby_secrets
+from langgraph_memory.sensitivity.structured import config_secrets
 
 __all__ = [
     "KINDS",
@@ -850,6 +851,7 @@ DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _phones,
     labelled_secrets,
     nearby_secrets,
+    config_secrets,
 )
 
 

@@ -61,7 +61,9 @@ kind            what                                                            
                 password word, ``redis-cli -a x``, Chinese-named seed phrases,
                 values of a secret's shape linked to a secret word close
                 by (``the login for the NAS is admin and Vx9!kq2m``, ``x is
-                the new password``: :mod:`~.sensitivity.nearby`), and
+                the new password``: :mod:`~.sensitivity.nearby`), config and
+                credential files read by their syntax (``smtp_pass = x``,
+                ``.pgpass``, ``.netrc``: :mod:`~.sensitivity.structured`), and
                 high-entropy strings (SSH and PEM public keys left alone; see
                 :func:`.patterns.high_entropy_spans`)
 =============== ================================================================ ==============
