@@ -34,6 +34,7 @@ __all__ = [
     "ZH_HYPOTHETICAL",
     "NOW_ONLY",
     "JOKE",
+    "SERIOUS",
 ]
 
 #: Adverbs and particles that cling to a Chinese value ("海鲜也", "都辣的"): never part of it.
@@ -168,12 +169,18 @@ NOW_ONLY = re.compile(
 #: Jest and sarcasm: what the message says is not meant.
 JOKE = re.compile(
     r"🙄|😜|😏|😒|🙃|开玩笑|开个玩笑|说笑的|逗你的?|\bjk\b|just kidding|\bkidding\b|/s\b|"
-    # what comes before "seriously though" was said in jest: "我最爱加班了😅 好了说正经的，…"
-    r"说正经的|言归正传|不开玩笑了|\b(?:but seriously|jokes? aside|all jokes aside)\b|"
     r"yeah right|^\s*oh sure\b|nothing but .{1,30} forever|只吃.{1,8}了.{0,12}(?:😂|🤣|哈哈)|"
     # a sarcastic opener before a strong liking: "Yeah, because I just adore Mondays"
     r"^\s*(?:yeah|sure|oh(?: yeah| great| joy)?|right|great),?\s+(?:because\s+)?I\s+(?:just\s+|"
     r"totally\s+|really\s+)?(?:love|adore|enjoy|live for)\b",
+    re.I,
+)
+
+
+#: The turn back to earnest: what comes before it was said in jest, what follows is meant
+#: ("我最爱加班了😅 好了说正经的，我对青霉素过敏", "lol I love Mondays. But seriously, I'm vegan").
+SERIOUS = re.compile(
+    r"(?:说正经的|言归正传|不开玩笑了|\b(?:but seriously|(?:all )?jokes? aside)\b)[\s,，、:：]*",
     re.I,
 )
 

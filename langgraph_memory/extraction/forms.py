@@ -26,6 +26,7 @@ from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
 from langgraph_memory.extraction.clauses import (
     JOKE,
     NOW_ONLY,
+    SERIOUS,
     is_question,
     other_subject,
     split_clauses,
@@ -104,9 +105,12 @@ _ENDED = re.compile(
     r"gave (?:it|that|them) up|stopped|kicked the habit|back then|in the past)\b"
     r"|(?:以前|之前|曾经|原来|过去|那时候)[^。！!？?]*(?:现在|后来|如今|已经)[^。！!？?]{0,6}"
     r"(?:改了|戒了|不[^，,。]{0,4}了|换了|没[^，,。]{0,4}了)"
-    r"|(?:后来|以后|之后)[^。！!？?]{0,8}(?:再也没|没再|再没)[^，,。]{0,4}了",
+    r"|(?:后来|以后|之后)[^。！!？?]{0,8}(?:再也没|没再|再没)(?!完)[^，,。]{0,4}了",
     re.I,
 )
+
+#: A Chinese clause that opens on the past ("以前你老用英文"): it tells what was.
+_WAS = re.compile(r"\s*(?:以前|之前|曾经|原来|过去|那时候)")
 
 
 def _over(atom: MemoryAtom) -> bool:
@@ -182,6 +186,11 @@ def form_atoms(
         out.append((at, replace(a, value=value) if value != a.value else a))
     if role != "user":
         return out
+    turn = SERIOUS.search(text)  # "…😅 好了说正经的，…": only what follows is meant
+    if turn is not None:  # what came before it is taken back, with the turn's own words
+        cut, kept = turn.end(), ("entity", "task")
+        out = [(at, a) for at, a in out if at >= cut or a.kind in kept]
+        text = " " * cut + text[cut:]  # offsets kept
     if JOKE.search(text):  # said in jest: no belief from it
         return [(at, a) for at, a in out if a.kind in ("entity", "task")]
     material = _material_from(text)
@@ -224,8 +233,8 @@ def form_atoms(
                 ]
             for off, clause, scoped in tries:
                 got = (
-                    None
-                    if lang == "zh" and _ENDED.search(clause)
+                    None  # "以前你老用英文，现在不要用英文了": what was, not the rule
+                    if lang == "zh" and (_ENDED.search(clause) or _WAS.match(clause))
                     else instruction_in(clause, scoped)
                 )
                 if got is not None:
