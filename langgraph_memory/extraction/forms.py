@@ -52,6 +52,13 @@ _ABOUT_REPLIES = re.compile(
 )
 
 
+#: A clause opening a condition: the rest of its sentence may be its rule.
+_CONDITION = re.compile(
+    r"\s*(?:for|when|whenever|if|every time|each time|any ?time|once|unless)\b|"
+    r"\s*(?:如果|要是|只要|当|每当|凡是|一旦|遇到|碰到)",
+    re.I,
+)
+
 #: "it when you use bullet points" of "I love it when you…": what is liked is what follows.
 _IT_WHEN = re.compile(r"^(?:it|that)\s+(?:when|if)\s+(?=you\b)", re.I)
 
@@ -221,6 +228,12 @@ def form_atoms(
                     (off, c, lasting_scope(sentence[:off]))
                     for off, c in clauses
                     if len(clauses) > 1
+                ]
+                # a condition after a lead-in keeps its rule: "So: for yes/no questions, start…"
+                tries += [
+                    (off, sentence[off:], lasting_scope(sentence[:off]))
+                    for off, c in clauses[1:-1]
+                    if _CONDITION.match(c)
                 ]
             for off, clause, scoped in tries:
                 got = (
