@@ -184,6 +184,8 @@ def form_atoms(
             a = replace(a, kind="preference", key=key_of(value))
         if a.kind == "preference" and _BARE_VERB.fullmatch(value):
             continue  # "I always go" of "I always go for X": the form below reads it
+        if a.kind == "preference" and role == "user" and _no_object(value):
+            continue  # "is 90s hip hop" of "what I love is…": the forms below read it
         if a.kind == "preference" and a.language == "zh" and a.value.lstrip().startswith("的"):
             continue  # "最喜欢的运动" of "羽毛球是我最喜欢的运动": a modifier, not the thing
         out.append((at, replace(a, value=value) if value != a.value else a))
@@ -333,6 +335,12 @@ _REACTION = re.compile(
 _TO_YOU = re.compile(r"^\W*(?:你|您)(?!知道|看|说|猜|懂|别说|还别说)(?!.*我)")
 _INTERJECTION = re.compile(r"^\W*(?:wow|whoa|omg|oh my|aww+|yay|congrats|congratulations)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|mine|myself)\b|我")
+
+
+def _no_object(value: str) -> bool:
+    """Whether a preference's ``value`` cannot be a liked thing (a verb, a pronoun…)."""
+    v = _IT_WHEN.sub("", value.strip())
+    return not _ABOUT_REPLIES.search(v) and bool(_NOT_OBJECT.search(v))
 
 
 def _taste(a: MemoryAtom, text: str, at: int) -> bool:

@@ -78,7 +78,7 @@ _ZH_COND = re.compile(
 )
 #: Verbs of what the assistant does or makes, opening a Chinese imperative.
 _ZH_VERBS = re.compile(
-    r"^(?:请|你|记得|要|都|就|也|先|尽量|一定|务必|一律|统一|多|少|直接|总是|始终|永远|一直|只|同时|"
+    r"^(?:请|你|记得|要|都|就|也|先|尽量|一定|务必|一律|统一|多|少|直接|总是|始终|永远|一直|只|同时|优先|"
     r"在[^，,。]{0,6}?(?:开头|结尾|最后|前面|后面|末尾|最前面|里|中)|[^，,。]{1,6}?地|跟我|对我|和我)*"
     r"(?:问我|问问我|直说|明说|核对|检查|验算|告诉我|给(?!他|她|它|别人|大家)|用|使用|回答|回复|答复|说|讲|写|给我|给出|列出|列|总结|概括|保持|控制|附上|附|加上|加|"
     r"标注|标明|注明|引用|解释|说明|翻译|叫我|称呼我|称我|推荐|建议|提醒|告诉我|输出|显示|展示|"
@@ -196,7 +196,9 @@ _ZH_PAST_STORY = re.compile(r"(?:^|[，,我])(?:以前|之前|曾经|过去|小�
 #: A request for something now: "给我点学习上的建议", "给我来些灵感".
 _ZH_GIVE_NOW = re.compile(r"^(?:请|你)?给我(?:来)?一?(?:点|些|几个|几条)")
 #: An ask embedded in a rule, not a question: "不要在回答末尾问我还有没有别的问题".
-_ZH_EMBEDDED_ASK = re.compile(r"^[^，,。？?]*?(?:别|不要|不用|不必|无需|少)[^，,。？?]{0,10}?问(?:我|你)")
+_ZH_EMBEDDED_ASK = re.compile(
+    r"^[^，,。？?]*?(?:别|不要|不用|不必|无需|少)[^，,。？?]{0,10}?问(?:我|你)"
+)
 #: How not to talk: "说话别那么官方", "回答不要太啰嗦".
 _ZH_MANNER_NOT = re.compile(
     r"^(?:你)?(?:以后|平时|跟我)?(?:说话|讲话|聊天|回答|回复|解释|写东西|讲)(?:的时候)?"
@@ -233,7 +235,9 @@ def zh_instruction(
     if polite is None and lead and _ZH_POLITE.match(s[lead.end() :]):  # "以后能不能别再…？"
         s = s[lead.end() :]
         polite, scoped = _ZH_POLITE.match(s), scoped or bool(_ZH_SCOPE.search(lead.group(0)))
-    if is_question(clause) and not (_ZH_EMBEDDED_ASK.match(s) and not clause.rstrip().endswith("？")):
+    if is_question(clause) and not (
+        _ZH_EMBEDDED_ASK.match(s) and not clause.rstrip().endswith("？")
+    ):
         if polite is None:
             return None
         s = re.sub(r"(?:好吗|行吗|可以吗|好不好|行不行|吗|呢)?[?？。]*$", "", s[polite.end() :])

@@ -3,9 +3,9 @@
 People type fast: "pls alwys include sources w/ links when u cite studies", "i realy dont
 like mushrooms", "我灰常喜欢周杰伦". The readers of instructions and preferences
 (:mod:`.instructions`, :mod:`.preferences`) know the words' standard spellings, so a
-clause is put in them first. Only whole words in lower case change, and only spellings with one reading
-("u" → "you", "dont" → "don't"); a word that may be meant as written ("id", "ill",
-"were") stays.
+clause is put in them first. Only whole words in lower case change, and only spellings
+with one reading ("u" → "you", "dont" → "don't"); a word that may be meant as written
+("id", "ill", "were", "IM", "U.S.") stays.
 
 Example:
     >>> plain_spelling("pls alwys include sources w/ links when u cite studies")
@@ -57,8 +57,15 @@ _EN_FIND = re.compile(
 _ZH_WORDS = re.compile(r"灰常|飞常|肥常")
 
 
+#: Every chat spelling, for a quick test of a text's words before any search.
+_EN_KEYS = frozenset(_EN_STANDARD)
+_PUNCT = str.maketrans({c: " " for c in ',.;:!?()"“”‘’…~'})
+
+
 def plain_spelling(text: str) -> str:
     """``text`` with chat spellings replaced by the standard words (see the module docs)."""
     if not text.isascii():
         text = _ZH_WORDS.sub("非常", text)
+    if _EN_KEYS.isdisjoint(text.translate(_PUNCT).split()):
+        return text  # most texts: no chat spelling at all
     return _EN_FIND.sub(lambda m: _EN_STANDARD[m.group(0)], text)
