@@ -43,6 +43,7 @@ _EN_FRONTED = re.compile(
     r"(?:(?:after|since|before|during|ever since|on|at|in|over|between)\s+[^,;:!?]{2,50}?|"
     r"(?:on\s+)?(?:(?:late|early|most|some|many|long|lazy|cold|warm|sunny|rainy)\s+)?"
     r"(?:weekends?|weekdays|mornings?|afternoons?|evenings?|nights?|summers?|winters?)|"
+    r"given the choice|if (?:it's|it is) up to me|if I (?:have|had) to (?:choose|pick)|"
     r"these days|lately|recently|nowadays|most days|every (?:day|morning|evening|night|week|"
     r"weekend|summer|winter))\s*,?\s+(?=I(?:'m|'ve|'d| am| have)?\s)",
     re.I,

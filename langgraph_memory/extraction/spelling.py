@@ -59,13 +59,13 @@ _ZH_WORDS = re.compile(r"灰常|飞常|肥常")
 
 #: Every chat spelling, for a quick test of a text's words before any search.
 _EN_KEYS = frozenset(_EN_STANDARD)
-_PUNCT = str.maketrans({c: " " for c in ',.;:!?()"“”‘’…~'})
+_LOWER_WORD = re.compile(r"[a-z/]+")
 
 
 def plain_spelling(text: str) -> str:
     """``text`` with chat spellings replaced by the standard words (see the module docs)."""
     if not text.isascii():
         text = _ZH_WORDS.sub("非常", text)
-    if _EN_KEYS.isdisjoint(text.translate(_PUNCT).split()):
+    if _EN_KEYS.isdisjoint(_LOWER_WORD.findall(text)):
         return text  # most texts: no chat spelling at all
     return _EN_FIND.sub(lambda m: _EN_STANDARD[m.group(0)], text)

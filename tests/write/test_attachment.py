@@ -68,6 +68,7 @@ def test_restated_clauses() -> None:
     ("text", "value", "sign"),
     [
         ("Late evenings I'm always out with my camera.", "camera", 1),  # fronted adverbial
+        ("If it's up to me I always order the ramen.", "ramen", 1),  # a choice's frame
         ("Tea is fine, but what I really like is cold brew.", "cold brew", 1),
         ("我不爱吃甜的，还是喜欢咸口的零食。", "咸口的零食", 1),  # the second clause too
         ("i realy dont like olives", "olives", -1),  # chat spellings
