@@ -130,6 +130,28 @@ _PLACE_TAIL = re.compile(
 _CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.S)
 
 
+#: "anymore" in a clause of its own: what that clause says is over, not the whole sentence.
+_ANYMORE = re.compile(r"\b(?:any ?more|no longer)\b", re.I)
+
+
+def _over_in(sentence: str, clauses: list[tuple[int, str]]) -> tuple[int, int] | None:
+    """The span of the one clause of ``sentence`` that says something is over, when that
+    is the sentence's only sign of it ("anymore", "no longer") and other clauses stand
+    beside it ("Boutique hotels, always — I can't sleep in dorms anymore"); else ``None``."""
+    if len(clauses) < 2:
+        return None
+    found = [m for m in _ENDED.finditer(sentence)]
+    if not found or not all(_ANYMORE.fullmatch(m.group(0)) for m in found):
+        return None
+    spans = {
+        (off, off + len(c))
+        for off, c in clauses
+        for m in found
+        if off <= m.start() < off + len(c) and len(c.split()) >= 4
+    }
+    return spans.pop() if len(spans) == 1 else None
+
+
 def _material_from(text: str) -> int:
     """Where the material handed over in ``text`` starts (its length when there is none)."""
     m = _MATERIAL.search(text)
@@ -252,7 +274,8 @@ def form_atoms(
                     break
         if other_subject(sentence) or "instruction" in kinds:
             continue  # someone else's doing; or a rule for the replies, not a taste
-        if _UNREAL.search(sentence) or _ENDED.search(sentence):
+        over = _over_in(sentence, clauses)  # "…, I can't sleep in dorms anymore": that clause
+        if _UNREAL.search(sentence) or (_ENDED.search(sentence) and over is None):
             # "要是我有钱，我天天吃日料": a taste in an unreal world; "以前我特别爱熬夜，现在改了":
             # one that is over. No liking from it, the rules' ones included.
             out = [
@@ -261,8 +284,18 @@ def form_atoms(
                 if not (base <= at < end and a.kind == "preference" and a.polarity > 0)
             ]
             continue
-        said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
+        if over is not None:  # only the clause saying "anymore" is over; the others stand
+            lo, hi = base + over[0], base + over[1]
+            out = [
+                (at, a)
+                for at, a in out
+                if not (lo <= at < hi and a.kind == "preference" and a.polarity > 0)
+            ]
+            before = sentence[: over[0]].rstrip(" ,;—–-")  # the sentence up to that clause
+            parts = [(0, before)] if before else []
+            parts += [(off, c) for off, c in clauses if not over[0] <= off < over[1]]
+        said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         values: list[str] = []  # values read so far: a clause holding one says nothing new
         for n, (off, clause) in enumerate(parts):  # the sentence, then each clause left
             start = base + off

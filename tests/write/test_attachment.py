@@ -69,6 +69,8 @@ def test_restated_clauses() -> None:
     [
         ("Late evenings I'm always out with my camera.", "camera", 1),  # fronted adverbial
         ("If it's up to me I always order the ramen.", "ramen", 1),  # a choice's frame
+        # "anymore" ends only its own clause: the liking beside it stands
+        ("Aisle seats, always — I can't sit by the window anymore.", "Aisle seats", 1),
         ("Tea is fine, but what I really like is cold brew.", "cold brew", 1),
         ("我不爱吃甜的，还是喜欢咸口的零食。", "咸口的零食", 1),  # the second clause too
         ("i realy dont like olives", "olives", -1),  # chat spellings
@@ -77,6 +79,13 @@ def test_restated_clauses() -> None:
 )
 def test_a_preference_in_a_message(text: str, value: str, sign: int) -> None:
     assert any(value in v and p == sign for v, p in of_kind(text, "preference"))
+
+
+@pytest.mark.parametrize(
+    "text", ["I used to love jazz, but not anymore.", "I loved karaoke, not anymore."]
+)
+def test_a_liking_said_to_be_over_stays_out(text: str) -> None:
+    assert [v for v, p in of_kind(text, "preference") if p > 0] == []
 
 
 def test_plain_spelling_changes_whole_lower_case_words_only() -> None:
