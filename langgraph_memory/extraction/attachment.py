@@ -62,13 +62,13 @@ _ZH_DOMAIN_VP = re.compile(
 )
 
 
-def restated(clause: str) -> str | None:
+def restated(clause: str, zh: bool | None = None) -> str | None:
     """``clause`` in a shape the stance readers know (see the module docs), or ``None``
-    when it needs no restating."""
+    when it needs no restating (``zh``: whether it is Chinese, when the caller knows)."""
     s = clause.strip()
     if not s:
         return None
-    if is_cjk_text(s):
+    if is_cjk_text(s) if zh is None else zh:
         if _ZH_NO_SUBJECT.match(s) and not re.search(r"[我你您他她]", s):
             return "我" + s
         vp = _ZH_DOMAIN_VP.match(s)
@@ -157,31 +157,51 @@ def _kind(x: str | None) -> str:
     return "" if not x or _EN_NOT_KIND.match(x) else x
 
 
-#: Words one of the English forms needs: a clause with none is skipped at once.
-_EN_CUES = re.compile(
-    r"\b(?:person|guy|girl|gal|type|what|love|adore|like|enjoy|hate|loathe|detest|stand|always|"
-    r"every|everywhere|all the way|any day|for life|forever|hands down|repeat|loop|rotation|out|"
-    r"nightmare|hell|kryptonite|ruins?|spoils?|kills?)\b",
-    re.I,
-)
+#: The words each English form needs: a clause holding none of them skips its match.
+_EN_NEEDS = {
+    form: re.compile(words)
+    for form, words in {
+        "identity": r"person|guy|girl|gal|type",
+        "cleft": r"what i",
+        "topic": r"them|it|those|these",
+        "repeat": r"repeat|loop|rotation",
+        "out": r" out ",
+        "dread": r"nightmare|hell|kryptonite|ruin|spoil|kill",
+        "verbless": r"always|every|all the way|any day|for life|forever|hands down",
+    }.items()
+}
+
+
+#: Any of those words: one search, so that most clauses are done with at once.
+_EN_ANY_NEED = re.compile("|".join(rx.pattern for rx in _EN_NEEDS.values()))
+
+
+def _needs(low: str, form: str) -> bool:
+    return _EN_NEEDS[form].search(low) is not None
 
 
 def _en_attachment(s: str) -> Stance:
-    if not _EN_CUES.search(s):
+    low = s.lower()
+    if not _EN_ANY_NEED.search(low):
         return []
-    m = _EN_IDENTITY.match(s)
+    m = _EN_IDENTITY.match(s) if _needs(low, "identity") else None
     if m and _kind(m["x"]) and not _EN_CHARACTER.search(m["x"]):
         out = [(_kind(m["x"]), 1, "explicit")]
         y = _kind(m["y"]) if m["y"] and not _EN_CHARACTER.search(m["y"]) else ""
         return out + [(y, -1, "inferred")] if y else out
-    m = _EN_CLEFT.match(s)
+    m = _EN_CLEFT.match(s) if _needs(low, "cleft") else None
     if m and _kind(m["x"]):
         return [(_kind(m["x"]), -1 if m["bad"] else 1, "explicit")]
-    m = _EN_TOPIC_PRONOUN.match(s)
+    m = _EN_TOPIC_PRONOUN.match(s) if _needs(low, "topic") else None
     if m and _kind(m["x"]):
         return [(_kind(m["x"]), -1 if m["bad"] else 1, "explicit")]
-    for pattern, pol in ((_EN_REPEAT, 1), (_EN_OUT_ON, 1), (_EN_DREAD, -1), (_EN_VERBLESS, 1)):
-        m = pattern.match(s)
+    for form, pattern, pol in (
+        ("repeat", _EN_REPEAT, 1),
+        ("out", _EN_OUT_ON, 1),
+        ("dread", _EN_DREAD, -1),
+        ("verbless", _EN_VERBLESS, 1),
+    ):
+        m = pattern.match(s) if _needs(low, form) else None
         if m and _kind(m["x"]) and not (pattern is _EN_VERBLESS and _EN_VERBAL.search(m["x"])):
             return [(_kind(m["x"]), pol, "explicit")]
     return []
@@ -257,9 +277,10 @@ def _zh_attachment(s: str) -> Stance:
     return []
 
 
-def attachment_of(clause: str) -> Stance:
+def attachment_of(clause: str, zh: bool | None = None) -> Stance:
     """``(value, polarity, source)`` of an attachment ``clause`` states (see the module
-    docs); the caller has ruled out questions, hypotheticals and other people's words.
+    docs; ``zh``: whether it is Chinese, when the caller knows); the caller has ruled out
+    questions, hypotheticals and other people's words.
 
     Example:
         >>> attachment_of("Between Vim and VS Code I'm firmly a Vim person.")
@@ -272,4 +293,4 @@ def attachment_of(clause: str) -> Stance:
     s = clause.strip()
     if not s:
         return []
-    return _zh_attachment(s) if is_cjk_text(s) else _en_attachment(s)
+    return _zh_attachment(s) if (is_cjk_text(s) if zh is None else zh) else _en_attachment(s)

@@ -274,8 +274,9 @@ def form_atoms(
                     break
         if other_subject(sentence) or "instruction" in kinds:
             continue  # someone else's doing; or a rule for the replies, not a taste
-        over = _over_in(sentence, clauses)  # "…, I can't sleep in dorms anymore": that clause
-        if _UNREAL.search(sentence) or (_ENDED.search(sentence) and over is None):
+        ended = _ENDED.search(sentence) is not None
+        over = _over_in(sentence, clauses) if ended else None  # "…, I can't… anymore"
+        if _UNREAL.search(sentence) or (ended and over is None):
             # "要是我有钱，我天天吃日料": a taste in an unreal world; "以前我特别爱熬夜，现在改了":
             # one that is over. No liking from it, the rules' ones included.
             out = [
