@@ -133,10 +133,15 @@ def reported_zh(s: str) -> bool:
         return False
     who = m["who"]
     # an imperative ("别再推荐…", "不许…") names no one who said it
+    # nor does a condition ("只要是推荐餐厅，…") or a manner of saying ("时间都按北京时间说")
     return not re.match(
-        r"请|你|用|给|跟|对|把|按|直接|先|就|都|回答|回复|别|不要|不许|不准|千万|再|也|少|多", who
+        r"请|你|用|给|跟|对|把|按|直接|先|就|都|回答|回复|别|不要|不许|不准|千万|再|也|少|多|"
+        r"只要|如果|要是|每当|当|凡是|一旦|遇到|碰到",
+        who,
     ) and not re.search(
-        r"用|给|跟|对|时候|时$|之前|以前|之后|(?:直|明|先|再|就|都|要|别|多|少)$", who
+        r"用|给|跟|对|时候|时$|之前|以前|之后|(?:直|明|先|再|就|都|要|别|多|少)$|"
+        r"(?:按|按照|以)[^，,。]{1,8}$",
+        who,
     )  # "推荐餐厅的时候别推荐…"
 
 
@@ -160,8 +165,11 @@ def split_clauses(sentence: str) -> list[tuple[int, str]]:
 NOW_ONLY = re.compile(
     r"\b(?:this time|tonight|today|for now|right now|just this once|this once|for this one|"
     r"in the mood for|feel like having|craving|(?:answer|reply|response) only|"
-    r"for this (?:answer|reply|response|one|email|message|question|task|draft|post))\b|"
-    r"这次|这回|今天|今晚|现在先|这一次|想来点|就这一次|仅此一次|就这一?[封篇条段份]|这一?封",
+    r"for this (?:answer|reply|response|one|email|message|question|task|draft|post)|"
+    # a scope word saying "only this one": "for this summary only", "only for this chart"
+    r"for this (?:\w+ ){1,2}only|only for this \w+|just for this \w+)\b|"
+    r"这次|这回|今天|今晚|现在先|这一次|想来点|就这一次|仅此一次|就这一?[封篇条段份]|这一?封|"
+    r"(?:就|只|仅)(?:这|那)一?[封个篇次份段条张]",
     re.I,
 )
 

@@ -53,6 +53,13 @@ _ABOUT_REPLIES = re.compile(
 )
 
 
+#: A clause opening a condition: the rest of its sentence may be its rule.
+_CONDITION = re.compile(
+    r"\s*(?:for|when|whenever|if|every time|each time|any ?time|once|unless)\b|"
+    r"\s*(?:如果|要是|只要|当|每当|凡是|一旦|遇到|碰到)",
+    re.I,
+)
+
 #: "it when you use bullet points" of "I love it when you…": what is liked is what follows.
 _IT_WHEN = re.compile(r"^(?:it|that)\s+(?:when|if)\s+(?=you\b)", re.I)
 
@@ -127,6 +134,28 @@ _PLACE_TAIL = re.compile(
 _CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]+`", re.S)
 
 
+#: "anymore" in a clause of its own: what that clause says is over, not the whole sentence.
+_ANYMORE = re.compile(r"\b(?:any ?more|no longer)\b", re.I)
+
+
+def _over_in(sentence: str, clauses: list[tuple[int, str]]) -> tuple[int, int] | None:
+    """The span of the one clause of ``sentence`` that says something is over, when that
+    is the sentence's only sign of it ("anymore", "no longer") and other clauses stand
+    beside it ("Boutique hotels, always — I can't sleep in dorms anymore"); else ``None``."""
+    if len(clauses) < 2:
+        return None
+    found = [m for m in _ENDED.finditer(sentence)]
+    if not found or not all(_ANYMORE.fullmatch(m.group(0)) for m in found):
+        return None
+    spans = {
+        (off, off + len(c))
+        for off, c in clauses
+        for m in found
+        if off <= m.start() < off + len(c) and len(c.split()) >= 4
+    }
+    return spans.pop() if len(spans) == 1 else None
+
+
 def _material_from(text: str) -> int:
     """Where the material handed over in ``text`` starts (its length when there is none)."""
     m = _MATERIAL.search(text)
@@ -181,6 +210,8 @@ def form_atoms(
             a = replace(a, kind="preference", key=key_of(value))
         if a.kind == "preference" and _BARE_VERB.fullmatch(value):
             continue  # "I always go" of "I always go for X": the form below reads it
+        if a.kind == "preference" and role == "user" and _no_object(value):
+            continue  # "is 90s hip hop" of "what I love is…": the forms below read it
         if a.kind == "preference" and a.language == "zh" and a.value.lstrip().startswith("的"):
             continue  # "最喜欢的运动" of "羽毛球是我最喜欢的运动": a modifier, not the thing
         out.append((at, replace(a, value=value) if value != a.value else a))
@@ -231,6 +262,12 @@ def form_atoms(
                     for off, c in clauses
                     if len(clauses) > 1
                 ]
+                # a condition after a lead-in keeps its rule: "So: for yes/no questions, start…"
+                tries += [
+                    (off, sentence[off:], lasting_scope(sentence[:off]))
+                    for off, c in clauses[1:-1]
+                    if _CONDITION.match(c)
+                ]
             for off, clause, scoped in tries:
                 got = (
                     None  # "以前你老用英文，现在不要用英文了": what was, not the rule
@@ -246,7 +283,9 @@ def form_atoms(
                     break
         if other_subject(sentence) or "instruction" in kinds:
             continue  # someone else's doing; or a rule for the replies, not a taste
-        if _UNREAL.search(sentence) or _ENDED.search(sentence):
+        ended = _ENDED.search(sentence) is not None
+        over = _over_in(sentence, clauses) if ended else None  # "…, I can't… anymore"
+        if _UNREAL.search(sentence) or (ended and over is None):
             # "要是我有钱，我天天吃日料": a taste in an unreal world; "以前我特别爱熬夜，现在改了":
             # one that is over. No liking from it, the rules' ones included.
             out = [
@@ -255,8 +294,18 @@ def form_atoms(
                 if not (base <= at < end and a.kind == "preference" and a.polarity > 0)
             ]
             continue
-        said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
+        if over is not None:  # only the clause saying "anymore" is over; the others stand
+            lo, hi = base + over[0], base + over[1]
+            out = [
+                (at, a)
+                for at, a in out
+                if not (lo <= at < hi and a.kind == "preference" and a.polarity > 0)
+            ]
+            before = sentence[: over[0]].rstrip(" ,;—–-")  # the sentence up to that clause
+            parts = [(0, before)] if before else []
+            parts += [(off, c) for off, c in clauses if not over[0] <= off < over[1]]
+        said = [at for at, a in out if a.kind == "preference" and base <= at < end]
         values: list[str] = []  # values read so far: a clause holding one says nothing new
         for n, (off, clause) in enumerate(parts):  # the sentence, then each clause left
             start = base + off
@@ -329,6 +378,12 @@ _REACTION = re.compile(
 _TO_YOU = re.compile(r"^\W*(?:你|您)(?!知道|看|说|猜|懂|别说|还别说)(?!.*我)")
 _INTERJECTION = re.compile(r"^\W*(?:wow|whoa|omg|oh my|aww+|yay|congrats|congratulations)\b", re.I)
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|I'd|me|my|mine|myself)\b|我")
+
+
+def _no_object(value: str) -> bool:
+    """Whether a preference's ``value`` cannot be a liked thing (a verb, a pronoun…)."""
+    v = _IT_WHEN.sub("", value.strip())
+    return not _ABOUT_REPLIES.search(v) and bool(_NOT_OBJECT.search(v))
 
 
 def _taste(a: MemoryAtom, text: str, at: int) -> bool:

@@ -40,6 +40,7 @@ from langgraph_memory.extraction.clauses import (
     tidy_value,
 )
 from langgraph_memory.extraction.instructions_zh import zh_instruction, zh_lasting_scope
+from langgraph_memory.extraction.spelling import plain_spelling
 
 __all__ = ["instruction_of", "instruction_in", "lasting_scope"]
 
@@ -49,10 +50,16 @@ _EN_LEAD = re.compile(
     r"another thing|quick note|note|fyi|hey|so|well|right|hi|hello|one request|"
     r"a request|small request|last thing|finally|general rule|rule|house rule|for the record|"
     r"going forward|from now on|from here on(?: out)?|in (?:the )?future|henceforth|"
-    r"in general|generally|as a rule|by default|for everything|for all (?:future )?\w+|"
+    r"in general|generally|as a rule|by default|for everything|"
     r"heads up|whatever you do|no matter what|under no circumstances|in any case|"
     r"remember(?!\s+to\b)|keep in mind|for future reference|note to self|important|"
-    r"for the rest of (?:this|the|our) \w+|until I say otherwise)\b[\s,:;—–-]*)+",
+    r"for the rest of (?:this|the|our) \w+|until I say otherwise|"
+    r"for all (?:future )?\w+(?!\s+(?:[\w/;.+#-]+\s+){0,2}?(?:questions?|queries|requests?|tasks?|"
+    r"emails?|problems?|reviews?|answers?|prompts?)\b)|"
+    # a kind of request the rule is for: "for all my SQL questions", "for any code reviews"
+    r"for (?:all|any|every|each)\s+(?:(?:of\s+)?(?:my|your|future|the)\s+)*(?:[\w/;.+#-]+\s+){0,2}?"
+    r"(?:questions?|queries|requests?|tasks?|emails?|problems?|reviews?|answers?|prompts?))"
+    r"\b[\s,:;—–-]*)+",
     re.I,
 )
 _EN_SOFT = re.compile(
@@ -90,7 +97,9 @@ _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your a
 )
 _EN_COND = re.compile(
     r"^(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time|once|in case|as long as|"
-    r"unless|for (?:any|every|each|all)|with (?:any|every|each|all)|in (?:any|every|each|all))"
+    r"unless|for (?:any|every|each|all)|with (?:any|every|each|all)|in (?:any|every|each|all)|"
+    r"for(?=\s+(?:(?:my|your|the)\s+)?[\w/;.+#-]+(?:\s+[\w/;.+#-]+)?\s+(?:questions|queries|"
+    r"requests|tasks|emails|problems|reviews|prompts)\b))"
     r"\b[^,;:]{2,90}?)\s*[,:]\s*(?:then\s+)?(?P<rest>.+)$",
     re.I,
 )
@@ -223,7 +232,8 @@ _EN_POLITE = re.compile(
 _EN_TAIL = re.compile(
     r"[\s,]+(?:from now on|from here on(?: out)?|going forward|in (?:the )?future|always|"
     r"every time|each time|at all times|all the time|by default|until I say otherwise|please|"
-    r"pls|thanks|thank you|for me|ok(?:ay)?|if you can|if possible|"
+    r"pls|thanks|thank you|for me|ok(?:ay)?|if you can|if possible|unless I say otherwise|"
+    r"for the rest of (?:this|the|our) \w+|"
     r"that's how I like it|that's what I prefer|that's my preference|it's getting old|"
     r"it's annoying)\s*$",
     re.I,
@@ -251,13 +261,31 @@ _EN_LEAVE_OUT = re.compile(
 )
 
 
+#: A word of the user's that stands for a request: "When I say 'ship it', commit…".
+_EN_TRIGGER = re.compile(
+    r"^(?:when(?:ever)?|if|once|every time|any ?time)\s+I\s+(?:say|type|write|send)\s+"
+    r"['\"“‘](?P<word>[^'\"”’]{1,30})['\"”’]\s*,?\s*(?:that\s+|it\s+)?"
+    r"(?:means?|do|then|you\s+(?:should|can|must)|please|just)?\s*(?P<rest>\w.{2,})$",
+    re.I,
+)
+#: A verbless request, "Temperatures in Celsius please": a part of the replies and its form.
+_EN_VERBLESS = re.compile(
+    r"^(?:(?:all|the|your)\s+)?(?P<part>[\w-]+(?:\s+[\w-]+)?)\s+(?:in|as|with|without|under)\s+"
+    r"(?P<how>[\w' -]{1,30})$",
+    re.I,
+)
+
+
 def _en_instruction(
     clause: str, scoped: bool = False, addressed: bool = False
 ) -> tuple[str, int] | None:
     """``(what, polarity)`` when an English clause is a standing instruction."""
-    s = clause.strip().rstrip(".!…~ ")
+    s = plain_spelling(clause.strip().rstrip(".!…~ "))
     if not s:
         return None
+    trigger = _EN_TRIGGER.match(s)
+    if trigger:  # a trigger word lasts by its nature
+        return f"'{trigger['word']}' means: {tidy_value(trigger['rest'], 'en')}", 1
     polite = _EN_POLITE.match(s)
     if is_question(s):
         if polite is None:
@@ -290,13 +318,19 @@ def _en_instruction(
             to_us = bool(_EN_REPLY_ACT.search(cond["cond"]) or _EN_MANNER.search(cond["cond"]))
             return _en_instruction(cond["rest"], True, to_us)  # "When reviewing my code, …"
         return None
+    asked = False  # a "please" after it
     for _ in range(4):  # a trailing scope or courtesy: "Be concise from now on, please"
         tail = _EN_TAIL.search(s)
         if tail is None:
             break
         if not re.search(r"please|pls|thanks|thank you|for me|ok|if", tail.group(0), re.I):
             scoped = True
+        asked = asked or bool(re.search(r"please|pls", tail.group(0), re.I))
         s = s[: tail.start()]
+    verbless = _EN_VERBLESS.match(s) if asked and not _EN_IMPERATIVE.match(s) else None
+    if verbless and re.fullmatch(_EN_REPLY_PART, verbless["part"].split()[-1], re.I):
+        if _EN_MANNER.search(verbless["how"]):  # "Temperatures in Celsius please"
+            return tidy_value(s, "en"), 1
     polarity, kind = 1, "imperative"
     modal = _EN_MODAL.match(s)
     prohibit = None if modal else _EN_PROHIBIT.match(s)
@@ -461,7 +495,8 @@ _EN_ORDER = re.compile(
 #: A scope that lasts in time, as a polite question asks for it ("…from now on?").
 _EN_TIME_SCOPE = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:the )?future|anymore|any more|"
-    r"all the time|every time|each time|again|constantly|ever)\b",
+    r"all the time|every time|each time|again|constantly|ever|from here on|by default|"
+    r"for the rest of (?:this|the|our) \w+|until I say otherwise|unless I say otherwise)\b",
     re.I,
 )
 
@@ -504,7 +539,7 @@ def instruction_in(clause: str, scoped: bool) -> tuple[str, int] | None:
     if not clause.strip():
         return None
     if is_cjk_text(clause):
-        return zh_instruction(clause, scoped)
+        return zh_instruction(plain_spelling(clause), scoped)
     return _en_instruction(clause, scoped)
 
 

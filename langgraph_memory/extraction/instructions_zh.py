@@ -72,12 +72,13 @@ _ZH_COND = re.compile(
     r"引用|比较|问|跟我说|跟我讲|帮我|不确定|不知道|没把握|拿不准|不清楚|遇到|碰到|看|审|指出|检查|"
     r"评|聊|谈)[^，,。；;]{0,20}?(?:的时候|时候|时|之前|以前|之后|前|的地方))"
     r"[，,]?\s*(?:那么?|就|请|都|也|则|便)*(?P<rest3>[^，,。；;].*)$"
+    r"|^(?P<cond5>[^，,。；;]{2,30}?(?:的时候|时候))(?=你|您|请|就|都|别|不要)(?P<rest5>.+)$"
     r"|^(?P<cond4>(?:你|我|要是|如果)?(?:不确定|不知道|没把握|拿不准|不清楚|不会|答不上来|查不到|"
     r"没有(?:答案|把握|资料))[^，,。；;就]{0,12}?)(?:的话)?[，,]?\s*(?:那就|就|那)(?P<rest4>.+)$"
 )
 #: Verbs of what the assistant does or makes, opening a Chinese imperative.
 _ZH_VERBS = re.compile(
-    r"^(?:请|你|记得|要|都|就|也|先|尽量|一定|务必|一律|统一|多|少|直接|总是|始终|永远|一直|只|同时|"
+    r"^(?:请|你|记得|要|都|就|也|先|尽量|一定|务必|一律|统一|多|少|直接|总是|始终|永远|一直|只|同时|优先|"
     r"在[^，,。]{0,6}?(?:开头|结尾|最后|前面|后面|末尾|最前面|里|中)|[^，,。]{1,6}?地|跟我|对我|和我)*"
     r"(?:问我|问问我|直说|明说|核对|检查|验算|告诉我|给(?!他|她|它|别人|大家)|用|使用|回答|回复|答复|说|讲|写|给我|给出|列出|列|总结|概括|保持|控制|附上|附|加上|加|"
     r"标注|标明|注明|引用|解释|说明|翻译|叫我|称呼我|称我|推荐|建议|提醒|告诉我|输出|显示|展示|"
@@ -181,7 +182,37 @@ _ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终
 _ZH_STOP_NOW = re.compile(r"[^，,；;]*了[啊吧呀啦嘛哈]*(?:[，,；;]|$)")
 _ZH_ADVICE = re.compile(
     r"^(?:担心|着急|急|害怕|怕|难过|生气|客气|放弃|紧张|慌|灰心|多想|想太多|在意|介意|管|理|"
-    r"忘了|忘记|熬夜|喝酒|吸烟|抽烟|迟到|哭)"
+    r"忘了|忘记|熬夜|喝酒|吸烟|抽烟|迟到|哭)(?!着)"
+)
+
+
+#: The user announcing their own next words: "先说个事儿", "问你个问题", "跟你说件事".
+_ZH_ANNOUNCE = re.compile(
+    r"^(?:我)?(?:先|再|就|想|要)?(?:说|问|讲|聊|提|跟你说|和你说|问你|跟你讲|告诉你)(?:一)?"
+    r"(?:个|件|下|几个|两个|几件)(?:小)?(?:事|事儿|事情|问题|消息|想法|情况)"
+)
+#: A story of the user's past: "以前每周日都会去爬山，后来…", "小时候我…" (what was, not a rule).
+_ZH_PAST_STORY = re.compile(r"(?:^|[，,我])(?:以前|之前|曾经|过去|小时候|那时候|当年)|后来")
+#: A request for something now: "给我点学习上的建议", "给我来些灵感".
+_ZH_GIVE_NOW = re.compile(r"^(?:请|你)?给我(?:来)?一?(?:点|些|几个|几条)")
+#: An ask embedded in a rule, not a question: "不要在回答末尾问我还有没有别的问题".
+_ZH_EMBEDDED_ASK = re.compile(
+    r"^[^，,。？?]*?(?:别|不要|不用|不必|无需|少)[^，,。？?]{0,10}?问(?:我|你)"
+)
+#: How not to talk: "说话别那么官方", "回答不要太啰嗦".
+_ZH_MANNER_NOT = re.compile(
+    r"^(?:你)?(?:以后|平时|跟我)?(?:说话|讲话|聊天|回答|回复|解释|写东西|讲)(?:的时候)?"
+    r"(?:别|不要|不用)(?:那么|这么|太|老是?|总是?)?(?P<how>[\u4e00-\u9fff]{1,4})$"
+)
+#: A rule for every item of a kind: "所有的行程安排都要留出半小时", "每封邮件一律加签名".
+_ZH_EVERY = re.compile(
+    r"^(?:所有的?|全部的?|凡是|每个|每一个|每次的?|每[封篇段条份])(?P<topic>[^，,。；;我你他她]{1,8}?)"
+    r"(?:都|一律|全都|全部|统一)(?:要|得|请|必须|需要)?(?P<rest>[^，,。；;]{2,})$"
+)
+#: A trigger word the user defines: "当我说“收工”，你就…", "我一说“开工”就…".
+_ZH_TRIGGER = re.compile(
+    r"^(?:当|每当|只要|如果|要是|以后)?我(?:一)?(?:说|打|发|输入|喊)[“\"'「『](?P<word>[^”\"'」』]{1,12})"
+    r"[”\"'」』](?:的时候|时)?[，,]?\s*(?:你就|你|就|那就|意思是|就是|是让你)(?P<rest>.+)$"
 )
 
 
@@ -194,12 +225,19 @@ def zh_instruction(
     s = clause.strip().rstrip("。.!！…~～ ")
     if not s:
         return None
+    trigger = _ZH_TRIGGER.match(s)
+    if trigger:  # a word of the user's that stands for a request: lasting by its nature
+        return f"“{trigger['word']}”：{strip_particles(trigger['rest'].strip(' ，,'))}", 1
+    if _ZH_ANNOUNCE.match(s) or (_ZH_PAST_STORY.search(s) and not re.search(r"你|您|以后|今后", s)):
+        return None  # the user's own next words, or a story of their past
     polite = _ZH_POLITE.match(s)
     lead = _ZH_LEAD.match(s)
     if polite is None and lead and _ZH_POLITE.match(s[lead.end() :]):  # "以后能不能别再…？"
         s = s[lead.end() :]
         polite, scoped = _ZH_POLITE.match(s), scoped or bool(_ZH_SCOPE.search(lead.group(0)))
-    if is_question(clause):
+    if is_question(clause) and not (
+        _ZH_EMBEDDED_ASK.match(s) and not clause.rstrip().endswith("？")
+    ):
         if polite is None:
             return None
         s = re.sub(r"(?:好吗|行吗|可以吗|好不好|行不行|吗|呢)?[?？。]*$", "", s[polite.end() :])
@@ -225,10 +263,19 @@ def zh_instruction(
         return strip_particles(want["what"]), -1 if want["neg"] else 1
     if _ZH_MANNER_ASK.match(s) and not _ZH_ONE_OFF.search(s):  # how to talk, no one-off object
         return s, 1
+    if _ZH_MANNER_NOT.match(s):  # "说话别那么官方": how not to talk
+        return s, 1
+    if _ZH_GIVE_NOW.match(s) and not scoped and not addressed:
+        return None  # "给我点建议": something wanted now
+    every = _ZH_EVERY.match(s)
+    if every and (scoped or _ZH_VERBS.match(every["rest"]) or _ZH_MANNER.search(every["topic"])):
+        inner = _ZH_PROHIBIT.match(every["rest"])
+        rest = every["rest"][inner.end() :] if inner else every["rest"]
+        return strip_particles(rest), -1 if inner else 1
     cond = _ZH_COND.match(s)
     if cond:
-        c = cond.group("cond") or cond.group("cond2") or cond.group("cond3") or cond.group("cond4")
-        rest = cond.group("rest") or cond.group("rest2") or cond.group("rest3") or cond["rest4"]
+        c = cond["cond"] or cond["cond2"] or cond["cond3"] or cond["cond4"] or cond["cond5"]
+        rest = cond["rest"] or cond["rest2"] or cond["rest3"] or cond["rest4"] or cond["rest5"]
         c, rest = c or "", rest or ""
         if cond.group("cond3") or cond["cond4"] or _ZH_COND_ABOUT.search(c) or _ZH_MANNER.search(c):
             to_us = bool(cond.group("cond3") or _ZH_MANNER.search(c))  # "看我代码的时候…"
@@ -317,4 +364,8 @@ def zh_instruction(
 
 def zh_lasting_scope(prefix: str) -> bool:
     """Whether the Chinese words before a clause give it a lasting scope ("以后，…")."""
-    return bool(_ZH_STRONG_SCOPE.search(prefix) or re.search(r"记住|记得", prefix))
+    return bool(
+        _ZH_STRONG_SCOPE.search(prefix)
+        or re.search(r"记住|记得", prefix)
+        or re.search(r"我(?:一)?(?:说|打|发|输入|喊)[“\"'「『][^”\"'」』]{1,12}[”\"'」』]", prefix)
+    )  # a trigger word the user defines lasts: "当我说“收工”，…"

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 
 from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.attachment import attachment_of, restated
 from langgraph_memory.extraction.clauses import (
     EN_HYPOTHETICAL,
     EN_REPORTED,
@@ -40,6 +41,7 @@ from langgraph_memory.extraction.clauses import (
     tidy_value,
 )
 from langgraph_memory.extraction.cues import Cued, open_entries
+from langgraph_memory.extraction.spelling import plain_spelling
 from langgraph_memory.extraction.stance import cleft_of, stance_of
 
 __all__ = ["preferences_of"]
@@ -1275,7 +1277,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         >>> preferences_of("If I liked jazz I'd go.")
         []
     """
-    s = clause.strip()
+    s = plain_spelling(clause.strip())
     if not s or is_question(s) or NOW_ONLY.search(s):
         return []
     zh = is_cjk_text(s)
@@ -1323,7 +1325,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             )
             if x and not re.match(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个|的|了", x):
                 return stance or [(x, pol, "explicit")]
-        return stance or _zh_habit(s)
+        return stance or _zh_habit(s) or attachment_of(s, True) or _restated(s, True)
     if EN_HYPOTHETICAL.search(s) and not re.search(r"given the choice|if I had to", s, re.I):
         return []
     if re.search(r"\b(?:if|unless|suppose|used to|once|when I was)\b", s, re.I) and not re.search(
@@ -1384,4 +1386,11 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             )
         ):
             return [(x, pol, "explicit")]
-    return stance_of(s) or _en_habit(s)
+    return stance_of(s) or _restated(s, False) or _en_habit(s) or attachment_of(s, False)
+
+
+def _restated(s: str, zh: bool) -> list[tuple[str, int, str]]:
+    """The preferences of ``s`` restated in a shape the readers know (a fronted adverbial
+    off, a dropped Chinese subject back; :func:`.attachment.restated`)."""
+    again = restated(s, zh)
+    return preferences_of(again) if again and again != s else []
