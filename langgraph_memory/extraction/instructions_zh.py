@@ -85,7 +85,7 @@ _ZH_VERBS = re.compile(
     r"按|按照|以|采用|带上|带|放|把|换成|改成|改用|切换|分点|分条|分段|举例|举个例子|给个|提供|"
     r"省略|跳过|去掉|删掉|避免|注意|考虑|确认|标出|配上|换算|写成|说成|翻成|统一用|一律用|"
     r"保留|精简|简化|展开|详细|简短|简洁|直接|先说|先给|署名|签名|落款|称|换|转换|转成|折算|"
-    r"四舍五入|精确到|写明|标|附|备注|回(?=我|消息|信息|邮件|信)|答)"
+    r"四舍五入|精确到|写明|标|附|备注|回(?=我|消息|信息|邮件|信|微信|短信|评论|帖子|留言|私信|弹幕)|答)"
 )
 _ZH_MANNER = re.compile(
     r"回答|回复|答复|答案|解释|中文|英文|汉语|英语|日语|简体|繁体|普通话|粤语|简洁|简短|简单|"
@@ -96,7 +96,8 @@ _ZH_MANNER = re.compile(
     r"名字|推荐|建议|提醒(?![我你他她它])|辣|素|Python|python|SQL|sql|客气|绕弯子|编造|瞎编|"
     r"英文|单词|拼音|翻译|长度|篇幅|问题|追问|确认|道歉|寒暄|客套|重复|废话|拼写|结尾|结论|"
     r"温度|距离|重量|金额|数字|缩进|空格|项目符号|形容词|被动句|句子|法语|德语|西班牙语|韩语|"
-    r"俄语|书名号|标点|引号|括号|选项|背景|结论段|段落|语气"
+    r"俄语|书名号|标点|引号|括号|选项|背景|结论段|段落|语气|用词|措辞|人话|"
+    r"用\s*[A-Za-z]"  # a language or a tool of its own: "用Go写", "用 TypeScript"
 )
 _ZH_ONE_OFF = re.compile(
     r"这个|这段|这篇|这句|这份|这些|这张|这次|这回|这一次|这里|那个|那段|那篇|上面|下面|刚才|"
@@ -180,6 +181,8 @@ _ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终
 #: A prohibition's first clause ending in 了 asks to stop now ("别说了", "别写了，早点睡"),
 #: not for a rule: one only when it names a part of the replies or a lasting scope.
 _ZH_STOP_NOW = re.compile(r"[^，,；;]*了[啊吧呀啦嘛哈]*(?:[，,；;]|$)")
+#: How much or how long a reply runs: "别写那么长了" asks for a length, not a stop.
+_ZH_HOW_MUCH = re.compile(r"那么[长多短]|这么[长多短]|太[长多短]|啰嗦|废话|复杂")
 _ZH_ADVICE = re.compile(
     r"^(?:担心|着急|急|害怕|怕|难过|生气|客气|放弃|紧张|慌|灰心|多想|想太多|在意|介意|管|理|"
     r"忘了|忘记|熬夜|喝酒|吸烟|抽烟|迟到|哭)(?!着)"
@@ -312,7 +315,9 @@ def zh_instruction(
                 polarity, body = -1, body[inner.end() :]
     # a bare "你" then a topic tells the listener of their own life: "你每周只用跑三天"
     bare_you = kind == "imperative" and body != s
-    topic = None if bare_you else _ZH_TOPIC.match(body)  # "所有金额都换算成人民币"
+    topic = _ZH_TOPIC.match(body)  # "所有金额都换算成人民币"
+    if topic and bare_you and not _ZH_MANNER.search(topic.group(0)):
+        topic = None  # "你每周只用跑三天" is no rule; "你所有金额都换算成人民币" is
     if topic and kind != "prohibit":
         inner = _ZH_PROHIBIT.match(body[topic.end() :])
         if inner:
@@ -327,6 +332,7 @@ def zh_instruction(
                 body, said_of = body[i:], body[:i]
                 break
     stop_now = kind == "prohibit" and bool(_ZH_STOP_NOW.match(body))
+    stop_now = stop_now and not _ZH_HOW_MUCH.search(body)  # "别写那么长了": a rule of length
     body = strip_particles(body.strip(" ，,"))
     if not body or _ZH_ADVICE.match(body):
         return None
