@@ -219,9 +219,9 @@ def form_atoms(
         return out
     turn = SERIOUS.search(text)  # "…😅 好了说正经的，…": only what follows is meant
     if turn is not None:  # what came before it is taken back, with the turn's own words
-        cut = turn.end()
-        out = [(at, a) for at, a in out if at >= cut or a.kind in ("entity", "task")]
-        text = " " * cut + text[cut:]  # offsets kept
+        meant = turn.end()
+        out = [(at, a) for at, a in out if at >= meant or a.kind in ("entity", "task")]
+        text = " " * meant + text[meant:]  # offsets kept
     if JOKE.search(text):  # said in jest: no belief from it
         return [(at, a) for at, a in out if a.kind in ("entity", "task")]
     material = _material_from(text)
