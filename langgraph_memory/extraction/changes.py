@@ -170,10 +170,10 @@ _ZH = [
         r"新(?:的|来的)?(?P<k>[\u4e00-\u9fff]{1,3}?)(?:是|叫|换成了?)(?:一家|一个|一位)?"
         r"(?:[\u4e00-\u9fff]{1,4}?叫)?" + _ZV + _ZSTOP
     ),
-    # "现在开比亚迪", "现在在长沙", "现在最喜欢粤菜", "现在八个人了"
+    # "现在开比亚迪", "现在在长沙", "现在最喜欢粤菜", "现在八个人了", "现在的对象是小林"
     re.compile(
         r"(?:现在|目前|如今)(?:我|我们)?(?:已经|改|又)?(?P<k>在|是|叫|开|用|住在|住|做|当|吃|喝|"
-        r"最喜欢|最爱|喜欢|有|养|归)?(?:的是)?" + _ZV + _ZSTOP
+        r"最喜欢|最爱|喜欢|有|养|归|的[\u4e00-\u9fff]{1,3}?(?=是))?(?:的是)?" + _ZV + _ZSTOP
     ),
 ]
 _ZH_NOT_VALUE = re.compile(
@@ -304,7 +304,7 @@ def _zh_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
     value = re.sub(r"^(?:了|在|去|成|是)", "", m["v"])
     if len(value) < 1 or _ZH_NOT_VALUE.match(value) or re.search(r"[不没别]", value):
         return None  # "现在早不玩了": an ending, not a new value
-    hint = (m.groupdict().get("k") or "").strip()
+    hint = (m.groupdict().get("k") or "").strip().removeprefix("的")
     if rx is _ZH[-1] and not hint and not re.match(_ZH_COUNT, value):
         return None  # "现在…" with no verb: only a count ("现在八个人了")
     key = _ZH_SLOT_VERB.get(hint, hint) if hint else CHANGE_KEY
@@ -322,7 +322,7 @@ def _en_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
     value = _clean_en(m["v"])
     if not value or _NOT_VALUE.match(value):
         return None
-    hint = (m.groupdict().get("k") or "").strip().lower()
+    hint = (m.groupdict().get("k") or "").strip().removeprefix("的").lower()
     if rx is _EN[-1] and not re.search(
         r"\d|day\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", value, re.I
     ):

@@ -759,6 +759,8 @@ def about_others(said: str) -> bool:
         (True, True)
         >>> about_others("I play the cello."), about_others("I live with my parents in Cork.")
         (False, False)
+        >>> about_others("Jake moved away, so my new gym partner is my neighbour Sam.")
+        False
     """
     m = _OTHERS.search(said)
     if m is None:
@@ -767,11 +769,13 @@ def about_others(said: str) -> bool:
 
 
 #: The user as the subject before a relative is named ("I live with", "we visited"; not
-#: "I think my sister…"), or a Chinese preposition that makes the relative an object
+#: "I think my sister…"), a relative named after a copula (what the subject is: "my gym
+#: partner is my neighbour Sam"), or a Chinese preposition that makes the relative an object
 #: ("和我妈", "给我爸", "跟我老公").
 _USER_BEFORE = re.compile(
     r"\b(?:I|I'm|I've|I'd|we|we're|we've)\b(?!.*\b(?:think|thought|heard|hear|guess|said|say|"
     r"says|told|tell|know|knew|hope|wish|feel|believe|suppose)\b)|"
+    r"\b(?:is|are|was|were)\s+$|"  # "my new gym partner is my neighbour Sam": what it is
     r"(?:给|送给|和|跟|陪|带|替|帮|与)$",
     re.I,
 )

@@ -49,6 +49,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -63,6 +64,7 @@ from langgraph_memory.embeddings.cache import CachedEmbeddings
 from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
+from langgraph_memory.read.leading import current_leads
 from langgraph_memory.read.slot_types import asked_type, states_a
 from langgraph_memory.read.timeline import is_statement
 from langgraph_memory.retrieval.vectors import cosines
@@ -88,9 +90,10 @@ MARGIN = 2.0
 SPREAD = 0.05
 #: A later statement that adds a value rather than replacing one ("I also have two cats",
 #: "I can't stand coriander either", "我也养了猫", "另外我对芒果过敏"): the earlier one stands.
-#: (A change said "too" is none: "工位也换了".)
+#: (A change said "too" is none: "工位也换了"; nor a move to "another" team or town.)
 ADDITION = re.compile(
-    r"\b(?:also|too|as well|either|another|in addition|besides|additionally)\b|"
+    r"\b(?:also|too|as well|either|(?<!to )(?<!for )(?<!at )(?<!in )another|in addition|"
+    r"besides|additionally)\b|"
     r"也(?![换变改搬调])|另外|还有",
     re.I,
 )
@@ -145,7 +148,17 @@ def find_update(
         return None
     answer = max(said, key=lambda i: (close[i], msgs[i].seq))
     row = np.asarray(near(answer), dtype=np.float64)
-    lift = _lifts(row, answer) + _lifts(np.asarray(close, dtype=np.float64), answer)
+    # judged against the user's other messages: an assistant's reply echoes the statement
+    # it answers ("That's a big team to manage."), and would make every statement on the
+    # question look ordinary
+    own = [i for i, m in enumerate(msgs) if m.role == "user"]
+    if len(own) < 2 + MIN_OTHERS:
+        own = list(range(len(msgs)))
+    pos = {i: k for k, i in enumerate(own)}
+    lift = np.full(len(msgs), -np.inf)
+    lift[own] = _lifts(row[own], pos[answer]) + _lifts(
+        np.asarray(close, dtype=np.float64)[own], pos[answer]
+    )
     when = {i: (msgs[i].timestamp, msgs[i].seq) for i in said}
     same = []
     for i in said:
@@ -231,6 +244,15 @@ def latest(item: ContextItem) -> ContextItem:
     return _copy(item, text, None, 0)
 
 
+def _lead(item: ContextItem, said: str, lead: str) -> ContextItem:
+    """``item`` showing the latest statement ``said`` as ``lead`` (its current value
+    first: :func:`~langgraph_memory.read.leading.current_leads`), where it quotes it."""
+    if lead == said or said not in item.text:
+        return item
+    text = item.text.replace(said, lead)
+    return dataclasses.replace(item, text=text, tokens=item_tokens(text))
+
+
 def _copy(item: ContextItem, text: str, group: str | None, order: int) -> ContextItem:
     return ContextItem(
         item.layer,
@@ -296,8 +318,8 @@ def _mark_update(
 ) -> Update | None:
     """The body of :func:`current_first` for the message items at ``at`` (their
     messages ``msgs``): the update found and marked, or None."""
-    kind = asked_type(query) if vectors is None else None
-    if len(msgs) < (2 if kind else 2 + MIN_OTHERS):
+    kind = asked_type(query)
+    if len(msgs) < (2 if kind and vectors is None else 2 + MIN_OTHERS):
         return None
     texts = [index_text(m) for m in msgs]
     by_type = None
@@ -312,6 +334,8 @@ def _mark_update(
             return None
         close = cosines(vecs, query_vector())
         update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]), about_others(query))
+        if update is None and kind is not None:  # the user's statements of the type asked for
+            update = by_type = typed_update(msgs, kind, query)
     if update is None:
         return None
     # the write path read both statements, as entries of their own: two things, both true
@@ -335,13 +359,17 @@ def _mark_update(
         update = Update(update.newest, tuple(kept))
     old = {msgs[i].id: msgs[i] for i in update.older}
     marked = list(items)
-    marked[at[update.newest]] = latest(items[at[update.newest]])
+    said = msgs[update.newest].content
+    lead = current_leads(said, [msgs[i].content for i in update.older], query)
+    marked[at[update.newest]] = latest(_lead(items[at[update.newest]], said, lead))
     for i in update.older:
         marked[at[i]] = earlier(items[at[i]])
     for k, it in enumerate(items):
         cited = [old[s] for s in it.source_ids if s in old]
         if it.layer in DRAWN_LAYERS and cited and new_id not in it.source_ids:
             marked[k] = earlier(it, min(m.timestamp for m in cited))
+        elif it.layer in DRAWN_LAYERS and new_id in it.source_ids:
+            marked[k] = _lead(it, said, lead)  # its quote of the latest statement too
     if MemoryContext(marked, budget).tokens > budget:
         return None
     items[:] = marked

@@ -54,7 +54,8 @@ _ASKS = (
         "place",
         re.compile(
             r"住哪|住在哪|哪座城|哪个城市|哪一个城市|在哪(?:儿|里)?(?:生活|定居|住)|"
-            r"人在哪|现居|\bwhere do i live\b|\bwhich city\b|\bwhat city\b|\bwhere (?:am i|i) liv",
+            r"人在哪|现居|\bwhere do i live\b|\bwhich city\b|\bwhat city\b|\bwhere (?:am i|i) liv|"
+            r"\bwhere(?:'s| is) home\b|\bwhere am i based\b|\bwhich (?:town|country)\b",
             re.I,
         ),
     ),
@@ -74,6 +75,7 @@ _ASKS = (
             r"上学还是(?:上班|工作)|哪个部门|什么部门|"
             r"\bwhat do i do (?:for (?:a living|work)|now)\b|"
             r"\bwhat(?:'s| is) my (?:job|role|title|position|occupation|profession)\b|"
+            r"\bwhat do i do\b|\bwhat(?:'s| is) my line of work\b|"
             r"\bjob title\b",
             re.I,
         ),
@@ -83,7 +85,11 @@ _ASKS = (
         re.compile(
             r"上级|上司|领导是谁|老板是谁|经理是谁|主管是谁|谁管我|归谁管|向谁汇报|导师是谁|"
             r"谁(?:在)?带我|对象是谁|有对象|男朋友是谁|女朋友是谁|和谁一起|跟谁一起|"
-            r"\bmy (?:manager|boss|supervisor)\b|\bwho do i report to\b",
+            r"\bmy (?:manager|boss|supervisor)\b|\bwho do i report to\b|"
+            r"我的[\u4e00-\u9fff]{1,4}是谁|我(?:现在)?(?:跟|和)谁|"
+            r"\bwho(?:'s| is) my (?:partner|girlfriend|boyfriend|wife|husband|doctor|dentist|"
+            r"mentor|coach|landlord|lead|advisor|tutor)\b|"
+            r"\bwho (?:do i|am i) (?:work out|train|go|play|live|dating|seeing)\b",
             re.I,
         ),
     ),

@@ -5,6 +5,7 @@ to", "now", "换", "改到"...), and unrelated statements left as they are."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 
@@ -16,6 +17,7 @@ from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.records import Message
 from langgraph_memory.embeddings import MiniLMEmbeddings
 from langgraph_memory.extraction.changes import changes_of
+from langgraph_memory.read.leading import clauses, current_leads
 from langgraph_memory.read.recency import current_first, find_update
 from langgraph_memory.storage import InMemoryBackend
 
@@ -94,7 +96,9 @@ def test_an_update_said_in_other_words_is_shown_current_first(mm, case) -> None:
     prompt = mm.build_context(user, "probe", question, token_budget=2048).to_prompt()
     lines = prompt.splitlines()
     # the new statement is marked the latest and comes before any line with the old value
-    assert f"- latest (2024-03-07): user: {new}" in lines
+    # (with its current value first when it opened on what the user did before)
+    shown = current_leads(new, [old], question)
+    assert f"- latest (2024-03-07): user: {shown}" in lines
     assert 0 <= prompt.find(new_value) < prompt.find(old_value)
     # the old statement is still there (no evidence is dropped), marked as earlier, and so
     # is every line that still holds the old value without the new one
@@ -192,3 +196,77 @@ def test_a_statement_of_a_value_an_entry_says_it_replaced_is_marked_earlier() ->
     texts = [it.text for it in items]
     assert texts[1] == "earlier (2024-03-01): user: I've been in Austin for five years."
     assert texts[3] == "user: Any film tips?" and texts[5].startswith("user: The movers")
+
+
+# (user, language, old statement, the reply to it, new statement, question, old, new):
+# the new statement names the old value first, or the reply to the old one echoes it
+OLD_FIRST = [
+    ("en-oldfirst", "en", "My boss is Gerald, he's old school.", "Ha, noted.",
+     "Gerald retired on Friday and his replacement, Marisol, already booked 1:1s with us.",
+     "Who do I report to?", "Gerald", "Marisol"),
+    ("zh-oldfirst", "zh", "我的导师是陈教授，做材料的。", "材料方向不错。",
+     "陈教授退休了，我转到了李老师组里。", "谁在带我做研究？", "陈教授", "李老师"),
+    ("en-echo", "en", "I have 12 direct reports at the moment.", "That's a big team to manage.",
+     "After the merger my team grew to 19 people.", "How many people are on my team?",
+     "12 direct reports", "19 people"),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def told() -> Iterator[MemoryManager]:
+    with MemoryManager(backend=InMemoryBackend(), embeddings=MiniLMEmbeddings()) as m:
+        for user, lang, old, reply, new, *_ in OLD_FIRST:
+            turns = [("user", old), ("assistant", reply), *FILLER[lang], ("user", new)]
+            for i, (role, text) in enumerate(turns):
+                m.add_message(user, "s1", role, text, timestamp=T0 + timedelta(days=i))
+        m.flush()
+        yield m
+
+
+@pytest.mark.parametrize("case", OLD_FIRST, ids=[c[0] for c in OLD_FIRST])
+def test_the_current_value_leads_even_when_said_after_the_old_one(told, case) -> None:
+    user, _, old, _, new, question, old_value, new_value = case
+    prompt = told.build_context(user, "probe", question, token_budget=2048).to_prompt()
+    lines = prompt.splitlines()
+    assert 0 <= prompt.find(new_value) < prompt.find(old_value)
+    assert f"- earlier (2024-03-01): user: {old}" in lines
+    latest = next(line for line in lines if line.startswith("- latest (2024-03-07): user: "))
+    # nothing of the statement is dropped: its clauses are all there, the old value's marked
+    for part in clauses(new):
+        assert re.sub(r"^(?:and|so|but) ", "", part.strip(" ,，。.")) in latest
+    for line in lines:
+        if old_value in line and new_value not in line:
+            assert "earlier" in line or "此前" in line, line
+        if old_value in line and new_value in line:
+            assert line.find(new_value) < line.find(old_value), line
+            assert "earlier" in line[line.find(new_value) :], line
+
+
+def test_statements_of_the_type_an_english_question_asks_for_are_one_update() -> None:
+    """The vectors link nothing (the two counts are unlike each other and the question),
+    but the question asks for a count and both statements count what it names."""
+    msgs = [
+        _msg(0, "user", "I have 12 direct reports."),
+        _msg(1, "assistant", "Nice."),
+        _msg(2, "user", "Any film tips?"),
+        _msg(3, "assistant", "Try Dune."),
+        _msg(4, "user", "After the merger it's 19 reports."),
+    ]
+    v = np.eye(5)
+    items = [
+        ContextItem(
+            "message", f"{m.role}: {m.content}", 0, 1.0, {}, [m.id], "",
+            timestamp=m.timestamp, group=m.timestamp.strftime("%Y-%m-%d"), order=m.seq,
+        )
+        for m in msgs
+    ]  # fmt: skip
+    by_seq = {m.seq: m for m in msgs}
+    assert find_update(msgs, v @ np.ones(5) / 5, lambda i: v @ v[i]) is None
+    for query, marked in (("How many reports do I have?", True), ("Any tips?", False)):
+        shown = list(items)
+        current_first(
+            shown, 2048, lambda seqs: {s: by_seq[s] for s in seqs}, lambda texts: v,
+            query, lambda: np.ones(5) / 5,
+        )  # fmt: skip
+        assert shown[4].text.startswith("latest (2024-03-05): user:") is marked
+        assert shown[0].text.startswith("earlier (2024-03-01): user:") is marked

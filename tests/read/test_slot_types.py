@@ -46,6 +46,13 @@ def _msg(i: int, role: str, text: str) -> Message:
         ("我明年有什么打算？", "plan"),
         ("我喜欢吃什么？", None),
         ("What's the capital of Peru?", None),
+        # the same slots asked in other words
+        ("Where's home these days?", "place"),
+        ("Who is my partner?", "person"),
+        ("Who do I work out with?", "person"),
+        ("我的导师是谁？", "person"),
+        ("What do I do these days?", "job"),
+        ("《红楼梦》作者是谁？", None),
     ],
 )
 def test_the_type_a_question_asks_for(query: str, kind: str | None) -> None:

@@ -149,6 +149,18 @@ def test_a_relative_after_the_user_is_no_statement_about_others() -> None:
     assert about_others("I think my sister moved to Rome.")
 
 
+def test_a_relative_named_as_what_something_is_is_the_users() -> None:
+    # after a copula the relative is what the user's gym partner is, not the subject
+    assert not about_others("Jake moved away, so my new gym partner is my neighbour Sam.")
+    assert about_others("My neighbour Sam moved to Leeds.")
+
+
+def test_the_slot_named_before_its_new_value() -> None:
+    # "现在的X是V": the slot is X (the 学 of 大学 ends no value)
+    assert changes_of("和阿杰分手了，现在的对象是大学同学小林。") == [("对象", "大学同学小林", 12)]
+    assert changes_of("现在的老板是王总。") == [("老板", "王总", 5)]
+
+
 def test_a_length_of_time_or_a_verb_is_no_employer() -> None:
     assert slots_of("腾讯这边的项目节奏更快，入职一个月了。") == []
     assert [(k, v) for k, v, _ in slots_of("拿到了OPPO的offer，下周一入职。")] == [

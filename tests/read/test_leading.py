@@ -1,0 +1,64 @@
+"""The current value leads a latest statement that opens on the value it replaced."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_memory.read.leading import clauses, current_leads
+
+# (latest statement, an older one on the same question, the question, what leads, the
+# clauses about the earlier value)
+TURNED = [
+    ("陈教授退休了，我转到了李老师组里。", "我的导师是陈教授，做材料的。", "谁在带我做研究？",
+     "我转到了李老师组里。", "陈教授退休了"),
+    ("小雨怀孕了不练了，现在我跟同事阿珍一起去。", "我每周和闺蜜小雨一起去健身。",
+     "我和谁一起健身？", "现在我跟同事阿珍一起去。", "小雨怀孕了不练了"),
+    ("Jake moved away, so my new gym partner is my neighbour Sam.",
+     "My best friend Jake is my gym buddy.", "Who do I work out with?",
+     "my new gym partner is my neighbour Sam.", "Jake moved away"),
+    ("Scrap the grey, we're going with sage green after all.",
+     "Planning to paint the living room grey this weekend.",
+     "What colour is the living room getting?", "we're going with sage green after all.",
+     "Scrap the grey"),
+    ("Okafor moved practices so I'm seeing Dr. Lindqvist from now on.", "My doctor is Dr. Okafor.",
+     "Who is my doctor?", "I'm seeing Dr. Lindqvist from now on.", "Okafor moved practices"),
+    ("I left Acme and joined Globex last month.", "I work at Acme.", "Where do I work?",
+     "joined Globex last month.", "I left Acme"),
+]  # fmt: skip
+
+# statements that already lead with the current value, or name the old one last
+KEPT = [
+    ("I moved from Lisbon to Porto.", "I live in Lisbon.", "Where do I live?"),
+    ("We're doing Portugal instead, Japan was too pricey.", "Trip to Japan in October.",
+     "Where am I going?"),
+    ("现在住在深圳，杭州的房子卖了。", "我住在杭州。", "我住在哪？"),
+    # a new number in the first clause may be the new value; a word of one character
+    # (号) names none
+    ("场地只有9月20号有空，婚礼就定那天。", "婚礼定在6月14号。", "婚礼是哪天？"),
+    # the earlier clause's shared word is said again later: no clause is about it alone
+    ("Lisbon was fun, but Lisbon is home now.", "I live in Lisbon.", "Where do I live?"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", TURNED, ids=[c[3][:12] for c in TURNED])
+def test_the_current_value_leads_and_the_earlier_one_is_said_to_be_earlier(case) -> None:
+    said, older, question, lead, back = case
+    shown = current_leads(said, [older], question)
+    assert shown == f"{lead} (on the earlier one: {back})"
+
+
+@pytest.mark.parametrize("case", KEPT, ids=[c[0][:12] for c in KEPT])
+def test_a_statement_that_does_not_open_on_the_earlier_value_is_kept(case) -> None:
+    said, older, question = case
+    assert current_leads(said, [older], question) == said
+
+
+def test_clauses_keep_names_titles_and_numbers_whole() -> None:
+    assert clauses("Lena and I split up. Her name's Ava.") == [
+        "Lena and I split up.",
+        "Her name's Ava.",
+    ]
+    assert clauses("The team has 1,200 people, Dr. Wu says.") == [
+        "The team has 1,200 people,",
+        "Dr. Wu says.",
+    ]
