@@ -134,3 +134,46 @@ def test_a_table_that_grows_is_indexed_again() -> None:
     assert possible(table, "a kiwi and a fig") == [table[3].rx, table[4].rx]
     # a short list (made for one call) is tested gate by gate
     assert possible(table[:2], "pears") == [table[1].rx]
+
+
+def _fresh(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``text``'s cues from a pass over it alone (no earlier scan to read them off)."""
+    from langgraph_memory.extraction import cues
+
+    for lookup in (cues._EXACT, cues._FOLDED):
+        for trie in (lookup.ascii, lookup.other):
+            trie._whole = ("", [])
+    cues._last = ("", frozenset(), frozenset())
+    return _present(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=14),
+    st.booleans(),
+    st.integers(0, 200),
+    st.integers(0, 200),
+)
+def test_a_parts_cues_read_off_the_whole_texts_scan_are_its_own(
+    pieces: list[str], upper: bool, a: int, b: int
+) -> None:
+    from langgraph_memory.extraction.cues import scan
+
+    text = " ".join(pieces)
+    text = text.upper() if upper else text
+    part = text[min(a, b) : max(a, b)]
+    want = _fresh(part)
+    scan(text)
+    assert _present(part) == want  # a cue cut at the part's end is not in it
+    scan(text)
+    assert _present(text) == _fresh(text)
+
+
+def test_a_scan_reads_the_cues_of_the_sentences_of_a_message() -> None:
+    from langgraph_memory.extraction.cues import scan
+
+    rx = Cued(re.compile(r"\bmoved to (\w+)", re.I))
+    scan("Hi there. We MOVED to Porto. 我们搬到了波尔图。")
+    assert rx.may_match("We MOVED to Porto") and not rx.may_match("Hi there.")
+    assert not rx.may_match("We MOVED t")  # the cue does not end within the part
+    assert rx.search("We MOVED to Porto")[1] == "Porto"
