@@ -34,7 +34,7 @@ from array import array
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
-__all__ = ["Cued", "cues_of", "fold", "open_entries", "opened", "possible", "scan"]
+__all__ = ["Cued", "cues_of", "fold", "gated", "open_entries", "opened", "possible", "scan"]
 
 # The engine's parser: ``re._parser`` (3.11+) or ``sre_parse`` (3.10).
 _parser: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
@@ -297,6 +297,8 @@ class Cued:
         self._folded = frozenset(t for t, i in self.cues or () if i)
         _EXACT.add(self._exact)
         _FOLDED.add(self._folded)
+        global _last
+        _last = ("", frozenset(), frozenset())  # read before these cues were looked for
 
     def may_match(self, text: str) -> bool:
         """Whether ``text`` holds one of the cues (always, when there are none)."""
@@ -319,6 +321,17 @@ class Cued:
 
     def __repr__(self) -> str:
         return f"Cued({self.rx!r})"
+
+
+def gated(pattern: str, flags: int = 0) -> Cued:
+    """``re.compile(pattern, flags)`` behind the gate of its cues: for a pattern tried on
+    every sentence or clause, which most of them hold none of the words of.
+
+    Example:
+        >>> gated(r"\\b(?:said|told me)\\b", re.I).search("We went home.") is None
+        True
+    """
+    return Cued(re.compile(pattern, flags))
 
 
 def possible(patterns: list[Cued], text: str) -> list[re.Pattern[str]]:

@@ -8,14 +8,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langgraph_memory.extraction import preferences, slots
+from langgraph_memory.extraction import clauses, forms, instructions, preferences, slots
 from langgraph_memory.extraction.cues import Cued, _present, cues_of, fold, open_entries, possible
 
 
 def gated() -> list[Cued]:
-    """Every gated pattern of the readers."""
+    """Every gated pattern of the readers (and of the clause, form and instruction
+    checks every sentence meets)."""
     out: list[Cued] = []
-    for module in (slots, preferences):
+    for module in (slots, preferences, clauses, forms, instructions):
         for value in vars(module).values():
             if isinstance(value, Cued):
                 out.append(value)
@@ -177,3 +178,13 @@ def test_a_scan_reads_the_cues_of_the_sentences_of_a_message() -> None:
     assert rx.may_match("We MOVED to Porto") and not rx.may_match("Hi there.")
     assert not rx.may_match("We MOVED t")  # the cue does not end within the part
     assert rx.search("We MOVED to Porto")[1] == "Porto"
+
+
+def test_a_gate_made_after_a_text_was_read_opens_on_that_text() -> None:
+    from langgraph_memory.extraction.cues import scan
+
+    text = "My zebrafinch sings at dawn."
+    scan(text)
+    assert _present(text)  # the text's cues, read before the new gate's words were known
+    rx = Cued(re.compile(r"\bzebrafinch\b"))
+    assert rx.may_match(text) and rx.may_match("My zebrafinch")
