@@ -189,9 +189,11 @@ class _Trie:
         rx = self._rx
         if rx is None:
             rx = self._rx = self._build()
+        if not text:
+            return frozenset()
         whole, at = self._whole
-        start = whole.find(text) if text and len(text) < len(whole) else -1
-        if start >= 0:  # a part of the whole text scanned last: read off its scan
+        start = whole.find(text) if len(text) <= len(whole) else -1
+        if start >= 0:  # the whole text scanned last, or a part of it: read off its scan
             return self._within(at, start, start + len(text))
         # the longest literal at each position, listed in C; each once with its prefixes
         return frozenset().union(*map(self._prefixes.__getitem__, set(rx.findall(text))))
