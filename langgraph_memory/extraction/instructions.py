@@ -45,7 +45,7 @@ from langgraph_memory.extraction.instructions_zh import zh_instruction, zh_lasti
 __all__ = ["instruction_of", "instruction_in", "lasting_scope"]
 
 # -- standing instructions (English) ----------------------------------------------------------
-_EN_LEAD = gated(
+_EN_LEAD = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|alright|all right|also|and|oh|btw|by the way|one more thing|"
     r"another thing|quick note|note|fyi|hey|so|well|right|hi|hello|one request|"
     r"a request|small request|last thing|finally|general rule|rule|house rule|for the record|"
@@ -62,13 +62,13 @@ _EN_SOFT = re.compile(
     r"make sure you|be sure to|remember to|don't forget to|be careful to|take care to)\s+)+",
     re.I,
 )
-_EN_PROHIBIT = gated(
+_EN_PROHIBIT = re.compile(
     r"^(?:(?:please\s+|just\s+|also\s+|and\s+)*(?:never ever|don't ever|do not ever|dont ever|"
     r"do not|don't|dont|never|stop|quit|avoid|refrain from|try not to|make sure (?:you )?"
     r"(?:don't|do not|never)|no more|no)\s+)",
     re.I,
 )
-_EN_MODAL = gated(  # "you'd better", "I'd appreciate it if you'd", "your answers must"
+_EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your answers must"
     r"^(?:you\s+(?:should|must|need to|have to|ought to|'ve got to|have got to|gotta|will|'ll|"
     r"are to|shall)(?P<neg>\s+(?:not|never))?|you(?:'d| had) better(?P<neg2>\s+not)?|"
     r"I(?:\s+|(?='))(?:want|need|'d like|would like|expect|prefer|'d prefer|would prefer)"
@@ -89,7 +89,7 @@ _EN_MODAL = gated(  # "you'd better", "I'd appreciate it if you'd", "your answer
     r"(?P<neg6>\s+(?:not|never))?)\s+",
     re.I,
 )
-_EN_COND = gated(
+_EN_COND = re.compile(
     r"^(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time|once|in case|as long as|"
     r"unless|for (?:any|every|each|all)|with (?:any|every|each|all)|in (?:any|every|each|all))"
     r"\b[^,;:]{2,90}?)\s*[,:]\s*(?:then\s+)?(?P<rest>.+)$",
@@ -112,7 +112,7 @@ _EN_VERBS = (
     "sugarcoat|guess|invent|make up|bring up|share|insert|assume|state|note|respond|say|"
     "admit|tell me|double check|hold off on|spare me|leave out|cut out|ease up on|go light on"
 )
-_EN_IMPERATIVE = gated(rf"^(?:{_EN_VERBS})\b", re.I)
+_EN_IMPERATIVE = re.compile(rf"^(?:{_EN_VERBS})\b", re.I)
 #: Verbs whose object is the assistant's own output (an instruction without a manner word).
 _EN_ACTS = re.compile(
     r"^(?:use|answer|reply|respond|write|cite|format|include|add|explain|list|show me|give me|"
@@ -197,7 +197,7 @@ _EN_SCOPE = gated(
     re.I,
 )
 #: Advice between people that only looks like an instruction.
-_EN_ADVICE = gated(
+_EN_ADVICE = re.compile(
     r"^(?:(?:do not|don't|never)\s+)?(?:give up|be yourself|worry|panic|mind|hesitate|stress|"
     r"bother(?!\s+with)|"
     r"forget (?:it|that|about)|look back|stop believing|settle|quit|lose|let (?:go|it)|"
@@ -211,7 +211,7 @@ _EN_ADVICE = gated(
 
 
 #: "Ground rule:", "Two rules for this project:": what follows is the rule, whatever its form.
-_EN_RULE_LABEL = gated(
+_EN_RULE_LABEL = re.compile(
     r"^(?:(?:one|two|three|a few|some|my|our|the|a|ground|house|general|standing|new|hard|"
     r"golden|simple)\s+)*(?:rules?|policy|policies|requirements?|conventions?|standing orders?)"
     r"(?:\s+(?:for|in|on|about)\s+[^:]{1,40})?\s*:\s*(?P<rule>.{3,})$",
@@ -423,7 +423,7 @@ _EN_REPLY_PART = (
 )
 #: A user's want whose object is the replies' make-up: "I want short answers", "I need
 #: distances in kilometres", "I don't want long explanations" (no one-off object).
-_EN_WANT = gated(
+_EN_WANT = re.compile(
     r"^(?:(?:and|but|so|also)\s+)?(?:that\s+)?I(?:'d|\s+would)?\s+"
     r"(?P<neg>(?:do not|don't|never)\s+)?"
     r"(?:always\s+|really\s+|just\s+|only\s+)*(?:want|need|expect)\s+"
@@ -433,7 +433,7 @@ _EN_WANT = gated(
     re.I,
 )
 #: A condition said after its rule: "Assume I'm a beginner when explaining finance".
-_EN_LATE_COND = gated(
+_EN_LATE_COND = re.compile(
     r"^(?P<body>.{3,}?)\s*,?\s+(?<!\beven\s)(?P<cond>(?:when(?:ever)?|if|every time|each time|"
     r"any ?time)\s+"
     r".{3,80})$",
