@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.cues import gated
 
 __all__ = [
     "other_subject",
@@ -80,7 +81,7 @@ def tidy_value(value: str, lang: str) -> str:
     return value.strip(" ,.")
 
 
-EN_REPORTED = re.compile(
+EN_REPORTED = gated(
     r"\b(?:says|said|told (?:me|us|him|her|them)|tells (?:me|us)|asked (?:me|us)|"
     r"according to|keeps? saying|always says|wrote|quote|the sign|the rule(?:s)? (?:is|are|say)|"
     r"(?:wants|requires|insists|makes us|tells us|asks us|expects us|expects everyone)|"
@@ -88,20 +89,20 @@ EN_REPORTED = re.compile(
     r"partner|policy|client)\s+(?:wants|requires|says|insists|prefers|likes|hates|always|never))\b",
     re.I,
 )
-ZH_REPORTED = re.compile(
+ZH_REPORTED = gated(
     r"(?:他|她|他们|她们|老师|老板|领导|医生|妈妈|爸爸|我妈|我爸|同事|朋友|经理|别人|大家|"
     r"有人|网上|书上)[^，,。]{0,6}?(?:说|讲|告诉|叮嘱|嘱咐|要求|让|叫)"
     r"|(?:^|[，,。])\s*(?:据说|听说)"
     r"|(?:公司|学校|老板|领导|部门|单位|老师|医生|上面|客户|规定|我们组|团队)[^，,。]{0,6}?(?:规定|"
     r"要求|让我们|要我们|让我|要我|说)"
 )
-EN_HYPOTHETICAL = re.compile(
+EN_HYPOTHETICAL = gated(
     r"\b(?:imagine|suppose|supposing|pretend|what if|wonder|hypothetically|in theory|"
     r"would you|could you|can you|will you|do you|did you|are you|were you|if I were|"
     r"if you were|I wish)\b",
     re.I,
 )
-ZH_HYPOTHETICAL = re.compile(
+ZH_HYPOTHETICAL = gated(
     r"假如|假设|想象|万一|倘若|假使|要是我是|如果我是|你会不会|你能不能|能不能|可不可以|是不是"
 )
 
@@ -162,7 +163,7 @@ def split_clauses(sentence: str) -> list[tuple[int, str]]:
 
 
 #: A choice for now only ("this time", "tonight", "这次"): no lasting taste.
-NOW_ONLY = re.compile(
+NOW_ONLY = gated(
     r"\b(?:this time|tonight|today|for now|right now|just this once|this once|for this one|"
     r"in the mood for|feel like having|craving|(?:answer|reply|response) only|"
     r"for this (?:answer|reply|response|one|email|message|question|task|draft|post)|"
@@ -175,7 +176,7 @@ NOW_ONLY = re.compile(
 
 
 #: Jest and sarcasm: what the message says is not meant.
-JOKE = re.compile(
+JOKE = gated(
     r"🙄|😜|😏|😒|🙃|开玩笑|开个玩笑|说笑的|逗你的?|\bjk\b|just kidding|\bkidding\b|/s\b|"
     r"yeah right|^\s*oh sure\b|nothing but .{1,30} forever|只吃.{1,8}了.{0,12}(?:😂|🤣|哈哈)|"
     # a sarcastic opener before a strong liking: "Yeah, because I just adore Mondays"

@@ -34,7 +34,7 @@ from array import array
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
-__all__ = ["Cued", "cues_of", "fold", "possible", "open_entries"]
+__all__ = ["Cued", "cues_of", "fold", "gated", "open_entries", "opened", "possible", "scan"]
 
 # The engine's parser: ``re._parser`` (3.11+) or ``sre_parse`` (3.10).
 _parser: Any = importlib.import_module("re._parser" if sys.version_info >= (3, 11) else "sre_parse")
@@ -152,10 +152,13 @@ class _Trie:
         self.words: set[str] = set()
         self._rx: re.Pattern[str] | None = None
         self._prefixes: dict[str, frozenset[str]] = {}
+        #: The last whole text scanned and ``(position, longest literal)`` of its literals.
+        self._whole: tuple[str, list[tuple[int, str]]] = ("", [])
 
     def add(self, words: Iterator[str] | tuple[str, ...]) -> None:
         self.words.update(words)
         self._rx = None
+        self._whole = ("", [])
 
     def _build(self) -> re.Pattern[str]:
         root: dict[str, Any] = {}
@@ -186,12 +189,39 @@ class _Trie:
         rx = self._rx
         if rx is None:
             rx = self._rx = self._build()
+        if not text:
+            return frozenset()
+        whole, at = self._whole
+        start = whole.find(text) if len(text) <= len(whole) else -1
+        if start >= 0:  # the whole text scanned last, or a part of it: read off its scan
+            return self._within(at, start, start + len(text))
+        # the longest literal at each position, listed in C; each once with its prefixes
+        return frozenset().union(*map(self._prefixes.__getitem__, set(rx.findall(text))))
+
+    def scan(self, text: str) -> frozenset[str]:
+        """The literals of ``text``, whose parts (sentences, clauses) are then read off
+        this one scan: the literals that start in a part and end in it."""
+        rx = self._rx
+        if rx is None:
+            rx = self._rx = self._build()
+        at = [(m.start(), m.group(1)) for m in rx.finditer(text)]
+        self._whole = (text, at)
+        return self._within(at, 0, len(text))
+
+    def _within(self, at: list[tuple[int, str]], start: int, end: int) -> frozenset[str]:
+        """The literals that start and end within ``[start, end)`` of a scanned text:
+        at each position, the prefixes of the longest one there that fit."""
         prefixes = self._prefixes
         out: set[str] = set()
-        for m in rx.finditer(text):
-            word = m.group(1)
-            if word not in out:
+        for pos, word in at:
+            if pos < start:
+                continue
+            if pos >= end:
+                break
+            if pos + len(word) <= end:
                 out |= prefixes[word]
+            else:
+                out.update(w for w in prefixes[word] if pos + len(w) <= end)
         return frozenset(out)
 
 
@@ -211,6 +241,11 @@ class _Lookup:
             return self.ascii.found(text)
         return self.ascii.found(text) | self.other.found(text)
 
+    def scan(self, text: str) -> frozenset[str]:
+        if text.isascii():
+            return self.ascii.scan(text)
+        return self.ascii.scan(text) | self.other.scan(text)
+
 
 #: Every gated pattern's cues: matched as written, and ignoring case (on :func:`fold`).
 _EXACT, _FOLDED = _Lookup(), _Lookup()
@@ -227,6 +262,22 @@ def _present(text: str) -> tuple[frozenset[str], frozenset[str]]:
     exact, folded = _EXACT.found(text), _FOLDED.found(fold(text))
     _last = (text, exact, folded)
     return exact, folded
+
+
+def scan(text: str) -> None:
+    """Look for every cue in ``text`` (a message) in one pass: the cues of its parts
+    that readers ask about next (its sentences, their clauses) are read off this pass
+    instead of a pass over each part.
+
+    Example:
+        >>> rx = Cued(re.compile(r"\\bmoved to (\\w+)", re.I))
+        >>> scan("Hi there. We moved to Porto last May.")
+        >>> rx.may_match("We moved to Porto"), rx.may_match("Hi there.")
+        (True, False)
+    """
+    global _last
+    exact, folded = _EXACT.scan(text), _FOLDED.scan(fold(text))
+    _last = (text, exact, folded)
 
 
 class Cued:
@@ -248,6 +299,8 @@ class Cued:
         self._folded = frozenset(t for t, i in self.cues or () if i)
         _EXACT.add(self._exact)
         _FOLDED.add(self._folded)
+        global _last
+        _last = ("", frozenset(), frozenset())  # read before these cues were looked for
 
     def may_match(self, text: str) -> bool:
         """Whether ``text`` holds one of the cues (always, when there are none)."""
@@ -272,6 +325,17 @@ class Cued:
         return f"Cued({self.rx!r})"
 
 
+def gated(pattern: str, flags: int = 0) -> Cued:
+    """``re.compile(pattern, flags)`` behind the gate of its cues: for a pattern tried on
+    every sentence or clause, which most of them hold none of the words of.
+
+    Example:
+        >>> gated(r"\\b(?:said|told me)\\b", re.I).search("We went home.") is None
+        True
+    """
+    return Cued(re.compile(pattern, flags))
+
+
 def possible(patterns: list[Cued], text: str) -> list[re.Pattern[str]]:
     """The compiled patterns of ``patterns`` whose gates ``text`` opens, in order (one
     look at the text's cues for the whole list).
@@ -282,6 +346,17 @@ def possible(patterns: list[Cued], text: str) -> list[re.Pattern[str]]:
         ['work at (\\\\w+)']
     """
     return [patterns[i].rx for i in _opened(patterns, text, False)]
+
+
+def opened(patterns: list[Cued], text: str) -> list[int]:
+    """The indexes, in order, of the patterns of ``patterns`` whose gates ``text`` opens.
+
+    Example:
+        >>> rxs = [Cued(re.compile(r"\\blive in (\\w+)")), Cued(re.compile(r"work at (\\w+)"))]
+        >>> opened(rxs, "I work at Acme")
+        [1]
+    """
+    return _opened(patterns, text, False)
 
 
 E = TypeVar("E", bound=tuple[Any, ...])

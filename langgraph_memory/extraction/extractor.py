@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING
 from langgraph_memory.core.llm import structured_call
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, KINDS, MemoryAtom
-from langgraph_memory.extraction.cues import Cued
+from langgraph_memory.extraction.cues import Cued, opened, scan
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.forms import form_atoms
 from langgraph_memory.extraction.llm import PROMPT, AtomDraft, ExtractionDraft, from_draft
-from langgraph_memory.extraction.rules import KIN_EN, RULES, Rule, any_rule_pattern
+from langgraph_memory.extraction.rules import KIN_EN, RULES, Rule
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -306,21 +306,24 @@ class _Match:
         return "fact", key
 
 
-def _rules_for(lang: str) -> tuple[list[tuple[Rule, Cued]], re.Pattern[str]]:
+def _rules_for(lang: str) -> tuple[list[Rule], list[Cued]]:
     """The rules tried on a sentence in ``lang`` (English ones run on Chinese too), in
-    order, each with its pattern behind the gate of its cues (:mod:`.cues`), and one
-    pattern that matches wherever any of them does: most sentences match no rule, and one
-    scan in C rules them out (72 ``finditer`` calls in Python took most of extraction's
-    time; see :func:`~langgraph_memory.extraction.rules.any_rule_pattern`)."""
+    order, and each one's pattern behind the gate of its cues (:mod:`.cues`).
+
+    A sentence opens a few gates of the dozens (one look-up of its cues, see
+    :func:`~langgraph_memory.extraction.cues.opened`), and only those rules are
+    searched: one pattern of every rule's branches, searched first to rule most
+    sentences out, cost more than the few searches it saved (~47 µs a sentence).
+    """
     rules = [r for r in RULES if r.lang == lang or (lang == "zh" and r.lang == "en")]
-    return [(r, Cued(r.pattern)) for r in rules], any_rule_pattern(rules)
+    return rules, [Cued(r.pattern) for r in rules]
 
 
-class _RulesByLang(dict[str, tuple[list[tuple[Rule, Cued]], re.Pattern[str]]]):
-    """``_rules_for(lang)``, built on first use (the combined pattern takes ~0.1 s to
-    compile, which a process that never extracts should not pay at import)."""
+class _RulesByLang(dict[str, tuple[list[Rule], list[Cued]]]):
+    """``_rules_for(lang)``, built on first use (the gates' cues take a moment to read
+    off the patterns, which a process that never extracts should not pay at import)."""
 
-    def __missing__(self, lang: str) -> tuple[list[tuple[Rule, Cued]], re.Pattern[str]]:
+    def __missing__(self, lang: str) -> tuple[list[Rule], list[Cued]]:
         value = self[lang] = _rules_for(lang)
         return value
 
@@ -329,7 +332,7 @@ _RULES_BY_LANG = _RulesByLang()
 
 
 def load_rules() -> None:
-    """Compile the rules' combined patterns now (about 0.1 s), not on the first message."""
+    """Build the rules' gates now, not on the first message."""
     for lang in ("en", "zh"):
         _RULES_BY_LANG[lang]  # noqa: B018 - built on first use
 
@@ -337,12 +340,11 @@ def load_rules() -> None:
 def _rule_atoms(text: str, subject: str, inferred_only: bool) -> list[tuple[int, MemoryAtom]]:
     found: list[tuple[int, MemoryAtom]] = []
     for base, sentence in sentence_spans(text):
-        rules, any_rule = _RULES_BY_LANG[_language(sentence)]
-        if any_rule.search(sentence) is None:
-            continue
+        rules, gates = _RULES_BY_LANG[_language(sentence)]
         taken: list[tuple[int, int]] = []
-        for rule, pattern in rules:
-            for m in pattern.finditer(sentence):
+        for i in opened(gates, sentence):  # the rules whose cues the sentence holds
+            rule = rules[i]
+            for m in rule.pattern.finditer(sentence):
                 s, e = m.span()
                 if s == e or any(s < te and ts < e for ts, te in taken):
                     continue
@@ -411,6 +413,7 @@ class Extractor:
         role = {"human": "user", "ai": "assistant"}.get(role, role)
         found: list[tuple[int, MemoryAtom]] = []
         if role in ("user", "assistant"):
+            scan(text)  # one pass for the cues of the text and of all its parts
             found += form_atoms(text, _rule_atoms(text, role, role != "user"), role, normalize_key)
         if self.entities:
             found += _entity_atoms(text, role)

@@ -32,6 +32,7 @@ from langgraph_memory.extraction.clauses import (
     split_clauses,
     tidy_value,
 )
+from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.instructions import instruction_in, lasting_scope
 from langgraph_memory.extraction.preferences import preferences_of
@@ -79,7 +80,7 @@ _BARE_VERB = re.compile(r"(?:go|use|take|have|get|do|eat|drink|play|buy|order|wa
 
 #: Where a message hands over material to work on ("Translate this: …", "翻译成英文：…"):
 #: what follows is not the user's own words.
-_MATERIAL = re.compile(
+_MATERIAL = gated(
     r"\b(?:translate|summari[sz]e|proofread|rewrite|paraphrase|polish|correct|fix|check|"
     r"reply to|respond to|answer|explain|edit|shorten)\b[^:\n]{0,60}?:\s*(?=\S)"
     r"|\b(?:this|the following|below|here it is|here's the \w+)\s*:\s*(?=\S)"
@@ -91,7 +92,7 @@ _MATERIAL = re.compile(
 
 #: A sentence set in an unreal world (a wish, a supposition, "if I were/had…"): its clauses
 #: say nothing of the user's tastes even when one of them reads like one.
-_UNREAL = re.compile(
+_UNREAL = gated(
     r"\b(?:if I (?:were|was|had(?! to (?:choose|pick)\b)|could|won|lived|didn't have|ever)|"
     r"if only|imagine|suppose|"
     r"if (?:I|we) (?!(?:have|had) to (?:choose|pick)\b)(?:\w+ )?"
@@ -107,7 +108,7 @@ _UNREAL = re.compile(
 _NOW_WORD = re.compile(r"现在|目前|如今|最近|今年|去年|上月|后来|然后|之后|以后|已经")
 #: A liking said to be over: "I was a huge coffee drinker until last year", "以前我特别爱熬夜，
 #: 现在改了". A dislike that lasts ("I don't eat meat anymore") is no such thing.
-_ENDED = re.compile(
+_ENDED = gated(
     r"\b(?:used to|until (?:last|this|a few|recently|\d)|not anymore|no longer|any ?more|quit|"
     r"gave (?:it|that|them) up|stopped|kicked the habit|back then|in the past)\b"
     r"|(?:以前|之前|曾经|原来|过去|那时候)[^。！!？?]*(?:现在|后来|如今|已经)[^。！!？?]{0,6}"

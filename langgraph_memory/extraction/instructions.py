@@ -39,6 +39,7 @@ from langgraph_memory.extraction.clauses import (
     is_question,
     tidy_value,
 )
+from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.instructions_zh import zh_instruction, zh_lasting_scope
 from langgraph_memory.extraction.spelling import plain_spelling
 
@@ -170,7 +171,7 @@ _EN_ADJ = (
     r"funny|playful|warm|harsh|brutal|sarcastic|upbeat)"
 )
 #: A one-off object: this text, that file, the thing just said, this time.
-_EN_ONE_OFF = re.compile(
+_EN_ONE_OFF = gated(
     r"\b(?:this|that|these|those|it|here|(?:above|below)(?!\s+(?:\d|ten|five|a |an |zero|\w+ty))|"
     r"the following|the attached|"
     r"my (?:essay|email|letter|code|draft|text|message|question|file|document|cv|resume|"
@@ -193,7 +194,7 @@ _EN_TASK = re.compile(
     re.I,
 )
 #: A scope word: the instruction lasts.
-_EN_SCOPE = re.compile(
+_EN_SCOPE = gated(
     r"\b(?:always|never|from now on|from here on|going forward|in (?:the )?future|henceforth|"
     r"every ?time|each time|whenever|any ?time|at all times|all the time|by default|as a rule|"
     r"every|each|all (?:your|my|the|future)|any (?:answer|reply|response|code|example)|"
@@ -229,7 +230,7 @@ _EN_RULE_LABEL = re.compile(
 _EN_POLITE = re.compile(
     r"^(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|maybe\s+|just\s+)*", re.I
 )
-_EN_TAIL = re.compile(
+_EN_TAIL = gated(
     r"[\s,]+(?:from now on|from here on(?: out)?|going forward|in (?:the )?future|always|"
     r"every time|each time|at all times|all the time|by default|until I say otherwise|please|"
     r"pls|thanks|thank you|for me|ok(?:ay)?|if you can|if possible|unless I say otherwise|"

@@ -24,7 +24,6 @@ __all__ = [
     "KIN_ZH",
     "SINGLE_VALUED_KEYS",
     "PROFILE_KEYS",
-    "any_rule_pattern",
 ]
 
 #: Fact keys that hold one value at a time: a new value supersedes the old one.
@@ -462,65 +461,6 @@ RULES: list[Rule] = [
     _zh("task", rf"我(?:需要|必须|得去|还得|要记得){_VZ}", "todo"),
     _zh("fact", rf"(?:^\s*|请)(?:你)?(?:记住|记下)[：:，,]?{_VZ}", "note"),
 ]
-
-
-def _top_level_branches(pattern: str) -> list[str]:
-    """``pattern`` cut at its top-level ``|`` (outside groups, classes and escapes)."""
-    out: list[str] = []
-    depth, start, i, in_class = 0, 0, 0, False
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            i += 1 + (pattern[i + 1 : i + 2] == "^")
-            i += pattern[i : i + 1] == "]"  # a "]" first in a class is one of its characters
-            continue
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            out.append(pattern[start:i])
-            start = i + 1
-        i += 1
-    out.append(pattern[start:])
-    return out
-
-
-def any_rule_pattern(rules: list[Rule]) -> re.Pattern[str]:
-    """One pattern that matches a text wherever any of ``rules`` does (group names
-    dropped: they would clash).
-
-    The branches that open with ``\\b`` share it: ``\\b(?:A|B|...)``. A search tries
-    every branch at every position of the text, and a branch that opens with
-    ``\\b`` is entered, state saved, before it fails; behind one shared ``\\b`` the
-    branches are tried at word boundaries only, and most open with a letter the
-    engine checks without entering them. On chat turns the search takes a third to a
-    half of the time.
-
-    Example:
-        >>> en = [r for r in RULES if r.lang == "en"]
-        >>> p = any_rule_pattern(en)
-        >>> bool(p.search("I'm allergic to peanuts.")), bool(p.search("The sky is blue."))
-        (True, False)
-    """
-    bounded: list[str] = []
-    free: list[str] = []
-    for r in rules:
-        body = re.sub(r"\(\?P<\w+>", "(?:", r.pattern.pattern)
-        wrap = "(?i:{})" if r.pattern.flags & re.I else "(?:{})"
-        for branch in _top_level_branches(body):  # (?i:A|B) is (?i:A)|(?i:B)
-            if branch.startswith(r"\b"):
-                bounded.append(wrap.format(branch[2:]))
-            else:
-                free.append(wrap.format(branch))
-    shared = [r"\b(?:" + "|".join(bounded) + ")"] if bounded else []
-    return re.compile("|".join(shared + free))
 
 
 #: A message that opens by correcting what was said or assumed: "No, ...", "Actually,

@@ -325,6 +325,9 @@ class GuardedStore(MemoryBackend):
         if isinstance(value, str):
             return self._id(value, "")
         if isinstance(value, (list, tuple)):
+            ok = self._ok
+            if all(type(item) is str and item in ok for item in value):
+                return list(value)  # a page's message ids, found clean when first written
             out = []
             for i, item in enumerate(value):
                 try:

@@ -8,14 +8,15 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langgraph_memory.extraction import preferences, slots
+from langgraph_memory.extraction import clauses, forms, instructions, preferences, slots
 from langgraph_memory.extraction.cues import Cued, _present, cues_of, fold, open_entries, possible
 
 
 def gated() -> list[Cued]:
-    """Every gated pattern of the readers."""
+    """Every gated pattern of the readers (and of the clause, form and instruction
+    checks every sentence meets)."""
     out: list[Cued] = []
-    for module in (slots, preferences):
+    for module in (slots, preferences, clauses, forms, instructions):
         for value in vars(module).values():
             if isinstance(value, Cued):
                 out.append(value)
@@ -134,3 +135,56 @@ def test_a_table_that_grows_is_indexed_again() -> None:
     assert possible(table, "a kiwi and a fig") == [table[3].rx, table[4].rx]
     # a short list (made for one call) is tested gate by gate
     assert possible(table[:2], "pears") == [table[1].rx]
+
+
+def _fresh(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``text``'s cues from a pass over it alone (no earlier scan to read them off)."""
+    from langgraph_memory.extraction import cues
+
+    for lookup in (cues._EXACT, cues._FOLDED):
+        for trie in (lookup.ascii, lookup.other):
+            trie._whole = ("", [])
+    cues._last = ("", frozenset(), frozenset())
+    return _present(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.sampled_from(PIECES), max_size=14),
+    st.booleans(),
+    st.integers(0, 200),
+    st.integers(0, 200),
+)
+def test_a_parts_cues_read_off_the_whole_texts_scan_are_its_own(
+    pieces: list[str], upper: bool, a: int, b: int
+) -> None:
+    from langgraph_memory.extraction.cues import scan
+
+    text = " ".join(pieces)
+    text = text.upper() if upper else text
+    part = text[min(a, b) : max(a, b)]
+    want = _fresh(part)
+    scan(text)
+    assert _present(part) == want  # a cue cut at the part's end is not in it
+    scan(text)
+    assert _present(text) == _fresh(text)
+
+
+def test_a_scan_reads_the_cues_of_the_sentences_of_a_message() -> None:
+    from langgraph_memory.extraction.cues import scan
+
+    rx = Cued(re.compile(r"\bmoved to (\w+)", re.I))
+    scan("Hi there. We MOVED to Porto. 我们搬到了波尔图。")
+    assert rx.may_match("We MOVED to Porto") and not rx.may_match("Hi there.")
+    assert not rx.may_match("We MOVED t")  # the cue does not end within the part
+    assert rx.search("We MOVED to Porto")[1] == "Porto"
+
+
+def test_a_gate_made_after_a_text_was_read_opens_on_that_text() -> None:
+    from langgraph_memory.extraction.cues import scan
+
+    text = "My zebrafinch sings at dawn."
+    scan(text)
+    assert _present(text)  # the text's cues, read before the new gate's words were known
+    rx = Cued(re.compile(r"\bzebrafinch\b"))
+    assert rx.may_match(text) and rx.may_match("My zebrafinch")

@@ -472,37 +472,28 @@ _WORDS = [w for text, _ in EN + ZH for w in text.replace(".", " . ").split()] + 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=12), st.booleans())
-def test_the_one_pass_rule_filter_misses_no_sentence_a_rule_matches(
+def test_the_rules_cue_gates_skip_no_sentence_a_rule_matches(
     words: list[str], spaced: bool
 ) -> None:
+    from langgraph_memory.extraction.cues import opened
     from langgraph_memory.extraction.extractor import _RULES_BY_LANG, _language
 
     sentence = (" " if spaced else "").join(words)
-    rules, any_rule = _RULES_BY_LANG[_language(sentence)]
-    matched = any(r.pattern.search(sentence) for r, _ in rules)
-    assert matched == (any_rule.search(sentence) is not None)
-    for r, gated in rules:  # each rule's cue gate (extraction/cues.py) skips no match
+    rules, gates = _RULES_BY_LANG[_language(sentence)]
+    searched = set(opened(gates, sentence))
+    for i, (r, gated) in enumerate(zip(rules, gates, strict=True)):
+        # each rule's cue gate (extraction/cues.py) skips no match
         assert [m.span() for m in gated.finditer(sentence)] == [
             m.span() for m in r.pattern.finditer(sentence)
         ]
+        assert i in searched or r.pattern.search(sentence) is None
 
 
-def test_rule_patterns_are_cut_at_their_top_level_bars_only() -> None:
-    from langgraph_memory.extraction.rules import _top_level_branches
-
-    assert _top_level_branches(r"\bI (?:a|b)|c[|]|d\|e|[]|]f|[^]|]g") == [
-        r"\bI (?:a|b)",
-        r"c[|]",
-        r"d\|e",
-        r"[]|]f",
-        r"[^]|]g",
-    ]
-
-
-def test_the_rule_filter_keeps_every_labelled_sentence() -> None:
+def test_the_rule_gates_open_for_every_labelled_sentence() -> None:
+    from langgraph_memory.extraction.cues import opened
     from langgraph_memory.extraction.extractor import _RULES_BY_LANG, _language
 
     for text, _ in EN + ZH:
-        rules, any_rule = _RULES_BY_LANG[_language(text)]
-        assert any(r.pattern.search(text) for r, _ in rules) == (any_rule.search(text) is not None)
-        assert all(gated.may_match(text) for r, gated in rules if r.pattern.search(text))
+        rules, gates = _RULES_BY_LANG[_language(text)]
+        searched = set(opened(gates, text))
+        assert all(i in searched for i, r in enumerate(rules) if r.pattern.search(text))

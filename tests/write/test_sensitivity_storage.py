@@ -238,3 +238,41 @@ def test_items_of_a_list_are_walked_again_when_they_change() -> None:
     flag = {"metadata": {"token": True}}  # a flag passes, the number under it is hidden
     assert put([flag])[0] == flag
     assert put([{"metadata": {"token": 1}}])[0] == {"metadata": {"token": "[SECRET]"}}
+
+
+def test_a_list_of_ids_is_checked_again_when_one_is_new() -> None:
+    """A page's message ids found clean pass as they are; a new id among them is checked
+    (a secret in it is pseudonymised in the background, refused in a caller's write)."""
+    import threading
+    from datetime import datetime, timezone
+
+    from langgraph_memory.core.concurrency import mark_background
+    from langgraph_memory.core.records import Record
+    from langgraph_memory.sensitivity.policy import SensitivityFilter
+    from langgraph_memory.storage import InMemoryBackend
+    from langgraph_memory.storage.guard import GuardedStore
+
+    store = GuardedStore(InMemoryBackend(), SensitivityFilter())
+    now = datetime.now(timezone.utc)
+
+    def put(ids: list[str]) -> list[str]:
+        page = {"id": "p1", "message_ids": ids}
+        store.put_record(Record("segment", "seg-1", "ann", {"pages": [page]}, now, now))
+        got = store.get_record("segment", "seg-1", "ann")
+        assert got is not None
+        return got.data["pages"][0]["message_ids"]
+
+    assert put(["m-1", "m-2"]) == ["m-1", "m-2"]
+    assert put(["m-1", "m-2"]) == ["m-1", "m-2"]  # found clean: passes as it is
+    with pytest.raises(SensitiveContentError):
+        put(["m-1", "m-2", SECRETS["email"]])
+    done: list[list[str]] = []
+
+    def background() -> None:
+        mark_background()
+        done.append(put(["m-1", SECRETS["email"]]))
+
+    t = threading.Thread(target=background)
+    t.start()
+    t.join()
+    assert done and done[0][0] == "m-1" and SECRETS["email"] not in done[0][1]
