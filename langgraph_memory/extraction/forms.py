@@ -117,6 +117,9 @@ _ENDED = gated(
     re.I,
 )
 
+#: How far before a clause a lasting scope ("from now on, …", "以后…") is looked for: the
+#: words just before it, so a sentence of thousands of clauses is read in linear time.
+_SCOPE_REACH = 200
 #: A Chinese clause that opens on the past ("以前你老用英文"): it tells what was.
 _WAS = re.compile(r"\s*(?:以前|之前|曾经|原来|过去|那时候)")
 
@@ -259,13 +262,13 @@ def form_atoms(
             tries = [(0, sentence, False)]
             if not is_question(sentence):  # a question's clauses lead up to it
                 tries += [
-                    (off, c, lasting_scope(sentence[:off]))
+                    (off, c, lasting_scope(sentence[max(0, off - _SCOPE_REACH) : off]))
                     for off, c in clauses
                     if len(clauses) > 1
                 ]
                 # a condition after a lead-in keeps its rule: "So: for yes/no questions, start…"
                 tries += [
-                    (off, sentence[off:], lasting_scope(sentence[:off]))
+                    (off, sentence[off:], lasting_scope(sentence[max(0, off - _SCOPE_REACH) : off]))
                     for off, c in clauses[1:-1]
                     if _CONDITION.match(c)
                 ]

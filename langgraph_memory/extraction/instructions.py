@@ -468,8 +468,8 @@ _EN_WANT = re.compile(
 )
 #: A condition said after its rule: "Assume I'm a beginner when explaining finance".
 _EN_LATE_COND = re.compile(
-    r"^(?P<body>.{3,}?)\s*,?\s+(?<!\beven\s)(?P<cond>(?:when(?:ever)?|if|every time|each time|"
-    r"any ?time)\s+"
+    r"^(?P<body>.{2,}?\S)(?:\s*,\s*|\s+)(?<!\beven\s)"
+    r"(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time)\s+"
     r".{3,80})$",
     re.I,
 )

@@ -31,7 +31,17 @@ __all__ = ["clauses", "current_leads"]
 #: Where a statement splits into clauses: after a comma, semicolon or full stop (not one
 #: inside a number: "1,000"), at a dash, or before an English "and"/"so"/"but" ("left Acme
 #: and joined Globex"; "Lena and I" stays whole: a piece of one word is no clause).
-_BREAK = re.compile(r"(?<=[,，;；。.!?！？、])(?!\d)\s*|\s+[—–-]+\s+|\s+(?=(?:and|so|but)\s)", re.I)
+_BREAK = re.compile(
+    r"(?<=[,，;；。！？、])(?!\d)\s*|(?<=[.!?])\s+|\s+[—–-]+\s+|\s+(?=(?:and|so|but)\s)", re.I
+)
+#: A head clause saying the earlier value still holds ("I still live in Lisbon, but…",
+#: "我还在腾讯，…"), or later clauses saying the change did not happen ("…但我没去").
+_HOLDS = re.compile(r"\b(?:still|yet)\b|还在|还是在|仍|依然|照样|一直在", re.I)
+_DECLINED = re.compile(
+    r"\b(?:not|never|didn't|won't|don't|declined|turned (?:it )?down)\b|"
+    r"没去|没有去|没答应|拒绝了?|不去",
+    re.I,
+)
 #: A full stop that ends a title or an initial, not a clause ("Dr. Okafor", "J. Smith").
 _ABBREVIATION = re.compile(r"(?<!\w)(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Mt|Jr|Sr|vs|etc|e\.g|i\.e|[A-Z])\.$")
 #: What a clause's head ends on that is no part of what it says.
@@ -95,6 +105,8 @@ def current_leads(text: str, older: Sequence[str], query: str = "") -> str:
         '我转到了李老师组里。 (on the earlier one: 陈教授退休了)'
         >>> current_leads("I moved from Lisbon to Porto.", ["I live in Lisbon."])
         'I moved from Lisbon to Porto.'
+        >>> current_leads("I still live in Lisbon, but I work in Porto now.", ["I live in Lisbon."])
+        'I still live in Lisbon, but I work in Porto now.'
     """
     parts = clauses(text)
     if len(parts) < 2:
@@ -115,4 +127,6 @@ def current_leads(text: str, older: Sequence[str], query: str = "") -> str:
         return text  # a number new in the head may be the new value ("9月20号有空")
     lead = _JOIN.sub("", functools.reduce(_join, parts[head + 1 :]))
     back = functools.reduce(_join, parts[: head + 1]).strip(_TRAIL)
+    if _HOLDS.search(back) or _DECLINED.search(lead):
+        return text  # the value said first still holds: nothing to turn around
     return f"{lead} (on the earlier one: {back})"

@@ -62,3 +62,27 @@ def test_clauses_keep_names_titles_and_numbers_whole() -> None:
         "The team has 1,200 people,",
         "Dr. Wu says.",
     ]
+
+
+def test_a_dot_inside_an_address_or_a_version_cuts_no_clause() -> None:
+    got = current_leads(
+        "I dropped gmail.com, my email is now sam@proton.me for everything.",
+        ["My email is sam@gmail.com"],
+        "What's my email?",
+    )
+    assert "sam@proton.me for everything." in got
+    assert clauses("We use v20.x now... and globex.dev is home") == [
+        "We use v20.x now...",
+        "and globex.dev is home",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "older"),
+    [
+        ("I still live in Lisbon, but I work in Porto now.", ["I live in Lisbon."]),
+        ("我还在腾讯，字节给了offer但我没去", ["我在腾讯上班"]),
+    ],
+)
+def test_a_value_that_still_holds_is_not_called_earlier(text: str, older: list[str]) -> None:
+    assert current_leads(text, older) == text
