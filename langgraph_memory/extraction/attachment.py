@@ -48,12 +48,15 @@ _EN_FRONTED = re.compile(
     r"weekend|summer|winter))\s*,?\s+(?=I(?:'m|'ve|'d| am| have)?\s)",
     re.I,
 )
-#: A Chinese clause with no subject that opens on an adverb and a verb of stance or habit.
+#: A Chinese clause with no subject that opens on an adverb and a verb of stance, or on a
+#: habit adverb and a verb of habit ("平时用微信"); after 还是/也/就 alone a verb of doing is
+#: a plan or an aside ("还是去医院", "也用微信"), not a taste.
 _ZH_NO_SUBJECT = re.compile(
-    r"^(?:最近|这阵子|这段时间|这两年|近来|现在|一直|还是|也|更|就|平时|一般|偶尔|总是|"
-    r"宁愿|宁可|情愿|倒是|反而)+"
-    r"(?:真的|特别|超|很|挺|比较|最|还)*"
-    r"(?:喜欢|爱|迷上|着迷|痴迷|偏爱|讨厌|受不了|宁愿|宁可|情愿|喝点|吃点|喝|吃|听|看|玩|用|去)"
+    r"^(?:最近|这阵子|这段时间|这两年|近来|现在|一直|还是|也|更|就|平时|一般|偶尔|总是|经常|"
+    r"宁愿|宁可|情愿|倒是|反而)*"
+    r"(?:(?:真的|特别|超|很|挺|比较|最|还)*"
+    r"(?:喜欢|爱|迷上|着迷|痴迷|偏爱|讨厌|受不了|宁愿|宁可|情愿)|"
+    r"(?:平时|一般|偶尔|总是|经常)(?:会|都)?(?:喝点|吃点|喝|吃|听|看|玩|用|去))"
 )
 #: A verb phrase naming the domain between the user and the stance: "我穿衣服喜欢…".
 _ZH_DOMAIN_VP = re.compile(
@@ -79,18 +82,23 @@ def restated(clause: str, zh: bool | None = None) -> str | None:
 
 # -- English attachments ------------------------------------------------------------------------
 _NP = r"(?:a\s+|an\s+|the\s+)?(?P<{}>[A-Za-z0-9][\w'&+-]*(?:\s+[\w'&+-]+){{0,3}}?)"
+#: The user as "a/an <kind> person" (or guy, girl, type, fan, "kind of person"): the
+#: article is needed, so "I'm a guy." and "I'm the delivery guy" (a role) name no kind; a
+#: negation before the article turns the sign ("I'm never a Vim person").
+_EN_NOUN = r"(?:person|guy|girl|gal|type|fan|kind of (?:person|guy|girl|gal)|kinda person)"
 _EN_IDENTITY = re.compile(
     r"^I(?:'m| am)\s+(?:(?:firmly|definitely|totally|absolutely|really|very much|such|"
-    r"always been|a lot|way|much|far|so|just|more of)\s+)*(?:more of\s+)?"
-    + _NP.format("x")
-    + r"\s+(?:person|guy|girl|gal|type|kind of person|kinda person)"
-    r"(?:\s*,?\s+(?:than|not)\s+(?:a\s+|an\s+)?(?P<y>[\w'&+-]+(?:\s+[\w'&+-]+){0,3}?)\s+"
-    r"(?:person|guy|girl|gal|type|one))?\s*[.!]?\s*$",
+    r"always been|a lot|way|much|far|so|just|more of)\s+)*"
+    r"(?:(?P<neg>not|never|no longer|never been)\s+(?:(?:really|much|exactly|at all)\s+)?)?"
+    r"(?:more of\s+)?(?:a|an)\s+(?P<x>[A-Za-z0-9][\w'&+-]*(?:\s+[\w'&+-]+){0,3}?)\s+"
+    + _EN_NOUN
+    + r"(?:\s*,?\s+(?:than|not)\s+(?:a\s+|an\s+)(?P<y>[\w'&+-]+(?:\s+[\w'&+-]+){0,3}?)\s+"
+    r"(?:person|guy|girl|gal|type|fan|one))?\s*[.!]?\s*$",
     re.I,
 )
 _EN_CLEFT = re.compile(
     r"^(?:(?:but|and|so)\s+)?what I\s+(?:(?:really|truly|honestly|absolutely|actually|just)\s+)*"
-    r"(?:(?P<like>love|like|enjoy|adore|prefer|go for|want)|(?P<bad>hate|dislike|can't stand|"
+    r"(?:(?P<like>love|like|enjoy|adore|prefer|go for)|(?P<bad>hate|dislike|can't stand|"
     r"cannot stand|loathe|detest))(?:\s+most)?\s+is\s+" + _NP.format("x") + r"\s*[.!]?\s*$",
     re.I,
 )
@@ -114,13 +122,22 @@ _EN_VERBAL = re.compile(
     re.I,
 )
 _EN_REPEAT = re.compile(
-    r"^I(?:'ve| have)?\s+(?:had|got|been playing|been listening to|been blasting)\s+"
+    r"^I(?:'ve| have)?\s+(?:(?P<had>had|got)|been playing|been listening to|been blasting)\s+"
     + _NP.format("x")
     + r"\s+on (?:repeat|loop|heavy rotation)\b",
     re.I,
 )
+#: What one plays, for "had X on repeat": a named work or artist, or a noun of the kind.
+_EN_PLAYED = re.compile(
+    r"(?:\b[A-Z0-9][\w'&+-]*|\b(?:songs?|albums?|tracks?|records?|playlists?|shows?|series|"
+    r"podcasts?|episodes?|mix(?:tape)?s?|tapes?|soundtracks?|singles?|vinyls?|EPs?|LPs?|"
+    r"music|tunes?|beats?|films?|movies?|audiobooks?|anthems?|hymns?|ballads?|jams?|"
+    r"sets?|videos?|remix(?:es)?))\s*$"
+)
+#: Out on one's own gear ("always out on my bike"); "out with the dog", "out on the road"
+#: say where or with whom the user is, not what they go for.
 _EN_OUT_ON = re.compile(
-    r"^I(?:'m| am)\s+(?:always|usually|mostly|often)\s+out\s+(?:on|with|in)\s+(?:my|a|the)\s+"
+    r"^I(?:'m| am)\s+(?:always|usually|mostly|often)\s+out\s+on\s+my\s+"
     r"(?P<x>[\w'-]+(?:\s+[\w'-]+)?)\b",
     re.I,
 )
@@ -132,7 +149,8 @@ _EN_DREAD = re.compile(
 )
 #: Not a kind of thing: pronouns, demonstratives, the other speaker's things.
 _EN_NOT_KIND = re.compile(
-    r"^(?:it|that|this|these|those|they|he|she|we|you|your|my|his|her|their|our|i|me|what|"
+    r"^(?:a|an|the|not|never|no|just|it|that|this|these|those|they|he|she|we|you|your|my|his|"
+    r"her|their|our|i|me|what|"
     r"which|there|here|life|work|today|tonight|everything|nothing|something|anything|"
     r"everyone|someone|people|things|stuff)\b",
     re.I,
@@ -146,7 +164,8 @@ _EN_CHARACTER = re.compile(
     r"great|private|quiet|calm|simple|open|honest|smart|busy|happy|lazy|shy|easy|moody|needy|"
     r"nosy|messy|funny|lucky|picky|people|different|normal|real|whole|new|old|young|strong|"
     r"weak|big|small|little|hard|soft|warm|cold|loud|proud|free|fun|sweet|cool|chill|late|"
-    r"sensitive|social|careful|patient|organi[sz]ed)\b|"
+    r"sensitive|social|careful|patient|organi[sz]ed|regular|ordinary|average|typical|"
+    r"decent|huge|massive)\b|"
     r"\w(?:ive|ous|ful|less|able|ible|ical|ent|ant|ed|ish)$",
     re.I,
 )
@@ -161,11 +180,11 @@ def _kind(x: str | None) -> str:
 _EN_NEEDS = {
     form: re.compile(words)
     for form, words in {
-        "identity": r"person|guy|girl|gal|type",
+        "identity": r"person|guy|girl|gal|type|fan",
         "cleft": r"what i",
         "topic": r"them|it|those|these",
         "repeat": r"repeat|loop|rotation",
-        "out": r" out ",
+        "out": r" out on my ",
         "dread": r"nightmare|hell|kryptonite|ruin|spoil|kill",
         "verbless": r"always|every|all the way|any day|for life|forever|hands down",
     }.items()
@@ -186,9 +205,10 @@ def _en_attachment(s: str) -> Stance:
         return []
     m = _EN_IDENTITY.match(s) if _needs(low, "identity") else None
     if m and _kind(m["x"]) and not _EN_CHARACTER.search(m["x"]):
-        out = [(_kind(m["x"]), 1, "explicit")]
+        sign = -1 if m["neg"] else 1
+        out = [(_kind(m["x"]), sign, "explicit")]
         y = _kind(m["y"]) if m["y"] and not _EN_CHARACTER.search(m["y"]) else ""
-        return out + [(y, -1, "inferred")] if y else out
+        return out + [(y, -sign, "inferred")] if y else out
     m = _EN_CLEFT.match(s) if _needs(low, "cleft") else None
     if m and _kind(m["x"]):
         return [(_kind(m["x"]), -1 if m["bad"] else 1, "explicit")]
@@ -202,6 +222,8 @@ def _en_attachment(s: str) -> Stance:
         ("verbless", _EN_VERBLESS, 1),
     ):
         m = pattern.match(s) if _needs(low, form) else None
+        if m and pattern is _EN_REPEAT and m["had"] and not _EN_PLAYED.search(m["x"]):
+            continue  # "had the flu on repeat": not a thing one plays
         if m and _kind(m["x"]) and not (pattern is _EN_VERBLESS and _EN_VERBAL.search(m["x"])):
             return [(_kind(m["x"]), pol, "explicit")]
     return []
@@ -266,13 +288,23 @@ _ZH_ATTACHED: list[tuple[re.Pattern[str], int]] = [
 ]
 
 
+#: Not a kind one goes for: a time or a pronoun, or a negated verb ("宁愿不去").
+_ZH_NOT_KIND = re.compile(r"^(?:今天|明天|昨天|现在|这|那|什么|哪|不|没|别)")
+#: A medicine ("偶尔吃点安眠药": health data, not a taste) or a place one goes to out of
+#: need ("医院"), at the end of a Chinese value.
+_ZH_NEED = re.compile(
+    r"(?:药|药片|药丸|胶囊|片剂|冲剂|口服液|针剂|医院|诊所|门诊|急诊|药店|药房|牙医|"
+    r"派出所|警察局|法院|银行)$"
+)
+
+
 def _zh_attachment(s: str) -> Stance:
     for pattern, pol in _ZH_ATTACHED:
         m = pattern.match(s)
         if m is None:
             continue
         x = strip_particles(m["x"])
-        if len(x) >= 2 and not re.match(r"(?:今天|明天|昨天|现在|这|那|什么|哪)", x):
+        if len(x) >= 2 and not _ZH_NOT_KIND.match(x) and not _ZH_NEED.search(x):
             return [(x, pol, "explicit")]
     return []
 

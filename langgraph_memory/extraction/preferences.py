@@ -999,7 +999,7 @@ _ZH_FEELINGS: list[tuple[re.Pattern[str], int]] = [
 
 #: Words a liked thing never starts with: pronouns, fillers, conjunctions, verbs' helpers.
 _EN_NOT_THING = re.compile(
-    r"(?:your|you|you're|it|it's|its|that|that's|this|there|there's|we|we're|we'll|they|they're|"
+    r"(?:your|ur|you|you're|it|it's|its|that|that's|this|there|there's|we|we're|we'll|they|they're|"
     r"he|she|our|their|his|her|those|these|yes|yeah|yep|so|as|and|but|plus|or|really|also|just|"
     r"great|having|being|knowing|then|now|well|oh|wow|thanks|thank|hey|hi|ok|okay|sure|what|"
     r"which|who|how|why|when|where|if|because|since|while|though|although|can't|cannot|don't|"

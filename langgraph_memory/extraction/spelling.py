@@ -5,7 +5,8 @@ like mushrooms", "我灰常喜欢周杰伦". The readers of instructions and pre
 (:mod:`.instructions`, :mod:`.preferences`) know the words' standard spellings, so a
 clause is put in them first. Only whole words in lower case change, and only spellings
 with one reading ("u" → "you", "dont" → "don't"); a word that may be meant as written
-("id", "ill", "were", "IM", "U.S.") stays.
+("id", "ill", "were", "IM", "U.S.") or read two ways ("yr": year or your; "ur": your or
+you're; "cuz": because or cousin; "yu": a name) stays.
 
 Example:
     >>> plain_spelling("pls alwys include sources w/ links when u cite studies")
@@ -27,8 +28,7 @@ _EN_WORDS = {
     "please": "pls|plz|pleeease|pleease|pleez",
     "always": "alwys|allways|alway|alwayz|alwasy",
     "never": "nevr|neva",
-    "you": "u|yu",
-    "your": "ur|yr",
+    "you": "u",
     "you're": "youre",
     "with": "w/",
     "without": "w/o",
@@ -43,7 +43,7 @@ _EN_WORDS = {
     "I": "i",
     "really": "realy|rly|reallly|realllly",
     "love": "luv|looove|loooove",
-    "because": "cuz|coz",
+    "because": "coz",
     "anymore": "anymroe|anymoar",
     "thanks": "thx|thnx|tnx",
 }

@@ -247,7 +247,7 @@ def _kind(x: str, strict: bool = False) -> bool:
     """Whether ``x`` can be a liked kind of thing: no pronoun or filler first, and
     (``strict``, for a subject) a short phrase without a verb of its own."""
     x = x.strip()
-    if len(x) < 2 or _EN_NOT_THING.match(x) or re.match(r"(?:your|his|her|their)\b", x, re.I):
+    if len(x) < 2 or _EN_NOT_THING.match(x) or re.match(r"(?:your|ur|his|her|their)\b", x, re.I):
         return False  # "I love your turtles": a compliment, not a taste
     return not strict or (len(x.split()) <= 5 and not _EN_FINITE.search(x))
 

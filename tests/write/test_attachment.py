@@ -19,26 +19,31 @@ def of_kind(text: str, kind: str) -> list[tuple[str, int]]:
 
 
 @pytest.mark.parametrize(
-    ("text", "value", "sign"),
+    ("text", "atoms"),
     [
-        ("I'm definitely a dog person.", "dog", 1),  # identity
-        ("I'm much more of a city person than a country person.", "city", 1),
-        ("But what I truly enjoy is slow jazz.", "slow jazz", 1),  # pseudo-cleft
-        ("What I can't stand is small talk.", "small talk", -1),
-        ("Board games — adore them.", "Board games", 1),  # a topic, then a pronoun
-        ("Window seats, every single time.", "Window seats", 1),  # a verbless pick
-        ("I've had old Motown records on repeat.", "old Motown records", 1),
-        ("Karaoke sounds like my worst nightmare.", "Karaoke", -1),
-        ("Raisins ruin every cookie.", "Raisins", -1),
-        ("我对火锅是真爱。", "火锅", 1),
-        ("我用惯了纸质书。", "纸质书", 1),
-        ("科幻片我能刷好几遍。", "科幻片", 1),
-        ("我宁愿坐高铁。", "坐高铁", 1),
-        ("香菜我打死也不吃。", "香菜", -1),
+        ("I'm definitely a dog person.", [("dog", 1)]),  # identity
+        ("I'm much more of a city person than a country person.", [("city", 1), ("country", -1)]),
+        ("I'm never a Vim person.", [("Vim", -1)]),  # a negated identity
+        ("I'm an Arsenal fan.", [("Arsenal", 1)]),
+        ("But what I truly enjoy is slow jazz.", [("slow jazz", 1)]),  # pseudo-cleft
+        ("What I can't stand is small talk.", [("small talk", -1)]),
+        ("Board games — adore them.", [("Board games", 1)]),  # a topic, then a pronoun
+        ("Window seats, every single time.", [("Window seats", 1)]),  # a verbless pick
+        ("I've had old Motown records on repeat.", [("old Motown records", 1)]),
+        ("I've had Nina Simone on repeat.", [("Nina Simone", 1)]),  # a name one plays
+        ("I'm always out on my bike.", [("bike", 1)]),
+        ("Karaoke sounds like my worst nightmare.", [("Karaoke", -1)]),
+        ("Raisins ruin every cookie.", [("Raisins", -1)]),
+        ("我对火锅是真爱。", [("火锅", 1)]),
+        ("我用惯了纸质书。", [("纸质书", 1)]),
+        ("科幻片我能刷好几遍。", [("科幻片", 1)]),
+        ("我宁愿坐高铁。", [("坐高铁", 1)]),
+        ("香菜我打死也不吃。", [("香菜", -1)]),
+        ("我偶尔喝点精酿啤酒。", [("精酿啤酒", 1)]),
     ],
 )
-def test_an_attachment_by_its_grammar(text: str, value: str, sign: int) -> None:
-    assert (value, sign) in [(v, p) for v, p, _ in attachment_of(text)]
+def test_an_attachment_by_its_grammar(text: str, atoms: list[tuple[str, int]]) -> None:
+    assert [(v, p) for v, p, _ in attachment_of(text)] == atoms
 
 
 @pytest.mark.parametrize(
@@ -49,10 +54,54 @@ def test_an_attachment_by_its_grammar(text: str, value: str, sign: int) -> None:
         "Thanks for always being there!",  # a clause, not a verbless pick
         "Sharing our stories isn't always easy.",
         "我对这个结果很满意。",
+        # no kind named: an article, a negation or a role in its place (review 2, item 4)
+        "I'm a guy.",
+        "I'm the guy.",
+        "I'm the type.",
+        "I'm not the type.",
+        "I'm the delivery guy.",
+        "I'm just a regular guy.",
+        # not a thing one plays, not a liking, a request (item 10)
+        "I had the flu on repeat.",
+        "I've got the alarm on repeat.",
+        "I'm always out with the dog",
+        "I'm mostly out on the road",
+        "What I want is a refund.",
+        "What I really want is to sleep.",
+        # a medicine, a negated verb (item 8)
+        "我偶尔吃点安眠药",
+        "我宁愿不去",
     ],
 )
 def test_no_attachment_from_look_alikes(text: str) -> None:
     assert attachment_of(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a guy.",
+        "I'm the guy.",
+        "I'm not the type.",
+        "I'm the delivery guy.",
+        "I'm just a regular guy.",
+        "I had the flu on repeat.",
+        "I'm always out with the dog",
+        "I'm mostly out on the road",
+        "What I want is a refund.",
+        "还是去医院",  # a plan after all, not a liking of the place (item 8)
+        "也用微信",  # an aside
+        "我偶尔吃点安眠药",  # a medicine: health data, not a taste
+        "我宁愿不去",
+        "i luv ur cat",  # "ur" stays as written, and someone else's cat is no taste
+    ],
+)
+def test_look_alikes_make_no_preference(text: str) -> None:
+    assert of_kind(text, "preference") == []
+
+
+def test_a_negated_identity_is_a_dislike() -> None:
+    assert of_kind("I'm never a Vim person", "preference") == [("Vim", -1)]
 
 
 def test_restated_clauses() -> None:
@@ -62,12 +111,15 @@ def test_restated_clauses() -> None:
     assert restated("更喜欢喝乌龙茶") == "我更喜欢喝乌龙茶"  # a dropped subject: the user
     assert restated("我看电影喜欢看纪录片") == "我喜欢看纪录片"  # the domain's verb phrase out
     assert restated("他更喜欢喝乌龙茶") is None  # someone named: nothing to restate
+    assert restated("平时用微信") == "我平时用微信"  # a habit adverb and a verb of habit
+    assert restated("还是去医院") is None  # a plan after all: no stance, no habit
+    assert restated("也用微信") is None
 
 
 @pytest.mark.parametrize(
     ("text", "value", "sign"),
     [
-        ("Late evenings I'm always out with my camera.", "camera", 1),  # fronted adverbial
+        ("Late evenings I'm always out on my bike.", "bike", 1),  # fronted adverbial
         ("If it's up to me I always order the ramen.", "ramen", 1),  # a choice's frame
         # "anymore" ends only its own clause: the liking beside it stands
         ("Aisle seats, always — I can't sit by the window anymore.", "Aisle seats", 1),
@@ -91,6 +143,9 @@ def test_a_liking_said_to_be_over_stays_out(text: str) -> None:
 def test_plain_spelling_changes_whole_lower_case_words_only() -> None:
     assert plain_spelling("plz use metric w/ u answers") == "please use metric with you answers"
     assert plain_spelling("U.S. dates, IM me, a u-turn") == "U.S. dates, IM me, a u-turn"
+    # two readings stay as written: "yr" (year, your), "ur" (your, you're), "cuz" (cousin)
+    assert plain_spelling("i luv my 3 yr old laptop") == "I love my 3 yr old laptop"
+    assert plain_spelling("ur the best, my cuz says") == "ur the best, my cuz says"
 
 
 @pytest.mark.parametrize(
