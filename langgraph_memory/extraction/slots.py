@@ -43,7 +43,7 @@ from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.rules import PROFILE_KEYS
-from langgraph_memory.extraction.whereabouts import clause_at, not_lived
+from langgraph_memory.extraction.whereabouts import not_lived_at
 
 __all__ = [
     "slots_of",
@@ -419,10 +419,8 @@ def _en(text: str) -> list[Slot]:
             out.append((key, value, at))
 
     lives = _first(text, _EN_CITY_RX)
-    if lives and re.search(r"\b(?:used to|years ago|last year|when I was|visited|went to)\b", text):
-        lives = None  # a place the user was, not where they live
-    if lives and not_lived(clause_at(text, lives[1])):
-        lives = None  # "moving to Denver next month", "landed in Tokyo for the conference"
+    if lives and not_lived_at(text, lives[1]):
+        lives = None  # "moving to Denver next month", "I used to live in Rome", "went to Paris"
     if lives and re.fullmatch(
         rf"{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day", lives[0], re.I
     ):
@@ -671,7 +669,7 @@ def _zh(text: str) -> list[Slot]:
     city = _last(text, _ZH_CITY_RX)
     if city and _NOT_MOVED.search(text[max(0, city[1] - 4) : city[1]]):
         city = None  # "年后没回郑州": no move there
-    if city and not_lived(clause_at(text, city[1])):
+    if city and not_lived_at(text, city[1]):
         city = None  # "下个月搬去成都", "上周回北京出差": a plan or a trip, no home
     if city and not _NO_PLACE.search(city[0]):
         add("location", city[0], city[1])
@@ -848,16 +846,21 @@ def _tentative(said: str) -> list[Slot]:
     through", "到了厦门才发现…"), keyed ``maybe place`` or ``maybe name``: the long-term
     facts keep one only where it replaces the value of the user's slot of that kind."""
     out: list[Slot] = []
-    if not_lived(said):  # "下个月搬去成都", "landed in Tokyo for the conference": no new home
-        pass
-    elif is_cjk_text(said):
+    # a name in a trip, a plan or a past story is no new value ("下个月搬去成都", "landed in
+    # Tokyo for the conference"); one after a home verb is ("lived in Tokyo since the conference")
+    if is_cjk_text(said):
         for at, name, kind in find_entities(said):
-            if kind in ("place", "org", "other") and len(name) >= 2 and not _NO_PLACE.search(name):
+            if (
+                kind in ("place", "org", "other")
+                and len(name) >= 2
+                and not _NO_PLACE.search(name)
+                and not not_lived_at(said, at)
+            ):
                 out.append((f"{TENTATIVE}{'place' if kind == 'place' else 'name'}", name, at))
     else:
         for m in _NAME_EN.finditer(said):
             words = [w for w in m[0].split() if not _NOT_NAME.match(w)]
-            if words:
+            if words and not not_lived_at(said, m.start()):
                 out.append((f"{TENTATIVE}name", " ".join(words), m.start()))
     numbers = _NUM_ZH_RX if is_cjk_text(said) else _NUM_EN_RX
     counted = _kind_of(said, _COUNTED_RX)

@@ -38,7 +38,7 @@ from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.extraction.entities import SURNAMES, find_entities
 from langgraph_memory.extraction.slots import about_others, event_named, names_date, slots_of
-from langgraph_memory.extraction.whereabouts import clause_at, not_lived
+from langgraph_memory.extraction.whereabouts import not_lived_at
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.timeline import is_statement
 
@@ -161,7 +161,7 @@ def typed(said: str, kind: str, query: str = "") -> bool:
         return True
     found = find_entities(said)
     if kind == "place":  # a place in a clause of a trip, a plan, a past story is no home
-        return any(k == kind and not not_lived(clause_at(said, at)) for at, _, k in found)
+        return any(k == kind and not not_lived_at(said, at) for at, _, k in found)
     return any(k == kind for _, _, k in found)
 
 

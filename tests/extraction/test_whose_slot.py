@@ -9,7 +9,7 @@ import pytest
 
 from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, says_change
 from langgraph_memory.extraction.slots import event_named, names_date, slots_of
-from langgraph_memory.extraction.whereabouts import not_lived
+from langgraph_memory.extraction.whereabouts import clause_at, not_lived, not_lived_at
 
 
 def _slot(said: str, key: str) -> str | None:
@@ -45,6 +45,32 @@ def test_no_home_of_the_users(said: str) -> None:
 )
 def test_the_users_home_said_beside_others(said: str, city: str) -> None:
     assert _slot(said, "location") == city
+
+
+@pytest.mark.parametrize(
+    ("said", "city"),
+    [  # another doing in the home's clause says nothing of the home (review, finding 3)
+        ("I live in Boston and I'm going to the gym tomorrow.", "Boston"),
+        ("I live in Boston and will start a new job soon.", "Boston"),
+        ("I live in Paris and visit London often.", "Paris"),
+        ("I live in Austin but I am flying to Tokyo tomorrow.", "Austin"),
+        ("We just moved to Austin — planning a housewarming next month.", "Austin"),
+        ("Finally settled in Lisbon after a long trip.", "Lisbon"),
+        ("搬到苏州了下周开始上班。", "苏州"),
+    ],
+)
+def test_a_home_beside_another_doing(said: str, city: str) -> None:
+    assert _slot(said, "location") == city
+
+
+def test_the_words_governing_a_place() -> None:
+    assert not not_lived_at("我住在杭州准备考研。", 3)
+    assert not not_lived_at("我住在上海比以前舒服多了。", 3)
+    assert not_lived_at("I lived in Rome when I was a kid.", 11)  # a past story still counts
+    assert not_lived_at("I used to live in Rome.", 18) and not_lived_at("下周去上海出差。", 3)
+    assert clause_at("We just moved to Austin — planning a party.", 30) == "planning a party."
+    tokyo = "I have lived in Tokyo since the conference in 2019."
+    assert ("maybe name", "Tokyo", 16) in slots_of(tokyo)
 
 
 def test_a_move_not_made() -> None:
