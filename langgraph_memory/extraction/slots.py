@@ -53,6 +53,7 @@ __all__ = [
     "is_tentative",
     "names_date",
     "event_named",
+    "thing_counted",
     "SLOT_KEYS",
     "TENTATIVE",
 ]
@@ -686,7 +687,7 @@ def _zh(text: str) -> list[Slot]:
     work = _last(text, _ZH_EMPLOYER_RX)
     if work and work[0] in places():  # "我在新加坡工作": where the user is
         add("location", work[0], work[1])
-    elif work and not re.match(r"^(?:我|你|他|她|这|那|家里|公司)", work[0]):
+    elif work and not re.match(r"^(?:我|你|他|她|这|那|家里|公司|一?趟|一?次|一下)", work[0]):
         add("employer", work[0], work[1])
     job = _last(text, _ZH_JOB_RX)
     if job and len(job[0]) >= 2:  # "升走了": no trade in one character
@@ -903,6 +904,17 @@ def event_named(text: str) -> str | None:
         ('wedding', 'flight', None)
     """
     return _kind_of(text, _EVENTS_RX)
+
+
+def thing_counted(text: str) -> str | None:
+    """The kind of thing ``text`` counts ("children", "cats"...), if any: the key a number
+    of it has (``number of <kind>``).
+
+    Example:
+        >>> thing_counted("我有几个孩子？"), thing_counted("How many cats do I have?")
+        ('children', 'cats')
+    """
+    return _kind_of(text, _COUNTED_RX)
 
 
 def is_tentative(key: str) -> bool:
