@@ -220,7 +220,7 @@ _EN_EMPLOYER = [
     rf"\b(?i:work|working|worked)\s+(?:at|for)\s+{_CAP}",
     rf"\b(?i:hired by|employed by|signed with|offer from|contract with)\s+{_CAP}",
     rf"\b(?i:first|last)\s+(?:day|week)\s+at\s+{_CAP}",
-    rf"\b(?i:our|my)\s+(?i:company|startup|firm|employer)\s+(?i:is\s+called|is\s+named|is)\s+{_CAP}",
+    rf"\b(?i:our|my)\s+(?i:company|startup|firm|employer)\s+(?i:is\s+called|is\s+named)\s+{_CAP}",
     rf"\b[Mm]y\s+{_CAP}\s+(?:badge|laptop|email|account|onboarding|contract|offer|team)",
     rf"\b{_CAP}'s\s+(?:cafeteria|canteen|office|campus|perks?|onboarding|HR)\b(?=.*\b(?:job|work|"
     rf"team|"
@@ -356,7 +356,8 @@ _EN_DATE_SET = Cued(
 _EN_DATE_MOVED = Cued(
     re.compile(
         rf"\b(?:pushed|moved|postponed|rescheduled|delayed|bumped|brought|shifted|rebooked|changed|"
-        rf"slipped|slips|slid|pulled|got pushed|was moved|is now|moves|shifts|pushes)"
+        rf"slipped|slips|slid|pulled|got pushed|was moved|is now|shifts|pushes|"
+        rf"moves(?!\s+(?:in|out)\b))"
         rf"(?P<e>[\w ]{{0,40}}?)\s+(?:back\s+|forward\s+|up\s+)?(?:to|until|for)\s+"
         rf"(?P<v>{_DATE_EN})",
         re.I,
@@ -541,7 +542,7 @@ _ZH_EMPLOYER = [
     r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)",
     r"(?:^|[，,])在(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的第一(?:天|周|个月|年)",
     r"新(?:东家|公司|单位)(?:是|叫)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
-    r"我(?:们|的)?(?:公司|单位|创业公司)(?:名字)?叫(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
+    r"我(?:们|的)?(?:公司|单位|创业公司)(?:名字)?叫(?![个了人我你他她外车])(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:在|去)(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:搬砖|打工|上班了|报到)",
     r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今))在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
     r"(?:工作|上班|任职|实习|[做当](?=[\u4e00-\u9fff]{2}))",
@@ -556,7 +557,7 @@ _ZH_JOB = [
     r"(?:转行|改行)(?:去)?(?:做|当|成了?|干)(?P<v>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|啦)",
     # "现在做自由撰稿人", "目前当产品经理", "现在全职做自媒体博主", "我在做外卖骑手": what
     # names a trade (…人, …师, …员)
-    r"(?:现在|目前|如今|我在|我是)(?:在)?(?:全职|兼职|专职)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|工|人|练|司机|"
+    r"(?:现在|目前|如今|我在|我是)(?:在)?(?:全职|兼职|专职)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|(?<!手)工|人|练|司机|"
     r"经理|总监|老师|医生|护士|运营|开发|销售|会计|律师|博主|主播|自由职业))(?=[，,。！!；;\s]|$|了|啦)",
 ]
 _ZH_ROLE = [
@@ -635,6 +636,10 @@ _ZH_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半多]+个?(?:�
 _NOT_CITY = re.compile(r"老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$")
 #: A negation right before a move ("没回郑州", "不搬去上海了"): no move made.
 _NOT_MOVED = re.compile(r"(?:没|没有|不|未|别)(?:再)?[\u4e00-\u9fff]{0,2}$")
+#: A kind of place, not the name of an employer ("我在医院当护士", "在网上当博主").
+_GENERIC_PLACE = re.compile(
+    r"网上|线上|医院|学校|家里|家|公司|工厂|厂里|店里|单位|外面|国外|国内|本地|老家|城里|村里|工地"
+)
 _NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
 
 
@@ -687,7 +692,11 @@ def _zh(text: str) -> list[Slot]:
     work = _last(text, _ZH_EMPLOYER_RX)
     if work and work[0] in places():  # "我在新加坡工作": where the user is
         add("location", work[0], work[1])
-    elif work and not re.match(r"^(?:我|你|他|她|这|那|家里|公司|一?趟|一?次|一下)", work[0]):
+    elif (
+        work
+        and not re.match(r"^(?:我|你|他|她|这|那|家里|公司|一?趟|一?次|一下)", work[0])
+        and not _GENERIC_PLACE.fullmatch(work[0])  # "我在网上当博主": where, not whom for
+    ):
         add("employer", work[0], work[1])
     job = _last(text, _ZH_JOB_RX)
     if job and len(job[0]) >= 2:  # "升走了": no trade in one character

@@ -129,3 +129,45 @@ def test_a_promotion_says_a_change() -> None:
 def test_dates_and_events() -> None:
     assert names_date("改签到下周一早上") and not names_date("我的航班很早")
     assert event_named("答辩推迟了") == "答辩" and event_named("随便聊聊") is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [  # common chat the change and slot patterns read as the user's new value (review, finding 6)
+        "It is now March and still cold.",
+        "He is now Director of Sales.",
+        "Alice is now CEO.",
+        "现在叫个车回家。",
+        "我现在叫外卖吃。",
+    ],
+)
+def test_no_change_in_common_chat(said: str) -> None:
+    assert changes_of(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [
+        ("我们公司叫了外卖。", "employer"),
+        ("我们公司叫人来修空调了。", "employer"),
+        ("My company is Hiring.", "employer"),
+        ("My employer is UK-based.", "employer"),
+        ("Our company is HQ'd in Austin.", "employer"),
+        ("我在网上当博主。", "employer"),
+        ("我在医院当护士。", "employer"),
+        ("我在做手工。", "occupation"),
+        ("Mom moves in with us for next week.", "date of move"),
+    ],
+)
+def test_no_slot_in_common_chat(said: str, key: str) -> None:
+    assert _slot(said, key) is None
+
+
+def test_a_name_said_new_and_a_key_ending_in_shi() -> None:
+    assert changes_of("Our startup is now called Tessellate.") == [(CHANGE_KEY, "Tessellate", 26)]
+    assert (
+        changes_of("We rebranded — Brightloop is now Tessellate, new logo.")[0][1] == "Tessellate"
+    )
+    assert changes_of("工时改成了六小时") == [("工时", "六小时", 5)]
+    assert _slot("我们公司叫星云科技。", "employer") == "星云科技"
+    assert _slot("The wedding moves to June 5.", "date of wedding") == "June 5"
