@@ -784,6 +784,7 @@ _USER_BEFORE = re.compile(
     r"\b(?:I|I'm|I've|I'd|we|we're|we've)\b(?!.*\b(?:think|thought|heard|hear|guess|said|say|"
     r"says|told|tell|know|knew|hope|wish|feel|believe|suppose)\b)|"
     r"\b(?:is|are|was|were)\s+$|"  # "my new gym partner is my neighbour Sam": what it is
+    r"\bme\s+(?:and|&)\s+$|"  # "Me and my wife moved to Porto": the user too
     r"(?:给|送给|和|跟|陪|带|替|帮|与)$",
     re.I,
 )
@@ -943,7 +944,10 @@ _OTHERS = Cued(
         r"colleague|coworker|roommate|neighbou?r|wife|husband|parents|kids?|uncle|aunt|friend's)\s+"
         r"(?!is\b|'s\b|name|and I\b|& I\b|and me\b)[a-z]+|"
         r"(?:我|我的)(?:朋友|同事|哥哥?|姐姐?|弟弟?|妹妹?|爸爸?|妈妈?|室友|邻居|表[哥姐弟妹]|堂[哥姐弟妹]|"
-        r"老公|老婆|儿子|女儿|父母)(?!是|和我|跟我|陪我|带我|和咱)",
+        # not the user beside them ("我爸妈和我搬到了深圳"), but one telling the user of
+        # their own life ("我老婆跟我说她搬到深圳了")
+        r"老公|老婆|儿子|女儿|父母)"
+        r"(?![爸妈哥姐弟妹]{0,2}(?:是|(?:和|跟)我(?!说|讲|聊)|陪我|带我|和咱))",
         re.I,
     )
 )

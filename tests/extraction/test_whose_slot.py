@@ -41,6 +41,8 @@ def test_no_home_of_the_users(said: str) -> None:
         ("My wife and I moved to Porto.", "Porto"),  # the user is a subject too
         ("我老公和我搬到了深圳。", "深圳"),
         ("搬来深圳第一周，还在适应。", "深圳"),
+        ("Me and my wife moved to Porto.", "Porto"),  # review, finding 7
+        ("我爸妈和我搬到了深圳。", "深圳"),
     ],
 )
 def test_the_users_home_said_beside_others(said: str, city: str) -> None:
@@ -171,3 +173,7 @@ def test_a_name_said_new_and_a_key_ending_in_shi() -> None:
     assert changes_of("工时改成了六小时") == [("工时", "六小时", 5)]
     assert _slot("我们公司叫星云科技。", "employer") == "星云科技"
     assert _slot("The wedding moves to June 5.", "date of wedding") == "June 5"
+
+
+def test_a_relative_telling_the_user_of_their_own_move() -> None:
+    assert _slot("我老婆跟我说她搬到深圳了。", "location") is None  # reported, not joint
