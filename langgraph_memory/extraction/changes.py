@@ -134,8 +134,20 @@ _EN = [
         r"\b(?:renamed|rebranded)\s+(?:[\w ]{1,30}?\s+)?(?:to|as)\s+"
         r"(?P<v>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
     ),
+    # a name of the user's own ("our startup is now called Tessellate"), one said called
+    # ("Brightloop is now called Tessellate") or renamed ("Brightloop is now Tessellate
+    # after the rebrand"); not "It is now March", "Alice is now CEO"
     re.compile(
-        r"\b[A-Z][\w&'-]+\s+is\s+now\s+(?:called\s+|named\s+)?"
+        r"\b(?i:my|our)\s+(?:\w+\s+)?\w+\s+is\s+now\s+(?:called\s+|named\s+)?"
+        r"(?P<v>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
+    ),
+    re.compile(
+        r"\b(?!(?:It|He|She|They|This|That|Everything|Everyone)\b)[A-Z][\w&'-]+\s+is\s+now\s+"
+        r"(?:called|named)\s+(?P<v>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
+    ),
+    re.compile(
+        r"^(?=.*\b(?i:renam|rebrand)).*?"
+        r"\b(?!(?:It|He|She|They|This|That|Everything|Everyone)\b)[A-Z][\w&'-]+\s+is\s+now\s+"
         r"(?P<v>[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2})"
     ),
     # "it's the 22nd now"
@@ -172,7 +184,7 @@ _ZH = [
     ),
     # "现在开比亚迪", "现在在长沙", "现在最喜欢粤菜", "现在八个人了", "现在的对象是小林"
     re.compile(
-        r"(?:现在|目前|如今)(?:我|我们)?(?:已经|改|又)?(?P<k>在|是|叫|开|用|住在|住|做|当|吃|喝|"
+        r"(?:现在|目前|如今)(?:我|我们)?(?:已经|改|又)?(?P<k>在|是|叫(?![个了外车人我你他她辆份])|开|用|住在|住|做|当|吃|喝|"
         r"最喜欢|最爱|喜欢|有|养|归|的[\u4e00-\u9fff]{1,3}?(?=是))?(?:的是)?" + _ZV + _ZSTOP
     ),
 ]
@@ -312,7 +324,9 @@ def _zh_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
         len(key) == 1
         or re.fullmatch(r"[我你他她它们的也又都]+", key)
         or _ZH_TIME.search(key)
-        or re.search(r"[后前时完过]$|商量|讨论|考虑", key)  # "跟老婆商量后改成了…": when, not what
+        # "跟老婆商量后改成了…", "下班后改成…": when, not what (a key ending in 时 may be
+        # one: "工时改成了六小时")
+        or re.search(r"(?:[后前完过]|之后|以后|之前|的时候)$|商量|讨论|考虑", key)
     ):
         key = CHANGE_KEY
     return key, value, m.start("v")

@@ -43,7 +43,7 @@ from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.rules import PROFILE_KEYS
-from langgraph_memory.extraction.whereabouts import clause_at, not_lived
+from langgraph_memory.extraction.whereabouts import not_lived_at
 
 __all__ = [
     "slots_of",
@@ -53,6 +53,7 @@ __all__ = [
     "is_tentative",
     "names_date",
     "event_named",
+    "thing_counted",
     "SLOT_KEYS",
     "TENTATIVE",
 ]
@@ -219,7 +220,7 @@ _EN_EMPLOYER = [
     rf"\b(?i:work|working|worked)\s+(?:at|for)\s+{_CAP}",
     rf"\b(?i:hired by|employed by|signed with|offer from|contract with)\s+{_CAP}",
     rf"\b(?i:first|last)\s+(?:day|week)\s+at\s+{_CAP}",
-    rf"\b(?i:our|my)\s+(?i:company|startup|firm|employer)\s+(?i:is\s+called|is\s+named|is)\s+{_CAP}",
+    rf"\b(?i:our|my)\s+(?i:company|startup|firm|employer)\s+(?i:is\s+called|is\s+named)\s+{_CAP}",
     rf"\b[Mm]y\s+{_CAP}\s+(?:badge|laptop|email|account|onboarding|contract|offer|team)",
     rf"\b{_CAP}'s\s+(?:cafeteria|canteen|office|campus|perks?|onboarding|HR)\b(?=.*\b(?:job|work|"
     rf"team|"
@@ -355,7 +356,8 @@ _EN_DATE_SET = Cued(
 _EN_DATE_MOVED = Cued(
     re.compile(
         rf"\b(?:pushed|moved|postponed|rescheduled|delayed|bumped|brought|shifted|rebooked|changed|"
-        rf"slipped|slips|slid|pulled|got pushed|was moved|is now|moves|shifts|pushes)"
+        rf"slipped|slips|slid|pulled|got pushed|was moved|is now|shifts|pushes|"
+        rf"moves(?!\s+(?:in|out)\b))"
         rf"(?P<e>[\w ]{{0,40}}?)\s+(?:back\s+|forward\s+|up\s+)?(?:to|until|for)\s+"
         rf"(?P<v>{_DATE_EN})",
         re.I,
@@ -419,10 +421,8 @@ def _en(text: str) -> list[Slot]:
             out.append((key, value, at))
 
     lives = _first(text, _EN_CITY_RX)
-    if lives and re.search(r"\b(?:used to|years ago|last year|when I was|visited|went to)\b", text):
-        lives = None  # a place the user was, not where they live
-    if lives and not_lived(clause_at(text, lives[1])):
-        lives = None  # "moving to Denver next month", "landed in Tokyo for the conference"
+    if lives and not_lived_at(text, lives[1]):
+        lives = None  # "moving to Denver next month", "I used to live in Rome", "went to Paris"
     if lives and re.fullmatch(
         rf"{_MONTH}|(?:mon|tues|wednes|thurs|fri|satur|sun)day", lives[0], re.I
     ):
@@ -542,7 +542,7 @@ _ZH_EMPLOYER = [
     r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)",
     r"(?:^|[，,])在(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的第一(?:天|周|个月|年)",
     r"新(?:东家|公司|单位)(?:是|叫)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
-    r"我(?:们|的)?(?:公司|单位|创业公司)(?:名字)?叫(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
+    r"我(?:们|的)?(?:公司|单位|创业公司)(?:名字)?叫(?![个了人我你他她外车])(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:在|去)(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:搬砖|打工|上班了|报到)",
     r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今))在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
     r"(?:工作|上班|任职|实习|[做当](?=[\u4e00-\u9fff]{2}))",
@@ -557,7 +557,7 @@ _ZH_JOB = [
     r"(?:转行|改行)(?:去)?(?:做|当|成了?|干)(?P<v>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|啦)",
     # "现在做自由撰稿人", "目前当产品经理", "现在全职做自媒体博主", "我在做外卖骑手": what
     # names a trade (…人, …师, …员)
-    r"(?:现在|目前|如今|我在|我是)(?:在)?(?:全职|兼职|专职)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|工|人|练|司机|"
+    r"(?:现在|目前|如今|我在|我是)(?:在)?(?:全职|兼职|专职)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|(?<!手)工|人|练|司机|"
     r"经理|总监|老师|医生|护士|运营|开发|销售|会计|律师|博主|主播|自由职业))(?=[，,。！!；;\s]|$|了|啦)",
 ]
 _ZH_ROLE = [
@@ -636,6 +636,10 @@ _ZH_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半多]+个?(?:�
 _NOT_CITY = re.compile(r"老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$")
 #: A negation right before a move ("没回郑州", "不搬去上海了"): no move made.
 _NOT_MOVED = re.compile(r"(?:没|没有|不|未|别)(?:再)?[\u4e00-\u9fff]{0,2}$")
+#: A kind of place, not the name of an employer ("我在医院当护士", "在网上当博主").
+_GENERIC_PLACE = re.compile(
+    r"网上|线上|医院|学校|家里|家|公司|工厂|厂里|店里|单位|外面|国外|国内|本地|老家|城里|村里|工地"
+)
 _NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
 
 
@@ -671,7 +675,7 @@ def _zh(text: str) -> list[Slot]:
     city = _last(text, _ZH_CITY_RX)
     if city and _NOT_MOVED.search(text[max(0, city[1] - 4) : city[1]]):
         city = None  # "年后没回郑州": no move there
-    if city and not_lived(clause_at(text, city[1])):
+    if city and not_lived_at(text, city[1]):
         city = None  # "下个月搬去成都", "上周回北京出差": a plan or a trip, no home
     if city and not _NO_PLACE.search(city[0]):
         add("location", city[0], city[1])
@@ -688,7 +692,11 @@ def _zh(text: str) -> list[Slot]:
     work = _last(text, _ZH_EMPLOYER_RX)
     if work and work[0] in places():  # "我在新加坡工作": where the user is
         add("location", work[0], work[1])
-    elif work and not re.match(r"^(?:我|你|他|她|这|那|家里|公司)", work[0]):
+    elif (
+        work
+        and not re.match(r"^(?:我|你|他|她|这|那|家里|公司|一?趟|一?次|一下)", work[0])
+        and not _GENERIC_PLACE.fullmatch(work[0])  # "我在网上当博主": where, not whom for
+    ):
         add("employer", work[0], work[1])
     job = _last(text, _ZH_JOB_RX)
     if job and len(job[0]) >= 2:  # "升走了": no trade in one character
@@ -776,6 +784,7 @@ _USER_BEFORE = re.compile(
     r"\b(?:I|I'm|I've|I'd|we|we're|we've)\b(?!.*\b(?:think|thought|heard|hear|guess|said|say|"
     r"says|told|tell|know|knew|hope|wish|feel|believe|suppose)\b)|"
     r"\b(?:is|are|was|were)\s+$|"  # "my new gym partner is my neighbour Sam": what it is
+    r"\bme\s+(?:and|&)\s+$|"  # "Me and my wife moved to Porto": the user too
     r"(?:给|送给|和|跟|陪|带|替|帮|与)$",
     re.I,
 )
@@ -848,16 +857,21 @@ def _tentative(said: str) -> list[Slot]:
     through", "到了厦门才发现…"), keyed ``maybe place`` or ``maybe name``: the long-term
     facts keep one only where it replaces the value of the user's slot of that kind."""
     out: list[Slot] = []
-    if not_lived(said):  # "下个月搬去成都", "landed in Tokyo for the conference": no new home
-        pass
-    elif is_cjk_text(said):
+    # a name in a trip, a plan or a past story is no new value ("下个月搬去成都", "landed in
+    # Tokyo for the conference"); one after a home verb is ("lived in Tokyo since the conference")
+    if is_cjk_text(said):
         for at, name, kind in find_entities(said):
-            if kind in ("place", "org", "other") and len(name) >= 2 and not _NO_PLACE.search(name):
+            if (
+                kind in ("place", "org", "other")
+                and len(name) >= 2
+                and not _NO_PLACE.search(name)
+                and not not_lived_at(said, at)
+            ):
                 out.append((f"{TENTATIVE}{'place' if kind == 'place' else 'name'}", name, at))
     else:
         for m in _NAME_EN.finditer(said):
             words = [w for w in m[0].split() if not _NOT_NAME.match(w)]
-            if words:
+            if words and not not_lived_at(said, m.start()):
                 out.append((f"{TENTATIVE}name", " ".join(words), m.start()))
     numbers = _NUM_ZH_RX if is_cjk_text(said) else _NUM_EN_RX
     counted = _kind_of(said, _COUNTED_RX)
@@ -902,6 +916,17 @@ def event_named(text: str) -> str | None:
     return _kind_of(text, _EVENTS_RX)
 
 
+def thing_counted(text: str) -> str | None:
+    """The kind of thing ``text`` counts ("children", "cats"...), if any: the key a number
+    of it has (``number of <kind>``).
+
+    Example:
+        >>> thing_counted("我有几个孩子？"), thing_counted("How many cats do I have?")
+        ('children', 'cats')
+    """
+    return _kind_of(text, _COUNTED_RX)
+
+
 def is_tentative(key: str) -> bool:
     """Whether a fact key names a tentative value (see :func:`slots_of`).
 
@@ -919,7 +944,10 @@ _OTHERS = Cued(
         r"colleague|coworker|roommate|neighbou?r|wife|husband|parents|kids?|uncle|aunt|friend's)\s+"
         r"(?!is\b|'s\b|name|and I\b|& I\b|and me\b)[a-z]+|"
         r"(?:我|我的)(?:朋友|同事|哥哥?|姐姐?|弟弟?|妹妹?|爸爸?|妈妈?|室友|邻居|表[哥姐弟妹]|堂[哥姐弟妹]|"
-        r"老公|老婆|儿子|女儿|父母)(?!是|和我|跟我|陪我|带我|和咱)",
+        # not the user beside them ("我爸妈和我搬到了深圳"), but one telling the user of
+        # their own life ("我老婆跟我说她搬到深圳了")
+        r"老公|老婆|儿子|女儿|父母)"
+        r"(?![爸妈哥姐弟妹]{0,2}(?:是|(?:和|跟)我(?!说|讲|聊)|陪我|带我|和咱))",
         re.I,
     )
 )

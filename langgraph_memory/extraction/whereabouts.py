@@ -2,22 +2,30 @@
 
 "上周去上海出差了", "下周去上海出差", "下个月搬去成都", "小时候在北京长大", "Flying to Tokyo for a
 conference", "I'm moving to Denver next month": each names a place, and none is where the
-user lives now. The slot reader (:mod:`.slots`) reads no location from such a clause, and
-the read path (:mod:`~langgraph_memory.read.slot_types`) no statement of a home; a
-message may say both ("我住在杭州，下周去上海出差"), so each is read by its clause
-(:func:`clause_at`).
+user lives now. The slot reader (:mod:`.slots`) reads no location from such a place, and
+the read path (:mod:`~langgraph_memory.read.slot_types`) no statement of a home. A
+message may say both ("我住在杭州，下周去上海出差"), and a home may share its clause with
+another doing ("I live in Boston and will start a new job soon"), so a place is read by
+the words that govern it (:func:`not_lived_at`): its clause (:func:`clause_at`, cut as
+:func:`~langgraph_memory.extraction.clauses.split_clauses` cuts), and after a home verb
+("live in", "住在") only a past story ("when I was a kid") still counts.
 
 Example:
     >>> said = "我住在杭州，下周去上海出差。"
-    >>> not_lived(clause_at(said, 3)), not_lived(clause_at(said, 10))
+    >>> not_lived_at(said, 3), not_lived_at(said, 9)
     (False, True)
+    >>> not_lived_at("I live in Boston and will start a new job soon.", 10)
+    False
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["not_lived", "clause_at"]
+from langgraph_memory.extraction.clauses import split_clauses
+from langgraph_memory.extraction.entities import sentence_spans
+
+__all__ = ["not_lived", "not_lived_at", "clause_at"]
 
 
 def not_lived(said: str) -> bool:
@@ -31,29 +39,75 @@ def not_lived(said: str) -> bool:
         >>> not_lived("I'm moving to Denver next month."), not_lived("We moved to Porto.")
         (True, False)
     """
-    return bool(_NOT_LIVED.search(said))
+    return bool(_AWAY.search(said) or _PAST.search(said))
 
 
-#: A trip, a plan or a past story (see :func:`not_lived`).
-_NOT_LIVED = re.compile(
-    r"出差|旅游|旅行|度假|游玩|出游|去玩|玩了?[一两几三四五]?[天趟圈]|探亲|看望|转机|路过|开会|参会|"
-    r"下周|下个?月|明年|明天|后天|过几天|打算|准备|计划|想去|要去|将要|即将|快要|"
-    r"以前|之前|曾经|小时候|当年|那时候|那会儿|"
-    r"\b(?:trip|vacation|holiday|visit(?:ing|ed)?|conference|layover|"
-    r"next (?:week|month|year)|tomorrow|will|going to|planning|plan to|about to|"
-    r"used to|years ago|when I was|grew up|as a kid|back then)\b",
-    re.I,
-)
+def not_lived_at(text: str, at: int) -> bool:
+    """Whether the place at offset ``at`` of ``text`` is no home of the user's now, read
+    by the words that govern it: the words of its clause before it, and after it those of
+    its own verb phrase (up to "and", 然后…). After a home verb ("live in", "settled in",
+    "住在", "搬到") only a past story counts ("I lived in Rome when I was a kid"), not
+    another doing ("住在杭州准备考研", "settled in Lisbon after a long trip").
+
+    Example:
+        >>> not_lived_at("我住在杭州准备考研。", 3), not_lived_at("上周去上海出差了", 3)
+        (False, True)
+        >>> not_lived_at("I lived in Rome when I was a kid.", 11)
+        True
+    """
+    clause, start = _clause(text, at)
+    before, after = clause[: at - start], clause[at - start :]
+    after = _NEXT_VERB.split(after, maxsplit=1)[0]
+    if _HOME_VERB.search(before):
+        return bool(_AWAY.search(before) or _PAST.search(before) or _PAST.search(after))
+    return not_lived(before + after)
 
 
 def clause_at(text: str, at: int) -> str:
-    """The clause of ``text`` around offset ``at`` (between commas, stops, semicolons).
+    """The clause of ``text`` around offset ``at`` (its sentence cut by
+    :func:`~langgraph_memory.extraction.clauses.split_clauses`: at commas, semicolons,
+    dashes, and before "but", "so", "because").
 
     Example:
         >>> clause_at("我住在杭州，下周去上海出差。", 10)
-        '下周去上海出差'
+        '下周去上海出差。'
+        >>> clause_at("I live in Austin but I am flying to Tokyo tomorrow.", 10)
+        'I live in Austin'
     """
-    cut = re.compile(r"[，,。！!；;？?]|[.!?;](?:\s|$)")
-    start = max((m.end() for m in cut.finditer(text, 0, at)), default=0)
-    end = cut.search(text, at)
-    return text[start : end.start() if end else len(text)]
+    return _clause(text, at)[0]
+
+
+def _clause(text: str, at: int) -> tuple[str, int]:
+    """The clause around ``at`` and its offset in ``text``."""
+    for s, sentence in sentence_spans(text):
+        if s <= at < s + len(sentence):
+            for c, part in reversed(split_clauses(sentence)):
+                if s + c <= at:
+                    return part, s + c
+            return sentence, s
+    return "", at
+
+
+#: A trip, a plan, or a place only passed through: said anywhere around the place when no
+#: home verb governs it (see :func:`not_lived_at`).
+_AWAY = re.compile(
+    r"出差|旅游|旅行|度假|游玩|出游|去玩|玩了?[一两几三四五]?[天趟圈]|探亲|看望|转机|路过|开会|参会|"
+    r"下周|下个?月|明年|明天|后天|过几天|打算|准备|计划|想去|要去|将要|即将|快要|"
+    r"\b(?:trip|vacation|holiday|visit(?:ing|ed)?|went to|conference|layover|"
+    r"next (?:week|month|year)|tomorrow|will|going to|planning|plan to|about to)\b",
+    re.I,
+)
+#: A past story: said even after a home verb ("I lived in Rome when I was a kid").
+_PAST = re.compile(
+    r"(?<!比)以前|(?<!比)之前|曾经|小时候|当年|那时候|那会儿|"
+    r"\b(?:used to|years ago|last year|when I was|grew up|as a kid|back then)\b",
+    re.I,
+)
+#: A verb saying the place is the user's home, right before it ("live in", "住在").
+_HOME_VERB = re.compile(
+    r"(?:\b(?:live|living|lived|based|settled|settling|moved|relocated|staying)\s+"
+    r"(?:down\s+)?(?:in|to|into)\s+|住在|定居在?|安家在?|落户|搬到了?|搬来了?|搬回了?)$",
+    re.I,
+)
+#: Where the place's own verb phrase ends: another verb joined on ("and will start…").
+_NEXT_VERB = re.compile(r"\s+(?:and|but|then|so)\s+|然后|而且|并且|准备|打算|计划|下周|明天", re.I)

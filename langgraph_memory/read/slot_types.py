@@ -36,9 +36,17 @@ from langgraph_memory.core.context import ContextItem
 from langgraph_memory.core.filters import Predicate
 from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
+from langgraph_memory.extraction.changes import CHANGE_KEY
 from langgraph_memory.extraction.entities import SURNAMES, find_entities
-from langgraph_memory.extraction.slots import about_others, event_named, names_date, slots_of
-from langgraph_memory.extraction.whereabouts import clause_at, not_lived
+from langgraph_memory.extraction.slots import (
+    TENTATIVE,
+    about_others,
+    event_named,
+    names_date,
+    slots_of,
+    thing_counted,
+)
+from langgraph_memory.extraction.whereabouts import not_lived_at
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.timeline import is_statement
 
@@ -136,35 +144,39 @@ _READ_CHARS = 400
 def typed(said: str, kind: str, query: str = "") -> bool:
     """Whether the user's statement ``said`` holds a value of type ``kind`` (a statement
     about someone else's life does not: "我妹妹住在杭州"). A count or a date is of the
-    thing the ``query`` asks about: a number beside its measure word or one of its
-    words ("几台电脑": "两台"), a date of its event or beside one of its words."""
+    thing the ``query`` asks about: the slot reader's count of the thing it names
+    (``number of children`` for "我有几个孩子"), or else a number by the measure word it
+    asks by ("几台电脑": "三台了") or beside a word it names; a date of its event, or in a
+    statement sharing one of its words."""
     said = said[:_READ_CHARS]
     if about_others(said):
         return False
-    if kind == "count":
-        return _counts(said, query)
     if kind == "date":
         return names_date(said) and _same_event(said, query)
-    if kind == "plan":
-        return bool(_PLANS.search(said) or _DROPPED.search(said))
     slots = slots_of(said)
     keys = {key for key, _, _ in slots}
+    if kind == "count":
+        return _counts(said, query, keys)
+    if kind == "plan":
+        return "plan" in keys or bool(_PLANS.search(said) or _DROPPED.search(said))
     if any(_SLOT_TYPE.get(key) == kind for key in keys):
         return True
-    if kind == "org" and "changed to" in keys and _WORK.search(said):
+    if kind == "org" and CHANGE_KEY in keys and _WORK.search(said):
         return True
     if kind == "job":  # a trade, a level, a department, or where the user works
         return bool(keys & {"occupation", "employer"} or _DOES.search(said)) or any(
-            _TRADE.search(value) for _, value, _ in slots
+            _TRADE.search(value) for key, value, _ in slots if key in _NAMES_A_VALUE
         )
     if kind == "person" and (_ZH_TITLED.search(said) or _BOSS_NAMED.search(said)):
         return True
     found = find_entities(said)
-    if kind == "place":  # a place in a clause of a trip, a plan, a past story is no home
-        return any(k == kind and not not_lived(clause_at(said, at)) for at, _, k in found)
+    if kind == "place":  # a place in a trip, a plan, a past story is no home
+        return any(k == kind and not not_lived_at(said, at) for at, _, k in found)
     return any(k == kind for _, _, k in found)
 
 
+#: The slot keys whose value may name a trade ("我现在是销售主管了": a change).
+_NAMES_A_VALUE = frozenset({CHANGE_KEY, f"{TENTATIVE}name"})
 #: A value that names a trade or a level ("销售主管", "自媒体博主", "网约车"): a job.
 _TRADE = re.compile(
     r"(?:师|员|手|工|家|者|生|经理|总监|主管|主任|老师|医生|护士|博主|主播|司机|网约车|外卖|"
@@ -172,24 +184,34 @@ _TRADE = re.compile(
     r"developer|teacher|nurse|doctor|analyst|consultant|writer|lead|director)$",
     re.I,
 )
-#: The user saying what they do for a living ("我在做外卖骑手", "我是做设计的", "I work as").
+#: The user saying what they do for a living ("我在做外卖骑手", "我是做设计的", "I work as");
+#: not a pastime ("做了手工"), and a department by its trade ("调到技术部了"), not any 部
+#: ("俱乐部", "东北部").
 _DOES = re.compile(
     r"(?:做|当|干)(?:了)?(?:一名|一个)?[\u4e00-\u9fff]{0,5}?"
-    r"(?:师|员|手|工|博主|主播|司机|销售|运营|会计|律师|编辑|记者)(?=[，,。！!；;\s]|$|了|啦)|"
-    r"读研|读博|在读|上大学|[\u4e00-\u9fff]{2}部(?:门)?(?=[，,。！!；;\s]|$|那边|这边|了)|"
+    r"(?:师|员|(?<!手)工|(?<!做)手|博主|主播|司机|销售|运营|会计|律师|编辑|记者)(?=[，,。！!；;\s]|$|了|啦)|"
+    r"读研|读博|在读|上大学|"
+    r"(?:技术|市场|销售|财务|人事|人力|产品|研发|运营|法务|行政|采购|设计|工程|质量|质检|客服|品牌|"
+    r"公关|战略|投资|业务|数据|信息|审计|风控|营销|总裁办|IT|HR)部(?:门)?"
+    r"(?=[，,。！!；;\s]|$|那边|这边|了)|"
     r"\bI (?:work|am working) as\b|\bmy (?:job|role|title) is\b",
     re.I,
 )
-#: Someone named as the user's boss ("我的 manager 是 Kevin", "新来的 boss 叫 Amanda").
+#: Someone named as the user's boss ("我的 manager 是 Kevin", "新来的 boss 叫 Amanda",
+#: "领导换成了王磊"): a name after the verb, a capital or a surname, not "领导是个工作狂" nor
+#: "my manager is so annoying", "my manager issued…".
 _BOSS_NAMED = re.compile(
     r"(?:manager|boss|leader|supervisor|领导|上级|老板|经理|主管|导师|上司)\s*"
-    r"(?:是|叫|换成了?|变成了?|is|:)\s*[A-Za-z\u4e00-\u9fff]",
+    rf"(?:(?:是|叫|换成了?|变成了?|:|\bis\b)\s*(?-i:[A-Z])|(?:是|叫|换成了?|变成了?)"
+    rf"[{''.join(sorted(SURNAMES))}](?![个了人们])[\u4e00-\u9fff])",
     re.I,
 )
-#: A plan dropped for another ("云南不去了，改成回老家", "车先不买了"): a plan said again.
-_DROPPED = re.compile(r"不[去买考做学办搬换读]了|改成|改为|换成|\binstead\b", re.I)
-#: The user saying what they plan (准备, 打算, 计划, 决定, "I plan to", "we're going to").
-_PLANS = re.compile(r"准备|打算|计划|决定(?!不)|\b(?:plan(?:ning)? to|going to|decided to)\b", re.I)
+#: A plan dropped for another ("云南不去了，改成回老家", "车先不买了"): a plan said again;
+#: not any change ("午饭改成吃面了").
+_DROPPED = re.compile(r"不[去买考做学办搬换读]了|(?:改成|改为|换成)(?:去|回|在家|坐|开车|带)")
+#: The user saying what they plan (准备, 打算, 计划, 决定, "I plan to"; not "准备好了", nor
+#: "going to", which is as often a way there).
+_PLANS = re.compile(r"准备(?!好)|打算|计划|决定(?!不)|\b(?:plan(?:ning)? to|decided to)\b", re.I)
 #: A number, with the measure word it counts by ("两台", "12个人", "三千", "3500"; not the
 #: 一 of "一起").
 _NUMBER = re.compile(
@@ -199,10 +221,17 @@ _NUMBER = re.compile(
     r"fifty|hundred)\b",
     re.I,
 )
-#: What a count question is asked in (not the thing counted).
+#: A number by a measure word other than 个 (every thing is counted by 个: "三个月").
+_MEASURED = re.compile(
+    r"(?:\d+|[一二两三四五六七八九十百千万]+)(?:多|余)?(个人|[只台本辆位名条棵件套口盆])"
+)
+#: What a count question is asked in (not the thing counted), and when it is asked ("this
+#: month", "每个月").
 _ASK_WORDS = re.compile(
     r"^(?:我|我们|我家|我的|你|的|现在|目前|如今|有|是|在|了|吗|呢|么|多少|几|一共|总共|"
-    r"每|个|还|要|what|how|many|much|do|does|i|my|we|our|have|has|now|is|are|the|a|of)$",
+    r"每|个|还|要|每个|每个月|每月|这个月|本月|每周|每年|今年|多少钱|"
+    r"what|how|many|much|do|does|did|i|my|we|our|have|has|now|is|are|the|a|of|go|went|get|got|"
+    r"times?|this|last|day|week|month|year|today)$",
     re.I,
 )
 
@@ -213,17 +242,61 @@ def _terms(query: str) -> list[str]:
     return [t for t in tokenize(query) if t.strip() and not _ASK_WORDS.match(t)]
 
 
-def _counts(said: str, query: str) -> bool:
-    """Whether ``said`` holds a number of what ``query`` counts: beside the measure word it
-    asks by ("几台" and "两台"), or in a statement sharing a word with it."""
-    numbers = [m[0] for m in _NUMBER.finditer(said)]
-    if not numbers:
-        return False
-    measure = re.search(r"几(个人|[个只台本辆位名条棵件套口盆])", query)
-    if measure and any(n.endswith(measure[1]) for n in numbers):
+def _counts(said: str, query: str, keys: set[str]) -> bool:
+    """Whether ``said`` (whose slots have ``keys``) holds a number of what ``query``
+    counts: the slot reader's count of the thing the question names ("几个孩子":
+    ``number of children``), or a number beside the same thing; a number by the measure
+    word the question asks by with no other thing after it ("几只猫": "现在三只了", not
+    "三只螃蟹"); or, for a thing the slot reader does not know, a number in a statement
+    sharing a word of the question (not one of its time words: "this month", "每个月"),
+    the head of one ("房租": "涨租了"), or its amount per period ("月供")."""
+    asked = thing_counted(query)
+    if asked is not None and any(k.endswith(f"number of {asked}") for k in keys):
         return True
+    if asked is not None and thing_counted(said) == asked and _NUMBER.search(said):
+        return True  # "After the merger it's 19 reports": a count the slot reader missed
+    terms = [t for t in _terms(query) if len(t) > 1]
+    measure = re.search(r"几(个人|[只台本辆位名条棵件套口盆])", query)
+    for m in _MEASURED.finditer(said):
+        after = said[m.end() : m.end() + 4]
+        if (
+            measure
+            and m[1] == measure[1]
+            and (
+                not re.match(r"[\u4e00-\u9fff]", after)
+                or re.match(r"[了啦呢吧的]", after)
+                or any(after.startswith(t) for t in terms)
+            )
+        ):
+            return True
+    if asked is not None or not _NUMBER.search(said):
+        return False
     low = said.casefold()
-    return any(t.casefold() in low for t in _terms(query) if len(t) > 1 or is_cjk_text(t))
+    if any(t.casefold() in low for t in terms):
+        return True
+    if _RATE.search(query) and _RATE.search(said):  # "每个月还多少房贷": "月供降到三千二了"
+        return True
+    # a Chinese word shared by its head, its last character ("房租": "涨租了"), or a word of
+    # one character as the noun of a number ("多少人": "7个人"; not the 号 of "3号")
+    if any(t[-1] in said for t in terms if is_cjk_text(t)):
+        return True
+    ones = {t for t in _terms(query) if len(t) == 1 and is_cjk_text(t)}
+    return any(m["n"] in ones for m in _COUNTED_NOUN.finditer(said))
+
+
+#: An amount by a period ("每个月", "月供", "月租", "年薪", "4200一个月", "per month"): a
+#: question of an amount per period and a statement of one speak of the same amount.
+_RATE = re.compile(
+    r"[每一]个?月|每[周年天]|月[供租薪费入]|年[薪费]|[周日时]薪|"
+    r"\b(?:per|a|each|every) (?:month|week|year)\b|\b(?:monthly|yearly|annual|weekly)\b",
+    re.I,
+)
+#: A number and the one character after it (past a measure word), unless it makes the
+#: number a date, a time or an age ("3号", "5点", "12岁").
+_COUNTED_NOUN = re.compile(
+    r"(?:\d+|[一二两三四五六七八九十百千万]+)(?:[个只台本辆位名条棵件套口盆])?"
+    r"(?P<n>[^\d\s一二两三四五六七八九十百千万号日月年点时分秒天周岁])"
+)
 
 
 def _same_event(said: str, query: str) -> bool:

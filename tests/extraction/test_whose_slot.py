@@ -9,7 +9,7 @@ import pytest
 
 from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, says_change
 from langgraph_memory.extraction.slots import event_named, names_date, slots_of
-from langgraph_memory.extraction.whereabouts import not_lived
+from langgraph_memory.extraction.whereabouts import clause_at, not_lived, not_lived_at
 
 
 def _slot(said: str, key: str) -> str | None:
@@ -41,10 +41,38 @@ def test_no_home_of_the_users(said: str) -> None:
         ("My wife and I moved to Porto.", "Porto"),  # the user is a subject too
         ("我老公和我搬到了深圳。", "深圳"),
         ("搬来深圳第一周，还在适应。", "深圳"),
+        ("Me and my wife moved to Porto.", "Porto"),  # review, finding 7
+        ("我爸妈和我搬到了深圳。", "深圳"),
     ],
 )
 def test_the_users_home_said_beside_others(said: str, city: str) -> None:
     assert _slot(said, "location") == city
+
+
+@pytest.mark.parametrize(
+    ("said", "city"),
+    [  # another doing in the home's clause says nothing of the home (review, finding 3)
+        ("I live in Boston and I'm going to the gym tomorrow.", "Boston"),
+        ("I live in Boston and will start a new job soon.", "Boston"),
+        ("I live in Paris and visit London often.", "Paris"),
+        ("I live in Austin but I am flying to Tokyo tomorrow.", "Austin"),
+        ("We just moved to Austin — planning a housewarming next month.", "Austin"),
+        ("Finally settled in Lisbon after a long trip.", "Lisbon"),
+        ("搬到苏州了下周开始上班。", "苏州"),
+    ],
+)
+def test_a_home_beside_another_doing(said: str, city: str) -> None:
+    assert _slot(said, "location") == city
+
+
+def test_the_words_governing_a_place() -> None:
+    assert not not_lived_at("我住在杭州准备考研。", 3)
+    assert not not_lived_at("我住在上海比以前舒服多了。", 3)
+    assert not_lived_at("I lived in Rome when I was a kid.", 11)  # a past story still counts
+    assert not_lived_at("I used to live in Rome.", 18) and not_lived_at("下周去上海出差。", 3)
+    assert clause_at("We just moved to Austin — planning a party.", 30) == "planning a party."
+    tokyo = "I have lived in Tokyo since the conference in 2019."
+    assert ("maybe name", "Tokyo", 16) in slots_of(tokyo)
 
 
 def test_a_move_not_made() -> None:
@@ -103,3 +131,49 @@ def test_a_promotion_says_a_change() -> None:
 def test_dates_and_events() -> None:
     assert names_date("改签到下周一早上") and not names_date("我的航班很早")
     assert event_named("答辩推迟了") == "答辩" and event_named("随便聊聊") is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [  # common chat the change and slot patterns read as the user's new value (review, finding 6)
+        "It is now March and still cold.",
+        "He is now Director of Sales.",
+        "Alice is now CEO.",
+        "现在叫个车回家。",
+        "我现在叫外卖吃。",
+    ],
+)
+def test_no_change_in_common_chat(said: str) -> None:
+    assert changes_of(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [
+        ("我们公司叫了外卖。", "employer"),
+        ("我们公司叫人来修空调了。", "employer"),
+        ("My company is Hiring.", "employer"),
+        ("My employer is UK-based.", "employer"),
+        ("Our company is HQ'd in Austin.", "employer"),
+        ("我在网上当博主。", "employer"),
+        ("我在医院当护士。", "employer"),
+        ("我在做手工。", "occupation"),
+        ("Mom moves in with us for next week.", "date of move"),
+    ],
+)
+def test_no_slot_in_common_chat(said: str, key: str) -> None:
+    assert _slot(said, key) is None
+
+
+def test_a_name_said_new_and_a_key_ending_in_shi() -> None:
+    assert changes_of("Our startup is now called Tessellate.") == [(CHANGE_KEY, "Tessellate", 26)]
+    assert (
+        changes_of("We rebranded — Brightloop is now Tessellate, new logo.")[0][1] == "Tessellate"
+    )
+    assert changes_of("工时改成了六小时") == [("工时", "六小时", 5)]
+    assert _slot("我们公司叫星云科技。", "employer") == "星云科技"
+    assert _slot("The wedding moves to June 5.", "date of wedding") == "June 5"
+
+
+def test_a_relative_telling_the_user_of_their_own_move() -> None:
+    assert _slot("我老婆跟我说她搬到深圳了。", "location") is None  # reported, not joint

@@ -206,3 +206,61 @@ def test_a_relatives_home_and_a_trip_are_not_the_users_latest_place() -> None:
         prompt = mm.build_context("u", "p", "我现在住在哪个城市？", token_budget=2048).to_prompt()
         assert "latest (" not in prompt and "earlier (" not in prompt
         assert 0 <= prompt.find("苏州") < prompt.find("杭州")
+
+
+@pytest.mark.parametrize(
+    ("query", "kind", "said"),
+    [  # statements the question's type words only brush against (review, finding 2)
+        ("我有几个孩子？", "count", "最近学了三个月吉他。"),  # 个 counts everything
+        ("我有几只猫？", "count", "今天吃了三只螃蟹"),  # another thing after the measure
+        ("我每个月房租多少钱？", "count", "这个月买了两本书"),  # 月, 钱: one character
+        ("我的公众号有多少粉丝？", "count", "我3号要去北京"),
+        (
+            "How many times did I go to the gym this month?",
+            "count",
+            "I paid 1200 for rent this month",
+        ),
+        ("我的领导是谁？", "person", "领导是个工作狂，天天加班。"),
+        ("Who is my manager?", "person", "My manager is so annoying today."),
+        ("Who is my manager?", "person", "My manager issued a memo."),
+        ("我明年有什么打算？", "plan", "今天午饭改成吃面了。"),
+        ("我明年有什么打算？", "plan", "准备好了"),
+        ("What are my plans?", "plan", "I'm going to the store."),
+        ("我做什么工作？", "job", "周末去了趟俱乐部。"),
+        ("我做什么工作？", "job", "今天在家做了手工。"),
+        ("我在哪个部门？", "job", "老家在东北部"),
+    ],
+)
+def test_no_value_of_the_type_asked(query: str, kind: str, said: str) -> None:
+    assert asked_type(query) == kind
+    assert not typed(said, kind, query)
+
+
+@pytest.mark.parametrize(
+    ("query", "kind", "said"),
+    [
+        ("我有几个孩子？", "count", "我有两个孩子，一儿一女。"),
+        ("我有几只猫？", "count", "又领养了一只，现在三只了。"),  # the noun left out
+        ("我每个月房租多少钱？", "count", "房租每个月三千五"),
+        ("我每个月还多少房贷？", "count", "提前还了一部分，现在月供降到三千二了。"),
+        ("我们组现在多少人？", "count", "裁了一波，组里就剩7个人了。"),
+        ("How many reports do I have?", "count", "After the merger it's 19 reports."),
+        ("我的领导是谁？", "person", "我的领导换成了王磊。"),
+        ("Who is my manager?", "person", "My manager is Kevin now."),
+        ("我明年有什么打算？", "plan", "云南不去了，改成回老家。"),
+        ("我在哪个部门？", "job", "我调到技术部了。"),
+        ("我做什么工作？", "job", "我在做外卖骑手。"),
+    ],
+)
+def test_a_value_of_the_type_asked(query: str, kind: str, said: str) -> None:
+    assert typed(said, kind, query)
+
+
+def test_typed_update_leaves_an_unrelated_statement_alone() -> None:
+    msgs = [
+        _msg(0, "user", "我有两个孩子，一儿一女。"),
+        _msg(1, "user", "最近学了三个月吉他。"),
+    ]
+    assert typed_update(msgs, "count", "我有几个孩子？") is None
+    msgs = [_msg(0, "user", "我的上级是何总监。"), _msg(1, "user", "领导是个工作狂，天天加班。")]
+    assert typed_update(msgs, "person", "我的领导是谁？") is None
