@@ -352,33 +352,55 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
 
 #: A Kubernetes ``Secret``'s ``data:`` or ``stringData:`` block: every value is a secret.
 _K8S_DATA = re.compile(r"^(?P<indent>[ \t]*)(?P<block>data|stringData):[ \t]*\n", re.MULTILINE)
+#: A line between two YAML documents, and a document's ``kind: Secret`` line.
+_K8S_CUT = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+_K8S_KIND = re.compile(r"^kind:[ \t]*[\"']?Secret[\"']?[ \t]*\r?$", re.MULTILINE)
+#: A base64 value: the alphabet, padded to a multiple of 4 characters.
+_BASE64 = re.compile(r"(?=(?:.{4})+$)[A-Za-z0-9+/]+={0,2}", re.DOTALL)
 _K8S_ENTRY = re.compile(
     r"(?P<indent>[ \t]+)(?P<key>[\w.\-]{1,253}):[ \t]*(?P<value>[^\s#][^\n]*)?\n?"
 )
 
 
+def _k8s_documents(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of the YAML documents of ``text`` (cut at ``---`` lines) that declare
+    ``kind: Secret`` (not ``SecretStore``, not a ``Secret`` in another document)."""
+    start = 0
+    for cut in [*_K8S_CUT.finditer(text), None]:
+        end = len(text) if cut is None else cut.start()
+        if _K8S_KIND.search(text, start, end) is not None:
+            yield start, end
+        start = len(text) if cut is None else cut.end()
+
+
 def _k8s_secret(text: str) -> Iterator[tuple[int, int, str]]:
-    """The values of a Kubernetes ``Secret``'s ``data:``/``stringData:`` entries
-    (``kind: Secret`` in the text), whatever their keys (``DB_URL: cG9zdGdy...``)."""
-    for block in _K8S_DATA.finditer(text):
-        pos, indent = block.end(), len(block["indent"])
-        while (m := _K8S_ENTRY.match(text, pos)) is not None and len(m["indent"]) > indent:
-            pos = m.end()
-            if m["value"] is None:
-                continue
-            value, start, quoted = _unquote(m["value"].rstrip(" \t\r"), m.start("value"))
-            if not value or reads_as_no_value(value, "=", text, start + len(value)):
-                continue
-            if block["block"] == "stringData" and value.isalpha():
-                if names_a_secret_key(m["key"]) is None or reads_as_prose(value.lower()):
-                    continue  # "mode: production": plain text, not base64
-            yield start, start + len(value), "k8s_secret"
+    """The values of a Kubernetes ``Secret``'s ``data:``/``stringData:`` entries (in a
+    document declaring ``kind: Secret``), whatever their keys (``DB_URL: cG9zdGdy...``):
+    under ``data:`` only base64, under ``stringData:`` anything but a plain word under a
+    key that names no secret."""
+    for first, last in _k8s_documents(text):
+        doc = text[:last]
+        for block in _K8S_DATA.finditer(doc, first):
+            pos, indent = block.end(), len(block["indent"])
+            while (m := _K8S_ENTRY.match(doc, pos)) is not None and len(m["indent"]) > indent:
+                pos = m.end()
+                if m["value"] is None:
+                    continue
+                value, start, quoted = _unquote(m["value"].rstrip(" \t\r"), m.start("value"))
+                if not value or reads_as_no_value(value, "=", text, start + len(value)):
+                    continue
+                if block["block"] == "data" and not _BASE64.fullmatch(value):
+                    continue  # "mode: production": a data: value is base64
+                if block["block"] == "stringData" and value.isalpha():
+                    if names_a_secret_key(m["key"]) is None or reads_as_prose(value.lower()):
+                        continue  # a plain word under a plain key
+                yield start, start + len(value), "k8s_secret"
 
 
 def _files(text: str) -> Iterator[tuple[int, int, str]]:
     """The secrets of Kubernetes Secrets, ``.pgpass`` lines, ``.netrc`` entries and Wi-Fi
     QR codes."""
-    if "kind: Secret" in text:
+    if "Secret" in text and "kind:" in text:
         yield from _k8s_secret(text)
     if "WIFI:" in text:
         for m in _WIFI_QR.finditer(text):

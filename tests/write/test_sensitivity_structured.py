@@ -184,3 +184,19 @@ def test_every_value_of_a_kubernetes_secrets_data_block_is_a_secret() -> None:
     assert _config(text) == ["cG9zdGdyZXM6Ly9hcHA=", "YXBpLmV4YW1wbGU="]
     assert _config("kind: ConfigMap\ndata:\n  DB_URL: cG9zdGdyZXM6Ly9hcHA=") == []
     assert _config("kind: Secret\nstringData:\n  mode: production") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kind: ConfigMap\ndata:\n  log_level: debug\n  region: eu\n"
+        "---\nkind: Secret\ndata:\n  pw: aHVudGVy",
+        "kind: SecretStore\nspec:\n  provider:\n    data:\n      region: us-east-1\n",
+        "kind: SecretProviderClass\nspec:\n  data:\n    region: us-east-1\n",
+        "kind: Secret\ndata:\n  mode: production\n",
+    ],
+)
+def test_a_kubernetes_secret_is_read_per_document_and_its_data_as_base64(text: str) -> None:
+    found = _found(text)
+    assert [v for v in found if v != "aHVudGVy"] == []
+    assert ("aHVudGVy" in found) == ("pw: aHVudGVy" in text)
