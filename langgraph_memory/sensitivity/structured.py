@@ -57,6 +57,7 @@ import re
 from collections.abc import Iterator
 
 from langgraph_memory.sensitivity.labels import reads_as_no_value, reads_as_prose
+from langgraph_memory.sensitivity.nearby import shape_score
 
 __all__ = ["config_secrets", "names_a_secret_key"]
 
@@ -81,6 +82,11 @@ _KEY_NAMES = frozenset(
 _NOT_BEFORE = frozenset(
     """page next continuation pagination cancellation sync max min num count total
     existing hashed hash encrypted public publishable sample example""".split()
+)
+#: Words before ``pass`` that make it a ticket, not a password (``boarding_pass``).
+_TICKET_BEFORE = frozenset(
+    """boarding season bus hall ski day week month year gym guest visitor parking press
+    backstage transit metro rail train travel museum park event festival""".split()
 )
 #: Chinese words that end a key naming a secret (``数据库密码``, ``WiFi密码``).
 _ZH_SECRET = (
@@ -118,7 +124,7 @@ def names_a_secret_key(key: str) -> str | None:
     if not words:
         return None
     last, before = words[-1], words[-2] if len(words) > 1 else ""
-    if before in _NOT_BEFORE:
+    if before in _NOT_BEFORE or (last == "pass" and before in _TICKET_BEFORE):
         return None
     if last == "auth":
         return "auth" if before else None
@@ -129,6 +135,16 @@ def names_a_secret_key(key: str) -> str | None:
     if last.endswith("pass") and last not in _NOT_PASS and len(last) > 4:
         return "password"  # dbpass, requirepass, smtppass
     return None
+
+
+def _written_as_code(key: str) -> bool:
+    """Whether a key of any meaning is written as code (``db_host``, ``TZ``, ``dbHost``,
+    ``user``), not as a label of prose (``Flight``, ``Seat``, ``Monday``)."""
+    return (
+        any(c in key for c in "_.-")
+        or _HUMP.search(key) is not None
+        or (key.isascii() and (key.islower() or (key.isupper() and len(key) > 1)))
+    )
 
 
 def _code_like(key: str) -> bool:
@@ -164,6 +180,39 @@ _HASH = re.compile(r"\$[0-9a-z]{1,8}\$.*|\{[A-Z0-9\-]+\}.*")
 #: holds two digits (``queue-pass-9921``).
 _NAMES_SECRET = re.compile(r"(?i)pass|secret|token|cred|auth|key|pwd")
 _TWO_DIGITS = re.compile(r"\d{2}")
+#: The words of an authentication scheme or a hash algorithm's name (``cram-md5``,
+#: ``SCRAM-SHA-512``, ``sha256_password``, ``oauth2``): a value made of them names how to
+#: log in, not the credential.
+_SCHEME_WORD = re.compile(
+    r"(?:scram|cram|digest|sha|md|plain|login|gssapi|ntlm|kerberos|krb|x?oauth|oauthbearer"
+    r"|basic|bearer|ldap|caching|native|password|external|anonymous|hmac|pbkdf|bcrypt|argon"
+    r"|scrypt|aes|rsa|hs|rs|es|iam|aws|sigv|mtls|tls|ssl|cert|saml|oidc|jwt|spnego|negotiate"
+    r"|auth|none|md5)\d*",
+    re.IGNORECASE,
+)
+_SCHEME_PARTS = re.compile(r"[\-_]+")
+
+
+def _names_a_scheme(value: str, kind: str) -> bool:
+    """Whether ``value`` is the name of an authentication scheme or an algorithm: every
+    part of it (cut at ``-``/``_``) a scheme word, perhaps with a number (``cram-md5``,
+    ``scram-sha-256``, ``sha256_password``); after an ``auth`` key one part is enough
+    (``plain``, ``oauth2``).
+
+    Example:
+        >>> [_names_a_scheme(v, "auth") for v in ("cram-md5", "SCRAM-SHA-512", "oauth2")]
+        [True, True, True]
+        >>> [_names_a_scheme(v, "password") for v in ("sha256_password", "plain", "Xk9_pw")]
+        [True, False, False]
+    """
+    parts = [p for p in _SCHEME_PARTS.split(value) if p]
+    if not parts or (len(parts) < 2 and kind != "auth"):
+        return False
+    return all(p.isdigit() or _SCHEME_WORD.fullmatch(p) for p in parts) and not all(
+        p.isdigit() for p in parts
+    )
+
+
 #: Chinese that reads as prose or an instruction (``请联系管理员``, ``见附件``).
 _ZH_PROSE = re.compile(
     "[见請请无空未已同与需不没暂略详参按默忘错输设修重改找丢保至你我他她这那什么吗呢了的]"
@@ -181,6 +230,8 @@ def _value_ok(kind: str, value: str, quoted: bool, text: str, end: int) -> bool:
         return False
     if _NAMES_SECRET.search(value) and not _TWO_DIGITS.search(value):
         return False
+    if _names_a_scheme(value, kind):
+        return False  # "smtp_auth: cram-md5": how to log in
     if not value.isascii():
         return not _ZH_PROSE.search(value) and " " not in value
     if " " in value and not quoted:
@@ -256,11 +307,13 @@ def _key_values(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             continue
         if not (_code_like(key) or m.group("q") or m.group().startswith((" ", "\t"))):
             if many is None:
-                many = _SECTION.search(text) is not None or (
-                    sum(" " not in v["value"].strip() for v in _LINE.finditer(text)) > 1
+                many = _SECTION.search(text) is not None or any(
+                    " " not in v["value"].strip() and _written_as_code(v["key"])
+                    for v in _LINE.finditer(text)
+                    if v.start() != m.start()
                 )
-            if not many:
-                continue  # one "Secret: practice" line of prose: the label reader's
+            if not many and shape_score(_unquote(m["value"].strip(), 0)[0]) < 3:
+                continue  # "Flight: AF123\nPass: mobile": labels of prose, the label reader's
         raw = m["value"].rstrip(" \t\r")
         raw = raw[:-1].rstrip(" \t") if raw.endswith(",") else raw  # "key": "value",
         value, start, quoted = _unquote(raw, m.start("value"))
@@ -276,6 +329,8 @@ _PGPASS = re.compile(
     r"(?<![\w:/.\-])(?:[A-Za-z0-9][\w.\-]*|\*):(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(?P<value>[^\s:]+)"
     r"(?![\w:])"
 )
+#: A field of a URL or an API path, not of a ``.pgpass`` line (``v1``, ``/users``).
+_PATH_PART = re.compile(r"v\d+(?:\.\d+)*|.*/.*", re.IGNORECASE)
 #: A ``.netrc`` entry's password: after ``machine host`` (or ``default``) and ``login``.
 _NETRC = re.compile(
     r"(?<!\S)(?:machine[ \t]+\S+|default)\s+(?:(?:login|account|port)\s+\S+\s+)*"
@@ -294,12 +349,14 @@ _XML_PROPERTY = re.compile(
 #: A Wi-Fi QR code's payload: ``WIFI:S:MyNet;T:WPA;P:password;;``.
 _WIFI_QR = re.compile(r"WIFI:(?:[A-Z]:(?:\\.|[^;\\])*;)*?P:(?P<value>(?:\\.|[^;\\])+);")
 #: A user name, then a password word and its value, whatever its shape (``用户名 root 密码
-#: toor``, ``账号 test01 密码 abc``, ``login: bob, pass: walnut``).
+#: toor``, ``账号 test01 密码 abc``, ``login: bob, pass: walnut``), or a password word
+#: with digits glued to it, the value whole (``user@example.com password123``).
 _LOGIN_PAIR = re.compile(
     r"(?:用户名|用戶名|账号|帳號|帐号|账户|帳戶|(?<![A-Za-z])(?i:user(?:name)?|login))"
     r"[ \t]*[:=]?[ \t]*(?P<name>[\x21-\x7e]{1,64}?)[ \t]*[,;，；]?[ \t]+"
-    r"(?:(?:密码|密碼|口令|(?<![A-Za-z])(?i:password|passwd|pwd))[ \t]*[:=]?"
-    r"|(?<![A-Za-z])(?i:pass|pw)[ \t]*[:=])[ \t]*(?P<value>[\x21-\x7e]{3,64})"
+    r"(?:(?:密码|密碼|口令|(?<![A-Za-z])(?i:password|passwd|pwd)(?![A-Za-z0-9]))[ \t]*[:=]?"
+    r"|(?<![A-Za-z])(?i:pass|pw)[ \t]*[:=]|(?<![A-Za-z])(?=(?i:pass(?:word|wd)?|pwd)\d))"
+    r"[ \t]*(?P<value>[\x21-\x7e]{3,64})"
 )
 
 
@@ -407,10 +464,12 @@ def _files(text: str) -> Iterator[tuple[int, int, str]]:
             yield m.start("value"), m.end("value"), "wifi_qr"
     if text.count(":") >= 4 and _PORT.search(text) is not None:
         for m in _PGPASS.finditer(text):
-            head, _, db = m.group().split(":", 3)[:3]
+            head, _, db, user = m.group().split(":", 4)[:4]
             value = m.group("value").rstrip(".,;)")
-            if (any(c.isalpha() for c in head) or head == "*") and (
-                db == "*" or any(c.isalpha() for c in db)
+            if (
+                (any(c.isalpha() for c in head) or head == "*")
+                and (db == "*" or any(c.isalpha() for c in db))
+                and not any(_PATH_PART.fullmatch(field) for field in (db, user))
             ):
                 if len(value) >= 3 and not reads_as_no_value(value, "=", text, m.end()):
                     yield m.start("value"), m.start("value") + len(value), "pgpass"
