@@ -16,15 +16,18 @@ Their secrets are found by the file's shape, whatever words surround it:
   The value is then judged by its shape: never empty, a placeholder, a reference
   (``${X}``, ``{{ .Values.x }}``), a path, a plain URL, a boolean, a type, a number
   under 4 digits, a hash (``$2b$...``), a word of prose or the name of a secret
-  (``db-credentials``); after ``auth`` it must look like a credential. A plain word
-  (``pass: marigold``) is taken when the key is written as code (``smtp_pass``,
-  ``AUTH_TOKEN``) or the text holds other lines of the same file (a section, another
-  key/value line): a lone ``Secret: practice`` in prose is left to the label reader;
-- **Kubernetes Secrets**: in a text holding ``kind: Secret``, every value of its
-  ``data:`` block (base64), whatever its key, and of its ``stringData:`` block but a
-  plain word under a key that names no secret;
-- **.pgpass lines**, ``host:port:database:user:password`` (the port digits or ``*``):
-  the fifth field;
+  (``db-credentials``), or the name of a scheme (``scram-sha-256``); after ``auth`` it
+  must look like a credential. A plain word (``pass: marigold``) is taken when the key
+  is written as code (``smtp_pass``, ``AUTH_TOKEN``) or the text holds other lines of
+  the same file (a section, another key/value line whose key is written as code): a
+  lone ``Secret: practice`` or a list of labels (``Flight: AF123\\nPass: mobile``) is
+  left to the label reader unless the value has a secret's shape;
+- **Kubernetes Secrets**: in a YAML document (cut at ``---``) declaring ``kind:
+  Secret`` (not ``SecretStore``), every base64 value of its ``data:`` block, whatever
+  its key, and of its ``stringData:`` block but a plain word under a key that names no
+  secret;
+- **.pgpass lines**, ``host:port:database:user:password`` (the port digits or ``*``,
+  no field of an API path such as ``v1``): the fifth field;
 - **.netrc entries**, ``machine host login user password value`` on one line or
   several: the word after ``password``, whatever its shape.
 - **XML properties** named by an attribute or a ``<name>`` element (``<property
@@ -32,7 +35,8 @@ Their secrets are found by the file's shape, whatever words surround it:
 - **Wi-Fi QR codes**: the ``P:`` field of ``WIFI:S:net;T:WPA;P:x;;``;
 - **login pairs**: a password word after a user name (``用户名 root 密码 toor``,
   ``login: bob, pass: walnut``): its value whatever its shape, but not a word of prose
-  (``user admin password required``).
+  (``user admin password required``); a password word with digits glued to it
+  (``user@example.com password123``) is the value whole.
 - **a password said to be a name**, the name given next (``the wifi password is the
   network name: TP-Link_8A2F``, ``wifi密码就是wifi名字 TP-LINK_FAST``): a network's name
   is a common password, and here the text says so.
