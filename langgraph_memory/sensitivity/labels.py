@@ -504,11 +504,34 @@ _CJK_NOT_VERSE = re.compile(
 )
 
 
+#: A phrase of place or state, which says where a password is or that there is none yet
+#: (a direction, not a passphrase): a verb of putting then ``在``/``到`` and its place
+#: (``写在纸上``, ``记在心里``), ``在`` and a place ending in a localiser (``在抽屉里面``),
+#: or "not yet" (``还没想好``, ``未定``).
+_CJK_DIRECTION = re.compile(
+    "^[写贴放藏记存挂夹压锁留抄印刻标粘钉插收][在到于]"
+    "|^[在于].*(?:[上下里内外中边旁后前底]|[里外背后前上下底侧]面|[旁这那]边|头)$"
+    "|^[还尚仍暂]?[没未]"
+)
+
+
 def _verse(run: str) -> bool:
     """Whether a Chinese run has an idiom's or a verse's length (4, 5 or 7 characters:
     ``山高水长``, ``春眠不觉晓``) and nothing that reads as prose about a password; such a
-    run is a passphrase though its characters be common words (``长``, ``不``)."""
-    return len(run) in (4, 5, 7) and _CJK_NOT_VERSE.search(run) is None
+    run is a passphrase though its characters be common words (``长``, ``不``). A phrase
+    of place or state (``写在纸上``, ``在抽屉里面``, ``还没想好``) is a direction, no verse.
+
+    Example:
+        >>> [_verse(run) for run in ("山高水长", "春眠不觉晓", "在天愿作比翼鸟")]
+        [True, True, True]
+        >>> [_verse(run) for run in ("写在纸上", "在抽屉里面", "还没想好", "贴在路由器背面")]
+        [False, False, False, False]
+    """
+    return (
+        len(run) in (4, 5, 7)
+        and _CJK_NOT_VERSE.search(run) is None
+        and _CJK_DIRECTION.search(run) is None
+    )
 
 
 def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool] | None:

@@ -16,15 +16,18 @@ Their secrets are found by the file's shape, whatever words surround it:
   The value is then judged by its shape: never empty, a placeholder, a reference
   (``${X}``, ``{{ .Values.x }}``), a path, a plain URL, a boolean, a type, a number
   under 4 digits, a hash (``$2b$...``), a word of prose or the name of a secret
-  (``db-credentials``); after ``auth`` it must look like a credential. A plain word
-  (``pass: marigold``) is taken when the key is written as code (``smtp_pass``,
-  ``AUTH_TOKEN``) or the text holds other lines of the same file (a section, another
-  key/value line): a lone ``Secret: practice`` in prose is left to the label reader;
-- **Kubernetes Secrets**: in a text holding ``kind: Secret``, every value of its
-  ``data:`` block (base64), whatever its key, and of its ``stringData:`` block but a
-  plain word under a key that names no secret;
-- **.pgpass lines**, ``host:port:database:user:password`` (the port digits or ``*``):
-  the fifth field;
+  (``db-credentials``), or the name of a scheme (``scram-sha-256``); after ``auth`` it
+  must look like a credential. A plain word (``pass: marigold``) is taken when the key
+  is written as code (``smtp_pass``, ``AUTH_TOKEN``) or the text holds other lines of
+  the same file (a section, another key/value line whose key is written as code): a
+  lone ``Secret: practice`` or a list of labels (``Flight: AF123\\nPass: mobile``) is
+  left to the label reader unless the value has a secret's shape;
+- **Kubernetes Secrets**: in a YAML document (cut at ``---``) declaring ``kind:
+  Secret`` (not ``SecretStore``), every base64 value of its ``data:`` block, whatever
+  its key, and of its ``stringData:`` block but a plain word under a key that names no
+  secret;
+- **.pgpass lines**, ``host:port:database:user:password`` (the port digits or ``*``,
+  no field of an API path such as ``v1``): the fifth field;
 - **.netrc entries**, ``machine host login user password value`` on one line or
   several: the word after ``password``, whatever its shape.
 - **XML properties** named by an attribute or a ``<name>`` element (``<property
@@ -32,7 +35,8 @@ Their secrets are found by the file's shape, whatever words surround it:
 - **Wi-Fi QR codes**: the ``P:`` field of ``WIFI:S:net;T:WPA;P:x;;``;
 - **login pairs**: a password word after a user name (``用户名 root 密码 toor``,
   ``login: bob, pass: walnut``): its value whatever its shape, but not a word of prose
-  (``user admin password required``).
+  (``user admin password required``); a password word with digits glued to it
+  (``user@example.com password123``) is the value whole.
 - **a password said to be a name**, the name given next (``the wifi password is the
   network name: TP-Link_8A2F``, ``wifi密码就是wifi名字 TP-LINK_FAST``): a network's name
   is a common password, and here the text says so.
@@ -57,6 +61,7 @@ import re
 from collections.abc import Iterator
 
 from langgraph_memory.sensitivity.labels import reads_as_no_value, reads_as_prose
+from langgraph_memory.sensitivity.nearby import shape_score
 
 __all__ = ["config_secrets", "names_a_secret_key"]
 
@@ -81,6 +86,11 @@ _KEY_NAMES = frozenset(
 _NOT_BEFORE = frozenset(
     """page next continuation pagination cancellation sync max min num count total
     existing hashed hash encrypted public publishable sample example""".split()
+)
+#: Words before ``pass`` that make it a ticket, not a password (``boarding_pass``).
+_TICKET_BEFORE = frozenset(
+    """boarding season bus hall ski day week month year gym guest visitor parking press
+    backstage transit metro rail train travel museum park event festival""".split()
 )
 #: Chinese words that end a key naming a secret (``数据库密码``, ``WiFi密码``).
 _ZH_SECRET = (
@@ -118,7 +128,7 @@ def names_a_secret_key(key: str) -> str | None:
     if not words:
         return None
     last, before = words[-1], words[-2] if len(words) > 1 else ""
-    if before in _NOT_BEFORE:
+    if before in _NOT_BEFORE or (last == "pass" and before in _TICKET_BEFORE):
         return None
     if last == "auth":
         return "auth" if before else None
@@ -129,6 +139,16 @@ def names_a_secret_key(key: str) -> str | None:
     if last.endswith("pass") and last not in _NOT_PASS and len(last) > 4:
         return "password"  # dbpass, requirepass, smtppass
     return None
+
+
+def _written_as_code(key: str) -> bool:
+    """Whether a key of any meaning is written as code (``db_host``, ``TZ``, ``dbHost``,
+    ``user``), not as a label of prose (``Flight``, ``Seat``, ``Monday``)."""
+    return (
+        any(c in key for c in "_.-")
+        or _HUMP.search(key) is not None
+        or (key.isascii() and (key.islower() or (key.isupper() and len(key) > 1)))
+    )
 
 
 def _code_like(key: str) -> bool:
@@ -164,6 +184,39 @@ _HASH = re.compile(r"\$[0-9a-z]{1,8}\$.*|\{[A-Z0-9\-]+\}.*")
 #: holds two digits (``queue-pass-9921``).
 _NAMES_SECRET = re.compile(r"(?i)pass|secret|token|cred|auth|key|pwd")
 _TWO_DIGITS = re.compile(r"\d{2}")
+#: The words of an authentication scheme or a hash algorithm's name (``cram-md5``,
+#: ``SCRAM-SHA-512``, ``sha256_password``, ``oauth2``): a value made of them names how to
+#: log in, not the credential.
+_SCHEME_WORD = re.compile(
+    r"(?:scram|cram|digest|sha|md|plain|login|gssapi|ntlm|kerberos|krb|x?oauth|oauthbearer"
+    r"|basic|bearer|ldap|caching|native|password|external|anonymous|hmac|pbkdf|bcrypt|argon"
+    r"|scrypt|aes|rsa|hs|rs|es|iam|aws|sigv|mtls|tls|ssl|cert|saml|oidc|jwt|spnego|negotiate"
+    r"|auth|none|md5)\d*",
+    re.IGNORECASE,
+)
+_SCHEME_PARTS = re.compile(r"[\-_]+")
+
+
+def _names_a_scheme(value: str, kind: str) -> bool:
+    """Whether ``value`` is the name of an authentication scheme or an algorithm: every
+    part of it (cut at ``-``/``_``) a scheme word, perhaps with a number (``cram-md5``,
+    ``scram-sha-256``, ``sha256_password``); after an ``auth`` key one part is enough
+    (``plain``, ``oauth2``).
+
+    Example:
+        >>> [_names_a_scheme(v, "auth") for v in ("cram-md5", "SCRAM-SHA-512", "oauth2")]
+        [True, True, True]
+        >>> [_names_a_scheme(v, "password") for v in ("sha256_password", "plain", "Xk9_pw")]
+        [True, False, False]
+    """
+    parts = [p for p in _SCHEME_PARTS.split(value) if p]
+    if not parts or (len(parts) < 2 and kind != "auth"):
+        return False
+    return all(p.isdigit() or _SCHEME_WORD.fullmatch(p) for p in parts) and not all(
+        p.isdigit() for p in parts
+    )
+
+
 #: Chinese that reads as prose or an instruction (``请联系管理员``, ``见附件``).
 _ZH_PROSE = re.compile(
     "[见請请无空未已同与需不没暂略详参按默忘错输设修重改找丢保至你我他她这那什么吗呢了的]"
@@ -181,6 +234,8 @@ def _value_ok(kind: str, value: str, quoted: bool, text: str, end: int) -> bool:
         return False
     if _NAMES_SECRET.search(value) and not _TWO_DIGITS.search(value):
         return False
+    if _names_a_scheme(value, kind):
+        return False  # "smtp_auth: cram-md5": how to log in
     if not value.isascii():
         return not _ZH_PROSE.search(value) and " " not in value
     if " " in value and not quoted:
@@ -256,11 +311,13 @@ def _key_values(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             continue
         if not (_code_like(key) or m.group("q") or m.group().startswith((" ", "\t"))):
             if many is None:
-                many = _SECTION.search(text) is not None or (
-                    sum(" " not in v["value"].strip() for v in _LINE.finditer(text)) > 1
+                many = _SECTION.search(text) is not None or any(
+                    " " not in v["value"].strip() and _written_as_code(v["key"])
+                    for v in _LINE.finditer(text)
+                    if v.start() != m.start()
                 )
-            if not many:
-                continue  # one "Secret: practice" line of prose: the label reader's
+            if not many and shape_score(_unquote(m["value"].strip(), 0)[0]) < 3:
+                continue  # "Flight: AF123\nPass: mobile": labels of prose, the label reader's
         raw = m["value"].rstrip(" \t\r")
         raw = raw[:-1].rstrip(" \t") if raw.endswith(",") else raw  # "key": "value",
         value, start, quoted = _unquote(raw, m.start("value"))
@@ -276,6 +333,8 @@ _PGPASS = re.compile(
     r"(?<![\w:/.\-])(?:[A-Za-z0-9][\w.\-]*|\*):(?:\d{2,5}|\*):[^\s:]+:[^\s:]+:(?P<value>[^\s:]+)"
     r"(?![\w:])"
 )
+#: A field of a URL or an API path, not of a ``.pgpass`` line (``v1``, ``/users``).
+_PATH_PART = re.compile(r"v\d+(?:\.\d+)*|.*/.*", re.IGNORECASE)
 #: A ``.netrc`` entry's password: after ``machine host`` (or ``default``) and ``login``.
 _NETRC = re.compile(
     r"(?<!\S)(?:machine[ \t]+\S+|default)\s+(?:(?:login|account|port)\s+\S+\s+)*"
@@ -294,12 +353,14 @@ _XML_PROPERTY = re.compile(
 #: A Wi-Fi QR code's payload: ``WIFI:S:MyNet;T:WPA;P:password;;``.
 _WIFI_QR = re.compile(r"WIFI:(?:[A-Z]:(?:\\.|[^;\\])*;)*?P:(?P<value>(?:\\.|[^;\\])+);")
 #: A user name, then a password word and its value, whatever its shape (``用户名 root 密码
-#: toor``, ``账号 test01 密码 abc``, ``login: bob, pass: walnut``).
+#: toor``, ``账号 test01 密码 abc``, ``login: bob, pass: walnut``), or a password word
+#: with digits glued to it, the value whole (``user@example.com password123``).
 _LOGIN_PAIR = re.compile(
     r"(?:用户名|用戶名|账号|帳號|帐号|账户|帳戶|(?<![A-Za-z])(?i:user(?:name)?|login))"
     r"[ \t]*[:=]?[ \t]*(?P<name>[\x21-\x7e]{1,64}?)[ \t]*[,;，；]?[ \t]+"
-    r"(?:(?:密码|密碼|口令|(?<![A-Za-z])(?i:password|passwd|pwd))[ \t]*[:=]?"
-    r"|(?<![A-Za-z])(?i:pass|pw)[ \t]*[:=])[ \t]*(?P<value>[\x21-\x7e]{3,64})"
+    r"(?:(?:密码|密碼|口令|(?<![A-Za-z])(?i:password|passwd|pwd)(?![A-Za-z0-9]))[ \t]*[:=]?"
+    r"|(?<![A-Za-z])(?i:pass|pw)[ \t]*[:=]|(?<![A-Za-z])(?=(?i:pass(?:word|wd)?|pwd)\d))"
+    r"[ \t]*(?P<value>[\x21-\x7e]{3,64})"
 )
 
 
@@ -352,43 +413,67 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
 
 #: A Kubernetes ``Secret``'s ``data:`` or ``stringData:`` block: every value is a secret.
 _K8S_DATA = re.compile(r"^(?P<indent>[ \t]*)(?P<block>data|stringData):[ \t]*\n", re.MULTILINE)
+#: A line between two YAML documents, and a document's ``kind: Secret`` line.
+_K8S_CUT = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+_K8S_KIND = re.compile(r"^kind:[ \t]*[\"']?Secret[\"']?[ \t]*\r?$", re.MULTILINE)
+#: A base64 value: the alphabet, padded to a multiple of 4 characters.
+_BASE64 = re.compile(r"(?=(?:.{4})+$)[A-Za-z0-9+/]+={0,2}", re.DOTALL)
 _K8S_ENTRY = re.compile(
     r"(?P<indent>[ \t]+)(?P<key>[\w.\-]{1,253}):[ \t]*(?P<value>[^\s#][^\n]*)?\n?"
 )
 
 
+def _k8s_documents(text: str) -> Iterator[tuple[int, int]]:
+    """The spans of the YAML documents of ``text`` (cut at ``---`` lines) that declare
+    ``kind: Secret`` (not ``SecretStore``, not a ``Secret`` in another document)."""
+    start = 0
+    for cut in [*_K8S_CUT.finditer(text), None]:
+        end = len(text) if cut is None else cut.start()
+        if _K8S_KIND.search(text, start, end) is not None:
+            yield start, end
+        start = len(text) if cut is None else cut.end()
+
+
 def _k8s_secret(text: str) -> Iterator[tuple[int, int, str]]:
-    """The values of a Kubernetes ``Secret``'s ``data:``/``stringData:`` entries
-    (``kind: Secret`` in the text), whatever their keys (``DB_URL: cG9zdGdy...``)."""
-    for block in _K8S_DATA.finditer(text):
-        pos, indent = block.end(), len(block["indent"])
-        while (m := _K8S_ENTRY.match(text, pos)) is not None and len(m["indent"]) > indent:
-            pos = m.end()
-            if m["value"] is None:
-                continue
-            value, start, quoted = _unquote(m["value"].rstrip(" \t\r"), m.start("value"))
-            if not value or reads_as_no_value(value, "=", text, start + len(value)):
-                continue
-            if block["block"] == "stringData" and value.isalpha():
-                if names_a_secret_key(m["key"]) is None or reads_as_prose(value.lower()):
-                    continue  # "mode: production": plain text, not base64
-            yield start, start + len(value), "k8s_secret"
+    """The values of a Kubernetes ``Secret``'s ``data:``/``stringData:`` entries (in a
+    document declaring ``kind: Secret``), whatever their keys (``DB_URL: cG9zdGdy...``):
+    under ``data:`` only base64, under ``stringData:`` anything but a plain word under a
+    key that names no secret."""
+    for first, last in _k8s_documents(text):
+        doc = text[:last]
+        for block in _K8S_DATA.finditer(doc, first):
+            pos, indent = block.end(), len(block["indent"])
+            while (m := _K8S_ENTRY.match(doc, pos)) is not None and len(m["indent"]) > indent:
+                pos = m.end()
+                if m["value"] is None:
+                    continue
+                value, start, quoted = _unquote(m["value"].rstrip(" \t\r"), m.start("value"))
+                if not value or reads_as_no_value(value, "=", text, start + len(value)):
+                    continue
+                if block["block"] == "data" and not _BASE64.fullmatch(value):
+                    continue  # "mode: production": a data: value is base64
+                if block["block"] == "stringData" and value.isalpha():
+                    if names_a_secret_key(m["key"]) is None or reads_as_prose(value.lower()):
+                        continue  # a plain word under a plain key
+                yield start, start + len(value), "k8s_secret"
 
 
 def _files(text: str) -> Iterator[tuple[int, int, str]]:
     """The secrets of Kubernetes Secrets, ``.pgpass`` lines, ``.netrc`` entries and Wi-Fi
     QR codes."""
-    if "kind: Secret" in text:
+    if "Secret" in text and "kind:" in text:
         yield from _k8s_secret(text)
     if "WIFI:" in text:
         for m in _WIFI_QR.finditer(text):
             yield m.start("value"), m.end("value"), "wifi_qr"
     if text.count(":") >= 4 and _PORT.search(text) is not None:
         for m in _PGPASS.finditer(text):
-            head, _, db = m.group().split(":", 3)[:3]
+            head, _, db, user = m.group().split(":", 4)[:4]
             value = m.group("value").rstrip(".,;)")
-            if (any(c.isalpha() for c in head) or head == "*") and (
-                db == "*" or any(c.isalpha() for c in db)
+            if (
+                (any(c.isalpha() for c in head) or head == "*")
+                and (db == "*" or any(c.isalpha() for c in db))
+                and not any(_PATH_PART.fullmatch(field) for field in (db, user))
             ):
                 if len(value) >= 3 and not reads_as_no_value(value, "=", text, m.end()):
                     yield m.start("value"), m.start("value") + len(value), "pgpass"

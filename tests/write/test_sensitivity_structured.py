@@ -184,3 +184,48 @@ def test_every_value_of_a_kubernetes_secrets_data_block_is_a_secret() -> None:
     assert _config(text) == ["cG9zdGdyZXM6Ly9hcHA=", "YXBpLmV4YW1wbGU="]
     assert _config("kind: ConfigMap\ndata:\n  DB_URL: cG9zdGdyZXM6Ly9hcHA=") == []
     assert _config("kind: Secret\nstringData:\n  mode: production") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kind: ConfigMap\ndata:\n  log_level: debug\n  region: eu\n"
+        "---\nkind: Secret\ndata:\n  pw: aHVudGVy",
+        "kind: SecretStore\nspec:\n  provider:\n    data:\n      region: us-east-1\n",
+        "kind: SecretProviderClass\nspec:\n  data:\n    region: us-east-1\n",
+        "kind: Secret\ndata:\n  mode: production\n",
+    ],
+)
+def test_a_kubernetes_secret_is_read_per_document_and_its_data_as_base64(text: str) -> None:
+    found = _found(text)
+    assert [v for v in found if v != "aHVudGVy"] == []
+    assert ("aHVudGVy" in found) == ("pw: aHVudGVy" in text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "smtp_auth: cram-md5",
+        "db_auth = scram-sha-256",
+        "kafka_auth: SCRAM-SHA-512",
+        "mysql_auth: sha256_password",
+        "imap_auth: plain\nimap_host: mail",
+        "Flight: AF123\nSeat: 12A\nPass: mobile",
+        "Monday: gym\nTuesday: yoga\nPass: Thursday",
+        "Flight: AF123\nSeat: 12A\nboarding_pass: mobile",
+        "localhost:8080:api:v1:users",
+    ],
+)
+def test_a_scheme_a_ticket_or_an_api_path_is_no_secret(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_a_strong_value_under_a_label_of_prose_is_still_a_secret() -> None:
+    assert _config("Flight: AF123\nSeat: 12A\nPass: X9k!mq2Z") == ["X9k!mq2Z"]
+    assert _config("user: ops\npass: seashell") == ["seashell"]
+
+
+def test_a_password_word_with_digits_glued_is_redacted_whole() -> None:
+    text = "user@example.com password123"
+    assert _found(text) == ["password123"]
+    assert "123" not in SensitivityFilter().redact(text)

@@ -37,6 +37,26 @@ def test_chinese_describing_a_password_is_no_passphrase(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "密码：写在纸上",
+        "密码：贴在门上",
+        "密码：还没想好",
+        "密码：在抽屉里面",
+        "密码是写在纸上",
+        "密码：贴在路由器背面",
+        "口令：藏在床下",
+    ],
+)
+def test_a_direction_of_place_or_state_is_no_passphrase(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_an_idiom_holding_zai_is_still_a_passphrase() -> None:
+    assert _found("口令：远在天边") == ["远在天边"]
+
+
+@pytest.mark.parametrize(
     ("text", "value"),
     [
         ("use 'tiger42' as the password", "tiger42"),
