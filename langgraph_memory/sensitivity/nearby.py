@@ -461,14 +461,25 @@ def _kind(m: re.Match[str], low: str) -> str | None:
     return {"zpw": "pw", "zkey": "key", "zuse": "use"}.get(group, group)
 
 
-def _starts(low: str) -> list[int]:
-    """Where a secret word may start in ``low``, in order."""
+def stem_starts(low: str, stems: tuple[str, ...]) -> list[int]:
+    """Where each of ``stems`` occurs in ``low`` (every occurrence), in order.
+
+    Example:
+        >>> stem_starts("pass: x, passwd: y", ("pass", "pw"))
+        [0, 9]
+    """
     out = []
-    for stem in _STEMS:
+    for stem in stems:
         i = low.find(stem)
         while i >= 0:
             out.append(i)
             i = low.find(stem, i + 1)
+    return sorted(out)
+
+
+def _starts(low: str) -> list[int]:
+    """Where a secret word may start in ``low``, in order."""
+    out = stem_starts(low, _STEMS)
     if not low.isascii():
         out += [m.start() for m in _STEM_ZH.finditer(low)]
     return sorted(set(out))

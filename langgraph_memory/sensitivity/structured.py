@@ -61,7 +61,7 @@ import re
 from collections.abc import Iterator
 
 from langgraph_memory.sensitivity.labels import reads_as_no_value, reads_as_prose
-from langgraph_memory.sensitivity.nearby import shape_score
+from langgraph_memory.sensitivity.nearby import shape_score, stem_starts
 
 __all__ = ["config_secrets", "names_a_secret_key"]
 
@@ -280,23 +280,12 @@ def _unquote(value: str, start: int) -> tuple[str, int, bool]:
     return _COMMENT.sub("", value), start, False
 
 
-def _stem_starts(low: str) -> list[int]:
-    """Where the pieces of secret words (:data:`_STEMS`) start in ``low``, in order."""
-    out = []
-    for stem in _STEMS:
-        i = low.find(stem)
-        while i >= 0:
-            out.append(i)
-            i = low.find(stem, i + 1)
-    return sorted(out)
-
-
 def _key_values(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     """The secrets of key/value lines (see the module docs): only the lines where a
     secret word stands are parsed."""
     many: bool | None = None
     line_start = -1
-    for at in _stem_starts(low):
+    for at in stem_starts(low, _STEMS):
         if at < line_start:
             continue
         line_start = text.rfind("\n", 0, at) + 1
