@@ -36,10 +36,10 @@ _BREAK = re.compile(
 )
 #: A head clause saying the earlier value still holds ("I still live in Lisbon, but…",
 #: "我还在腾讯，…"), or later clauses saying the change did not happen ("…但我没去").
-_HOLDS = re.compile(r"\b(?:still|yet)\b|还在|还是在|仍|依然|照样|一直在", re.I)
+_HOLDS = re.compile(r"\b(?:I|I'm|I am|we|we're|we are)\s+still\b|还在|还是在|仍然?在|依然在", re.I)
 _DECLINED = re.compile(
-    r"\b(?:not|never|didn't|won't|don't|declined|turned (?:it )?down)\b|"
-    r"没去|没有去|没答应|拒绝了?|不去",
+    r"\b(?:didn't|did not|won't|will not) (?:go|take|join|accept|move)\b|\bdeclined\b|"
+    r"\bturned (?:it |them |the offer )?down\b|没去|没有去|没答应|拒绝了?|不去了",
     re.I,
 )
 #: A full stop that ends a title or an initial, not a clause ("Dr. Okafor", "J. Smith").

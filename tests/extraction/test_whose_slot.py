@@ -177,3 +177,10 @@ def test_a_name_said_new_and_a_key_ending_in_shi() -> None:
 
 def test_a_relative_telling_the_user_of_their_own_move() -> None:
     assert _slot("我老婆跟我说她搬到深圳了。", "location") is None  # reported, not joint
+
+
+def test_a_company_named_with_ren_is_an_employer() -> None:
+    from langgraph_memory.extraction.slots import slots_of
+
+    assert ("employer", "人人网") in [(k, v) for k, v, _ in slots_of("我们公司叫人人网。")]
+    assert slots_of("我们公司叫人来修空调了。") == []

@@ -86,3 +86,17 @@ def test_a_dot_inside_an_address_or_a_version_cuts_no_clause() -> None:
 )
 def test_a_value_that_still_holds_is_not_called_earlier(text: str, older: list[str]) -> None:
     assert current_leads(text, older) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "lead"),
+    [
+        ("I left Acme, now I'm at Globex and I never look back.", "now I'm at Globex"),
+        ("I was still at Acme in May, but I joined Globex in June.", "I joined Globex in June."),
+        ("我一直在腾讯，上个月跳槽去了字节", "上个月跳槽去了字节"),
+        ("腾讯那边离职了，现在去了字节，周末都不去加班了", "现在去了字节"),
+    ],
+)
+def test_a_negation_or_a_past_still_does_not_undo_a_change(text: str, lead: str) -> None:
+    older = ["I work at Acme."] if text.isascii() else ["我在腾讯上班"]
+    assert current_leads(text, older).startswith(lead)
