@@ -723,6 +723,24 @@ def test_records_round_trip_and_scope(backend: MemoryBackend) -> None:
     assert backend.get_record("episode", "r2").data["n"] == "r2"
 
 
+#: Values of every JSON type, and strings that read like other types' JSON.
+_TYPED = ["a", "1", "true", "null", "[1]", '["a"]', '{"a":1}', "[]", "{}", " [1]"]
+_TYPED_VALUES = [*_TYPED, 1, 1.5, True, False, None, [1], ["a"], [], {}, {"a": 1}]
+
+
+@pytest.mark.parametrize("field", ["subject_key", "status"])  # with an index, and without
+def test_records_where_a_string_matches_json_strings_only(
+    backend: MemoryBackend, field: str
+) -> None:
+    for i, value in enumerate(_TYPED_VALUES):
+        backend.put_record(_record(f"r{i}", **{field: value}))
+    for value in _TYPED:
+        got = [
+            r.data[field] for r in backend.query_records("episode", "alice", where={field: value})
+        ]
+        assert got == [value], value
+
+
 def test_records_replace_delete_and_cross_user_guard(backend: MemoryBackend) -> None:
     backend.put_record(_record("r1", v=1))
     backend.put_record(_record("r1", v=2))

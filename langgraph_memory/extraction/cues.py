@@ -249,19 +249,23 @@ class _Lookup:
 
 #: Every gated pattern's cues: matched as written, and ignoring case (on :func:`fold`).
 _EXACT, _FOLDED = _Lookup(), _Lookup()
-_last: tuple[str, frozenset[str], frozenset[str]] = ("", frozenset(), frozenset())
+#: The cues of the texts read since the last message was scanned, as written and ignoring
+#: case: readers try their patterns on a sentence, on its clauses, on the sentence again.
+_seen: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+#: How many texts :data:`_seen` keeps (then it starts again).
+_SEEN = 256
 
 
 def _present(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The cues ``text`` holds, as written and ignoring case (the last text's are kept:
-    a reader tries its patterns one after the other on one text)."""
-    global _last
-    last = _last
-    if last[0] is text or last[0] == text:
-        return last[1], last[2]
-    exact, folded = _EXACT.found(text), _FOLDED.found(fold(text))
-    _last = (text, exact, folded)
-    return exact, folded
+    """The cues ``text`` holds, as written and ignoring case (kept for the texts read
+    since the last :func:`scan`: the same sentence is read by one reader after another)."""
+    got = _seen.get(text)
+    if got is None:
+        got = (_EXACT.found(text), _FOLDED.found(fold(text)))
+        if len(_seen) >= _SEEN:
+            _seen.clear()
+        _seen[text] = got
+    return got
 
 
 def scan(text: str) -> None:
@@ -275,9 +279,9 @@ def scan(text: str) -> None:
         >>> rx.may_match("We moved to Porto"), rx.may_match("Hi there.")
         (True, False)
     """
-    global _last
     exact, folded = _EXACT.scan(text), _FOLDED.scan(fold(text))
-    _last = (text, exact, folded)
+    _seen.clear()
+    _seen[text] = (exact, folded)
 
 
 class Cued:
@@ -299,8 +303,7 @@ class Cued:
         self._folded = frozenset(t for t, i in self.cues or () if i)
         _EXACT.add(self._exact)
         _FOLDED.add(self._folded)
-        global _last
-        _last = ("", frozenset(), frozenset())  # read before these cues were looked for
+        _seen.clear()  # read before these cues were looked for
 
     def may_match(self, text: str) -> bool:
         """Whether ``text`` holds one of the cues (always, when there are none)."""

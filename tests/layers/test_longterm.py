@@ -198,6 +198,18 @@ def test_contradicting_fact_supersedes_and_keeps_the_old(lt: LongTermMemory) -> 
     assert len(lt.facts.list_facts("u", subject="User", relation="LIVES_IN")) == 2
 
 
+@pytest.mark.parametrize("others", [3, 205])
+def test_timeline_found_among_many_facts_of_the_subject(lt: LongTermMemory, others: int) -> None:
+    # the subject's latest facts hold its timeline while they are fewer than the scan; past
+    # it, the timeline is read on its own: the oldest value is superseded either way
+    paris = lt.facts.add_fact("u", "user", "lives_in", "Paris", valid_from=day(0))
+    for i in range(others):
+        lt.facts.add_fact("u", "user", f"hobby_{i}", f"thing{i}", valid_from=day(1))
+    berlin = lt.facts.add_fact("u", "user", "lives in", "Berlin", valid_from=day(100))
+    old = {f.id: f for f in lt.facts.list_facts("u")}[paris.id]
+    assert (old.valid_to, old.superseded_by) == (day(100), berlin.id)
+
+
 def test_default_valid_from_is_now(lt: LongTermMemory, clock: Clock) -> None:
     a = lt.facts.add_fact("u", "user", "works_at", "Acme")
     clock.tick(days=3)

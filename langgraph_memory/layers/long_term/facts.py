@@ -52,6 +52,7 @@ from langgraph_memory.layers.long_term.profile import (
     stable_id,
 )
 from langgraph_memory.layers.long_term.records import RecordsStore
+from langgraph_memory.storage.capabilities import record_matches
 
 __all__ = [
     "Fact",
@@ -540,12 +541,17 @@ class Facts(RecordsStore):
             # not every fact of the user.
             skey, rkey = new.key()
             query = self.records.query_records
-            found = query("fact", user_id, where={"subject_key": skey, "relation_key": rkey})
-            # facts stored before these keys were: by the subject and relation as given
-            found += query("fact", user_id, where={"subject": subject, "relation": new.relation})
-            found += query(
+            latest = query(
                 "fact", user_id, where={"subject_key": skey}, limit=_DEDUP_SCAN, newest_first=True
             )
+            same_key = {"subject_key": skey, "relation_key": rkey}
+            if len(latest) < _DEDUP_SCAN:  # all of the subject's: its timeline is among them
+                found = [r for r in reversed(latest) if record_matches(r, same_key)]
+            else:
+                found = query("fact", user_id, where=same_key)
+            # facts stored before these keys were: by the subject and relation as given
+            found += query("fact", user_id, where={"subject": subject, "relation": new.relation})
+            found += latest
             # a fact two queries return is loaded once
             facts = [Fact.load(r.data) for r in {r.id: r for r in found}.values()]
             if new.key()[1] == normalize_key(CHANGE_KEY):  # a change, its slot unnamed

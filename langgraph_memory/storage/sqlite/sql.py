@@ -224,8 +224,14 @@ def record_query(
             sql += f" AND json_type(data, {path}) = ?"
             params += ["true" if value else "false"]
         elif isinstance(value, str):
-            sql += f" AND json_extract(data, {path}) = ? AND json_type(data, {path}) = 'text'"
+            sql += f" AND json_extract(data, {path}) = ?"
             params += [value]
+            # json_extract gives text for a JSON string, and for an array or an object (its
+            # compact JSON, which opens with a bracket); a number, a bool or null never
+            # equals text. Only a value that opens like one needs the type read, which
+            # parses each row's JSON: half of a query by an indexed field.
+            if value.startswith(("[", "{")):
+                sql += f" AND json_type(data, {path}) = 'text'"
         else:
             sql += (
                 f" AND json_extract(data, {path}) = ?"
