@@ -741,6 +741,16 @@ def test_records_where_a_string_matches_json_strings_only(
         assert got == [value], value
 
 
+def test_records_where_refuses_a_nul_alike(backend: MemoryBackend) -> None:
+    # SQLite's JSON functions read text up to a NUL and PostgreSQL stores none: a query
+    # value holding one is refused on every backend rather than matched differently
+    backend.put_record(_record("r1", status=""))
+    for value in ["\x00z", "a\x00b", "\x00"]:
+        with pytest.raises(ValueError, match="'status' holds a NUL character"):
+            backend.query_records("episode", "alice", where={"status": value})
+    assert [r.id for r in backend.query_records("episode", "alice", where={"status": ""})] == ["r1"]
+
+
 def test_records_replace_delete_and_cross_user_guard(backend: MemoryBackend) -> None:
     backend.put_record(_record("r1", v=1))
     backend.put_record(_record("r1", v=2))

@@ -171,9 +171,22 @@ class LexicalIndex(Protocol):
 def check_where(where: Mapping[str, RecordValue] | None) -> dict[str, RecordValue]:
     """Validate a record query's ``where``: field names are identifiers, values scalars.
 
+    A text value holding a NUL character is refused on every backend: PostgreSQL stores
+    no NUL, and SQLite's JSON functions read text only up to one, so such a value would
+    match differently from backend to backend.
+
     Raises:
-        ValueError: On a field name that is not an identifier.
+        ValueError: On a field name that is not an identifier, or a text value holding a
+            NUL character.
         TypeError: On a value that is not a str, int, float or bool.
+
+    Example:
+        >>> check_where({"status": "open"})
+        {'status': 'open'}
+        >>> check_where({"status": "a\\x00b"})
+        Traceback (most recent call last):
+        ...
+        ValueError: record query value of 'status' holds a NUL character ...
     """
     out: dict[str, RecordValue] = {}
     for name, value in (where or {}).items():
@@ -181,6 +194,11 @@ def check_where(where: Mapping[str, RecordValue] | None) -> dict[str, RecordValu
             raise ValueError(f"record query field {name!r} must be an identifier")
         if not isinstance(value, (str, int, float, bool)):
             raise TypeError(f"record query value of {name!r} must be a str, int, float or bool")
+        if isinstance(value, str) and "\x00" in value:
+            raise ValueError(
+                f"record query value of {name!r} holds a NUL character (\\x00), "
+                "which no backend matches alike"
+            )
         out[name] = value
     return out
 
