@@ -39,7 +39,13 @@ from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.instructions import instruction_in, lasting_scope
 from langgraph_memory.extraction.preferences import preferences_of
-from langgraph_memory.extraction.slots import slots_of
+from langgraph_memory.extraction.slots import (
+    is_profile_key,
+    names_department,
+    names_someone,
+    slots_of,
+    within_clause,
+)
 
 __all__ = ["form_atoms"]
 
@@ -78,6 +84,13 @@ _CHOICE_KEY = re.compile(
 _MANAGER_KEY = re.compile(
     r"(?:boss|manager|supervisor|team lead|line manager|领导|上级|经理|老板|主管)", re.I
 )
+#: The rules' keys of "my X is Y" that a slot stands for ("my team is Payments": the
+#: ``department``; "our company is Acme": the ``employer``), by the slot.
+_SLOT_ALIASES = {
+    "manager": _MANAGER_KEY,
+    "department": re.compile(r"(?:team|department|dept|division|squad|group|部门|团队)", re.I),
+    "employer": re.compile(r"(?:company|employer|firm|startup|公司|单位|东家)", re.I),
+}
 _BARE_VERB = re.compile(r"(?:go|use|take|have|get|do|eat|drink|play|buy|order|watch|read)", re.I)
 
 
@@ -256,6 +269,8 @@ def form_atoms(
     out: Found = []
     for at, a in found:
         value = tidy_value(a.value, a.language) or a.value
+        if a.kind == "fact" and is_profile_key(a.key):  # "Boston and work at Google": the
+            value = within_clause(value) or value  # value of a slot ends with its clause
         if a.kind == "fact" and a.key in ("employer", "location", "hometown"):
             value = _PLACE_TAIL.sub("", value) or value  # "Shopify on the payments team"
         if a.kind == "relation" and a.key == "works_at" and _NOW_WORD.fullmatch(a.subject):
@@ -263,6 +278,14 @@ def form_atoms(
             a = replace(a, kind="fact", subject="user", key="employer")
         if a.kind == "fact" and a.key == "employer" and _is_place(value):
             a = replace(a, key="location")  # "我在新加坡工作": where the user is, not who pays
+        if a.kind == "fact" and a.key == "employer" and names_department(value):
+            a = replace(a, key="department")  # "我在用户增长部工作": a department, not who pays
+        if (
+            a.kind in ("fact", "relation")
+            and any(alias.fullmatch(a.key.strip()) for alias in _SLOT_ALIASES.values())
+            and not names_someone(value)
+        ):
+            continue  # "my boss is annoying", "my company is great": no one named
         if a.kind == "fact" and _CHOICE_KEY.match(a.key):  # "my go-to is X": a taste
             a = replace(a, kind="preference", key=key_of(value))
         if a.kind == "preference" and _BARE_VERB.fullmatch(value):
@@ -295,8 +318,8 @@ def form_atoms(
             (t for b, t in sentence_spans(text) if value in t and not in_code(b, b + len(t))), ""
         )
         if key not in facts and span:
-            if key == "manager":  # the slot stands for "X is my boss": one statement, one fact
-                out = [(at, a) for at, a in out if not _same_manager(a, value)]
+            if key in _SLOT_ALIASES:  # the slot stands for "X is my boss": one statement, one fact
+                out = [(at, a) for at, a in out if not _same_slot(a, key, value)]
             out.append((text.find(span), _atom("fact", value, 1, "explicit", span, lang, key)))
     spans = sentence_spans(text[:material])
     filed = _BySentence(spans, out)  # each sentence reads and drops its own atoms only
@@ -492,11 +515,12 @@ def _is_place(value: str) -> bool:
     return any(kind == "place" and name == value.strip() for _, name, kind in find_entities(value))
 
 
-def _same_manager(a: MemoryAtom, value: str) -> bool:
-    """Whether ``a`` is the rules' "``value`` is my boss" that the ``manager`` slot reads."""
+def _same_slot(a: MemoryAtom, key: str, value: str) -> bool:
+    """Whether ``a`` is the rules' "``value`` is my boss" ("my team is ``value``"…) that the
+    slot ``key`` reads."""
     return (
-        a.kind == "relation"
+        a.kind in ("relation", "fact")
         and a.subject == "user"
-        and _MANAGER_KEY.fullmatch(a.key.strip()) is not None
+        and _SLOT_ALIASES[key].fullmatch(a.key.strip()) is not None
         and a.value.strip().casefold() == value.strip().casefold()
     )
