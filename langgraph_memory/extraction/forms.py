@@ -349,11 +349,14 @@ def form_atoms(
                     if _CONDITION.match(c)
                 ]
             for off, clause, scoped in tries:
-                got = (
-                    None  # "以前你老用英文，现在不要用英文了": what was, not the rule
-                    if lang == "zh" and (_ENDED.search(clause) or _WAS.match(clause))
-                    else instruction_in(clause, scoped)
-                )
+                try:
+                    got = (
+                        None  # "以前你老用英文，现在不要用英文了": what was, not the rule
+                        if lang == "zh" and (_ENDED.search(clause) or _WAS.match(clause))
+                        else instruction_in(clause, scoped)
+                    )
+                except RecursionError:  # conditions stacked deeper than the reader goes
+                    break  # ("When I code, when I code, …" a thousand times): no rule
                 if got is not None:
                     at = base + off + len(clause) - len(clause.lstrip())
                     what, sign = got

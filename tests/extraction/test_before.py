@@ -159,3 +159,10 @@ def test_the_patterns_counted_are_the_ones_read() -> None:
     for module, name in _PREFIX_READERS:
         assert isinstance(getattr(module, name), re.Pattern), name
     assert extractor_module.Before is Before
+
+
+def test_conditions_stacked_past_the_readers_depth_fail_no_message() -> None:
+    """A thousand stacked conditions ("When I code, " repeated) give no rule, not an error
+    (the reader of instructions recurses once a condition)."""
+    text = "When I code, " * 1000
+    assert [a for a in extract_atoms(text) if a.kind == "instruction"] == []
