@@ -524,6 +524,7 @@ def _same_slot(a: MemoryAtom, key: str, value: str) -> bool:
     return (
         a.kind in ("relation", "fact")
         and a.subject == "user"
-        and _SLOT_ALIASES[key].fullmatch(a.key.strip()) is not None
-        and a.value.strip().casefold() == value.strip().casefold()
+        and _SLOT_ALIASES[key].fullmatch(re.sub(r"^(?:new|current|新的?)\s*", "", a.key.strip()))
+        is not None
+        and within_clause(a.value.strip()).casefold() == value.strip().casefold()
     )

@@ -109,9 +109,13 @@ def test_a_possessive_copula_names_the_slot(said: str, key: str, value: str) -> 
     assert _facts(said).get(key) == value
 
 
-def test_one_statement_one_fact() -> None:
-    """My boss is kevin: the ``manager``, not also a ``boss``."""
-    assert [a.key for a in extract_atoms("my boss is kevin") if a.kind == "fact"] == ["manager"]
+@pytest.mark.parametrize(
+    "said",
+    ["my boss is kevin", "My new manager is Sarah who joined from Meta.", "我的新领导是王强"],
+)
+def test_one_statement_one_fact(said: str) -> None:
+    """ "my boss is kevin": the ``manager``, not also a ``boss`` (nor a "new manager")."""
+    assert [a.key for a in extract_atoms(said) if a.kind == "fact"] == ["manager"]
 
 
 @pytest.mark.parametrize(
