@@ -12,6 +12,10 @@ messages of both roles. Each is read as the write path reads it: the public extr
 for an assistant's words, the user-voice rules the promotion reads them with; beside that
 :func:`slots_of` and :func:`preferences_of` on the whole text.
 
+``--long N`` times one message of N characters of each of a few repeated clauses (one
+sentence of thousands of clauses, thousands of sentences), at N and 2N, to show that the
+time grows linearly with the message.
+
 ``--synthetic N`` times ``latency.py``'s N synthetic messages instead (what the write path
 reads there). Prints the extractor's throughput over the corpus, in texts per CPU second of
 this process (other processes share the machine): ``--repeat`` passes, best and median.
@@ -99,6 +103,35 @@ def speed(texts: list[tuple[str, str]], repeat: int) -> list[float]:
     return rates
 
 
+#: Clauses a long message repeats (``--long``).
+LONG_CLAUSES = (
+    "我喜欢喝咖啡，",
+    "我住在上海，",
+    "周末在家的时候我喜欢看书，",
+    "我的领导是张三，",
+    "我喜欢喝咖啡。",
+    "I love coffee, I don't think I like jazz, ",
+)
+
+
+def long_messages(chars: int) -> None:
+    """CPU seconds of the public extractor on a message of ``chars`` and ``2 * chars``
+    characters of each of :data:`LONG_CLAUSES` repeated."""
+    from langgraph_memory.extraction.entities import load_chinese
+    from langgraph_memory.extraction.extractor import extract_atoms, load_rules
+
+    load_chinese()  # one-time loads stay out of the timing
+    load_rules()
+    for clause in LONG_CLAUSES:
+        took = []
+        for n in (chars, 2 * chars):
+            text = (clause * (n // len(clause) + 1))[:n]
+            t0 = time.process_time()
+            extract_atoms(text)
+            took.append(time.process_time() - t0)
+        print(f"  {clause!r:<48} {chars:>6}: {took[0]:6.2f} s   {2 * chars:>6}: {took[1]:6.2f} s")
+
+
 _CLOCK = ("created_at", "updated_at", "last_accessed_at")
 
 
@@ -161,7 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--synthetic", type=int, default=0, help="time latency.py's N synthetic messages instead"
     )
+    parser.add_argument(
+        "--long", type=int, default=0, help="time messages of N and 2N characters instead"
+    )
     args = parser.parse_args(argv)
+    if args.long:
+        print(f"long messages: CPU seconds of extract_atoms at {args.long} and {2 * args.long}")
+        long_messages(min(args.long, 200_000))
+        return 0
     texts = corpus(args.locomo)
     if args.synthetic:
         from latency import synth

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from langgraph_memory.core.llm import structured_call
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, KINDS, MemoryAtom
+from langgraph_memory.extraction.before import Before, Spans
 from langgraph_memory.extraction.cues import Cued, opened, scan
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.forms import form_atoms
@@ -59,21 +60,6 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 # -- text helpers -----------------------------------------------------------------------------
-_QUESTION_START = re.compile(
-    r"^\s*(?:do|does|did|can|could|would|should|will|is|are|am|was|were|what|which|who|"
-    r"where|when|why|how|have|has)\b",
-    re.I,
-)
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|suppose|supposing|imagine|what if|wish|assuming|hypothetically|pretend|unless|"
-    r"whether|even if|in case)\b|如果|假如|要是|假设|万一|倘若|若是|想象|假使",
-    re.I,
-)
-_NEGATED_BEFORE = re.compile(
-    r"(?:\b(?:don't|do not|doesn't|didn't|never said|not sure|doubt|no one said)\b[^,]*"
-    r"|不觉得|不认为|不确定|没说|并非|不是说)$",
-    re.I,
-)
 _ZH_QUESTION = re.compile(r"什么|哪|谁|吗|啥|怎么|多少|为何|是否")
 _EN_QUESTION_VALUE = re.compile(r"^(?:what|which|who|whom|whatever|anything)\b", re.I)
 _PRONOUNS = frozenset(
@@ -103,16 +89,8 @@ _EN_SCOPE_SUFFIX = re.compile(
     r"[\w'-]+(?:ing)?(?:\s[\w'-]+){0,2})|in the (?:morning|evening|afternoon|summer|winter))$",
     re.I,
 )
-_EN_SCOPE_PREFIX = re.compile(
-    r"^\s*(?P<scope>(?:for|at|when|while|during|on|in)\s+[^,]{1,40}),\s*$", re.I
-)
-_ZH_SCOPE_PREFIX = re.compile(
-    r"(?P<scope>(?:在|对于|关于)?[\u4e00-\u9fff\w]{1,10}?(?:的时候|时候|时|方面|上)"
-    r"|工作日|周末|平时|早上|晚上|上班时|在家|在公司|喝咖啡时)[，,]?\s*$"
-)
 _COMPARE_EN = re.compile(r"\s+(?:over|rather than|instead of|more than|than|to)\s+", re.I)
 _COMPARE_ZH = re.compile(r"而不是|而非|胜过|多过|多于")
-_ZH_COMPARE_PREFIX = re.compile(r"(?:比起|相比于?|与其说?)(?P<other>[^，,]{1,12}?)[，,]?\s*$")
 _LEAD_EN = re.compile(r"^(?:to\s+|the\s+|a\s+|an\s+|my\s+|some\s+)+", re.I)
 _KEY_VERBS_EN = re.compile(
     r"^(?:to\s+)?(?:drink(?:ing)?|eat(?:ing)?|watch(?:ing)?|listen(?:ing)? to|play(?:ing)?|"
@@ -164,15 +142,6 @@ def normalize_key(value: str) -> str:
     return re.sub(r"\s+", " ", key).strip(" ,.'\"") or value.strip().lower()
 
 
-def _is_question(sentence: str, at: int) -> bool:
-    rest = sentence[at:].rstrip()
-    if rest.endswith(("?", "？")) and not re.search(r"[,，]", rest):
-        return True
-    if re.search(r"[吗呢][。！]?\s*$", rest) and not re.search(r"[,，]", rest):
-        return True
-    return bool(_QUESTION_START.match(sentence)) and not re.search(r"[,，]", sentence[:at])
-
-
 def _clean_value(value: str, lang: str) -> str:
     value = value.strip(" \t,，:：\"'“”")
     if lang == "zh":
@@ -185,8 +154,8 @@ def _clean_value(value: str, lang: str) -> str:
 class _Match:
     """One accepted rule match inside a sentence, resolved to atoms."""
 
-    def __init__(self, text: str, base: int, sentence: str, rule: Rule, m: re.Match[str]):
-        self.text, self.base, self.sentence, self.rule, self.m = text, base, sentence, rule, m
+    def __init__(self, before: Before, rule: Rule, m: re.Match[str]):
+        self.before, self.sentence, self.rule, self.m = before, before.sentence, rule, m
         names = m.re.groupindex
         self.group = next(g for g in ("v", "v2", "s") if g in names and m.group(g) is not None)
 
@@ -199,8 +168,7 @@ class _Match:
             polarity = -1
         if lang == "zh" and _NEG_LEAD_ZH.match(value):
             polarity, value = -polarity, _NEG_LEAD_ZH.sub("", value)
-        prefix = self.sentence[: m.start()]
-        scope, scope_start = self._scope(prefix, lang)
+        scope, scope_start = self.before.scope(m.start(), lang)
         if scope is None and lang == "en" and rule.kind in ("preference", "fact"):
             sm = _EN_SCOPE_SUFFIX.search(value)
             if sm and sm.start() > 0 and rule.key not in ("location", "employer", "hometown"):
@@ -213,7 +181,7 @@ class _Match:
             return []  # advice between people, not an instruction to the assistant
         others: list[str] = []
         if rule.compare:
-            value, others = self._compare(value, prefix, lang)
+            value, others = self._compare(value, self.before.compared(m.start()), lang)
         subj = subject
         if "s" in m.re.groupindex and m.group("s"):
             subj = m.group("s").strip()
@@ -258,13 +226,6 @@ class _Match:
         return out
 
     @staticmethod
-    def _scope(prefix: str, lang: str) -> tuple[str | None, int | None]:
-        pm = (_ZH_SCOPE_PREFIX if lang == "zh" else _EN_SCOPE_PREFIX).search(prefix)
-        if pm is None:
-            return None, None
-        return pm.group("scope").strip(), pm.start("scope")
-
-    @staticmethod
     def _valid(value: str, lang: str) -> bool:
         if not value or value.lower() in _PRONOUNS or len(value) > 120:
             return False
@@ -281,13 +242,14 @@ class _Match:
         )
 
     @staticmethod
-    def _compare(value: str, prefix: str, lang: str) -> tuple[str, list[str]]:
+    def _compare(value: str, before: str | None, lang: str) -> tuple[str, list[str]]:
+        """``value`` without the side it is preferred to, and that side (said after it, or
+        ``before`` it in Chinese: "比起茶，")."""
         others: list[str] = []
         if lang == "zh":
             parts = _COMPARE_ZH.split(value, maxsplit=1)
-            pm = _ZH_COMPARE_PREFIX.search(prefix)
-            if pm:
-                others.append(pm.group("other").strip())
+            if before is not None:
+                others.append(before.strip())
         elif value.lower().startswith("to "):
             parts = [value]
         else:
@@ -341,30 +303,24 @@ def _rule_atoms(text: str, subject: str, inferred_only: bool) -> list[tuple[int,
     found: list[tuple[int, MemoryAtom]] = []
     for base, sentence in sentence_spans(text):
         rules, gates = _RULES_BY_LANG[_language(sentence)]
-        taken: list[tuple[int, int]] = []
+        before = Before(sentence)  # the words before each match, read once for them all
+        taken = Spans()
         for i in opened(gates, sentence):  # the rules whose cues the sentence holds
             rule = rules[i]
             for m in rule.pattern.finditer(sentence):
                 s, e = m.span()
-                if s == e or any(s < te and ts < e for ts, te in taken):
+                if s == e or taken.overlaps(s, e):
                     continue
-                prefix = sentence[:s]
+                taken.add(s, e)
                 # "When I ask about X, do Y" opens like a question but is none.
-                asks = (
-                    sentence.rstrip().endswith(("?", "？"))
-                    if rule.kind == "instruction"
-                    else _is_question(sentence, s)
-                )
-                if _HYPOTHETICAL.search(prefix) or asks:
-                    taken.append((s, e))
+                asks = before.ends_asking() if rule.kind == "instruction" else before.question(s)
+                if before.hypothetical(s) or asks:
                     continue
-                if rule.kind and rule.polarity > 0 and _NEGATED_BEFORE.search(prefix.rstrip()):
-                    taken.append((s, e))
+                if rule.kind and rule.polarity > 0 and before.negated(s):
                     continue
-                taken.append((s, e))
                 if not rule.kind:
                     continue  # a blocker
-                for atom in _Match(text, base, sentence, rule, m).atoms(subject, inferred_only):
+                for atom in _Match(before, rule, m).atoms(subject, inferred_only):
                     found.append((base + s, atom))
     return found
 

@@ -18,11 +18,14 @@ Example:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
+from langgraph_memory.extraction.before import Spans
 from langgraph_memory.extraction.clauses import (
     JOKE,
     NOW_ONLY,
@@ -36,7 +39,13 @@ from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.instructions import instruction_in, lasting_scope
 from langgraph_memory.extraction.preferences import preferences_of
-from langgraph_memory.extraction.slots import slots_of
+from langgraph_memory.extraction.slots import (
+    is_profile_key,
+    names_department,
+    names_someone,
+    slots_of,
+    within_clause,
+)
 
 __all__ = ["form_atoms"]
 
@@ -75,6 +84,13 @@ _CHOICE_KEY = re.compile(
 _MANAGER_KEY = re.compile(
     r"(?:boss|manager|supervisor|team lead|line manager|领导|上级|经理|老板|主管)", re.I
 )
+#: The rules' keys of "my X is Y" that a slot stands for ("my team is Payments": the
+#: ``department``; "our company is Acme": the ``employer``), by the slot.
+_SLOT_ALIASES = {
+    "manager": _MANAGER_KEY,
+    "department": re.compile(r"(?:team|department|dept|division|squad|group|部门|团队)", re.I),
+    "employer": re.compile(r"(?:company|employer|firm|startup|公司|单位|东家)", re.I),
+}
 _BARE_VERB = re.compile(r"(?:go|use|take|have|get|do|eat|drink|play|buy|order|watch|read)", re.I)
 
 
@@ -160,6 +176,56 @@ def _over_in(sentence: str, clauses: list[tuple[int, str]]) -> tuple[int, int] |
     return spans.pop() if len(spans) == 1 else None
 
 
+def _no_liking_in(lo: int, hi: int) -> Callable[[int, MemoryAtom], bool]:
+    """Whether an atom is no liking read between offsets ``lo`` and ``hi``."""
+    return lambda at, a: not (lo <= at < hi and a.kind == "preference" and a.polarity > 0)
+
+
+class _BySentence:
+    """The atoms of a message filed by the sentence their offset falls in, so each sentence
+    reads and drops its own without a pass over all of them (a message of thousands of
+    sentences is read in linear time). :meth:`found` gives them back in the order one list
+    of them would have: those filed first, then those added, each in its order."""
+
+    def __init__(self, spans: Sequence[tuple[int, str]], found: Found) -> None:
+        self._spans = spans
+        self._starts = [b for b, _ in spans]
+        self._order = list(found)
+        self._of: list[Found] = [[] for _ in range(len(spans) + 1)]  # the last: in none
+        for item in found:
+            self._of[self._index(item[0])].append(item)
+
+    def _index(self, at: int) -> int:
+        i = bisect_right(self._starts, at) - 1
+        if i >= 0 and at < self._starts[i] + len(self._spans[i][1]):
+            return i
+        return len(self._spans)
+
+    def sentence(self, at: int) -> str | None:
+        """The sentence offset ``at`` falls in."""
+        i = self._index(at)
+        return self._spans[i][1] if i < len(self._spans) else None
+
+    def of(self, i: int) -> Found:
+        """The atoms of sentence ``i``."""
+        return self._of[i]
+
+    def keep(self, i: int, which: Callable[[int, MemoryAtom], bool]) -> None:
+        """Keep only the atoms of sentence ``i`` ``which`` says to keep."""
+        self._of[i] = [item for item in self._of[i] if which(*item)]
+
+    def add(self, at: int, atom: MemoryAtom) -> None:
+        """File ``atom``, read at offset ``at``."""
+        item = (at, atom)
+        self._order.append(item)
+        self._of[self._index(at)].append(item)
+
+    def found(self) -> Found:
+        """Every atom kept, in order."""
+        alive = {id(item) for items in self._of for item in items}
+        return [item for item in self._order if id(item) in alive]
+
+
 def _material_from(text: str) -> int:
     """Where the material handed over in ``text`` starts (its length when there is none)."""
     m = _MATERIAL.search(text)
@@ -203,6 +269,8 @@ def form_atoms(
     out: Found = []
     for at, a in found:
         value = tidy_value(a.value, a.language) or a.value
+        if a.kind == "fact" and is_profile_key(a.key):  # "Boston and work at Google": the
+            value = within_clause(value) or value  # value of a slot ends with its clause
         if a.kind == "fact" and a.key in ("employer", "location", "hometown"):
             value = _PLACE_TAIL.sub("", value) or value  # "Shopify on the payments team"
         if a.kind == "relation" and a.key == "works_at" and _NOW_WORD.fullmatch(a.subject):
@@ -210,6 +278,14 @@ def form_atoms(
             a = replace(a, kind="fact", subject="user", key="employer")
         if a.kind == "fact" and a.key == "employer" and _is_place(value):
             a = replace(a, key="location")  # "我在新加坡工作": where the user is, not who pays
+        if a.kind == "fact" and a.key == "employer" and names_department(value):
+            a = replace(a, key="department")  # "我在用户增长部工作": a department, not who pays
+        if (
+            a.kind in ("fact", "relation")
+            and any(alias.fullmatch(a.key.strip()) for alias in _SLOT_ALIASES.values())
+            and not names_someone(value)
+        ):
+            continue  # "my boss is annoying", "my company is great": no one named
         if a.kind == "fact" and _CHOICE_KEY.match(a.key):  # "my go-to is X": a taste
             a = replace(a, kind="preference", key=key_of(value))
         if a.kind == "preference" and _BARE_VERB.fullmatch(value):
@@ -229,10 +305,8 @@ def form_atoms(
     if JOKE.search(text):  # said in jest: no belief from it
         return [(at, a) for at, a in out if a.kind in ("entity", "task")]
     material = _material_from(text)
-    code = [m.span() for m in _CODE.finditer(text)]  # pasted code says nothing of the user
-
-    def in_code(a: int, b: int) -> bool:
-        return any(a < ce and cs < b for cs, ce in code)
+    code = Spans(m.span() for m in _CODE.finditer(text))  # pasted code says nothing of the user
+    in_code = code.overlaps
 
     out = [(at, a) for at, a in out if at < material and not in_code(at, at + 1)]
     facts = {a.key for _, a in out if a.kind == "fact"}
@@ -244,20 +318,22 @@ def form_atoms(
             (t for b, t in sentence_spans(text) if value in t and not in_code(b, b + len(t))), ""
         )
         if key not in facts and span:
-            if key == "manager":  # the slot stands for "X is my boss": one statement, one fact
-                out = [(at, a) for at, a in out if not _same_manager(a, value)]
+            if key in _SLOT_ALIASES:  # the slot stands for "X is my boss": one statement, one fact
+                out = [(at, a) for at, a in out if not _same_slot(a, key, value)]
             out.append((text.find(span), _atom("fact", value, 1, "explicit", span, lang, key)))
-    for base, sentence in sentence_spans(text[:material]):
+    spans = sentence_spans(text[:material])
+    filed = _BySentence(spans, out)  # each sentence reads and drops its own atoms only
+    for i, (base, sentence) in enumerate(spans):
         end = base + len(sentence)
         if in_code(base, end):
             continue
-        kinds = {a.kind for at, a in out if base <= at < end}
+        kinds = {a.kind for _, a in filed.of(i)}
         lang = "zh" if is_cjk_text(sentence) else "en"
         clauses = split_clauses(sentence)
         once = NOW_ONLY.search(sentence) and not lasting_scope(sentence)
         if lang == "zh":  # "以前每周日都会去爬山，后来再没去过了": a habit that ended, no rule
-            out = [(at, a) for at, a in out if not (base <= at < end and _over(a))]
-            kinds = {a.kind for at, a in out if base <= at < end}
+            filed.keep(i, lambda at, a: not _over(a))
+            kinds = {a.kind for _, a in filed.of(i)}
         if "instruction" not in kinds and not once:  # "For this answer only, skip…": once
             tries = [(0, sentence, False)]
             if not is_question(sentence):  # a question's clauses lead up to it
@@ -273,16 +349,19 @@ def form_atoms(
                     if _CONDITION.match(c)
                 ]
             for off, clause, scoped in tries:
-                got = (
-                    None  # "以前你老用英文，现在不要用英文了": what was, not the rule
-                    if lang == "zh" and (_ENDED.search(clause) or _WAS.match(clause))
-                    else instruction_in(clause, scoped)
-                )
+                try:
+                    got = (
+                        None  # "以前你老用英文，现在不要用英文了": what was, not the rule
+                        if lang == "zh" and (_ENDED.search(clause) or _WAS.match(clause))
+                        else instruction_in(clause, scoped)
+                    )
+                except RecursionError:  # conditions stacked deeper than the reader goes
+                    break  # ("When I code, when I code, …" a thousand times): no rule
                 if got is not None:
                     at = base + off + len(clause) - len(clause.lstrip())
                     what, sign = got
                     atom = _atom("instruction", what, sign, "explicit", clause, lang, key_of(what))
-                    out.append((at, atom))
+                    filed.add(at, atom)
                     kinds.add("instruction")
                     break
         if other_subject(sentence) or "instruction" in kinds:
@@ -292,28 +371,20 @@ def form_atoms(
         if _UNREAL.search(sentence) or (ended and over is None):
             # "要是我有钱，我天天吃日料": a taste in an unreal world; "以前我特别爱熬夜，现在改了":
             # one that is over. No liking from it, the rules' ones included.
-            out = [
-                (at, a)
-                for at, a in out
-                if not (base <= at < end and a.kind == "preference" and a.polarity > 0)
-            ]
+            filed.keep(i, _no_liking_in(base, end))
             continue
         parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
         if over is not None:  # only the clause saying "anymore" is over; the others stand
             lo, hi = base + over[0], base + over[1]
-            out = [
-                (at, a)
-                for at, a in out
-                if not (lo <= at < hi and a.kind == "preference" and a.polarity > 0)
-            ]
+            filed.keep(i, _no_liking_in(lo, hi))
             before = sentence[: over[0]].rstrip(" ,;—–-")  # the sentence up to that clause
             parts = [(0, before)] if before else []
             parts += [(off, c) for off, c in clauses if not over[0] <= off < over[1]]
-        said = [at for at, a in out if a.kind == "preference" and base <= at < end]
+        said = Spans((at, at + 1) for at, a in filed.of(i) if a.kind == "preference")
         values: list[str] = []  # values read so far: a clause holding one says nothing new
         for n, (off, clause) in enumerate(parts):  # the sentence, then each clause left
             start = base + off
-            if any(start <= at < start + len(clause) for at in said):
+            if said.overlaps(start, start + len(clause)):
                 continue
             if n and any(v in clause for v in values):
                 continue
@@ -324,27 +395,27 @@ def form_atoms(
             at = start + len(clause) - len(clause.lstrip())
             for value, pol, source in prefs:
                 atom = _atom("preference", value, pol, source, clause, lang, key_of(value))
-                out.append((at, atom))
-                said.append(at)
+                filed.add(at, atom)
+                said.add(at, at + 1)
                 values.append(value)
         if "instruction" not in kinds:  # a preference about the replies is an instruction too
-            for at, a in list(out):
+            for at, a in list(filed.of(i)):
                 if (
-                    base <= at < end
-                    and a.kind == "preference"
+                    a.kind == "preference"
                     and a.source == "explicit"
                     and _ABOUT_REPLIES.search(_IT_WHEN.sub("", a.value))
                     and not is_question(sentence)
                 ):
                     what = _IT_WHEN.sub("", a.value)
-                    out.append((at, replace(a, kind="instruction", value=what)))
+                    filed.add(at, replace(a, kind="instruction", value=what))
                     break
     kept: Found = []
-    for at, a in out:
+    sentences = _BySentence(sentence_spans(text), [])
+    for at, a in filed.found():
         if a.kind == "preference":
             cut = _CLAUSE_AFTER.split(a.value, maxsplit=1)[0].strip()  # "coffee, it wakes me up"
             a = replace(a, value=cut) if cut and cut != a.value else a
-            if not _taste(a, text, at):
+            if not _taste(a, text, sentences.sentence(at)):
                 continue
         kept.append((at, a))
     return kept
@@ -390,26 +461,28 @@ def _no_object(value: str) -> bool:
     return not _ABOUT_REPLIES.search(v) and bool(_NOT_OBJECT.search(v))
 
 
-def _taste(a: MemoryAtom, text: str, at: int) -> bool:
-    """Whether ``a``, a preference read at ``at`` in ``text``, names a liked thing or
-    activity, not a reaction to what the other speaker showed or told."""
+def _taste(a: MemoryAtom, text: str, sentence: str | None) -> bool:
+    """Whether ``a``, a preference read in ``sentence`` of ``text`` (``None``: in none of
+    its sentences), names a liked thing or activity, not a reaction to what the other
+    speaker showed or told."""
     v = _IT_WHEN.sub("", a.value.strip())
     if _ABOUT_REPLIES.search(v):
         return True  # "I prefer you use tabs": what the assistant should do stays
     if _NOT_OBJECT.search(v) or _TO_YOU.match(a.text) or re.search(r"\byou\b", v, re.I):
         return False
-    spans = [t for b, t in sentence_spans(text) if b <= at < b + len(t)]
-    sentence = spans[0] if spans else text
-    if _REACTION.search(sentence) and (
-        re.match(r"(?:the|all the|all those|all these)\b", v, re.I) or is_cjk_text(v)
-    ):
+    reacts, exclaims = _reaction(text if sentence is None else sentence)
+    if reacts and (re.match(r"(?:the|all the|all those|all these)\b", v, re.I) or is_cjk_text(v)):
         return False  # "That photo is amazing, I love the colours": a part of what was shown
     # "Wow! Winning first place is amazing!": an exclamation at the other speaker's news
-    return not (
-        _INTERJECTION.match(text)
-        and sentence.rstrip().endswith(("!", "！"))
-        and not _FIRST_PERSON.search(sentence)
-    )
+    return not (exclaims and _INTERJECTION.match(text))
+
+
+@lru_cache(maxsize=64)
+def _reaction(sentence: str) -> tuple[bool, bool]:
+    """Whether ``sentence`` reacts to what the other speaker showed (:data:`_REACTION`), and
+    whether it exclaims with no word of the user's own; read once for all its atoms."""
+    exclaims = sentence.rstrip().endswith(("!", "！")) and not _FIRST_PERSON.search(sentence)
+    return _REACTION.search(sentence) is not None, exclaims
 
 
 #: An English clause ending on a pronoun object: "…, I avoid it", "…, so I skip them".
@@ -445,11 +518,13 @@ def _is_place(value: str) -> bool:
     return any(kind == "place" and name == value.strip() for _, name, kind in find_entities(value))
 
 
-def _same_manager(a: MemoryAtom, value: str) -> bool:
-    """Whether ``a`` is the rules' "``value`` is my boss" that the ``manager`` slot reads."""
+def _same_slot(a: MemoryAtom, key: str, value: str) -> bool:
+    """Whether ``a`` is the rules' "``value`` is my boss" ("my team is ``value``"…) that the
+    slot ``key`` reads."""
     return (
-        a.kind == "relation"
+        a.kind in ("relation", "fact")
         and a.subject == "user"
-        and _MANAGER_KEY.fullmatch(a.key.strip()) is not None
-        and a.value.strip().casefold() == value.strip().casefold()
+        and _SLOT_ALIASES[key].fullmatch(re.sub(r"^(?:new|current|新的?)\s*", "", a.key.strip()))
+        is not None
+        and within_clause(a.value.strip()).casefold() == value.strip().casefold()
     )

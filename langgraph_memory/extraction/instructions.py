@@ -31,6 +31,7 @@ Example:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.clauses import (
@@ -277,10 +278,13 @@ _EN_VERBLESS = re.compile(
 )
 
 
+@lru_cache(maxsize=1024)
 def _en_instruction(
     clause: str, scoped: bool = False, addressed: bool = False
 ) -> tuple[str, int] | None:
-    """``(what, polarity)`` when an English clause is a standing instruction."""
+    """``(what, polarity)`` when an English clause is a standing instruction (remembered:
+    a clause of stacked conditions, "When I code, when I code, …", reaches the same rest by
+    many paths, which must be read once each, not once a path)."""
     s = plain_spelling(clause.strip().rstrip(".!…~ "))
     if not s:
         return None

@@ -14,6 +14,7 @@ key                slot
 ``employer``       who the user works for
 ``occupation``     what the user does, or their level
 ``manager``        who the user reports to
+``department``     the team or department the user is in
 ``role of NAME``   who NAME is to the user
 ``number of X``    how many X the user has (children, cats, plants, books...)
 ``date of X``      when event X is (wedding, flight, defence, dentist...)
@@ -36,8 +37,9 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.core.tokens import is_cjk_text, load_jieba
 from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, ended_value
 from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
@@ -52,6 +54,9 @@ __all__ = [
     "is_profile_key",
     "is_tentative",
     "names_date",
+    "within_clause",
+    "names_someone",
+    "names_department",
     "event_named",
     "thing_counted",
     "SLOT_KEYS",
@@ -59,7 +64,9 @@ __all__ = [
 ]
 
 #: The fixed slot keys (``role of``, ``number of`` and ``date of`` keys are open).
-SLOT_KEYS = frozenset({"location", "employer", "occupation", "manager", "plan", CHANGE_KEY})
+SLOT_KEYS = frozenset(
+    {"location", "employer", "occupation", "manager", "department", "plan", CHANGE_KEY}
+)
 _OPEN = (
     "role of ", "number of ", "date of ", "age of ",
     "role_of_", "number_of_", "date_of_", "age_of_",
@@ -221,6 +228,8 @@ _EN_EMPLOYER = [
     rf"\b(?i:hired by|employed by|signed with|offer from|contract with)\s+{_CAP}",
     rf"\b(?i:first|last)\s+(?:day|week)\s+at\s+{_CAP}",
     rf"\b(?i:our|my)\s+(?i:company|startup|firm|employer)\s+(?i:is\s+called|is\s+named)\s+{_CAP}",
+    # "Our company is Acme Corp.": a name, never "is great" / "is hiring" (lower case)
+    rf"\b(?i:our|my)\s+(?i:new\s+)?(?i:company|startup|firm|employer)\s+(?i:is|'s)\s+(?i:now\s+)?{_CAP}",
     rf"\b[Mm]y\s+{_CAP}\s+(?:badge|laptop|email|account|onboarding|contract|offer|team)",
     rf"\b{_CAP}'s\s+(?:cafeteria|canteen|office|campus|perks?|onboarding|HR)\b(?=.*\b(?:job|work|"
     rf"team|"
@@ -268,6 +277,29 @@ _EN_JOB = [
     r"manage)\s+[\w -]{2,30}?)"
     r"(?=[,.;!]|\s+(?:full|part)[- ]time\b|$)",
 ]
+#: "my team is Payments", "our department is Risk": the user's team, named.
+_EN_DEPARTMENT = [
+    rf"\b(?i:our|my)\s+(?i:new\s+)?(?i:team|department|dept|division|squad|group)\s+(?i:is|'s)\s+"
+    rf"(?i:now\s+)?(?:the\s+)?{_CAP}",
+    rf"\bI(?:'m| am)\s+(?i:now\s+)?(?i:on|in)\s+the\s+{_CAP}\s+(?i:team|department|dept|division|"
+    rf"squad|group)\b",
+]
+#: What a possessive copula says of a boss or a company that names no one: "my boss is
+#: annoying", "my company is great".
+_NOT_NAMED = re.compile(
+    r"(?:a|an|the|so|very|really|pretty|super|quite|too|not|never|always|kind|nice|great|good|"
+    r"bad|cool|awesome|amazing|terrible|awful|horrible|strict|chill|lazy|crazy|busy|away|out|"
+    r"off|sick|late|new|mean|fine|ok|okay|fair|smart|young|old|tough|nuts|hiring|remote|hybrid|"
+    r"small|big|huge|tiny|here|there|back|gone|leaving|great|best|worst|the best|the worst|"
+    r"[\w'-]+(?:ing|ed|'d|ful|ous|ive|able|ible|ic|less|ish))[.!]*",
+    re.I,
+)
+#: How a description, not a name, opens: "so strict", "a nightmare", "kind of a jerk".
+_NOT_NAMED_LEAD = re.compile(
+    r"(?:so|very|really|pretty|super|quite|too|not|never|always|kind of|sort of|a bit|a|an|such|"
+    r"the best|the worst)\s",
+    re.I,
+)
 _EN_MANAGER = [
     r"\b[Mm]y\s+(?:new\s+)?(?:manager|boss|supervisor|team lead|lead|line manager)\s*(?:is|,|"
     r":)\s*(?:now\s+)?"
@@ -289,6 +321,9 @@ _EN_MANAGER = [
     # who runs the user's group: "Daniel is running our group now"
     r"\b(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:is\s+(?:now\s+)?(?:running|leading|heading)|"
     r"runs|leads|heads|took over)\s+(?:our|my)\s+(?:group|team|department|squad|unit|org)\b",
+    # "my boss is kevin": a name in lower case, one word ending its clause
+    r"\b(?i:my|our)\s+(?i:new\s+)?(?i:manager|boss|supervisor|team lead|line manager)\s+"
+    r"(?i:is|'s)\s+(?i:now\s+)?(?P<v>[a-z][a-z'-]+)(?=\s*(?:[,.;!]|$)|\s+(?:now|and|but|so)\b)",
 ]
 _EN_ROLE = [
     r"\b[Mm]y\s+(?P<v>[\w -]{2,20}?)'s\s+name\s+is\s+(?P<who>[A-Z][\w'-]+)",
@@ -369,7 +404,25 @@ _EN_DATE_NOW = Cued(
         re.I,
     )
 )
+#: When a trip is to be: "in May", "next week", "tomorrow", "on Friday", "for two weeks".
+_EN_WHEN = (
+    rf"(?:in\s+(?:{_MONTH}|(?:a|two|three|a few|\d+)\s+(?:days?|weeks?|months?))|"
+    r"next\s+(?:week|weekend|month|year|summer|winter|spring|fall|autumn|\w+day)|"
+    r"this\s+(?:weekend|summer|winter|spring|fall|autumn|\w+day)|tomorrow|tonight|soon|"
+    r"on\s+\w+day|for\s+(?:a|two|three|a few|\d+)\s+(?:days?|weeks?|months?)|"
+    r"over\s+the\s+(?:holidays|summer|break|weekend))"
+)
+#: A trip or a move to come, said by its movement: "I'm going to Japan in May", "I'll fly to
+#: Rome next week", "We're heading back to Lisbon on Friday".
+_EN_TRIP = (
+    r"(?:going|heading|flying|travell?ing|driving|moving|off|going back|heading back|"
+    r"flying back)\s+(?:back\s+)?to\s+(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)"
+)
 _EN_PLAN = [
+    rf"\b(?:I'm|I am|we're|we are)\s+(?P<v>{_EN_TRIP}\s+{_EN_WHEN})",
+    rf"\b(?:I'll|I will|we'll|we will|I'm gonna|we're gonna)\s+(?:be\s+)?"
+    rf"(?P<v>(?:go|fly|head|travel|drive|going|flying|heading|travell?ing)\s+(?:back\s+)?to\s+"
+    rf"(?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*)(?:\s+{_EN_WHEN})?)",
     r"\b(?:change of plans?|plans? changed|new plan)\b[,:;.!\s-]*(?:we(?:'re| are)|I(?:'m| am)|"
     r"we'll|I'll)?\s*"
     r"(?:now\s+)?(?:going to\s+|gonna\s+)?(?P<v>[^.;!?]{3,80}?)(?:\s+instead)?(?=[.;!?]|$)",
@@ -407,6 +460,7 @@ _EN_CITY_RX = _compiled(_EN_CITY)
 _EN_EMPLOYER_RX = _compiled(_EN_EMPLOYER)
 _EN_JOB_RX = _compiled(_EN_JOB, re.I)
 _EN_MANAGER_RX = _compiled(_EN_MANAGER)
+_EN_DEPARTMENT_RX = _compiled(_EN_DEPARTMENT)
 _EN_ROLE_RX = _compiled(_EN_ROLE)
 _EN_COUNT_RX = _compiled(_EN_COUNT, re.I)
 _EN_PLAN_RX = _compiled(_EN_PLAN, re.I)
@@ -416,7 +470,7 @@ def _en(text: str) -> list[Slot]:
     out: list[Slot] = []
 
     def add(key: str, value: str, at: int) -> None:
-        value = _EN_TIME_TAIL.sub("", value.strip(" ,.;:!'\"")).strip(" ,")
+        value = _EN_TIME_TAIL.sub("", within_clause(value.strip(" ,.;:!'\""))).strip(" ,")
         if value and not any(k == key for k, _, _ in out):
             out.append((key, value, at))
 
@@ -436,6 +490,8 @@ def _en(text: str) -> list[Slot]:
         works = _last(text, [_EN_NOW_AT_RX])
     if ended:
         works = None
+    if works and _NOT_NAMED.fullmatch(works[0]):
+        works = None  # "Our company is Hiring": no name
     if works and not re.match(r"(?:I|The|My|We|Monday|Friday|Today)$", works[0]):
         add("employer", works[0], works[1])
     elif free and not ended:
@@ -443,9 +499,12 @@ def _en(text: str) -> list[Slot]:
     job = None if ended else _first(text, _EN_JOB_RX)
     if job:
         add("occupation", re.sub(r"^(?:a|an)\s+", "", job[0], flags=re.I), job[1])
-    boss = _last(text, _EN_MANAGER_RX)
+    boss = _last(text, _EN_MANAGER_RX, lambda m: not _NOT_NAMED.fullmatch(m["v"]))
     if boss:
         add("manager", boss[0], boss[1])
+    team = _last(text, _EN_DEPARTMENT_RX, lambda m: not _NOT_NAMED.fullmatch(m["v"]))
+    if team:
+        add("department", team[0], team[1])
     for pattern in _EN_ROLE_RX:
         m = pattern.search(text)
         said_role = m["v"].strip() if m else ""
@@ -506,52 +565,132 @@ _ZH_AGE = Cued(
 )
 
 
-def _first(text: str, patterns: list[Cued]) -> tuple[str, int] | None:
+Keep = Callable[["re.Match[str]"], bool]
+
+
+def _first(text: str, patterns: list[Cued], keep: Keep | None = None) -> tuple[str, int] | None:
     for pattern in possible(patterns, text):
-        m = pattern.search(text)
-        if m:
-            return m["v"], m.start("v")
+        for m in pattern.finditer(text):
+            if keep is None or keep(m):
+                return m["v"], m.start("v")
+            # a match ``keep`` turns down: a later one of the same pattern may hold
     return None
 
 
-def _last(text: str, patterns: list[Cued]) -> tuple[str, int] | None:
+def _last(text: str, patterns: list[Cued], keep: Keep | None = None) -> tuple[str, int] | None:
     best: tuple[str, int] | None = None
     for pattern in possible(patterns, text):
         for m in pattern.finditer(text):
-            if best is None or m.start("v") > best[1]:
+            if (best is None or m.start("v") > best[1]) and (keep is None or keep(m)):
                 best = (m["v"], m.start("v"))
     return best
 
 
+#: Where a value's clause ends: a conjunction that starts a new verb phrase ("Boston and
+#: work at Google", "Stripe but I hate it", "Berlin, which…"; "并且在字节上班", "，然后…"). A
+#: value reads up to there, so a slot never holds the next clause.
+_CLAUSE_END = re.compile(
+    r"\s*[,;]?\s*\b(?i:and|&|or|so|plus|then)\s+(?:(?i:also|then|now|still|just|currently|"
+    r"really|even)\s+)*(?:I|I'm|I've|I'd|I'll|we|we're|he|she|they|it|you|my|our|(?:work|works|"
+    r"working|worked|live|lives|living|lived|love|loves|like|likes|enjoy|enjoys|hate|"
+    r"have|has|had|am|is|are|was|were|do|does|did|go|goes|going|went|move|moved|moving|start|"
+    r"started|starting|study|studies|studying|teach|teaches|teaching|commute|commuting|drive|"
+    r"drives|run|runs|play|plays|get|gets|got|spend|spends|spent|want|wants|need|needs|miss|"
+    r"take|takes|took|report|reports|manage|manages|head|heading|plan|planning|hope|hoping)\b)"
+    r"|\s*[,;]?\s*\b(?i:but|which|who|because|although|though|while|whereas|where|yet)\b"
+    # a clause with a subject of its own: "Boston and Cambridge is nearby"
+    r"|\s*[,;]?\s*\b(?i:and)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+(?:is|are|was|were|"
+    r"has|have|will|would|can|could|isn't|aren't|wasn't)\b"
+    r"|\s*[，,]?\s*(?:并且|而且|然后|但是|不过|所以|因为|同时|可是|并在|并去)"
+)
+
+
+def names_someone(value: str) -> bool:
+    """Whether ``value``, what a possessive copula says a boss, a company or a team is,
+    names one ("kevin", "Acme Corp", "字节跳动"), not what it is like ("annoying", "great",
+    "是个工作狂", "做电商的").
+
+    Example:
+        >>> names_someone("kevin"), names_someone("annoying"), names_someone("个工作狂")
+        (True, False, False)
+    """
+    v = value.strip()
+    return (
+        bool(v)
+        and not _NOT_NAMED.fullmatch(v)
+        and not _NOT_NAMED_LEAD.match(v)
+        and not _ZH_NOT_NAMED.match(v)
+    )
+
+
+def names_department(value: str) -> bool:
+    """Whether ``value`` names a department or team ("用户增长部", "推荐组"), not a
+    direction, a part of the body or a club ("东北部", "俱乐部").
+
+    Example:
+        >>> names_department("用户增长部"), names_department("俱乐部"), names_department("字节")
+        (True, False, False)
+    """
+    return bool(_ZH_DEPARTMENT_END.search(value)) and not _ZH_NOT_DEPARTMENT.search(value)
+
+
+def within_clause(value: str) -> str:
+    """``value`` up to where its clause ends (:data:`_CLAUSE_END`).
+
+    Example:
+        >>> within_clause("Boston and work at Google"), within_clause("北京并且在字节上班")
+        ('Boston', '北京')
+        >>> within_clause("Boston and Cambridge"), within_clause("salt and pepper")
+        ('Boston and Cambridge', 'salt and pepper')
+    """
+    m = _CLAUSE_END.search(value)
+    return value[: m.start()].rstrip(" ,，;") if m and m.start() > 0 else value
+
+
 # -- Chinese ------------------------------------------------------------------------------------
 _ZPLACE = r"(?P<v>[\u4e00-\u9fff]{2,5}?)"
+#: Words that start a new clause after a value: "住在北京并且在字节上班".
+_ZH_NEXT = r"并且|而且|然后|但是|不过|所以|因为|同时|可是"
 _ZH_CITY = [
-    r"(?:住在|定居在?|安家在|落户)" + _ZPLACE + r"(?=[，,。！!；;了\s]|$|这边|那边|的)",
-    r"(?:搬来|搬到|搬去|搬回|回到|回|来到|到了|落脚)"
+    r"(?P<verb>住在|定居在?|安家在|落户)"
     + _ZPLACE
-    + r"(?=[，,。！!；;\s]|$|以后|之后|第|了|后|的|这边|那边|定居|生活|安顿)",
+    + rf"(?=[，,。！!；;了\s]|$|这边|那边|的|{_ZH_NEXT})",
+    r"(?P<verb>搬来|搬到|搬去|搬回|回到|回|来到|到了|落脚)"
+    + _ZPLACE
+    + rf"(?=[，,。！!；;\s]|$|以后|之后|第|了|后|的|这边|那边|定居|生活|安顿|{_ZH_NEXT})",
     r"在" + _ZPLACE + r"(?:安顿|定居|生活|住下|落脚|扎根|租了房|买了房)",
     r"(?:^|[，,。])"
     + _ZPLACE
     + r"这边(?=[^，,。]{0,12}(?:冬天|夏天|天气|气候|房租|空气|下雨|干|冷|热|潮))",
     r"我在" + _ZPLACE + r"住了",
 ]
+#: What a possessive copula of a company or a boss says that names none: "我们公司是做电商的",
+#: "我的领导是个工作狂", "我们公司是一家创业公司".
+_ZH_NOT_NAMED_WORDS = (
+    r"(?:个|一个|一位|一家|一名|家|做|搞|卖|干|在|很|挺|太|非常|比较|特别|超|真|好|不|没|有|最|"
+    r"那种|这种|外企|国企|私企|大厂|小厂|创业公司|上市公司)"
+)
+_ZH_NOT_NAMED = re.compile("^" + _ZH_NOT_NAMED_WORDS)
 _ZH_EMPLOYER = [
-    r"(?:入职|加入|跳槽到|跳到|去了|"
+    r"(?P<verb>入职|加入|跳槽到|跳到|去了|"
     r"进了)(?:了)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦|工作|上班)",
     r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)",
     r"(?:^|[，,])在(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)的第一(?:天|周|个月|年)",
     r"新(?:东家|公司|单位)(?:是|叫)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
     r"我(?:们|的)?(?:公司|单位|创业公司)(?:名字)?叫(?!个|了|人来|人去|人修|我|你|他|她|外卖|车)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|了|啦)",
+    # "我们公司是字节跳动": a name, not what the company is like or does (_ZH_NOT_NAMED)
+    r"我(?:们|的)(?:公司|单位|东家)(?:现在)?是(?!"
+    + _ZH_NOT_NAMED_WORDS
+    + r")(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|啦)",
     r"(?:在|去)(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:搬砖|打工|上班了|报到)",
-    r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今))在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+    r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今)|并且|而且|同时)在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
     r"(?:工作|上班|任职|实习|[做当](?=[\u4e00-\u9fff]{2}))",
 ]
 _ZH_JOB = [
     r"我(?:现在)?是(?:一名|一个|个)?(?P<v>(?:初级|中级|高级|资深|首席)?[\u4e00-\u9fff]{0,4}(?:开发|"
     r"工程师|程序员|"
     r"老师|教师|设计师|产品经理|运营|会计|医生|护士|律师|分析师|研究员|经理|总监|实习生|学生))",
-    r"(?:升|升到|升为|升成|当上了?|转成|转为|晋升为?|评上了?|被评为|考上了?|转正为?)(?!职|级|值)(?P<v>(?:初级|中级|高级|资深|"
+    r"(?P<verb>升到|升为|升成|升|当上了?|转成|转为|晋升为?|评上了?|被评为|考上了?|转正为?)(?!职|级|值)(?P<v>(?:初级|中级|高级|资深|"
     r"首席)?[\u4e00-\u9fff]{1,6}?)"
     r"(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:转行|改行)(?:去)?(?:做|当|成了?|干)(?P<v>[\u4e00-\u9fff]{2,6}?)(?=[，,。！!；;\s]|$|了|啦)",
@@ -586,6 +725,19 @@ _ZH_MANAGER = [
     r"(?:领导|上级|老板|经理|主管|组长|上司)(?:换成了?|变成了?)?(?:姓|"
     r"叫)(?P<v>[\u4e00-\u9fff]{1,3}?)(?=[，,。！!；;\s]|$|了)",
 ]
+#: "我在用户增长部", "我现在在推荐组": the user's department or team.
+_ZH_DEPARTMENT = Cued(
+    re.compile(
+        r"我(?:现在|目前|已经)?(?:调到了?|转到了?|在|去了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?"
+        r"(?:事业部|部门|部|组|团队))(?=[，,。！!；;\s]|$|了|啦|工作|上班|做|当|干|实习)"
+    )
+)
+#: What a department is not: a direction, a part of the body, a club, a part or a whole
+#: ("东北部", "腹部", "俱乐部", "内部"), a group around a teacher ("李老师组").
+_ZH_NOT_DEPARTMENT = re.compile(
+    r"^(?:[东西南北中]|东北|西北|东南|西南|华东|华南|华北|华中|内|外|全|头|腹|背|腿|脸|底|顶|局|"
+    r"一|这个|那个|哪个)(?:部|组)$|俱乐部|老师|教授|小组$"
+)
 _ZH_COUNT = [
     rf"(?:我家|我们家|家里|我)(?:有|养了|养着|一共|现在)?(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])"
     rf"(?P<n>[\u4e00-\u9fff]{{1,3}})",
@@ -611,7 +763,15 @@ _ZH_DATE_SET = Cued(
     )
 )
 _ZH_PLAN = [
-    r"(?:计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月)?(?P<v>(?:去|开车|坐|"
+    # a trip to come, said by its movement: "下个月去日本", "五一回老家"
+    # (the user's: said with no subject, or with 我/我们 around the time)
+    r"(?:^|[，,。！!；;\s]|我们?|我(?:跟|和)[\u4e00-\u9fff]{1,3})"
+    r"(?:下个?月|下周|下星期|明年|明天|后天|这周末|下周末|周末|月底|年底|国庆|春节|五一|十一|暑假|寒假|"
+    r"过几天|[0-9一二三四五六七八九十]{1,2}月(?:份|底|初|中)?)(?:我|我们)?(?:要|会|准备|打算|就)?"
+    r"(?P<v>(?P<verb>去|回|飞|飞去|出发去)(?![0-9一二两三四五六七八九十几半]+个?(?:天|周|星期|礼拜|月))"
+    r"[\u4e00-\u9fff]{2,8}?)"
+    r"(?=[，,。！!；;\s]|$|玩|旅游|旅行|出差|度假|看|参加|过年|待)",
+    r"(?P<verb>计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月)?(?P<v>(?:去|开车|坐|"
     r"带)[^，,。！!；;？?]{2,24})",
     r"(?:计划有变|改主意了?|行程有变)[了，,]?\s*(?:改成|改为|改)?(?P<v>[^，,。！!；;？?]{2,24})",
     r"(?:改成|改为|改)去(?P<v>[^，,。！!；;？?]{2,24})",
@@ -626,6 +786,9 @@ _ZH_JOB_RX = _compiled(_ZH_JOB)
 _ZH_MANAGER_RX = _compiled(_ZH_MANAGER)
 _ZH_ROLE_RX = _compiled(_ZH_ROLE)
 _ZH_COUNT_RX = _compiled(_ZH_COUNT)
+#: A going said in the past of its clause ("去年去了日本", "上个月去了趟成都"): a trip.
+_ZH_WENT = re.compile(r"(?:去年|前年|上个?月|上周|上次|那年|以前|之前|小时候)[^，,。！!；;]*去了$")
+_ZH_DEPARTMENT_END = re.compile(r"(?:事业部|部门|部|组|团队)$")
 _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 
 
@@ -643,6 +806,18 @@ _GENERIC_PLACE = re.compile(
 _NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
 
 
+def _word_bounds(text: str) -> set[int]:
+    """The offsets in ``text`` where a word starts or ends, by jieba's segmentation."""
+    import jieba
+
+    load_jieba()
+    bounds, at = {0}, 0
+    for word in jieba.cut(text, HMM=False):
+        at += len(word)
+        bounds.add(at)
+    return bounds
+
+
 def _zh(text: str) -> list[Slot]:
     out: list[Slot] = []
 
@@ -650,7 +825,7 @@ def _zh(text: str) -> list[Slot]:
         value = re.sub(
             r"^(?:今天|昨天|前天|刚刚|刚|终于|已经|正式)*(?:领了|拿到了?|收到了?|签了|去了)?",
             "",
-            value.strip(),
+            within_clause(value.strip()),
         )
         value = re.sub(r"^(?:[拿收领签]?到了|了|在|的)|(?:了|啦|的|吧)$", "", value)
         value = re.sub(r"(?:现在|已经|如今|目前|也|又)+$", "", value)  # "小王现在是我老板"
@@ -672,7 +847,19 @@ def _zh(text: str) -> list[Slot]:
             found.append({name for _, name, kind in find_entities(text) if kind == "place"})
         return found[0]
 
-    city = _last(text, _ZH_CITY_RX)
+    words: list[set[int]] = []
+
+    def whole(m: re.Match[str]) -> bool:
+        """Whether the verb of ``m`` is a word of its own, not a part of a longer one
+        ("回答", "回复", "想到了", "过去了", "去年": no "回"/"到了"/"去了" of a move), by
+        jieba's segmentation of ``text`` (cut when first asked)."""
+        if "verb" not in m.re.groupindex or m.group("verb") is None:
+            return True
+        if not words:
+            words.append(_word_bounds(text))
+        return m.start("verb") in words[0] and m.end("verb") in words[0]
+
+    city = _last(text, _ZH_CITY_RX, whole)
     if city and _NOT_MOVED.search(text[max(0, city[1] - 4) : city[1]]):
         city = None  # "年后没回郑州": no move there
     if city and not_lived_at(text, city[1]):
@@ -689,19 +876,27 @@ def _zh(text: str) -> list[Slot]:
     ):
         name = min(places(), key=text.find)
         add("location", name, text.find(name))
-    work = _last(text, _ZH_EMPLOYER_RX)
-    if work and work[0] in places():  # "我在新加坡工作": where the user is
+    work = _last(text, _ZH_EMPLOYER_RX, whole)
+    if work and work[0] in places() and _ZH_WENT.search(text[max(0, work[1] - 16) : work[1]]):
+        pass  # "去年去了日本": a trip there once, no home
+    elif work and work[0] in places():  # "我在新加坡工作": where the user is
         add("location", work[0], work[1])
+    elif work and _ZH_DEPARTMENT_END.search(work[0]):  # "我在用户增长部工作": a department
+        if not _ZH_NOT_DEPARTMENT.search(work[0]):
+            add("department", work[0], work[1])
     elif (
         work
         and not re.match(r"^(?:我|你|他|她|这|那|家里|公司|一?趟|一?次|一下)", work[0])
         and not _GENERIC_PLACE.fullmatch(work[0])  # "我在网上当博主": where, not whom for
     ):
         add("employer", work[0], work[1])
-    job = _last(text, _ZH_JOB_RX)
+    team = _ZH_DEPARTMENT.search(text)
+    if team and not _ZH_NOT_DEPARTMENT.search(team["v"]):
+        add("department", team["v"], team.start("v"))
+    job = _last(text, _ZH_JOB_RX, whole)
     if job and len(job[0]) >= 2:  # "升走了": no trade in one character
         add("occupation", job[0], job[1])
-    boss = _last(text, _ZH_MANAGER_RX)
+    boss = _last(text, _ZH_MANAGER_RX, lambda m: not _ZH_NOT_NAMED.match(m["v"]))
     if boss:
         add("manager", boss[0], boss[1])
     for pattern in _ZH_ROLE_RX:
@@ -732,7 +927,7 @@ def _zh(text: str) -> list[Slot]:
         if event and value:
             add(f"date of {event}", value, text.find(value))
             break
-    plan = _first(text, _ZH_PLAN_RX)
+    plan = _first(text, _ZH_PLAN_RX, whole)
     if plan:
         add("plan", plan[0], plan[1])
     age = _ZH_AGE.search(text)
@@ -754,7 +949,7 @@ _THEIRS = Cued(
 
 #: Slots of one person's own life (a relative's move is not the user's; a family's
 #: wedding date or count of children is shared).
-_PERSONAL = frozenset({"location", "employer", "occupation", "manager"})
+_PERSONAL = frozenset({"location", "employer", "occupation", "manager", "department"})
 
 
 def about_others(said: str) -> bool:
