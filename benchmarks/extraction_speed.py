@@ -111,6 +111,8 @@ LONG_CLAUSES = (
     "我的领导是张三，",
     "我喜欢喝咖啡。",
     "I love coffee, I don't think I like jazz, ",
+    "如果我喜欢茶，我不觉得我喜欢咖啡，",
+    "When I code, ",
 )
 
 

@@ -37,7 +37,7 @@ from langgraph_memory.extraction.clauses import (
 )
 from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
-from langgraph_memory.extraction.instructions import instruction_in, lasting_scope
+from langgraph_memory.extraction.instructions import RULE_REACH, instruction_in, lasting_scope
 from langgraph_memory.extraction.preferences import preferences_of
 from langgraph_memory.extraction.slots import (
     is_profile_key,
@@ -343,8 +343,12 @@ def form_atoms(
                     if len(clauses) > 1
                 ]
                 # a condition after a lead-in keeps its rule: "So: for yes/no questions, start…"
-                tries += [
-                    (off, sentence[off:], lasting_scope(sentence[max(0, off - _SCOPE_REACH) : off]))
+                tries += [  # the rest cut past the reach: no rule, and no copy of it
+                    (
+                        off,
+                        sentence[off : off + RULE_REACH + 1],
+                        lasting_scope(sentence[max(0, off - _SCOPE_REACH) : off]),
+                    )
                     for off, c in clauses[1:-1]
                     if _CONDITION.match(c)
                 ]

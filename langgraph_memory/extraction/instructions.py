@@ -44,7 +44,13 @@ from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.instructions_zh import zh_instruction, zh_lasting_scope
 from langgraph_memory.extraction.spelling import plain_spelling
 
-__all__ = ["instruction_of", "instruction_in", "lasting_scope"]
+__all__ = ["instruction_of", "instruction_in", "lasting_scope", "RULE_REACH"]
+
+#: The longest clause read as a standing instruction, in characters. A rule for the
+#: replies is said in a sentence, not a page; a longer run (a pasted log, a thousand
+#: stacked "When I code, …") is read in linear time by giving it no rule, where its
+#: conditions, each read with the rest of the clause, would cost the square of its length.
+RULE_REACH = 1_000
 
 # -- standing instructions (English) ----------------------------------------------------------
 _EN_LEAD = re.compile(
@@ -540,8 +546,9 @@ def instruction_of(clause: str) -> tuple[str, int] | None:
 
 def instruction_in(clause: str, scoped: bool) -> tuple[str, int] | None:
     """``(what, polarity)`` when ``clause`` is a standing instruction; ``scoped``: the
-    words before it gave it a lasting scope ("Remember, …")."""
-    if not clause.strip():
+    words before it gave it a lasting scope ("Remember, …"). A clause longer than
+    :data:`RULE_REACH` characters is no instruction."""
+    if not clause.strip() or len(clause) > RULE_REACH:
         return None
     if is_cjk_text(clause):
         return zh_instruction(plain_spelling(clause), scoped)

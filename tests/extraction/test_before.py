@@ -166,3 +166,47 @@ def test_conditions_stacked_past_the_readers_depth_fail_no_message() -> None:
     (the reader of instructions recurses once a condition)."""
     text = "When I code, " * 1000
     assert [a for a in extract_atoms(text) if a.kind == "instruction"] == []
+
+
+@pytest.mark.parametrize("clause", ["如果我喜欢茶，我不觉得我喜欢咖啡，", "When I code, "])
+def test_stacked_conditions_are_read_in_linear_work(monkeypatch: Any, clause: str) -> None:
+    # each condition used to hand the whole rest of its sentence to the instruction reader
+    # (and an English one recursed once a condition): characters read grew with the square
+    from langgraph_memory.extraction import instructions
+
+    read: list[int] = []
+    real = instructions.instruction_in
+
+    def counting(text: str, scoped: bool) -> Any:
+        read.append(len(text))
+        return real(text, scoped)
+
+    monkeypatch.setattr(forms_module, "instruction_in", counting)
+    english = instructions._en_instruction  # recursive: a condition's rest is read again
+
+    def counting_en(text: str, *args: Any) -> Any:
+        read.append(len(text))
+        return english(text, *args)
+
+    monkeypatch.setattr(instructions, "_en_instruction", counting_en)
+
+    def chars_read(n: int) -> int:
+        read.clear()
+        extract_atoms((clause * (n // len(clause) + 1))[:n])
+        return sum(read)
+
+    small, large = chars_read(4_000), chars_read(8_000)
+    assert large <= 2.5 * small, (small, large)
+
+
+def test_a_rule_is_said_in_a_sentence_not_a_page() -> None:
+    from langgraph_memory.extraction.instructions import RULE_REACH, instruction_in
+
+    rule = "from now on, answer in English"
+    assert instruction_in(rule, False) is not None
+    assert instruction_in(rule + " " * (RULE_REACH - len(rule)), False) is not None
+    assert instruction_in(rule + " " * (RULE_REACH + 1 - len(rule)), False) is None
+    # stacked conditions far past the reach: no error, and the last clause, read alone,
+    # still says its rule
+    atoms = extract_atoms("When I code, " * 200 + "use tabs.")
+    assert [a.value for a in atoms if a.kind == "instruction"] == ["use tabs"]
