@@ -37,7 +37,7 @@ from langgraph_memory.core.filters import Predicate
 from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.extraction.changes import CHANGE_KEY
-from langgraph_memory.extraction.entities import SURNAMES, find_entities
+from langgraph_memory.extraction.entities import SURNAMES, find_entities, sentence_spans
 from langgraph_memory.extraction.slots import (
     TENTATIVE,
     about_others,
@@ -53,7 +53,16 @@ from langgraph_memory.read.timeline import is_statement
 if TYPE_CHECKING:
     from langgraph_memory.storage.base import MemoryBackend
 
-__all__ = ["asked_type", "typed", "states_a", "latest_typed", "add_typed", "RECENT", "LATEST"]
+__all__ = [
+    "asked_type",
+    "own_part",
+    "typed",
+    "states_a",
+    "latest_typed",
+    "add_typed",
+    "RECENT",
+    "LATEST",
+]
 
 #: What in a question asks for a value of a type (general wording of everyday slots), in
 #: the order they are tried ("我在哪家公司上班": an organisation, before a job).
@@ -107,7 +116,7 @@ _ASKS = (
             r"哪天|哪一天|什么时候|几号|几月几|\bwhat (?:date|day)\b|\bwhen (?:is|do|am)\b", re.I
         ),
     ),
-    ("count", re.compile(r"多少|几(?:个人|[个只台本辆位名条棵件套口盆次])|\bhow many\b", re.I)),
+    ("count", re.compile(r"多少|几(?:个人|[个只台本辆位名条棵件套口盆次回])|\bhow many\b", re.I)),
     ("plan", re.compile(r"打算|计划|要干嘛|要做什么|\bwhat are my plans\b", re.I)),
 )
 #: The slot reader's keys whose values are of each type.
@@ -141,15 +150,33 @@ _ZH_TITLED = re.compile(
 _READ_CHARS = 400
 
 
+def own_part(said: str) -> str:
+    """The sentences of the user's statement ``said`` about the user's own life: a
+    message often tells another's news before the user's own ("My dad just retired from
+    Bosch! And me, I jumped ship to ABB", "我哥升总监了。我呢，转去做市场策划了"), and the
+    other's sentence holds no value of the user's ("" when every sentence is another's).
+
+    Example:
+        >>> own_part("My brother moved to Denver. And us, we're in Portland now.")
+        " And us, we're in Portland now."
+        >>> own_part("我妹妹住在杭州。"), own_part("I live with my parents in Cork.")
+        ('', 'I live with my parents in Cork.')
+    """
+    spans = sentence_spans(said)
+    if len(spans) < 2:
+        return "" if about_others(said) else said
+    return "".join(t for _, t in spans if not about_others(t))
+
+
 def typed(said: str, kind: str, query: str = "") -> bool:
-    """Whether the user's statement ``said`` holds a value of type ``kind`` (a statement
-    about someone else's life does not: "我妹妹住在杭州"). A count or a date is of the
-    thing the ``query`` asks about: the slot reader's count of the thing it names
-    (``number of children`` for "我有几个孩子"), or else a number by the measure word it
-    asks by ("几台电脑": "三台了") or beside a word it names; a date of its event, or in a
-    statement sharing one of its words."""
-    said = said[:_READ_CHARS]
-    if about_others(said):
+    """Whether the user's statement ``said`` holds a value of type ``kind`` in a sentence
+    about the user's own life (:func:`own_part`; "我妹妹住在杭州" holds none). A count or a
+    date is of the thing the ``query`` asks about: the slot reader's count of the thing it
+    names (``number of children`` for "我有几个孩子"), or else a number by the measure word
+    it asks by ("几台电脑": "三台了") or beside a word it names; a date of its event, or in
+    a statement sharing one of its words."""
+    said = own_part(said[:_READ_CHARS])
+    if not said.strip():
         return False
     if kind == "date":
         return names_date(said) and _same_event(said, query)
@@ -189,7 +216,8 @@ _TRADE = re.compile(
 #: ("俱乐部", "东北部").
 _DOES = re.compile(
     r"(?:做|当|干)(?:了)?(?:一名|一个)?[\u4e00-\u9fff]{0,5}?"
-    r"(?:师|员|(?<!手)工|(?<!做)手|博主|主播|司机|销售|运营|会计|律师|编辑|记者)(?=[，,。！!；;\s]|$|了|啦)|"
+    r"(?:师|员|(?<!手)工|(?<!做)手|博主|主播|司机|销售|运营|会计|律师|编辑|记者|经理|总监|主管|"
+    r"主任|助理|专员|顾问|策划)(?=[，,。！!；;\s]|$|了|啦)|"
     r"读研|读博|在读|上大学|"
     r"(?:技术|市场|销售|财务|人事|人力|产品|研发|运营|法务|行政|采购|设计|工程|质量|质检|客服|品牌|"
     r"公关|战略|投资|业务|数据|信息|审计|风控|营销|总裁办|IT|HR)部(?:门)?"
@@ -215,15 +243,16 @@ _PLANS = re.compile(r"准备(?!好)|打算|计划|决定(?!不)|\b(?:plan(?:ning
 #: A number, with the measure word it counts by ("两台", "12个人", "三千", "3500"; not the
 #: 一 of "一起").
 _NUMBER = re.compile(
-    r"\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+(?:多|余)?(?:个人|[个只台本辆位名条棵件套口盆人块元岁])|"
+    r"\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+(?:多|余)?(?:个人|[个只台本辆位名条棵件套口盆人块元岁次回])|"
     r"[一二两三四五六七八九]?[十百千万][一二两三四五六七八九十百千万]*|"
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
     r"fifty|hundred)\b",
     re.I,
 )
-#: A number by a measure word other than 个 (every thing is counted by 个: "三个月").
+#: A number by a measure word other than 个 (every thing is counted by 个: "三个月"); 次
+#: and 回 count how often ("一周五次").
 _MEASURED = re.compile(
-    r"(?:\d+|[一二两三四五六七八九十百千万]+)(?:多|余)?(个人|[只台本辆位名条棵件套口盆])"
+    r"(?:\d+|[一二两三四五六七八九十百千万]+)(?:多|余)?(个人|[只台本辆位名条棵件套口盆次回])"
 )
 #: What a count question is asked in (not the thing counted), and when it is asked ("this
 #: month", "每个月").
@@ -256,7 +285,7 @@ def _counts(said: str, query: str, keys: set[str]) -> bool:
     if asked is not None and thing_counted(said) == asked and _NUMBER.search(said):
         return True  # "After the merger it's 19 reports": a count the slot reader missed
     terms = [t for t in _terms(query) if len(t) > 1]
-    measure = re.search(r"几(个人|[只台本辆位名条棵件套口盆])", query)
+    measure = re.search(r"几(个人|[只台本辆位名条棵件套口盆次回])", query)
     for m in _MEASURED.finditer(said):
         after = said[m.end() : m.end() + 4]
         if (

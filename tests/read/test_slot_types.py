@@ -264,3 +264,48 @@ def test_typed_update_leaves_an_unrelated_statement_alone() -> None:
     assert typed_update(msgs, "count", "我有几个孩子？") is None
     msgs = [_msg(0, "user", "我的上级是何总监。"), _msg(1, "user", "领导是个工作狂，天天加班。")]
     assert typed_update(msgs, "person", "我的领导是谁？") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "query"),
+    [
+        # another's news first, the user's own after it: the user's sentence is read
+        ("My cousin just got into Oxford! As for me, I started at Deloitte last week.", "org", ""),
+        ("Big week: my wife moved her studio to Hove. And I'm based in Brighton now.", "place", ""),
+        ("我姐考上公务员了。我这边呢，换到腾讯上班了", "org", ""),
+        ("我朋友天天跑步，太拼了。我也改成一周四次了", "count", "我一周跑几次步？"),
+        # a frequency counted by 次 / 回
+        ("现在一周练三回了", "count", "我一周练几回？"),
+        # a trade named by its title ("做产品经理", "当项目主管")
+        ("转岗了，现在做产品经理", "job", ""),
+        ("调岗后我在当项目主管", "job", ""),
+    ],
+)
+def test_the_users_own_sentence_holds_the_value(said: str, kind: str, query: str) -> None:
+    assert typed(said, kind, query)
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("My cousin just started at Deloitte. So proud of him!", "org"),
+        ("我姐换到腾讯上班了。真替她高兴", "org"),
+    ],
+)
+def test_anothers_news_holds_no_value_of_the_users(said: str, kind: str) -> None:
+    assert not typed(said, kind)
+
+
+def test_an_also_beside_anothers_news_or_an_ending_is_no_addition() -> None:
+    said = [
+        _msg(0, "user", "我每周游泳两次"),
+        _msg(1, "user", "我室友天天游。我现在也改成一周四次了"),
+    ]
+    assert typed_update(said, "count", "我一周游几次泳？") == Update(1, (0,))
+    said = [
+        _msg(0, "user", "I work at Lidl."),
+        _msg(1, "user", "Handed in my notice and quit Lidl; I'm also settled at Aldi now."),
+    ]
+    assert typed_update(said, "org") == Update(1, (0,))
+    said = [_msg(0, "user", "I have a dog."), _msg(1, "user", "I also have two cats.")]
+    assert typed_update(said, "count", "How many pets do I have?") is None
