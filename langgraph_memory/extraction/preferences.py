@@ -1309,6 +1309,8 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             x = tidy_value(g.get("x") or g.get("x2") or g.get("x3") or "", "zh")
             if not x or re.fullmatch(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个", x):
                 continue
+            if _ZH_DEICTIC.match(x):  # "这个方案我接受不了": one particular thing, not a kind
+                continue
             out = [(x, pol, "explicit")]  # stated by the user, hedged or not
             if other and m.group("y"):
                 y = tidy_value(m.group("y"), "zh")

@@ -196,7 +196,10 @@ _EN_THING_DOES = re.compile(
     r"doesn't agree with me|don't agree with me|bores? me|annoys? me|wears? me out|"
     r"(?:doesn't|don't) sit well with me|stress(?:es)? me out|gross(?:es)? me out|"
     r"drives? me (?:crazy|nuts|mad|up the wall)|gets? on my nerves|exhausts? me|"
-    r"puts? me to sleep|makes? my skin crawl|turns? me off)|"
+    r"puts? me to sleep|makes? my skin crawl|turns? me off|grates? on me|"
+    # "Mushrooms are the one thing I won't eat": the one kind the user refuses
+    r"(?:is|are) the (?:one|only|last) thing I (?:won't|will not|can't|cannot|don't|never|"
+    r"refuse to) \w+)|"
     r"(?P<good2>never gets old|never get old|cheers? me up|relax(?:es)? me|calms? me down|"
     r"keeps? me (?:sane|going|happy|grounded|calm|balanced)))\b",
     re.I,
@@ -304,13 +307,24 @@ _ZH_SUBJECT = re.compile(
 )
 #: The topic first, then the user's stance: "X我最爱了", "电子书我看不进去", "火锅我来者不拒".
 _ZH_TOPIC = re.compile(
-    r"^(?P<x>[^，,。；;！!？?我你他她它这那]{1,10}?)(?:的话|呢|嘛)?(?:我|我是|我就|我也|我都)"
+    r"^(?P<x>[^，,。；;！!？?我你他她它这那]{1,10}?)(?:那种|这种|这类|那类|之类的?)?(?:的话|呢|嘛)?"
+    r"(?:我|我是|我就|我也|我都)"
     + _ZH_ADV
     + r"(?:(?P<like>来者不拒|百\S不厌|[吃喝看听玩]不腻|\S+都不腻|最爱|超爱|最喜欢|很喜欢|"
     r"特别喜欢|喜欢|爱|好这一口|"
     r"(?:会|就)?(?:很|特别|超|超级)?(?:兴奋|开心|快乐|放松|来劲|来精神))|"
     r"(?P<dislike>(?:不太|不怎么|不)?能?[吃喝看听用玩穿坐住读学做去待]不(?:进去|下去|来|惯|了|动)|"
-    r"不太能[吃喝看听用玩穿坐]|不怎么能[吃喝看听用玩穿坐]|讨厌|受不了|不喜欢|不爱|最烦|最讨厌))"
+    r"不太能[吃喝看听用玩穿坐]|不怎么能[吃喝看听用玩穿坐]|讨厌|受不了|不喜欢|不爱|最烦|最讨厌|"
+    # what the user cannot bear, dares not touch, or has had enough of ("接受不了",
+    # "不太敢吃", "玩腻了")
+    r"(?:接受|忍|适应|欣赏)不(?:了|来)|吃不消|(?:不太|不怎么|不大|不)敢[吃喝看听用玩碰坐]|"
+    r"[吃喝看听玩用穿]?腻了|烦了|头大|头疼))"
+)
+#: A time the user's stance holds at, said first ("周末我就爱宅家打游戏", "平时我不怎么喝酒"):
+#: a frame, not the thing.
+_ZH_FRAME = re.compile(
+    r"^(?:周末|平时|平常|平日|晚上|早上|白天|假期|放假|节假日|下班后?|每天|闲下来|有空|没事)"
+    r"(?:的时候|时)?(?:呢|的话)?(?=我)"
 )
 #: "运动我首选游泳", "我首选高铁": the user's first choice.
 _ZH_FIRST_CHOICE = re.compile(
@@ -395,6 +409,23 @@ _ZH_PICK: list[tuple[re.Pattern[str], int]] = [
         ),
         1,
     ),
+    # "广场舞那种歌一听就头大", "榴莲我一闻就想吐": the thing first, then what the user
+    # feels at the first touch of it
+    (
+        re.compile(
+            r"^(?P<x>[^，,。；;！!？?我你他她它]{2,10}?)(?:那种|这种|这类|那类)?我?"
+            r"一(?:听|看|吃|喝|闻|碰|想|提|见)(?:到)?就(?:头疼|头大|烦|心烦|想吐|犯困|难受|崩溃|"
+            r"受不了|抓狂|烦躁|恶心|闹肚子|过敏|想跑|起鸡皮疙瘩)"
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"^(?P<x>[^，,。；;！!？?我你他她它]{2,10}?)(?:那种|这种|这类|那类)?我?"
+            r"一(?:听|看|吃|喝|闻|见)(?:到)?就(?:开心|高兴|兴奋|放松|流口水|走不动|停不下来|来劲|来精神)"
+        ),
+        1,
+    ),
     # "周末钓鱼太惬意了": a mild pleasure, said with an intensifier
     (
         re.compile(
@@ -448,6 +479,9 @@ _ZH_OPINED = re.compile(
 
 def _zh_stance(s: str) -> Stance:
     """A kind of thing and how the user finds it, in Chinese."""
+    frame = _ZH_FRAME.match(s)
+    if frame:  # "周末我就爱宅家打游戏": the stance said after the time it holds at
+        return _zh_stance(s[frame.end() :])
     opinion = _ZH_OPINION.match(s)
     if opinion:
         m = _ZH_OPINED.match(s[opinion.end() :])
