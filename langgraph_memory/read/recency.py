@@ -65,7 +65,7 @@ from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
 from langgraph_memory.read.leading import current_leads
-from langgraph_memory.read.slot_types import asked_type, own_part, states_a
+from langgraph_memory.read.slot_types import asked_type, own_part, states_a, typed
 from langgraph_memory.read.timeline import is_statement
 from langgraph_memory.retrieval.vectors import cosines
 
@@ -330,6 +330,7 @@ def current_first(
         return _mark_update(items, budget, at, msgs, vectors, query, query_vector)
     finally:  # on every way out, whether an update was marked or not
         _entries_say_earlier(items, budget, at, msgs)
+        _entries_of_the_type_earlier(items, budget, at, msgs, query)
 
 
 def _mark_update(
@@ -447,6 +448,60 @@ def _entries_say_earlier(
             ):
                 marked[k] = earlier(items[k])
     if marked != items and MemoryContext(marked, budget).tokens <= budget:
+        items[:] = marked
+
+
+#: The user's words an entry quotes ('About the user (employer: Acme): "I'm at Acme."',
+#: "关于用户（employer：阿里）：“我在阿里上班”").
+_QUOTE = re.compile(r"[\"“](.+)[\"”]")
+
+
+def _entries_of_the_type_earlier(
+    items: list[ContextItem], budget: int, at: list[int], msgs: list[Message], query: str
+) -> None:
+    """Mark, in place, the profile lines and facts that quote an older statement of the
+    type the query asks for (:func:`~langgraph_memory.read.slot_types.asked_type`) as
+    earlier, when the context holds a newer statement of the user's of that type: the
+    write path may have read the old value and missed the new one ("我在阿里上班" read,
+    "离职手续办完了，在京东干了半个月了" not), and its line would open the prompt with the
+    old value. The newest statement is marked the latest (nothing when that would take
+    the prompt over ``budget``). ``at``: the message items' indices in ``items``;
+    ``msgs``: their messages."""
+    kind = asked_type(query)
+    if kind is None:
+        return
+    said = [(m.timestamp, m.seq, k) for k, m in zip(at, msgs, strict=True) if m.role == "user"]
+    said = [t for t in said if states_a(msgs[at.index(t[2])], kind, query)]
+    if not said:
+        return
+    when, _, newest_at = max(said)
+    newest = msgs[at.index(newest_at)]
+    # (an entry's time is when it was written: its sources in the context say when they
+    # were said; one the context does not hold is taken for older than the newest)
+    sent = {m.id: (m.timestamp, m.seq) for m in msgs}
+    marked = list(items)
+    for k, it in enumerate(items):
+        quote = _QUOTE.search(it.text) if it.layer in DRAWN_LAYERS else None
+        if (
+            quote is None
+            or newest.id in it.source_ids
+            or "update_mark" in it.score_parts
+            or any(i in sent and sent[i][0] >= when for i in it.source_ids)
+            or quote[1].strip() == newest.content.strip()
+            or not typed(quote[1], kind, query)
+        ):
+            continue
+        cited = [sent[i][0] for i in it.source_ids if i in sent]
+        if cited:
+            marked[k] = earlier(it, min(cited))
+        else:  # said before the newest, on a day the context does not show
+            text = f"earlier (before {_day(when)}): {it.text}"
+            marked[k] = _copy(it, text, it.group, it.order if it.group is not None else 1)
+    if marked == items:
+        return
+    if "update_mark" not in items[newest_at].score_parts:
+        marked[newest_at] = latest(items[newest_at])
+    if MemoryContext(marked, budget).tokens <= budget:
         items[:] = marked
 
 

@@ -64,6 +64,8 @@ __all__ = [
     "LATEST",
 ]
 
+#: The measure words a count is said by, other than 个 (次 and 回 count how often).
+_MEASURES = "只台本辆位名条棵件套口盆次回张双把部份间"
 #: What in a question asks for a value of a type (general wording of everyday slots), in
 #: the order they are tried ("我在哪家公司上班": an organisation, before a job).
 _ASKS = (
@@ -79,7 +81,8 @@ _ASKS = (
     (
         "org",
         re.compile(
-            r"哪家公司|哪个公司|什么公司|在哪(?:儿|里)?(?:工作|上班)|哪个单位|什么单位|"
+            r"哪家公司|哪个公司|什么公司|在哪(?:儿|里)?(?:工作|上班|任职|实习|教书)|哪个单位|什么单位|"
+            r"哪(?:个|家)机构|什么机构|"
             r"\bwhich company\b|\bwhat company\b|\bwhere do i work\b|"
             r"\bwho do i work for\b|\bemployer\b",
             re.I,
@@ -116,7 +119,7 @@ _ASKS = (
             r"哪天|哪一天|什么时候|几号|几月几|\bwhat (?:date|day)\b|\bwhen (?:is|do|am)\b", re.I
         ),
     ),
-    ("count", re.compile(r"多少|几(?:个人|[个只台本辆位名条棵件套口盆次回])|\bhow many\b", re.I)),
+    ("count", re.compile(rf"多少|几(?:个人|[个{_MEASURES}])|\bhow many\b", re.I)),
     ("plan", re.compile(r"打算|计划|要干嘛|要做什么|\bwhat are my plans\b", re.I)),
 )
 #: The slot reader's keys whose values are of each type.
@@ -124,7 +127,16 @@ _SLOT_TYPE = {"location": "place", "employer": "org", "manager": "person"}
 #: A change said with no slot named is a change of employer when it speaks of work
 #: ("我换到字节了，上周刚入职"), not of anything ("I switched to oat milk").
 _WORK = re.compile(
-    r"入职|上班|工作|公司|跳槽|单位|offer|\b(?:job|work(?:ing)?|joined|hired|employer)\b", re.I
+    r"入职|上班|工作|公司|跳槽|跳去|跳到|单位|offer|\b(?:job|work(?:ing)?|joined|hired|employer)\b",
+    re.I,
+)
+#: The user working somewhere the slot reader does not know by name ("在京东也干了半个月了",
+#: "在一家律所实习", "跳去好未来了"): the place before a verb of work (not home nor a room),
+#: or after a verb of joining one.
+_WORKS_AT = re.compile(
+    r"在(?!家|这|那|哪|外|公司|单位|办公室|线上|远程)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+    r"(?:也|都|又|已经|还|一直)?(?:干|上班|工作|实习|任职|做事|打工)|"
+    r"(?:跳槽到|跳槽去|跳去|跳到|入职了?)(?!这|那|哪)[\u4e00-\u9fffA-Za-z]{2}"
 )
 #: The user's most recent messages searched for statements of the asked type.
 RECENT = 200
@@ -188,7 +200,7 @@ def typed(said: str, kind: str, query: str = "") -> bool:
         return "plan" in keys or bool(_PLANS.search(said) or _DROPPED.search(said))
     if any(_SLOT_TYPE.get(key) == kind for key in keys):
         return True
-    if kind == "org" and CHANGE_KEY in keys and _WORK.search(said):
+    if kind == "org" and (CHANGE_KEY in keys and _WORK.search(said) or _WORKS_AT.search(said)):
         return True
     if kind == "job":  # a trade, a level, a department, or where the user works
         return bool(keys & {"occupation", "employer"} or _DOES.search(said)) or any(
@@ -243,7 +255,7 @@ _PLANS = re.compile(r"准备(?!好)|打算|计划|决定(?!不)|\b(?:plan(?:ning
 #: A number, with the measure word it counts by ("两台", "12个人", "三千", "3500"; not the
 #: 一 of "一起").
 _NUMBER = re.compile(
-    r"\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+(?:多|余)?(?:个人|[个只台本辆位名条棵件套口盆人块元岁次回])|"
+    rf"\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+(?:多|余|来)?(?:个人|[个{_MEASURES}人块元岁])|"
     r"[一二两三四五六七八九]?[十百千万][一二两三四五六七八九十百千万]*|"
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
     r"fifty|hundred)\b",
@@ -251,9 +263,7 @@ _NUMBER = re.compile(
 )
 #: A number by a measure word other than 个 (every thing is counted by 个: "三个月"); 次
 #: and 回 count how often ("一周五次").
-_MEASURED = re.compile(
-    r"(?:\d+|[一二两三四五六七八九十百千万]+)(?:多|余)?(个人|[只台本辆位名条棵件套口盆次回])"
-)
+_MEASURED = re.compile(rf"(?:\d+|[一二两三四五六七八九十百千万]+)(?:多|余|来)?(个人|[{_MEASURES}])")
 #: What a count question is asked in (not the thing counted), and when it is asked ("this
 #: month", "每个月").
 _ASK_WORDS = re.compile(
@@ -285,7 +295,7 @@ def _counts(said: str, query: str, keys: set[str]) -> bool:
     if asked is not None and thing_counted(said) == asked and _NUMBER.search(said):
         return True  # "After the merger it's 19 reports": a count the slot reader missed
     terms = [t for t in _terms(query) if len(t) > 1]
-    measure = re.search(r"几(个人|[只台本辆位名条棵件套口盆次回])", query)
+    measure = re.search(rf"几(个人|[{_MEASURES}])", query)
     for m in _MEASURED.finditer(said):
         after = said[m.end() : m.end() + 4]
         if (
@@ -323,7 +333,7 @@ _RATE = re.compile(
 #: A number and the one character after it (past a measure word), unless it makes the
 #: number a date, a time or an age ("3号", "5点", "12岁").
 _COUNTED_NOUN = re.compile(
-    r"(?:\d+|[一二两三四五六七八九十百千万]+)(?:[个只台本辆位名条棵件套口盆])?"
+    rf"(?:\d+|[一二两三四五六七八九十百千万]+)(?:多|余|来)?(?:[个{_MEASURES}])?"
     r"(?P<n>[^\d\s一二两三四五六七八九十百千万号日月年点时分秒天周岁])"
 )
 

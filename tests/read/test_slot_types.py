@@ -309,3 +309,45 @@ def test_an_also_beside_anothers_news_or_an_ending_is_no_addition() -> None:
     assert typed_update(said, "org") == Update(1, (0,))
     said = [_msg(0, "user", "I have a dog."), _msg(1, "user", "I also have two cats.")]
     assert typed_update(said, "count", "How many pets do I have?") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "query"),
+    [
+        # a workplace the slot reader does not know by name, before a verb of work or after
+        # one of joining
+        ("手续办完了，在顺丰也干了两周了", "org", ""),
+        ("上个月跳槽到美团了", "org", ""),
+        # a count said roughly (多, 来) or by another measure word (张, 双)
+        ("团队现在三十多人了", "count", "我们团队多少人？"),
+        ("部门就十来个人", "count", "我们部门多少人？"),
+        ("手上有四张会员卡了", "count", "我有几张会员卡？"),
+    ],
+)
+def test_values_said_without_a_known_name_or_measure(said: str, kind: str, query: str) -> None:
+    assert typed(said, kind, query)
+
+
+def test_no_workplace_at_home_and_no_count_by_a_surname() -> None:
+    assert not typed("最近在家工作，挺自在", "org")
+    assert not typed("张阿姨来了", "count", "我有几张会员卡？")
+    assert asked_type("我在哪个机构任职？") == "org"
+
+
+def test_an_entry_of_the_old_value_is_marked_earlier_by_a_newer_statement() -> None:
+    """The write path read the old workplace and missed the new one: the entry with the
+    old value no longer opens the prompt."""
+    turns = [
+        ("user", "我在美团上班，做骑手调度"),
+        ("assistant", "好的。"),
+        ("user", "猫为什么爱晒太阳"),
+        ("assistant", "暖和，也舒服。"),
+        ("user", "手续办完了，在顺丰也干了两周了，还行"),
+        ("assistant", "明白。"),
+    ]
+    with MemoryManager(backend=InMemoryBackend(), embeddings=MiniLMEmbeddings()) as mm:
+        for i, (role, text) in enumerate(turns):
+            mm.add_message("u", "s1", role, text, timestamp=T0 + timedelta(days=i))
+        mm.flush()
+        prompt = mm.build_context("u", "p", "我在哪家公司上班？", token_budget=2048).to_prompt()
+        assert 0 <= prompt.find("顺丰") < prompt.find("美团")
