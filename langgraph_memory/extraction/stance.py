@@ -246,6 +246,42 @@ _EN_FINITE = re.compile(
 )
 
 
+#: A kind named with no verb, and how often the user picks it: the user's answer to "what
+#: do you usually…?" ("Mostly lo-fi hip hop", "Tea, always", "VS Code for everything").
+_EN_VERBLESS = re.compile(
+    r"^(?:(?:mostly|usually|always|generally|almost always|nearly always)\s+"
+    r"(?P<x>[A-Za-z][\w'&+.-]*(?:\s+[\w'&+.-]+){0,3}?)"
+    r"(?:\s*,?\s*(?:honestly|really|though|for sure|these days))?"
+    r"|(?P<y>[A-Za-z][\w'&+.-]*(?:\s+[\w'&+.-]+){0,3}?)\s*,?\s+"
+    r"(?:always|every (?:time|day)|all the way|for everything|any day|forever|hands down))"
+    r"\s*[.!]*\s*$",
+    re.I,
+)
+#: What a verbless answer names that is no kind of thing ("Mostly fine", "Always the same").
+_EN_NO_KIND = re.compile(
+    r"^(?:fine|good|ok|okay|great|busy|tired|same|the same|yes|no|sure|true|not|nothing|"
+    r"never|sometimes|alone|here|there|home|now|then|me|you|thanks|thank you|cheers|sorry|"
+    r"around|about|at|by|on|in|before|after|until|like|just|\d)\b|"
+    r"^[a-z]+(?:less|ful|ous|ive|able|ible|ish|ed)$",  # a state, not a thing: "harmless"
+    re.I,
+)
+
+
+#: A thing, then said to be the user's favourite beside it: "Friends got me a cheesecake —
+#: definitely my absolute favourite —", "闺蜜送了个提拉米苏，我的最爱！". The episode is
+#: past; the taste said beside it holds.
+_EN_FAVOURITE_BESIDE = re.compile(
+    r"\b(?:a|an|the|some|of|got|had|ordered|made|bought)\s+"
+    r"(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s*(?:[—–-]+|,)\s*(?:\w+ly\s+)?"
+    r"(?:my|the user's) (?:absolute |all-time |total |forever |ultimate )?favou?rite\b(?!\s+\w)",
+    re.I,
+)
+_ZH_FAVOURITE_BESIDE = re.compile(
+    r"(?:个|份|杯|碗|块|盒|些|了|点)(?P<x>(?![个份杯碗块盒些了点])[\u4e00-\u9fffA-Za-z]{2,6})[，,！!—]+\s*"
+    r"(?:这|那)?(?:可是|真是|就是|是)?我的(?:最爱|心头好|心头肉|命)"
+)
+
+
 def _kind(x: str, strict: bool = False) -> bool:
     """Whether ``x`` can be a liked kind of thing: no pronoun or filler first, and
     (``strict``, for a subject) a short phrase without a verb of its own."""
@@ -267,6 +303,11 @@ def _en_stance(s: str) -> Stance:
     got = _en_subject(s)
     if got:
         return got
+    beside = _EN_FAVOURITE_BESIDE.search(s)
+    # (the words after the last determiner: "got me a cheesecake": cheesecake)
+    x = re.split(r"\b(?:a|an|the|some|me|us)\s+", beside["x"], flags=re.I)[-1] if beside else ""
+    if x and _kind(x, strict=True) and not _EN_PARTICULAR.match(x):
+        return [(tidy_value(x, "en"), 1, "explicit")]
     if re.search(r"\b(?:was|were|had|used to)\b", s, re.I):
         return []  # one that is over: an episode, not a taste
     for pattern in (_EN_THING_IS, _EN_THING_DOES):
@@ -275,6 +316,10 @@ def _en_stance(s: str) -> Stance:
             continue
         good = m["good"] or m.groupdict().get("good2")
         return [(tidy_value(m["x"], "en"), 1 if good else -1, "explicit")]
+    m = _EN_VERBLESS.match(s)
+    x = (m["x"] or m["y"] or "") if m else ""
+    if x and _kind(x, strict=True) and not (_EN_NO_KIND.match(x) or _EN_PARTICULAR.match(x)):
+        return [(tidy_value(x, "en"), 1, "explicit")]
     return []
 
 
@@ -482,6 +527,9 @@ def _zh_stance(s: str) -> Stance:
     frame = _ZH_FRAME.match(s)
     if frame:  # "周末我就爱宅家打游戏": the stance said after the time it holds at
         return _zh_stance(s[frame.end() :])
+    beside = _ZH_FAVOURITE_BESIDE.search(s)
+    if beside and _zh_ok(beside["x"]):
+        return [(_zh_value(beside["x"]), 1, "explicit")]
     opinion = _ZH_OPINION.match(s)
     if opinion:
         m = _ZH_OPINED.match(s[opinion.end() :])

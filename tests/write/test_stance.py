@@ -44,6 +44,14 @@ PREFERENCES = [
     ("晚上我就爱窝在沙发上看书。", "窝在沙发上看书", "positive"),
     ("Reggaeton grates on me.", "Reggaeton", "negative"),
     ("Olives are the one thing I can't eat.", "Olives", "negative"),
+    # a kind named with no verb, and how often it is picked (an answer to "what do you
+    # usually…?")
+    ("Mostly old-school funk.", "old-school funk", "positive"),
+    ("Sushi, hands down.", "Sushi", "positive"),
+    ("Emacs for everything.", "Emacs", "positive"),
+    # the favourite said beside a thing met once
+    ("My aunt baked a carrot cake — honestly my all-time favourite.", "carrot cake", "positive"),
+    ("下午茶点了份榴莲酥，我的最爱！", "榴莲酥", "positive"),
 ]
 LOOK_ALIKES = [
     "I love your garden so much!",  # a compliment
@@ -57,6 +65,10 @@ LOOK_ALIKES = [
     "他的建议我接受不了。",  # someone else's words, not a kind of thing
     "这个方案我接受不了。",  # one particular thing
     "My brother's music grates on me.",  # one particular thing
+    "Mostly fine, thanks.",  # how the user is, no kind of thing
+    "Thanks, always.",  # thanks
+    "Usually around 9.",  # a time
+    "My sister got a puppy — her favourite.",  # someone else's favourite
 ]
 
 
