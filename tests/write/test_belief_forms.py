@@ -47,6 +47,10 @@ def kinds(text: str) -> set[str]:
         ("今后所有金额都换算成人民币。", "换算成人民币", 1),
         ("凡是涉及到钱的计算，保留两位小数。", "保留两位小数", 1),
         ("不要再道歉了。", "道歉", -1),
+        # an adverb inside the polite frame, a lasting scope before the polite question
+        ("It would honestly help if you could cite page numbers from now on.", "page numbers", 1),
+        ("In future, could you skip the small talk?", "small talk", 1),
+        ("Going forward, can you put the summary first?", "summary first", 1),
     ],
 )
 def test_an_instruction_is_read_by_its_form(text: str, part: str, sign: int) -> None:
@@ -79,6 +83,8 @@ def test_an_instruction_is_read_by_its_form(text: str, part: str, sign: int) -> 
         "所有客户端都启用了限流。",  # what happened, not what to do
         "隔壁组的人都用浅色主题。",
         "我决定以后只吃火锅了，别的都不吃了😂 开玩笑的",  # a joke
+        "So, could you help me with this one?",  # a polite one-off after a lead word
+        "In future, could we meet on Mondays?",  # a plan of ours, not the replies
     ],
 )
 def test_look_alikes_make_no_instruction(text: str) -> None:
@@ -161,6 +167,9 @@ def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> N
         "以前我特别爱喝奶茶，现在戒了。",
         "Yeah, because I just adore filling in forms.",  # sarcasm
         "Sure, I love waiting on hold 😒",
+        "我闺蜜不吃辣，一点都不行。",  # a friend's taste, named by how she is related
+        "发小特别爱吃香菜。",
+        "我对象不喜欢看恐怖片。",
     ],
 )
 def test_look_alikes_make_no_preference(text: str) -> None:
