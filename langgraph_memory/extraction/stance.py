@@ -248,8 +248,10 @@ _EN_FINITE = re.compile(
 
 #: A kind named with no verb, and how often the user picks it: the user's answer to "what
 #: do you usually…?" ("Mostly lo-fi hip hop", "Tea, always", "VS Code for everything").
+#: An adverb opening one only when it opens the sentence (its capital): after a clause it
+#: qualifies that clause ("I'm freelancing as a photographer, mostly weddings").
 _EN_VERBLESS = re.compile(
-    r"^(?:(?:mostly|usually|always|generally|almost always|nearly always)\s+"
+    r"^(?:(?-i:Mostly|Usually|Always|Generally|Almost always|Nearly always)\s+"
     r"(?P<x>[A-Za-z][\w'&+.-]*(?:\s+[\w'&+.-]+){0,3}?)"
     r"(?:\s*,?\s*(?:honestly|really|though|for sure|these days))?"
     r"|(?P<y>[A-Za-z][\w'&+.-]*(?:\s+[\w'&+.-]+){0,3}?)\s*,?\s+"

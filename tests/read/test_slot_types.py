@@ -322,6 +322,12 @@ def test_an_also_beside_anothers_news_or_an_ending_is_no_addition() -> None:
         ("团队现在三十多人了", "count", "我们团队多少人？"),
         ("部门就十来个人", "count", "我们部门多少人？"),
         ("手上有四张会员卡了", "count", "我有几张会员卡？"),
+        # a trade said by a copula or ending in 士/生 ("我还是规培生", "现在是资深的数据分析师了")
+        ("我在社区医院当护士", "job", ""),
+        ("我目前还是规培生，跟着科室轮转", "job", ""),
+        ("熬出头了，现在是资深的数据分析师了", "job", ""),
+        # a master named as 老/小 + surname ("带我的师傅是老周")
+        ("车间里带我的师傅是老周", "person", ""),
     ],
 )
 def test_values_said_without_a_known_name_or_measure(said: str, kind: str, query: str) -> None:

@@ -69,6 +69,7 @@ LOOK_ALIKES = [
     "Thanks, always.",  # thanks
     "Usually around 9.",  # a time
     "My sister got a puppy — her favourite.",  # someone else's favourite
+    "I'm freelancing as a photographer, mostly weddings.",  # "mostly" qualifies the work
 ]
 
 
