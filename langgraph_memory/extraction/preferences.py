@@ -1077,10 +1077,13 @@ _EN_PAST = re.compile(
     re.I,
 )
 _EN_HABIT = re.compile(
-    r"(?:^|[,;]\s*|\b(?:and|but|so)\s+)"
+    # (a clause of when, with no comma: "Whenever we travel I book window seats")
+    r"(?:^|[,;]\s*|\b(?:and|but|so)\s+|"
+    r"\b(?:whenever|every time|each time)\s+[^,;]{1,40}?\s+(?=I\b))"
     r"(?:(?:honestly|mostly|usually|normally|basically|generally|typically|every\s+\w+|"
     r"each\s+\w+|on\s+\w+|at\s+\w+)\s*,?\s+)*"
-    r"(?:I(?:'d|'ll|\s+would|\s+will)?\s+|(?=been\s+\w+ing\b))(?:(?:always|usually|normally|"
+    r"(?:I(?:'d|'ll|\s+would|\s+will)?\s+|(?:I(?:'ve|\s+have)\s+)?(?=been\s+\w+ing\b))"
+    r"(?:(?:always|usually|normally|"
     r"typically|"
     r"generally|mostly|mainly|often|regularly|only|still|just|also|almost always|pretty much|"
     r"basically|tend to|been|have been|'ve been|never|rarely|seldom|hardly ever|almost never|"

@@ -184,6 +184,15 @@ def test_habits_the_user_states_are_explicit_hedged_or_not() -> None:
     assert preferences_of("I'd take tea over coffee.")[1] == ("coffee", -1, "inferred")
 
 
+def test_a_habit_with_a_perfect_subject_or_after_a_clause_of_when() -> None:
+    # "I've been…" as "Been…"; "Whenever…" with no comma before the user's habit
+    assert preferences_of("I've been using Arch Linux for 6 years.") == [
+        ("Arch Linux", 1, "explicit")
+    ]
+    assert preferences_of("Whenever I fly I pick an aisle seat.") == [("aisle seat", 1, "explicit")]
+    assert preferences_of("I've been so tired for 6 years.") == []
+
+
 def test_code_and_material_make_no_belief() -> None:
     text = "Could you review this?\n\n```python\ndef f(rows: list[dict]) -> list[dict]:\n```"
     assert kinds(text) == set()
