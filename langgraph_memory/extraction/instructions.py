@@ -89,7 +89,8 @@ _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your a
     r"\s+you\s+to"
     r"(?P<neg3>\s+(?:not|never))?|"
     r"you (?:don't|do not) (?:need|have) to|(?:there's |there is )?no need (?:for you )?to|"
-    r"(?:it(?:'d| would) (?:be (?:great|nice|better|good|helpful)|help)|it helps|"
+    r"(?:it(?:'d| would) (?:(?:really|so|just|honestly|genuinely|also)\s+)?"
+    r"(?:be (?:(?:really|so|super|very)\s+)?(?:great|nice|better|good|helpful)|help)|it helps|"
     r"I(?:'d| would) appreciate it)"
     r"\s+if you(?:'d| would| could)?(?P<neg4>\s+(?:didn't|did not|never|don't|not))?|"
     r"I(?:'d| would) (?:rather|prefer(?: it)?(?: that| if)?) you(?:'d| would)?"
@@ -297,13 +298,18 @@ def _en_instruction(
     trigger = _EN_TRIGGER.match(s)
     if trigger:  # a trigger word lasts by its nature
         return f"'{trigger['word']}' means: {tidy_value(trigger['rest'], 'en')}", 1
-    polite = _EN_POLITE.match(s)
+    # a lasting scope said before the polite question: "In future, could you skip…?"
+    head = _EN_LEAD.match(s)
+    rest = s[head.end() :] if head else s
+    polite = _EN_POLITE.match(rest)
+    if polite is not None and head is not None:
+        scoped = scoped or bool(_EN_SCOPE.search(head.group(0)))
     if is_question(s):
         if polite is None:
             return None
-        s = s[polite.end() :].rstrip("?？ ")
+        s = rest[polite.end() :].rstrip("?？ ")
     elif polite is not None:
-        s = s[polite.end() :]
+        s = rest[polite.end() :]
     if EN_HYPOTHETICAL.search(s) or EN_REPORTED.search(_EN_QUOTE_VERB.sub("", s)):
         return None
     lets = False  # a first-person plural proposal ("let's…")

@@ -1077,10 +1077,13 @@ _EN_PAST = re.compile(
     re.I,
 )
 _EN_HABIT = re.compile(
-    r"(?:^|[,;]\s*|\b(?:and|but|so)\s+)"
+    # (a clause of when, with no comma: "Whenever we travel I book window seats")
+    r"(?:^|[,;]\s*|\b(?:and|but|so)\s+|"
+    r"\b(?:whenever|every time|each time)\s+[^,;]{1,40}?\s+(?=I\b))"
     r"(?:(?:honestly|mostly|usually|normally|basically|generally|typically|every\s+\w+|"
     r"each\s+\w+|on\s+\w+|at\s+\w+)\s*,?\s+)*"
-    r"(?:I(?:'d|'ll|\s+would|\s+will)?\s+|(?=been\s+\w+ing\b))(?:(?:always|usually|normally|"
+    r"(?:I(?:'d|'ll|\s+would|\s+will)?\s+|(?:I(?:'ve|\s+have)\s+)?(?=been\s+\w+ing\b))"
+    r"(?:(?:always|usually|normally|"
     r"typically|"
     r"generally|mostly|mainly|often|regularly|only|still|just|also|almost always|pretty much|"
     r"basically|tend to|been|have been|'ve been|never|rarely|seldom|hardly ever|almost never|"
@@ -1308,6 +1311,8 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             g = m.groupdict()
             x = tidy_value(g.get("x") or g.get("x2") or g.get("x3") or "", "zh")
             if not x or re.fullmatch(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个", x):
+                continue
+            if _ZH_DEICTIC.match(x):  # "这个方案我接受不了": one particular thing, not a kind
                 continue
             out = [(x, pol, "explicit")]  # stated by the user, hedged or not
             if other and m.group("y"):

@@ -65,6 +65,10 @@ _ADV = (
     r"genuinely|definitely|generally|much|very much|so|quite|honestly|personally)\s+){0,2}"
 )
 _ZADV = r"(?:也|还|很|非常|真的|特别|最|比较|挺|超|超级|一直|都|蛮|十分|还是|确实|尤其)*"
+#: A thing said first, before the user ("啤酒我不爱喝"): no pronoun, no time it holds at.
+_TOPIC_ZH = r"(?![今明昨每平周晚早])[^，,。.!！?？;；\n我你他她它这那]{1,10}?"
+#: A verb of consuming that closes the clause, its object said before it.
+_CLOSING_VERB_ZH = r"[吃喝看听玩用穿]?(?:了|啦)?(?=\s*$|[，,。.!！?？;；\n])"
 _I = r"\bI(?:'m| am)"
 _HABIT_EN = (
     r"(?:drink|eat|use|read|watch|listen to|play|wear|go|take|buy|order|cook|code|write|work|"
@@ -349,6 +353,17 @@ RULES: list[Rule] = [
     ),
     _zh("preference", rf"我(?:觉得|好像|似乎|大概)我?{_ZADV}(?:喜欢|爱){_VZ}", source="inferred"),
     # --- preferences (Chinese) --------------------------------------------------------------
+    # the thing said first, the verb closing the clause: "啤酒我不爱喝", "火锅我最爱吃了"
+    _zh(
+        "preference",
+        rf"(?:^|(?<=[，,。！!；;]))(?P<v>{_TOPIC_ZH})我{_ZADV}(?:一点(?:也|都))?"
+        rf"(?:不|不太|不怎么|并不|从不)(?:喜欢|爱){_CLOSING_VERB_ZH}",
+        polarity=-1,
+    ),
+    _zh(
+        "preference",
+        rf"(?:^|(?<=[，,。！!；;]))(?P<v>{_TOPIC_ZH})我{_ZADV}(?:喜欢|爱){_CLOSING_VERB_ZH}",
+    ),
     _zh("preference", rf"我最喜欢的(?P<k>[\u4e00-\u9fff\w]{{1,6}}?)是{_VZ}"),
     _zh(
         "preference",

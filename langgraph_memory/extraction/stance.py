@@ -196,7 +196,10 @@ _EN_THING_DOES = re.compile(
     r"doesn't agree with me|don't agree with me|bores? me|annoys? me|wears? me out|"
     r"(?:doesn't|don't) sit well with me|stress(?:es)? me out|gross(?:es)? me out|"
     r"drives? me (?:crazy|nuts|mad|up the wall)|gets? on my nerves|exhausts? me|"
-    r"puts? me to sleep|makes? my skin crawl|turns? me off)|"
+    r"puts? me to sleep|makes? my skin crawl|turns? me off|grates? on me|"
+    # "Mushrooms are the one thing I won't eat": the one kind the user refuses
+    r"(?:is|are) the (?:one|only|last) thing I (?:won't|will not|can't|cannot|don't|never|"
+    r"refuse to) \w+)|"
     r"(?P<good2>never gets old|never get old|cheers? me up|relax(?:es)? me|calms? me down|"
     r"keeps? me (?:sane|going|happy|grounded|calm|balanced)))\b",
     re.I,
@@ -243,6 +246,44 @@ _EN_FINITE = re.compile(
 )
 
 
+#: A kind named with no verb, and how often the user picks it: the user's answer to "what
+#: do you usually…?" ("Mostly lo-fi hip hop", "Tea, always", "VS Code for everything").
+#: An adverb opening one only when it opens the sentence (its capital): after a clause it
+#: qualifies that clause ("I'm freelancing as a photographer, mostly weddings").
+_EN_VERBLESS = re.compile(
+    r"^(?:(?-i:Mostly|Usually|Always|Generally|Almost always|Nearly always)\s+"
+    r"(?P<x>[A-Za-z][\w'&+.-]*(?:\s+[\w'&+.-]+){0,3}?)"
+    r"(?:\s*,?\s*(?:honestly|really|though|for sure|these days))?"
+    r"|(?P<y>[A-Za-z][\w'&+.-]*(?:\s+[\w'&+.-]+){0,3}?)\s*,?\s+"
+    r"(?:always|every (?:time|day)|all the way|for everything|any day|forever|hands down))"
+    r"\s*[.!]*\s*$",
+    re.I,
+)
+#: What a verbless answer names that is no kind of thing ("Mostly fine", "Always the same").
+_EN_NO_KIND = re.compile(
+    r"^(?:fine|good|ok|okay|great|busy|tired|same|the same|yes|no|sure|true|not|nothing|"
+    r"never|sometimes|alone|here|there|home|now|then|me|you|thanks|thank you|cheers|sorry|"
+    r"around|about|at|by|on|in|before|after|until|like|just|\d)\b|"
+    r"^[a-z]+(?:less|ful|ous|ive|able|ible|ish|ed)$",  # a state, not a thing: "harmless"
+    re.I,
+)
+
+
+#: A thing, then said to be the user's favourite beside it: "Friends got me a cheesecake —
+#: definitely my absolute favourite —", "闺蜜送了个提拉米苏，我的最爱！". The episode is
+#: past; the taste said beside it holds.
+_EN_FAVOURITE_BESIDE = re.compile(
+    r"\b(?:a|an|the|some|of|got|had|ordered|made|bought)\s+"
+    r"(?P<x>[\w'-]+(?:\s+[\w'-]+){0,2}?)\s*(?:[—–-]+|,)\s*(?:\w+ly\s+)?"
+    r"(?:my|the user's) (?:absolute |all-time |total |forever |ultimate )?favou?rite\b(?!\s+\w)",
+    re.I,
+)
+_ZH_FAVOURITE_BESIDE = re.compile(
+    r"(?:个|份|杯|碗|块|盒|些|了|点)(?P<x>(?![个份杯碗块盒些了点])[\u4e00-\u9fffA-Za-z]{2,6})[，,！!—]+\s*"
+    r"(?:这|那)?(?:可是|真是|就是|是)?我的(?:最爱|心头好|心头肉|命)"
+)
+
+
 def _kind(x: str, strict: bool = False) -> bool:
     """Whether ``x`` can be a liked kind of thing: no pronoun or filler first, and
     (``strict``, for a subject) a short phrase without a verb of its own."""
@@ -264,6 +305,11 @@ def _en_stance(s: str) -> Stance:
     got = _en_subject(s)
     if got:
         return got
+    beside = _EN_FAVOURITE_BESIDE.search(s)
+    # (the words after the last determiner: "got me a cheesecake": cheesecake)
+    x = re.split(r"\b(?:a|an|the|some|me|us)\s+", beside["x"], flags=re.I)[-1] if beside else ""
+    if x and _kind(x, strict=True) and not _EN_PARTICULAR.match(x):
+        return [(tidy_value(x, "en"), 1, "explicit")]
     if re.search(r"\b(?:was|were|had|used to)\b", s, re.I):
         return []  # one that is over: an episode, not a taste
     for pattern in (_EN_THING_IS, _EN_THING_DOES):
@@ -272,6 +318,10 @@ def _en_stance(s: str) -> Stance:
             continue
         good = m["good"] or m.groupdict().get("good2")
         return [(tidy_value(m["x"], "en"), 1 if good else -1, "explicit")]
+    m = _EN_VERBLESS.match(s)
+    x = (m["x"] or m["y"] or "") if m else ""
+    if x and _kind(x, strict=True) and not (_EN_NO_KIND.match(x) or _EN_PARTICULAR.match(x)):
+        return [(tidy_value(x, "en"), 1, "explicit")]
     return []
 
 
@@ -304,13 +354,24 @@ _ZH_SUBJECT = re.compile(
 )
 #: The topic first, then the user's stance: "X我最爱了", "电子书我看不进去", "火锅我来者不拒".
 _ZH_TOPIC = re.compile(
-    r"^(?P<x>[^，,。；;！!？?我你他她它这那]{1,10}?)(?:的话|呢|嘛)?(?:我|我是|我就|我也|我都)"
+    r"^(?P<x>[^，,。；;！!？?我你他她它这那]{1,10}?)(?:那种|这种|这类|那类|之类的?)?(?:的话|呢|嘛)?"
+    r"(?:我|我是|我就|我也|我都)"
     + _ZH_ADV
     + r"(?:(?P<like>来者不拒|百\S不厌|[吃喝看听玩]不腻|\S+都不腻|最爱|超爱|最喜欢|很喜欢|"
     r"特别喜欢|喜欢|爱|好这一口|"
     r"(?:会|就)?(?:很|特别|超|超级)?(?:兴奋|开心|快乐|放松|来劲|来精神))|"
     r"(?P<dislike>(?:不太|不怎么|不)?能?[吃喝看听用玩穿坐住读学做去待]不(?:进去|下去|来|惯|了|动)|"
-    r"不太能[吃喝看听用玩穿坐]|不怎么能[吃喝看听用玩穿坐]|讨厌|受不了|不喜欢|不爱|最烦|最讨厌))"
+    r"不太能[吃喝看听用玩穿坐]|不怎么能[吃喝看听用玩穿坐]|讨厌|受不了|不喜欢|不爱|最烦|最讨厌|"
+    # what the user cannot bear, dares not touch, or has had enough of ("接受不了",
+    # "不太敢吃", "玩腻了")
+    r"(?:接受|忍|适应|欣赏)不(?:了|来)|吃不消|(?:不太|不怎么|不大|不)敢[吃喝看听用玩碰坐]|"
+    r"[吃喝看听玩用穿]?腻了|烦了|头大|头疼))"
+)
+#: A time the user's stance holds at, said first ("周末我就爱宅家打游戏", "平时我不怎么喝酒"):
+#: a frame, not the thing.
+_ZH_FRAME = re.compile(
+    r"^(?:周末|平时|平常|平日|晚上|早上|白天|假期|放假|节假日|下班后?|每天|闲下来|有空|没事)"
+    r"(?:的时候|时)?(?:呢|的话)?(?=我)"
 )
 #: "运动我首选游泳", "我首选高铁": the user's first choice.
 _ZH_FIRST_CHOICE = re.compile(
@@ -395,6 +456,23 @@ _ZH_PICK: list[tuple[re.Pattern[str], int]] = [
         ),
         1,
     ),
+    # "广场舞那种歌一听就头大", "榴莲我一闻就想吐": the thing first, then what the user
+    # feels at the first touch of it
+    (
+        re.compile(
+            r"^(?P<x>[^，,。；;！!？?我你他她它]{2,10}?)(?:那种|这种|这类|那类)?我?"
+            r"一(?:听|看|吃|喝|闻|碰|想|提|见)(?:到)?就(?:头疼|头大|烦|心烦|想吐|犯困|难受|崩溃|"
+            r"受不了|抓狂|烦躁|恶心|闹肚子|过敏|想跑|起鸡皮疙瘩)"
+        ),
+        -1,
+    ),
+    (
+        re.compile(
+            r"^(?P<x>[^，,。；;！!？?我你他她它]{2,10}?)(?:那种|这种|这类|那类)?我?"
+            r"一(?:听|看|吃|喝|闻|见)(?:到)?就(?:开心|高兴|兴奋|放松|流口水|走不动|停不下来|来劲|来精神)"
+        ),
+        1,
+    ),
     # "周末钓鱼太惬意了": a mild pleasure, said with an intensifier
     (
         re.compile(
@@ -448,6 +526,12 @@ _ZH_OPINED = re.compile(
 
 def _zh_stance(s: str) -> Stance:
     """A kind of thing and how the user finds it, in Chinese."""
+    frame = _ZH_FRAME.match(s)
+    if frame:  # "周末我就爱宅家打游戏": the stance said after the time it holds at
+        return _zh_stance(s[frame.end() :])
+    beside = _ZH_FAVOURITE_BESIDE.search(s)
+    if beside and _zh_ok(beside["x"]):
+        return [(_zh_value(beside["x"]), 1, "explicit")]
     opinion = _ZH_OPINION.match(s)
     if opinion:
         m = _ZH_OPINED.match(s[opinion.end() :])

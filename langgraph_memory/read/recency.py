@@ -65,7 +65,7 @@ from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
 from langgraph_memory.read.leading import current_leads
-from langgraph_memory.read.slot_types import asked_type, states_a
+from langgraph_memory.read.slot_types import asked_type, own_part, states_a, typed
 from langgraph_memory.read.timeline import is_statement
 from langgraph_memory.retrieval.vectors import cosines
 
@@ -97,6 +97,31 @@ ADDITION = re.compile(
     r"也(?![换变改搬调])|另外|还有",
     re.I,
 )
+#: An ending said beside the addition word: the "also" is of the new value, not beside
+#: the old one ("离职手续办完了，在京东也干了半个月了", "Left Acme; I'm also at Globex now").
+_ENDED = re.compile(
+    r"离职|辞职|辞了|不干了|退休|\b(?:quit|resigned|retired|left (?:my|the|at)|last day)\b", re.I
+)
+
+
+def adds(said: str) -> bool:
+    """Whether a later statement adds a value rather than replacing one (:data:`ADDITION`
+    in a sentence of the user's own life, with no ending said beside it). An addition word
+    in a message that tells another's news first is said beside theirs ("My friend runs
+    every day. I've also bumped mine up to 5", "我哥升总监了。我呢，也转去做市场策划了").
+
+    Example:
+        >>> adds("I also have two cats."), adds("我同事天天去。我现在也改成一周五次了")
+        (True, False)
+        >>> adds("离职手续办完了，在京东也干了半个月了")
+        False
+    """
+    own = own_part(said)
+    if own.split() != said.split() or _ENDED.search(own):
+        return False
+    return ADDITION.search(own) is not None
+
+
 #: A later statement this close to the answering one repeats it (no new value).
 REPEAT = 0.97
 #: The other messages needed to judge the margin (with fewer, the floor alone is too
@@ -142,7 +167,7 @@ def find_update(
         Update(newest=4, older=(0,))
     """
     said = [
-        i for i, m in enumerate(msgs) if is_statement(m) and (others or not about_others(m.content))
+        i for i, m in enumerate(msgs) if is_statement(m) and (others or own_part(m.content).strip())
     ]
     if len(said) < 2 or len(msgs) < 2 + MIN_OTHERS:
         return None
@@ -164,7 +189,7 @@ def find_update(
     for i in said:
         if i == answer or row[i] >= REPEAT or row[i] < FLOOR or lift[i] < MARGIN:
             continue
-        if ADDITION.search(msgs[max(i, answer, key=when.__getitem__)].content):
+        if adds(msgs[max(i, answer, key=when.__getitem__)].content):
             continue  # "I also have two cats": one more value, the earlier one stands
         same.append(i)
     if not same:
@@ -180,7 +205,7 @@ def typed_update(msgs: Sequence[Message], kind: str, query: str = "") -> Update 
     a new value may share nothing with the old one's ("我住在杭州", "来昆明三个月了")."""
     said = [i for i, m in enumerate(msgs) if states_a(m, kind, query)]
     said.sort(key=lambda i: (msgs[i].timestamp, msgs[i].seq))
-    if len(said) < 2 or ADDITION.search(msgs[said[-1]].content):
+    if len(said) < 2 or adds(msgs[said[-1]].content):
         return None
     return Update(said[-1], tuple(said[:-1]))
 
@@ -305,6 +330,7 @@ def current_first(
         return _mark_update(items, budget, at, msgs, vectors, query, query_vector)
     finally:  # on every way out, whether an update was marked or not
         _entries_say_earlier(items, budget, at, msgs)
+        _entries_of_the_type_earlier(items, budget, at, msgs, query)
 
 
 def _mark_update(
@@ -368,8 +394,9 @@ def _mark_update(
         cited = [old[s] for s in it.source_ids if s in old]
         if it.layer in DRAWN_LAYERS and cited and new_id not in it.source_ids:
             marked[k] = earlier(it, min(m.timestamp for m in cited))
-        elif it.layer in DRAWN_LAYERS and new_id in it.source_ids:
-            marked[k] = _lead(it, said, lead)  # its quote of the latest statement too
+        elif marked[k] is it and (it.layer not in DRAWN_LAYERS or new_id in it.source_ids):
+            # its quote of the latest statement too (an entry's, an entity's summary's)
+            marked[k] = _lead(it, said, lead)
     if MemoryContext(marked, budget).tokens > budget:
         return None
     items[:] = marked
@@ -421,6 +448,60 @@ def _entries_say_earlier(
             ):
                 marked[k] = earlier(items[k])
     if marked != items and MemoryContext(marked, budget).tokens <= budget:
+        items[:] = marked
+
+
+#: The user's words an entry quotes ('About the user (employer: Acme): "I'm at Acme."',
+#: "关于用户（employer：阿里）：“我在阿里上班”").
+_QUOTE = re.compile(r"[\"“](.+)[\"”]")
+
+
+def _entries_of_the_type_earlier(
+    items: list[ContextItem], budget: int, at: list[int], msgs: list[Message], query: str
+) -> None:
+    """Mark, in place, the profile lines and facts that quote an older statement of the
+    type the query asks for (:func:`~langgraph_memory.read.slot_types.asked_type`) as
+    earlier, when the context holds a newer statement of the user's of that type: the
+    write path may have read the old value and missed the new one ("我在阿里上班" read,
+    "离职手续办完了，在京东干了半个月了" not), and its line would open the prompt with the
+    old value. The newest statement is marked the latest (nothing when that would take
+    the prompt over ``budget``). ``at``: the message items' indices in ``items``;
+    ``msgs``: their messages."""
+    kind = asked_type(query)
+    if kind is None:
+        return
+    said = [(m.timestamp, m.seq, k) for k, m in zip(at, msgs, strict=True) if m.role == "user"]
+    said = [t for t in said if states_a(msgs[at.index(t[2])], kind, query)]
+    if not said:
+        return
+    when, _, newest_at = max(said)
+    newest = msgs[at.index(newest_at)]
+    # (an entry's time is when it was written: its sources in the context say when they
+    # were said; one the context does not hold is taken for older than the newest)
+    sent = {m.id: (m.timestamp, m.seq) for m in msgs}
+    marked = list(items)
+    for k, it in enumerate(items):
+        quote = _QUOTE.search(it.text) if it.layer in DRAWN_LAYERS else None
+        if (
+            quote is None
+            or newest.id in it.source_ids
+            or "update_mark" in it.score_parts
+            or any(i in sent and sent[i][0] >= when for i in it.source_ids)
+            or quote[1].strip() == newest.content.strip()
+            or not typed(quote[1], kind, query)
+        ):
+            continue
+        cited = [sent[i][0] for i in it.source_ids if i in sent]
+        if cited:
+            marked[k] = earlier(it, min(cited))
+        else:  # said before the newest, on a day the context does not show
+            text = f"earlier (before {_day(when)}): {it.text}"
+            marked[k] = _copy(it, text, it.group, it.order if it.group is not None else 1)
+    if marked == items:
+        return
+    if "update_mark" not in items[newest_at].score_parts:
+        marked[newest_at] = latest(items[newest_at])
+    if MemoryContext(marked, budget).tokens <= budget:
         items[:] = marked
 
 

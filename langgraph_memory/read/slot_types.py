@@ -37,7 +37,7 @@ from langgraph_memory.core.filters import Predicate
 from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.extraction.changes import CHANGE_KEY
-from langgraph_memory.extraction.entities import SURNAMES, find_entities
+from langgraph_memory.extraction.entities import SURNAMES, find_entities, sentence_spans
 from langgraph_memory.extraction.slots import (
     TENTATIVE,
     about_others,
@@ -53,8 +53,19 @@ from langgraph_memory.read.timeline import is_statement
 if TYPE_CHECKING:
     from langgraph_memory.storage.base import MemoryBackend
 
-__all__ = ["asked_type", "typed", "states_a", "latest_typed", "add_typed", "RECENT", "LATEST"]
+__all__ = [
+    "asked_type",
+    "own_part",
+    "typed",
+    "states_a",
+    "latest_typed",
+    "add_typed",
+    "RECENT",
+    "LATEST",
+]
 
+#: The measure words a count is said by, other than 个 (次 and 回 count how often).
+_MEASURES = "只台本辆位名条棵件套口盆次回张双把部份间"
 #: What in a question asks for a value of a type (general wording of everyday slots), in
 #: the order they are tried ("我在哪家公司上班": an organisation, before a job).
 _ASKS = (
@@ -70,7 +81,8 @@ _ASKS = (
     (
         "org",
         re.compile(
-            r"哪家公司|哪个公司|什么公司|在哪(?:儿|里)?(?:工作|上班)|哪个单位|什么单位|"
+            r"哪家公司|哪个公司|什么公司|在哪(?:儿|里)?(?:工作|上班|任职|实习|教书)|哪个单位|什么单位|"
+            r"哪(?:个|家)机构|什么机构|"
             r"\bwhich company\b|\bwhat company\b|\bwhere do i work\b|"
             r"\bwho do i work for\b|\bemployer\b",
             re.I,
@@ -107,7 +119,7 @@ _ASKS = (
             r"哪天|哪一天|什么时候|几号|几月几|\bwhat (?:date|day)\b|\bwhen (?:is|do|am)\b", re.I
         ),
     ),
-    ("count", re.compile(r"多少|几(?:个人|[个只台本辆位名条棵件套口盆次])|\bhow many\b", re.I)),
+    ("count", re.compile(rf"多少|几(?:个人|[个{_MEASURES}])|\bhow many\b", re.I)),
     ("plan", re.compile(r"打算|计划|要干嘛|要做什么|\bwhat are my plans\b", re.I)),
 )
 #: The slot reader's keys whose values are of each type.
@@ -115,7 +127,16 @@ _SLOT_TYPE = {"location": "place", "employer": "org", "manager": "person"}
 #: A change said with no slot named is a change of employer when it speaks of work
 #: ("我换到字节了，上周刚入职"), not of anything ("I switched to oat milk").
 _WORK = re.compile(
-    r"入职|上班|工作|公司|跳槽|单位|offer|\b(?:job|work(?:ing)?|joined|hired|employer)\b", re.I
+    r"入职|上班|工作|公司|跳槽|跳去|跳到|单位|offer|\b(?:job|work(?:ing)?|joined|hired|employer)\b",
+    re.I,
+)
+#: The user working somewhere the slot reader does not know by name ("在京东也干了半个月了",
+#: "在一家律所实习", "跳去好未来了"): the place before a verb of work (not home nor a room),
+#: or after a verb of joining one.
+_WORKS_AT = re.compile(
+    r"在(?!家|这|那|哪|外|公司|单位|办公室|线上|远程)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
+    r"(?:也|都|又|已经|还|一直)?(?:干|上班|工作|实习|任职|做事|打工)|"
+    r"(?:跳槽到|跳槽去|跳去|跳到|入职了?)(?!这|那|哪)[\u4e00-\u9fffA-Za-z]{2}"
 )
 #: The user's most recent messages searched for statements of the asked type.
 RECENT = 200
@@ -141,15 +162,33 @@ _ZH_TITLED = re.compile(
 _READ_CHARS = 400
 
 
+def own_part(said: str) -> str:
+    """The sentences of the user's statement ``said`` about the user's own life: a
+    message often tells another's news before the user's own ("My dad just retired from
+    Bosch! And me, I jumped ship to ABB", "我哥升总监了。我呢，转去做市场策划了"), and the
+    other's sentence holds no value of the user's ("" when every sentence is another's).
+
+    Example:
+        >>> own_part("My brother moved to Denver. And us, we're in Portland now.")
+        " And us, we're in Portland now."
+        >>> own_part("我妹妹住在杭州。"), own_part("I live with my parents in Cork.")
+        ('', 'I live with my parents in Cork.')
+    """
+    spans = sentence_spans(said)
+    if len(spans) < 2:
+        return "" if about_others(said) else said
+    return "".join(t for _, t in spans if not about_others(t))
+
+
 def typed(said: str, kind: str, query: str = "") -> bool:
-    """Whether the user's statement ``said`` holds a value of type ``kind`` (a statement
-    about someone else's life does not: "我妹妹住在杭州"). A count or a date is of the
-    thing the ``query`` asks about: the slot reader's count of the thing it names
-    (``number of children`` for "我有几个孩子"), or else a number by the measure word it
-    asks by ("几台电脑": "三台了") or beside a word it names; a date of its event, or in a
-    statement sharing one of its words."""
-    said = said[:_READ_CHARS]
-    if about_others(said):
+    """Whether the user's statement ``said`` holds a value of type ``kind`` in a sentence
+    about the user's own life (:func:`own_part`; "我妹妹住在杭州" holds none). A count or a
+    date is of the thing the ``query`` asks about: the slot reader's count of the thing it
+    names (``number of children`` for "我有几个孩子"), or else a number by the measure word
+    it asks by ("几台电脑": "三台了") or beside a word it names; a date of its event, or in
+    a statement sharing one of its words."""
+    said = own_part(said[:_READ_CHARS])
+    if not said.strip():
         return False
     if kind == "date":
         return names_date(said) and _same_event(said, query)
@@ -161,7 +200,7 @@ def typed(said: str, kind: str, query: str = "") -> bool:
         return "plan" in keys or bool(_PLANS.search(said) or _DROPPED.search(said))
     if any(_SLOT_TYPE.get(key) == kind for key in keys):
         return True
-    if kind == "org" and CHANGE_KEY in keys and _WORK.search(said):
+    if kind == "org" and (CHANGE_KEY in keys and _WORK.search(said) or _WORKS_AT.search(said)):
         return True
     if kind == "job":  # a trade, a level, a department, or where the user works
         return bool(keys & {"occupation", "employer"} or _DOES.search(said)) or any(
@@ -188,8 +227,12 @@ _TRADE = re.compile(
 #: not a pastime ("做了手工"), and a department by its trade ("调到技术部了"), not any 部
 #: ("俱乐部", "东北部").
 _DOES = re.compile(
-    r"(?:做|当|干)(?:了)?(?:一名|一个)?[\u4e00-\u9fff]{0,5}?"
-    r"(?:师|员|(?<!手)工|(?<!做)手|博主|主播|司机|销售|运营|会计|律师|编辑|记者)(?=[，,。！!；;\s]|$|了|啦)|"
+    r"(?:(?:做|当|干)(?:了)?|"
+    # the user said to be one ("我现在还是实习生", "现在是正式的算法工程师了")
+    r"(?:我|(?:^|(?<=[，,。！!；;\s]))(?=现在|目前|如今))(?:现在|目前|如今|已经)?(?:还|也|就|都)?是)"
+    r"(?:一名|一个|个)?[\u4e00-\u9fff]{0,7}?"
+    r"(?:师|员|(?<!手)工|(?<!做)手|士|(?<!学)生|博主|主播|司机|销售|运营|会计|律师|编辑|记者|经理|总监|"
+    r"主管|主任|助理|专员|顾问|策划)(?=[，,。！!；;\s]|$|了|啦)|"
     r"读研|读博|在读|上大学|"
     r"(?:技术|市场|销售|财务|人事|人力|产品|研发|运营|法务|行政|采购|设计|工程|质量|质检|客服|品牌|"
     r"公关|战略|投资|业务|数据|信息|审计|风控|营销|总裁办|IT|HR)部(?:门)?"
@@ -201,9 +244,9 @@ _DOES = re.compile(
 #: "领导换成了王磊"): a name after the verb, a capital or a surname, not "领导是个工作狂" nor
 #: "my manager is so annoying", "my manager issued…".
 _BOSS_NAMED = re.compile(
-    r"(?:manager|boss|leader|supervisor|领导|上级|老板|经理|主管|导师|上司)\s*"
-    rf"(?:(?:是|叫|换成了?|变成了?|:|\bis\b)\s*(?-i:[A-Z])|(?:是|叫|换成了?|变成了?)"
-    rf"[{''.join(sorted(SURNAMES))}](?![个了人们])[\u4e00-\u9fff])",
+    r"(?:manager|boss|leader|supervisor|领导|上级|老板|经理|主管|导师|上司|师傅|师父)\s*"
+    rf"(?:(?:是|叫|换成了?|变成了?|:|\bis\b)\s*(?-i:[A-Z])|(?:是|叫|换成了?|变成了?)(?:老|小|阿)?"
+    rf"[{''.join(sorted(SURNAMES))}](?![个了人们])[\u4e00-\u9fff]?)",
     re.I,
 )
 #: A plan dropped for another ("云南不去了，改成回老家", "车先不买了"): a plan said again;
@@ -215,16 +258,15 @@ _PLANS = re.compile(r"准备(?!好)|打算|计划|决定(?!不)|\b(?:plan(?:ning
 #: A number, with the measure word it counts by ("两台", "12个人", "三千", "3500"; not the
 #: 一 of "一起").
 _NUMBER = re.compile(
-    r"\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+(?:多|余)?(?:个人|[个只台本辆位名条棵件套口盆人块元岁])|"
+    rf"\d+(?:\.\d+)?|[一二两三四五六七八九十百千万]+(?:多|余|来)?(?:个人|[个{_MEASURES}人块元岁])|"
     r"[一二两三四五六七八九]?[十百千万][一二两三四五六七八九十百千万]*|"
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
     r"fifty|hundred)\b",
     re.I,
 )
-#: A number by a measure word other than 个 (every thing is counted by 个: "三个月").
-_MEASURED = re.compile(
-    r"(?:\d+|[一二两三四五六七八九十百千万]+)(?:多|余)?(个人|[只台本辆位名条棵件套口盆])"
-)
+#: A number by a measure word other than 个 (every thing is counted by 个: "三个月"); 次
+#: and 回 count how often ("一周五次").
+_MEASURED = re.compile(rf"(?:\d+|[一二两三四五六七八九十百千万]+)(?:多|余|来)?(个人|[{_MEASURES}])")
 #: What a count question is asked in (not the thing counted), and when it is asked ("this
 #: month", "每个月").
 _ASK_WORDS = re.compile(
@@ -256,7 +298,7 @@ def _counts(said: str, query: str, keys: set[str]) -> bool:
     if asked is not None and thing_counted(said) == asked and _NUMBER.search(said):
         return True  # "After the merger it's 19 reports": a count the slot reader missed
     terms = [t for t in _terms(query) if len(t) > 1]
-    measure = re.search(r"几(个人|[只台本辆位名条棵件套口盆])", query)
+    measure = re.search(rf"几(个人|[{_MEASURES}])", query)
     for m in _MEASURED.finditer(said):
         after = said[m.end() : m.end() + 4]
         if (
@@ -294,7 +336,7 @@ _RATE = re.compile(
 #: A number and the one character after it (past a measure word), unless it makes the
 #: number a date, a time or an age ("3号", "5点", "12岁").
 _COUNTED_NOUN = re.compile(
-    r"(?:\d+|[一二两三四五六七八九十百千万]+)(?:[个只台本辆位名条棵件套口盆])?"
+    rf"(?:\d+|[一二两三四五六七八九十百千万]+)(?:多|余|来)?(?:[个{_MEASURES}])?"
     r"(?P<n>[^\d\s一二两三四五六七八九十百千万号日月年点时分秒天周岁])"
 )
 

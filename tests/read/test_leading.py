@@ -100,3 +100,19 @@ def test_a_value_that_still_holds_is_not_called_earlier(text: str, older: list[s
 def test_a_negation_or_a_past_still_does_not_undo_a_change(text: str, lead: str) -> None:
     older = ["I work at Acme."] if text.isascii() else ["我在腾讯上班"]
     assert current_leads(text, older).startswith(lead)
+
+
+@pytest.mark.parametrize(
+    ("text", "older", "query", "lead", "back"),
+    [
+        # a name the segmenter cuts into a prefix or surname and a word (小 陈, 赵 阿姨)
+        ("小陈调走了，现在带我的是老周", ["我师傅是小陈，人很好"], "谁带我？",
+         "现在带我的是老周", "小陈调走了"),
+        ("赵阿姨回老家了，现在请的是孙阿姨", ["我家请的是赵阿姨"], "我家请的阿姨是谁？",
+         "现在请的是孙阿姨", "赵阿姨回老家了"),
+    ],
+)  # fmt: skip
+def test_a_chinese_name_cut_by_the_segmenter_still_names_the_earlier_value(
+    text: str, older: list[str], query: str, lead: str, back: str
+) -> None:
+    assert current_leads(text, older, query) == f"{lead} (on the earlier one: {back})"

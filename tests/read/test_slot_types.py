@@ -264,3 +264,96 @@ def test_typed_update_leaves_an_unrelated_statement_alone() -> None:
     assert typed_update(msgs, "count", "我有几个孩子？") is None
     msgs = [_msg(0, "user", "我的上级是何总监。"), _msg(1, "user", "领导是个工作狂，天天加班。")]
     assert typed_update(msgs, "person", "我的领导是谁？") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "query"),
+    [
+        # another's news first, the user's own after it: the user's sentence is read
+        ("My cousin just got into Oxford! As for me, I started at Deloitte last week.", "org", ""),
+        ("Big week: my wife moved her studio to Hove. And I'm based in Brighton now.", "place", ""),
+        ("我姐考上公务员了。我这边呢，换到腾讯上班了", "org", ""),
+        ("我朋友天天跑步，太拼了。我也改成一周四次了", "count", "我一周跑几次步？"),
+        # a frequency counted by 次 / 回
+        ("现在一周练三回了", "count", "我一周练几回？"),
+        # a trade named by its title ("做产品经理", "当项目主管")
+        ("转岗了，现在做产品经理", "job", ""),
+        ("调岗后我在当项目主管", "job", ""),
+    ],
+)
+def test_the_users_own_sentence_holds_the_value(said: str, kind: str, query: str) -> None:
+    assert typed(said, kind, query)
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("My cousin just started at Deloitte. So proud of him!", "org"),
+        ("我姐换到腾讯上班了。真替她高兴", "org"),
+    ],
+)
+def test_anothers_news_holds_no_value_of_the_users(said: str, kind: str) -> None:
+    assert not typed(said, kind)
+
+
+def test_an_also_beside_anothers_news_or_an_ending_is_no_addition() -> None:
+    said = [
+        _msg(0, "user", "我每周游泳两次"),
+        _msg(1, "user", "我室友天天游。我现在也改成一周四次了"),
+    ]
+    assert typed_update(said, "count", "我一周游几次泳？") == Update(1, (0,))
+    said = [
+        _msg(0, "user", "I work at Lidl."),
+        _msg(1, "user", "Handed in my notice and quit Lidl; I'm also settled at Aldi now."),
+    ]
+    assert typed_update(said, "org") == Update(1, (0,))
+    said = [_msg(0, "user", "I have a dog."), _msg(1, "user", "I also have two cats.")]
+    assert typed_update(said, "count", "How many pets do I have?") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "kind", "query"),
+    [
+        # a workplace the slot reader does not know by name, before a verb of work or after
+        # one of joining
+        ("手续办完了，在顺丰也干了两周了", "org", ""),
+        ("上个月跳槽到美团了", "org", ""),
+        # a count said roughly (多, 来) or by another measure word (张, 双)
+        ("团队现在三十多人了", "count", "我们团队多少人？"),
+        ("部门就十来个人", "count", "我们部门多少人？"),
+        ("手上有四张会员卡了", "count", "我有几张会员卡？"),
+        # a trade said by a copula or ending in 士/生 ("我还是规培生", "现在是资深的数据分析师了")
+        ("我在社区医院当护士", "job", ""),
+        ("我目前还是规培生，跟着科室轮转", "job", ""),
+        ("熬出头了，现在是资深的数据分析师了", "job", ""),
+        # a master named as 老/小 + surname ("带我的师傅是老周")
+        ("车间里带我的师傅是老周", "person", ""),
+    ],
+)
+def test_values_said_without_a_known_name_or_measure(said: str, kind: str, query: str) -> None:
+    assert typed(said, kind, query)
+
+
+def test_no_workplace_at_home_and_no_count_by_a_surname() -> None:
+    assert not typed("最近在家工作，挺自在", "org")
+    assert not typed("张阿姨来了", "count", "我有几张会员卡？")
+    assert asked_type("我在哪个机构任职？") == "org"
+
+
+def test_an_entry_of_the_old_value_is_marked_earlier_by_a_newer_statement() -> None:
+    """The write path read the old workplace and missed the new one: the entry with the
+    old value no longer opens the prompt."""
+    turns = [
+        ("user", "我在美团上班，做骑手调度"),
+        ("assistant", "好的。"),
+        ("user", "猫为什么爱晒太阳"),
+        ("assistant", "暖和，也舒服。"),
+        ("user", "手续办完了，在顺丰也干了两周了，还行"),
+        ("assistant", "明白。"),
+    ]
+    with MemoryManager(backend=InMemoryBackend(), embeddings=MiniLMEmbeddings()) as mm:
+        for i, (role, text) in enumerate(turns):
+            mm.add_message("u", "s1", role, text, timestamp=T0 + timedelta(days=i))
+        mm.flush()
+        prompt = mm.build_context("u", "p", "我在哪家公司上班？", token_budget=2048).to_prompt()
+        assert 0 <= prompt.find("顺丰") < prompt.find("美团")

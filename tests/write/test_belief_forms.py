@@ -47,6 +47,10 @@ def kinds(text: str) -> set[str]:
         ("今后所有金额都换算成人民币。", "换算成人民币", 1),
         ("凡是涉及到钱的计算，保留两位小数。", "保留两位小数", 1),
         ("不要再道歉了。", "道歉", -1),
+        # an adverb inside the polite frame, a lasting scope before the polite question
+        ("It would honestly help if you could cite page numbers from now on.", "page numbers", 1),
+        ("In future, could you skip the small talk?", "small talk", 1),
+        ("Going forward, can you put the summary first?", "summary first", 1),
     ],
 )
 def test_an_instruction_is_read_by_its_form(text: str, part: str, sign: int) -> None:
@@ -79,6 +83,8 @@ def test_an_instruction_is_read_by_its_form(text: str, part: str, sign: int) -> 
         "所有客户端都启用了限流。",  # what happened, not what to do
         "隔壁组的人都用浅色主题。",
         "我决定以后只吃火锅了，别的都不吃了😂 开玩笑的",  # a joke
+        "So, could you help me with this one?",  # a polite one-off after a lead word
+        "In future, could we meet on Mondays?",  # a plan of ours, not the replies
     ],
 )
 def test_look_alikes_make_no_instruction(text: str) -> None:
@@ -161,6 +167,9 @@ def test_a_preference_is_read_by_its_form(text: str, value: str, sign: int) -> N
         "以前我特别爱喝奶茶，现在戒了。",
         "Yeah, because I just adore filling in forms.",  # sarcasm
         "Sure, I love waiting on hold 😒",
+        "我闺蜜不吃辣，一点都不行。",  # a friend's taste, named by how she is related
+        "发小特别爱吃香菜。",
+        "我对象不喜欢看恐怖片。",
     ],
 )
 def test_look_alikes_make_no_preference(text: str) -> None:
@@ -173,6 +182,15 @@ def test_habits_the_user_states_are_explicit_hedged_or_not() -> None:
     assert preferences_of("出差我一般住全季。") == [("住全季", 1, "explicit")]
     # only the side a comparison implies is guessed
     assert preferences_of("I'd take tea over coffee.")[1] == ("coffee", -1, "inferred")
+
+
+def test_a_habit_with_a_perfect_subject_or_after_a_clause_of_when() -> None:
+    # "I've been…" as "Been…"; "Whenever…" with no comma before the user's habit
+    assert preferences_of("I've been using Arch Linux for 6 years.") == [
+        ("Arch Linux", 1, "explicit")
+    ]
+    assert preferences_of("Whenever I fly I pick an aisle seat.") == [("aisle seat", 1, "explicit")]
+    assert preferences_of("I've been so tired for 6 years.") == []
 
 
 def test_code_and_material_make_no_belief() -> None:

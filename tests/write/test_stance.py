@@ -33,6 +33,25 @@ PREFERENCES = [
     ("练书法让我特别平静。", "练书法", "positive"),
     ("我一直都讨厌排长队。", "排长队", "negative"),
     ("我是个茶派。", "茶", "positive"),
+    # the thing said first, then what the user cannot bear, dares not touch, is tired of
+    ("香菜我是真的接受不了。", "香菜", "negative"),
+    ("生蚝我不太敢吃。", "生蚝", "negative"),
+    ("恐怖片那种我最烦了。", "恐怖片", "negative"),
+    ("斗地主我玩腻了。", "斗地主", "negative"),
+    ("摇滚乐一听就头大。", "摇滚乐", "negative"),
+    ("咖啡我不爱喝。", "咖啡", "negative"),
+    # a time said first is when the stance holds, not the thing
+    ("晚上我就爱窝在沙发上看书。", "窝在沙发上看书", "positive"),
+    ("Reggaeton grates on me.", "Reggaeton", "negative"),
+    ("Olives are the one thing I can't eat.", "Olives", "negative"),
+    # a kind named with no verb, and how often it is picked (an answer to "what do you
+    # usually…?")
+    ("Mostly old-school funk.", "old-school funk", "positive"),
+    ("Sushi, hands down.", "Sushi", "positive"),
+    ("Emacs for everything.", "Emacs", "positive"),
+    # the favourite said beside a thing met once
+    ("My aunt baked a carrot cake — honestly my all-time favourite.", "carrot cake", "positive"),
+    ("下午茶点了份榴莲酥，我的最爱！", "榴莲酥", "positive"),
 ]
 LOOK_ALIKES = [
     "I love your garden so much!",  # a compliment
@@ -43,6 +62,14 @@ LOOK_ALIKES = [
     "那家面馆的汤太咸了。",  # one particular thing
     "我侄子特别迷恐龙。",  # someone else's taste
     "昨天的演唱会简直是折磨。",  # an episode
+    "他的建议我接受不了。",  # someone else's words, not a kind of thing
+    "这个方案我接受不了。",  # one particular thing
+    "My brother's music grates on me.",  # one particular thing
+    "Mostly fine, thanks.",  # how the user is, no kind of thing
+    "Thanks, always.",  # thanks
+    "Usually around 9.",  # a time
+    "My sister got a puppy — her favourite.",  # someone else's favourite
+    "I'm freelancing as a photographer, mostly weddings.",  # "mostly" qualifies the work
 ]
 
 
