@@ -381,6 +381,9 @@ def _env_name(text: str, start: int, end: int) -> bool:
     )
 
 
+#: A shell expansion's name up to ``:`` (``${DB_PASSWORD:?message}``): what follows is
+#: a message or a default, not a value written there.
+_SHELL_CHECK = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:$")
 #: The next ``Name=`` field of a connection string, after ``;``.
 _NEXT_FIELD = re.compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
 
@@ -394,6 +397,9 @@ def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) 
         return True
     if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
         return True
+    start = end - len(value)
+    if value[:1] == "?" and _SHELL_CHECK.search(text, max(0, start - 80), start):
+        return True  # "${DB_PASSWORD:?set it in .env}": the shell's message when it is unset
     if value.startswith(("//", "}")) or text.startswith(("...", "…"), end):
         return True  # a URL's rest ("password at https://..."), an example cut short ("sk-..."),
         # a template variable's end ("{{ db_password }}@host")
@@ -472,8 +478,8 @@ def _next_line(text: str, sep: re.Match[str]) -> tuple[int, int, bool] | None:
     end = text.find("\n", start)
     end = len(text) if end < 0 else end
     line = text[start:end].strip(" \t")
-    if not line or not _TOKEN.fullmatch(line) or len(line) > 128:
-        return None
+    if not line or not _TOKEN.fullmatch(line) or len(line) > 128 or line.endswith(":"):
+        return None  # (a key opening a block below: "Secret:\ndata:")
     a = text.index(line, start)
     return a, a + len(line), False
 
@@ -826,6 +832,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if sep == "assign" and ";" in text[a:b]:
             field = _NEXT_FIELD.search(text, a, b)  # Password=x;Encrypt=true: a connection string
             b = field.start() if field is not None else b
+        if text[a : a + 1] in ("-", "=") and _SHELL_CHECK.search(text, max(0, a - 80), a):
+            a += 1  # "${DB_PASSWORD:-x}": the value the shell falls back to
         value = text[a:b]
         if kind == "barekey" and (len(value) < 8 or not any(c.isdigit() for c in value)):
             continue  # what _accept would refuse: spare _rejected the look
@@ -1224,14 +1232,17 @@ _SETUP_KEY = re.compile(
     r"(?P<value>[A-Za-z2-7]{4}(?:[ \t][A-Za-z2-7]{4}){3,15})(?![A-Za-z0-9])"
 )
 #: Lists of backup or recovery codes: ``backup codes: 1234-5678, 2345-6789``,
-#: ``恢复码：a1b2c-3d4e5 f6g7h-8i9j0``: each code is a secret.
+#: ``恢复码：a1b2c-3d4e5 f6g7h-8i9j0``: each code is a secret. The name may say whose
+#: codes they are before ``:`` (``backup codes for my mail account:``), and the codes may
+#: stand one a line under it.
 _CODE_LIST = re.compile(
     r"(?i:(?:backup|recovery|rescue|emergency|one[ \-]?time|2fa|mfa)[ \t]+codes?)"
-    r"(?:[ \t]+(?i:are|were))?[ \t]*:?[ \t]*"
-    r"|(?:备用码|备份码|恢复码|恢復碼|救援码|备用验证码)[ \t]*(?:是|为|:)?[ \t]*"
+    r"(?:[ \t]+(?i:for|of|on|to)(?:[ \t]+[\w.\-']+){1,4}?(?=[ \t]*:))?"
+    r"(?:[ \t]+(?i:are|were))?[ \t]*:?[ \t]*(?:\r?\n[ \t]*)?"
+    r"|(?:备用码|备份码|恢复码|恢復碼|救援码|备用验证码)[ \t]*(?:是|为|:)?[ \t]*(?:\r?\n[ \t]*)?"
 )
 _LISTED_CODE = re.compile(r"\d{4}[ \t]\d{4}(?!\d)|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?")
-_LIST_SEP = re.compile(r"[ \t]*(?:,|;|、|/|[ \t]and[ \t]|[ \t]和[ \t]?|和)?[ \t]*")
+_LIST_SEP = re.compile(r"[ \t]*(?:,|;|、|/|[ \t]and[ \t]|[ \t]和[ \t]?|和|\r?\n)?[ \t]*")
 #: ``登录密码和支付密码分别是 x 和 y``, ``PIN and PUK are 1234 and 56781234 respectively``.
 _RESPECTIVELY = re.compile(
     r"(?:密码|口令|(?i:passwords?|pins?|puk|passcodes?))[^\n]{0,24}?"

@@ -158,6 +158,9 @@ _FIELDS = frozenset(
     ticket date time expiry expires type length size count limit fingerprint hash
     """.split()
 )
+#: A name of an identifier field written as code (``AppID``, ``clientId``, ``user_id``):
+#: another field, whose value is an id, not the secret's.
+_ID_FIELD = re.compile(r"[A-Za-z]*[a-z](?:ID|Id)|[A-Za-z]+[_\-](?i:id)")
 _FIELDS_ZH = re.compile(
     r"(?:号|號|号码|號碼|账号|帳號|账户|帳戶|用户名|用戶名|邮箱|郵箱|地址|电话|電話|手机|手機|名称|名稱"
     r"|名字|编号|編號|长度|長度|时间|時間|日期|指纹|指紋|版本|型号|型號)$"
@@ -331,7 +334,10 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         if (
             not aside
             and ")" not in tok
-            and word.rstrip(":=") in _FIELDS
+            and (
+                word.rstrip(":=") in _FIELDS
+                or _ID_FIELD.fullmatch(tok.strip("\"'`,()[]").rstrip(":=")) is not None
+            )
             or (_cjk(tok) and _FIELDS_ZH.search(tok))
         ):
             other = True  # "wifi name: x", "密码重置时需要身份证号：x": another field's label

@@ -296,6 +296,8 @@ def _key_values(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             continue  # the word is in the value, not the key
         key = m.group("key")
         kind = names_a_secret_key(key)
+        if kind is None and key.lower() == "auth" and _SECTION.search(text) is not None:
+            kind = "auth"  # "[redis]\nauth=x": a service's section names what it opens
         if kind is None:
             continue
         if not (_code_like(key) or m.group("q") or m.group().startswith((" ", "\t"))):

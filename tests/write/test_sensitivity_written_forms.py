@@ -1,0 +1,134 @@
+"""How people write secrets that the label reading missed on fresh sets (issue 38, second
+round): lists of codes, credentials a line break cut, values around a code's name, command
+lines of archives and logins; and what looks like a value and is none (a shell's message,
+a block's key, another field's id). Phrasings of our own, English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_memory.sensitivity.policy import SensitivityFilter
+
+FILTER = SensitivityFilter()
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+
+
+def _values(text: str) -> list[str]:
+    return [text[f.start : f.end] for f in FILTER.scan(text)]
+
+
+# -- lists of backup codes ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        (
+            "recovery codes for the work mailbox: 3305 1298, 7741 0062",
+            ["3305 1298", "7741 0062"],
+        ),
+        ("Dropbox backup codes\nq7w2e-9r4t1\nz8x3c-5v6b0", ["q7w2e-9r4t1", "z8x3c-5v6b0"]),
+        ("恢复码：\n4k9d2-8s7f1\n3m6n5-2b1v9", ["4k9d2-8s7f1", "3m6n5-2b1v9"]),
+        ("备用码：6011 4821 9930 2278 5518 0063", ["6011 4821", "9930 2278", "5518 0063"]),
+    ],
+)
+def test_each_code_of_a_list_is_a_secret(text: str, codes: list[str]) -> None:
+    assert _found(text) == [("secret", c) for c in codes]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "recovery codes\nkeep them somewhere safe",
+        "备用码\n都存在保险箱里了",
+        "backup codes for the team: see the wiki",
+    ],
+)
+def test_a_list_name_without_codes_holds_none(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_a_card_number_not_after_a_code_list_is_still_a_card() -> None:
+    assert _found("卡号 6011 4821 9930 2278，有效期 09/29") == [("card", "6011 4821 9930 2278")]
+
+
+# -- credentials a line break cut ---------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "kind", "whole"),
+    [
+        (
+            "pasted from tmux, it broke the line:\nsk-proj-Qa19Lm4XcV7bNz2Rt8Yu5Wp3\nKd6Hs0Jf2Lg9",
+            "api_key",
+            "sk-proj-Qa19Lm4XcV7bNz2Rt8Yu5Wp3\nKd6Hs0Jf2Lg9",
+        ),
+        (
+            "钉钉把 key 折成两行：\nsk-7c1e9a3b5d2f4e60\n1b3d5f7a9c2e4b6d",
+            "api_key",
+            "sk-7c1e9a3b5d2f4e60\n1b3d5f7a9c2e4b6d",
+        ),
+        (
+            "jwt below, the mail app wrapped it\n"
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJqb2UiLCJhZG1pbiI6dHJ1ZX0.\n"
+            "Xq2Lm9Tz4Rb7Vn1Kc8Pw3Ys6Hd0Gf5Ja_Ue",
+            "token",
+            "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJqb2UiLCJhZG1pbiI6dHJ1ZX0.\n"
+            "Xq2Lm9Tz4Rb7Vn1Kc8Pw3Ys6Hd0Gf5Ja_Ue",
+        ),
+    ],
+)
+def test_a_credential_cut_by_a_line_break_is_taken_whole(text: str, kind: str, whole: str) -> None:
+    assert _found(text) == [(kind, whole)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        (  # two keys, one a line: two findings
+            "keys:\nsk-4e6a8c0b2d4f6a8c\nsk-9b7d5f3a1c8e6b4d",
+            [("api_key", "sk-4e6a8c0b2d4f6a8c"), ("api_key", "sk-9b7d5f3a1c8e6b4d")],
+        ),
+        (  # a short word on the next line is no rest of the key
+            "my key sk-4e6a8c0b2d4f6a8c\nthx4this",
+            [("api_key", "sk-4e6a8c0b2d4f6a8c")],
+        ),
+        (  # a line of prose after the key
+            "新的 key sk-4e6a8c0b2d4f6a8c\n明天过期",
+            [("api_key", "sk-4e6a8c0b2d4f6a8c")],
+        ),
+    ],
+)
+def test_the_next_line_is_no_rest_of_a_credential(text: str, found: list) -> None:
+    assert _found(text) == found
+
+
+# -- what looks like a value and is none --------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "services:\n  db:\n    MYSQL_PASSWORD: ${MYSQL_PASSWORD:?export it first}",
+        "api:\n  TOKEN: ${API_TOKEN:?缺少 token}",
+        "the Secret:\nstringData:\n  note: see below",
+        "k8s 的 Secret：\nmetadata:\n  name: app-db",
+        "申请了 ClientId 和 ClientSecret，ClientId 是 cli8f2a9d7e3b41c6，secret 稍后发",
+        "the token and user_id: usr4821xq9, the token comes later",
+    ],
+)
+def test_no_value_where_a_value_would_stand(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("db:\n  PASSWORD: ${DB_PASSWORD:-Dev#Pass42}", "Dev#Pass42"),
+        ("AppSecret 是 Zk7#pq21mm，别外传", "Zk7#pq21mm"),
+        ("[mongo]\nhost=10.1.2.3\nauth=Mongo_Ops_2026", "Mongo_Ops_2026"),
+    ],
+)
+def test_values_next_to_those_forms_are_still_found(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+def test_a_bare_auth_key_outside_a_config_section_is_no_secret() -> None:
+    assert _found("auth=oauth2") == []
