@@ -97,7 +97,7 @@ _PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
 _OTP_ZH = (
     "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
     "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
-    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼"
+    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼"
 )
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
@@ -183,6 +183,12 @@ _LOCK_AFTER = re.compile(
 )
 _COMBO = re.compile("combination|combo", re.IGNORECASE)
 _CVV = re.compile("cv[vc]2?", re.IGNORECASE)
+#: Other names of a card's security code (``CID``, ``CSC``), read as one where a card is
+#: talked about (``Exp``, ``card``, ``卡``): elsewhere a CID is a customer's or a call's.
+_CARD_CODE = re.compile(r"(?<![A-Za-z])(?:CID|CSC|csc)(?![A-Za-z])")
+_CARD_CONTEXT = re.compile(
+    r"(?i:card|exp(?:iry|ires|iration)?|valid[ \t]+thru|visa|mastercard|amex)(?![a-z])|卡|有效期"
+)
 _PIN_CODE = re.compile(r"[ _\-]?(?:code|number|no\.?)(?![A-Za-z])", re.IGNORECASE)
 _CJK_CODE = re.compile("[ \t]?(?:码|碼)")
 
@@ -344,6 +350,11 @@ def _looks_like_credential(value: str) -> bool:
     return any(c.isdigit() for c in value) or not value.isalpha() or not value[1:].islower()
 
 
+#: A count's unit after a number (``4000 lines``, ``200 ms``): no code.
+_UNIT_AFTER = re.compile(
+    r"[ \t]*(?i:lines?|ms|seconds?|minutes?|hours?|days?|times?|people|users?|items?|rows?)"
+    r"(?![A-Za-z])"
+)
 #: A value that qualifies a noun (``密码为 123456 的账号很危险``).
 _ATTRIBUTIVE = re.compile(r"[ \t]*的")
 
@@ -672,6 +683,8 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
         return "combo", end, start > i
     if word.startswith("cv"):
         return "cvv", end, start > i
+    if word in ("cid", "csc"):
+        return ("cvv", end, False) if start == i else None
     if word == "otp" or word.endswith("code") and not word.startswith("pass"):
         kind = "seccode" if word.startswith("security") else "otp"
     elif word == "pass" and (phrase := _PHRASE.match(text, end)) is not None:
@@ -731,7 +744,10 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
     (a scan of the whole text for them would cost every text it); a plain ``code`` a
     few words after a lock (``the locker at the gym — code 7316``); a lock's ``combo``."""
     low = text.lower()
-    for word, back in (("code", 18), ("otp", 0), ("comb", 0), ("cv", 0)):
+    card = _CARD_CONTEXT.search(text) is not None
+    for word, back in (("code", 18), ("otp", 0), ("comb", 0), ("cv", 0), ("cid", 0), ("csc", 0)):
+        if word in ("cid", "csc") and not card:
+            continue
         i = low.find(word)
         while i >= 0:
             m = _OTP_LABEL_END.search(text, max(0, i - back), i + len(word))
@@ -745,6 +761,8 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
                 m = _COMBO.match(text, i)
             elif m is None and word == "cv":
                 m = _CVV.match(text, i)
+            elif m is None and word in ("cid", "csc"):
+                m = _CARD_CODE.match(text, i)
             if m is not None:
                 yield m
             i = low.find(word, i + len(word))
@@ -759,7 +777,14 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
     """``(start, end, detector)`` of each labelled value in ``text`` (``low``: in lower
     case; ``labels``: its label words)."""
     words: Iterable[re.Match[str]] = labels
-    if "code" in low or "otp" in low or "comb" in low or "cv" in low:
+    if (
+        "code" in low
+        or "otp" in low
+        or "comb" in low
+        or "cv" in low
+        or "cid" in low
+        or "csc" in low
+    ):
         words = sorted([*words, *_otp_labels(text)], key=_start)
     foreign = list(_FOREIGN.finditer(low)) if len(low) == len(text) and _foreign(low) else []
     if foreign:
@@ -855,10 +880,24 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             continue  # "no password to share": a verb (not "set my password to x")
         if kind == "pass" and sep == "strong" and _in_login_block(text, m.start()):
             kind = "pw"  # "user: root\npass: toor": a login's fields, one a line
+        if (
+            kind in ("pw", "pwzh")
+            and len(value) == 3
+            and value.isdigit()
+            and _LOCK_BEFORE.search(text, max(0, m.start() - 16), m.start()) is not None
+        ):
+            yield a, b, "keyword"  # 行李箱密码 519, suitcase password 372: a lock's dials
+            continue
         if _accept(kind, sep, value, quoted):
             yield a, b, "passphrase" if quoted or " " in value else "keyword"
 
 
+#: A lock of three dials just before a password word (``行李箱密码``, ``suitcase
+#: password``): its code is three digits.
+_LOCK_BEFORE = re.compile(
+    r"(?:行李箱|旅行箱|拉杆箱|密码箱|密碼箱|箱子|挂锁|掛鎖|车锁|車鎖|自行车锁|(?i:luggage|suitcase"
+    r"|padlock|bike[ \t]+lock|cable[ \t]+lock|briefcase)(?![a-z]))[ \t]*(?:的)?[ \t]*$"
+)
 #: A line naming a user: ``user: root``, ``username = admin``, ``用户名：x``.
 _USER_LINE = re.compile(
     r"(?im)^[ \t]*(?:user(?:[ _]?name)?|login|account|用户名?|账号)[ \t]*[:=][ \t]*\S"
@@ -1033,6 +1072,30 @@ _THE_CODE = re.compile(
 )
 
 
+#: A one-time code with its name in brackets after it: ``【商城】482913（动态验证码）``,
+#: ``553190 (login code)``.
+_CODE_NAMED_AFTER = re.compile(
+    r"(?<![\w\-.])(?P<value>\d{4,8})[ \t]*\([ \t]*(?:your[ \t]+|the[ \t]+|[\u4e00-\u9fff]{0,4})"
+    r"(?:验证码|驗證碼|动态码|動態碼|校验码|校驗碼|短信码|登录码|(?i:(?:verification|login"
+    r"|sign[ \-]?in|security|one[ \-]?time|2fa|mfa|sms|auth)[ \t]+code|otp|passcode))[ \t]*\)"
+)
+#: A code given to be used to prove who one is: ``use 482913 to verify your account``,
+#: ``enter 7731 to sign in``.
+_CODE_TO_VERIFY = re.compile(
+    r"(?<![A-Za-z])(?i:use|enter|type|input)[ \t]+(?P<value>\d{4,8})[ \t]+(?i:to|for)[ \t]+"
+    r"(?i:verify|verification|confirm[ \t]+(?:your|it'?s|that)|sign[ \-]?in|log[ \-]?in"
+    r"|authenticate|complete[ \t]+(?:your[ \t]+)?(?:sign|log)[ \-]?in|reset[ \t]+your)(?![a-z])"
+)
+#: A code someone sent, then its value: ``the code they texted me is 5519``, ``the code
+#: the bank sent was 882041`` (not a count: ``... is 4000 lines``).
+_CODE_SENT = re.compile(
+    r"(?<![A-Za-z])(?i:the|a|that)[ \t]+(?i:code|pin|otp)(?:[ \t]+(?i:that|which))?"
+    r"(?:[ \t]+[\w']+){1,3}?[ \t]+(?i:texted|sent|emailed|messaged|gave|got|received|read)"
+    r"(?:[ \t]+(?i:me|us|you|him|her|them|out))?(?:[ \t]+(?i:over|back|earlier|just now))?"
+    r"[ \t]+(?i:is|was)[ \t]*:?[ \t]*(?P<value>\d{4,8})(?![\w.\-/:])"
+)
+
+
 def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     """Recovery phrases, codes written before their name, and ``name:``/``value:`` pairs
     naming a secret (``low``: the text in lower case)."""
@@ -1051,6 +1114,21 @@ def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     ):
         for m in _THE_CODE.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
+    if "(" in text and _DIGIT.search(text) is not None:  # 482913（动态码）
+        for m in _CODE_NAMED_AFTER.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if (" to " in low or " for " in low) and (
+        "use " in low or "enter " in low or "type " in low or "input " in low
+    ):
+        for m in _CODE_TO_VERIFY.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if (" is " in low or " was " in low) and ("code" in low or "pin" in low or "otp" in low):
+        for m in _CODE_SENT.finditer(text):
+            if (
+                _LENGTH_UNIT.match(text, m.end()) is None
+                and _UNIT_AFTER.match(text, m.end()) is None
+            ):
+                yield m.start("value"), m.end("value"), "keyword"
     if (
         ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
         and (" is " in low or " was " in low)

@@ -132,3 +132,57 @@ def test_values_next_to_those_forms_are_still_found(text: str, value: str) -> No
 
 def test_a_bare_auth_key_outside_a_config_section_is_no_secret() -> None:
     assert _found("auth=oauth2") == []
+
+
+# -- one-time and lock codes around their names -------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("【顺丰】730418（短信验证码），五分钟内有效", "730418"),
+        ("591027（登录码）别告诉别人", "591027"),
+        ("SMS: 284610 (your login code). Do not share it.", "284610"),
+        ("Enter 40917 to sign in to your bank", "40917"),
+        ("please use 662301 to verify your email address", "662301"),
+        ("the code the bank sent me was 880412", "880412"),
+        ("the pin they texted over is 3371", "3371"),
+        ("小区的布防码是7395", "7395"),
+        ("行李箱的密码 472", "472"),
+        ("my suitcase password is 905", "905"),
+    ],
+)
+def test_a_code_named_around_its_value(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "order 2024553 (sms code sent separately)",
+        "the code they sent me is 4000 lines long",
+        "use 2024 to compare the years",
+        "enter 3 to confirm",
+        "密码 519",  # three digits after a password word: no lock's dials named
+        "房间号 804（前台登记）",
+    ],
+)
+def test_numbers_that_are_no_code(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Visa ending 1111, exp 04/30, CSC: 907", "907"),
+        ("Amex card, CID 4417", "4417"),
+        ("信用卡背面三位数是 731", "731"),
+    ],
+)
+def test_a_card_security_code_by_its_other_names(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text", ["CID: 6613 for the support call", "the caller's CID is 2210", "三位数 518 是质数"]
+)
+def test_those_names_elsewhere_name_no_card_code(text: str) -> None:
+    assert _found(text) == []
