@@ -974,9 +974,22 @@ _CLI_P = re.compile(
 #: ``docker login -u USER -p PASS`` (podman, helm registry...: a user, then its password),
 #: ``--password=PASS``, ``--passwd PASS``, ``--db-password PASS``.
 _CLI_LOGIN = re.compile(
-    r"\b(?:login|mongo|mongosh|rabbitmqadmin)\b[^\n]{0,40}?(?<![^ \t])-u[ \t]+"
+    r"\b(?:login|mongo|mongosh|rabbitmqadmin)\b[^\n]{0,40}?"
+    r"(?<![^ \t])(?:-u[ \t]+|--user(?:name)?[ \t=]+)"
     r"[^\s\"'-][^\s\"']{0,63}[ \t]+-p[ \t]+"
     r"(?P<value>[^\s\"'$-][^\s\"']{2,127})"
+)
+#: An archive's password on the command line: ``zip -P x``, ``unzip -P x``, ``7z a -px``,
+#: ``unrar x f.rar -px``, ``rar a -hpx`` (``-p-``: no password; ``-p`` alone: asked for).
+_CLI_ARCHIVE = re.compile(
+    r"(?<![\w\-.])(?:zip|unzip|zipcloak|7z|7za|7zz|7zr|rar|unrar|winrar)(?:\.exe)?[ \t]"
+    r"[^\n]{0,120}?(?<![^ \t])(?:-P[ \t]+(?P<spaced>[^\s\"'$-][^\s\"']{2,127})"
+    r"|-h?p(?P<glued>[^\s\"'$-][^\s\"']{2,127}))"
+)
+#: HTTPie's credentials: ``http -a user:x GET ...``, ``https --auth user:x``.
+_CLI_AUTH = re.compile(
+    r"(?<![\w\-.])(?:http|https|xh|xhs)[ \t][^\n]{0,80}?(?<![^ \t])(?:-a|--auth)[ \t=]+[\"']?"
+    r"[^\s:\"']{1,64}:(?P<value>[^\s\"']{1,128})"
 )
 _CLI_PASSWORD = re.compile(
     r"(?<![^ \t])--(?:[a-z]+-)?pass(?:word|wd)?(?:[ \t]+|=)(?P<q>[\"']?)"
@@ -997,6 +1010,19 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
         for m in _CLI_P.finditer(text):
             group = next(g for g in ("value", "value2", "value3", "quoted") if m.group(g))
             a, b = m.span(group)
+            if not _rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+    if "-p" in text or "-P" in text or "-hp" in text:
+        for m in (
+            _CLI_ARCHIVE.finditer(text) if ("zip" in text or "7z" in text or "rar" in text) else ()
+        ):
+            group = "spaced" if m.group("spaced") else "glued"
+            a, b = m.span(group)
+            if not _rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+    if " -a" in text or "--auth" in text:
+        for m in _CLI_AUTH.finditer(text):
+            a, b = m.span("value")
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     more = [_CLI_LOGIN] if " -p " in text and ("login" in text or "mongo" in text) else []

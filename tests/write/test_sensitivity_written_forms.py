@@ -186,3 +186,35 @@ def test_a_card_security_code_by_its_other_names(text: str, value: str) -> None:
 )
 def test_those_names_elsewhere_name_no_card_code(text: str) -> None:
     assert _found(text) == []
+
+
+# -- command lines of archives, HTTP clients and logins -----------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("zip -r -P Bluefin#42 out.zip notes/", "Bluefin#42"),
+        ("unzip -P orca2077 发票.zip", "orca2077"),
+        ("7z x 合同.7z -pQuartz_55 -o./out", "Quartz_55"),
+        ("rar a -hpTide#9k 备份.rar D:/docs", "Tide#9k"),
+        ("https -a bob:Lime-Tree7 POST api.local/v2/jobs", "Lime-Tree7"),
+        ("podman login --username=ci-bot -p Reg1stry!x quay.io", "Reg1stry!x"),
+    ],
+)
+def test_a_password_on_a_command_line(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rar a -p- out.rar docs",  # "no password"
+        "7z a -p out.7z docs",  # asked for at the prompt
+        'unzip -P "$ZIP_PASS" a.zip',
+        "zip -r -q out.zip dir",
+        "ssh -p 2222 deploy@host",
+        "http -a GET example.org",
+        "pip install -P constraints.txt",
+    ],
+)
+def test_no_password_on_those_command_lines(text: str) -> None:
+    assert _found(text) == []
