@@ -496,7 +496,7 @@ def _next_line(text: str, sep: re.Match[str]) -> tuple[int, int, bool] | None:
 
 
 #: A value of Chinese characters after ``口令：`` or ``密码：``: the end of the clause.
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,12}(?=$|[\s,.;!?)\]，。；！？、）】…])")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,12}(?=$|[\s,.;!?()\]，。；！？、（）【】…])")
 _CJK_MIXED = re.compile(
     r"[\u4e00-\u9fff]{1,8}(?=[A-Za-z]*\d{2})[A-Za-z0-9!@#$%^&*._\-]{2,24}"
     r"(?=$|[\s,.;!?)\]，。；！？、）】…(（])"
@@ -532,6 +532,12 @@ _CJK_DIRECTION = re.compile(
 )
 
 
+#: A slogan of love for something (``我爱北京天安门``, ``我爱你中国``): a common password
+#: though it opens with ``我``; not one saying whose something it is (``我爱人的生日``).
+_SLOGAN = re.compile("我爱[\u4e00-\u9fff]{1,8}")
+_SLOGAN_NOT = re.compile("[的了吗呢吧啊么]|爱人|爱好")
+
+
 def _verse(run: str) -> bool:
     """Whether a Chinese run has an idiom's or a verse's length (4, 5 or 7 characters:
     ``山高水长``, ``春眠不觉晓``) and nothing that reads as prose about a password; such a
@@ -564,6 +570,10 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
     m = _CJK_RUN.match(text, pos)
     if m is None or _CJK_DESCRIBES.search(m.group()):
         return None
+    if text.startswith("(", m.end()) and _CORRECTION.search(text, m.end(), m.end() + 24):
+        return None  # 口令：芝麻开门（说笑的，其实是 x）: the aside sets it right
+    if _SLOGAN.fullmatch(m.group()) and _SLOGAN_NOT.search(m.group()) is None:
+        return m.start(), m.end(), False  # 我爱北京天安门: a slogan said as a password
     if (_CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1)) and not _verse(m.group()):
         return None
     return m.start(), m.end(), False
@@ -862,12 +872,15 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         value = text[a:b]
         if kind == "barekey" and (len(value) < 8 or not any(c.isdigit() for c in value)):
             continue  # what _accept would refuse: spare _rejected the look
-        if sep == "weak" and value.lower() in _HEDGES:  # "is literally password"
+        hedges = 0
+        while sep == "weak" and value.lower() in _HEDGES and hedges < 2:  # "is literally x"
             w = _WORD.match(text, b)
             if w is None:
-                continue
+                break
             a, b = w.start(1), w.start(1) + len(w.group(1).rstrip(_TRAILING))
-            value = text[a:b]
+            value, hedges = text[a:b], hedges + 1
+        if value.lower() in _HEDGES:
+            continue
         literal = sep == "assign" and _env_name(text, m.start(), m.end())
         if not value or _rejected(value, "" if literal else s.group(), text, b, literal):
             continue

@@ -389,12 +389,15 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
     password``, ``x 是新的密码``): it opens its clause and a copula follows it."""
     lo = max(0, start - 60)
     toks = [m.span() for m in _TOKENS.finditer(text, lo, start)]
-    linked = False
+    linked = equated = False
     for i in range(len(toks) - 1, max(-1, len(toks) - 7), -1):
         a, b = toks[i]
         tok = text[a:b]
         low = tok.lower()
         if "\u4e00" <= tok[0] <= "\u9fff" and not linked and b == start:
+            if _ZH_POINTER.fullmatch(tok) is not None:
+                linked = True  # "tq2026 这个就是我网盘的密码": a pointer back, then a link
+                continue
             if _ZH_BEFORE.fullmatch(tok) is None:
                 return None
             linked = tok.startswith(
@@ -409,6 +412,7 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
             continue
         if low in _LINKS or low in ("is", "was", "that's", "as", "是", "就是", "作为", "當", "当"):
             linked = True
+            equated = low in _EQUALS
             continue
         if low in _TALKED_ABOUT:
             return None  # "password123 is the most common password": an example, not one
@@ -427,10 +431,33 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
             return None  # the value opens its clause: "R7t!pp90 is the new password"
         if cb > ca and _value_ok(text, ca, cb, kind, True):
             return ca, cb
+        if (
+            equated
+            and kind == "pw"
+            and cb - ca >= 6
+            and shape_score(text[ca:cb]) >= 2
+            and _FOR_WHAT.match(text, _word_end(text, start)) is not None
+            and _value_ok(text, ca, cb, "quoted", True)
+        ):
+            return ca, cb  # "maple77 = password for the NAS": set equal, then what it opens
         if used and cb > ca and _quoted(text, ca, cb) and _value_ok(text, ca, cb, "quoted", True):
             return ca, cb  # "use 'tiger42' as the password": quoted after a verb of using
         return None
     return None
+
+
+#: Links that set a value equal to a secret word (``x = password for the NAS``).
+_EQUALS = frozenset(("=", "->", "=>", "→", "<-", "←", "==", "equals"))
+#: What a secret word is for, after it (``for the NAS``, ``of the router``): prose, not code.
+_FOR_WHAT = re.compile(r"[ \t]+(?i:for|of|to|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?\w")
+
+
+def _word_end(text: str, start: int) -> int:
+    """Where the word starting at ``start`` ends."""
+    i = start
+    while i < len(text) and (text[i].isalnum() or text[i] in "-_"):
+        i += 1
+    return i
 
 
 def _quoted(text: str, a: int, b: int) -> bool:

@@ -218,3 +218,60 @@ def test_a_password_on_a_command_line(text: str, value: str) -> None:
 )
 def test_no_password_on_those_command_lines(text: str) -> None:
     assert _found(text) == []
+
+
+# -- values the label reading stopped short of --------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("网盘的密码：海上生明月（全中文）", "海上生明月"),
+        ("wifi密码是我爱你中国，就这么简单", "我爱你中国"),
+        ("我的口令是 我爱上海外滩 四个字不对是六个", "我爱上海外滩"),
+        ("my pin... no, my password is actually just summer42", "summer42"),
+        ("the password is literally simply qwerty7", "qwerty7"),
+    ],
+)
+def test_a_value_after_an_aside_a_slogan_or_hedges(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "密码是我爱人的生日",
+        "密码是我爱好的东西",
+        "口令：芝麻开门（开玩笑的，其实是 这个不能说）",
+        "the password is just really long",
+        "my password is literally just too weak",
+    ],
+)
+def test_no_value_in_a_description_or_a_corrected_aside(text: str) -> None:
+    assert _found(text) == []
+
+
+# -- a value before its label --------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("kx2026ab 这个就是我邮箱的密码", "kx2026ab"),
+        ("lotus2288 它就是公司wifi的密码", "lotus2288"),
+        ("cedar42 = password for the garage pc", "cedar42"),
+        ("orbit909 -> password of my old laptop", "orbit909"),
+    ],
+)
+def test_a_value_written_before_its_label(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tmp1 = password",
+        "item7 = password;",
+        "hash2 = password_hash(raw)",
+        "order2024 这个是我的订单号",
+        "v2 = password for the db",
+    ],
+)
+def test_no_value_before_a_label_in_code_or_other_fields(text: str) -> None:
+    assert _found(text) == []
