@@ -295,6 +295,7 @@ _STOP = frozenset(
     gone due something anything nothing everything someone somewhere whatever one
     null none nil undefined n/a na tbd todo redacted masked example placeholder sample
     below above attached following follows see check ask use enter type click choose pick
+    call text ping dm message email front desk reception frontdesk
     create provide contact please via inside under behind within off true false yes
     str string int integer number bool boolean bytes text char varchar any object secretstr
     optional list dict field column input value param parameter variable argument attribute
@@ -512,7 +513,7 @@ _CJK_PROSE = re.compile(
 _CJK_DESCRIBES = re.compile(
     "不知|不记|不清|不告|不能|不要|不用|没有|生日|出生|手机|手機|电话|電話|身份|名称|名稱|名字|姓名"
     "|缩写|拼音|全拼|首字母|年份|账号|帳號|用户|工号|学号|邮箱|密码|口令|默认|初始|统一|多少|几位"
-    "|联系|管理员|附件|短信"
+    "|联系|管理员|附件|短信|前台|服务员|服務員|客服|房东|房東|物业|物業|老板|老闆|保安|店员|店員"
 )
 #: What an idiom's or a verse's length of Chinese cannot hold and be a passphrase:
 #: pronouns, particles, requests.
@@ -530,6 +531,9 @@ _CJK_DIRECTION = re.compile(
     "|^[在于].*(?:[上下里内外中边旁后前底]|[里外背后前上下底侧]面|[旁这那]边|头)$"
     "|^[还尚仍暂]?[没未]"
 )
+#: A Chinese run that says whom to ask or where it is to be had (``问老王``, ``扫码获取``,
+#: ``群里有``): an instruction, no passphrase (unless it has a verse's length and words).
+_CJK_ASK = re.compile("^(?:[问問找扫掃]|咨询|諮詢|联系|聯繫|打给|打電話|打电话|私信|私聊)|有$")
 
 
 #: A slogan of love for something (``我爱北京天安门``, ``我爱你中国``): a common password
@@ -570,6 +574,8 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
     m = _CJK_RUN.match(text, pos)
     if m is None or _CJK_DESCRIBES.search(m.group()):
         return None
+    if _CJK_ASK.search(m.group()) and not _verse(m.group()):
+        return None  # 密码：问前台
     if text.startswith("(", m.end()) and _CORRECTION.search(text, m.end(), m.end() + 24):
         return None  # 口令：芝麻开门（说笑的，其实是 x）: the aside sets it right
     if _SLOGAN.fullmatch(m.group()) and _SLOGAN_NOT.search(m.group()) is None:
@@ -754,9 +760,8 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
     (a scan of the whole text for them would cost every text it); a plain ``code`` a
     few words after a lock (``the locker at the gym — code 7316``); a lock's ``combo``."""
     low = text.lower()
-    card = _CARD_CONTEXT.search(text) is not None
     for word, back in (("code", 18), ("otp", 0), ("comb", 0), ("cv", 0), ("cid", 0), ("csc", 0)):
-        if word in ("cid", "csc") and not card:
+        if word in ("cid", "csc") and (word not in low or _CARD_CONTEXT.search(text) is None):
             continue
         i = low.find(word)
         while i >= 0:
@@ -1135,7 +1140,60 @@ _CODE_SENT = re.compile(
 )
 
 
-def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+def _codes_to_verify(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+    """:data:`_CODE_TO_VERIFY` matched around each `` to ``/`` for `` (at most 16 of
+    each) rather than over the whole text."""
+    for word in (" to ", " for "):
+        i, seen = low.find(word), 0
+        while i >= 0 and seen < 16:
+            m = _CODE_TO_VERIFY.search(text, max(0, i - 20), i + 32)
+            if m is not None:
+                yield m.start("value"), m.end("value"), "keyword"
+            i, seen = low.find(word, i + 1), seen + 1
+
+
+def _named_codes(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+    """One-time codes around their names: in brackets after (``482913（动态码）``), given
+    to verify (``use 482913 to verify``), said sent (``the code they texted me is 5519``)."""
+    if "(" in text and ("码" in text or "code" in low or "otp" in low or "passc" in low):
+        for m in _CODE_NAMED_AFTER.finditer(text):  # 482913（动态码）
+            yield m.start("value"), m.end("value"), "keyword"
+    if (
+        (
+            "verif" in low
+            or "sign" in low
+            or " log" in low
+            or "confirm" in low
+            or "authent" in low
+            or "reset" in low
+        )
+        and ("use " in low or "enter " in low or "type " in low or "input " in low)
+        and (" to " in low or " for " in low)
+    ):
+        yield from _codes_to_verify(text, low)
+    if (
+        (" code " in low or " pin " in low or " otp " in low)
+        and (" is " in low or " was " in low)
+        and (
+            "sent" in low
+            or "texted" in low
+            or "emailed" in low
+            or "messaged" in low
+            or "gave" in low
+            or "got" in low
+            or "received" in low
+            or "read" in low
+        )
+    ):
+        for m in _CODE_SENT.finditer(text):
+            if (
+                _LENGTH_UNIT.match(text, m.end()) is None
+                and _UNIT_AFTER.match(text, m.end()) is None
+            ):
+                yield m.start("value"), m.end("value"), "keyword"
+
+
+def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, int, str]]:
     """Recovery phrases, codes written before their name, and ``name:``/``value:`` pairs
     naming a secret (``low``: the text in lower case)."""
     if "phrase" in low or "mnemonic" in low:
@@ -1153,21 +1211,6 @@ def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     ):
         for m in _THE_CODE.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
-    if "(" in text and _DIGIT.search(text) is not None:  # 482913（动态码）
-        for m in _CODE_NAMED_AFTER.finditer(text):
-            yield m.start("value"), m.end("value"), "keyword"
-    if (" to " in low or " for " in low) and (
-        "use " in low or "enter " in low or "type " in low or "input " in low
-    ):
-        for m in _CODE_TO_VERIFY.finditer(text):
-            yield m.start("value"), m.end("value"), "keyword"
-    if (" is " in low or " was " in low) and ("code" in low or "pin" in low or "otp" in low):
-        for m in _CODE_SENT.finditer(text):
-            if (
-                _LENGTH_UNIT.match(text, m.end()) is None
-                and _UNIT_AFTER.match(text, m.end()) is None
-            ):
-                yield m.start("value"), m.end("value"), "keyword"
     if (
         ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
         and (" is " in low or " was " in low)
@@ -1193,6 +1236,8 @@ def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             if _MARKUP_NAME.search(m.group("name")) and not _MARKUP_MEASURE.search(m.group("name")):
                 if not _rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
                     yield a, b, "keyword"
+    if digits:
+        yield from _named_codes(text, low)
 
 
 def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
@@ -1602,13 +1647,15 @@ def _before_sep(low: str, words: tuple[str, ...]) -> bool:
 _ANY_DIGIT = re.compile(r"\d")
 
 
-def _forms(text: str, low: str, labelled: bool) -> Iterator[tuple[int, int, str]]:
+def _forms(
+    text: str, low: str, labelled: bool, digits: bool = True
+) -> Iterator[tuple[int, int, str]]:
     """Keypad and alarm codes, files that hold a secret, calls naming one, Chinese-named
     recovery phrases, codes read out in words and table columns of secrets (each looked
     for only in texts holding a word it needs: most hold none; ``labelled``: whether the
     text holds a label word)."""
     zh = not low.isascii()
-    if _ANY_DIGIT.search(text) is not None:  # the forms whose values hold a digit
+    if digits:  # the forms whose values hold a digit
         yield from _digit_forms(text, low, zh, labelled)
     elif "setup" in low or "authenticator" in low:  # a setup key may hold no digit
         yield from _setup_keys(text)
@@ -1736,9 +1783,10 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         yield a, b, "secret", name
     for a, b, name in _pairs(text, low):
         yield a, b, "secret", name
-    for a, b, name in _phrases(text, low):
+    digits = _ANY_DIGIT.search(text) is not None
+    for a, b, name in _phrases(text, low, digits):
         yield a, b, "secret", name
-    for a, b, name in _forms(text, low, bool(labels)):
+    for a, b, name in _forms(text, low, bool(labels), digits):
         yield a, b, "secret", name
 
 

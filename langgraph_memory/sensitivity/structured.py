@@ -219,7 +219,7 @@ def _names_a_scheme(value: str, kind: str) -> bool:
 
 #: Chinese that reads as prose or an instruction (``请联系管理员``, ``见附件``).
 _ZH_PROSE = re.compile(
-    "[见請请无空未已同与需不没暂略详参按默忘错输设修重改找丢保至你我他她这那什么吗呢了的]"
+    "[见請请无空未已同与需不没暂略详参按默忘错输设修重改找丢保至你我他她这那什么吗呢了的问問扫掃]"
 )
 
 

@@ -275,3 +275,35 @@ def test_a_value_written_before_its_label(text: str, value: str) -> None:
 )
 def test_no_value_before_a_label_in_code_or_other_fields(text: str) -> None:
     assert _found(text) == []
+
+
+# -- an instruction where a value would stand ---------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wifi密码：问前台",
+        "WiFi密码：问一下店员",
+        "会议室密码：找行政要",
+        "密码：扫码获取",
+        "密码：群里有",
+        "口令：私聊我",
+        "guest wifi password: ask the barista",
+        "password: front desk has it",
+        "door code: call Sam",
+        "the vpn password: text me",
+    ],
+)
+def test_an_instruction_after_a_label_is_no_value(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("口令：问君能有几多愁", "问君能有几多愁"),  # a verse opening with 问
+        ("wifi密码：Front#desk8", "Front#desk8"),
+        ("password: Text2024!", "Text2024!"),
+    ],
+)
+def test_values_that_look_like_instructions_are_still_found(text: str, value: str) -> None:
+    assert _values(text) == [value]
