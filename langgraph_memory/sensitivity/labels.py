@@ -109,7 +109,7 @@ _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pw|psk|mima|pin|puk|secret|token|key|"
+    r"pass(?:word|wd|phrase|code)?|pwd|psw|pw|psk|mima|pin|puk|secret|token|key|"
     + _PASSWORD_ZH
     + "|"
     + _KEY_ZH
@@ -323,6 +323,8 @@ _SPLIT_CODE = re.compile(
 #: A key in groups (``XKQ7-99PL-3MZ2``): an activation or licence code.
 _GROUPED_KEY = re.compile(r"[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}")
 _DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
+#: An app password as mail providers give it: four groups of four lower-case letters.
+_LETTER_GROUPS = re.compile(r"[a-z]{4}(?:[ \t][a-z]{4}){3}(?![A-Za-z0-9])")
 
 
 def _letter(text: str, i: int) -> bool:
@@ -595,6 +597,16 @@ _DASHED_COMBINATION = re.compile(r"\d{1,3}(?:[-–]\d{1,3}){2,4}")
 _JOINED_WORDS = re.compile(r"(?=.{6})[A-Za-z]+(?:[\-_.@!#][A-Za-z]+)+")
 
 
+def _random_letters(value: str) -> bool:
+    """Whether ``value`` is a run of 12 or more lower-case letters drawn at random (an app
+    password or an authorisation code: ``jkdlwpqmzhxnbvcr``), not a word: 10 different
+    letters or more, and few vowels."""
+    if not (12 <= len(value) <= 32 and value.isascii() and value.isalpha() and value.islower()):
+        return False
+    vowels = sum(value.count(v) for v in "aeiou")
+    return len(set(value)) >= 10 and vowels * 4 < len(value)
+
+
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
     digit = any(c.isdigit() for c in value)
@@ -647,6 +659,8 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         letters = any(c.isalpha() for c in value)
         if kind == "pwzh" and _JOINED_WORDS.fullmatch(value) and not value.islower():
             return True  # "WiFi密码 ChinaNet-abcd": words joined as a network's name is
+        if _random_letters(value):
+            return kind in ("pwzh", "keyzh", "pw")  # 邮箱授权码 jkdlwpqmzhxnbvcr
         if kind in ("pwzh", "keyzh"):
             return bool(_DIGITS.fullmatch(value)) or (digit and letters and len(value) >= 4)
         if kind == "pw" and value.isdigit():  # passcode 4821
@@ -690,7 +704,7 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     if word in ("pin", "puk"):
         code = _PIN_CODE.match(text, end)
         end = code.end() if code is not None else end
-    if word in ("pin", "puk", "pw", "pwd") or word.startswith("pass"):
+    if word in ("pin", "puk", "pw", "pwd", "psw") or word.startswith("pass"):
         code = _CJK_CODE.match(text, end)  # PIN码, PUK码
         end = code.end() if code is not None else end
     if bare_key:
@@ -867,6 +881,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             split = _SPLIT_CODE.match(text, a)  # 取款密码 661 233
             if split is not None and sep != "weak":
                 b = split.end()
+        elif kind in ("pwzh", "pw") and not quoted and (group := _LETTER_GROUPS.match(text, a)):
+            b = group.end()  # app password: abcd efgh ijkl mnop (one password, not one word)
         if sep == "assign" and "&" in text[a:b] and _in_query(text, m.start()):
             b = text.index("&", a, b)  # ?user=x&password=y&port=5432: one parameter
         if sep == "assign" and ";" in text[a:b]:
@@ -1721,6 +1737,14 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
         and ("备用" in text or "恢复码" in text)
     ):
         yield from _listed_codes(text)
+    if "-" in text and text.count("-") >= 7:
+        for m in _BITLOCKER.finditer(text):
+            yield m.start(), m.end(), "keyword"
+    if zh and ("锁" in text or "鎖" in text):
+        for m in _LOCK_BARE_ZH.finditer(text):
+            a, b = m.span("value")
+            if not _rejected(text[a:b], ":", text, b):
+                yield a, b, "keyword"
     if "respectively" in low or zh and ("分别" in text or "分別" in text):
         for m in _RESPECTIVELY.finditer(text):
             for group in ("a", "b"):
@@ -1760,6 +1784,16 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
                 and not _rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
+
+
+#: A BitLocker recovery key: eight groups of six digits.
+_BITLOCKER = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
+#: A lock's name then its code after a space (``密码锁 1357#``, ``屏幕锁 1478``).
+_LOCK_BARE_ZH = re.compile(
+    r"(?:密码锁|密碼鎖|门锁|門鎖|屏幕锁|屏幕鎖|锁屏|鎖屏|指纹锁|指紋鎖)(?:密码|密碼)?"
+    r"[ \t]*(?:是|为|為)?[ \t]*"
+    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:点點])"
+)
 
 
 def _trimmed(m: re.Match[str], text: str, group: str = "value") -> tuple[int, int, str]:

@@ -307,3 +307,38 @@ def test_an_instruction_after_a_label_is_no_value(text: str) -> None:
 )
 def test_values_that_look_like_instructions_are_still_found(text: str, value: str) -> None:
     assert _values(text) == [value]
+
+
+# -- shapes of generated passwords and recovery keys --------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Yahoo app password: wxyz lmno pqrs tuvb", "wxyz lmno pqrs tuvb"),
+        ("邮箱的应用密码是 hjkl qwer zxcv bnmt", "hjkl qwer zxcv bnmt"),
+        ("163邮箱授权码 qzwxkvbnmjhgfdtp", "qzwxkvbnmjhgfdtp"),
+        ("psw: Gr4nite!", "Gr4nite!"),
+        (
+            "BitLocker 恢复密钥 402105-661232-508134-219087-330561-779203-118382-640090",
+            "402105-661232-508134-219087-330561-779203-118382-640090",
+        ),
+        ("储物柜密码锁 2468#", "2468#"),
+        ("锁屏 8520", "8520"),
+    ],
+)
+def test_a_generated_secret_by_its_shape_after_its_name(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "密码 administrator",  # a word, no random letters
+        "密码 internationalization",
+        "密码锁 2000 元",
+        "门锁 1357 号房",
+        "the psw file is in the repo",
+        "order ids 402105-661232-508134",
+    ],
+)
+def test_those_shapes_elsewhere_are_no_secret(text: str) -> None:
+    assert _found(text) == []
