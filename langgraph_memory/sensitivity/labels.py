@@ -296,6 +296,8 @@ _STOP = frozenset(
     null none nil undefined n/a na tbd todo redacted masked example placeholder sample
     below above attached following follows see check ask use enter type click choose pick
     call text ping dm message email front desk reception frontdesk
+    unchanged expired disabled enabled revoked rotated removed deleted pending updated
+    verified confirmed locked unlocked active inactive
     create provide contact please via inside under behind within off true false yes
     str string int integer number bool boolean bytes text char varchar any object secretstr
     optional list dict field column input value param parameter variable argument attribute
@@ -1745,6 +1747,31 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
             a, b = m.span("value")
             if not _rejected(text[a:b], ":", text, b):
                 yield a, b, "keyword"
+    if labelled and (
+        zh
+        and (
+            "生日" in text
+            or "名字" in text
+            or "年份" in text
+            or "手机" in text
+            or "电话" in text
+            or "拼音" in text
+            or "缩写" in text
+            or "工号" in text
+            or "学号" in text
+            or "出生" in text
+        )
+        or "birth" in low
+        or "name" in low
+        or "year" in low
+        or "date" in low
+        or "anniversary" in low
+        or "number" in low
+        or "digits" in low
+        or "dd" in low
+        or "yy" in low
+    ):
+        yield from _described(text)
     if "respectively" in low or zh and ("分别" in text or "分別" in text):
         for m in _RESPECTIVELY.finditer(text):
             for group in ("a", "b"):
@@ -1794,6 +1821,36 @@ _LOCK_BARE_ZH = re.compile(
     r"[ \t]*(?:是|为|為)?[ \t]*"
     r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:点點])"
 )
+
+
+#: A password described by how it is made, then given (``the PDF password is your
+#: birthday ddmmyyyy, so for you 17031988``, ``pass is my cat's name plus the year:
+#: mochi2019``, ``密码是生日 19900512``): the value after the description.
+_DESCRIBED = re.compile(
+    r"(?i:password|passcode|pass|pwd|pin)(?:[ \t]+[\w']+){0,3}?[ \t]*(?:[ \t]is|[ \t]was|=|:)"
+    r"[ \t]+(?P<desc>[^\n.;:!?]{0,40}?(?i:birthday|birthdate|birth[ \t]date|name|year|date"
+    r"|anniversary|number|digits|dd/?mm/?yy(?:yy)?|mm/?dd/?yy(?:yy)?|yyyy/?mm/?dd)"
+    r"[^\n.;:!?]{0,24}?)[ \t]*(?::|,[ \t]*(?i:so|i\.e\.|ie|which[ \t]+is|that'?s)"
+    r"(?:[ \t]+(?i:for[ \t]+you|here|it'?s|its|mine|me))?|[ \t]+(?i:so|i\.e\.))[ \t]*"
+    r"[\"'`]?(?P<value>[\x21-\x7e]{4,40})"
+    r"|(?:密码|密碼|口令)(?:就是|是|为|為)(?P<zdesc>[\u4e00-\u9fff]{0,6}?"
+    r"(?:生日|出生日期|名字|年份|手机号|手機號|电话|電話|拼音|缩写|工号|学号)[\u4e00-\u9fff]{0,6}?)"
+    r"[ \t,:=(]*(?:也就是|即|就是)?[ \t]*(?P<zvalue>[\x21-\x7e]{4,40})"
+)
+
+
+def _described(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values given after a description of how they are made (:data:`_DESCRIBED`)."""
+    for m in _DESCRIBED.finditer(text):
+        group = "value" if m.group("value") else "zvalue"
+        a, b, value = _trimmed(m, text, group)
+        if (
+            any(c.isdigit() for c in value)
+            and len(value) >= 4
+            and not _DATE.fullmatch(value)
+            and not _rejected(value, ":", text, b)
+        ):
+            yield a, b, "keyword"
 
 
 def _trimmed(m: re.Match[str], text: str, group: str = "value") -> tuple[int, int, str]:

@@ -342,3 +342,33 @@ def test_a_generated_secret_by_its_shape_after_its_name(text: str, value: str) -
 )
 def test_those_shapes_elsewhere_are_no_secret(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a value given after a description of how it is made ----------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the zip password is her birthday ddmmyy, so for you 140392", "140392"),
+        ("my pin is our anniversary: 0921", "0921"),
+        ("pass is the cat's name plus the year: mochi2021", "mochi2021"),
+        ("密码是生日加名字缩写 19870304lj", "19870304lj"),
+        ("口令就是我的工号 A10234", "A10234"),
+    ],
+)
+def test_a_value_after_how_it_is_made(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password is your name plus the year",
+        "the pin is your birth year, e.g. the year you were born",
+        "password is the date: 2024-05-01",
+        "密码是生日，你自己试试",
+        "password: unchanged",
+        "wifi password: rotated",
+    ],
+)
+def test_a_description_alone_or_a_status_is_no_value(text: str) -> None:
+    assert _found(text) == []
