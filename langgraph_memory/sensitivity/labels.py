@@ -1295,6 +1295,15 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 and not _rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
+    if "@" in text and "/" in text:
+        for m in _EMAIL_PAIR.finditer(text):
+            a, b, value = _trimmed(m, text)
+            if (
+                any(c.isalpha() for c in value)
+                and (any(c.isdigit() for c in value) or not value.isalnum())
+                and not _rejected(value, ":", text, b)
+            ):
+                yield a, b, "keyword"
     if "/" in text and _DEVICE.search(low):
         for m in _ADMIN_PAIR.finditer(text):
             a, b, value = _trimmed(m, text)
@@ -1306,6 +1315,12 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 yield a, b, "keyword"
 
 
+#: An e-mail address then a password after ``/`` (``iCloud: jo@icloud.com / Bl0ssom!``):
+#: an account's login written as a pair.
+_EMAIL_PAIR = re.compile(
+    r"(?<![\w.+\-:/])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+(?:[ \t]+/[ \t]*|/[ \t]+)"
+    r"(?P<value>[^\s/\"'`，。；,@]{4,64})(?![/\w@])"
+)
 #: A device with an admin console (its login: ``router: admin/Netgear_Home1``).
 _DEVICE = re.compile(
     r"(?<![a-z])(?:router|modem|nas|gateway|camera|nvr|dvr|printer|firewall|idrac|ilo|ipmi"
@@ -1760,6 +1775,8 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
             or "工号" in text
             or "学号" in text
             or "出生" in text
+            or "身份" in text
+            or "证件" in text
         )
         or "birth" in low
         or "name" in low
@@ -1834,7 +1851,8 @@ _DESCRIBED = re.compile(
     r"(?:[ \t]+(?i:for[ \t]+you|here|it'?s|its|mine|me))?|[ \t]+(?i:so|i\.e\.))[ \t]*"
     r"[\"'`]?(?P<value>[\x21-\x7e]{4,40})"
     r"|(?:密码|密碼|口令)(?:就是|是|为|為)(?P<zdesc>[\u4e00-\u9fff]{0,6}?"
-    r"(?:生日|出生日期|名字|年份|手机号|手機號|电话|電話|拼音|缩写|工号|学号)[\u4e00-\u9fff]{0,6}?)"
+    r"(?:生日|出生日期|名字|年份|手机号|手機號|电话|電話|拼音|缩写|工号|学号|身份证|身份證|证件号)"
+    r"[\u4e00-\u9fff]{0,6}?)"
     r"[ \t,:=(]*(?:也就是|即|就是)?[ \t]*(?P<zvalue>[\x21-\x7e]{4,40})"
 )
 

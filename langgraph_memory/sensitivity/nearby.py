@@ -126,7 +126,7 @@ _TOKENS = re.compile(
 _END = re.compile(r"\n|[。；;]|\.(?=\s|$)")
 _WINDOW = 90
 _MAX_WORDS = 11
-_STRIP_HEAD = "\"'`“‘「『(["
+_STRIP_HEAD = "\"'`“‘「『([,"
 _STRIP_TAIL = ".,;:)]}>\"'`”’」』?"
 _QUOTE_PAIRS = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "『": "』"}
 
@@ -153,7 +153,9 @@ _TALKED_ABOUT = frozenset(
     leaked weak bad classic""".split()
 )
 #: Verbs of using a value before it (``use x as the password``, ``用 x 登录``).
-_USED = re.compile(r"^(?:use|using|try|enter|type)$|用$|输入$|輸入$|填$|填写$")
+_USED = re.compile(
+    r"^(?:use|using|used|try|tried|enter|entered|type|typed|put|set)$|用$|输入$|輸入$|填$|填写$"
+)
 #: Names of other fields: a link after one of them is its own (``wifi name: x``).
 _FIELDS = frozenset(
     """
@@ -442,6 +444,15 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
             return ca, cb  # "maple77 = password for the NAS": set equal, then what it opens
         if used and cb > ca and _quoted(text, ca, cb) and _value_ok(text, ca, cb, "quoted", True):
             return ca, cb  # "use 'tiger42' as the password": quoted after a verb of using
+        if (
+            used
+            and linked
+            and kind == "pw"
+            and cb - ca >= 5
+            and shape_score(text[ca:cb]) >= 2
+            and _value_ok(text, ca, cb, "quoted", True)
+        ):
+            return ca, cb  # "I typed hunter2 as my password": used as it, letters and digits
         return None
     return None
 

@@ -372,3 +372,37 @@ def test_a_value_after_how_it_is_made(text: str, value: str) -> None:
 )
 def test_a_description_alone_or_a_status_is_no_value(text: str) -> None:
     assert _found(text) == []
+
+
+# -- an account written as address / password, a value used as one -----------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Spotify: kim.lee@mail.com / Tr0mbone!", "Tr0mbone!"),
+        ("公司邮箱 wang.wei@corp.cn / Ww#2026abc，别外传", "Ww#2026abc"),
+        ("I typed river88 as my password", "river88"),
+        ("我用 qaz123wsx 当作登录密码", "qaz123wsx"),
+        ("初始密码为身份证后六位，也就是 30521X", "30521X"),
+    ],
+)
+def test_an_account_pair_or_a_value_used_as_a_password(text: str, value: str) -> None:
+    assert value in _values(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mail me at amy@mail.com / or call",
+        "contact li@x.cn / wang@x.cn",
+        "amy@mail.com / 2024",
+        "I used v2 as the password field",
+        "we set x86 as the password policy",
+    ],
+)
+def test_no_password_in_address_lists_or_settings(text: str) -> None:
+    assert [k for k, _ in _found(text) if k == "secret"] == []
+
+
+def test_url_credentials_are_no_address_pair() -> None:
+    text = "MONGO=mongodb+srv://app:Str0ng2026@c0.x1.mongodb.net/db?retryWrites=true"
+    assert _found(text) == [("secret", "Str0ng2026")]
