@@ -591,7 +591,9 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
 
 _BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t])", re.IGNORECASE)
 _KEY_CHARS = re.compile(r"[A-Za-z0-9+/=_.\-]+")
-_COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{3,8}")
+_COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{1,3}(?:[ \t]\d{1,3}){2,4}|\d{3,8}")
+#: A combination's dials read out with spaces: ``12 34 56``, ``7 22 3``.
+_SPACED_COMBINATION = re.compile(r"\d{1,3}(?:[ \t]\d{1,3}){2,4}(?![\d\w.\-])")
 _DASHED_COMBINATION = re.compile(r"\d{1,3}(?:[-–]\d{1,3}){2,4}")
 #: Words joined by a symbol, a capital among them (``ChinaNet-abcd``, ``Home_Guest``):
 #: after a Chinese password word and a space, a value (a password is often its network's
@@ -873,7 +875,9 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if found is None:
             continue
         a, b, quoted = found
-        if kind in ("pin", "otp", "otpzh", "cvv", "seccode") and not quoted:  # ends at a digit
+        if kind == "combo" and not quoted and (dials := _SPACED_COMBINATION.match(text, a)):
+            b = dials.end()  # the safe combo is 12 34 56
+        elif kind in ("pin", "otp", "otpzh", "cvv", "seccode") and not quoted:  # ends at a digit
             code = _CODE_CHARS.match(text, a, b)
             b = code.end() if code is not None else a
             split = _SPLIT_CODE.match(text, a)
@@ -1757,7 +1761,7 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
     if "-" in text and text.count("-") >= 7:
         for m in _BITLOCKER.finditer(text):
             yield m.start(), m.end(), "keyword"
-    if zh and ("锁" in text or "鎖" in text):
+    if zh and ("锁" in text or "鎖" in text or "门禁" in text or "門禁" in text):
         for m in _LOCK_BARE_ZH.finditer(text):
             a, b = m.span("value")
             if not _rejected(text[a:b], ":", text, b):
@@ -1834,7 +1838,7 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
 _BITLOCKER = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
 #: A lock's name then its code after a space (``密码锁 1357#``, ``屏幕锁 1478``).
 _LOCK_BARE_ZH = re.compile(
-    r"(?:密码锁|密碼鎖|门锁|門鎖|屏幕锁|屏幕鎖|锁屏|鎖屏|指纹锁|指紋鎖)(?:密码|密碼)?"
+    r"(?:密码锁|密碼鎖|门锁|門鎖|屏幕锁|屏幕鎖|锁屏|鎖屏|指纹锁|指紋鎖|门禁|門禁)(?:密码|密碼)?"
     r"[ \t]*(?:是|为|為)?[ \t]*"
     r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:点點])"
 )

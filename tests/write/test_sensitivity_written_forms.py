@@ -406,3 +406,25 @@ def test_no_password_in_address_lists_or_settings(text: str) -> None:
 def test_url_credentials_are_no_address_pair() -> None:
     text = "MONGO=mongodb+srv://app:Str0ng2026@c0.x1.mongodb.net/db?retryWrites=true"
     assert _found(text) == [("secret", "Str0ng2026")]
+
+
+# -- a lock's dials read with spaces, an entry gate's code --------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the locker combo is 8 16 24", "8 16 24"),
+        ("bike lock combination: 3 9 1 7", "3 9 1 7"),
+        ("单元门禁 #2580", "#2580"),
+        ("公司门禁密码 041296", "041296"),
+    ],
+)
+def test_dials_and_gate_codes(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["combo meal 2 for 12 dollars", "the combo is 3 4", "门禁 2024 年更换", "门禁卡 1234 张已发"],
+)
+def test_no_dials_or_gate_code(text: str) -> None:
+    assert _found(text) == []
