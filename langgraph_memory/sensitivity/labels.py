@@ -899,6 +899,21 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         value = text[a:b]
         if kind == "barekey" and (len(value) < 8 or not any(c.isdigit() for c in value)):
             continue  # what _accept would refuse: spare _rejected the look
+        if (
+            kind == "pw"
+            and sep == "strong"
+            and not quoted
+            and value.isascii()
+            and value.isalpha()
+            and (rest := _PHRASE_REST.match(text, b)) is not None
+            and not _rejected(value, s.group(), text, b)
+        ):
+            words = rest.group().split()
+            if any(c.isdigit() for c in rest.group()) and not any(
+                w.strip(_TRAILING).lower() in _STOP for w in words
+            ):
+                b = rest.end()  # password is: tomato soup 99 (words to the line's end)
+                value = text[a:b]
         hedges = 0
         while sep == "weak" and value.lower() in _HEDGES and hedges < 2:  # "is literally x"
             w = _WORD.match(text, b)
@@ -938,6 +953,9 @@ _LOCK_BEFORE = re.compile(
     r"(?:行李箱|旅行箱|拉杆箱|密码箱|密碼箱|箱子|挂锁|掛鎖|车锁|車鎖|自行车锁|(?i:luggage|suitcase"
     r"|padlock|bike[ \t]+lock|cable[ \t]+lock|briefcase)(?![a-z]))[ \t]*(?:的)?[ \t]*$"
 )
+#: The rest of a line after a plain word given as a password (``password: tomato soup
+#: 99``): up to four more words, to the line's end.
+_PHRASE_REST = re.compile(r"(?:[ \t]+[\x21-\x7e]{1,24}){1,4}(?=[ \t]*(?:\r?\n|$))")
 #: A line naming a user: ``user: root``, ``username = admin``, ``用户名：x``.
 _USER_LINE = re.compile(
     r"(?im)^[ \t]*(?:user(?:[ _]?name)?|login|account|用户名?|账号)[ \t]*[:=][ \t]*\S"

@@ -428,3 +428,30 @@ def test_dials_and_gate_codes(text: str, value: str) -> None:
 )
 def test_no_dials_or_gate_code(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a passphrase of plain words to the line's end ----------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("ok so the password is: violet ocean 42", "violet ocean 42"),
+        ("Password: marble staircase 7\nUser: kim", "marble staircase 7"),
+    ],
+)
+def test_plain_words_and_a_number_to_the_line_end(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("password: hunter for the 2 of us", "hunter"),  # prose goes on: the word alone
+        ("password: sunshine", "sunshine"),
+    ],
+)
+def test_a_plain_word_alone_when_no_phrase_follows(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+def test_a_placeholder_before_a_number_is_still_none() -> None:
+    assert _found("password: changeme 123") == []
