@@ -1483,7 +1483,7 @@ _ARGUMENTS = re.compile(
 #: code is x``. ``WiFi: x`` alone is not enough: it names the network as often (``WiFi：
 #: CMCC-8F2A``); nor is a band or a standard (``5GHz``, ``802.11ax``).
 _WIFI = re.compile(
-    r"(?<![A-Za-z])(?i:wi-?fi|wlan)[ \t]+(?i:one|pw|pwd|code|login)"
+    r"(?<![A-Za-z])(?i:wi-?fi|wlan)[ \t]+(?i:one|pw|pwd|code|login|thing|bit|info)"
     r"(?:[ \t]*[:=][ \t]*|[ \t]+(?i:is|was)[ \t]+|'s[ \t]+)[\"'`]?(?P<value>[\x21-\x7e]{6,64})"
 )
 _NOT_WIFI = re.compile(

@@ -391,7 +391,7 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
     password``, ``x 是新的密码``): it opens its clause and a copula follows it."""
     lo = max(0, start - 60)
     toks = [m.span() for m in _TOKENS.finditer(text, lo, start)]
-    linked = equated = False
+    linked = equated = arrow = False
     for i in range(len(toks) - 1, max(-1, len(toks) - 7), -1):
         a, b = toks[i]
         tok = text[a:b]
@@ -415,6 +415,7 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
         if low in _LINKS or low in ("is", "was", "that's", "as", "是", "就是", "作为", "當", "当"):
             linked = True
             equated = low in _EQUALS
+            arrow = low in ("<-", "<--", "←")
             continue
         if low in _TALKED_ABOUT:
             return None  # "password123 is the most common password": an example, not one
@@ -433,6 +434,14 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
             return None  # the value opens its clause: "R7t!pp90 is the new password"
         if cb > ca and _value_ok(text, ca, cb, kind, True):
             return ca, cb
+        if (
+            arrow
+            and kind == "use"
+            and shape_score(text[ca:cb]) >= 3
+            and _value_ok(text, ca, cb, "quoted", True)
+            and not _FIELD_AFTER.match(text, _word_end(text, start))
+        ):
+            return ca, cb  # "hunter-lake-93 <- wifi": an arrow names what the value is
         if (
             equated
             and kind == "pw"
@@ -461,6 +470,10 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
 _EQUALS = frozenset(("=", "->", "=>", "→", "<-", "←", "==", "equals"))
 #: What a secret word is for, after it (``for the NAS``, ``of the router``): prose, not code.
 _FOR_WHAT = re.compile(r"[ \t]+(?i:for|of|to|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?\w")
+
+
+#: Another field's name after a word (``wifi name``, ``wifi ssid``): the value is its.
+_FIELD_AFTER = re.compile(r"[ \t]*(?i:name|ssid|network|id|user(?:name)?)(?![a-z])")
 
 
 def _word_end(text: str, start: int) -> int:

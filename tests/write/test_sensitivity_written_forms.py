@@ -455,3 +455,24 @@ def test_a_plain_word_alone_when_no_phrase_follows(text: str, value: str) -> Non
 
 def test_a_placeholder_before_a_number_is_still_none() -> None:
     assert _found("password: changeme 123") == []
+
+
+# -- a wifi password by a vague noun or an arrow ------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("so the wifi thing is lemonbar42 i believe", "lemonbar42"),
+        ("cedar-loft-58 <- wifi", "cedar-loft-58"),
+        ("Quill-Path-3x ← wifi（家里的）", "Quill-Path-3x"),
+    ],
+)
+def test_a_wifi_password_by_a_vague_noun_or_an_arrow(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the wifi thing is broken again", "CMCC-8F2A <- wifi name", "office-net-5g = wifi"],
+)
+def test_no_wifi_password_in_a_status_or_a_network_name(text: str) -> None:
+    assert _found(text) == []
