@@ -64,7 +64,15 @@ quoted secret name (``define('DB_PASSWORD', 'x')``); a connection string's value
 its next ``;Name=``; the cells under a table column headed by a password word
 (Markdown, tab or comma rows); ``user / password`` after a console's name (``路由器后台``,
 ``dashboard``); ``redis-cli -a x``; a Chinese-named seed phrase (``助记词：海 星 ...``);
-``，我的是 x``; ``wifi one is x``; a value said to hold a space (``Gjj@ 2026 中间有个空格``).
+``，我的是 x``; ``wifi one is x``; a value said to hold a space (``Gjj@ 2026 中间有个空格``);
+backup codes one a line or named with whose they are; a one-time code with its name in
+brackets after it (``482913（动态码）``), given to verify (``use 482913 to verify``) or
+said sent (``the code they texted me is 5519``); archive passwords (``zip -P x``, ``7z
+-px``) and HTTPie's ``-a user:x``; app passwords in four groups of four letters; BitLocker
+recovery keys; a lock's name then its code (``密码锁 1357#``) or three dials after a
+luggage password word; a value given after how it is made (``pass is my dog's name plus
+the year: x``, ``密码是生日 19900512``); ``address / password`` pairs. An instruction
+where a value would stand is none (``密码：问前台``, ``password: call Sam``).
 
 A label glued to letters before it (``PGPASSWORD=``, ``AppSecret 是``) counts before a
 strong separator only; ``key`` is a label only in a compound (``api key``,
