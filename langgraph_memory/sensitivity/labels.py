@@ -209,7 +209,9 @@ _CJK_VERB = (
 )
 _STRONG = re.compile(
     r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+|[ \t]*[—–][ \t]*"
-    r"|[ \t]*" + _CJK_VERB + r"[ \t]*(?:[:=][ \t]*)?"
+    r"|[ \t]*"
+    + _CJK_VERB
+    + r"[ \t]*(?:[:=][ \t]*)?(?:(?:那个|这个|那個|這個)[ \t]*(?=[\x21-\x7e]))?"
     r"|[ \t]+(?:is|was)[ \t]*:[ \t]*"
     r"|[ \t]*,[ \t]*(?:我的|我这个|我那个|我这边的?|我家的?)(?:是|为|為)[ \t]*(?:[:=][ \t]*)?"
     r"|[ \t]*,[ \t]*(?:mine|my[ \t]+one|ours)[ \t]+is[ \t]*:?[ \t]*"
@@ -249,7 +251,8 @@ _ASIDE = re.compile(
 #: ``the PIN, is 8642``, ``密码，是 abc``: a comma before ``is`` or ``是``.
 _COMMA = re.compile(r"[ \t]*,(?=[ \t]*(?:is|was)[ \t]|[ \t]*[是为為])", re.IGNORECASE)
 _BARE = re.compile(r"[ \t]+")
-_BARE_ZH = re.compile(r"[ \t]*")
+#: (a particle may close the label's clause first: ``wifi 密码啊 88886666``)
+_BARE_ZH = re.compile(r"[ \t]*(?:[啊呀哈嘛][ \t]*(?=[\x21-\x7e]))?")
 
 # -- values -------------------------------------------------------------------------------
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "『": "』"}
@@ -1154,7 +1157,7 @@ _VALUE_FIRST = re.compile(
     r"(?i:is|was)[ \t]+(?i:my|our|his|her|their|your)[ \t]+(?:[\w\-]+[ \t]+){0,2}?"
     r"(?i:password|passcode|passphrase|pin|pin[ \t]+code)(?![A-Za-z])"
     r"(?![ \t]+(?i:policy|rules?|hint|manager|length|requirements?|reset|field|history))"
-    r"|(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*(?:就是|是)(?:我|你|他|她|我们|咱们)的?"
+    r"|(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*(?:就是|也是|是)(?:我|你|他|她|我们|咱们)的?"
     r"[\u4e00-\u9fffA-Za-z0-9 ]{0,6}?(?:密码|密碼|口令)"
 )
 #: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.

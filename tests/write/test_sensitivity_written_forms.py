@@ -476,3 +476,23 @@ def test_a_wifi_password_by_a_vague_noun_or_an_arrow(text: str, value: str) -> N
 )
 def test_no_wifi_password_in_a_status_or_a_network_name(text: str) -> None:
     assert _found(text) == []
+
+
+# -- Chinese fillers around a value -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("口令就是这个 Moon#2026", "Moon#2026"),
+        ("快记下 wifi 密码呀 55667788", "55667788"),
+        ("孩子生日 0315 也是我的支付密码", "0315"),
+    ],
+)
+def test_a_value_around_chinese_fillers(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text", ["密码就是那个啊", "密码是那个 2024 年的", "密码啊 我忘了", "密码呀 8 位"]
+)
+def test_fillers_without_a_value(text: str) -> None:
+    assert _found(text) == []
