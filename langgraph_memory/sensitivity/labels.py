@@ -1162,8 +1162,17 @@ _VALUE_FIRST = re.compile(
 )
 #: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.
 _THE_CODE = re.compile(
-    r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?i:code)[ \t]*(?:(?i:is|was)[ \t]*:?|[:=])[ \t]*"
+    r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?i:code)"
+    r"(?:[ \t]+(?i:to|for|of)[ \t]+(?i:the|my|our|your)[ \t]+"
+    r"(?P<what>[\w'\-]+(?:[ \t]+[\w'\-]+)?))?"
+    r"[ \t]*(?:(?i:is|was)[ \t]*:?|[:=])[ \t]*"
     r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
+)
+#: What a code is for when it opens nothing (``the code for the discount``): no secret.
+_NOT_OPENED = re.compile(
+    r"(?i:.*(?:discount|promo|coupon|voucher|referral|invite|invitation|zip|area|postal|error"
+    r"|status|country|product|course|class|tracking|order|event|dress|exercise|project|task"
+    r"|bug|function|program|script|app|test|challenge|question|problem))"
 )
 
 
@@ -1259,9 +1268,13 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
         or " code was" in low
         or " code=" in low
         or " code =" in low
+        or " code to " in low
+        or " code for " in low
+        or " code of " in low
     ):
         for m in _THE_CODE.finditer(text):
-            yield m.start("value"), m.end("value"), "keyword"
+            if m.group("what") is None or not _NOT_OPENED.fullmatch(m.group("what")):
+                yield m.start("value"), m.end("value"), "keyword"
     if (
         ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
         and (" is " in low or " was " in low)

@@ -496,3 +496,28 @@ def test_a_value_around_chinese_fillers(text: str, value: str) -> None:
 )
 def test_fillers_without_a_value(text: str) -> None:
     assert _found(text) == []
+
+
+# -- the code to a thing it opens ---------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the code to the storage unit is 6620", "6620"),
+        ("our code for the boathouse: 1188#", "1188#"),
+    ],
+)
+def test_the_code_to_what_it_opens(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the code for the discount is 4471",
+        "the code for the event is 2026",
+        "my code for the exercise is 1234 lines",
+        "the code of the error is 5003",
+    ],
+)
+def test_a_code_that_opens_nothing(text: str) -> None:
+    assert _found(text) == []
