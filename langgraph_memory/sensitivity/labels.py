@@ -231,7 +231,7 @@ _WEAK = re.compile(
 _QUALIFIER = re.compile(
     r"[ \t]+(?:for|of|on|at|to|from|i|we|you|he|she|they|that|which|de|del|du|des|da|do|für"
     r"|von|van|för|для|от)(?:[ \t]+[\w'.@\-]+){1,6}?"
-    r"(?=[ \t]*[:=]|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t])",
+    r"(?=[ \t]*(?:[:=]|->|=>|→)|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t])",
     re.IGNORECASE,
 )
 #: A name's ending that says how the secret is written (``secret_key_base:``,

@@ -347,10 +347,12 @@ _WIFI_QR = re.compile(r"WIFI:(?:[A-Z]:(?:\\.|[^;\\])*;)*?P:(?P<value>(?:\\.|[^;\
 #: toor``, ``账号 test01 密码 abc``, ``login: bob, pass: walnut``), or a password word
 #: with digits glued to it, the value whole (``user@example.com password123``).
 _LOGIN_PAIR = re.compile(
-    r"(?:用户名|用戶名|账号|帳號|帐号|账户|帳戶|(?<![A-Za-z])(?i:user(?:name)?|login))"
+    r"(?:用户名|用戶名|账号|帳號|帐号|账户|帳戶|(?<![A-Za-z])(?i:user(?:name)?|login)"
+    r"|(?<![A-Za-z])(?i:u)(?=[ \t]*:))"
     r"[ \t]*[:=]?[ \t]*(?P<name>[\x21-\x7e]{1,64}?)[ \t]*[,;，；]?[ \t]+"
     r"(?:(?:密码|密碼|口令|(?<![A-Za-z])(?i:password|passwd|pwd)(?![A-Za-z0-9]))[ \t]*[:=]?"
-    r"|(?<![A-Za-z])(?i:pass|pw)[ \t]*[:=]|(?<![A-Za-z])(?=(?i:pass(?:word|wd)?|pwd)\d))"
+    r"|(?<![A-Za-z])(?i:pass|pw|p)[ \t]*[:=]|(?<![A-Za-z])(?=(?i:pass(?:word|wd)?|pwd)\d)"
+    r"|(?<![A-Za-z])(?i:pass|pw)[ \t]+(?=[^\s]*\d))"
     r"[ \t]*(?P<value>[\x21-\x7e]{3,64})"
 )
 
@@ -368,7 +370,7 @@ _SAME_AS_NAME = re.compile(
 )
 _NAME_GIVEN = re.compile(r"[ \t]*(?:[:,(=\-—]|->)?[ \t]*[\"'“(]?(?P<value>[\x21-\x7e]{3,64})")
 #: Words one of which a login pair holds (looked for with ``in`` before the regex).
-_USER_WORDS = ("user", "login", "用户", "用戶", "账", "帳")
+_USER_WORDS = ("user", "login", "u:", "用户", "用戶", "账", "帳")
 
 
 def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:

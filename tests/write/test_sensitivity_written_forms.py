@@ -521,3 +521,24 @@ def test_the_code_to_what_it_opens(text: str, value: str) -> None:
 )
 def test_a_code_that_opens_nothing(text: str) -> None:
     assert _found(text) == []
+
+
+# -- short login pairs, a qualifier before an arrow ---------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("u: mara p: M4ra!cloud", "M4ra!cloud"),
+        ("user kim pass kimchi2026", "kimchi2026"),
+        ("bike lock combo at the station → 7-31-12", "7-31-12"),
+        ("wifi password at the cabin -> Pine#cone5", "Pine#cone5"),
+    ],
+)
+def test_short_pairs_and_a_qualified_label_before_an_arrow(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text", ["user alice pass the salt", "u: 3 p: 4", "menu: soup p: 12", "user bob pass 2 tickets"]
+)
+def test_no_pair_in_prose_or_menus(text: str) -> None:
+    assert _found(text) == []
