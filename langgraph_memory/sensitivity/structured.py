@@ -494,6 +494,7 @@ def config_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         or "auth" in low
         or "cred" in low
         or "psk" in low
+        or ("u:" in low and "p:" in low)  # u: alice p: x
         or (not low.isascii() and any(stem in low for stem in _STEMS_ZH))
     ):
         for a, b, name in _key_values(text, low):
