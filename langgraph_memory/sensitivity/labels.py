@@ -1162,17 +1162,20 @@ _VALUE_FIRST = re.compile(
 )
 #: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.
 _THE_CODE = re.compile(
-    r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?i:code)"
+    r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?:(?P<whose>[A-Za-z][\w\-]{1,20})[ \t]+)?(?i:code)"
     r"(?:[ \t]+(?i:to|for|of)[ \t]+(?i:the|my|our|your)[ \t]+"
     r"(?P<what>[\w'\-]+(?:[ \t]+[\w'\-]+)?))?"
     r"[ \t]*(?:(?i:is|was)[ \t]*:?|[:=])[ \t]*"
-    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
+    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w\-/:])(?!\.\d)"
 )
 #: What a code is for when it opens nothing (``the code for the discount``): no secret.
 _NOT_OPENED = re.compile(
-    r"(?i:.*(?:discount|promo|coupon|voucher|referral|invite|invitation|zip|area|postal|error"
-    r"|status|country|product|course|class|tracking|order|event|dress|exercise|project|task"
-    r"|bug|function|program|script|app|test|challenge|question|problem))"
+    r"(?i:(?:.*[ \t\-])?(?:discount|promo|coupon|voucher|referral|invite|invitation|zip|area"
+    r"|error|status|country|product|course|class|tracking|order|event|dress|exercise|project|task"
+    r"|bug|function|program|script|app|test|challenge|question|problem|source|qr|bar|morse|color"
+    r"|colour|tax|sort|swift|bank|branch|module|exit|return|response|http"
+    r"|airport|station|city|language|style|naming|cheat|house|version|build|release|year|item"
+    r"|postal|region|currency|part|model|sku|batch|lot|serial))"
 )
 
 
@@ -1273,7 +1276,10 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
         or " code of " in low
     ):
         for m in _THE_CODE.finditer(text):
-            if m.group("what") is None or not _NOT_OPENED.fullmatch(m.group("what")):
+            if all(
+                m.group(g) is None or not _NOT_OPENED.fullmatch(m.group(g))
+                for g in ("what", "whose")
+            ):
                 yield m.start("value"), m.end("value"), "keyword"
     if (
         ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)

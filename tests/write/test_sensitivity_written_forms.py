@@ -542,3 +542,30 @@ def test_short_pairs_and_a_qualified_label_before_an_arrow(text: str, value: str
 )
 def test_no_pair_in_prose_or_menus(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a service's code -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Your Bolt code is 4417. Don't share it.", "4417"),
+        ("the new code is 5599", "5599"),
+        ("the secret code is 8023", "8023"),
+    ],
+)
+def test_a_services_code(text: str, value: str) -> None:
+    assert _values(text) == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "your zip code is 94107.",
+        "my error code is 5521",
+        "the version code is 2026.",
+        "the product code is 4471",
+        "the code is 1234.5",
+    ],
+)
+def test_a_code_that_names_no_secret(text: str) -> None:
+    assert _found(text) == []
