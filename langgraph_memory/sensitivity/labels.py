@@ -919,9 +919,9 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             and (rest := _PHRASE_REST.match(text, b)) is not None
             and not _rejected(value, s.group(), text, b)
         ):
-            phrase = rest.group().split()
+            rest_words = rest.group().split()
             if any(c.isdigit() for c in rest.group()) and not any(
-                w.strip(_TRAILING).lower() in _STOP for w in phrase
+                w.strip(_TRAILING).lower() in _STOP for w in rest_words
             ):
                 b = rest.end()  # password is: tomato soup 99 (words to the line's end)
                 value = text[a:b]
