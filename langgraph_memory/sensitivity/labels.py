@@ -1083,13 +1083,15 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
                 yield a, b, "keyword"
     if "-p" in text or "-P" in text or "-hp" in text:
         for m in (
-            _CLI_ARCHIVE.finditer(text) if ("zip" in text or "7z" in text or "rar" in text) else ()
+            _CLI_ARCHIVE.finditer(text)
+            if ("zip " in text or "7z" in text or "rar " in text or ".exe " in text)
+            else ()
         ):
             group = "spaced" if m.group("spaced") else "glued"
             a, b = m.span(group)
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
-    if " -a" in text or "--auth" in text:
+    if (" -a" in text or "--auth" in text) and ("http" in text or "xh" in text):
         for m in _CLI_AUTH.finditer(text):
             a, b = m.span("value")
             if not _rejected(text[a:b], "=", text, b):
@@ -1219,8 +1221,10 @@ def _named_codes(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     """One-time codes around their names: in brackets after (``482913（动态码）``), given
     to verify (``use 482913 to verify``), said sent (``the code they texted me is 5519``)."""
     if "(" in text and ("码" in text or "code" in low or "otp" in low or "passc" in low):
-        for m in _CODE_NAMED_AFTER.finditer(text):  # 482913（动态码）
-            yield m.start("value"), m.end("value"), "keyword"
+        for i in _occurrences(text, "("):  # 482913（动态码）: read before each bracket
+            m = _CODE_NAMED_AFTER.search(text, max(0, i - 10), i + 40)
+            if m is not None and m.start() < i:
+                yield m.start("value"), m.end("value"), "keyword"
     if (
         (
             "verif" in low
@@ -1909,9 +1913,31 @@ _DESCRIBED = re.compile(
 )
 
 
+def _occurrences(text: str, word: str, most: int = 16) -> Iterator[int]:
+    """Where ``word`` occurs in ``text`` (the first ``most`` times)."""
+    i, seen = text.find(word), 0
+    while i >= 0 and seen < most:
+        yield i
+        i, seen = text.find(word, i + 1), seen + 1
+
+
 def _described(text: str) -> Iterator[tuple[int, int, str]]:
-    """Values given after a description of how they are made (:data:`_DESCRIBED`)."""
-    for m in _DESCRIBED.finditer(text):
+    """Values given after a description of how they are made (:data:`_DESCRIBED`), read
+    from each password word (at most 16 of each) rather than over the whole text."""
+    low = text.lower() if text.isascii() else text
+    starts = sorted(
+        i
+        for word in ("pass", "pwd", "pin", "密码", "密碼", "口令")
+        for i in _occurrences(low if word.isascii() else text, word)
+    )
+    end = -1
+    for i in starts:
+        if i < end:
+            continue
+        m = _DESCRIBED.match(text, i)
+        if m is None:
+            continue
+        end = m.end()
         group = "value" if m.group("value") else "zvalue"
         a, b, value = _trimmed(m, text, group)
         if (
