@@ -64,7 +64,15 @@ quoted secret name (``define('DB_PASSWORD', 'x')``); a connection string's value
 its next ``;Name=``; the cells under a table column headed by a password word
 (Markdown, tab or comma rows); ``user / password`` after a console's name (``路由器后台``,
 ``dashboard``); ``redis-cli -a x``; a Chinese-named seed phrase (``助记词：海 星 ...``);
-``，我的是 x``; ``wifi one is x``; a value said to hold a space (``Gjj@ 2026 中间有个空格``).
+``，我的是 x``; ``wifi one is x``; a value said to hold a space (``Gjj@ 2026 中间有个空格``);
+backup codes one a line or named with whose they are; a one-time code with its name in
+brackets after it (``482913（动态码）``), given to verify (``use 482913 to verify``) or
+said sent (``the code they texted me is 5519``); archive passwords (``zip -P x``, ``7z
+-px``) and HTTPie's ``-a user:x``; app passwords in four groups of four letters; BitLocker
+recovery keys; a lock's name then its code (``密码锁 1357#``) or three dials after a
+luggage password word; a value given after how it is made (``pass is my dog's name plus
+the year: x``, ``密码是生日 19900512``); ``address / password`` pairs. An instruction
+where a value would stand is none (``密码：问前台``, ``password: call Sam``).
 
 A label glued to letters before it (``PGPASSWORD=``, ``AppSecret 是``) counts before a
 strong separator only; ``key`` is a label only in a compound (``api key``,
@@ -97,7 +105,7 @@ _PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
 _OTP_ZH = (
     "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
     "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
-    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼"
+    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼"
 )
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
@@ -109,7 +117,7 @@ _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pw|psk|mima|pin|puk|secret|token|key|"
+    r"pass(?:word|wd|phrase|code)?|pwd|psw|pw|psk|mima|pin|puk|secret|token|key|"
     + _PASSWORD_ZH
     + "|"
     + _KEY_ZH
@@ -183,6 +191,12 @@ _LOCK_AFTER = re.compile(
 )
 _COMBO = re.compile("combination|combo", re.IGNORECASE)
 _CVV = re.compile("cv[vc]2?", re.IGNORECASE)
+#: Other names of a card's security code (``CID``, ``CSC``), read as one where a card is
+#: talked about (``Exp``, ``card``, ``卡``): elsewhere a CID is a customer's or a call's.
+_CARD_CODE = re.compile(r"(?<![A-Za-z])(?:CID|CSC|csc)(?![A-Za-z])")
+_CARD_CONTEXT = re.compile(
+    r"(?i:card|exp(?:iry|ires|iration)?|valid[ \t]+thru|visa|mastercard|amex)(?![a-z])|卡|有效期"
+)
 _PIN_CODE = re.compile(r"[ _\-]?(?:code|number|no\.?)(?![A-Za-z])", re.IGNORECASE)
 _CJK_CODE = re.compile("[ \t]?(?:码|碼)")
 
@@ -195,7 +209,9 @@ _CJK_VERB = (
 )
 _STRONG = re.compile(
     r"[ \t]*[\"']?[ \t]*(?::=|=>|->|→|[:=])[ \t]*|[ \t]+-[ \t]+|[ \t]*[—–][ \t]*"
-    r"|[ \t]*" + _CJK_VERB + r"[ \t]*(?:[:=][ \t]*)?"
+    r"|[ \t]*"
+    + _CJK_VERB
+    + r"[ \t]*(?:[:=][ \t]*)?(?:(?:那个|这个|那個|這個)[ \t]*(?=[\x21-\x7e]))?"
     r"|[ \t]+(?:is|was)[ \t]*:[ \t]*"
     r"|[ \t]*,[ \t]*(?:我的|我这个|我那个|我这边的?|我家的?)(?:是|为|為)[ \t]*(?:[:=][ \t]*)?"
     r"|[ \t]*,[ \t]*(?:mine|my[ \t]+one|ours)[ \t]+is[ \t]*:?[ \t]*"
@@ -215,7 +231,7 @@ _WEAK = re.compile(
 _QUALIFIER = re.compile(
     r"[ \t]+(?:for|of|on|at|to|from|i|we|you|he|she|they|that|which|de|del|du|des|da|do|für"
     r"|von|van|för|для|от)(?:[ \t]+[\w'.@\-]+){1,6}?"
-    r"(?=[ \t]*[:=]|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t])",
+    r"(?=[ \t]*(?:[:=]|->|=>|→)|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t])",
     re.IGNORECASE,
 )
 #: A name's ending that says how the secret is written (``secret_key_base:``,
@@ -235,7 +251,8 @@ _ASIDE = re.compile(
 #: ``the PIN, is 8642``, ``密码，是 abc``: a comma before ``is`` or ``是``.
 _COMMA = re.compile(r"[ \t]*,(?=[ \t]*(?:is|was)[ \t]|[ \t]*[是为為])", re.IGNORECASE)
 _BARE = re.compile(r"[ \t]+")
-_BARE_ZH = re.compile(r"[ \t]*")
+#: (a particle may close the label's clause first: ``wifi 密码啊 88886666``)
+_BARE_ZH = re.compile(r"[ \t]*(?:[啊呀哈嘛][ \t]*(?=[\x21-\x7e]))?")
 
 # -- values -------------------------------------------------------------------------------
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "『": "』"}
@@ -289,6 +306,9 @@ _STOP = frozenset(
     gone due something anything nothing everything someone somewhere whatever one
     null none nil undefined n/a na tbd todo redacted masked example placeholder sample
     below above attached following follows see check ask use enter type click choose pick
+    call text ping dm message email front desk reception frontdesk
+    unchanged expired disabled enabled revoked rotated removed deleted pending updated
+    verified confirmed locked unlocked active inactive
     create provide contact please via inside under behind within off true false yes
     str string int integer number bool boolean bytes text char varchar any object secretstr
     optional list dict field column input value param parameter variable argument attribute
@@ -316,6 +336,8 @@ _SPLIT_CODE = re.compile(
 #: A key in groups (``XKQ7-99PL-3MZ2``): an activation or licence code.
 _GROUPED_KEY = re.compile(r"[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}")
 _DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
+#: An app password as mail providers give it: four groups of four lower-case letters.
+_LETTER_GROUPS = re.compile(r"[a-z]{4}(?:[ \t][a-z]{4}){3}(?![A-Za-z0-9])")
 
 
 def _letter(text: str, i: int) -> bool:
@@ -344,6 +366,11 @@ def _looks_like_credential(value: str) -> bool:
     return any(c.isdigit() for c in value) or not value.isalpha() or not value[1:].islower()
 
 
+#: A count's unit after a number (``4000 lines``, ``200 ms``): no code.
+_UNIT_AFTER = re.compile(
+    r"[ \t]*(?i:lines?|ms|seconds?|minutes?|hours?|days?|times?|people|users?|items?|rows?)"
+    r"(?![A-Za-z])"
+)
 #: A value that qualifies a noun (``密码为 123456 的账号很危险``).
 _ATTRIBUTIVE = re.compile(r"[ \t]*的")
 
@@ -381,6 +408,9 @@ def _env_name(text: str, start: int, end: int) -> bool:
     )
 
 
+#: A shell expansion's name up to ``:`` (``${DB_PASSWORD:?message}``): what follows is
+#: a message or a default, not a value written there.
+_SHELL_CHECK = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:$")
 #: The next ``Name=`` field of a connection string, after ``;``.
 _NEXT_FIELD = re.compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
 
@@ -394,6 +424,9 @@ def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) 
         return True
     if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
         return True
+    start = end - len(value)
+    if value[:1] == "?" and _SHELL_CHECK.search(text, max(0, start - 80), start):
+        return True  # "${DB_PASSWORD:?set it in .env}": the shell's message when it is unset
     if value.startswith(("//", "}")) or text.startswith(("...", "…"), end):
         return True  # a URL's rest ("password at https://..."), an example cut short ("sk-..."),
         # a template variable's end ("{{ db_password }}@host")
@@ -472,14 +505,14 @@ def _next_line(text: str, sep: re.Match[str]) -> tuple[int, int, bool] | None:
     end = text.find("\n", start)
     end = len(text) if end < 0 else end
     line = text[start:end].strip(" \t")
-    if not line or not _TOKEN.fullmatch(line) or len(line) > 128:
-        return None
+    if not line or not _TOKEN.fullmatch(line) or len(line) > 128 or line.endswith(":"):
+        return None  # (a key opening a block below: "Secret:\ndata:")
     a = text.index(line, start)
     return a, a + len(line), False
 
 
 #: A value of Chinese characters after ``口令：`` or ``密码：``: the end of the clause.
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,12}(?=$|[\s,.;!?)\]，。；！？、）】…])")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,12}(?=$|[\s,.;!?()\]，。；！？、（）【】…])")
 _CJK_MIXED = re.compile(
     r"[\u4e00-\u9fff]{1,8}(?=[A-Za-z]*\d{2})[A-Za-z0-9!@#$%^&*._\-]{2,24}"
     r"(?=$|[\s,.;!?)\]，。；！？、）】…(（])"
@@ -495,7 +528,7 @@ _CJK_PROSE = re.compile(
 _CJK_DESCRIBES = re.compile(
     "不知|不记|不清|不告|不能|不要|不用|没有|生日|出生|手机|手機|电话|電話|身份|名称|名稱|名字|姓名"
     "|缩写|拼音|全拼|首字母|年份|账号|帳號|用户|工号|学号|邮箱|密码|口令|默认|初始|统一|多少|几位"
-    "|联系|管理员|附件|短信"
+    "|联系|管理员|附件|短信|前台|服务员|服務員|客服|房东|房東|物业|物業|老板|老闆|保安|店员|店員"
 )
 #: What an idiom's or a verse's length of Chinese cannot hold and be a passphrase:
 #: pronouns, particles, requests.
@@ -513,6 +546,15 @@ _CJK_DIRECTION = re.compile(
     "|^[在于].*(?:[上下里内外中边旁后前底]|[里外背后前上下底侧]面|[旁这那]边|头)$"
     "|^[还尚仍暂]?[没未]"
 )
+#: A Chinese run that says whom to ask or where it is to be had (``问老王``, ``扫码获取``,
+#: ``群里有``): an instruction, no passphrase (unless it has a verse's length and words).
+_CJK_ASK = re.compile("^(?:[问問找扫掃]|咨询|諮詢|联系|聯繫|打给|打電話|打电话|私信|私聊)|有$")
+
+
+#: A slogan of love for something (``我爱北京天安门``, ``我爱你中国``): a common password
+#: though it opens with ``我``; not one saying whose something it is (``我爱人的生日``).
+_SLOGAN = re.compile("我爱[\u4e00-\u9fff]{1,8}")
+_SLOGAN_NOT = re.compile("[的了吗呢吧啊么]|爱人|爱好")
 
 
 def _verse(run: str) -> bool:
@@ -547,6 +589,12 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
     m = _CJK_RUN.match(text, pos)
     if m is None or _CJK_DESCRIBES.search(m.group()):
         return None
+    if _CJK_ASK.search(m.group()) and not _verse(m.group()):
+        return None  # 密码：问前台
+    if text.startswith("(", m.end()) and _CORRECTION.search(text, m.end(), m.end() + 24):
+        return None  # 口令：芝麻开门（说笑的，其实是 x）: the aside sets it right
+    if _SLOGAN.fullmatch(m.group()) and _SLOGAN_NOT.search(m.group()) is None:
+        return m.start(), m.end(), False  # 我爱北京天安门: a slogan said as a password
     if (_CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1)) and not _verse(m.group()):
         return None
     return m.start(), m.end(), False
@@ -554,12 +602,24 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
 
 _BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t])", re.IGNORECASE)
 _KEY_CHARS = re.compile(r"[A-Za-z0-9+/=_.\-]+")
-_COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{3,8}")
+_COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{1,3}(?:[ \t]\d{1,3}){2,4}|\d{3,8}")
+#: A combination's dials read out with spaces: ``12 34 56``, ``7 22 3``.
+_SPACED_COMBINATION = re.compile(r"\d{1,3}(?:[ \t]\d{1,3}){2,4}(?![\d\w.\-])")
 _DASHED_COMBINATION = re.compile(r"\d{1,3}(?:[-–]\d{1,3}){2,4}")
 #: Words joined by a symbol, a capital among them (``ChinaNet-abcd``, ``Home_Guest``):
 #: after a Chinese password word and a space, a value (a password is often its network's
 #: name); not ``see-below``.
 _JOINED_WORDS = re.compile(r"(?=.{6})[A-Za-z]+(?:[\-_.@!#][A-Za-z]+)+")
+
+
+def _random_letters(value: str) -> bool:
+    """Whether ``value`` is a run of 12 or more lower-case letters drawn at random (an app
+    password or an authorisation code: ``jkdlwpqmzhxnbvcr``), not a word: 10 different
+    letters or more, and few vowels."""
+    if not (12 <= len(value) <= 32 and value.isascii() and value.isalpha() and value.islower()):
+        return False
+    vowels = sum(value.count(v) for v in "aeiou")
+    return len(set(value)) >= 10 and vowels * 4 < len(value)
 
 
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
@@ -614,6 +674,8 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         letters = any(c.isalpha() for c in value)
         if kind == "pwzh" and _JOINED_WORDS.fullmatch(value) and not value.islower():
             return True  # "WiFi密码 ChinaNet-abcd": words joined as a network's name is
+        if _random_letters(value):
+            return kind in ("pwzh", "keyzh", "pw")  # 邮箱授权码 jkdlwpqmzhxnbvcr
         if kind in ("pwzh", "keyzh"):
             return bool(_DIGITS.fullmatch(value)) or (digit and letters and len(value) >= 4)
         if kind == "pw" and value.isdigit():  # passcode 4821
@@ -657,7 +719,7 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     if word in ("pin", "puk"):
         code = _PIN_CODE.match(text, end)
         end = code.end() if code is not None else end
-    if word in ("pin", "puk", "pw", "pwd") or word.startswith("pass"):
+    if word in ("pin", "puk", "pw", "pwd", "psw") or word.startswith("pass"):
         code = _CJK_CODE.match(text, end)  # PIN码, PUK码
         end = code.end() if code is not None else end
     if bare_key:
@@ -666,6 +728,8 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
         return "combo", end, start > i
     if word.startswith("cv"):
         return "cvv", end, start > i
+    if word in ("cid", "csc"):
+        return ("cvv", end, False) if start == i else None
     if word == "otp" or word.endswith("code") and not word.startswith("pass"):
         kind = "seccode" if word.startswith("security") else "otp"
     elif word == "pass" and (phrase := _PHRASE.match(text, end)) is not None:
@@ -725,7 +789,9 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
     (a scan of the whole text for them would cost every text it); a plain ``code`` a
     few words after a lock (``the locker at the gym — code 7316``); a lock's ``combo``."""
     low = text.lower()
-    for word, back in (("code", 18), ("otp", 0), ("comb", 0), ("cv", 0)):
+    for word, back in (("code", 18), ("otp", 0), ("comb", 0), ("cv", 0), ("cid", 0), ("csc", 0)):
+        if word in ("cid", "csc") and (word not in low or _CARD_CONTEXT.search(text) is None):
+            continue
         i = low.find(word)
         while i >= 0:
             m = _OTP_LABEL_END.search(text, max(0, i - back), i + len(word))
@@ -739,6 +805,8 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
                 m = _COMBO.match(text, i)
             elif m is None and word == "cv":
                 m = _CVV.match(text, i)
+            elif m is None and word in ("cid", "csc"):
+                m = _CARD_CODE.match(text, i)
             if m is not None:
                 yield m
             i = low.find(word, i + len(word))
@@ -753,7 +821,14 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
     """``(start, end, detector)`` of each labelled value in ``text`` (``low``: in lower
     case; ``labels``: its label words)."""
     words: Iterable[re.Match[str]] = labels
-    if "code" in low or "otp" in low or "comb" in low or "cv" in low:
+    if (
+        "code" in low
+        or "otp" in low
+        or "comb" in low
+        or "cv" in low
+        or "cid" in low
+        or "csc" in low
+    ):
         words = sorted([*words, *_otp_labels(text)], key=_start)
     foreign = list(_FOREIGN.finditer(low)) if len(low) == len(text) and _foreign(low) else []
     if foreign:
@@ -811,7 +886,9 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if found is None:
             continue
         a, b, quoted = found
-        if kind in ("pin", "otp", "otpzh", "cvv", "seccode") and not quoted:  # ends at a digit
+        if kind == "combo" and not quoted and (dials := _SPACED_COMBINATION.match(text, a)):
+            b = dials.end()  # the safe combo is 12 34 56
+        elif kind in ("pin", "otp", "otpzh", "cvv", "seccode") and not quoted:  # ends at a digit
             code = _CODE_CHARS.match(text, a, b)
             b = code.end() if code is not None else a
             split = _SPLIT_CODE.match(text, a)
@@ -821,20 +898,42 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             split = _SPLIT_CODE.match(text, a)  # 取款密码 661 233
             if split is not None and sep != "weak":
                 b = split.end()
+        elif kind in ("pwzh", "pw") and not quoted and (group := _LETTER_GROUPS.match(text, a)):
+            b = group.end()  # app password: abcd efgh ijkl mnop (one password, not one word)
         if sep == "assign" and "&" in text[a:b] and _in_query(text, m.start()):
             b = text.index("&", a, b)  # ?user=x&password=y&port=5432: one parameter
         if sep == "assign" and ";" in text[a:b]:
             field = _NEXT_FIELD.search(text, a, b)  # Password=x;Encrypt=true: a connection string
             b = field.start() if field is not None else b
+        if text[a : a + 1] in ("-", "=") and _SHELL_CHECK.search(text, max(0, a - 80), a):
+            a += 1  # "${DB_PASSWORD:-x}": the value the shell falls back to
         value = text[a:b]
         if kind == "barekey" and (len(value) < 8 or not any(c.isdigit() for c in value)):
             continue  # what _accept would refuse: spare _rejected the look
-        if sep == "weak" and value.lower() in _HEDGES:  # "is literally password"
+        if (
+            kind == "pw"
+            and sep == "strong"
+            and not quoted
+            and value.isascii()
+            and value.isalpha()
+            and (rest := _PHRASE_REST.match(text, b)) is not None
+            and not _rejected(value, s.group(), text, b)
+        ):
+            rest_words = rest.group().split()
+            if any(c.isdigit() for c in rest.group()) and not any(
+                w.strip(_TRAILING).lower() in _STOP for w in rest_words
+            ):
+                b = rest.end()  # password is: tomato soup 99 (words to the line's end)
+                value = text[a:b]
+        hedges = 0
+        while sep == "weak" and value.lower() in _HEDGES and hedges < 2:  # "is literally x"
             w = _WORD.match(text, b)
             if w is None:
-                continue
+                break
             a, b = w.start(1), w.start(1) + len(w.group(1).rstrip(_TRAILING))
-            value = text[a:b]
+            value, hedges = text[a:b], hedges + 1
+        if value.lower() in _HEDGES:
+            continue
         literal = sep == "assign" and _env_name(text, m.start(), m.end())
         if not value or _rejected(value, "" if literal else s.group(), text, b, literal):
             continue
@@ -847,10 +946,27 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             continue  # "no password to share": a verb (not "set my password to x")
         if kind == "pass" and sep == "strong" and _in_login_block(text, m.start()):
             kind = "pw"  # "user: root\npass: toor": a login's fields, one a line
+        if (
+            kind in ("pw", "pwzh")
+            and len(value) == 3
+            and value.isdigit()
+            and _LOCK_BEFORE.search(text, max(0, m.start() - 16), m.start()) is not None
+        ):
+            yield a, b, "keyword"  # 行李箱密码 519, suitcase password 372: a lock's dials
+            continue
         if _accept(kind, sep, value, quoted):
             yield a, b, "passphrase" if quoted or " " in value else "keyword"
 
 
+#: A lock of three dials just before a password word (``行李箱密码``, ``suitcase
+#: password``): its code is three digits.
+_LOCK_BEFORE = re.compile(
+    r"(?:行李箱|旅行箱|拉杆箱|密码箱|密碼箱|箱子|挂锁|掛鎖|车锁|車鎖|自行车锁|(?i:luggage|suitcase"
+    r"|padlock|bike[ \t]+lock|cable[ \t]+lock|briefcase)(?![a-z]))[ \t]*(?:的)?[ \t]*$"
+)
+#: The rest of a line after a plain word given as a password (``password: tomato soup
+#: 99``): up to four more words, to the line's end.
+_PHRASE_REST = re.compile(r"(?:[ \t]+[\x21-\x7e]{1,24}){1,4}(?=[ \t]*(?:\r?\n|$))")
 #: A line naming a user: ``user: root``, ``username = admin``, ``用户名：x``.
 _USER_LINE = re.compile(
     r"(?im)^[ \t]*(?:user(?:[ _]?name)?|login|account|用户名?|账号)[ \t]*[:=][ \t]*\S"
@@ -927,9 +1043,22 @@ _CLI_P = re.compile(
 #: ``docker login -u USER -p PASS`` (podman, helm registry...: a user, then its password),
 #: ``--password=PASS``, ``--passwd PASS``, ``--db-password PASS``.
 _CLI_LOGIN = re.compile(
-    r"\b(?:login|mongo|mongosh|rabbitmqadmin)\b[^\n]{0,40}?(?<![^ \t])-u[ \t]+"
+    r"\b(?:login|mongo|mongosh|rabbitmqadmin)\b[^\n]{0,40}?"
+    r"(?<![^ \t])(?:-u[ \t]+|--user(?:name)?[ \t=]+)"
     r"[^\s\"'-][^\s\"']{0,63}[ \t]+-p[ \t]+"
     r"(?P<value>[^\s\"'$-][^\s\"']{2,127})"
+)
+#: An archive's password on the command line: ``zip -P x``, ``unzip -P x``, ``7z a -px``,
+#: ``unrar x f.rar -px``, ``rar a -hpx`` (``-p-``: no password; ``-p`` alone: asked for).
+_CLI_ARCHIVE = re.compile(
+    r"(?<![\w\-.])(?:zip|unzip|zipcloak|7z|7za|7zz|7zr|rar|unrar|winrar)(?:\.exe)?[ \t]"
+    r"[^\n]{0,120}?(?<![^ \t])(?:-P[ \t]+(?P<spaced>[^\s\"'$-][^\s\"']{2,127})"
+    r"|-h?p(?P<glued>[^\s\"'$-][^\s\"']{2,127}))"
+)
+#: HTTPie's credentials: ``http -a user:x GET ...``, ``https --auth user:x``.
+_CLI_AUTH = re.compile(
+    r"(?<![\w\-.])(?:http|https|xh|xhs)[ \t][^\n]{0,80}?(?<![^ \t])(?:-a|--auth)[ \t=]+[\"']?"
+    r"[^\s:\"']{1,64}:(?P<value>[^\s\"']{1,128})"
 )
 _CLI_PASSWORD = re.compile(
     r"(?<![^ \t])--(?:[a-z]+-)?pass(?:word|wd)?(?:[ \t]+|=)(?P<q>[\"']?)"
@@ -950,6 +1079,21 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
         for m in _CLI_P.finditer(text):
             group = next(g for g in ("value", "value2", "value3", "quoted") if m.group(g))
             a, b = m.span(group)
+            if not _rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+    if "-p" in text or "-P" in text or "-hp" in text:
+        for m in (
+            _CLI_ARCHIVE.finditer(text)
+            if ("zip " in text or "7z" in text or "rar " in text or ".exe " in text)
+            else ()
+        ):
+            group = "spaced" if m.group("spaced") else "glued"
+            a, b = m.span(group)
+            if not _rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+    if (" -a" in text or "--auth" in text) and ("http" in text or "xh" in text):
+        for m in _CLI_AUTH.finditer(text):
+            a, b = m.span("value")
             if not _rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     more = [_CLI_LOGIN] if " -p " in text and ("login" in text or "mongo" in text) else []
@@ -1015,17 +1159,108 @@ _VALUE_FIRST = re.compile(
     r"(?i:is|was)[ \t]+(?i:my|our|his|her|their|your)[ \t]+(?:[\w\-]+[ \t]+){0,2}?"
     r"(?i:password|passcode|passphrase|pin|pin[ \t]+code)(?![A-Za-z])"
     r"(?![ \t]+(?i:policy|rules?|hint|manager|length|requirements?|reset|field|history))"
-    r"|(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*(?:就是|是)(?:我|你|他|她|我们|咱们)的?"
+    r"|(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*(?:就是|也是|是)(?:我|你|他|她|我们|咱们)的?"
     r"[\u4e00-\u9fffA-Za-z0-9 ]{0,6}?(?:密码|密碼|口令)"
 )
 #: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.
 _THE_CODE = re.compile(
-    r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?i:code)[ \t]*(?:(?i:is|was)[ \t]*:?|[:=])[ \t]*"
-    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
+    r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?:(?P<whose>[A-Za-z][\w\-]{1,20})[ \t]+)?(?i:code)"
+    r"(?:[ \t]+(?i:to|for|of)[ \t]+(?i:the|my|our|your)[ \t]+"
+    r"(?P<what>[\w'\-]+(?:[ \t]+[\w'\-]+)?))?"
+    r"[ \t]*(?:(?i:is|was)[ \t]*:?|[:=])[ \t]*"
+    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w\-/:])(?!\.\d)"
+)
+#: What a code is for when it opens nothing (``the code for the discount``): no secret.
+_NOT_OPENED = re.compile(
+    r"(?i:(?:.*[ \t\-])?(?:discount|promo|coupon|voucher|referral|invite|invitation|zip|area"
+    r"|error|status|country|product|course|class|tracking|order|event|dress|exercise|project|task"
+    r"|bug|function|program|script|app|test|challenge|question|problem|source|qr|bar|morse|color"
+    r"|colour|tax|sort|swift|bank|branch|module|exit|return|response|http"
+    r"|airport|station|city|language|style|naming|cheat|house|version|build|release|year|item"
+    r"|postal|region|currency|part|model|sku|batch|lot|serial))"
 )
 
 
-def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+#: A one-time code with its name in brackets after it: ``【商城】482913（动态验证码）``,
+#: ``553190 (login code)``.
+_CODE_NAMED_AFTER = re.compile(
+    r"(?<![\w\-.])(?P<value>\d{4,8})[ \t]*\([ \t]*(?:your[ \t]+|the[ \t]+|[\u4e00-\u9fff]{0,4})"
+    r"(?:验证码|驗證碼|动态码|動態碼|校验码|校驗碼|短信码|登录码|(?i:(?:verification|login"
+    r"|sign[ \-]?in|security|one[ \-]?time|2fa|mfa|sms|auth)[ \t]+code|otp|passcode))[ \t]*\)"
+)
+#: A code given to be used to prove who one is: ``use 482913 to verify your account``,
+#: ``enter 7731 to sign in``.
+_CODE_TO_VERIFY = re.compile(
+    r"(?<![A-Za-z])(?i:use|enter|type|input)[ \t]+(?P<value>\d{4,8})[ \t]+(?i:to|for)[ \t]+"
+    r"(?i:verify|verification|confirm[ \t]+(?:your|it'?s|that)|sign[ \-]?in|log[ \-]?in"
+    r"|authenticate|complete[ \t]+(?:your[ \t]+)?(?:sign|log)[ \-]?in|reset[ \t]+your)(?![a-z])"
+)
+#: A code someone sent, then its value: ``the code they texted me is 5519``, ``the code
+#: the bank sent was 882041`` (not a count: ``... is 4000 lines``).
+_CODE_SENT = re.compile(
+    r"(?<![A-Za-z])(?i:the|a|that)[ \t]+(?i:code|pin|otp)(?:[ \t]+(?i:that|which))?"
+    r"(?:[ \t]+[\w']+){1,3}?[ \t]+(?i:texted|sent|emailed|messaged|gave|got|received|read)"
+    r"(?:[ \t]+(?i:me|us|you|him|her|them|out))?(?:[ \t]+(?i:over|back|earlier|just now))?"
+    r"[ \t]+(?i:is|was)[ \t]*:?[ \t]*(?P<value>\d{4,8})(?![\w.\-/:])"
+)
+
+
+def _codes_to_verify(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+    """:data:`_CODE_TO_VERIFY` matched around each `` to ``/`` for `` (at most 16 of
+    each) rather than over the whole text."""
+    for word in (" to ", " for "):
+        i, seen = low.find(word), 0
+        while i >= 0 and seen < 16:
+            m = _CODE_TO_VERIFY.search(text, max(0, i - 20), i + 32)
+            if m is not None:
+                yield m.start("value"), m.end("value"), "keyword"
+            i, seen = low.find(word, i + 1), seen + 1
+
+
+def _named_codes(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+    """One-time codes around their names: in brackets after (``482913（动态码）``), given
+    to verify (``use 482913 to verify``), said sent (``the code they texted me is 5519``)."""
+    if "(" in text and ("码" in text or "code" in low or "otp" in low or "passc" in low):
+        for i in _occurrences(text, "("):  # 482913（动态码）: read before each bracket
+            m = _CODE_NAMED_AFTER.search(text, max(0, i - 10), i + 40)
+            if m is not None and m.start() < i:
+                yield m.start("value"), m.end("value"), "keyword"
+    if (
+        (
+            "verif" in low
+            or "sign" in low
+            or " log" in low
+            or "confirm" in low
+            or "authent" in low
+            or "reset" in low
+        )
+        and ("use " in low or "enter " in low or "type " in low or "input " in low)
+        and (" to " in low or " for " in low)
+    ):
+        yield from _codes_to_verify(text, low)
+    if (
+        (" code " in low or " pin " in low or " otp " in low)
+        and (" is " in low or " was " in low)
+        and (
+            "sent" in low
+            or "texted" in low
+            or "emailed" in low
+            or "messaged" in low
+            or "gave" in low
+            or "got" in low
+            or "received" in low
+            or "read" in low
+        )
+    ):
+        for m in _CODE_SENT.finditer(text):
+            if (
+                _LENGTH_UNIT.match(text, m.end()) is None
+                and _UNIT_AFTER.match(text, m.end()) is None
+            ):
+                yield m.start("value"), m.end("value"), "keyword"
+
+
+def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, int, str]]:
     """Recovery phrases, codes written before their name, and ``name:``/``value:`` pairs
     naming a secret (``low``: the text in lower case)."""
     if "phrase" in low or "mnemonic" in low:
@@ -1040,9 +1275,16 @@ def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
         or " code was" in low
         or " code=" in low
         or " code =" in low
+        or " code to " in low
+        or " code for " in low
+        or " code of " in low
     ):
         for m in _THE_CODE.finditer(text):
-            yield m.start("value"), m.end("value"), "keyword"
+            if all(
+                m.group(g) is None or not _NOT_OPENED.fullmatch(m.group(g))
+                for g in ("what", "whose")
+            ):
+                yield m.start("value"), m.end("value"), "keyword"
     if (
         ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
         and (" is " in low or " was " in low)
@@ -1068,6 +1310,8 @@ def _phrases(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             if _MARKUP_NAME.search(m.group("name")) and not _MARKUP_MEASURE.search(m.group("name")):
                 if not _rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
                     yield a, b, "keyword"
+    if digits:
+        yield from _named_codes(text, low)
 
 
 def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
@@ -1107,6 +1351,15 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 and not _rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
+    if "@" in text and "/" in text:
+        for m in _EMAIL_PAIR.finditer(text):
+            a, b, value = _trimmed(m, text)
+            if (
+                any(c.isalpha() for c in value)
+                and (any(c.isdigit() for c in value) or not value.isalnum())
+                and not _rejected(value, ":", text, b)
+            ):
+                yield a, b, "keyword"
     if "/" in text and _DEVICE.search(low):
         for m in _ADMIN_PAIR.finditer(text):
             a, b, value = _trimmed(m, text)
@@ -1118,6 +1371,12 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 yield a, b, "keyword"
 
 
+#: An e-mail address then a password after ``/`` (``iCloud: jo@icloud.com / Bl0ssom!``):
+#: an account's login written as a pair.
+_EMAIL_PAIR = re.compile(
+    r"(?<![\w.+\-:/])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+(?:[ \t]+/[ \t]*|/[ \t]+)"
+    r"(?P<value>[^\s/\"'`，。；,@]{4,64})(?![/\w@])"
+)
 #: A device with an admin console (its login: ``router: admin/Netgear_Home1``).
 _DEVICE = re.compile(
     r"(?<![a-z])(?:router|modem|nas|gateway|camera|nvr|dvr|printer|firewall|idrac|ilo|ipmi"
@@ -1224,14 +1483,17 @@ _SETUP_KEY = re.compile(
     r"(?P<value>[A-Za-z2-7]{4}(?:[ \t][A-Za-z2-7]{4}){3,15})(?![A-Za-z0-9])"
 )
 #: Lists of backup or recovery codes: ``backup codes: 1234-5678, 2345-6789``,
-#: ``恢复码：a1b2c-3d4e5 f6g7h-8i9j0``: each code is a secret.
+#: ``恢复码：a1b2c-3d4e5 f6g7h-8i9j0``: each code is a secret. The name may say whose
+#: codes they are before ``:`` (``backup codes for my mail account:``), and the codes may
+#: stand one a line under it.
 _CODE_LIST = re.compile(
     r"(?i:(?:backup|recovery|rescue|emergency|one[ \-]?time|2fa|mfa)[ \t]+codes?)"
-    r"(?:[ \t]+(?i:are|were))?[ \t]*:?[ \t]*"
-    r"|(?:备用码|备份码|恢复码|恢復碼|救援码|备用验证码)[ \t]*(?:是|为|:)?[ \t]*"
+    r"(?:[ \t]+(?i:for|of|on|to)(?:[ \t]+[\w.\-']+){1,4}?(?=[ \t]*:))?"
+    r"(?:[ \t]+(?i:are|were))?[ \t]*:?[ \t]*(?:\r?\n[ \t]*)?"
+    r"|(?:备用码|备份码|恢复码|恢復碼|救援码|备用验证码)[ \t]*(?:是|为|:)?[ \t]*(?:\r?\n[ \t]*)?"
 )
 _LISTED_CODE = re.compile(r"\d{4}[ \t]\d{4}(?!\d)|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?")
-_LIST_SEP = re.compile(r"[ \t]*(?:,|;|、|/|[ \t]and[ \t]|[ \t]和[ \t]?|和)?[ \t]*")
+_LIST_SEP = re.compile(r"[ \t]*(?:,|;|、|/|[ \t]and[ \t]|[ \t]和[ \t]?|和|\r?\n)?[ \t]*")
 #: ``登录密码和支付密码分别是 x 和 y``, ``PIN and PUK are 1234 and 56781234 respectively``.
 _RESPECTIVELY = re.compile(
     r"(?:密码|口令|(?i:passwords?|pins?|puk|passcodes?))[^\n]{0,24}?"
@@ -1255,7 +1517,7 @@ _ARGUMENTS = re.compile(
 #: code is x``. ``WiFi: x`` alone is not enough: it names the network as often (``WiFi：
 #: CMCC-8F2A``); nor is a band or a standard (``5GHz``, ``802.11ax``).
 _WIFI = re.compile(
-    r"(?<![A-Za-z])(?i:wi-?fi|wlan)[ \t]+(?i:one|pw|pwd|code|login)"
+    r"(?<![A-Za-z])(?i:wi-?fi|wlan)[ \t]+(?i:one|pw|pwd|code|login|thing|bit|info)"
     r"(?:[ \t]*[:=][ \t]*|[ \t]+(?i:is|was)[ \t]+|'s[ \t]+)[\"'`]?(?P<value>[\x21-\x7e]{6,64})"
 )
 _NOT_WIFI = re.compile(
@@ -1474,13 +1736,15 @@ def _before_sep(low: str, words: tuple[str, ...]) -> bool:
 _ANY_DIGIT = re.compile(r"\d")
 
 
-def _forms(text: str, low: str, labelled: bool) -> Iterator[tuple[int, int, str]]:
+def _forms(
+    text: str, low: str, labelled: bool, digits: bool = True
+) -> Iterator[tuple[int, int, str]]:
     """Keypad and alarm codes, files that hold a secret, calls naming one, Chinese-named
     recovery phrases, codes read out in words and table columns of secrets (each looked
     for only in texts holding a word it needs: most hold none; ``labelled``: whether the
     text holds a label word)."""
     zh = not low.isascii()
-    if _ANY_DIGIT.search(text) is not None:  # the forms whose values hold a digit
+    if digits:  # the forms whose values hold a digit
         yield from _digit_forms(text, low, zh, labelled)
     elif "setup" in low or "authenticator" in low:  # a setup key may hold no digit
         yield from _setup_keys(text)
@@ -1546,6 +1810,41 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
         and ("备用" in text or "恢复码" in text)
     ):
         yield from _listed_codes(text)
+    if "-" in text and text.count("-") >= 7:
+        for m in _BITLOCKER.finditer(text):
+            yield m.start(), m.end(), "keyword"
+    if zh and ("锁" in text or "鎖" in text or "门禁" in text or "門禁" in text):
+        for m in _LOCK_BARE_ZH.finditer(text):
+            a, b = m.span("value")
+            if not _rejected(text[a:b], ":", text, b):
+                yield a, b, "keyword"
+    if labelled and (
+        zh
+        and (
+            "生日" in text
+            or "名字" in text
+            or "年份" in text
+            or "手机" in text
+            or "电话" in text
+            or "拼音" in text
+            or "缩写" in text
+            or "工号" in text
+            or "学号" in text
+            or "出生" in text
+            or "身份" in text
+            or "证件" in text
+        )
+        or "birth" in low
+        or "name" in low
+        or "year" in low
+        or "date" in low
+        or "anniversary" in low
+        or "number" in low
+        or "digits" in low
+        or "dd" in low
+        or "yy" in low
+    ):
+        yield from _described(text)
     if "respectively" in low or zh and ("分别" in text or "分別" in text):
         for m in _RESPECTIVELY.finditer(text):
             for group in ("a", "b"):
@@ -1587,6 +1886,69 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
                 yield a, b, "keyword"
 
 
+#: A BitLocker recovery key: eight groups of six digits.
+_BITLOCKER = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
+#: A lock's name then its code after a space (``密码锁 1357#``, ``屏幕锁 1478``).
+_LOCK_BARE_ZH = re.compile(
+    r"(?:密码锁|密碼鎖|门锁|門鎖|屏幕锁|屏幕鎖|锁屏|鎖屏|指纹锁|指紋鎖|门禁|門禁)(?:密码|密碼)?"
+    r"[ \t]*(?:是|为|為)?[ \t]*"
+    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:点點])"
+)
+
+
+#: A password described by how it is made, then given (``the PDF password is your
+#: birthday ddmmyyyy, so for you 17031988``, ``pass is my cat's name plus the year:
+#: mochi2019``, ``密码是生日 19900512``): the value after the description.
+_DESCRIBED = re.compile(
+    r"(?i:password|passcode|pass|pwd|pin)(?:[ \t]+[\w']+){0,3}?[ \t]*(?:[ \t]is|[ \t]was|=|:)"
+    r"[ \t]+(?P<desc>[^\n.;:!?]{0,40}?(?i:birthday|birthdate|birth[ \t]date|name|year|date"
+    r"|anniversary|number|digits|dd/?mm/?yy(?:yy)?|mm/?dd/?yy(?:yy)?|yyyy/?mm/?dd)"
+    r"[^\n.;:!?]{0,24}?)[ \t]*(?::|,[ \t]*(?i:so|i\.e\.|ie|which[ \t]+is|that'?s)"
+    r"(?:[ \t]+(?i:for[ \t]+you|here|it'?s|its|mine|me))?|[ \t]+(?i:so|i\.e\.))[ \t]*"
+    r"[\"'`]?(?P<value>[\x21-\x7e]{4,40})"
+    r"|(?:密码|密碼|口令)(?:就是|是|为|為)(?P<zdesc>[\u4e00-\u9fff]{0,6}?"
+    r"(?:生日|出生日期|名字|年份|手机号|手機號|电话|電話|拼音|缩写|工号|学号|身份证|身份證|证件号)"
+    r"[\u4e00-\u9fff]{0,6}?)"
+    r"[ \t,:=(]*(?:也就是|即|就是)?[ \t]*(?P<zvalue>[\x21-\x7e]{4,40})"
+)
+
+
+def _occurrences(text: str, word: str, most: int = 16) -> Iterator[int]:
+    """Where ``word`` occurs in ``text`` (the first ``most`` times)."""
+    i, seen = text.find(word), 0
+    while i >= 0 and seen < most:
+        yield i
+        i, seen = text.find(word, i + 1), seen + 1
+
+
+def _described(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values given after a description of how they are made (:data:`_DESCRIBED`), read
+    from each password word (at most 16 of each) rather than over the whole text."""
+    low = text.lower() if text.isascii() else text
+    starts = sorted(
+        i
+        for word in ("pass", "pwd", "pin", "密码", "密碼", "口令")
+        for i in _occurrences(low if word.isascii() else text, word)
+    )
+    end = -1
+    for i in starts:
+        if i < end:
+            continue
+        m = _DESCRIBED.match(text, i)
+        if m is None:
+            continue
+        end = m.end()
+        group = "value" if m.group("value") else "zvalue"
+        a, b, value = _trimmed(m, text, group)
+        if (
+            any(c.isdigit() for c in value)
+            and len(value) >= 4
+            and not _DATE.fullmatch(value)
+            and not _rejected(value, ":", text, b)
+        ):
+            yield a, b, "keyword"
+
+
 def _trimmed(m: re.Match[str], text: str, group: str = "value") -> tuple[int, int, str]:
     """A match's group as ``(start, end, value)`` without its trailing punctuation."""
     a, b = m.span(group)
@@ -1608,9 +1970,10 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         yield a, b, "secret", name
     for a, b, name in _pairs(text, low):
         yield a, b, "secret", name
-    for a, b, name in _phrases(text, low):
+    digits = _ANY_DIGIT.search(text) is not None
+    for a, b, name in _phrases(text, low, digits):
         yield a, b, "secret", name
-    for a, b, name in _forms(text, low, bool(labels)):
+    for a, b, name in _forms(text, low, bool(labels), digits):
         yield a, b, "secret", name
 
 

@@ -72,12 +72,16 @@ _STEMS = (
 _ZH_PW = (
     "密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
     "|备用码|備用碼|激活码|激活碼|提取码|提取碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
-    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼"
+    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼"
 )
 _ZH_KEY = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|凭证|凭据|憑證|憑據"
 _ZH_USE = "登录|登陆|登入|登錄"
 #: A code named by its count of digits (a card's ``背面三位码``): 3 to 8 digits.
-_ZH_DIGITS = "三位码|三位碼|四位码|四位碼|六位码|六位碼"
+_ZH_DIGITS = (
+    "三位码|三位碼|四位码|四位碼|六位码|六位碼"
+    "|背面三位码|背面三位碼|背面三位数|背面三位數|背面三位|背后三位码|背后三位数|背後三位數|背后三位"
+    "|背面的三位数|背面四位码|背面四位数|背面四位"
+)
 _WORDS = re.compile(
     rf"(?P<pw>{_PW})|(?P<key>{_KEY})|(?P<use>{_USE})|(?P<bkey>keys?)|(?P<pass>pass)"
     rf"|(?P<code>codes?)|(?P<zpw>{_ZH_PW})|(?P<zkey>{_ZH_KEY})|(?P<zuse>{_ZH_USE})"
@@ -122,7 +126,7 @@ _TOKENS = re.compile(
 _END = re.compile(r"\n|[。；;]|\.(?=\s|$)")
 _WINDOW = 90
 _MAX_WORDS = 11
-_STRIP_HEAD = "\"'`“‘「『(["
+_STRIP_HEAD = "\"'`“‘「『([,"
 _STRIP_TAIL = ".,;:)]}>\"'`”’」』?"
 _QUOTE_PAIRS = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "『": "』"}
 
@@ -149,7 +153,9 @@ _TALKED_ABOUT = frozenset(
     leaked weak bad classic""".split()
 )
 #: Verbs of using a value before it (``use x as the password``, ``用 x 登录``).
-_USED = re.compile(r"^(?:use|using|try|enter|type)$|用$|输入$|輸入$|填$|填写$")
+_USED = re.compile(
+    r"^(?:use|using|used|try|tried|enter|entered|type|typed|put|set)$|用$|输入$|輸入$|填$|填写$"
+)
 #: Names of other fields: a link after one of them is its own (``wifi name: x``).
 _FIELDS = frozenset(
     """
@@ -158,6 +164,9 @@ _FIELDS = frozenset(
     ticket date time expiry expires type length size count limit fingerprint hash
     """.split()
 )
+#: A name of an identifier field written as code (``AppID``, ``clientId``, ``user_id``):
+#: another field, whose value is an id, not the secret's.
+_ID_FIELD = re.compile(r"[A-Za-z]*[a-z](?:ID|Id)|[A-Za-z]+[_\-](?i:id)")
 _FIELDS_ZH = re.compile(
     r"(?:号|號|号码|號碼|账号|帳號|账户|帳戶|用户名|用戶名|邮箱|郵箱|地址|电话|電話|手机|手機|名称|名稱"
     r"|名字|编号|編號|长度|長度|时间|時間|日期|指纹|指紋|版本|型号|型號)$"
@@ -331,7 +340,10 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         if (
             not aside
             and ")" not in tok
-            and word.rstrip(":=") in _FIELDS
+            and (
+                word.rstrip(":=") in _FIELDS
+                or _ID_FIELD.fullmatch(tok.strip("\"'`,()[]").rstrip(":=")) is not None
+            )
             or (_cjk(tok) and _FIELDS_ZH.search(tok))
         ):
             other = True  # "wifi name: x", "密码重置时需要身份证号：x": another field's label
@@ -379,12 +391,15 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
     password``, ``x 是新的密码``): it opens its clause and a copula follows it."""
     lo = max(0, start - 60)
     toks = [m.span() for m in _TOKENS.finditer(text, lo, start)]
-    linked = False
+    linked = equated = arrow = False
     for i in range(len(toks) - 1, max(-1, len(toks) - 7), -1):
         a, b = toks[i]
         tok = text[a:b]
         low = tok.lower()
         if "\u4e00" <= tok[0] <= "\u9fff" and not linked and b == start:
+            if _ZH_POINTER.fullmatch(tok) is not None:
+                linked = True  # "tq2026 这个就是我网盘的密码": a pointer back, then a link
+                continue
             if _ZH_BEFORE.fullmatch(tok) is None:
                 return None
             linked = tok.startswith(
@@ -399,6 +414,8 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
             continue
         if low in _LINKS or low in ("is", "was", "that's", "as", "是", "就是", "作为", "當", "当"):
             linked = True
+            equated = low in _EQUALS
+            arrow = low in ("<-", "<--", "←")
             continue
         if low in _TALKED_ABOUT:
             return None  # "password123 is the most common password": an example, not one
@@ -417,10 +434,54 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
             return None  # the value opens its clause: "R7t!pp90 is the new password"
         if cb > ca and _value_ok(text, ca, cb, kind, True):
             return ca, cb
+        if (
+            arrow
+            and kind == "use"
+            and shape_score(text[ca:cb]) >= 3
+            and _value_ok(text, ca, cb, "quoted", True)
+            and not _FIELD_AFTER.match(text, _word_end(text, start))
+        ):
+            return ca, cb  # "hunter-lake-93 <- wifi": an arrow names what the value is
+        if (
+            equated
+            and kind == "pw"
+            and cb - ca >= 6
+            and shape_score(text[ca:cb]) >= 2
+            and _FOR_WHAT.match(text, _word_end(text, start)) is not None
+            and _value_ok(text, ca, cb, "quoted", True)
+        ):
+            return ca, cb  # "maple77 = password for the NAS": set equal, then what it opens
         if used and cb > ca and _quoted(text, ca, cb) and _value_ok(text, ca, cb, "quoted", True):
             return ca, cb  # "use 'tiger42' as the password": quoted after a verb of using
+        if (
+            used
+            and linked
+            and kind == "pw"
+            and cb - ca >= 5
+            and shape_score(text[ca:cb]) >= 2
+            and _value_ok(text, ca, cb, "quoted", True)
+        ):
+            return ca, cb  # "I typed hunter2 as my password": used as it, letters and digits
         return None
     return None
+
+
+#: Links that set a value equal to a secret word (``x = password for the NAS``).
+_EQUALS = frozenset(("=", "->", "=>", "→", "<-", "←", "==", "equals"))
+#: What a secret word is for, after it (``for the NAS``, ``of the router``): prose, not code.
+_FOR_WHAT = re.compile(r"[ \t]+(?i:for|of|to|on|at)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?\w")
+
+
+#: Another field's name after a word (``wifi name``, ``wifi ssid``): the value is its.
+_FIELD_AFTER = re.compile(r"[ \t]*(?i:name|ssid|network|id|user(?:name)?)(?![a-z])")
+
+
+def _word_end(text: str, start: int) -> int:
+    """Where the word starting at ``start`` ends."""
+    i = start
+    while i < len(text) and (text[i].isalnum() or text[i] in "-_"):
+        i += 1
+    return i
 
 
 def _quoted(text: str, a: int, b: int) -> bool:

@@ -215,7 +215,12 @@ _PRIVATE_KEY = re.compile(
     r"(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
     _A | re.DOTALL,
 )
-_JWT = re.compile(_NB + r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", _A)
+#: (its signature may stand on the next line, where a mail client or a terminal broke it)
+_JWT = re.compile(
+    _NB + r"eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\."
+    r"(?:[A-Za-z0-9_\-]{8,}|\r?\n[A-Za-z0-9_\-]{8,}(?=[ \t]*(?:\r?\n|$)))",
+    _A,
+)
 #: A credential after ``Bearer`` or ``token`` without a header name: long ones only
 #: (the words are English too).
 _AUTH_HEADER = re.compile(
@@ -419,11 +424,12 @@ _CARD_RARE = re.compile(
 
 
 #: Words before a number that say it is no card: a handset's IMEI (Luhn-checked too), an
-#: order's, a parcel's or a payment's reference.
+#: order's, a parcel's or a payment's reference; a list of backup codes (``备用码：3791 5520
+#: 8842 1067 ...``: codes in groups of four, each a secret of its own).
 _NOT_CARD_BEFORE = re.compile(
     r"(?<![A-Za-z])(?i:imei|meid|tracking|order|serial|s/n|invoice|reference|ref|transaction"
-    r"|parcel)(?![A-Za-z])"
-    r"|订单|訂單|单号|單號|流水|交易号|運單|运单|快递|快遞|序列号|序號|发票|發票"
+    r"|parcel|(?:backup|recovery)[ \t]+codes?)(?![A-Za-z])"
+    r"|订单|訂單|单号|單號|流水|交易号|運單|运单|快递|快遞|序列号|序號|发票|發票|备用码|备份码|恢复码|恢復碼"
 )
 
 

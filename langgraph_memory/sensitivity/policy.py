@@ -330,6 +330,28 @@ def _credentials_first(text: str, spans: list[Span]) -> list[Span]:
     return out
 
 
+#: The rest of a credential a line break cut (a terminal's or a chat window's width): one
+#: run of its alphabet alone on the next line, with a letter and a digit.
+_WRAPPED_REST = re.compile(
+    r"\r?\n(?=[A-Za-z_\-]*[0-9])(?=[0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{10,}(?=[ \t]*(?:\r?\n|$))"
+)
+
+
+def _wrapped(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` with a credential of a known shape that ends its line and goes on, alone,
+    on the next (``sk-proj-Xc81...`` then ``uJ1oRi5c...``) taken whole, so no half of it
+    is left in clear; a line that starts a credential of its own is not a rest."""
+    starts = {s[0] for s in spans if s[2] in _SHAPED}
+    out: list[Span] = []
+    for s in spans:
+        if s[2] in _SHAPED and text.startswith(("\n", "\r\n"), s[1]):
+            m = _WRAPPED_REST.match(text, s[1])
+            if m is not None and not any(s[1] < a < m.end() for a in starts):
+                s = (s[0], m.end(), s[2], s[3])
+        out.append(s)
+    return out
+
+
 class SensitivityFilter:
     """Scans text with the built-in detectors (plus any given) and applies a policy.
 
@@ -391,6 +413,8 @@ class SensitivityFilter:
                 if b > a
             ]
         spans = _credentials_first(half, spans)
+        if "\n" in half:
+            spans = _wrapped(half, spans)
         rank = {k: i for i, k in enumerate(KINDS)}
         spans.sort(key=lambda s: (-(s[1] - s[0]), rank.get(s[2], len(rank)), s[0]))
         if "[" in half or self.policy.placeholder[0] != "[":

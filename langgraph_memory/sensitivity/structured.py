@@ -219,7 +219,7 @@ def _names_a_scheme(value: str, kind: str) -> bool:
 
 #: Chinese that reads as prose or an instruction (``请联系管理员``, ``见附件``).
 _ZH_PROSE = re.compile(
-    "[见請请无空未已同与需不没暂略详参按默忘错输设修重改找丢保至你我他她这那什么吗呢了的]"
+    "[见請请无空未已同与需不没暂略详参按默忘错输设修重改找丢保至你我他她这那什么吗呢了的问問扫掃]"
 )
 
 
@@ -296,6 +296,8 @@ def _key_values(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             continue  # the word is in the value, not the key
         key = m.group("key")
         kind = names_a_secret_key(key)
+        if kind is None and key.lower() == "auth" and _SECTION.search(text) is not None:
+            kind = "auth"  # "[redis]\nauth=x": a service's section names what it opens
         if kind is None:
             continue
         if not (_code_like(key) or m.group("q") or m.group().startswith((" ", "\t"))):
@@ -345,10 +347,12 @@ _WIFI_QR = re.compile(r"WIFI:(?:[A-Z]:(?:\\.|[^;\\])*;)*?P:(?P<value>(?:\\.|[^;\
 #: toor``, ``账号 test01 密码 abc``, ``login: bob, pass: walnut``), or a password word
 #: with digits glued to it, the value whole (``user@example.com password123``).
 _LOGIN_PAIR = re.compile(
-    r"(?:用户名|用戶名|账号|帳號|帐号|账户|帳戶|(?<![A-Za-z])(?i:user(?:name)?|login))"
+    r"(?:用户名|用戶名|账号|帳號|帐号|账户|帳戶|(?<![A-Za-z])(?i:user(?:name)?|login)"
+    r"|(?<![A-Za-z])(?i:u)(?=[ \t]*:))"
     r"[ \t]*[:=]?[ \t]*(?P<name>[\x21-\x7e]{1,64}?)[ \t]*[,;，；]?[ \t]+"
     r"(?:(?:密码|密碼|口令|(?<![A-Za-z])(?i:password|passwd|pwd)(?![A-Za-z0-9]))[ \t]*[:=]?"
-    r"|(?<![A-Za-z])(?i:pass|pw)[ \t]*[:=]|(?<![A-Za-z])(?=(?i:pass(?:word|wd)?|pwd)\d))"
+    r"|(?<![A-Za-z])(?i:pass|pw|p)[ \t]*[:=]|(?<![A-Za-z])(?=(?i:pass(?:word|wd)?|pwd)\d)"
+    r"|(?<![A-Za-z])(?i:pass|pw)[ \t]+(?=[^\s]*\d))"
     r"[ \t]*(?P<value>[\x21-\x7e]{3,64})"
 )
 
@@ -366,7 +370,7 @@ _SAME_AS_NAME = re.compile(
 )
 _NAME_GIVEN = re.compile(r"[ \t]*(?:[:,(=\-—]|->)?[ \t]*[\"'“(]?(?P<value>[\x21-\x7e]{3,64})")
 #: Words one of which a login pair holds (looked for with ``in`` before the regex).
-_USER_WORDS = ("user", "login", "用户", "用戶", "账", "帳")
+_USER_WORDS = ("user", "login", "u:", "用户", "用戶", "账", "帳")
 
 
 def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
@@ -490,6 +494,7 @@ def config_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         or "auth" in low
         or "cred" in low
         or "psk" in low
+        or ("u:" in low and "p:" in low)  # u: alice p: x
         or (not low.isascii() and any(stem in low for stem in _STEMS_ZH))
     ):
         for a, b, name in _key_values(text, low):
