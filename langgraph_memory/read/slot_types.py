@@ -92,7 +92,8 @@ _ASKS = (
         "job",
         re.compile(
             r"什么工作|做什么的|干什么的|职业|职位|岗位|谋生|靠什么(?:吃饭|赚钱|生活)|"
-            r"上学还是(?:上班|工作)|哪个部门|什么部门|"
+            r"上学还是(?:上班|工作)|哪个部门|什么部门|哪个组|\bwhat department\b|"
+            r"\bwhich (?:department|team) (?:am i|do i work)\b|"
             r"\bwhat do i do (?:for (?:a living|work)|now)\b|"
             r"\bwhat(?:'s| is) my (?:job|role|title|position|occupation|profession)\b|"
             r"\bwhat do i do\b|\bwhat(?:'s| is) my line of work\b|"
@@ -123,7 +124,7 @@ _ASKS = (
     ("plan", re.compile(r"打算|计划|要干嘛|要做什么|\bwhat are my plans\b", re.I)),
 )
 #: The slot reader's keys whose values are of each type.
-_SLOT_TYPE = {"location": "place", "employer": "org", "manager": "person"}
+_SLOT_TYPE = {"location": "place", "employer": "org", "manager": "person", "department": "job"}
 #: A change said with no slot named is a change of employer when it speaks of work
 #: ("我换到字节了，上周刚入职"), not of anything ("I switched to oat milk").
 _WORK = re.compile(

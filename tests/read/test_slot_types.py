@@ -357,3 +357,15 @@ def test_an_entry_of_the_old_value_is_marked_earlier_by_a_newer_statement() -> N
         mm.flush()
         prompt = mm.build_context("u", "p", "我在哪家公司上班？", token_budget=2048).to_prompt()
         assert 0 <= prompt.find("顺丰") < prompt.find("美团")
+
+
+def test_a_department_is_of_a_job() -> None:
+    # the slot reader's department ("我在用户增长部", "My team is Payments") answers a question
+    # about the user's department or team, and a place or a club is none
+    assert asked_type("我现在在哪个部门？") == "job"
+    assert asked_type("Which team am I on now?") == "job"
+    assert asked_type("What department do I work in?") == "job"
+    assert typed("我在用户增长部。", "job")
+    assert typed("My team is Payments now.", "job")
+    assert not typed("周末去了趟俱乐部。", "job")
+    assert not typed("My team is small.", "job")
