@@ -28,6 +28,7 @@ __all__ = [
     "count_tokens",
     "count_cjk",
     "tokenize",
+    "tokenize_queued",
     "terms_of",
     "is_cjk_text",
     "content_words",
@@ -48,6 +49,13 @@ _WORD_RE = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.UNICODE)
 
 _jieba_lock = threading.Lock()
 _jieba_ready = False
+
+#: Characters of queued message texts whose terms wait for the worker (see
+#: :func:`tokenize_queued`): about 20,000 chat messages, a few megabytes.
+QUEUED_CHARS = 2_000_000
+_queued: dict[str, tuple[str, ...]] = {}
+_queued_chars = 0
+_queued_lock = threading.Lock()
 
 
 def count_tokens(text: str) -> int:
@@ -133,7 +141,43 @@ def tokenize(text: str) -> list[str]:
     # extraction) within a few seconds: a small cache of recent texts saves that.
     if len(text) <= 2000:
         return list(_tokenize_cached(text))
-    return list(_tokenize(text))
+    return list(_take_queued(text) or _tokenize(text))
+
+
+def tokenize_queued(text: str) -> list[str]:
+    """:func:`tokenize` for a message entering the embedding queue: its terms are also
+    held (by text, the oldest dropped past :data:`QUEUED_CHARS`) until the next
+    :func:`tokenize` of that text past the recent-text cache takes them.
+
+    Bulk loading runs ``add_message`` thousands of messages ahead of the worker, past
+    that cache, so the worker tokenised every message a second time (page keywords). A
+    text's terms depend on the text alone: whatever the user or message, a held entry
+    is exact.
+
+    Example:
+        >>> tokenize_queued("The cats are sleeping")
+        ['cat', 'sleeping']
+    """
+    terms = _tokenize_cached(text) if len(text) <= 2000 else _tokenize(text)
+    global _queued_chars
+    with _queued_lock:
+        if text not in _queued:
+            _queued[text] = terms
+            _queued_chars += len(text)
+            while _queued_chars > QUEUED_CHARS:
+                _queued_chars -= len(oldest := next(iter(_queued)))
+                del _queued[oldest]
+    return list(terms)
+
+
+def _take_queued(text: str) -> tuple[str, ...] | None:
+    """The terms :func:`tokenize_queued` holds for ``text``, taken out of the hold."""
+    global _queued_chars
+    with _queued_lock:
+        terms = _queued.pop(text, None)
+        if terms is not None:
+            _queued_chars -= len(text)
+    return terms
 
 
 def terms_of(query: str | Collection[str]) -> set[str]:
@@ -149,7 +193,7 @@ def terms_of(query: str | Collection[str]) -> set[str]:
 
 @lru_cache(maxsize=8192)
 def _tokenize_cached(text: str) -> tuple[str, ...]:
-    return _tokenize(text)
+    return _take_queued(text) or _tokenize(text)
 
 
 def _tokenize(text: str) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ import numpy as np
 
 from langgraph_memory.config import WriteSection
 from langgraph_memory.core.records import Message, Record, index_text
-from langgraph_memory.core.tokens import tokenize
+from langgraph_memory.core.tokens import tokenize_queued
 from langgraph_memory.core.validation import (
     check_content,
     check_id,
@@ -250,7 +250,7 @@ class WritePipeline:
     def store(self, msg: Message) -> str:
         """Store a validated message and its terms (the queue), and index a long one's
         passages (their vectors come with the worker's next idle pass); returns its id."""
-        stored, created = self.storage.insert_message(msg, tokenize(index_text(msg)))
+        stored, created = self.storage.insert_message(msg, tokenize_queued(index_text(msg)))
         if self.passages is not None:
             self.passages.write(stored, created=created)
         if created:

@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from langchain_core.embeddings import Embeddings
 
 from langgraph_memory import count_tokens, tokenize
+from langgraph_memory.core import tokens as tokens_module
 from langgraph_memory.core.context import ContextItem, MemoryContext
 from langgraph_memory.core.records import Message
-from langgraph_memory.core.tokens import count_cjk, is_cjk_text
+from langgraph_memory.core.tokens import count_cjk, is_cjk_text, tokenize_queued
 from langgraph_memory.core.validation import parse_timestamp
 from langgraph_memory.embeddings import CachedEmbeddings, HashingEmbeddings, model_id
 from langgraph_memory.embeddings.cache import PROBE_TEXT
@@ -47,6 +48,54 @@ def test_tokenize_chinese_with_jieba() -> None:
     terms = tokenize("我对花生过敏")
     assert "花生" in terms and "过敏" in terms and "我" not in terms
     assert tokenize("的了和是") == []
+
+
+def test_queued_terms_are_the_terms_taken_once_and_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The terms add_message holds for the worker equal tokenize's, past the recent-text
+    cache; the hold gives each text's terms once and stays within its character bound."""
+    monkeypatch.setattr(tokens_module, "QUEUED_CHARS", 200)
+    monkeypatch.setattr(tokens_module, "_queued", {})
+    monkeypatch.setattr(tokens_module, "_queued_chars", 0)
+    texts = [f"The cats saw note {i} about 北京 reports" for i in range(3)]
+    long = "Stories of boxes and dishes. " * 80  # past the cache's 2,000 characters
+    for text in [*texts, long]:
+        assert tokenize_queued(text) == list(tokens_module._tokenize(text))
+    assert tokens_module._queued == {} and tokens_module._queued_chars == 0  # the long one
+    for text in texts:  # evicted all, then itself
+        tokenize_queued(text)
+    tokenize_queued("x" * 150)
+    assert list(tokens_module._queued) == [texts[-1], "x" * 150]  # the oldest left first
+    tokens_module._tokenize_cached.cache_clear()  # as bulk loading does: the cache moved on
+    monkeypatch.setattr(tokens_module, "QUEUED_CHARS", 10_000)
+    for text in [*texts, long]:
+        tokenize_queued(text)
+    tokens_module._tokenize_cached.cache_clear()
+    for text in [*texts, long, *texts, long]:  # held once, then tokenised: the same
+        assert tokenize(text) == list(tokens_module._tokenize(text))
+    assert list(tokens_module._queued) == ["x" * 150]  # the one text never read again
+    assert tokens_module._queued_chars == 150
+
+
+def test_queued_terms_from_many_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writers hold and readers take at once: every result is tokenize's, and the hold's
+    character count stays its keys' (the lock keeps the two together)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setattr(tokens_module, "QUEUED_CHARS", 3_000)
+    monkeypatch.setattr(tokens_module, "_queued", {})
+    monkeypatch.setattr(tokens_module, "_queued_chars", 0)
+    texts = [f"message {i % 300} about the blue bicycles" for i in range(3_000)]
+
+    def run(k: int) -> bool:
+        f = tokenize_queued if k % 2 else tokenize
+        return all(f(t) == list(tokens_module._tokenize(t)) for t in texts[k::8])
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(run, range(8)))
+    held = tokens_module._queued
+    assert tokens_module._queued_chars == sum(map(len, held)) <= 3_000
 
 
 def test_tokenize_mixed_text_keeps_order() -> None:
