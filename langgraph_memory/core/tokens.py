@@ -51,8 +51,9 @@ _jieba_lock = threading.Lock()
 _jieba_ready = False
 
 #: Characters of queued message texts whose terms wait for the worker (see
-#: :func:`tokenize_queued`): about 20,000 chat messages, a few megabytes.
-QUEUED_CHARS = 2_000_000
+#: :func:`tokenize_queued`): some 16,000 chat messages of 60 characters, about 10 MB
+#: with their terms (the bound, when nothing takes them: a process placing no messages).
+QUEUED_CHARS = 1_000_000
 _queued: dict[str, tuple[str, ...]] = {}
 _queued_chars = 0
 _queued_lock = threading.Lock()
