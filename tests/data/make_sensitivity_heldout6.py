@@ -151,7 +151,10 @@ def _iban_num(s: str) -> int:
 
 def iban_ok(value: str) -> bool:
     v = value.replace(" ", "")
-    return bool(re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", v)) and _iban_num(v[4:] + v[:4]) % 97 == 1
+    return (
+        bool(re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{10,30}", v))
+        and _iban_num(v[4:] + v[:4]) % 97 == 1
+    )
 
 
 def iban(cc: str, bban: str) -> str:
@@ -221,7 +224,12 @@ def usphone(style: str) -> str:
         if b != "555":
             break
     c = pick(DIG, 4)
-    return {"p": f"({a}) {b}-{c}", "d": f"{a}-{b}-{c}", "i": f"+1 {a} {b} {c}", "dot": f"{a}.{b}.{c}"}[style]
+    return {
+        "p": f"({a}) {b}-{c}",
+        "d": f"{a}-{b}-{c}",
+        "i": f"+1 {a} {b} {c}",
+        "dot": f"{a}.{b}.{c}",
+    }[style]
 
 
 _FIRST = "olivia.hart dmitri.k priya.n jonah_reyes lena.vogel marcus.tan aiko.sato b.osei fionnuala.m tk.nguyen rosa.delgado wenjie.zhao".split()
@@ -239,7 +247,9 @@ def jwt(alg: str = "HS256") -> str:
     claims = {
         "sub": str(rng.randint(10**5, 10**9)),
         "iat": rng.randint(1_760_000_000, 1_790_000_000),
-        rng.choice(["role", "scope", "name", "tid"]): rng.choice(["admin", "read:all", "service_role", "w" + pick(DIG, 5)]),
+        rng.choice(["role", "scope", "name", "tid"]): rng.choice(
+            ["admin", "read:all", "service_role", "w" + pick(DIG, 5)]
+        ),
     }
     body = b64url(json.dumps(claims, separators=(",", ":")).encode())
     return f"{head}.{body}.{pick(B64URL, 43 if alg == 'HS256' else 86)}"
@@ -291,12 +301,31 @@ PEM = {
     "pem_rsa": lambda: pem("RSA PRIVATE KEY", "MIIEowIBAAKCAQEA", 6),
     "pem_ec": lambda: pem("EC PRIVATE KEY", "MHcCAQEEI", 3),
     "pem_p8": lambda: pem("PRIVATE KEY", "MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQ", 5),
-    "pem_ssh": lambda: pem("OPENSSH PRIVATE KEY", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW", 5),
-    "pem_enc": lambda: pem("ENCRYPTED PRIVATE KEY", "MIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI", 4),
-    "pgp": lambda: "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + "\n".join(pick(B64, 64) for _ in range(4)) + "\n=" + pick(B64, 4) + "\n-----END PGP PRIVATE KEY BLOCK-----",
-    "pem_esc": lambda: pem("PRIVATE KEY", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", 4).replace("\n", "\\n"),
-    "pem_cut": lambda: "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n" + pick(B64, 64),
-    "pem_rsa_cut": lambda: "-----BEGIN RSA PRIVATE KEY-----\nMIIEpQIBAAKCAQEA" + pick(B64, 48) + "\n" + pick(B64, 64),
+    "pem_ssh": lambda: pem(
+        "OPENSSH PRIVATE KEY",
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW",
+        5,
+    ),
+    "pem_enc": lambda: pem(
+        "ENCRYPTED PRIVATE KEY", "MIIFHDBOBgkqhkiG9w0BBQ0wQTApBgkqhkiG9w0BBQwwHAQI", 4
+    ),
+    "pgp": lambda: (
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n"
+        + "\n".join(pick(B64, 64) for _ in range(4))
+        + "\n="
+        + pick(B64, 4)
+        + "\n-----END PGP PRIVATE KEY BLOCK-----"
+    ),
+    "pem_esc": lambda: pem("PRIVATE KEY", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", 4).replace(
+        "\n", "\\n"
+    ),
+    "pem_cut": lambda: (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+        + pick(B64, 64)
+    ),
+    "pem_rsa_cut": lambda: (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpQIBAAKCAQEA" + pick(B64, 48) + "\n" + pick(B64, 64)
+    ),
 }
 
 
@@ -324,7 +353,17 @@ def bad_iban() -> str:
 
 
 def backup_code() -> str:
-    return rng.choice([lambda: pick(DIG, 4) + "-" + pick(DIG, 4), lambda: pick("abcdefghjkmnpqrstuvwxyz23456789", 5) + "-" + pick("abcdefghjkmnpqrstuvwxyz23456789", 5), lambda: pick(DIG, 8)])()
+    return rng.choice(
+        [
+            lambda: pick(DIG, 4) + "-" + pick(DIG, 4),
+            lambda: (
+                pick("abcdefghjkmnpqrstuvwxyz23456789", 5)
+                + "-"
+                + pick("abcdefghjkmnpqrstuvwxyz23456789", 5)
+            ),
+            lambda: pick(DIG, 8),
+        ]
+    )()
 
 
 GEN: dict[str, Any] = {
@@ -443,7 +482,9 @@ def half_of(text: str) -> str:
 def _innocent(value: str) -> bool:
     """A filler value that no check would take for a card, an ID or a mobile number."""
     asc = value.translate(_ASCII)
-    runs = re.findall(r"\d+", asc) + [re.sub(r"[ -]", "", g) for g in re.findall(r"\d{4}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?", asc)]
+    runs = re.findall(r"\d+", asc) + [
+        re.sub(r"[ -]", "", g) for g in re.findall(r"\d{4}(?:[ -]\d{4}){3}(?:[ -]\d{1,3})?", asc)
+    ]
     if any(13 <= len(r) <= 19 and luhn_ok(r) for r in runs):
         return False
     if any(id_ok(m) for m in re.findall(r"\d{17}[\dX]", asc)):
@@ -538,7 +579,9 @@ def problems(rows: list[dict[str, Any]]) -> list[str]:
                 errs.append(f"{n}: cn_id {v!r} has a bad check character")
             if kind == "iban" and not iban_ok(a):
                 errs.append(f"{n}: iban {v!r} has bad check digits")
-            if kind == "ssn" and not re.fullmatch(r"(?!000|666|9)\d{3}[- ]?(?!00)\d{2}[- ]?(?!0000)\d{4}", a):
+            if kind == "ssn" and not re.fullmatch(
+                r"(?!000|666|9)\d{3}[- ]?(?!00)\d{2}[- ]?(?!0000)\d{4}", a
+            ):
                 errs.append(f"{n}: ssn {v!r} malformed")
             if kind == "email" and not re.fullmatch(r"[\w.+-]+@[\w-]+(\.[\w-]+)+", v):
                 errs.append(f"{n}: email {v!r} malformed")
@@ -567,7 +610,9 @@ def problems(rows: list[dict[str, Any]]) -> list[str]:
             if _outside(asc, ends, m) and iban_ok(m.group()):
                 errs.append(f"{n}: valid IBAN {m.group()} outside a span")
         for m in re.finditer(r"[A-Za-z0-9_.+-]+@[A-Za-z0-9-]+\.[A-Za-z]{2,}", asc):
-            if not any(a < m.end() and m.start() < b for a, b in ends) and not re.search(r"\.(png|jpg|svg|webp)$", m.group()):
+            if not any(a < m.end() and m.start() < b for a, b in ends) and not re.search(
+                r"\.(png|jpg|svg|webp)$", m.group()
+            ):
                 errs.append(f"{n}: e-mail {m.group()} outside a span")
         for m in _PREFIXES.finditer(asc):
             if _outside(asc, ends, m):
