@@ -29,6 +29,7 @@ __all__ = [
     "count_cjk",
     "tokenize",
     "tokenize_queued",
+    "forget_texts",
     "terms_of",
     "is_cjk_text",
     "content_words",
@@ -179,6 +180,24 @@ def _take_queued(text: str) -> tuple[str, ...] | None:
         if terms is not None:
             _queued_chars -= len(text)
     return terms
+
+
+def forget_texts() -> None:
+    """Drop every text the tokenizer holds in this process (the recent-text cache and
+    the queued messages' terms), as a deletion does: no deleted message's text stays in
+    memory by way of its terms. Only speed is lost; the terms are read again when asked.
+
+    Example:
+        >>> _ = tokenize_queued("a text about to be deleted")
+        >>> forget_texts()
+        >>> _queued_chars
+        0
+    """
+    global _queued_chars
+    with _queued_lock:
+        _queued.clear()
+        _queued_chars = 0
+    _tokenize_cached.cache_clear()
 
 
 def terms_of(query: str | Collection[str]) -> set[str]:

@@ -190,3 +190,25 @@ def test_delete_during_ingestion_leaves_no_trace(tmp_path: Path, run: int) -> No
     files = b"".join(f.read_bytes() for f in tmp_path.glob("memory.sqlite3*") if f.is_file())
     assert b"zebrafish" not in files and b"vault" not in files
     assert CachedEmbeddings.content_hash(f"{SECRET} ({run})").encode() not in files
+
+
+@pytest.mark.parametrize("how", ["delete_user", "delete"])
+def test_a_deletion_leaves_no_text_in_the_tokenizer(how: str) -> None:
+    # add_message holds a queued message's terms by its text for the worker; a deletion
+    # drops every text the tokenizer holds, so none of a deleted message stays in memory
+    from langgraph_memory.core import tokens
+
+    mm = MemoryManager(backend=InMemoryBackend(), embeddings=Slow(0.2))
+    try:
+        text = "my locker number at the climbing gym is 4471 " + "x" * 2100
+        mid = mm.add_message("ann", "s", "user", text)  # long: past the recent-text cache
+        assert any("4471" in held for held in tokens._queued)
+        if how == "delete_user":
+            mm.delete_user("ann")
+        else:
+            mm.delete("ann", mid)
+        assert tokens._queued == {} and tokens._queued_chars == 0
+        assert tokens._tokenize_cached.cache_info().currsize == 0
+        mm.flush()
+    finally:
+        mm.close()
