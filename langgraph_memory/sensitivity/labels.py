@@ -1068,6 +1068,8 @@ _CLI_PASSWORD = re.compile(
 
 def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
     """Passwords given to a command line's options (see the patterns above)."""
+    if "-" not in text:
+        return  # every option below is written with a dash
     if " -u" in text or "--user" in text:
         for m in _CLI_USER.finditer(text):
             a, b = m.span("value")
@@ -1269,7 +1271,7 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
     if " your " in low and (" code" in low or " otp" in low or " pin" in low or "passc" in low):
         for m in _CODE_FIRST.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
-    if (
+    if " code" in low and (
         " code is" in low
         or " code:" in low
         or " code was" in low

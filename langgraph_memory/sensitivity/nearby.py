@@ -342,7 +342,8 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
             and ")" not in tok
             and (
                 word.rstrip(":=") in _FIELDS
-                or _ID_FIELD.fullmatch(tok.strip("\"'`,()[]").rstrip(":=")) is not None
+                or "id" in word
+                and _ID_FIELD.fullmatch(tok.strip("\"'`,()[]").rstrip(":=")) is not None
             )
             or (_cjk(tok) and _FIELDS_ZH.search(tok))
         ):
