@@ -270,7 +270,7 @@ _PLACEHOLDER = re.compile(
 )
 #: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
 _CODE = re.compile(
-    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*"
+    r"[a-z_][a-z0-9_]*(?:\??\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*"
     r"|(?:process\.env|os\.environ|import\.meta\.env|settings|config|conf|cfg|self|this|env"
     r"|secrets|vars|ctx|context|params|request|req|args|opts|options)[.\[].*",
     re.ASCII,
@@ -282,7 +282,8 @@ _SECRETISH = re.compile(
 )
 #: A length rule after the value: ``8 characters``, ``8-16 位``, ``6 digits``.
 _LENGTH_UNIT = re.compile(
-    r"[ \t]*(?:位|个字符|個字元|个字|字符|字元|characters?|chars?|digits?|letters?|symbols?"
+    r"[ \t]*(?:(?:random|unrelated|common|english|dictionary|simple|short|long)[ \t]+){0,2}"
+    r"(?:位|个字符|個字元|个字|字符|字元|characters?|chars?|digits?|letters?|symbols?"
     r"|numbers?|words?|bytes?)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -375,6 +376,27 @@ _UNIT_AFTER = re.compile(
 _ATTRIBUTIVE = re.compile(r"[ \t]*的")
 
 
+#: A negated or shortened verb (``don't``, ``won't``, ``I'll``): prose after a label.
+_CONTRACTION = re.compile(
+    r"[a-z]{2,5}n['’]t|(?:i|you|we|they|he|she|there|what)['’](?:m|ll|re|ve|d|s)"
+)
+#: A host and its port (``mail.example.org:587``): where a secret is used, not one.
+_HOST_PORT = re.compile(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)+:\d{1,5}", re.IGNORECASE)
+#: ``passwd:`` opening a line: the password tool's own message (``passwd: invalid option``).
+_TOOL_MESSAGE = re.compile(r"(?:^|\n)[ \t]*passwd:[ \t]*$")
+
+
+def _tool_message(value: str, text: str, start: int, end: int) -> bool:
+    """Whether ``value`` opens a message the ``passwd`` tool printed: a word of letters
+    after ``passwd:`` at a line's start, more words after it."""
+    return (
+        value.isalpha()
+        and text[end : end + 1] == " "
+        and _letter(text, end + 1)
+        and _TOOL_MESSAGE.search(text, max(0, start - 40), start) is not None
+    )
+
+
 _SET = re.compile(r"(?i:set|change|changed|reset|update|updated|switch|switched)(?![a-z])")
 
 
@@ -424,7 +446,11 @@ def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) 
         return True
     if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
         return True
+    if _CONTRACTION.fullmatch(word.split(maxsplit=1)[0]) or _HOST_PORT.fullmatch(value):
+        return True  # "password: don't know", "creds: smtp.example.org:587"
     start = end - len(value)
+    if _tool_message(value, text, start, end):
+        return True
     if value[:1] == "?" and _SHELL_CHECK.search(text, max(0, start - 80), start):
         return True  # "${DB_PASSWORD:?set it in .env}": the shell's message when it is unset
     if value.startswith(("//", "}")) or text.startswith(("...", "…"), end):

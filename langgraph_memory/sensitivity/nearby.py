@@ -200,7 +200,7 @@ _NOT_VALUE = re.compile(
     r"|#?[A-Z]{1,6}[\-_]?\d[\d\-]*|#?\d+|\d+[\-/]\d+"  # order and ticket numbers
     r"|[\w.+\-]+@[\w\-]+\.[\w.\-]+|[A-Za-z._\-]+@[A-Za-z._\-]+"  # e-mail, user@host
     r"|\w+://\S*|www\.\S*|[~.]?/\S*|(?:[\w.\-]+/)+[\w.\-]*|.*\\.*"  # URL, path, escapes
-    r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)+|[A-Za-z_]\w*(?:\.\w+)+|.*[()\[\]{}<>].*"
+    r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)+(?::\d{1,5})?|[A-Za-z_]\w*(?:\??\.\w+)+|.*[()\[\]{}<>].*"
     r"|.*\.(?:py|js|ts|json|ya?ml|toml|txt|md|csv|log|env|sh|cfg|ini|conf|pem|key)"
     r"|-.*|[A-Za-z_][\w\-]*[=:].*|(?i:(?:pass|pwd|secret|token).*)"  # flags, name=value
     r"|\$\S*|%\w*%?|[A-Z0-9]+(?:_[A-Z0-9]+)+|(?i:your|my|the)[_\-].*|(?i:x{3,}|\*+|#+|\.+|-+)"
