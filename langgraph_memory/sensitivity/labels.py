@@ -638,6 +638,12 @@ _DASHED_COMBINATION = re.compile(r"\d{1,3}(?:[-–]\d{1,3}){2,4}")
 _JOINED_WORDS = re.compile(r"(?=.{6})[A-Za-z]+(?:[\-_.@!#][A-Za-z]+)+")
 
 
+#: A key or secret as many services issue it: 32 to 64 hex digits, letters among them
+#: (not a number); after a key label and a space, that key (not a commit's short SHA).
+_HEX_SECRET = re.compile(r"(?=[0-9]*[a-fA-F])(?=[a-fA-F]*[0-9])(?:[0-9a-f]{32,64}|[0-9A-F]{32,64})")
+_BARE_HEX = re.compile(r"[ \t]+" + _HEX_SECRET.pattern + r"(?![A-Za-z0-9_\-])")
+
+
 def _random_letters(value: str) -> bool:
     """Whether ``value`` is a run of 12 or more lower-case letters drawn at random (an app
     password or an authorisation code: ``jkdlwpqmzhxnbvcr``), not a word: 10 different
@@ -672,9 +678,10 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         return len(value) >= 4 and (quoted or _looks_like_credential(value))
     if kind == "barekey":  # "the key is Xk29-LLp0-QQ71": only what could be nothing else
         letters = any(c.isalpha() for c in value)
+        if sep == "bare":  # "the key 9c1d...": 32 hex digits or more only
+            return _HEX_SECRET.fullmatch(value) is not None
         return (
-            sep != "bare"
-            and _KEY_CHARS.fullmatch(value) is not None
+            _KEY_CHARS.fullmatch(value) is not None
             and len(value) >= 8
             and digit
             and letters
@@ -702,6 +709,8 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
             return True  # "WiFi密码 ChinaNet-abcd": words joined as a network's name is
         if _random_letters(value):
             return kind in ("pwzh", "keyzh", "pw")  # 邮箱授权码 jkdlwpqmzhxnbvcr
+        if kind in ("key", "keyzh") and _HEX_SECRET.fullmatch(value):
+            return True  # "AppSecret 9c1d...": a key label, then a key of 32 hex digits
         if kind in ("pwzh", "keyzh"):
             return bool(_DIGITS.fullmatch(value)) or (digit and letters and len(value) >= 4)
         if kind == "pw" and value.isdigit():  # passcode 4821
@@ -870,7 +879,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if correct and (fixed := _corrected(text, m.end())) is not None:
             yield fixed
         if kind == "barekey" and _BAREKEY_SEP.match(text, pos) is None:
-            continue  # "the key is x", "key: x" only (a plain "key" is mostly prose or code)
+            if _BARE_HEX.match(text, pos) is None:
+                continue  # "the key is x", "key: x" only (a plain "key" is mostly prose or code)
         if glued and kind == "pin":
             continue
         if not kind.endswith("zh"):
@@ -890,7 +900,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         s = _STRONG.match(text, pos)
         if s is not None and s.group().rstrip().endswith("="):
             sep = "assign"
-        if s is None and not glued:  # PGPASSWORD=x, AppSecret 是 x: a strong one only
+        if s is None and (not glued or _BARE_HEX.match(text, pos)):
+            # PGPASSWORD=x, AppSecret 是 x: a strong one only, or a space before hex digits
             s, sep = _WEAK.match(text, pos), "weak"
             if s is None:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
@@ -1520,7 +1531,10 @@ _CODE_LIST = re.compile(
     r"(?:[ \t]+(?i:are|were))?[ \t]*:?[ \t]*(?:\r?\n[ \t]*)?"
     r"|(?:备用码|备份码|恢复码|恢復碼|救援码|备用验证码)[ \t]*(?:是|为|:)?[ \t]*(?:\r?\n[ \t]*)?"
 )
-_LISTED_CODE = re.compile(r"\d{4}[ \t]\d{4}(?!\d)|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?")
+_LISTED_CODE = re.compile(
+    r"\d{4}[ \t]\d{4}(?!\d)|[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}(?![A-Za-z0-9\-])"
+    r"|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?"
+)
 _LIST_SEP = re.compile(r"[ \t]*(?:,|;|、|/|[ \t]and[ \t]|[ \t]和[ \t]?|和|\r?\n)?[ \t]*")
 #: ``登录密码和支付密码分别是 x 和 y``, ``PIN and PUK are 1234 and 56781234 respectively``.
 _RESPECTIVELY = re.compile(

@@ -245,7 +245,8 @@ _API_KEYS = re.compile(
     r"|app-\d-[A-Za-z0-9\-]{20,}|ai-[A-Za-z0-9]{40,})"  # Slack apps, xAI
     r"|A(?:KIA[0-9A-Z]{16}|SIA[0-9A-Z]{16}"  # AWS
     r"|KID[A-Za-z0-9]{13,40}"  # Tencent Cloud SecretId
-    r"|Iza[0-9A-Za-z_\-]{33,37})"  # Google
+    r"|Iza[0-9A-Za-z_\-]{33,37}"  # Google
+    r"|GE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58})"  # an age identity (bech32)
     r"|LTAI[A-Za-z0-9]{12,30}"  # Alibaba Cloud AccessKey ID
     r"|key-[0-9a-f]{32}"  # Mailgun
     r"|GOCSPX-[A-Za-z0-9_\-]{20,}"  # Google OAuth client secret
@@ -255,7 +256,8 @@ _API_KEYS = re.compile(
     r"|n(?:tn_[A-Za-z0-9]{30,}|pm_[A-Za-z0-9]{36,40})"  # Notion, npm
     r"|lin_api_[A-Za-z0-9]{30,}"  # Linear
     r"|PMAK-[A-Za-z0-9\-]{24,}|NRAK-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
-    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64})"  # Databricks, DigitalOcean
+    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,})"  # Databricks,
+    # DigitalOcean, Docker Hub
     r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face
     r"|S(?:G\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}|K[0-9a-fA-F]{32})"  # SendGrid, Twilio
     r")(?![A-Za-z0-9_\-])",

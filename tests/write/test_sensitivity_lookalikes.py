@@ -83,3 +83,56 @@ def test_the_passwd_tools_message_is_no_value(text: str) -> None:
 )
 def test_a_value_after_passwd_is_still_found(text: str, value: str) -> None:
     assert _found(text) == [("secret", value)]
+
+
+# -- shapes that give a credential away --------------------------------------------------------
+_AGE = "AGE-SECRET-KEY-1" + "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L" + "7AUM6ECHK45NJ3S0WDVT2FG8X9"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "registry login: dckr_pat_Zx81kQ2mPa9LbTcWvYn3Rd7Hs",
+            "dckr_pat_Zx81kQ2mPa9LbTcWvYn3Rd7Hs",
+        ),
+        (f"sops 的身份：{_AGE}", _AGE),
+    ],
+)
+def test_a_docker_token_and_an_age_identity_are_api_keys(text: str, value: str) -> None:
+    assert _found(text) == [("api_key", value)]
+
+
+@pytest.mark.parametrize(
+    "text", ["dckr_pat_xxxxxxxxxxxxxxxxxxxxxxxx", "AGE-SECRET-KEY-1" + "X" * 58]
+)
+def test_their_placeholders_are_none(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("恢复码 K7QM-4XZP-2WRT-8NVB 收好", "K7QM-4XZP-2WRT-8NVB"),
+        ("recovery code H2JD-9QWE-77RT-MN4K, keep it offline", "H2JD-9QWE-77RT-MN4K"),
+        (
+            "公众号 AppSecret 9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f 别外传",
+            "9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f",
+        ),
+        ("地图服务 key 0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d", "0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d"),
+    ],
+)
+def test_a_grouped_recovery_code_and_a_hex_key_after_a_space(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit key 3f9a2c1 fixed it",
+        "the key fingerprint 0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d",
+        "key 12345678901234567890123456789012",
+    ],
+)
+def test_a_short_sha_a_fingerprint_or_a_number_after_key_is_no_value(text: str) -> None:
+    assert _found(text) == []
