@@ -117,7 +117,7 @@ _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|psw|pw|psk|mima|pin|puk|secret|token|key|"
+    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|psk|mima|pin|puk|secret|token|key|"
     + _PASSWORD_ZH
     + "|"
     + _KEY_ZH
@@ -754,7 +754,7 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     if word in ("pin", "puk"):
         code = _PIN_CODE.match(text, end)
         end = code.end() if code is not None else end
-    if word in ("pin", "puk", "pw", "pwd", "psw") or word.startswith("pass"):
+    if word in ("pin", "puk", "pw", "pwd", "psw", "pswd") or word.startswith("pass"):
         code = _CJK_CODE.match(text, end)  # PIN码, PUK码
         end = code.end() if code is not None else end
     if bare_key:
@@ -1535,6 +1535,8 @@ _LISTED_CODE = re.compile(
     r"\d{4}[ \t]\d{4}(?!\d)|[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}(?![A-Za-z0-9\-])"
     r"|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?"
 )
+#: An item's number or bullet opening a line of a list: ``1.``, ``2)``, ``-``, ``*``, ``•``.
+_LIST_ITEM = re.compile(r"(?:\d{1,2}[.)]|[\-*•])[ \t]+")
 _LIST_SEP = re.compile(r"[ \t]*(?:,|;|、|/|[ \t]and[ \t]|[ \t]和[ \t]?|和|\r?\n)?[ \t]*")
 #: ``登录密码和支付密码分别是 x 和 y``, ``PIN and PUK are 1234 and 56781234 respectively``.
 _RESPECTIVELY = re.compile(
@@ -1739,6 +1741,8 @@ def _listed_codes(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _CODE_LIST.finditer(text):
         pos, count = m.end(), 0
         while count < 16:
+            if text[pos - 1 : pos] == "\n" and (item := _LIST_ITEM.match(text, pos)):
+                pos = item.end()  # "1. 0806 1100", "- x8k2m-4pq7z": a list's item mark
             code = _LISTED_CODE.match(text, pos)
             if code is None:
                 break
@@ -1849,7 +1853,13 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
         "code" in low
         and (" codes" in low or " code:" in low)
         or zh
-        and ("备用" in text or "恢复码" in text)
+        and (
+            "备用" in text
+            or "备份码" in text
+            or "恢复码" in text
+            or "恢復碼" in text
+            or "救援码" in text
+        )
     ):
         yield from _listed_codes(text)
     if "-" in text and text.count("-") >= 7:

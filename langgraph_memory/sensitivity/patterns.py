@@ -344,6 +344,13 @@ _CN_ID = re.compile(
     _NB + r"[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]" + _NA,
     _A,
 )
+#: An ID written in its groups (area, birth date, sequence and check): ``110105 19491231
+#: 002X``, ``110105-19491231-002X``; the same separator twice.
+_CN_ID_GROUPED = re.compile(
+    _NB + r"[1-9]\d{5}(?P<sep>[ \-])(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
+    r"(?P=sep)\d{3}[\dXx]" + _NA + r"(?!-[A-Za-z0-9])",
+    _A,
+)
 _CARD = re.compile(
     r"(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:[ \-]?\d){9,15}" + _NUM_END,
     _A,
@@ -551,6 +558,10 @@ def _cn_ids(text: str) -> Iterator[Span]:
     for m in _CN_ID.finditer(text):
         if cn_id_ok(m.group()):
             yield m.start(), m.end(), "cn_id", "gb11643"
+    if " " in text or "-" in text:
+        for m in _CN_ID_GROUPED.finditer(text):
+            if cn_id_ok(m.group().replace(m.group("sep"), "")):
+                yield m.start(), m.end(), "cn_id", "gb11643"
 
 
 def _ascii_alnum(ch: str) -> bool:

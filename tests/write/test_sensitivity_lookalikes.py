@@ -136,3 +136,51 @@ def test_a_grouped_recovery_code_and_a_hex_key_after_a_space(text: str, value: s
 )
 def test_a_short_sha_a_fingerprint_or_a_number_after_key_is_no_value(text: str) -> None:
     assert _found(text) == []
+
+
+# -- lists of codes, a short label, an ID in its groups -------------------------------------
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        (
+            "备份码：41906623、70215548、x8k2m-4pq7z，用过作废",
+            ["41906623", "70215548", "x8k2m-4pq7z"],
+        ),
+        (
+            "Slack backup codes\n1. 41906623\n2. 70215548\n3. 5521-0098",
+            ["41906623", "70215548", "5521-0098"],
+        ),
+        ("backup codes:\n- 41906623\n- 70215548", ["41906623", "70215548"]),
+    ],
+)
+def test_codes_named_backup_or_numbered_one_a_line(text: str, codes: list[str]) -> None:
+    assert _found(text) == [("secret", c) for c in codes]
+
+
+def test_a_numbered_list_of_words_under_codes_is_none() -> None:
+    assert _found("recovery codes\n1. print them\n2. keep them offline") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("pswd: zebra77x lol", "zebra77x"), ("the pswd is zebra77x", "zebra77x")]
+)
+def test_pswd_is_a_label(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("身份证 110105 19491231 002X 核对一下", "110105 19491231 002X"),
+        ("ID 110105-19491231-002X", "110105-19491231-002X"),
+    ],
+)
+def test_an_id_in_its_groups(text: str, value: str) -> None:
+    assert _found(text) == [("cn_id", value)]
+
+
+@pytest.mark.parametrize(
+    "text", ["号码 110105 19491231 0021", "part 110105-19491231-002X-7", "110105 19491231-002X"]
+)
+def test_groups_with_a_bad_check_or_mixed_separators_are_no_id(text: str) -> None:
+    assert [k for k, _ in _found(text)] != ["cn_id"]
