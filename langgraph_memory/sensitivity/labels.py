@@ -1862,7 +1862,7 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
         )
     ):
         yield from _listed_codes(text)
-    if "-" in text and text.count("-") >= 7:
+    if text.count("-") >= 7 and sum(map(text.count, "0123456789")) >= 48:  # 8 groups of 6
         for m in _BITLOCKER.finditer(text):
             yield m.start(), m.end(), "keyword"
     if zh and ("锁" in text or "鎖" in text or "门禁" in text or "門禁" in text):
@@ -1870,31 +1870,10 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
             a, b = m.span("value")
             if not _rejected(text[a:b], ":", text, b):
                 yield a, b, "keyword"
-    if labelled and (
-        zh
-        and (
-            "生日" in text
-            or "名字" in text
-            or "年份" in text
-            or "手机" in text
-            or "电话" in text
-            or "拼音" in text
-            or "缩写" in text
-            or "工号" in text
-            or "学号" in text
-            or "出生" in text
-            or "身份" in text
-            or "证件" in text
-        )
-        or "birth" in low
-        or "name" in low
-        or "year" in low
-        or "date" in low
-        or "anniversary" in low
-        or "number" in low
-        or "digits" in low
-        or "dd" in low
-        or "yy" in low
+    if (
+        labelled
+        and ("pass" in low or "pwd" in low or "pin" in low or "密" in text or "口令" in text)
+        and _DESCRIBING.search(low) is not None
     ):
         yield from _described(text)
     if "respectively" in low or zh and ("分别" in text or "分別" in text):
@@ -1945,6 +1924,14 @@ _LOCK_BARE_ZH = re.compile(
     r"(?:密码锁|密碼鎖|门锁|門鎖|屏幕锁|屏幕鎖|锁屏|鎖屏|指纹锁|指紋鎖|门禁|門禁)(?:密码|密碼)?"
     r"[ \t]*(?:是|为|為)?[ \t]*"
     r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:点點])"
+)
+
+
+#: A word of a description (:data:`_DESCRIBED`), looked for in the lower-cased text before
+#: the pattern runs: one scan instead of one per word.
+_DESCRIBING = re.compile(
+    "birth|name|year|date|anniversary|number|digits|dd|yy"
+    "|生日|名字|年份|手机|电话|拼音|缩写|工号|学号|出生|身份|证件"
 )
 
 
