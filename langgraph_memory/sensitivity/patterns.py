@@ -558,10 +558,15 @@ def _cn_ids(text: str) -> Iterator[Span]:
     for m in _CN_ID.finditer(text):
         if cn_id_ok(m.group()):
             yield m.start(), m.end(), "cn_id", "gb11643"
-    if " " in text or "-" in text:
-        for m in _CN_ID_GROUPED.finditer(text):
-            if cn_id_ok(m.group().replace(m.group("sep"), "")):
-                yield m.start(), m.end(), "cn_id", "gb11643"
+    for sep in (" 18", " 19", " 20", "-18", "-19", "-20"):  # 110105 19491231 002X: read
+        i = text.find(sep)  # at each birth year after six digits
+        while i >= 0:
+            area = text[i - 6 : i] if i >= 6 else ""
+            if area.isascii() and area.isdigit():
+                m = _CN_ID_GROUPED.match(text, i - 6)
+                if m is not None and cn_id_ok(m.group().replace(m.group("sep"), "")):
+                    yield m.start(), m.end(), "cn_id", "gb11643"
+            i = text.find(sep, i + 1)
 
 
 def _ascii_alnum(ch: str) -> bool:
