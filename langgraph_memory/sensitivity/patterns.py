@@ -563,9 +563,9 @@ def _cn_ids(text: str) -> Iterator[Span]:
         while i >= 0:
             area = text[i - 6 : i] if i >= 6 else ""
             if area.isascii() and area.isdigit():
-                m = _CN_ID_GROUPED.match(text, i - 6)
-                if m is not None and cn_id_ok(m.group().replace(m.group("sep"), "")):
-                    yield m.start(), m.end(), "cn_id", "gb11643"
+                g = _CN_ID_GROUPED.match(text, i - 6)
+                if g is not None and cn_id_ok(g.group().replace(g.group("sep"), "")):
+                    yield g.start(), g.end(), "cn_id", "gb11643"
             i = text.find(sep, i + 1)
 
 
