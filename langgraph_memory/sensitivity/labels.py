@@ -513,7 +513,14 @@ def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
     raw = text[pos:end].rstrip(_TRAILING)
     if raw[-1:] in ("(", "[") and end < len(text) and not text[end].isascii():
         raw = raw[:-1]  # "Ab12cd34（区分大小写）": the bracket opens the Chinese aside
+    elif end < len(text) and not text[end].isascii() and (cut := _COMMA_CLAUSE.fullmatch(raw)):
+        raw = cut.group(1)  # "551902，30秒内有效": a full-width comma (made ",") ends the code
     return (pos, pos + len(raw), False) if raw else None
+
+
+#: A code, a comma and the number opening a Chinese clause after it (``551902，30秒内``,
+#: its full-width comma made ASCII): no thousands' group (``12,500元`` stays whole).
+_COMMA_CLAUSE = re.compile(r"(\d{4,8}),(?!\d{3}$)\d{1,6}")
 
 
 #: A line break, perhaps ``\r\n``, perhaps with one blank line after it.

@@ -184,3 +184,17 @@ def test_an_id_in_its_groups(text: str, value: str) -> None:
 )
 def test_groups_with_a_bad_check_or_mixed_separators_are_no_id(text: str) -> None:
     assert [k for k, _ in _found(text)] != ["cn_id"]
+
+
+# -- a full-width comma after a code ------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("一次性口令 551902，30秒内有效", "551902"), ("动态码 4821，5分钟有效", "4821")],
+)
+def test_a_code_ends_at_a_full_width_comma_before_a_number(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize("text", ["密码 12,500元", "密码 123456,789元"])
+def test_an_amount_with_a_thousands_group_is_no_code(text: str) -> None:
+    assert _found(text) == []
