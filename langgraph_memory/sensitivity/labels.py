@@ -1168,12 +1168,15 @@ _PAIR = re.compile(
     r"[ \t]*(?:(?i:is|are|was|were)[ \t]+|[:=][ \t]*)?[\"'`]?"
     r"[^\s/:\"'`，。]{1,40}[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；]{4,64})"
 )
-#: ``口令：芝麻开门（说笑的，其实是 zmkm2026）``: a label's value set right.
+#: ``口令：芝麻开门（说笑的，其实是 zmkm2026）``: a label's value set right; ``密码改了，新的
+#: x，...``: a clause opening with 新的 and an ASCII value ending at a boundary.
 _CORRECTION = re.compile(
     r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
     r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
     r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be))"
-    r"|新的是|新的为|新的:|(?:我|又|已经|已經)?(?:改成|改为|改為|换成|換成)了?)[ \t]*"
+    r"|新的是|新的为|新的:"
+    r"|(?<=[,; \t])新的(?=[ \t]*[A-Za-z0-9][\x21-\x7e]*(?:[\s,;.!?)]|$))"
+    r"|(?:我|又|已经|已經)?(?:改成|改为|改為|换成|換成)了?)[ \t]*"
 )
 
 

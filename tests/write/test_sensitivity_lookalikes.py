@@ -198,3 +198,22 @@ def test_a_code_ends_at_a_full_width_comma_before_a_number(text: str, value: str
 @pytest.mark.parametrize("text", ["密码 12,500元", "密码 123456,789元"])
 def test_an_amount_with_a_thousands_group_is_no_code(text: str) -> None:
     assert _found(text) == []
+
+
+# -- the new one, after a change -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("邮箱密码改了，新的Tiger-2031，旧的作废", "Tiger-2031"),
+        ("wifi密码换了 新的 Tiger2031", "Tiger2031"),
+    ],
+)
+def test_the_new_value_after_a_change(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text", ["密码改了，我买了新的iPhone15", "密码改了，新的iPhone15密码还没设"]
+)
+def test_a_new_thing_bought_is_no_value(text: str) -> None:
+    assert _found(text) == []
