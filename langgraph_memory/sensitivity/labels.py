@@ -251,6 +251,10 @@ _ASIDE = re.compile(
 #: ``the PIN, is 8642``, ``密码，是 abc``: a comma before ``is`` or ``是``.
 _COMMA = re.compile(r"[ \t]*,(?=[ \t]*(?:is|was)[ \t]|[ \t]*[是为為])", re.IGNORECASE)
 _BARE = re.compile(r"[ \t]+")
+#: A version (``v2.1.3``, ``1.4.0-rc1``).
+_VERSION = re.compile(r"[vV]?\d+(?:\.\d+)+[\w.+\-]*")
+#: A value set between commas after its label: ``the password, Tq#lake#77, comes apart``.
+_APPOSED = re.compile(r"[ \t]*,[ \t]*(?=[^\s,]{6,64},)")
 #: (a particle may close the label's clause first: ``wifi 密码啊 88886666``)
 _BARE_ZH = re.compile(r"[ \t]*(?:[啊呀哈嘛][ \t]*(?=[\x21-\x7e]))?")
 
@@ -664,6 +668,14 @@ def _random_letters(value: str) -> bool:
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
     digit = any(c.isdigit() for c in value)
+    if sep == "apposed":  # between commas: a credential's shape only (not "email, name,")
+        return (
+            kind in ("pw", "pwzh")
+            and digit
+            and not value.isalnum()
+            and len(value) >= 6
+            and _VERSION.fullmatch(value) is None
+        )
     if kind == "pin":
         plain = value.replace(" ", "").replace("\t", "")
         return plain.isdigit() and 4 <= len(plain) <= 8
@@ -907,6 +919,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         s = _STRONG.match(text, pos)
         if s is not None and s.group().rstrip().endswith("="):
             sep = "assign"
+        if s is None and not glued and (s := _APPOSED.match(text, pos)) is not None:
+            sep = "apposed"
         if s is None and (not glued or _BARE_HEX.match(text, pos)):
             # PGPASSWORD=x, AppSecret 是 x: a strong one only, or a space before hex digits
             s, sep = _WEAK.match(text, pos), "weak"

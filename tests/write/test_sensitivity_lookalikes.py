@@ -217,3 +217,21 @@ def test_the_new_value_after_a_change(text: str, value: str) -> None:
 )
 def test_a_new_thing_bought_is_no_value(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a value between commas ----------------------------------------------------------------------
+def test_a_value_set_between_commas_after_its_label() -> None:
+    text = "the password, Tq#lake#77, comes in a separate mail"
+    assert _found(text) == [("secret", "Tq#lake#77")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password, username, email are required",
+        "password, 8-16 chars, mixed case",
+        "the password, v2.1.3, hmm",
+    ],
+)
+def test_fields_a_rule_or_a_version_between_commas_are_none(text: str) -> None:
+    assert _found(text) == []
