@@ -239,6 +239,11 @@ _QUALIFIER = re.compile(
 _FORM_SUFFIX = re.compile(
     r"[_\-](?i:base|value|b64|base64|hex|raw|str|string)(?=[\"']?[ \t]*[:=])", re.ASCII
 )
+#: The field a label names (``the password field is x``, ``password 字段是 x``): the
+#: field's value is the secret's.
+_FIELD_WORD = re.compile(
+    r"[ \t]*(?:(?i:field)|字段|栏|欄)(?=[ \t]*(?:[:=]|是|为|為|填)|[ \t]+(?i:is|was)[ \t])"
+)
 #: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator;
 #: ``the password, and I know this is bad, is x``: one between commas before ``is``;
 #: ``Password — yes I'll rotate it — x``: one between dashes (the second one separates).
@@ -517,6 +522,13 @@ def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
     raw = text[pos:end].rstrip(_TRAILING)
     if raw[-1:] in ("(", "[") and end < len(text) and not text[end].isascii():
         raw = raw[:-1]  # "Ab12cd34（区分大小写）": the bracket opens the Chinese aside
+    elif (
+        (bracket := raw.find("(")) >= 4
+        and ")" not in raw[bracket:]
+        and (shut := text.find(")", end, end + 40)) > 0
+        and "\n" not in text[end:shut]
+    ):
+        raw = raw[:bracket]  # "aHVudGVyMjI=（base64 的）": a bracket opens an aside the token cut
     elif end < len(text) and not text[end].isascii() and (cut := _COMMA_CLAUSE.fullmatch(raw)):
         raw = cut.group(1)  # "551902，30秒内有效": a full-width comma (made ",") ends the code
     return (pos, pos + len(raw), False) if raw else None
@@ -906,7 +918,7 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             q = _QUALIFIER.match(text, pos) or _FORM_SUFFIX.match(text, pos)
             if q is not None:
                 pos = q.end()
-        for skip in (_ASIDE, _COMMA):
+        for skip in (_FIELD_WORD, _ASIDE, _COMMA):
             q = skip.match(text, pos)
             if q is not None:
                 pos = q.end()

@@ -235,3 +235,30 @@ def test_a_value_set_between_commas_after_its_label() -> None:
 )
 def test_fields_a_rule_or_a_version_between_commas_are_none(text: str) -> None:
     assert _found(text) == []
+
+
+# -- the field a label names; an aside a token cut ----------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the password field is aHVudGVyMjI=", "aHVudGVyMjI="),
+        ("password 字段是 aHVudGVyMjI=（base64 的）", "aHVudGVyMjI="),
+        ("密码字段是 Zx81!kq", "Zx81!kq"),
+    ],
+)
+def test_the_value_of_a_password_field(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password field is required",
+        "密码栏是空的",
+        "password field: empty",
+        "the password field is hidden by default",
+        "password 字段是必填的",
+    ],
+)
+def test_talk_about_a_password_field_is_no_value(text: str) -> None:
+    assert _found(text) == []
