@@ -1231,10 +1231,12 @@ _NAME_VALUE = re.compile(
 #: ``Qw9876er 是我的邮箱密码``.
 _VALUE_FIRST = re.compile(
     r"(?<![^\s:：,，(（\"'])(?P<value>[\x21-\x7e]{4,64}?)[\"'.,;)]?[ \t]+"
-    r"(?i:is|was)[ \t]+(?i:my|our|his|her|their|your)[ \t]+(?:[\w\-]+[ \t]+){0,2}?"
+    r"(?:(?i:is|was)|[—–\-][ \t]+(?i:that'?s|that[ \t]+is|that[ \t]+was|it'?s))[ \t]+"
+    r"(?i:my|our|his|her|their|your|[a-z]+'s)[ \t]+(?:[\w\-]+[ \t]+){0,2}?"
     r"(?i:password|passcode|passphrase|pin|pin[ \t]+code)(?![A-Za-z])"
     r"(?![ \t]+(?i:policy|rules?|hint|manager|length|requirements?|reset|field|history))"
-    r"|(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*(?:就是|也是|是)(?:我|你|他|她|我们|咱们)的?"
+    r"|(?:(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)|「(?P<zq>[^」\n]{2,24})」)"
+    r"[ \t]*(?:就是|也是|是)(?:我|你|他|她|我们|咱们|那个|這個|这个|那個)的?"
     r"[\u4e00-\u9fffA-Za-z0-9 ]{0,6}?(?:密码|密碼|口令)"
 )
 #: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.
@@ -1362,12 +1364,21 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
                 yield m.start("value"), m.end("value"), "keyword"
     if (
         ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
-        and (" is " in low or " was " in low)
+        and (" is " in low or " was " in low or "that" in low or "it's" in low)
         or ("密" in text or "口令" in text)
-        and ("是我" in text or "是你" in text or "是他" in text or "是她" in text or "是咱" in text)
+        and (
+            "是我" in text
+            or "是你" in text
+            or "是他" in text
+            or "是她" in text
+            or "是咱" in text
+            or "是那" in text
+            or "是这" in text
+            or "是這" in text
+        )
     ):
         for m in _VALUE_FIRST.finditer(text):
-            group = "value" if m.group("value") else "zh"
+            group = next(g for g in ("value", "zh", "zq") if m.group(g))
             a, b = m.span(group)
             a += len(text[a:b]) - len(text[a:b].lstrip("\"'`“‘("))  # ``x``, "x"
             value = text[a:b]

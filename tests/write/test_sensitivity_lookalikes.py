@@ -262,3 +262,30 @@ def test_the_value_of_a_password_field(text: str, value: str) -> None:
 )
 def test_talk_about_a_password_field_is_no_value(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a value before its label ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("spring4ever — that's mom's bank password, don't tell", "spring4ever"),
+        ("hunter22 - it's my wifi password", "hunter22"),
+        ("「春天的花88」就是我邮箱的密码", "春天的花88"),
+        ("「春天的花88」就是那个公用账号的密码", "春天的花88"),
+    ],
+)
+def test_a_value_pointed_at_by_that_s_or_in_corner_quotes(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "「春天的花」就是我最喜欢的歌，密码另说",
+        "v2.0 — that's my password manager's version",
+        "that's my password",
+        "这个就是我的密码",
+    ],
+)
+def test_no_value_pointed_at(text: str) -> None:
+    assert _found(text) == []
