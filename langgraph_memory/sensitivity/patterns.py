@@ -475,6 +475,14 @@ _PLACEHOLDER_EMAIL = re.compile(
 )
 
 
+#: A remote shell's command line up to its ``user@host`` target (``ssh -p 2222 root@``).
+#: Between them, options, ports and paths only (not ``ssh keys go to x@y``).
+_REMOTE_LOGIN = re.compile(
+    r"(?<![\w\-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)"
+    r"(?:[ \t]+(?:-[\w\-=]+|\d+|[\w.~/:\-]*[./~][\w.~/:\-]*)){0,8}[ \t]+$"
+)
+
+
 def _emails(text: str) -> Iterator[Span]:
     if "@" not in text:  # every pattern below needs one (most texts: no scan at all)
         if " dot " in text or "t)" in text or "t]" in text or "T)" in text or "T]" in text:
@@ -484,10 +492,13 @@ def _emails(text: str) -> Iterator[Span]:
         return
     # "postgres://user:pw@host" holds a password, not an address
     passwords = {m.start("value") for m in _URL_PASSWORD.finditer(text)}
+    remote = "ssh" in text or "scp" in text or "sftp" in text or "rsync" in text or "mosh" in text
     found: list[tuple[int, int]] = []
     for m in _EMAIL.finditer(text):
         if _PLACEHOLDER_EMAIL.fullmatch(m.group()):
             continue  # name@example.com: a form's example, nobody's address
+        if remote and _REMOTE_LOGIN.search(text, max(0, m.start() - 72), m.start()):
+            continue  # ssh root@db.internal: a login on a host, no mailbox
         if m.start() not in passwords and m.group().rsplit(".", 1)[1].lower() not in _FILE_TLD:
             found.append(m.span())
             yield m.start(), m.end(), "email", "email"

@@ -289,3 +289,24 @@ def test_a_value_pointed_at_by_that_s_or_in_corner_quotes(text: str, value: str)
 )
 def test_no_value_pointed_at(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a login on a host ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ssh root@db.internal",
+        "ssh -i ~/.ssh/k.pem -p 2222 ubuntu@bastion.example.net",
+        "rsync -avz ./site deploy@web1.acme.io:/var/www",
+        "mosh alice@dev.acme.io",
+    ],
+)
+def test_a_remote_shells_target_is_no_address(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text", ["I use ssh daily; mail me at lily@acme.io", "ssh keys go to lily@acme.io"]
+)
+def test_an_address_in_a_sentence_naming_ssh_is_one(text: str) -> None:
+    assert _found(text) == [("email", "lily@acme.io")]
