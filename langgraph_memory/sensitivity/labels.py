@@ -385,6 +385,10 @@ _UNIT_AFTER = re.compile(
 _ATTRIBUTIVE = re.compile(r"[ \t]*的")
 
 
+#: Numbers written as words (a count before a unit: ``four words``).
+_COUNT_WORDS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve sixteen twenty".split()
+)
 #: A negated or shortened verb (``don't``, ``won't``, ``I'll``): prose after a label.
 _CONTRACTION = re.compile(
     r"[a-z]{2,5}n['’]t|(?:i|you|we|they|he|she|there|what)['’](?:m|ll|re|ve|d|s)"
@@ -455,8 +459,11 @@ def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) 
         return True
     if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
         return True
-    if _CONTRACTION.fullmatch(word.split(maxsplit=1)[0]) or _HOST_PORT.fullmatch(value):
+    first, _, rest = word.partition(" ")
+    if _CONTRACTION.fullmatch(first) or _HOST_PORT.fullmatch(value):
         return True  # "password: don't know", "creds: smtp.example.org:587"
+    if rest and (first.isdigit() or first in _COUNT_WORDS) and _LENGTH_UNIT.match(" " + rest):
+        return True  # "passphrase: four words from the list": a count, not the words
     start = end - len(value)
     if _tool_message(value, text, start, end):
         return True

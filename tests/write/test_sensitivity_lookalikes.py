@@ -26,6 +26,8 @@ def _found(text: str) -> list[tuple[str, str]]:
         "密码: don't know yet, ask Li",
         "my passphrase is seven random words, no more hints",
         "the password is three dictionary words",
+        "passphrase: four words from the list",
+        "passphrase: 6 words, all lower case",
     ],
 )
 def test_a_contraction_or_a_count_of_words_is_no_value(text: str) -> None:
@@ -38,6 +40,8 @@ def test_a_contraction_or_a_count_of_words_is_no_value(text: str) -> None:
         ("the NAS password — Gull!73x — don't lose it", "Gull!73x"),
         ("password: dontpanic42", "dontpanic42"),
         ("my passphrase is seven", "seven"),
+        ("passphrase: four seasons hotel 88", "four seasons hotel 88"),
+        ("passphrase: ten little indians", "ten little indians"),
     ],
 )
 def test_a_value_beside_prose_is_still_found(text: str, value: str) -> None:
