@@ -382,7 +382,8 @@ _UNIT_AFTER = re.compile(
     r"(?![A-Za-z])"
 )
 #: A value that qualifies a noun (``密码为 123456 的账号很危险``).
-_ATTRIBUTIVE = re.compile(r"[ \t]*的")
+#: (or names a kind the value is an example of: ``不是 123456 这种``, ``x 之类的``)
+_ATTRIBUTIVE = re.compile(r"[ \t]*(?:的|这种|這種|这类|這類|之类|之類|那种|那種|这样的|這樣的)")
 
 
 #: Numbers written as words (a count before a unit: ``four words``).

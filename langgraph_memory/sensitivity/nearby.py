@@ -214,7 +214,8 @@ _UNIT = re.compile(
     r"|characters?|chars?|digits?|letters?|bytes?|bits?|tokens?|words?|requests?|users?"
     r"|items?|people|percent|dollars?|usd|rmb|yuan|ms|gb|mb|kb|am|pm|px)(?![a-z]))"
 )
-_ATTRIBUTIVE = re.compile(r"[ \t]*的")
+#: (or names a kind the value is an example of: ``不是 123456 这种``, ``x 之类的``)
+_ATTRIBUTIVE = re.compile(r"[ \t]*(?:的|这种|這種|这类|這類|之类|之類|那种|那種|这样的|這樣的)")
 #: A name glued to its value: ``ID:LTAI...``, ``pwd=x``.
 _NAMED = re.compile(r"[A-Za-z][\w\-]{0,15}(?:[:=]|->|=>)(?=\S)")
 #: Lower-case words and numbers joined by dashes, dots or underscores: a model, a region.

@@ -619,6 +619,12 @@ _NOT_PHONE_AFTER = re.compile(
     r"-[A-Za-z0-9]|[ \t]?(?:元|日元|美元|欧元|港元|块|万|亿|円"
     r"|(?i:yuan|rmb|cny|usd|eur|jpy|dollars?)(?![A-Za-z]))"
 )
+#: A meeting's id just before a number (``会议号 845 221 0993``, ``Meeting ID: 845...``):
+#: a room to join, no phone (a dial-in number, 会议号码, still is one).
+_MEETING_ID = re.compile(
+    r"(?:(?:会议|會議)(?:号|號|ID|id)(?!码|碼)|(?i:(?:meeting|webinar|zoom)[ \t]+id))"
+    r"[ \t]*[:#]?[ \t]*$"
+)
 #: A Chinese mobile written digit by digit (``1 8 6 1 2 3 4 5 6 7 8``): after a phone word.
 _SPACED_MOBILE = re.compile(r"(?<![\d ])1 [3-9](?: \d){9}(?![ ]?\d)", _A)
 
@@ -626,6 +632,7 @@ _SPACED_MOBILE = re.compile(r"(?<![\d ])1 [3-9](?: \d){9}(?![ ]?\d)", _A)
 def _phones(text: str) -> Iterator[Span]:
     if _ascii_digits(text) < 7:  # a number needs 7 (most texts: no scan)
         return
+    meeting = "会议" in text or "會議" in text or "eeting" in text or "ebinar" in text
     for i, pattern in enumerate(_PHONES):
         for m in pattern.finditer(text):
             n = len(_digits(m.group()))
@@ -634,6 +641,7 @@ def _phones(text: str) -> Iterator[Span]:
                 and (i != _NATIONAL or 9 <= n <= 12)
                 and (i != _OO or n >= 10)
                 and not _NOT_PHONE_AFTER.match(text, m.end())
+                and not (meeting and _MEETING_ID.search(text, max(0, m.start() - 24), m.start()))
             ):
                 yield m.start(), m.end(), "phone", "phone"
     if "1 " in text and _PHONE_WORD.search(text) is not None:

@@ -314,3 +314,31 @@ def test_a_remote_shells_target_is_no_address(text: str) -> None:
 )
 def test_an_address_in_a_sentence_naming_ssh_is_one(text: str) -> None:
     assert _found(text) == [("email", "lily@acme.io")]
+
+
+# -- an example of a kind; a meeting's id ---------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "取款密码不是 123456 这种",
+        "密码 Zx81kq 之类的都行",
+        "会议号 845 221 0993",
+        "Meeting ID: 845 221 0993",
+    ],
+)
+def test_an_example_of_a_kind_or_a_meeting_id_is_none(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("密码是 Zx81kq，这种很弱", [("secret", "Zx81kq")]),
+        ("电话会议号码 800 820 8820 免费", [("phone", "800 820 8820")]),
+        ("call me 415 555 0199, meeting id later", [("phone", "415 555 0199")]),
+    ],
+)
+def test_a_value_before_a_new_clause_and_a_dial_in_number_stay(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _found(text) == found
