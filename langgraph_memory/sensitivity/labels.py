@@ -275,7 +275,8 @@ _PLACEHOLDER = re.compile(
     r"[*xX#?._\-]+|.*\*\*\*.*"
     r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
     r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
-    r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)",
+    r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)"
+    r"|[A-Za-z]{2,10}(?:[_\-][A-Za-z]{2,10})*[_\-](?:x{3,}|X{3,}|\*{3,})",  # sk-xxxx, ghp_XXX
 )
 #: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
 _CODE = re.compile(

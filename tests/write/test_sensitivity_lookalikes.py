@@ -342,3 +342,17 @@ def test_a_value_before_a_new_clause_and_a_dial_in_number_stay(
     text: str, found: list[tuple[str, str]]
 ) -> None:
     assert _found(text) == found
+
+
+# -- a key's prefix before a mask ------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["API_KEY=sk-xxxx", "token: ghp_XXXXXXXX", "key: sk-proj-****"])
+def test_a_prefix_before_a_mask_is_a_placeholder(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("key=sk-live-abc123xyz", "sk-live-abc123xyz"), ("password: xxx-yyy-123", "xxx-yyy-123")],
+)
+def test_a_value_holding_other_characters_stays(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
