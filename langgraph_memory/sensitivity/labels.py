@@ -272,7 +272,7 @@ _WORD = re.compile(r"[ \t]+([\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1
 _TRAILING = ".,;:)]}>\"'`”’」』"
 #: A value that stands where one would go: masked, bracketed, templated, an env name.
 _PLACEHOLDER = re.compile(
-    r"[*xX#?._\-]+|.*\*\*\*.*"
+    r"[*xX#?._\-×●•]+|.*\*\*\*.*|(?:示例|例如|比如|举例|舉例).*"
     r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
     r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
     r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)"

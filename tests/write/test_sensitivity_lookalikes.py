@@ -356,3 +356,11 @@ def test_a_prefix_before_a_mask_is_a_placeholder(text: str) -> None:
 )
 def test_a_value_holding_other_characters_stays(text: str, value: str) -> None:
     assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["密码：××××××", "密码：●●●●●●", "password: ••••••", "密码：示例123", "密码：比如 abc123"],
+)
+def test_a_mask_of_dots_or_crosses_and_an_example_are_placeholders(text: str) -> None:
+    assert _found(text) == []
