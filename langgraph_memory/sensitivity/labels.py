@@ -117,7 +117,7 @@ _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|psw|pw|psk|mima|pin|puk|secret|token|key|"
+    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|psk|mima|pin|puk|secret|token|key|"
     + _PASSWORD_ZH
     + "|"
     + _KEY_ZH
@@ -239,6 +239,11 @@ _QUALIFIER = re.compile(
 _FORM_SUFFIX = re.compile(
     r"[_\-](?i:base|value|b64|base64|hex|raw|str|string)(?=[\"']?[ \t]*[:=])", re.ASCII
 )
+#: The field a label names (``the password field is x``, ``password 字段是 x``): the
+#: field's value is the secret's.
+_FIELD_WORD = re.compile(
+    r"[ \t]*(?:(?i:field)|字段|栏|欄)(?=[ \t]*(?:[:=]|是|为|為|填)|[ \t]+(?i:is|was)[ \t])"
+)
 #: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator;
 #: ``the password, and I know this is bad, is x``: one between commas before ``is``;
 #: ``Password — yes I'll rotate it — x``: one between dashes (the second one separates).
@@ -251,6 +256,10 @@ _ASIDE = re.compile(
 #: ``the PIN, is 8642``, ``密码，是 abc``: a comma before ``is`` or ``是``.
 _COMMA = re.compile(r"[ \t]*,(?=[ \t]*(?:is|was)[ \t]|[ \t]*[是为為])", re.IGNORECASE)
 _BARE = re.compile(r"[ \t]+")
+#: A version (``v2.1.3``, ``1.4.0-rc1``).
+_VERSION = re.compile(r"[vV]?\d+(?:\.\d+)+[\w.+\-]*")
+#: A value set between commas after its label: ``the password, Tq#lake#77, comes apart``.
+_APPOSED = re.compile(r"[ \t]*,[ \t]*(?=[^\s,]{6,64},)")
 #: (a particle may close the label's clause first: ``wifi 密码啊 88886666``)
 _BARE_ZH = re.compile(r"[ \t]*(?:[啊呀哈嘛][ \t]*(?=[\x21-\x7e]))?")
 
@@ -263,14 +272,15 @@ _WORD = re.compile(r"[ \t]+([\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1
 _TRAILING = ".,;:)]}>\"'`”’」』"
 #: A value that stands where one would go: masked, bracketed, templated, an env name.
 _PLACEHOLDER = re.compile(
-    r"[*xX#?._\-]+|.*\*\*\*.*"
+    r"[*xX#?._\-×●•]+|.*\*\*\*.*|(?:示例|例如|比如|举例|舉例).*"
     r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
     r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
-    r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)",
+    r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)"
+    r"|[A-Za-z]{2,10}(?:[_\-][A-Za-z]{2,10})*[_\-](?:x{3,}|X{3,}|\*{3,})",  # sk-xxxx, ghp_XXX
 )
 #: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
 _CODE = re.compile(
-    r"[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*"
+    r"[a-z_][a-z0-9_]*(?:\??\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*"
     r"|(?:process\.env|os\.environ|import\.meta\.env|settings|config|conf|cfg|self|this|env"
     r"|secrets|vars|ctx|context|params|request|req|args|opts|options)[.\[].*",
     re.ASCII,
@@ -282,7 +292,8 @@ _SECRETISH = re.compile(
 )
 #: A length rule after the value: ``8 characters``, ``8-16 位``, ``6 digits``.
 _LENGTH_UNIT = re.compile(
-    r"[ \t]*(?:位|个字符|個字元|个字|字符|字元|characters?|chars?|digits?|letters?|symbols?"
+    r"[ \t]*(?:(?:random|unrelated|common|english|dictionary|simple|short|long)[ \t]+){0,2}"
+    r"(?:位|个字符|個字元|个字|字符|字元|characters?|chars?|digits?|letters?|symbols?"
     r"|numbers?|words?|bytes?)(?![A-Za-z])",
     re.IGNORECASE,
 )
@@ -372,7 +383,33 @@ _UNIT_AFTER = re.compile(
     r"(?![A-Za-z])"
 )
 #: A value that qualifies a noun (``密码为 123456 的账号很危险``).
-_ATTRIBUTIVE = re.compile(r"[ \t]*的")
+#: (or names a kind the value is an example of: ``不是 123456 这种``, ``x 之类的``)
+_ATTRIBUTIVE = re.compile(r"[ \t]*(?:的|这种|這種|这类|這類|之类|之類|那种|那種|这样的|這樣的)")
+
+
+#: Numbers written as words (a count before a unit: ``four words``).
+_COUNT_WORDS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve sixteen twenty".split()
+)
+#: A negated or shortened verb (``don't``, ``won't``, ``I'll``): prose after a label.
+_CONTRACTION = re.compile(
+    r"[a-z]{2,5}n['’]t|(?:i|you|we|they|he|she|there|what)['’](?:m|ll|re|ve|d|s)"
+)
+#: A host and its port (``mail.example.org:587``): where a secret is used, not one.
+_HOST_PORT = re.compile(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)+:\d{1,5}", re.IGNORECASE)
+#: ``passwd:`` opening a line: the password tool's own message (``passwd: invalid option``).
+_TOOL_MESSAGE = re.compile(r"(?:^|\n)[ \t]*passwd:[ \t]*$")
+
+
+def _tool_message(value: str, text: str, start: int, end: int) -> bool:
+    """Whether ``value`` opens a message the ``passwd`` tool printed: a word of letters
+    after ``passwd:`` at a line's start, more words after it."""
+    return (
+        value.isalpha()
+        and text[end : end + 1] == " "
+        and _letter(text, end + 1)
+        and _TOOL_MESSAGE.search(text, max(0, start - 40), start) is not None
+    )
 
 
 _SET = re.compile(r"(?i:set|change|changed|reset|update|updated|switch|switched)(?![a-z])")
@@ -424,7 +461,14 @@ def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) 
         return True
     if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
         return True
+    first, _, rest = word.partition(" ")
+    if _CONTRACTION.fullmatch(first) or _HOST_PORT.fullmatch(value):
+        return True  # "password: don't know", "creds: smtp.example.org:587"
+    if rest and (first.isdigit() or first in _COUNT_WORDS) and _LENGTH_UNIT.match(" " + rest):
+        return True  # "passphrase: four words from the list": a count, not the words
     start = end - len(value)
+    if _tool_message(value, text, start, end):
+        return True
     if value[:1] == "?" and _SHELL_CHECK.search(text, max(0, start - 80), start):
         return True  # "${DB_PASSWORD:?set it in .env}": the shell's message when it is unset
     if value.startswith(("//", "}")) or text.startswith(("...", "…"), end):
@@ -487,7 +531,21 @@ def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
     raw = text[pos:end].rstrip(_TRAILING)
     if raw[-1:] in ("(", "[") and end < len(text) and not text[end].isascii():
         raw = raw[:-1]  # "Ab12cd34（区分大小写）": the bracket opens the Chinese aside
+    elif (
+        (bracket := raw.find("(")) >= 4
+        and ")" not in raw[bracket:]
+        and (shut := text.find(")", end, end + 40)) > 0
+        and "\n" not in text[end:shut]
+    ):
+        raw = raw[:bracket]  # "aHVudGVyMjI=（base64 的）": a bracket opens an aside the token cut
+    elif end < len(text) and not text[end].isascii() and (cut := _COMMA_CLAUSE.fullmatch(raw)):
+        raw = cut.group(1)  # "551902，30秒内有效": a full-width comma (made ",") ends the code
     return (pos, pos + len(raw), False) if raw else None
+
+
+#: A code, a comma and the number opening a Chinese clause after it (``551902，30秒内``,
+#: its full-width comma made ASCII): no thousands' group (``12,500元`` stays whole).
+_COMMA_CLAUSE = re.compile(r"(\d{4,8}),(?!\d{3}$)\d{1,6}")
 
 
 #: A line break, perhaps ``\r\n``, perhaps with one blank line after it.
@@ -612,6 +670,12 @@ _DASHED_COMBINATION = re.compile(r"\d{1,3}(?:[-–]\d{1,3}){2,4}")
 _JOINED_WORDS = re.compile(r"(?=.{6})[A-Za-z]+(?:[\-_.@!#][A-Za-z]+)+")
 
 
+#: A key or secret as many services issue it: 32 to 64 hex digits, letters among them
+#: (not a number); after a key label and a space, that key (not a commit's short SHA).
+_HEX_SECRET = re.compile(r"(?=[0-9]*[a-fA-F])(?=[a-fA-F]*[0-9])(?:[0-9a-f]{32,64}|[0-9A-F]{32,64})")
+_BARE_HEX = re.compile(r"[ \t]+" + _HEX_SECRET.pattern + r"(?![A-Za-z0-9_\-])")
+
+
 def _random_letters(value: str) -> bool:
     """Whether ``value`` is a run of 12 or more lower-case letters drawn at random (an app
     password or an authorisation code: ``jkdlwpqmzhxnbvcr``), not a word: 10 different
@@ -625,6 +689,14 @@ def _random_letters(value: str) -> bool:
 def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     """Whether ``value`` could be the secret a ``kind`` label names after ``sep``."""
     digit = any(c.isdigit() for c in value)
+    if sep == "apposed":  # between commas: a credential's shape only (not "email, name,")
+        return (
+            kind in ("pw", "pwzh")
+            and digit
+            and not value.isalnum()
+            and len(value) >= 6
+            and _VERSION.fullmatch(value) is None
+        )
     if kind == "pin":
         plain = value.replace(" ", "").replace("\t", "")
         return plain.isdigit() and 4 <= len(plain) <= 8
@@ -646,9 +718,10 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         return len(value) >= 4 and (quoted or _looks_like_credential(value))
     if kind == "barekey":  # "the key is Xk29-LLp0-QQ71": only what could be nothing else
         letters = any(c.isalpha() for c in value)
+        if sep == "bare":  # "the key 9c1d...": 32 hex digits or more only
+            return _HEX_SECRET.fullmatch(value) is not None
         return (
-            sep != "bare"
-            and _KEY_CHARS.fullmatch(value) is not None
+            _KEY_CHARS.fullmatch(value) is not None
             and len(value) >= 8
             and digit
             and letters
@@ -676,6 +749,8 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
             return True  # "WiFi密码 ChinaNet-abcd": words joined as a network's name is
         if _random_letters(value):
             return kind in ("pwzh", "keyzh", "pw")  # 邮箱授权码 jkdlwpqmzhxnbvcr
+        if kind in ("key", "keyzh") and _HEX_SECRET.fullmatch(value):
+            return True  # "AppSecret 9c1d...": a key label, then a key of 32 hex digits
         if kind in ("pwzh", "keyzh"):
             return bool(_DIGITS.fullmatch(value)) or (digit and letters and len(value) >= 4)
         if kind == "pw" and value.isdigit():  # passcode 4821
@@ -719,7 +794,7 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     if word in ("pin", "puk"):
         code = _PIN_CODE.match(text, end)
         end = code.end() if code is not None else end
-    if word in ("pin", "puk", "pw", "pwd", "psw") or word.startswith("pass"):
+    if word in ("pin", "puk", "pw", "pwd", "psw", "pswd") or word.startswith("pass"):
         code = _CJK_CODE.match(text, end)  # PIN码, PUK码
         end = code.end() if code is not None else end
     if bare_key:
@@ -844,14 +919,15 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if correct and (fixed := _corrected(text, m.end())) is not None:
             yield fixed
         if kind == "barekey" and _BAREKEY_SEP.match(text, pos) is None:
-            continue  # "the key is x", "key: x" only (a plain "key" is mostly prose or code)
+            if _BARE_HEX.match(text, pos) is None:
+                continue  # "the key is x", "key: x" only (a plain "key" is mostly prose or code)
         if glued and kind == "pin":
             continue
         if not kind.endswith("zh"):
             q = _QUALIFIER.match(text, pos) or _FORM_SUFFIX.match(text, pos)
             if q is not None:
                 pos = q.end()
-        for skip in (_ASIDE, _COMMA):
+        for skip in (_FIELD_WORD, _ASIDE, _COMMA):
             q = skip.match(text, pos)
             if q is not None:
                 pos = q.end()
@@ -864,7 +940,10 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         s = _STRONG.match(text, pos)
         if s is not None and s.group().rstrip().endswith("="):
             sep = "assign"
-        if s is None and not glued:  # PGPASSWORD=x, AppSecret 是 x: a strong one only
+        if s is None and not glued and (s := _APPOSED.match(text, pos)) is not None:
+            sep = "apposed"
+        if s is None and (not glued or _BARE_HEX.match(text, pos)):
+            # PGPASSWORD=x, AppSecret 是 x: a strong one only, or a space before hex digits
             s, sep = _WEAK.match(text, pos), "weak"
             if s is None:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
@@ -1068,6 +1147,8 @@ _CLI_PASSWORD = re.compile(
 
 def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
     """Passwords given to a command line's options (see the patterns above)."""
+    if "-" not in text:
+        return  # every option below is written with a dash
     if " -u" in text or "--user" in text:
         for m in _CLI_USER.finditer(text):
             a, b = m.span("value")
@@ -1122,12 +1203,15 @@ _PAIR = re.compile(
     r"[ \t]*(?:(?i:is|are|was|were)[ \t]+|[:=][ \t]*)?[\"'`]?"
     r"[^\s/:\"'`，。]{1,40}[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；]{4,64})"
 )
-#: ``口令：芝麻开门（说笑的，其实是 zmkm2026）``: a label's value set right.
+#: ``口令：芝麻开门（说笑的，其实是 zmkm2026）``: a label's value set right; ``密码改了，新的
+#: x，...``: a clause opening with 新的 and an ASCII value ending at a boundary.
 _CORRECTION = re.compile(
     r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
     r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
     r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be))"
-    r"|新的是|新的为|新的:|(?:我|又|已经|已經)?(?:改成|改为|改為|换成|換成)了?)[ \t]*"
+    r"|新的是|新的为|新的:"
+    r"|(?<=[,; \t])新的(?=[ \t]*[A-Za-z0-9][\x21-\x7e]*(?:[\s,;.!?)]|$))"
+    r"|(?:我|又|已经|已經)?(?:改成|改为|改為|换成|換成)了?)[ \t]*"
 )
 
 
@@ -1156,10 +1240,12 @@ _NAME_VALUE = re.compile(
 #: ``Qw9876er 是我的邮箱密码``.
 _VALUE_FIRST = re.compile(
     r"(?<![^\s:：,，(（\"'])(?P<value>[\x21-\x7e]{4,64}?)[\"'.,;)]?[ \t]+"
-    r"(?i:is|was)[ \t]+(?i:my|our|his|her|their|your)[ \t]+(?:[\w\-]+[ \t]+){0,2}?"
+    r"(?:(?i:is|was)|[—–\-][ \t]+(?i:that'?s|that[ \t]+is|that[ \t]+was|it'?s))[ \t]+"
+    r"(?i:my|our|his|her|their|your|[a-z]+'s)[ \t]+(?:[\w\-]+[ \t]+){0,2}?"
     r"(?i:password|passcode|passphrase|pin|pin[ \t]+code)(?![A-Za-z])"
     r"(?![ \t]+(?i:policy|rules?|hint|manager|length|requirements?|reset|field|history))"
-    r"|(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*(?:就是|也是|是)(?:我|你|他|她|我们|咱们)的?"
+    r"|(?:(?<![\x21-\x7e])(?P<zh>[\x21-\x7e]{4,64}?)|「(?P<zq>[^」\n]{2,24})」)"
+    r"[ \t]*(?:就是|也是|是)(?:我|你|他|她|我们|咱们|那个|這個|这个|那個)的?"
     r"[\u4e00-\u9fffA-Za-z0-9 ]{0,6}?(?:密码|密碼|口令)"
 )
 #: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.
@@ -1269,7 +1355,7 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
     if " your " in low and (" code" in low or " otp" in low or " pin" in low or "passc" in low):
         for m in _CODE_FIRST.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
-    if (
+    if " code" in low and (
         " code is" in low
         or " code:" in low
         or " code was" in low
@@ -1287,12 +1373,21 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
                 yield m.start("value"), m.end("value"), "keyword"
     if (
         ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
-        and (" is " in low or " was " in low)
+        and (" is " in low or " was " in low or "that" in low or "it's" in low)
         or ("密" in text or "口令" in text)
-        and ("是我" in text or "是你" in text or "是他" in text or "是她" in text or "是咱" in text)
+        and (
+            "是我" in text
+            or "是你" in text
+            or "是他" in text
+            or "是她" in text
+            or "是咱" in text
+            or "是那" in text
+            or "是这" in text
+            or "是這" in text
+        )
     ):
         for m in _VALUE_FIRST.finditer(text):
-            group = "value" if m.group("value") else "zh"
+            group = next(g for g in ("value", "zh", "zq") if m.group(g))
             a, b = m.span(group)
             a += len(text[a:b]) - len(text[a:b].lstrip("\"'`“‘("))  # ``x``, "x"
             value = text[a:b]
@@ -1492,7 +1587,12 @@ _CODE_LIST = re.compile(
     r"(?:[ \t]+(?i:are|were))?[ \t]*:?[ \t]*(?:\r?\n[ \t]*)?"
     r"|(?:备用码|备份码|恢复码|恢復碼|救援码|备用验证码)[ \t]*(?:是|为|:)?[ \t]*(?:\r?\n[ \t]*)?"
 )
-_LISTED_CODE = re.compile(r"\d{4}[ \t]\d{4}(?!\d)|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?")
+_LISTED_CODE = re.compile(
+    r"\d{4}[ \t]\d{4}(?!\d)|[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}(?![A-Za-z0-9\-])"
+    r"|[A-Za-z0-9]{4,12}(?:-[A-Za-z0-9]{3,12})?"
+)
+#: An item's number or bullet opening a line of a list: ``1.``, ``2)``, ``-``, ``*``, ``•``.
+_LIST_ITEM = re.compile(r"(?:\d{1,2}[.)]|[\-*•])[ \t]+")
 _LIST_SEP = re.compile(r"[ \t]*(?:,|;|、|/|[ \t]and[ \t]|[ \t]和[ \t]?|和|\r?\n)?[ \t]*")
 #: ``登录密码和支付密码分别是 x 和 y``, ``PIN and PUK are 1234 and 56781234 respectively``.
 _RESPECTIVELY = re.compile(
@@ -1697,6 +1797,8 @@ def _listed_codes(text: str) -> Iterator[tuple[int, int, str]]:
     for m in _CODE_LIST.finditer(text):
         pos, count = m.end(), 0
         while count < 16:
+            if text[pos - 1 : pos] == "\n" and (item := _LIST_ITEM.match(text, pos)):
+                pos = item.end()  # "1. 0806 1100", "- x8k2m-4pq7z": a list's item mark
             code = _LISTED_CODE.match(text, pos)
             if code is None:
                 break
@@ -1807,10 +1909,16 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
         "code" in low
         and (" codes" in low or " code:" in low)
         or zh
-        and ("备用" in text or "恢复码" in text)
+        and (
+            "备用" in text
+            or "备份码" in text
+            or "恢复码" in text
+            or "恢復碼" in text
+            or "救援码" in text
+        )
     ):
         yield from _listed_codes(text)
-    if "-" in text and text.count("-") >= 7:
+    if text.count("-") >= 7 and sum(map(text.count, "0123456789")) >= 48:  # 8 groups of 6
         for m in _BITLOCKER.finditer(text):
             yield m.start(), m.end(), "keyword"
     if zh and ("锁" in text or "鎖" in text or "门禁" in text or "門禁" in text):
@@ -1818,31 +1926,10 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
             a, b = m.span("value")
             if not _rejected(text[a:b], ":", text, b):
                 yield a, b, "keyword"
-    if labelled and (
-        zh
-        and (
-            "生日" in text
-            or "名字" in text
-            or "年份" in text
-            or "手机" in text
-            or "电话" in text
-            or "拼音" in text
-            or "缩写" in text
-            or "工号" in text
-            or "学号" in text
-            or "出生" in text
-            or "身份" in text
-            or "证件" in text
-        )
-        or "birth" in low
-        or "name" in low
-        or "year" in low
-        or "date" in low
-        or "anniversary" in low
-        or "number" in low
-        or "digits" in low
-        or "dd" in low
-        or "yy" in low
+    if (
+        labelled
+        and ("pass" in low or "pwd" in low or "pin" in low or "密" in text or "口令" in text)
+        and _DESCRIBING.search(low) is not None
     ):
         yield from _described(text)
     if "respectively" in low or zh and ("分别" in text or "分別" in text):
@@ -1893,6 +1980,14 @@ _LOCK_BARE_ZH = re.compile(
     r"(?:密码锁|密碼鎖|门锁|門鎖|屏幕锁|屏幕鎖|锁屏|鎖屏|指纹锁|指紋鎖|门禁|門禁)(?:密码|密碼)?"
     r"[ \t]*(?:是|为|為)?[ \t]*"
     r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:点點])"
+)
+
+
+#: A word of a description (:data:`_DESCRIBED`), looked for in the lower-cased text before
+#: the pattern runs: one scan instead of one per word.
+_DESCRIBING = re.compile(
+    "birth|name|year|date|anniversary|number|digits|dd|yy"
+    "|生日|名字|年份|手机|电话|拼音|缩写|工号|学号|出生|身份|证件"
 )
 
 

@@ -200,7 +200,7 @@ _NOT_VALUE = re.compile(
     r"|#?[A-Z]{1,6}[\-_]?\d[\d\-]*|#?\d+|\d+[\-/]\d+"  # order and ticket numbers
     r"|[\w.+\-]+@[\w\-]+\.[\w.\-]+|[A-Za-z._\-]+@[A-Za-z._\-]+"  # e-mail, user@host
     r"|\w+://\S*|www\.\S*|[~.]?/\S*|(?:[\w.\-]+/)+[\w.\-]*|.*\\.*"  # URL, path, escapes
-    r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)+|[A-Za-z_]\w*(?:\.\w+)+|.*[()\[\]{}<>].*"
+    r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)+(?::\d{1,5})?|[A-Za-z_]\w*(?:\??\.\w+)+|.*[()\[\]{}<>].*"
     r"|.*\.(?:py|js|ts|json|ya?ml|toml|txt|md|csv|log|env|sh|cfg|ini|conf|pem|key)"
     r"|-.*|[A-Za-z_][\w\-]*[=:].*|(?i:(?:pass|pwd|secret|token).*)"  # flags, name=value
     r"|\$\S*|%\w*%?|[A-Z0-9]+(?:_[A-Z0-9]+)+|(?i:your|my|the)[_\-].*|(?i:x{3,}|\*+|#+|\.+|-+)"
@@ -214,7 +214,8 @@ _UNIT = re.compile(
     r"|characters?|chars?|digits?|letters?|bytes?|bits?|tokens?|words?|requests?|users?"
     r"|items?|people|percent|dollars?|usd|rmb|yuan|ms|gb|mb|kb|am|pm|px)(?![a-z]))"
 )
-_ATTRIBUTIVE = re.compile(r"[ \t]*的")
+#: (or names a kind the value is an example of: ``不是 123456 这种``, ``x 之类的``)
+_ATTRIBUTIVE = re.compile(r"[ \t]*(?:的|这种|這種|这类|這類|之类|之類|那种|那種|这样的|這樣的)")
 #: A name glued to its value: ``ID:LTAI...``, ``pwd=x``.
 _NAMED = re.compile(r"[A-Za-z][\w\-]{0,15}(?:[:=]|->|=>)(?=\S)")
 #: Lower-case words and numbers joined by dashes, dots or underscores: a model, a region.
@@ -342,7 +343,8 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
             and ")" not in tok
             and (
                 word.rstrip(":=") in _FIELDS
-                or _ID_FIELD.fullmatch(tok.strip("\"'`,()[]").rstrip(":=")) is not None
+                or "id" in word
+                and _ID_FIELD.fullmatch(tok.strip("\"'`,()[]").rstrip(":=")) is not None
             )
             or (_cjk(tok) and _FIELDS_ZH.search(tok))
         ):

@@ -245,7 +245,8 @@ _API_KEYS = re.compile(
     r"|app-\d-[A-Za-z0-9\-]{20,}|ai-[A-Za-z0-9]{40,})"  # Slack apps, xAI
     r"|A(?:KIA[0-9A-Z]{16}|SIA[0-9A-Z]{16}"  # AWS
     r"|KID[A-Za-z0-9]{13,40}"  # Tencent Cloud SecretId
-    r"|Iza[0-9A-Za-z_\-]{33,37})"  # Google
+    r"|Iza[0-9A-Za-z_\-]{33,37}"  # Google
+    r"|GE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58})"  # an age identity (bech32)
     r"|LTAI[A-Za-z0-9]{12,30}"  # Alibaba Cloud AccessKey ID
     r"|key-[0-9a-f]{32}"  # Mailgun
     r"|GOCSPX-[A-Za-z0-9_\-]{20,}"  # Google OAuth client secret
@@ -255,7 +256,8 @@ _API_KEYS = re.compile(
     r"|n(?:tn_[A-Za-z0-9]{30,}|pm_[A-Za-z0-9]{36,40})"  # Notion, npm
     r"|lin_api_[A-Za-z0-9]{30,}"  # Linear
     r"|PMAK-[A-Za-z0-9\-]{24,}|NRAK-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
-    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64})"  # Databricks, DigitalOcean
+    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,})"  # Databricks,
+    # DigitalOcean, Docker Hub
     r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face
     r"|S(?:G\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}|K[0-9a-fA-F]{32})"  # SendGrid, Twilio
     r")(?![A-Za-z0-9_\-])",
@@ -340,6 +342,13 @@ _WEBHOOK = re.compile(
 _IBAN = re.compile(_NB + r"[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]){11,32}", _A)
 _CN_ID = re.compile(
     _NB + r"[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx]" + _NA,
+    _A,
+)
+#: An ID written in its groups (area, birth date, sequence and check): ``110105 19491231
+#: 002X``, ``110105-19491231-002X``; the same separator twice.
+_CN_ID_GROUPED = re.compile(
+    _NB + r"[1-9]\d{5}(?P<sep>[ \-])(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])"
+    r"(?P=sep)\d{3}[\dXx]" + _NA + r"(?!-[A-Za-z0-9])",
     _A,
 )
 _CARD = re.compile(
@@ -466,6 +475,14 @@ _PLACEHOLDER_EMAIL = re.compile(
 )
 
 
+#: A remote shell's command line up to its ``user@host`` target (``ssh -p 2222 root@``).
+#: Between them, options, ports and paths only (not ``ssh keys go to x@y``).
+_REMOTE_LOGIN = re.compile(
+    r"(?<![\w\-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)"
+    r"(?:[ \t]+(?:-[\w\-=]+|\d+|[\w.~/:\-]*[./~][\w.~/:\-]*)){0,8}[ \t]+$"
+)
+
+
 def _emails(text: str) -> Iterator[Span]:
     if "@" not in text:  # every pattern below needs one (most texts: no scan at all)
         if " dot " in text or "t)" in text or "t]" in text or "T)" in text or "T]" in text:
@@ -475,10 +492,13 @@ def _emails(text: str) -> Iterator[Span]:
         return
     # "postgres://user:pw@host" holds a password, not an address
     passwords = {m.start("value") for m in _URL_PASSWORD.finditer(text)}
+    remote = "ssh" in text or "scp" in text or "sftp" in text or "rsync" in text or "mosh" in text
     found: list[tuple[int, int]] = []
     for m in _EMAIL.finditer(text):
         if _PLACEHOLDER_EMAIL.fullmatch(m.group()):
             continue  # name@example.com: a form's example, nobody's address
+        if remote and _REMOTE_LOGIN.search(text, max(0, m.start() - 72), m.start()):
+            continue  # ssh root@db.internal: a login on a host, no mailbox
         if m.start() not in passwords and m.group().rsplit(".", 1)[1].lower() not in _FILE_TLD:
             found.append(m.span())
             yield m.start(), m.end(), "email", "email"
@@ -549,6 +569,15 @@ def _cn_ids(text: str) -> Iterator[Span]:
     for m in _CN_ID.finditer(text):
         if cn_id_ok(m.group()):
             yield m.start(), m.end(), "cn_id", "gb11643"
+    for sep in (" 18", " 19", " 20", "-18", "-19", "-20"):  # 110105 19491231 002X: read
+        i = text.find(sep)  # at each birth year after six digits
+        while i >= 0:
+            area = text[i - 6 : i] if i >= 6 else ""
+            if area.isascii() and area.isdigit():
+                g = _CN_ID_GROUPED.match(text, i - 6)
+                if g is not None and cn_id_ok(g.group().replace(g.group("sep"), "")):
+                    yield g.start(), g.end(), "cn_id", "gb11643"
+            i = text.find(sep, i + 1)
 
 
 def _ascii_alnum(ch: str) -> bool:
@@ -590,6 +619,12 @@ _NOT_PHONE_AFTER = re.compile(
     r"-[A-Za-z0-9]|[ \t]?(?:元|日元|美元|欧元|港元|块|万|亿|円"
     r"|(?i:yuan|rmb|cny|usd|eur|jpy|dollars?)(?![A-Za-z]))"
 )
+#: A meeting's id just before a number (``会议号 845 221 0993``, ``Meeting ID: 845...``):
+#: a room to join, no phone (a dial-in number, 会议号码, still is one).
+_MEETING_ID = re.compile(
+    r"(?:(?:会议|會議)(?:号|號|ID|id)(?!码|碼)|(?i:(?:meeting|webinar|zoom)[ \t]+id))"
+    r"[ \t]*[:#]?[ \t]*$"
+)
 #: A Chinese mobile written digit by digit (``1 8 6 1 2 3 4 5 6 7 8``): after a phone word.
 _SPACED_MOBILE = re.compile(r"(?<![\d ])1 [3-9](?: \d){9}(?![ ]?\d)", _A)
 
@@ -597,6 +632,7 @@ _SPACED_MOBILE = re.compile(r"(?<![\d ])1 [3-9](?: \d){9}(?![ ]?\d)", _A)
 def _phones(text: str) -> Iterator[Span]:
     if _ascii_digits(text) < 7:  # a number needs 7 (most texts: no scan)
         return
+    meeting = "会议" in text or "會議" in text or "eeting" in text or "ebinar" in text
     for i, pattern in enumerate(_PHONES):
         for m in pattern.finditer(text):
             n = len(_digits(m.group()))
@@ -605,6 +641,7 @@ def _phones(text: str) -> Iterator[Span]:
                 and (i != _NATIONAL or 9 <= n <= 12)
                 and (i != _OO or n >= 10)
                 and not _NOT_PHONE_AFTER.match(text, m.end())
+                and not (meeting and _MEETING_ID.search(text, max(0, m.start() - 24), m.start()))
             ):
                 yield m.start(), m.end(), "phone", "phone"
     if "1 " in text and _PHONE_WORD.search(text) is not None:
