@@ -59,12 +59,10 @@ Halves: a line is **held** when the SHA-256 of its final text (UTF-8) is odd, el
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +71,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks" / "data"))
 sys.path.insert(0, str(HERE))
 import make_sensitivity_heldout as h1  # noqa: E402
+from heldout_maker import run  # noqa: E402
 
 OUT = HERE / "sensitivity_heldout5.jsonl"
 SEED = 20261209
@@ -276,40 +275,8 @@ def problems(rows: list[dict[str, Any]]) -> list[str]:
     return errs
 
 
-def counts(rows: list[dict[str, Any]]) -> str:
-    lines = Counter((r["lang"], r["half"], bool(r["spans"])) for r in rows)
-    kinds = Counter((s["kind"], r["lang"], r["half"]) for r in rows for s in r["spans"])
-    out = [f"{len(rows)} lines, {sum(1 for r in rows if not r['spans'])} without a span"]
-    for lang in ("en", "zh"):
-        for half in ("tune", "held"):
-            out.append(
-                f"  {lang} {half}: {lines[lang, half, True]} positive, "
-                f"{lines[lang, half, False]} negative lines"
-            )
-    out.append("spans per kind (en tune / en held / zh tune / zh held):")
-    for kind in sorted({k for k, _, _ in kinds}):
-        per = [kinds[kind, lang, half] for lang in ("en", "zh") for half in ("tune", "held")]
-        out.append(f"  {kind:<12} {sum(per):>4}  " + " / ".join(map(str, per)))
-    return "\n".join(out)
-
-
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="verify only; write nothing")
-    args = ap.parse_args()
-    rows = build()
-    errs = problems(rows)
-    data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-    if args.check and (not OUT.exists() or OUT.read_text("utf-8") != data):
-        errs.append(f"{OUT.name} differs from what this script writes")
-    for e in errs:
-        print(e, file=sys.stderr)
-    if errs:
-        return 1
-    if not args.check:
-        OUT.write_text(data, "utf-8")
-    print(counts(rows))
-    return 0
+    return run(__doc__ or "", build, problems, OUT)
 
 
 if __name__ == "__main__":
