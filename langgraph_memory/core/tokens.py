@@ -139,11 +139,16 @@ def tokenize(text: str) -> list[str]:
     Returns:
         Lower-cased terms, stopwords removed, in text order (with repeats).
     """
-    # The write path tokenises each message several times (index, page keywords,
-    # extraction) within a few seconds: a small cache of recent texts saves that.
+    return list(_terms(text))
+
+
+def _terms(text: str) -> tuple[str, ...]:
+    """:func:`tokenize`'s terms: of a short text from the recent-text cache (the write path
+    tokenises each message several times, index, page keywords, extraction, within a few
+    seconds), of a long one from the queued hold or read anew."""
     if len(text) <= 2000:
-        return list(_tokenize_cached(text))
-    return list(_take_queued(text) or _tokenize(text))
+        return _tokenize_cached(text)
+    return _take_queued(text) or _tokenize(text)
 
 
 def tokenize_queued(text: str) -> list[str]:
@@ -160,7 +165,7 @@ def tokenize_queued(text: str) -> list[str]:
         >>> tokenize_queued("The cats are sleeping")
         ['cat', 'sleeping']
     """
-    terms = _tokenize_cached(text) if len(text) <= 2000 else _tokenize(text)
+    terms = _terms(text)
     global _queued_chars
     with _queued_lock:
         if text not in _queued:

@@ -586,6 +586,8 @@ def _last(text: str, patterns: list[Cued], keep: Keep | None = None) -> tuple[st
     return best
 
 
+#: Words that start a new clause after a value: "住在北京并且在字节上班".
+_ZH_NEXT = r"并且|而且|然后|但是|不过|所以|因为|同时|可是"
 #: Where a value's clause ends: a conjunction that starts a new verb phrase ("Boston and
 #: work at Google", "Stripe but I hate it", "Berlin, which…"; "并且在字节上班", "，然后…"). A
 #: value reads up to there, so a slot never holds the next clause.
@@ -601,7 +603,7 @@ _CLAUSE_END = re.compile(
     # a clause with a subject of its own: "Boston and Cambridge is nearby"
     r"|\s*[,;]?\s*\b(?i:and)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)?\s+(?:is|are|was|were|"
     r"has|have|will|would|can|could|isn't|aren't|wasn't)\b"
-    r"|\s*[，,]?\s*(?:并且|而且|然后|但是|不过|所以|因为|同时|可是|并在|并去)"
+    rf"|\s*[，,]?\s*(?:{_ZH_NEXT}|并在|并去)"
 )
 
 
@@ -649,8 +651,6 @@ def within_clause(value: str) -> str:
 
 # -- Chinese ------------------------------------------------------------------------------------
 _ZPLACE = r"(?P<v>[\u4e00-\u9fff]{2,5}?)"
-#: Words that start a new clause after a value: "住在北京并且在字节上班".
-_ZH_NEXT = r"并且|而且|然后|但是|不过|所以|因为|同时|可是"
 _ZH_CITY = [
     r"(?P<verb>住在|定居在?|安家在|落户)"
     + _ZPLACE
@@ -882,7 +882,7 @@ def _zh(text: str) -> list[Slot]:
     elif work and work[0] in places():  # "我在新加坡工作": where the user is
         add("location", work[0], work[1])
     elif work and _ZH_DEPARTMENT_END.search(work[0]):  # "我在用户增长部工作": a department
-        if not _ZH_NOT_DEPARTMENT.search(work[0]):
+        if names_department(work[0]):  # (not 俱乐部: then neither a department nor whom for)
             add("department", work[0], work[1])
     elif (
         work
@@ -891,7 +891,7 @@ def _zh(text: str) -> list[Slot]:
     ):
         add("employer", work[0], work[1])
     team = _ZH_DEPARTMENT.search(text)
-    if team and not _ZH_NOT_DEPARTMENT.search(team["v"]):
+    if team and names_department(team["v"]):
         add("department", team["v"], team.start("v"))
     job = _last(text, _ZH_JOB_RX, whole)
     if job and len(job[0]) >= 2:  # "升走了": no trade in one character

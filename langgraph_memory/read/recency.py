@@ -470,12 +470,14 @@ def _entries_of_the_type_earlier(
     kind = asked_type(query)
     if kind is None:
         return
-    said = [(m.timestamp, m.seq, k) for k, m in zip(at, msgs, strict=True) if m.role == "user"]
-    said = [t for t in said if states_a(msgs[at.index(t[2])], kind, query)]
+    said = [
+        (m.timestamp, m.seq, k, m)
+        for k, m in zip(at, msgs, strict=True)
+        if m.role == "user" and states_a(m, kind, query)
+    ]
     if not said:
         return
-    when, _, newest_at = max(said)
-    newest = msgs[at.index(newest_at)]
+    when, _, newest_at, newest = max(said, key=lambda t: t[:3])
     # (an entry's time is when it was written: its sources in the context say when they
     # were said; one the context does not hold is taken for older than the newest)
     sent = {m.id: (m.timestamp, m.seq) for m in msgs}
