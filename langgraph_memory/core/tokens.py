@@ -24,12 +24,13 @@ from collections.abc import Collection
 from functools import lru_cache
 from importlib import resources
 
+from langgraph_memory.core.held_texts import register, text_cache
+
 __all__ = [
     "count_tokens",
     "count_cjk",
     "tokenize",
     "tokenize_queued",
-    "forget_texts",
     "terms_of",
     "is_cjk_text",
     "content_words",
@@ -187,12 +188,14 @@ def _take_queued(text: str) -> tuple[str, ...] | None:
     return terms
 
 
-def forget_texts() -> None:
+def _forget_queued() -> None:
     """Drop every text the tokenizer holds in this process (the recent-text cache and
-    the queued messages' terms), as a deletion does: no deleted message's text stays in
-    memory by way of its terms. Only speed is lost; the terms are read again when asked.
+    the queued messages' terms): :func:`~langgraph_memory.core.held_texts.forget_texts`
+    calls it, as a deletion does, so no deleted message's text stays in memory by way
+    of its terms. Only speed is lost; the terms are read again when asked.
 
     Example:
+        >>> from langgraph_memory.core.held_texts import forget_texts
         >>> _ = tokenize_queued("a text about to be deleted " * 100)
         >>> forget_texts()
         >>> "a text about to be deleted " * 100 in _queued
@@ -202,7 +205,9 @@ def forget_texts() -> None:
     with _queued_lock:
         _queued.clear()
         _queued_chars = 0
-    _tokenize_cached.cache_clear()
+
+
+register("langgraph_memory.core.tokens._queued", _forget_queued)
 
 
 def terms_of(query: str | Collection[str]) -> set[str]:
@@ -216,7 +221,7 @@ def terms_of(query: str | Collection[str]) -> set[str]:
     return set(tokenize(query)) if isinstance(query, str) else set(query)
 
 
-@lru_cache(maxsize=8192)
+@text_cache(maxsize=8192)
 def _tokenize_cached(text: str) -> tuple[str, ...]:
     return _take_queued(text) or _tokenize(text)
 

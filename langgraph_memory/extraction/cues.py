@@ -34,6 +34,8 @@ from array import array
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
+from langgraph_memory.core.held_texts import register
+
 __all__ = ["Cued", "cues_of", "fold", "gated", "open_entries", "opened", "possible", "scan"]
 
 # The engine's parser: ``re._parser`` (3.11+) or ``sre_parse`` (3.10).
@@ -254,6 +256,18 @@ _EXACT, _FOLDED = _Lookup(), _Lookup()
 _seen: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
 #: How many texts :data:`_seen` keeps (then it starts again).
 _SEEN = 256
+
+
+def _forget() -> None:
+    """Drop the texts the cue look-ups keep (the last scanned, the parts read since):
+    a deletion empties every cache of texts (:mod:`~langgraph_memory.core.held_texts`)."""
+    _seen.clear()
+    for lookup in (_EXACT, _FOLDED):
+        for trie in (lookup.ascii, lookup.other):
+            trie._whole = ("", [])
+
+
+register("langgraph_memory.extraction.cues._seen", _forget)
 
 
 def _present(text: str) -> tuple[frozenset[str], frozenset[str]]:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 import threading
-from functools import lru_cache
 
+from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.core.tokens import is_cjk_text, load_jieba, stopwords
 from langgraph_memory.extraction.rules import KIN_ZH
 
@@ -44,7 +44,7 @@ def sentence_spans(text: str) -> list[tuple[int, str]]:
     return list(_spans(text))
 
 
-@lru_cache(maxsize=16)
+@text_cache(maxsize=16)
 def _spans(text: str) -> tuple[tuple[int, str], ...]:
     """:func:`sentence_spans`, kept for the last few texts: the readers of one message
     (rules, slots, forms, entities) each split it."""
@@ -176,7 +176,7 @@ def _with_names(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-@lru_cache(maxsize=4096)
+@text_cache(maxsize=4096)
 def _hmm_tags(run: str) -> tuple[tuple[str, str], ...]:
     import jieba.posseg as pseg
 

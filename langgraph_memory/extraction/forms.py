@@ -21,8 +21,8 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import lru_cache
 
+from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
 from langgraph_memory.extraction.before import Spans
@@ -481,7 +481,7 @@ def _taste(a: MemoryAtom, text: str, sentence: str | None) -> bool:
     return not (exclaims and _INTERJECTION.match(text))
 
 
-@lru_cache(maxsize=64)
+@text_cache(maxsize=64)
 def _reaction(sentence: str) -> tuple[bool, bool]:
     """Whether ``sentence`` reacts to what the other speaker showed (:data:`_REACTION`), and
     whether it exclaims with no word of the user's own; read once for all its atoms."""

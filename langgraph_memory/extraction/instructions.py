@@ -31,8 +31,8 @@ Example:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
+from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.clauses import (
     EN_HYPOTHETICAL,
@@ -285,7 +285,7 @@ _EN_VERBLESS = re.compile(
 )
 
 
-@lru_cache(maxsize=1024)
+@text_cache(maxsize=1024)
 def _en_instruction(
     clause: str, scoped: bool = False, addressed: bool = False
 ) -> tuple[str, int] | None:

@@ -29,8 +29,8 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from functools import lru_cache
 
+from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.sensitivity.labels import labelled_secrets
 from langgraph_memory.sensitivity.nearby import nearby_secrets
 from langgraph_memory.sensitivity.structured import config_secrets
@@ -912,7 +912,7 @@ _MEASURE_NAME = re.compile(
 )
 
 
-@lru_cache(maxsize=8192)
+@text_cache(maxsize=8192)
 def names_a_secret(key: str) -> bool:
     """Whether a mapping key names a secret (its value is then stored as ``[SECRET]``):
     ``password``, ``passwd``, ``token``, ``secret``, ``api key``, ``authorization``,

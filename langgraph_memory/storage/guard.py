@@ -422,9 +422,11 @@ class GuardedStore(MemoryBackend):
     def delete_messages(
         self, user_id: str, ids: Sequence[str], cache_hashes: Sequence[str] = ()
     ) -> list[Message]:
+        self._ok.clear()  # identifiers and keys found clean: none of the deleted stays
         return self._inner.delete_messages(user_id, ids, cache_hashes)
 
     def delete_user(self, user_id: str, cache_hashes: Sequence[str] = ()) -> int:
+        self._ok.clear()
         return self._inner.delete_user(user_id, cache_hashes)
 
     def compact(self) -> None:

@@ -33,8 +33,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from langgraph_memory.config import WriteSection
+from langgraph_memory.core.held_texts import forget_texts
 from langgraph_memory.core.records import Message, Record, index_text
-from langgraph_memory.core.tokens import forget_texts, tokenize_queued
+from langgraph_memory.core.tokens import tokenize_queued
 from langgraph_memory.core.validation import (
     check_content,
     check_id,
@@ -348,10 +349,10 @@ class WritePipeline:
             if self._entries is not None:
                 self._entries.forget(user_id)
             self.embedder.forget(hashes + texts)
-            forget_texts()  # the tokenizer's copies of them
             if self.window is not None:
                 self.window.forget_user(user_id)
             self.storage.delete_records(DELETION_KIND, [tomb.id], DELETIONS_SCOPE)
+        forget_texts()  # last, the lease given back: every cache of texts (core.held_texts)
         return n
 
     def _tombstone(self, user_id: str, message_ids: Sequence[str] | None) -> Record:
@@ -452,13 +453,13 @@ class WritePipeline:
             gone = self.storage.delete_messages(user_id, list(ids), hashes)
             self.worker.quarantine.forget(user_id, list(ids))
             self.embedder.forget(hashes)
-            forget_texts()
             if gone or changed or passages:  # nothing deleted: nothing rewritten
                 self.storage.compact()
             if self.window is not None:  # before the tombstone goes: a crash reruns it
                 self.window.forget_user(user_id)
             if tomb is not None:
                 self.storage.delete_records(DELETION_KIND, [tomb.id], DELETIONS_SCOPE)
+        forget_texts()  # last, the lease given back: every cache of texts (core.held_texts)
         return gone
 
     def _embed_stored(self, msgs: list[Message]) -> np.ndarray:

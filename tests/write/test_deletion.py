@@ -212,3 +212,85 @@ def test_a_deletion_leaves_no_text_in_the_tokenizer(how: str) -> None:
         mm.flush()
     finally:
         mm.close()
+
+
+#: The package's ``lru_cache`` functions that hold no user text: files, tables, constants.
+NOT_TEXTS = {
+    "langgraph_memory.core.tokens.stopwords",
+    "langgraph_memory.core.lexicon",  # the word lists (any function of the module)
+    "langgraph_memory.core.records._field_kinds",
+    "langgraph_memory.extraction.cues._twins",
+    "langgraph_memory.storage.sqlite.wal._powers",
+    "langgraph_memory.embeddings.minilm_onnx._tokenizer_spec",
+}
+
+
+def _package_caches() -> dict[str, object]:
+    """Every ``lru_cache`` / ``cache`` function defined at the top of a module of the
+    package (modules whose optional dependencies are missing are skipped)."""
+    import importlib
+    import pkgutil
+
+    import langgraph_memory
+
+    found: dict[str, object] = {}
+    for info in pkgutil.walk_packages(langgraph_memory.__path__, "langgraph_memory."):
+        try:
+            module = importlib.import_module(info.name)
+        except Exception:  # an integration whose extra is not installed
+            continue
+        for value in vars(module).values():
+            if not (hasattr(value, "cache_clear") and hasattr(value, "cache_info")):
+                continue
+            name = f"{value.__module__}.{value.__qualname__}"
+            if name.startswith("langgraph_memory."):
+                found[name] = value
+    return found
+
+
+def test_every_cache_of_the_package_is_emptied_by_a_deletion_or_holds_no_text() -> None:
+    from langgraph_memory.core.held_texts import registered
+
+    caches = _package_caches()
+    assert "langgraph_memory.core.tokens._tokenize_cached" in caches  # the walk works
+    emptied = set(registered())
+    for name in caches:
+        if any(name == n or name.startswith(n + ".") for n in NOT_TEXTS):
+            continue
+        assert name in emptied, f"{name} caches texts a deletion does not drop"
+
+
+@pytest.mark.parametrize("how", ["delete_user", "delete"])
+def test_a_deletion_leaves_no_text_in_any_reader_cache(how: str) -> None:
+    # the extraction's readers (sentences, cues, words, reactions, instructions), the
+    # entry ranking's terms, the profile's keys: every cache of texts is emptied
+    from langgraph_memory.extraction import cues
+
+    caches = {
+        n: c for n, c in _package_caches().items() if not any(n.startswith(x) for x in NOT_TEXTS)
+    }
+    mm = MemoryManager(backend=InMemoryBackend(), embeddings=HashingEmbeddings())
+    try:
+        ids = [
+            mm.add_message("ann", "s", "user", text)
+            for text in (
+                "I moved to Zorvath last spring. Please always answer in French!",
+                "我搬到了佐尔瓦斯，以后回答都用中文。我不喜欢香菜。",
+                "Wow, that's amazing! My manager is Quillon Brask.",
+            )
+        ]
+        mm.flush()
+        mm.build_context("ann", "s", "where do I live? who is my manager?", token_budget=400)
+        assert any(c.cache_info().currsize for c in caches.values())  # they were used
+        if how == "delete_user":
+            mm.delete_user("ann")
+        else:
+            mm.delete("ann", ids)
+        held = {n: c.cache_info().currsize for n, c in caches.items()}
+        assert not any(held.values()), {n: k for n, k in held.items() if k}
+        assert not cues._seen
+        assert all(
+            t._whole[0] == "" for lk in (cues._EXACT, cues._FOLDED) for t in (lk.ascii, lk.other)
+        )
+    finally:
+        mm.close()

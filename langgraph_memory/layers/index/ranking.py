@@ -24,11 +24,11 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
+from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.core.tokens import terms_of, tokenize
 from langgraph_memory.retrieval.hybrid import HybridRanker
 from langgraph_memory.retrieval.vectors import cosines
@@ -88,7 +88,7 @@ class RankedDoc(NamedTuple):
     parts: dict[str, float]
 
 
-@lru_cache(maxsize=65_536)
+@text_cache(maxsize=65_536)
 def _terms(text: str) -> Counter[str]:
     """A long-term entry's term counts (entries are read again for every query; their
     texts seldom change). Callers only read the counts."""

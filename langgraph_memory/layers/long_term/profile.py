@@ -39,9 +39,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from functools import lru_cache
 from typing import Any, ClassVar
 
+from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.core.records import from_data
 from langgraph_memory.core.validation import check_id
 from langgraph_memory.layers.long_term.records import RecordsStore
@@ -104,7 +104,7 @@ def _normalize_key(key: str) -> str:
 
 
 #: Keys seen lately in canonical form (an invalid key raises every time: errors are not kept).
-_normalized_key = lru_cache(maxsize=8192)(_normalize_key)
+_normalized_key = text_cache(maxsize=8192)(_normalize_key)
 
 
 def render_value(value: Any) -> str:
