@@ -116,14 +116,10 @@ _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
-_LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|psk|mima|pin|puk|secret|token|key|"
-    + _PASSWORD_ZH
-    + "|"
-    + _KEY_ZH
-    + "|"
-    + _OTP_ZH
+_LABEL_ASCII = re.compile(
+    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|psk|mima|pin|puk|secret|token|key"
 )
+_LABEL = re.compile(_LABEL_ASCII.pattern + "|" + _PASSWORD_ZH + "|" + _KEY_ZH + "|" + _OTP_ZH)
 #: The word for a password in other languages (a lexicon built once; searched in the
 #: lower-cased text): French, Spanish, Portuguese, Italian, German, Dutch, Nordic, Polish,
 #: Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Japanese, Korean.
@@ -888,8 +884,12 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
 
 
 def _label_words(text: str, low: str) -> list[re.Match[str]]:
-    """The label words of ``text`` (:data:`_LABEL`), found once for every rule."""
-    return list(_LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text))
+    """The label words of ``text`` (:data:`_LABEL`), found once for every rule. An ASCII
+    text is searched for the ASCII words only: the same matches, found three times as
+    fast (the Chinese words slow the regex engine's skip over every position)."""
+    if len(low) != len(text):
+        return list(_LABEL_ANY_CASE.finditer(text))
+    return list((_LABEL_ASCII if low.isascii() else _LABEL).finditer(low))
 
 
 def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[int, int, str]]:
