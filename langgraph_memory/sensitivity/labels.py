@@ -75,7 +75,8 @@ the year: x``, ``密码是生日 19900512``); ``address / password`` pairs. An i
 where a value would stand is none (``密码：问前台``, ``password: call Sam``).
 
 A label glued to letters before it (``PGPASSWORD=``, ``AppSecret 是``) counts before a
-strong separator only; ``key`` is a label only in a compound (``api key``,
+strong separator only, or before ``is`` when the name is in camel case (``AppSecret is
+x``, ``dbPassword was x``); ``key`` is a label only in a compound (``api key``,
 ``secret_key``, ``private key``, ``license key``...).
 
 Detection is on the half-width copy of the text (``：`` is ``:``, ``　`` a space), so
@@ -851,6 +852,13 @@ def _alone(text: str, start: int, end: int, kind: str = "pw") -> tuple[int, int,
     return a, a + len(value), "keyword"
 
 
+def _camel(text: str, start: int) -> bool:
+    """Whether the label word at ``start`` ends a name in camel case (``AppSecret``,
+    ``clientSecret``, ``AccessToken``, ``dbPassword``): a lower-case letter, then the
+    word's capital."""
+    return start > 0 and text[start].isupper() and text[start - 1].islower()
+
+
 def _start(m: re.Match[str]) -> int:
     return m.start()
 
@@ -942,10 +950,12 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             sep = "assign"
         if s is None and not glued and (s := _APPOSED.match(text, pos)) is not None:
             sep = "apposed"
-        if s is None and (not glued or _BARE_HEX.match(text, pos)):
-            # PGPASSWORD=x, AppSecret 是 x: a strong one only, or a space before hex digits
+        bare = not glued or _BARE_HEX.match(text, pos) is not None
+        if s is None and (bare or _camel(text, m.start())):
+            # PGPASSWORD=x, AppSecret 是 x: a strong one only, or a space before hex digits;
+            # a name in camel case is a label before "is" too (AppSecret is x, dbPassword was x)
             s, sep = _WEAK.match(text, pos), "weak"
-            if s is None:
+            if s is None and bare:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
         if s is None and text.startswith("\n", pos) and not glued:
             alone = _alone(text, m.start(), pos, kind)

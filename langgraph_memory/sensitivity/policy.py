@@ -122,6 +122,7 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from langgraph_memory.core.records import Message
+from langgraph_memory.sensitivity.examples import drop_examples
 from langgraph_memory.sensitivity.patterns import (
     DETECTORS,
     KINDS,
@@ -413,6 +414,7 @@ class SensitivityFilter:
                 if b > a
             ]
         spans = _credentials_first(half, spans)
+        spans = drop_examples(half, spans, ("secret",))  # password: x (example only)
         if "\n" in half:
             spans = _wrapped(half, spans)
         rank = {k: i for i, k in enumerate(KINDS)}

@@ -1,0 +1,92 @@
+"""Forms of writing a secret, or of showing one that is none, taken as classes (issue 38,
+round of 2026-12-07 evening): a label named in camel case before ``is``, a value marked
+as an example, licence and activation keys, public hotlines and account numbers.
+Phrasings of our own, English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_memory.sensitivity.examples import marked_as_example
+from langgraph_memory.sensitivity.policy import SensitivityFilter
+
+FILTER = SensitivityFilter()
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+
+
+# -- a label in camel case, then "is" ------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("AppSecret is 9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f", "9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f"),
+        ("the ClientSecret was Zq81Lm27Pw, rotate it", "Zq81Lm27Pw"),
+        ("our AccessToken is Xk29LLp0QQ71zz", "Xk29LLp0QQ71zz"),
+        ("dbPassword is hunter22", "hunter22"),
+        ("我们的AppSecret就是9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f", "9c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f"),
+        ("小程序的 AppSecret 为 5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b", "5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0b"),
+    ],
+)
+def test_a_camel_case_label_before_is(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "UserPassword is required",
+        "the ClientSecret is stored in vault",
+        "AppSecret is the one in the console",
+        "the SecretKey is 32 bytes",
+        "dbPassword hunter22",  # a name glued to a word, then only a space: no label
+        "AppSecret 在控制台的开发设置里",
+    ],
+)
+def test_a_camel_case_label_without_a_value(text: str) -> None:
+    assert _found(text) == []
+
+
+# -- values marked as examples -------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: P@ssw0rd (example only)",
+        "password: P@ssw0rd — just an example",
+        "password: hunter22 (sample)",
+        "e.g. password: P@ssw0rd",
+        "for example, password: Hunter22",
+        "sample token: Zx81Qa77Lm",
+        "密码：P@ssw0rd（示例）",
+        "密码是 Abc12345，只是举个例子",
+        "示例密码：Abc12345",
+        "例如密码是 Abc12345",
+        "比如密码设成 Abc12345 吧",
+    ],
+)
+def test_a_value_marked_as_an_example_is_none(text: str) -> None:
+    assert [k for k, _ in _found(text) if k == "secret"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("e.g. my password is Hunter22", "Hunter22"),
+        ("for example when I set the password to Hunter22 it fails", "Hunter22"),
+        ("比如我家wifi密码是 Qw12345678", "Qw12345678"),
+        ("Here is an example. password: Qw12345!", "Qw12345!"),
+        ("see the example config\npassword: Qw12345!", "Qw12345!"),
+        ("我的密码是 Abc12345（真的）", "Abc12345"),
+    ],
+)
+def test_an_owned_value_or_a_mark_in_another_sentence_stays_a_secret(
+    text: str, value: str
+) -> None:
+    assert ("secret", value) in _found(text)
+
+
+def test_an_example_domain_is_no_mark() -> None:
+    text = "admin@example.com password: Qw12345!"
+    assert _found(text) == [("email", "admin@example.com"), ("secret", "Qw12345!")]
+    assert not marked_as_example(text, text.index("Qw"), len(text))
