@@ -90,3 +90,33 @@ def test_an_example_domain_is_no_mark() -> None:
     text = "admin@example.com password: Qw12345!"
     assert _found(text) == [("email", "admin@example.com"), ("secret", "Qw12345!")]
     assert not marked_as_example(text, text.index("Qw"), len(text))
+
+
+# -- numbers that name nobody --------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call the helpline 1-800-555-0100 any time",
+        "toll free: (888) 555-0142",
+        "售后热线 400-820-1234，周末也有人",
+        "免费咨询 800-810-1234",
+        "call me at (800) 555-0199",
+        "宽带账号 021-66778899，装机师傅要的",
+        "account no. 212-555-0147 for the electricity bill",
+    ],
+)
+def test_hotlines_and_account_numbers_are_no_phone(text: str) -> None:
+    assert [k for k, _ in _found(text)] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "phone"),
+    [
+        ("my cell is 415-555-0123", "415-555-0123"),
+        ("电话 028-87654321，找李工", "028-87654321"),
+        ("账号 13812345678 就是我手机号", "13812345678"),
+        ("call 555-0199 today", "555-0199"),
+    ],
+)
+def test_a_persons_number_stays_a_phone(text: str, phone: str) -> None:
+    assert ("phone", phone) in _found(text)
