@@ -44,7 +44,10 @@ line when it is one token. It is kept when it could be a secret:
 - after only a space: letters and digits mixed (``password sunshine22``), or 4 to 12
   digits (``passcode 4821``, ``门禁密码 #2580``);
 - a ``PIN`` (``PIN code``, ``PIN number``, ``PIN码``): 4 to 8 digits;
-- a one-time code: 4 to 10 letters and digits with a digit (``G-482913`` too);
+- a one-time code: 4 to 10 letters and digits with a digit (``G-482913`` too); a
+  licence's key in groups (``激活码``, ``注册码``, ``卡密``, ``activation code``,
+  ``registration code``: bought for one user, a secret), of capitals only too
+  (``QWERT-ASDFG-ZXCVB``);
 - after ``pass`` (a word too): a strong separator and a credential-like value.
 
 Configuration and command lines are read too: the value of an XML element or of a
@@ -107,11 +110,13 @@ _OTP_ZH = (
     "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
     "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
     "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼"
+    "|注册码|註冊碼|卡密(?![码碼])"
 )
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
     r"|garage|alarm|lock|locker|lockbox|safe|access|entry|entrance|building|keypad|backup"
-    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection|pass|key)[ \-]?code"
+    r"|recovery|unlock|pairing|activation|registration|licen[cs]e|pickup|pick-up|collection|pass"
+    r"|key)[ \-]?code"
 )
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
@@ -165,7 +170,7 @@ _OTP_LABEL_END = re.compile(f"(?:{_OTP_EN})$", re.IGNORECASE)
 #: What names a key before ``key`` (``key`` alone is too common a word to be a label).
 _KEY_NAME = re.compile(
     r"(?:api|access|secret|private|account|signing|encryption|decryption|app|shared[_ \-]?access"
-    r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery|wi-?fi|wlan"
+    r"|licen[cs]e|product|activation|registration|master|client|subscription|consumer|recovery|wi-?fi|wlan"
     r"|wpa2?|wep|network|router|bitlocker|serial|windows|office)[_ \-]?$",
     re.IGNORECASE,
 )
@@ -343,6 +348,8 @@ _SPLIT_CODE = re.compile(
 )
 #: A key in groups (``XKQ7-99PL-3MZ2``): an activation or licence code.
 _GROUPED_KEY = re.compile(r"[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}")
+#: (of capitals only, in three groups of four or more: ``QWERT-ASDFG-ZXCVB``)
+_LETTER_KEY = re.compile(r"[A-Z]{4,6}(?:-[A-Z]{4,6}){2,5}")
 _DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
 #: An app password as mail providers give it: four groups of four lower-case letters.
 _LETTER_GROUPS = re.compile(r"[a-z]{4}(?:[ \t][a-z]{4}){3}(?![A-Za-z0-9])")
@@ -735,8 +742,8 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         if _DASHED_COMBINATION.fullmatch(value):
             return True  # "the code for the padlock: 3-3-7"
         plain = value.replace("-", "").replace(" ", "").strip("#*")  # G-4829, 5-2-1107, #2580
-        if _GROUPED_KEY.fullmatch(value):
-            return digit
+        if _GROUPED_KEY.fullmatch(value):  # a licence's groups may be letters only
+            return digit or _LETTER_KEY.fullmatch(value) is not None
         return digit and plain.isalnum() and value.isascii() and 4 <= len(plain) <= 10
     if sep == "bare":
         if _NOT_BARE.fullmatch(value):

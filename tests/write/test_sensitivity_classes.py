@@ -120,3 +120,39 @@ def test_hotlines_and_account_numbers_are_no_phone(text: str) -> None:
 )
 def test_a_persons_number_stays_a_phone(text: str, phone: str) -> None:
     assert ("phone", phone) in _found(text)
+
+
+# -- licence and activation keys: a key bought for one user, a secret ------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("激活码：QWERT-ASDFG-ZXCVB-HJKLM", "QWERT-ASDFG-ZXCVB-HJKLM"),
+        ("activation code: ABCD-EFGH-IJKL", "ABCD-EFGH-IJKL"),
+        ("软件注册码是 A1B2-C3D4-E5F6-G7H8", "A1B2-C3D4-E5F6-G7H8"),
+        ("卡密：3K9X-PQ7M-2WZR，别发给别人", "3K9X-PQ7M-2WZR"),
+        ("registration code: RX8Q-22LM-9KPT", "RX8Q-22LM-9KPT"),
+        ("the license code is 7H2KQ9XX", "7H2KQ9XX"),
+        ("registration key: 4C02-88Q1-7719-AB2Z", "4C02-88Q1-7719-AB2Z"),
+    ],
+)
+def test_a_licence_or_activation_key_is_a_secret(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "注册码在邮件里",
+        "the registration code expires in 30 days",
+        "serial number C02XK1ZJJG5H on the laptop",  # a device's serial names no secret
+        "序列号 4C02-88Q1-7719，保修到明年三月",
+        "取件码 5-2-1107 已经到柜",  # made to be shared
+        "邀请码 ABCD-EFGH-IJKL 大家随便用",
+    ],
+)
+def test_serials_and_codes_made_to_be_shared_are_none(text: str) -> None:
+    assert [k for k, _ in _found(text) if k == "secret"] == []
+
+
+def test_a_bank_card_password_is_not_read_as_a_card_secret_label() -> None:
+    assert _found("银行卡密码是 135790") == [("secret", "135790")]
