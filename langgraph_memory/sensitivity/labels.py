@@ -110,7 +110,7 @@ _OTP_ZH = (
     "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
     "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
     "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼"
-    "|注册码|註冊碼|卡密(?![码碼])"
+    "|注册码|註冊碼|卡密(?![码碼])|验正码|驗正碼"
 )
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
@@ -662,6 +662,29 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
     return m.start(), m.end(), False
 
 
+#: Words for a phrase said to be let in (``暗号``, ``口令``): a phrase may follow them
+#: without a separator, up to the clause's end or a ``就`` (``暗号蓝色雨伞就把东西给他``).
+_COUNTERSIGN = frozenset(("暗号", "暗號", "口令"))
+#: A predicate's first character: a verb or an adverb saying something of the word.
+_PREDICATE = re.compile(
+    "[听聽看说說记記忘太很好真也都又还還已被要会會能可得不没沒错錯对對是有在用]"
+)
+_COUNTERSIGN_RUN = re.compile(r"[\u4e00-\u9fff]{4,8}?(?=[就便才]|[,.;!?\s，。；！？]|$)")
+
+
+def _countersign(text: str, pos: int) -> tuple[int, int, bool] | None:
+    """A phrase right after a countersign's word, when it reads as one (see
+    :func:`_cjk_value`): ``暗号天王盖地虎，...``, not ``暗号对上了就行``."""
+    m = _COUNTERSIGN_RUN.match(text, pos)
+    if m is None or not _verse(m.group()) or _PREDICATE.match(m.group()):
+        return None  # 口令听起来怪: what is said of it
+    if _CJK_DESCRIBES.search(m.group()) or _CJK_ASK.search(m.group()):
+        return None
+    if (_CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1)) and not _verse(m.group()):
+        return None
+    return m.start(), m.end(), False
+
+
 _BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t])", re.IGNORECASE)
 _KEY_CHARS = re.compile(r"[A-Za-z0-9+/=_.\-]+")
 _COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{1,3}(?:[ \t]\d{1,3}){2,4}|\d{3,8}")
@@ -979,6 +1002,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         found = _value(text, s.end(), phrase)
         if found is None and sep != "weak" and sep != "bare":
             found = _next_line(text, s) or _cjk_value(text, s.end(), kind, s.group())
+        elif found is None and sep == "bare" and m.group() in _COUNTERSIGN:
+            found, sep = _countersign(text, s.end()), "strong"  # 暗号蓝色雨伞就给他
         if found is None:
             continue
         a, b, quoted = found
@@ -1225,8 +1250,9 @@ _PAIR = re.compile(
 _CORRECTION = re.compile(
     r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
     r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
-    r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be))"
-    r"|新的是|新的为|新的:"
+    r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be)"
+    r"|(?:the[ \t]+)?(?:actual|real|correct|right|proper)[ \t]+one(?:[ \t]+(?:is|was)|[ \t]*[:=]))"
+    r"|新的是|新的为|新的:|正确的是|正確的是|真正的是|对的是|對的是"
     r"|(?<=[,; \t])新的(?=[ \t]*[A-Za-z0-9][\x21-\x7e]*(?:[\s,;.!?)]|$))"
     r"|(?:我|又|已经|已經)?(?:改成|改为|改為|换成|換成)了?)[ \t]*"
 )
@@ -1424,6 +1450,42 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
                     yield a, b, "keyword"
     if digits:
         yield from _named_codes(text, low)
+    if "," in text and (
+        "pass" in low or "pin" in low or "pw" in low or "密" in text or "口令" in text
+    ):
+        yield from _named_after(text)
+
+
+#: A value, then the password it is named after a comma: ``it's rainbow-cactus, the wifi
+#: password i mean``, ``try Tq#lake77, our router's password``, ``是 blue-fox-9，我说的是
+#: wifi 密码`` (the name ends its clause: not ``it's late, the password is x``).
+_NAMED_AFTER = re.compile(
+    r"(?:(?<![\w'])(?i:it'?s|it[ \t]+is|that'?s|use|try)[ \t]+[\"'`]?(?P<value>[\x21-\x7e]{4,64}?)"
+    r"[\"'`]?,[ \t]*(?i:the|my|our|your|his|her|their)[ \t]+(?:[\w'\-]+[ \t]+){0,2}?"
+    r"(?i:password|passcode|passphrase|pin|pw)(?:[ \t]+(?i:i[ \t]+mean|that[ \t]+is|btw))?"
+    r"|(?:是|用|试试|試試)[ \t]*(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*,[ \t]*"
+    r"(?:我说的是|我說的是|我是说|我是說|说的是|說的是|指的是)?[\u4e00-\u9fffA-Za-z\- ]{0,8}?"
+    r"(?:密码|密碼|口令)[啦啊呀哈]?)"
+    r"[ \t]*(?=[.!;)]|$|,[ \t]*(?![\w \t]*(?:[:=]|(?i:is|was)[ \t])))"
+)
+
+
+def _named_after(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values named a password after a comma (:data:`_NAMED_AFTER`): a credential's
+    shape only (a digit, words joined by a symbol, or mixed case and a symbol)."""
+    for m in _NAMED_AFTER.finditer(text):
+        a, b, value = _trimmed(m, text, "value" if m.group("value") else "zh")
+        if (
+            len(value) >= 6
+            and (
+                any(c.isdigit() for c in value)
+                and any(c.isalpha() for c in value)
+                or _JOINED_WORDS.fullmatch(value) is not None
+                or _mixed(value)
+            )
+            and not _rejected(value, ":", text, b)
+        ):
+            yield a, b, "keyword"
 
 
 def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
@@ -1513,7 +1575,16 @@ def _may_correct(text: str, low: str) -> bool:
         or "应该" in text
         or "應該" in text
         or "新的" in text
-        or "actually" in low
+        or "actual" in low
+        or "real one" in low
+        or "correct one" in low
+        or "right one" in low
+        or "proper one" in low
+        or "正确的" in text
+        or "正確的" in text
+        or "真正的" in text
+        or "对的是" in text
+        or "對的是" in text
         or "mean" in low
         or "sorry" in low
         or "new one" in low
@@ -1528,6 +1599,15 @@ def _may_correct(text: str, low: str) -> bool:
 #: The change verbs of :data:`_CORRECTION` (``改成了 x`` sets right an old value before it).
 _CHANGED = re.compile("改成|改为|改為|换成|換成")
 _DIGIT = re.compile(r"\d")
+
+
+def _mixed(value: str) -> bool:
+    """Whether ``value`` mixes lower case, capitals and symbols (``fernsAreFriends!``)."""
+    return (
+        any(c.islower() for c in value)
+        and any(c.isupper() for c in value)
+        and any(not c.isalnum() for c in value)
+    )
 
 
 def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
@@ -1547,13 +1627,17 @@ def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
     value = text[a:b]
     if (
         len(value) >= 4
-        and any(c.isdigit() for c in value)
         and (
-            any(c.isalpha() for c in value)
-            or value.isdigit()
-            and len(value) <= 8
-            and m is not None
-            and not m.group().isascii()  # 改成了 582046
+            any(c.isdigit() for c in value)
+            and (
+                any(c.isalpha() for c in value)
+                or value.isdigit()
+                and len(value) <= 8
+                and m is not None
+                and not m.group().isascii()  # 改成了 582046
+            )
+            or len(value) >= 8
+            and _mixed(value)  # the actual one is fernsAreFriends!
         )
         and not _rejected(value, ":", text, b)
     ):

@@ -1,6 +1,6 @@
 """Forms of writing a secret, or of showing one that is none, taken as classes (issue 38,
 round of 2026-12-07 evening): a label named in camel case before ``is``, a value marked
-as an example, licence and activation keys, public hotlines and account numbers.
+as an example, licence and activation keys, corrections, countersigns, account numbers.
 Phrasings of our own, English and Chinese."""
 
 from __future__ import annotations
@@ -92,20 +92,16 @@ def test_an_example_domain_is_no_mark() -> None:
     assert not marked_as_example(text, text.index("Qw"), len(text))
 
 
-# -- numbers that name nobody --------------------------------------------------------------
+# -- an account's number written like a landline ----------------------------------------
 @pytest.mark.parametrize(
     "text",
     [
-        "call the helpline 1-800-555-0100 any time",
-        "toll free: (888) 555-0142",
-        "售后热线 400-820-1234，周末也有人",
-        "免费咨询 800-810-1234",
-        "call me at (800) 555-0199",
         "宽带账号 021-66778899，装机师傅要的",
         "account no. 212-555-0147 for the electricity bill",
+        "电费户号 0755-83218899",
     ],
 )
-def test_hotlines_and_account_numbers_are_no_phone(text: str) -> None:
+def test_an_account_number_is_no_phone(text: str) -> None:
     assert [k for k, _ in _found(text)] == []
 
 
@@ -156,3 +152,83 @@ def test_serials_and_codes_made_to_be_shared_are_none(text: str) -> None:
 
 def test_a_bank_card_password_is_not_read_as_a_card_secret_label() -> None:
     assert _found("银行卡密码是 135790") == [("secret", "135790")]
+
+
+# -- a value set right, or named a password after it ---------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the password I sent was wrong, the real one is Tiger-Lily-88", "Tiger-Lily-88"),
+        ("the pw had a typo, the actual one is mossyStones!", "mossyStones!"),
+        ("the password I sent was wrong, the correct one: Qz!pLm_wAv", "Qz!pLm_wAv"),
+        ("密码刚才发错了，正确的是 Kx82mq!z", "Kx82mq!z"),
+        ("wifi 密码发错了，真正的是 blue-Moon-77", "blue-Moon-77"),
+    ],
+)
+def test_the_value_a_correction_gives(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password field is the real one, trust me",
+        "I'd use a password manager, the right one is Bitwarden",
+    ],
+)
+def test_a_correction_without_a_credential(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("it's maple-syrup, the guest password i mean", "maple-syrup"),
+        ("try Tq#lake77, our router's password", "Tq#lake77"),
+        ("是 blue-fox-9，我说的是wifi密码", "blue-fox-9"),
+        ("就是 Kx82-mq，路由器密码啊", "Kx82-mq"),
+    ],
+)
+def test_a_value_named_a_password_after_a_comma(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "it's re-org time, the password policy changed",
+        "use single-sign-on, the password is optional",
+        "that's a-b-c-d-e-f, the password format",
+    ],
+)
+def test_no_value_before_a_password_word_that_goes_on(text: str) -> None:
+    assert _found(text) == []
+
+
+# -- a countersign's phrase without a separator; a homophone of 验证码 --------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("门卫说暗号青山绿水就放你进去", "青山绿水"),
+        ("暗号天王盖地虎，回答宝塔镇河妖", "天王盖地虎"),
+        ("今晚的口令山高水长", "山高水长"),
+        ("那个验正码是 6617，快输", "6617"),
+    ],
+)
+def test_a_countersign_or_a_misspelt_code_name(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "暗号对上了就行",
+        "口令错误就会锁定",
+        "发个口令红包",
+        "口令验证失败请重试",
+        "暗号要记住",
+        "这个口令听起来很怪",
+    ],
+)
+def test_a_countersign_word_in_prose(text: str) -> None:
+    assert _found(text) == []
