@@ -1036,15 +1036,18 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             and sep == "strong"
             and not quoted
             and value.isascii()
-            and value.isalpha()
             and (rest := _PHRASE_REST.match(text, b)) is not None
             and not _rejected(value, s.group(), text, b)
         ):
             rest_words = rest.group().split()
-            if any(c.isdigit() for c in rest.group()) and not any(
-                w.strip(_TRAILING).lower() in _STOP for w in rest_words
-            ):
-                b = rest.end()  # password is: tomato soup 99 (words to the line's end)
+            if (
+                value.isalpha()
+                and any(c.isdigit() for c in rest.group())
+                and not any(w.strip(_TRAILING).lower() in _STOP for w in rest_words)
+            ) or (not value.isalnum() and _KEY_PIECE.fullmatch(rest_words[0])):
+                # password is: tomato soup 99; Password : p@ss w0rd with spaces (a value
+                # of symbols, then a word mixing letters and digits: words to the line's end)
+                b = rest.end()
                 value = text[a:b]
         hedges = 0
         while sep == "weak" and value.lower() in _HEDGES and hedges < 2:  # "is literally x"
@@ -1085,6 +1088,8 @@ _LOCK_BEFORE = re.compile(
     r"(?:行李箱|旅行箱|拉杆箱|密码箱|密碼箱|箱子|挂锁|掛鎖|车锁|車鎖|自行车锁|(?i:luggage|suitcase"
     r"|padlock|bike[ \t]+lock|cable[ \t]+lock|briefcase)(?![a-z]))[ \t]*(?:的)?[ \t]*$"
 )
+#: A word mixing letters and digits (``w0rd``, ``2026ab``): a piece of a credential.
+_KEY_PIECE = re.compile(r"(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9@#$%&!*._\-]{3,24}")
 #: The rest of a line after a plain word given as a password (``password: tomato soup
 #: 99``): up to four more words, to the line's end.
 _PHRASE_REST = re.compile(r"(?:[ \t]+[\x21-\x7e]{1,24}){1,4}(?=[ \t]*(?:\r?\n|$))")
@@ -1451,9 +1456,12 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
     if digits:
         yield from _named_codes(text, low)
     if "," in text and (
-        "pass" in low or "pin" in low or "pw" in low or "密" in text or "口令" in text
+        (" password" in low or " pin" in low or " pw" in low or " pass" in low)
+        and ("it" in low or "use " in low or "try " in low)
+        or ("密码" in text or "密碼" in text or "口令" in text)
+        and ("是" in text or "用" in text or "试" in text or "試" in text)
     ):
-        yield from _named_after(text)
+        yield from _named_after(text)  # it's x, the wifi password i mean
 
 
 #: A value, then the password it is named after a comma: ``it's rainbow-cactus, the wifi
@@ -2145,6 +2153,36 @@ def _described(text: str) -> Iterator[tuple[int, int, str]]:
             yield a, b, "keyword"
 
 
+#: ``door keypad 0512, wifi moosetracks (...)``: a Wi-Fi network's key as an item of a
+#: list of access details (the list holds another secret: see :func:`_listed_wifi`).
+_WIFI_ITEM = re.compile(
+    r"(?:^|[,;/][ \t]*)(?i:wi-?fi|wlan)[ \t]+[\"'`]?(?P<value>[A-Za-z0-9][\x21-\x7e]{5,40}?)[\"'`]?"
+    r"[ \t]*(?=[,;(]|$|\.(?:\s|$))"
+)
+#: What follows ``wifi`` in prose: its parts and states, not its key.
+_WIFI_WORDS = frozenset(
+    """network networks name password passwords router signal speed connection hotspot
+    extender settings setting card adapter calling direct access works working issue issues
+    problem problems sucks dropped down everywhere included available there here""".split()
+)
+
+
+def _listed_wifi(text: str) -> Iterator[tuple[int, int, str]]:
+    """A Wi-Fi key given as an item of a list of access details whose other items hold a
+    secret (``door keypad 0512, wifi moosetracks``): any word that is not prose."""
+    for m in _WIFI_ITEM.finditer(text):
+        a, b, value = _trimmed(m, text)
+        word = value.lower()
+        if (
+            len(value) >= 6
+            and word not in _WIFI_WORDS
+            and not _prose(word)
+            and not _NOT_WIFI.fullmatch(value)
+            and not _rejected(value, ":", text, b)
+        ):
+            yield a, b, "keyword"
+
+
 def _trimmed(m: re.Match[str], text: str, group: str = "value") -> tuple[int, int, str]:
     """A match's group as ``(start, end, value)`` without its trailing punctuation."""
     a, b = m.span(group)
@@ -2158,19 +2196,22 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     ``passphrase`` for a quoted value or one of several words."""
     low = text.lower()
     labels = _label_words(text, low)
-    for a, b, name in _find(text, low, labels):
-        yield a, b, "secret", name
-    for a, b, name in _markup(text):
-        yield a, b, "secret", name
-    for a, b, name in _command_lines(text):
-        yield a, b, "secret", name
-    for a, b, name in _pairs(text, low):
-        yield a, b, "secret", name
     digits = _ANY_DIGIT.search(text) is not None
-    for a, b, name in _phrases(text, low, digits):
-        yield a, b, "secret", name
-    for a, b, name in _forms(text, low, bool(labels), digits):
-        yield a, b, "secret", name
+    found = False
+    for spans in (
+        _find(text, low, labels),
+        _markup(text),
+        _command_lines(text),
+        _pairs(text, low),
+        _phrases(text, low, digits),
+        _forms(text, low, bool(labels), digits),
+    ):
+        for a, b, name in spans:
+            found = True
+            yield a, b, "secret", name
+    if found and ("wifi" in low or "wi-fi" in low or "wlan" in low):
+        for a, b, name in _listed_wifi(text):  # door keypad 0512, wifi moosetracks
+            yield a, b, "secret", name
 
 
 def values(text: str) -> list[str]:

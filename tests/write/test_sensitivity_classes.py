@@ -232,3 +232,44 @@ def test_a_countersign_or_a_misspelt_code_name(text: str, value: str) -> None:
 )
 def test_a_countersign_word_in_prose(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a value holding a space to the line's end; a Wi-Fi key listed with other secrets -------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Password : s3cr#t phr4se here", "s3cr#t phr4se here"),
+        ("password: p@ss w0rd", "p@ss w0rd"),
+    ],
+)
+def test_a_password_of_symbols_then_a_word_with_digits_runs_to_the_lines_end(
+    text: str, value: str
+) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+def test_words_of_prose_after_a_password_are_not_taken() -> None:
+    assert _found("password: p@ss! for the router") == [("secret", "p@ss!")]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("at the lake house: gate code 4411, wifi bluefinch, alarm off", ["4411", "bluefinch"]),
+        ("门禁 0512，wifi moosetracks（冰箱上贴着）", ["0512", "moosetracks"]),
+    ],
+)
+def test_a_wifi_key_listed_with_other_secrets(text: str, values: list[str]) -> None:
+    assert _found(text) == [("secret", v) for v in values]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "door keypad 0512, wifi included",
+        "door keypad 0512, wifi password on the fridge",
+        "the wifi moosetracks network is slow",  # no other secret: no list of them
+    ],
+)
+def test_no_wifi_key_in_a_list_without_one(text: str) -> None:
+    assert [v for k, v in _found(text) if v != "0512"] == []
