@@ -101,7 +101,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-__all__ = ["labelled_secrets", "reads_as_no_value", "reads_as_prose", "values"]
+from langgraph_memory.sensitivity.no_value import (
+    DATE,
+    LENGTH_UNIT,
+    PROSE_WORDS,
+    SHELL_CHECK,
+    ascii_letter,
+    looks_like_credential,
+    reads_as_prose,
+    rejected,
+)
+
+__all__ = ["labelled_secrets", "values"]
 
 # -- labels -------------------------------------------------------------------------------
 _PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
@@ -272,67 +283,8 @@ _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」
 _TOKEN = re.compile(r"[\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,200}")
 _WORD = re.compile(r"[ \t]+([\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,200})")
 _TRAILING = ".,;:)]}>\"'`”’」』"
-#: A value that stands where one would go: masked, bracketed, templated, an env name.
-_PLACEHOLDER = re.compile(
-    r"[*xX#?._\-×●•]+|.*\*\*\*.*|(?:示例|例如|比如|举例|舉例).*"
-    r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
-    r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
-    r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)"
-    r"|[A-Za-z]{2,10}(?:[_\-][A-Za-z]{2,10})*[_\-](?:x{3,}|X{3,}|\*{3,})",  # sk-xxxx, ghp_XXX
-)
-#: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
-_CODE = re.compile(
-    r"[a-z_][a-z0-9_]*(?:\??\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*"
-    r"|(?:process\.env|os\.environ|import\.meta\.env|settings|config|conf|cfg|self|this|env"
-    r"|secrets|vars|ctx|context|params|request|req|args|opts|options)[.\[].*",
-    re.ASCII,
-)
-#: An identifier naming a secret (``access_token``, ``dbPassword``, ``API_KEY``, ``pwd``).
-_SECRETISH = re.compile(
-    r"(?:[A-Za-z0-9]+[_\-])*(?i:pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|apikey)"
-    r"(?:[_\-][A-Za-z0-9]+)*|[a-z]+(?:Pass(?:word)?|Pwd|Secret|Token|Key)[A-Za-z]*"
-)
-#: A length rule after the value: ``8 characters``, ``8-16 位``, ``6 digits``.
-_LENGTH_UNIT = re.compile(
-    r"[ \t]*(?:(?:random|unrelated|common|english|dictionary|simple|short|long)[ \t]+){0,2}"
-    r"(?:位|个字符|個字元|个字|字符|字元|characters?|chars?|digits?|letters?|symbols?"
-    r"|numbers?|words?|bytes?)(?![A-Za-z])",
-    re.IGNORECASE,
-)
-#: Words that follow a label in prose, schemas and code, never as its value.
-_STOP = frozenset(
-    """
-    a an the this that these those it its it's is was are be been being to too of for on
-    in at by with without from into onto about like as and or but not no nor so if then
-    than my your his her our their mine yours hers ours theirs me you him them us we they
-    he she what which who whom whose where when why how here there now still just only also
-    even ever never always already again very quite rather really pretty simply literally
-    actually basically probably definitely usually often sometimes
-    wrong incorrect correct right valid invalid expired weak strong long short easy hard
-    simple complex same different new old good bad fine ok okay great perfect safe unsafe
-    secure insecure empty blank missing required optional mandatory needed necessary unknown
-    forgotten lost hidden visible private public random generic default temporary common
-    unique personal stronger weaker longer shorter better worse easier harder safer simpler
-    enough sensitive case case-sensitive important relevant
-    changed reset set unset saved stored encrypted hashed salted protected compromised
-    leaked stolen shown known given taken written chosen broken sent kept made found done
-    gone due something anything nothing everything someone somewhere whatever one
-    null none nil undefined n/a na tbd todo redacted masked example placeholder sample
-    below above attached following follows see check ask use enter type click choose pick
-    call text ping dm message email front desk reception frontdesk
-    unchanged expired disabled enabled revoked rotated removed deleted pending updated
-    verified confirmed locked unlocked active inactive
-    create provide contact please via inside under behind within off true false yes
-    str string int integer number bool boolean bytes text char varchar any object secretstr
-    optional list dict field column input value param parameter variable argument attribute
-    property prompt dialog box form length strength policy rules requirements hint manager
-    recovery login reminder expiry expiration file files wifi wi-fi wlan ssid
-    """.split()
-)
 #: Hedges skipped before the value after a weak separator (``is literally x``).
 _HEDGES = frozenset("literally just simply actually basically still now really always".split())
-#: Endings of words that read as prose after ``is`` (``expired``, ``expiring``, ``usable``).
-_PROSE_END = ("ly", "ed", "ing", "able", "ible", "ful", "less", "ous", "ive", "ent")
 #: Names of hashes and encodings that follow a password word without being its value.
 _NOT_BARE = re.compile(
     r"(?i)md5|sha-?\d+|base64|utf-?8|argon2(?:id|i|d)?|pbkdf2|2fa|mfa|v\d+|\d+(?:\.\d+)+"
@@ -355,65 +307,11 @@ _DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
 _LETTER_GROUPS = re.compile(r"[a-z]{4}(?:[ \t][a-z]{4}){3}(?![A-Za-z0-9])")
 
 
-def _letter(text: str, i: int) -> bool:
-    """Whether ``text[i]`` is an ASCII letter."""
-    return 0 <= i < len(text) and text[i].isascii() and text[i].isalpha()
-
-
-def _prose(word: str) -> bool:
-    """Whether a plain word after ``is`` reads as prose rather than a value."""
-    return word in _STOP or (len(word) >= 6 and word.endswith(_PROSE_END))
-
-
-def reads_as_prose(word: str) -> bool:
-    """Whether a plain word (lower case) reads as prose rather than a value: a word of
-    :data:`_STOP` or one with a prose ending (``accepted``, ``pending``, ``usable``).
-
-    Example:
-        >>> [reads_as_prose(w) for w in ("accepted", "required", "marigold")]
-        [True, True, False]
-    """
-    return _prose(word)
-
-
-def _looks_like_credential(value: str) -> bool:
-    """A digit, a symbol, or upper case after the first letter: ``4f9a``, ``Zx9``."""
-    return any(c.isdigit() for c in value) or not value.isalpha() or not value[1:].islower()
-
-
 #: A count's unit after a number (``4000 lines``, ``200 ms``): no code.
 _UNIT_AFTER = re.compile(
     r"[ \t]*(?i:lines?|ms|seconds?|minutes?|hours?|days?|times?|people|users?|items?|rows?)"
     r"(?![A-Za-z])"
 )
-#: A value that qualifies a noun (``密码为 123456 的账号很危险``).
-#: (or names a kind the value is an example of: ``不是 123456 这种``, ``x 之类的``)
-_ATTRIBUTIVE = re.compile(r"[ \t]*(?:的|这种|這種|这类|這類|之类|之類|那种|那種|这样的|這樣的)")
-
-
-#: Numbers written as words (a count before a unit: ``four words``).
-_COUNT_WORDS = frozenset(
-    "two three four five six seven eight nine ten eleven twelve sixteen twenty".split()
-)
-#: A negated or shortened verb (``don't``, ``won't``, ``I'll``): prose after a label.
-_CONTRACTION = re.compile(
-    r"[a-z]{2,5}n['’]t|(?:i|you|we|they|he|she|there|what)['’](?:m|ll|re|ve|d|s)"
-)
-#: A host and its port (``mail.example.org:587``): where a secret is used, not one.
-_HOST_PORT = re.compile(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)+:\d{1,5}", re.IGNORECASE)
-#: ``passwd:`` opening a line: the password tool's own message (``passwd: invalid option``).
-_TOOL_MESSAGE = re.compile(r"(?:^|\n)[ \t]*passwd:[ \t]*$")
-
-
-def _tool_message(value: str, text: str, start: int, end: int) -> bool:
-    """Whether ``value`` opens a message the ``passwd`` tool printed: a word of letters
-    after ``passwd:`` at a line's start, more words after it."""
-    return (
-        value.isalpha()
-        and text[end : end + 1] == " "
-        and _letter(text, end + 1)
-        and _TOOL_MESSAGE.search(text, max(0, start - 40), start) is not None
-    )
 
 
 _SET = re.compile(r"(?i:set|change|changed|reset|update|updated|switch|switched)(?![a-z])")
@@ -425,13 +323,6 @@ def _in_query(text: str, start: int) -> bool:
     while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_-") and start - i < 32:
         i -= 1  # where the label's name starts (access_token, DB_PASSWORD)
     return text[i - 1 : i] in ("?", "&")
-
-
-_CJK_UNIT = re.compile("[ \t]?[年月日号號点點分秒次天个個元岁歲楼樓层層室位]")
-_DATE = re.compile(r"(?:19|20)\d{2}([\-/.])\d{1,2}\1\d{1,2}|\d{1,2}([\-/.])\d{1,2}\2(?:19|20)\d{2}")
-#: Two digits or more: a value holding them is not an identifier (``queue-pass-9921``,
-#: ``db_pw_007``; ``token_v2`` still is one).
-_DIGIT_RUN = re.compile(r"\d{2}")
 
 
 def _env_name(text: str, start: int, end: int) -> bool:
@@ -449,69 +340,8 @@ def _env_name(text: str, start: int, end: int) -> bool:
     )
 
 
-#: A shell expansion's name up to ``:`` (``${DB_PASSWORD:?message}``): what follows is
-#: a message or a default, not a value written there.
-_SHELL_CHECK = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:$")
 #: The next ``Name=`` field of a connection string, after ``;``.
 _NEXT_FIELD = re.compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
-
-
-def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) -> bool:
-    """What no label's value can be (see the module docs); ``literal``: a value set in a
-    shell, where a name-like word (``local_dev_pw``) is the value itself."""
-    word = value.rstrip("!?").lower()
-    head = re.split(r"[\[(<]", word, maxsplit=1)[0]
-    if not word or word in _STOP or head in _STOP or _PLACEHOLDER.fullmatch(value):
-        return True
-    if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
-        return True
-    first, _, rest = word.partition(" ")
-    if _CONTRACTION.fullmatch(first) or _HOST_PORT.fullmatch(value):
-        return True  # "password: don't know", "creds: smtp.example.org:587"
-    if rest and (first.isdigit() or first in _COUNT_WORDS) and _LENGTH_UNIT.match(" " + rest):
-        return True  # "passphrase: four words from the list": a count, not the words
-    start = end - len(value)
-    if _tool_message(value, text, start, end):
-        return True
-    if value[:1] == "?" and _SHELL_CHECK.search(text, max(0, start - 80), start):
-        return True  # "${DB_PASSWORD:?set it in .env}": the shell's message when it is unset
-    if value.startswith(("//", "}")) or text.startswith(("...", "…"), end):
-        return True  # a URL's rest ("password at https://..."), an example cut short ("sk-..."),
-        # a template variable's end ("{{ db_password }}@host")
-    if value.isdigit() and _CJK_UNIT.match(text, end):
-        return True  # "口令 2026 年起停用": a year, a count, an amount
-    if _DATE.fullmatch(value):
-        return True  # "上次修改密码是 2026-10-02": when, not what
-    if _ATTRIBUTIVE.match(text, end):
-        return True  # "密码为 123456 的账号": a description of passwords, not one
-    if literal:
-        return value.startswith("$")
-    if (
-        _SECRETISH.fullmatch(value)
-        and (not value.isalpha() or value.isupper() or not value[1:].islower())
-        and _DIGIT_RUN.search(value) is None
-        and (not any(c.isdigit() for c in value) or value.islower() or value.isupper())
-    ):
-        return True  # an identifier: access_token, API_KEY, dbPassword
-    # after "=", code: password=password, password=pwd, password=form_data
-    return (
-        sep.rstrip().endswith("=")
-        and _DIGIT_RUN.search(value) is None
-        and (bool(_SECRETISH.fullmatch(value)) or bool(re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value)))
-    )
-
-
-def reads_as_no_value(value: str, sep: str, text: str, end: int) -> bool:
-    """Whether ``value``, ending at ``end`` of ``text`` after the separator ``sep``, is
-    what no secret's value can be: a placeholder, code, a length rule, a date, a word of
-    prose, an identifier naming a secret (the checks of the label reader, shared with
-    :mod:`~langgraph_memory.sensitivity.structured`).
-
-    Example:
-        >>> [reads_as_no_value(v, ":", v, len(v)) for v in ("${DB_PASS}", "required", "Zx9!q")]
-        [True, True, False]
-    """
-    return _rejected(value, sep, text, end)
 
 
 def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
@@ -742,7 +572,7 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
             return (4 <= len(value) <= 12 and value.isdigit()) or (
                 len(value) >= 5 and digit and any(c.isalpha() for c in value)
             )
-        return len(value) >= 4 and (quoted or _looks_like_credential(value))
+        return len(value) >= 4 and (quoted or looks_like_credential(value))
     if kind == "barekey":  # "the key is Xk29-LLp0-QQ71": only what could be nothing else
         letters = any(c.isalpha() for c in value)
         if sep == "bare":  # "the key 9c1d...": 32 hex digits or more only
@@ -758,7 +588,7 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     if kind == "pass":  # "pass" is a word too: after ":" or "=", a credential-like value
         if sep == "weak":  # "the hotel wifi pass is lobby5521" (not "the pass is valid")
             return len(value) >= 6 and digit and any(c.isalpha() for c in value)
-        return sep in ("strong", "assign") and len(value) >= 4 and _looks_like_credential(value)
+        return sep in ("strong", "assign") and len(value) >= 4 and looks_like_credential(value)
     if kind == "seccode" and value.isdigit() and len(value) == 3:
         return True  # "security code on the back is 271": a card's
     if kind in ("otp", "otpzh", "seccode"):  # a one-time code: 4 to 10 letters and digits
@@ -787,11 +617,11 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         if sep == "weak":
             return len(value) >= 8 and digit and any(c.isalpha() for c in value)
         code = quoted or sep == "assign"  # token="abc", SECRET=abc: code or config
-        return len(value) >= 3 and (code or _looks_like_credential(value))
+        return len(value) >= 3 and (code or looks_like_credential(value))
     if len(value) < 3:
         return False
     if sep == "weak" and value.rstrip("!?").isalpha():
-        return not _prose(value.rstrip("!?").lower())
+        return not reads_as_prose(value.rstrip("!?").lower())
     return True
 
 
@@ -808,10 +638,10 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
         if word in _OTP_ZH:
             return "otpzh", end, False
         return ("pwzh" if word in _PASSWORD_ZH else "keyzh"), end, False
-    if _letter(text, end):  # passwords, pinned, keyboard, tokens
+    if ascii_letter(text, end):  # passwords, pinned, keyboard, tokens
         return None
     i = start
-    while i > 0 and _letter(text, i - 1):
+    while i > 0 and ascii_letter(text, i - 1):
         i -= 1
     if start - i > 12:
         return None
@@ -866,7 +696,7 @@ def _alone(text: str, start: int, end: int, kind: str = "pw") -> tuple[int, int,
     b = len(text) if b < 0 else b
     value = text[a:b].strip()
     if kind in ("pin", "otp", "otpzh", "cvv", "seccode") and _DIGITS.fullmatch(value):
-        if _rejected(value, ":", text, text.index(value, a) + len(value)):
+        if rejected(value, ":", text, text.index(value, a) + len(value)):
             return None
         a = text.index(value, a)
         return a, a + len(value), "keyword"
@@ -877,7 +707,7 @@ def _alone(text: str, start: int, end: int, kind: str = "pw") -> tuple[int, int,
     a = text.index(value, a)
     letters = any(c.isalpha() for c in value)
     digit = any(c.isdigit() for c in value)
-    if not (letters and digit) or _rejected(value, ":", text, a + len(value)):
+    if not (letters and digit) or rejected(value, ":", text, a + len(value)):
         return None
     return a, a + len(value), "keyword"
 
@@ -1026,24 +856,24 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if sep == "assign" and ";" in text[a:b]:
             field = _NEXT_FIELD.search(text, a, b)  # Password=x;Encrypt=true: a connection string
             b = field.start() if field is not None else b
-        if text[a : a + 1] in ("-", "=") and _SHELL_CHECK.search(text, max(0, a - 80), a):
+        if text[a : a + 1] in ("-", "=") and SHELL_CHECK.search(text, max(0, a - 80), a):
             a += 1  # "${DB_PASSWORD:-x}": the value the shell falls back to
         value = text[a:b]
         if kind == "barekey" and (len(value) < 8 or not any(c.isdigit() for c in value)):
-            continue  # what _accept would refuse: spare _rejected the look
+            continue  # what _accept would refuse: spare rejected the look
         if (
             kind == "pw"
             and sep == "strong"
             and not quoted
             and value.isascii()
             and (rest := _PHRASE_REST.match(text, b)) is not None
-            and not _rejected(value, s.group(), text, b)
+            and not rejected(value, s.group(), text, b)
         ):
             rest_words = rest.group().split()
             if (
                 value.isalpha()
                 and any(c.isdigit() for c in rest.group())
-                and not any(w.strip(_TRAILING).lower() in _STOP for w in rest_words)
+                and not any(w.strip(_TRAILING).lower() in PROSE_WORDS for w in rest_words)
             ) or (not value.isalnum() and _KEY_PIECE.fullmatch(rest_words[0])):
                 # password is: tomato soup 99; Password : p@ss w0rd with spaces (a value
                 # of symbols, then a word mixing letters and digits: words to the line's end)
@@ -1059,12 +889,12 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if value.lower() in _HEDGES:
             continue
         literal = sep == "assign" and _env_name(text, m.start(), m.end())
-        if not value or _rejected(value, "" if literal else s.group(), text, b, literal):
+        if not value or rejected(value, "" if literal else s.group(), text, b, literal):
             continue
         if (
             sep == "weak"
             and s.group().strip().lower() == "to"
-            and not (_looks_like_credential(value) or quoted)
+            and not (looks_like_credential(value) or quoted)
             and not _SET.search(text, max(0, m.start() - 24), m.start())
         ):
             continue  # "no password to share": a verb (not "set my password to x")
@@ -1146,11 +976,7 @@ def _markup(text: str) -> Iterator[tuple[int, int, str]]:
             a += len(raw) - len(raw.lstrip())
             b -= len(raw) - len(raw.rstrip())
             value = text[a:b]
-            if (
-                value
-                and not _rejected(value, "=", text, b)
-                and _accept("pw", "assign", value, True)
-            ):
+            if value and not rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
                 yield a, b, "markup"
 
 
@@ -1199,7 +1025,7 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
     if " -u" in text or "--user" in text:
         for m in _CLI_USER.finditer(text):
             a, b = m.span("value")
-            if not _rejected(text[a:b], "=", text, b):
+            if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     if (" -p" in text and ("mysql" in text or "mariadb" in text or "sshpass" in text)) or (
         " -a " in text and "redis-" in text
@@ -1207,7 +1033,7 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
         for m in _CLI_P.finditer(text):
             group = next(g for g in ("value", "value2", "value3", "quoted") if m.group(g))
             a, b = m.span(group)
-            if not _rejected(text[a:b], "=", text, b):
+            if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     if "-p" in text or "-P" in text or "-hp" in text:
         for m in (
@@ -1217,12 +1043,12 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
         ):
             group = "spaced" if m.group("spaced") else "glued"
             a, b = m.span(group)
-            if not _rejected(text[a:b], "=", text, b):
+            if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     if (" -a" in text or "--auth" in text) and ("http" in text or "xh" in text):
         for m in _CLI_AUTH.finditer(text):
             a, b = m.span("value")
-            if not _rejected(text[a:b], "=", text, b):
+            if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     more = [_CLI_LOGIN] if " -p " in text and ("login" in text or "mongo" in text) else []
     if "-pass" in text:
@@ -1234,7 +1060,7 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
             value = text[a:b]
             if value and not (value.isalpha() and value.isupper()) and not value.isdigit():
                 # not --password PASS; not a port (-u root -p 5432)
-                if not _rejected(value, "=", text, b):
+                if not rejected(value, "=", text, b):
                     yield a, b, "keyword"
 
 
@@ -1388,7 +1214,7 @@ def _named_codes(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     ):
         for m in _CODE_SENT.finditer(text):
             if (
-                _LENGTH_UNIT.match(text, m.end()) is None
+                LENGTH_UNIT.match(text, m.end()) is None
                 and _UNIT_AFTER.match(text, m.end()) is None
             ):
                 yield m.start("value"), m.end("value"), "keyword"
@@ -1443,7 +1269,7 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
             if (
                 digit
                 and (any(c.isalpha() for c in value) or value.isdigit())
-                and not _rejected(value, ":", text, b)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
     if "value" in low and ("name:" in low or 'name":' in low or "name':" in low):
@@ -1451,7 +1277,7 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
             a, b = m.span("value")
             value = text[a:b]
             if _MARKUP_NAME.search(m.group("name")) and not _MARKUP_MEASURE.search(m.group("name")):
-                if not _rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
+                if not rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
                     yield a, b, "keyword"
     if digits:
         yield from _named_codes(text, low)
@@ -1491,7 +1317,7 @@ def _named_after(text: str) -> Iterator[tuple[int, int, str]]:
                 or _JOINED_WORDS.fullmatch(value) is not None
                 or _mixed(value)
             )
-            and not _rejected(value, ":", text, b)
+            and not rejected(value, ":", text, b)
         ):
             yield a, b, "keyword"
 
@@ -1525,12 +1351,12 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             a, b, value = _trimmed(m, text)
             if (
                 len(value) >= 4
-                and _looks_like_credential(value)
+                and looks_like_credential(value)
                 and any(c.isalpha() for c in value)
                 + any(c.isdigit() for c in value)
                 + any(not c.isalnum() for c in value)
                 >= 2
-                and not _rejected(value, ":", text, b)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
     if "@" in text and "/" in text:
@@ -1539,7 +1365,7 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             if (
                 any(c.isalpha() for c in value)
                 and (any(c.isdigit() for c in value) or not value.isalnum())
-                and not _rejected(value, ":", text, b)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
     if "/" in text and _DEVICE.search(low):
@@ -1547,8 +1373,8 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             a, b, value = _trimmed(m, text)
             if (
                 _DEVICE.search(low, max(0, m.start() - 40), m.start())
-                and _looks_like_credential(value)
-                and not _rejected(value, ":", text, b)
+                and looks_like_credential(value)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
 
@@ -1647,7 +1473,7 @@ def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
             or len(value) >= 8
             and _mixed(value)  # the actual one is fernsAreFriends!
         )
-        and not _rejected(value, ":", text, b)
+        and not rejected(value, ":", text, b)
     ):
         return a, b, "keyword"
     return None
@@ -1871,8 +1697,8 @@ def _tables(text: str, commas: bool = True) -> Iterator[tuple[int, int, str]]:
                     _HEADER.fullmatch(line[a:b])
                     and len(value) >= 4
                     and _TOKEN.fullmatch(value)
-                    and _looks_like_credential(value)
-                    and not _rejected(value, ":", text, start + d)
+                    and looks_like_credential(value)
+                    and not rejected(value, ":", text, start + d)
                 ):
                     yield start + c, start + d, "keyword"
         if column < 0:
@@ -1895,8 +1721,8 @@ def _tables(text: str, commas: bool = True) -> Iterator[tuple[int, int, str]]:
         if (
             len(value) >= 4
             and _TOKEN.fullmatch(value)
-            and _looks_like_credential(value)
-            and not _rejected(value, ":", text, start + b)
+            and looks_like_credential(value)
+            and not rejected(value, ":", text, start + b)
         ):
             yield start + a, start + b, "keyword"
 
@@ -1965,7 +1791,7 @@ def _forms(
     if "空格" in text or "space" in low:
         for m in _SPACED_VALUE.finditer(text):
             a, b = m.span("value")
-            if not _rejected(text[a:b].split()[0], ":", text, b):
+            if not rejected(text[a:b].split()[0], ":", text, b):
                 yield a, b, "passphrase"
     if (
         labelled or "code" in low or "otp" in low or "cv" in low or zh and ("码" in text)
@@ -2033,7 +1859,7 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
     if zh and ("锁" in text or "鎖" in text or "门禁" in text or "門禁" in text):
         for m in _LOCK_BARE_ZH.finditer(text):
             a, b = m.span("value")
-            if not _rejected(text[a:b], ":", text, b):
+            if not rejected(text[a:b], ":", text, b):
                 yield a, b, "keyword"
     if (
         labelled
@@ -2045,12 +1871,12 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
         for m in _RESPECTIVELY.finditer(text):
             for group in ("a", "b"):
                 a, b, value = _trimmed(m, text, group)
-                if any(c.isdigit() for c in value) and not _rejected(value, ":", text, b):
+                if any(c.isdigit() for c in value) and not rejected(value, ":", text, b):
                     yield a, b, "keyword"
     if labelled and ("contains" in low or "holds" in low or "reads" in low or "says" in low):
         for m in _contains(low) if len(low) == len(text) else ():
             a, b, value = _trimmed(m, text)
-            if any(c.isalpha() for c in value) and not _rejected(value, ":", text, b):
+            if any(c.isalpha() for c in value) and not rejected(value, ":", text, b):
                 if any(c.isdigit() for c in value):
                     yield a, b, "keyword"
     if (
@@ -2065,8 +1891,8 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
                 value = text[a:b]
                 if (
                     len(value) >= 4
-                    and _looks_like_credential(value)
-                    and not _rejected(value, "=", text, b)
+                    and looks_like_credential(value)
+                    and not rejected(value, "=", text, b)
                 ):
                     yield a, b, "keyword"
     if "wifi" in low or "wi-fi" in low or "wlan" in low:
@@ -2077,7 +1903,7 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
                 and any(c.isdigit() for c in value)
                 and any(c.isalpha() for c in value)
                 and not _NOT_WIFI.fullmatch(value)
-                and not _rejected(value, ":", text, b)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
 
@@ -2147,8 +1973,8 @@ def _described(text: str) -> Iterator[tuple[int, int, str]]:
         if (
             any(c.isdigit() for c in value)
             and len(value) >= 4
-            and not _DATE.fullmatch(value)
-            and not _rejected(value, ":", text, b)
+            and not DATE.fullmatch(value)
+            and not rejected(value, ":", text, b)
         ):
             yield a, b, "keyword"
 
@@ -2176,9 +2002,9 @@ def _listed_wifi(text: str) -> Iterator[tuple[int, int, str]]:
         if (
             len(value) >= 6
             and word not in _WIFI_WORDS
-            and not _prose(word)
+            and not reads_as_prose(word)
             and not _NOT_WIFI.fullmatch(value)
-            and not _rejected(value, ":", text, b)
+            and not rejected(value, ":", text, b)
         ):
             yield a, b, "keyword"
 
