@@ -503,8 +503,10 @@ class AtomWriter:
         for m in messages:
             by_user.setdefault(m.user_id, []).append(m)
         everyone = set(self.users()) if self.llm is not None and self.users else set()
-        # one write per entity the batch names, not one per mention
-        with self.entities.batch() if self.entities is not None else nullcontext():
+        # one write per entity the batch names, not one per mention; each subject's
+        # facts read once per batch, not once per fact
+        entities = self.entities.batch() if self.entities is not None else nullcontext()
+        with entities, self.longterm.facts.batch():
             written = sum(
                 write_atoms(
                     self.longterm,

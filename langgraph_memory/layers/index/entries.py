@@ -49,7 +49,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
@@ -94,8 +94,12 @@ class IndexedRecords(RecordStore):
     def __init__(self, records: RecordStore, index: EntryIndexer) -> None:
         self.inner = records
         self.index = index
+        #: Records written or deleted through this store, by kind (what a memo of some
+        #: kind checks that it is still in step with, e.g. ``Facts.batch``).
+        self.writes: Counter[str] = Counter()
 
     def put_record(self, record: Record) -> None:
+        self.writes[record.kind] += 1
         if record.kind not in self.index.kinds:
             self.inner.put_record(record)
             return
@@ -126,6 +130,7 @@ class IndexedRecords(RecordStore):
         return self.inner.count_records(kind, user_id)
 
     def delete_records(self, kind: str, ids: Sequence[str], user_id: str) -> int:
+        self.writes[kind] += 1
         if kind not in self.index.kinds or not ids:
             return self.inner.delete_records(kind, ids, user_id)
         with atomic(self.inner):  # one transaction for the two: a crash leaves no stale row

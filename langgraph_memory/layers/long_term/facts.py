@@ -30,7 +30,9 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, ClassVar
@@ -43,6 +45,7 @@ from langgraph_memory.core.validation import check_content, check_id, parse_time
 from langgraph_memory.extraction.changes import CHANGE_CUE, CHANGE_KEY, names_change
 from langgraph_memory.extraction.slots import TENTATIVE, is_slot_key, is_tentative
 from langgraph_memory.layers.index.kinds import EntryView
+from langgraph_memory.layers.long_term.fact_memo import FactMemo
 from langgraph_memory.layers.long_term.profile import (
     check_source_ids,
     clamp01,
@@ -473,6 +476,86 @@ class Facts(RecordsStore):
 
     _loaders: ClassVar[dict[str, Callable[[dict[str, Any]], Any]]] = {"fact": Fact.load}
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._local = threading.local()  # this thread's batch memo, see :meth:`batch`
+
+    # -- a batch's reads ----------------------------------------------------------------
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Within it, this thread's :meth:`add_fact` calls read each subject's facts from
+        the store once and keep them in step with their own writes (see
+        :mod:`~langgraph_memory.layers.long_term.fact_memo`): the worker writes a
+        batch's facts, mostly about one subject, one after another. What is stored is
+        the same as without it. A record store that does not count its writes
+        (``writes``) gets no memo.
+
+        Example:
+            >>> from langgraph_memory.layers.long_term.memory import LongTermMemory
+            >>> from langgraph_memory.storage import InMemoryBackend
+            >>> lt = LongTermMemory(InMemoryBackend())
+            >>> add = lt.facts.add_fact
+            >>> with lt.facts.batch():
+            ...     _ = add("u1", "user", "lives_in", "Paris", valid_from="2024-01-01")
+            ...     new = add("u1", "user", "lives_in", "Rome", valid_from="2024-06-01")
+            >>> new.earlier
+            'Paris'
+        """
+        writes = getattr(self.records, "writes", None)
+        if writes is None or getattr(self._local, "memo", None) is not None:
+            yield  # no count to check against, or nested: the outer batch keeps it
+            return
+        self._local.memo = FactMemo(stamp=writes["fact"])
+        try:
+            yield
+        finally:
+            self._local.memo = None
+
+    def _memo(self) -> FactMemo | None:
+        """This thread's batch memo, in step with the store (``None`` outside a batch)."""
+        memo: FactMemo | None = getattr(self._local, "memo", None)
+        if memo is not None:
+            stamp = self.records.writes["fact"]  # type: ignore[attr-defined]
+            if stamp != memo.stamp:  # a fact written by someone else: read again
+                memo.clear(stamp)
+        return memo
+
+    def _put(self, kind: str, obj: Any) -> None:
+        super()._put(kind, obj)
+        memo = getattr(self._local, "memo", None) if kind == "fact" else None
+        if memo is not None:
+            stored = self.records.get_record("fact", obj.id, obj.user_id)
+            memo.wrote(stored, obj.id, self.records.writes["fact"], _DEDUP_SCAN)  # type: ignore[attr-defined]
+
+    def _met(self, user_id: str, new: Fact, subject: str) -> list[Fact]:
+        """The stored facts ``new`` can meet: its timeline (the same subject and
+        relation) and the subject's latest facts (near duplicates), not every fact of
+        the user; each loaded once."""
+        skey, rkey = new.key()
+        query, memo = self.records.query_records, self._memo()
+        latest = memo.subject(user_id, skey) if memo is not None else None
+        if latest is None:
+            latest = query(
+                "fact", user_id, where={"subject_key": skey}, limit=_DEDUP_SCAN, newest_first=True
+            )
+            if memo is not None:
+                memo.keep_subject(user_id, skey, latest, complete=len(latest) < _DEDUP_SCAN)
+        same_key = {"subject_key": skey, "relation_key": rkey}
+        if len(latest) < _DEDUP_SCAN:  # all of the subject's: its timeline is among them
+            found = [r for r in reversed(latest) if record_matches(r, same_key)]
+        else:
+            found = query("fact", user_id, where=same_key)
+        # facts stored before these keys were: by the subject and relation as given
+        named = memo.by_names(user_id, subject, new.relation) if memo is not None else None
+        if named is None:
+            named = query("fact", user_id, where={"subject": subject, "relation": new.relation})
+            if memo is not None:
+                memo.keep_names(user_id, subject, new.relation, named)
+        found += named
+        found += latest
+        # a fact two queries return is loaded once
+        return [Fact.load(r.data) for r in {r.id: r for r in found}.values()]
+
     # -- facts --------------------------------------------------------------------------
     def add_fact(
         self,
@@ -536,24 +619,7 @@ class Facts(RecordsStore):
                 ids, clamp01(conf), created_at=now, updated_at=now, quote=quote or None,
                 provenance=provenance or None,
             )  # fmt: skip
-            # Only the facts that can meet the new one are read: its timeline (the same
-            # subject and relation) and the subject's latest facts (near duplicates),
-            # not every fact of the user.
-            skey, rkey = new.key()
-            query = self.records.query_records
-            latest = query(
-                "fact", user_id, where={"subject_key": skey}, limit=_DEDUP_SCAN, newest_first=True
-            )
-            same_key = {"subject_key": skey, "relation_key": rkey}
-            if len(latest) < _DEDUP_SCAN:  # all of the subject's: its timeline is among them
-                found = [r for r in reversed(latest) if record_matches(r, same_key)]
-            else:
-                found = query("fact", user_id, where=same_key)
-            # facts stored before these keys were: by the subject and relation as given
-            found += query("fact", user_id, where={"subject": subject, "relation": new.relation})
-            found += latest
-            # a fact two queries return is loaded once
-            facts = [Fact.load(r.data) for r in {r.id: r for r in found}.values()]
+            facts = self._met(user_id, new, subject)
             if new.key()[1] == normalize_key(CHANGE_KEY):  # a change, its slot unnamed
                 new = _resolved(new, facts, self.functional_relations)
             if is_tentative(new.relation):  # kept only where it changes a slot's value
