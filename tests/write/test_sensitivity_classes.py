@@ -271,3 +271,31 @@ def test_a_wifi_key_listed_with_other_secrets(text: str, values: list[str]) -> N
 )
 def test_no_wifi_key_in_a_list_without_one(text: str) -> None:
     assert [v for k, v in _found(text) if v != "0512"] == []
+
+
+# -- keys whose provider prefix gives them away (second list) ---------------------------------
+_TAIL = "Q7mZ2xK9pL4vN8rT3wY6bC1dF5gH0jS"  # 31 letters and digits of no real key
+_HEX = "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e"
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        f"tvly-{_TAIL}",
+        f"nvapi-{_TAIL}{_TAIL}",
+        f"glsa_{_TAIL}_{_HEX[:8]}",
+        f"dp.st.prd.{_TAIL}{_TAIL[:12]}",
+        f"hvs.{_TAIL[:26]}",
+        f"fw_{_TAIL[:26]}",
+        f"rnd_{_TAIL}",
+        f"lsv2_pt_{_HEX}_{_HEX[:10]}",
+        f"pcsk_{_TAIL}{_TAIL[:12]}",
+        f"sq0atp-{_TAIL[:22]}",
+        f"AKLT{_TAIL}{_TAIL[:10]}",
+        f"bce-v3/ALTAK-{_TAIL[:20]}/{_HEX}{_HEX[:8]}",
+        f"sb_secret_{_TAIL[:24]}",
+    ],
+)
+def test_more_prefixed_keys_are_api_keys(key: str) -> None:
+    assert _found(f"the key {key} is for staging") == [("api_key", key)]
+    assert _found(f"新的 key：{key}，别外传") == [("api_key", key)]
