@@ -133,6 +133,7 @@ from langgraph_memory.sensitivity.patterns import (
     to_halfwidth,
     unescape,
 )
+from langgraph_memory.sensitivity.wrapped import over_breaks, secrets_over_breaks
 
 __all__ = [
     "Action",
@@ -416,8 +417,9 @@ class SensitivityFilter:
             ]
         spans = _credentials_first(half, spans)
         spans = drop_examples(half, spans, ("secret",))  # password: x (example only)
-        if "\n" in half:
-            spans = _wrapped(half, spans)
+        if "\n" in half:  # a credential a line break cut: whole (ghp_x...\n...y)
+            spans = secrets_over_breaks(half, _wrapped(half, spans))
+            spans += over_breaks(half, DETECTORS, spans)
         rank = {k: i for i, k in enumerate(KINDS)}
         spans.sort(key=lambda s: (-(s[1] - s[0]), rank.get(s[2], len(rank)), s[0]))
         if "[" in half or self.policy.placeholder[0] != "[":

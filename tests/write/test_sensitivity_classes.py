@@ -299,3 +299,33 @@ _HEX = "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e"
 def test_more_prefixed_keys_are_api_keys(key: str) -> None:
     assert _found(f"the key {key} is for staging") == [("api_key", key)]
     assert _found(f"新的 key：{key}，别外传") == [("api_key", key)]
+
+
+# -- credentials a line break cut ------------------------------------------------------------
+def test_a_prefixed_key_cut_by_a_line_break_is_found_whole() -> None:
+    text = "GitHub token（微信换行了）：\nghp_Q7mZ2xK9pL4vN8rT3w\nY6bC1dF5gH0jSa2B"
+    assert _found(text) == [("api_key", "ghp_Q7mZ2xK9pL4vN8rT3w\nY6bC1dF5gH0jSa2B")]
+
+
+def test_a_jwt_cut_inside_its_payload_is_one_token() -> None:
+    jwt = (
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3\n"
+        "ODkwIiwiaWF0IjoxNzAwMDAwMDAwfQ.Q7mZ2xK9pL4vN8rT3wY6bC1dF5gH0jSa2B"
+    )
+    assert _found(f"bearer token from the console:\n{jwt}") == [("token", jwt)]
+
+
+def test_a_hex_secret_over_two_lines_is_one_secret() -> None:
+    value = "3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e\n8b1d3f5a7c9e0b2d4f6a8c1e3b5d7f9a"
+    assert _found(f"the signing secret\n{value}\nkeep it safe") == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OPENAI_API_KEY=sk-proj-Q7mZ2xK9pL4vN8rT3wY6bC1dF5gH0jS\nOPENAI_ORG=org-team",
+        "阿里云 AccessKey ID：LTAI5tIRnu8QKLiYNB3FvBxe\nAccessKey Secret：4stGEgA9WlGoNoRY",
+    ],
+)
+def test_a_whole_key_does_not_take_the_next_line(text: str) -> None:
+    assert all("\n" not in value for _, value in _found(text))
