@@ -515,7 +515,7 @@ def _countersign(text: str, pos: int) -> tuple[int, int, bool] | None:
     return m.start(), m.end(), False
 
 
-_BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t])", re.IGNORECASE)
+_BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t]|是|为|為)", re.IGNORECASE)
 _KEY_CHARS = re.compile(r"[A-Za-z0-9+/=_.\-]+")
 _COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{1,3}(?:[ \t]\d{1,3}){2,4}|\d{3,8}")
 #: A combination's dials read out with spaces: ``12 34 56``, ``7 22 3``.
@@ -712,6 +712,13 @@ def _alone(text: str, start: int, end: int, kind: str = "pw") -> tuple[int, int,
     return a, a + len(value), "keyword"
 
 
+#: A Wi-Fi network named before a plain ``key``: then the network's key (``wifi ...,
+#: key is x``, ``SSID: Home5G key: x``, ``路由器 ... key 是 x``).
+_NETWORK = re.compile(
+    r"(?<![A-Za-z])(?i:wi-?fi|wlan|ssid|network|router|hotspot)(?![A-Za-z])|路由|网络|热点"
+)
+
+
 def _camel(text: str, start: int) -> bool:
     """Whether the label word at ``start`` ends a name in camel case (``AppSecret``,
     ``clientSecret``, ``AccessToken``, ``dbPassword``): a lower-case letter, then the
@@ -789,6 +796,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if kind == "barekey" and _BAREKEY_SEP.match(text, pos) is None:
             if _BARE_HEX.match(text, pos) is None:
                 continue  # "the key is x", "key: x" only (a plain "key" is mostly prose or code)
+        elif kind == "barekey" and _NETWORK.search(text, max(0, m.start() - 48), m.start()):
+            kind = "pw"  # "wifi at grandma's: network TP-LINK_8F2A, key is x": its Wi-Fi key
         if glued and kind == "pin":
             continue
         if not kind.endswith("zh"):
@@ -1018,10 +1027,38 @@ _CLI_PASSWORD = re.compile(
 )
 
 
+#: ``htpasswd -b .htpasswd admin x``, ``htpasswd -nbB admin x`` (``-n``: no file).
+_CLI_HTPASSWD = re.compile(
+    r"(?<![\w\-.])htpasswd[ \t]+-(?P<flags>[A-Za-z]{1,6})[ \t]+(?P<args>\S+(?:[ \t]+\S+){1,2})"
+)
+_ARG = re.compile(r"\S+")
+#: SQL setting a user's password: ``ALTER USER 'app'@'%' IDENTIFIED BY 'x'``, ``CREATE
+#: USER u IDENTIFIED WITH mysql_native_password BY 'x'``.
+_SQL_IDENTIFIED = re.compile(
+    r"(?i:identified)[ \t]+(?:(?i:with)[ \t]+\w+[ \t]+)?(?i:by)[ \t]+"
+    r"(?:(?i:password)[ \t]*\(?[ \t]*)?(?P<q>['\"])(?P<value>[^'\"\n]{1,128})(?P=q)"
+)
+
+
 def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
-    """Passwords given to a command line's options (see the patterns above)."""
+    """Passwords given to a command line's options (see the patterns above) and set by
+    SQL (``IDENTIFIED BY 'x'``)."""
+    if "dentified" in text or "DENTIFIED" in text:
+        for m in _SQL_IDENTIFIED.finditer(text):
+            a, b = m.span("value")
+            if not rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
     if "-" not in text:
         return  # every option below is written with a dash
+    if "htpasswd" in text:
+        for m in _CLI_HTPASSWD.finditer(text):
+            args = list(_ARG.finditer(text, m.start("args"), m.end("args")))
+            place = 1 if "n" in m.group("flags") else 2  # -n: a user then a password
+            if "b" not in m.group("flags") or len(args) <= place:
+                continue  # without -b the password is asked for
+            a, b = args[place].span()
+            if not rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
     if " -u" in text or "--user" in text:
         for m in _CLI_USER.finditer(text):
             a, b = m.span("value")

@@ -706,9 +706,10 @@ _CREDENTIAL_PLACEHOLDER = re.compile(
 _BASIC = re.compile(
     r"(?<![A-Za-z0-9_\-])(?i:basic)[ \t]+([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])", _A
 )
-#: A ``Cookie`` or ``Set-Cookie`` header's ``name=value`` pairs.
+#: A ``Cookie`` or ``Set-Cookie`` header's ``name=value`` pairs (also logged as
+#: ``cookie=session=x`` or printed as a dict: ``'cookie': 'sid=x'``).
 _COOKIE = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?i:set-)?(?i:cookie)[\"']?[ \t]*:[ \t]*"
+    r"(?<![A-Za-z0-9_\-])(?i:set-)?(?i:cookie)[\"']?[ \t]*[:=][ \t]*[\"']?"
     r"(?P<value>[^\s=;,\"']+=[^\s;,\"']+(?:;[ \t]*[^\s=;,\"']+=[^\s;,\"']*)*)",
     _A,
 )
@@ -817,6 +818,12 @@ def _json_segment(token: str) -> bool:
         return False
 
 
+#: An object's id as APIs write it, its type's prefix first (``req_rUnSBaMoWwBLNH9O``,
+#: ``msg_01XFDUDYJgAACzvnptvVoYEL``, ``evt_1NG8Du2eZvKYlo2C``): no secret after an id's word.
+_OBJECT_ID = re.compile(r"[a-z]{2,8}_[A-Za-z0-9]{14,40}", _A)
+_ID_WORD = re.compile(r"(?<![A-Za-z])(?i:id|ids|identifier)[ \t]*[:=#]?[ \t]*(?:is[ \t]+)?$", _A)
+
+
 def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) -> Iterator[Span]:
     """Random-looking tokens of at least ``min_length`` characters (likely secrets).
 
@@ -868,6 +875,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         wordy = sum(len(w) for w in _WORDY.findall(tok))
         if wordy >= 0.7 * len(tok) or shannon_entropy(tok) < threshold:
             continue
+        if _OBJECT_ID.fullmatch(tok) and _ID_WORD.search(text, max(0, m.start() - 16), m.start()):
+            continue  # "req id req_rUnSB...": an object's id with its type's prefix
         line = text[max(0, m.start() - 40, text.rfind("\n", 0, m.start()) + 1) : m.start()]
         kind = "token" if _SESSION_WORD.search(line.lower()) else "secret"
         yield m.start(), m.start() + len(tok), kind, "entropy"

@@ -329,3 +329,45 @@ def test_a_hex_secret_over_two_lines_is_one_secret() -> None:
 )
 def test_a_whole_key_does_not_take_the_next_line(text: str) -> None:
     assert all("\n" not in value for _, value in _found(text))
+
+
+# -- set by SQL or htpasswd; a network's key; cookies logged; ids with a type's prefix ---------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("ALTER USER 'svc'@'%' IDENTIFIED BY 'Lantern#Bay9';", "Lantern#Bay9"),
+        ("create user bob identified with mysql_native_password by 'tiger2026'", "tiger2026"),
+        ("htpasswd -b .htpasswd ops Zq8-vault-77", "Zq8-vault-77"),
+        ("先 htpasswd -nbB admin Tr0ub4dor-77 生成一行", "Tr0ub4dor-77"),
+        ("wifi at the cabin: network TP-LINK_3C9D, key is juniper2031", "juniper2031"),
+        ("路由器 TP-LINK_3C9D，key 是 juniper2031", "juniper2031"),
+    ],
+)
+def test_passwords_set_by_commands_and_a_networks_key(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "htpasswd -c .htpasswd admin",  # asked for, not given
+        "ALTER USER app IDENTIFIED BY '${APP_DB_PASSWORD}';",
+        "the network key is required",
+        "my house key is under the mat",
+        "req id req_Q7mZ2xK9pL4vN8rT3wY6 returned 500",
+        "the message id: msg_01Q7mZ2xK9pL4vN8rT3wY6",
+    ],
+)
+def test_no_secret_in_a_prompt_a_placeholder_a_door_key_or_an_id(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GET /v2/orders cookie=session=Q7mZ2xK9pL4vN8rT3wY6bC1d; theme=dark 200",
+        "event={'headers': {'cookie': 'sid=Q7mZ2xK9pL4vN8rT3wY6bC1d'}}",
+    ],
+)
+def test_a_cookie_logged_or_printed_is_a_token(text: str) -> None:
+    assert [k for k, v in _found(text) if "Q7mZ2xK9pL4vN8rT3wY6bC1d" in v] == ["token"]
