@@ -38,6 +38,7 @@ from langgraph_memory.sensitivity.structured import config_secrets
 __all__ = [
     "KINDS",
     "DETECTORS",
+    "SHAPED_DETECTORS",
     "Span",
     "luhn_ok",
     "cn_id_ok",
@@ -904,12 +905,16 @@ def _url_passwords(text: str) -> Iterator[Span]:
 
 
 #: The built-in regex/checksum detectors (the entropy detector is configured by the policy).
-DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
+#: Those of credentials given away by their shape (keys, tokens, private keys).
+SHAPED_DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _regex(_PRIVATE_KEY, "private_key", "pem", needs="-----BEGIN"),
     _regex(_JWT, "token", "jwt", needs="eyJ"),
+    _api_keys,
+)
+DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
+    *SHAPED_DETECTORS,
     _regex(_AUTH_HEADER, "token", "auth_header", group=1),
     _http_credentials,
-    _api_keys,
     _regex(_WEBHOOK, "api_key", "webhook", needs="://"),
     _emails,
     _url_passwords,

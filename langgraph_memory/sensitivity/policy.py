@@ -127,6 +127,7 @@ from langgraph_memory.sensitivity.examples import drop_examples
 from langgraph_memory.sensitivity.patterns import (
     DETECTORS,
     KINDS,
+    SHAPED_DETECTORS,
     Span,
     high_entropy_spans,
     names_a_secret,
@@ -419,7 +420,7 @@ class SensitivityFilter:
         spans = drop_examples(half, spans, ("secret",))  # password: x (example only)
         if "\n" in half:  # a credential a line break cut: whole (ghp_x...\n...y)
             spans = secrets_over_breaks(half, _wrapped(half, spans))
-            spans += over_breaks(half, DETECTORS, spans)
+            spans += over_breaks(half, SHAPED_DETECTORS, spans)
         rank = {k: i for i, k in enumerate(KINDS)}
         spans.sort(key=lambda s: (-(s[1] - s[0]), rank.get(s[2], len(rank)), s[0]))
         if "[" in half or self.policy.placeholder[0] != "[":

@@ -12,8 +12,8 @@ hex digits or more) takes the next line too when that line is alone and of hex d
 
 Example:
     >>> text = "token:\\nghp_rHxmYGiNIV2sKlZy2H\\nM5dAAkIIKiXhu9hVfI"
-    >>> from langgraph_memory.sensitivity.patterns import DETECTORS
-    >>> [(text[a:b], kind) for a, b, kind, _ in over_breaks(text, DETECTORS)]
+    >>> from langgraph_memory.sensitivity.patterns import SHAPED_DETECTORS
+    >>> [(text[a:b], kind) for a, b, kind, _ in over_breaks(text, SHAPED_DETECTORS)]
     [('ghp_rHxmYGiNIV2sKlZy2H\\nM5dAAkIIKiXhu9hVfI', 'api_key')]
 """
 
@@ -26,8 +26,9 @@ from langgraph_memory.sensitivity.patterns import Span
 
 __all__ = ["over_breaks", "secrets_over_breaks"]
 
-#: A line break between two runs of a credential's alphabet.
-_BREAK = re.compile(r"(?<=[A-Za-z0-9_\-.+/=]{16})\r?\n(?=[A-Za-z0-9_\-.+/=]{8})")
+#: Runs of a credential's alphabet before and after a line break (16 and 8 characters).
+_BEFORE = re.compile(r"[A-Za-z0-9_\-.+/=]{16}")
+_AFTER = re.compile(r"[A-Za-z0-9_\-.+/=]{8}")
 _RUN = re.compile(r"[A-Za-z0-9_\-.+/=]+")
 _LINE_END = re.compile(r"[ \t]*(?:\r?\n|$)")
 #: Kinds given away by their shape (what a join is scanned for).
@@ -35,6 +36,17 @@ _SHAPED = frozenset(("api_key", "token", "private_key"))
 #: A machine-made secret: 24 hex digits or more (a signing secret, an HMAC key).
 _MACHINE = re.compile(r"[0-9a-fA-F]{24,}")
 _REST = re.compile(r"\r?\n([0-9a-fA-F]{16,})(?=[ \t]*(?:\r?\n|$))")
+
+
+def _breaks(text: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each line break between two runs of a credential's alphabet
+    (found from each ``\\n`` with ``str.find``: a pattern would be tried at every place)."""
+    j = text.find("\n")
+    while j >= 0:
+        i = j - 1 if j and text[j - 1] == "\r" else j
+        if i >= 16 and _BEFORE.match(text, i - 16, i) and _AFTER.match(text, j + 1):
+            yield i, j + 1
+        j = text.find("\n", j + 1)
 
 
 def over_breaks(
@@ -45,8 +57,7 @@ def over_breaks(
     text as written) hold one ending at the break (a whole key, then another line), nor
     where the second run goes on with more than itself on its line (``Content-Type:``)."""
     whole = {s[1] for s in spans if s[2] in _SHAPED}
-    for m in _BREAK.finditer(text):
-        i, j = m.start(), m.end()
+    for i, j in _breaks(text):
         right = _RUN.match(text, j)
         if i in whole or right is None or not _LINE_END.match(text, right.end()):
             continue
