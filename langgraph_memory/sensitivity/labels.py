@@ -1159,13 +1159,15 @@ _VALUE_FIRST = re.compile(
     r"[ \t]*(?:就是|也是|是)(?:我|你|他|她|我们|咱们|那个|這個|这个|那個)的?"
     r"[\u4e00-\u9fffA-Za-z0-9 ]{0,6}?(?:密码|密碼|口令)"
 )
-#: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.
+#: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits, or before a
+#: quoted word holding a dash or a digit (``the code is "alpaca-tornado"``).
 _THE_CODE = re.compile(
     r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?:(?P<whose>[A-Za-z][\w\-]{1,20})[ \t]+)?(?i:code)"
     r"(?:[ \t]+(?i:to|for|of)[ \t]+(?i:the|my|our|your)[ \t]+"
     r"(?P<what>[\w'\-]+(?:[ \t]+[\w'\-]+)?))?"
     r"[ \t]*(?:(?i:is|was)[ \t]*:?|[:=])[ \t]*"
-    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w\-/:])(?!\.\d)"
+    r"(?:(?P<value>[#*]?\d{4,8}[#*]?)(?![\w\-/:])(?!\.\d)"
+    r"|[\"“'](?=[A-Za-z0-9\-]*[\-0-9])(?P<quoted>[A-Za-z0-9][A-Za-z0-9\-]{5,39})[\"”'](?![\w]))"
 )
 #: What a code is for when it opens nothing (``the code for the discount``): no secret.
 _NOT_OPENED = re.compile(
@@ -1277,11 +1279,12 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
         or " code of " in low
     ):
         for m in _THE_CODE.finditer(text):
+            group = "value" if m.group("value") else "quoted"
             if all(
                 m.group(g) is None or not _NOT_OPENED.fullmatch(m.group(g))
                 for g in ("what", "whose")
-            ):
-                yield m.start("value"), m.end("value"), "keyword"
+            ) and (group == "value" or not rejected(m.group(group), ":", text, m.end(group))):
+                yield m.start(group), m.end(group), "keyword"
     if (
         ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
         and (" is " in low or " was " in low or "that" in low or "it's" in low)

@@ -77,7 +77,7 @@ PROSE_WORDS = frozenset(
     below above attached following follows see check ask use enter type click choose pick
     call text ping dm message email front desk reception frontdesk
     unchanged expired disabled enabled revoked rotated removed deleted pending updated
-    verified confirmed locked unlocked active inactive
+    verified confirmed locked unlocked active inactive typed used asked reused
     create provide contact please via inside under behind within off true false yes
     str string int integer number bool boolean bytes text char varchar any object secretstr
     optional list dict field column input value param parameter variable argument attribute

@@ -371,3 +371,27 @@ def test_no_secret_in_a_prompt_a_placeholder_a_door_key_or_an_id(text: str) -> N
 )
 def test_a_cookie_logged_or_printed_is_a_token(text: str) -> None:
     assert [k for k, v in _found(text) if "Q7mZ2xK9pL4vN8rT3wY6bC1d" in v] == ["token"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('She said the code is "maple-thunder" — dash included.', "maple-thunder"),
+        ("the code was 'otter-42' last time", "otter-42"),
+    ],
+)
+def test_a_quoted_code_word(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'the code is "print_hello" in main.py',
+        'the code is "python"',
+        "the error code is 'E-TIMEOUT-42'",
+        "pw was typed into the wrong box",
+    ],
+)
+def test_no_code_word_in_code_or_prose(text: str) -> None:
+    assert _found(text) == []
