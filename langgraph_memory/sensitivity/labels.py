@@ -1328,6 +1328,48 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
         and ("是" in text or "用" in text or "试" in text or "試" in text)
     ):
         yield from _named_after(text)  # it's x, the wifi password i mean
+    if (
+        "separate" in low
+        or "apart" in low
+        or " two " in low
+        or " 2 " in low
+        or "发" in text
+        or "發" in text
+    ):
+        yield from _sent_apart(text)
+
+
+#: A secret said to come apart from its name (``I'll write the pin separately ... ok
+#: here: 9034``, ``密码我分两条发。……\nZhuque-Gate-42``): the name, the announcement, then
+#: one value after ``here:`` or alone on the last line.
+_APART = re.compile(
+    r"(?:(?i:password|passcode|pin|pw|code)(?![A-Za-z])|密码|密碼|口令|验证码)"
+    r"[^\n]{0,60}?(?:(?i:separately|apart|in[ \t]+(?:two|2)[ \t]+(?:messages|parts|texts)"
+    r"|in[ \t]+a[ \t]+(?:second|separate|different)[ \t]+message)"
+    r"|分两条|分兩條|分开发|分開發|单独发|單獨發|另发|另發|下一条|下一條)"
+)
+_APART_VALUE = re.compile(
+    r"(?:(?i:here|ok[ \t]+here|here[ \t]+it[ \t]+is)[ \t]*:|\n)[ \t]*"
+    r"(?P<value>[\x21-\x7e]{4,40})[ \t]*$"
+)
+
+
+def _sent_apart(text: str) -> Iterator[tuple[int, int, str]]:
+    """The value of a secret said to come apart from its name (:data:`_APART`)."""
+    m = _APART.search(text)
+    if m is None:
+        return
+    value = _APART_VALUE.search(text, m.end())  # (at the text's end)
+    if value is None:
+        return
+    a, b, word = _trimmed(value, text)
+    if (
+        len(word) >= 4
+        and any(c.isdigit() for c in word)
+        and (word.isdigit() and len(word) <= 8 or any(c.isalpha() for c in word))
+        and not rejected(word, ":", text, b)
+    ):
+        yield a, b, "keyword"
 
 
 #: A value, then the password it is named after a comma: ``it's rainbow-cactus, the wifi

@@ -395,3 +395,28 @@ def test_a_quoted_code_word(text: str, value: str) -> None:
 )
 def test_no_code_word_in_code_or_prose(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a secret sent apart from its name -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("sending the PIN separately, as you asked ... here: 5561", "5561"),
+        ("口令我分两条发。\n……\nQingshan-77", "Qingshan-77"),
+        ("我把密码单独发你\nKx82mq77", "Kx82mq77"),
+    ],
+)
+def test_a_secret_sent_apart_from_its_name(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll send the password separately",
+        "password separately; the meeting is at 2026-03-01",
+        "密码我单独发，别急",
+    ],
+)
+def test_an_announcement_without_the_value(text: str) -> None:
+    assert _found(text) == []
