@@ -268,10 +268,15 @@ _API_KEYS = re.compile(
     # DigitalOcean, Docker Hub, Doppler
     r"|p\.(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{2,35}\.)?[A-Za-z0-9]{40,})"
     r"|h(?:f_[A-Za-z0-9]{30,}|v[sbr]\.[A-Za-z0-9_\-]{24,})"  # Hugging Face, Vault
-    r"|tvly-(?:dev-|prod-)?[A-Za-z0-9]{24,}"  # Tavily
-    r"|bce-v3/ALTAK-[A-Za-z0-9]{16,}/[0-9a-f]{32,}"  # Baidu Qianfan
     r"|S(?:G\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}|K[0-9a-fA-F]{32})"  # SendGrid, Twilio
     r")(?![A-Za-z0-9_\-])",
+    _A,
+)
+#: Keys whose first letter no other prefix has (``t``, ``b``: common letters, which would
+#: slow the scan of every text): kept apart, looked for after their prefix.
+_RARE_KEYS = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:tvly-(?:dev-|prod-)?[A-Za-z0-9]{24,}"  # Tavily
+    r"|bce-v3/ALTAK-[A-Za-z0-9]{16,}/[0-9a-f]{32,})(?![A-Za-z0-9_\-])",  # Baidu Qianfan
     _A,
 )
 #: Telegram bot tokens (they start with a digit: kept apart, looked for after ``:AA``).
@@ -428,6 +433,8 @@ def _api_keys(text: str) -> Iterator[Span]:
     matches = list(_API_KEYS.finditer(text))
     if ":AA" in text:
         matches += _TELEGRAM.finditer(text)
+    if "tvly-" in text or "bce-v3/" in text:
+        matches += _RARE_KEYS.finditer(text)
     for m in matches:
         tail = m.group()[-16:].lower()
         if len(set(tail)) > 3:
