@@ -1259,9 +1259,12 @@ def _named_codes(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 yield m.start("value"), m.end("value"), "keyword"
 
 
-def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, int, str]]:
+def _phrases(
+    text: str, low: str, digits: bool = True, labelled: bool = True
+) -> Iterator[tuple[int, int, str]]:
     """Recovery phrases, codes written before their name, and ``name:``/``value:`` pairs
-    naming a secret (``low``: the text in lower case)."""
+    naming a secret (``low``: the text in lower case; ``labelled``: whether it holds a
+    label word)."""
     if "phrase" in low or "mnemonic" in low:
         for m in _SEED.finditer(text):
             yield m.start("value"), m.end("value"), "passphrase"
@@ -1321,6 +1324,8 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
                     yield a, b, "keyword"
     if digits:
         yield from _named_codes(text, low)
+    if not labelled:
+        return  # (the forms below need a label word)
     if "," in text and (
         (" password" in low or " pin" in low or " pw" in low or " pass" in low)
         and ("it" in low or "use " in low or "try " in low)
@@ -2111,7 +2116,7 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         _markup(text),
         _command_lines(text),
         _pairs(text, low),
-        _phrases(text, low, digits),
+        _phrases(text, low, digits, bool(labels)),
         _forms(text, low, bool(labels), digits),
     ):
         for a, b, name in spans:
