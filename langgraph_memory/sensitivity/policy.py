@@ -72,8 +72,11 @@ kind            what                                                            
 Text is scanned as typed and, when it holds JSON string escapes, decoded too
 (``{"\\u5bc6\\u7801": "x"}`` is ``{"密码": "x"}``; JSON inside JSON up to three
 levels), each finding mapped back to the escaped characters it came from. Full-width
-forms are scanned as ASCII. The gate's own marks (``[SECRET]``,
-``[TOKEN:0e9d220616f0]``) are never found again, so cleaning twice is cleaning once.
+forms are scanned as ASCII. A credential a line break cut is found whole
+(:mod:`~.sensitivity.wrapped`), and a secret's value marked as an example is none
+(``password: P@ssw0rd (example only)``: :mod:`~.sensitivity.examples`). The gate's own
+marks (``[SECRET]``, ``[TOKEN:0e9d220616f0]``) are never found again, so cleaning twice
+is cleaning once.
 
 Deliberately not detected (documented gaps): phone numbers written as bare
 digits without a ``+`` country code, a Chinese mobile prefix or separators
