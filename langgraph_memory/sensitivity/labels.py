@@ -44,7 +44,10 @@ line when it is one token. It is kept when it could be a secret:
 - after only a space: letters and digits mixed (``password sunshine22``), or 4 to 12
   digits (``passcode 4821``, ``门禁密码 #2580``);
 - a ``PIN`` (``PIN code``, ``PIN number``, ``PIN码``): 4 to 8 digits;
-- a one-time code: 4 to 10 letters and digits with a digit (``G-482913`` too);
+- a one-time code: 4 to 10 letters and digits with a digit (``G-482913`` too); a
+  licence's key in groups (``激活码``, ``注册码``, ``卡密``, ``activation code``,
+  ``registration code``: bought for one user, a secret), of capitals only too
+  (``QWERT-ASDFG-ZXCVB``);
 - after ``pass`` (a word too): a strong separator and a credential-like value.
 
 Configuration and command lines are read too: the value of an XML element or of a
@@ -75,7 +78,8 @@ the year: x``, ``密码是生日 19900512``); ``address / password`` pairs. An i
 where a value would stand is none (``密码：问前台``, ``password: call Sam``).
 
 A label glued to letters before it (``PGPASSWORD=``, ``AppSecret 是``) counts before a
-strong separator only; ``key`` is a label only in a compound (``api key``,
+strong separator only, or before ``is`` when the name is in camel case (``AppSecret is
+x``, ``dbPassword was x``); ``key`` is a label only in a compound (``api key``,
 ``secret_key``, ``private key``, ``license key``...).
 
 Detection is on the half-width copy of the text (``：`` is ``:``, ``　`` a space), so
@@ -97,7 +101,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-__all__ = ["labelled_secrets", "reads_as_no_value", "reads_as_prose", "values"]
+from langgraph_memory.sensitivity.no_value import (
+    DATE,
+    LENGTH_UNIT,
+    PROSE_WORDS,
+    SHELL_CHECK,
+    ascii_letter,
+    looks_like_credential,
+    reads_as_prose,
+    rejected,
+)
+
+__all__ = ["labelled_secrets", "values"]
 
 # -- labels -------------------------------------------------------------------------------
 _PASSWORD_ZH = "密码|密碼|密 码|口令|授权码|授權碼|暗号|暗號"
@@ -106,24 +121,22 @@ _OTP_ZH = (
     "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
     "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
     "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼"
+    "|注册码|註冊碼|卡密(?![码碼])|验正码|驗正碼"
 )
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
     r"|garage|alarm|lock|locker|lockbox|safe|access|entry|entrance|building|keypad|backup"
-    r"|recovery|unlock|pairing|activation|pickup|pick-up|collection|pass|key)[ \-]?code"
+    r"|recovery|unlock|pairing|activation|registration|licen[cs]e|pickup|pick-up|collection|pass"
+    r"|key)[ \-]?code"
 )
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
-_LABEL = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|psk|mima|pin|puk|secret|token|key|"
-    + _PASSWORD_ZH
-    + "|"
-    + _KEY_ZH
-    + "|"
-    + _OTP_ZH
+_LABEL_ASCII = re.compile(
+    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|psk|mima|pin|puk|secret|token|key"
 )
+_LABEL = re.compile(_LABEL_ASCII.pattern + "|" + _PASSWORD_ZH + "|" + _KEY_ZH + "|" + _OTP_ZH)
 #: The word for a password in other languages (a lexicon built once; searched in the
 #: lower-cased text): French, Spanish, Portuguese, Italian, German, Dutch, Nordic, Polish,
 #: Turkish, Indonesian, Vietnamese, Russian, Ukrainian, Japanese, Korean.
@@ -168,7 +181,7 @@ _OTP_LABEL_END = re.compile(f"(?:{_OTP_EN})$", re.IGNORECASE)
 #: What names a key before ``key`` (``key`` alone is too common a word to be a label).
 _KEY_NAME = re.compile(
     r"(?:api|access|secret|private|account|signing|encryption|decryption|app|shared[_ \-]?access"
-    r"|licen[cs]e|product|activation|master|client|subscription|consumer|recovery|wi-?fi|wlan"
+    r"|licen[cs]e|product|activation|registration|master|client|subscription|consumer|recovery|wi-?fi|wlan"
     r"|wpa2?|wep|network|router|bitlocker|serial|windows|office)[_ \-]?$",
     re.IGNORECASE,
 )
@@ -270,67 +283,8 @@ _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」
 _TOKEN = re.compile(r"[\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,200}")
 _WORD = re.compile(r"[ \t]+([\x21-\x7e\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]{1,200})")
 _TRAILING = ".,;:)]}>\"'`”’」』"
-#: A value that stands where one would go: masked, bracketed, templated, an env name.
-_PLACEHOLDER = re.compile(
-    r"[*xX#?._\-×●•]+|.*\*\*\*.*|(?:示例|例如|比如|举例|舉例).*"
-    r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
-    r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
-    r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)"
-    r"|[A-Za-z]{2,10}(?:[_\-][A-Za-z]{2,10})*[_\-](?:x{3,}|X{3,}|\*{3,})",  # sk-xxxx, ghp_XXX
-)
-#: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
-_CODE = re.compile(
-    r"[a-z_][a-z0-9_]*(?:\??\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*"
-    r"|(?:process\.env|os\.environ|import\.meta\.env|settings|config|conf|cfg|self|this|env"
-    r"|secrets|vars|ctx|context|params|request|req|args|opts|options)[.\[].*",
-    re.ASCII,
-)
-#: An identifier naming a secret (``access_token``, ``dbPassword``, ``API_KEY``, ``pwd``).
-_SECRETISH = re.compile(
-    r"(?:[A-Za-z0-9]+[_\-])*(?i:pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|apikey)"
-    r"(?:[_\-][A-Za-z0-9]+)*|[a-z]+(?:Pass(?:word)?|Pwd|Secret|Token|Key)[A-Za-z]*"
-)
-#: A length rule after the value: ``8 characters``, ``8-16 位``, ``6 digits``.
-_LENGTH_UNIT = re.compile(
-    r"[ \t]*(?:(?:random|unrelated|common|english|dictionary|simple|short|long)[ \t]+){0,2}"
-    r"(?:位|个字符|個字元|个字|字符|字元|characters?|chars?|digits?|letters?|symbols?"
-    r"|numbers?|words?|bytes?)(?![A-Za-z])",
-    re.IGNORECASE,
-)
-#: Words that follow a label in prose, schemas and code, never as its value.
-_STOP = frozenset(
-    """
-    a an the this that these those it its it's is was are be been being to too of for on
-    in at by with without from into onto about like as and or but not no nor so if then
-    than my your his her our their mine yours hers ours theirs me you him them us we they
-    he she what which who whom whose where when why how here there now still just only also
-    even ever never always already again very quite rather really pretty simply literally
-    actually basically probably definitely usually often sometimes
-    wrong incorrect correct right valid invalid expired weak strong long short easy hard
-    simple complex same different new old good bad fine ok okay great perfect safe unsafe
-    secure insecure empty blank missing required optional mandatory needed necessary unknown
-    forgotten lost hidden visible private public random generic default temporary common
-    unique personal stronger weaker longer shorter better worse easier harder safer simpler
-    enough sensitive case case-sensitive important relevant
-    changed reset set unset saved stored encrypted hashed salted protected compromised
-    leaked stolen shown known given taken written chosen broken sent kept made found done
-    gone due something anything nothing everything someone somewhere whatever one
-    null none nil undefined n/a na tbd todo redacted masked example placeholder sample
-    below above attached following follows see check ask use enter type click choose pick
-    call text ping dm message email front desk reception frontdesk
-    unchanged expired disabled enabled revoked rotated removed deleted pending updated
-    verified confirmed locked unlocked active inactive
-    create provide contact please via inside under behind within off true false yes
-    str string int integer number bool boolean bytes text char varchar any object secretstr
-    optional list dict field column input value param parameter variable argument attribute
-    property prompt dialog box form length strength policy rules requirements hint manager
-    recovery login reminder expiry expiration file files wifi wi-fi wlan ssid
-    """.split()
-)
 #: Hedges skipped before the value after a weak separator (``is literally x``).
 _HEDGES = frozenset("literally just simply actually basically still now really always".split())
-#: Endings of words that read as prose after ``is`` (``expired``, ``expiring``, ``usable``).
-_PROSE_END = ("ly", "ed", "ing", "able", "ible", "ful", "less", "ous", "ive", "ent")
 #: Names of hashes and encodings that follow a password word without being its value.
 _NOT_BARE = re.compile(
     r"(?i)md5|sha-?\d+|base64|utf-?8|argon2(?:id|i|d)?|pbkdf2|2fa|mfa|v\d+|\d+(?:\.\d+)+"
@@ -346,35 +300,11 @@ _SPLIT_CODE = re.compile(
 )
 #: A key in groups (``XKQ7-99PL-3MZ2``): an activation or licence code.
 _GROUPED_KEY = re.compile(r"[A-Z0-9]{3,6}(?:-[A-Z0-9]{3,6}){2,5}")
+#: (of capitals only, in three groups of four or more: ``QWERT-ASDFG-ZXCVB``)
+_LETTER_KEY = re.compile(r"[A-Z]{4,6}(?:-[A-Z]{4,6}){2,5}")
 _DIGITS = re.compile(r"[#*]?\d{4,12}[#*]?")
 #: An app password as mail providers give it: four groups of four lower-case letters.
 _LETTER_GROUPS = re.compile(r"[a-z]{4}(?:[ \t][a-z]{4}){3}(?![A-Za-z0-9])")
-
-
-def _letter(text: str, i: int) -> bool:
-    """Whether ``text[i]`` is an ASCII letter."""
-    return 0 <= i < len(text) and text[i].isascii() and text[i].isalpha()
-
-
-def _prose(word: str) -> bool:
-    """Whether a plain word after ``is`` reads as prose rather than a value."""
-    return word in _STOP or (len(word) >= 6 and word.endswith(_PROSE_END))
-
-
-def reads_as_prose(word: str) -> bool:
-    """Whether a plain word (lower case) reads as prose rather than a value: a word of
-    :data:`_STOP` or one with a prose ending (``accepted``, ``pending``, ``usable``).
-
-    Example:
-        >>> [reads_as_prose(w) for w in ("accepted", "required", "marigold")]
-        [True, True, False]
-    """
-    return _prose(word)
-
-
-def _looks_like_credential(value: str) -> bool:
-    """A digit, a symbol, or upper case after the first letter: ``4f9a``, ``Zx9``."""
-    return any(c.isdigit() for c in value) or not value.isalpha() or not value[1:].islower()
 
 
 #: A count's unit after a number (``4000 lines``, ``200 ms``): no code.
@@ -382,34 +312,6 @@ _UNIT_AFTER = re.compile(
     r"[ \t]*(?i:lines?|ms|seconds?|minutes?|hours?|days?|times?|people|users?|items?|rows?)"
     r"(?![A-Za-z])"
 )
-#: A value that qualifies a noun (``密码为 123456 的账号很危险``).
-#: (or names a kind the value is an example of: ``不是 123456 这种``, ``x 之类的``)
-_ATTRIBUTIVE = re.compile(r"[ \t]*(?:的|这种|這種|这类|這類|之类|之類|那种|那種|这样的|這樣的)")
-
-
-#: Numbers written as words (a count before a unit: ``four words``).
-_COUNT_WORDS = frozenset(
-    "two three four five six seven eight nine ten eleven twelve sixteen twenty".split()
-)
-#: A negated or shortened verb (``don't``, ``won't``, ``I'll``): prose after a label.
-_CONTRACTION = re.compile(
-    r"[a-z]{2,5}n['’]t|(?:i|you|we|they|he|she|there|what)['’](?:m|ll|re|ve|d|s)"
-)
-#: A host and its port (``mail.example.org:587``): where a secret is used, not one.
-_HOST_PORT = re.compile(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)+:\d{1,5}", re.IGNORECASE)
-#: ``passwd:`` opening a line: the password tool's own message (``passwd: invalid option``).
-_TOOL_MESSAGE = re.compile(r"(?:^|\n)[ \t]*passwd:[ \t]*$")
-
-
-def _tool_message(value: str, text: str, start: int, end: int) -> bool:
-    """Whether ``value`` opens a message the ``passwd`` tool printed: a word of letters
-    after ``passwd:`` at a line's start, more words after it."""
-    return (
-        value.isalpha()
-        and text[end : end + 1] == " "
-        and _letter(text, end + 1)
-        and _TOOL_MESSAGE.search(text, max(0, start - 40), start) is not None
-    )
 
 
 _SET = re.compile(r"(?i:set|change|changed|reset|update|updated|switch|switched)(?![a-z])")
@@ -421,13 +323,6 @@ def _in_query(text: str, start: int) -> bool:
     while i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_-") and start - i < 32:
         i -= 1  # where the label's name starts (access_token, DB_PASSWORD)
     return text[i - 1 : i] in ("?", "&")
-
-
-_CJK_UNIT = re.compile("[ \t]?[年月日号號点點分秒次天个個元岁歲楼樓层層室位]")
-_DATE = re.compile(r"(?:19|20)\d{2}([\-/.])\d{1,2}\1\d{1,2}|\d{1,2}([\-/.])\d{1,2}\2(?:19|20)\d{2}")
-#: Two digits or more: a value holding them is not an identifier (``queue-pass-9921``,
-#: ``db_pw_007``; ``token_v2`` still is one).
-_DIGIT_RUN = re.compile(r"\d{2}")
 
 
 def _env_name(text: str, start: int, end: int) -> bool:
@@ -445,69 +340,8 @@ def _env_name(text: str, start: int, end: int) -> bool:
     )
 
 
-#: A shell expansion's name up to ``:`` (``${DB_PASSWORD:?message}``): what follows is
-#: a message or a default, not a value written there.
-_SHELL_CHECK = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:$")
 #: The next ``Name=`` field of a connection string, after ``;``.
 _NEXT_FIELD = re.compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
-
-
-def _rejected(value: str, sep: str, text: str, end: int, literal: bool = False) -> bool:
-    """What no label's value can be (see the module docs); ``literal``: a value set in a
-    shell, where a name-like word (``local_dev_pw``) is the value itself."""
-    word = value.rstrip("!?").lower()
-    head = re.split(r"[\[(<]", word, maxsplit=1)[0]
-    if not word or word in _STOP or head in _STOP or _PLACEHOLDER.fullmatch(value):
-        return True
-    if _CODE.fullmatch(value) or _LENGTH_UNIT.match(text, end):
-        return True
-    first, _, rest = word.partition(" ")
-    if _CONTRACTION.fullmatch(first) or _HOST_PORT.fullmatch(value):
-        return True  # "password: don't know", "creds: smtp.example.org:587"
-    if rest and (first.isdigit() or first in _COUNT_WORDS) and _LENGTH_UNIT.match(" " + rest):
-        return True  # "passphrase: four words from the list": a count, not the words
-    start = end - len(value)
-    if _tool_message(value, text, start, end):
-        return True
-    if value[:1] == "?" and _SHELL_CHECK.search(text, max(0, start - 80), start):
-        return True  # "${DB_PASSWORD:?set it in .env}": the shell's message when it is unset
-    if value.startswith(("//", "}")) or text.startswith(("...", "…"), end):
-        return True  # a URL's rest ("password at https://..."), an example cut short ("sk-..."),
-        # a template variable's end ("{{ db_password }}@host")
-    if value.isdigit() and _CJK_UNIT.match(text, end):
-        return True  # "口令 2026 年起停用": a year, a count, an amount
-    if _DATE.fullmatch(value):
-        return True  # "上次修改密码是 2026-10-02": when, not what
-    if _ATTRIBUTIVE.match(text, end):
-        return True  # "密码为 123456 的账号": a description of passwords, not one
-    if literal:
-        return value.startswith("$")
-    if (
-        _SECRETISH.fullmatch(value)
-        and (not value.isalpha() or value.isupper() or not value[1:].islower())
-        and _DIGIT_RUN.search(value) is None
-        and (not any(c.isdigit() for c in value) or value.islower() or value.isupper())
-    ):
-        return True  # an identifier: access_token, API_KEY, dbPassword
-    # after "=", code: password=password, password=pwd, password=form_data
-    return (
-        sep.rstrip().endswith("=")
-        and _DIGIT_RUN.search(value) is None
-        and (bool(_SECRETISH.fullmatch(value)) or bool(re.fullmatch(r"[a-z]+(?:_[a-z]+)+", value)))
-    )
-
-
-def reads_as_no_value(value: str, sep: str, text: str, end: int) -> bool:
-    """Whether ``value``, ending at ``end`` of ``text`` after the separator ``sep``, is
-    what no secret's value can be: a placeholder, code, a length rule, a date, a word of
-    prose, an identifier naming a secret (the checks of the label reader, shared with
-    :mod:`~langgraph_memory.sensitivity.structured`).
-
-    Example:
-        >>> [reads_as_no_value(v, ":", v, len(v)) for v in ("${DB_PASS}", "required", "Zx9!q")]
-        [True, True, False]
-    """
-    return _rejected(value, sep, text, end)
 
 
 def _value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | None:
@@ -658,7 +492,30 @@ def _cjk_value(text: str, pos: int, kind: str, sep: str) -> tuple[int, int, bool
     return m.start(), m.end(), False
 
 
-_BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t])", re.IGNORECASE)
+#: Words for a phrase said to be let in (``暗号``, ``口令``): a phrase may follow them
+#: without a separator, up to the clause's end or a ``就`` (``暗号蓝色雨伞就把东西给他``).
+_COUNTERSIGN = frozenset(("暗号", "暗號", "口令"))
+#: A predicate's first character: a verb or an adverb saying something of the word.
+_PREDICATE = re.compile(
+    "[听聽看说說记記忘太很好真也都又还還已被要会會能可得不没沒错錯对對是有在用]"
+)
+_COUNTERSIGN_RUN = re.compile(r"[\u4e00-\u9fff]{4,8}?(?=[就便才]|[,.;!?\s，。；！？]|$)")
+
+
+def _countersign(text: str, pos: int) -> tuple[int, int, bool] | None:
+    """A phrase right after a countersign's word, when it reads as one (see
+    :func:`_cjk_value`): ``暗号天王盖地虎，...``, not ``暗号对上了就行``."""
+    m = _COUNTERSIGN_RUN.match(text, pos)
+    if m is None or not _verse(m.group()) or _PREDICATE.match(m.group()):
+        return None  # 口令听起来怪: what is said of it
+    if _CJK_DESCRIBES.search(m.group()) or _CJK_ASK.search(m.group()):
+        return None
+    if (_CJK_PROSE.match(m.group()) or _CJK_PROSE.search(m.group(), 1)) and not _verse(m.group()):
+        return None
+    return m.start(), m.end(), False
+
+
+_BAREKEY_SEP = re.compile(r"[ \t]*(?:[:=]|(?:is|was)[ \t]|是|为|為)", re.IGNORECASE)
 _KEY_CHARS = re.compile(r"[A-Za-z0-9+/=_.\-]+")
 _COMBINATION = re.compile(r"\d{1,3}(?:[-–/]\d{1,3}){2,4}|\d{1,3}(?:[ \t]\d{1,3}){2,4}|\d{3,8}")
 #: A combination's dials read out with spaces: ``12 34 56``, ``7 22 3``.
@@ -715,7 +572,7 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
             return (4 <= len(value) <= 12 and value.isdigit()) or (
                 len(value) >= 5 and digit and any(c.isalpha() for c in value)
             )
-        return len(value) >= 4 and (quoted or _looks_like_credential(value))
+        return len(value) >= 4 and (quoted or looks_like_credential(value))
     if kind == "barekey":  # "the key is Xk29-LLp0-QQ71": only what could be nothing else
         letters = any(c.isalpha() for c in value)
         if sep == "bare":  # "the key 9c1d...": 32 hex digits or more only
@@ -731,15 +588,15 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
     if kind == "pass":  # "pass" is a word too: after ":" or "=", a credential-like value
         if sep == "weak":  # "the hotel wifi pass is lobby5521" (not "the pass is valid")
             return len(value) >= 6 and digit and any(c.isalpha() for c in value)
-        return sep in ("strong", "assign") and len(value) >= 4 and _looks_like_credential(value)
+        return sep in ("strong", "assign") and len(value) >= 4 and looks_like_credential(value)
     if kind == "seccode" and value.isdigit() and len(value) == 3:
         return True  # "security code on the back is 271": a card's
     if kind in ("otp", "otpzh", "seccode"):  # a one-time code: 4 to 10 letters and digits
         if _DASHED_COMBINATION.fullmatch(value):
             return True  # "the code for the padlock: 3-3-7"
         plain = value.replace("-", "").replace(" ", "").strip("#*")  # G-4829, 5-2-1107, #2580
-        if _GROUPED_KEY.fullmatch(value):
-            return digit
+        if _GROUPED_KEY.fullmatch(value):  # a licence's groups may be letters only
+            return digit or _LETTER_KEY.fullmatch(value) is not None
         return digit and plain.isalnum() and value.isascii() and 4 <= len(plain) <= 10
     if sep == "bare":
         if _NOT_BARE.fullmatch(value):
@@ -760,11 +617,11 @@ def _accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
         if sep == "weak":
             return len(value) >= 8 and digit and any(c.isalpha() for c in value)
         code = quoted or sep == "assign"  # token="abc", SECRET=abc: code or config
-        return len(value) >= 3 and (code or _looks_like_credential(value))
+        return len(value) >= 3 and (code or looks_like_credential(value))
     if len(value) < 3:
         return False
     if sep == "weak" and value.rstrip("!?").isalpha():
-        return not _prose(value.rstrip("!?").lower())
+        return not reads_as_prose(value.rstrip("!?").lower())
     return True
 
 
@@ -781,10 +638,10 @@ def _label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
         if word in _OTP_ZH:
             return "otpzh", end, False
         return ("pwzh" if word in _PASSWORD_ZH else "keyzh"), end, False
-    if _letter(text, end):  # passwords, pinned, keyboard, tokens
+    if ascii_letter(text, end):  # passwords, pinned, keyboard, tokens
         return None
     i = start
-    while i > 0 and _letter(text, i - 1):
+    while i > 0 and ascii_letter(text, i - 1):
         i -= 1
     if start - i > 12:
         return None
@@ -839,7 +696,7 @@ def _alone(text: str, start: int, end: int, kind: str = "pw") -> tuple[int, int,
     b = len(text) if b < 0 else b
     value = text[a:b].strip()
     if kind in ("pin", "otp", "otpzh", "cvv", "seccode") and _DIGITS.fullmatch(value):
-        if _rejected(value, ":", text, text.index(value, a) + len(value)):
+        if rejected(value, ":", text, text.index(value, a) + len(value)):
             return None
         a = text.index(value, a)
         return a, a + len(value), "keyword"
@@ -850,9 +707,23 @@ def _alone(text: str, start: int, end: int, kind: str = "pw") -> tuple[int, int,
     a = text.index(value, a)
     letters = any(c.isalpha() for c in value)
     digit = any(c.isdigit() for c in value)
-    if not (letters and digit) or _rejected(value, ":", text, a + len(value)):
+    if not (letters and digit) or rejected(value, ":", text, a + len(value)):
         return None
     return a, a + len(value), "keyword"
+
+
+#: A Wi-Fi network named before a plain ``key``: then the network's key (``wifi ...,
+#: key is x``, ``SSID: Home5G key: x``, ``路由器 ... key 是 x``).
+_NETWORK = re.compile(
+    r"(?<![A-Za-z])(?i:wi-?fi|wlan|ssid|network|router|hotspot)(?![A-Za-z])|路由|网络|热点"
+)
+
+
+def _camel(text: str, start: int) -> bool:
+    """Whether the label word at ``start`` ends a name in camel case (``AppSecret``,
+    ``clientSecret``, ``AccessToken``, ``dbPassword``): a lower-case letter, then the
+    word's capital."""
+    return start > 0 and text[start].isupper() and text[start - 1].islower()
 
 
 def _start(m: re.Match[str]) -> int:
@@ -888,8 +759,12 @@ def _otp_labels(text: str) -> Iterator[re.Match[str]]:
 
 
 def _label_words(text: str, low: str) -> list[re.Match[str]]:
-    """The label words of ``text`` (:data:`_LABEL`), found once for every rule."""
-    return list(_LABEL.finditer(low) if len(low) == len(text) else _LABEL_ANY_CASE.finditer(text))
+    """The label words of ``text`` (:data:`_LABEL`), found once for every rule. An ASCII
+    text is searched for the ASCII words only: the same matches, found three times as
+    fast (the Chinese words slow the regex engine's skip over every position)."""
+    if len(low) != len(text):
+        return list(_LABEL_ANY_CASE.finditer(text))
+    return list((_LABEL_ASCII if low.isascii() else _LABEL).finditer(low))
 
 
 def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[int, int, str]]:
@@ -921,6 +796,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if kind == "barekey" and _BAREKEY_SEP.match(text, pos) is None:
             if _BARE_HEX.match(text, pos) is None:
                 continue  # "the key is x", "key: x" only (a plain "key" is mostly prose or code)
+        elif kind == "barekey" and _NETWORK.search(text, max(0, m.start() - 48), m.start()):
+            kind = "pw"  # "wifi at grandma's: network TP-LINK_8F2A, key is x": its Wi-Fi key
         if glued and kind == "pin":
             continue
         if not kind.endswith("zh"):
@@ -942,10 +819,12 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             sep = "assign"
         if s is None and not glued and (s := _APPOSED.match(text, pos)) is not None:
             sep = "apposed"
-        if s is None and (not glued or _BARE_HEX.match(text, pos)):
-            # PGPASSWORD=x, AppSecret 是 x: a strong one only, or a space before hex digits
+        bare = not glued or _BARE_HEX.match(text, pos) is not None
+        if s is None and (bare or _camel(text, m.start())):
+            # PGPASSWORD=x, AppSecret 是 x: a strong one only, or a space before hex digits;
+            # a name in camel case is a label before "is" too (AppSecret is x, dbPassword was x)
             s, sep = _WEAK.match(text, pos), "weak"
-            if s is None:
+            if s is None and bare:
                 s, sep = (_BARE_ZH if kind.endswith("zh") else _BARE).match(text, pos), "bare"
         if s is None and text.startswith("\n", pos) and not glued:
             alone = _alone(text, m.start(), pos, kind)
@@ -962,6 +841,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         found = _value(text, s.end(), phrase)
         if found is None and sep != "weak" and sep != "bare":
             found = _next_line(text, s) or _cjk_value(text, s.end(), kind, s.group())
+        elif found is None and sep == "bare" and m.group() in _COUNTERSIGN:
+            found, sep = _countersign(text, s.end()), "strong"  # 暗号蓝色雨伞就给他
         if found is None:
             continue
         a, b, quoted = found
@@ -984,25 +865,28 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if sep == "assign" and ";" in text[a:b]:
             field = _NEXT_FIELD.search(text, a, b)  # Password=x;Encrypt=true: a connection string
             b = field.start() if field is not None else b
-        if text[a : a + 1] in ("-", "=") and _SHELL_CHECK.search(text, max(0, a - 80), a):
+        if text[a : a + 1] in ("-", "=") and SHELL_CHECK.search(text, max(0, a - 80), a):
             a += 1  # "${DB_PASSWORD:-x}": the value the shell falls back to
         value = text[a:b]
         if kind == "barekey" and (len(value) < 8 or not any(c.isdigit() for c in value)):
-            continue  # what _accept would refuse: spare _rejected the look
+            continue  # what _accept would refuse: spare rejected the look
         if (
             kind == "pw"
             and sep == "strong"
             and not quoted
             and value.isascii()
-            and value.isalpha()
             and (rest := _PHRASE_REST.match(text, b)) is not None
-            and not _rejected(value, s.group(), text, b)
+            and not rejected(value, s.group(), text, b)
         ):
             rest_words = rest.group().split()
-            if any(c.isdigit() for c in rest.group()) and not any(
-                w.strip(_TRAILING).lower() in _STOP for w in rest_words
-            ):
-                b = rest.end()  # password is: tomato soup 99 (words to the line's end)
+            if (
+                value.isalpha()
+                and any(c.isdigit() for c in rest.group())
+                and not any(w.strip(_TRAILING).lower() in PROSE_WORDS for w in rest_words)
+            ) or (not value.isalnum() and _KEY_PIECE.fullmatch(rest_words[0])):
+                # password is: tomato soup 99; Password : p@ss w0rd with spaces (a value
+                # of symbols, then a word mixing letters and digits: words to the line's end)
+                b = rest.end()
                 value = text[a:b]
         hedges = 0
         while sep == "weak" and value.lower() in _HEDGES and hedges < 2:  # "is literally x"
@@ -1014,12 +898,12 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         if value.lower() in _HEDGES:
             continue
         literal = sep == "assign" and _env_name(text, m.start(), m.end())
-        if not value or _rejected(value, "" if literal else s.group(), text, b, literal):
+        if not value or rejected(value, "" if literal else s.group(), text, b, literal):
             continue
         if (
             sep == "weak"
             and s.group().strip().lower() == "to"
-            and not (_looks_like_credential(value) or quoted)
+            and not (looks_like_credential(value) or quoted)
             and not _SET.search(text, max(0, m.start() - 24), m.start())
         ):
             continue  # "no password to share": a verb (not "set my password to x")
@@ -1043,6 +927,8 @@ _LOCK_BEFORE = re.compile(
     r"(?:行李箱|旅行箱|拉杆箱|密码箱|密碼箱|箱子|挂锁|掛鎖|车锁|車鎖|自行车锁|(?i:luggage|suitcase"
     r"|padlock|bike[ \t]+lock|cable[ \t]+lock|briefcase)(?![a-z]))[ \t]*(?:的)?[ \t]*$"
 )
+#: A word mixing letters and digits (``w0rd``, ``2026ab``): a piece of a credential.
+_KEY_PIECE = re.compile(r"(?=[^\d]*\d)(?=[^A-Za-z]*[A-Za-z])[A-Za-z0-9@#$%&!*._\-]{3,24}")
 #: The rest of a line after a plain word given as a password (``password: tomato soup
 #: 99``): up to four more words, to the line's end.
 _PHRASE_REST = re.compile(r"(?:[ \t]+[\x21-\x7e]{1,24}){1,4}(?=[ \t]*(?:\r?\n|$))")
@@ -1099,11 +985,7 @@ def _markup(text: str) -> Iterator[tuple[int, int, str]]:
             a += len(raw) - len(raw.lstrip())
             b -= len(raw) - len(raw.rstrip())
             value = text[a:b]
-            if (
-                value
-                and not _rejected(value, "=", text, b)
-                and _accept("pw", "assign", value, True)
-            ):
+            if value and not rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
                 yield a, b, "markup"
 
 
@@ -1145,14 +1027,42 @@ _CLI_PASSWORD = re.compile(
 )
 
 
+#: ``htpasswd -b .htpasswd admin x``, ``htpasswd -nbB admin x`` (``-n``: no file).
+_CLI_HTPASSWD = re.compile(
+    r"(?<![\w\-.])htpasswd[ \t]+-(?P<flags>[A-Za-z]{1,6})[ \t]+(?P<args>\S+(?:[ \t]+\S+){1,2})"
+)
+_ARG = re.compile(r"\S+")
+#: SQL setting a user's password: ``ALTER USER 'app'@'%' IDENTIFIED BY 'x'``, ``CREATE
+#: USER u IDENTIFIED WITH mysql_native_password BY 'x'``.
+_SQL_IDENTIFIED = re.compile(
+    r"(?i:identified)[ \t]+(?:(?i:with)[ \t]+\w+[ \t]+)?(?i:by)[ \t]+"
+    r"(?:(?i:password)[ \t]*\(?[ \t]*)?(?P<q>['\"])(?P<value>[^'\"\n]{1,128})(?P=q)"
+)
+
+
 def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
-    """Passwords given to a command line's options (see the patterns above)."""
+    """Passwords given to a command line's options (see the patterns above) and set by
+    SQL (``IDENTIFIED BY 'x'``)."""
+    if "dentified" in text or "DENTIFIED" in text:
+        for m in _SQL_IDENTIFIED.finditer(text):
+            a, b = m.span("value")
+            if not rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
     if "-" not in text:
         return  # every option below is written with a dash
+    if "htpasswd" in text:
+        for m in _CLI_HTPASSWD.finditer(text):
+            args = list(_ARG.finditer(text, m.start("args"), m.end("args")))
+            place = 1 if "n" in m.group("flags") else 2  # -n: a user then a password
+            if "b" not in m.group("flags") or len(args) <= place:
+                continue  # without -b the password is asked for
+            a, b = args[place].span()
+            if not rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
     if " -u" in text or "--user" in text:
         for m in _CLI_USER.finditer(text):
             a, b = m.span("value")
-            if not _rejected(text[a:b], "=", text, b):
+            if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     if (" -p" in text and ("mysql" in text or "mariadb" in text or "sshpass" in text)) or (
         " -a " in text and "redis-" in text
@@ -1160,7 +1070,7 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
         for m in _CLI_P.finditer(text):
             group = next(g for g in ("value", "value2", "value3", "quoted") if m.group(g))
             a, b = m.span(group)
-            if not _rejected(text[a:b], "=", text, b):
+            if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     if "-p" in text or "-P" in text or "-hp" in text:
         for m in (
@@ -1170,12 +1080,12 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
         ):
             group = "spaced" if m.group("spaced") else "glued"
             a, b = m.span(group)
-            if not _rejected(text[a:b], "=", text, b):
+            if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     if (" -a" in text or "--auth" in text) and ("http" in text or "xh" in text):
         for m in _CLI_AUTH.finditer(text):
             a, b = m.span("value")
-            if not _rejected(text[a:b], "=", text, b):
+            if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     more = [_CLI_LOGIN] if " -p " in text and ("login" in text or "mongo" in text) else []
     if "-pass" in text:
@@ -1187,7 +1097,7 @@ def _command_lines(text: str) -> Iterator[tuple[int, int, str]]:
             value = text[a:b]
             if value and not (value.isalpha() and value.isupper()) and not value.isdigit():
                 # not --password PASS; not a port (-u root -p 5432)
-                if not _rejected(value, "=", text, b):
+                if not rejected(value, "=", text, b):
                     yield a, b, "keyword"
 
 
@@ -1208,8 +1118,9 @@ _PAIR = re.compile(
 _CORRECTION = re.compile(
     r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
     r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
-    r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be))"
-    r"|新的是|新的为|新的:"
+    r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be)"
+    r"|(?:the[ \t]+)?(?:actual|real|correct|right|proper)[ \t]+one(?:[ \t]+(?:is|was)|[ \t]*[:=]))"
+    r"|新的是|新的为|新的:|正确的是|正確的是|真正的是|对的是|對的是"
     r"|(?<=[,; \t])新的(?=[ \t]*[A-Za-z0-9][\x21-\x7e]*(?:[\s,;.!?)]|$))"
     r"|(?:我|又|已经|已經)?(?:改成|改为|改為|换成|換成)了?)[ \t]*"
 )
@@ -1248,13 +1159,15 @@ _VALUE_FIRST = re.compile(
     r"[ \t]*(?:就是|也是|是)(?:我|你|他|她|我们|咱们|那个|這個|这个|那個)的?"
     r"[\u4e00-\u9fffA-Za-z0-9 ]{0,6}?(?:密码|密碼|口令)"
 )
-#: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits only.
+#: ``the code is 7316``, ``your code: 9052``: a plain ``code`` before digits, or before a
+#: quoted word holding a dash or a digit (``the code is "alpaca-tornado"``).
 _THE_CODE = re.compile(
     r"(?<![A-Za-z])(?i:the|your|my|our)[ \t]+(?:(?P<whose>[A-Za-z][\w\-]{1,20})[ \t]+)?(?i:code)"
     r"(?:[ \t]+(?i:to|for|of)[ \t]+(?i:the|my|our|your)[ \t]+"
     r"(?P<what>[\w'\-]+(?:[ \t]+[\w'\-]+)?))?"
     r"[ \t]*(?:(?i:is|was)[ \t]*:?|[:=])[ \t]*"
-    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w\-/:])(?!\.\d)"
+    r"(?:(?P<value>[#*]?\d{4,8}[#*]?)(?![\w\-/:])(?!\.\d)"
+    r"|[\"“'](?=[A-Za-z0-9\-]*[\-0-9])(?P<quoted>[A-Za-z0-9][A-Za-z0-9\-]{5,39})[\"”'](?![\w]))"
 )
 #: What a code is for when it opens nothing (``the code for the discount``): no secret.
 _NOT_OPENED = re.compile(
@@ -1340,15 +1253,18 @@ def _named_codes(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     ):
         for m in _CODE_SENT.finditer(text):
             if (
-                _LENGTH_UNIT.match(text, m.end()) is None
+                LENGTH_UNIT.match(text, m.end()) is None
                 and _UNIT_AFTER.match(text, m.end()) is None
             ):
                 yield m.start("value"), m.end("value"), "keyword"
 
 
-def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, int, str]]:
+def _phrases(
+    text: str, low: str, digits: bool = True, labelled: bool = True
+) -> Iterator[tuple[int, int, str]]:
     """Recovery phrases, codes written before their name, and ``name:``/``value:`` pairs
-    naming a secret (``low``: the text in lower case)."""
+    naming a secret (``low``: the text in lower case; ``labelled``: whether it holds a
+    label word)."""
     if "phrase" in low or "mnemonic" in low:
         for m in _SEED.finditer(text):
             yield m.start("value"), m.end("value"), "passphrase"
@@ -1366,11 +1282,12 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
         or " code of " in low
     ):
         for m in _THE_CODE.finditer(text):
+            group = "value" if m.group("value") else "quoted"
             if all(
                 m.group(g) is None or not _NOT_OPENED.fullmatch(m.group(g))
                 for g in ("what", "whose")
-            ):
-                yield m.start("value"), m.end("value"), "keyword"
+            ) and (group == "value" or not rejected(m.group(group), ":", text, m.end(group))):
+                yield m.start(group), m.end(group), "keyword"
     if (
         ("password" in low or "passcode" in low or "passphrase" in low or " pin" in low)
         and (" is " in low or " was " in low or "that" in low or "it's" in low)
@@ -1395,7 +1312,7 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
             if (
                 digit
                 and (any(c.isalpha() for c in value) or value.isdigit())
-                and not _rejected(value, ":", text, b)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
     if "value" in low and ("name:" in low or 'name":' in low or "name':" in low):
@@ -1403,10 +1320,93 @@ def _phrases(text: str, low: str, digits: bool = True) -> Iterator[tuple[int, in
             a, b = m.span("value")
             value = text[a:b]
             if _MARKUP_NAME.search(m.group("name")) and not _MARKUP_MEASURE.search(m.group("name")):
-                if not _rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
+                if not rejected(value, "=", text, b) and _accept("pw", "assign", value, True):
                     yield a, b, "keyword"
     if digits:
         yield from _named_codes(text, low)
+    if not labelled:
+        return  # (the forms below need a label word)
+    if "," in text and (
+        (" password" in low or " pin" in low or " pw" in low or " pass" in low)
+        and ("it" in low or "use " in low or "try " in low)
+        or ("密码" in text or "密碼" in text or "口令" in text)
+        and ("是" in text or "用" in text or "试" in text or "試" in text)
+    ):
+        yield from _named_after(text)  # it's x, the wifi password i mean
+    if (
+        "separate" in low
+        or "apart" in low
+        or " two " in low
+        or " 2 " in low
+        or "发" in text
+        or "發" in text
+    ):
+        yield from _sent_apart(text)
+
+
+#: A secret said to come apart from its name (``I'll write the pin separately ... ok
+#: here: 9034``, ``密码我分两条发。……\nZhuque-Gate-42``): the name, the announcement, then
+#: one value after ``here:`` or alone on the last line.
+_APART = re.compile(
+    r"(?:(?i:password|passcode|pin|pw|code)(?![A-Za-z])|密码|密碼|口令|验证码)"
+    r"[^\n]{0,60}?(?:(?i:separately|apart|in[ \t]+(?:two|2)[ \t]+(?:messages|parts|texts)"
+    r"|in[ \t]+a[ \t]+(?:second|separate|different)[ \t]+message)"
+    r"|分两条|分兩條|分开发|分開發|单独发|單獨發|另发|另發|下一条|下一條)"
+)
+_APART_VALUE = re.compile(
+    r"(?:(?i:here|ok[ \t]+here|here[ \t]+it[ \t]+is)[ \t]*:|\n)[ \t]*"
+    r"(?P<value>[\x21-\x7e]{4,40})[ \t]*$"
+)
+
+
+def _sent_apart(text: str) -> Iterator[tuple[int, int, str]]:
+    """The value of a secret said to come apart from its name (:data:`_APART`)."""
+    m = _APART.search(text)
+    if m is None:
+        return
+    value = _APART_VALUE.search(text, m.end())  # (at the text's end)
+    if value is None:
+        return
+    a, b, word = _trimmed(value, text)
+    if (
+        len(word) >= 4
+        and any(c.isdigit() for c in word)
+        and (word.isdigit() and len(word) <= 8 or any(c.isalpha() for c in word))
+        and not rejected(word, ":", text, b)
+    ):
+        yield a, b, "keyword"
+
+
+#: A value, then the password it is named after a comma: ``it's rainbow-cactus, the wifi
+#: password i mean``, ``try Tq#lake77, our router's password``, ``是 blue-fox-9，我说的是
+#: wifi 密码`` (the name ends its clause: not ``it's late, the password is x``).
+_NAMED_AFTER = re.compile(
+    r"(?:(?<![\w'])(?i:it'?s|it[ \t]+is|that'?s|use|try)[ \t]+[\"'`]?(?P<value>[\x21-\x7e]{4,64}?)"
+    r"[\"'`]?,[ \t]*(?i:the|my|our|your|his|her|their)[ \t]+(?:[\w'\-]+[ \t]+){0,2}?"
+    r"(?i:password|passcode|passphrase|pin|pw)(?:[ \t]+(?i:i[ \t]+mean|that[ \t]+is|btw))?"
+    r"|(?:是|用|试试|試試)[ \t]*(?P<zh>[\x21-\x7e]{4,64}?)[ \t]*,[ \t]*"
+    r"(?:我说的是|我說的是|我是说|我是說|说的是|說的是|指的是)?[\u4e00-\u9fffA-Za-z\- ]{0,8}?"
+    r"(?:密码|密碼|口令)[啦啊呀哈]?)"
+    r"[ \t]*(?=[.!;)]|$|,[ \t]*(?![\w \t]*(?:[:=]|(?i:is|was)[ \t])))"
+)
+
+
+def _named_after(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values named a password after a comma (:data:`_NAMED_AFTER`): a credential's
+    shape only (a digit, words joined by a symbol, or mixed case and a symbol)."""
+    for m in _NAMED_AFTER.finditer(text):
+        a, b, value = _trimmed(m, text, "value" if m.group("value") else "zh")
+        if (
+            len(value) >= 6
+            and (
+                any(c.isdigit() for c in value)
+                and any(c.isalpha() for c in value)
+                or _JOINED_WORDS.fullmatch(value) is not None
+                or _mixed(value)
+            )
+            and not rejected(value, ":", text, b)
+        ):
+            yield a, b, "keyword"
 
 
 def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
@@ -1438,12 +1438,12 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             a, b, value = _trimmed(m, text)
             if (
                 len(value) >= 4
-                and _looks_like_credential(value)
+                and looks_like_credential(value)
                 and any(c.isalpha() for c in value)
                 + any(c.isdigit() for c in value)
                 + any(not c.isalnum() for c in value)
                 >= 2
-                and not _rejected(value, ":", text, b)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
     if "@" in text and "/" in text:
@@ -1452,7 +1452,7 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             if (
                 any(c.isalpha() for c in value)
                 and (any(c.isdigit() for c in value) or not value.isalnum())
-                and not _rejected(value, ":", text, b)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
     if "/" in text and _DEVICE.search(low):
@@ -1460,8 +1460,8 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
             a, b, value = _trimmed(m, text)
             if (
                 _DEVICE.search(low, max(0, m.start() - 40), m.start())
-                and _looks_like_credential(value)
-                and not _rejected(value, ":", text, b)
+                and looks_like_credential(value)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
 
@@ -1496,7 +1496,16 @@ def _may_correct(text: str, low: str) -> bool:
         or "应该" in text
         or "應該" in text
         or "新的" in text
-        or "actually" in low
+        or "actual" in low
+        or "real one" in low
+        or "correct one" in low
+        or "right one" in low
+        or "proper one" in low
+        or "正确的" in text
+        or "正確的" in text
+        or "真正的" in text
+        or "对的是" in text
+        or "對的是" in text
         or "mean" in low
         or "sorry" in low
         or "new one" in low
@@ -1511,6 +1520,15 @@ def _may_correct(text: str, low: str) -> bool:
 #: The change verbs of :data:`_CORRECTION` (``改成了 x`` sets right an old value before it).
 _CHANGED = re.compile("改成|改为|改為|换成|換成")
 _DIGIT = re.compile(r"\d")
+
+
+def _mixed(value: str) -> bool:
+    """Whether ``value`` mixes lower case, capitals and symbols (``fernsAreFriends!``)."""
+    return (
+        any(c.islower() for c in value)
+        and any(c.isupper() for c in value)
+        and any(not c.isalnum() for c in value)
+    )
 
 
 def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
@@ -1530,15 +1548,19 @@ def _corrected(text: str, end: int) -> tuple[int, int, str] | None:
     value = text[a:b]
     if (
         len(value) >= 4
-        and any(c.isdigit() for c in value)
         and (
-            any(c.isalpha() for c in value)
-            or value.isdigit()
-            and len(value) <= 8
-            and m is not None
-            and not m.group().isascii()  # 改成了 582046
+            any(c.isdigit() for c in value)
+            and (
+                any(c.isalpha() for c in value)
+                or value.isdigit()
+                and len(value) <= 8
+                and m is not None
+                and not m.group().isascii()  # 改成了 582046
+            )
+            or len(value) >= 8
+            and _mixed(value)  # the actual one is fernsAreFriends!
         )
-        and not _rejected(value, ":", text, b)
+        and not rejected(value, ":", text, b)
     ):
         return a, b, "keyword"
     return None
@@ -1762,8 +1784,8 @@ def _tables(text: str, commas: bool = True) -> Iterator[tuple[int, int, str]]:
                     _HEADER.fullmatch(line[a:b])
                     and len(value) >= 4
                     and _TOKEN.fullmatch(value)
-                    and _looks_like_credential(value)
-                    and not _rejected(value, ":", text, start + d)
+                    and looks_like_credential(value)
+                    and not rejected(value, ":", text, start + d)
                 ):
                     yield start + c, start + d, "keyword"
         if column < 0:
@@ -1786,8 +1808,8 @@ def _tables(text: str, commas: bool = True) -> Iterator[tuple[int, int, str]]:
         if (
             len(value) >= 4
             and _TOKEN.fullmatch(value)
-            and _looks_like_credential(value)
-            and not _rejected(value, ":", text, start + b)
+            and looks_like_credential(value)
+            and not rejected(value, ":", text, start + b)
         ):
             yield start + a, start + b, "keyword"
 
@@ -1856,7 +1878,7 @@ def _forms(
     if "空格" in text or "space" in low:
         for m in _SPACED_VALUE.finditer(text):
             a, b = m.span("value")
-            if not _rejected(text[a:b].split()[0], ":", text, b):
+            if not rejected(text[a:b].split()[0], ":", text, b):
                 yield a, b, "passphrase"
     if (
         labelled or "code" in low or "otp" in low or "cv" in low or zh and ("码" in text)
@@ -1924,7 +1946,7 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
     if zh and ("锁" in text or "鎖" in text or "门禁" in text or "門禁" in text):
         for m in _LOCK_BARE_ZH.finditer(text):
             a, b = m.span("value")
-            if not _rejected(text[a:b], ":", text, b):
+            if not rejected(text[a:b], ":", text, b):
                 yield a, b, "keyword"
     if (
         labelled
@@ -1936,12 +1958,12 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
         for m in _RESPECTIVELY.finditer(text):
             for group in ("a", "b"):
                 a, b, value = _trimmed(m, text, group)
-                if any(c.isdigit() for c in value) and not _rejected(value, ":", text, b):
+                if any(c.isdigit() for c in value) and not rejected(value, ":", text, b):
                     yield a, b, "keyword"
     if labelled and ("contains" in low or "holds" in low or "reads" in low or "says" in low):
         for m in _contains(low) if len(low) == len(text) else ():
             a, b, value = _trimmed(m, text)
-            if any(c.isalpha() for c in value) and not _rejected(value, ":", text, b):
+            if any(c.isalpha() for c in value) and not rejected(value, ":", text, b):
                 if any(c.isdigit() for c in value):
                     yield a, b, "keyword"
     if (
@@ -1956,8 +1978,8 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
                 value = text[a:b]
                 if (
                     len(value) >= 4
-                    and _looks_like_credential(value)
-                    and not _rejected(value, "=", text, b)
+                    and looks_like_credential(value)
+                    and not rejected(value, "=", text, b)
                 ):
                     yield a, b, "keyword"
     if "wifi" in low or "wi-fi" in low or "wlan" in low:
@@ -1968,7 +1990,7 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
                 and any(c.isdigit() for c in value)
                 and any(c.isalpha() for c in value)
                 and not _NOT_WIFI.fullmatch(value)
-                and not _rejected(value, ":", text, b)
+                and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
 
@@ -2038,8 +2060,38 @@ def _described(text: str) -> Iterator[tuple[int, int, str]]:
         if (
             any(c.isdigit() for c in value)
             and len(value) >= 4
-            and not _DATE.fullmatch(value)
-            and not _rejected(value, ":", text, b)
+            and not DATE.fullmatch(value)
+            and not rejected(value, ":", text, b)
+        ):
+            yield a, b, "keyword"
+
+
+#: ``door keypad 0512, wifi moosetracks (...)``: a Wi-Fi network's key as an item of a
+#: list of access details (the list holds another secret: see :func:`_listed_wifi`).
+_WIFI_ITEM = re.compile(
+    r"(?:^|[,;/][ \t]*)(?i:wi-?fi|wlan)[ \t]+[\"'`]?(?P<value>[A-Za-z0-9][\x21-\x7e]{5,40}?)[\"'`]?"
+    r"[ \t]*(?=[,;(]|$|\.(?:\s|$))"
+)
+#: What follows ``wifi`` in prose: its parts and states, not its key.
+_WIFI_WORDS = frozenset(
+    """network networks name password passwords router signal speed connection hotspot
+    extender settings setting card adapter calling direct access works working issue issues
+    problem problems sucks dropped down everywhere included available there here""".split()
+)
+
+
+def _listed_wifi(text: str) -> Iterator[tuple[int, int, str]]:
+    """A Wi-Fi key given as an item of a list of access details whose other items hold a
+    secret (``door keypad 0512, wifi moosetracks``): any word that is not prose."""
+    for m in _WIFI_ITEM.finditer(text):
+        a, b, value = _trimmed(m, text)
+        word = value.lower()
+        if (
+            len(value) >= 6
+            and word not in _WIFI_WORDS
+            and not reads_as_prose(word)
+            and not _NOT_WIFI.fullmatch(value)
+            and not rejected(value, ":", text, b)
         ):
             yield a, b, "keyword"
 
@@ -2057,19 +2109,22 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     ``passphrase`` for a quoted value or one of several words."""
     low = text.lower()
     labels = _label_words(text, low)
-    for a, b, name in _find(text, low, labels):
-        yield a, b, "secret", name
-    for a, b, name in _markup(text):
-        yield a, b, "secret", name
-    for a, b, name in _command_lines(text):
-        yield a, b, "secret", name
-    for a, b, name in _pairs(text, low):
-        yield a, b, "secret", name
     digits = _ANY_DIGIT.search(text) is not None
-    for a, b, name in _phrases(text, low, digits):
-        yield a, b, "secret", name
-    for a, b, name in _forms(text, low, bool(labels), digits):
-        yield a, b, "secret", name
+    found = False
+    for spans in (
+        _find(text, low, labels),
+        _markup(text),
+        _command_lines(text),
+        _pairs(text, low),
+        _phrases(text, low, digits, bool(labels)),
+        _forms(text, low, bool(labels), digits),
+    ):
+        for a, b, name in spans:
+            found = True
+            yield a, b, "secret", name
+    if found and ("wifi" in low or "wi-fi" in low or "wlan" in low):
+        for a, b, name in _listed_wifi(text):  # door keypad 0512, wifi moosetracks
+            yield a, b, "secret", name
 
 
 def values(text: str) -> list[str]:

@@ -72,7 +72,7 @@ _STEMS = (
 _ZH_PW = (
     "密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
     "|备用码|備用碼|激活码|激活碼|提取码|提取碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
-    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼"
+    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼|注册码|註冊碼|验正码|驗正碼"
 )
 _ZH_KEY = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|凭证|凭据|憑證|憑據"
 _ZH_USE = "登录|登陆|登入|登錄"
@@ -96,7 +96,7 @@ _STEM_ZH = re.compile(
 #: Words before ``key`` that name a secret (``api key``, ``wifi key``).
 _KEY_NAME = frozenset(
     """api access secret private app wifi wi-fi wlan wpa wpa2 license licence product master
-    encryption signing client account""".split()
+    encryption signing client account activation registration""".split()
 )
 #: Words before ``code`` that make it a secret (``door code``, ``backup code``).
 _CODE_NAME = frozenset(

@@ -38,6 +38,7 @@ from langgraph_memory.sensitivity.structured import config_secrets
 __all__ = [
     "KINDS",
     "DETECTORS",
+    "SHAPED_DETECTORS",
     "Span",
     "luhn_ok",
     "cn_id_ok",
@@ -234,33 +235,48 @@ _API_KEYS = re.compile(
     r"|k-[A-Za-z]{2,10}-[A-Za-z0-9_\-]{20,}"  # other scoped OpenAI keys: sk-None-...
     r"|k-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
     r"|k_(?:live|test)_[A-Za-z0-9]{10,}"
-    r"|bp_[A-Za-z0-9_\-]{30,}|ntrys_[A-Za-z0-9_\-]{30,}"  # Supabase, Sentry
+    r"|bp_[A-Za-z0-9_\-]{30,}|b_secret_[A-Za-z0-9_\-]{20,}|ntrys_[A-Za-z0-9_\-]{30,}"  # Supabase,
+    # Sentry
+    r"|q0(?:atp|csp|idp)-[A-Za-z0-9_\-]{22,}|ecret_[A-Za-z0-9]{43}"  # Square, Notion (old)
     r"|hp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})"  # Shopify
-    r"|r(?:k_(?:live|test)_[A-Za-z0-9]{10,}|8_[A-Za-z0-9_\-]{30,})"  # Stripe, Replicate
+    r"|r(?:k_(?:live|test)_[A-Za-z0-9]{10,}|8_[A-Za-z0-9_\-]{30,}|nd_[A-Za-z0-9]{24,})"  # Stripe,
+    # Replicate, Render
     r"|whsec_[A-Za-z0-9+/=]{24,}"  # Stripe webhook secret
     r"|g(?:h[pousr]_[A-Za-z0-9]{30,}|ithub_pat_[A-Za-z0-9_]{30,}"
     r"|l(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_\-]{20,}"  # GitLab
-    r"|sk_[A-Za-z0-9_\-]{30,})"  # Groq
+    r"|sk_[A-Za-z0-9_\-]{30,}"  # Groq
+    r"|lsa_[A-Za-z0-9]{20,}_[0-9a-f]{8}|lc_[A-Za-z0-9+/]{32,}={0,2})"  # Grafana
     r"|x(?:ox[a-z]-[A-Za-z0-9\-]{10,}|oxe\.xox[bp]-\d-[A-Za-z0-9\-]{20,}"  # Slack
     r"|app-\d-[A-Za-z0-9\-]{20,}|ai-[A-Za-z0-9]{40,})"  # Slack apps, xAI
     r"|A(?:KIA[0-9A-Z]{16}|SIA[0-9A-Z]{16}"  # AWS
     r"|KID[A-Za-z0-9]{13,40}"  # Tencent Cloud SecretId
     r"|Iza[0-9A-Za-z_\-]{33,37}"  # Google
-    r"|GE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58})"  # an age identity (bech32)
+    r"|GE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}"  # an age identity (bech32)
+    r"|KLT[A-Za-z0-9_\-]{32,}|TATT3[A-Za-z0-9_\-=]{50,})"  # Volcengine, Atlassian
     r"|LTAI[A-Za-z0-9]{12,30}"  # Alibaba Cloud AccessKey ID
     r"|key-[0-9a-f]{32}"  # Mailgun
     r"|GOCSPX-[A-Za-z0-9_\-]{20,}"  # Google OAuth client secret
     r"|ya29\.[A-Za-z0-9_\-]{20,}"  # Google OAuth access token
-    r"|figd_[A-Za-z0-9_\-]{30,}"  # Figma
-    r"|p(?:plx-[A-Za-z0-9]{40,}|ypi-AgE[A-Za-z0-9_\-]{50,})"  # Perplexity, PyPI
-    r"|n(?:tn_[A-Za-z0-9]{30,}|pm_[A-Za-z0-9]{36,40})"  # Notion, npm
-    r"|lin_api_[A-Za-z0-9]{30,}"  # Linear
+    r"|f(?:igd_[A-Za-z0-9_\-]{30,}|w_[A-Za-z0-9]{24,})"  # Figma, Fireworks
+    r"|p(?:plx-[A-Za-z0-9]{40,}|ypi-AgE[A-Za-z0-9_\-]{50,}|csk_[A-Za-z0-9_]{40,})"  # Perplexity,
+    # PyPI, Pinecone
+    r"|n(?:tn_[A-Za-z0-9]{30,}|pm_[A-Za-z0-9]{36,40}|vapi-[A-Za-z0-9_\-]{40,})"  # Notion, npm,
+    # NVIDIA
+    r"|l(?:in_api_[A-Za-z0-9]{30,}|sv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10})"  # Linear, LangSmith
     r"|PMAK-[A-Za-z0-9\-]{24,}|NRAK-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
-    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,})"  # Databricks,
-    # DigitalOcean, Docker Hub
-    r"|hf_[A-Za-z0-9]{30,}"  # Hugging Face
+    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,}"  # Databricks,
+    # DigitalOcean, Docker Hub, Doppler
+    r"|p\.(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{2,35}\.)?[A-Za-z0-9]{40,})"
+    r"|h(?:f_[A-Za-z0-9]{30,}|v[sbr]\.[A-Za-z0-9_\-]{24,})"  # Hugging Face, Vault
     r"|S(?:G\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}|K[0-9a-fA-F]{32})"  # SendGrid, Twilio
     r")(?![A-Za-z0-9_\-])",
+    _A,
+)
+#: Keys whose first letter no other prefix has (``t``, ``b``: common letters, which would
+#: slow the scan of every text): kept apart, looked for after their prefix.
+_RARE_KEYS = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:tvly-(?:dev-|prod-)?[A-Za-z0-9]{24,}"  # Tavily
+    r"|bce-v3/ALTAK-[A-Za-z0-9]{16,}/[0-9a-f]{32,})(?![A-Za-z0-9_\-])",  # Baidu Qianfan
     _A,
 )
 #: Telegram bot tokens (they start with a digit: kept apart, looked for after ``:AA``).
@@ -417,6 +433,8 @@ def _api_keys(text: str) -> Iterator[Span]:
     matches = list(_API_KEYS.finditer(text))
     if ":AA" in text:
         matches += _TELEGRAM.finditer(text)
+    if "tvly-" in text or "bce-v3/" in text:
+        matches += _RARE_KEYS.finditer(text)
     for m in matches:
         tail = m.group()[-16:].lower()
         if len(set(tail)) > 3:
@@ -625,6 +643,12 @@ _MEETING_ID = re.compile(
     r"(?:(?:会议|會議)(?:号|號|ID|id)(?!码|碼)|(?i:(?:meeting|webinar|zoom)[ \t]+id))"
     r"[ \t]*[:#]?[ \t]*$"
 )
+#: An account's name just before a number (``宽带账号 028-87654321``, ``account no.
+#: 415-555-0123``): the account's number, written like a landline, no phone.
+_ACCOUNT = re.compile(
+    r"(?:账号|帐号|帳號|账户|帳戶|户号|戶號|会员号|會員號|客户号|客戶號"
+    r"|(?i:account|acct)(?:[ \t]+(?i:no\.?|number|#))?)[ \t]*[:#]?[ \t]*$"
+)
 #: A Chinese mobile written digit by digit (``1 8 6 1 2 3 4 5 6 7 8``): after a phone word.
 _SPACED_MOBILE = re.compile(r"(?<![\d ])1 [3-9](?: \d){9}(?![ ]?\d)", _A)
 
@@ -642,6 +666,7 @@ def _phones(text: str) -> Iterator[Span]:
                 and (i != _OO or n >= 10)
                 and not _NOT_PHONE_AFTER.match(text, m.end())
                 and not (meeting and _MEETING_ID.search(text, max(0, m.start() - 24), m.start()))
+                and not (i != 0 and _ACCOUNT.search(text, max(0, m.start() - 16), m.start()))
             ):
                 yield m.start(), m.end(), "phone", "phone"
     if "1 " in text and _PHONE_WORD.search(text) is not None:
@@ -689,9 +714,10 @@ _CREDENTIAL_PLACEHOLDER = re.compile(
 _BASIC = re.compile(
     r"(?<![A-Za-z0-9_\-])(?i:basic)[ \t]+([A-Za-z0-9+/]{4,}={0,2})(?![A-Za-z0-9+/=])", _A
 )
-#: A ``Cookie`` or ``Set-Cookie`` header's ``name=value`` pairs.
+#: A ``Cookie`` or ``Set-Cookie`` header's ``name=value`` pairs (also logged as
+#: ``cookie=session=x`` or printed as a dict: ``'cookie': 'sid=x'``).
 _COOKIE = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?i:set-)?(?i:cookie)[\"']?[ \t]*:[ \t]*"
+    r"(?<![A-Za-z0-9_\-])(?i:set-)?(?i:cookie)[\"']?[ \t]*[:=][ \t]*[\"']?"
     r"(?P<value>[^\s=;,\"']+=[^\s;,\"']+(?:;[ \t]*[^\s=;,\"']+=[^\s;,\"']*)*)",
     _A,
 )
@@ -800,6 +826,12 @@ def _json_segment(token: str) -> bool:
         return False
 
 
+#: An object's id as APIs write it, its type's prefix first (``req_rUnSBaMoWwBLNH9O``,
+#: ``msg_01XFDUDYJgAACzvnptvVoYEL``, ``evt_1NG8Du2eZvKYlo2C``): no secret after an id's word.
+_OBJECT_ID = re.compile(r"[a-z]{2,8}_[A-Za-z0-9]{14,40}", _A)
+_ID_WORD = re.compile(r"(?<![A-Za-z])(?i:id|ids|identifier)[ \t]*[:=#]?[ \t]*(?:is[ \t]+)?$", _A)
+
+
 def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) -> Iterator[Span]:
     """Random-looking tokens of at least ``min_length`` characters (likely secrets).
 
@@ -851,6 +883,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         wordy = sum(len(w) for w in _WORDY.findall(tok))
         if wordy >= 0.7 * len(tok) or shannon_entropy(tok) < threshold:
             continue
+        if _OBJECT_ID.fullmatch(tok) and _ID_WORD.search(text, max(0, m.start() - 16), m.start()):
+            continue  # "req id req_rUnSB...": an object's id with its type's prefix
         line = text[max(0, m.start() - 40, text.rfind("\n", 0, m.start()) + 1) : m.start()]
         kind = "token" if _SESSION_WORD.search(line.lower()) else "secret"
         yield m.start(), m.start() + len(tok), kind, "entropy"
@@ -878,12 +912,16 @@ def _url_passwords(text: str) -> Iterator[Span]:
 
 
 #: The built-in regex/checksum detectors (the entropy detector is configured by the policy).
-DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
+#: Those of credentials given away by their shape (keys, tokens, private keys).
+SHAPED_DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _regex(_PRIVATE_KEY, "private_key", "pem", needs="-----BEGIN"),
     _regex(_JWT, "token", "jwt", needs="eyJ"),
+    _api_keys,
+)
+DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
+    *SHAPED_DETECTORS,
     _regex(_AUTH_HEADER, "token", "auth_header", group=1),
     _http_credentials,
-    _api_keys,
     _regex(_WEBHOOK, "api_key", "webhook", needs="://"),
     _emails,
     _url_passwords,

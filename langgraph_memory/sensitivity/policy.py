@@ -15,7 +15,8 @@ kind            what                                                            
                 national numbers with a trunk 0 in groups (``0755-8888 6666``,
                 ``020 7946 0958``), North American with separators,
                 international ``+CC ...``/``00CC ...``, and ``555-0123``
-                after a word saying it is a number (``call``, ``电话``)
+                after a word saying it is a number (``call``, ``电话``); not a
+                number after an account's name (``宽带账号 028-87654321``)
 ``cn_id``       18-digit Chinese resident ID, date and GB 11643 check character  ``[CN_ID]``
 ``ssn``         US Social Security numbers in the 3-2-4 form (valid area/group)  ``[SSN]``
 ``card``        payment cards: 13-16 or 19 digits, IIN 2-6, Luhn, spaces,        ``[CARD]``
@@ -71,8 +72,11 @@ kind            what                                                            
 Text is scanned as typed and, when it holds JSON string escapes, decoded too
 (``{"\\u5bc6\\u7801": "x"}`` is ``{"密码": "x"}``; JSON inside JSON up to three
 levels), each finding mapped back to the escaped characters it came from. Full-width
-forms are scanned as ASCII. The gate's own marks (``[SECRET]``,
-``[TOKEN:0e9d220616f0]``) are never found again, so cleaning twice is cleaning once.
+forms are scanned as ASCII. A credential a line break cut is found whole
+(:mod:`~.sensitivity.wrapped`), and a secret's value marked as an example is none
+(``password: P@ssw0rd (example only)``: :mod:`~.sensitivity.examples`). The gate's own
+marks (``[SECRET]``, ``[TOKEN:0e9d220616f0]``) are never found again, so cleaning twice
+is cleaning once.
 
 Deliberately not detected (documented gaps): phone numbers written as bare
 digits without a ``+`` country code, a Chinese mobile prefix or separators
@@ -122,15 +126,18 @@ from types import MappingProxyType
 from typing import Any, Literal, NamedTuple
 
 from langgraph_memory.core.records import Message
+from langgraph_memory.sensitivity.examples import drop_examples
 from langgraph_memory.sensitivity.patterns import (
     DETECTORS,
     KINDS,
+    SHAPED_DETECTORS,
     Span,
     high_entropy_spans,
     names_a_secret,
     to_halfwidth,
     unescape,
 )
+from langgraph_memory.sensitivity.wrapped import over_breaks, secrets_over_breaks
 
 __all__ = [
     "Action",
@@ -413,8 +420,10 @@ class SensitivityFilter:
                 if b > a
             ]
         spans = _credentials_first(half, spans)
-        if "\n" in half:
-            spans = _wrapped(half, spans)
+        spans = drop_examples(half, spans, ("secret",))  # password: x (example only)
+        if "\n" in half:  # a credential a line break cut: whole (ghp_x...\n...y)
+            spans = secrets_over_breaks(half, _wrapped(half, spans))
+            spans += over_breaks(half, SHAPED_DETECTORS, spans)
         rank = {k: i for i, k in enumerate(KINDS)}
         spans.sort(key=lambda s: (-(s[1] - s[0]), rank.get(s[2], len(rank)), s[0]))
         if "[" in half or self.policy.placeholder[0] != "[":

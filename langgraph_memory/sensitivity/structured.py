@@ -60,8 +60,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from langgraph_memory.sensitivity.labels import reads_as_no_value, reads_as_prose
 from langgraph_memory.sensitivity.nearby import shape_score, stem_starts
+from langgraph_memory.sensitivity.no_value import reads_as_no_value, reads_as_prose
 
 __all__ = ["config_secrets", "names_a_secret_key"]
 

@@ -1,0 +1,87 @@
+"""Credentials a line break cut in two (a paste wrapped by a terminal or a chat window):
+``ghp_rHxm...`` at a line's end and the rest of the key at the next line's start, a JWT
+broken inside its payload, a long secret of hex digits over two lines. Each is found
+whole, the break inside its span, so neither half is left in clear.
+
+A break is read as a cut when a run of a credential's alphabet (letters, digits and
+``_-.+/=``) of 16 characters or more ends its line and another of 8 or more opens the
+next one: the two runs are joined and the detectors of credentials of a known shape run
+over the join; a finding that spans the join is a finding over the break. A secret after
+a label (``the signing secret`` then 32 hex digits) whose value is a machine's (24
+hex digits or more) takes the next line too when that line is alone and of hex digits.
+
+Example:
+    >>> text = "token:\\nghp_rHxmYGiNIV2sKlZy2H\\nM5dAAkIIKiXhu9hVfI"
+    >>> from langgraph_memory.sensitivity.patterns import SHAPED_DETECTORS
+    >>> [(text[a:b], kind) for a, b, kind, _ in over_breaks(text, SHAPED_DETECTORS)]
+    [('ghp_rHxmYGiNIV2sKlZy2H\\nM5dAAkIIKiXhu9hVfI', 'api_key')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+from langgraph_memory.sensitivity.patterns import Span
+
+__all__ = ["over_breaks", "secrets_over_breaks"]
+
+#: Runs of a credential's alphabet before and after a line break (16 and 8 characters).
+_BEFORE = re.compile(r"[A-Za-z0-9_\-.+/=]{16}")
+_AFTER = re.compile(r"[A-Za-z0-9_\-.+/=]{8}")
+_RUN = re.compile(r"[A-Za-z0-9_\-.+/=]+")
+_LINE_END = re.compile(r"[ \t]*(?:\r?\n|$)")
+#: Kinds given away by their shape (what a join is scanned for).
+_SHAPED = frozenset(("api_key", "token", "private_key"))
+#: A machine-made secret: 24 hex digits or more (a signing secret, an HMAC key).
+_MACHINE = re.compile(r"[0-9a-fA-F]{24,}")
+_REST = re.compile(r"\r?\n([0-9a-fA-F]{16,})(?=[ \t]*(?:\r?\n|$))")
+
+
+def _breaks(text: str) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each line break between two runs of a credential's alphabet
+    (found from each ``\\n`` with ``str.find``: a pattern would be tried at every place)."""
+    j = text.find("\n")
+    while j >= 0:
+        i = j - 1 if j and text[j - 1] == "\r" else j
+        if i >= 16 and _BEFORE.match(text, i - 16, i) and _AFTER.match(text, j + 1):
+            yield i, j + 1
+        j = text.find("\n", j + 1)
+
+
+def over_breaks(
+    text: str, detectors: Iterable[Callable[[str], Iterable[Span]]], spans: Iterable[Span] = ()
+) -> Iterator[Span]:
+    """Credentials of a known shape that a line break cut (see the module docs), found
+    by ``detectors`` over the two runs joined; not where ``spans`` (the findings of the
+    text as written) hold one ending at the break (a whole key, then another line), nor
+    where the second run goes on with more than itself on its line (``Content-Type:``)."""
+    whole = {s[1] for s in spans if s[2] in _SHAPED}
+    for i, j in _breaks(text):
+        right = _RUN.match(text, j)
+        if i in whole or right is None or not _LINE_END.match(text, right.end()):
+            continue
+        a = i
+        while a > 0 and _RUN.match(text, a - 1) and not text[a - 1].isspace():
+            a -= 1
+        b = right.end()
+        joined = text[a:i] + text[j:b]
+        cut = i - a
+        for detect in detectors:
+            for s, e, kind, _ in detect(joined):
+                if kind in _SHAPED and s < cut < e:
+                    yield a + s, j + (e - cut), kind, "wrapped"
+
+
+def secrets_over_breaks(text: str, spans: list[Span]) -> list[Span]:
+    """``spans`` with a machine-made ``secret`` at its line's end taking the next line
+    when that line is alone and of the same alphabet (see the module docs)."""
+    out: list[Span] = []
+    for s in spans:
+        if s[2] == "secret" and text.startswith(("\n", "\r\n"), s[1]):
+            value = text[s[0] : s[1]]
+            rest = _REST.match(text, s[1])
+            if rest is not None and _MACHINE.fullmatch(value):
+                s = (s[0], rest.end(), s[2], s[3])
+        out.append(s)
+    return out
