@@ -133,7 +133,13 @@ add("en", "my password is sunshine", [(S, "sunshine")])
 add("en", "Your secret is password: Tr0ub4dor&3x", [(S, "Tr0ub4dor&3x")])
 add("en", 'keystore passphrase = "blue whale swims"', [(S, "blue whale swims")])
 add("en", "The Wi-Fi password: CoffeeShop2024", [(S, "CoffeeShop2024")])
-add("en", "door code: 4417#", [], "door code: not a label we name")
+add(
+    "en",
+    "door code: 4417#",
+    [(S, "4417")],
+    "door code: a lock's code after its label (relabelled when lock codes became labels, as"
+    " sensitivity_heldout2 labels them)",
+)
 # hard negatives, English
 add("en", "I forgot my password again, can you reset it?")
 add("en", "Your password must be at least 12 characters long.")
@@ -240,7 +246,6 @@ for lang, text, value in (
     ("zh", "深圳分公司：0755-8888 6666", "0755-8888 6666"),
     ("zh", "总机 010-6275 1234 转 8001", "010-6275 1234"),
     ("zh", "联系电话：+86-21-61234567", "+86-21-61234567"),
-    ("zh", "客服热线 400-820-8820", "400-820-8820"),
     ("zh", "我的手机号是13912345678", "13912345678"),
     ("zh", "手机 0086 139 1234 5678", "0086 139 1234 5678"),
     ("zh", "电话：021-61234567", "021-61234567"),
@@ -248,7 +253,6 @@ for lang, text, value in (
     ("zh", "手机号 +86 13800138000", "+86 13800138000"),
     ("zh", "打 186 1234 5678 找小王", "186 1234 5678"),
     ("zh", "联系方式：177-1234-5678（微信同号）", "177-1234-5678"),
-    ("zh", "免费电话 800-810-8888", "800-810-8888"),
     ("zh", "电话 028 8765 4321", "028 8765 4321"),
     ("en", "Call me at +1 (415) 555-0132 after six.", "+1 (415) 555-0132"),
     ("en", "London office: +44 20 7946 0958", "+44 20 7946 0958"),
@@ -258,7 +262,6 @@ for lang, text, value in (
     ("en", "Sydney +61 2 9374 4000", "+61 2 9374 4000"),
     ("en", "The clinic is (212) 555-0187.", "(212) 555-0187"),
     ("en", "fax 212.555.0187", "212.555.0187"),
-    ("en", "Toll free: 1-800-555-0199", "1-800-555-0199"),
     ("en", "WhatsApp +91 98765 43210", "+91 98765 43210"),
     ("en", "Singapore +65 6123 4567", "+65 6123 4567"),
     ("en", "HK +852 2123 4567", "+852 2123 4567"),
@@ -270,7 +273,10 @@ for lang, text, value in (
     ("en", "+1-202-555-0175 is the front desk", "+1-202-555-0175"),
 ):
     add(lang, text, [(P, value)])
-# phone negatives
+# phone negatives (public hotlines name nobody: 400/800 and toll-free numbers)
+add("zh", "客服热线 400-820-8820")
+add("zh", "免费电话 800-810-8888")
+add("en", "Toll free: 1-800-555-0199")
 add("en", "Build 2024.11.05.1432 passed")
 add("en", "version 10.0.19045.3693")
 add("en", "Invoice INV-2023-004512 is due")

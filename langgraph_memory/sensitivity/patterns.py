@@ -628,7 +628,8 @@ _PHONE_WORD = re.compile(
     r"(?i:call|phone|tel|mobile|cell|fax|ring|dial|text|whatsapp|extension|ext)(?![a-z])"
     r"|电话|電話|手机|手機|致电|拨打|撥打|座机|分机|联系方式"
 )
-_NATIONAL, _OO = 2, 5  # the indexes of the trunk-0 and 00 patterns in _PHONES
+_NATIONAL, _NANP, _OO = 2, 3, 5  # the indexes of the trunk-0, North American and 00
+# patterns in _PHONES
 
 
 #: What follows a number that is not a phone: the rest of a part number or SKU
@@ -642,6 +643,11 @@ _NOT_PHONE_AFTER = re.compile(
 _MEETING_ID = re.compile(
     r"(?:(?:会议|會議)(?:号|號|ID|id)(?!码|碼)|(?i:(?:meeting|webinar|zoom)[ \t]+id))"
     r"[ \t]*[:#]?[ \t]*$"
+)
+#: A service number that names nobody (``400-976-3666``, ``1-800-275-2273``): China's
+#: 400 and 800 hotlines and North America's toll-free codes, in the North American shape.
+_HOTLINE = re.compile(
+    r"(?:\+?1[ .\-]?)?\(?(?:400|8(?:00|33|44|55|66|77|88))\)?[ .\-]?\d{3}[ .\-]\d{4}"
 )
 #: An account's name just before a number (``宽带账号 028-87654321``, ``account no.
 #: 415-555-0123``): the account's number, written like a landline, no phone.
@@ -666,6 +672,7 @@ def _phones(text: str) -> Iterator[Span]:
                 and (i != _OO or n >= 10)
                 and not _NOT_PHONE_AFTER.match(text, m.end())
                 and not (meeting and _MEETING_ID.search(text, max(0, m.start() - 24), m.start()))
+                and not (i == _NANP and _HOTLINE.fullmatch(m.group()))
                 and not (i != 0 and _ACCOUNT.search(text, max(0, m.start() - 16), m.start()))
             ):
                 yield m.start(), m.end(), "phone", "phone"
@@ -675,7 +682,9 @@ def _phones(text: str) -> Iterator[Span]:
                 yield m.start(), m.end(), "phone", "phone_spaced"
     if "-" in text:
         for m in _LOCAL_NUMBER.finditer(text):
-            if _PHONE_WORD.search(text, max(0, m.start() - 24), m.start()):
+            if _PHONE_WORD.search(text, max(0, m.start() - 24), m.start()) and not (
+                _HOTLINE.fullmatch(text, max(0, m.start() - 6), m.end())
+            ):
                 yield m.start(), m.end(), "phone", "phone_local"
 
 

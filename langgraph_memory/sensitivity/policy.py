@@ -15,8 +15,9 @@ kind            what                                                            
                 national numbers with a trunk 0 in groups (``0755-8888 6666``,
                 ``020 7946 0958``), North American with separators,
                 international ``+CC ...``/``00CC ...``, and ``555-0123``
-                after a word saying it is a number (``call``, ``电话``); not a
-                number after an account's name (``宽带账号 028-87654321``)
+                after a word saying it is a number (``call``, ``电话``); not
+                hotlines (``400-976-3666``, ``1-800-275-2273``) nor a number
+                after an account's name (``宽带账号 028-87654321``)
 ``cn_id``       18-digit Chinese resident ID, date and GB 11643 check character  ``[CN_ID]``
 ``ssn``         US Social Security numbers in the 3-2-4 form (valid area/group)  ``[SSN]``
 ``card``        payment cards: 13-16 or 19 digits, IIN 2-6, Luhn, spaces,        ``[CARD]``

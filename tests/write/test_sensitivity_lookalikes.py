@@ -324,6 +324,9 @@ def test_an_address_in_a_sentence_naming_ssh_is_one(text: str) -> None:
         "密码 Zx81kq 之类的都行",
         "会议号 845 221 0993",
         "Meeting ID: 845 221 0993",
+        "电话会议号码 800 820 8820 免费",  # a toll-free hotline names nobody
+        "客服热线 400-976-3666",
+        "Toll free: 1-800-275-2273",
     ],
 )
 def test_an_example_of_a_kind_or_a_meeting_id_is_none(text: str) -> None:
@@ -334,7 +337,7 @@ def test_an_example_of_a_kind_or_a_meeting_id_is_none(text: str) -> None:
     ("text", "found"),
     [
         ("密码是 Zx81kq，这种很弱", [("secret", "Zx81kq")]),
-        ("电话会议号码 800 820 8820 免费", [("phone", "800 820 8820")]),
+        ("电话会议号码 021 6123 4567 免费", [("phone", "021 6123 4567")]),
         ("call me 415 555 0199, meeting id later", [("phone", "415 555 0199")]),
     ],
 )
