@@ -327,6 +327,8 @@ def _zh_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
         # "跟老婆商量后改成了…", "下班后改成…": when, not what (a key ending in 时 may be
         # one: "工时改成了六小时")
         or re.search(r"(?:[后前完过]|之后|以后|之前|的时候)$|商量|讨论|考虑", key)
+        # "只能改成…", "从销售部调到…": a modal or where from, not the slot
+        or re.search(r"^从|(?:只能|只好|只得|必须|不得不|还是)$", key)
     ):
         key = CHANGE_KEY
     return key, value, m.start("v")

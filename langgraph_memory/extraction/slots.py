@@ -44,6 +44,7 @@ from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, ended_va
 from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
+from langgraph_memory.extraction.events_zh import event_slots
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 from langgraph_memory.extraction.whereabouts import not_lived_at
 
@@ -131,7 +132,7 @@ _EVENTS = [
     (r"dentist|dental|teeth|牙医|看牙|口腔|牙", "dentist"),
     (r"doctor|check-?up|appointment|医生|体检|复查|看病|门诊", "appointment"),
     (r"interview|面试", "interview"),
-    (r"exam|test|考试", "exam"),
+    (r"exam|test|考试|驾考|科目[一二三四]", "exam"),
     (r"launch|release|ship date|deadline|上线|发布|截止|交付", "launch"),
     (r"meeting|会议|开会|周会|例会", "meeting"),
     (r"party|聚会|派对|生日会", "party"),
@@ -156,10 +157,12 @@ _DATE_ZH = (
     r"(?:(?:明年|今年|后年|下个?月|这个?月|本月)?(?:[0-9一二三四五六七八九十]{1,2}月"
     r"[0-9一二三四五六七八九十]{1,3}[号日]?|[0-9一二三四五六七八九十]{1,2}号|"
     r"[0-9一二三四五六七八九十]{1,2}月(?:底|初|中|份)?)|"
-    r"(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天](?:[上下]午|早上|"
+    r"(?:下下|下|这|本)?(?:周|星期|礼拜)[一二三四五六日天](?:[上下]午|早上|"
     r"晚上)?(?:[0-9一二三四五六七八九十]{1,2}点(?:半)?)?|明天|后天|"
-    r"下个?月|"
-    r"下周|月底|月初|年底|明年|下半年|春节后|国庆后)"
+    r"(?:下下|下)个?月|"
+    r"(?:下下|下)周|月底|月初|年底|明年|下半年|春节后|国庆后)"
+    # a date ends with its suffix or digits: never "6月15" of "6月15号"
+    r"(?![号日0-9一二三四五六七八九十])"
 )
 
 
@@ -721,7 +724,8 @@ _ZH_MANAGER = [
     r"(?:是|叫)?)(?P<v>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!；;\s]|$|了|啦)",
     r"(?P<v>[\u4e00-\u9fff]{2,4}?)(?:成了|是|当了|接任)我(?:的)?(?:新)?(?:领导|上级|老板|经理|主管|"
     r"组长|上司)",
-    r"(?:新来的|新)(?:领导|上级|老板|经理|主管|组长|上司)(?:是)?(?P<v>[\u4e00-\u9fff]{2,3})",
+    r"(?:新来的|新)(?:领导|上级|老板|经理|主管|组长|上司)(?:是)?(?P<v>[\u4e00-\u9fff]{2,3})"
+    r"(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:领导|上级|老板|经理|主管|组长|上司)(?:换成了?|变成了?)?(?:姓|"
     r"叫)(?P<v>[\u4e00-\u9fff]{1,3}?)(?=[，,。！!；;\s]|$|了)",
 ]
@@ -758,8 +762,8 @@ _ZH_DATE_MOVED = Cued(
 )
 _ZH_DATE_SET = Cued(
     re.compile(
-        rf"(?P<e>[\u4e00-\u9fff]{{1,8}}?)(?:安排在|定在|约在|定于|是在|在)(?P<v>{_DATE_ZH})"
-        rf"|(?P<v2>{_DATE_ZH})(?P<e2>[\u4e00-\u9fff]{{1,6}})"
+        rf"(?P<e>[\u4e00-\u9fff]{{1,8}}?)(?:安排在|定在|约在|定于|是在|在|(?<=现在|目前|已经|最后|还是)[定约])(?P<v>{_DATE_ZH})"
+        rf"|(?P<v2>{_DATE_ZH})(?:(?P<e2>[\u4e00-\u9fff]{{1,6}})|(?=[，,。！!；;]))"
     )
 )
 _ZH_PLAN = [
@@ -796,7 +800,10 @@ _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 #: A length of time ("一个月", "三年", "半年"): never a place, employer or job.
 _ZH_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半多]+个?(?:多)?(?:月|天|年|周|星期|小时|礼拜)")
 #: What names a person, a group or a room, never the city the user lives in.
-_NOT_CITY = re.compile(r"老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$")
+_NOT_CITY = re.compile(
+    r"老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$|"
+    r"医院|公司|集团|大学|学院|银行|中学|小学|研究院|研究所"  # an organisation ("换到了华山医院")
+)
 #: A negation right before a move ("没回郑州", "不搬去上海了"): no move made.
 _NOT_MOVED = re.compile(r"(?:没|没有|不|未|别)(?:再)?[\u4e00-\u9fff]{0,2}$")
 #: A kind of place, not the name of an employer ("我在医院当护士", "在网上当博主").
@@ -896,7 +903,9 @@ def _zh(text: str) -> list[Slot]:
     job = _last(text, _ZH_JOB_RX, whole)
     if job and len(job[0]) >= 2:  # "升走了": no trade in one character
         add("occupation", job[0], job[1])
-    boss = _last(text, _ZH_MANAGER_RX, lambda m: not _ZH_NOT_NAMED.match(m["v"]))
+    boss = _last(  # (not where from: "新来的经理是上海人，叫老林")
+        text, _ZH_MANAGER_RX, lambda m: not _ZH_NOT_NAMED.match(m["v"]) and m["v"][-1] != "人"
+    )
     if boss:
         add("manager", boss[0], boss[1])
     for pattern in _ZH_ROLE_RX:
@@ -933,6 +942,8 @@ def _zh(text: str) -> list[Slot]:
     age = _ZH_AGE.search(text)
     if age:
         add(f"age of {age['who']}", age["v"], age.start("v"))
+    for key, value, at in event_slots(text):  # "现在孙经理直接管我们", "让我当店长了"
+        add(key, value, at)
     return out
 
 

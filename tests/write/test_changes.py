@@ -166,3 +166,36 @@ def test_a_length_of_time_or_a_verb_is_no_employer() -> None:
     assert [(k, v) for k, v, _ in slots_of("拿到了OPPO的offer，下周一入职。")] == [
         ("employer", "OPPO")
     ]
+
+
+@pytest.mark.parametrize(
+    ("turns", "old", "new", "question"),
+    [
+        # an unnamed change to an organisation's name changes the employer, not the job
+        (["我在协和医院当护士。", "调到了朝阳医院急诊科，上个月的事。"],
+         "协和医院", "朝阳医院", "我在哪家医院上班？"),
+        (["我在仁济医院当医生。", "换到了华山医院，离家近。"],
+         "仁济医院", "华山医院", "我在哪家医院？"),
+        # a new value said as an event (events_zh)
+        (["我们主管是老周，天天画饼。", "老周被优化了😅 现在孙经理直接管我们"],
+         "老周", "孙经理", "我的主管现在是谁？"),
+        (["我规培的带教老师是黄医生。", "轮转到内科了，现在带我的是吴医生"],
+         "黄医生", "吴医生", "带我的老师是谁？"),
+        (["我人在西安，做外贸的。", "公司把我从西安调到厦门分公司了"],
+         "西安", "厦门", "我在哪个城市？"),
+        (["我在一家火锅店当服务员。", "老板让我当店长了，工资涨了"],
+         "服务员", "店长", "我是什么职位？"),
+        # the entry of another slot quoting the old statement follows the replacing one
+        (["I'm a nurse at St Mary's Hospital.", "I switched to Kings College Hospital."],
+         "St Mary's", "Kings College", "Which hospital do I work at?"),
+    ],
+)  # fmt: skip
+def test_a_change_of_one_slot_leads_the_entries_quoting_its_old_value(
+    turns: list[str], old: str, new: str, question: str
+) -> None:
+    mm = _memory(turns)
+    try:
+        text = mm.build_context("u", "probe", question, token_budget=2048).to_prompt()
+        assert 0 <= text.find(new) < text.find(old)
+    finally:
+        mm.close()

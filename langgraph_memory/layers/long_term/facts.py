@@ -345,6 +345,16 @@ def _shape(value: str) -> str:
     return "name" if v[:1].isupper() else "words"
 
 
+#: A Chinese name of an organisation by its head noun ("朝阳医院", "华为技术有限公司").
+_ZH_ORG = re.compile(r"公司|集团|大学|学院|银行|医院|研究院|研究所|中学|小学|实验室|事务所")
+
+
+def _org_shape(value: str) -> str:
+    """:func:`_shape`, telling a Chinese organisation's name from other Chinese words
+    (a change to "朝阳医院急诊科" is one of the employer, not of the occupation "护士")."""
+    return "org" if _ZH_ORG.search(value) else _shape(value)
+
+
 def _open_slots(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> list[Fact]:
     """The open facts of ``new``'s subject with one value at a time, newest first."""
     subject = normalize_term(new.subject)
@@ -382,9 +392,11 @@ def _resolved(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> F
             ),
             None,
         )
-    if pick is None:
-        shape = _shape(new.object)
-        pick = next((f for f in slots if _shape(f.object) == shape), None)
+    for shape_of in (_org_shape, _shape) if pick is None else ():  # "朝阳医院急诊科": an org's
+        shape = shape_of(new.object)
+        pick = next((f for f in slots if shape_of(f.object) == shape), None)
+        if pick is not None:
+            break
     if pick is None or normalize_term(pick.object) == normalize_term(new.object):
         return new
     return _in_slot(new, pick)

@@ -1,0 +1,76 @@
+"""Chinese slots said as events (langgraph_memory.extraction.events_zh, through slots_of):
+someone governs the user, the user was made something, a transfer from one place to
+another, a modified head noun; dates end with their suffix and a further week (下下周); a
+modal or a "from" is no slot's name. Each form in several phrasings of our own, with the
+look-alikes that give nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_memory.extraction.changes import changes_of
+from langgraph_memory.extraction.events_zh import event_slots
+from langgraph_memory.extraction.slots import slots_of
+
+
+def _slot(said: str, key: str) -> str | None:
+    return next((v for k, v, _ in slots_of(said) if k == key), None)
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        # a governing verb with the user as its object
+        ("老周被优化了😅 现在孙经理直接管我们，饼倒是少了", "manager", "孙经理"),
+        ("以后李主管带我们组", "manager", "李主管"),
+        ("现在老陈管我", "manager", "老陈"),
+        # a head noun with a modifier of its own, or its name said after what it is like
+        ("我规培的带教老师是黄医生，外科的。", "manager", "黄医生"),
+        ("我读博的导师是陈教授", "manager", "陈教授"),
+        ("我实习的师傅是老刘，人很好", "manager", "老刘"),
+        ("我上级是Kevin，香港人", "manager", "Kevin"),
+        ("Kevin离职了，新老板是新加坡来的，叫Amy", "manager", "Amy"),
+        ("新来的经理是上海人，叫老林", "manager", "老林"),
+        # a causative: the user made something
+        ("老板让我当店长了，工资涨了一千", "occupation", "店长"),
+        ("领导安排我做组长了", "occupation", "组长"),
+        ("我终于当上了主任", "occupation", "主任"),
+        ("我在一家火锅店当服务员。", "occupation", "服务员"),
+        ("我在医院当护士", "occupation", "护士"),
+        # a transfer's path
+        ("公司把我从西安调到厦门分公司了，上周已经过来了", "location", "厦门"),
+        ("我从北京调到上海工作了", "location", "上海"),
+        ("去年从成都搬到了重庆", "location", "重庆"),
+        # dates: the suffix stays, a week further on is read
+        ("上线又延期两周，现在定6月15号，测试那边bug太多", "date of launch", "6月15号"),
+        ("搬家公司说那天排不开，只能改成下下周日了", "date of move", "下下周日"),
+        ("体检约在下下周一", "date of appointment", "下下周一"),
+        ("我科目二约在周三", "date of exam", "周三"),
+    ],
+)
+def test_a_slot_said_as_an_event_is_read(said: str, key: str, value: str) -> None:
+    assert _slot(said, key) == value
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我妈管我管得很严",  # a parent minding the user
+        "你别管我",
+        "他管我们叫小朋友",
+        "谁管我们啊",
+        "我朋友的老板是王总",  # someone else's boss
+        "我朋友从广州搬到深圳了",  # someone else's move
+        "我从销售部调到市场部了",  # a department, not a city
+        "我从早上到晚上都在忙",
+        "我在公司当一下午的摆设",
+    ],
+)
+def test_look_alikes_give_no_event_slot(said: str) -> None:
+    assert event_slots(said) == []
+
+
+def test_a_modal_or_where_from_is_no_slot_name() -> None:
+    assert [k for k, _, _ in changes_of("只能改成下下周日了")] == ["changed to"]
+    assert [k for k, _, _ in changes_of("我从销售部调到市场部了")] == ["changed to"]
+    assert [k for k, _, _ in changes_of("还是改成周五吧")] == ["changed to"]
