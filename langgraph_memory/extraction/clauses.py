@@ -44,6 +44,9 @@ _ZH_PARTICLE_EDGE = re.compile(
     r"|(?:也|都|还|又|就|才|再|了|的|啊|呀|呢|吧|哦|嘛|啦)+$"
 )
 
+#: A taste or a kind said by one adjective and 的 ("甜的", "辣的", "冰的"): a noun.
+_TASTE_KIND = re.compile(r"[甜辣酸咸苦凉冰热烫素荤]的$")
+
 
 def strip_particles(value: str) -> str:
     """A Chinese value without the adverbs and particles at its edges.
@@ -51,8 +54,12 @@ def strip_particles(value: str) -> str:
     Example:
         >>> strip_particles("海鲜也"), strip_particles("都用中文"), strip_particles("绿茶")
         ('海鲜', '用中文', '绿茶')
+        >>> strip_particles("吃甜的"), strip_particles("都辣的")
+        ('吃甜的', '辣的')
     """
     out = value.strip()
+    if _TASTE_KIND.search(out):  # "甜的", "吃辣的": the sweet kind, a thing; its 的 stays
+        return strip_particles(out[:-1]) + "的"
     for _ in range(3):  # bounded: each pass strips one layer
         cut = _ZH_PARTICLE_EDGE.sub("", out).strip()
         if cut == out or not cut:
