@@ -119,13 +119,28 @@ _ZH_QUESTION_END = re.compile(r"(?:吗|呢|么)[。.!！]?$")
 _ZH_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1(?!就)")
 
 
+#: A question said with no mark, asking which is good ("周末看啥电影好", "去哪玩比较好",
+#: "中午吃啥好纠结"); not "什么都好" (anything is).
+_ZH_WHICH_IS_GOOD = re.compile(
+    r"(?:啥|什么|哪[个家种里儿]?|怎么)(?![都也])[\u4e00-\u9fff]{0,3}?(?:好|合适|比较好|划算)"
+    r"(?:呢|啊|呀|纠结|难选)?[。.!！~～]*$"
+)
+
+
 def is_question(clause: str) -> bool:
+    """Whether a clause asks: a question mark, a Chinese question particle, an A-not-A
+    form, or a question of which is good said with no mark.
+
+    Example:
+        >>> is_question("周末看啥电影好"), is_question("我觉得什么都好"), is_question("有没有推荐")
+        (True, False, True)
+    """
     s = clause.rstrip()
     if s.endswith(("?", "？")):
         return True
     if s.isascii():  # the Chinese forms below need Chinese characters
         return False
-    return bool(_ZH_QUESTION_END.search(s) or _ZH_A_NOT_A.search(s))
+    return bool(_ZH_QUESTION_END.search(s) or _ZH_A_NOT_A.search(s) or _ZH_WHICH_IS_GOOD.search(s))
 
 
 _ZH_SAID_BY = re.compile(

@@ -74,3 +74,37 @@ def test_a_modal_or_where_from_is_no_slot_name() -> None:
     assert [k for k, _, _ in changes_of("只能改成下下周日了")] == ["changed to"]
     assert [k for k, _, _ in changes_of("我从销售部调到市场部了")] == ["changed to"]
     assert [k for k, _, _ in changes_of("还是改成周五吧")] == ["changed to"]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        # a role changed hands, the value said after it: a change, its slot resolved later
+        ("换了个咨询师，现在是郑老师，感觉更合得来", "changed to", "郑老师"),
+        ("换了个理发师，新的叫Tony", "changed to", "Tony"),
+        ("换了家健身房，现在是乐刻", "changed to", "乐刻"),
+        # a choice made after weighing another ends a plan
+        ("最后还是定了特斯拉Model 3，定金都交了", "plan", "特斯拉Model"),
+        ("试驾完最后订了辆小鹏，下个月提车", "plan", "小鹏"),
+        ("最后还是选了青岛！", "plan", "青岛"),
+        # a plan by going back, staying home or learning; one dropped for another
+        ("过年打算回老家，好几年没回去了。", "plan", "回老家"),
+        ("国庆准备回老家。", "plan", "回老家"),
+        ("今年打算学日语，已经买好教材了。", "plan", "学日语"),
+        ("今年过年不回了，带爸妈去海南过，机票都买好了", "plan", "带爸妈去海南过"),
+    ],
+)
+def test_a_change_of_hands_or_a_choice_is_read(said: str, key: str, value: str) -> None:
+    assert (key, value) in [(k, v) for k, v, _ in slots_of(said)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我最后买了块佳明手表，两千三百九十九。",  # bought, not said to be chosen over one
+        "还有浩浩说不想学奥数了，想学围棋",  # someone else's plan, reported
+        "我打算回你消息",  # a reply, not a trip home
+    ],
+)
+def test_no_plan_from_a_purchase_a_report_or_a_reply(said: str) -> None:
+    assert "plan" not in [k for k, _, _ in slots_of(said)]

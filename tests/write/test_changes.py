@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -197,5 +198,36 @@ def test_a_change_of_one_slot_leads_the_entries_quoting_its_old_value(
     try:
         text = mm.build_context("u", "probe", question, token_budget=2048).to_prompt()
         assert 0 <= text.find(new) < text.find(old)
+    finally:
+        mm.close()
+
+
+@pytest.mark.parametrize(
+    ("turns", "old", "new", "question"),
+    [
+        # the role a change names resolves its slot ("咨询师" of "心理咨询师")
+        (["我的心理咨询师是林老师。", "换了个咨询师，现在是郑老师"],
+         "林老师", "郑老师", "我的咨询师是谁？"),
+        # a Chinese value holding 日 or 月 is no date ("学日语"): the change finds the plan
+        (["今年打算学日语，已经买好教材了。", "日语放弃了，改学韩语"],
+         "日语", "韩语", "我在学哪门外语？"),
+        (["过年打算回老家。", "今年过年不回了，带爸妈去海南过"],
+         "回老家", "海南", "今年过年怎么安排？"),
+        (["想买一辆比亚迪，电车省钱。", "最后还是定了特斯拉，定金都交了"],
+         "比亚迪", "特斯拉", "我准备买什么车？"),
+        (["I was going to buy a Honda.", "Any tips for sleeping on a plane?",
+          "How many cups are in a litre?", "In the end I decided to get a Mazda instead."],
+         "Honda", "Mazda", "What car am I planning to buy?"),
+    ],
+)  # fmt: skip
+def test_a_plan_or_a_role_changed_is_shown_current_first(
+    turns: list[str], old: str, new: str, question: str
+) -> None:
+    mm = _memory(turns)
+    try:
+        text = mm.build_context("u", "probe", question, token_budget=2048).to_prompt()
+        assert 0 <= text.find(new) < text.find(old), text
+        line = next(x for x in text.splitlines() if old in x and new not in x)
+        assert re.search(r"earlier|此前|已被取代", line), text
     finally:
         mm.close()
