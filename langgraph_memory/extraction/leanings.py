@@ -31,7 +31,7 @@ import re
 
 from langgraph_memory.extraction.clauses import strip_particles
 
-__all__ = ["leanings_of", "refusal_of", "restated", "specified"]
+__all__ = ["instead", "leanings_of", "refusal_of", "restated", "specified"]
 
 Pref = tuple[str, int, str]
 
@@ -185,6 +185,32 @@ def specified(clause: str) -> str | None:
     if re.match(r"(?:when|if|on|in|at|for|with|after|before|since|because|the|a|an)\b", x, re.I):
         return None
     return x or None
+
+
+_INSTEAD = re.compile(
+    r"^\s*(?:just\s+|so\s+)?(?:give me|gimme|I'll take|I'd take)\s+(?:a\s+|an\s+|the\s+|some\s+)?"
+    r"(?P<x>[A-Za-z][\w'&+-]*(?:\s+[\w'&+-]+){0,4}?)\s*(?:any day|any ?time|every time|instead)?"
+    r"\s*[.!]*\s*$",
+    re.I,
+)
+
+
+def instead(clause: str) -> str | None:
+    """The thing a clause picks after a dislike ("I'm not a beach person — give me
+    mountains and a cabin"), if it picks one.
+
+    Example:
+        >>> instead("give me mountains and a cabin."), instead("give me a minute") is None
+        ('mountains and a cabin', True)
+    """
+    m = _INSTEAD.match(clause)
+    if m is None or re.match(
+        r"(?:it|that|this|them|one|more|(?:minute|moment|sec|second|break|hand|chance)s?)\b",
+        m["x"],
+        re.I,
+    ):  # "give me a minute": a moment, not a pick
+        return None
+    return m["x"]
 
 
 #: The user, an adverbial or topic of a few characters, then a verb of liking: "我坐车喜欢…",

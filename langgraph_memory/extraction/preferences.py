@@ -1132,6 +1132,7 @@ def _en_habit(clause: str) -> list[tuple[str, int, str]]:
     ):
         return []
     x = _EN_HABIT_CUT.sub("", " " + (m["x"] or "")).strip()
+    x = re.sub(r"^(?:mostly|mainly|largely|primarily|usually|only|just)\s+", "", x, flags=re.I)
     x = re.sub(r"^(?:the same|my usual|my|the|a|an|some)\s+", "", x, flags=re.I)
     if not x or _EN_GENERIC_OBJECT.match(x):
         x = verb.split()[0]
@@ -1244,7 +1245,7 @@ _EN_REQUEST = re.compile(
     r"^(?:please\s+|can you\s+|could you\s+)?(?:cite|write|make|find|book|get|fix|send|translate|"
     r"summari[sz]e|draft|check|show|tell|list|order|buy|plan|create|draw|explain|rewrite|edit|"
     r"proofread|format|convert|calculate|look up|search|give)\b"
-    r"(?!.*\b(?:any day|every time|over|instead of|rather than)\b)",
+    r"(?!.*\b(?:any day|any ?time|every time|over|instead of|rather than)\b)",
     re.I,
 )
 _ZH_REQUEST = re.compile(r"^(?:请|麻烦你?|你)?(?:给我|帮我|替我|帮忙)")

@@ -769,7 +769,7 @@ _ZH_DATE_SET = Cued(
 _ZH_PLAN = [
     # a trip to come, said by its movement: "下个月去日本", "五一回老家"
     # (the user's: said with no subject, or with 我/我们 around the time)
-    r"(?:^|[，,。！!；;\s]|我们?|我(?:跟|和)[\u4e00-\u9fff]{1,3})"
+    r"(?:^|[，,。！!；;\s]|我们?|我(?:跟|和)[\u4e00-\u9fff]{1,3})(?:今年|明年)?"
     r"(?:下个?月|下周|下星期|明年|明天|后天|这周末|下周末|周末|月底|年底|国庆|春节|五一|十一|暑假|寒假|"
     r"过几天|[0-9一二三四五六七八九十]{1,2}月(?:份|底|初|中)?)(?:我|我们)?(?:要|会|准备|打算|就)?"
     r"(?P<v>(?P<verb>去|回|飞|飞去|出发去)(?![0-9一二两三四五六七八九十几半]+个?(?:天|周|星期|礼拜|月))"
@@ -812,6 +812,10 @@ _GENERIC_PLACE = re.compile(
     r"网上|线上|医院|学校|家里|家|公司|工厂|厂里|店里|单位|外面|国外|国内|本地|老家|城里|村里|工地"
 )
 _NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
+
+
+#: Going home, said as one word by the segmenter ("回老家"): a trip of its verb.
+_HOMEWARD = ("回老家", "回娘家", "回婆家")
 
 
 def _word_bounds(text: str) -> set[int]:
@@ -866,6 +870,12 @@ def _zh(text: str) -> list[Slot]:
         if not words:
             words.append(_word_bounds(text))
         return m.start("verb") in words[0] and m.end("verb") in words[0]
+
+    def homeward(m: re.Match[str]) -> bool:
+        """:func:`whole`, or a trip home the segmenter keeps as one word ("五一回老家")."""
+        if "verb" in m.re.groupindex and text.startswith(_HOMEWARD, m.start("verb") or 0):
+            return whole(m) or m.start("verb") in words[0]
+        return whole(m)
 
     city = _last(text, _ZH_CITY_RX, whole)
     if city and _NOT_MOVED.search(text[max(0, city[1] - 4) : city[1]]):
@@ -937,7 +947,7 @@ def _zh(text: str) -> list[Slot]:
         if event and value:
             add(f"date of {event}", value, text.find(value))
             break
-    plan = _first(text, _ZH_PLAN_RX, whole)
+    plan = _first(text, _ZH_PLAN_RX, homeward)
     if plan and re.search(r"(?<!我)说", re.split(r"[。！!；;]", text[: plan[1]])[-1]):
         plan = None  # "浩浩说…想学围棋": someone else's plan, reported
     if plan:

@@ -92,6 +92,11 @@ def test_a_modal_or_where_from_is_no_slot_name() -> None:
         ("国庆准备回老家。", "plan", "回老家"),
         ("今年打算学日语，已经买好教材了。", "plan", "学日语"),
         ("今年过年不回了，带爸妈去海南过，机票都买好了", "plan", "带爸妈去海南过"),
+        # a trip home the segmenter keeps as one word; a holiday said with its year
+        ("五一回老家", "plan", "回老家"),
+        ("五一我回老家，票已经买好了", "plan", "回老家"),
+        ("春节回娘家", "plan", "回娘家"),
+        ("今年春节去婆家过，轮流嘛", "plan", "去婆家过"),
     ],
 )
 def test_a_change_of_hands_or_a_choice_is_read(said: str, key: str, value: str) -> None:
@@ -104,7 +109,12 @@ def test_a_change_of_hands_or_a_choice_is_read(said: str, key: str, value: str) 
         "我最后买了块佳明手表，两千三百九十九。",  # bought, not said to be chosen over one
         "还有浩浩说不想学奥数了，想学围棋",  # someone else's plan, reported
         "我打算回你消息",  # a reply, not a trip home
+        "回国啦！给你带的东西都买到了。",  # back already: no plan, and no city "国"
     ],
 )
 def test_no_plan_from_a_purchase_a_report_or_a_reply(said: str) -> None:
     assert "plan" not in [k for k, _, _ in slots_of(said)]
+
+
+def test_coming_back_is_no_city() -> None:
+    assert "location" not in [k for k, _, _ in slots_of("回国啦！给你带的东西都买到了。")]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from langgraph_memory.extraction.extractor import extract_atoms
-from langgraph_memory.extraction.leanings import leanings_of, restated, specified
+from langgraph_memory.extraction.leanings import instead, leanings_of, restated, specified
 
 
 def _prefs(said: str) -> set[tuple[str, int]]:
@@ -47,6 +47,13 @@ def _prefs(said: str) -> set[tuple[str, int]]:
         # a pseudo-cleft
         ("jazz is what I put on when I work, esp. Coltrane", "jazz", 1),
         ("Oat milk is all I drink", "Oat milk", 1),
+        # a pick after a dislike, or said with "any time" (a taste, not a rule)
+        ("Beach holidays bore me — give me mountains and hiking any time.", "mountains", 1),
+        ("I'm not a beach person — give me mountains and a cabin.", "mountains", 1),
+        ("Crowds wear me out, give me a quiet cafe every time.", "quiet cafe", 1),
+        # a hedge after the verb is no part of the thing
+        ("I drink mostly tea", "tea", 1),
+        ("I listen to mostly jazz while coding", "jazz", 1),
         # a liking parted from the user by an adverbial or a topic
         ("我坐车喜欢靠窗的位置，能看风景", "靠窗的位置", 1),
         ("开会我最怕开长会，超过半小时我就走神", "开长会", -1),
@@ -76,6 +83,13 @@ def test_a_leaning_is_read_as_a_preference(said: str, value: str, polarity: int)
 )
 def test_look_alikes_give_no_leaning(said: str) -> None:
     assert _prefs(said) == set()
+
+
+def test_a_pick_said_as_an_imperative_is_no_rule() -> None:
+    kinds = {a.kind for a in extract_atoms("Beach holidays bore me — give me mountains any time.")}
+    assert "instruction" not in kinds
+    assert instead("give me a minute") is None
+    assert instead("give me mountains and a cabin.") == "mountains and a cabin"
 
 
 def test_the_readers_by_themselves() -> None:
