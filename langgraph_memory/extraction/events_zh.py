@@ -77,6 +77,15 @@ _TRANSFER = re.compile(
     r"(?P<v>[\u4e00-\u9fff]{2,4}?)(?:的)?(?:分公司|总部|分部|办事处|办公室|分行|基地|工作|上班|"
     r"这边|那边)?" + _STOP
 )
+#: A measured quantity of the user's own and its amount, said beside it or through a verb
+#: of reaching ("存款才5万", "存款终于攒到8万了", "体重减到120斤"); not a difference ("少两千").
+#: (Pay is left out: it is said of offers as often as of the user's own job.)
+_NUM = r"(?:[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千点]+)"
+_AMOUNT = re.compile(
+    r"(?P<k>存款|积蓄|体重)(?:[^，,。！!；;]{0,4}?(?:到|至|是|有|才|为|就|共|变成|达到|只有))?了?"
+    rf"(?P<v>{_NUM}(?:万|千)(?:[0-9]+|[一二三四五六七八九]千?)?(?:块|元)?"
+    rf"|{_NUM}(?:块|元|斤|公斤|kg))"
+)
 #: Someone else as the subject of a transfer ("他从广州搬到深圳了").
 _SOMEONE = re.compile(
     r"[他她它]|朋友|同学|同事|哥|姐|弟|妹|妈|爸|老公|老婆|室友|对象|儿子|女儿|家人|邻居"
@@ -112,4 +121,13 @@ def event_slots(said: str) -> list[Slot]:
         and not _SOMEONE.search(re.split(r"[，,。！!；;]", said[: moved.start()])[-1])
     ):
         out.append(("location", moved["v"], moved.start("v")))
+    amount = _AMOUNT.search(said)
+    if amount and _mine(said[: amount.start()]):
+        out.append((f"number of {amount['k']}", amount["v"], amount.start("v")))
     return out
+
+
+def _mine(before: str) -> bool:
+    """Whether a quantity is the user's: no one else named, or reported, in its clause
+    before it ("我妈体重…", "老陈说…")."""
+    return not re.search(_SOMEONE.pattern + r"|说|您", re.split(r"[，,。！!；;]", before)[-1])

@@ -108,13 +108,13 @@ _NUM_ZH = r"(?:[0-9]+|[一二两三四五六七八九十百]+)"
 _COUNTED = [
     (
         r"kids?|child(?:ren)?|bab(?:y|ies)|sons?|daughters?|孩子|小孩|娃|宝宝|儿子|女儿|"
-        r"老[二三四五]",
+        r"老[二三四五]|[二三四]胎|[二三]宝",
         "children",
     ),
     (r"cats?|kittens?|猫咪?", "cats"),
     (r"dogs?|pupp(?:y|ies)|狗狗?", "dogs"),
     (r"plants?|ferns?|succulents?|flowers?|cacti|cactus|pots?|花|多肉|植物|绿植|盆栽|盆", "plants"),
-    (r"books?|novels?|titles?|书", "books"),
+    (r"books?|novels?|titles?|书|\d本$", "books"),
     (r"cars?|车", "cars"),
     (r"bikes?|bicycles?|自行车", "bikes"),
     (
@@ -750,9 +750,11 @@ _ZH_COUNT = [
     rf"(?:养了|有|种了|生了|读了|看了|"
     rf"买了)(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{1,3}})",
     # "第三个孩子", not "第4次" (the fourth time: a count of nothing the user has)
-    rf"(?P<v>第{_NUM_ZH}(?![0-9一二两三四五六七八九十百]*[次遍回趟])[只个盆本辆条位名棵]?)"
+    rf"(?P<v>第{_NUM_ZH}(?![0-9一二两三四五六七八九十百]*[次遍回趟])(?:[只个盆本辆条位名棵]|(?![只个盆本辆条位名棵])))"
     rf"(?P<n>[\u4e00-\u9fff]{{1,3}})",
-    r"(?P<v>老[二三四五六])(?:出生|来了|生了|落地)",
+    r"(?P<v>老[二三四五六]|[二三四]胎|[二三]宝)(?:出生|来了|生了|落地|报到)",
+    # "刚看完第15本": an ordinal with its measure word counts what the measure counts
+    rf"(?P<v>第{_NUM_ZH}[本辆])(?P<n>)(?=[，,。！!；;\s]|$|了)",
 ]
 _ZH_DATE_MOVED = Cued(
     re.compile(

@@ -118,3 +118,29 @@ def test_no_plan_from_a_purchase_a_report_or_a_reply(said: str) -> None:
 
 def test_coming_back_is_no_city() -> None:
     assert "location" not in [k for k, _, _ in slots_of("回国啦！给你带的东西都买到了。")]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        # a measured quantity of the user's life and its amount
+        ("工作两年存款才5万，有点焦虑。", "number of 存款", "5万"),
+        ("年终奖到账，存款终于攒到8万了", "number of 存款", "8万"),
+        ("体重减到120斤了", "number of 体重", "120斤"),
+        ("积蓄一共两万块", "number of 积蓄", "两万块"),
+        ("存款三万五", "number of 存款", "三万五"),
+        # a child by its birth order; an ordinal with its measure word
+        ("二胎出生了！！七斤二两，母子平安", "number of children", "二胎"),
+        ("二宝来了", "number of children", "二宝"),
+        ("刚看完第15本，进度还行吧", "number of books", "第15本"),
+        ("这是我今年看的第3本", "number of books", "第3本"),
+    ],
+)
+def test_an_amount_or_an_ordinal_is_a_count(said: str, key: str, value: str) -> None:
+    assert (key, value) in [(k, v) for k, v, _ in slots_of(said)]
+
+
+def test_someone_elses_amount_is_none() -> None:
+    assert slots_of("我妈体重130斤") == []
+    assert slots_of("这是我第4次来") == []
+    assert slots_of("是呀，就是工资少两千左右") == []  # a difference, not an amount
