@@ -49,7 +49,7 @@ CHANGE_CUE = re.compile(
     r"took over|new|traded|from now on|going forward|turned|up to|renamed|rebranded)\b|"
     r"现在|目前|如今|换成|换到|换了|改成|改为|改到|改了|改[在学用坐去吃喝做当开骑住]|变成|变了|转到|转去|"
     r"转学|转行|调到|满|延期|推迟|提前|新[\u4e00-\u9fff]{1,3}是|改名|更名|"
-    r"不再|已经不|不.{1,4}了|搬到|搬去|新的",
+    r"不再|已经不|不.{1,4}了|搬到|搬去|新的|(?:最后|最终)(?:还是|决定)?(?:定|订|选|挑|入手|买)",
     re.I,
 )
 #: A request to the assistant ("把这段改成英文", "can you switch to French"): no change of
@@ -169,6 +169,19 @@ _ZCL = r"(?:一?[辆台部只个家位款](?:[\u4e00-\u9fff]{1,4}的)?)?"
 _ZV = _ZCL + r"(?P<v>[\u4e00-\u9fffA-Za-z0-9·]{1,10}?)"
 _ZSTOP = r"(?=[，,。！!；;\s]|$|了|啦|吧|呢|的|手机|电脑|这边|那边|以后|之后)"
 _ZH = [
+    # "换了个咨询师，现在是郑老师": the role changed hands, the value said after it (the
+    # role names the slot: resolved by the long-term facts, see the module docs)
+    re.compile(
+        r"换了(?:一?[个位家])?[\u4e00-\u9fff]{1,5}?[，,]\s*(?:现在|新的|新来的)(?:的)?(?:是|叫)"
+        + _ZV
+        + _ZSTOP
+    ),
+    # "最后还是定了特斯拉", "试驾完最后订了辆小鹏": a choice made after weighing another
+    # ends a plan (bought outright, "最后买了块手表", only when said to be chosen over one)
+    re.compile(
+        r"(?:最后|最终)(?:(?:还是|决定)(?P<k>定|订|选|挑|入手|买)|(?P<k2>定|订|选|挑))了?"
+        r"(?:一?[块件个辆台部款])?" + _ZV + _ZSTOP
+    ),
     # "现在我的主管变成了赵哥", "健身改到每周四了", "我换了华为手机", "转学去了清华"
     re.compile(
         r"(?:我的?|我们的?)?(?P<k>[\u4e00-\u9fff]{1,4}?)?(?:已经|也|又|都)?"
@@ -195,6 +208,8 @@ _ZH_NOT_VALUE = re.compile(
 _ZH_TIME = re.compile(r"[周天年月]|最近|今|昨|明|后来|以后|之后|刚|已经|早|晚")
 _ZH_COUNT = r"[0-9一二两三四五六七八九十百]+[个只盆本辆位名人条棵]"
 _ZH_SLOT_VERB = {"在": "changed to", "住": "location", "住在": "location", "归": "manager"}
+#: The verbs of a choice that ends a plan ("最后还是定了…"): its slot is the plan.
+_ZH_CHOSEN = frozenset({"定", "订", "选", "挑", "入手", "买"})
 
 
 def _clean_en(value: str) -> str:
@@ -316,6 +331,9 @@ def _zh_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
     value = re.sub(r"^(?:了|在|去|成|是)", "", m["v"])
     if len(value) < 1 or _ZH_NOT_VALUE.match(value) or re.search(r"[不没别]", value):
         return None  # "现在早不玩了": an ending, not a new value
+    chosen = m.groupdict().get("k2") or (m["k"] if rx is _ZH[1] else None)
+    if chosen in _ZH_CHOSEN:
+        return "plan", value, m.start("v")
     hint = (m.groupdict().get("k") or "").strip().removeprefix("的")
     if rx is _ZH[-1] and not hint and not re.match(_ZH_COUNT, value):
         return None  # "现在…" with no verb: only a count ("现在八个人了")
@@ -327,6 +345,8 @@ def _zh_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
         # "跟老婆商量后改成了…", "下班后改成…": when, not what (a key ending in 时 may be
         # one: "工时改成了六小时")
         or re.search(r"(?:[后前完过]|之后|以后|之前|的时候)$|商量|讨论|考虑", key)
+        # "只能改成…", "从销售部调到…": a modal or where from, not the slot
+        or re.search(r"^从|(?:只能|只好|只得|必须|不得不|还是)$", key)
     ):
         key = CHANGE_KEY
     return key, value, m.start("v")
@@ -336,6 +356,9 @@ def _en_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
     value = _clean_en(m["v"])
     if not value or _NOT_VALUE.match(value):
         return None
+    chosen = m.groupdict().get("k2") or (m["k"] if rx is _ZH[1] else None)
+    if chosen in _ZH_CHOSEN:
+        return "plan", value, m.start("v")
     hint = (m.groupdict().get("k") or "").strip().removeprefix("的").lower()
     if rx is _EN[-1] and not re.search(
         r"\d|day\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", value, re.I

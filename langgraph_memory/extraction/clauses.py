@@ -44,6 +44,9 @@ _ZH_PARTICLE_EDGE = re.compile(
     r"|(?:也|都|还|又|就|才|再|了|的|啊|呀|呢|吧|哦|嘛|啦)+$"
 )
 
+#: A taste or a kind said by one adjective and 的 ("甜的", "辣的", "冰的"): a noun.
+_TASTE_KIND = re.compile(r"[甜辣酸咸苦凉冰热烫素荤]的$")
+
 
 def strip_particles(value: str) -> str:
     """A Chinese value without the adverbs and particles at its edges.
@@ -51,8 +54,12 @@ def strip_particles(value: str) -> str:
     Example:
         >>> strip_particles("海鲜也"), strip_particles("都用中文"), strip_particles("绿茶")
         ('海鲜', '用中文', '绿茶')
+        >>> strip_particles("吃甜的"), strip_particles("都辣的")
+        ('吃甜的', '辣的')
     """
     out = value.strip()
+    if _TASTE_KIND.search(out):  # "甜的", "吃辣的": the sweet kind, a thing; its 的 stays
+        return strip_particles(out[:-1]) + "的"
     for _ in range(3):  # bounded: each pass strips one layer
         cut = _ZH_PARTICLE_EDGE.sub("", out).strip()
         if cut == out or not cut:
@@ -112,13 +119,28 @@ _ZH_QUESTION_END = re.compile(r"(?:吗|呢|么)[。.!！]?$")
 _ZH_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1(?!就)")
 
 
+#: A question said with no mark, asking which is good ("周末看啥电影好", "去哪玩比较好",
+#: "中午吃啥好纠结"); not "什么都好" (anything is).
+_ZH_WHICH_IS_GOOD = re.compile(
+    r"(?:啥|什么|哪[个家种里儿]?|怎么)(?![都也])[\u4e00-\u9fff]{0,3}?(?:好|合适|比较好|划算)"
+    r"(?:呢|啊|呀|纠结|难选)?[。.!！~～]*$"
+)
+
+
 def is_question(clause: str) -> bool:
+    """Whether a clause asks: a question mark, a Chinese question particle, an A-not-A
+    form, or a question of which is good said with no mark.
+
+    Example:
+        >>> is_question("周末看啥电影好"), is_question("我觉得什么都好"), is_question("有没有推荐")
+        (True, False, True)
+    """
     s = clause.rstrip()
     if s.endswith(("?", "？")):
         return True
     if s.isascii():  # the Chinese forms below need Chinese characters
         return False
-    return bool(_ZH_QUESTION_END.search(s) or _ZH_A_NOT_A.search(s))
+    return bool(_ZH_QUESTION_END.search(s) or _ZH_A_NOT_A.search(s) or _ZH_WHICH_IS_GOOD.search(s))
 
 
 _ZH_SAID_BY = re.compile(

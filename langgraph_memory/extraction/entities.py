@@ -29,7 +29,8 @@ __all__ = ["SURNAMES", "find_entities", "sentence_spans"]
 #: The lookahead first: the titles are looked behind only where a terminator is, not at
 #: every position (a third of the time of a split).
 _SENTENCE_END = re.compile(
-    r"(?=[.!?])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bProf)(?<!\bSt)[.!?]+(?=\s|$)"
+    r"(?=[.!?])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bProf)(?<!\bSt)"
+    r"(?<!\besp)(?<!\bvs)(?<!\be\.g)(?<!\bi\.e)[.!?]+(?=\s|$)"  # "…, esp. Coltrane": one sentence
     r"|[。！？；;\n]+"
 )
 

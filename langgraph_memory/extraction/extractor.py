@@ -144,8 +144,10 @@ def normalize_key(value: str) -> str:
 
 def _clean_value(value: str, lang: str) -> str:
     value = value.strip(" \t,，:：\"'“”")
-    if lang == "zh":
-        return _ZH_TRAIL.sub("", value).strip()
+    if lang == "zh":  # (a taste said as a kind keeps its 的: "甜的", "吃辣的")
+        kind = re.search(r"[甜辣酸咸苦凉冰热烫素荤]的", value)
+        cut = _ZH_TRAIL.sub("", value).strip()
+        return cut + "的" if kind and kind.end() == len(cut) + 1 else cut
     value = _EN_TRAIL.sub("", value).strip()
     return re.sub(r"^(?:to|that)\s+", "", value, flags=re.I).strip()
 

@@ -38,6 +38,7 @@ from langgraph_memory.extraction.clauses import (
 from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.instructions import RULE_REACH, instruction_in, lasting_scope
+from langgraph_memory.extraction.leanings import instead, specified
 from langgraph_memory.extraction.preferences import preferences_of
 from langgraph_memory.extraction.slots import (
     is_profile_key,
@@ -396,6 +397,17 @@ def form_atoms(
             if not prefs and n > 1:  # "Cilantro tastes like soap to me, I avoid it"
                 named = _with_referent(clause, parts[n - 1][1])
                 prefs = preferences_of(named) if named else []
+            liked = [  # the stated liking said last before the clause
+                (at, a.polarity)
+                for at, a in filed.of(i)
+                if a.kind == "preference" and a.source == "explicit" and at < start
+            ]
+            one = specified(clause) if n and not prefs and liked else None
+            if one and one not in values:  # "…喝茶，尤其是乌龙", "…, Catan especially"
+                prefs = [(one, max(liked)[1], "explicit")]
+            one = instead(clause) if n and not prefs and liked and max(liked)[1] < 0 else None
+            if one and one not in values:  # "not a beach person — give me mountains"
+                prefs = [(one, 1, "explicit")]
             at = start + len(clause) - len(clause.lstrip())
             for value, pol, source in prefs:
                 atom = _atom("preference", value, pol, source, clause, lang, key_of(value))

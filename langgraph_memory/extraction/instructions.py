@@ -285,6 +285,15 @@ _EN_VERBLESS = re.compile(
 )
 
 
+#: A pick said as an imperative ("give me mountains and hiking any time", "gimme a window
+#: seat every time"): what the user likes, not what the replies must do.
+_EN_PICK = re.compile(
+    r"^(?:just\s+|oh\s+)?(?:give me|gimme)\b.{2,60}?\b(?:any day|any ?time|every time|"
+    r"over anything|all day(?: long)?|every day)$",
+    re.I,
+)
+
+
 @text_cache(maxsize=1024)
 def _en_instruction(
     clause: str, scoped: bool = False, addressed: bool = False
@@ -293,7 +302,7 @@ def _en_instruction(
     a clause of stacked conditions, "When I code, when I code, …", reaches the same rest by
     many paths, which must be read once each, not once a path)."""
     s = plain_spelling(clause.strip().rstrip(".!…~ "))
-    if not s:
+    if not s or _EN_PICK.match(s):  # "give me mountains any time": a taste, not a rule
         return None
     trigger = _EN_TRIGGER.match(s)
     if trigger:  # a trigger word lasts by its nature

@@ -41,6 +41,8 @@ from langgraph_memory.extraction.clauses import (
     tidy_value,
 )
 from langgraph_memory.extraction.cues import Cued, open_entries
+from langgraph_memory.extraction.leanings import leanings_of, refusal_of
+from langgraph_memory.extraction.leanings import restated as parted
 from langgraph_memory.extraction.spelling import plain_spelling
 from langgraph_memory.extraction.stance import cleft_of, stance_of
 
@@ -1130,6 +1132,7 @@ def _en_habit(clause: str) -> list[tuple[str, int, str]]:
     ):
         return []
     x = _EN_HABIT_CUT.sub("", " " + (m["x"] or "")).strip()
+    x = re.sub(r"^(?:mostly|mainly|largely|primarily|usually|only|just)\s+", "", x, flags=re.I)
     x = re.sub(r"^(?:the same|my usual|my|the|a|an|some)\s+", "", x, flags=re.I)
     if not x or _EN_GENERIC_OBJECT.match(x):
         x = verb.split()[0]
@@ -1242,7 +1245,7 @@ _EN_REQUEST = re.compile(
     r"^(?:please\s+|can you\s+|could you\s+)?(?:cite|write|make|find|book|get|fix|send|translate|"
     r"summari[sz]e|draft|check|show|tell|list|order|buy|plan|create|draw|explain|rewrite|edit|"
     r"proofread|format|convert|calculate|look up|search|give)\b"
-    r"(?!.*\b(?:any day|every time|over|instead of|rather than)\b)",
+    r"(?!.*\b(?:any day|any ?time|every time|over|instead of|rather than)\b)",
     re.I,
 )
 _ZH_REQUEST = re.compile(r"^(?:请|麻烦你?|你)?(?:给我|帮我|替我|帮忙)")
@@ -1298,7 +1301,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             r"我|每次|每天|一直|总是|经常|常常", s
         ):
             return []  # "昨天那碗汤太难喝了": one thing met once, not a kind
-        cleft = cleft_of(s)  # "加班是我最讨厌的事": the thing, not the head noun
+        cleft = cleft_of(s) or refusal_of(s)  # "加班是我最讨厌的事", "榴莲我闻都不能闻"
         if cleft:
             return cleft
         stance = stance_of(s)  # the grammar of a stance before any single phrasing
@@ -1330,7 +1333,13 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             )
             if x and not re.match(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个|的|了", x):
                 return stance or [(x, pol, "explicit")]
-        return stance or _zh_habit(s) or attachment_of(s, True) or _restated(s, True)
+        return (
+            stance
+            or _zh_habit(s)
+            or attachment_of(s, True)
+            or _restated(s, True)
+            or leanings_of(s)  # "手机只用苹果", "我还是偏粤菜", "安卓用不惯"
+        )
     if EN_HYPOTHETICAL.search(s) and not re.search(r"given the choice|if I had to", s, re.I):
         return []
     if re.search(r"\b(?:if|unless|suppose|used to|once|when I was)\b", s, re.I) and not re.search(
@@ -1391,11 +1400,20 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             )
         ):
             return [(x, pol, "explicit")]
-    return stance_of(s) or _restated(s, False) or _en_habit(s) or attachment_of(s, False)
+    return (
+        stance_of(s)
+        or _restated(s, False)
+        or _en_habit(s)
+        or attachment_of(s, False)
+        or leanings_of(s)  # "jazz is what I put on when I work"
+    )
 
 
 def _restated(s: str, zh: bool) -> list[tuple[str, int, str]]:
     """The preferences of ``s`` restated in a shape the readers know (a fronted adverbial
     off, a dropped Chinese subject back; :func:`.attachment.restated`)."""
-    again = restated(s, zh)
-    return preferences_of(again) if again and again != s else []
+    for again in (restated(s, zh), parted(s) if zh else None):  # "我坐车喜欢…": 我喜欢…
+        found = preferences_of(again) if again and again != s else []
+        if found:
+            return found
+    return []

@@ -44,6 +44,7 @@ from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, ended_va
 from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
+from langgraph_memory.extraction.events_zh import event_slots
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 from langgraph_memory.extraction.whereabouts import not_lived_at
 
@@ -107,13 +108,13 @@ _NUM_ZH = r"(?:[0-9]+|[一二两三四五六七八九十百]+)"
 _COUNTED = [
     (
         r"kids?|child(?:ren)?|bab(?:y|ies)|sons?|daughters?|孩子|小孩|娃|宝宝|儿子|女儿|"
-        r"老[二三四五]",
+        r"老[二三四五]|[二三四]胎|[二三]宝",
         "children",
     ),
     (r"cats?|kittens?|猫咪?", "cats"),
     (r"dogs?|pupp(?:y|ies)|狗狗?", "dogs"),
     (r"plants?|ferns?|succulents?|flowers?|cacti|cactus|pots?|花|多肉|植物|绿植|盆栽|盆", "plants"),
-    (r"books?|novels?|titles?|书", "books"),
+    (r"books?|novels?|titles?|书|\d本$", "books"),
     (r"cars?|车", "cars"),
     (r"bikes?|bicycles?|自行车", "bikes"),
     (
@@ -131,7 +132,7 @@ _EVENTS = [
     (r"dentist|dental|teeth|牙医|看牙|口腔|牙", "dentist"),
     (r"doctor|check-?up|appointment|医生|体检|复查|看病|门诊", "appointment"),
     (r"interview|面试", "interview"),
-    (r"exam|test|考试", "exam"),
+    (r"exam|test|考试|驾考|科目[一二三四]", "exam"),
     (r"launch|release|ship date|deadline|上线|发布|截止|交付", "launch"),
     (r"meeting|会议|开会|周会|例会", "meeting"),
     (r"party|聚会|派对|生日会", "party"),
@@ -156,10 +157,12 @@ _DATE_ZH = (
     r"(?:(?:明年|今年|后年|下个?月|这个?月|本月)?(?:[0-9一二三四五六七八九十]{1,2}月"
     r"[0-9一二三四五六七八九十]{1,3}[号日]?|[0-9一二三四五六七八九十]{1,2}号|"
     r"[0-9一二三四五六七八九十]{1,2}月(?:底|初|中|份)?)|"
-    r"(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天](?:[上下]午|早上|"
+    r"(?:下下|下|这|本)?(?:周|星期|礼拜)[一二三四五六日天](?:[上下]午|早上|"
     r"晚上)?(?:[0-9一二三四五六七八九十]{1,2}点(?:半)?)?|明天|后天|"
-    r"下个?月|"
-    r"下周|月底|月初|年底|明年|下半年|春节后|国庆后)"
+    r"(?:下下|下)个?月|"
+    r"(?:下下|下)周|月底|月初|年底|明年|下半年|春节后|国庆后)"
+    # a date ends with its suffix or digits: never "6月15" of "6月15号"
+    r"(?![号日0-9一二三四五六七八九十])"
 )
 
 
@@ -721,7 +724,8 @@ _ZH_MANAGER = [
     r"(?:是|叫)?)(?P<v>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!；;\s]|$|了|啦)",
     r"(?P<v>[\u4e00-\u9fff]{2,4}?)(?:成了|是|当了|接任)我(?:的)?(?:新)?(?:领导|上级|老板|经理|主管|"
     r"组长|上司)",
-    r"(?:新来的|新)(?:领导|上级|老板|经理|主管|组长|上司)(?:是)?(?P<v>[\u4e00-\u9fff]{2,3})",
+    r"(?:新来的|新)(?:领导|上级|老板|经理|主管|组长|上司)(?:是)?(?P<v>[\u4e00-\u9fff]{2,3})"
+    r"(?=[，,。！!；;\s]|$|了|啦)",
     r"(?:领导|上级|老板|经理|主管|组长|上司)(?:换成了?|变成了?)?(?:姓|"
     r"叫)(?P<v>[\u4e00-\u9fff]{1,3}?)(?=[，,。！!；;\s]|$|了)",
 ]
@@ -746,9 +750,11 @@ _ZH_COUNT = [
     rf"(?:养了|有|种了|生了|读了|看了|"
     rf"买了)(?P<v>{_NUM_ZH}[只个盆本辆条位名棵])(?P<n>[\u4e00-\u9fff]{{1,3}})",
     # "第三个孩子", not "第4次" (the fourth time: a count of nothing the user has)
-    rf"(?P<v>第{_NUM_ZH}(?![0-9一二两三四五六七八九十百]*[次遍回趟])[只个盆本辆条位名棵]?)"
+    rf"(?P<v>第{_NUM_ZH}(?![0-9一二两三四五六七八九十百]*[次遍回趟])(?:[只个盆本辆条位名棵]|(?![只个盆本辆条位名棵])))"
     rf"(?P<n>[\u4e00-\u9fff]{{1,3}})",
-    r"(?P<v>老[二三四五六])(?:出生|来了|生了|落地)",
+    r"(?P<v>老[二三四五六]|[二三四]胎|[二三]宝)(?:出生|来了|生了|落地|报到)",
+    # "刚看完第15本": an ordinal with its measure word counts what the measure counts
+    rf"(?P<v>第{_NUM_ZH}[本辆])(?P<n>)(?=[，,。！!；;\s]|$|了)",
 ]
 _ZH_DATE_MOVED = Cued(
     re.compile(
@@ -758,24 +764,25 @@ _ZH_DATE_MOVED = Cued(
 )
 _ZH_DATE_SET = Cued(
     re.compile(
-        rf"(?P<e>[\u4e00-\u9fff]{{1,8}}?)(?:安排在|定在|约在|定于|是在|在)(?P<v>{_DATE_ZH})"
-        rf"|(?P<v2>{_DATE_ZH})(?P<e2>[\u4e00-\u9fff]{{1,6}})"
+        rf"(?P<e>[\u4e00-\u9fff]{{1,8}}?)(?:安排在|定在|约在|定于|是在|在|(?<=现在|目前|已经|最后|还是)[定约])(?P<v>{_DATE_ZH})"
+        rf"|(?P<v2>{_DATE_ZH})(?:(?P<e2>[\u4e00-\u9fff]{{1,6}})|(?=[，,。！!；;]))"
     )
 )
 _ZH_PLAN = [
     # a trip to come, said by its movement: "下个月去日本", "五一回老家"
     # (the user's: said with no subject, or with 我/我们 around the time)
-    r"(?:^|[，,。！!；;\s]|我们?|我(?:跟|和)[\u4e00-\u9fff]{1,3})"
+    r"(?:^|[，,。！!；;\s]|我们?|我(?:跟|和)[\u4e00-\u9fff]{1,3})(?:今年|明年)?"
     r"(?:下个?月|下周|下星期|明年|明天|后天|这周末|下周末|周末|月底|年底|国庆|春节|五一|十一|暑假|寒假|"
     r"过几天|[0-9一二三四五六七八九十]{1,2}月(?:份|底|初|中)?)(?:我|我们)?(?:要|会|准备|打算|就)?"
     r"(?P<v>(?P<verb>去|回|飞|飞去|出发去)(?![0-9一二两三四五六七八九十几半]+个?(?:天|周|星期|礼拜|月))"
     r"[\u4e00-\u9fff]{2,8}?)"
     r"(?=[，,。！!；;\s]|$|玩|旅游|旅行|出差|度假|看|参加|过年|待)",
-    r"(?P<verb>计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月)?(?P<v>(?:去|开车|坐|"
-    r"带)[^，,。！!；;？?]{2,24})",
+    r"(?P<verb>计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月)?(?P<v>(?:去|回(?![你复答信消电话])|开车|坐|"
+    r"带|在家|学(?=[\u4e00-\u9fff]{2}))[^，,。！!；;？?]{2,24})",
     r"(?:计划有变|改主意了?|行程有变)[了，,]?\s*(?:改成|改为|改)?(?P<v>[^，,。！!；;？?]{2,24})",
     r"(?:改成|改为|改)去(?P<v>[^，,。！!；;？?]{2,24})",
-    r"不去[^，,。]{1,10}了[，,]?\s*(?:改|换|还是|直接)?(?:成)?(?P<v>(?:去|在|坐|开|带)[^，,。！!；;？?]{2,24})",
+    r"不[去回][^，,。]{0,10}了[，,]?\s*(?:改|换|还是|直接)?(?:成)?"
+    r"(?P<v>(?:去|在|坐|开|带)[^，,。！!；;？?]{2,24})",
     r"(?:决定|最后还是|还是决定)(?P<v>(?:去|在家|坐|开车|带)[^，,。！!；;？?]{1,24})",
     r"(?:改成|改为|换成)(?P<v>(?:坐|开车|在家|带|去)[^，,。！!；;？?]{1,20})",
 ]
@@ -796,7 +803,10 @@ _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 #: A length of time ("一个月", "三年", "半年"): never a place, employer or job.
 _ZH_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半多]+个?(?:多)?(?:月|天|年|周|星期|小时|礼拜)")
 #: What names a person, a group or a room, never the city the user lives in.
-_NOT_CITY = re.compile(r"老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$")
+_NOT_CITY = re.compile(
+    r"老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$|"
+    r"医院|公司|集团|大学|学院|银行|中学|小学|研究院|研究所"  # an organisation ("换到了华山医院")
+)
 #: A negation right before a move ("没回郑州", "不搬去上海了"): no move made.
 _NOT_MOVED = re.compile(r"(?:没|没有|不|未|别)(?:再)?[\u4e00-\u9fff]{0,2}$")
 #: A kind of place, not the name of an employer ("我在医院当护士", "在网上当博主").
@@ -804,6 +814,10 @@ _GENERIC_PLACE = re.compile(
     r"网上|线上|医院|学校|家里|家|公司|工厂|厂里|店里|单位|外面|国外|国内|本地|老家|城里|村里|工地"
 )
 _NO_PLACE = re.compile(r"^(?:家|公司|单位|学校|一)|这|那|哪|些|我|你|他|她|条|趟|次")
+
+
+#: Going home, said as one word by the segmenter ("回老家"): a trip of its verb.
+_HOMEWARD = ("回老家", "回娘家", "回婆家")
 
 
 def _word_bounds(text: str) -> set[int]:
@@ -859,6 +873,12 @@ def _zh(text: str) -> list[Slot]:
             words.append(_word_bounds(text))
         return m.start("verb") in words[0] and m.end("verb") in words[0]
 
+    def homeward(m: re.Match[str]) -> bool:
+        """:func:`whole`, or a trip home the segmenter keeps as one word ("五一回老家")."""
+        if "verb" in m.re.groupindex and text.startswith(_HOMEWARD, m.start("verb") or 0):
+            return whole(m) or m.start("verb") in words[0]
+        return whole(m)
+
     city = _last(text, _ZH_CITY_RX, whole)
     if city and _NOT_MOVED.search(text[max(0, city[1] - 4) : city[1]]):
         city = None  # "年后没回郑州": no move there
@@ -896,7 +916,9 @@ def _zh(text: str) -> list[Slot]:
     job = _last(text, _ZH_JOB_RX, whole)
     if job and len(job[0]) >= 2:  # "升走了": no trade in one character
         add("occupation", job[0], job[1])
-    boss = _last(text, _ZH_MANAGER_RX, lambda m: not _ZH_NOT_NAMED.match(m["v"]))
+    boss = _last(  # (not where from: "新来的经理是上海人，叫老林")
+        text, _ZH_MANAGER_RX, lambda m: not _ZH_NOT_NAMED.match(m["v"]) and m["v"][-1] != "人"
+    )
     if boss:
         add("manager", boss[0], boss[1])
     for pattern in _ZH_ROLE_RX:
@@ -927,12 +949,16 @@ def _zh(text: str) -> list[Slot]:
         if event and value:
             add(f"date of {event}", value, text.find(value))
             break
-    plan = _first(text, _ZH_PLAN_RX, whole)
+    plan = _first(text, _ZH_PLAN_RX, homeward)
+    if plan and re.search(r"(?<!我)说", re.split(r"[。！!；;]", text[: plan[1]])[-1]):
+        plan = None  # "浩浩说…想学围棋": someone else's plan, reported
     if plan:
         add("plan", plan[0], plan[1])
     age = _ZH_AGE.search(text)
     if age:
         add(f"age of {age['who']}", age["v"], age.start("v"))
+    for key, value, at in event_slots(text):  # "现在孙经理直接管我们", "让我当店长了"
+        add(key, value, at)
     return out
 
 

@@ -32,7 +32,11 @@ __all__ = ["clauses", "current_leads"]
 #: inside a number: "1,000"), at a dash, or before an English "and"/"so"/"but" ("left Acme
 #: and joined Globex"; "Lena and I" stays whole: a piece of one word is no clause).
 _BREAK = re.compile(
-    r"(?<=[,，;；。！？、])(?!\d)\s*|(?<=[.!?])\s+|\s+[—–-]+\s+|\s+(?=(?:and|so|but)\s)", re.I
+    r"(?<=[,，;；。！？、])(?!\d)\s*|(?<=[.!?])\s+|\s+[—–-]+\s+|\s+(?=(?:and|so|but)\s)"
+    # an emoji or a space between Chinese words ends a clause too ("老周被优化了😅 现在…")
+    r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s*(?=[\u4e00-\u9fff])"
+    r"|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])",
+    re.I,
 )
 #: A head clause saying the earlier value still holds ("I still live in Lisbon, but…",
 #: "我还在腾讯，…"), or later clauses saying the change did not happen ("…但我没去").
@@ -61,6 +65,8 @@ def clauses(text: str) -> list[str]:
         ['Okafor moved practices', "so I'm seeing Dr. Lindqvist now."]
         >>> clauses("陈教授退休了，我转到了李老师组里。")
         ['陈教授退休了，', '我转到了李老师组里。']
+        >>> clauses("老周被优化了😅 现在孙经理直接管我们")
+        ['老周被优化了😅', '现在孙经理直接管我们']
     """
     pieces, prev = [], 0
     for cut in _BREAK.finditer(text):

@@ -449,6 +449,29 @@ def _entries_say_earlier(
                 marked[k] = earlier(items[k])
     if marked != items and MemoryContext(marked, budget).tokens <= budget:
         items[:] = marked
+    _replacing_first(items)
+
+
+def _replacing_first(items: list[ContextItem]) -> None:
+    """Move, in place, each entry saying which value it replaced before the entries
+    that quote that value and say nothing replaced ("occupation: 护士" quoting "我在协和医院
+    当护士" follows "employer: 朝阳医院; earlier: 协和医院"): an entry of another slot drawn
+    from the old statement would show the old value first."""
+    for it in list(items):
+        found = _EARLIER_VALUE.search(it.text) if it.layer in DRAWN_LAYERS else None
+        value = found[1].strip().casefold() if found else ""
+        if len(value) < 2 or _NUMBER.fullmatch(value):
+            continue
+        k = items.index(it)
+        ahead = [
+            j
+            for j, other in enumerate(items[:k])
+            if other.layer in DRAWN_LAYERS
+            and not _EARLIER_VALUE.search(other.text)
+            and _names(other.text.casefold(), value)
+        ]
+        if ahead:
+            items.insert(ahead[0], items.pop(k))
 
 
 #: The user's words an entry quotes ('About the user (employer: Acme): "I'm at Acme."',

@@ -121,7 +121,15 @@ _ASKS = (
         ),
     ),
     ("count", re.compile(rf"多少|几(?:个人|[个{_MEASURES}])|\bhow many\b", re.I)),
-    ("plan", re.compile(r"打算|计划|要干嘛|要做什么|\bwhat are my plans\b", re.I)),
+    (
+        "plan",
+        re.compile(
+            r"打算|计划|准备(?:买|去|换|学|做)|要干嘛|要做什么|怎么安排|什么安排|怎么过|"
+            r"\bwhat are my plans\b|"
+            r"\b(?:am i|was i|i'm) (?:planning|going) to\b",
+            re.I,
+        ),
+    ),
 )
 #: The slot reader's keys whose values are of each type.
 _SLOT_TYPE = {"location": "place", "employer": "org", "manager": "person", "department": "job"}
@@ -255,7 +263,13 @@ _BOSS_NAMED = re.compile(
 _DROPPED = re.compile(r"不[去买考做学办搬换读]了|(?:改成|改为|换成)(?:去|回|在家|坐|开车|带)")
 #: The user saying what they plan (准备, 打算, 计划, 决定, "I plan to"; not "准备好了", nor
 #: "going to", which is as often a way there).
-_PLANS = re.compile(r"准备(?!好)|打算|计划|决定(?!不)|\b(?:plan(?:ning)? to|decided to)\b", re.I)
+_PLANS = re.compile(
+    r"准备(?!好)|打算|计划|决定(?!不)|\b(?:plan(?:ning)? to|decided to)\b|"
+    # a wish to buy or switch ("想买个比亚迪"), and the choice that ends it ("最后还是定了…")
+    r"想(?:要)?(?:买|换|入手)|(?:最后|最终)(?:还是|决定)?(?:定|订|选|挑|入手|买)了?|"
+    r"\b(?:was|were) going to\b|\bwant(?:ed)? to (?:buy|get)\b|\bthinking of (?:buying|getting)\b",
+    re.I,
+)
 #: A number, with the measure word it counts by ("两台", "12个人", "三千", "3500"; not the
 #: 一 of "一起").
 _NUMBER = re.compile(

@@ -116,3 +116,23 @@ def test_a_chinese_name_cut_by_the_segmenter_still_names_the_earlier_value(
     text: str, older: list[str], query: str, lead: str, back: str
 ) -> None:
     assert current_leads(text, older, query) == f"{lead} (on the earlier one: {back})"
+
+
+@pytest.mark.parametrize(
+    ("said", "parts"),
+    [
+        ("老周被优化了😅 现在孙经理直接管我们", ["老周被优化了😅", "现在孙经理直接管我们"]),
+        ("芝麻走了🐹新来的叫汤圆", ["芝麻走了🐹", "新来的叫汤圆"]),
+        ("日语放弃了 改学韩语", ["日语放弃了", "改学韩语"]),
+        ("I moved 😅 to Porto", ["I moved 😅 to Porto"]),  # a Latin clause stays whole
+    ],
+)
+def test_an_emoji_or_a_space_between_chinese_words_ends_a_clause(
+    said: str, parts: list[str]
+) -> None:
+    assert clauses(said) == parts
+
+
+def test_the_current_value_leads_a_statement_opening_with_an_emoji_clause() -> None:
+    lead = current_leads("老周被优化了😅 现在孙经理直接管我们", ["我们主管是老周。"], "主管是谁？")
+    assert lead.index("孙经理") < lead.index("老周")

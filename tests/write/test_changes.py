@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -166,3 +167,72 @@ def test_a_length_of_time_or_a_verb_is_no_employer() -> None:
     assert [(k, v) for k, v, _ in slots_of("拿到了OPPO的offer，下周一入职。")] == [
         ("employer", "OPPO")
     ]
+
+
+@pytest.mark.parametrize(
+    ("turns", "old", "new", "question"),
+    [
+        # an unnamed change to an organisation's name changes the employer, not the job
+        (["我在协和医院当护士。", "调到了朝阳医院急诊科，上个月的事。"],
+         "协和医院", "朝阳医院", "我在哪家医院上班？"),
+        (["我在仁济医院当医生。", "换到了华山医院，离家近。"],
+         "仁济医院", "华山医院", "我在哪家医院？"),
+        # a new value said as an event (events_zh)
+        (["我们主管是老周，天天画饼。", "老周被优化了😅 现在孙经理直接管我们"],
+         "老周", "孙经理", "我的主管现在是谁？"),
+        (["我规培的带教老师是黄医生。", "轮转到内科了，现在带我的是吴医生"],
+         "黄医生", "吴医生", "带我的老师是谁？"),
+        (["我人在西安，做外贸的。", "公司把我从西安调到厦门分公司了"],
+         "西安", "厦门", "我在哪个城市？"),
+        (["我在一家火锅店当服务员。", "老板让我当店长了，工资涨了"],
+         "服务员", "店长", "我是什么职位？"),
+        # the entry of another slot quoting the old statement follows the replacing one
+        (["I'm a nurse at St Mary's Hospital.", "I switched to Kings College Hospital."],
+         "St Mary's", "Kings College", "Which hospital do I work at?"),
+    ],
+)  # fmt: skip
+def test_a_change_of_one_slot_leads_the_entries_quoting_its_old_value(
+    turns: list[str], old: str, new: str, question: str
+) -> None:
+    mm = _memory(turns)
+    try:
+        text = mm.build_context("u", "probe", question, token_budget=2048).to_prompt()
+        assert 0 <= text.find(new) < text.find(old)
+    finally:
+        mm.close()
+
+
+@pytest.mark.parametrize(
+    ("turns", "old", "new", "question"),
+    [
+        # the role a change names resolves its slot ("咨询师" of "心理咨询师")
+        (["我的心理咨询师是林老师。", "换了个咨询师，现在是郑老师"],
+         "林老师", "郑老师", "我的咨询师是谁？"),
+        # a Chinese value holding 日 or 月 is no date ("学日语"): the change finds the plan
+        (["今年打算学日语，已经买好教材了。", "日语放弃了，改学韩语"],
+         "日语", "韩语", "我在学哪门外语？"),
+        (["过年打算回老家。", "今年过年不回了，带爸妈去海南过"],
+         "回老家", "海南", "今年过年怎么安排？"),
+        (["想买一辆比亚迪，电车省钱。", "最后还是定了特斯拉，定金都交了"],
+         "比亚迪", "特斯拉", "我准备买什么车？"),
+        (["工作两年存款才5万，有点焦虑。", "存款终于攒到8万了"], "5万", "8万", "我存了多少钱？"),
+        (["今年到现在看了12本书。", "刚看完第15本，进度还行吧"],
+         "12本", "15本", "我今年看了多少本书？"),
+        (["我家就一个娃，刚上幼儿园", "二胎出生了！！母子平安"],
+         "一个娃", "二胎", "我有几个孩子？"),
+        (["I was going to buy a Honda.", "Any tips for sleeping on a plane?",
+          "How many cups are in a litre?", "In the end I decided to get a Mazda instead."],
+         "Honda", "Mazda", "What car am I planning to buy?"),
+    ],
+)  # fmt: skip
+def test_a_plan_or_a_role_changed_is_shown_current_first(
+    turns: list[str], old: str, new: str, question: str
+) -> None:
+    mm = _memory(turns)
+    try:
+        text = mm.build_context("u", "probe", question, token_budget=2048).to_prompt()
+        assert 0 <= text.find(new) < text.find(old), text
+        line = next(x for x in text.splitlines() if old in x and new not in x)
+        assert re.search(r"earlier|此前|已被取代", line), text
+    finally:
+        mm.close()

@@ -331,7 +331,10 @@ def _shape(value: str) -> str:
     v = value.strip()
     if re.search(
         r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\d(?:st|nd|rd|th)\b|"
-        r"day\b|days\b|[月号日]|周[一二三四五六日天]|星期|礼拜",
+        # (a Chinese date has its number or its time word: "6月", "15号", "下周日", "月底";
+        # not the 日 of "学日语" nor the 月 of "月饼")
+        r"day\b|days\b|[\d一二三四五六七八九十两几]\s*[月号日]|周[一二三四五六日天]|星期|礼拜|"
+        r"(?:月|年)(?:底|初|中)|(?:今|明|后|昨|前)天|[上下这本]个?月|[上下这本]周",
         v,
         re.I,
     ):
@@ -346,6 +349,23 @@ def _shape(value: str) -> str:
     if re.search(r"[\u4e00-\u9fff]", v):
         return "cjk"
     return "name" if v[:1].isupper() else "words"
+
+
+#: A Chinese name of an organisation by its head noun ("朝阳医院", "华为技术有限公司").
+_ZH_ORG = re.compile(r"公司|集团|大学|学院|银行|医院|研究院|研究所|中学|小学|实验室|事务所")
+
+
+def _shares_word(relation: str, quote: str) -> bool:
+    """Whether a Chinese relation and a quote share a word of two characters or more
+    (every two characters side by side of the relation that are not a particle's)."""
+    pairs = {relation[i : i + 2] for i in range(len(relation) - 1)}
+    return any(p in quote for p in pairs if not re.search(r"[的了是我你他她]", p))
+
+
+def _org_shape(value: str) -> str:
+    """:func:`_shape`, telling a Chinese organisation's name from other Chinese words
+    (a change to "朝阳医院急诊科" is one of the employer, not of the occupation "护士")."""
+    return "org" if _ZH_ORG.search(value) else _shape(value)
 
 
 def _open_slots(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> list[Fact]:
@@ -382,12 +402,16 @@ def _resolved(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> F
                 for f in slots
                 if any(len(w) > 2 and w in quote for w in re.split(r"[_\s]+", f.key()[1]))
                 or (has_cjk(f.relation) and f.relation.casefold() in quote)
+                # "换了个咨询师" of the slot "心理咨询师": a word of two characters shared
+                or (has_cjk(f.relation) and _shares_word(f.relation, quote))
             ),
             None,
         )
-    if pick is None:
-        shape = _shape(new.object)
-        pick = next((f for f in slots if _shape(f.object) == shape), None)
+    for shape_of in (_org_shape, _shape) if pick is None else ():  # "朝阳医院急诊科": an org's
+        shape = shape_of(new.object)
+        pick = next((f for f in slots if shape_of(f.object) == shape), None)
+        if pick is not None:
+            break
     if pick is None or normalize_term(pick.object) == normalize_term(new.object):
         return new
     return _in_slot(new, pick)
