@@ -30,7 +30,7 @@ __all__ = ["SURNAMES", "find_entities", "sentence_spans"]
 #: every position (a third of the time of a split).
 _SENTENCE_END = re.compile(
     r"(?=[.!?])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bProf)(?<!\bSt)[.!?]+(?=\s|$)"
-    r"|[。！？；;\n]+"
+    r"|[。！？；\n]+|;+(?![A-Za-z0-9])"  # "TL;DR" is a word, not two sentences
 )
 
 

@@ -37,6 +37,7 @@ from langgraph_memory.extraction.clauses import (
 )
 from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
+from langgraph_memory.extraction.instruction_frames import untag
 from langgraph_memory.extraction.instructions import RULE_REACH, instruction_in, lasting_scope
 from langgraph_memory.extraction.preferences import preferences_of
 from langgraph_memory.extraction.slots import (
@@ -336,7 +337,7 @@ def form_atoms(
             kinds = {a.kind for _, a in filed.of(i)}
         if "instruction" not in kinds and not once:  # "For this answer only, skip…": once
             tries = [(0, sentence, False)]
-            if not is_question(sentence):  # a question's clauses lead up to it
+            if not is_question(untag(sentence)):  # a question's clauses lead up to it
                 tries += [
                     (off, c, lasting_scope(sentence[max(0, off - _SCOPE_REACH) : off]))
                     for off, c in clauses

@@ -41,6 +41,17 @@ from langgraph_memory.extraction.clauses import (
     tidy_value,
 )
 from langgraph_memory.extraction.cues import gated
+from langgraph_memory.extraction.instruction_frames import (
+    ANY_OF_YOURS,
+    bare_condition,
+    base_form,
+    domain_topic,
+    inverted_resolve,
+    kept_in_mind,
+    make_sure,
+    untag,
+    verbless_rule,
+)
 from langgraph_memory.extraction.instructions_zh import zh_instruction, zh_lasting_scope
 from langgraph_memory.extraction.spelling import plain_spelling
 
@@ -55,7 +66,8 @@ RULE_REACH = 1_000
 # -- standing instructions (English) ----------------------------------------------------------
 _EN_LEAD = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|alright|all right|also|and|oh|btw|by the way|one more thing|"
-    r"another thing|quick note|note|fyi|hey|so|well|right|hi|hello|one request|"
+    r"another thing|(?:quick|small|little|tiny|minor|one|last) (?:thing|note|request|ask|point)|"
+    r"note|fyi|hey|so|well|right|hi|hello|one request|"
     r"a request|small request|last thing|finally|general rule|rule|house rule|for the record|"
     r"going forward|from now on|from here on(?: out)?|in (?:the )?future|henceforth|"
     r"in general|generally|as a rule|by default|for everything|"
@@ -123,7 +135,7 @@ _EN_VERBS = (
     "warn|point out|lay out|spell out|write out|err|lean|prioriti[sz]e|favou?r|emphasi[sz]e|"
     "simplify|shorten|expand|elaborate|reference|link|attach|append|prefix|capitali[sz]e|"
     "lowercase|uppercase|separate|group|sort|order|rank|display|render|output|return|print|"
-    "adopt|apply|maintain|match|mirror|omit|exclude|remove|hide|cut|trim|reduce|minimi[sz]e|"
+    "define|adopt|apply|maintain|match|mirror|omit|exclude|remove|hide|cut|trim|reduce|minimi[sz]e|"
     "tone down|go easy on|send|pick|choose|go with|opt for|try|stop|prefer|reference|sprinkle|"
     "overexplain|over-explain|apologi[sz]e|repeat|restate|pad|hedge|lecture|moralise|moralize|"
     "sugarcoat|guess|invent|make up|bring up|share|insert|assume|state|note|respond|say|"
@@ -132,7 +144,8 @@ _EN_VERBS = (
 _EN_IMPERATIVE = re.compile(rf"^(?:{_EN_VERBS})\b", re.I)
 #: Verbs whose object is the assistant's own output (an instruction without a manner word).
 _EN_ACTS = re.compile(
-    r"^(?:use|answer|reply|respond|write|cite|format|include|add|explain|list|show me|give me|"
+    r"^(?:use|answer|reply|respond|write|cite|format|include|add|explain|define|list|show me|"
+    r"give me|"
     r"tell me|call me|address me|refer to me|remind me|ask me|summari[sz]e|translate|suggest|"
     r"recommend|mention|say|double-check|double check|check|confirm|flag|warn|spell|quote|round|"
     r"convert|label|number|structure|put|start|begin|end|sign|greet|apologi[sz]e|assume|"
@@ -292,7 +305,7 @@ def _en_instruction(
     """``(what, polarity)`` when an English clause is a standing instruction (remembered:
     a clause of stacked conditions, "When I code, when I code, …", reaches the same rest by
     many paths, which must be read once each, not once a path)."""
-    s = plain_spelling(clause.strip().rstrip(".!…~ "))
+    s = untag(plain_spelling(clause.strip().rstrip(".!…~ ")))
     if not s:
         return None
     trigger = _EN_TRIGGER.match(s)
@@ -320,6 +333,9 @@ def _en_instruction(
     label = _EN_RULE_LABEL.match(s)
     if label:  # a rule said as a rule: its words are the instruction
         return tidy_value(label["rule"], "en"), 1
+    framed = _en_framed(s)
+    if framed is not None:
+        return framed
     want = _EN_WANT.match(s)
     if want and not _EN_ONE_OFF.search(want["what"]):  # "I want short answers"
         return tidy_value(want["what"], "en"), -1 if want["neg"] else 1
@@ -335,15 +351,29 @@ def _en_instruction(
             to_us = bool(_EN_REPLY_ACT.search(cond["cond"]) or _EN_MANNER.search(cond["cond"]))
             return _en_instruction(cond["rest"], True, to_us)  # "When reviewing my code, …"
         return None
-    asked = False  # a "please" after it
+    topic = domain_topic(s)
+    if topic is not None and not _EN_ONE_OFF.search(topic[0]):  # "For maths, show the working"
+        return _en_instruction(topic[1], True, False)
+    for bare, rest in bare_condition(s):  # "if I ask about money assume I'm in the UK"
+        opens = _EN_IMPERATIVE.match(rest)
+        if opens and _EN_IMPERATIVE.match(rest[opens.end() :].lstrip()):
+            continue  # "a word list make…": "list" names a thing, "make" is the verb
+        if opens or _EN_PROHIBIT.match(rest):
+            to_us = bool(_EN_REPLY_ACT.search(bare) or _EN_MANNER.search(bare))
+            got = _en_instruction(rest, True, to_us)
+            if got is not None:
+                return tidy_value(f"{bare}, {got[0]}", "en"), got[1]
+    asked = tailed = False  # a "please" after it; a lasting scope after it
     for _ in range(4):  # a trailing scope or courtesy: "Be concise from now on, please"
         tail = _EN_TAIL.search(s)
         if tail is None:
             break
         if not re.search(r"please|pls|thanks|thank you|for me|ok|if", tail.group(0), re.I):
-            scoped = True
+            scoped = tailed = True
         asked = asked or bool(re.search(r"please|pls", tail.group(0), re.I))
         s = s[: tail.start()]
+    if tailed and not _EN_IMPERATIVE.match(s) and verbless_rule(s, _EN_MANNER):
+        return tidy_value(s, "en"), 1  # "short replies from here on"
     verbless = _EN_VERBLESS.match(s) if asked and not _EN_IMPERATIVE.match(s) else None
     if verbless and re.fullmatch(_EN_REPLY_PART, verbless["part"].split()[-1], re.I):
         if _EN_MANNER.search(verbless["how"]):  # "Temperatures in Celsius please"
@@ -362,6 +392,7 @@ def _en_instruction(
             polarity = -1
         scoped = scoped or bool(re.match(r"always\b", s[modal.end() :], re.I))
         body = re.sub(r"^(?:always|also|just|please)\s+", "", s[modal.end() :], flags=re.I)
+        body = base_form(body)  # "if you gave me…": the verb "give"
         past = re.match(r"(\w+?)(e?d)\b", body)  # "if you included…": the verb "include"
         if past and not _EN_IMPERATIVE.match(body):
             for stem in (past[1] + "e", past[1]):
@@ -374,6 +405,8 @@ def _en_instruction(
         kind, polarity = "prohibit", -1
         body = s[prohibit.end() :]
         scoped = scoped or bool(re.search(r"\bnever\b|\bever\b", prohibit.group(0), re.I))
+        if inverted_resolve(body):
+            return None  # "Never again will I…": the speaker's resolve
     else:
         scoped = scoped or bool(re.match(r"(?:please\s+)?(?:always|only)\b", s, re.I))
         body = _EN_SOFT.sub("", s)
@@ -405,7 +438,8 @@ def _en_instruction(
         )
     ):
         return None
-    scoped = scoped or bool(_EN_SCOPE.search(body))
+    yours = bool(ANY_OF_YOURS.search(body))  # "any terms you use": each of them, lasting
+    scoped, addressed = scoped or yours or bool(_EN_SCOPE.search(body)), addressed or yours
     manner = bool(_EN_MANNER.search(body) or re.search(rf"\b{_EN_ADJ}\b", body, re.I))
     if lets and (not manner or _EN_JOINT.search(body)):
         return None  # "Let's keep working together to…", "let's talk again soon": our plan
@@ -443,8 +477,8 @@ def _en_instruction(
         ordered = manner and _EN_ORDER.search(body)  # "Give me the answer first, then…"
         if not (manner or generic) or (_EN_TASK.match(body) and not ordered):
             return None
-    elif kind == "modal":
-        if not (manner or generic):
+    elif kind == "modal":  # "…if you told me the risks first": the order of a reply
+        if not (manner or generic or (_EN_ACTS.match(body) and _EN_ORDER.search(body))):
             return None
     elif not (manner or generic or _EN_PROHIBITED_ACTS.match(body)):
         return None
@@ -464,7 +498,10 @@ _EN_PAST_FORM = re.compile(
     re.I,
 )
 #: "Quote prices in euros": the verb, not someone's quoted words.
-_EN_QUOTE_VERB = re.compile(r"^(?:please\s+|always\s+)*quote\b", re.I)
+_EN_QUOTE_VERB = re.compile(  # or "you" saying it: "if you wrote…", "any prices you quote"
+    r"^(?:please\s+|always\s+)*quote\b|\b(?:you|u)(?:'d| would)?\s+(?:wrote|quote|told me|said)\b",
+    re.I,
+)
 #: What the replies are made of, named as the thing a user wants.
 _EN_REPLY_PART = (
     r"(?:answers?|repl(?:y|ies)|responses?|explanations?|summar(?:y|ies)|examples?|code|"
@@ -533,6 +570,16 @@ _EN_PROHIBITED_ACTS = re.compile(
     r"quote|translate|correct|change|rewrite|shorten|summari)",
     re.I,
 )
+
+
+def _en_framed(s: str) -> tuple[str, int] | None:
+    """An instruction said in a frame of its own: "make sure every reply…", "…, so keep that
+    in mind for any advice you give" (see :mod:`.instruction_frames`)."""
+    sure = make_sure(_EN_SOFT.sub("", s) if s.lower().startswith("please") else s)
+    if sure is not None:
+        return tidy_value(sure[0], "en"), sure[1]
+    mind = kept_in_mind(s)
+    return None if mind is None else (tidy_value(mind, "en"), 1)
 
 
 def instruction_of(clause: str) -> tuple[str, int] | None:
