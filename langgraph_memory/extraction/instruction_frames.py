@@ -56,6 +56,14 @@ _TAG = re.compile(
 _REMARK = re.compile(r"\?+\s+(?=[a-z])[^?]{1,60}$")
 
 
+#: What opens a question of its own: "Is it ok?" keeps its "ok".
+_ASKS = re.compile(
+    r"\s*(?:is|are|am|was|were|do|does|did|can|could|would|will|should|shall|have|has|had|"
+    r"may|might|what|why|how|where|when|who|which|isn't|aren't|don't|didn't)\b",
+    re.I,
+)
+
+
 def untag(s: str) -> str:
     """``s`` without a tag question or a remark after its question mark: "Use metric from
     now on, ok?" is a request, not a question (a question is left as it is).
@@ -67,7 +75,7 @@ def untag(s: str) -> str:
         'Is it ok?'
     """
     tag = _TAG.search(s)
-    if tag is not None and tag.start() > 0:
+    if tag is not None and tag.start() > 0 and not _ASKS.match(s):
         return s[: tag.start()].rstrip(" ,")
     remark = _REMARK.search(s)
     if remark is not None:
@@ -168,7 +176,8 @@ def make_sure(s: str) -> tuple[str, int] | None:
     subj = m["subj"]
     if not re.search(rf"\b{OWN_WRITING}\b", subj, re.I):
         return None
-    if re.match(r"the\b", subj, re.I) and not ANY_OF_YOURS.search(s):
+    yours = re.search(rf"\b(?:you|u)\s+{_YOUR_ACTS}\b", subj, re.I)  # "the recipes you suggest"
+    if re.match(r"the\b", subj, re.I) and not (yours or ANY_OF_YOURS.search(s)):
         return None  # "make sure the report is sent": that report, once
     return f"{subj} {m['verb']}", -1 if m["neg"] else 1
 
@@ -220,26 +229,34 @@ def bare_condition(s: str) -> list[tuple[str, str]]:
 
     Example:
         >>> bare_condition("if i ask about code assume python")[:2]
-        [('if i ask', 'about code assume python'), ('if i ask about', 'code assume python')]
+        [('if i ask', 'about code assume python'), ('if i ask about code', 'assume python')]
     """
     if _BARE_COND_HEAD.match(s) is None or "," in s or ";" in s:
         return []
     head = re.match(r"^\S+(?:\s+(?:time))?\s+\S+\s+\S+", s)
     if head is None:
         return []
-    words = list(re.finditer(r"\s+", s[head.end() :]))
-    out = [(s[: head.end()], s[head.end() :].lstrip())]
-    for w in words[:10]:
-        cut = head.end() + w.start()
-        out.append((s[:cut], s[head.end() + w.end() :]))
-    return [(c, r) for c, r in out if len(r) > 2 and not _OPEN_END.search(c)]
+    rest = s[head.end() :].lstrip()
+    at = len(s) - len(rest)
+    out = [(s[: head.end()], rest)]
+    for w in list(re.finditer(r"\s+", rest))[:10]:
+        out.append((s[: at + w.start()], s[at + w.end() :]))
+    return [
+        (c, r)
+        for c, r in out
+        if len(r) > 2 and not _OPEN_END.search(c) and not _NEW_SUBJECT.search(c, 4)
+    ]
 
 
+#: Another subject inside what would be the condition: its main clause has begun ("if I
+#: ask her out | she might say no").
+_NEW_SUBJECT = re.compile(r"\b(?:he|she|they|we|it's|there)\b", re.I)
 #: A condition cut before its verb or its object: "If you always | use tabs", "when I ask
 #: for a | list…".
 _OPEN_END = re.compile(
     r"\b(?:always|never|ever|just|really|only|also|still|usually|often|sometimes|don't|do|"
-    r"does|can|could|would|will|to|a|an|the|my|your|for|about|of|in|on|with|and|or)$",
+    r"does|can|could|would|will|might|may|must|should|shall|won't|can't|to|a|an|the|my|your|"
+    r"for|about|of|in|on|with|and|or)$",
     re.I,
 )
 
@@ -284,8 +301,12 @@ def verbless_rule(s: str, manner: re.Pattern[str]) -> bool:
         >>> from langgraph_memory.extraction.instructions import instruction_of
         >>> instruction_of("short replies from here on")
         ('short replies', 1)
+        >>> instruction_of("short nap from now on") is None  # a nap is no part of a reply
+        True
     """
-    return bool(_VERBLESS.match(s) and manner.search(s))
+    words = s.split()  # its head, last, names a part or a manner of the replies
+    heads = (words[-1], " ".join(words[-2:]))
+    return bool(_VERBLESS.match(s)) and any(manner.fullmatch(h) for h in heads)
 
 
 _INVERTED = re.compile(

@@ -52,10 +52,14 @@ from langgraph_memory.extraction.instruction_frames import (
     untag,
     verbless_rule,
 )
-from langgraph_memory.extraction.instructions_zh import zh_instruction, zh_lasting_scope
+from langgraph_memory.extraction.instructions_zh import (
+    zh_instruction,
+    zh_lasting_scope,
+    zh_said_by_another,
+)
 from langgraph_memory.extraction.spelling import plain_spelling
 
-__all__ = ["instruction_of", "instruction_in", "lasting_scope", "RULE_REACH"]
+__all__ = ["instruction_of", "instruction_in", "lasting_scope", "said_by_another", "RULE_REACH"]
 
 #: The longest clause read as a standing instruction, in characters. A rule for the
 #: replies is said in a sentence, not a page; a longer run (a pasted log, a thousand
@@ -102,7 +106,8 @@ _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your a
     r"(?P<neg3>\s+(?:not|never))?|"
     r"you (?:don't|do not) (?:need|have) to|(?:there's |there is )?no need (?:for you )?to|"
     r"(?:it(?:'d| would) (?:(?:really|so|just|honestly|genuinely|also)\s+)?"
-    r"(?:be (?:(?:really|so|super|very)\s+)?(?:great|nice|better|good|helpful)|help)|it helps|"
+    r"(?:be (?:(?:really|so|super|very)\s+)?(?:great|nice|better|good|helpful)|"
+    r"help(?:\s+(?:a lot|so much|a ton|loads|heaps))?)|it helps|"
     r"I(?:'d| would) appreciate it)"
     r"\s+if you(?:'d| would| could)?(?P<neg4>\s+(?:didn't|did not|never|don't|not))?|"
     r"I(?:'d| would) (?:rather|prefer(?: it)?(?: that| if)?) you(?:'d| would)?"
@@ -606,6 +611,18 @@ def instruction_in(clause: str, scoped: bool) -> tuple[str, int] | None:
     if is_cjk_text(clause):
         return zh_instruction(plain_spelling(clause), scoped)
     return _en_instruction(clause, scoped)
+
+
+def said_by_another(sentence: str) -> bool:
+    """Whether a Chinese sentence reports someone else's words ("我妈说以后每次…"): a rule
+    in it is theirs, not one for the assistant (English: ``False``, its reporting verbs are
+    read with each clause).
+
+    Example:
+        >>> said_by_another("我妈说以后每次吃饭都要先喝汤。"), said_by_another("以后都用中文。")
+        (True, False)
+    """
+    return is_cjk_text(sentence) and zh_said_by_another(sentence)
 
 
 def lasting_scope(prefix: str) -> bool:

@@ -31,7 +31,7 @@ from langgraph_memory.extraction.clauses import (
     strip_particles,
 )
 
-__all__ = ["zh_instruction", "zh_lasting_scope"]
+__all__ = ["zh_instruction", "zh_lasting_scope", "zh_said_by_another"]
 
 # -- standing instructions (Chinese) ----------------------------------------------------------
 _ZH_LEAD = re.compile(
@@ -120,7 +120,7 @@ _ZH_SOFT_ONE_OFF = re.compile(
 )
 #: A polite question after the part of the replies it is about: "你说话能不能别那么官方".
 _ZH_POLITE_AFTER = re.compile(
-    r"^(?P<topic>(?:你|您)?(?:说话|讲话|回答|回复|解释|聊天|写东西|写代码|讲东西))"
+    r"^(?P<topic>(?:你|您)?(?:说话|讲话|回答|回复|解释|聊天|写东西|写代码|讲东西)(?:的时候|时)?)"
     r"(?:能不能|能否|可不可以|可以不可以)(?:请|再)?"
 )
 #: A last clause that makes the rest last: "…，以后都这样", "…，以后就照这个来".
@@ -308,7 +308,10 @@ def zh_instruction(
     if _ZH_GIVE_NOW.match(s) and not scoped and not addressed:
         return None  # "给我点建议": something wanted now
     every = _ZH_EVERY.match(s)
-    if every and (scoped or _ZH_VERBS.match(every["rest"]) or _ZH_MANNER.search(every["topic"])):
+    ours = every and (_ZH_VERBS.match(every["rest"]) or _ZH_MANNER.search(every["topic"]))
+    if every and re.match(r"每[次回]", every.group(0)) and not ours:
+        every = None  # "每次去超市都买太多东西": what happens each time, not a rule
+    if every and (scoped or ours):
         inner = _ZH_PROHIBIT.match(every["rest"])
         rest = every["rest"][inner.end() :] if inner else every["rest"]
         return strip_particles(rest), -1 if inner else 1
@@ -418,6 +421,11 @@ def _kept_so(s: str, addressed: bool) -> tuple[str, int] | None:
     if any(zh_instruction(c, True, addressed) for c in clauses):
         return strip_particles(s.strip(" ，,")), 1  # the rule as said, its "别" in it
     return None
+
+
+def zh_said_by_another(s: str) -> bool:
+    """Whether a Chinese sentence reports someone else's words: "老师说…", "菜谱上说…"."""
+    return bool(ZH_REPORTED.search(s) or reported_zh(s.strip()))
 
 
 def zh_lasting_scope(prefix: str) -> bool:
