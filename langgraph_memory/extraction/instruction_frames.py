@@ -41,6 +41,7 @@ __all__ = [
     "domain_topic",
     "inverted_resolve",
     "kept_in_mind",
+    "limit_rule",
     "make_sure",
     "untag",
     "verbless_rule",
@@ -74,7 +75,9 @@ def untag(s: str) -> str:
         >>> untag("Is it ok?")
         'Is it ok?'
     """
-    tag = _TAG.search(s)
+    if "?" not in s:
+        return s
+    tag = _TAG.search(s) if s.rstrip().endswith("?") else None
     if tag is not None and tag.start() > 0 and not _ASKS.match(s):
         return s[: tag.start()].rstrip(" ,")
     remark = _REMARK.search(s)
@@ -205,7 +208,7 @@ def kept_in_mind(s: str) -> str | None:
         >>> kept_in_mind("Keep that in mind, it's a tough market") is None
         True
     """
-    m = _MIND.match(s)
+    m = _MIND.match(s) if "in mind" in s.lower() else None
     if m is None:
         return None
     if not (ANY_OF_YOURS.search(m["post"]) or _OVER_YOURS.search(m["post"])):
@@ -325,3 +328,26 @@ def inverted_resolve(body: str) -> bool:
         True
     """
     return bool(_INVERTED.match(body))
+
+
+_LIMIT = re.compile(
+    r"^(?:no more than|not more than|never more than|at most|max(?:imum)?(?: of)?|fewer than|"
+    r"less than|under)\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|"
+    r"a couple(?: of)?)\b.*\b(?:per|each|every|a)\s+(?P<part>[\w-]+)$",
+    re.I,
+)
+
+
+def limit_rule(s: str, manner: re.Pattern[str]) -> bool:
+    """Whether ``s`` sets a limit on each of the replies: "no more than one follow-up
+    question per reply", "at most three bullet points per answer".
+
+    Example:
+        >>> from langgraph_memory.extraction.instructions import instruction_of
+        >>> instruction_of("At most three bullet points per answer")
+        ('At most three bullet points per answer', 1)
+        >>> instruction_of("No more than two coffees a day") is None
+        True
+    """
+    m = _LIMIT.match(re.sub(r"[\s,]+(?:please|pls|thanks|thank you|ok(?:ay)?)$", "", s, flags=re.I))
+    return m is not None and bool(manner.fullmatch(m["part"]))

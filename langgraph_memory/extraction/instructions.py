@@ -17,6 +17,11 @@ generic object: "give me keyboard shortcuts with Cmd") and names no one-off obje
 ("imagine you never…"), third parties' words ("my boss says never…", "菜谱上说…"),
 quoted speech and advice between people ("Never give up!", "别担心") are none.
 
+The frames an English instruction is said in ("…, ok?", "make sure every reply…", "keep
+that in mind for any…", "if I ask about money assume…", "For maths, …", "short replies
+from here on") are read by :mod:`.instruction_frames`; the words of the replies (their
+verbs, parts and manners) are in :mod:`.reply_words`; Chinese is :mod:`.instructions_zh`.
+
 Example:
     >>> instruction_of("Don't use emojis in your answers.")
     ('use emojis in your answers', -1)
@@ -48,6 +53,7 @@ from langgraph_memory.extraction.instruction_frames import (
     domain_topic,
     inverted_resolve,
     kept_in_mind,
+    limit_rule,
     make_sure,
     untag,
     verbless_rule,
@@ -56,6 +62,30 @@ from langgraph_memory.extraction.instructions_zh import (
     zh_instruction,
     zh_lasting_scope,
     zh_said_by_another,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_ACTS as _EN_ACTS,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_ADJ as _EN_ADJ,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_IMPERATIVE as _EN_IMPERATIVE,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_MANNER as _EN_MANNER,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_OWN_OUTPUT as _EN_OWN_OUTPUT,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_PROHIBITED_ACTS as _EN_PROHIBITED_ACTS,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_REPLY_ACT as _EN_REPLY_ACT,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_REPLY_PART as _EN_REPLY_PART,
 )
 from langgraph_memory.extraction.spelling import plain_spelling
 
@@ -95,7 +125,7 @@ _EN_SOFT = re.compile(
 _EN_PROHIBIT = re.compile(
     r"^(?:(?:please\s+|just\s+|also\s+|and\s+)*(?:never ever|don't ever|do not ever|dont ever|"
     r"do not|don't|dont|never|stop|quit|avoid|refrain from|try not to|make sure (?:you )?"
-    r"(?:don't|do not|never)|no more|no)\s+)",
+    r"(?:don't|do not|never)|no more(?!\s+than)|no(?!\s+more\s+than))\s+)",
     re.I,
 )
 _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your answers must"
@@ -128,73 +158,6 @@ _EN_COND = re.compile(
     r"requests|tasks|emails|problems|reviews|prompts)\b))"
     r"\b[^,;:]{2,90}?)\s*[,:]\s*(?:then\s+)?(?P<rest>.+)$",
     re.I,
-)
-#: Verbs of what the assistant does or makes, opening an imperative.
-_EN_VERBS = (
-    "use|answer|reply|respond|write|keep|be|give|show|include|add|put|format|start|begin|end|"
-    "avoid|call|address|refer|explain|tell|list|mention|cite|quote|summari[sz]e|translate|spell|"
-    "speak|talk|switch|stick|default|make|assume|treat|ask|check|remind|skip|leave|drop|limit|"
-    "cap|provide|offer|suggest|recommend|follow|mark|label|sign|greet|double-check|present|"
-    "break|split|wrap|number|bold|highlight|comment|document|type|name|indent|convert|round|"
-    "express|measure|report|lead|open|close|finish|conclude|focus|stay|confirm|clarify|flag|"
-    "warn|point out|lay out|spell out|write out|err|lean|prioriti[sz]e|favou?r|emphasi[sz]e|"
-    "simplify|shorten|expand|elaborate|reference|link|attach|append|prefix|capitali[sz]e|"
-    "lowercase|uppercase|separate|group|sort|order|rank|display|render|output|return|print|"
-    "define|adopt|apply|maintain|match|mirror|omit|exclude|remove|hide|cut|trim|reduce|minimi[sz]e|"
-    "tone down|go easy on|send|pick|choose|go with|opt for|try|stop|prefer|reference|sprinkle|"
-    "overexplain|over-explain|apologi[sz]e|repeat|restate|pad|hedge|lecture|moralise|moralize|"
-    "sugarcoat|guess|invent|make up|bring up|share|insert|assume|state|note|respond|say|"
-    "admit|tell me|double check|hold off on|spare me|leave out|cut out|ease up on|go light on"
-)
-_EN_IMPERATIVE = re.compile(rf"^(?:{_EN_VERBS})\b", re.I)
-#: Verbs whose object is the assistant's own output (an instruction without a manner word).
-_EN_ACTS = re.compile(
-    r"^(?:use|answer|reply|respond|write|cite|format|include|add|explain|define|list|show me|"
-    r"give me|"
-    r"tell me|call me|address me|refer to me|remind me|ask me|summari[sz]e|translate|suggest|"
-    r"recommend|mention|say|double-check|double check|check|confirm|flag|warn|spell|quote|round|"
-    r"convert|label|number|structure|put|start|begin|end|sign|greet|apologi[sz]e|assume|"
-    r"lecture|moralis|moraliz|sugarcoat|hedge|pad|guess|invent|make up|bring up|over-?explain|"
-    r"repeat|restate|talk|speak|default|stick|switch|avoid|skip|omit|leave out|drop|state|"
-    r"hold off on|spare me|cut out|ease up on|go light on)\b",
-    re.I,
-)
-#: What the replies are made of: their language, length, format, tone, units, parts.
-_EN_MANNER = re.compile(
-    r"\b(?:answers?|answering|repl(?:y|ies|ying)|respon(?:d|ses?|ding)|explanations?|"
-    r"messages?|output|code|coding|snippets?|examples?|format(?:ting|ted)?|"
-    r"markdown|bullets?|bullet points?|lists?|tables?|headings?|headers?|emojis?|emoticons?|"
-    r"exclamation|tone|style|voice|register|jargon|slang|words?|sentences?|paragraphs?|"
-    r"length|brief|briefly|concise|concisely|short|shorter|terse|succinct|detailed|verbose|"
-    r"wordy|long-winded|formal|informal|casual|polite|friendly|plain (?:english|language|text)|"
-    r"simple|simply|language|english|chinese|mandarin|french|spanish|german|japanese|korean|"
-    r"italian|portuguese|russian|british|american|metric|imperial|celsius|fahrenheit|units?|"
-    r"kilometers|kilometres|miles|kg|pounds|currency|dates?|times?|timezone|time zone|"
-    r"prices?|temperatures?|amounts?|figures?|"
-    r"iso|24-hour|12-hour|citations?|cite|sources?|references?|links?|footnotes?|"
-    r"type hints?|comments?|docstrings?|tests?|variable names?|naming|tabs|spaces|indent\w*|"
-    r"semicolons?|quotes|summar(?:y|ies)|tl;?dr|recap|caveats?|disclaimers?|warnings?|"
-    r"apolog\w+|sorry|reasoning|short|brief|simple|steps?|step by step|numbered|sign-?off|greeting|"
-    r"first names?|my name|me as|call me|address me|opinion|numbers|numerals|digits|commas?|"
-    r"punctuation|spelling|grammar|capitali[sz]ation|bold|italics?|formalities|pleasantries|"
-    r"background|history lessons?|paragraphs?|headings?|sarcas\w*|irony|clich\w*|buzzwords?|"
-    r"superlatives|adverbs|adjectives|passive voice|rhetorical questions?|metaphors?|analog\w+|"
-    r"recommendations?|suggestions?|"
-    r"options?|alternatives?|questions?|follow-up|pleasantries|small talk|filler|fluff|"
-    r"preamble|intro|introductions?|conclusions?|outline|"
-    r"(?:like|as if|as though) I(?:'m| am| was| were)\b|"
-    r"like an? (?:friend|teacher|professor|"
-    r"colleague|peer|expert|beginner|child|kid|five-year-old|human|person|coach|mentor)|"
-    r"python|javascript|typescript|rust|java|golang|sql|bash|shell|vegetarian|vegan|spicy)\b",
-    re.I,
-)
-#: How the assistant should be: its manner.
-_EN_ADJ = (
-    r"(?:concise|brief|short|succinct|terse|direct|blunt|honest|clear|precise|formal|"
-    r"informal|casual|polite|friendly|gentle|patient|thorough|detailed|specific|"
-    r"explicit|candid|frank|straightforward|objective|neutral|critical|skeptical|sceptical|"
-    r"encouraging|professional|exact|consistent|realistic|technical|verbose|wordy|chatty|"
-    r"funny|playful|warm|harsh|brutal|sarcastic|upbeat)"
 )
 #: A one-off object: this text, that file, the thing just said, this time.
 _EN_ONE_OFF = gated(
@@ -490,12 +453,6 @@ def _en_instruction(
     return tidy_value(body, "en"), polarity
 
 
-#: What the assistant itself writes: "Your replies should never exceed a screen".
-_EN_OWN_OUTPUT = re.compile(
-    r"\b(?:answers?|repl(?:y|ies)|responses?|explanations?|summar(?:y|ies)|messages?|output|"
-    r"code|examples?)\b",
-    re.I,
-)
 #: A past form opening a clause: "(Never) thought I'd…", "(Never) knew…".
 _EN_PAST_FORM = re.compile(
     r"(?:\w+ed|thought|knew|saw|felt|got|went|had|did|was|were|said|told|made|took|found|"
@@ -506,12 +463,6 @@ _EN_PAST_FORM = re.compile(
 _EN_QUOTE_VERB = re.compile(  # or "you" saying it: "if you wrote…", "any prices you quote"
     r"^(?:please\s+|always\s+)*quote\b|\b(?:you|u)(?:'d| would)?\s+(?:wrote|quote|told me|said)\b",
     re.I,
-)
-#: What the replies are made of, named as the thing a user wants.
-_EN_REPLY_PART = (
-    r"(?:answers?|repl(?:y|ies)|responses?|explanations?|summar(?:y|ies)|examples?|code|"
-    r"snippets?|output|feedback|distances?|prices?|dates?|times?|temperatures?|units?|"
-    r"measurements?|weights?|numbers?|figures?|amounts?|citations?|sources?|links?)"
 )
 #: A user's want whose object is the replies' make-up: "I want short answers", "I need
 #: distances in kilometres", "I don't want long explanations" (no one-off object).
@@ -529,15 +480,6 @@ _EN_LATE_COND = re.compile(
     r"^(?P<body>.{2,}?\S)(?:\s*,\s*|\s+)(?<!\beven\s)"
     r"(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time)\s+"
     r".{3,80})$",
-    re.I,
-)
-#: An act the assistant does on its replies (in a condition: "when you explain…", "if I
-#: ask about…").
-_EN_REPLY_ACT = re.compile(
-    r"\b(?:explain\w*|writ\w+|write|answer\w*|repl\w+|respond\w*|suggest\w*|recommend\w*|"
-    r"giv\w+|give|show\w*|list\w*|mention\w*|translat\w+|summari[sz]\w+|cod(?:e|ing)|cit\w+|"
-    r"talk\w* (?:to|with) me|describ\w+|teach\w*|review\w*|help\w* me|I ask|I'm asking|"
-    r"I request|quot\w+|convert\w*|calculat\w+|compar\w+|format\w*|draft\w*)\b",
     re.I,
 )
 #: Social acts between friends, not acts on the replies: "Call me when you land", "Give
@@ -567,15 +509,6 @@ _EN_JOINT = re.compile(
     re.I,
 )
 
-_EN_PROHIBITED_ACTS = re.compile(
-    r"(?:use|add|include|give|show|put|start|end|call|address|mention|recommend|suggest|apologi|"
-    r"repeat|explain|ask|assume|remind|lecture|moralis|moraliz|sugarcoat|hedge|pad|guess|invent|"
-    r"make up|bring up|over-?explain|send|write|reply|respond|answer|say|tell|talk|speak|overdo|"
-    r"sign|greet|spoil|share|post|book|schedule|order|buy|pick|choose|offer|propose|list|cite|"
-    r"quote|translate|correct|change|rewrite|shorten|summari)",
-    re.I,
-)
-
 
 def _en_framed(s: str) -> tuple[str, int] | None:
     """An instruction said in a frame of its own: "make sure every reply…", "…, so keep that
@@ -583,6 +516,8 @@ def _en_framed(s: str) -> tuple[str, int] | None:
     sure = make_sure(_EN_SOFT.sub("", s) if s.lower().startswith("please") else s)
     if sure is not None:
         return tidy_value(sure[0], "en"), sure[1]
+    if limit_rule(s, _EN_MANNER):  # "No more than one question per reply"
+        return tidy_value(s, "en"), 1
     mind = kept_in_mind(s)
     return None if mind is None else (tidy_value(mind, "en"), 1)
 

@@ -323,10 +323,10 @@ def zh_instruction(
         if cond.group("cond3") or cond["cond4"] or _ZH_COND_ABOUT.search(c) or _ZH_MANNER.search(c):
             to_us = bool(cond.group("cond3") or _ZH_MANNER.search(c))  # "看我代码的时候…"
             got = zh_instruction(rest, True, to_us)
-            if got is not None or not cond.group("cond3"):
+            if got is not None or not (cond["cond3"] or cond["cond6"] or cond["cond7"]):
                 return got
-        elif not cond.group("cond3"):
-            return None
+        elif not (cond["cond3"] or cond["cond6"] or cond["cond7"]):
+            return None  # "下雨的话…": a condition not about us; "画图的话一律用…" is read on
     scoped = scoped or bool(_ZH_SCOPE.search(s))
     polarity, kind, body = 1, "imperative", s
     said_of = ""  # the part of the replies a rule is for: "代码" of "代码用 Tab 缩进"
