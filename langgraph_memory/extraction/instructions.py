@@ -363,12 +363,15 @@ def _en_instruction(
         body = base_form(body)  # "if you gave me…": the verb "give"
         past = re.match(r"(\w+?)(e?d)\b", body)  # "if you included…": the verb "include"
         if past and not _EN_IMPERATIVE.match(body):
-            for stem in (past[1] + "e", past[1]):
+            doubled = past[1][:-1] if re.search(r"([bdglmnprt])\1$", past[1]) else ""
+            for stem in (past[1] + "e", past[1], doubled):  # "stopped": "stop"
                 if _EN_IMPERATIVE.match(stem + body[past.end() :]):
                     body = stem + body[past.end() :]
                     break
         if re.match(r"never\s+", body, re.I):
             polarity, scoped, body = -1, True, body[6:].lstrip()
+        elif re.match(r"(?:stop|quit)\s+\w+ing\b", body, re.I):  # "if you stopped saying…"
+            polarity, body = -polarity, body.split(None, 1)[1]
     elif prohibit:
         kind, polarity = "prohibit", -1
         body = s[prohibit.end() :]

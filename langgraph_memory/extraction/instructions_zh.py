@@ -58,7 +58,8 @@ _ZH_MODAL = re.compile(
     r"(?P<neg>不要|别|不能|不用)?"
     r"|^(?:你的|您的|给我的|我的|你给我的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例)"
     r"(?:里|中|的时候|时)?"
-    r"(?:都|请|也)?(?:要|得|应该|必须|需要|一定要|务必|尽量|最好|一律|统一|不要|别|不能|不用)"
+    r"(?:都|请|也)?(?:要|得(?!不错|很|挺|真|太|好|棒|非常|特别|蛮|还|对|清楚|漂亮|精彩|一般|不)|应该|"
+    r"必须|需要|一定要|务必|尽量|最好|一律|统一|不要|别|不能|不用)"
     r"|^我(?:希望|想要|想让|要|需要|要求)(?:你|您)(?:以后|今后|每次)?(?:都)?(?:能)?(?P<neg2>不要|"
     r"别)?"
 )
@@ -205,6 +206,11 @@ _ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终
 _ZH_STOP_NOW = re.compile(r"[^，,；;]*了[啊吧呀啦嘛哈]*(?:[，,；;]|$)")
 #: How much or how long a reply runs: "别写那么长了" asks for a length, not a stop.
 _ZH_HOW_MUCH = re.compile(r"那么[长多短]|这么[长多短]|太[长多短]|啰嗦|废话|复杂")
+#: A verb and a complement of praise: "回答得不错", "写得真好" (not "回答得简洁点").
+_ZH_DONE_WELL = re.compile(
+    r"^(?:你)?[\u4e00-\u9fff]{1,3}得(?:不错|很|挺|真|太|好(?!一点|点|些)|棒|非常|特别|蛮|还行|"
+    r"还可以|漂亮|精彩|一般|不好|不对|对)"
+)
 #: Thanks and assent after a clause, not a rule: "…，谢啦", "…，好的".
 _ZH_COURTESY = re.compile(r"(?:谢|多谢|感谢|辛苦|好的|好吧|好嘞|嗯|哈|哦|啊|行吧|收到)")
 _ZH_ADVICE = re.compile(
@@ -323,7 +329,7 @@ def zh_instruction(
         if cond.group("cond3") or cond["cond4"] or _ZH_COND_ABOUT.search(c) or _ZH_MANNER.search(c):
             to_us = bool(cond.group("cond3") or _ZH_MANNER.search(c))  # "看我代码的时候…"
             got = zh_instruction(rest, True, to_us)
-            if got is not None or not (cond["cond3"] or cond["cond6"] or cond["cond7"]):
+            if got is not None or not cond.group("cond3"):
                 return got
         elif not (cond["cond3"] or cond["cond6"] or cond["cond7"]):
             return None  # "下雨的话…": a condition not about us; "画图的话一律用…" is read on
@@ -397,6 +403,8 @@ def zh_instruction(
     )  # "例子尽量短一点", "结尾都加一句总结"
     if _ZH_SOCIAL.match(body):
         return None  # "记得给我寄明信片": a favour between friends, not a rule for the replies
+    if _ZH_DONE_WELL.match(body) and not scoped:
+        return None  # "回答得不错": praise for what was done, not how to do it
     if kind == "imperative" and not (verb and (manner or scoped)) and not ruled and not addressed:
         return None
     if kind == "please" and not ((verb or manner) and (manner or scoped)):

@@ -93,6 +93,21 @@ def instructions(text: str) -> list[tuple[str, int]]:
         ("说话别太正式，轻松点，以后都这样。", "轻松", 1),
         ("你解释的时候能不能多举例子，以后都这样。", "举例子", 1),
         ("说话能不能直接点，以后就照这个来。", "直接", 1),
+        # written after the rules, only measured (13 of 14 caught)
+        ("From now on, whenever you give me a recipe, put the prep time first.", "prep time", 1),
+        ("Please make sure every answer ends with a source link.", "source link", 1),
+        ("For anything legal, remind me you're not a lawyer.", "lawyer", 1),
+        ("Going forward, no emojis, ok?", "emojis", -1),
+        ("Could you always give me two options from now on?", "two options", 1),
+        ("When I ask for synonyms list five at most.", "five", 1),
+        ('I\'d appreciate it if you stopped saying "great question".', "great question", -1),
+        ("以后回答我的时候都先给个一句话总结。", "总结", 1),
+        ("每次算钱的时候都保留两位小数。", "两位小数", 1),
+        ("推荐餐厅的话优先考虑步行能到的。", "步行", 1),
+        ("你写的文案都控制在一百字以内。", "一百字", 1),
+        ("以后每次我问单词，都给出音标和例句。", "音标", 1),
+        ("回答能不能少用点专业术语，以后都这样。", "专业术语", 1),
+        ("你回答得清楚一点。", "清楚", 1),
     ],
 )
 def test_an_instruction_in_its_frame(text: str, part: str, sign: int) -> None:
@@ -183,6 +198,22 @@ def test_an_instruction_in_its_frame(text: str, part: str, sign: int) -> None:
         "你写的那首诗真好。",
         "你说话真有意思，哈哈。",
         "我以后再也不熬夜了。",
+        # written after the rules, only measured
+        "From now on I'm going to the gym every morning.",
+        "Whenever you get a chance, call your mum.",
+        "For anything legal, my brother is the guy to ask.",
+        "Could you give me two options for dinner tonight?",
+        "When I ask for a raise I get nervous.",
+        "I'd appreciate it if you came to my party on Saturday!",
+        "For SQL, I mostly use Postgres at work.",
+        "Going forward, the company will freeze hiring.",
+        "以后我每天都要早起跑步。",
+        "每次算账的时候我都头疼。",
+        "推荐餐厅的话我朋友最在行。",  # a condition about us, its rest about someone else
+        "你写的文案太棒了。",
+        "回答得不错，谢谢。",  # praise for what was done
+        "写得真好，谢谢！",
+        "以后有机会再聚吧。",
     ],
 )
 def test_a_look_alike_of_a_frame_is_no_instruction(text: str) -> None:
