@@ -144,7 +144,8 @@ def is_question(clause: str) -> bool:
 
 
 _ZH_SAID_BY = re.compile(
-    r"^(?P<who>[^，,。我你]{1,8}?)(?:上|里|中)?(?:说|讲|写着|写道|写的|规定|要求|提到|建议|推荐|"
+    r"^(?P<who>[^，,。我你]{1,8}?)(?:上|里|中)?(?:说|讲|(?<![缩描改编抄手填大小速书特听默])写[着道的]|规定|要求|"
+    r"提到|建议|推荐|"
     r"认为)"
 )
 
@@ -159,7 +160,7 @@ def reported_zh(s: str) -> bool:
     # nor does a condition ("只要是推荐餐厅，…") or a manner of saying ("时间都按北京时间说")
     return not re.match(
         r"请|你|用|给|跟|对|把|按|直接|先|就|都|回答|回复|别|不要|不许|不准|千万|再|也|少|多|"
-        r"只要|如果|要是|每当|当|凡是|一旦|遇到|碰到",
+        r"只要|如果|要是|每当|每次|每回|以后|今后|记得|所有|顺便|另外|当|凡是|一旦|遇到|碰到",
         who,
     ) and not re.search(
         r"用|给|跟|对|时候|时$|之前|以前|之后|(?:直|明|先|再|就|都|要|别|多|少)$|"
@@ -174,7 +175,7 @@ def split_clauses(sentence: str) -> list[tuple[int, str]]:
     if is_cjk_text(sentence):
         cut = r"[;；，,：:]"
     else:
-        cut = r";|\s[-—–]+\s|:\s|,\s+|\s+(?=(?:but|so|because|cause|'cause|cuz)\s)"
+        cut = r";(?![A-Za-z0-9])|\s[-—–]+\s|:\s|,\s+|\s+(?=(?:but|so|because|cause|'cause|cuz)\s)"
     parts: list[tuple[int, str]] = []
     start = 0
     for m in re.finditer(cut, sentence):

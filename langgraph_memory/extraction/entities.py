@@ -31,7 +31,7 @@ __all__ = ["SURNAMES", "find_entities", "sentence_spans"]
 _SENTENCE_END = re.compile(
     r"(?=[.!?])(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bProf)(?<!\bSt)"
     r"(?<!\besp)(?<!\bvs)(?<!\be\.g)(?<!\bi\.e)[.!?]+(?=\s|$)"  # "…, esp. Coltrane": one sentence
-    r"|[。！？；;\n]+"
+    r"|[。！？；\n]+|;+(?![A-Za-z0-9])"  # "TL;DR" is a word, not two sentences
 )
 
 

@@ -37,7 +37,13 @@ from langgraph_memory.extraction.clauses import (
 )
 from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
-from langgraph_memory.extraction.instructions import RULE_REACH, instruction_in, lasting_scope
+from langgraph_memory.extraction.instruction_frames import untag
+from langgraph_memory.extraction.instructions import (
+    RULE_REACH,
+    instruction_in,
+    lasting_scope,
+    said_by_another,
+)
 from langgraph_memory.extraction.leanings import instead, specified
 from langgraph_memory.extraction.preferences import preferences_of
 from langgraph_memory.extraction.slots import (
@@ -334,10 +340,12 @@ def form_atoms(
         once = NOW_ONLY.search(sentence) and not lasting_scope(sentence)
         if lang == "zh":  # "以前每周日都会去爬山，后来再没去过了": a habit that ended, no rule
             filed.keep(i, lambda at, a: not _over(a))
+            if said_by_another(sentence):  # "我妈说以后每次…": another's rule, not one for us
+                filed.keep(i, lambda at, a: a.kind != "instruction")
             kinds = {a.kind for _, a in filed.of(i)}
         if "instruction" not in kinds and not once:  # "For this answer only, skip…": once
             tries = [(0, sentence, False)]
-            if not is_question(sentence):  # a question's clauses lead up to it
+            if not is_question(untag(sentence)):  # a question's clauses lead up to it
                 tries += [
                     (off, c, lasting_scope(sentence[max(0, off - _SCOPE_REACH) : off]))
                     for off, c in clauses

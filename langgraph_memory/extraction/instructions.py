@@ -17,6 +17,11 @@ generic object: "give me keyboard shortcuts with Cmd") and names no one-off obje
 ("imagine you never…"), third parties' words ("my boss says never…", "菜谱上说…"),
 quoted speech and advice between people ("Never give up!", "别担心") are none.
 
+The frames an English instruction is said in ("…, ok?", "make sure every reply…", "keep
+that in mind for any…", "if I ask about money assume…", "For maths, …", "short replies
+from here on") are read by :mod:`.instruction_frames`; the words of the replies (their
+verbs, parts and manners) are in :mod:`.reply_words`; Chinese is :mod:`.instructions_zh`.
+
 Example:
     >>> instruction_of("Don't use emojis in your answers.")
     ('use emojis in your answers', -1)
@@ -41,10 +46,50 @@ from langgraph_memory.extraction.clauses import (
     tidy_value,
 )
 from langgraph_memory.extraction.cues import gated
-from langgraph_memory.extraction.instructions_zh import zh_instruction, zh_lasting_scope
+from langgraph_memory.extraction.instruction_frames import (
+    ANY_OF_YOURS,
+    bare_condition,
+    base_form,
+    domain_topic,
+    inverted_resolve,
+    kept_in_mind,
+    limit_rule,
+    make_sure,
+    untag,
+    verbless_rule,
+)
+from langgraph_memory.extraction.instructions_zh import (
+    zh_instruction,
+    zh_lasting_scope,
+    zh_said_by_another,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_ACTS as _EN_ACTS,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_ADJ as _EN_ADJ,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_IMPERATIVE as _EN_IMPERATIVE,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_MANNER as _EN_MANNER,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_OWN_OUTPUT as _EN_OWN_OUTPUT,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_PROHIBITED_ACTS as _EN_PROHIBITED_ACTS,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_REPLY_ACT as _EN_REPLY_ACT,
+)
+from langgraph_memory.extraction.reply_words import (
+    EN_REPLY_PART as _EN_REPLY_PART,
+)
 from langgraph_memory.extraction.spelling import plain_spelling
 
-__all__ = ["instruction_of", "instruction_in", "lasting_scope", "RULE_REACH"]
+__all__ = ["instruction_of", "instruction_in", "lasting_scope", "said_by_another", "RULE_REACH"]
 
 #: The longest clause read as a standing instruction, in characters. A rule for the
 #: replies is said in a sentence, not a page; a longer run (a pasted log, a thousand
@@ -55,7 +100,8 @@ RULE_REACH = 1_000
 # -- standing instructions (English) ----------------------------------------------------------
 _EN_LEAD = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|alright|all right|also|and|oh|btw|by the way|one more thing|"
-    r"another thing|quick note|note|fyi|hey|so|well|right|hi|hello|one request|"
+    r"another thing|(?:quick|small|little|tiny|minor|one|last) (?:thing|note|request|ask|point)|"
+    r"note|fyi|hey|so|well|right|hi|hello|one request|"
     r"a request|small request|last thing|finally|general rule|rule|house rule|for the record|"
     r"going forward|from now on|from here on(?: out)?|in (?:the )?future|henceforth|"
     r"in general|generally|as a rule|by default|for everything|"
@@ -79,7 +125,7 @@ _EN_SOFT = re.compile(
 _EN_PROHIBIT = re.compile(
     r"^(?:(?:please\s+|just\s+|also\s+|and\s+)*(?:never ever|don't ever|do not ever|dont ever|"
     r"do not|don't|dont|never|stop|quit|avoid|refrain from|try not to|make sure (?:you )?"
-    r"(?:don't|do not|never)|no more|no)\s+)",
+    r"(?:don't|do not|never)|no more(?!\s+than)|no(?!\s+more\s+than))\s+)",
     re.I,
 )
 _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your answers must"
@@ -90,7 +136,8 @@ _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your a
     r"(?P<neg3>\s+(?:not|never))?|"
     r"you (?:don't|do not) (?:need|have) to|(?:there's |there is )?no need (?:for you )?to|"
     r"(?:it(?:'d| would) (?:(?:really|so|just|honestly|genuinely|also)\s+)?"
-    r"(?:be (?:(?:really|so|super|very)\s+)?(?:great|nice|better|good|helpful)|help)|it helps|"
+    r"(?:be (?:(?:really|so|super|very)\s+)?(?:great|nice|better|good|helpful)|"
+    r"help(?:\s+(?:a lot|so much|a ton|loads|heaps))?)|it helps|"
     r"I(?:'d| would) appreciate it)"
     r"\s+if you(?:'d| would| could)?(?P<neg4>\s+(?:didn't|did not|never|don't|not))?|"
     r"I(?:'d| would) (?:rather|prefer(?: it)?(?: that| if)?) you(?:'d| would)?"
@@ -111,72 +158,6 @@ _EN_COND = re.compile(
     r"requests|tasks|emails|problems|reviews|prompts)\b))"
     r"\b[^,;:]{2,90}?)\s*[,:]\s*(?:then\s+)?(?P<rest>.+)$",
     re.I,
-)
-#: Verbs of what the assistant does or makes, opening an imperative.
-_EN_VERBS = (
-    "use|answer|reply|respond|write|keep|be|give|show|include|add|put|format|start|begin|end|"
-    "avoid|call|address|refer|explain|tell|list|mention|cite|quote|summari[sz]e|translate|spell|"
-    "speak|talk|switch|stick|default|make|assume|treat|ask|check|remind|skip|leave|drop|limit|"
-    "cap|provide|offer|suggest|recommend|follow|mark|label|sign|greet|double-check|present|"
-    "break|split|wrap|number|bold|highlight|comment|document|type|name|indent|convert|round|"
-    "express|measure|report|lead|open|close|finish|conclude|focus|stay|confirm|clarify|flag|"
-    "warn|point out|lay out|spell out|write out|err|lean|prioriti[sz]e|favou?r|emphasi[sz]e|"
-    "simplify|shorten|expand|elaborate|reference|link|attach|append|prefix|capitali[sz]e|"
-    "lowercase|uppercase|separate|group|sort|order|rank|display|render|output|return|print|"
-    "adopt|apply|maintain|match|mirror|omit|exclude|remove|hide|cut|trim|reduce|minimi[sz]e|"
-    "tone down|go easy on|send|pick|choose|go with|opt for|try|stop|prefer|reference|sprinkle|"
-    "overexplain|over-explain|apologi[sz]e|repeat|restate|pad|hedge|lecture|moralise|moralize|"
-    "sugarcoat|guess|invent|make up|bring up|share|insert|assume|state|note|respond|say|"
-    "admit|tell me|double check|hold off on|spare me|leave out|cut out|ease up on|go light on"
-)
-_EN_IMPERATIVE = re.compile(rf"^(?:{_EN_VERBS})\b", re.I)
-#: Verbs whose object is the assistant's own output (an instruction without a manner word).
-_EN_ACTS = re.compile(
-    r"^(?:use|answer|reply|respond|write|cite|format|include|add|explain|list|show me|give me|"
-    r"tell me|call me|address me|refer to me|remind me|ask me|summari[sz]e|translate|suggest|"
-    r"recommend|mention|say|double-check|double check|check|confirm|flag|warn|spell|quote|round|"
-    r"convert|label|number|structure|put|start|begin|end|sign|greet|apologi[sz]e|assume|"
-    r"lecture|moralis|moraliz|sugarcoat|hedge|pad|guess|invent|make up|bring up|over-?explain|"
-    r"repeat|restate|talk|speak|default|stick|switch|avoid|skip|omit|leave out|drop|state|"
-    r"hold off on|spare me|cut out|ease up on|go light on)\b",
-    re.I,
-)
-#: What the replies are made of: their language, length, format, tone, units, parts.
-_EN_MANNER = re.compile(
-    r"\b(?:answers?|answering|repl(?:y|ies|ying)|respon(?:d|ses?|ding)|explanations?|"
-    r"messages?|output|code|coding|snippets?|examples?|format(?:ting|ted)?|"
-    r"markdown|bullets?|bullet points?|lists?|tables?|headings?|headers?|emojis?|emoticons?|"
-    r"exclamation|tone|style|voice|register|jargon|slang|words?|sentences?|paragraphs?|"
-    r"length|brief|briefly|concise|concisely|short|shorter|terse|succinct|detailed|verbose|"
-    r"wordy|long-winded|formal|informal|casual|polite|friendly|plain (?:english|language|text)|"
-    r"simple|simply|language|english|chinese|mandarin|french|spanish|german|japanese|korean|"
-    r"italian|portuguese|russian|british|american|metric|imperial|celsius|fahrenheit|units?|"
-    r"kilometers|kilometres|miles|kg|pounds|currency|dates?|times?|timezone|time zone|"
-    r"prices?|temperatures?|amounts?|figures?|"
-    r"iso|24-hour|12-hour|citations?|cite|sources?|references?|links?|footnotes?|"
-    r"type hints?|comments?|docstrings?|tests?|variable names?|naming|tabs|spaces|indent\w*|"
-    r"semicolons?|quotes|summar(?:y|ies)|tl;?dr|recap|caveats?|disclaimers?|warnings?|"
-    r"apolog\w+|sorry|reasoning|short|brief|simple|steps?|step by step|numbered|sign-?off|greeting|"
-    r"first names?|my name|me as|call me|address me|opinion|numbers|numerals|digits|commas?|"
-    r"punctuation|spelling|grammar|capitali[sz]ation|bold|italics?|formalities|pleasantries|"
-    r"background|history lessons?|paragraphs?|headings?|sarcas\w*|irony|clich\w*|buzzwords?|"
-    r"superlatives|adverbs|adjectives|passive voice|rhetorical questions?|metaphors?|analog\w+|"
-    r"recommendations?|suggestions?|"
-    r"options?|alternatives?|questions?|follow-up|pleasantries|small talk|filler|fluff|"
-    r"preamble|intro|introductions?|conclusions?|outline|"
-    r"(?:like|as if|as though) I(?:'m| am| was| were)\b|"
-    r"like an? (?:friend|teacher|professor|"
-    r"colleague|peer|expert|beginner|child|kid|five-year-old|human|person|coach|mentor)|"
-    r"python|javascript|typescript|rust|java|golang|sql|bash|shell|vegetarian|vegan|spicy)\b",
-    re.I,
-)
-#: How the assistant should be: its manner.
-_EN_ADJ = (
-    r"(?:concise|brief|short|succinct|terse|direct|blunt|honest|clear|precise|formal|"
-    r"informal|casual|polite|friendly|gentle|patient|thorough|detailed|specific|"
-    r"explicit|candid|frank|straightforward|objective|neutral|critical|skeptical|sceptical|"
-    r"encouraging|professional|exact|consistent|realistic|technical|verbose|wordy|chatty|"
-    r"funny|playful|warm|harsh|brutal|sarcastic|upbeat)"
 )
 #: A one-off object: this text, that file, the thing just said, this time.
 _EN_ONE_OFF = gated(
@@ -301,7 +282,7 @@ def _en_instruction(
     """``(what, polarity)`` when an English clause is a standing instruction (remembered:
     a clause of stacked conditions, "When I code, when I code, …", reaches the same rest by
     many paths, which must be read once each, not once a path)."""
-    s = plain_spelling(clause.strip().rstrip(".!…~ "))
+    s = untag(plain_spelling(clause.strip().rstrip(".!…~ ")))
     if not s or _EN_PICK.match(s):  # "give me mountains any time": a taste, not a rule
         return None
     trigger = _EN_TRIGGER.match(s)
@@ -329,6 +310,9 @@ def _en_instruction(
     label = _EN_RULE_LABEL.match(s)
     if label:  # a rule said as a rule: its words are the instruction
         return tidy_value(label["rule"], "en"), 1
+    framed = _en_framed(s)
+    if framed is not None:
+        return framed
     want = _EN_WANT.match(s)
     if want and not _EN_ONE_OFF.search(want["what"]):  # "I want short answers"
         return tidy_value(want["what"], "en"), -1 if want["neg"] else 1
@@ -344,15 +328,29 @@ def _en_instruction(
             to_us = bool(_EN_REPLY_ACT.search(cond["cond"]) or _EN_MANNER.search(cond["cond"]))
             return _en_instruction(cond["rest"], True, to_us)  # "When reviewing my code, …"
         return None
-    asked = False  # a "please" after it
+    topic = domain_topic(s)
+    if topic is not None and not _EN_ONE_OFF.search(topic[0]):  # "For maths, show the working"
+        return _en_instruction(topic[1], True, False)
+    for bare, rest in bare_condition(s):  # "if I ask about money assume I'm in the UK"
+        opens = _EN_IMPERATIVE.match(rest)
+        if opens and _EN_IMPERATIVE.match(rest[opens.end() :].lstrip()):
+            continue  # "a word list make…": "list" names a thing, "make" is the verb
+        if opens or _EN_PROHIBIT.match(rest):
+            to_us = bool(_EN_REPLY_ACT.search(bare) or _EN_MANNER.search(bare))
+            got = _en_instruction(rest, True, to_us)
+            if got is not None:
+                return tidy_value(f"{bare}, {got[0]}", "en"), got[1]
+    asked = tailed = False  # a "please" after it; a lasting scope after it
     for _ in range(4):  # a trailing scope or courtesy: "Be concise from now on, please"
         tail = _EN_TAIL.search(s)
         if tail is None:
             break
         if not re.search(r"please|pls|thanks|thank you|for me|ok|if", tail.group(0), re.I):
-            scoped = True
+            scoped = tailed = True
         asked = asked or bool(re.search(r"please|pls", tail.group(0), re.I))
         s = s[: tail.start()]
+    if tailed and not _EN_IMPERATIVE.match(s) and verbless_rule(s, _EN_MANNER):
+        return tidy_value(s, "en"), 1  # "short replies from here on"
     verbless = _EN_VERBLESS.match(s) if asked and not _EN_IMPERATIVE.match(s) else None
     if verbless and re.fullmatch(_EN_REPLY_PART, verbless["part"].split()[-1], re.I):
         if _EN_MANNER.search(verbless["how"]):  # "Temperatures in Celsius please"
@@ -371,18 +369,24 @@ def _en_instruction(
             polarity = -1
         scoped = scoped or bool(re.match(r"always\b", s[modal.end() :], re.I))
         body = re.sub(r"^(?:always|also|just|please)\s+", "", s[modal.end() :], flags=re.I)
+        body = base_form(body)  # "if you gave me…": the verb "give"
         past = re.match(r"(\w+?)(e?d)\b", body)  # "if you included…": the verb "include"
         if past and not _EN_IMPERATIVE.match(body):
-            for stem in (past[1] + "e", past[1]):
+            doubled = past[1][:-1] if re.search(r"([bdglmnprt])\1$", past[1]) else ""
+            for stem in (past[1] + "e", past[1], doubled):  # "stopped": "stop"
                 if _EN_IMPERATIVE.match(stem + body[past.end() :]):
                     body = stem + body[past.end() :]
                     break
         if re.match(r"never\s+", body, re.I):
             polarity, scoped, body = -1, True, body[6:].lstrip()
+        elif re.match(r"(?:stop|quit)\s+\w+ing\b", body, re.I):  # "if you stopped saying…"
+            polarity, body = -polarity, body.split(None, 1)[1]
     elif prohibit:
         kind, polarity = "prohibit", -1
         body = s[prohibit.end() :]
         scoped = scoped or bool(re.search(r"\bnever\b|\bever\b", prohibit.group(0), re.I))
+        if inverted_resolve(body):
+            return None  # "Never again will I…": the speaker's resolve
     else:
         scoped = scoped or bool(re.match(r"(?:please\s+)?(?:always|only)\b", s, re.I))
         body = _EN_SOFT.sub("", s)
@@ -414,7 +418,8 @@ def _en_instruction(
         )
     ):
         return None
-    scoped = scoped or bool(_EN_SCOPE.search(body))
+    yours = bool(ANY_OF_YOURS.search(body))  # "any terms you use": each of them, lasting
+    scoped, addressed = scoped or yours or bool(_EN_SCOPE.search(body)), addressed or yours
     manner = bool(_EN_MANNER.search(body) or re.search(rf"\b{_EN_ADJ}\b", body, re.I))
     if lets and (not manner or _EN_JOINT.search(body)):
         return None  # "Let's keep working together to…", "let's talk again soon": our plan
@@ -452,20 +457,14 @@ def _en_instruction(
         ordered = manner and _EN_ORDER.search(body)  # "Give me the answer first, then…"
         if not (manner or generic) or (_EN_TASK.match(body) and not ordered):
             return None
-    elif kind == "modal":
-        if not (manner or generic):
+    elif kind == "modal":  # "…if you told me the risks first": the order of a reply
+        if not (manner or generic or (_EN_ACTS.match(body) and _EN_ORDER.search(body))):
             return None
     elif not (manner or generic or _EN_PROHIBITED_ACTS.match(body)):
         return None
     return tidy_value(body, "en"), polarity
 
 
-#: What the assistant itself writes: "Your replies should never exceed a screen".
-_EN_OWN_OUTPUT = re.compile(
-    r"\b(?:answers?|repl(?:y|ies)|responses?|explanations?|summar(?:y|ies)|messages?|output|"
-    r"code|examples?)\b",
-    re.I,
-)
 #: A past form opening a clause: "(Never) thought I'd…", "(Never) knew…".
 _EN_PAST_FORM = re.compile(
     r"(?:\w+ed|thought|knew|saw|felt|got|went|had|did|was|were|said|told|made|took|found|"
@@ -473,12 +472,9 @@ _EN_PAST_FORM = re.compile(
     re.I,
 )
 #: "Quote prices in euros": the verb, not someone's quoted words.
-_EN_QUOTE_VERB = re.compile(r"^(?:please\s+|always\s+)*quote\b", re.I)
-#: What the replies are made of, named as the thing a user wants.
-_EN_REPLY_PART = (
-    r"(?:answers?|repl(?:y|ies)|responses?|explanations?|summar(?:y|ies)|examples?|code|"
-    r"snippets?|output|feedback|distances?|prices?|dates?|times?|temperatures?|units?|"
-    r"measurements?|weights?|numbers?|figures?|amounts?|citations?|sources?|links?)"
+_EN_QUOTE_VERB = re.compile(  # or "you" saying it: "if you wrote…", "any prices you quote"
+    r"^(?:please\s+|always\s+)*quote\b|\b(?:you|u)(?:'d| would)?\s+(?:wrote|quote|told me|said)\b",
+    re.I,
 )
 #: A user's want whose object is the replies' make-up: "I want short answers", "I need
 #: distances in kilometres", "I don't want long explanations" (no one-off object).
@@ -496,15 +492,6 @@ _EN_LATE_COND = re.compile(
     r"^(?P<body>.{2,}?\S)(?:\s*,\s*|\s+)(?<!\beven\s)"
     r"(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time)\s+"
     r".{3,80})$",
-    re.I,
-)
-#: An act the assistant does on its replies (in a condition: "when you explain…", "if I
-#: ask about…").
-_EN_REPLY_ACT = re.compile(
-    r"\b(?:explain\w*|writ\w+|write|answer\w*|repl\w+|respond\w*|suggest\w*|recommend\w*|"
-    r"giv\w+|give|show\w*|list\w*|mention\w*|translat\w+|summari[sz]\w+|cod(?:e|ing)|cit\w+|"
-    r"talk\w* (?:to|with) me|describ\w+|teach\w*|review\w*|help\w* me|I ask|I'm asking|"
-    r"I request|quot\w+|convert\w*|calculat\w+|compar\w+|format\w*|draft\w*)\b",
     re.I,
 )
 #: Social acts between friends, not acts on the replies: "Call me when you land", "Give
@@ -534,14 +521,17 @@ _EN_JOINT = re.compile(
     re.I,
 )
 
-_EN_PROHIBITED_ACTS = re.compile(
-    r"(?:use|add|include|give|show|put|start|end|call|address|mention|recommend|suggest|apologi|"
-    r"repeat|explain|ask|assume|remind|lecture|moralis|moraliz|sugarcoat|hedge|pad|guess|invent|"
-    r"make up|bring up|over-?explain|send|write|reply|respond|answer|say|tell|talk|speak|overdo|"
-    r"sign|greet|spoil|share|post|book|schedule|order|buy|pick|choose|offer|propose|list|cite|"
-    r"quote|translate|correct|change|rewrite|shorten|summari)",
-    re.I,
-)
+
+def _en_framed(s: str) -> tuple[str, int] | None:
+    """An instruction said in a frame of its own: "make sure every reply…", "…, so keep that
+    in mind for any advice you give" (see :mod:`.instruction_frames`)."""
+    sure = make_sure(_EN_SOFT.sub("", s) if s.lower().startswith("please") else s)
+    if sure is not None:
+        return tidy_value(sure[0], "en"), sure[1]
+    if limit_rule(s, _EN_MANNER):  # "No more than one question per reply"
+        return tidy_value(s, "en"), 1
+    mind = kept_in_mind(s)
+    return None if mind is None else (tidy_value(mind, "en"), 1)
 
 
 def instruction_of(clause: str) -> tuple[str, int] | None:
@@ -568,6 +558,18 @@ def instruction_in(clause: str, scoped: bool) -> tuple[str, int] | None:
     if is_cjk_text(clause):
         return zh_instruction(plain_spelling(clause), scoped)
     return _en_instruction(clause, scoped)
+
+
+def said_by_another(sentence: str) -> bool:
+    """Whether a Chinese sentence reports someone else's words ("我妈说以后每次…"): a rule
+    in it is theirs, not one for the assistant (English: ``False``, its reporting verbs are
+    read with each clause).
+
+    Example:
+        >>> said_by_another("我妈说以后每次吃饭都要先喝汤。"), said_by_another("以后都用中文。")
+        (True, False)
+    """
+    return is_cjk_text(sentence) and zh_said_by_another(sentence)
 
 
 def lasting_scope(prefix: str) -> bool:

@@ -31,7 +31,7 @@ from langgraph_memory.extraction.clauses import (
     strip_particles,
 )
 
-__all__ = ["zh_instruction", "zh_lasting_scope"]
+__all__ = ["zh_instruction", "zh_lasting_scope", "zh_said_by_another"]
 
 # -- standing instructions (Chinese) ----------------------------------------------------------
 _ZH_LEAD = re.compile(
@@ -39,7 +39,7 @@ _ZH_LEAD = re.compile(
     r"提醒一下|说一下|麻烦|拜托|那|那么|然后|以及|最后|还有一点|一个要求|一个请求|规矩是|"
     r"以后|今后|往后|从现在开始|从现在起|从今以后|从今天起|从今往后|接下来|之后|每次|每回|"
     r"任何时候|无论什么时候|不管什么时候|记住|记得|请记住|请记得|注意|请注意|提醒你|说好了|"
-    r"重要|一个规矩|还有个事|还有件事)[，,：:]?\s*)+"
+    r"重要|一个规矩|还有个事|还有件事|所以|因此|因为这样)[，,：:]?\s*)+"
 )
 _ZH_SCOPE = re.compile(
     r"记住|记得|(?:^|[，,])(?:以后|之后)|(?:以后|之后)(?=都|请|你|也|就|别|不要)|今后|往后|从现在|从今|"
@@ -58,14 +58,15 @@ _ZH_MODAL = re.compile(
     r"(?P<neg>不要|别|不能|不用)?"
     r"|^(?:你的|您的|给我的|我的|你给我的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例)"
     r"(?:里|中|的时候|时)?"
-    r"(?:都|请|也)?(?:要|得|应该|必须|需要|一定要|务必|尽量|最好|一律|统一|不要|别|不能|不用)"
+    r"(?:都|请|也)?(?:要|得(?!不错|很|挺|真|太|好|棒|非常|特别|蛮|还|对|清楚|漂亮|精彩|一般|不)|应该|"
+    r"必须|需要|一定要|务必|尽量|最好|一律|统一|不要|别|不能|不用)"
     r"|^我(?:希望|想要|想让|要|需要|要求)(?:你|您)(?:以后|今后|每次)?(?:都)?(?:能)?(?P<neg2>不要|"
     r"别)?"
 )
 _ZH_COND = re.compile(
-    r"^(?P<cond>(?:如果|要是|假如|当|每当|只要|一旦|凡是|遇到|碰到)[^，,。；;]{1,30}?"
+    r"^(?P<cond>(?:如果|要是|假如|当|每当|每次|每回|只要|一旦|凡是|遇到|碰到)[^，,。；;]{1,30}?"
     r"(?:的话|的时候|时候|时|之后|以后)?)(?:[，,]\s*(?:那么?|就|请|都|也|则|便)*|就|"
-    r"便)(?P<rest>.+)$"
+    r"(?<!顺)便)(?P<rest>.+)$"
     r"|^(?P<cond2>[^，,。；;]{1,30}?(?:的时候|时候|时))[，,]\s*(?P<rest2>.+)$"
     r"|^(?P<cond3>(?:你|在|每次|当|我让你|我叫你|我没有?(?=问)|我(?=问))*(?:推荐|给|写|回答|回复|解释|讲|说|提到|聊到|谈到|"
     r"说到|讲到|涉及|翻译|点评|评价|修改|改|算|计算|列|总结|举例|介绍|描述|分析|报|用|做|教|查|"
@@ -75,17 +76,19 @@ _ZH_COND = re.compile(
     r"|^(?P<cond5>[^，,。；;]{2,30}?(?:的时候|时候))(?=你|您|请|就|都|别|不要)(?P<rest5>.+)$"
     r"|^(?P<cond4>(?:你|我|要是|如果)?(?:不确定|不知道|没把握|拿不准|不清楚|不会|答不上来|查不到|"
     r"没有(?:答案|把握|资料))[^，,。；;就]{0,12}?)(?:的话)?[，,]?\s*(?:那就|就|那)(?P<rest4>.+)$"
+    r"|^(?P<cond6>[^，,。；;]{2,30}?的话)\s*(?:那么?|就|请|都|也|则|便)*(?P<rest6>[^，,。；;\s].*)$"
+    r"|^(?P<cond7>(?:每次|每回|每当)[^，,。；;都]{1,20}?)(?P<rest7>都.+)$"
 )
 #: Verbs of what the assistant does or makes, opening a Chinese imperative.
 _ZH_VERBS = re.compile(
-    r"^(?:请|你|记得|要|都|就|也|先|尽量|一定|务必|一律|统一|多|少|直接|总是|始终|永远|一直|只|同时|优先|"
+    r"^(?:请|你|记得|要|都|就|也|先|顺便|尽量|帮我|一定|务必|一律|统一|多|少|直接|总是|始终|永远|一直|只|同时|优先|"
     r"在[^，,。]{0,6}?(?:开头|结尾|最后|前面|后面|末尾|最前面|里|中)|[^，,。]{1,6}?地|跟我|对我|和我)*"
     r"(?:问我|问问我|直说|明说|核对|检查|验算|告诉我|给(?!他|她|它|别人|大家)|用|使用|回答|回复|答复|说|讲|写|给我|给出|列出|列|总结|概括|保持|控制|附上|附|加上|加|"
     r"标注|标明|注明|引用|解释|说明|翻译|叫我|称呼我|称我|推荐|建议|提醒|告诉我|输出|显示|展示|"
     r"按|按照|以|采用|带上|带|放|把|换成|改成|改用|切换|分点|分条|分段|举例|举个例子|给个|提供|"
     r"省略|跳过|去掉|删掉|避免|注意|考虑|确认|标出|配上|换算|写成|说成|翻成|统一用|一律用|"
     r"保留|精简|简化|展开|详细|简短|简洁|直接|先说|先给|署名|签名|落款|称|换|转换|转成|折算|"
-    r"四舍五入|精确到|写明|标|附|备注|回(?=我|消息|信息|邮件|信|微信|短信|评论|帖子|留言|私信|弹幕)|答)"
+    r"四舍五入|精确到|写明|标|附|备注|剧透|指出|避开|安排|回(?=我|消息|信息|邮件|信|微信|短信|评论|帖子|留言|私信|弹幕)|答)"
 )
 _ZH_MANNER = re.compile(
     r"回答|回复|答复|答案|解释|中文|英文|汉语|英语|日语|简体|繁体|普通话|粤语|简洁|简短|简单|"
@@ -100,12 +103,31 @@ _ZH_MANNER = re.compile(
     r"用\s*[A-Za-z]"  # a language or a tool of its own: "用Go写", "用 TypeScript"
 )
 _ZH_ONE_OFF = re.compile(
-    r"这个|这段|这篇|这句|这份|这些|这张|这次|这回|这一次|这里|那个|那段|那篇|上面|下面|刚才|"
-    r"(?<![零一二三四五六七八九十百千万\d])以下|如下|一下|帮我|给我写|现在就|马上|今天|明天|今晚|"
+    r"[这那]一?(?:个|家|本|部|首|篇|段|句|份|些|张|次|回|位|条|件|道|款|封|幅|场|间|台|里)|"
+    r"上面|下面|刚才|"
+    r"(?<![零一二三四五六七八九十百千万\d])以下|如下|(?<!都)(?<!一律)(?<!统一)(?<!全部)帮我|给我写|"
+    r"现在就|马上|今天|明天|今晚|明早|明晚|"
     r"待会|等会|"
     r"(?:写|做|画|生成|编|起|列|给|找|推荐|讲|设计|翻译)(?:一|几|两|三|四|五|个)(?:个|篇|首|封|份|"
     r"段|张|条|些|下|句)?"
     r"(?:[^，,。]{0,8})?(?:函数|程序|脚本|代码|故事|诗|邮件|文章|笑话|方案|计划|名字|标题|例子|文案|总结|回复|说明|测试|接口|页面)"
+)
+#: What is one-off only when nothing gives it a lasting scope: "说一下", a count of a thing
+#: ("推荐个零食", "推荐几本书"); "每次推荐书的时候顺便说一下评分" is a rule.
+_ZH_SOFT_ONE_OFF = re.compile(
+    r"一下|(?:推荐|写|做|画|生成|编|起|列|给|找|讲|设计|翻译|来|想|取|选|挑|出|带|举|说|发)"
+    r"(?:一|几|两|三|四|五|六|七|八|九|十)?(?:个|本|部|首|篇|封|份|段|张|条|些|家|道|款|种|句|套|杯|"
+    r"瓶|盒|件|首|部)"
+)
+#: A polite question after the part of the replies it is about: "你说话能不能别那么官方".
+_ZH_POLITE_AFTER = re.compile(
+    r"^(?P<topic>(?:你|您)?(?:说话|讲话|回答|回复|解释|聊天|写东西|写代码|讲东西)(?:的时候|时)?)"
+    r"(?:能不能|能否|可不可以|可以不可以)(?:请|再)?"
+)
+#: A last clause that makes the rest last: "…，以后都这样", "…，以后就照这个来".
+_ZH_KEEP_SO = re.compile(
+    r"[，,]\s*(?:以后|今后|往后|之后|从现在起|从今以后|每次|一直)(?:也|都|就)*(?:这样|照这样|这么办|"
+    r"这么来|照这个来|按这个来|如此)(?:吧|啊|哈|哦|了|呀|啦)*$"
 )
 _ZH_POLITE = re.compile(r"^(?:你|您)?(?:能不能|能否|可不可以|可以|能|麻烦你|麻烦)(?:请你|请|你)?")
 #: Quoted speech: words after a speech verb, or in quotes a speech verb follows.
@@ -126,8 +148,9 @@ _ZH_TOPIC = re.compile(
     r"^(?!直接|先|尽量|一定|务必|必须|总是|一直|永远|只|再|还|多|少)"
     r"(?:所有的?|全部的?|凡是|每个|每一个|每封|每篇|每段|每次|任何)?"
     r"(?P<topic>[^，,。；;我你他她人们组]{1,8}?)"
-    r"(?:(?:都|一律|统一|全部|全都|请|就|要|得|同时|也|只)(?=给我|给|用|写|说|按|换算|保留|加上|"
+    r"(?:(?:都|一律|统一|全部|全都|请|就|要|得|同时|也|只)(?=帮我|给我|给|用|写|说|按|换算|保留|加上|"
     r"附上|标注|写成|署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我|别|不要|请勿|不许)"
+    r"|优先(?=[\u4e00-\u9fff])"  # "出差行程优先安排高铁": a priority is a rule
     r"|(?<=代码|日期|时间|价格|金额|温度|距离|重量|单位|数字|回答|回复|标题|列表|注释|缩进|变量)"
     r"(?=用|写成|按|保留|加|标|以|统一|一律))"
 )
@@ -183,6 +206,13 @@ _ZH_STRONG_SCOPE = re.compile(r"以后|今后|每次|每回|每当|总是|始终
 _ZH_STOP_NOW = re.compile(r"[^，,；;]*了[啊吧呀啦嘛哈]*(?:[，,；;]|$)")
 #: How much or how long a reply runs: "别写那么长了" asks for a length, not a stop.
 _ZH_HOW_MUCH = re.compile(r"那么[长多短]|这么[长多短]|太[长多短]|啰嗦|废话|复杂")
+#: A verb and a complement of praise: "回答得不错", "写得真好" (not "回答得简洁点").
+_ZH_DONE_WELL = re.compile(
+    r"^(?:你)?[\u4e00-\u9fff]{1,3}得(?:不错|很|挺|真|太|好(?!一点|点|些)|棒|非常|特别|蛮|还行|"
+    r"还可以|漂亮|精彩|一般|不好|不对|对)"
+)
+#: Thanks and assent after a clause, not a rule: "…，谢啦", "…，好的".
+_ZH_COURTESY = re.compile(r"(?:谢|多谢|感谢|辛苦|好的|好吧|好嘞|嗯|哈|哦|啊|行吧|收到)")
 _ZH_ADVICE = re.compile(
     r"^(?:担心|着急|急|害怕|怕|难过|生气|客气|放弃|紧张|慌|灰心|多想|想太多|在意|介意|管|理|"
     r"忘了|忘记|熬夜|喝酒|吸烟|抽烟|迟到|哭)(?!着)"
@@ -231,15 +261,26 @@ def zh_instruction(
     trigger = _ZH_TRIGGER.match(s)
     if trigger:  # a word of the user's that stands for a request: lasting by its nature
         return f"“{trigger['word']}”：{strip_particles(trigger['rest'].strip(' ，,'))}", 1
+    keep = _ZH_KEEP_SO.search(s)
+    if keep is not None and keep.start() > 0:  # "说话随意点就行，以后都这样": the rest lasts
+        return _kept_so(s[: keep.start()], addressed)
+    soft_ok = scoped or addressed or bool(_ZH_STRONG_SCOPE.search(s))  # "每次…说一下…"
     if _ZH_ANNOUNCE.match(s) or (_ZH_PAST_STORY.search(s) and not re.search(r"你|您|以后|今后", s)):
         return None  # the user's own next words, or a story of their past
+    asked = _ZH_POLITE_AFTER.match(s)  # "你说话能不能别那么官方": asked of how it talks
+    if asked is not None:
+        s = asked["topic"] + re.sub(
+            r"(?:好吗|行吗|可以吗|好不好|行不行|吗|呢)?[?？。]*$", "", s[asked.end() :]
+        )
     polite = _ZH_POLITE.match(s)
     lead = _ZH_LEAD.match(s)
     if polite is None and lead and _ZH_POLITE.match(s[lead.end() :]):  # "以后能不能别再…？"
         s = s[lead.end() :]
         polite, scoped = _ZH_POLITE.match(s), scoped or bool(_ZH_SCOPE.search(lead.group(0)))
-    if is_question(clause) and not (
-        _ZH_EMBEDDED_ASK.match(s) and not clause.rstrip().endswith("？")
+    if (
+        is_question(clause)
+        and asked is None
+        and not (_ZH_EMBEDDED_ASK.match(s) and not clause.rstrip().endswith("？"))
     ):
         if polite is None:
             return None
@@ -252,7 +293,9 @@ def zh_instruction(
     lead = _ZH_LEAD.match(s)
     if lead:
         scoped = scoped or bool(_ZH_SCOPE.search(lead.group(0)))
-        s = s[lead.end() :]
+        back = 2 if re.search(r"(?:每次|每回)$", lead.group(0)) else 0
+        back = back if back and _ZH_COND.match(s[lead.end() - back :]) else 0
+        s = s[lead.end() - back :]  # "每次我发…，先…": a condition, kept whole
     label = _ZH_RULE_LABEL.match(s)
     if label:
         return strip_particles(label["rule"]), 1
@@ -271,22 +314,25 @@ def zh_instruction(
     if _ZH_GIVE_NOW.match(s) and not scoped and not addressed:
         return None  # "给我点建议": something wanted now
     every = _ZH_EVERY.match(s)
-    if every and (scoped or _ZH_VERBS.match(every["rest"]) or _ZH_MANNER.search(every["topic"])):
+    ours = every and (_ZH_VERBS.match(every["rest"]) or _ZH_MANNER.search(every["topic"]))
+    if every and re.match(r"每[次回]", every.group(0)) and not ours:
+        every = None  # "每次去超市都买太多东西": what happens each time, not a rule
+    if every and (scoped or ours):
         inner = _ZH_PROHIBIT.match(every["rest"])
         rest = every["rest"][inner.end() :] if inner else every["rest"]
         return strip_particles(rest), -1 if inner else 1
     cond = _ZH_COND.match(s)
     if cond:
-        c = cond["cond"] or cond["cond2"] or cond["cond3"] or cond["cond4"] or cond["cond5"]
-        rest = cond["rest"] or cond["rest2"] or cond["rest3"] or cond["rest4"] or cond["rest5"]
+        c = next((cond[f"cond{n}"] for n in ("", 2, 3, 4, 5, 6, 7) if cond[f"cond{n}"]), "")
+        rest = next((cond[f"rest{n}"] for n in ("", 2, 3, 4, 5, 6, 7) if cond[f"rest{n}"]), "")
         c, rest = c or "", rest or ""
         if cond.group("cond3") or cond["cond4"] or _ZH_COND_ABOUT.search(c) or _ZH_MANNER.search(c):
             to_us = bool(cond.group("cond3") or _ZH_MANNER.search(c))  # "看我代码的时候…"
             got = zh_instruction(rest, True, to_us)
             if got is not None or not cond.group("cond3"):
                 return got
-        elif not cond.group("cond3"):
-            return None
+        elif not (cond["cond3"] or cond["cond6"] or cond["cond7"]):
+            return None  # "下雨的话…": a condition not about us; "画图的话一律用…" is read on
     scoped = scoped or bool(_ZH_SCOPE.search(s))
     polarity, kind, body = 1, "imperative", s
     said_of = ""  # the part of the replies a rule is for: "代码" of "代码用 Tab 缩进"
@@ -325,7 +371,7 @@ def zh_instruction(
             body, said_of = body[topic.end() + inner.end() :], topic["topic"]
         elif _ZH_VERBS.match(body[topic.end() :]):
             body, said_of = body[topic.end() :], topic["topic"]
-            scoped = scoped or bool(re.search(r"都|一律|统一|全|所有|每", topic.group(0)))
+            scoped = scoped or bool(re.search(r"都|一律|统一|全|所有|每|优先", topic.group(0)))
     if kind == "imperative" and not said_of and not _ZH_VERBS.match(body):
         for i in range(1, min(9, len(body))):  # "语气保持中立", "数字用汉字写"
             if _ZH_REPLY_PART.search(body[:i]) and _ZH_BARE_VERB.match(body[i:]):
@@ -334,7 +380,7 @@ def zh_instruction(
     stop_now = kind == "prohibit" and bool(_ZH_STOP_NOW.match(body))
     stop_now = stop_now and not _ZH_HOW_MUCH.search(body)  # "别写那么长了": a rule of length
     body = strip_particles(body.strip(" ，,"))
-    if not body or _ZH_ADVICE.match(body):
+    if not body or _ZH_ADVICE.match(body) or _ZH_COURTESY.match(body):
         return None
     if re.match(r"(?:我|我们|他|她|它|他们|咱们)(?!们)", body) and kind != "modal":
         return None  # the user's own doing, not the assistant's
@@ -342,9 +388,13 @@ def zh_instruction(
         return None  # "打游戏我永远玩奶妈": the user's habit
     if _ZH_ONE_OFF.search(s) and not _ZH_STRONG_SCOPE.search(s):
         return None
+    if _ZH_SOFT_ONE_OFF.search(s) and not soft_ok:
+        return None  # "推荐个办公室零食", "说一下你的看法": something now
+    if bare_you and re.match(r"[^，,。都]{1,4}的", body) and not _ZH_RULE_ADVERB.search(body):
+        return None  # "你推荐的电影很好看": what it did, said of, not a rule
     verb = bool(_ZH_VERBS.match(body))
     manner = bool(_ZH_MANNER.search(body) or _ZH_MANNER.search(said_of))
-    if polite is not None and not _ZH_TIME_SCOPE.search(clause):
+    if (polite is not None or asked is not None) and not (scoped or _ZH_TIME_SCOPE.search(clause)):
         return None
     if kind in ("imperative", "please") and re.search(r"[\u4e00-\u9fff]了(?!解)", body):
         return None  # "用了预留实例", "启用了限流": what happened, not what to do
@@ -353,6 +403,8 @@ def zh_instruction(
     )  # "例子尽量短一点", "结尾都加一句总结"
     if _ZH_SOCIAL.match(body):
         return None  # "记得给我寄明信片": a favour between friends, not a rule for the replies
+    if _ZH_DONE_WELL.match(body) and not scoped:
+        return None  # "回答得不错": praise for what was done, not how to do it
     if kind == "imperative" and not (verb and (manner or scoped)) and not ruled and not addressed:
         return None
     if kind == "please" and not ((verb or manner) and (manner or scoped)):
@@ -366,6 +418,22 @@ def zh_instruction(
     if stop_now and not (manner or scoped or addressed):
         return None  # "别说了", "别哭了": stop it now, not a rule for the replies
     return body, polarity
+
+
+def _kept_so(s: str, addressed: bool) -> tuple[str, int] | None:
+    """The rule of ``s`` when its last clause said it lasts ("…，以后都这样"): the whole of it,
+    read lasting, or the first of its clauses that is a rule; else ``None``."""
+    clauses = [c for c in re.split(r"[，,；;]", s) if c.strip()]
+    if len(clauses) == 1:
+        return zh_instruction(s, True, addressed)
+    if any(zh_instruction(c, True, addressed) for c in clauses):
+        return strip_particles(s.strip(" ，,")), 1  # the rule as said, its "别" in it
+    return None
+
+
+def zh_said_by_another(s: str) -> bool:
+    """Whether a Chinese sentence reports someone else's words: "老师说…", "菜谱上说…"."""
+    return bool(ZH_REPORTED.search(s) or reported_zh(s.strip()))
 
 
 def zh_lasting_scope(prefix: str) -> bool:
