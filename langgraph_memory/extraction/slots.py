@@ -997,6 +997,19 @@ def about_others(said: str) -> bool:
     return not _USER_BEFORE.search(said[: m.start()])
 
 
+#: A sentence whose subject is a third person and that names the user nowhere ("He moved to
+#: Denver", "他从广州搬到深圳了"): where it says someone lives or works, and a change it tells,
+#: are not the user's; not what he is to the user ("He's my new boss", 他是我老板) nor what
+#: they did to the user ("They promoted me", 他们让我当店长了). Slots only: the read path
+#: still reads "they called, the dentist is Thursday now" as the user's news.
+_THIRD_PERSON = re.compile(
+    r"\s*(?:(?:he|she|they)\b(?!\s*(?:is|are|was|were|'s|'re)\b)"
+    r"(?!.*\b(?:i|i'm|i've|i'd|me|my|mine|we|us|our)\b)"
+    r"|(?:他|她)们?(?![是的])(?!.*[我咱]))",
+    re.I | re.S,
+)
+
+
 #: The user as the subject before a relative is named ("I live with", "we visited"; not
 #: "I think my sister…"), a relative named after a copula (what the subject is: "my gym
 #: partner is my neighbour Sam"), or a Chinese preposition that makes the relative an object
@@ -1039,16 +1052,18 @@ def slots_of(text: str) -> list[Slot]:
     found = _zh(said) if is_cjk_text(said) else _en(said)
     # where someone else lives or works is no slot of the user's ("我妹妹住在杭州")
     theirs, at = [], 0
-    for t in parts:
-        if about_others(t):
+    for t in parts:  # (or whose subject is a third person: "他从广州搬到深圳了")
+        if about_others(t) or _THIRD_PERSON.match(t):
             theirs.append((at, at + len(t)))
         at += len(t) + 1
     found = [f for f in found if f[0] not in _PERSONAL or not any(a <= f[2] < b for a, b in theirs)]
     # a value the statement says ended is not its new value ("my last day at Shopify")
     found = [f for f in found if not ended_value(said, f[1])]
-    if not found and not _OTHERS.search(said):  # a change said in other words, slot unnamed
+    # someone else's change is none of the user's ("my sister moved…", "他搬到深圳了")
+    others = _OTHERS.search(said) or any(_THIRD_PERSON.match(t) for t in parts)
+    if not found and not others:  # a change said in other words, slot unnamed
         found = changes_of(said)
-    if not found and not _OTHERS.search(said) and _ARRIVAL.search(said):
+    if not found and not others and _ARRIVAL.search(said):
         found = _tentative(said)
     return found
 

@@ -184,3 +184,33 @@ def test_a_company_named_with_ren_is_an_employer() -> None:
 
     assert ("employer", "人人网") in [(k, v) for k, v, _ in slots_of("我们公司叫人人网。")]
     assert slots_of("我们公司叫人来修空调了。") == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "他从广州搬到深圳了",
+        "她现在在腾讯上班。",
+        "他们搬到杭州了",
+        "He moved to Denver last week.",
+        "She works at Google now.",
+        "They relocated to Austin in May.",
+    ],
+)
+def test_a_third_persons_move_or_work_is_no_slot_of_the_users(said: str) -> None:
+    # no place, workplace or change of the user's is read from a sentence whose subject is
+    # someone else and that names the user nowhere
+    assert not [s for s in slots_of(said) if s[0] in ("location", "employer", CHANGE_KEY)]
+
+
+@pytest.mark.parametrize(
+    ("said", "key", "value"),
+    [
+        ("They promoted me — I'm the audit manager now.", "occupation", "the audit manager"),
+        ("他们让我当店长了", "occupation", "店长"),
+        ("我搬到深圳了，他留在广州", "location", "深圳"),
+        ("I moved to Denver, she stayed in Boston.", "location", "Denver"),
+    ],
+)
+def test_the_users_own_news_beside_a_third_person_stays(said: str, key: str, value: str) -> None:
+    assert _slot(said, key) == value
