@@ -1051,16 +1051,18 @@ def slots_of(text: str) -> list[Slot]:
         return []
     found = _zh(said) if is_cjk_text(said) else _en(said)
     # where someone else lives or works is no slot of the user's ("我妹妹住在杭州")
-    theirs, at = [], 0
+    theirs, at, third = [], 0, False
     for t in parts:  # (or whose subject is a third person: "他从广州搬到深圳了")
-        if about_others(t) or _THIRD_PERSON.match(t):
+        by_third = _THIRD_PERSON.match(t) is not None
+        third = third or by_third
+        if by_third or about_others(t):
             theirs.append((at, at + len(t)))
         at += len(t) + 1
     found = [f for f in found if f[0] not in _PERSONAL or not any(a <= f[2] < b for a, b in theirs)]
     # a value the statement says ended is not its new value ("my last day at Shopify")
     found = [f for f in found if not ended_value(said, f[1])]
     # someone else's change is none of the user's ("my sister moved…", "他搬到深圳了")
-    others = _OTHERS.search(said) or any(_THIRD_PERSON.match(t) for t in parts)
+    others = third or _OTHERS.search(said)
     if not found and not others:  # a change said in other words, slot unnamed
         found = changes_of(said)
     if not found and not others and _ARRIVAL.search(said):
