@@ -3,6 +3,7 @@ store exactly what unbatched writes store (the worker's batches use it)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from datetime import datetime, timedelta, timezone
 
@@ -130,3 +131,53 @@ def test_no_memo_without_a_write_count():
         lt.facts.add_fact("ann", "user", "lives_in", "Paris", valid_from=T0)
         new = lt.facts.add_fact("ann", "user", "lives_in", "Rome", valid_from=T0 + timedelta(1))
     assert new.earlier == "Paris"
+
+
+def test_a_batch_decodes_each_stored_fact_once(monkeypatch):
+    """A fact the memo holds is decoded once per stored version, not once per write
+    that meets it (the same writes unbatched decode every fact they meet)."""
+    loads = []
+    real = Fact.load.__func__
+
+    def counting(cls, data):
+        loads.append(data["object"])
+        return real(cls, data)
+
+    def writes(batched: bool) -> int:
+        lt, _ = memory(InMemoryBackend())
+        for i in range(5):
+            lt.facts.add_fact("ann", "user", "likes", f"thing {i}", valid_from=T0)
+        loads.clear()
+        with monkeypatch.context() as m:
+            m.setattr(Fact, "load", classmethod(counting))
+            with lt.facts.batch() if batched else contextlib.nullcontext():
+                for j in range(4):
+                    lt.facts.add_fact("ann", "user", "owns", f"car {j}", valid_from=T0)
+        return len(loads)
+
+    # unbatched, the four writes meet 5, 6, 7 and 8 stored facts and decode each;
+    # batched, the five stored once and each new one once (the last is met by none)
+    assert writes(False) - writes(True) == (5 + 6 + 7 + 8) - (5 + 3)
+
+
+def test_a_failed_write_in_a_batch_leaves_no_changed_fact_behind(monkeypatch):
+    """A write that fails after changing a stored fact in memory (its store refused
+    it) must not hand that changed fact to the batch's next write."""
+    backend = InMemoryBackend()
+    lt, records = memory(backend)
+    lt.facts.add_fact("ann", "user", "lives_in", "Paris", valid_from=T0)
+    put = records.put_record
+    with lt.facts.batch():
+        lt.facts.add_fact("ann", "user", "likes", "tea", valid_from=T0)  # memo holds Paris
+
+        def refuse(record):
+            raise RuntimeError("disk full")
+
+        monkeypatch.setattr(records, "put_record", refuse)
+        with pytest.raises(RuntimeError):  # Paris closed in memory, never stored
+            lt.facts.add_fact("ann", "user", "lives_in", "Rome", valid_from=T0 + timedelta(1))
+        monkeypatch.setattr(records, "put_record", put)
+        again = lt.facts.add_fact("ann", "user", "lives_in", "Oslo", valid_from=T0 + timedelta(2))
+    assert again.earlier == "Paris"  # Paris was still open in the store
+    [paris] = [f for f in lt.facts.list_facts("ann") if f.object == "Paris"]
+    assert paris.superseded_by == again.id

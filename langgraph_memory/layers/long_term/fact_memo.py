@@ -33,10 +33,14 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from langgraph_memory.core.records import Record
+
+if TYPE_CHECKING:
+    from langgraph_memory.layers.long_term.facts import Fact
 
 __all__ = ["FactMemo"]
 
@@ -55,17 +59,40 @@ class FactMemo:
             only when the query read them all), by id.
         legacy: ``(user_id, subject, relation)`` -> the records of a query by the
             subject and relation as given, by id.
+        decoded: record id -> ``(record, fact)``: the fact decoded from that very
+            record object (a record the memo holds is decoded once, not once per
+            write that meets it).
     """
 
     stamp: int
     subjects: dict[tuple[str, str], dict[str, Record]] = field(default_factory=dict)
     legacy: dict[tuple[str, str, str], dict[str, Record]] = field(default_factory=dict)
+    decoded: dict[str, tuple[Record, Fact]] = field(default_factory=dict)
 
     def clear(self, stamp: int) -> None:
         """Forget everything (the store changed under the memo)."""
         self.subjects.clear()
         self.legacy.clear()
+        self.decoded.clear()
         self.stamp = stamp
+
+    def fact(self, record: Record, load: Callable[[dict[str, object]], Fact]) -> Fact:
+        """The fact stored as ``record``, decoded by ``load`` once per record object.
+
+        The fact handed out is the one kept: a caller that changes it writes it (the
+        write drops it here, see :meth:`wrote`), or calls :meth:`forget_decoded` (a
+        write that failed midway).
+        """
+        held = self.decoded.get(record.id)
+        if held is not None and held[0] is record:
+            return held[1]
+        fact = load(record.data)
+        self.decoded[record.id] = (record, fact)
+        return fact
+
+    def forget_decoded(self) -> None:
+        """Drop every decoded fact (one may have changed without being written)."""
+        self.decoded.clear()
 
     def subject(self, user_id: str, subject_key: str) -> list[Record] | None:
         """Every fact of the subject, newest first (``None`` when not kept)."""
@@ -98,6 +125,7 @@ class FactMemo:
         if record is None:
             self.clear(stamp)
             return
+        self.decoded.pop(fact_id, None)
         for kept in (*self.subjects.values(), *self.legacy.values()):
             kept.pop(fact_id, None)  # a record moves when its keys change
         data = record.data

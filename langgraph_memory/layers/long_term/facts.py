@@ -577,8 +577,11 @@ class Facts(RecordsStore):
                 memo.keep_names(user_id, subject, new.relation, named)
         found += named
         found += latest
-        # a fact two queries return is loaded once
-        return [Fact.load(r.data) for r in {r.id: r for r in found}.values()]
+        # a fact two queries return is loaded once (and once per batch in a memo)
+        unique = {r.id: r for r in found}.values()
+        if memo is None:
+            return [Fact.load(r.data) for r in unique]
+        return [memo.fact(r, Fact.load) for r in unique]
 
     # -- facts --------------------------------------------------------------------------
     def add_fact(
@@ -643,32 +646,43 @@ class Facts(RecordsStore):
                 ids, clamp01(conf), created_at=now, updated_at=now, quote=quote or None,
                 provenance=provenance or None,
             )  # fmt: skip
-            facts = self._met(user_id, new, subject)
-            if new.key()[1] == normalize_key(CHANGE_KEY):  # a change, its slot unnamed
-                new = _resolved(new, facts, self.functional_relations)
-            if is_tentative(new.relation):  # kept only where it changes a slot's value
-                slot = _tentative_slot(new, facts, self.functional_relations)
-                if slot is None:
-                    return new  # not stored: it changes nothing the user said
-                new = _in_slot(new, slot)
-            key = new.key()
-            timeline = [f for f in facts if f.key() == key]
-            functional = is_functional(new.key()[1], self.functional_relations)
-            if not functional and new.quote and CHANGE_CUE.search(new.quote):
-                # "my favourite food is ramen now": a change of the value the key held
-                functional = any(f.valid_to is None for f in timeline)
-            dup = self._near_duplicate(new, facts, functional, now)
-            if dup is not None:
-                _refresh(dup, new, now)
-                self._put("fact", dup)
-                return dup
-            kept, changed = place_fact(timeline, new, functional=functional, now=now)
-            if kept is new:  # "Sold the Honda, I drive a Tesla now": the old value named
-                changed += _ended_by(new, facts, self.functional_relations, now)
-                changed += _twins(kept, changed, facts, now)
-            for f in changed:
-                self._put("fact", f)
-            return kept
+            try:
+                return self._assert(user_id, new, subject, now)
+            except BaseException:
+                memo = getattr(self._local, "memo", None)
+                if memo is not None:  # a fact met may have changed without being written
+                    memo.forget_decoded()
+                raise
+
+    def _assert(self, user_id: str, new: Fact, subject: str, now: datetime) -> Fact:
+        """:meth:`add_fact`'s work once ``new`` is made: meet the stored facts, then
+        refresh, supersede or store (under the lock)."""
+        facts = self._met(user_id, new, subject)
+        if new.key()[1] == normalize_key(CHANGE_KEY):  # a change, its slot unnamed
+            new = _resolved(new, facts, self.functional_relations)
+        if is_tentative(new.relation):  # kept only where it changes a slot's value
+            slot = _tentative_slot(new, facts, self.functional_relations)
+            if slot is None:
+                return new  # not stored: it changes nothing the user said
+            new = _in_slot(new, slot)
+        key = new.key()
+        timeline = [f for f in facts if f.key() == key]
+        functional = is_functional(new.key()[1], self.functional_relations)
+        if not functional and new.quote and CHANGE_CUE.search(new.quote):
+            # "my favourite food is ramen now": a change of the value the key held
+            functional = any(f.valid_to is None for f in timeline)
+        dup = self._near_duplicate(new, facts, functional, now)
+        if dup is not None:
+            _refresh(dup, new, now)
+            self._put("fact", dup)
+            return dup
+        kept, changed = place_fact(timeline, new, functional=functional, now=now)
+        if kept is new:  # "Sold the Honda, I drive a Tesla now": the old value named
+            changed += _ended_by(new, facts, self.functional_relations, now)
+            changed += _twins(kept, changed, facts, now)
+        for f in changed:
+            self._put("fact", f)
+        return kept
 
     def _near_duplicate(
         self, new: Fact, facts: Sequence[Fact], functional: bool, now: datetime
