@@ -8,7 +8,7 @@ What they share is a *change cue* (now, switched, moved, transferred, instead, a
 not by the slot: the key is the slot's own word when the sentence names it ("favourite
 food", "team", "主管", "drive", "开"), or :data:`CHANGE_KEY` when it does not, and the
 long-term facts resolve that key to the user's slot whose value it replaces (see
-:meth:`~langgraph_memory.layers.long_term.facts.Facts.add_fact`).
+:meth:`~langgraph_memory.layers.long_term.fact_store.Facts.add_fact`).
 
 Example:
     >>> changes_of("I switched to Accenture last month.")

@@ -1,6 +1,6 @@
 """The stored facts a batch of fact writes reads, read from the store once per subject.
 
-:meth:`~langgraph_memory.layers.long_term.facts.Facts.add_fact` compares a new fact
+:meth:`~langgraph_memory.layers.long_term.fact_store.Facts.add_fact` compares a new fact
 with the facts it can meet: its subject's latest (near duplicates) and its timeline.
 The background worker writes the facts of a batch of messages one after another, most
 about the same subject (the user), and each write read and decoded the subject's

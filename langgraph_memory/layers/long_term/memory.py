@@ -45,10 +45,10 @@ from langgraph_memory.config import LongTermSection
 from langgraph_memory.core.records import from_data
 from langgraph_memory.core.validation import check_id
 from langgraph_memory.layers.index.kinds import EntryView
+from langgraph_memory.layers.long_term.fact_store import Facts
 from langgraph_memory.layers.long_term.facts import (
     DEFAULT_FUNCTIONAL_RELATIONS,
     Fact,
-    Facts,
     normalize_term,
 )
 from langgraph_memory.layers.long_term.profile import (
