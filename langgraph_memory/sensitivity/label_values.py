@@ -39,6 +39,7 @@ __all__ = [
     "TOKEN",
     "TRAILING",
     "UNIT_AFTER",
+    "VERSION",
     "WORD",
     "accept",
     "cjk_value",
@@ -50,7 +51,7 @@ __all__ = [
 ]
 
 #: A version (``v2.1.3``, ``1.4.0-rc1``).
-_VERSION = re.compile(r"[vV]?\d+(?:\.\d+)+[\w.+\-]*")
+VERSION = re.compile(r"[vV]?\d+(?:\.\d+)+[\w.+\-]*")
 
 # -- values -------------------------------------------------------------------------------
 _QUOTES = {'"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "「": "」", "『": "』"}
@@ -298,7 +299,7 @@ def accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
             and digit
             and not value.isalnum()
             and len(value) >= 6
-            and _VERSION.fullmatch(value) is None
+            and VERSION.fullmatch(value) is None
         )
     if kind == "pin":
         plain = value.replace(" ", "").replace("\t", "")

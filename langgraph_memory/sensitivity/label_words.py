@@ -45,12 +45,12 @@ _OTP_ZH = (
     "验证码|驗證碼|校验码|校驗碼|动态码|動態碼|提取码|提取碼"
     "|激活码|激活碼|解锁码|解鎖碼|门禁码|開門碼|开门码|配对码|配對碼|安全码|安全碼"
     "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼"
-    "|注册码|註冊碼|卡密(?![码碼])|验正码|驗正碼"
+    "|注册码|註冊碼|卡密(?![码碼])|验正码|驗正碼|访问码|訪問碼"
 )
 _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
     r"|garage|alarm|lock|locker|lockbox|safe|access|entry|entrance|building|keypad|backup"
-    r"|recovery|unlock|pairing|activation|registration|licen[cs]e|pickup|pick-up|collection|pass"
+    r"|recovery|unlock|pairing|activation|registration|licen[cs]e|extraction|pass"
     r"|key)[ \-]?code"
 )
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
@@ -121,6 +121,8 @@ _LOCK = re.compile(
     r"|保险箱|保险柜|保險箱|门禁|門禁|密码锁|密碼鎖"
 )
 _WORD_CODE = re.compile("code", re.IGNORECASE)
+#: A parcel's pickup code (``locker pickup code``, like 取件码): made to be shared, no lock's.
+_PICKUP = re.compile(r"(?i:pick[ \-]?up|collection|parcel|package|delivery)[ \t\-]*$")
 _LOCK_AFTER = re.compile(
     r"[ \t]+(?:to|for|of)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+|your[ \t]+)?[\w \t]{0,16}?(?:"
     + _LOCK.pattern
@@ -140,7 +142,8 @@ _CJK_CODE = re.compile("[ \t]?(?:码|碼)")
 # -- separators ---------------------------------------------------------------------------
 _CJK_VERB = (
     r"(?:就|也|还|都|应该|一直|仍然|依然|其实|现在|则|已经|已|被|刚刚|刚|又|均|统一|好像|大概|可能"
-    r"|貌似|估计|似乎|应该|解出来|解码出来|解码后|解密出来|解密后|解开后){0,3}"
+    r"|貌似|估计|似乎|应该|解出来|解码出来|解码后|解密出来|解密后|解开后"
+    r"|我记得|我記得|记得|記得|我猜|印象中){0,3}"
     r"(?:是|为|為|叫做?|改成了?|改为|改為|换成了?|换为|设为|设成了?|设置为|设置成了?|设定为"
     r"|重置为|重置成了?|修改为|修改成了?|更改为|更改成了?|变成了?|变更为|定为)"
 )
@@ -152,7 +155,8 @@ STRONG = re.compile(
     r"|[ \t]+(?:is|was)[ \t]*:[ \t]*"
     r"|[ \t]*,[ \t]*(?:我的|我这个|我那个|我这边的?|我家的?)(?:是|为|為)[ \t]*(?:[:=][ \t]*)?"
     r"|[ \t]*,[ \t]*(?:mine|my[ \t]+one|ours)[ \t]+is[ \t]*:?[ \t]*"
-    r"|[ \t]*(?:如下|在这里?|在此|发你了?|发给你了?|给你了?|贴这里?|写这里?)[ \t]*[:=][ \t]*",
+    r"|[ \t]*(?:我|我先)?(?:如下|在这里?|在此|发你了?|发给你了?|给你了?|贴这里?|写这里?)"
+    r"[ \t]*[:=][ \t]*",
     re.IGNORECASE,
 )
 WEAK = re.compile(
@@ -273,6 +277,7 @@ def otp_labels(text: str) -> Iterator[re.Match[str]]:
                 m is None
                 and word == "code"
                 and (_LOCK.search(text, max(0, i - 32), i) or _LOCK_AFTER.match(text, i + 4))
+                and _PICKUP.search(text, max(0, i - 16), i) is None
             ):
                 m = _WORD_CODE.match(text, i)
             elif m is None and word == "comb":

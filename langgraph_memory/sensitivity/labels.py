@@ -110,6 +110,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from langgraph_memory.sensitivity.below import values_below
 from langgraph_memory.sensitivity.command_lines import command_line_secrets
 from langgraph_memory.sensitivity.label_values import (
     BARE_HEX,
@@ -125,6 +126,7 @@ from langgraph_memory.sensitivity.label_values import (
     SPLIT_CODE,
     TOKEN,
     TRAILING,
+    VERSION,
     WORD,
     accept,
     cjk_value,
@@ -220,6 +222,8 @@ def _alone(text: str, start: int, end: int, kind: str = "pw") -> tuple[int, int,
         return a, a + len(value), "keyword"
     if not value or not TOKEN.fullmatch(value) or len(value) < 6 or len(value) > 64:
         return None
+    if "://" in value or VERSION.fullmatch(value):
+        return None  # "Reset your password" then a link; "secret" then "v1.2.3-beta"
     if "," in head and "," in value:
         return None  # a comma-separated table: its columns are read apart
     a = text.index(value, a)
@@ -521,6 +525,7 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         login_pairs(text, low),
         phrased_secrets(text, low, digits, bool(labels)),
         other_forms(text, low, bool(labels), digits),
+        values_below(text, labels) if labels and "\n" in text else (),
     ):
         for a, b, name in spans:
             found = True

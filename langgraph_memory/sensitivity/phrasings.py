@@ -96,14 +96,16 @@ _THE_CODE = re.compile(
     r"(?:(?P<value>[#*]?\d{4,8}[#*]?)(?![\w\-/:])(?!\.\d)"
     r"|[\"“'](?=[A-Za-z0-9\-]*[\-0-9])(?P<quoted>[A-Za-z0-9][A-Za-z0-9\-]{5,39})[\"”'](?![\w]))"
 )
-#: What a code is for when it opens nothing (``the code for the discount``): no secret.
+#: What a code is for when it opens nothing (``the code for the discount``; a parcel's
+#: pickup code, made to be shared like 取件码): no secret.
 _NOT_OPENED = re.compile(
     r"(?i:(?:.*[ \t\-])?(?:discount|promo|coupon|voucher|referral|invite|invitation|zip|area"
     r"|error|status|country|product|course|class|tracking|order|event|dress|exercise|project|task"
     r"|bug|function|program|script|app|test|challenge|question|problem|source|qr|bar|morse|color"
     r"|colour|tax|sort|swift|bank|branch|module|exit|return|response|http"
     r"|airport|station|city|language|style|naming|cheat|house|version|build|release|year|item"
-    r"|postal|region|currency|part|model|sku|batch|lot|serial))"
+    r"|postal|region|currency|part|model|sku|batch|lot|serial"
+    r"|pick-?up|collection|parcel|package|delivery|shipment))"
 )
 
 

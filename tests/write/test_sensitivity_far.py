@@ -1,0 +1,131 @@
+"""Secrets a line or several words away from their label, and codes made to be shared
+(issue 38, round det8): a password on the line below the words naming it, a Chinese
+label then a clause of who or how (``密码我记得是 x``, ``门禁的密码我发你：x``), a password
+typed into another field; a parcel's pickup code (取件码, ``pickup code``) is no secret, a
+shared link's extraction code (提取码, 访问码, ``extraction code``) is. Phrasings of our
+own, English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_memory.sensitivity.below import values_below
+from langgraph_memory.sensitivity.label_words import label_matches
+from langgraph_memory.sensitivity.labels import labelled_secrets, values
+from langgraph_memory.sensitivity.policy import SensitivityFilter
+
+FILTER = SensitivityFilter()
+
+
+def _found(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, text[f.start : f.end]) for f in FILTER.scan(text)]
+
+
+# -- a line below its label ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("password for the NAS\nhunter22", "hunter22"),
+        ("wifi password below\n\nMoose2024", "Moose2024"),
+        (
+            "Here is the root password for the staging box, use it carefully:\nTr0ub4dor&3",
+            "Tr0ub4dor&3",
+        ),
+        ("the new wifi password is\nMoose2024", "Moose2024"),
+        ("服务器root密码如下\nTr0ub4dor&3", "Tr0ub4dor&3"),
+        ("家里路由器的密码\n\nqwer1234!", "qwer1234!"),
+    ],
+)
+def test_a_password_on_the_line_below_its_label(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+    below = list(values_below(text, label_matches(text, text.lower())))
+    assert [text[a:b] for a, b, _ in below] == [value]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I forgot my password\nhelp2024",
+        "Reset your password\nhttps://example.com/reset?t=abc123",
+        "What's the wifi password?\nMoose2024",
+        "password manager\n1Password",
+        "The password is the same as before\nThanks!",
+        "Your password must be at least 8 characters\nAbc12345",
+        "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256",
+        "secret\nv1.2.3-beta",
+        "密码忘了\nabc12345",
+        "服务器密码\n/etc/shadow",
+        "host,user,password\nweb1,deploy",  # a table's row: its cells are read apart
+        "| host | password |\n|------|",
+        "the password\nis hunter22 on the old box",  # not one token alone on its line
+    ],
+)
+def test_no_password_below_a_label_that_talks_about_one(text: str) -> None:
+    assert [k for k, _ in _found(text) if k == "secret"] == []
+
+
+# -- several words away ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("密码我记得是 abc12345", "abc12345"),
+        ("wifi密码我记得是 88886666", "88886666"),
+        ("密码印象中是 qwer1234", "qwer1234"),
+        ("门禁的密码我发你：2580#", "2580#"),
+        ("密码我先发你：k8m2x9", "k8m2x9"),
+        ("pw was typed into the username field: Cinnamon88", "Cinnamon88"),
+        ("my password went into the search box by mistake: Lemon#4421", "Lemon#4421"),
+    ],
+)
+def test_a_password_several_words_after_its_label(text: str, value: str) -> None:
+    assert ("secret", value) in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "密码我记得是生日",
+        "the password went into the notes app, model: RT-AC68U",
+        "I pasted the token into the config, host: db01.internal",
+        "the wifi password is in the router manual, model: RT-AC68U",
+    ],
+)
+def test_another_fields_value_after_the_words_stays_none(text: str) -> None:
+    assert [k for k, _ in _found(text) if k == "secret"] == []
+
+
+# -- codes made to be shared, and codes that open a share -----------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "your pickup code is 482913",
+        "Amazon locker pickup code: 552901",
+        "Your parcel pickup code: 7731-22",
+        "the collection code for the parcel is 44821",
+        "快递柜取件码 48306145",
+        "菜鸟驿站取件码：12-3-4456",
+    ],
+)
+def test_a_parcels_pickup_code_is_none(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("extraction code: k8mz", "k8mz"),
+        ("the extraction code is 9q3w", "9q3w"),
+        ("链接：https://pan.baidu.com/s/1aB 提取码: 9q3w", "9q3w"),
+        ("访问码：4xp2", "4xp2"),
+        ("网盘访问码是 7kq2", "7kq2"),
+        ("the locker code is 4471", "4471"),  # a locker's own code opens it
+    ],
+)
+def test_a_shared_links_code_or_a_lockers_own_code_is_a_secret(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+def test_the_readers_parts_keep_the_labels_entry_points() -> None:
+    text = "password: abc; 我的密码是sunshine"
+    assert values(text) == ["abc", "sunshine"]
+    assert [d for *_, d in labelled_secrets(text)] == ["keyword", "keyword"]
