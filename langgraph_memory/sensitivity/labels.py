@@ -200,6 +200,11 @@ def _env_name(text: str, start: int, end: int) -> bool:
     )
 
 
+#: A hash's name before a label (``md5 of the password``, ``sha256 of my admin password``).
+_HASH_OF = re.compile(
+    r"(?<![a-z])(?:md5|sha-?\d*|hash|hashed|digest|checksum|bcrypt|hmac)[ \t]+(?:of|for)[ \t]+"
+    r"(?:(?:the|my|your|our|this|that|his|her|their)[ \t]+)?(?:[\w\-]+[ \t]+)?$"
+)
 #: The next ``Name=`` field of a connection string, after ``;``.
 _NEXT_FIELD = re.compile(r";[ \t]*[A-Za-z][A-Za-z ]{0,30}=")
 
@@ -271,8 +276,10 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
     correct: bool | None = None  # whether the text sets a value right: asked once
     for m in words:
         label = read_label(text, m)
-        if label is None:
-            continue
+        if label is None or (
+            m.start() > 4 and _HASH_OF.search(low, max(0, m.start() - 32), m.start())
+        ):
+            continue  # "md5 of the password: x": a hash of it, no secret
         kind, pos, glued = label
         if correct is None:
             correct = _may_correct(text, low)

@@ -345,7 +345,8 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         if word in _INTO:
             into = True  # "pw was typed into the username field: x": where it went
             continue
-        into = into and not tok.endswith((",", ";", "."))  # (up to the clause's end)
+        if into and tok.endswith((",", ";", ".")):
+            into = False  # (up to the clause's end)
         if (
             not aside
             and not into

@@ -2,8 +2,9 @@
 (issue 38, round det8): a password on the line below the words naming it, a Chinese
 label then a clause of who or how (``密码我记得是 x``, ``门禁的密码我发你：x``), a password
 typed into another field; a parcel's pickup code (取件码, ``pickup code``) is no secret, a
-shared link's extraction code (提取码, 访问码, ``extraction code``) is. Phrasings of our
-own, English and Chinese."""
+shared link's extraction code (提取码, 访问码, ``extraction code``) is; a password's hash
+(``{SSHA}x``, ``md5 of the password: x``) and a variable (``%PASSWORD%``, ``$TOKEN@host``)
+are none. Phrasings of our own, English and Chinese."""
 
 from __future__ import annotations
 
@@ -129,3 +130,34 @@ def test_the_readers_parts_keep_the_labels_entry_points() -> None:
     text = "password: abc; 我的密码是sunshine"
     assert values(text) == ["abc", "sunshine"]
     assert [d for *_, d in labelled_secrets(text)] == ["keyword", "keyword"]
+
+
+# -- hashes and references written where a value would stand ---------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "userPassword: {SSHA}5en6G6MezRroT3XKqkdPOmY/BfQ=",
+        "md5 of the password: 5f4dcc3b5aa765d61d8327deb882cf99",
+        "sha256 of my admin password is " + "ef92b778bafe771e89245b89ecbc08a4" * 2,
+        "set PASSWORD=%PASSWORD%",
+        "git clone https://oauth2:$GITLAB_TOKEN@gitlab.com/x/y.git",
+    ],
+)
+def test_a_hash_or_a_variable_where_a_value_would_stand_is_none(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("password: Hunter22 (md5 of the password is stored)", "Hunter22"),
+        ("the password of the md5 tool is Hunter22", "Hunter22"),
+        ("password: %Tr0ub4dor%", "%Tr0ub4dor%"),
+    ],
+)
+def test_a_value_beside_a_hash_word_stays_a_secret(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+def test_an_address_after_a_dollar_sign_is_no_email_but_one_alone_is() -> None:
+    assert _found("mail me at bob@example.org") == [("email", "bob@example.org")]
