@@ -1,6 +1,9 @@
 """Passwords given on a command line: ``curl -u user:x``, ``mysql -px``, ``sshpass -p x``,
 ``redis-cli -a x``, archive passwords (``zip -P x``, ``7z -px``), HTTPie's ``-a user:x``,
-``htpasswd -b file user x`` and SQL's ``IDENTIFIED BY 'x'``.
+``htpasswd -b file user x``, other tools' password options (``keytool -storepass x``,
+``sqlcmd -P x``, ``ldapsearch -w x``, ``openssl enc -k x``, ``xfreerdp /p:x``, ``net use
+... /user:bob x``), a password piped to ``sudo -S`` or ``chpasswd``, and SQL's ``IDENTIFIED
+BY 'x'``.
 
 Example:
     >>> text = "run mysql -u root -pS3cr3t! then curl -u admin:hunter22 https://x.io"
@@ -57,6 +60,34 @@ _CLI_PASSWORD = re.compile(
     r"(?P<value>[^\s\"'$-][^\s\"']{2,127})(?P=q)"
 )
 
+#: Other tools' password options: ``keytool -storepass x -keypass y``, ``rdesktop -p x``,
+#: ``sqlcmd -U sa -P x``, ``ldapsearch -D cn=admin -w x``, ``openssl enc -k x``,
+#: ``smbclient -U user%x``.
+_CLI_TOOL = re.compile(
+    r"(?<![\w\-.])(?:rdesktop\b[^\n]{0,120}?[ \t]-p[ \t]+"
+    r"|(?:sqlcmd|bcp|osql)\b[^\n]{0,120}?[ \t]-P[ \t]+"
+    r"|ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn|exop)\b"
+    r"[^\n]{0,120}?[ \t]-w[ \t]+"
+    r"|openssl\b[^\n]{0,160}?[ \t]-k[ \t]+"
+    r"|smbclient\b[^\n]{0,120}?[ \t]-U[ \t]+[\"']?[^\s%\"']{1,64}%)"
+    r"(?P<value>[^\s\"'$\-][^\s\"']{2,127})"
+)
+#: ``keytool ... -storepass x -keypass y`` (a key store's and its key's passwords).
+_KEYTOOL_PASS = re.compile(
+    r"(?<![^ \t])-(?:src|dest|new)?(?:store|key)pass[ \t]+(?P<value>[^\s\"'$\-][^\s\"']{2,127})"
+)
+#: Windows' slash options: ``xfreerdp /u:admin /p:x``, ``net use Z: \\\\nas\\share /user:bob x``;
+#: a password piped in: ``echo "x" | sudo -S ...``, ``echo 'bob:x' | chpasswd``.
+_CLI_SLASH = re.compile(
+    r"(?<![\w\-.])(?:[wx]freerdp|wlfreerdp)\b[^\n]{0,160}?[ \t]/p:(?P<q>[\"']?)"
+    r"(?P<value>[^\s\"'$][^\s\"']{2,127})(?P=q)"
+    r"|(?i:net[ \t]+use)\b[^\n]{0,160}?[ \t]/user:[^\s/]{1,64}[ \t]+"
+    r"(?P<value2>[^\s\"'/*$][^\s\"']{2,127})"
+    r"|(?<![\w\-.])echo[ \t]+(?P<q3>[\"']?)(?:(?P<user>[^\s:\"']{1,32}):)?"
+    r"(?P<value3>[^\s\"'$][^\s\"']{2,127})(?P=q3)[ \t]*\|[ \t]*(?:sudo[ \t]+(?P<s>-S)"
+    r"|(?:sudo[ \t]+)?chpasswd)"
+)
+
 
 #: ``htpasswd -b .htpasswd admin x``, ``htpasswd -nbB admin x`` (``-n``: no file).
 _CLI_HTPASSWD = re.compile(
@@ -77,6 +108,14 @@ def command_line_secrets(text: str) -> Iterator[tuple[int, int, str]]:
     if "dentified" in text or "DENTIFIED" in text:
         for m in _SQL_IDENTIFIED.finditer(text):
             a, b = m.span("value")
+            if not rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+    if "/p:" in text or "/user:" in text or "/USER:" in text or ("echo" in text and "|" in text):
+        for m in _CLI_SLASH.finditer(text):
+            if m.group("value3") and bool(m.group("user")) == bool(m.group("s")):
+                continue  # echo x | sudo -S (a password alone); echo user:x | chpasswd
+            group = next(g for g in ("value", "value2", "value3") if m.group(g))
+            a, b = m.span(group)
             if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     if "-" not in text:
@@ -119,6 +158,16 @@ def command_line_secrets(text: str) -> Iterator[tuple[int, int, str]]:
             if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
     more = [_CLI_LOGIN] if " -p " in text and ("login" in text or "mongo" in text) else []
+    if " -" in text and (
+        "rdesktop" in text
+        or " -P " in text
+        or " -w " in text
+        or " -k " in text
+        or "smbclient" in text
+    ):
+        more.append(_CLI_TOOL)
+    if "keytool" in text and "pass " in text:
+        more.append(_KEYTOOL_PASS)
     if "-pass" in text:
         more.append(_CLI_PASSWORD)
     for pattern in more:

@@ -161,3 +161,43 @@ def test_a_value_beside_a_hash_word_stays_a_secret(text: str, value: str) -> Non
 
 def test_an_address_after_a_dollar_sign_is_no_email_but_one_alone_is() -> None:
     assert _found("mail me at bob@example.org") == [("email", "bob@example.org")]
+
+
+# -- other tools' password options --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "values_"),
+    [
+        (
+            "keytool -genkey -keystore ks.jks -storepass St0rePass1 -keypass K3yPass22",
+            ["St0rePass1", "K3yPass22"],
+        ),
+        ("rdesktop -u admin -p Rd9Pass22 10.0.0.5", ["Rd9Pass22"]),
+        ("用这个命令连：sqlcmd -S db -U sa -P SqlP4ss2026", ["SqlP4ss2026"]),
+        ("ldapsearch -x -D cn=admin -w Ld4pPass22 -b dc=x", ["Ld4pPass22"]),
+        ("openssl enc -aes-256-cbc -k Op3nSslPw -in a -out b", ["Op3nSslPw"]),
+        ("smbclient //nas/share -U bob%Smb2026pw", ["Smb2026pw"]),
+        ("xfreerdp /u:admin /p:Fr33Rdp2026 /v:10.0.0.5", ["Fr33Rdp2026"]),
+        ("挂载共享盘：net use Z: \\\\server\\share /user:bob N3tUse2026", ["N3tUse2026"]),
+        ('echo "Pw2026x" | sudo -S apt update', ["Pw2026x"]),
+        ("echo 'bob:Ch4ngeMe2026' | sudo chpasswd", ["Ch4ngeMe2026"]),
+    ],
+)
+def test_a_password_given_to_a_tools_option(text: str, values_: list[str]) -> None:
+    assert _found(text) == [("secret", v) for v in values_]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sqlcmd -S db -U sa -P $SQLPW",
+        "rdesktop -u admin -p - 10.0.0.5",
+        "keytool -list -keystore ks.jks -storepass:env KS_PASS",
+        "net use Z: \\\\nas\\share /user:bob *",
+        "xfreerdp /u:admin /p:$RDP_PW /v:h",
+        'echo "deb http://x stable main" | sudo tee /etc/apt/sources.list',
+        "ping -w 5 host",
+        "echo $PW | sudo -S apt update",
+    ],
+)
+def test_an_option_asking_for_the_password_or_reading_a_variable_is_none(text: str) -> None:
+    assert _found(text) == []
