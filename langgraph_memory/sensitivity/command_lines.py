@@ -110,7 +110,9 @@ def command_line_secrets(text: str) -> Iterator[tuple[int, int, str]]:
             a, b = m.span("value")
             if not rejected(text[a:b], "=", text, b):
                 yield a, b, "keyword"
-    if "/p:" in text or "/user:" in text or "/USER:" in text or ("echo" in text and "|" in text):
+    if ("/" in text and ("/p:" in text or "/user:" in text or "/USER:" in text)) or (
+        "|" in text and "echo" in text
+    ):
         for m in _CLI_SLASH.finditer(text):
             if m.group("value3") and bool(m.group("user")) == bool(m.group("s")):
                 continue  # echo x | sudo -S (a password alone); echo user:x | chpasswd
