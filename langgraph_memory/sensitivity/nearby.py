@@ -73,6 +73,7 @@ _ZH_PW = (
     "密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
     "|备用码|備用碼|激活码|激活碼|提取码|提取碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
     "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼|注册码|註冊碼|验正码|驗正碼"
+    "|访问码|訪問碼"
 )
 _ZH_KEY = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|凭证|凭据|憑證|憑據"
 _ZH_USE = "登录|登陆|登入|登錄"
@@ -156,6 +157,9 @@ _TALKED_ABOUT = frozenset(
 _USED = re.compile(
     r"^(?:use|using|used|try|tried|enter|entered|type|typed|put|set)$|用$|输入$|輸入$|填$|填写$"
 )
+#: Words before the field a secret was put in (``typed into the username field: x``): that
+#: field holds the secret, and its name is no other field's.
+_INTO = frozenset(("into", "onto"))
 #: Names of other fields: a link after one of them is its own (``wifi name: x``).
 _FIELDS = frozenset(
     """
@@ -311,7 +315,7 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
     """The value after a secret word ending at ``pos``, if one is linked to it."""
     stop = _END.search(text, pos, pos + _WINDOW + 128)
     limit = stop.start() if stop else min(len(text), pos + _WINDOW + 128)
-    linked = other = aside = False
+    linked = other = aside = into = False
     free = True  # one word (a user name) may stand between a link and the value
     for words, m in enumerate(_TOKENS.finditer(text, pos, limit)):
         tok = m.group()
@@ -338,8 +342,14 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
             return (ca, cb) if linked or kind != "pass" else None
         word = tok.lower().strip("\"'`,()[]")
         aside = (aside or tok.startswith("(")) and ")" not in tok  # "(expires Friday):"
+        if word in _INTO:
+            into = True  # "pw was typed into the username field: x": where it went
+            continue
+        if into and tok.endswith((",", ";", ".")):
+            into = False  # (up to the clause's end)
         if (
             not aside
+            and not into
             and ")" not in tok
             and (
                 word.rstrip(":=") in _FIELDS
@@ -351,6 +361,8 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
             other = True  # "wifi name: x", "密码重置时需要身份证号：x": another field's label
             if word.endswith((":", "=")):
                 return None
+        elif into and word not in _FILLERS and not _is_link(tok, word):
+            continue  # the field the secret went into ("the username field", "the chat box")
         elif _is_link(tok, word) or (word == "with" and kind == "use"):
             if other:
                 return None

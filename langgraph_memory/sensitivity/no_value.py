@@ -31,7 +31,7 @@ __all__ = [
 #: A value that stands where one would go: masked, bracketed, templated, an env name.
 _PLACEHOLDER = re.compile(
     r"[*xX#?._\-×●•]+|.*\*\*\*.*|(?:示例|例如|比如|举例|舉例).*"
-    r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|![A-Za-z]+|.*\.\.\.$"
+    r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|%[A-Za-z_]+%|![A-Za-z]+|.*\.\.\.$"
     r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
     r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)"
     r"|[A-Za-z]{2,10}(?:[_\-][A-Za-z]{2,10})*[_\-](?:x{3,}|X{3,}|\*{3,})",  # sk-xxxx, ghp_XXX

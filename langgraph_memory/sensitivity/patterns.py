@@ -282,7 +282,7 @@ _RARE_KEYS = re.compile(
 #: Telegram bot tokens (they start with a digit: kept apart, looked for after ``:AA``).
 _TELEGRAM = re.compile(r"(?<![A-Za-z0-9_\-])\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])", _A)
 _EMAIL = re.compile(
-    r"(?<![A-Za-z0-9._%+\-])(?<![A-Za-z0-9]')(?<!//)[A-Za-z0-9](?:[A-Za-z0-9._%+\-]|'(?=[A-Za-z0-9])){0,63}@"
+    r"(?<![A-Za-z0-9._%+\-$])(?<![A-Za-z0-9]')(?<!//)[A-Za-z0-9](?:[A-Za-z0-9._%+\-]|'(?=[A-Za-z0-9])){0,63}@"
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}"
     r"(?![A-Za-z0-9\-])(?!:[A-Za-z0-9~/])",  # not URL credentials, not a git remote
     _A,
@@ -818,6 +818,11 @@ _PUBLIC_KEY = re.compile(
 _DIGEST_NAME = r"(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:\-]"
 _DIGEST_PREFIX = re.compile(_DIGEST_NAME + "$", _A)
 _DIGEST_HEAD = re.compile(_DIGEST_NAME, _A)
+#: A password hash's scheme in braces before it (LDAP's ``{SSHA}x``, Dovecot's
+#: ``{SHA512-CRYPT}x``): a hash, no secret.
+_HASH_SCHEME = re.compile(
+    r"\{(?i:s?sha\d*|s?md5|crypt|bcrypt|blf-crypt|sha\d+-crypt|pbkdf2[\w\-]*|argon2\w*)\}$", _A
+)
 #: Words naming a session's credential: a random value after one is a ``token``.
 _SESSION_WORD = re.compile(r"cookie|session|sessid|csrf|xsrf")
 
@@ -881,6 +886,10 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
             continue  # a link; a data: URI's content (an inlined image)
         if _DIGEST_HEAD.match(tok) or _DIGEST_PREFIX.search(text, max(0, m.start() - 8), m.start()):
             continue  # a digest in base64 (an SSH fingerprint, a subresource integrity hash)
+        if text[m.start() - 1 : m.start()] == "}" and _HASH_SCHEME.search(
+            text, max(0, m.start() - 24), m.start()
+        ):
+            continue  # a password hash: userPassword: {SSHA}x
         lower = any(c.islower() for c in tok)
         upper = any(c.isupper() for c in tok)
         classes = lower + upper + any(c.isdigit() for c in tok) + any(c in "+/_-" for c in tok)
