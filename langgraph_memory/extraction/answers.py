@@ -117,7 +117,7 @@ def _offered_zh(question: str) -> list[str]:
     """The sentences of ``question`` that offer a choice ("X还是Y？")."""
     return [
         sentence
-        for sentence in re.findall(r"[^。！!？?\n]*[？?]", question)
+        for sentence in re.findall(r"[^。！!？?\n，,]*[？?]", question)
         if "还是" in sentence and not _ZH_FACT_QUESTION.search(sentence)
     ]
 

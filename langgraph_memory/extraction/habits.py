@@ -219,6 +219,10 @@ def zh_habit(clause: str) -> list[tuple[str, int, str]]:
     return out
 
 
+#: A stance verb just before the habit's verb: the stance says the polarity, not the habit.
+_ZH_STANCE_BEFORE = re.compile(r"(?:喜欢|爱|讨厌|怕|烦|受不了|恨)[^，,。]{0,2}$")
+
+
 def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
     m = _ZH_HABIT.search(s)
     if m is None or not re.search(_ZH_FREQ, s):
@@ -231,6 +235,8 @@ def _zh_habit_of(s: str) -> list[tuple[str, int, str]]:
         else s[: m.start("verb")]
     ):
         return []  # someone else's habit
+    if _ZH_STANCE_BEFORE.search(s[: m.start("verb")]):
+        return []  # "我平时讨厌开会": a stance, read as one (restated without the adverb)
     source = "explicit"  # a habit the user states, hedged or not
     polarity = -1 if re.search(r"(?:不|从不|很少|没)\S?$", s[: m.start("verb")]) else 1
     x = strip_particles(

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from langgraph_memory.extraction.leanings import NOT_LEAN
+
 __all__ = ["ZH_FEELINGS", "ZH_PREFS"]
 
 _ZX = r"(?P<x>[^，,。.!！?？;；\n]{1,20}?)"
@@ -163,7 +165,7 @@ ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
     (
         re.compile(
             r"我(?:的)?(?:口味|口感|穿衣风格|风格|审美)?(?:一般|比较|"
-            r"一直)?偏(?P<x>[\u4e00-\u9fff]{1,4})" + _ZEND
+            r"一直)?偏(?!" + NOT_LEAN + r")(?P<x>[\u4e00-\u9fff]{1,4})" + _ZEND  # not 偏瘦
         ),
         1,
         False,
@@ -373,7 +375,8 @@ ZH_PREFS: list[tuple[re.Pattern[str], int, bool]] = [
             r"我(?:平时|通常|一般|每天|每周|每晚|每早|每个周末|周末|早上|晚上|经常|总是|常常|往往|"
             r"习惯|基本上?|向来|一向|大多|多半|天天)+(?:早上|晚上|中午|都|会|要|就|也|还|习惯)*"
             r"(?P<x>(?!不|没|很|是|在|有点|觉得|认为|想|知道|"
-            r"说)[\u4e00-\u9fff][^，,。.!！?？;；\n]{1,20}?)" + _ZEND
+            r"说|(?:最|更|还是|比较|特别|挺|超|也|都)?(?:喜欢|爱|讨厌|怕|烦|受不了))"  # a stance
+            r"[\u4e00-\u9fff][^，,。.!！?？;；\n]{1,20}?)" + _ZEND
         ),
         1,
         False,

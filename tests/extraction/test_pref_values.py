@@ -1,0 +1,42 @@
+"""A preference's value ends with its clause, and a description of the user is no taste
+(issue 39). Sentences are the helper's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_memory.extraction.clauses import taste_in_clause
+from langgraph_memory.extraction.extractor import extract_atoms
+
+
+def tastes(text: str) -> list[tuple[str, int]]:
+    return [(a.value, a.polarity) for a in extract_atoms(text) if a.kind == "preference"]
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("I adore cocoa, e.g. the Dutch kind.", [("cocoa", 1)]),  # the splitter's "e" is no part
+        ("I hate queues, let me tell you.", [("queues", -1)]),  # a request after it
+        ("I hate night buses, the train is so much calmer.", [("night buses", -1)]),
+        ("I love cocoa, it calms me down.", [("cocoa", 1)]),
+        ("I love cocoa, chai and mulled cider.", [("cocoa, chai and mulled cider", 1)]),  # a list
+        ("我晚上喜欢听播客", [("听播客", 1)]),  # a time between 我 and the verb is not the value
+        ("我平时讨厌排队", [("排队", -1)]),  # and the stance keeps its polarity
+        ("我周末不太爱出门", [("出门", -1)]),
+        ("我口味偏咸", [("咸", 1)]),  # a lean of taste stays
+    ],
+)
+def test_the_value_ends_with_its_clause(text: str, want: list[tuple[str, int]]) -> None:
+    assert tastes(text) == want
+
+
+@pytest.mark.parametrize("text", ["我偏胖", "我个子偏矮", "我皮肤偏黑", "我同事平时讨厌开会"])
+def test_a_description_of_the_user_or_someone_elses_taste_is_none(text: str) -> None:
+    assert tastes(text) == []
+
+
+def test_the_key_follows_the_cut_value() -> None:
+    [atom] = [a for a in extract_atoms("I hate queues, let me tell you.") if a.kind == "preference"]
+    assert atom.key == "queues"
+    assert taste_in_clause("noodles; they're quick") == "noodles"
