@@ -49,7 +49,16 @@ EN_PREFS: list[tuple[re.Pattern[str], int]] = [
             r"(?:^|\bI (?:think|find|feel)\s+(?:that\s+)?)" + _X + r"\s+(?:is|are|tastes?|feels?|"
             r"works?|sounds?|looks?)\s+(?:way\s+|much\s+|far\s+|a lot\s+|so much\s+)?"
             r"(?:better|nicer|tastier|more enjoyable|more fun|more comfortable|more relaxing|"
-            r"preferable|superior|more my (?:style|speed|thing))\s+(?:than|to)\s+" + _Y + _END,
+            r"preferable|superior|more my (?:style|speed|thing))\s+(?:for me\s+|to me\s+)?"
+            r"(?:than|to)\s+" + _Y + _END,
+            re.I,
+        ),
+        1,
+    ),
+    (  # "I'm way more into board games than clubbing"
+        re.compile(
+            r"\bI(?:'m|\s+am)\s+(?:way\s+|much\s+|far\s+|a lot\s+|so much\s+)?more\s+"
+            r"(?:into|of a fan of|drawn to)\s+" + _X + r"\s+than\s+" + _Y + _END,
             re.I,
         ),
         1,
@@ -421,6 +430,19 @@ _EN_INTENSE = (
     r"(?:really\s+|totally\s+|so\s+|completely\s+|kind of\s+|a bit\s+|just\s+|honestly\s+)*"
 )
 EN_FEELINGS: list[tuple[re.Pattern[str], int]] = [
+    (  # "anything but decaf": everything else will do, not that
+        re.compile(r"(?:^|[,;.]\s*)(?:anything|everything) but\s+" + _X + _END, re.I),
+        -1,
+    ),
+    (  # "I basically live in hoodies": worn or used all the time (no place: not "in Rome")
+        re.compile(
+            r"\bI\s+(?:pretty much|basically|practically)\s+live\s+in\s+(?-i:(?![A-Z]))"
+            + _X
+            + _END,
+            re.I,
+        ),
+        1,
+    ),
     (
         re.compile(
             r"\b(?:nothing beats|can't get enough of|cannot get enough of|can't live without|"

@@ -92,6 +92,10 @@ _EN_FIRST = [
 _EN_FIRST_PREFS = _EN_FIRST + _EN_PREFS_RX
 
 
+#: No thing: a pronoun, a demonstrative, or a degree ("一点都吃不了": 一点 is how little).
+_ZH_NO_THING = r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个|一点儿?|一口|一下|半点|丝毫"
+
+
 def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     """``(value, polarity, source)`` of each preference ``clause`` states by comparison,
     habit or choice (the dispreferred side of a comparison is ``inferred``).
@@ -138,7 +142,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
                 return stance
             g = m.groupdict()
             x = tidy_value(g.get("x") or g.get("x2") or g.get("x3") or "", "zh")
-            if not x or re.fullmatch(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个", x):
+            if not x or re.fullmatch(_ZH_NO_THING, x):
                 continue
             if _ZH_DEICTIC.match(x):  # "这个方案我接受不了": one particular thing, not a kind
                 continue
@@ -156,7 +160,7 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
                 if pol < 0 and m and "不(?P<x>" in m.re.pattern
                 else x
             )
-            if x and not re.match(r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个|的|了", x):
+            if x and not re.match(_ZH_NO_THING + "|的|了", x):
                 return stance or [(x, pol, "explicit")]
         return (
             stance

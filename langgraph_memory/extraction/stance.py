@@ -164,7 +164,8 @@ _EN_GOOD = (
     r"right up my (?:alley|street)|my kind of \w+|my cup of tea|my vibe|a blast|a hoot|a riot|"
     r"a thrill|the only (?:\w+ )?I (?:\w+)|"
     r"the (?:highlight|best part) of my \w+|"
-    r"something I (?:could|can|would) \w+ (?:for hours|all day|forever|every day)"
+    r"something I (?:could|can|would) \w+ (?:for hours|all day|forever|every day)|"
+    r"peak|my (?:whole|entire) personality|a godsend|unmatched|top tier|chef's kiss"
 )
 _EN_BAD = (
     r"boring|tedious|dull|miserable|pointless|useless|overrated|overpriced|annoying|irritating|"
@@ -173,10 +174,12 @@ _EN_BAD = (
     r"a waste of (?:time|money)|the worst|not worth it|too much|not for me|not my thing|"
     r"a no-go|a dealbreaker|a deal-breaker|garbage|trash|rubbish|wrong|cringe|the pits|"
     r"insufferable|a drag|not my (?:scene|style|vibe|kind of \w+)|the bane of my \w+|"
-    r"too \w+ for my (?:taste|liking)"
+    r"too \w+ for my (?:taste|liking)|"
+    r"an abomination|a crime|a disgrace|a scam|evil|the devil|"
+    r"like (?:soap|cardboard|dirt|feet|rubber|plastic|medicine|nothing)"
 )
 _EN_THING_IS = re.compile(
-    r"^(?:(?:honestly|personally|for me|to me|frankly|man|ugh|oh|wow)\s*,?\s+)*"
+    r"^(?:(?:honestly|personally|for me|to me|frankly|man|ugh|oh|wow|and|but|plus|also)\s*,?\s+)*"
     r"(?P<x>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,4}?)\s+(?:(?:just|really|honestly|always|totally|"
     r"definitely|simply|truly)\s+)?(?:(?:is|are|'s|'re)(?:\s+(?:getting|becoming))?|feels?|"
     r"seems?|sounds?|looks?|tastes?|smells?|gets?|remains?)\s+"
@@ -190,7 +193,8 @@ _EN_THING_IS = re.compile(
 _EN_THING_DOES = re.compile(
     r"^(?P<x>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,4}?)\s+(?:(?:really|just|always|honestly|totally|"
     r"kind of|kinda)\s+)?(?:(?:makes?|gets?) me\s+(?:so\s+|really\s+|feel\s+)?(?:(?P<good>happy|"
-    r"smile|calm|relaxed|joyful|excited|hungry)|(?P<bad>cringe|sick|anxious|nervous|bored|"
+    r"smile|calm|relaxed|joyful|excited|hungry)|(?P<bad>cringe|sick|anxious|nervous|bored|gag|"
+    r"want to (?:scream|cry|gag|puke|hurl|leave|quit|die|throw (?:\w+ )?\w+)|"
     r"sleepy|sad|nauseous|queasy|miserable|angry|irritable|uncomfortable))|"
     r"(?P<bad2>does nothing for me|do nothing for me|and I don't get along|and I do not get along|"
     r"doesn't agree with me|don't agree with me|bores? me|annoys? me|wears? me out|"
@@ -327,7 +331,8 @@ def _en_stance(s: str) -> Stance:
 
 # -- Chinese ------------------------------------------------------------------------------------
 _ZH_ADV = (
-    r"(?:真心|真的|实在|确实|一向|向来|一直|从来|本来|其实|特别|非常|很|挺|超级|超|蛮|比较|有点|有些|"
+    r"(?:真心|真的|实在|确实|一向|向来|一直|从来|本来|其实|特别|非常|很|挺|超级|超|蛮|比较|有点|有些|巨|贼|"
+    r"从小就?|打小就?|"
     r"最|更|还是|也|都|就|总是|始终|压根|根本|完全|尤其|格外|相当|十分|极其|打心底|由衷地?|是|真)*"
 )
 _ZH_NEG = r"(?P<neg>不太|不怎么|不是很|不是特别|没那么|不大|并不|从不|从来不|一点也不|一点都不|不)"
@@ -409,9 +414,12 @@ _ZH_TRUE_ONE = re.compile(
 #: A thing, then how it is for the user (a closed list of evaluative nouns and adjectives).
 _ZH_GOOD = (
     r"最爱|享受|幸福|快乐|治愈|解压|减压|爱好|心头好|心头肉|宝藏|必需品|标配|精神食粮|续命|"
-    r"灵魂|天堂|快乐源泉|最大的乐趣|乐趣"
+    r"灵魂|天堂|快乐源泉|最大的乐趣|乐趣|命根子|本命"
 )
-_ZH_BAD = r"折磨|噩梦|煎熬|枯燥|无聊|乏味|痛苦|受罪|负担|灾难|雷区|地狱|酷刑|浪费时间|没意思"
+_ZH_BAD = (
+    r"折磨|噩梦|煎熬|枯燥|无聊|乏味|痛苦|受罪|负担|灾难|雷区|地狱|酷刑|浪费时间|没意思|天敌|克星|"
+    r"反人类|黑暗料理|智商税"
+)
 _ZH_THING_IS = re.compile(
     r"^(?P<x>[^，,。；;！!？?我你他她它这那]{1,10}?)(?:对我来说|对我而言|于我而言|在我看来)?"
     r"(?:真的|实在|简直|就|完全|绝对|可|太|很|挺|特别|超|非常|最|是|算是|就是|一种|种|个|我的|"

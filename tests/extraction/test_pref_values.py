@@ -40,3 +40,34 @@ def test_the_key_follows_the_cut_value() -> None:
     [atom] = [a for a in extract_atoms("I hate queues, let me tell you.") if a.kind == "preference"]
     assert atom.key == "queues"
     assert taste_in_clause("noodles; they're quick") == "noodles"
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Decaf is an abomination.", [("Decaf", -1)]),  # evaluative nouns, both ways
+        ("Kale tastes like cardboard to me.", [("Kale", -1)]),
+        ("Folk music is peak.", [("Folk music", 1)]),
+        ("Sour candy is my entire personality.", [("Sour candy", 1)]),
+        ("Talk radio makes me want to scream.", [("Talk radio", -1)]),
+        ("the week was long, and group chats are genuinely a disgrace", [("group chats", -1)]),
+        ("Trams are way better for me than buses.", [("Trams", 1), ("buses", -1)]),
+        ("I'm way more into chess than poker.", [("chess", 1), ("poker", -1)]),
+        ("Anything but decaf, please.", [("decaf", -1)]),
+        ("I pretty much live in cardigans.", [("cardigans", 1)]),
+        ("香肠真的是我的克星，一口都吃不下", [("香肠", -1)]),  # a degree is no thing
+        ("我巨讨厌排队", [("排队", -1)]),
+        ("我从小就喜欢围棋", [("围棋", 1)]),
+        ("绿豆汤比酸梅汤好喝十倍", [("绿豆汤", 1), ("酸梅汤", -1)]),
+    ],
+)
+def test_more_forms_of_a_taste(text: str, want: list[tuple[str, int]]) -> None:
+    assert tastes(text) == want
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["It was anything but easy.", "The talk was peak quality", "I basically live in Lyon now"],
+)
+def test_their_look_alikes(text: str) -> None:
+    assert [v for v, _ in tastes(text) if v in ("easy", "peak quality", "Lyon")] == []
