@@ -59,6 +59,10 @@ def test_the_key_follows_the_cut_value() -> None:
         ("我巨讨厌排队", [("排队", -1)]),
         ("我从小就喜欢围棋", [("围棋", 1)]),
         ("绿豆汤比酸梅汤好喝十倍", [("绿豆汤", 1), ("酸梅汤", -1)]),
+        ("Night mode on everything.", [("Night mode", 1)]),  # a verbless pick
+        ("说实话长途开车让我很累", [("长途开车", -1)]),  # a cause and how the user feels
+        ("晚会总会让我很烦", [("晚会", -1)]),  # 会 of 晚会 stays in the value
+        ("游泳让我很放松", [("游泳", 1)]),  # not "游泳让", the topic reader's cut
     ],
 )
 def test_more_forms_of_a_taste(text: str, want: list[tuple[str, int]]) -> None:
