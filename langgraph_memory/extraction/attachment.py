@@ -111,7 +111,8 @@ _EN_TOPIC_PRONOUN = re.compile(
 _EN_VERBLESS = re.compile(
     r"^(?:(?:oh|yeah|definitely|honestly)\s*,?\s+)*"
     + _NP.format("x")
-    + r"\s*,?\s+(?:always|every time|all the way|everywhere|any day|for life|forever|"
+    + r"\s*,?\s+(?:always|every time|all the way|everywhere|on everything|any day|for life|"
+    r"forever|"
     r"hands down|every single time)\s*(?:[,—–-]|[.!]?\s*$)",
     re.I,
 )

@@ -265,3 +265,32 @@ def other_subject(sentence: str, *, we: bool = True) -> bool:
     if is_cjk_text(sentence):
         return bool(_OTHER_ZH.match(sentence))
     return bool(_OTHER_EN.match(sentence))
+
+
+#: Where a liked thing's value runs into a clause of its own after a comma: a subject
+#: ("coffee, it wakes me up", "paper books, I listen…"), a verb of its own ("phone calls,
+#: text is easier"), a request ("waiting, give me a minute") or an abbreviation the
+#: sentence splitter cut ("tea, e" of "tea, e.g. jasmine").
+_TASTE_RUNS_ON = re.compile(
+    r"\s*[,;]\s*(?=(?:it|it's|that|this|they|they're|which|i|i'm|i've|i'd|i'll|we|you|he|she|"
+    r"there|give me|gimme|let me|tell me|e|eg|e\.g|i\.e|ie|etc)\b|[^,;]*?\b(?:is|are|was|were|"
+    r"makes?|gets?|feels?)\b|[^,;]*?\w'(?:s|re)\b)",
+    re.I,
+)
+
+
+def taste_in_clause(value: str) -> str:
+    """An English liked thing ``value`` up to where a clause of its own starts (a
+    list of things stays whole).
+
+    Example:
+        >>> taste_in_clause("waiting, give me a minute"), taste_in_clause("tea, e")
+        ('waiting', 'tea')
+        >>> taste_in_clause("phone calls, text is so much easier")
+        'phone calls'
+        >>> taste_in_clause("tea, coffee and cocoa")
+        'tea, coffee and cocoa'
+    """
+    if is_cjk_text(value) or ("," not in value and ";" not in value):
+        return value
+    return _TASTE_RUNS_ON.split(value, maxsplit=1)[0].strip() or value

@@ -33,6 +33,7 @@ from langgraph_memory.extraction.clauses import (
     is_question,
     other_subject,
     split_clauses,
+    taste_in_clause,
     tidy_value,
 )
 from langgraph_memory.extraction.cues import gated
@@ -437,8 +438,10 @@ def form_atoms(
     sentences = _BySentence(sentence_spans(text), [])
     for at, a in filed.found():
         if a.kind == "preference":
-            cut = _CLAUSE_AFTER.split(a.value, maxsplit=1)[0].strip()  # "coffee, it wakes me up"
-            a = replace(a, value=cut) if cut and cut != a.value else a
+            cut = taste_in_clause(a.value)  # "coffee, it wakes me up", "tea, e" (of "e.g.")
+            if cut and cut != a.value:  # the key follows a value it was made of
+                key = key_of(cut) if a.key == key_of(a.value) else a.key
+                a = replace(a, value=cut, key=key)
             if not _taste(a, text, sentences.sentence(at)):
                 continue
         kept.append((at, a))
@@ -457,8 +460,6 @@ _NOT_OBJECT = re.compile(
     r"|^(?:你|您|他|她|它|那些|这些)",
     re.I,
 )
-#: A clause after a liked thing: "coffee, it wakes me up" is "coffee".
-_CLAUSE_AFTER = re.compile(r"[,;]\s*(?=(?:it|that|this|they|which)\b)", re.I)
 #: A reaction to what the other speaker showed or told: a demonstrative or "your" thing
 #: evaluated ("That photo is amazing", "those bowls are amazing", "那张照片好美"), or an
 #: exclamation opening with an interjection ("Wow! Winning first place is amazing!").

@@ -49,7 +49,8 @@ _OTHER = re.compile(
 #: A time, never the thing refused ("现在看都不敢看").
 _TIME = re.compile(r"现在|今天|昨天|明天|最近|平时|以后|之前|以前|早上|晚上|周末|每天|一直|有时")
 #: What a lean to is not a taste: a size, a price, a build, a time ("偏贵", "偏瘦", "偏晚").
-_NOT_LEAN = re.compile(r"^(?:贵|便宜|瘦|胖|高|矮|大|小|多|少|远|近|晚|早|黑|白|长|短|重|轻|低|偏)")
+NOT_LEAN = r"(?:贵|便宜|瘦|胖|高|矮|大|小|多|少|远|近|晚|早|黑|白|长|短|重|轻|低|偏)"
+_NOT_LEAN = re.compile("^" + NOT_LEAN)
 
 _LEAN = re.compile(
     r"(?:^|我|口味|(?<=[，,]))(?:还是|比较|更|一般|一向|向来|平时|都)*偏(?:爱|向|好)?"
@@ -217,7 +218,8 @@ def instead(clause: str) -> str | None:
 #: "我周末最爱…", and a topic before the user: "开会我最怕…".
 _PARTED = re.compile(
     r"^(?:(?P<topic>[\u4e00-\u9fff]{2,4})我|我(?P<adv>[\u4e00-\u9fff]{2,4}?))"
-    r"(?P<verb>(?:最|更|还是|比较|特别|很|挺|超|也|都)?(?:喜欢|爱|讨厌|怕|烦|受不了|偏爱))"
+    r"(?P<verb>(?:最|更|还是|比较|特别|很|挺|超|也|都)?(?:不太|不怎么|不大|不)?"
+    r"(?:喜欢|爱|讨厌|怕|烦|受不了|偏爱))"
 )
 #: What an adverbial or topic parting the user from the verb is: a doing ("坐车", "开会",
 #: "写代码") or a time or setting ("周末", "平时", "出差") — never someone ("我领导喜欢…").

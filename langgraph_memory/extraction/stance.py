@@ -164,7 +164,8 @@ _EN_GOOD = (
     r"right up my (?:alley|street)|my kind of \w+|my cup of tea|my vibe|a blast|a hoot|a riot|"
     r"a thrill|the only (?:\w+ )?I (?:\w+)|"
     r"the (?:highlight|best part) of my \w+|"
-    r"something I (?:could|can|would) \w+ (?:for hours|all day|forever|every day)"
+    r"something I (?:could|can|would) \w+ (?:for hours|all day|forever|every day)|"
+    r"peak|my (?:whole|entire) personality|a godsend|unmatched|top tier|chef's kiss"
 )
 _EN_BAD = (
     r"boring|tedious|dull|miserable|pointless|useless|overrated|overpriced|annoying|irritating|"
@@ -173,10 +174,12 @@ _EN_BAD = (
     r"a waste of (?:time|money)|the worst|not worth it|too much|not for me|not my thing|"
     r"a no-go|a dealbreaker|a deal-breaker|garbage|trash|rubbish|wrong|cringe|the pits|"
     r"insufferable|a drag|not my (?:scene|style|vibe|kind of \w+)|the bane of my \w+|"
-    r"too \w+ for my (?:taste|liking)"
+    r"too \w+ for my (?:taste|liking)|"
+    r"an abomination|a crime|a disgrace|a scam|evil|the devil|"
+    r"like (?:soap|cardboard|dirt|feet|rubber|plastic|medicine|nothing)"
 )
 _EN_THING_IS = re.compile(
-    r"^(?:(?:honestly|personally|for me|to me|frankly|man|ugh|oh|wow)\s*,?\s+)*"
+    r"^(?:(?:honestly|personally|for me|to me|frankly|man|ugh|oh|wow|and|but|plus|also)\s*,?\s+)*"
     r"(?P<x>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,4}?)\s+(?:(?:just|really|honestly|always|totally|"
     r"definitely|simply|truly)\s+)?(?:(?:is|are|'s|'re)(?:\s+(?:getting|becoming))?|feels?|"
     r"seems?|sounds?|looks?|tastes?|smells?|gets?|remains?)\s+"
@@ -190,7 +193,8 @@ _EN_THING_IS = re.compile(
 _EN_THING_DOES = re.compile(
     r"^(?P<x>[A-Za-z][\w'-]*(?:\s+[\w'-]+){0,4}?)\s+(?:(?:really|just|always|honestly|totally|"
     r"kind of|kinda)\s+)?(?:(?:makes?|gets?) me\s+(?:so\s+|really\s+|feel\s+)?(?:(?P<good>happy|"
-    r"smile|calm|relaxed|joyful|excited|hungry)|(?P<bad>cringe|sick|anxious|nervous|bored|"
+    r"smile|calm|relaxed|joyful|excited|hungry)|(?P<bad>cringe|sick|anxious|nervous|bored|gag|"
+    r"want to (?:scream|cry|gag|puke|hurl|leave|quit|die|throw (?:\w+ )?\w+)|"
     r"sleepy|sad|nauseous|queasy|miserable|angry|irritable|uncomfortable))|"
     r"(?P<bad2>does nothing for me|do nothing for me|and I don't get along|and I do not get along|"
     r"doesn't agree with me|don't agree with me|bores? me|annoys? me|wears? me out|"
@@ -327,7 +331,8 @@ def _en_stance(s: str) -> Stance:
 
 # -- Chinese ------------------------------------------------------------------------------------
 _ZH_ADV = (
-    r"(?:真心|真的|实在|确实|一向|向来|一直|从来|本来|其实|特别|非常|很|挺|超级|超|蛮|比较|有点|有些|"
+    r"(?:真心|真的|实在|确实|一向|向来|一直|从来|本来|其实|特别|非常|很|挺|超级|超|蛮|比较|有点|有些|巨|贼|"
+    r"从小就?|打小就?|"
     r"最|更|还是|也|都|就|总是|始终|压根|根本|完全|尤其|格外|相当|十分|极其|打心底|由衷地?|是|真)*"
 )
 _ZH_NEG = r"(?P<neg>不太|不怎么|不是很|不是特别|没那么|不大|并不|从不|从来不|一点也不|一点都不|不)"
@@ -355,7 +360,7 @@ _ZH_SUBJECT = re.compile(
 #: The topic first, then the user's stance: "X我最爱了", "电子书我看不进去", "火锅我来者不拒".
 _ZH_TOPIC = re.compile(
     r"^(?P<x>[^，,。；;！!？?我你他她它这那]{1,10}?)(?:那种|这种|这类|那类|之类的?)?(?:的话|呢|嘛)?"
-    r"(?:我|我是|我就|我也|我都)"
+    r"(?<![让令使叫])(?:我|我是|我就|我也|我都)"  # "瑜伽让我放松": a cause (_ZH_FEELS)
     + _ZH_ADV
     + r"(?:(?P<like>来者不拒|百\S不厌|[吃喝看听玩]不腻|\S+都不腻|最爱|超爱|最喜欢|很喜欢|"
     r"特别喜欢|喜欢|爱|好这一口|"
@@ -396,10 +401,10 @@ _ZH_TOWARD = re.compile(
 )
 #: "养花让我特别放松": a stimulus and the feeling it gives the user.
 _ZH_FEELS = re.compile(
-    r"^(?P<x>[^，,。；;！!？?我你他她它这那]{2,10}?)(?:总是|总|会|就|真的|都)?(?:让|令|使|叫)我"
+    r"^(?:说实话|老实说|讲真|其实|坦白说|说真的)?[，,]?(?P<x>[^，,。；;！!？?我你他她它这那]{2,10}?)(?:总是|总会|总|就会|都会|就|真的|都)?(?:让|令|使|叫)我"
     + _ZH_ADV
     + r"(?:(?P<good>放松|开心|快乐|舒服|愉快|平静|兴奋|幸福|满足|安心|治愈|有成就感|心情好)|"
-    r"(?P<bad>烦|心烦|头疼|头大|焦虑|紧张|难受|崩溃|烦躁|无聊|犯困|恶心|不舒服|受不了))"
+    r"(?P<bad>烦|心烦|头疼|头大|焦虑|紧张|难受|崩溃|烦躁|无聊|犯困|恶心|不舒服|受不了|心累|累|疲惫))"
 )
 #: "咸豆花才是正道", "还得是X": the one true choice.
 _ZH_TRUE_ONE = re.compile(
@@ -409,9 +414,12 @@ _ZH_TRUE_ONE = re.compile(
 #: A thing, then how it is for the user (a closed list of evaluative nouns and adjectives).
 _ZH_GOOD = (
     r"最爱|享受|幸福|快乐|治愈|解压|减压|爱好|心头好|心头肉|宝藏|必需品|标配|精神食粮|续命|"
-    r"灵魂|天堂|快乐源泉|最大的乐趣|乐趣"
+    r"灵魂|天堂|快乐源泉|最大的乐趣|乐趣|命根子|本命"
 )
-_ZH_BAD = r"折磨|噩梦|煎熬|枯燥|无聊|乏味|痛苦|受罪|负担|灾难|雷区|地狱|酷刑|浪费时间|没意思"
+_ZH_BAD = (
+    r"折磨|噩梦|煎熬|枯燥|无聊|乏味|痛苦|受罪|负担|灾难|雷区|地狱|酷刑|浪费时间|没意思|天敌|克星|"
+    r"反人类|黑暗料理|智商税"
+)
 _ZH_THING_IS = re.compile(
     r"^(?P<x>[^，,。；;！!？?我你他她它这那]{1,10}?)(?:对我来说|对我而言|于我而言|在我看来)?"
     r"(?:真的|实在|简直|就|完全|绝对|可|太|很|挺|特别|超|非常|最|是|算是|就是|一种|种|个|我的|"

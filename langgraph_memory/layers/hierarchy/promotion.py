@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Protocol
 from langgraph_memory.core.concurrency import yield_gil
 from langgraph_memory.core.records import Message
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
+from langgraph_memory.extraction.answers import answer_head, chosen
 from langgraph_memory.extraction.atoms import MemoryAtom
 from langgraph_memory.extraction.entities import sentence_spans
 from langgraph_memory.extraction.extractor import Extractor, extract_atoms, normalize_key
@@ -374,6 +375,9 @@ def write_atoms(
     - A user message that confirms ("Yes, that's right", "对，没错") the assistant
       message before it in its session (``previous`` finds it) makes that message's
       statements, in the user's voice, ``confirmed`` beliefs citing both messages.
+    - A user's short answer that picks an option the assistant message before it
+      offered ("高铁吧，我晕机" to "坐高铁还是飞机？") is a liking in the user's words; the
+      question only tells which words pick (it makes no belief, nor a dislike of the rest).
 
     An LLM answer with an atom about one of ``other_users`` (another user of the store,
     by id) is not trusted: the message is read by the rules instead, and it is logged.
@@ -391,6 +395,7 @@ def write_atoms(
                 atoms = []
             elif msg.role == "user":
                 atoms = _atoms(text, "user", msg, llm, other_users)
+                atoms += _picked(msg, text, previous, atoms)
             else:
                 atoms = _repeated(text, msg)
             said = _said_yes_to(msg, text, previous)
@@ -417,6 +422,26 @@ def write_atoms(
                 log.info("skipped confirmed atom %r: %s", atom, exc)
         yield_gil()  # background work: let readers and the model run between messages
     return written
+
+
+def _picked(
+    msg: Message,
+    text: str,
+    previous: Callable[[Message], Message | None] | None,
+    atoms: Sequence[MemoryAtom],
+) -> list[MemoryAtom]:
+    """The liking a user's short answer states by picking an option the assistant message
+    before it offered (:func:`~langgraph_memory.extraction.answers.chosen`), unless the
+    message's own atoms hold it already."""
+    if previous is None or answer_head(text) is None:
+        return []
+    before = previous(msg)
+    if before is None or before.role != "assistant":
+        return []
+    have = {a.value.casefold() for a in atoms if a.kind == "preference"}
+    return [
+        a for a in chosen(strip_injected(before.content), text) if a.value.casefold() not in have
+    ]
 
 
 def _said_yes_to(

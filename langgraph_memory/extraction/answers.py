@@ -1,0 +1,165 @@
+"""A choice said as the answer to the assistant's question ("高铁吧，我晕机" to "坐高铁还是飞机？").
+
+The user's words carry the choice; the question only tells what was offered, so it is
+read to find which of the user's words name an option. The belief's value is always
+the user's own words (grounded in their message): the assistant's words never make a
+belief, and an option the user did not pick is never recorded as disliked.
+
+No answer is read when the question offers nothing to choose between ("X or Y?",
+"X还是Y？"), asks about a fact or the past ("Did you mean the red one or the blue
+one?", "是周一还是周二开的会？"), or when the answer picks for now only ("tea for now",
+"这次坐高铁吧"), asks back, hedges ("either", "都行") or refuses ("neither", "都不要").
+
+Example:
+    >>> [(a.value, a.polarity) for a in chosen("你平时出行喜欢坐高铁还是飞机？", "高铁吧，我晕机")]
+    [('高铁', 1)]
+    >>> [(a.value, a.polarity) for a in chosen("Would you prefer a morning or an evening class?",
+    ...                                        "evenings, I'm useless before 10am")]
+    [('evenings', 1)]
+    >>> chosen("Did you mean the red one or the blue one?", "the blue one")
+    []
+"""
+
+from __future__ import annotations
+
+import re
+
+from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
+from langgraph_memory.extraction.clauses import JOKE, NOW_ONLY, is_question, strip_particles
+from langgraph_memory.extraction.extractor import normalize_key
+
+__all__ = ["answer_head", "chosen"]
+
+#: The end of an answer's first part: a comma, a stop, a dash, an exclamation.
+_EN_HEAD_END = re.compile(r"\s*(?:[,.;:!?\n]|\s[-—–]+\s|—|\s+(?:because|since|as|but)\s)")
+_ZH_HEAD_END = re.compile(r"[，,。.；;：:！!？?\n~～]|\s")
+#: Words around a pick that are not the pick: "for sure", "please", "definitely"…
+_EN_FILLER = re.compile(
+    r"^(?:oh|ah|hmm+|um+|uh|well|ok|okay|so|i think|i'd say|i guess|probably|definitely|"
+    r"always|def|honestly|the|a|an|some)\s+|"
+    r"\s+(?:for sure|please|pls|definitely|obviously|of course|always|every time|for me|"
+    r"all the way|i think|i guess|probably|thanks|thank you|then)$",
+    re.I,
+)
+_ZH_FILLER = re.compile(
+    r"^(?:嗯+|额|呃|哦|那|还是|当然是?|肯定是?|我选|选|要)|(?:吧|呀|啊|呗|哈|啦|好了|吧我觉得)$"
+)
+#: No pick: a hedge, a refusal, a yes or a no.
+_EN_NO_PICK = re.compile(
+    r"^(?:yes|yeah|yep|no|nope|nah|either|both|neither|none|whatever|not sure|no idea|"
+    r"don't know|dunno|idk|depends|it depends|doesn't matter|not|never|no)\b",
+    re.I,
+)
+_ZH_NO_PICK = re.compile(r"^(?:都|随便|无所谓|不知道|看情况|不|没|别|是的|对|好的?|行|可以|嗯)")
+#: A question about a fact or the past, not about what the user likes.
+_EN_FACT_QUESTION = re.compile(
+    r"\b(?:did|was|were|has|had|mean|meant|is it|is that|is the|are they|are those)\b",
+    re.I,
+)
+_ZH_FACT_QUESTION = re.compile(
+    r"了[^还]*还是|[^还]*过[^还]*还是|是不是|是哪|有没有|还是说|^[^你您]*是[^还你您]*还是|"
+    r"昨天|前天|昨晚|上次|刚才|上周|上个月|去年"
+)
+#: An interjection before the answer: "嗯，煎饼吧", "Oh, tea".
+_INTERJECTION = re.compile(
+    r"^(?:嗯+|额|呃|哦|噢|好|行|oh|ah|hmm+|um+|uh|well|ok|okay|so)\s*[，,]\s*", re.I
+)
+_EN_TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*")
+#: At most this many words (characters, in Chinese) in the part that picks.
+_EN_MAX_WORDS = 5
+_ZH_MAX_CHARS = 8
+
+
+def answer_head(answer: str) -> str | None:
+    """The first part of ``answer`` if it is short enough to be a pick, else ``None``
+    (cheap: the question is only fetched when there is one).
+
+    Example:
+        >>> answer_head("普洱吧，绿茶太寡淡了"), answer_head("green tea, black is too bitter")
+        ('普洱', 'green tea')
+    """
+    text = _INTERJECTION.sub("", answer.strip())
+    if not text or "?" in text or "？" in text:
+        return None  # asked back: no pick
+    if is_cjk_text(text):
+        head = _ZH_HEAD_END.split(text, maxsplit=1)[0]
+        for _ in range(2):
+            head = _ZH_FILLER.sub("", head)
+        head = strip_particles(head)
+        ok = 0 < len(head) <= _ZH_MAX_CHARS and not _ZH_NO_PICK.match(head) and "我" not in head
+        return head if ok else None
+    head = _EN_HEAD_END.split(text, maxsplit=1)[0].strip()
+    for _ in range(3):
+        head = _EN_FILLER.sub("", head).strip()
+    words = head.split()
+    if not words or len(words) > _EN_MAX_WORDS or _EN_NO_PICK.match(head):
+        return None
+    if re.match(r"(?:i|i'm|i'd|i'll|you|it|it's|that|this|we|they|he|she|my)\b", head, re.I):
+        return None  # a sentence of its own, not a pick
+    return head
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _offered_en(question: str) -> list[str]:
+    """The sentences of ``question`` that offer a choice ("… X or Y?"), lower-cased."""
+    return [
+        sentence.lower()
+        for sentence in re.findall(r"[^.!?\n]*\?", question)
+        if re.search(r"\bor\b", sentence, re.I) and not _EN_FACT_QUESTION.search(sentence)
+    ]
+
+
+def _offered_zh(question: str) -> list[str]:
+    """The sentences of ``question`` that offer a choice ("X还是Y？")."""
+    return [
+        sentence
+        for sentence in re.findall(r"[^。！!？?\n，,]*[？?]", question)
+        if "还是" in sentence and not _ZH_FACT_QUESTION.search(sentence)
+    ]
+
+
+def _picks(head: str, offered: str) -> bool:
+    """Whether every word of ``head`` is in ``offered`` and one names one option only."""
+    said = {_stem(w) for w in _EN_TOKEN.findall(offered)}
+    words = [_stem(w) for w in _EN_TOKEN.findall(head.lower())]
+    if not words or any(w not in said for w in words):
+        return False
+    sides = [{_stem(t) for t in _EN_TOKEN.findall(s)} for s in re.split(r"\bor\b", offered)]
+    return any(sum(w in side for side in sides) == 1 for w in words)
+
+
+def chosen(question: str, answer: str) -> list[MemoryAtom]:
+    """The preference ``answer`` states by picking one of the options ``question`` (the
+    assistant's message before it) offers, in the user's words; none when it picks
+    nothing offered.
+
+    Args:
+        question: The assistant's message the user answers.
+        answer: The user's message.
+
+    Returns:
+        At most one liking, its value and text from ``answer``.
+    """
+    head = answer_head(answer)
+    if head is None or is_question(answer) or NOW_ONLY.search(answer) or JOKE.search(answer):
+        return []
+    zh = is_cjk_text(answer)
+    if zh:
+        offered = [q for q in _offered_zh(question) if head in q]
+        if len(offered) != 1 or sum(head in side for side in offered[0].split("还是")) != 1:
+            return []  # nothing offered, or named on both sides: no pick
+    elif not any(_picks(head, q) for q in _offered_en(question)):
+        return []
+    start = answer.find(head)
+    span = answer[start : start + len(head)] if start >= 0 else head
+    return [
+        MemoryAtom(
+            kind="preference", subject="user", key=normalize_key(span), value=span, polarity=1,
+            source="explicit", confidence=CONFIDENCE["explicit"], text=answer.strip(),
+            language="zh" if zh else "en",
+        )
+    ]  # fmt: skip

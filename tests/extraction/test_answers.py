@@ -1,0 +1,66 @@
+"""A choice said as the answer to the assistant's question: the user's words carry the
+pick, the question only tells what was offered. Sentences are the helper's own."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_memory.extraction.answers import answer_head, chosen
+
+
+def picks(question: str, answer: str) -> list[tuple[str, int]]:
+    return [(a.value, a.polarity) for a in chosen(question, answer)]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "value"),
+    [
+        ("Do you like your eggs scrambled or poached?", "Poached, runny yolk please", "Poached"),
+        ("Window or middle seat on the bus?", "window for sure, I get carsick", "window"),
+        (
+            "Shall I look for a quiet cafe or a lively bar?",
+            "quiet cafe. I want to read",
+            "quiet cafe",
+        ),
+        ("Paperbacks or e-books?", "e-books — they weigh nothing", "e-books"),
+        ("你吃面喜欢宽面还是细面？", "宽面吧，有嚼劲", "宽面"),
+        ("周末想去爬山还是看展？", "看展！我膝盖不好", "看展"),
+        ("好的。早饭吃包子还是煎饼？", "嗯，煎饼吧", "煎饼"),
+    ],
+)
+def test_a_pick_among_the_offered_options_is_a_liking_in_the_users_words(
+    question: str, answer: str, value: str
+) -> None:
+    [atom] = chosen(question, answer)
+    assert (atom.value, atom.polarity, atom.kind) == (value, 1, "preference")
+    assert atom.value in answer  # the user's words, never the question's
+    assert atom.text == answer.strip()
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Tea or juice?", "tea for now, thanks"),  # a pick for now only
+        ("Tea or juice?", "either is fine"),  # a hedge
+        ("Tea or juice?", "neither, just water"),
+        ("Tea or juice?", "tea? what do you have"),  # asks back
+        ("Did you order the soup or the salad?", "the salad"),  # a fact of the past
+        ("Is the exam on Monday or Friday?", "Friday"),
+        ("会议是周三还是周四？", "周四"),  # a fact, not a taste
+        ("你昨天吃了面还是饭？", "面"),
+        ("喝点红茶还是绿茶？", "都行"),
+        ("这次坐地铁还是打车？", "这次打车吧"),  # this time only
+        ("Any plans tonight?", "cinema, probably"),  # nothing offered to pick from
+        ("Green tea or black tea?", "tea"),  # named on both sides: no pick
+        ("Coffee or tea?", "I honestly could not care less about hot drinks today"),
+    ],
+)
+def test_no_pick_no_liking(question: str, answer: str) -> None:
+    assert picks(question, answer) == []
+
+
+def test_the_head_is_cheap_and_short() -> None:
+    assert answer_head("Aisle, always.") == "Aisle"
+    assert answer_head("煎饼吧，") == "煎饼"
+    assert answer_head("I think I'd rather talk about something else entirely today") is None
+    assert answer_head("我觉得都差不多吧") is None
