@@ -45,8 +45,10 @@ from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.events_zh import event_slots
+from langgraph_memory.extraction.pronouns import resolved
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 from langgraph_memory.extraction.whereabouts import not_lived_at
+from langgraph_memory.extraction.workplaces import WORKPLACE_KEY, others_clauses, workplace_of
 
 __all__ = [
     "slots_of",
@@ -308,6 +310,7 @@ _EN_MANAGER = [
     r":)\s*(?:now\s+)?"
     r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
     r"\b(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:is|became|took over as|is now|has become|"
+    r"will be|'ll be|is going to be|"
     r"stepped "
     r"in as)\s+my\s+(?:new\s+)?(?:manager|boss|supervisor|team lead|lead|line manager)",
     r"\bI(?:'m| am)?\s+(?:now\s+)?(?:report(?:ing)?|answer(?:ing)?)\s+to\s+"
@@ -795,6 +798,7 @@ _ZH_ROLE_RX = _compiled(_ZH_ROLE)
 _ZH_COUNT_RX = _compiled(_ZH_COUNT)
 #: A going said in the past of its clause ("去年去了日本", "上个月去了趟成都"): a trip.
 _ZH_WENT = re.compile(r"(?:去年|前年|上个?月|上周|上次|那年|以前|之前|小时候)[^，,。！!；;]*去了$")
+_WORK_THING = re.compile(r"的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)")
 _ZH_DEPARTMENT_END = re.compile(r"(?:事业部|部门|部|组|团队)$")
 _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 
@@ -899,7 +903,8 @@ def _zh(text: str) -> list[Slot]:
     work = _last(text, _ZH_EMPLOYER_RX, whole)
     if work and work[0] in places() and _ZH_WENT.search(text[max(0, work[1] - 16) : work[1]]):
         pass  # "去年去了日本": a trip there once, no home
-    elif work and work[0] in places():  # "我在新加坡工作": where the user is
+    elif work and work[0] in places() and not _WORK_THING.match(text, work[1] + len(work[0])):
+        # "我在新加坡工作": where the user is (not "京东的食堂": a workplace's)
         add("location", work[0], work[1])
     elif work and _ZH_DEPARTMENT_END.search(work[0]):  # "我在用户增长部工作": a department
         if names_department(work[0]):  # (not 俱乐部: then neither a department nor whom for)
@@ -975,7 +980,9 @@ _THEIRS = Cued(
 
 #: Slots of one person's own life (a relative's move is not the user's; a family's
 #: wedding date or count of children is shared).
-_PERSONAL = frozenset({"location", "employer", "occupation", "manager", "department"})
+_PERSONAL = frozenset(
+    {"location", "employer", "occupation", "manager", "department", WORKPLACE_KEY}
+)
 
 
 def about_others(said: str) -> bool:
@@ -1050,15 +1057,21 @@ def slots_of(text: str) -> list[Slot]:
     if not said.strip():
         return []
     found = _zh(said) if is_cjk_text(said) else _en(said)
+    named = None if any(k == "employer" for k, _, _ in found) else workplace_of(said)
+    if named:  # "米哈游这边氛围挺好", "Netflix's first all-hands": where, if it replaces one
+        found.append((WORKPLACE_KEY, *named))
     # where someone else lives or works is no slot of the user's ("我妹妹住在杭州")
     theirs, at, third = [], 0, False
     for t in parts:  # (or whose subject is a third person: "他从广州搬到深圳了")
         by_third = _THIRD_PERSON.match(t) is not None
         third = third or by_third
-        if by_third or about_others(t):
+        if by_third:
             theirs.append((at, at + len(t)))
+        elif about_others(t):  # a Chinese sentence, clause by clause: "我老公还在华为，我已经…"
+            theirs += [(at + a, at + b) for a, b in others_clauses(t, about_others)]
         at += len(t) + 1
     found = [f for f in found if f[0] not in _PERSONAL or not any(a <= f[2] < b for a, b in theirs)]
+    found = resolved(said, found)  # "现在我每周一向他汇报": whom 他 stands for, or nothing
     # a value the statement says ended is not its new value ("my last day at Shopify")
     found = [f for f in found if not ended_value(said, f[1])]
     # someone else's change is none of the user's ("my sister moved…", "他搬到深圳了")
@@ -1182,6 +1195,7 @@ _OTHERS = Cued(
         r"colleague|coworker|roommate|neighbou?r|wife|husband|parents|kids?|uncle|aunt|friend's)\s+"
         r"(?!is\b|'s\b|name|and I\b|& I\b|and me\b)[a-z]+|"
         r"(?:我|我的)(?:朋友|同事|哥哥?|姐姐?|弟弟?|妹妹?|爸爸?|妈妈?|室友|邻居|表[哥姐弟妹]|堂[哥姐弟妹]|"
+        r"闺蜜|发小|同学|舍友|哥们|"
         # not the user beside them ("我爸妈和我搬到了深圳"), but one telling the user of
         # their own life ("我老婆跟我说她搬到深圳了")
         r"老公|老婆|儿子|女儿|父母)"

@@ -1,0 +1,75 @@
+"""Employers named bare in a frame of work, whose clause is whose, and pronouns as values."""
+
+from __future__ import annotations
+
+import pytest
+
+from langgraph_memory.extraction.pronouns import is_pronoun, resolved
+from langgraph_memory.extraction.slots import about_others, slots_of
+from langgraph_memory.extraction.workplaces import WORKPLACE_KEY, others_clauses, workplace_of
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("Netflix's first all-hands was wild, still getting used to the new badge", "Netflix"),
+        ("first standup at Revolut today and everyone talks SO fast", "Revolut"),
+        ("just finished orientation at Guy's, the wards are massive", "Guy's"),
+        ("my first payslip from Deloitte came through", "Deloitte"),
+        ("米哈游这边氛围挺二次元的哈哈哈，工位上全是手办", "米哈游"),
+        ("在快手这边加班少一点，也可能是新人保护期", "快手"),
+        ("我已经在小米干了一个月了", "小米"),
+        ("米哈游第一个月，福利是真的好，食堂我能吃一年", "米哈游"),
+    ],
+)
+def test_an_employer_named_bare_in_a_frame_of_work(said: str, name: str) -> None:
+    assert workplace_of(said) is not None and workplace_of(said)[0] == name
+    assert (WORKPLACE_KEY, name) in [(k, v) for k, v, _ in slots_of(said)]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Apple's new phone is nice",
+        "我们这边下雨了",
+        "北京这边天气不错",
+        "I start Monday",
+        "在家干活",
+    ],
+)
+def test_no_employer_without_a_frame_of_work(said: str) -> None:
+    assert workplace_of(said) is None
+
+
+def test_a_workplace_thing_names_an_employer_the_tagger_takes_for_a_place() -> None:
+    assert ("employer", "京东") in [(k, v) for k, v, _ in slots_of("京东的食堂比之前的好吃多了")]
+
+
+def test_a_chinese_sentence_about_someone_else_is_theirs_clause_by_clause() -> None:
+    said = "我老公还在华为，我已经在小米干了一个月了"
+    assert others_clauses(said, about_others) == [(0, 8)]
+    assert others_clauses("我妹妹搬到杭州了，住在西湖边", about_others) == [(0, 9), (9, 14)]
+    assert ("employer", "宁德时代") in [
+        (k, v) for k, v, _ in slots_of("国企实在待不住了，去了宁德时代，我爸到现在还在念叨我不懂事")
+    ]
+    assert slots_of("我妹妹搬到杭州了，住在西湖边") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "manager"),
+    [
+        ("Jason接了那个位置，现在我每周一向他汇报，Amy去新加坡了", "Jason"),
+        ("老王调走了，新来的李姐接了他的位置，以后我向她汇报", "李姐"),
+        ("Met Dan today. He's my new manager.", "Dan"),
+        ("He's my new manager.", None),
+    ],
+)
+def test_a_pronoun_is_never_a_value(said: str, manager: str | None) -> None:
+    got = [v for k, v, _ in slots_of(said) if k == "manager"]
+    assert got == ([manager] if manager else [])
+    assert not any(is_pronoun(v) for _, v, _ in slots_of(said))
+
+
+def test_resolved_drops_a_pronoun_with_no_one_named() -> None:
+    assert resolved("以后我向他汇报", [("manager", "他", 5)]) == []
+    assert is_pronoun("them") and not is_pronoun("Theo")
