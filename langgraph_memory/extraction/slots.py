@@ -106,6 +106,7 @@ _NUM_EN = (
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|a dozen|dozen)"
 )
 _NUM_ZH = r"(?:[0-9]+|[一二两三四五六七八九十百]+)"
+_NUM_BIG = r"(?:[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千]+)[万千wWkK]?"
 #: What is counted, by its kind: the key of a count ("number of children").
 _COUNTED = [
     (
@@ -124,6 +125,7 @@ _COUNTED = [
         "people on the team",
     ),
     (r"languages?|语言", "languages"),
+    (r"followers|subscribers|粉丝|关注者|订阅", "followers"),
     (r"marathons?|马拉松", "marathons"),
 ]
 #: Events a date belongs to, by kind (the key of a date: "date of wedding").
@@ -693,7 +695,7 @@ _ZH_EMPLOYER = [
     r"(?:工作|上班|任职|实习|[做当](?=[\u4e00-\u9fff]{2}))",
 ]
 _ZH_JOB = [
-    r"我(?:现在)?是(?:一名|一个|个)?(?P<v>(?:初级|中级|高级|资深|首席)?[\u4e00-\u9fff]{0,4}(?:开发|"
+    r"我(?:现在)?是(?:一名|一个|个)?(?P<v>(?:初级|中级|高级|资深|首席)?[\u4e00-\u9fffA-Za-z]{0,4}(?:开发|"
     r"工程师|程序员|"
     r"老师|教师|设计师|产品经理|运营|会计|医生|护士|律师|分析师|研究员|经理|总监|实习生|学生))",
     r"(?P<verb>升到|升为|升成|升|当上了?|转成|转为|晋升为?|评上了?|被评为|考上了?|转正为?)(?!职|级|值)(?P<v>(?:初级|中级|高级|资深|"
@@ -704,6 +706,9 @@ _ZH_JOB = [
     # names a trade (…人, …师, …员)
     r"(?:现在|目前|如今|我在|我是)(?:在)?(?:全职|兼职|专职)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|(?<!手)工|人|练|司机|"
     r"经理|总监|老师|医生|护士|运营|开发|销售|会计|律师|博主|主播|自由职业))(?=[，,。！!；;\s]|$|了|啦)",
+    # "普通程序员一枚": a trade said of oneself, by its measure word
+    r"(?:^|[，,。！!；;\s])(?:普通|小小|资深|一名|一个)?(?P<v>[\u4e00-\u9fffA-Za-z]{0,4}?(?:师|员|狗|"
+    r"经理|总监|运营|开发|销售|会计|律师|博主|主播|学生|研究生|博士))一枚",
 ]
 _ZH_ROLE = [
     r"(?P<who>[\u4e00-\u9fff]{2,3}?)(?:升职|升了|调岗|换岗|转岗)[^。]{0,6}?(?:现在|已经)?(?:是|"
@@ -758,6 +763,10 @@ _ZH_COUNT = [
     r"(?P<v>老[二三四五六]|[二三四]胎|[二三]宝)(?:出生|来了|生了|落地|报到)",
     # "刚看完第15本": an ordinal with its measure word counts what the measure counts
     rf"(?P<v>第{_NUM_ZH}[本辆])(?P<n>)(?=[，,。！!；;\s]|$|了)",
+    # "才3000个粉丝", "粉丝直接涨到1万了": an audience, counted by thousands
+    rf"(?P<v>{_NUM_BIG})个?(?P<n>粉丝|关注者|订阅者?)",
+    rf"(?P<n>粉丝|关注者|订阅)数?[^，,。！!]{{0,4}}?(?:涨到了?|达到了?|破了?|到了|变成了?|有)"
+    rf"(?P<v>{_NUM_BIG})",
 ]
 _ZH_DATE_MOVED = Cued(
     re.compile(
@@ -798,6 +807,13 @@ _ZH_ROLE_RX = _compiled(_ZH_ROLE)
 _ZH_COUNT_RX = _compiled(_ZH_COUNT)
 #: A going said in the past of its clause ("去年去了日本", "上个月去了趟成都"): a trip.
 _ZH_WENT = re.compile(r"(?:去年|前年|上个?月|上周|上次|那年|以前|之前|小时候)[^，,。！!；;]*去了$")
+#: A home said by a thing of it, after its city ("大连新房子", "合肥的住处"); and the words
+#: before one that name no city (whose home it is, or which).
+_HOME_THING = re.compile(r"的?(?:新)?(?:房子|住处|新家|出租屋|公寓)")
+_NOT_HOME_OF = re.compile(
+    r"[我你他她们自己家友妈爸哥姐弟妹事板司人的这那个租买卖看旧新老大小]$|^[在从把去到回的这那]|"
+    r"附近|楼下|对面|隔壁|学校|公司|单位"
+)
 _WORK_THING = re.compile(r"的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)")
 _ZH_DEPARTMENT_END = re.compile(r"(?:事业部|部门|部|组|团队)$")
 _ZH_PLAN_RX = _compiled(_ZH_PLAN)
@@ -808,7 +824,7 @@ _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 _ZH_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半多]+个?(?:多)?(?:月|天|年|周|星期|小时|礼拜)")
 #: What names a person, a group or a room, never the city the user lives in.
 _NOT_CITY = re.compile(
-    r"老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$|"
+    r"^[不没]|老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$|"
     r"医院|公司|集团|大学|学院|银行|中学|小学|研究院|研究所"  # an organisation ("换到了华山医院")
 )
 #: A negation right before a move ("没回郑州", "不搬去上海了"): no move made.
@@ -900,6 +916,15 @@ def _zh(text: str) -> list[Slot]:
     ):
         name = min(places(), key=text.find)
         add("location", name, text.find(name))
+    for m in [] if city else _HOME_THING.finditer(text):  # "大连新房子的宽带", "合肥的住处"
+        if not words:
+            words.append(_word_bounds(text))
+        start = max((b for b in words[0] if m.start() - 4 < b < m.start() - 1), default=-1)
+        name = text[start : m.start()] if start >= 0 else ""
+        if re.fullmatch(r"[\u4e00-\u9fff]{2,3}", name) and not _NOT_HOME_OF.search(name):
+            if not not_lived_at(text, start):  # a home there, tentatively (if it replaces one)
+                add(f"{TENTATIVE}place", name, start)
+                break
     work = _last(text, _ZH_EMPLOYER_RX, whole)
     if work and work[0] in places() and _ZH_WENT.search(text[max(0, work[1] - 16) : work[1]]):
         pass  # "去年去了日本": a trip there once, no home

@@ -73,3 +73,27 @@ def test_a_pronoun_is_never_a_value(said: str, manager: str | None) -> None:
 def test_resolved_drops_a_pronoun_with_no_one_named() -> None:
     assert resolved("以后我向他汇报", [("manager", "他", 5)]) == []
     assert is_pronoun("them") and not is_pronoun("Theo")
+
+
+@pytest.mark.parametrize(
+    ("said", "slot"),
+    [
+        ("普通程序员一枚，天天写业务代码", ("occupation", "程序员")),
+        ("我是UI设计师，在一家小公司", ("occupation", "UI设计师")),
+        ("我小红书才3000个粉丝，更新得太少", ("number of followers", "3000")),
+        ("那条笔记爆了，粉丝直接涨到1万了，私信都回不过来", ("number of followers", "1万")),
+        ("现在从合肥的住处骑车到单位只要十分钟", ("maybe place", "合肥")),
+        ("周末要去厦门玩一趟，但走之前得先把大连新房子的宽带装好", ("maybe place", "大连")),
+    ],
+)
+def test_chinese_values_said_in_passing(said: str, slot: tuple[str, str]) -> None:
+    got = [(k, v) for k, v, _ in slots_of(said)]
+    assert slot in got
+    assert not any(k == "location" and v.startswith(("不", "没")) for k, v in got)  # 回不过来
+
+
+@pytest.mark.parametrize(
+    "said", ["我朋友的新房子装修好了", "租的房子太小了", "下周去上海出差，住在公司附近的公寓"]
+)
+def test_a_home_thing_of_someone_or_something_else_names_no_city(said: str) -> None:
+    assert not any(k.endswith("place") for k, _, _ in slots_of(said))
