@@ -140,7 +140,7 @@ _EVENTS = [
     (r"launch|release|ship date|deadline|上线|发布|截止|交付", "launch"),
     (r"meeting|会议|开会|周会|例会", "meeting"),
     (r"party|聚会|派对|生日会", "party"),
-    (r"move|moving|搬家", "move"),
+    (r"move|moving|搬家|搬(?!砖)|租到|住到|退租|\blease\b", "move"),
     (r"trip|vacation|holiday|旅行|旅游|度假|出差", "trip"),
     (r"surgery|operation|手术", "surgery"),
     (r"concert|show|演唱会|演出", "concert"),
@@ -214,6 +214,7 @@ _EN_CITY = [
     rf"\b(?i:settled|settling|relocated|relocating|moved|moving|landed|arrived)\s+(?i:in|into|to|"
     rf"down in)\s+{_CAP}",
     rf"\b(?i:live|living|based|staying)\s+in\s+{_CAP}",
+    rf"\bI(?:'m| am)\s+(?:(?i:now|currently)\s+)?{_CAP}-based\b",  # "I'm Boston-based"
     rf"\b(?i:home is) (?:now\s+)?{_CAP}",
     rf"\b{_CAP}\s+is (?:home|my home) now\b",
     rf"\b(?i:here in) {_CAP}",
@@ -268,10 +269,11 @@ _EN_JOB = [
     r"analyst|manager|nurse|doctor|lawyer|accountant|consultant|scientist|researcher|writer|"
     r"student|intern|architect|chef|pharmacist|professor|lead|director|programmer|"
     r"administrator|officer|technician|editor|producer|salesperson|recruiter))\b",
-    r"\b(?:made|became|got promoted to|promoted to|now a|stepped up to|"
+    r"\b(?:made(?:\s+me)?|became|got promoted to|promoted to|now a|stepped up to|"
     r"moved up to)\s+(?P<v>(?:a\s+|an\s+)?"
     r"(?:senior|junior|lead|principal|staff|head|chief|manager|director|partner|associate|vp|"
-    r"[\w-]+\s+(?:lead|manager|director|engineer|developer))(?:\s+[\w-]+)?)",
+    r"[\w-]+\s+(?:lead|manager|director|engineer|developer))"
+    r"(?:\s+(?!(?:as|of|at|for|in|so|and|now|on|this|today)\b)[\w-]+)?)",
     r"\b(?:work|working)\s+as\s+(?:an?\s+)?(?P<v>[\w -]{3,30}?)(?=[,.;!]|\s+(?:at|in|for)\b|$)",
     r"\b(?:being|becoming|retrained as|trained as)\s+an?\s+(?P<v>(?:[\w-]+\s+){0,3}(?:teacher|"
     r"developer|engineer|designer|analyst|manager|nurse|doctor|lawyer|accountant|consultant|"
@@ -387,6 +389,15 @@ _EN_COUNT = [
     r"\bmy\s+(?P<v>second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
     r"\d+(?:st|nd|rd|th))\s+(?P<n>[a-z]+(?:\s+[a-z]+)?)",
 ]
+#: "We launch the app on September 5": the date of what the user does, by its verb.
+_EN_DATE_DOING = Cued(
+    re.compile(
+        rf"\b(?:we|I)(?:'re|'m| are| am)?\s+(?P<e>launch(?:ing)?|ship(?:ping)?|releas(?:e|ing)|"
+        rf"fly(?:ing)?|mov(?:e|ing)|(?:get|getting) married)\b[^.;!?]{{0,25}}?\b(?:on|for)\s+"
+        rf"(?P<v>{_DATE_EN})",
+        re.I,
+    )
+)
 _EN_DATE_SET = Cued(
     re.compile(
         rf"\b(?:the|my|our)?\s*(?P<e>[\w ]{{2,30}}?)\s+(?:is|was|'s)\s+(?:now\s+)?(?:on|for|"
@@ -538,7 +549,7 @@ def _en(text: str) -> list[Slot]:
     counts.sort(key=lambda c: (not re.fullmatch(_NUM_EN, c[1], re.I), -c[2]))
     if counts:
         add(f"number of {counts[0][0]}", counts[0][1], counts[0][2])
-    for rx in (_EN_DATE_MOVED, _EN_DATE_SET, _EN_DATE_NOW):
+    for rx in (_EN_DATE_MOVED, _EN_DATE_SET, _EN_DATE_NOW, _EN_DATE_DOING):
         m = rx.search(text)
         if m is None:
             continue
@@ -789,13 +800,13 @@ _ZH_PLAN = [
     r"(?P<v>(?P<verb>去|回|飞|飞去|出发去)(?![0-9一二两三四五六七八九十几半]+个?(?:天|周|星期|礼拜|月))"
     r"[\u4e00-\u9fff]{2,8}?)"
     r"(?=[，,。！!；;\s]|$|玩|旅游|旅行|出差|度假|看|参加|过年|待)",
-    r"(?P<verb>计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月)?(?P<v>(?:去|回(?![你复答信消电话])|开车|坐|"
-    r"带|在家|学(?=[\u4e00-\u9fff]{2}))[^，,。！!；;？?]{2,24})",
+    r"(?P<verb>计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月|明年|今年|年底)?(?P<v>(?:去|回(?![你复答信消电话])|开车|坐|"
+    r"带|在家|学(?=[\u4e00-\u9fff]{2})|考(?=[研公编博]))[^，,。！!；;？?]{1,24})",
     r"(?:计划有变|改主意了?|行程有变)[了，,]?\s*(?:改成|改为|改)?(?P<v>[^，,。！!；;？?]{2,24})",
-    r"(?:改成|改为|改)去(?P<v>[^，,。！!；;？?]{2,24})",
+    r"(?:改成|改为|改)(?P<v>去[^，,。！!；;？?]{2,24})",
     r"不[去回][^，,。]{0,10}了[，,]?\s*(?:改|换|还是|直接)?(?:成)?"
     r"(?P<v>(?:去|在|坐|开|带)[^，,。！!；;？?]{2,24})",
-    r"(?:决定|最后还是|还是决定)(?P<v>(?:去|在家|坐|开车|带)[^，,。！!；;？?]{1,24})",
+    r"(?:决定|最后还是|还是决定)(?P<v>(?:去|在家|坐|开车|带|考(?=[研公编博]))[^，,。！!；;？?]{1,24})",
     r"(?:改成|改为|换成)(?P<v>(?:坐|开车|在家|带|去)[^，,。！!；;？?]{1,20})",
 ]
 

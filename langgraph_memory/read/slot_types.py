@@ -47,6 +47,7 @@ from langgraph_memory.extraction.slots import (
     thing_counted,
 )
 from langgraph_memory.extraction.whereabouts import not_lived_at
+from langgraph_memory.extraction.workplaces import others_clauses
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.relations import names_relation
 from langgraph_memory.read.timeline import is_statement
@@ -188,9 +189,21 @@ def own_part(said: str) -> str:
         ('', 'I live with my parents in Cork.')
     """
     spans = sentence_spans(said)
-    if len(spans) < 2:
-        return "" if about_others(said) else said
-    return "".join(t for _, t in spans if not about_others(t))
+    if len(spans) < 2 and not about_others(said):
+        return said
+    return "".join(_own_clauses(t) if about_others(t) else t for _, t in spans)
+
+
+def _own_clauses(sentence: str) -> str:
+    """The clauses of a sentence about someone else that are the user's ("想了很久还是决定
+    考公了，稳定一点，我爸妈也支持": the first two; an English one: none)."""
+    theirs = others_clauses(sentence, about_others)
+    kept, at = [], 0
+    for a, b in theirs:
+        kept.append(sentence[at:a])
+        at = b
+    kept.append(sentence[at:])
+    return "".join(kept).strip("，, ")
 
 
 def typed(said: str, kind: str, query: str = "") -> bool:

@@ -97,3 +97,28 @@ def test_chinese_values_said_in_passing(said: str, slot: tuple[str, str]) -> Non
 )
 def test_a_home_thing_of_someone_or_something_else_names_no_city(said: str) -> None:
     assert not any(k.endswith("place") for k, _, _ in slots_of(said))
+
+
+@pytest.mark.parametrize(
+    ("said", "slot"),
+    [
+        ("We launch the app on September 5, crunch time", ("date of launch", "September 5")),
+        ("fyi I'm Boston-based, in case it matters", ("location", "Boston")),
+        (
+            "they made me tech lead as of this sprint so now I'm in ALL the meetings",
+            ("occupation", "tech lead"),
+        ),
+        ("机票太贵了，国庆改成去云南，大理丽江走一圈", ("plan", "去云南")),
+        ("我打算明年考研，报的本校", ("plan", "考研")),
+        ("想了很久还是决定考公了，稳定一点，我爸妈也支持", ("plan", "考公")),
+        ("房子租到7月31号，得赶紧找新的", ("date of move", "7月31号")),
+        ("房东让我住到8月20号再搬", ("date of move", "8月20号")),
+    ],
+)
+def test_values_said_by_a_doing(said: str, slot: tuple[str, str]) -> None:
+    assert slot in [(k, v) for k, v, _ in slots_of(said)]
+
+
+def test_a_london_based_company_is_no_home_and_an_exam_is_no_plan_by_itself() -> None:
+    assert slots_of("I work for a London-based startup") == []
+    assert slots_of("我想考一下驾照") == []

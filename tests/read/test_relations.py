@@ -35,3 +35,14 @@ def test_the_relation_asked() -> None:
     assert asked_relation("Who is my roommate?") == "roommate"
     assert asked_relation("我的室友是谁？") == "室友"
     assert asked_relation("Where do I live?") is None
+
+
+def test_the_users_clauses_of_a_sentence_that_ends_with_someone_elses() -> None:
+    from langgraph_memory.read.slot_types import own_part
+
+    assert (
+        own_part("想了很久还是决定考公了，稳定一点，我爸妈也支持")
+        == "想了很久还是决定考公了，稳定一点"
+    )
+    assert own_part("我妹妹住在杭州。") == ""
+    assert typed("想了很久还是决定考公了，我爸妈也支持", "plan", "我明年打算考什么？")
