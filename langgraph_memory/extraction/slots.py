@@ -133,7 +133,7 @@ _EVENTS = [
     (r"wedding|婚礼|结婚|办酒", "wedding"),
     (r"flight|fly(?:ing)? out|fly|plane|航班|飞机|机票|起飞", "flight"),
     (r"defen[cs]e|viva|答辩", "答辩"),
-    (r"dentist|dental|teeth|牙医|看牙|口腔|牙", "dentist"),
+    (r"dentist|dental|teeth|牙医|看牙|口腔|(?<![班西])牙(?!买加)", "dentist"),  # (not 西班牙)
     (r"doctor|check-?up|appointment|医生|体检|复查|看病|门诊", "appointment"),
     (r"interview|面试", "interview"),
     (r"exam|test|考试|驾考|科目[一二三四]", "exam"),
@@ -328,6 +328,9 @@ _EN_MANAGER = [
     r"\b(?P<v>[A-Z][\w'-]+)'s\s+(?:now\s+)?my\s+(?:new\s+)?(?:manager|boss|supervisor|team lead|"
     r"line manager)\b",
     r"\bI(?:'m| am)\s+(?:now\s+)?(?:under|working under|on)\s+(?P<v>[A-Z][\w'-]+)(?:'s team)?\b",
+    # "I do my 1:1s with Greg now": whom the user's one-on-ones are with
+    r"\b(?:my\s+)?(?:1:1s?|one-on-ones?|1-on-1s?)\s+(?:are\s+|is\s+)?(?:now\s+)?with\s+"
+    r"(?P<v>[A-Z][\w'-]+)",
     # who runs the user's group: "Daniel is running our group now"
     r"\b(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:is\s+(?:now\s+)?(?:running|leading|heading)|"
     r"runs|leads|heads|took over)\s+(?:our|my)\s+(?:group|team|department|squad|unit|org)\b",
@@ -702,6 +705,8 @@ _ZH_EMPLOYER = [
     + _ZH_NOT_NAMED_WORDS
     + r")(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|啦)",
     r"(?:在|去)(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:搬砖|打工|上班了|报到)",
+    # "我在一家外企，西门子，做工程师": the kind of company, then its name
+    r"我(?:现在)?在一家[\u4e00-\u9fff]{1,4}[，,](?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)[，,]",
     r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今)|并且|而且|同时)在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
     r"(?:工作|上班|任职|实习|[做当](?=[\u4e00-\u9fff]{2}))",
 ]

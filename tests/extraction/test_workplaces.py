@@ -122,3 +122,20 @@ def test_values_said_by_a_doing(said: str, slot: tuple[str, str]) -> None:
 def test_a_london_based_company_is_no_home_and_an_exam_is_no_plan_by_itself() -> None:
     assert slots_of("I work for a London-based startup") == []
     assert slots_of("我想考一下驾照") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "slot"),
+    [
+        ("我在一家外企，西门子，做工程师", ("employer", "西门子")),
+        ("I do my 1:1s with Greg now; Lisa moved over to the Berlin office.", ("manager", "Greg")),
+        ("我下周二去看牙", ("date of dentist", "下周二")),
+    ],
+)
+def test_more_values_said_in_passing(said: str, slot: tuple[str, str]) -> None:
+    assert slot in [(k, v) for k, v, _ in slots_of(said)]
+
+
+def test_spanish_is_no_dentist() -> None:
+    said = "报了个西班牙语班，学西班牙语是为了明年去南美"
+    assert not any(k == "date of dentist" for k, _, _ in slots_of(said))
