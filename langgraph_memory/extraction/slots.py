@@ -827,9 +827,10 @@ _ZH_WENT = re.compile(r"(?:去年|前年|上个?月|上周|上次|那年|以前|
 #: before one that name no city (whose home it is, or which).
 _HOME_THING = re.compile(r"的?(?:新)?(?:房子|住处|新家|出租屋|公寓)")
 _NOT_HOME_OF = re.compile(
-    r"[我你他她们自己家友妈爸哥姐弟妹事板司人的这那个租买卖看旧新老大小]$|^[在从把去到回的这那]|"
-    r"附近|楼下|对面|隔壁|学校|公司|单位"
+    r"[我你他她们自己家友妈爸哥姐弟妹事板司人的这那个租买卖看旧新老大小了住到搬换去来回]$|"
+    r"^[在从把去到回的这那对现]|附近|楼下|对面|隔壁|学校|公司|单位|酒店|宾馆|民宿"
 )
+_HOME_OF_AFTER = re.compile(r"(?:^|[，,。！!；;\s]|[把从在])$")
 _WORK_THING = re.compile(r"的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)")
 _ZH_DEPARTMENT_END = re.compile(r"(?:事业部|部门|部|组|团队)$")
 _ZH_PLAN_RX = _compiled(_ZH_PLAN)
@@ -932,12 +933,16 @@ def _zh(text: str) -> list[Slot]:
     ):
         name = min(places(), key=text.find)
         add("location", name, text.find(name))
-    for m in [] if city else _HOME_THING.finditer(text):  # "大连新房子的宽带", "合肥的住处"
+    for thing in [] if city else _HOME_THING.finditer(text):  # "大连新房子的宽带", "合肥的住处"
         if not words:
             words.append(_word_bounds(text))
-        start = max((b for b in words[0] if m.start() - 4 < b < m.start() - 1), default=-1)
-        name = text[start : m.start()] if start >= 0 else ""
-        if re.fullmatch(r"[\u4e00-\u9fff]{2,3}", name) and not _NOT_HOME_OF.search(name):
+        start = max((b for b in words[0] if thing.start() - 4 < b < thing.start() - 1), default=-1)
+        name = text[start : thing.start()] if start >= 0 else ""
+        if (
+            re.fullmatch(r"[\u4e00-\u9fff]{2,3}", name)
+            and not _NOT_HOME_OF.search(name)
+            and _HOME_OF_AFTER.search(text[:start])  # "把大连新房子", "从合肥的住处", "东莞房子"
+        ):
             if not not_lived_at(text, start):  # a home there, tentatively (if it replaces one)
                 add(f"{TENTATIVE}place", name, start)
                 break
