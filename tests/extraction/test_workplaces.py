@@ -139,3 +139,28 @@ def test_more_values_said_in_passing(said: str, slot: tuple[str, str]) -> None:
 def test_spanish_is_no_dentist() -> None:
     said = "报了个西班牙语班，学西班牙语是为了明年去南美"
     assert not any(k == "date of dentist" for k, _, _ in slots_of(said))
+
+
+def test_a_bare_employer_replaces_the_employer_slot_only() -> None:
+    """The tentative employer is kept where it replaces the user's employer, never as a
+    place or a manager, nor with no employer said before."""
+    from datetime import datetime, timedelta, timezone
+
+    from langgraph_memory import MemoryManager
+    from langgraph_memory.embeddings import MiniLMEmbeddings
+    from langgraph_memory.storage import InMemoryBackend
+
+    t0 = datetime(2024, 3, 1, tzinfo=timezone.utc)
+    told = {
+        "zh": ["我在网易做游戏策划", "米哈游这边氛围挺二次元的，工位上全是手办"],
+        "en": ["I live in Boston.", "Netflix's first all-hands was wild"],
+    }
+    with MemoryManager(backend=InMemoryBackend(), embeddings=MiniLMEmbeddings()) as mm:
+        for user, said in told.items():
+            for i, text in enumerate(said):
+                mm.add_message(user, "s", "user", text, timestamp=t0 + timedelta(days=i))
+        mm.flush()
+        zh = {(f.relation, f.object, f.valid_to is None) for f in mm.profile.facts("zh")}
+        en = {(f.relation, f.object) for f in mm.profile.facts("en")}
+    assert ("employer", "米哈游", True) in zh and ("employer", "网易", False) in zh
+    assert en == {("location", "Boston")}
