@@ -45,8 +45,10 @@ from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued, possible
 from langgraph_memory.extraction.entities import find_entities, sentence_spans
 from langgraph_memory.extraction.events_zh import event_slots
+from langgraph_memory.extraction.pronouns import resolved
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 from langgraph_memory.extraction.whereabouts import not_lived_at
+from langgraph_memory.extraction.workplaces import WORKPLACE_KEY, others_clauses, workplace_of
 
 __all__ = [
     "slots_of",
@@ -104,6 +106,7 @@ _NUM_EN = (
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|a dozen|dozen)"
 )
 _NUM_ZH = r"(?:[0-9]+|[一二两三四五六七八九十百]+)"
+_NUM_BIG = r"(?:[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千]+)[万千wWkK]?"
 #: What is counted, by its kind: the key of a count ("number of children").
 _COUNTED = [
     (
@@ -122,6 +125,7 @@ _COUNTED = [
         "people on the team",
     ),
     (r"languages?|语言", "languages"),
+    (r"followers|subscribers|粉丝|关注者|订阅", "followers"),
     (r"marathons?|马拉松", "marathons"),
 ]
 #: Events a date belongs to, by kind (the key of a date: "date of wedding").
@@ -129,14 +133,14 @@ _EVENTS = [
     (r"wedding|婚礼|结婚|办酒", "wedding"),
     (r"flight|fly(?:ing)? out|fly|plane|航班|飞机|机票|起飞", "flight"),
     (r"defen[cs]e|viva|答辩", "答辩"),
-    (r"dentist|dental|teeth|牙医|看牙|口腔|牙", "dentist"),
+    (r"dentist|dental|teeth|牙医|看牙|口腔|(?<![班西])牙(?!买加)", "dentist"),  # (not 西班牙)
     (r"doctor|check-?up|appointment|医生|体检|复查|看病|门诊", "appointment"),
     (r"interview|面试", "interview"),
     (r"exam|test|考试|驾考|科目[一二三四]", "exam"),
     (r"launch|release|ship date|deadline|上线|发布|截止|交付", "launch"),
     (r"meeting|会议|开会|周会|例会", "meeting"),
     (r"party|聚会|派对|生日会", "party"),
-    (r"move|moving|搬家", "move"),
+    (r"move|moving|搬家|搬(?!砖)|租到|住到|退租|\blease\b", "move"),
     (r"trip|vacation|holiday|旅行|旅游|度假|出差", "trip"),
     (r"surgery|operation|手术", "surgery"),
     (r"concert|show|演唱会|演出", "concert"),
@@ -210,6 +214,7 @@ _EN_CITY = [
     rf"\b(?i:settled|settling|relocated|relocating|moved|moving|landed|arrived)\s+(?i:in|into|to|"
     rf"down in)\s+{_CAP}",
     rf"\b(?i:live|living|based|staying)\s+in\s+{_CAP}",
+    rf"\bI(?:'m| am)\s+(?:(?i:now|currently)\s+)?{_CAP}-based\b",  # "I'm Boston-based"
     rf"\b(?i:home is) (?:now\s+)?{_CAP}",
     rf"\b{_CAP}\s+is (?:home|my home) now\b",
     rf"\b(?i:here in) {_CAP}",
@@ -264,10 +269,11 @@ _EN_JOB = [
     r"analyst|manager|nurse|doctor|lawyer|accountant|consultant|scientist|researcher|writer|"
     r"student|intern|architect|chef|pharmacist|professor|lead|director|programmer|"
     r"administrator|officer|technician|editor|producer|salesperson|recruiter))\b",
-    r"\b(?:made|became|got promoted to|promoted to|now a|stepped up to|"
+    r"\b(?:made(?:\s+me)?|became|got promoted to|promoted to|now a|stepped up to|"
     r"moved up to)\s+(?P<v>(?:a\s+|an\s+)?"
     r"(?:senior|junior|lead|principal|staff|head|chief|manager|director|partner|associate|vp|"
-    r"[\w-]+\s+(?:lead|manager|director|engineer|developer))(?:\s+[\w-]+)?)",
+    r"[\w-]+\s+(?:lead|manager|director|engineer|developer))"
+    r"(?:\s+(?!(?:as|of|at|for|in|so|and|now|on|this|today)\b)[\w-]+)?)",
     r"\b(?:work|working)\s+as\s+(?:an?\s+)?(?P<v>[\w -]{3,30}?)(?=[,.;!]|\s+(?:at|in|for)\b|$)",
     r"\b(?:being|becoming|retrained as|trained as)\s+an?\s+(?P<v>(?:[\w-]+\s+){0,3}(?:teacher|"
     r"developer|engineer|designer|analyst|manager|nurse|doctor|lawyer|accountant|consultant|"
@@ -308,6 +314,7 @@ _EN_MANAGER = [
     r":)\s*(?:now\s+)?"
     r"(?P<v>(?:(?:Dr|Mr|Mrs|Ms)\.?\s+)?[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)",
     r"\b(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:is|became|took over as|is now|has become|"
+    r"will be|'ll be|is going to be|"
     r"stepped "
     r"in as)\s+my\s+(?:new\s+)?(?:manager|boss|supervisor|team lead|lead|line manager)",
     r"\bI(?:'m| am)?\s+(?:now\s+)?(?:report(?:ing)?|answer(?:ing)?)\s+to\s+"
@@ -321,6 +328,9 @@ _EN_MANAGER = [
     r"\b(?P<v>[A-Z][\w'-]+)'s\s+(?:now\s+)?my\s+(?:new\s+)?(?:manager|boss|supervisor|team lead|"
     r"line manager)\b",
     r"\bI(?:'m| am)\s+(?:now\s+)?(?:under|working under|on)\s+(?P<v>[A-Z][\w'-]+)(?:'s team)?\b",
+    # "I do my 1:1s with Greg now": whom the user's one-on-ones are with
+    r"\b(?:my\s+)?(?:1:1s?|one-on-ones?|1-on-1s?)\s+(?:are\s+|is\s+)?(?:now\s+)?with\s+"
+    r"(?P<v>[A-Z][\w'-]+)",
     # who runs the user's group: "Daniel is running our group now"
     r"\b(?P<v>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)\s+(?:is\s+(?:now\s+)?(?:running|leading|heading)|"
     r"runs|leads|heads|took over)\s+(?:our|my)\s+(?:group|team|department|squad|unit|org)\b",
@@ -382,6 +392,15 @@ _EN_COUNT = [
     r"\bmy\s+(?P<v>second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
     r"\d+(?:st|nd|rd|th))\s+(?P<n>[a-z]+(?:\s+[a-z]+)?)",
 ]
+#: "We launch the app on September 5": the date of what the user does, by its verb.
+_EN_DATE_DOING = Cued(
+    re.compile(
+        rf"\b(?:we|I)(?:'re|'m| are| am)?\s+(?P<e>launch(?:ing)?|ship(?:ping)?|releas(?:e|ing)|"
+        rf"fly(?:ing)?|mov(?:e|ing)|(?:get|getting) married)\b[^.;!?]{{0,25}}?\b(?:on|for)\s+"
+        rf"(?P<v>{_DATE_EN})",
+        re.I,
+    )
+)
 _EN_DATE_SET = Cued(
     re.compile(
         rf"\b(?:the|my|our)?\s*(?P<e>[\w ]{{2,30}}?)\s+(?:is|was|'s)\s+(?:now\s+)?(?:on|for|"
@@ -533,7 +552,7 @@ def _en(text: str) -> list[Slot]:
     counts.sort(key=lambda c: (not re.fullmatch(_NUM_EN, c[1], re.I), -c[2]))
     if counts:
         add(f"number of {counts[0][0]}", counts[0][1], counts[0][2])
-    for rx in (_EN_DATE_MOVED, _EN_DATE_SET, _EN_DATE_NOW):
+    for rx in (_EN_DATE_MOVED, _EN_DATE_SET, _EN_DATE_NOW, _EN_DATE_DOING):
         m = rx.search(text)
         if m is None:
             continue
@@ -686,11 +705,13 @@ _ZH_EMPLOYER = [
     + _ZH_NOT_NAMED_WORDS
     + r")(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?=[，,。！!；;\s]|$|啦)",
     r"(?:在|去)(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)(?:搬砖|打工|上班了|报到)",
+    # "我在一家外企，西门子，做工程师": the kind of company, then its name
+    r"我(?:现在)?在一家[\u4e00-\u9fff]{1,4}[，,](?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)[，,]",
     r"(?:我|我现在|我目前|(?:^|[，,])(?:现在|目前|如今)|并且|而且|同时)在(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)"
     r"(?:工作|上班|任职|实习|[做当](?=[\u4e00-\u9fff]{2}))",
 ]
 _ZH_JOB = [
-    r"我(?:现在)?是(?:一名|一个|个)?(?P<v>(?:初级|中级|高级|资深|首席)?[\u4e00-\u9fff]{0,4}(?:开发|"
+    r"我(?:现在)?是(?:一名|一个|个)?(?P<v>(?:初级|中级|高级|资深|首席)?[\u4e00-\u9fffA-Za-z]{0,4}(?:开发|"
     r"工程师|程序员|"
     r"老师|教师|设计师|产品经理|运营|会计|医生|护士|律师|分析师|研究员|经理|总监|实习生|学生))",
     r"(?P<verb>升到|升为|升成|升|当上了?|转成|转为|晋升为?|评上了?|被评为|考上了?|转正为?)(?!职|级|值)(?P<v>(?:初级|中级|高级|资深|"
@@ -701,6 +722,9 @@ _ZH_JOB = [
     # names a trade (…人, …师, …员)
     r"(?:现在|目前|如今|我在|我是)(?:在)?(?:全职|兼职|专职)?(?:做|当|干)(?:了)?(?P<v>[\u4e00-\u9fff]{1,6}?(?:师|员|者|手|家|(?<!手)工|人|练|司机|"
     r"经理|总监|老师|医生|护士|运营|开发|销售|会计|律师|博主|主播|自由职业))(?=[，,。！!；;\s]|$|了|啦)",
+    # "普通程序员一枚": a trade said of oneself, by its measure word
+    r"(?:^|[，,。！!；;\s])(?:普通|小小|资深|一名|一个)?(?P<v>[\u4e00-\u9fffA-Za-z]{0,4}?(?:师|员|狗|"
+    r"经理|总监|运营|开发|销售|会计|律师|博主|主播|学生|研究生|博士))一枚",
 ]
 _ZH_ROLE = [
     r"(?P<who>[\u4e00-\u9fff]{2,3}?)(?:升职|升了|调岗|换岗|转岗)[^。]{0,6}?(?:现在|已经)?(?:是|"
@@ -755,6 +779,10 @@ _ZH_COUNT = [
     r"(?P<v>老[二三四五六]|[二三四]胎|[二三]宝)(?:出生|来了|生了|落地|报到)",
     # "刚看完第15本": an ordinal with its measure word counts what the measure counts
     rf"(?P<v>第{_NUM_ZH}[本辆])(?P<n>)(?=[，,。！!；;\s]|$|了)",
+    # "才3000个粉丝", "粉丝直接涨到1万了": an audience, counted by thousands
+    rf"(?P<v>{_NUM_BIG})个?(?P<n>粉丝|关注者|订阅者?)",
+    rf"(?P<n>粉丝|关注者|订阅)数?[^，,。！!]{{0,4}}?(?:涨到了?|达到了?|破了?|到了|变成了?|有)"
+    rf"(?P<v>{_NUM_BIG})",
 ]
 _ZH_DATE_MOVED = Cued(
     re.compile(
@@ -777,13 +805,13 @@ _ZH_PLAN = [
     r"(?P<v>(?P<verb>去|回|飞|飞去|出发去)(?![0-9一二两三四五六七八九十几半]+个?(?:天|周|星期|礼拜|月))"
     r"[\u4e00-\u9fff]{2,8}?)"
     r"(?=[，,。！!；;\s]|$|玩|旅游|旅行|出差|度假|看|参加|过年|待)",
-    r"(?P<verb>计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月)?(?P<v>(?:去|回(?![你复答信消电话])|开车|坐|"
-    r"带|在家|学(?=[\u4e00-\u9fff]{2}))[^，,。！!；;？?]{2,24})",
+    r"(?P<verb>计划|打算|准备|想)(?:这个|下个)?(?:周末|假期|月|明年|今年|年底)?(?P<v>(?:去|回(?![你复答信消电话])|开车|坐|"
+    r"带|在家|学(?=[\u4e00-\u9fff]{2})|考(?=[研公编博]))[^，,。！!；;？?]{1,24})",
     r"(?:计划有变|改主意了?|行程有变)[了，,]?\s*(?:改成|改为|改)?(?P<v>[^，,。！!；;？?]{2,24})",
-    r"(?:改成|改为|改)去(?P<v>[^，,。！!；;？?]{2,24})",
+    r"(?:改成|改为|改)(?P<v>去[^，,。！!；;？?]{2,24})",
     r"不[去回][^，,。]{0,10}了[，,]?\s*(?:改|换|还是|直接)?(?:成)?"
     r"(?P<v>(?:去|在|坐|开|带)[^，,。！!；;？?]{2,24})",
-    r"(?:决定|最后还是|还是决定)(?P<v>(?:去|在家|坐|开车|带)[^，,。！!；;？?]{1,24})",
+    r"(?:决定|最后还是|还是决定)(?P<v>(?:去|在家|坐|开车|带|考(?=[研公编博]))[^，,。！!；;？?]{1,24})",
     r"(?:改成|改为|换成)(?P<v>(?:坐|开车|在家|带|去)[^，,。！!；;？?]{1,20})",
 ]
 
@@ -795,6 +823,15 @@ _ZH_ROLE_RX = _compiled(_ZH_ROLE)
 _ZH_COUNT_RX = _compiled(_ZH_COUNT)
 #: A going said in the past of its clause ("去年去了日本", "上个月去了趟成都"): a trip.
 _ZH_WENT = re.compile(r"(?:去年|前年|上个?月|上周|上次|那年|以前|之前|小时候)[^，,。！!；;]*去了$")
+#: A home said by a thing of it, after its city ("大连新房子", "合肥的住处"); and the words
+#: before one that name no city (whose home it is, or which).
+_HOME_THING = re.compile(r"的?(?:新)?(?:房子|住处|新家|出租屋|公寓)")
+_NOT_HOME_OF = re.compile(
+    r"[我你他她们自己家友妈爸哥姐弟妹事板司人的这那个租买卖看旧新老大小了住到搬换去来回]$|"
+    r"^[在从把去到回的这那对现]|附近|楼下|对面|隔壁|学校|公司|单位|酒店|宾馆|民宿"
+)
+_HOME_OF_AFTER = re.compile(r"(?:^|[，,。！!；;\s]|[把从在])$")
+_WORK_THING = re.compile(r"的(?:工牌|offer|Offer|食堂|工位|同事|年终奖|团建|入职|电脑)")
 _ZH_DEPARTMENT_END = re.compile(r"(?:事业部|部门|部|组|团队)$")
 _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 
@@ -804,7 +841,7 @@ _ZH_PLAN_RX = _compiled(_ZH_PLAN)
 _ZH_SPAN = re.compile(r"[0-9一二两三四五六七八九十几半多]+个?(?:多)?(?:月|天|年|周|星期|小时|礼拜)")
 #: What names a person, a group or a room, never the city the user lives in.
 _NOT_CITY = re.compile(
-    r"老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$|"
+    r"^[不没]|老师|教授|经理|总监|主管|组|部门|科室|实验室|课题|团队|老家|陪|里$|"
     r"医院|公司|集团|大学|学院|银行|中学|小学|研究院|研究所"  # an organisation ("换到了华山医院")
 )
 #: A negation right before a move ("没回郑州", "不搬去上海了"): no move made.
@@ -896,10 +933,24 @@ def _zh(text: str) -> list[Slot]:
     ):
         name = min(places(), key=text.find)
         add("location", name, text.find(name))
+    for thing in [] if city else _HOME_THING.finditer(text):  # "大连新房子的宽带", "合肥的住处"
+        if not words:
+            words.append(_word_bounds(text))
+        start = max((b for b in words[0] if thing.start() - 4 < b < thing.start() - 1), default=-1)
+        name = text[start : thing.start()] if start >= 0 else ""
+        if (
+            re.fullmatch(r"[\u4e00-\u9fff]{2,3}", name)
+            and not _NOT_HOME_OF.search(name)
+            and _HOME_OF_AFTER.search(text[:start])  # "把大连新房子", "从合肥的住处", "东莞房子"
+        ):
+            if not not_lived_at(text, start):  # a home there, tentatively (if it replaces one)
+                add(f"{TENTATIVE}place", name, start)
+                break
     work = _last(text, _ZH_EMPLOYER_RX, whole)
     if work and work[0] in places() and _ZH_WENT.search(text[max(0, work[1] - 16) : work[1]]):
         pass  # "去年去了日本": a trip there once, no home
-    elif work and work[0] in places():  # "我在新加坡工作": where the user is
+    elif work and work[0] in places() and not _WORK_THING.match(text, work[1] + len(work[0])):
+        # "我在新加坡工作": where the user is (not "京东的食堂": a workplace's)
         add("location", work[0], work[1])
     elif work and _ZH_DEPARTMENT_END.search(work[0]):  # "我在用户增长部工作": a department
         if names_department(work[0]):  # (not 俱乐部: then neither a department nor whom for)
@@ -975,7 +1026,9 @@ _THEIRS = Cued(
 
 #: Slots of one person's own life (a relative's move is not the user's; a family's
 #: wedding date or count of children is shared).
-_PERSONAL = frozenset({"location", "employer", "occupation", "manager", "department"})
+_PERSONAL = frozenset(
+    {"location", "employer", "occupation", "manager", "department", WORKPLACE_KEY}
+)
 
 
 def about_others(said: str) -> bool:
@@ -1050,15 +1103,21 @@ def slots_of(text: str) -> list[Slot]:
     if not said.strip():
         return []
     found = _zh(said) if is_cjk_text(said) else _en(said)
+    named = None if any(k == "employer" for k, _, _ in found) else workplace_of(said)
+    if named:  # "米哈游这边氛围挺好", "Netflix's first all-hands": where, if it replaces one
+        found.append((WORKPLACE_KEY, *named))
     # where someone else lives or works is no slot of the user's ("我妹妹住在杭州")
     theirs, at, third = [], 0, False
     for t in parts:  # (or whose subject is a third person: "他从广州搬到深圳了")
         by_third = _THIRD_PERSON.match(t) is not None
         third = third or by_third
-        if by_third or about_others(t):
+        if by_third:
             theirs.append((at, at + len(t)))
+        elif about_others(t):  # a Chinese sentence, clause by clause: "我老公还在华为，我已经…"
+            theirs += [(at + a, at + b) for a, b in others_clauses(t, about_others)]
         at += len(t) + 1
     found = [f for f in found if f[0] not in _PERSONAL or not any(a <= f[2] < b for a, b in theirs)]
+    found = resolved(said, found)  # "现在我每周一向他汇报": whom 他 stands for, or nothing
     # a value the statement says ended is not its new value ("my last day at Shopify")
     found = [f for f in found if not ended_value(said, f[1])]
     # someone else's change is none of the user's ("my sister moved…", "他搬到深圳了")
@@ -1182,6 +1241,7 @@ _OTHERS = Cued(
         r"colleague|coworker|roommate|neighbou?r|wife|husband|parents|kids?|uncle|aunt|friend's)\s+"
         r"(?!is\b|'s\b|name|and I\b|& I\b|and me\b)[a-z]+|"
         r"(?:我|我的)(?:朋友|同事|哥哥?|姐姐?|弟弟?|妹妹?|爸爸?|妈妈?|室友|邻居|表[哥姐弟妹]|堂[哥姐弟妹]|"
+        r"闺蜜|发小|同学|舍友|哥们|"
         # not the user beside them ("我爸妈和我搬到了深圳"), but one telling the user of
         # their own life ("我老婆跟我说她搬到深圳了")
         r"老公|老婆|儿子|女儿|父母)"

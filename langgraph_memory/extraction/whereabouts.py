@@ -99,7 +99,8 @@ _AWAY = re.compile(
 )
 #: A past story: said even after a home verb ("I lived in Rome when I was a kid").
 _PAST = re.compile(
-    r"(?<!比)以前|(?<!比)之前|曾经|小时候|当年|那时候|那会儿|"
+    # (not "走之前", "出发之前": before a doing, said of now or later)
+    r"(?<!比)以前|(?<![\u4e00-\u9fff])之前|(?<=[在久年早])之前|曾经|小时候|当年|那时候|那会儿|"
     r"\b(?:used to|years ago|last year|when I was|grew up|as a kid|back then)\b",
     re.I,
 )

@@ -62,7 +62,7 @@ from langgraph_memory.core.records import Message, index_text
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.embeddings.cache import CachedEmbeddings
 from langgraph_memory.extraction.changes import says_change
-from langgraph_memory.extraction.slots import about_others
+from langgraph_memory.extraction.slots import about_others, thing_counted
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
 from langgraph_memory.read.leading import current_leads
 from langgraph_memory.read.slot_types import asked_type, own_part, states_a, typed
@@ -410,6 +410,8 @@ _EARLIER_VALUE = re.compile(r"(?:; earlier: |；此前：)([^()（）;；,，]+)
 
 #: A value that is a number alone names no slot in a statement ("Paid 30 bucks").
 _NUMBER = re.compile(r"[\d.,:/-]+")
+#: The thing a count entry counts ("number of children: 3", "User number of cats 2").
+_COUNTED = re.compile(r"number of (\w+)")
 
 
 def _names(text: str, value: str) -> bool:
@@ -436,7 +438,10 @@ def _entries_say_earlier(
         found = _EARLIER_VALUE.search(it.text) if it.layer in DRAWN_LAYERS else None
         value = found[1].strip().casefold() if found else ""
         cited = [when[s] for s in it.source_ids if s in when]
-        if len(value) < 2 or not cited or _NUMBER.fullmatch(value):  # "30": any price
+        # "30" is any price; a number is the count's only beside the thing counted
+        # ("number of children: 3; earlier: 2": "I've got 2 kids")
+        counted = _COUNTED.search(it.text) if _NUMBER.fullmatch(value) else None
+        if not value or not cited or (len(value) < 2 or _NUMBER.fullmatch(value)) and not counted:
             continue
         for k, m in zip(at, msgs, strict=True):
             if (
@@ -444,6 +449,7 @@ def _entries_say_earlier(
                 and m.id not in it.source_ids
                 and when[m.id] < min(cited)
                 and _names(m.content.casefold(), value)
+                and (counted is None or thing_counted(m.content) == counted[1].strip())
                 and "update_mark" not in marked[k].score_parts
             ):
                 marked[k] = earlier(items[k])

@@ -47,7 +47,9 @@ from langgraph_memory.extraction.slots import (
     thing_counted,
 )
 from langgraph_memory.extraction.whereabouts import not_lived_at
+from langgraph_memory.extraction.workplaces import others_clauses
 from langgraph_memory.read.candidates import message_item
+from langgraph_memory.read.relations import names_relation
 from langgraph_memory.read.timeline import is_statement
 
 if TYPE_CHECKING:
@@ -110,7 +112,10 @@ _ASKS = (
             r"我的[\u4e00-\u9fff]{1,4}是谁|我(?:现在)?(?:跟|和)谁|"
             r"\bwho(?:'s| is) my (?:partner|girlfriend|boyfriend|wife|husband|doctor|dentist|"
             r"mentor|coach|landlord|lead|advisor|tutor)\b|"
-            r"\bwho (?:do i|am i) (?:work out|train|go|play|live|dating|seeing)\b",
+            r"\bwho (?:do i|am i) (?:work out|train|go|play|live|dating|seeing)\b|"
+            r"\bwho(?:'s| is| are) (?:my|our) (?:new |current )?(?:room|house|flat|gym|"
+            r"running|study|lab|team|class|desk|work)?(?:mate|buddy|partner|vet|therapist|"
+            r"trainer|teacher|landlord|neighbou?r|doctor|dentist)s?\b",
             re.I,
         ),
     ),
@@ -184,9 +189,21 @@ def own_part(said: str) -> str:
         ('', 'I live with my parents in Cork.')
     """
     spans = sentence_spans(said)
-    if len(spans) < 2:
-        return "" if about_others(said) else said
-    return "".join(t for _, t in spans if not about_others(t))
+    if len(spans) < 2 and not about_others(said):
+        return said
+    return "".join(_own_clauses(t) if about_others(t) else t for _, t in spans)
+
+
+def _own_clauses(sentence: str) -> str:
+    """The clauses of a sentence about someone else that are the user's ("想了很久还是决定
+    考公了，稳定一点，我爸妈也支持": the first two; an English one: none)."""
+    theirs = others_clauses(sentence, about_others)
+    kept, at = [], 0
+    for a, b in theirs:
+        kept.append(sentence[at:a])
+        at = b
+    kept.append(sentence[at:])
+    return "".join(kept).strip("，, ")
 
 
 def typed(said: str, kind: str, query: str = "") -> bool:
@@ -196,6 +213,8 @@ def typed(said: str, kind: str, query: str = "") -> bool:
     names (``number of children`` for "我有几个孩子"), or else a number by the measure word
     it asks by ("几台电脑": "三台了") or beside a word it names; a date of its event, or in
     a statement sharing one of its words."""
+    if kind == "person" and names_relation(said[:_READ_CHARS], query):
+        return True  # "my roommate Chloe is a night owl": who, though the rest is hers
     said = own_part(said[:_READ_CHARS])
     if not said.strip():
         return False

@@ -270,3 +270,41 @@ def test_statements_of_the_type_an_english_question_asks_for_are_one_update() ->
         )  # fmt: skip
         assert shown[4].text.startswith("latest (2024-03-05): user:") is marked
         assert shown[0].text.startswith("earlier (2024-03-01): user:") is marked
+
+
+def _counted_items(old: str, fact: str) -> tuple[list[ContextItem], dict[int, Message]]:
+    msgs = [
+        _msg(0, "user", old),
+        _msg(1, "assistant", "Nice."),
+        _msg(2, "user", "Any film tips?"),
+        _msg(3, "assistant", "Try Dune."),
+        _msg(4, "user", "Baby number three arrived, so 3 kids now."),
+    ]
+    items = [
+        ContextItem("fact", fact, 0, 1.0, {}, ["m4"], ""),
+        *(
+            ContextItem(
+                "message", f"{m.role}: {m.content}", 0, 1.0, {}, [m.id], "",
+                timestamp=m.timestamp, group=m.timestamp.strftime("%Y-%m-%d"), order=m.seq,
+            )
+            for m in msgs
+        ),
+    ]  # fmt: skip
+    return items, {m.seq: m for m in msgs}
+
+
+@pytest.mark.parametrize(
+    ("old", "marked"),
+    [("I've got 2 kids, both under five.", True), ("I paid 2 dollars for coffee.", False)],
+)
+def test_a_count_an_entry_says_it_replaced_marks_the_statement_counting_that_thing(
+    old: str, marked: bool
+) -> None:
+    """A number alone is any price; beside the thing the entry counts it is the old count."""
+    items, by_seq = _counted_items(old, "User number of children 3 (since 2024-03-05; earlier: 2)")
+    v = np.eye(5)  # nothing alike: no update by similarity
+    current_first(
+        items, 2048, lambda seqs: {s: by_seq[s] for s in seqs}, lambda texts: v,
+        "Any good films?", lambda: np.array([0.0, 0, 0, 0, 1.0]),
+    )  # fmt: skip
+    assert items[1].text.startswith("earlier (2024-03-01): user:") is marked

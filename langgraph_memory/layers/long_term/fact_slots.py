@@ -158,6 +158,7 @@ _NAME_SLOTS = frozenset(
      "supervisor", "studies_at", "领导", "上级", "老板", "住在"}
 )  # fmt: skip
 _PLACE_SLOTS = frozenset({"location", "lives_in", "resides_in", "current_city", "住在", "居住在"})
+_EMPLOYER_SLOTS = frozenset({"employer", "works_at", "works_for"})
 
 
 def tentative_slot(new: Fact, facts: Sequence[Fact], functional: frozenset[str]) -> Fact | None:
@@ -171,7 +172,7 @@ def tentative_slot(new: Fact, facts: Sequence[Fact], functional: frozenset[str])
     if wanted.startswith(("number_of_", "date_of_")):  # a count or a date of a named thing
         hit = [f for f in slots if f.key()[1] == wanted and normalize_term(f.object) != same]
         return hit[0] if len(hit) == 1 else None
-    allowed = _PLACE_SLOTS if wanted == "place" else _NAME_SLOTS
+    allowed = {"place": _PLACE_SLOTS, "employer": _EMPLOYER_SLOTS}.get(wanted, _NAME_SLOTS)
     if any(normalize_term(f.object) == same or same in normalize_term(f.object) for f in slots):
         return None  # "I love my Shopify team": the value the user's slot holds
     cjk = has_cjk(new.object)
