@@ -48,6 +48,7 @@ from langgraph_memory.extraction.clauses import (
 from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.instruction_frames import (
     ANY_OF_YOURS,
+    YOURS_MUST,
     bare_condition,
     base_form,
     domain_topic,
@@ -55,12 +56,14 @@ from langgraph_memory.extraction.instruction_frames import (
     kept_in_mind,
     limit_rule,
     make_sure,
+    reason_so,
     untag,
     verbless_rule,
 )
 from langgraph_memory.extraction.instructions_zh import (
     zh_instruction,
     zh_lasting_scope,
+    zh_one_thing,
     zh_said_by_another,
 )
 from langgraph_memory.extraction.reply_words import (
@@ -89,7 +92,14 @@ from langgraph_memory.extraction.reply_words import (
 )
 from langgraph_memory.extraction.spelling import plain_spelling
 
-__all__ = ["instruction_of", "instruction_in", "lasting_scope", "said_by_another", "RULE_REACH"]
+__all__ = [
+    "instruction_of",
+    "instruction_in",
+    "lasting_scope",
+    "one_thing",
+    "said_by_another",
+    "RULE_REACH",
+]
 
 #: The longest clause read as a standing instruction, in characters. A rule for the
 #: replies is said in a sentence, not a page; a longer run (a pasted log, a thousand
@@ -101,7 +111,7 @@ RULE_REACH = 1_000
 _EN_LEAD = re.compile(
     r"^\s*(?:(?:ok(?:ay)?|alright|all right|also|and|oh|btw|by the way|one more thing|"
     r"another thing|(?:quick|small|little|tiny|minor|one|last) (?:thing|note|request|ask|point)|"
-    r"note|fyi|hey|so|well|right|hi|hello|one request|"
+    r"note|fyi|hey|so|well|right|hi|hello|one request|do me a (?:favou?r|solid)(?: and)?|"
     r"a request|small request|last thing|finally|general rule|rule|house rule|for the record|"
     r"going forward|from now on|from here on(?: out)?|in (?:the )?future|henceforth|"
     r"in general|generally|as a rule|by default|for everything|"
@@ -143,6 +153,7 @@ _EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your a
     r"I(?:'d| would) (?:rather|prefer(?: it)?(?: that| if)?) you(?:'d| would)?"
     r"(?P<neg5>\s+(?:didn't|did not|not|never|don't))?|"
     r"I don't want you to|I do not want you to|I never want you to|"
+    rf"{YOURS_MUST}(?P<neg7>\s+(?:not|never))?|"
     r"(?:your |all |the |any )?(?:answers?|repl(?:y|ies)|responses?|explanations?|code|examples?|"
     r"summar(?:y|ies)|messages?|output|prices?|dates?|times?|temperatures?|numbers?|amounts?|"
     r"units?|measurements?|distances?|weights?|figures?|currenc(?:y|ies))\s+(?:should|must|"
@@ -300,6 +311,14 @@ def _en_instruction(
         s = rest[polite.end() :].rstrip("?？ ")
     elif polite is not None:
         s = rest[polite.end() :]
+    so = reason_so(s)  # "I live in the eurozone so quote prices in euros"
+    if so is not None and kept_in_mind(s) is not None:
+        so = None  # "…, so keep that in mind for any charts you describe": the whole of it
+    if so is not None and not (EN_HYPOTHETICAL.search(so[2]) or EN_REPORTED.search(so[2])):
+        rest, lasting = so[0], so[1]
+        if _EN_TASK.match(_EN_SOFT.sub("", rest)) and not _EN_CONTRAST.search(rest):
+            lasting = False  # "I love Italian food so recommend a restaurant": a task now
+        return _en_instruction(rest, scoped or lasting, addressed)
     if EN_HYPOTHETICAL.search(s) or EN_REPORTED.search(_EN_QUOTE_VERB.sub("", s)):
         return None
     lets = False  # a first-person plural proposal ("let's…")
@@ -326,7 +345,11 @@ def _en_instruction(
         about_us = re.search(r"\b(?:I|you|we|me|my|your|in doubt|unsure|unclear)\b", cond["cond"])
         if about_us or _EN_MANNER.search(cond["cond"]):
             to_us = bool(_EN_REPLY_ACT.search(cond["cond"]) or _EN_MANNER.search(cond["cond"]))
-            return _en_instruction(cond["rest"], True, to_us)  # "When reviewing my code, …"
+            got = _en_instruction(cond["rest"], True, to_us)  # "When reviewing my code, …"
+            wish = re.sub(r"[\s,]+(?:please|pls)$", "", re.split(r"\s*[,;—–]\s*", cond["rest"])[0])
+            if got is None and to_us and verbless_rule(wish, _EN_MANNER):
+                return tidy_value(f"{wish} {cond['cond']}", "en"), 1  # ", bullet points please"
+            return got
         return None
     topic = domain_topic(s)
     if topic is not None and not _EN_ONE_OFF.search(topic[0]):  # "For maths, show the working"
@@ -403,12 +426,16 @@ def _en_instruction(
     verb = bool(_EN_IMPERATIVE.match(body) or re.match(r"^\w+ing\b", body))
     verb = verb or bool(modal and re.match(rf"(?:\w+\s+)?{_EN_REPLY_PART}", modal.group(0), re.I))
     verb = verb or (kind == "prohibit" and bool(re.match(r"[a-z]+\b", body)))
+    own = bool(modal and re.match(YOURS_MUST, modal.group(0), re.I))  # "any email you draft…"
+    verb = verb or own
     if kind == "imperative" and not _EN_IMPERATIVE.match(body):
         return None
     if not verb and not (kind == "prohibit" and _EN_MANNER.search(body)):
         return None
+    scoped, addressed = scoped or own, addressed or own
     if (
         re.match(r"be\b", body, re.I)
+        and not own
         and not re.match(r"be\s+(?:in|as|under|within|below)\b", body, re.I)
         and not re.match(
             rf"be\s+(?:(?:so|too|very|overly|that|extra|more|less|a bit|a little|as|brutally|"
@@ -451,6 +478,8 @@ def _en_instruction(
         return None  # "Could you use tabs?", "Can you log each request?": a request now
     if scoped:
         addressed = addressed or bool(manner or generic or _EN_ACTS.match(body))
+        # "keep everything PG": all the assistant says, kept a way
+        addressed = addressed or bool(re.match(r"keep (?:everything|it all|all of it)\b", body))
         if not (addressed or _EN_USER_REF.search(body)):
             return None
     elif kind == "imperative":
@@ -462,6 +491,8 @@ def _en_instruction(
             return None
     elif not (manner or generic or _EN_PROHIBITED_ACTS.match(body)):
         return None
+    if own and modal is not None:  # the rule is for what the modal's subject names: keep it
+        body = f"{modal.group(0).strip()} {body}"
     return tidy_value(body, "en"), polarity
 
 
@@ -500,6 +531,8 @@ _EN_SOCIAL = re.compile(
     r"^(?:(?i:call me) (?!by\b|[A-Z])|(?i:give me a (?:call|ring|shout|hug|buzz)|text me|ping me|"
     r"hit me up|drop me a line|come (?:over|visit|by|see)|visit|meet|hug|say hi))",
 )
+#: A contrast that makes a request a way of doing it: "two options instead of one".
+_EN_CONTRAST = re.compile(r"\b(?:instead of|rather than|not|over)\b", re.I)
 #: Ordering of the reply's parts: "first", "then", "at the top".
 _EN_ORDER = re.compile(
     r"\b(?:first|then|last|at the (?:top|end|start|bottom)|before|after)\b", re.I
@@ -577,3 +610,15 @@ def lasting_scope(prefix: str) -> bool:
     if is_cjk_text(prefix):
         return zh_lasting_scope(prefix)
     return bool(_EN_SCOPE.search(prefix) or re.search(r"\bremember\b|heads up", prefix, re.I))
+
+
+def one_thing(sentence: str) -> bool:
+    """Whether a sentence is about one thing only, so no clause of it is a rule: Chinese
+    opening on a demonstrative with no lasting scope ("这题直接给答案，不用解释"; English
+    says it with "for this …", read by the clause itself).
+
+    Example:
+        >>> one_thing("这题直接给答案，不用解释"), one_thing("以后都直接给答案")
+        (True, False)
+    """
+    return is_cjk_text(sentence) and zh_one_thing(sentence)
