@@ -19,8 +19,10 @@ quoted speech and advice between people ("Never give up!", "别担心") are none
 
 The frames an English instruction is said in ("…, ok?", "make sure every reply…", "keep
 that in mind for any…", "if I ask about money assume…", "For maths, …", "short replies
-from here on") are read by :mod:`.instruction_frames`; the words of the replies (their
-verbs, parts and manners) are in :mod:`.reply_words`; Chinese is :mod:`.instructions_zh`.
+from here on", "I live in the eurozone so…") are read by :mod:`.instruction_frames`; the
+moods it is said in (its lead-in, prohibition, modal, condition) are in
+:mod:`.instruction_moods`; the words of the replies (their verbs, parts and manners) are in
+:mod:`.reply_words`; Chinese is :mod:`.instructions_zh`.
 
 Example:
     >>> instruction_of("Don't use emojis in your answers.")
@@ -60,6 +62,11 @@ from langgraph_memory.extraction.instruction_frames import (
     untag,
     verbless_rule,
 )
+from langgraph_memory.extraction.instruction_moods import COND as _EN_COND
+from langgraph_memory.extraction.instruction_moods import LEAD as _EN_LEAD
+from langgraph_memory.extraction.instruction_moods import MODAL as _EN_MODAL
+from langgraph_memory.extraction.instruction_moods import PROHIBIT as _EN_PROHIBIT
+from langgraph_memory.extraction.instruction_moods import SOFT as _EN_SOFT
 from langgraph_memory.extraction.instructions_zh import (
     zh_instruction,
     zh_lasting_scope,
@@ -108,68 +115,6 @@ __all__ = [
 RULE_REACH = 1_000
 
 # -- standing instructions (English) ----------------------------------------------------------
-_EN_LEAD = re.compile(
-    r"^\s*(?:(?:ok(?:ay)?|alright|all right|also|and|oh|btw|by the way|one more thing|"
-    r"another thing|(?:quick|small|little|tiny|minor|one|last) (?:thing|note|request|ask|point)|"
-    r"note|fyi|hey|so|well|right|hi|hello|one request|do me a (?:favou?r|solid)(?: and)?|"
-    r"a request|small request|last thing|finally|general rule|rule|house rule|for the record|"
-    r"going forward|from now on|from here on(?: out)?|in (?:the )?future|henceforth|"
-    r"in general|generally|as a rule|by default|for everything|"
-    r"heads up|whatever you do|no matter what|under no circumstances|in any case|"
-    r"remember(?!\s+to\b)|keep in mind|for future reference|note to self|important|"
-    r"for the rest of (?:this|the|our) \w+|until I say otherwise|"
-    r"for all (?:future )?\w+(?!\s+(?:[\w/;.+#-]+\s+){0,2}?(?:questions?|queries|requests?|tasks?|"
-    r"emails?|problems?|reviews?|answers?|prompts?)\b)|"
-    # a kind of request the rule is for: "for all my SQL questions", "for any code reviews"
-    r"for (?:all|any|every|each)\s+(?:(?:of\s+)?(?:my|your|future|the)\s+)*(?:[\w/;.+#-]+\s+){0,2}?"
-    r"(?:questions?|queries|requests?|tasks?|emails?|problems?|reviews?|answers?|prompts?))"
-    r"\b[\s,:;—–-]*)+",
-    re.I,
-)
-_EN_SOFT = re.compile(
-    r"^(?:(?:please|pls|plz|kindly|just|simply|really|also|always|only|do|try to|make sure to|"
-    r"let's|let us|"
-    r"make sure you|be sure to|remember to|don't forget to|be careful to|take care to)\s+)+",
-    re.I,
-)
-_EN_PROHIBIT = re.compile(
-    r"^(?:(?:please\s+|just\s+|also\s+|and\s+)*(?:never ever|don't ever|do not ever|dont ever|"
-    r"do not|don't|dont|never|stop|quit|avoid|refrain from|try not to|make sure (?:you )?"
-    r"(?:don't|do not|never)|no more(?!\s+than)|no(?!\s+more\s+than))\s+)",
-    re.I,
-)
-_EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your answers must"
-    r"^(?:you\s+(?:should|must|need to|have to|ought to|'ve got to|have got to|gotta|will|'ll|"
-    r"are to|shall)(?P<neg>\s+(?:not|never))?|you(?:'d| had) better(?P<neg2>\s+not)?|"
-    r"I(?:\s+|(?='))(?:want|need|'d like|would like|expect|prefer|'d prefer|would prefer)"
-    r"\s+you\s+to"
-    r"(?P<neg3>\s+(?:not|never))?|"
-    r"you (?:don't|do not) (?:need|have) to|(?:there's |there is )?no need (?:for you )?to|"
-    r"(?:it(?:'d| would) (?:(?:really|so|just|honestly|genuinely|also)\s+)?"
-    r"(?:be (?:(?:really|so|super|very)\s+)?(?:great|nice|better|good|helpful)|"
-    r"help(?:\s+(?:a lot|so much|a ton|loads|heaps))?)|it helps|"
-    r"I(?:'d| would) appreciate it)"
-    r"\s+if you(?:'d| would| could)?(?P<neg4>\s+(?:didn't|did not|never|don't|not))?|"
-    r"I(?:'d| would) (?:rather|prefer(?: it)?(?: that| if)?) you(?:'d| would)?"
-    r"(?P<neg5>\s+(?:didn't|did not|not|never|don't))?|"
-    r"I don't want you to|I do not want you to|I never want you to|"
-    rf"{YOURS_MUST}(?P<neg7>\s+(?:not|never))?|"
-    r"(?:your |all |the |any )?(?:answers?|repl(?:y|ies)|responses?|explanations?|code|examples?|"
-    r"summar(?:y|ies)|messages?|output|prices?|dates?|times?|temperatures?|numbers?|amounts?|"
-    r"units?|measurements?|distances?|weights?|figures?|currenc(?:y|ies))\s+(?:should|must|"
-    r"need to|have to|ought to|(?:always\s+)?(?:needs?|has|"
-    r"have) to)"
-    r"(?P<neg6>\s+(?:not|never))?)\s+",
-    re.I,
-)
-_EN_COND = re.compile(
-    r"^(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time|once|in case|as long as|"
-    r"unless|for (?:any|every|each|all)|with (?:any|every|each|all)|in (?:any|every|each|all)|"
-    r"for(?=\s+(?:(?:my|your|the)\s+)?[\w/;.+#-]+(?:\s+[\w/;.+#-]+)?\s+(?:questions|queries|"
-    r"requests|tasks|emails|problems|reviews|prompts)\b))"
-    r"\b[^,;:]{2,90}?)\s*[,:]\s*(?:then\s+)?(?P<rest>.+)$",
-    re.I,
-)
 #: A one-off object: this text, that file, the thing just said, this time.
 _EN_ONE_OFF = gated(
     r"\b(?:this|that|these|those|it|here|(?:above|below)(?!\s+(?:\d|ten|five|a |an |zero|\w+ty))|"
