@@ -43,6 +43,7 @@ from langgraph_memory.extraction.instructions import (
     RULE_REACH,
     instruction_in,
     lasting_scope,
+    one_thing,
     said_by_another,
 )
 from langgraph_memory.extraction.leanings import instead, specified
@@ -338,7 +339,7 @@ def form_atoms(
         kinds = {a.kind for _, a in filed.of(i)}
         lang = "zh" if is_cjk_text(sentence) else "en"
         clauses = split_clauses(sentence)
-        once = NOW_ONLY.search(sentence) and not lasting_scope(sentence)
+        once = (NOW_ONLY.search(sentence) or one_thing(sentence)) and not lasting_scope(sentence)
         if lang == "zh":  # "以前每周日都会去爬山，后来再没去过了": a habit that ended, no rule
             filed.keep(i, lambda at, a: not _over(a))
             if said_by_another(sentence):  # "我妈说以后每次…": another's rule, not one for us

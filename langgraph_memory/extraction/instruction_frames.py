@@ -14,7 +14,12 @@ modality, scope, addressee); this module reads the frame around it, by its gramm
 - a **condition without its comma**: "if I ask about money assume I'm in the UK";
 - a **topic frame**, "For maths, show the working": a domain, not a time or an occasion;
 - a **verbless request** with a lasting scope: "short replies from here on";
-- a **negative inversion**, "Never again will I…", is the speaker's resolve, not a rule.
+- a **negative inversion**, "Never again will I…", is the speaker's resolve, not a rule;
+- a **reason, then "so"**: "I live in the eurozone so quote prices in euros"; a reason
+  that is a lasting fact of the user's (a verb in the present, not a passing state: "My
+  kids use this account too, so…") gives the rule a lasting scope (:func:`reason_so`);
+- **what the assistant makes as the subject**: "Any email you draft for me must be
+  formal" (:data:`YOURS_MUST`).
 
 Example:
     >>> untag("Use metric from now on, ok?")
@@ -36,6 +41,7 @@ from langgraph_memory.extraction.cues import gated
 __all__ = [
     "ANY_OF_YOURS",
     "OWN_WRITING",
+    "YOURS_MUST",
     "base_form",
     "bare_condition",
     "domain_topic",
@@ -43,6 +49,7 @@ __all__ = [
     "kept_in_mind",
     "limit_rule",
     "make_sure",
+    "reason_so",
     "untag",
     "verbless_rule",
 ]
@@ -351,3 +358,56 @@ def limit_rule(s: str, manner: re.Pattern[str]) -> bool:
     """
     m = _LIMIT.match(re.sub(r"[\s,]+(?:please|pls|thanks|thank you|ok(?:ay)?)$", "", s, flags=re.I))
     return m is not None and bool(manner.fullmatch(m["part"]))
+
+
+#: What the assistant makes, quantified, as the subject of a modal: "Any email you draft
+#: for me must", "every plan you make should" (a pattern to embed; "the answer you gave
+#: must be wrong" is none).
+YOURS_MUST = (
+    rf"(?:any|every|each|all(?:\s+(?:of\s+)?the)?)\s+(?:(?!you\b)[\w'/-]+\s+){{1,3}}?"
+    rf"(?:that\s+)?(?:you|u)(?:'ll| will)?\s+(?!gave\b){_YOUR_ACTS}"
+    r"(?:\s+(?:(?:for|to)\s+)?(?:me|us))?\s+"
+    r"(?:should|must|need to|needs to|has to|have to|ought to)"
+)
+
+_SO = re.compile(
+    r"^(?P<reason>(?:I|I'm|I've|we|we're|my|our)\b.{2,80}?)(?:\s*[,;—–-]\s*|\s+)"
+    r"(?:and\s+)?(?:so|that's why|which is why|hence)\s+(?:please\s+)?(?P<rest>[a-z].{2,})$",
+    re.I,
+)
+#: A lasting fact of the user's: a verb in the present ("I live…", "my kids use…", "I
+#: can't read…"), not a passing state ("I'm tired", "I need a break", "I have a meeting").
+_LASTING_REASON = re.compile(
+    r"^(?:I|we|(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?)\s+(?:(?:also|really|just|only|always|"
+    r"usually|never|often|can't|cannot|don't|do not|hardly)\s+)*"
+    r"(?!(?:am|is|are|was|were|need|needs|want|wants|have|has|had|got|feel|feels|think|"
+    r"guess|hope|just|went|did|made|took|saw|came|left|bought|ate|spent|lost|found|forgot|"
+    r"[a-z]+ed)\b)[a-z]+\b",
+    re.I,
+)
+#: A passing moment in the reason: "I'm off to bed so…", "I have a call now so…".
+_NOW = re.compile(
+    r"\b(?:now|today|tonight|this (?:morning|afternoon|evening|week|time)|at the moment|"
+    r"right now|currently|in a (?:hurry|rush)|about to)\b",
+    re.I,
+)
+
+
+def reason_so(s: str) -> tuple[str, bool, str] | None:
+    """``(rule, lasting, reason)`` when ``s`` gives a reason of the user's, then "so" and a
+    rule: ``lasting`` when the reason is a lasting fact (a verb in the present, no "now").
+
+    Example:
+        >>> reason_so("I live in the eurozone so quote prices in euros")[:2]
+        ('quote prices in euros', True)
+        >>> reason_so("I'm tired so keep it short")[:2]
+        ('keep it short', False)
+        >>> reason_so("We went to Rome so it was fun") is None
+        True
+    """
+    m = _SO.match(s)
+    if m is None or re.match(r"(?:it|that|this|we|they|he|she|i)\b", m["rest"], re.I):
+        return None  # "…so it was fun": what followed, not a request
+    reason = m["reason"]
+    lasting = bool(_LASTING_REASON.match(reason)) and not _NOW.search(reason)
+    return m["rest"], lasting, reason

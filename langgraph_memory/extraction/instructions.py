@@ -19,8 +19,10 @@ quoted speech and advice between people ("Never give up!", "别担心") are none
 
 The frames an English instruction is said in ("…, ok?", "make sure every reply…", "keep
 that in mind for any…", "if I ask about money assume…", "For maths, …", "short replies
-from here on") are read by :mod:`.instruction_frames`; the words of the replies (their
-verbs, parts and manners) are in :mod:`.reply_words`; Chinese is :mod:`.instructions_zh`.
+from here on", "I live in the eurozone so…") are read by :mod:`.instruction_frames`; the
+moods it is said in (its lead-in, prohibition, modal, condition) are in
+:mod:`.instruction_moods`; the words of the replies (their verbs, parts and manners) are in
+:mod:`.reply_words`; Chinese is :mod:`.instructions_zh`.
 
 Example:
     >>> instruction_of("Don't use emojis in your answers.")
@@ -48,6 +50,7 @@ from langgraph_memory.extraction.clauses import (
 from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.instruction_frames import (
     ANY_OF_YOURS,
+    YOURS_MUST,
     bare_condition,
     base_form,
     domain_topic,
@@ -55,12 +58,19 @@ from langgraph_memory.extraction.instruction_frames import (
     kept_in_mind,
     limit_rule,
     make_sure,
+    reason_so,
     untag,
     verbless_rule,
 )
+from langgraph_memory.extraction.instruction_moods import COND as _EN_COND
+from langgraph_memory.extraction.instruction_moods import LEAD as _EN_LEAD
+from langgraph_memory.extraction.instruction_moods import MODAL as _EN_MODAL
+from langgraph_memory.extraction.instruction_moods import PROHIBIT as _EN_PROHIBIT
+from langgraph_memory.extraction.instruction_moods import SOFT as _EN_SOFT
 from langgraph_memory.extraction.instructions_zh import (
     zh_instruction,
     zh_lasting_scope,
+    zh_one_thing,
     zh_said_by_another,
 )
 from langgraph_memory.extraction.reply_words import (
@@ -89,7 +99,14 @@ from langgraph_memory.extraction.reply_words import (
 )
 from langgraph_memory.extraction.spelling import plain_spelling
 
-__all__ = ["instruction_of", "instruction_in", "lasting_scope", "said_by_another", "RULE_REACH"]
+__all__ = [
+    "instruction_of",
+    "instruction_in",
+    "lasting_scope",
+    "one_thing",
+    "said_by_another",
+    "RULE_REACH",
+]
 
 #: The longest clause read as a standing instruction, in characters. A rule for the
 #: replies is said in a sentence, not a page; a longer run (a pasted log, a thousand
@@ -98,67 +115,6 @@ __all__ = ["instruction_of", "instruction_in", "lasting_scope", "said_by_another
 RULE_REACH = 1_000
 
 # -- standing instructions (English) ----------------------------------------------------------
-_EN_LEAD = re.compile(
-    r"^\s*(?:(?:ok(?:ay)?|alright|all right|also|and|oh|btw|by the way|one more thing|"
-    r"another thing|(?:quick|small|little|tiny|minor|one|last) (?:thing|note|request|ask|point)|"
-    r"note|fyi|hey|so|well|right|hi|hello|one request|"
-    r"a request|small request|last thing|finally|general rule|rule|house rule|for the record|"
-    r"going forward|from now on|from here on(?: out)?|in (?:the )?future|henceforth|"
-    r"in general|generally|as a rule|by default|for everything|"
-    r"heads up|whatever you do|no matter what|under no circumstances|in any case|"
-    r"remember(?!\s+to\b)|keep in mind|for future reference|note to self|important|"
-    r"for the rest of (?:this|the|our) \w+|until I say otherwise|"
-    r"for all (?:future )?\w+(?!\s+(?:[\w/;.+#-]+\s+){0,2}?(?:questions?|queries|requests?|tasks?|"
-    r"emails?|problems?|reviews?|answers?|prompts?)\b)|"
-    # a kind of request the rule is for: "for all my SQL questions", "for any code reviews"
-    r"for (?:all|any|every|each)\s+(?:(?:of\s+)?(?:my|your|future|the)\s+)*(?:[\w/;.+#-]+\s+){0,2}?"
-    r"(?:questions?|queries|requests?|tasks?|emails?|problems?|reviews?|answers?|prompts?))"
-    r"\b[\s,:;—–-]*)+",
-    re.I,
-)
-_EN_SOFT = re.compile(
-    r"^(?:(?:please|pls|plz|kindly|just|simply|really|also|always|only|do|try to|make sure to|"
-    r"let's|let us|"
-    r"make sure you|be sure to|remember to|don't forget to|be careful to|take care to)\s+)+",
-    re.I,
-)
-_EN_PROHIBIT = re.compile(
-    r"^(?:(?:please\s+|just\s+|also\s+|and\s+)*(?:never ever|don't ever|do not ever|dont ever|"
-    r"do not|don't|dont|never|stop|quit|avoid|refrain from|try not to|make sure (?:you )?"
-    r"(?:don't|do not|never)|no more(?!\s+than)|no(?!\s+more\s+than))\s+)",
-    re.I,
-)
-_EN_MODAL = re.compile(  # "you'd better", "I'd appreciate it if you'd", "your answers must"
-    r"^(?:you\s+(?:should|must|need to|have to|ought to|'ve got to|have got to|gotta|will|'ll|"
-    r"are to|shall)(?P<neg>\s+(?:not|never))?|you(?:'d| had) better(?P<neg2>\s+not)?|"
-    r"I(?:\s+|(?='))(?:want|need|'d like|would like|expect|prefer|'d prefer|would prefer)"
-    r"\s+you\s+to"
-    r"(?P<neg3>\s+(?:not|never))?|"
-    r"you (?:don't|do not) (?:need|have) to|(?:there's |there is )?no need (?:for you )?to|"
-    r"(?:it(?:'d| would) (?:(?:really|so|just|honestly|genuinely|also)\s+)?"
-    r"(?:be (?:(?:really|so|super|very)\s+)?(?:great|nice|better|good|helpful)|"
-    r"help(?:\s+(?:a lot|so much|a ton|loads|heaps))?)|it helps|"
-    r"I(?:'d| would) appreciate it)"
-    r"\s+if you(?:'d| would| could)?(?P<neg4>\s+(?:didn't|did not|never|don't|not))?|"
-    r"I(?:'d| would) (?:rather|prefer(?: it)?(?: that| if)?) you(?:'d| would)?"
-    r"(?P<neg5>\s+(?:didn't|did not|not|never|don't))?|"
-    r"I don't want you to|I do not want you to|I never want you to|"
-    r"(?:your |all |the |any )?(?:answers?|repl(?:y|ies)|responses?|explanations?|code|examples?|"
-    r"summar(?:y|ies)|messages?|output|prices?|dates?|times?|temperatures?|numbers?|amounts?|"
-    r"units?|measurements?|distances?|weights?|figures?|currenc(?:y|ies))\s+(?:should|must|"
-    r"need to|have to|ought to|(?:always\s+)?(?:needs?|has|"
-    r"have) to)"
-    r"(?P<neg6>\s+(?:not|never))?)\s+",
-    re.I,
-)
-_EN_COND = re.compile(
-    r"^(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time|once|in case|as long as|"
-    r"unless|for (?:any|every|each|all)|with (?:any|every|each|all)|in (?:any|every|each|all)|"
-    r"for(?=\s+(?:(?:my|your|the)\s+)?[\w/;.+#-]+(?:\s+[\w/;.+#-]+)?\s+(?:questions|queries|"
-    r"requests|tasks|emails|problems|reviews|prompts)\b))"
-    r"\b[^,;:]{2,90}?)\s*[,:]\s*(?:then\s+)?(?P<rest>.+)$",
-    re.I,
-)
 #: A one-off object: this text, that file, the thing just said, this time.
 _EN_ONE_OFF = gated(
     r"\b(?:this|that|these|those|it|here|(?:above|below)(?!\s+(?:\d|ten|five|a |an |zero|\w+ty))|"
@@ -300,6 +256,14 @@ def _en_instruction(
         s = rest[polite.end() :].rstrip("?？ ")
     elif polite is not None:
         s = rest[polite.end() :]
+    so = reason_so(s)  # "I live in the eurozone so quote prices in euros"
+    if so is not None and kept_in_mind(s) is not None:
+        so = None  # "…, so keep that in mind for any charts you describe": the whole of it
+    if so is not None and not (EN_HYPOTHETICAL.search(so[2]) or EN_REPORTED.search(so[2])):
+        rest, lasting = so[0], so[1]
+        if _EN_TASK.match(_EN_SOFT.sub("", rest)) and not _EN_CONTRAST.search(rest):
+            lasting = False  # "I love Italian food so recommend a restaurant": a task now
+        return _en_instruction(rest, scoped or lasting, addressed)
     if EN_HYPOTHETICAL.search(s) or EN_REPORTED.search(_EN_QUOTE_VERB.sub("", s)):
         return None
     lets = False  # a first-person plural proposal ("let's…")
@@ -326,7 +290,11 @@ def _en_instruction(
         about_us = re.search(r"\b(?:I|you|we|me|my|your|in doubt|unsure|unclear)\b", cond["cond"])
         if about_us or _EN_MANNER.search(cond["cond"]):
             to_us = bool(_EN_REPLY_ACT.search(cond["cond"]) or _EN_MANNER.search(cond["cond"]))
-            return _en_instruction(cond["rest"], True, to_us)  # "When reviewing my code, …"
+            got = _en_instruction(cond["rest"], True, to_us)  # "When reviewing my code, …"
+            wish = re.sub(r"[\s,]+(?:please|pls)$", "", re.split(r"\s*[,;—–]\s*", cond["rest"])[0])
+            if got is None and to_us and verbless_rule(wish, _EN_MANNER):
+                return tidy_value(f"{wish} {cond['cond']}", "en"), 1  # ", bullet points please"
+            return got
         return None
     topic = domain_topic(s)
     if topic is not None and not _EN_ONE_OFF.search(topic[0]):  # "For maths, show the working"
@@ -403,12 +371,16 @@ def _en_instruction(
     verb = bool(_EN_IMPERATIVE.match(body) or re.match(r"^\w+ing\b", body))
     verb = verb or bool(modal and re.match(rf"(?:\w+\s+)?{_EN_REPLY_PART}", modal.group(0), re.I))
     verb = verb or (kind == "prohibit" and bool(re.match(r"[a-z]+\b", body)))
+    own = bool(modal and re.match(YOURS_MUST, modal.group(0), re.I))  # "any email you draft…"
+    verb = verb or own
     if kind == "imperative" and not _EN_IMPERATIVE.match(body):
         return None
     if not verb and not (kind == "prohibit" and _EN_MANNER.search(body)):
         return None
+    scoped, addressed = scoped or own, addressed or own
     if (
         re.match(r"be\b", body, re.I)
+        and not own
         and not re.match(r"be\s+(?:in|as|under|within|below)\b", body, re.I)
         and not re.match(
             rf"be\s+(?:(?:so|too|very|overly|that|extra|more|less|a bit|a little|as|brutally|"
@@ -451,6 +423,8 @@ def _en_instruction(
         return None  # "Could you use tabs?", "Can you log each request?": a request now
     if scoped:
         addressed = addressed or bool(manner or generic or _EN_ACTS.match(body))
+        # "keep everything PG": all the assistant says, kept a way
+        addressed = addressed or bool(re.match(r"keep (?:everything|it all|all of it)\b", body))
         if not (addressed or _EN_USER_REF.search(body)):
             return None
     elif kind == "imperative":
@@ -462,6 +436,8 @@ def _en_instruction(
             return None
     elif not (manner or generic or _EN_PROHIBITED_ACTS.match(body)):
         return None
+    if own and modal is not None:  # the rule is for what the modal's subject names: keep it
+        body = f"{modal.group(0).strip()} {body}"
     return tidy_value(body, "en"), polarity
 
 
@@ -500,6 +476,8 @@ _EN_SOCIAL = re.compile(
     r"^(?:(?i:call me) (?!by\b|[A-Z])|(?i:give me a (?:call|ring|shout|hug|buzz)|text me|ping me|"
     r"hit me up|drop me a line|come (?:over|visit|by|see)|visit|meet|hug|say hi))",
 )
+#: A contrast that makes a request a way of doing it: "two options instead of one".
+_EN_CONTRAST = re.compile(r"\b(?:instead of|rather than|not|over)\b", re.I)
 #: Ordering of the reply's parts: "first", "then", "at the top".
 _EN_ORDER = re.compile(
     r"\b(?:first|then|last|at the (?:top|end|start|bottom)|before|after)\b", re.I
@@ -577,3 +555,15 @@ def lasting_scope(prefix: str) -> bool:
     if is_cjk_text(prefix):
         return zh_lasting_scope(prefix)
     return bool(_EN_SCOPE.search(prefix) or re.search(r"\bremember\b|heads up", prefix, re.I))
+
+
+def one_thing(sentence: str) -> bool:
+    """Whether a sentence is about one thing only, so no clause of it is a rule: Chinese
+    opening on a demonstrative with no lasting scope ("这题直接给答案，不用解释"; English
+    says it with "for this …", read by the clause itself).
+
+    Example:
+        >>> one_thing("这题直接给答案，不用解释"), one_thing("以后都直接给答案")
+        (True, False)
+    """
+    return is_cjk_text(sentence) and zh_one_thing(sentence)

@@ -31,12 +31,14 @@ from langgraph_memory.extraction.clauses import (
     strip_particles,
 )
 
-__all__ = ["zh_instruction", "zh_lasting_scope", "zh_said_by_another"]
+__all__ = ["zh_instruction", "zh_lasting_scope", "zh_one_thing", "zh_said_by_another"]
 
 # -- standing instructions (Chinese) ----------------------------------------------------------
 _ZH_LEAD = re.compile(
-    r"^\s*(?:(?:好的|好吧|好|嗯|哦|对了|另外|还有|顺便说一下|顺便|补充一下|补充|再说一下|"
-    r"提醒一下|说一下|麻烦|拜托|那|那么|然后|以及|最后|还有一点|一个要求|一个请求|规矩是|"
+    r"^\s*(?:(?:好的|好吧|好|嗯|哦|对了|另外|还有|"
+    # "顺便说一下，…" announces; "顺便说一下大概热量" asks to mention it
+    r"(?:顺便说一下|补充一下|再说一下|提醒一下|说一下)(?=[，,：:\s]|以后|今后|从|每次|你|我|别|不要|请|记)|"
+    r"顺便|补充|麻烦|至少|起码|拜托|那|那么|然后|以及|最后|还有一点|一个要求|一个请求|规矩是|"
     r"以后|今后|往后|从现在开始|从现在起|从今以后|从今天起|从今往后|接下来|之后|每次|每回|"
     r"任何时候|无论什么时候|不管什么时候|记住|记得|请记住|请记得|注意|请注意|提醒你|说好了|"
     r"重要|一个规矩|还有个事|还有件事|所以|因此|因为这样)[，,：:]?\s*)+"
@@ -56,7 +58,7 @@ _ZH_PROHIBIT = re.compile(
 _ZH_MODAL = re.compile(
     r"^(?:你|您|你们)(?:以后|今后|每次)?(?:都)?(?:应该|要|得|必须|需要|最好|一定要|务必|记得|可以)"
     r"(?P<neg>不要|别|不能|不用)?"
-    r"|^(?:你的|您的|给我的|我的|你给我的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例)"
+    r"|^(?:你的|您的|给我的|我的|你给我的)?(?:回答|回复|答复|答案|解释|代码|输出|说明|例子|示例|内容)"
     r"(?:里|中|的时候|时)?"
     r"(?:都|请|也)?(?:要|得(?!不错|很|挺|真|太|好|棒|非常|特别|蛮|还|对|清楚|漂亮|精彩|一般|不)|应该|"
     r"必须|需要|一定要|务必|尽量|最好|一律|统一|不要|别|不能|不用)"
@@ -78,6 +80,9 @@ _ZH_COND = re.compile(
     r"没有(?:答案|把握|资料))[^，,。；;就]{0,12}?)(?:的话)?[，,]?\s*(?:那就|就|那)(?P<rest4>.+)$"
     r"|^(?P<cond6>[^，,。；;]{2,30}?的话)\s*(?:那么?|就|请|都|也|则|便)*(?P<rest6>[^，,。；;\s].*)$"
     r"|^(?P<cond7>(?:每次|每回|每当)[^，,。；;都]{1,20}?)(?P<rest7>都.+)$"
+    # a topic the talk comes to, then 就 without a comma: "聊到吃的就顺便说一下热量"
+    r"|^(?P<cond8>(?:你|我们|咱们)?(?:聊到|说到|提到|谈到|讲到|涉及到?|问到|遇到|碰到)[^，,。；;就]{1,12})"
+    r"就(?P<rest8>.+)$"
 )
 #: Verbs of what the assistant does or makes, opening a Chinese imperative.
 _ZH_VERBS = re.compile(
@@ -103,7 +108,7 @@ _ZH_MANNER = re.compile(
     r"用\s*[A-Za-z]"  # a language or a tool of its own: "用Go写", "用 TypeScript"
 )
 _ZH_ONE_OFF = re.compile(
-    r"[这那]一?(?:个|家|本|部|首|篇|段|句|份|些|张|次|回|位|条|件|道|款|封|幅|场|间|台|里)|"
+    r"[这那]一?(?:个|家|本|部|首|篇|段|句|份|些|张|次|回|位|条|件|道|款|封|幅|场|间|台|里|题)|"
     r"上面|下面|刚才|"
     r"(?<![零一二三四五六七八九十百千万\d])以下|如下|(?<!都)(?<!一律)(?<!统一)(?<!全部)帮我|给我写|"
     r"现在就|马上|今天|明天|今晚|明早|明晚|"
@@ -121,7 +126,8 @@ _ZH_SOFT_ONE_OFF = re.compile(
 )
 #: A polite question after the part of the replies it is about: "你说话能不能别那么官方".
 _ZH_POLITE_AFTER = re.compile(
-    r"^(?P<topic>(?:你|您)?(?:说话|讲话|回答|回复|解释|聊天|写东西|写代码|讲东西)(?:的时候|时)?)"
+    r"^(?P<topic>(?:你|您)?(?:说话|讲话|回答|回复|解释|聊天|写东西|写代码|讲东西)(?:的时候|时)?|"
+    r"(?:你|您)?[^，,。？?你您我]{1,8}?(?:之前|以前|的时候|之后))"  # "算数之前能不能…"
     r"(?:能不能|能否|可不可以|可以不可以)(?:请|再)?"
 )
 #: A last clause that makes the rest last: "…，以后都这样", "…，以后就照这个来".
@@ -184,7 +190,7 @@ _ZH_WANT = re.compile(
 #: The parts of a reply itself (not what it measures): "例子", "结尾", "步骤".
 _ZH_REPLY_PART = re.compile(
     r"回答|回复|答案|解释|代码|例子|示例|步骤|结尾|开头|标题|列表|总结|建议|选项|注释|段落|句子|格式|"
-    r"语气|表情|引用|来源|术语|单位|拼写|标点|命令"
+    r"语气|表情|引用|来源|术语|单位|拼写|标点|命令|字数|篇幅"
 )
 #: An adverb that makes a statement about a part of the replies a rule for it.
 _ZH_RULE_ADVERB = re.compile(
@@ -219,6 +225,8 @@ _ZH_ADVICE = re.compile(
 )
 
 
+#: A guess opening a clause: "说不定会…", "可能会…", "大概…" (what might be, not a rule).
+_ZH_MAYBE = re.compile(r"^(?:说不定|不一定|可能|也许|或许|大概|估计|恐怕|没准|指不定|八成)")
 #: The user announcing their own next words: "先说个事儿", "问你个问题", "跟你说件事".
 _ZH_ANNOUNCE = re.compile(
     r"^(?:我)?(?:先|再|就|想|要)?(?:说|问|讲|聊|提|跟你说|和你说|问你|跟你讲|告诉你)(?:一)?"
@@ -232,6 +240,24 @@ _ZH_GIVE_NOW = re.compile(r"^(?:请|你)?给我(?:来)?一?(?:点|些|几个|几
 _ZH_EMBEDDED_ASK = re.compile(
     r"^[^，,。？?]*?(?:别|不要|不用|不必|无需|少)[^，,。？?]{0,10}?问(?:我|你)"
 )
+#: What the assistant makes for the user, as a topic: "帮我写的邮件", "给我推荐的菜" (a kind).
+_ZH_MADE_FOR_ME = re.compile(
+    r"^(?P<when>以后|今后|每次|每回)?(?:你|您)?(?:帮我|给我|替我|为我)(?:写|推荐|做|画|翻译|起草|整理|安排|生成|列|算|改|订|挑|选|找)"
+    r"的(?!时候|时|话)(?=[\u4e00-\u9fff])"  # not "给我翻译的时候…": a condition
+)
+#: A word that makes a statement a rule: "都", "一律", "别", "要".
+_ZH_RULE_WORD = re.compile(
+    r"(?:都|一律|统一|全部)(?!很|挺|太|真|蛮|还|是|有|没|在|不错|可以|行|好|特别|非常)|一定|务必|必须|"
+    r"别|不要|不许|不准|请勿|要(?!是)|尽量"
+)
+#: A tag asking for assent after a request: "…了好吗", "…，行不行".
+_ZH_TAG = re.compile(r"[，,]?\s*(?:好吗|行吗|可以吗|成吗|好不好|行不行|好么|行么)[？?。！!～~]*$")
+#: A request a tag may follow: a prohibition or a "以后…" to the listener.
+_ZH_ASKS_OF_YOU = re.compile(
+    r"^(?:至少|起码|请|你|您|以后|今后|每次|都)*(?:别|不要|不许|不准|少|都|一律)"
+)
+#: A question the assistant is to ask, inside a rule: "先问我要不要详细版" (ask me whether…).
+_ZH_ASK_WHETHER = re.compile(r"问(?:一下|一声)?我[^，,。？?]{0,6}?([\u4e00-\u9fff])[不没]\1")
 #: How not to talk: "说话别那么官方", "回答不要太啰嗦".
 _ZH_MANNER_NOT = re.compile(
     r"^(?:你)?(?:以后|平时|跟我)?(?:说话|讲话|聊天|回答|回复|解释|写东西|讲)(?:的时候)?"
@@ -258,6 +284,9 @@ def zh_instruction(
     s = clause.strip().rstrip("。.!！…~～ ")
     if not s:
         return None
+    tag = _ZH_TAG.search(s)  # "你别在周末给我发提醒了好吗": a request, its assent asked
+    if tag is not None and _ZH_ASKS_OF_YOU.match(s):
+        s = clause = s[: tag.start()]
     trigger = _ZH_TRIGGER.match(s)
     if trigger:  # a word of the user's that stands for a request: lasting by its nature
         return f"“{trigger['word']}”：{strip_particles(trigger['rest'].strip(' ，,'))}", 1
@@ -280,7 +309,10 @@ def zh_instruction(
     if (
         is_question(clause)
         and asked is None
-        and not (_ZH_EMBEDDED_ASK.match(s) and not clause.rstrip().endswith("？"))
+        and not (
+            (_ZH_EMBEDDED_ASK.match(s) or _ZH_ASK_WHETHER.search(s))
+            and not clause.rstrip().endswith(("？", "?"))
+        )
     ):
         if polite is None:
             return None
@@ -296,6 +328,12 @@ def zh_instruction(
         back = 2 if re.search(r"(?:每次|每回)$", lead.group(0)) else 0
         back = back if back and _ZH_COND.match(s[lead.end() - back :]) else 0
         s = s[lead.end() - back :]  # "每次我发…，先…": a condition, kept whole
+    made = _ZH_MADE_FOR_ME.match(s)  # "帮我写的邮件落款统一用…": what it makes for me
+    rule = made is not None and _ZH_RULE_WORD.search(s[made.end() :])  # not "…很好看"
+    if made is not None and not rule:
+        return None  # "给我推荐的书都挺好看的": what it made, said of, not a rule
+    if made is not None and not _ZH_ONE_OFF.search(s[made.end() :]):
+        s, addressed, scoped = s[made.end() :], True, scoped or bool(made["when"])
     label = _ZH_RULE_LABEL.match(s)
     if label:
         return strip_particles(label["rule"]), 1
@@ -323,8 +361,8 @@ def zh_instruction(
         return strip_particles(rest), -1 if inner else 1
     cond = _ZH_COND.match(s)
     if cond:
-        c = next((cond[f"cond{n}"] for n in ("", 2, 3, 4, 5, 6, 7) if cond[f"cond{n}"]), "")
-        rest = next((cond[f"rest{n}"] for n in ("", 2, 3, 4, 5, 6, 7) if cond[f"rest{n}"]), "")
+        c = next((cond[f"cond{n}"] for n in ("", *range(2, 9)) if cond[f"cond{n}"]), "")
+        rest = next((cond[f"rest{n}"] for n in ("", *range(2, 9)) if cond[f"rest{n}"]), "")
         c, rest = c or "", rest or ""
         if cond.group("cond3") or cond["cond4"] or _ZH_COND_ABOUT.search(c) or _ZH_MANNER.search(c):
             to_us = bool(cond.group("cond3") or _ZH_MANNER.search(c))  # "看我代码的时候…"
@@ -343,6 +381,8 @@ def zh_instruction(
         scoped = scoped or "再" in prohibit.group(0) or "永远" in prohibit.group(0)
     elif modal:
         kind, body, said_of = "modal", s[modal.end() :], modal.group(0)  # "例子尽量短一点"
+        # a part of the replies as the subject: "内容一定要适合小朋友" is said of them
+        addressed = addressed or not re.match(r"(?:你|您|我(?!的))", modal.group(0))
         if (
             modal.group("neg")
             or modal.group("neg2")
@@ -382,6 +422,8 @@ def zh_instruction(
     body = strip_particles(body.strip(" ，,"))
     if not body or _ZH_ADVICE.match(body) or _ZH_COURTESY.match(body):
         return None
+    if _ZH_MAYBE.match(body):
+        return None  # "说不定会爱上纳豆": what might be, not what to do
     if re.match(r"(?:我|我们|他|她|它|他们|咱们)(?!们)", body) and kind != "modal":
         return None  # the user's own doing, not the assistant's
     if re.search(r"我(?:每|一直|总是|永远|一般|通常|平时|都|也|又|还是|只)", s):
@@ -443,3 +485,21 @@ def zh_lasting_scope(prefix: str) -> bool:
         or re.search(r"记住|记得", prefix)
         or re.search(r"我(?:一)?(?:说|打|发|输入|喊)[“\"'「『][^”\"'」』]{1,12}[”\"'」』]", prefix)
     )  # a trigger word the user defines lasts: "当我说“收工”，…"
+
+
+def zh_one_thing(sentence: str) -> bool:
+    """Whether a Chinese sentence opens on one thing ("这题…", "那封邮件…") and gives no
+    lasting scope: every clause of it is about that thing ("这题直接给答案，不用解释").
+
+    Example:
+        >>> zh_one_thing("这题直接给答案，不用解释"), zh_one_thing("这类题以后都不用解释")
+        (True, False)
+    """
+    first = re.split(r"[，,；;。]", sentence.strip(), maxsplit=1)[0]
+    demonstrative = re.search(r"[这那]一?[\u4e00-\u9fff]", first[:6])
+    return bool(
+        demonstrative
+        and _ZH_ONE_OFF.search(first)
+        and not _ZH_STRONG_SCOPE.search(sentence)
+        and not re.search(r"[这那](?:种|类|样)", first)
+    )

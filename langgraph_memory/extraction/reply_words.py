@@ -40,14 +40,15 @@ EN_VERBS = (
     "tone down|go easy on|send|pick|choose|go with|opt for|try|stop|prefer|reference|sprinkle|"
     "overexplain|over-explain|apologi[sz]e|repeat|restate|pad|hedge|lecture|moralise|moralize|"
     "sugarcoat|guess|invent|make up|bring up|share|insert|assume|state|note|respond|say|"
-    "admit|tell me|double check|hold off on|spare me|leave out|cut out|ease up on|go light on"
+    "admit|tell me|double check|nudge|hold off on|spare me|leave out|cut out|ease up on|go light on"
 )
 EN_IMPERATIVE = re.compile(rf"^(?:{EN_VERBS})\b", re.I)
 #: Verbs whose object is the assistant's own output (an instruction without a manner word).
 EN_ACTS = re.compile(
     r"^(?:use|answer|reply|respond|write|cite|format|include|add|explain|define|list|show me|"
     r"give me|"
-    r"tell me|call me|address me|refer to me|remind me|ask me|summari[sz]e|translate|suggest|"
+    r"tell me|call me|address me|refer to me|remind me|nudge me|ask me|summari[sz]e|translate|"
+    r"suggest|"
     r"recommend|mention|say|double-check|double check|check|confirm|flag|warn|spell|quote|round|"
     r"convert|label|number|structure|put|start|begin|end|sign|greet|apologi[sz]e|assume|"
     r"lecture|moralis|moraliz|sugarcoat|hedge|pad|guess|invent|make up|bring up|over-?explain|"
