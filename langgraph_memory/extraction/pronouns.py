@@ -20,7 +20,7 @@ import re
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.entities import SURNAMES, find_entities
 
-__all__ = ["is_pronoun", "resolved", "names_in"]
+__all__ = ["is_pronoun", "resolved"]
 
 Slot = tuple[str, str, int]
 
@@ -53,29 +53,16 @@ def is_pronoun(value: str) -> bool:
     return _PRONOUN.fullmatch(value.strip()) is not None
 
 
-def names_in(text: str) -> list[tuple[int, str]]:
-    """The offsets and names of the people ``text`` names by their form alone: a
-    capitalised word that opens no English sentence and is no day, month or pronoun
-    ("Theo", "Jason"), or a Chinese name with its prefix or title ("老陈", "李姐").
-
-    Example:
-        >>> names_in("the guy I'm dating, Theo, buys his own"), names_in("现在跟同事老陈一起练")
-        ([(20, 'Theo')], [(5, '老陈')])
-    """
-    names: list[tuple[int, str]] = []
-    for m in _LATIN_NAME.finditer(text):
-        # an English sentence's first word is capitalised whatever it is
-        opener = not is_cjk_text(text) and re.search(r"(?:^|[.!?]\s+)$", text[: m.start()])
-        if not _NOT_NAME.match(m[0]) and not opener:
-            names.append((m.start(), m[0]))
-    names += [(m.start(), m[0]) for m in _ZH_TITLED.finditer(text)]
-    return names
-
-
 def _referent(said: str, at: int) -> tuple[str, int] | None:
     """The person named last before offset ``at`` of ``said``, if any."""
     head = said[:at]
-    names = names_in(head)
+    names: list[tuple[int, str]] = []
+    for m in _LATIN_NAME.finditer(head):
+        # an English sentence's first word is capitalised whatever it is
+        opener = not is_cjk_text(said) and re.search(r"(?:^|[.!?]\s+)$", head[: m.start()])
+        if not _NOT_NAME.match(m[0]) and not opener:
+            names.append((m.start(), m[0]))
+    names += [(m.start(), m[0]) for m in _ZH_TITLED.finditer(head)]
     names += [(a, n) for a, n, kind in find_entities(head) if kind == "person"]
     if not names:
         return None

@@ -25,7 +25,6 @@ import re
 from collections.abc import Sequence
 
 from langgraph_memory.core.tokens import tokenize
-from langgraph_memory.extraction.pronouns import names_in
 
 __all__ = ["clauses", "current_leads"]
 
@@ -140,23 +139,14 @@ def current_leads(text: str, older: Sequence[str], query: str = "") -> str:
     # (a word of one character names no value: the 号 of "6月14号", "9月20号")
     shared = {w for w in (_words(text) & before) - _words(query) if len(w) > 1}
     words = [_words(p) for p in parts]
-    said_before = " ".join(older)
-    # a clause naming someone new, and no one named before, names the new value: the
-    # earlier one is said before it ("Sam is my ex now. the guy I'm dating, Theo, buys his
-    # own hoodies": not "hoodies"; "Kate moved to Leeds so I run with Jonas": Kate's clause)
-    known = {n for _, n in names_in(said_before)}
-    fresh = [
-        j
-        for j, p in enumerate(parts)
-        if {n for _, n in names_in(p)} - known and not any(k in p for k in known)
-    ]
     head = -1
-    for j, ws in enumerate(words[: min([len(parts) - 1, *fresh])]):
+    for j, ws in enumerate(words[:-1]):
         later = set().union(*words[j + 1 :])
         if (ws & shared) - later:
             head = j
     if head < 0 or not set().union(*words[head + 1 :]) - before:
         return text
+    said_before = " ".join(older)
     if any(n not in said_before for p in parts[: head + 1] for n in re.findall(r"\d+", p)):
         return text  # a number new in the head may be the new value ("9月20号有空")
     lead = _JOIN.sub("", functools.reduce(_join, parts[head + 1 :]))
