@@ -8,7 +8,16 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langgraph_memory.extraction import clauses, forms, instructions, preferences, slots
+from langgraph_memory.extraction import (
+    clauses,
+    forms,
+    instructions,
+    preferences,
+    slot_words,
+    slots,
+    slots_en,
+    slots_zh,
+)
 from langgraph_memory.extraction.cues import Cued, _present, cues_of, fold, open_entries, possible
 
 
@@ -16,7 +25,16 @@ def gated() -> list[Cued]:
     """Every gated pattern of the readers (and of the clause, form and instruction
     checks every sentence meets)."""
     out: list[Cued] = []
-    for module in (slots, preferences, clauses, forms, instructions):
+    for module in (
+        slots,
+        slot_words,
+        slots_en,
+        slots_zh,
+        preferences,
+        clauses,
+        forms,
+        instructions,
+    ):
         for value in vars(module).values():
             if isinstance(value, Cued):
                 out.append(value)
@@ -99,7 +117,7 @@ def test_a_gated_search_finds_what_the_pattern_finds(pieces: list[str], upper: b
 def _tables() -> list[list]:
     """The readers' tables of gated patterns (lists of Cued, or of tuples led by one)."""
     out = []
-    for module in (slots, preferences):
+    for module in (slots, slots_en, slots_zh, preferences):
         for value in vars(module).values():
             if isinstance(value, list) and len(value) >= 4:
                 first = value[0][0] if isinstance(value[0], tuple) else value[0]
