@@ -163,16 +163,21 @@ WEAK = re.compile(
     r"[ \t]+(?:(?:is|was|has[ \t]+been|had[ \t]+been|got|will[ \t]+be)[ \t]+)?"
     r"(?:changed|set|reset|updated|switched)[ \t]+to[ \t]+"
     r"|[ \t]+(?:is|was|to|will[ \t]+be|est|es|ist|lautet|é|è|era|war|это)[ \t]+"
+    r"|[ \t]+(?:is|was)[ \t]*,[ \t]*(?:as[ \t]+(?:always|usual|before)|still|again|now)"
+    r"[ \t]*,[ \t]*"
     r"|[ \t]*(?:は|が)[ \t]*"
     r"|[ \t]*[?,][ \t]*(?:it'?s|it[ \t]+is|it[ \t]+was)[ \t]+"
     r"|'s[ \t]+(?:(?:been[ \t]+)?(?:changed|set|reset|updated)[ \t]+to[ \t]+)?",
     re.IGNORECASE,
 )
-#: ``password for the router is``, ``password for root:``: up to four words between.
+#: ``password for the router is``, ``password for root:``: up to four words between (then
+#: perhaps an aside: ``password for the wifi, which the landlord set, is x``).
 QUALIFIER = re.compile(
     r"[ \t]+(?:for|of|on|at|to|from|i|we|you|he|she|they|that|which|de|del|du|des|da|do|für"
     r"|von|van|för|для|от)(?:[ \t]+[\w'.@\-]+){1,6}?"
-    r"(?=[ \t]*(?:[:=]|->|=>|→)|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t])",
+    r"(?=[ \t]*(?:[:=]|->|=>|→)|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t]"
+    r"|[ \t]+(?:is|was)[ \t]*,[ \t]*(?:as[ \t]+(?:always|usual|before)|still|again|now),"
+    r"|[ \t]*\([^()\n]{1,48}\)[ \t]*[:=]|[ \t]*,[^,\n]{1,80},[ \t]*(?:is|was)[ \t])",
     re.IGNORECASE,
 )
 #: A name's ending that says how the secret is written (``secret_key_base:``,
@@ -187,10 +192,12 @@ FIELD_WORD = re.compile(
 )
 #: ``Password (new):``, ``密码（新）：``: a short aside in brackets before the separator;
 #: ``the password, and I know this is bad, is x``: one between commas before ``is``;
+#: (a longer one in brackets before ``:``: ``pw for the vpn (don't tell IT I sent this): x``);
 #: ``Password — yes I'll rotate it — x``: one between dashes (the second one separates).
 ASIDE = re.compile(
     r"[ \t]*\([^()\n]{1,24}\)(?=[ \t]*(?:[:=]|is[ \t]|是|为))"
-    r"|[ \t]*,[^,\n]{1,48},(?=[ \t]*(?:is|was)[ \t])"
+    r"|[ \t]*\([^()\n]{25,48}\)(?=[ \t]*[:=])"
+    r"|[ \t]*,[^,\n]{1,80},(?=[ \t]*(?:is|was)[ \t])"
     r"|[ \t]*[—–][^—–\n]{1,64}(?=[—–])",
     re.IGNORECASE,
 )

@@ -201,3 +201,35 @@ def test_a_password_given_to_a_tools_option(text: str, values_: list[str]) -> No
 )
 def test_an_option_asking_for_the_password_or_reading_a_variable_is_none(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a qualifier, then an aside ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "the password for the wifi, which my landlord set up last year and never changed, "
+            "is Moose2024",
+            "Moose2024",
+        ),
+        ("pw for the vpn (don't tell IT I sent this over chat): Vpn#2026x", "Vpn#2026x"),
+        ("the password to the shared drive is, as always, Drive2026", "Drive2026"),
+        ("银行卡取款密码（千万别外传）：135790", "135790"),
+        ("VPN的密码我跟你说过，是 Vpn#2026x", "Vpn#2026x"),
+    ],
+)
+def test_a_password_after_a_qualifier_and_an_aside(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password for the account, which expired last week, is no longer valid",
+        "the password is, as always, the problem",
+        "the password for the router, as I said, is printed on the back",
+        "the password is, still, wrong",
+    ],
+)
+def test_an_aside_then_prose_is_none(text: str) -> None:
+    assert _found(text) == []
