@@ -33,14 +33,11 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from langgraph_memory.core.records import Record
-
-if TYPE_CHECKING:
-    from langgraph_memory.layers.long_term.facts import Fact
+from langgraph_memory.layers.long_term.facts import Fact
 
 __all__ = ["FactMemo"]
 
@@ -76,8 +73,8 @@ class FactMemo:
         self.decoded.clear()
         self.stamp = stamp
 
-    def fact(self, record: Record, load: Callable[[dict[str, object]], Fact]) -> Fact:
-        """The fact stored as ``record``, decoded by ``load`` once per record object.
+    def fact(self, record: Record) -> Fact:
+        """The fact stored as ``record``, decoded once per record object.
 
         The fact handed out is the one kept: a caller that changes it writes it (the
         write drops it here, see :meth:`wrote`), or calls :meth:`forget_decoded` (a
@@ -86,7 +83,7 @@ class FactMemo:
         held = self.decoded.get(record.id)
         if held is not None and held[0] is record:
             return held[1]
-        fact = load(record.data)
+        fact = Fact.load(record.data)
         self.decoded[record.id] = (record, fact)
         return fact
 

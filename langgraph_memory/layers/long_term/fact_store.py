@@ -152,7 +152,7 @@ class Facts(RecordsStore):
         unique = {r.id: r for r in found}.values()
         if memo is None:
             return [Fact.load(r.data) for r in unique]
-        return [memo.fact(r, Fact.load) for r in unique]
+        return [memo.fact(r) for r in unique]
 
     # -- facts --------------------------------------------------------------------------
     def add_fact(
