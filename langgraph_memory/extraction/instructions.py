@@ -63,10 +63,14 @@ from langgraph_memory.extraction.instruction_frames import (
     verbless_rule,
 )
 from langgraph_memory.extraction.instruction_moods import COND as _EN_COND
+from langgraph_memory.extraction.instruction_moods import LATE_COND as _EN_LATE_COND
 from langgraph_memory.extraction.instruction_moods import LEAD as _EN_LEAD
 from langgraph_memory.extraction.instruction_moods import MODAL as _EN_MODAL
 from langgraph_memory.extraction.instruction_moods import PROHIBIT as _EN_PROHIBIT
+from langgraph_memory.extraction.instruction_moods import SCOPE as _EN_SCOPE
 from langgraph_memory.extraction.instruction_moods import SOFT as _EN_SOFT
+from langgraph_memory.extraction.instruction_moods import TAIL as _EN_TAIL
+from langgraph_memory.extraction.instruction_moods import TIME_SCOPE as _EN_TIME_SCOPE
 from langgraph_memory.extraction.instructions_zh import (
     zh_instruction,
     zh_lasting_scope,
@@ -138,18 +142,6 @@ _EN_TASK = re.compile(
     r"|['\"“‘][^'\"”’]{2,}['\"”’]",  # quoted words to work on
     re.I,
 )
-#: A scope word: the instruction lasts.
-_EN_SCOPE = gated(
-    r"\b(?:always|never|from now on|from here on|going forward|in (?:the )?future|henceforth|"
-    r"every ?time|each time|whenever|any ?time|at all times|all the time|by default|as a rule|"
-    r"every|each|all (?:your|my|the|future)|any (?:answer|reply|response|code|example)|"
-    r"anymore|any more|ever again|again|consistently|no matter what|for the rest|"
-    r"until I say otherwise|permanently|in general|generally|from today|for good|"
-    r"throughout|across the board|default to|stick to|stick with|anyone|anybody|anything|"
-    r"everyone|everybody|everything|whatever|whoever|no matter|all the time|constantly|"
-    r"under no circumstances)\b",
-    re.I,
-)
 #: Advice between people that only looks like an instruction.
 _EN_ADVICE = re.compile(
     r"^(?:(?:do not|don't|never)\s+)?(?:give up|be yourself|worry|panic|mind|hesitate|stress|"
@@ -174,15 +166,6 @@ _EN_RULE_LABEL = re.compile(
 #: A polite question asking for something lasting: "Could you stop apologising all the time?"
 _EN_POLITE = re.compile(
     r"^(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|maybe\s+|just\s+)*", re.I
-)
-_EN_TAIL = gated(
-    r"[\s,]+(?:from now on|from here on(?: out)?|going forward|in (?:the )?future|always|"
-    r"every time|each time|at all times|all the time|by default|until I say otherwise|please|"
-    r"pls|thanks|thank you|for me|ok(?:ay)?|if you can|if possible|unless I say otherwise|"
-    r"for the rest of (?:this|the|our) \w+|"
-    r"that's how I like it|that's what I prefer|that's my preference|it's getting old|"
-    r"it's annoying)\s*$",
-    re.I,
 )
 _EN_USER_REF = re.compile(r"\b(?:I|me|my|mine|I'm|I've)\b")
 #: A shaping verb with a bare (generic) object and how to shape it: "give me keyboard
@@ -463,13 +446,6 @@ _EN_WANT = re.compile(
     r"that|which|first|only|at)\b.*)?)$",
     re.I,
 )
-#: A condition said after its rule: "Assume I'm a beginner when explaining finance".
-_EN_LATE_COND = re.compile(
-    r"^(?P<body>.{2,}?\S)(?:\s*,\s*|\s+)(?<!\beven\s)"
-    r"(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time)\s+"
-    r".{3,80})$",
-    re.I,
-)
 #: Social acts between friends, not acts on the replies: "Call me when you land", "Give
 #: me a call", "Text me", "Come visit".
 _EN_SOCIAL = re.compile(
@@ -481,14 +457,6 @@ _EN_CONTRAST = re.compile(r"\b(?:instead of|rather than|not|over)\b", re.I)
 #: Ordering of the reply's parts: "first", "then", "at the top".
 _EN_ORDER = re.compile(
     r"\b(?:first|then|last|at the (?:top|end|start|bottom)|before|after)\b", re.I
-)
-
-#: A scope that lasts in time, as a polite question asks for it ("…from now on?").
-_EN_TIME_SCOPE = re.compile(
-    r"\b(?:always|never|from now on|going forward|in (?:the )?future|anymore|any more|"
-    r"all the time|every time|each time|again|constantly|ever|from here on|by default|"
-    r"for the rest of (?:this|the|our) \w+|until I say otherwise|unless I say otherwise)\b",
-    re.I,
 )
 
 #: What marks a "let's…" clause as something the speakers will do together, not a way to
