@@ -136,10 +136,11 @@ TAIL = gated(
     re.I,
 )
 
-#: A scope that lasts in time, as a polite question asks for it ("…from now on?").
+#: A scope that lasts in time, as a polite question asks for it ("…from now on?", "Could you
+#: default to…?": a default lasts by its meaning).
 TIME_SCOPE = re.compile(
     r"\b(?:always|never|from now on|going forward|in (?:the )?future|anymore|any more|"
-    r"all the time|every time|each time|again|constantly|ever|from here on|by default|"
+    r"all the time|every time|each time|again|constantly|ever|from here on|by default|default to|"
     r"for the rest of (?:this|the|our) \w+|until I say otherwise|unless I say otherwise)\b",
     re.I,
 )

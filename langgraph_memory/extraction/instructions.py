@@ -59,9 +59,11 @@ from langgraph_memory.extraction.instruction_frames import (
     limit_rule,
     make_sure,
     reason_so,
+    same_again,
     untag,
     verbless_rule,
 )
+from langgraph_memory.extraction.instruction_gaps import spaced, spaced_instruction
 from langgraph_memory.extraction.instruction_moods import COND as _EN_COND
 from langgraph_memory.extraction.instruction_moods import LATE_COND as _EN_LATE_COND
 from langgraph_memory.extraction.instruction_moods import LEAD as _EN_LEAD
@@ -151,7 +153,9 @@ _EN_ADVICE = re.compile(
     r"take (?:it|this) personally|say never|stay safe|take care|keep (?:going|it up|up)|"
     r"let me know|reach out|hesitate|keep (?:on|believing|trying|inspiring|pushing|shining|"
     r"smiling|rocking|dreaming|at it)|believe in yourself|be proud|stay strong|hang in there|"
-    r"have fun|enjoy (?:it|yourself|the)|take it easy|chill)\b",
+    r"have fun|enjoy (?:it|yourself|the)|take it easy|chill|"
+    r"(?:rush|hurry|pressure|worries|problem|biggie|big deal|offen[cs]e|sweat|stress)\b"
+    r"(?=\s*(?:[,.;!—–-]|$)))",
     re.I,
 )
 
@@ -254,6 +258,9 @@ def _en_instruction(
     if lead:
         scoped = scoped or bool(_EN_SCOPE.search(lead.group(0)))
         s = s[lead.end() :]
+    again = same_again(s)  # "do that every time": the request before, made standing
+    if again is not None:
+        return tidy_value(again, "en"), 1
     label = _EN_RULE_LABEL.match(s)
     if label:  # a rule said as a rule: its words are the instruction
         return tidy_value(label["rule"], "en"), 1
@@ -277,14 +284,17 @@ def _en_instruction(
             wish = re.sub(r"[\s,]+(?:please|pls)$", "", re.split(r"\s*[,;—–]\s*", cond["rest"])[0])
             if got is None and to_us and verbless_rule(wish, _EN_MANNER):
                 return tidy_value(f"{wish} {cond['cond']}", "en"), 1  # ", bullet points please"
-            return got
+            if got is None and re.search(r"\byou\b", cond["cond"], re.I):  # its rule before
+                got = _en_instruction(cond["cond"], scoped, True)  # the comma: "if you're not
+            return got  # sure just say so, don't…"
         return None
     topic = domain_topic(s)
     if topic is not None and not _EN_ONE_OFF.search(topic[0]):  # "For maths, show the working"
         return _en_instruction(topic[1], True, False)
     for bare, rest in bare_condition(s):  # "if I ask about money assume I'm in the UK"
-        opens = _EN_IMPERATIVE.match(rest)
-        if opens and _EN_IMPERATIVE.match(rest[opens.end() :].lstrip()):
+        verb = re.sub(r"^just\s+", "", rest, flags=re.I)  # "if you're unsure just say so"
+        opens = _EN_IMPERATIVE.match(verb)
+        if opens and _EN_IMPERATIVE.match(verb[opens.end() :].lstrip()):
             continue  # "a word list make…": "list" names a thing, "make" is the verb
         if opens or _EN_PROHIBIT.match(rest):
             to_us = bool(_EN_REPLY_ACT.search(bare) or _EN_MANNER.search(bare))
@@ -406,8 +416,8 @@ def _en_instruction(
         return None  # "Could you use tabs?", "Can you log each request?": a request now
     if scoped:
         addressed = addressed or bool(manner or generic or _EN_ACTS.match(body))
-        # "keep everything PG": all the assistant says, kept a way
-        addressed = addressed or bool(re.match(r"keep (?:everything|it all|all of it)\b", body))
+        # "keep everything PG", "keep it PG at all times": all the assistant says, kept a way
+        addressed = addressed or bool(_KEEP_ALL.match(body))
         if not (addressed or _EN_USER_REF.search(body)):
             return None
     elif kind == "imperative":
@@ -424,6 +434,12 @@ def _en_instruction(
     return tidy_value(body, "en"), polarity
 
 
+#: All the assistant says, kept a way: "keep everything PG", "keep it PG" (not "keep it up").
+_KEEP_ALL = re.compile(
+    r"keep (?:everything|it all|all of it|"
+    r"it(?!\s+(?:up|going|down|to|in|on|off|away|secret|safe|together|real|quiet|short)\b))\b",
+    re.I,
+)
 #: A past form opening a clause: "(Never) thought I'd…", "(Never) knew…".
 _EN_PAST_FORM = re.compile(
     r"(?:\w+ed|thought|knew|saw|felt|got|went|had|did|was|were|said|told|made|took|found|"
@@ -502,7 +518,10 @@ def instruction_in(clause: str, scoped: bool) -> tuple[str, int] | None:
     if not clause.strip() or len(clause) > RULE_REACH:
         return None
     if is_cjk_text(clause):
-        return zh_instruction(plain_spelling(clause), scoped)
+        text = plain_spelling(clause)
+        if spaced(text):  # "讲数学题的时候一步一步来 别跳步": spaces for commas
+            return spaced_instruction(text, scoped, zh_instruction, zh_lasting_scope)
+        return zh_instruction(text, scoped)
     return _en_instruction(clause, scoped)
 
 
