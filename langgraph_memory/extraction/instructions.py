@@ -292,9 +292,9 @@ def _en_instruction(
     if topic is not None and not _EN_ONE_OFF.search(topic[0]):  # "For maths, show the working"
         return _en_instruction(topic[1], True, False)
     for bare, rest in bare_condition(s):  # "if I ask about money assume I'm in the UK"
-        verb = re.sub(r"^just\s+", "", rest, flags=re.I)  # "if you're unsure just say so"
-        opens = _EN_IMPERATIVE.match(verb)
-        if opens and _EN_IMPERATIVE.match(verb[opens.end() :].lstrip()):
+        said = re.sub(r"^just\s+", "", rest, flags=re.I)  # "if you're unsure just say so"
+        opens = _EN_IMPERATIVE.match(said)
+        if opens and _EN_IMPERATIVE.match(said[opens.end() :].lstrip()):
             continue  # "a word list make…": "list" names a thing, "make" is the verb
         if opens or _EN_PROHIBIT.match(rest):
             to_us = bool(_EN_REPLY_ACT.search(bare) or _EN_MANNER.search(bare))
