@@ -165,10 +165,15 @@ ANY_OF_YOURS = gated(
 )
 
 _MAKE_SURE = re.compile(
-    r"^(?:make sure|be sure|ensure|see to it)\s+(?:that\s+)?"
+    r"^(?:make sure|be sure|ensure|see to it|"
+    # a wish with the same subject: "I'd appreciate it if every email you draft ends with…"
+    r"I(?:'d| would) (?:really )?(?:appreciate it|like it|love it|prefer it) if|"
+    r"it(?:'d| would) (?:really )?(?:help|be (?:great|nice|better|good|helpful)) if)\s+(?:that\s+)?"
     r"(?P<subj>(?:(?:every|each|all|any|your|all of your|all the|the)\s+)[^,;]{1,40}?)\s+"
     r"(?P<neg>(?:never|don't|do not|doesn't|does not|won't|aren't|isn't)\s+)?"
-    r"(?P<verb>(?:always\s+)?(?:[a-z]+s|are|is|have|use|include|end|start|begin|stay|come|get|"
+    rf"(?P<verb>(?!{OWN_WRITING}\b)(?:always\s+)?(?:[a-z]+s|[a-z]+ed|had|were|are|is|have|use|"
+    r"include|end|start|"
+    r"begin|stay|come|get|"
     r"look|mention|say|show|give|follow|contain|fit|run|cite|read)\b.*)$",
     re.I,
 )
@@ -176,7 +181,8 @@ _MAKE_SURE = re.compile(
 
 def make_sure(s: str) -> tuple[str, int] | None:
     """``(what, polarity)`` when ``s`` asks to make sure of something about what the
-    assistant writes, quantified ("every", "all", "any") or its own ("your").
+    assistant writes, quantified ("every", "all", "any") or its own ("your"), or wishes
+    for it ("I'd appreciate it if every email you draft ends with…").
 
     Example:
         >>> make_sure("Make sure your replies never mention prices in dollars")

@@ -3,7 +3,8 @@
 time", "以后都这样"), a default ("Could you default to…?", "默认…"), a topic the talk comes
 to before a comma ("提到钱，用人民币算"), a condition with its rule before the comma ("if
 you don't know just say so, …"), an indirect question inside a rule ("先告诉我要不要…"), a
-word named by its quote ("别再用“亲”这个字了"), "keep it X" under a lasting scope; and the
+word named by its quote ("别再用“亲”这个字了"), "keep it X" under a lasting scope, a wish
+whose subject is what the assistant writes ("It would help if all your summaries…"); and the
 look-alikes that are none: the talk put off ("再说吧", "以后再说"), a state become ("以后都
 这样了"), someone's own doings ("I'll do that every time I go"), courtesies ("no rush").
 
@@ -48,6 +49,9 @@ def instructions(text: str) -> list[tuple[str, int]]:
         ("如果我问你法律问题，先告诉我该不该找律师", "律师", 1),
         ("别再用“亲爱的”这个词了", "亲爱的", -1),
         ("I share my screen a lot, so keep it clean at all times", "keep it clean", 1),
+        # a wish whose subject is what the assistant writes
+        ("It would help if all your summaries started with the conclusion", "conclusion", 1),
+        ("I'd love it if your answers had fewer bullet points", "bullet points", 1),
     ],
 )
 def test_an_instruction_of_its_form(text: str, part: str, sign: int) -> None:
@@ -77,6 +81,8 @@ def test_an_instruction_of_its_form(text: str, part: str, sign: int) -> None:
         "if you get a chance look at the draft, no rush",
         "no rush, take your time",
         "keep it up, always",
+        "I'd appreciate it if the report was done by Friday",
+        "It would be great if the kids were in bed by nine",
         "我只用安卓，别的用不习惯",  # "别的": other ones, no prohibition
         "反正周末都放假",  # "放假": a word, not 放 + what
         "想换个笔记本 推荐啥牌子",  # a question without its mark
