@@ -210,10 +210,12 @@ _EN_VERBLESS = re.compile(
 
 
 #: A pick said as an imperative ("give me mountains and hiking any time", "gimme a window
-#: seat every time"): what the user likes, not what the replies must do.
+#: seat every time", "give me Civ over CoD"): what the user likes, not what the replies
+#: must do (a thing of the replies picked is a rule: "give me metric over imperial").
 _EN_PICK = re.compile(
-    r"^(?:just\s+|oh\s+)?(?:give me|gimme)\b.{2,60}?\b(?:any day|any ?time|every time|"
-    r"over anything|all day(?: long)?|every day)$",
+    r"^(?:just\s+|oh\s+)?(?:give me|gimme)\b(?P<what>.{2,60}?)(?:\b(?:any day|any ?time|every time|"
+    r"over anything|all day(?: long)?|every day)|\s+over\s+(?P<other>[^,;]{1,40}?))"
+    r"(?=\s*(?:[,;.!—–-]|$))",
     re.I,
 )
 
@@ -226,7 +228,8 @@ def _en_instruction(
     a clause of stacked conditions, "When I code, when I code, …", reaches the same rest by
     many paths, which must be read once each, not once a path)."""
     s = untag(plain_spelling(clause.strip().rstrip(".!…~ ")))
-    if not s or _EN_PICK.match(s):  # "give me mountains any time": a taste, not a rule
+    pick = _EN_PICK.match(s)  # "give me mountains any time": a taste, not a rule
+    if not s or (pick and not _EN_MANNER.search(f"{pick['what']} {pick['other'] or ''}")):
         return None
     trigger = _EN_TRIGGER.match(s)
     if trigger:  # a trigger word lasts by its nature
@@ -361,6 +364,8 @@ def _en_instruction(
         return None
     if _EN_PAST_FORM.match(body) and not _EN_IMPERATIVE.match(body):
         return None  # "Never thought I'd say this": what happened, not what to do
+    if kind == "imperative" and re.match(r"\w+\s+\w+\s+(?:is|was|are|were)\b", body, re.I):
+        return None  # "start date is the 3rd": a noun and its verb, no imperative
     verb = bool(_EN_IMPERATIVE.match(body) or re.match(r"^\w+ing\b", body))
     verb = verb or bool(modal and re.match(rf"(?:\w+\s+)?{_EN_REPLY_PART}", modal.group(0), re.I))
     verb = verb or (kind == "prohibit" and bool(re.match(r"[a-z]+\b", body)))

@@ -459,7 +459,9 @@ def zh_instruction(
         return None  # "说不定会爱上纳豆": what might be, not what to do
     if re.match(r"(?:我|我们|他|她|它|他们|咱们)(?!们)", body) and kind != "modal":
         return None  # the user's own doing, not the assistant's
-    if re.search(r"我(?:每|一直|总是|永远|一般|通常|平时|都|也|又|还是|只)", s):
+    if re.search(
+        r"我(?:基本上?|主要|大多)?(?:每|一直|总是|永远|一般|通常|平时|都|也|又|还是|只|就用)", s
+    ):
         return None  # "打游戏我永远玩奶妈": the user's habit
     if _one_off(s) and not _ZH_STRONG_SCOPE.search(clause):  # "每次…帮我总结": each time
         return None

@@ -6,7 +6,9 @@ you don't know just say so, …"), an indirect question inside a rule ("先告�
 word named by its quote ("别再用“亲”这个字了"), "keep it X" under a lasting scope, a wish
 whose subject is what the assistant writes ("It would help if all your summaries…"); and the
 look-alikes that are none: the talk put off ("再说吧", "以后再说"), a state become ("以后都
-这样了"), someone's own doings ("I'll do that every time I go"), courtesies ("no rush").
+这样了"), someone's own doings ("I'll do that every time I go"), courtesies ("no rush"), a
+taste said as a pick ("give me Civ over CoD"), a noun and its verb ("start date is the
+3rd"), the user's habit ("写代码我基本就用Python").
 
 The sentences are the helper's own, written apart from the evaluation sets."""
 
@@ -52,6 +54,7 @@ def instructions(text: str) -> list[tuple[str, int]]:
         # a wish whose subject is what the assistant writes
         ("It would help if all your summaries started with the conclusion", "conclusion", 1),
         ("I'd love it if your answers had fewer bullet points", "bullet points", 1),
+        ("give me metric units over imperial", "metric", 1),  # a pick of the replies' make-up
     ],
 )
 def test_an_instruction_of_its_form(text: str, part: str, sign: int) -> None:
@@ -83,6 +86,11 @@ def test_an_instruction_of_its_form(text: str, part: str, sign: int) -> None:
         "keep it up, always",
         "I'd appreciate it if the report was done by Friday",
         "It would be great if the kids were in bed by nine",
+        # a taste said as a pick; a noun and its verb; the user's own habit
+        "give me hiking holidays over cruises any day, I hate crowds",
+        "honestly give me vinyl over streaming",
+        "end result was fine, start time is 9 though",
+        "画画我基本就用Procreate，别的软件太复杂了",
         "我只用安卓，别的用不习惯",  # "别的": other ones, no prohibition
         "反正周末都放假",  # "放假": a word, not 放 + what
         "想换个笔记本 推荐啥牌子",  # a question without its mark
