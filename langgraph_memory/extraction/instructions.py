@@ -64,6 +64,10 @@ from langgraph_memory.extraction.instruction_frames import (
     verbless_rule,
 )
 from langgraph_memory.extraction.instruction_gaps import spaced, spaced_instruction
+from langgraph_memory.extraction.instruction_lookalikes import ADVICE as _EN_ADVICE
+from langgraph_memory.extraction.instruction_lookalikes import PAST_FORM as _EN_PAST_FORM
+from langgraph_memory.extraction.instruction_lookalikes import PICK as _EN_PICK
+from langgraph_memory.extraction.instruction_lookalikes import SOCIAL as _EN_SOCIAL
 from langgraph_memory.extraction.instruction_moods import COND as _EN_COND
 from langgraph_memory.extraction.instruction_moods import LATE_COND as _EN_LATE_COND
 from langgraph_memory.extraction.instruction_moods import LEAD as _EN_LEAD
@@ -144,22 +148,6 @@ _EN_TASK = re.compile(
     r"|['\"“‘][^'\"”’]{2,}['\"”’]",  # quoted words to work on
     re.I,
 )
-#: Advice between people that only looks like an instruction.
-_EN_ADVICE = re.compile(
-    r"^(?:(?:do not|don't|never)\s+)?(?:give up|be yourself|worry|panic|mind|hesitate|stress|"
-    r"bother(?!\s+with)|"
-    r"forget (?:it|that|about)|look back|stop believing|settle|quit|lose|let (?:go|it)|"
-    r"be (?:afraid|scared|sad|shy|sorry|late)|judge|get me wrong|"
-    r"take (?:it|this) personally|say never|stay safe|take care|keep (?:going|it up|up)|"
-    r"let me know|reach out|hesitate|keep (?:on|believing|trying|inspiring|pushing|shining|"
-    r"smiling|rocking|dreaming|at it)|believe in yourself|be proud|stay strong|hang in there|"
-    r"have fun|enjoy (?:it|yourself|the)|take it easy|chill|"
-    r"(?:rush|hurry|pressure|worries|problem|biggie|big deal|offen[cs]e|sweat|stress)\b"
-    r"(?=\s*(?:[,.;!—–-]|$)))",
-    re.I,
-)
-
-
 #: "Ground rule:", "Two rules for this project:": what follows is the rule, whatever its form.
 _EN_RULE_LABEL = re.compile(
     r"^(?:(?:one|two|three|a few|some|my|our|the|a|ground|house|general|standing|new|hard|"
@@ -205,17 +193,6 @@ _EN_TRIGGER = re.compile(
 _EN_VERBLESS = re.compile(
     r"^(?:(?:all|the|your)\s+)?(?P<part>[\w-]+(?:\s+[\w-]+)?)\s+(?:in|as|with|without|under)\s+"
     r"(?P<how>[\w' -]{1,30})$",
-    re.I,
-)
-
-
-#: A pick said as an imperative ("give me mountains and hiking any time", "gimme a window
-#: seat every time", "give me Civ over CoD"): what the user likes, not what the replies
-#: must do (a thing of the replies picked is a rule: "give me metric over imperial").
-_EN_PICK = re.compile(
-    r"^(?:just\s+|oh\s+)?(?:give me|gimme)\b(?P<what>.{2,60}?)(?:\b(?:any day|any ?time|every time|"
-    r"over anything|all day(?: long)?|every day)|\s+over\s+(?P<other>[^,;]{1,40}?))"
-    r"(?=\s*(?:[,;.!—–-]|$))",
     re.I,
 )
 
@@ -445,12 +422,6 @@ _KEEP_ALL = re.compile(
     r"it(?!\s+(?:up|going|down|to|in|on|off|away|secret|safe|together|real|quiet|short)\b))\b",
     re.I,
 )
-#: A past form opening a clause: "(Never) thought I'd…", "(Never) knew…".
-_EN_PAST_FORM = re.compile(
-    r"(?:\w+ed|thought|knew|saw|felt|got|went|had|did|was|were|said|told|made|took|found|"
-    r"heard|met|ate|drank|wrote|read|left|came|gave|lost|won|spent|seen|been|done)\b",
-    re.I,
-)
 #: "Quote prices in euros": the verb, not someone's quoted words.
 _EN_QUOTE_VERB = re.compile(  # or "you" saying it: "if you wrote…", "any prices you quote"
     r"^(?:please\s+|always\s+)*quote\b|\b(?:you|u)(?:'d| would)?\s+(?:wrote|quote|told me|said)\b",
@@ -466,12 +437,6 @@ _EN_WANT = re.compile(
     rf"{_EN_REPLY_PART}\b(?:\s+(?:in|as|with|without|under|below|over|to|from|"
     r"that|which|first|only|at)\b.*)?)$",
     re.I,
-)
-#: Social acts between friends, not acts on the replies: "Call me when you land", "Give
-#: me a call", "Text me", "Come visit".
-_EN_SOCIAL = re.compile(
-    r"^(?:(?i:call me) (?!by\b|[A-Z])|(?i:give me a (?:call|ring|shout|hug|buzz)|text me|ping me|"
-    r"hit me up|drop me a line|come (?:over|visit|by|see)|visit|meet|hug|say hi))",
 )
 #: A contrast that makes a request a way of doing it: "two options instead of one".
 _EN_CONTRAST = re.compile(r"\b(?:instead of|rather than|not|over)\b", re.I)
