@@ -200,7 +200,9 @@ _ZH_REPLY_PART = re.compile(
 )
 #: An adverb that makes a statement about a part of the replies a rule for it.
 _ZH_RULE_ADVERB = re.compile(
-    r"(?:都|一律|尽量|务必|一定要|只|最多|至少|统一|全部)(?!很|挺|太|真|是|有|没|在|不错|可以|行|好)"
+    # not 只要 before a quantity ("骑车只要十分钟": it only takes)
+    r"(?:都|一律|尽量|务必|一定要|只(?!要[一二三四五六七八九十两几半\d])|最多|至少|统一|全部)"
+    r"(?!很|挺|太|真|是|有|没|在|不错|可以|行|好)"
 )
 #: A verb right after a part of the replies: "语气保持中立".
 _ZH_BARE_VERB = re.compile(
