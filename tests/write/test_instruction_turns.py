@@ -91,7 +91,7 @@ def test_an_instruction_of_its_form(text: str, part: str, sign: int) -> None:
         "honestly give me vinyl over streaming",
         "end result was fine, start time is 9 though",
         "画画我基本就用Procreate，别的软件太复杂了",
-        "搬家以后走路到单位只要五分钟",  # 只要 before a quantity: it only takes
+        "现在走路到单位只要五分钟",  # 只要 before a quantity: it only takes
         "我只用安卓，别的用不习惯",  # "别的": other ones, no prohibition
         "反正周末都放假",  # "放假": a word, not 放 + what
         "想换个笔记本 推荐啥牌子",  # a question without its mark
