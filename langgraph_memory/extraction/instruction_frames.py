@@ -19,7 +19,10 @@ modality, scope, addressee); this module reads the frame around it, by its gramm
   that is a lasting fact of the user's (a verb in the present, not a passing state: "My
   kids use this account too, so…") gives the rule a lasting scope (:func:`reason_so`);
 - **what the assistant makes as the subject**: "Any email you draft for me must be
-  formal" (:data:`YOURS_MUST`).
+  formal" (:data:`YOURS_MUST`);
+- **an earlier request made standing** by a pro-form and a lasting scope: "do that every
+  time", "keep doing that for all our chats" (:func:`same_again`; what "that" is, the
+  turn before says).
 
 Example:
     >>> untag("Use metric from now on, ok?")
@@ -50,6 +53,7 @@ __all__ = [
     "limit_rule",
     "make_sure",
     "reason_so",
+    "same_again",
     "untag",
     "verbless_rule",
 ]
@@ -161,10 +165,15 @@ ANY_OF_YOURS = gated(
 )
 
 _MAKE_SURE = re.compile(
-    r"^(?:make sure|be sure|ensure|see to it)\s+(?:that\s+)?"
+    r"^(?:make sure|be sure|ensure|see to it|"
+    # a wish with the same subject: "I'd appreciate it if every email you draft ends with…"
+    r"I(?:'d| would) (?:really )?(?:appreciate it|like it|love it|prefer it) if|"
+    r"it(?:'d| would) (?:really )?(?:help|be (?:great|nice|better|good|helpful)) if)\s+(?:that\s+)?"
     r"(?P<subj>(?:(?:every|each|all|any|your|all of your|all the|the)\s+)[^,;]{1,40}?)\s+"
     r"(?P<neg>(?:never|don't|do not|doesn't|does not|won't|aren't|isn't)\s+)?"
-    r"(?P<verb>(?:always\s+)?(?:[a-z]+s|are|is|have|use|include|end|start|begin|stay|come|get|"
+    rf"(?P<verb>(?!{OWN_WRITING}\b)(?:always\s+)?(?:[a-z]+s|[a-z]+ed|had|were|are|is|have|use|"
+    r"include|end|start|"
+    r"begin|stay|come|get|"
     r"look|mention|say|show|give|follow|contain|fit|run|cite|read)\b.*)$",
     re.I,
 )
@@ -172,7 +181,8 @@ _MAKE_SURE = re.compile(
 
 def make_sure(s: str) -> tuple[str, int] | None:
     """``(what, polarity)`` when ``s`` asks to make sure of something about what the
-    assistant writes, quantified ("every", "all", "any") or its own ("your").
+    assistant writes, quantified ("every", "all", "any") or its own ("your"), or wishes
+    for it ("I'd appreciate it if every email you draft ends with…").
 
     Example:
         >>> make_sure("Make sure your replies never mention prices in dollars")
@@ -411,3 +421,44 @@ def reason_so(s: str) -> tuple[str, bool, str] | None:
     reason = m["reason"]
     lasting = bool(_LASTING_REASON.match(reason)) and not _NOW.search(reason)
     return m["rest"], lasting, reason
+
+
+#: A pro-form standing for a request made before: "do that", "keep doing that", "do the same".
+_PRO_FORM = re.compile(
+    r"^(?:(?:actually|yes|yeah|yep|great|perfect|nice|good|cool|ok(?:ay)?|and|so|then|please|"
+    r"just)[\s,!.]+)*"
+    r"(?P<what>(?:keep|continue|start)\s+(?:doing|using|writing|answering|replying)\s+(?:that|this|it)"
+    r"(?:\s+way)?|do\s+(?:that|this|it|the same|the same thing)(?:\s+(?:again|too))?|"
+    r"(?:keep|stick with|stick to)\s+(?:that|this)(?:\s+up)?)\b\s*(?P<scope>.*)$",
+    re.I,
+)
+#: A lasting scope over the talk, not over the user's own doings ("every time I go").
+_PRO_SCOPE = re.compile(
+    r"^(?:(?:from now on|from here on(?: out)?|going forward|in (?:the )?future|always|by default|"
+    r"every time|each time|for good|permanently|"
+    r"(?:for|in|with)\s+(?:all|every|each|any)\s+(?:of\s+)?(?:(?:my|our|your|future|the)\s+)*[\w-]+)"
+    # not a scope over someone's doings ("every time I go"); one over the talk is ("…I ask")
+    r"\b(?!\s+(?:I|we|you|he|she|they)\b(?!\s+(?:ask|want|need|request|say|send|write)\b))"
+    r"[\s,]*)+",
+    re.I,
+)
+
+
+def same_again(s: str) -> str | None:
+    """The words of a request made standing by a pro-form ("do that", "keep doing that")
+    and a lasting scope over the talk, else ``None``: "that" is what the user asked for
+    in the turn before.
+
+    Example:
+        >>> same_again("perfect, actually do that for all my writing from here on")
+        'do that for all my writing from here on'
+        >>> same_again("I'll do that every time I go") is None, same_again("do that again")
+        (True, None)
+    """
+    m = _PRO_FORM.match(s.strip())
+    if m is None:
+        return None
+    scope = _PRO_SCOPE.match(m["scope"])
+    if scope is None:
+        return None
+    return s.strip()[m.start("what") : m.start("scope") + scope.end()].rstrip(" ,")

@@ -5,7 +5,9 @@ thing —", "do me a favour and"), the softeners of an imperative (:data:`SOFT`:
 "make sure to"), a prohibition (:data:`PROHIBIT`: "don't", "never", "no more"), a modal
 addressed to the assistant or said of its replies (:data:`MODAL`: "you should", "I'd
 appreciate it if you", "your answers must", "any email you draft for me must"), and a
-condition before its comma (:data:`COND`: "when you explain…,", "for any code reviews,").
+condition before its comma (:data:`COND`: "when you explain…,", "for any code reviews,") or
+after its rule (:data:`LATE_COND`), and the scope that makes it last (:data:`SCOPE` anywhere,
+:data:`TAIL` after the rule, :data:`TIME_SCOPE` in time: "always", "from now on").
 
 Example:
     >>> MODAL.match("Any email you draft for me must be formal").group(0)
@@ -20,9 +22,20 @@ from __future__ import annotations
 
 import re
 
+from langgraph_memory.extraction.cues import gated
 from langgraph_memory.extraction.instruction_frames import YOURS_MUST
 
-__all__ = ["COND", "LEAD", "MODAL", "PROHIBIT", "SOFT"]
+__all__ = [
+    "COND",
+    "LATE_COND",
+    "LEAD",
+    "MODAL",
+    "PROHIBIT",
+    "SCOPE",
+    "SOFT",
+    "TAIL",
+    "TIME_SCOPE",
+]
 
 #: Words before a rule: assent, a lead-in, a lasting scope, a kind of request it is for.
 LEAD = re.compile(
@@ -89,5 +102,45 @@ COND = re.compile(
     r"for(?=\s+(?:(?:my|your|the)\s+)?[\w/;.+#-]+(?:\s+[\w/;.+#-]+)?\s+(?:questions|queries|"
     r"requests|tasks|emails|problems|reviews|prompts)\b))"
     r"\b[^,;:]{2,90}?)\s*[,:]\s*(?:then\s+)?(?P<rest>.+)$",
+    re.I,
+)
+#: A condition said after its rule: "Assume I'm a beginner when explaining finance".
+LATE_COND = re.compile(
+    r"^(?P<body>.{2,}?\S)(?:\s*,\s*|\s+)(?<!\beven\s)"
+    r"(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time)\s+"
+    r".{3,80})$",
+    re.I,
+)
+
+# -- scope: what makes a rule last -----------------------------------------------------------
+#: A scope word: the instruction lasts.
+SCOPE = gated(
+    r"\b(?:always|never|from now on|from here on|going forward|in (?:the )?future|henceforth|"
+    r"every ?time|each time|whenever|any ?time|at all times|all the time|by default|as a rule|"
+    r"every|each|all (?:your|my|the|future)|any (?:answer|reply|response|code|example)|"
+    r"anymore|any more|ever again|again|consistently|no matter what|for the rest|"
+    r"until I say otherwise|permanently|in general|generally|from today|for good|"
+    r"throughout|across the board|default to|stick to|stick with|anyone|anybody|anything|"
+    r"everyone|everybody|everything|whatever|whoever|no matter|all the time|constantly|"
+    r"under no circumstances)\b",
+    re.I,
+)
+#: A lasting scope or a courtesy said after the rule: "…from now on, please".
+TAIL = gated(
+    r"[\s,]+(?:from now on|from here on(?: out)?|going forward|in (?:the )?future|always|"
+    r"every time|each time|at all times|all the time|by default|until I say otherwise|please|"
+    r"pls|thanks|thank you|for me|ok(?:ay)?|if you can|if possible|unless I say otherwise|"
+    r"for the rest of (?:this|the|our) \w+|"
+    r"that's how I like it|that's what I prefer|that's my preference|it's getting old|"
+    r"it's annoying)\s*$",
+    re.I,
+)
+
+#: A scope that lasts in time, as a polite question asks for it ("…from now on?", "Could you
+#: default to…?": a default lasts by its meaning).
+TIME_SCOPE = re.compile(
+    r"\b(?:always|never|from now on|going forward|in (?:the )?future|anymore|any more|"
+    r"all the time|every time|each time|again|constantly|ever|from here on|by default|default to|"
+    r"for the rest of (?:this|the|our) \w+|until I say otherwise|unless I say otherwise)\b",
     re.I,
 )

@@ -59,14 +59,24 @@ from langgraph_memory.extraction.instruction_frames import (
     limit_rule,
     make_sure,
     reason_so,
+    same_again,
     untag,
     verbless_rule,
 )
+from langgraph_memory.extraction.instruction_gaps import spaced, spaced_instruction
+from langgraph_memory.extraction.instruction_lookalikes import ADVICE as _EN_ADVICE
+from langgraph_memory.extraction.instruction_lookalikes import PAST_FORM as _EN_PAST_FORM
+from langgraph_memory.extraction.instruction_lookalikes import PICK as _EN_PICK
+from langgraph_memory.extraction.instruction_lookalikes import SOCIAL as _EN_SOCIAL
 from langgraph_memory.extraction.instruction_moods import COND as _EN_COND
+from langgraph_memory.extraction.instruction_moods import LATE_COND as _EN_LATE_COND
 from langgraph_memory.extraction.instruction_moods import LEAD as _EN_LEAD
 from langgraph_memory.extraction.instruction_moods import MODAL as _EN_MODAL
 from langgraph_memory.extraction.instruction_moods import PROHIBIT as _EN_PROHIBIT
+from langgraph_memory.extraction.instruction_moods import SCOPE as _EN_SCOPE
 from langgraph_memory.extraction.instruction_moods import SOFT as _EN_SOFT
+from langgraph_memory.extraction.instruction_moods import TAIL as _EN_TAIL
+from langgraph_memory.extraction.instruction_moods import TIME_SCOPE as _EN_TIME_SCOPE
 from langgraph_memory.extraction.instructions_zh import (
     zh_instruction,
     zh_lasting_scope,
@@ -138,32 +148,6 @@ _EN_TASK = re.compile(
     r"|['\"“‘][^'\"”’]{2,}['\"”’]",  # quoted words to work on
     re.I,
 )
-#: A scope word: the instruction lasts.
-_EN_SCOPE = gated(
-    r"\b(?:always|never|from now on|from here on|going forward|in (?:the )?future|henceforth|"
-    r"every ?time|each time|whenever|any ?time|at all times|all the time|by default|as a rule|"
-    r"every|each|all (?:your|my|the|future)|any (?:answer|reply|response|code|example)|"
-    r"anymore|any more|ever again|again|consistently|no matter what|for the rest|"
-    r"until I say otherwise|permanently|in general|generally|from today|for good|"
-    r"throughout|across the board|default to|stick to|stick with|anyone|anybody|anything|"
-    r"everyone|everybody|everything|whatever|whoever|no matter|all the time|constantly|"
-    r"under no circumstances)\b",
-    re.I,
-)
-#: Advice between people that only looks like an instruction.
-_EN_ADVICE = re.compile(
-    r"^(?:(?:do not|don't|never)\s+)?(?:give up|be yourself|worry|panic|mind|hesitate|stress|"
-    r"bother(?!\s+with)|"
-    r"forget (?:it|that|about)|look back|stop believing|settle|quit|lose|let (?:go|it)|"
-    r"be (?:afraid|scared|sad|shy|sorry|late)|judge|get me wrong|"
-    r"take (?:it|this) personally|say never|stay safe|take care|keep (?:going|it up|up)|"
-    r"let me know|reach out|hesitate|keep (?:on|believing|trying|inspiring|pushing|shining|"
-    r"smiling|rocking|dreaming|at it)|believe in yourself|be proud|stay strong|hang in there|"
-    r"have fun|enjoy (?:it|yourself|the)|take it easy|chill)\b",
-    re.I,
-)
-
-
 #: "Ground rule:", "Two rules for this project:": what follows is the rule, whatever its form.
 _EN_RULE_LABEL = re.compile(
     r"^(?:(?:one|two|three|a few|some|my|our|the|a|ground|house|general|standing|new|hard|"
@@ -174,15 +158,6 @@ _EN_RULE_LABEL = re.compile(
 #: A polite question asking for something lasting: "Could you stop apologising all the time?"
 _EN_POLITE = re.compile(
     r"^(?:could|can|would|will)\s+you\s+(?:please\s+|kindly\s+|maybe\s+|just\s+)*", re.I
-)
-_EN_TAIL = gated(
-    r"[\s,]+(?:from now on|from here on(?: out)?|going forward|in (?:the )?future|always|"
-    r"every time|each time|at all times|all the time|by default|until I say otherwise|please|"
-    r"pls|thanks|thank you|for me|ok(?:ay)?|if you can|if possible|unless I say otherwise|"
-    r"for the rest of (?:this|the|our) \w+|"
-    r"that's how I like it|that's what I prefer|that's my preference|it's getting old|"
-    r"it's annoying)\s*$",
-    re.I,
 )
 _EN_USER_REF = re.compile(r"\b(?:I|me|my|mine|I'm|I've)\b")
 #: A shaping verb with a bare (generic) object and how to shape it: "give me keyboard
@@ -222,15 +197,6 @@ _EN_VERBLESS = re.compile(
 )
 
 
-#: A pick said as an imperative ("give me mountains and hiking any time", "gimme a window
-#: seat every time"): what the user likes, not what the replies must do.
-_EN_PICK = re.compile(
-    r"^(?:just\s+|oh\s+)?(?:give me|gimme)\b.{2,60}?\b(?:any day|any ?time|every time|"
-    r"over anything|all day(?: long)?|every day)$",
-    re.I,
-)
-
-
 @text_cache(maxsize=1024)
 def _en_instruction(
     clause: str, scoped: bool = False, addressed: bool = False
@@ -239,7 +205,8 @@ def _en_instruction(
     a clause of stacked conditions, "When I code, when I code, …", reaches the same rest by
     many paths, which must be read once each, not once a path)."""
     s = untag(plain_spelling(clause.strip().rstrip(".!…~ ")))
-    if not s or _EN_PICK.match(s):  # "give me mountains any time": a taste, not a rule
+    pick = _EN_PICK.match(s)  # "give me mountains any time": a taste, not a rule
+    if not s or (pick and not _EN_MANNER.search(f"{pick['what']} {pick['other'] or ''}")):
         return None
     trigger = _EN_TRIGGER.match(s)
     if trigger:  # a trigger word lasts by its nature
@@ -271,6 +238,9 @@ def _en_instruction(
     if lead:
         scoped = scoped or bool(_EN_SCOPE.search(lead.group(0)))
         s = s[lead.end() :]
+    again = same_again(s)  # "do that every time": the request before, made standing
+    if again is not None:
+        return tidy_value(again, "en"), 1
     label = _EN_RULE_LABEL.match(s)
     if label:  # a rule said as a rule: its words are the instruction
         return tidy_value(label["rule"], "en"), 1
@@ -294,14 +264,17 @@ def _en_instruction(
             wish = re.sub(r"[\s,]+(?:please|pls)$", "", re.split(r"\s*[,;—–]\s*", cond["rest"])[0])
             if got is None and to_us and verbless_rule(wish, _EN_MANNER):
                 return tidy_value(f"{wish} {cond['cond']}", "en"), 1  # ", bullet points please"
-            return got
+            if got is None and re.search(r"\byou\b", cond["cond"], re.I):  # its rule before
+                got = _en_instruction(cond["cond"], scoped, True)  # the comma: "if you're not
+            return got  # sure just say so, don't…"
         return None
     topic = domain_topic(s)
     if topic is not None and not _EN_ONE_OFF.search(topic[0]):  # "For maths, show the working"
         return _en_instruction(topic[1], True, False)
     for bare, rest in bare_condition(s):  # "if I ask about money assume I'm in the UK"
-        opens = _EN_IMPERATIVE.match(rest)
-        if opens and _EN_IMPERATIVE.match(rest[opens.end() :].lstrip()):
+        said = re.sub(r"^just\s+", "", rest, flags=re.I)  # "if you're unsure just say so"
+        opens = _EN_IMPERATIVE.match(said)
+        if opens and _EN_IMPERATIVE.match(said[opens.end() :].lstrip()):
             continue  # "a word list make…": "list" names a thing, "make" is the verb
         if opens or _EN_PROHIBIT.match(rest):
             to_us = bool(_EN_REPLY_ACT.search(bare) or _EN_MANNER.search(bare))
@@ -368,6 +341,8 @@ def _en_instruction(
         return None
     if _EN_PAST_FORM.match(body) and not _EN_IMPERATIVE.match(body):
         return None  # "Never thought I'd say this": what happened, not what to do
+    if kind == "imperative" and re.match(r"\w+\s+\w+\s+(?:is|was|are|were)\b", body, re.I):
+        return None  # "start date is the 3rd": a noun and its verb, no imperative
     verb = bool(_EN_IMPERATIVE.match(body) or re.match(r"^\w+ing\b", body))
     verb = verb or bool(modal and re.match(rf"(?:\w+\s+)?{_EN_REPLY_PART}", modal.group(0), re.I))
     verb = verb or (kind == "prohibit" and bool(re.match(r"[a-z]+\b", body)))
@@ -423,8 +398,8 @@ def _en_instruction(
         return None  # "Could you use tabs?", "Can you log each request?": a request now
     if scoped:
         addressed = addressed or bool(manner or generic or _EN_ACTS.match(body))
-        # "keep everything PG": all the assistant says, kept a way
-        addressed = addressed or bool(re.match(r"keep (?:everything|it all|all of it)\b", body))
+        # "keep everything PG", "keep it PG at all times": all the assistant says, kept a way
+        addressed = addressed or bool(_KEEP_ALL.match(body))
         if not (addressed or _EN_USER_REF.search(body)):
             return None
     elif kind == "imperative":
@@ -441,10 +416,10 @@ def _en_instruction(
     return tidy_value(body, "en"), polarity
 
 
-#: A past form opening a clause: "(Never) thought I'd…", "(Never) knew…".
-_EN_PAST_FORM = re.compile(
-    r"(?:\w+ed|thought|knew|saw|felt|got|went|had|did|was|were|said|told|made|took|found|"
-    r"heard|met|ate|drank|wrote|read|left|came|gave|lost|won|spent|seen|been|done)\b",
+#: All the assistant says, kept a way: "keep everything PG", "keep it PG" (not "keep it up").
+_KEEP_ALL = re.compile(
+    r"keep (?:everything|it all|all of it|"
+    r"it(?!\s+(?:up|going|down|to|in|on|off|away|secret|safe|together|real|quiet|short)\b))\b",
     re.I,
 )
 #: "Quote prices in euros": the verb, not someone's quoted words.
@@ -463,32 +438,11 @@ _EN_WANT = re.compile(
     r"that|which|first|only|at)\b.*)?)$",
     re.I,
 )
-#: A condition said after its rule: "Assume I'm a beginner when explaining finance".
-_EN_LATE_COND = re.compile(
-    r"^(?P<body>.{2,}?\S)(?:\s*,\s*|\s+)(?<!\beven\s)"
-    r"(?P<cond>(?:when(?:ever)?|if|every time|each time|any ?time)\s+"
-    r".{3,80})$",
-    re.I,
-)
-#: Social acts between friends, not acts on the replies: "Call me when you land", "Give
-#: me a call", "Text me", "Come visit".
-_EN_SOCIAL = re.compile(
-    r"^(?:(?i:call me) (?!by\b|[A-Z])|(?i:give me a (?:call|ring|shout|hug|buzz)|text me|ping me|"
-    r"hit me up|drop me a line|come (?:over|visit|by|see)|visit|meet|hug|say hi))",
-)
 #: A contrast that makes a request a way of doing it: "two options instead of one".
 _EN_CONTRAST = re.compile(r"\b(?:instead of|rather than|not|over)\b", re.I)
 #: Ordering of the reply's parts: "first", "then", "at the top".
 _EN_ORDER = re.compile(
     r"\b(?:first|then|last|at the (?:top|end|start|bottom)|before|after)\b", re.I
-)
-
-#: A scope that lasts in time, as a polite question asks for it ("…from now on?").
-_EN_TIME_SCOPE = re.compile(
-    r"\b(?:always|never|from now on|going forward|in (?:the )?future|anymore|any more|"
-    r"all the time|every time|each time|again|constantly|ever|from here on|by default|"
-    r"for the rest of (?:this|the|our) \w+|until I say otherwise|unless I say otherwise)\b",
-    re.I,
 )
 
 #: What marks a "let's…" clause as something the speakers will do together, not a way to
@@ -534,7 +488,10 @@ def instruction_in(clause: str, scoped: bool) -> tuple[str, int] | None:
     if not clause.strip() or len(clause) > RULE_REACH:
         return None
     if is_cjk_text(clause):
-        return zh_instruction(plain_spelling(clause), scoped)
+        text = plain_spelling(clause)
+        if spaced(text):  # "讲数学题的时候一步一步来 别跳步": spaces for commas
+            return spaced_instruction(text, scoped, zh_instruction, zh_lasting_scope)
+        return zh_instruction(text, scoped)
     return _en_instruction(clause, scoped)
 
 

@@ -30,6 +30,14 @@ from langgraph_memory.extraction.clauses import (
     reported_zh,
     strip_particles,
 )
+from langgraph_memory.extraction.instruction_lookalikes_zh import ADVICE as _ZH_ADVICE
+from langgraph_memory.extraction.instruction_lookalikes_zh import ANNOUNCE as _ZH_ANNOUNCE
+from langgraph_memory.extraction.instruction_lookalikes_zh import COURTESY as _ZH_COURTESY
+from langgraph_memory.extraction.instruction_lookalikes_zh import DEFER as _ZH_DEFER
+from langgraph_memory.extraction.instruction_lookalikes_zh import MAYBE as _ZH_MAYBE
+from langgraph_memory.extraction.instruction_lookalikes_zh import PAST_STORY as _ZH_PAST_STORY
+from langgraph_memory.extraction.instruction_lookalikes_zh import SAME_AGAIN as _ZH_SAME_AGAIN
+from langgraph_memory.extraction.instruction_lookalikes_zh import WH as _ZH_WH
 
 __all__ = ["zh_instruction", "zh_lasting_scope", "zh_one_thing", "zh_said_by_another"]
 
@@ -50,9 +58,10 @@ _ZH_SCOPE = re.compile(
 )
 #: A scope that lasts in time, as a polite question asks for it ("以后能不能…", "别再…").
 _ZH_TIME_SCOPE = re.compile(r"以后|今后|往后|从现在|每次|每回|总是|一直|永远|再也|别再|不要再|老是")
+#: A prohibition ("别…", "不要…"; not "别的", "别人": other ones, other people).
 _ZH_PROHIBIT = re.compile(
     r"^(?:请|你|请你|你们|以后|今后|每次|都|也|千万|一定|永远|再也|就)*"
-    r"(?P<neg>不要|别|不许|不准|禁止|请勿|勿|不用|无需|不必|不需要|少|避免|停止|不能|不可以|不得)"
+    r"(?P<neg>不要|别(?![的人处扭墅致针])|不许|不准|禁止|请勿|勿|不用|无需|不必|不需要|少|避免|停止|不能|不可以|不得)"
     r"(?:再|总是|老是|总|老|一直|给我)?"
 )
 _ZH_MODAL = re.compile(
@@ -74,7 +83,7 @@ _ZH_COND = re.compile(
     r"说到|讲到|涉及|翻译|点评|评价|修改|改|算|计算|列|总结|举例|介绍|描述|分析|报|用|做|教|查|"
     r"引用|比较|问|跟我说|跟我讲|帮我|不确定|不知道|没把握|拿不准|不清楚|遇到|碰到|看|审|指出|检查|"
     r"评|聊|谈)[^，,。；;]{0,20}?(?:的时候|时候|时|之前|以前|之后|前|的地方))"
-    r"[，,]?\s*(?:那么?|就|请|都|也|则|便)*(?P<rest3>[^，,。；;].*)$"
+    r"[，,]?\s*(?:那么?|就|请|都|也|则|便)*(?P<rest3>(?!候)[^，,。；;].*)$"
     r"|^(?P<cond5>[^，,。；;]{2,30}?(?:的时候|时候))(?=你|您|请|就|都|别|不要)(?P<rest5>.+)$"
     r"|^(?P<cond4>(?:你|我|要是|如果)?(?:不确定|不知道|没把握|拿不准|不清楚|不会|答不上来|查不到|"
     r"没有(?:答案|把握|资料))[^，,。；;就]{0,12}?)(?:的话)?[，,]?\s*(?:那就|就|那)(?P<rest4>.+)$"
@@ -83,6 +92,9 @@ _ZH_COND = re.compile(
     # a topic the talk comes to, then 就 without a comma: "聊到吃的就顺便说一下热量"
     r"|^(?P<cond8>(?:你|我们|咱们)?(?:聊到|说到|提到|谈到|讲到|涉及到?|问到|遇到|碰到)[^，,。；;就]{1,12})"
     r"就(?P<rest8>.+)$"
+    # a topic the talk comes to, then a comma: "说到吃的，推荐本地的店" (not "说到这个，…")
+    r"|^(?P<cond9>(?:你|我们|咱们)?(?:聊到|说到|提到|谈到|讲到|涉及到?)(?![这那])[^，,。；;]{1,12})"
+    r"[，,]\s*(?P<rest9>[^，,。；;].*)$"
 )
 #: Verbs of what the assistant does or makes, opening a Chinese imperative.
 _ZH_VERBS = re.compile(
@@ -90,10 +102,10 @@ _ZH_VERBS = re.compile(
     r"在[^，,。]{0,6}?(?:开头|结尾|最后|前面|后面|末尾|最前面|里|中)|[^，,。]{1,6}?地|跟我|对我|和我)*"
     r"(?:问我|问问我|直说|明说|核对|检查|验算|告诉我|给(?!他|她|它|别人|大家)|用|使用|回答|回复|答复|说|讲|写|给我|给出|列出|列|总结|概括|保持|控制|附上|附|加上|加|"
     r"标注|标明|注明|引用|解释|说明|翻译|叫我|称呼我|称我|推荐|建议|提醒|告诉我|输出|显示|展示|"
-    r"按|按照|以|采用|带上|带|放|把|换成|改成|改用|切换|分点|分条|分段|举例|举个例子|给个|提供|"
+    r"按|按照|以|采用|带上|带|放(?![假心学弃松过])|把|换成|改成|改用|切换|分点|分条|分段|举例|举个例子|给个|提供|"
     r"省略|跳过|去掉|删掉|避免|注意|考虑|确认|标出|配上|换算|写成|说成|翻成|统一用|一律用|"
     r"保留|精简|简化|展开|详细|简短|简洁|直接|先说|先给|署名|签名|落款|称|换|转换|转成|折算|"
-    r"四舍五入|精确到|写明|标|附|备注|剧透|指出|避开|安排|回(?=我|消息|信息|邮件|信|微信|短信|评论|帖子|留言|私信|弹幕)|答)"
+    r"四舍五入|精确到|写明|标|附|备注|剧透|指出|避开|安排|默认|回(?=我|消息|信息|邮件|信|微信|短信|评论|帖子|留言|私信|弹幕)|答)"
 )
 _ZH_MANNER = re.compile(
     r"回答|回复|答复|答案|解释|中文|英文|汉语|英语|日语|简体|繁体|普通话|粤语|简洁|简短|简单|"
@@ -121,8 +133,9 @@ _ZH_ONE_OFF = re.compile(
 #: ("推荐个零食", "推荐几本书"); "每次推荐书的时候顺便说一下评分" is a rule.
 _ZH_SOFT_ONE_OFF = re.compile(
     r"一下|(?:推荐|写|做|画|生成|编|起|列|给|找|讲|设计|翻译|来|想|取|选|挑|出|带|举|说|发)"
-    r"(?:一|几|两|三|四|五|六|七|八|九|十)?(?:个|本|部|首|篇|封|份|段|张|条|些|家|道|款|种|句|套|杯|"
-    r"瓶|盒|件|首|部)"
+    r"(?:一|几|两|三|四|五|六|七|八|九|十)?(?:个|本(?![地人身来])|部|首|篇|封|份|段|张|条|些|"
+    # not "本地", "家常": words of their own
+    r"家(?![常里人乡庭具])|道|款|种|句|套|杯|瓶|盒|件|首|部)"
 )
 #: A polite question after the part of the replies it is about: "你说话能不能别那么官方".
 _ZH_POLITE_AFTER = re.compile(
@@ -155,7 +168,8 @@ _ZH_TOPIC = re.compile(
     r"(?:所有的?|全部的?|凡是|每个|每一个|每封|每篇|每段|每次|任何)?"
     r"(?P<topic>[^，,。；;我你他她人们组]{1,8}?)"
     r"(?:(?:都|一律|统一|全部|全都|请|就|要|得|同时|也|只)(?=帮我|给我|给|用|写|说|按|换算|保留|加上|"
-    r"附上|标注|写成|署名|签名|落款|放在|放|列|翻译|不要|别|请勿|一律|统一)|(?=给我|别|不要|请勿|不许)"
+    r"附上|标注|写成|署名|签名|落款|放在|放(?![假心学弃松过])|列|翻译|不要|别|请勿|一律|统一)|"
+    r"(?<![能会肯])(?=给我|别|不要|请勿|不许)"  # not "…能给我讲三遍": what one can do
     r"|优先(?=[\u4e00-\u9fff])"  # "出差行程优先安排高铁": a priority is a rule
     r"|(?<=代码|日期|时间|价格|金额|温度|距离|重量|单位|数字|回答|回复|标题|列表|注释|缩进|变量)"
     r"(?=用|写成|按|保留|加|标|以|统一|一律))"
@@ -194,7 +208,9 @@ _ZH_REPLY_PART = re.compile(
 )
 #: An adverb that makes a statement about a part of the replies a rule for it.
 _ZH_RULE_ADVERB = re.compile(
-    r"(?:都|一律|尽量|务必|一定要|只|最多|至少|统一|全部)(?!很|挺|太|真|是|有|没|在|不错|可以|行|好)"
+    # not 只要 before a quantity ("骑车只要十分钟": it only takes)
+    r"(?:都|一律|尽量|务必|一定要|只(?!要[一二三四五六七八九十两几半\d])|最多|至少|统一|全部)"
+    r"(?!很|挺|太|真|是|有|没|在|不错|可以|行|好)"
 )
 #: A verb right after a part of the replies: "语气保持中立".
 _ZH_BARE_VERB = re.compile(
@@ -217,23 +233,6 @@ _ZH_DONE_WELL = re.compile(
     r"^(?:你)?[\u4e00-\u9fff]{1,3}得(?:不错|很|挺|真|太|好(?!一点|点|些)|棒|非常|特别|蛮|还行|"
     r"还可以|漂亮|精彩|一般|不好|不对|对)"
 )
-#: Thanks and assent after a clause, not a rule: "…，谢啦", "…，好的".
-_ZH_COURTESY = re.compile(r"(?:谢|多谢|感谢|辛苦|好的|好吧|好嘞|嗯|哈|哦|啊|行吧|收到)")
-_ZH_ADVICE = re.compile(
-    r"^(?:担心|着急|急|害怕|怕|难过|生气|客气|放弃|紧张|慌|灰心|多想|想太多|在意|介意|管|理|"
-    r"忘了|忘记|熬夜|喝酒|吸烟|抽烟|迟到|哭)(?!着)"
-)
-
-
-#: A guess opening a clause: "说不定会…", "可能会…", "大概…" (what might be, not a rule).
-_ZH_MAYBE = re.compile(r"^(?:说不定|不一定|可能|也许|或许|大概|估计|恐怕|没准|指不定|八成)")
-#: The user announcing their own next words: "先说个事儿", "问你个问题", "跟你说件事".
-_ZH_ANNOUNCE = re.compile(
-    r"^(?:我)?(?:先|再|就|想|要)?(?:说|问|讲|聊|提|跟你说|和你说|问你|跟你讲|告诉你)(?:一)?"
-    r"(?:个|件|下|几个|两个|几件)(?:小)?(?:事|事儿|事情|问题|消息|想法|情况)"
-)
-#: A story of the user's past: "以前每周日都会去爬山，后来…", "小时候我…" (what was, not a rule).
-_ZH_PAST_STORY = re.compile(r"(?:^|[，,我])(?:以前|之前|曾经|过去|小时候|那时候|当年)|后来")
 #: A request for something now: "给我点学习上的建议", "给我来些灵感".
 _ZH_GIVE_NOW = re.compile(r"^(?:请|你)?给我(?:来)?一?(?:点|些|几个|几条)")
 #: An ask embedded in a rule, not a question: "不要在回答末尾问我还有没有别的问题".
@@ -242,7 +241,8 @@ _ZH_EMBEDDED_ASK = re.compile(
 )
 #: What the assistant makes for the user, as a topic: "帮我写的邮件", "给我推荐的菜" (a kind).
 _ZH_MADE_FOR_ME = re.compile(
-    r"^(?P<when>以后|今后|每次|每回)?(?:你|您)?(?:帮我|给我|替我|为我)(?:写|推荐|做|画|翻译|起草|整理|安排|生成|列|算|改|订|挑|选|找)"
+    r"^(?P<when>以后|今后|每次|每回)?(?:(?:你|您)?(?:帮我|给我|替我|为我)|(?:你|您)(?=给的))"
+    r"(?:写|推荐|做|画|翻译|起草|整理|安排|生成|列|算|改|订|挑|选|找|给)"
     r"的(?!时候|时|话)(?=[\u4e00-\u9fff])"  # not "给我翻译的时候…": a condition
 )
 #: A word that makes a statement a rule: "都", "一律", "别", "要".
@@ -256,8 +256,11 @@ _ZH_TAG = re.compile(r"[，,]?\s*(?:好吗|行吗|可以吗|成吗|好不好|行
 _ZH_ASKS_OF_YOU = re.compile(
     r"^(?:至少|起码|请|你|您|以后|今后|每次|都)*(?:别|不要|不许|不准|少|都|一律)"
 )
-#: A question the assistant is to ask, inside a rule: "先问我要不要详细版" (ask me whether…).
-_ZH_ASK_WHETHER = re.compile(r"问(?:一下|一声)?我[^，,。？?]{0,6}?([\u4e00-\u9fff])[不没]\1")
+#: A question the assistant is to ask or answer, inside a rule: "先问我要不要详细版" (ask me
+#: whether…), "先告诉我要不要去医院" (tell me whether…).
+_ZH_ASK_WHETHER = re.compile(
+    r"(?:问|告诉|提醒)(?:一下|一声)?我[^，,。？?]{0,6}?([\u4e00-\u9fff])[不没]\1"
+)
 #: How not to talk: "说话别那么官方", "回答不要太啰嗦".
 _ZH_MANNER_NOT = re.compile(
     r"^(?:你)?(?:以后|平时|跟我)?(?:说话|讲话|聊天|回答|回复|解释|写东西|讲)(?:的时候)?"
@@ -319,6 +322,8 @@ def zh_instruction(
         s = re.sub(r"(?:好吗|行吗|可以吗|好不好|行不行|吗|呢)?[?？。]*$", "", s[polite.end() :])
     elif polite is not None:
         s = s[polite.end() :]
+    if _ZH_WH.search(s) and not (scoped or addressed or _ZH_STRONG_SCOPE.search(s)):
+        return None  # "推荐啥软件": a question without its mark
     quoted = _ZH_QUOTED.search(s) and not _ZH_SAY_NOT.match(s)  # "别老说“好问题”": its own words
     if ZH_HYPOTHETICAL.search(s) or ZH_REPORTED.search(s) or quoted or reported_zh(s):
         return None
@@ -328,6 +333,10 @@ def zh_instruction(
         back = 2 if re.search(r"(?:每次|每回)$", lead.group(0)) else 0
         back = back if back and _ZH_COND.match(s[lead.end() - back :]) else 0
         s = s[lead.end() - back :]  # "每次我发…，先…": a condition, kept whole
+    if _ZH_DEFER.match(s):
+        return None  # "嗯，再说吧", "以后再说": the talk put off, no rule
+    if scoped and _ZH_SAME_AGAIN.match(s):  # "以后都这样": the request before, made standing
+        return clause.strip().rstrip("。.!！…~～ "), 1
     made = _ZH_MADE_FOR_ME.match(s)  # "帮我写的邮件落款统一用…": what it makes for me
     rule = made is not None and _ZH_RULE_WORD.search(s[made.end() :])  # not "…很好看"
     if made is not None and not rule:
@@ -361,8 +370,8 @@ def zh_instruction(
         return strip_particles(rest), -1 if inner else 1
     cond = _ZH_COND.match(s)
     if cond:
-        c = next((cond[f"cond{n}"] for n in ("", *range(2, 9)) if cond[f"cond{n}"]), "")
-        rest = next((cond[f"rest{n}"] for n in ("", *range(2, 9)) if cond[f"rest{n}"]), "")
+        c = next((cond[f"cond{n}"] for n in ("", *range(2, 10)) if cond[f"cond{n}"]), "")
+        rest = next((cond[f"rest{n}"] for n in ("", *range(2, 10)) if cond[f"rest{n}"]), "")
         c, rest = c or "", rest or ""
         if cond.group("cond3") or cond["cond4"] or _ZH_COND_ABOUT.search(c) or _ZH_MANNER.search(c):
             to_us = bool(cond.group("cond3") or _ZH_MANNER.search(c))  # "看我代码的时候…"
@@ -426,9 +435,11 @@ def zh_instruction(
         return None  # "说不定会爱上纳豆": what might be, not what to do
     if re.match(r"(?:我|我们|他|她|它|他们|咱们)(?!们)", body) and kind != "modal":
         return None  # the user's own doing, not the assistant's
-    if re.search(r"我(?:每|一直|总是|永远|一般|通常|平时|都|也|又|还是|只)", s):
+    if re.search(
+        r"我(?:基本上?|主要|大多)?(?:每|一直|总是|永远|一般|通常|平时|都|也|又|还是|只|就用)", s
+    ):
         return None  # "打游戏我永远玩奶妈": the user's habit
-    if _ZH_ONE_OFF.search(s) and not _ZH_STRONG_SCOPE.search(s):
+    if _one_off(s) and not _ZH_STRONG_SCOPE.search(clause):  # "每次…帮我总结": each time
         return None
     if _ZH_SOFT_ONE_OFF.search(s) and not soft_ok:
         return None  # "推荐个办公室零食", "说一下你的看法": something now
@@ -460,6 +471,18 @@ def zh_instruction(
     if stop_now and not (manner or scoped or addressed):
         return None  # "别说了", "别哭了": stop it now, not a rule for the replies
     return body, polarity
+
+
+#: A word named by its quote: "“亲”这个字", "“好问题”这种话" (the word, not one thing at hand).
+_ZH_NAMED_WORD = re.compile(
+    r"[”」』\"]\s*(?:这|那)(?:一)?(?:个|种|类|句)?(?:字|词|词语|说法|称呼|表达|话|口头禅|开头|结尾)"
+)
+
+
+def _one_off(s: str) -> bool:
+    """Whether a Chinese clause names a one-off object ("这段话", "帮我…一下"), a word named
+    by its quote ("别再用“亲”这个字") aside."""
+    return bool(_ZH_ONE_OFF.search(_ZH_NAMED_WORD.sub("”", s)))
 
 
 def _kept_so(s: str, addressed: bool) -> tuple[str, int] | None:
