@@ -28,6 +28,7 @@ __all__ = [
     "tidy_value",
     "is_question",
     "split_clauses",
+    "spaced_clauses",
     "reported_zh",
     "EN_REPORTED",
     "ZH_REPORTED",
@@ -185,6 +186,27 @@ def split_clauses(sentence: str) -> list[tuple[int, str]]:
     return [(s, t) for s, t in parts if t.strip()]
 
 
+#: A space between two Chinese characters: a message typed without punctuation ends a
+#: clause there ("我不爱喝白开水 没味道 一般都泡点柠檬片"); one beside a Latin word does not
+#: ("我一直用 vim").
+_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
+
+
+def spaced_clauses(text: str) -> list[str]:
+    """The clauses of a Chinese ``text`` typed with spaces for commas (a chat habit), or
+    ``[text]`` when it has none (English: always ``[text]``).
+
+    Example:
+        >>> spaced_clauses("我不爱喝白开水 没味道 一般都泡点柠檬片")
+        ['我不爱喝白开水', '没味道', '一般都泡点柠檬片']
+        >>> spaced_clauses("我一直用 vim"), spaced_clauses("I like tea")
+        (['我一直用 vim'], ['I like tea'])
+    """
+    if not is_cjk_text(text):
+        return [text]
+    return [t for t in _ZH_SPACE.split(text) if t.strip()] or [text]
+
+
 #: A choice for now only ("this time", "tonight", "这次"): no lasting taste.
 NOW_ONLY = gated(
     r"\b(?:this time|tonight|today|for now|right now|just this once|this once|for this one|"
@@ -237,7 +259,7 @@ PEOPLE_ZH = (
 _OTHER_ZH = re.compile(
     r"^\s*(?:我们|咱们|他|她|它|他们|她们|大家|团队|公司|客户|用户们|别人|隔壁|"
     rf"我?(?:{PEOPLE_ZH})|我(?:妈|爸|哥|姐|弟|妹|家娃)|"
-    r"[\u4e00-\u9fff]{0,4}(?:组|部门|团队|公司)的?(?:人|同事)?|[\u4e00-\u9fff]{1,3}的(?:论文|项目|婚礼|"
+    r"(?![\u4e00-\u9fff]{0,3}(?:在|去|到|回|从))[\u4e00-\u9fff]{0,4}(?:组|部门|团队|公司)的?(?:人|同事)?|[\u4e00-\u9fff]{1,3}的(?:论文|项目|婚礼|"
     r"航班|工作))"
 )
 
@@ -259,6 +281,8 @@ def other_subject(sentence: str, *, we: bool = True) -> bool:
         (True, False)
         >>> other_subject("隔壁组的人都用浅色主题。"), other_subject("我一直用 vim。")
         (True, False)
+        >>> other_subject("今天在公司被气死了")  # where the user was, not who did it
+        False
     """
     if not we and _WE.match(sentence):
         return False
@@ -280,8 +304,8 @@ _TASTE_RUNS_ON = re.compile(
 
 
 def taste_in_clause(value: str) -> str:
-    """An English liked thing ``value`` up to where a clause of its own starts (a
-    list of things stays whole).
+    """A liked thing ``value`` up to where a clause of its own starts (a list of things
+    stays whole; in Chinese, a space between two characters ends the clause).
 
     Example:
         >>> taste_in_clause("waiting, give me a minute"), taste_in_clause("tea, e")
@@ -290,7 +314,11 @@ def taste_in_clause(value: str) -> str:
         'phone calls'
         >>> taste_in_clause("tea, coffee and cocoa")
         'tea, coffee and cocoa'
+        >>> taste_in_clause("看综艺 吵吵闹闹的")
+        '看综艺'
     """
-    if is_cjk_text(value) or ("," not in value and ";" not in value):
+    if is_cjk_text(value):  # "看综艺 吵吵闹闹的": a space between characters ends a clause
+        return spaced_clauses(value)[0].strip() or value
+    if "," not in value and ";" not in value:
         return value
     return _TASTE_RUNS_ON.split(value, maxsplit=1)[0].strip() or value

@@ -36,7 +36,9 @@ from langgraph_memory.extraction.clauses import (
     ZH_HYPOTHETICAL,
     ZH_REPORTED,
     is_question,
+    other_subject,
     reported_zh,
+    spaced_clauses,
     tidy_value,
 )
 from langgraph_memory.extraction.cues import Cued, open_entries
@@ -92,13 +94,30 @@ _EN_FIRST = [
 _EN_FIRST_PREFS = _EN_FIRST + _EN_PREFS_RX
 
 
+#: "能不出门就不出门", "能不开会就不开会": what the user avoids whenever they can.
+_ZH_AVOID = re.compile(r"能不(?P<x>[\u4e00-\u9fff]{1,4})就不(?P=x)")
 #: No thing: a pronoun, a demonstrative, or a degree ("一点都吃不了": 一点 is how little).
 _ZH_NO_THING = r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个|一点儿?|一口|一下|半点|丝毫"
 
 
+#: A Chinese thing named with a kind word after it ("爬山这种事", "榴莲这玩意儿"): the kind
+#: word is no part of the thing (one before it may point at one thing: "这种天气").
+_ZH_KIND_WORD = re.compile(
+    r"(?<=.{2})(?:(?:这|那)(?:种|类|个)?(?:事情?|东西|玩意儿?)|(?:这|那)(?:种|类)|之类的?)$"
+)
+
+
+#: The user's body as the one who cannot bear something ("膝盖受不了", "我胃受不了"): a
+#: reason, not a thing disliked.
+_ZH_BODY = re.compile(
+    r"我?的?(?:胃|肠胃|肚子|膝盖|腰|背|颈椎|脖子|眼睛|嗓子|喉咙|皮肤|头|牙|牙齿|腿|脚|心脏|身体)"
+)
+
+
 def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     """``(value, polarity, source)`` of each preference ``clause`` states by comparison,
-    habit or choice (the dispreferred side of a comparison is ``inferred``).
+    habit or choice (the dispreferred side of a comparison is ``inferred``); a Chinese
+    thing without the kind word it was named with ("爬山这种事" is 爬山).
 
     Example:
         >>> preferences_of("Every morning I have a flat white.")  # a categorical habit: stated
@@ -111,8 +130,22 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         [('面条', 1, 'explicit'), ('米饭', -1, 'inferred')]
         >>> preferences_of("If I liked jazz I'd go.")
         []
+        >>> preferences_of("爬山这种事我真的不行")
+        [('爬山', -1, 'explicit')]
     """
+    found = _preferences_of(clause)
+    if found and is_cjk_text(clause):
+        found = [(_ZH_KIND_WORD.sub("", v) or v, pol, src) for v, pol, src in found]
+        found = [f for f in found if not _ZH_BODY.fullmatch(f[0])]
+    return found
+
+
+def _preferences_of(clause: str) -> list[tuple[str, int, str]]:
+    """:func:`preferences_of`, the kind words kept."""
     s = plain_spelling(clause.strip())
+    pieces = spaced_clauses(s)
+    if len(pieces) > 1:  # typed with spaces for commas: each clause read on its own
+        return _spaced(s, pieces)
     if not s or is_question(s) or NOW_ONLY.search(s):
         return []
     zh = is_cjk_text(s)
@@ -130,6 +163,9 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             r"我|每次|每天|一直|总是|经常|常常", s
         ):
             return []  # "昨天那碗汤太难喝了": one thing met once, not a kind
+        avoid = _ZH_AVOID.search(s)  # "能不出门就不出门": avoided whenever it can be
+        if avoid:
+            return [(avoid["x"], -1, "explicit")]
         cleft = cleft_of(s) or refusal_of(s)  # "加班是我最讨厌的事", "榴莲我闻都不能闻"
         if cleft:
             return cleft
@@ -236,6 +272,26 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         or attachment_of(s, False)
         or leanings_of(s)  # "jazz is what I put on when I work"
     )
+
+
+def _spaced(s: str, pieces: list[str]) -> list[tuple[str, int, str]]:
+    """The preferences of the clauses of a Chinese ``s`` typed with spaces for commas,
+    each read on its own ("我不爱喝白开水 没味道 一般都泡点柠檬片"). A clause whose subject is
+    someone else (or that reports their words) says nothing of the user, nor do the
+    clauses after it that name no subject of their own ("他特别爱吃辣 天天吃火锅": he does)."""
+    if ZH_PREF_BLOCK.match(s):
+        return []
+    out: list[tuple[str, int, str]] = []
+    other = False
+    for piece in pieces:
+        if other_subject(piece) or reported_zh(piece):
+            other = True
+            continue
+        if other and "我" not in piece:
+            continue
+        other = False
+        out += [p for p in preferences_of(piece) if p[0] not in {q[0] for q in out}]
+    return out
 
 
 def _restated(s: str, zh: bool) -> list[tuple[str, int, str]]:
