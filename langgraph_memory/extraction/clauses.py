@@ -23,7 +23,9 @@ from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.cues import gated
 
 __all__ = [
+    "opens_on_other",
     "other_subject",
+    "speaks_of_user",
     "strip_particles",
     "tidy_value",
     "is_question",
@@ -244,8 +246,8 @@ SERIOUS = re.compile(
 _OTHER_EN = re.compile(
     r"^\s*(?:(?:so|and|but|also|well|oh|ok(?:ay)?|yeah|now)[,\s]+)?(?:we|we're|we've|we'll|he|"
     r"she|they|they're|the team|my team|our|his|her|their|everyone|everybody|people|"
-    r"my (?:wife|husband|partner|friend|sister|brother|mom|mum|dad|mother|father|boss|manager|"
-    r"son|daughter|kids?|colleague|coworker|roommate|teacher|doctor|girlfriend|boyfriend)|"
+    r"(?:my|the) (?:wife|husband|partner|friend|sister|brother|mom|mum|dad|mother|father|boss|"
+    r"manager|son|daughter|kids?|colleague|coworker|roommate|teacher|doctor|girlfriend|boyfriend)|"
     r"[A-Z][a-z]+ (?:and [A-Z][a-z]+ )?(?:says|said|likes|loves|prefers|hates|always|never|only|"
     r"wants|thinks|can't|doesn't))\b",
     re.I,
@@ -271,14 +273,36 @@ _WE = re.compile(
 )
 
 
+#: A clause with the user in it, as subject or object ("I'm a sucker for…", "they make me
+#: anxious", "我听了只会焦虑"): the user speaks of themselves there.
+_USER_IN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me)\b|我(?!们)")
+
+
+def speaks_of_user(clause: str) -> bool:
+    """Whether the user is in ``clause``, as subject or object ("I…", "…make me…", "我…")."""
+    return bool(_USER_IN.search(clause))
+
+
+def opens_on_other(clause: str) -> bool:
+    """Whether ``clause`` opens on someone other than the user as its subject ("We…",
+    "the wife loves…", "大家都爱听…"), whatever its later clauses say."""
+    if is_cjk_text(clause):
+        return bool(_OTHER_ZH.match(clause))
+    return bool(_OTHER_EN.match(clause))
+
+
 def other_subject(sentence: str, *, we: bool = True) -> bool:
-    """Whether a sentence is about someone other than the user (its subject says so);
-    ``we``: whether "we"/"our"/"我们" count as others (they do for tastes; for where the
-    user lives or when their wedding is they do not).
+    """Whether a sentence is about someone other than the user (its subject says so, and
+    no later clause of it speaks of the user: "We always end up at the Italian place, I'm
+    a sucker for carbonara" is about the user too); ``we``: whether "we"/"our"/"我们"
+    count as others (they do for tastes; for where the user lives or when their wedding
+    is they do not).
 
     Example:
         >>> other_subject("We changed the auth middleware."), other_subject("I run daily.")
         (True, False)
+        >>> other_subject("We always eat out, I'm a sucker for pho")
+        False
         >>> other_subject("隔壁组的人都用浅色主题。"), other_subject("我一直用 vim。")
         (True, False)
         >>> other_subject("今天在公司被气死了")  # where the user was, not who did it
@@ -286,9 +310,9 @@ def other_subject(sentence: str, *, we: bool = True) -> bool:
     """
     if not we and _WE.match(sentence):
         return False
-    if is_cjk_text(sentence):
-        return bool(_OTHER_ZH.match(sentence))
-    return bool(_OTHER_EN.match(sentence))
+    if not opens_on_other(sentence):
+        return False
+    return not any(speaks_of_user(c) for _, c in split_clauses(sentence)[1:])
 
 
 #: Where a liked thing's value runs into a clause of its own after a comma: a subject

@@ -36,9 +36,12 @@ from langgraph_memory.extraction.clauses import (
     ZH_HYPOTHETICAL,
     ZH_REPORTED,
     is_question,
+    opens_on_other,
     other_subject,
     reported_zh,
     spaced_clauses,
+    speaks_of_user,
+    split_clauses,
     tidy_value,
 )
 from langgraph_memory.extraction.cues import Cued, open_entries
@@ -137,6 +140,8 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     if found and is_cjk_text(clause):
         found = [(_ZH_KIND_WORD.sub("", v) or v, pol, src) for v, pol, src in found]
         found = [f for f in found if not _ZH_BODY.fullmatch(f[0])]
+    elif found:  # "play it with headphones": what "it" is was said elsewhere, not here
+        found = [f for f in found if not re.search(r"\b(?:it|them|they)\b", f[0], re.I)]
     return found
 
 
@@ -148,6 +153,8 @@ def _preferences_of(clause: str) -> list[tuple[str, int, str]]:
         return _spaced(s, pieces)
     if not s or is_question(s) or NOW_ONLY.search(s):
         return []
+    if opens_on_other(s):  # "We…, I'm a sucker for X", "the wife loves X but I find them…"
+        return _mine_after_others(s)
     zh = is_cjk_text(s)
     if zh:
         if (
@@ -272,6 +279,46 @@ def _preferences_of(clause: str) -> list[tuple[str, int, str]]:
         or attachment_of(s, False)
         or leanings_of(s)  # "jazz is what I put on when I work"
     )
+
+
+#: Someone else's liking, said first: "the wife loves musicals", "everyone's obsessed with
+#: true crime podcasts", "大家都爱听悬疑故事" (what a later "them"/"it" of the user's is).
+_EN_OTHERS_TASTE = re.compile(
+    r"\b(?:loves?|likes?|adores?|enjoys?|swears? by|raves? about|can't get enough of|(?:is|are|"
+    r"'s|'re)\s+(?:\w+\s+)?(?:obsessed with|into|crazy about|mad about|big on))\s+"
+    r"(?:the\s+|a\s+|an\s+)?(?P<x>[^,;.!?]+?)\s*$",
+    re.I,
+)
+_ZH_OTHERS_TASTE = re.compile(
+    r"(?:喜欢|爱|迷|追|热衷于?)(?:[看听吃喝玩](?=[^，,。]{2}))?(?P<x>[^，,。]{1,10})$"
+)
+_EN_LEAD = re.compile(
+    r"^\s*(?:(?:but|and|yet|though|while|whereas|honestly|personally|tbh|frankly|me)[,\s]+)+", re.I
+)
+_EN_BACK = re.compile(r"\b(?:it|them|they|those|these)\b", re.I)
+
+
+def _mine_after_others(s: str) -> list[tuple[str, int, str]]:
+    """The tastes of the user's own clauses in a sentence opening on someone else ("We
+    always end up at the Italian place, I'm a sucker for carbonara"); a "them"/"it" there
+    (a dropped topic, in Chinese) is what the other one was said to like ("the wife loves
+    musicals but honestly I find them unbearable": musicals, disliked)."""
+    zh = is_cjk_text(s)
+    parts = [c for _, c in split_clauses(s)]
+    m = (_ZH_OTHERS_TASTE if zh else _EN_OTHERS_TASTE).search(parts[0])
+    x = tidy_value(m["x"], "zh" if zh else "en") if m else ""
+    out: list[tuple[str, int, str]] = []
+    for c in parts[1:]:
+        c = re.sub(r"^(?:但是?|可是|不过|而|可)", "", c) if zh else _EN_LEAD.sub("", c)
+        if x and not zh:
+            c = _EN_BACK.sub(x, c, count=1)
+        elif not zh and _EN_BACK.search(c):
+            continue  # "…can't stand jazz, so I play it…": a "it" of the other one's words
+        if not speaks_of_user(c) or opens_on_other(c):
+            continue  # the other one still, or someone new
+        found = preferences_of(c) or (preferences_of(x + c) if x and zh else [])
+        out += [f for f in found if f[0] not in {o[0] for o in out}]
+    return out
 
 
 def _spaced(s: str, pieces: list[str]) -> list[tuple[str, int, str]]:
