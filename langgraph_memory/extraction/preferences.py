@@ -46,7 +46,7 @@ from langgraph_memory.extraction.clauses import (
 )
 from langgraph_memory.extraction.cues import Cued, open_entries
 from langgraph_memory.extraction.habits import ZH_PREF_BLOCK, en_habit, is_thing, zh_habit
-from langgraph_memory.extraction.leanings import leanings_of, refusal_of
+from langgraph_memory.extraction.leanings import leanings_of, refusal_of, specified
 from langgraph_memory.extraction.leanings import restated as parted
 from langgraph_memory.extraction.preference_forms_en import EN_FEELINGS, EN_PREFS
 from langgraph_memory.extraction.preference_forms_zh import ZH_FEELINGS, ZH_PREFS
@@ -337,7 +337,11 @@ def _spaced(s: str, pieces: list[str]) -> list[tuple[str, int, str]]:
         if other and "我" not in piece:
             continue
         other = False
-        out += [p for p in preferences_of(piece) if p[0] not in {q[0] for q in out}]
+        found = preferences_of(piece)
+        liked = [pol for _, pol, src in out if src == "explicit"]
+        one = specified(piece) if not found and liked else None  # "…喜欢狗 尤其是金毛"
+        found = found or ([(one, liked[-1], "explicit")] if one else [])
+        out += [p for p in found if p[0] not in {q[0] for q in out}]
     return out
 
 

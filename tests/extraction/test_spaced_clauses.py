@@ -70,3 +70,12 @@ def test_the_users_body_is_no_thing_disliked(text: str) -> None:
 def test_what_is_avoided_whenever_it_can_be_is_disliked() -> None:
     assert tastes("下雨天能不出门就不出门") == [("出门", -1)]
     assert tastes("他能不开会就不开会") == []
+
+
+def test_a_spaced_clause_singling_out_one_of_a_liking_before_it_is_liked() -> None:
+    from langgraph_memory.extraction.preferences import preferences_of
+
+    assert preferences_of("我特别爱吃水果 尤其是山竹") == [
+        ("水果", 1, "explicit"),
+        ("山竹", 1, "explicit"),
+    ]
