@@ -220,6 +220,9 @@ def _preferences_of(clause: str) -> list[tuple[str, int, str]]:
         return []
     if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s) or _EN_REQUEST.match(s):
         return []
+    tried = _EN_TRIED.search(s)  # "tried Vim for a month and hated it": "it" is Vim
+    if tried and is_thing(tried["x"], strict=True):
+        return [(tidy_value(tried["x"], "en"), -1 if tried["bad"] else 1, "explicit")]
     # "nothing beats X", "I avoid X": said before any comparison or habit reads them
     first = _EN_FIRST
     for i, (pattern, pol) in open_entries(_EN_FIRST_PREFS, s):  # the others find nothing
@@ -281,6 +284,17 @@ def _preferences_of(clause: str) -> list[tuple[str, int, str]]:
     )
 
 
+#: The user tried something and then says how it went, "it" naming it: "(I) tried Spotify
+#: for podcasts and hated it", "gave Wordle a go and loved it".
+_EN_TRIED = re.compile(
+    r"(?:^|\bI\s+|,\s*)(?:finally\s+|once\s+|recently\s+)?(?:tried|tried out|gave)\s+"
+    r"(?:out\s+)?(?:the\s+|a\s+|an\s+)?(?P<x>[^,;.!?]{1,40}?)(?:\s+a\s+(?:go|try|shot))?"
+    r"(?:\s+(?:for|over)\s+(?:a|an|one|two|three|\d+|a few|a couple of)\s+\w+|\s+(?:last|this|"
+    r"the other)\s+\w+|\s+(?:yesterday|recently|once|again))?\s*,?\s+"
+    r"and\s+(?:(?:really|absolutely|totally|just|honestly)\s+)*(?:(?P<bad>hated|disliked|"
+    r"couldn't stand|didn't like|did not like|loathed)|loved|liked|enjoyed|adored)\s+it\b",
+    re.I,
+)
 #: Someone else's liking, said first: "the wife loves musicals", "everyone's obsessed with
 #: true crime podcasts", "大家都爱听悬疑故事" (what a later "them"/"it" of the user's is).
 _EN_OTHERS_TASTE = re.compile(

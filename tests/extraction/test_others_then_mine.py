@@ -51,3 +51,24 @@ def test_no_taste_of_the_user_without_a_clause_of_the_users(text: str) -> None:
 def test_a_sentence_about_others_only_stays_theirs() -> None:
     assert other_subject("We always eat out on Fridays")
     assert not other_subject("We always eat out, I'm a sucker for pho")
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("Zed all day. I tried Emacs for a month and hated it.", [("Zed", 1), ("Emacs", -1)]),
+        ("I tried bouldering last week and loved it", [("bouldering", 1)]),
+        ("I gave Wordle a go and loved it", [("Wordle", 1)]),
+    ],
+)
+def test_what_the_user_tried_and_then_says_how_it_went(
+    text: str, want: list[tuple[str, int]]
+) -> None:
+    assert tastes(text) == want
+
+
+@pytest.mark.parametrize(
+    "text", ["My sister tried keto and hated it", "If I tried it and hated it I'd stop"]
+)
+def test_someone_elses_trial_or_a_hypothetical_one_is_none(text: str) -> None:
+    assert tastes(text) == []
