@@ -87,12 +87,19 @@ _ZH_TASTE_QUESTION = re.compile(
     r"(?:什么|哪种|哪类|啥)[^？?]{0,6}(?:口味|风格|类型)"
 )
 #: A head that answers nothing: no idea, a think-about-it, a laugh.
+#: …or a "for sure" (agreeing, not naming), or a time or place phrase ("During Thanksgiving").
 _EN_NO_THING = re.compile(
     r"^(?:good question|hard to say|tough (?:one|call)|hard one|let me think|hmm+|lol|haha\w*|"
-    r"nothing|none|anything|everything|whatever|all of them|any)\b",
+    r"nothing|none|anything|everything|whatever|all of them|any|for sure|sure|definitely|"
+    r"absolutely|of course|totally|exactly|indeed|right|true|same|me too|agreed|yup|yes|no|"
+    r"during|in|on|at|after|before|when|while|since|by|from|to|with|without|around|about|"
+    r"last|this|next|every)\b",
     re.I,
 )
-_ZH_NO_THING = re.compile(r"^(?:不知道|说不好|难说|看心情|没有|没啥|没什么|什么都|啥都|哈哈|嗯)")
+_ZH_NO_THING = re.compile(
+    r"^(?:不知道|说不好|难说|看心情|没有|没啥|没什么|什么都|啥都|哈哈|嗯|当然|肯定|必须|那必须|"
+    r"好的|可以|没问题|是的|对的|在|当|每次|每当|从|上次|这次)"
+)
 
 
 def _names_thing_en(head: str) -> bool:

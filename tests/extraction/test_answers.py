@@ -112,3 +112,15 @@ def test_no_liking_when_the_question_asks_no_lasting_taste_of_the_user(
     question: str, answer: str
 ) -> None:
     assert picks(question, answer) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Do you have a favourite series?", "For sure! Both are amazing"),  # agreeing
+        ("What do you usually do for the holidays?", "During Easter, we bake"),  # a time
+        ("你平时最喜欢什么运动？", "在家的话，瑜伽"),  # a place first
+    ],
+)
+def test_an_agreement_or_a_time_is_no_thing_named(question: str, answer: str) -> None:
+    assert picks(question, answer) == []
