@@ -28,6 +28,7 @@ from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
 from langgraph_memory.extraction.clauses import JOKE, NOW_ONLY, is_question, strip_particles
 from langgraph_memory.extraction.extractor import normalize_key
+from langgraph_memory.extraction.habits import is_thing
 
 __all__ = ["answer_head", "chosen"]
 
@@ -66,6 +67,52 @@ _INTERJECTION = re.compile(
     r"^(?:嗯+|额|呃|哦|噢|好|行|oh|ah|hmm+|um+|uh|well|ok|okay|so)\s*[，,]\s*", re.I
 )
 _EN_TOKEN = re.compile(r"[a-z0-9][a-z0-9'-]*")
+#: A question asking what the user likes, lastingly: a favourite, a preference, a habit.
+_EN_TASTE_QUESTION = re.compile(
+    r"\b(?:favou?rites?|prefer(?:red)?|go-to|like best|(?:usually|normally|typically|generally|"
+    r"tend to|always)\b[^?]*\b(?:go for|get|have|order|pick|choose|drink|eat|listen to|"
+    r"watch|read|play|use|wear|like)|what (?:kind|sort|type|style) of\b[^?]*\b(?:like|enjoy|"
+    r"go for|prefer|into))\b",
+    re.I,
+)
+#: The user is the one asked about ("do you…", "your favourite"; not "does your wife…").
+_EN_TO_YOU = re.compile(
+    r"\b(?:do|are|would|have|will)\s+you\b|\byour\s+(?:favou?rite|go-to|preferred|usual)\b|"
+    r"\byou\s+(?:usually|normally|typically|generally|always|prefer|like|tend)\b",
+    re.I,
+)
+#: …and in Chinese: a favourite, a usual choice, a taste (with a word asking which).
+_ZH_TASTE_QUESTION = re.compile(
+    r"(?:最喜欢|最爱|喜欢|爱|偏好|首选|平时|一般|通常|常)[^？?]{0,8}(?:什么|哪|啥|怎样|怎么样)|"
+    r"(?:什么|哪种|哪类|啥)[^？?]{0,6}(?:口味|风格|类型)"
+)
+#: A head that answers nothing: no idea, a think-about-it, a laugh.
+#: …or a "for sure" (agreeing, not naming), or a time or place phrase ("During Thanksgiving").
+_EN_NO_THING = re.compile(
+    r"^(?:good question|hard to say|tough (?:one|call)|hard one|let me think|hmm+|lol|haha\w*|"
+    r"nothing|none|anything|everything|whatever|all of them|any|for sure|sure|definitely|"
+    r"absolutely|of course|totally|exactly|indeed|right|true|same|me too|agreed|yup|yes|no|"
+    r"during|in|on|at|after|before|when|while|since|by|from|to|with|without|around|about|"
+    r"last|this|next|every)\b",
+    re.I,
+)
+_ZH_NO_THING = re.compile(
+    r"^(?:不知道|说不好|难说|看心情|没有|没啥|没什么|什么都|啥都|哈哈|嗯|当然|肯定|必须|那必须|"
+    r"好的|可以|没问题|是的|对的|在|当|每次|每当|从|上次|这次)"
+)
+
+
+def _names_thing_en(head: str) -> bool:
+    """Whether an English answer's head names a thing (not a yes, a no, a shrug)."""
+    return not _EN_NO_THING.match(head) and is_thing(head, strict=True)
+
+
+def _names_thing_zh(head: str) -> bool:
+    """Whether a Chinese answer's head names a thing (not a yes, a no, a shrug, a verb
+    alone: "喝" to "你平时喝茶吗？")."""
+    return len(head) >= 2 and not _ZH_NO_THING.match(head)
+
+
 #: At most this many words (characters, in Chinese) in the part that picks.
 _EN_MAX_WORDS = 5
 _ZH_MAX_CHARS = 8
@@ -132,10 +179,34 @@ def _picks(head: str, offered: str) -> bool:
     return any(sum(w in side for side in sides) == 1 for w in words)
 
 
+def _asks_taste_en(question: str) -> bool:
+    """Whether a sentence of ``question`` asks the user what they like, lastingly
+    ("Do you have a favourite?", "What kind of wine do you usually go for?")."""
+    return any(
+        _EN_TASTE_QUESTION.search(q) and _EN_TO_YOU.search(q)
+        for q in re.findall(r"[^.!?\n]*\?", question)
+        if not _EN_FACT_QUESTION.search(q) and not NOW_ONLY.search(q)
+    )
+
+
+def _asks_taste_zh(question: str) -> bool:
+    """Whether a sentence of ``question`` asks the user (你) which thing they like,
+    lastingly ("你最喜欢什么茶？", "你平时一般听什么歌？"); not a yes/no question."""
+    return any(
+        re.search(r"[你您]", q)
+        and not re.search(r"[他她它]|你们", q)
+        and _ZH_TASTE_QUESTION.search(q)
+        and not _ZH_FACT_QUESTION.search(q)
+        and not NOW_ONLY.search(q)
+        for q in re.findall(r"[^。！!？?\n]*[？?]", question)
+    )
+
+
 def chosen(question: str, answer: str) -> list[MemoryAtom]:
     """The preference ``answer`` states by picking one of the options ``question`` (the
-    assistant's message before it) offers, in the user's words; none when it picks
-    nothing offered.
+    assistant's message before it) offers, or by naming a thing when ``question`` asks
+    what the user likes ("Do you have a favourite?" "Oh definitely sencha."), in the
+    user's words; none when it picks nothing offered.
 
     Args:
         question: The assistant's message the user answers.
@@ -150,9 +221,14 @@ def chosen(question: str, answer: str) -> list[MemoryAtom]:
     zh = is_cjk_text(answer)
     if zh:
         offered = [q for q in _offered_zh(question) if head in q]
-        if len(offered) != 1 or sum(head in side for side in offered[0].split("还是")) != 1:
+        picked = len(offered) == 1 and sum(head in s for s in offered[0].split("还是")) == 1
+        if not picked and not (
+            not _offered_zh(question) and _asks_taste_zh(question) and _names_thing_zh(head)
+        ):
             return []  # nothing offered, or named on both sides: no pick
-    elif not any(_picks(head, q) for q in _offered_en(question)):
+    elif not any(_picks(head, q) for q in _offered_en(question)) and not (
+        not _offered_en(question) and _asks_taste_en(question) and _names_thing_en(head)
+    ):
         return []
     start = answer.find(head)
     span = answer[start : start + len(head)] if start >= 0 else head

@@ -23,11 +23,14 @@ from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.cues import gated
 
 __all__ = [
+    "opens_on_other",
     "other_subject",
+    "speaks_of_user",
     "strip_particles",
     "tidy_value",
     "is_question",
     "split_clauses",
+    "spaced_clauses",
     "reported_zh",
     "EN_REPORTED",
     "ZH_REPORTED",
@@ -185,6 +188,27 @@ def split_clauses(sentence: str) -> list[tuple[int, str]]:
     return [(s, t) for s, t in parts if t.strip()]
 
 
+#: A space between two Chinese characters: a message typed without punctuation ends a
+#: clause there ("我不爱喝白开水 没味道 一般都泡点柠檬片"); one beside a Latin word does not
+#: ("我一直用 vim").
+_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
+
+
+def spaced_clauses(text: str) -> list[str]:
+    """The clauses of a Chinese ``text`` typed with spaces for commas (a chat habit), or
+    ``[text]`` when it has none (English: always ``[text]``).
+
+    Example:
+        >>> spaced_clauses("我不爱喝白开水 没味道 一般都泡点柠檬片")
+        ['我不爱喝白开水', '没味道', '一般都泡点柠檬片']
+        >>> spaced_clauses("我一直用 vim"), spaced_clauses("I like tea")
+        (['我一直用 vim'], ['I like tea'])
+    """
+    if not is_cjk_text(text):
+        return [text]
+    return [t for t in _ZH_SPACE.split(text) if t.strip()] or [text]
+
+
 #: A choice for now only ("this time", "tonight", "这次"): no lasting taste.
 NOW_ONLY = gated(
     r"\b(?:this time|tonight|today|for now|right now|just this once|this once|for this one|"
@@ -222,8 +246,8 @@ SERIOUS = re.compile(
 _OTHER_EN = re.compile(
     r"^\s*(?:(?:so|and|but|also|well|oh|ok(?:ay)?|yeah|now)[,\s]+)?(?:we|we're|we've|we'll|he|"
     r"she|they|they're|the team|my team|our|his|her|their|everyone|everybody|people|"
-    r"my (?:wife|husband|partner|friend|sister|brother|mom|mum|dad|mother|father|boss|manager|"
-    r"son|daughter|kids?|colleague|coworker|roommate|teacher|doctor|girlfriend|boyfriend)|"
+    r"(?:my|the) (?:wife|husband|partner|friend|sister|brother|mom|mum|dad|mother|father|boss|"
+    r"manager|son|daughter|kids?|colleague|coworker|roommate|teacher|doctor|girlfriend|boyfriend)|"
     r"[A-Z][a-z]+ (?:and [A-Z][a-z]+ )?(?:says|said|likes|loves|prefers|hates|always|never|only|"
     r"wants|thinks|can't|doesn't))\b",
     re.I,
@@ -237,7 +261,7 @@ PEOPLE_ZH = (
 _OTHER_ZH = re.compile(
     r"^\s*(?:我们|咱们|他|她|它|他们|她们|大家|团队|公司|客户|用户们|别人|隔壁|"
     rf"我?(?:{PEOPLE_ZH})|我(?:妈|爸|哥|姐|弟|妹|家娃)|"
-    r"[\u4e00-\u9fff]{0,4}(?:组|部门|团队|公司)的?(?:人|同事)?|[\u4e00-\u9fff]{1,3}的(?:论文|项目|婚礼|"
+    r"(?![\u4e00-\u9fff]{0,3}(?:在|去|到|回|从))[\u4e00-\u9fff]{0,4}(?:组|部门|团队|公司)的?(?:人|同事)?|[\u4e00-\u9fff]{1,3}的(?:论文|项目|婚礼|"
     r"航班|工作))"
 )
 
@@ -249,22 +273,46 @@ _WE = re.compile(
 )
 
 
+#: A clause with the user in it, as subject or object ("I'm a sucker for…", "they make me
+#: anxious", "我听了只会焦虑"): the user speaks of themselves there.
+_USER_IN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me)\b|我(?!们)")
+
+
+def speaks_of_user(clause: str) -> bool:
+    """Whether the user is in ``clause``, as subject or object ("I…", "…make me…", "我…")."""
+    return bool(_USER_IN.search(clause))
+
+
+def opens_on_other(clause: str) -> bool:
+    """Whether ``clause`` opens on someone other than the user as its subject ("We…",
+    "the wife loves…", "大家都爱听…"), whatever its later clauses say."""
+    if is_cjk_text(clause):
+        return bool(_OTHER_ZH.match(clause))
+    return bool(_OTHER_EN.match(clause))
+
+
 def other_subject(sentence: str, *, we: bool = True) -> bool:
-    """Whether a sentence is about someone other than the user (its subject says so);
-    ``we``: whether "we"/"our"/"我们" count as others (they do for tastes; for where the
-    user lives or when their wedding is they do not).
+    """Whether a sentence is about someone other than the user (its subject says so, and
+    no later clause of it speaks of the user: "We always end up at the Italian place, I'm
+    a sucker for carbonara" is about the user too); ``we``: whether "we"/"our"/"我们"
+    count as others (they do for tastes; for where the user lives or when their wedding
+    is they do not).
 
     Example:
         >>> other_subject("We changed the auth middleware."), other_subject("I run daily.")
         (True, False)
+        >>> other_subject("We always eat out, I'm a sucker for pho")
+        False
         >>> other_subject("隔壁组的人都用浅色主题。"), other_subject("我一直用 vim。")
         (True, False)
+        >>> other_subject("今天在公司被气死了")  # where the user was, not who did it
+        False
     """
     if not we and _WE.match(sentence):
         return False
-    if is_cjk_text(sentence):
-        return bool(_OTHER_ZH.match(sentence))
-    return bool(_OTHER_EN.match(sentence))
+    if not opens_on_other(sentence):
+        return False
+    return not any(speaks_of_user(c) for _, c in split_clauses(sentence)[1:])
 
 
 #: Where a liked thing's value runs into a clause of its own after a comma: a subject
@@ -280,8 +328,8 @@ _TASTE_RUNS_ON = re.compile(
 
 
 def taste_in_clause(value: str) -> str:
-    """An English liked thing ``value`` up to where a clause of its own starts (a
-    list of things stays whole).
+    """A liked thing ``value`` up to where a clause of its own starts (a list of things
+    stays whole; in Chinese, a space between two characters ends the clause).
 
     Example:
         >>> taste_in_clause("waiting, give me a minute"), taste_in_clause("tea, e")
@@ -290,7 +338,11 @@ def taste_in_clause(value: str) -> str:
         'phone calls'
         >>> taste_in_clause("tea, coffee and cocoa")
         'tea, coffee and cocoa'
+        >>> taste_in_clause("看综艺 吵吵闹闹的")
+        '看综艺'
     """
-    if is_cjk_text(value) or ("," not in value and ";" not in value):
+    if is_cjk_text(value):  # "看综艺 吵吵闹闹的": a space between characters ends a clause
+        return spaced_clauses(value)[0].strip() or value
+    if "," not in value and ";" not in value:
         return value
     return _TASTE_RUNS_ON.split(value, maxsplit=1)[0].strip() or value

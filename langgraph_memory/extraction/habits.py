@@ -145,6 +145,8 @@ def en_habit(clause: str) -> list[tuple[str, int, str]]:
     x = _EN_HABIT_CUT.sub("", " " + (m["x"] or "")).strip()
     x = re.sub(r"^(?:mostly|mainly|largely|primarily|usually|only|just)\s+", "", x, flags=re.I)
     x = re.sub(r"^(?:the same|my usual|my|the|a|an|some)\s+", "", x, flags=re.I)
+    if re.match(r"(?:it|them|those|these)\b", x, re.I):
+        return []  # "so I buy it every week": the habit is about a thing said elsewhere
     if not x or _EN_GENERIC_OBJECT.match(x):
         x = verb.split()[0]
     neg = re.search(r"\b(?:never|rarely|seldom|hardly)\b", s[m.start() : m.start("verb")], re.I)

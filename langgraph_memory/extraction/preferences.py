@@ -36,12 +36,17 @@ from langgraph_memory.extraction.clauses import (
     ZH_HYPOTHETICAL,
     ZH_REPORTED,
     is_question,
+    opens_on_other,
+    other_subject,
     reported_zh,
+    spaced_clauses,
+    speaks_of_user,
+    split_clauses,
     tidy_value,
 )
 from langgraph_memory.extraction.cues import Cued, open_entries
 from langgraph_memory.extraction.habits import ZH_PREF_BLOCK, en_habit, is_thing, zh_habit
-from langgraph_memory.extraction.leanings import leanings_of, refusal_of
+from langgraph_memory.extraction.leanings import leanings_of, refusal_of, specified
 from langgraph_memory.extraction.leanings import restated as parted
 from langgraph_memory.extraction.preference_forms_en import EN_FEELINGS, EN_PREFS
 from langgraph_memory.extraction.preference_forms_zh import ZH_FEELINGS, ZH_PREFS
@@ -92,13 +97,30 @@ _EN_FIRST = [
 _EN_FIRST_PREFS = _EN_FIRST + _EN_PREFS_RX
 
 
+#: "能不出门就不出门", "能不开会就不开会": what the user avoids whenever they can.
+_ZH_AVOID = re.compile(r"能不(?P<x>[\u4e00-\u9fff]{1,4})就不(?P=x)")
 #: No thing: a pronoun, a demonstrative, or a degree ("一点都吃不了": 一点 is how little).
 _ZH_NO_THING = r"[你您他她它]们?|这个|那个|这样|那样|什么|哪个|一点儿?|一口|一下|半点|丝毫"
 
 
+#: A Chinese thing named with a kind word after it ("爬山这种事", "榴莲这玩意儿"): the kind
+#: word is no part of the thing (one before it may point at one thing: "这种天气").
+_ZH_KIND_WORD = re.compile(
+    r"(?<=.{2})(?:(?:这|那)(?:种|类|个)?(?:事情?|东西|玩意儿?)|(?:这|那)(?:种|类)|之类的?)$"
+)
+
+
+#: The user's body as the one who cannot bear something ("膝盖受不了", "我胃受不了"): a
+#: reason, not a thing disliked.
+_ZH_BODY = re.compile(
+    r"我?的?(?:胃|肠胃|肚子|膝盖|腰|背|颈椎|脖子|眼睛|嗓子|喉咙|皮肤|头|牙|牙齿|腿|脚|心脏|身体)"
+)
+
+
 def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     """``(value, polarity, source)`` of each preference ``clause`` states by comparison,
-    habit or choice (the dispreferred side of a comparison is ``inferred``).
+    habit or choice (the dispreferred side of a comparison is ``inferred``); a Chinese
+    thing without the kind word it was named with ("爬山这种事" is 爬山).
 
     Example:
         >>> preferences_of("Every morning I have a flat white.")  # a categorical habit: stated
@@ -111,10 +133,28 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         [('面条', 1, 'explicit'), ('米饭', -1, 'inferred')]
         >>> preferences_of("If I liked jazz I'd go.")
         []
+        >>> preferences_of("爬山这种事我真的不行")
+        [('爬山', -1, 'explicit')]
     """
+    found = _preferences_of(clause)
+    if found and is_cjk_text(clause):
+        found = [(_ZH_KIND_WORD.sub("", v) or v, pol, src) for v, pol, src in found]
+        found = [f for f in found if not _ZH_BODY.fullmatch(f[0])]
+    elif found:  # "play it with headphones": what "it" is was said elsewhere, not here
+        found = [f for f in found if not re.search(r"\b(?:it|them|they)\b", f[0], re.I)]
+    return found
+
+
+def _preferences_of(clause: str) -> list[tuple[str, int, str]]:
+    """:func:`preferences_of`, the kind words kept."""
     s = plain_spelling(clause.strip())
+    pieces = spaced_clauses(s)
+    if len(pieces) > 1:  # typed with spaces for commas: each clause read on its own
+        return _spaced(s, pieces)
     if not s or is_question(s) or NOW_ONLY.search(s):
         return []
+    if opens_on_other(s):  # "We…, I'm a sucker for X", "the wife loves X but I find them…"
+        return _mine_after_others(s)
     zh = is_cjk_text(s)
     if zh:
         if (
@@ -130,6 +170,9 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
             r"我|每次|每天|一直|总是|经常|常常", s
         ):
             return []  # "昨天那碗汤太难喝了": one thing met once, not a kind
+        avoid = _ZH_AVOID.search(s)  # "能不出门就不出门": avoided whenever it can be
+        if avoid:
+            return [(avoid["x"], -1, "explicit")]
         cleft = cleft_of(s) or refusal_of(s)  # "加班是我最讨厌的事", "榴莲我闻都不能闻"
         if cleft:
             return cleft
@@ -177,6 +220,9 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         return []
     if EN_REPORTED.search(s) or _EN_PREF_BLOCK.search(s) or _EN_REQUEST.match(s):
         return []
+    tried = _EN_TRIED.search(s)  # "tried Vim for a month and hated it": "it" is Vim
+    if tried and is_thing(tried["x"], strict=True):
+        return [(tidy_value(tried["x"], "en"), -1 if tried["bad"] else 1, "explicit")]
     # "nothing beats X", "I avoid X": said before any comparison or habit reads them
     first = _EN_FIRST
     for i, (pattern, pol) in open_entries(_EN_FIRST_PREFS, s):  # the others find nothing
@@ -236,6 +282,81 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
         or attachment_of(s, False)
         or leanings_of(s)  # "jazz is what I put on when I work"
     )
+
+
+#: The user tried something and then says how it went, "it" naming it: "(I) tried Spotify
+#: for podcasts and hated it", "gave Wordle a go and loved it".
+_EN_TRIED = re.compile(
+    r"(?:^|\bI\s+|,\s*)(?:finally\s+|once\s+|recently\s+)?(?:tried|tried out|gave)\s+"
+    r"(?:out\s+)?(?:the\s+|a\s+|an\s+)?(?P<x>[^,;.!?]{1,40}?)(?:\s+a\s+(?:go|try|shot))?"
+    r"(?:\s+(?:for|over)\s+(?:a|an|one|two|three|\d+|a few|a couple of)\s+\w+|\s+(?:last|this|"
+    r"the other)\s+\w+|\s+(?:yesterday|recently|once|again))?\s*,?\s+"
+    r"and\s+(?:(?:really|absolutely|totally|just|honestly)\s+)*(?:(?P<bad>hated|disliked|"
+    r"couldn't stand|didn't like|did not like|loathed)|loved|liked|enjoyed|adored)\s+it\b",
+    re.I,
+)
+#: Someone else's liking, said first: "the wife loves musicals", "everyone's obsessed with
+#: true crime podcasts", "大家都爱听悬疑故事" (what a later "them"/"it" of the user's is).
+_EN_OTHERS_TASTE = re.compile(
+    r"\b(?:loves?|likes?|adores?|enjoys?|swears? by|raves? about|can't get enough of|(?:is|are|"
+    r"'s|'re)\s+(?:\w+\s+)?(?:obsessed with|into|crazy about|mad about|big on))\s+"
+    r"(?:the\s+|a\s+|an\s+)?(?P<x>[^,;.!?]+?)\s*$",
+    re.I,
+)
+_ZH_OTHERS_TASTE = re.compile(
+    r"(?:喜欢|爱|迷|追|热衷于?)(?:[看听吃喝玩](?=[^，,。]{2}))?(?P<x>[^，,。]{1,10})$"
+)
+_EN_LEAD = re.compile(
+    r"^\s*(?:(?:but|and|yet|though|while|whereas|honestly|personally|tbh|frankly|me)[,\s]+)+", re.I
+)
+_EN_BACK = re.compile(r"\b(?:it|them|they|those|these)\b", re.I)
+
+
+def _mine_after_others(s: str) -> list[tuple[str, int, str]]:
+    """The tastes of the user's own clauses in a sentence opening on someone else ("We
+    always end up at the Italian place, I'm a sucker for carbonara"); a "them"/"it" there
+    (a dropped topic, in Chinese) is what the other one was said to like ("the wife loves
+    musicals but honestly I find them unbearable": musicals, disliked)."""
+    zh = is_cjk_text(s)
+    parts = [c for _, c in split_clauses(s)]
+    m = (_ZH_OTHERS_TASTE if zh else _EN_OTHERS_TASTE).search(parts[0])
+    x = tidy_value(m["x"], "zh" if zh else "en") if m else ""
+    out: list[tuple[str, int, str]] = []
+    for c in parts[1:]:
+        c = re.sub(r"^(?:但是?|可是|不过|而|可)", "", c) if zh else _EN_LEAD.sub("", c)
+        if x and not zh:
+            c = _EN_BACK.sub(x, c, count=1)
+        elif not zh and _EN_BACK.search(c):
+            continue  # "…can't stand jazz, so I play it…": a "it" of the other one's words
+        if not speaks_of_user(c) or opens_on_other(c):
+            continue  # the other one still, or someone new
+        found = preferences_of(c) or (preferences_of(x + c) if x and zh else [])
+        out += [f for f in found if f[0] not in {o[0] for o in out}]
+    return out
+
+
+def _spaced(s: str, pieces: list[str]) -> list[tuple[str, int, str]]:
+    """The preferences of the clauses of a Chinese ``s`` typed with spaces for commas,
+    each read on its own ("我不爱喝白开水 没味道 一般都泡点柠檬片"). A clause whose subject is
+    someone else (or that reports their words) says nothing of the user, nor do the
+    clauses after it that name no subject of their own ("他特别爱吃辣 天天吃火锅": he does)."""
+    if ZH_PREF_BLOCK.match(s):
+        return []
+    out: list[tuple[str, int, str]] = []
+    other = False
+    for piece in pieces:
+        if other_subject(piece) or reported_zh(piece):
+            other = True
+            continue
+        if other and "我" not in piece:
+            continue
+        other = False
+        found = preferences_of(piece)
+        liked = [pol for _, pol, src in out if src == "explicit"]
+        one = specified(piece) if not found and liked else None  # "…喜欢狗 尤其是金毛"
+        found = found or ([(one, liked[-1], "explicit")] if one else [])
+        out += [p for p in found if p[0] not in {q[0] for q in out}]
+    return out
 
 
 def _restated(s: str, zh: bool) -> list[tuple[str, int, str]]:

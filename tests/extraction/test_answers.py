@@ -64,3 +64,63 @@ def test_the_head_is_cheap_and_short() -> None:
     assert answer_head("煎饼吧，") == "煎饼"
     assert answer_head("I think I'd rather talk about something else entirely today") is None
     assert answer_head("我觉得都差不多吧") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "value"),
+    [
+        (
+            "Nice! Do you have a favourite?",
+            "Oh definitely rooibos. Red bush tea in general.",
+            "rooibos",
+        ),
+        (
+            "What kind of cheese do you usually go for?",
+            "Aged goudas, mostly Dutch ones.",
+            "Aged goudas",
+        ),
+        (
+            "Do you have a preferred font for slides?",
+            "sans serif, nothing fancy please",
+            "sans serif",
+        ),
+        ("Sure, which do you prefer?", "corner booth please, I like the quiet", "corner booth"),
+        ("你最喜欢什么水果？", "山竹，甜", "山竹"),
+        ("你平时一般听什么类型的歌？", "民谣 安静", "民谣"),
+    ],
+)
+def test_a_thing_named_when_asked_what_the_user_likes_is_a_liking(
+    question: str, answer: str, value: str
+) -> None:
+    assert picks(question, answer) == [(value, 1)]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What does your husband usually order?", "the lamb"),  # someone else's taste
+        ("What would you like for lunch today?", "a wrap"),  # for now
+        ("What did you have for dinner?", "ramen"),  # the past
+        ("Do you have a favourite?", "Good question"),  # no thing
+        ("Do you have a favourite?", "yes, a few"),
+        ("你平时喝茶吗？", "喝，普洱最好"),  # a yes/no question answered yes
+        ("他平时喜欢什么？", "篮球"),  # someone else
+        ("你最喜欢什么水果？", "不知道"),
+    ],
+)
+def test_no_liking_when_the_question_asks_no_lasting_taste_of_the_user(
+    question: str, answer: str
+) -> None:
+    assert picks(question, answer) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Do you have a favourite series?", "For sure! Both are amazing"),  # agreeing
+        ("What do you usually do for the holidays?", "During Easter, we bake"),  # a time
+        ("你平时最喜欢什么运动？", "在家的话，瑜伽"),  # a place first
+    ],
+)
+def test_an_agreement_or_a_time_is_no_thing_named(question: str, answer: str) -> None:
+    assert picks(question, answer) == []
