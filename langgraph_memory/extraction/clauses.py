@@ -31,6 +31,7 @@ __all__ = [
     "is_question",
     "split_clauses",
     "spaced_clauses",
+    "ZH_GAP",
     "reported_zh",
     "EN_REPORTED",
     "ZH_REPORTED",
@@ -188,10 +189,10 @@ def split_clauses(sentence: str) -> list[tuple[int, str]]:
     return [(s, t) for s, t in parts if t.strip()]
 
 
-#: A space between two Chinese characters: a message typed without punctuation ends a
-#: clause there ("我不爱喝白开水 没味道 一般都泡点柠檬片"); one beside a Latin word does not
-#: ("我一直用 vim").
-_ZH_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
+#: A space between two Chinese words (or a closing and an opening quote or bracket): a
+#: message typed without punctuation ends a clause there ("我不爱喝白开水 没味道
+#: 一般都泡点柠檬片"); one beside a Latin word or a number does not ("我一直用 vim").
+ZH_GAP = re.compile(r"(?<=[\u4e00-\u9fff”」』）)])[ \t\u3000]+(?=[\u4e00-\u9fff“「『（(])")
 
 
 def spaced_clauses(text: str) -> list[str]:
@@ -206,7 +207,7 @@ def spaced_clauses(text: str) -> list[str]:
     """
     if not is_cjk_text(text):
         return [text]
-    return [t for t in _ZH_SPACE.split(text) if t.strip()] or [text]
+    return [t for t in ZH_GAP.split(text) if t.strip()] or [text]
 
 
 #: A choice for now only ("this time", "tonight", "这次"): no lasting taste.

@@ -21,13 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from langgraph_memory.extraction.clauses import is_question, split_clauses
+from langgraph_memory.extraction.clauses import ZH_GAP, is_question, split_clauses
 
 __all__ = ["spaced", "spaced_instruction"]
 
-#: A space between two Chinese words (or a closing and an opening quote or bracket): a
-#: clause ends there. Not a space beside a Latin word or a number.
-_GAP = re.compile(r"(?<=[\u4e00-\u9fff”」』）)])[ \t\u3000]+(?=[\u4e00-\u9fff“「『（(])")
 #: A clause that opens a condition: the rule is what follows it.
 _COND = re.compile(r"\s*(?:如果|要是|只要|当|每当|凡是|一旦|遇到|碰到|每次|每回)")
 #: A clause that opens on the past ("之前吃了两年素"): it tells what was, not a rule.
@@ -43,7 +40,7 @@ def spaced(sentence: str) -> bool:
         >>> spaced("翻译的时候保留原文 放在译文上面"), spaced("代码用 Tab 缩进")
         (True, False)
     """
-    return _GAP.search(sentence) is not None
+    return ZH_GAP.search(sentence) is not None
 
 
 def spaced_instruction(
@@ -53,7 +50,7 @@ def spaced_instruction(
     comma for each such space (``None`` when it has none such, or no rule); ``lasting``
     tells whether the words before a clause give it a lasting scope. What is read keeps
     the sentence's own spaces."""
-    gaps = [m.start() for m in _GAP.finditer(sentence)]
+    gaps = [m.start() for m in ZH_GAP.finditer(sentence)]
     if not gaps:
         return None
     commas = list(sentence)
