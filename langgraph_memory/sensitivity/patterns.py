@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.sensitivity.labels import labelled_secrets
 from langgraph_memory.sensitivity.nearby import nearby_secrets
+from langgraph_memory.sensitivity.prefixed_keys import api_keys
 from langgraph_memory.sensitivity.structured import config_secrets
 
 __all__ = [
@@ -227,60 +228,6 @@ _JWT = re.compile(
 _AUTH_HEADER = re.compile(
     r"\b(?i:bearer|token)[ \t]+([A-Za-z0-9._~+/\-]{16,}={0,2})(?![A-Za-z0-9._~+/\-=])", _A
 )
-#: Prefixed keys, grouped by their first character (the regex engine then compares one
-#: character per group at each position, not one per key shape).
-_API_KEYS = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:"
-    r"s(?:k-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_\-]{12,}"
-    r"|k-[A-Za-z]{2,10}-[A-Za-z0-9_\-]{20,}"  # other scoped OpenAI keys: sk-None-...
-    r"|k-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
-    r"|k_(?:live|test)_[A-Za-z0-9]{10,}"
-    r"|bp_[A-Za-z0-9_\-]{30,}|b_secret_[A-Za-z0-9_\-]{20,}|ntrys_[A-Za-z0-9_\-]{30,}"  # Supabase,
-    # Sentry
-    r"|q0(?:atp|csp|idp)-[A-Za-z0-9_\-]{22,}|ecret_[A-Za-z0-9]{43}"  # Square, Notion (old)
-    r"|hp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})"  # Shopify
-    r"|r(?:k_(?:live|test)_[A-Za-z0-9]{10,}|8_[A-Za-z0-9_\-]{30,}|nd_[A-Za-z0-9]{24,})"  # Stripe,
-    # Replicate, Render
-    r"|whsec_[A-Za-z0-9+/=]{24,}"  # Stripe webhook secret
-    r"|g(?:h[pousr]_[A-Za-z0-9]{30,}|ithub_pat_[A-Za-z0-9_]{30,}"
-    r"|l(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_\-]{20,}"  # GitLab
-    r"|sk_[A-Za-z0-9_\-]{30,}"  # Groq
-    r"|lsa_[A-Za-z0-9]{20,}_[0-9a-f]{8}|lc_[A-Za-z0-9+/]{32,}={0,2})"  # Grafana
-    r"|x(?:ox[a-z]-[A-Za-z0-9\-]{10,}|oxe\.xox[bp]-\d-[A-Za-z0-9\-]{20,}"  # Slack
-    r"|app-\d-[A-Za-z0-9\-]{20,}|ai-[A-Za-z0-9]{40,})"  # Slack apps, xAI
-    r"|A(?:KIA[0-9A-Z]{16}|SIA[0-9A-Z]{16}"  # AWS
-    r"|KID[A-Za-z0-9]{13,40}"  # Tencent Cloud SecretId
-    r"|Iza[0-9A-Za-z_\-]{33,37}"  # Google
-    r"|GE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}"  # an age identity (bech32)
-    r"|KLT[A-Za-z0-9_\-]{32,}|TATT3[A-Za-z0-9_\-=]{50,})"  # Volcengine, Atlassian
-    r"|LTAI[A-Za-z0-9]{12,30}"  # Alibaba Cloud AccessKey ID
-    r"|key-[0-9a-f]{32}"  # Mailgun
-    r"|GOCSPX-[A-Za-z0-9_\-]{20,}"  # Google OAuth client secret
-    r"|ya29\.[A-Za-z0-9_\-]{20,}"  # Google OAuth access token
-    r"|f(?:igd_[A-Za-z0-9_\-]{30,}|w_[A-Za-z0-9]{24,})"  # Figma, Fireworks
-    r"|p(?:plx-[A-Za-z0-9]{40,}|ypi-AgE[A-Za-z0-9_\-]{50,}|csk_[A-Za-z0-9_]{40,})"  # Perplexity,
-    # PyPI, Pinecone
-    r"|n(?:tn_[A-Za-z0-9]{30,}|pm_[A-Za-z0-9]{36,40}|vapi-[A-Za-z0-9_\-]{40,})"  # Notion, npm,
-    # NVIDIA
-    r"|l(?:in_api_[A-Za-z0-9]{30,}|sv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10})"  # Linear, LangSmith
-    r"|PMAK-[A-Za-z0-9\-]{24,}|NRAK-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
-    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,}"  # Databricks,
-    # DigitalOcean, Docker Hub, Doppler
-    r"|p\.(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{2,35}\.)?[A-Za-z0-9]{40,})"
-    r"|h(?:f_[A-Za-z0-9]{30,}|v[sbr]\.[A-Za-z0-9_\-]{24,})"  # Hugging Face, Vault
-    r"|S(?:G\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}|K[0-9a-fA-F]{32})"  # SendGrid, Twilio
-    r")(?![A-Za-z0-9_\-])",
-    _A,
-)
-#: Keys whose first letter no other prefix has (``t``, ``b``: common letters, which would
-#: slow the scan of every text): kept apart, looked for after their prefix.
-_RARE_KEYS = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:tvly-(?:dev-|prod-)?[A-Za-z0-9]{24,}"  # Tavily
-    r"|bce-v3/ALTAK-[A-Za-z0-9]{16,}/[0-9a-f]{32,})(?![A-Za-z0-9_\-])",  # Baidu Qianfan
-    _A,
-)
-#: Telegram bot tokens (they start with a digit: kept apart, looked for after ``:AA``).
-_TELEGRAM = re.compile(r"(?<![A-Za-z0-9_\-])\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])", _A)
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+\-$])(?<![A-Za-z0-9]')(?<!//)[A-Za-z0-9](?:[A-Za-z0-9._%+\-]|'(?=[A-Za-z0-9])){0,63}@"
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}"
@@ -424,21 +371,6 @@ def _regex(
             yield m.start(group), m.end(group), kind, name
 
     return detect
-
-
-def _api_keys(text: str) -> Iterator[Span]:
-    """Prefixed keys, but not a placeholder written in their shape (``glpat-xxxx...``,
-    ``AKIAXXXXXXXXXXXXXXXX``, ``sk_live_000000...``): a real key's tail has many
-    different characters."""
-    matches = list(_API_KEYS.finditer(text))
-    if ":AA" in text:
-        matches += _TELEGRAM.finditer(text)
-    if "tvly-" in text or "bce-v3/" in text:
-        matches += _RARE_KEYS.finditer(text)
-    for m in matches:
-        tail = m.group()[-16:].lower()
-        if len(set(tail)) > 3:
-            yield m.start(), m.end(), "api_key", "prefix"
 
 
 #: Cards in rarer forms, looked for only in texts that can hold one: glued to ``No.``,
@@ -934,7 +866,7 @@ def _url_passwords(text: str) -> Iterator[Span]:
 SHAPED_DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _regex(_PRIVATE_KEY, "private_key", "pem", needs="-----BEGIN"),
     _regex(_JWT, "token", "jwt", needs="eyJ"),
-    _api_keys,
+    api_keys,
 )
 DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     *SHAPED_DETECTORS,
