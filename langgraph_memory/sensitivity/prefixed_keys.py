@@ -29,8 +29,8 @@ _API_KEYS = re.compile(
     r"|k-[A-Za-z]{2,10}-[A-Za-z0-9_\-]{20,}"  # other scoped OpenAI keys: sk-None-...
     r"|k-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
     r"|k_(?:live|test)_[A-Za-z0-9]{10,}"
-    r"|bp_[A-Za-z0-9_\-]{30,}|b_secret_[A-Za-z0-9_\-]{20,}|ntrys_[A-Za-z0-9_\-]{30,}"  # Supabase,
-    # Sentry
+    r"|bp_[A-Za-z0-9_\-]{30,}|b_secret_[A-Za-z0-9_\-]{20,}"  # Supabase
+    r"|ntry[su]_[A-Za-z0-9_\-]{30,}"  # Sentry (organisation and user tokens)
     r"|q0(?:atp|csp|idp)-[A-Za-z0-9_\-]{22,}|ecret_[A-Za-z0-9]{43}"  # Square, Notion (old)
     r"|hp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})"  # Shopify
     r"|r(?:k_(?:live|test)_[A-Za-z0-9]{10,}|8_[A-Za-z0-9_\-]{30,}|nd_[A-Za-z0-9]{24,})"  # Stripe,
@@ -52,13 +52,14 @@ _API_KEYS = re.compile(
     r"|GOCSPX-[A-Za-z0-9_\-]{20,}"  # Google OAuth client secret
     r"|ya29\.[A-Za-z0-9_\-]{20,}"  # Google OAuth access token
     r"|f(?:igd_[A-Za-z0-9_\-]{30,}|w_[A-Za-z0-9]{24,})"  # Figma, Fireworks
-    r"|p(?:plx-[A-Za-z0-9]{40,}|ypi-AgE[A-Za-z0-9_\-]{50,}|csk_[A-Za-z0-9_]{40,})"  # Perplexity,
+    r"|p(?:plx-[A-Za-z0-9]{40,}|ypi-AgE[A-Za-z0-9_\-]{50,}|csk_[A-Za-z0-9_]{40,}"  # Perplexity,
     # PyPI, Pinecone
+    r"|at[A-Za-z0-9]{14}\.[0-9a-f]{64})"  # Airtable personal access token
     r"|n(?:tn_[A-Za-z0-9]{30,}|pm_[A-Za-z0-9]{36,40}|vapi-[A-Za-z0-9_\-]{40,})"  # Notion, npm,
     # NVIDIA
     r"|l(?:in_api_[A-Za-z0-9]{30,}|sv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10})"  # Linear, LangSmith
     r"|PMAK-[A-Za-z0-9\-]{24,}|NRAK-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
-    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,}"  # Databricks,
+    r"|d(?:api[0-9a-f]{32}|o[opr]_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,}"  # Databricks,
     # DigitalOcean, Docker Hub, Doppler
     r"|p\.(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{2,35}\.)?[A-Za-z0-9]{40,})"
     r"|h(?:f_[A-Za-z0-9]{30,}|v[sbr]\.[A-Za-z0-9_\-]{24,})"  # Hugging Face, Vault
@@ -70,6 +71,8 @@ _API_KEYS = re.compile(
 #: slow the scan of every text): kept apart, looked for after their prefix.
 _RARE_KEYS = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:tvly-(?:dev-|prod-)?[A-Za-z0-9]{24,}"  # Tavily
+    r"|tskey-[a-z]{3,10}-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"  # Tailscale
+    r"|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-]{40,}"  # Terraform Cloud / Enterprise
     r"|bce-v3/ALTAK-[A-Za-z0-9]{16,}/[0-9a-f]{32,})(?![A-Za-z0-9_\-])",  # Baidu Qianfan
     _A,
 )
@@ -84,7 +87,7 @@ def api_keys(text: str) -> Iterator[Span]:
     matches = list(_API_KEYS.finditer(text))
     if ":AA" in text:
         matches += _TELEGRAM.finditer(text)
-    if "tvly-" in text or "bce-v3/" in text:
+    if "tvly-" in text or "bce-v3/" in text or "tskey-" in text or ".atlasv1." in text:
         matches += _RARE_KEYS.finditer(text)
     for m in matches:
         tail = m.group()[-16:].lower()
