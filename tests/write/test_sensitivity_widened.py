@@ -67,3 +67,34 @@ def test_a_whole_key_then_another_line_stays_apart(second: str) -> None:
     found = _found(f"OPENAI={head}\n{second}")
     assert ("api_key", head) in found
     assert all("\n" not in value for _, value in found)
+
+
+# -- passwords given to tools ------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("echo Qx81zLm0pT | docker login registry.io -u ci --password-stdin", "Qx81zLm0pT"),
+        ("echo 'Lm0pT-Qx81z' | helm registry login r.io --password-stdin", "Lm0pT-Qx81z"),
+        ("htpasswd -b -c /etc/nginx/.htpasswd ops Wq7-Lkz-31", "Wq7-Lkz-31"),
+        ("htpasswd -c -b -B users.txt ops Wq7-Lkz-31", "Wq7-Lkz-31"),
+        ("rclone config create nas sftp host 10.0.0.5 user me pass Sftp_Pw_71", "Sftp_Pw_71"),
+        ("openssl enc -d -aes-256-cbc -in a.enc -k family_photos_key", "family_photos_key"),
+        ("用这个解密：openssl enc -d -in a.enc -k li_backup_pw", "li_backup_pw"),
+    ],
+)
+def test_passwords_given_to_tools(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo $REGISTRY_TOKEN | docker login ghcr.io -u ci --password-stdin",
+        "echo hello | docker login",  # no stdin option: the echo is no password
+        "htpasswd -c /etc/nginx/.htpasswd ops",  # without -b the password is asked for
+        "openssl enc -d -in a.enc -k $BACKUP_KEY",
+        "openssl enc -d -in a.enc -k PASSWORD",
+    ],
+)
+def test_no_password_given_to_tools(text: str) -> None:
+    assert [k for k, _ in _found(text) if k == "secret"] == []
