@@ -778,6 +778,35 @@ _OBJECT_ID = re.compile(r"[a-z]{2,8}_[A-Za-z0-9]{14,40}", _A)
 _ID_WORD = re.compile(r"(?<![A-Za-z])(?i:id|ids|identifier)[ \t]*[:=#]?[ \t]*(?:is[ \t]+)?$", _A)
 
 
+_CREDENTIAL_WORD = re.compile(r"token|key|secret|pass|pw|auth|cred|session|cookie|sess")
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?[ \t]*[:=#]?[ \t]*$", _A)
+
+
+def _abbreviates(prefix: str, first: str, second: str | None) -> bool:
+    """Whether an id's type prefix (``cus``, ``pi``) abbreviates the word(s) before it: the
+    letters of the nearer word in order from its first (``customer``, ``request``,
+    ``event``), or the initials of two (``payment intent``)."""
+    near = (second or first).lower()
+    letters = iter(near)
+    if near[:1] == prefix[:1] and all(c in letters for c in prefix):
+        return True
+    return len(prefix) == 2 and second is not None and (first[0] + second[0]).lower() == prefix
+
+
+def _an_id(tok: str, text: str, start: int) -> bool:
+    """Whether ``tok`` is an object's id: after an id's word (``versioning id x``, ``req id
+    req_...``; not a session's id, a credential), or with its type's prefix after the name
+    of its type (``request req_...``, ``customer cus_...``, ``payment intent pi_...``)."""
+    before = text[max(0, start - 32) : start]
+    if _ID_WORD.search(before) and not _SESSION_WORD.search(before[-16:].lower()):
+        return True
+    m = _OBJECT_ID.fullmatch(tok)
+    w = _WORD_BEFORE.search(before) if m is not None else None
+    if w is None or _CREDENTIAL_WORD.search(w.group().lower()):
+        return False  # "access token at_...": a credential's name, not a type's
+    return _abbreviates(tok.split("_", 1)[0], w.group(1), w.group(2))
+
+
 def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) -> Iterator[Span]:
     """Random-looking tokens of at least ``min_length`` characters (likely secrets).
 
@@ -833,8 +862,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         wordy = sum(len(w) for w in _WORDY.findall(tok))
         if wordy >= 0.7 * len(tok) or shannon_entropy(tok) < threshold:
             continue
-        if _OBJECT_ID.fullmatch(tok) and _ID_WORD.search(text, max(0, m.start() - 16), m.start()):
-            continue  # "req id req_rUnSB...": an object's id with its type's prefix
+        if _an_id(tok, text, m.start()):
+            continue  # "req id req_rUnSB...", "customer cus_Jd...": an object's id
         line = text[max(0, m.start() - 40, text.rfind("\n", 0, m.start()) + 1) : m.start()]
         kind = "token" if _SESSION_WORD.search(line.lower()) else "secret"
         yield m.start(), m.start() + len(tok), kind, "entropy"

@@ -98,3 +98,32 @@ def test_passwords_given_to_tools(text: str, value: str) -> None:
 )
 def test_no_password_given_to_tools(text: str) -> None:
     assert [k for k, _ in _found(text) if k == "secret"] == []
+
+
+# -- objects' ids ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the request req_Hq2mZ9Rz3Xw1Lm4Tn6Vb0 failed twice",
+        "refund the charge ch_3Mq8Zr2LxT0pYa7K9wB1 please",
+        "event evt_1Nq8Zr2LxT0pYa7K9wB1cD came in late",
+        "setup intent si_Hq2mZ9Rz3Xw1Lm4Tn6Vb0 needs a card",
+        "object version id Hq2mZ9Rz3Xw1Lm4Tn6Vb0Yc2Pq8R? is that it",
+        "订单对应的 request req_Hq2mZ9Rz3Xw1Lm4Tn6Vb0 超时了",
+    ],
+)
+def test_an_objects_id_after_its_types_name_is_no_secret(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("use abc_Hq2mZ9Rz3Xw1Lm4Tn6Vb0Yc2 for the deploy", "secret"),  # no type named
+        ("access abc_Hq2mZ9Rz3Xw1Lm4Tn6Vb0Yc2", "secret"),  # the word names no type of it
+        ("session id: Hq2mZ9Rz3Xw1Lm4Tn6Vb0Yc2", "token"),  # a session's id is a credential
+        ("access token at_Hq2mZ9Rz3Xw1Lm4Tn6Vb0Yc2", "token"),  # a credential's name
+    ],
+)
+def test_random_values_that_are_no_ids_stay_found(text: str, kind: str) -> None:
+    assert [k for k, _ in _found(text)] == [kind]
