@@ -133,6 +133,8 @@ from langgraph_memory.sensitivity.label_values import (
     countersign_value,
     mixed_case_symbols,
     next_line_value,
+    passphrase_words,
+    phrase_label_end,
     read_value,
 )
 from langgraph_memory.sensitivity.label_words import (
@@ -281,6 +283,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         ):
             continue  # "md5 of the password: x": a hash of it, no secret
         kind, pos, glued = label
+        phrase_end = phrase_label_end(text, low, m.start(), pos, kind)  # passphrase, 口令短语
+        pos = phrase_end or pos
         if correct is None:
             correct = _may_correct(text, low)
         if correct and (fixed := _corrected(text, m.end())) is not None:
@@ -388,6 +392,10 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             a, b = w.start(1), w.start(1) + len(w.group(1).rstrip(TRAILING))
             value, hedges = text[a:b], hedges + 1
         if value.lower() in HEDGES:
+            continue
+        if phrase_end and not quoted and (end := passphrase_words(text, a, b)) > b:
+            if not rejected(value, s.group(), text, b):  # passphrase is: sonnet pickle harbor
+                yield a, end, "passphrase"
             continue
         literal = sep == "assign" and _env_name(text, m.start(), m.end())
         if not value or rejected(value, "" if literal else s.group(), text, b, literal):

@@ -127,3 +127,34 @@ def test_an_objects_id_after_its_types_name_is_no_secret(text: str) -> None:
 )
 def test_random_values_that_are_no_ids_stay_found(text: str, kind: str) -> None:
     assert [k for k, _ in _found(text)] == [kind]
+
+
+# -- passphrases of words ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the passphrase is lantern copper meadow", "lantern copper meadow"),
+        ("for the backup disk the passphrase we chose is otter basil rocket tide", None),
+        ("the pass phrase is Maple Harbor Quilt.", "Maple Harbor Quilt"),
+        ("密码短语：falcon mango prism cellar", "falcon mango prism cellar"),
+        ("口令 短语 falcon mango prism（全是小写）", "falcon mango prism"),
+    ],
+)
+def test_a_passphrase_of_words_is_found_whole(text: str, value: str | None) -> None:
+    value = value or "otter basil rocket tide"
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("the passphrase is lantern, not the old one", [("secret", "lantern")]),
+        ("the passphrase is too long for me to type", []),
+        ("the password is lantern copper meadow", [("secret", "lantern")]),  # no phrase named
+        ("the passphrase is Lantern copper MEADOW", [("secret", "Lantern")]),  # cases mixed
+    ],
+)
+def test_no_passphrase_of_words_where_the_words_read_otherwise(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _found(text) == found
