@@ -1,6 +1,8 @@
 """Secrets named by the phrasing around them rather than by a label right before them
 (for the label reader, :mod:`~langgraph_memory.sensitivity.labels`): a user and a password
-after a word naming a login (``login for the NAS is admin / Nq7$vL2w``), a recovery phrase,
+after a word naming a login (``login for the NAS is admin / Nq7$vL2w``), a Wi-Fi network's
+name then its password (``wifi: HomeNet / Moose2024``, ``SSID Cafe pass latte!42``), a
+recovery phrase,
 a code named after it or given to verify (``482913（动态码）``, ``use 482913 to verify``),
 said sent (``the code they texted me is 5519``), sent apart from its name, or named after
 the value (``it's x, the wifi password i mean``).
@@ -381,6 +383,10 @@ def login_pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
+    if ("wi" in low or "ssid" in low or "wlan" in low or "network" in low or "无线" in text) and (
+        "/" in text or "pass" in low
+    ):
+        yield from _network_pairs(text)
     if "/" in text and _DEVICE.search(low):
         for m in _ADMIN_PAIR.finditer(text):
             a, b, value = trimmed(m, text)
@@ -408,3 +414,34 @@ _ADMIN_PAIR = re.compile(
     r"(?<![\w\-./@])(?P<user>(?i:admin|administrator|root|ubnt|pi|sa|supervisor|管理员))"
     r"[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；,]{4,64})(?![/\w])"
 )
+
+
+#: A Wi-Fi network's name then its password: after ``/`` (``wifi: HomeNet / Moose2024``,
+#: ``WiFi：CMCC-8F2A/jz8vN2kq``) or after ``pass`` (``SSID Cafe-Guest pass latte!42``).
+_NETWORK_PAIR = re.compile(
+    r"(?<![A-Za-z])(?i:wi-?fi|wlan|ssid|wireless|network)(?![A-Za-z])(?:[ \t]*(?i:name))?"
+    r"[ \t]*[:=]?[ \t]*(?P<name>[^\s/:\"'`，。,;]{2,40})"
+    r"(?:[ \t]*/[ \t]*|,?[ \t]+(?i:pass|pw|pwd|psk)[ \t]*[:=]?[ \t]+)"
+    r"(?P<value>[^\s/\"'`:;,\u0080-\uffff]{4,64})(?![/\w])"
+    r"|(?:无线|网络)[ \t]*[:：]?[ \t]*(?P<name2>[^\s/:：\"'`，。,;]{2,40})[ \t]*/[ \t]*"
+    r"(?P<value2>[^\s/\"'`:;,\u0080-\uffff]{4,64})(?![/\w])"
+)
+#: A band or a second network after the ``/`` (``2.4G / 5G``, ``HomeNet / HomeNet-5G``).
+_BAND = re.compile(r"(?i:\d+(?:\.\d+)?[ \t]*g(?:hz)?|5g|wpa\d?|wep|open)")
+
+
+def _network_pairs(text: str) -> Iterator[tuple[int, int, str]]:
+    """Passwords given after a Wi-Fi network's name (see :data:`_NETWORK_PAIR`): not a band,
+    not the name again (``HomeNet / HomeNet-5G``), and looking like a credential."""
+    for m in _NETWORK_PAIR.finditer(text):
+        group = "value" if m.group("value") else "value2"
+        a, b, value = trimmed(m, text, group)
+        name = m.group("name") or m.group("name2")
+        if (
+            len(value) >= 4
+            and not _BAND.fullmatch(value)
+            and not value.lower().startswith(name.lower())
+            and looks_like_credential(value)
+            and not rejected(value, ":", text, b)
+        ):
+            yield a, b, "keyword"

@@ -158,3 +158,33 @@ def test_no_passphrase_of_words_where_the_words_read_otherwise(
     text: str, found: list[tuple[str, str]]
 ) -> None:
     assert _found(text) == found
+
+
+# -- a Wi-Fi network's name, then its password -------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("wifi: CornerCafe / latte4life", "latte4life"),
+        ("WiFi：CornerCafe / latte4life", "latte4life"),
+        ("guest network: Barn-Guest / hay!bale9 (ask at the desk)", "hay!bale9"),
+        ("SSID Barn-Guest pass hay!bale9", "hay!bale9"),
+        ("for the party: ssid Barn-Guest, psk hay!bale9", "hay!bale9"),
+        ("无线：CMCC-7Q2B / k8vN2jzq", "k8vN2jzq"),
+    ],
+)
+def test_a_networks_password_after_its_name(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wifi: CornerCafe / 5GHz",  # a band
+        "wifi: 2.4G / 5G",
+        "wifi: CornerCafe / WPA2",
+        "network latency / throughput went up",
+        "my network pass expired yesterday",
+    ],
+)
+def test_no_network_password_where_the_pair_is_something_else(text: str) -> None:
+    assert _found(text) == []
