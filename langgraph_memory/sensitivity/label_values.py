@@ -423,6 +423,7 @@ def accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
 #: x，...``: a clause opening with 新的 and an ASCII value ending at a boundary.
 CORRECTION = re.compile(
     r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
+    r"|不是[^,，。;；\n]{1,40}[,，][ \t]*(?:而|其实|其實|实际上|實際上)?是"  # 不是 x，是 y
     r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
     r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be)"
     r"|(?:the[ \t]+)?(?:actual|real|correct|right|proper)[ \t]+one(?:[ \t]+(?:is|was)|[ \t]*[:=]))"

@@ -453,6 +453,7 @@ def _may_correct(text: str, low: str) -> bool:
     """Whether ``text`` holds a word that sets a value right (most texts: none)."""
     return (
         "其实" in text
+        or "不是" in text
         or "其實" in text
         or "实际" in text
         or "實際" in text

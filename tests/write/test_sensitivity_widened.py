@@ -188,3 +188,20 @@ def test_a_networks_password_after_its_name(text: str, value: str) -> None:
 )
 def test_no_network_password_where_the_pair_is_something_else(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a value said not to be it, then the right one ---------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("支付密码不是 778899，是 135790", "135790"),
+        ("门禁密码不是 2580，而是 1379", "1379"),
+        ("wifi密码不是 Lark2023，是 Lark2024", "Lark2024"),
+    ],
+)
+def test_the_value_set_right_after_not_x_is_found(text: str, value: str) -> None:
+    assert ("secret", value) in _found(text)
+
+
+def test_not_x_then_words_sets_no_value() -> None:
+    assert _found("密码不是我设的，是他设的") == []
