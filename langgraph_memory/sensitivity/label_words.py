@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from langgraph_memory.sensitivity.no_value import ascii_letter
+from langgraph_memory.sensitivity.no_value import PARCEL_LOCKER, ascii_letter
 
 __all__ = [
     "APPOSED",
@@ -293,8 +293,10 @@ def otp_labels(text: str) -> Iterator[re.Match[str]]:
                 m = _CVV.match(text, i)
             elif m is None and word in ("cid", "csc"):
                 m = _CARD_CODE.match(text, i)
-            if m is not None:
-                yield m
+            if m is not None and not (
+                word == "code" and PARCEL_LOCKER.search(text, max(0, i - 48), i)
+            ):
+                yield m  # (not a parcel locker's code: a pickup code, made to be shared)
             i = low.find(word, i + len(word))
 
 

@@ -51,6 +51,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from langgraph_memory.sensitivity.no_value import PARCEL_LOCKER
+
 __all__ = ["nearby_secrets", "shape_score"]
 
 # -- secret words -------------------------------------------------------------------------
@@ -526,6 +528,12 @@ def _kind(m: re.Match[str], low: str) -> str | None:
         last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
         if last and last.group(1).endswith(("digit", "digits")):
             return "digits"  # "the 4 digit code": a PIN, a card's security code
+        if (
+            last
+            and last.group(1) == "locker"
+            and PARCEL_LOCKER.search(low, m.start() - 48, m.start())
+        ):
+            return None  # a parcel locker's code: a pickup code, made to be shared
         return "pw" if last and last.group(1) in _CODE_NAME else None
     if group == "bkey":
         last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())

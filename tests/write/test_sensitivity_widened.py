@@ -205,3 +205,29 @@ def test_the_value_set_right_after_not_x_is_found(text: str, value: str) -> None
 
 def test_not_x_then_words_sets_no_value() -> None:
     assert _found("密码不是我设的，是他设的") == []
+
+
+# -- a parcel locker's code is a pickup code ---------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "parcel locker by the bakery, code 40917",
+        "the Amazon locker downstairs, code 40917",
+        "package locker code 40917",
+        "快递柜 code 40917",
+    ],
+)
+def test_a_parcel_lockers_code_is_no_secret(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("gym locker code 4471", "4471"),
+        ("the locker at the pool — code 7316", "7316"),
+        ("parcel locker code 40917, and my door code is 4471", "4471"),
+    ],
+)
+def test_other_lockers_and_doors_keep_their_codes(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
