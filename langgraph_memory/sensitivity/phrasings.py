@@ -383,8 +383,14 @@ def login_pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
-    if ("wi" in low or "ssid" in low or "wlan" in low or "network" in low or "无线" in text) and (
-        "/" in text or "pass" in low
+    if ("/" in text or "pass" in low or "pw" in low or "psk" in low) and (
+        "wifi" in low
+        or "wi-fi" in low
+        or "ssid" in low
+        or "wlan" in low
+        or "wireless" in low
+        or "network" in low
+        or "无线" in text
     ):
         yield from _network_pairs(text)
     if "/" in text and _DEVICE.search(low):
