@@ -112,7 +112,7 @@ def read_value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | Non
         if m is None:
             break
         end, words = m.end(), words + 1
-    raw = text[pos:end].rstrip(TRAILING)
+    raw = text[pos:end].rstrip(TRAILING + " \t")  # ("x ，": a space before a comma)
     if raw[-1:] in ("(", "[") and end < len(text) and not text[end].isascii():
         raw = raw[:-1]  # "Ab12cd34（区分大小写）": the bracket opens the Chinese aside
     elif (

@@ -231,3 +231,15 @@ def test_a_parcel_lockers_code_is_no_secret(text: str) -> None:
 )
 def test_other_lockers_and_doors_keep_their_codes(text: str, value: str) -> None:
     assert _found(text) == [("secret", value)]
+
+
+# -- a value ends before the space ahead of a comma ---------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("路由器 admin 密码：Tp!link2026 ，改过了", "Tp!link2026"),
+        ("他的支付密码是 731904 ，别外传", "731904"),
+    ],
+)
+def test_a_value_ends_before_a_space_and_a_comma(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
