@@ -315,7 +315,7 @@ _CN_ID_GROUPED = re.compile(
     _A,
 )
 _CARD = re.compile(
-    r"(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:[ \-]?\d){9,15}" + _NUM_END,
+    r"(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:(?:-| {1,2})?\d){9,15}" + _NUM_END,  # (two spaces: a PDF's)
     _A,
 )
 _PHONES = (
@@ -401,7 +401,7 @@ def _cards(text: str) -> Iterator[Span]:
     for m in matches:
         raw = m.group()
         digits = _digits(raw)
-        groups = re.split(r"[ .\-]", raw)
+        groups = re.split(r"[.\-]| {1,2}", raw)
         sizes = tuple(len(g) for g in groups)
         if len(set(re.findall(r"[ .\-]", raw))) > 1 and set(sizes) != {4}:
             continue  # mixed separators: only in 4-4-4-4 groups ("4111-1111 1111-1111")

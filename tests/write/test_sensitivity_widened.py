@@ -243,3 +243,19 @@ def test_other_lockers_and_doors_keep_their_codes(text: str, value: str) -> None
 )
 def test_a_value_ends_before_a_space_and_a_comma(text: str, value: str) -> None:
     assert _found(text) == [("secret", value)]
+
+
+# -- a card's groups two spaces apart ----------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "card 4111  1111  1111  1111 exp 09/28",
+        "收款卡号 6011  0009  9013  9424 （招商）",
+    ],
+)
+def test_a_card_in_groups_two_spaces_apart(text: str) -> None:
+    assert [k for k, _ in _found(text)] == ["card"]
+
+
+def test_groups_two_spaces_apart_that_fail_luhn_are_no_card() -> None:
+    assert _found("order 1234  5678  9012  3456 shipped") == []
