@@ -259,3 +259,35 @@ def test_a_card_in_groups_two_spaces_apart(text: str) -> None:
 
 def test_groups_two_spaces_apart_that_fail_luhn_are_no_card() -> None:
     assert _found("order 1234  5678  9012  3456 shipped") == []
+
+
+# -- a label that says on which line its value stands ------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "router login:\nuser admin\n(password on the next line, don't say it aloud)\nRt-Home-7741",
+            "Rt-Home-7741",
+        ),
+        (
+            "the password is in the last line, keep this chat private\nsee you\nLark-51-Vine",
+            "Lark-51-Vine",
+        ),
+        ("服务器密码我放在最后一行了，用户名 deploy\n……\nDp-X71-2026", "Dp-X71-2026"),
+        ("wifi 密码在下一行，别外传\nMoose-2024!", "Moose-2024!"),
+    ],
+)
+def test_a_value_on_the_line_its_label_points_to(text: str, value: str) -> None:
+    assert ("secret", value) in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I forgot the password on the next line\nhelp2024",  # talked about
+        "password on the next line\nhttps://example.org/reset2024",  # a link
+        "the password is on the last line\nthanks a lot",  # no token mixing letters, digits
+    ],
+)
+def test_no_value_where_the_pointed_line_holds_none(text: str) -> None:
+    assert [k for k, _ in _found(text) if k == "secret"] == []
