@@ -266,7 +266,7 @@ def test_groups_two_spaces_apart_that_fail_luhn_are_no_card() -> None:
     ("text", "value"),
     [
         (
-            "router login:\nuser admin\n(password on the next line, don't say it aloud)\nRt-Home-7741",
+            "router login:\nuser admin\n(password on the next line, don't say it)\nRt-Home-7741",
             "Rt-Home-7741",
         ),
         (
