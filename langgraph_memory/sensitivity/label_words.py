@@ -29,6 +29,7 @@ __all__ = [
     "FOREIGN",
     "FORM_SUFFIX",
     "LABEL",
+    "PIN_QUALIFIER",
     "QUALIFIER",
     "STRONG",
     "WEAK",
@@ -178,6 +179,12 @@ QUALIFIER = re.compile(
     r"(?=[ \t]*(?:[:=]|->|=>|→)|[ \t]+(?:is|was|est|es|ist|é|era|war)[ \t]"
     r"|[ \t]+(?:is|was)[ \t]*,[ \t]*(?:as[ \t]+(?:always|usual|before)|still|again|now),"
     r"|[ \t]*\([^()\n]{1,48}\)[ \t]*[:=]|[ \t]*,[^,\n]{1,80},[ \t]*(?:is|was)[ \t])",
+    re.IGNORECASE,
+)
+#: A PIN's qualifier then its digits after a space, ending the clause (``atm pin for the
+#: travel card 6204, ...``; not ``pin for the 2024 tax return``).
+PIN_QUALIFIER = re.compile(
+    r"[ \t]+(?:for|of|on)(?:[ \t]+[A-Za-z][\w'.\-]*){1,5}?(?=[ \t]+\d{4,8}[ \t]*(?:$|[\n,.;!?)]))",
     re.IGNORECASE,
 )
 #: A name's ending that says how the secret is written (``secret_key_base:``,

@@ -147,6 +147,7 @@ from langgraph_memory.sensitivity.label_words import (
     FOREIGN,
     FORM_SUFFIX,
     LABEL,
+    PIN_QUALIFIER,
     QUALIFIER,
     STRONG,
     WEAK,
@@ -298,6 +299,7 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             continue
         if not kind.endswith("zh"):
             q = QUALIFIER.match(text, pos) or FORM_SUFFIX.match(text, pos)
+            q = q or (PIN_QUALIFIER.match(text, pos) if kind == "pin" else None)  # pin for x 6204
             if q is not None:
                 pos = q.end()
         for skip in (FIELD_WORD, ASIDE, COMMA):

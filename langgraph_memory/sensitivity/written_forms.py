@@ -466,11 +466,12 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
 
 #: A BitLocker recovery key: eight groups of six digits.
 _BITLOCKER = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
-#: A lock's name then its code after a space (``密码锁 1357#``, ``屏幕锁 1478``).
+#: A lock's name then its code after a space (``密码锁 1357#``, ``屏幕锁 1478``, ``密码锁
+#: 3-7-1-9``: its digits one by one).
 _LOCK_BARE_ZH = re.compile(
     r"(?:密码锁|密碼鎖|门锁|門鎖|屏幕锁|屏幕鎖|锁屏|鎖屏|指纹锁|指紋鎖|门禁|門禁)(?:密码|密碼)?"
     r"[ \t]*(?:是|为|為)?[ \t]*"
-    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:点點])"
+    r"(?P<value>[#*]?(?:\d{4,8}|\d(?:-\d){3,7})[#*]?)(?![\w.\-/:点點])"  # 1357#, 3-7-1-9
 )
 
 

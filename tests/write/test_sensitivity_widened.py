@@ -291,3 +291,29 @@ def test_a_value_on_the_line_its_label_points_to(text: str, value: str) -> None:
 )
 def test_no_value_where_the_pointed_line_holds_none(text: str) -> None:
     assert [k for k, _ in _found(text) if k == "secret"] == []
+
+
+# -- a PIN's qualifier then its digits; a lock's digits one by one -----------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("pin for the holiday card 3391, the other card differs", "3391"),
+        ("PIN of the garage door 774102", "774102"),
+        ("储物柜 密码锁 5-2-8-0", "5-2-8-0"),
+        ("门锁 1-9-7-3-6", "1-9-7-3-6"),
+    ],
+)
+def test_a_pin_after_its_qualifier_and_a_locks_dialled_digits(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "pin for the 2024 tax return",  # a year in the qualifier
+        "pin for the garage 6204 5521",  # digits going on: not the clause's end
+        "密码锁 3-7",  # too few digits
+    ],
+)
+def test_no_pin_where_the_digits_do_not_end_the_clause(text: str) -> None:
+    assert _found(text) == []
