@@ -51,8 +51,11 @@ _PAIR = re.compile(
     r"(?:[ \t]+(?i:for|to|on|of)(?:[ \t]+[\w.\-]+){1,3}?"
     r"(?=[ \t]+(?i:is|are|was|were)[ \t]|[ \t]*:))?"
     r"[ \t]*(?:(?i:is|are|was|were)[ \t]+|[:=][ \t]*)?[\"'`]?"
-    r"[^\s/:\"'`，。]{1,40}[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；]{4,64})"
+    r"(?P<name>[^\s/:\"'`，。]{1,40})[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；]{4,64})"
 )
+#: Words where a user's name would stand that say where, not who (``admin panel at
+#: /wp-admin``: a path).
+_WHERE = frozenset("at in on from via under behind".split())
 
 
 #: A wallet's recovery phrase: 12 to 24 lower-case words after its name.
@@ -364,6 +367,8 @@ def login_pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     ):
         for m in _PAIR.finditer(text):
             a, b, value = trimmed(m, text)
+            if m.group("name").lower() in _WHERE:
+                continue
             if (
                 len(value) >= 4
                 and looks_like_credential(value)

@@ -350,6 +350,7 @@ _LOGIN_PAIR = re.compile(
     r"(?:用户名|用戶名|账号|帳號|帐号|账户|帳戶|(?<![A-Za-z])(?i:user(?:name)?|login)"
     r"|(?<![A-Za-z])(?i:u)(?=[ \t]*:))"
     r"[ \t]*[:=]?[ \t]*(?P<name>[\x21-\x7e]{1,64}?)[ \t]*[,;，；]?[ \t]+"
+    r"(?:(?i:and|&)[ \t]+)?"  # user 'editor' and pass x
     r"(?:(?:密码|密碼|口令|(?<![A-Za-z])(?i:password|passwd|pwd)(?![A-Za-z0-9]))[ \t]*[:=]?"
     r"|(?<![A-Za-z])(?i:pass|pw|p)[ \t]*[:=]|(?<![A-Za-z])(?=(?i:pass(?:word|wd)?|pwd)\d)"
     r"|(?<![A-Za-z])(?i:pass|pw)[ \t]+(?=[^\s]*\d))"

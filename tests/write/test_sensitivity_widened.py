@@ -317,3 +317,27 @@ def test_a_pin_after_its_qualifier_and_a_locks_dialled_digits(text: str, value: 
 )
 def test_no_pin_where_the_digits_do_not_end_the_clause(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a login's user, "and", then its password; a path after a login's word ----------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the staging panel takes user 'ops' and pass Bl00m#River, since monday", "Bl00m#River"),
+        ("user ops & pw Tq88#xz", "Tq88#xz"),
+    ],
+)
+def test_a_users_name_and_then_the_password(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the admin panel at /wp-admin is slow today",  # a path, no user / password pair
+        "user ops and password required",
+        "CREATE USER report WITH PASSWORD 'x';",  # SQL: its own reader (a short value)
+    ],
+)
+def test_no_login_pair_from_a_path_or_prose(text: str) -> None:
+    assert _found(text) == []
