@@ -341,3 +341,30 @@ def test_a_users_name_and_then_the_password(text: str, value: str) -> None:
 )
 def test_no_login_pair_from_a_path_or_prose(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a value set at a key in code --------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("$config['imap_pass'] = 'Mail-7731-box';", "Mail-7731-box"),
+        ('app.config["SECRET_KEY"] = "Flk-9921-zz"', "Flk-9921-zz"),
+        ("env[SMTP_PASSWORD] = Smtp-4410-x", "Smtp-4410-x"),
+    ],
+)
+def test_a_value_set_at_a_secret_key_in_code(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$config['imap_pass'] = $_ENV['IMAP_PASS'];",
+        'cfg["password"] = get_password()',
+        "$config['imap_pass'] = '';",
+        "$cfg['token_ttl'] = 3600;",
+        'if cfg["password"] == "":',
+    ],
+)
+def test_no_value_set_at_a_key_in_code(text: str) -> None:
+    assert _found(text) == []
