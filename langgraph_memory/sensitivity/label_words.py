@@ -217,6 +217,13 @@ APPOSED = re.compile(r"[ \t]*,[ \t]*(?=[^\s,]{6,64},)")
 BARE_ZH = re.compile(r"[ \t]*(?:[啊呀哈嘛][ \t]*(?=[\x21-\x7e]))?")
 
 
+#: Words glued before a label that make it name something else than the secret's value
+#: (``existingSecret: db-creds``: the name of a Secret; ``hashedPassword``: a hash).
+_NAME_OF_ANOTHER = re.compile(
+    r"(?<![A-Za-z])(?i:existing|hashed|encrypted|public|publishable)[_\-.]?$"
+)
+
+
 def read_label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     """The kind of the label word ``m`` (``pw``, ``pin``, ``key``, ``pwzh``, ``keyzh``),
     where its separator starts, and whether it is glued to letters before it
@@ -235,8 +242,8 @@ def read_label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     i = start
     while i > 0 and ascii_letter(text, i - 1):
         i -= 1
-    if start - i > 12:
-        return None
+    if start - i > 12 or _NAME_OF_ANOTHER.search(text, max(0, start - 14), start):
+        return None  # existingSecret, hashedPassword: a name or a hash, not the value
     bare_key = word == "key" and not _KEY_NAME.search(text, max(0, start - 24), start)
     if bare_key and (start > i or _NOT_SECRET_KEY.search(text, max(0, start - 16), start)):
         return None  # monkey, hotkey; a primary key, a cache key

@@ -368,3 +368,20 @@ def test_a_value_set_at_a_secret_key_in_code(text: str, value: str) -> None:
 )
 def test_no_value_set_at_a_key_in_code(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a label naming another thing than the value ------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "postgresql:\n  auth:\n    existingSecret: pg-credentials",
+        "existing_secret: vault-db-creds",
+        "hashedPassword: see the users table",
+    ],
+)
+def test_a_secrets_name_or_hash_field_gives_no_value(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_the_existing_password_in_prose_is_still_a_value() -> None:
+    assert _found("the existing password is Tq8xLm2p!") == [("secret", "Tq8xLm2p!")]
