@@ -385,3 +385,26 @@ def test_a_secrets_name_or_hash_field_gives_no_value(text: str) -> None:
 
 def test_the_existing_password_in_prose_is_still_a_value() -> None:
     assert _found("the existing password is Tq8xLm2p!") == [("secret", "Tq8xLm2p!")]
+
+
+# -- a login's second part, then "as the password" ---------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("my hulu login is my work email and Maple_Leaf77 as the pw, any idea?", "Maple_Leaf77"),
+        ("sign in with the shared address & Tq-Rain-2026 as the password", "Tq-Rain-2026"),
+    ],
+)
+def test_a_value_joined_to_a_login_then_named_as_the_password(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bread and butter as the password would be silly",  # words, no secret's shape
+        "me and Kx9mm21 is the password",  # 'is' needs the value to open its clause
+    ],
+)
+def test_no_value_joined_by_and_without_as(text: str) -> None:
+    assert _found(text) == []
