@@ -36,7 +36,7 @@ PARCEL_LOCKER = re.compile(
 )
 #: A value that stands where one would go: masked, bracketed, templated, an env name.
 _PLACEHOLDER = re.compile(
-    r"[*xX#?._\-×●•]+|.*\*\*\*.*|(?:示例|例如|比如|举例|舉例).*"
+    r"[*xX#?._\-×●•]+|.*\*\*\*.*|(?:示例|例如|比如|举例|舉例).*|ENC\[.*"  # (SOPS: encrypted)
     r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|%[A-Za-z_]+%|![A-Za-z]+|.*\.\.\.$"
     r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
     r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)"

@@ -734,6 +734,7 @@ _CRYPT_HASH = re.compile(
     r"\$[A-Za-z0-9+/=.,$_\-]{8,}",
     _A,
 )
+_SOPS = re.compile(r"ENC\[[A-Z0-9_]+,[^\]\n]*\]", _A)
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", _A)
 _WORDY = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{2,}(?![a-z])", _A)
 #: Public keys and certificates: random-looking, but not secret.
@@ -837,6 +838,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         urls += [m.span() for m in _PUBLIC_KEY.finditer(text)]
     if "$" in text:
         urls += [m.span() for m in _CRYPT_HASH.finditer(text)]
+    if "ENC[" in text:  # a value encrypted by SOPS: ENC[AES256_GCM,data:...,iv:...]
+        urls += [m.span() for m in _SOPS.finditer(text)]
     for m in _CANDIDATE.finditer(text):
         tok = m.group().rstrip("=")
         if len(tok) < min_length or _UUID.fullmatch(tok) or tok.startswith(_PUBLISHABLE):

@@ -175,9 +175,9 @@ _REFERENCE = re.compile(
     re.IGNORECASE,
 )
 #: Templates, tags and vault markers: ``{{ .Values.x }}``, ``!secret db_pw``, ``!vault |``,
-#: ``ENC(...)``, ``vault:...``.
+#: ``ENC(...)`` (Jasypt), ``ENC[AES256_GCM,...]`` (SOPS), ``vault:...``.
 _TEMPLATE = re.compile(
-    r"\{\{.*|![A-Za-z]\w*[ \t].*|!vault.*|ENC\(.*|vault:.*|secretRef.*|valueFrom.*",
+    r"\{\{.*|![A-Za-z]\w*[ \t].*|!vault.*|ENC[(\[].*|vault:.*|secretRef.*|valueFrom.*",
     re.IGNORECASE,
 )
 #: A password hash: ``$2b$12$...``, ``$apr1$...``, ``{SSHA}...``.

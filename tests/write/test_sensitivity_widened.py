@@ -408,3 +408,21 @@ def test_a_value_joined_to_a_login_then_named_as_the_password(text: str, value: 
 )
 def test_no_value_joined_by_and_without_as(text: str) -> None:
     assert _found(text) == []
+
+
+# -- values encrypted by SOPS ------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: ENC[AES256_GCM,data:q8Zr,iv:Lm2p,tag:Zk==,type:str]",
+        "db:\n  password: ENC[AES256_GCM,data:Tq8x9zLm,iv:Zk2=,tag:Qw==,type:str]",
+        "api_token: ENC[AES256_GCM,data:Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==,iv:ab,tag:cd,type:str]",
+    ],
+)
+def test_a_value_encrypted_by_sops_is_no_secret(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_a_secret_beside_a_sops_value_is_still_found() -> None:
+    text = "old: ENC[AES256_GCM,data:q8Zr,iv:Lm2p] new password: Tq8x9zLm!2"
+    assert _found(text) == [("secret", "Tq8x9zLm!2")]
