@@ -780,18 +780,22 @@ _ID_WORD = re.compile(r"(?<![A-Za-z])(?i:id|ids|identifier)[ \t]*[:=#]?[ \t]*(?:
 
 
 _CREDENTIAL_WORD = re.compile(r"token|key|secret|pass|pw|auth|cred|session|cookie|sess")
+#: A Bitcoin address in base58 (``1...``, ``3...``) after a word naming one: public.
+_BASE58_ADDRESS = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}", _A)
+_COIN_WORD = re.compile(r"(?i:bitcoin|btc|wallet|address|addr)|地址|钱包|錢包")
+_WORD_AFTER = re.compile(r"[ \t]+([A-Za-z]{2,})", _A)
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?[ \t]*[:=#]?[ \t]*$", _A)
 
 
 def _abbreviates(prefix: str, first: str, second: str | None) -> bool:
-    """Whether an id's type prefix (``cus``, ``pi``) abbreviates the word(s) before it: the
-    letters of the nearer word in order from its first (``customer``, ``request``,
-    ``event``), or the initials of two (``payment intent``)."""
-    near = (second or first).lower()
-    letters = iter(near)
-    if near[:1] == prefix[:1] and all(c in letters for c in prefix):
-        return True
-    return len(prefix) == 2 and second is not None and (first[0] + second[0]).lower() == prefix
+    """Whether an id's type prefix (``cus``, ``pi``, ``seti``) abbreviates the word(s) next
+    to it: its letters in order from the first letter of the nearer word (``customer``,
+    ``request``, ``event``) or of two words (``payment intent``, ``setup intent``)."""
+    for name in (second or first, f"{first}{second}" if second else ""):
+        letters = iter(name.lower())
+        if name[:1].lower() == prefix[:1] and all(c in letters for c in prefix):
+            return True
+    return False
 
 
 def _an_id(tok: str, text: str, start: int) -> bool:
@@ -801,11 +805,20 @@ def _an_id(tok: str, text: str, start: int) -> bool:
     before = text[max(0, start - 32) : start]
     if _ID_WORD.search(before) and not _SESSION_WORD.search(before[-16:].lower()):
         return True
-    m = _OBJECT_ID.fullmatch(tok)
-    w = _WORD_BEFORE.search(before) if m is not None else None
+    if _OBJECT_ID.fullmatch(tok) is None:
+        return False
+    prefix = tok.split("_", 1)[0]
+    after = _WORD_AFTER.match(text, start + len(tok))
+    if (
+        after is not None
+        and not _CREDENTIAL_WORD.search(after.group(1).lower())
+        and _abbreviates(prefix, after.group(1), None)
+    ):
+        return True  # "sub_1Mow... subscription": its type named after it
+    w = _WORD_BEFORE.search(before)
     if w is None or _CREDENTIAL_WORD.search(w.group().lower()):
         return False  # "access token at_...": a credential's name, not a type's
-    return _abbreviates(tok.split("_", 1)[0], w.group(1), w.group(2))
+    return _abbreviates(prefix, w.group(1), w.group(2))
 
 
 def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) -> Iterator[Span]:
@@ -865,6 +878,10 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         wordy = sum(len(w) for w in _WORDY.findall(tok))
         if wordy >= 0.7 * len(tok) or shannon_entropy(tok) < threshold:
             continue
+        if _BASE58_ADDRESS.fullmatch(tok) and _COIN_WORD.search(
+            text, max(0, m.start() - 40), m.start()
+        ):
+            continue  # "bitcoin address 1A1zP1...": a wallet's public address
         if _an_id(tok, text, m.start()):
             continue  # "req id req_rUnSB...", "customer cus_Jd...": an object's id
         line = text[max(0, m.start() - 40, text.rfind("\n", 0, m.start()) + 1) : m.start()]

@@ -426,3 +426,28 @@ def test_a_value_encrypted_by_sops_is_no_secret(text: str) -> None:
 def test_a_secret_beside_a_sops_value_is_still_found() -> None:
     text = "old: ENC[AES256_GCM,data:q8Zr,iv:Lm2p] new password: Tq8x9zLm!2"
     assert _found(text) == [("secret", "Tq8x9zLm!2")]
+
+
+# -- public identifiers: a type's id named after it, a wallet's address -------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sub_1MowQVLkdIwHu7ixeRlqHVzs subscription renewed",
+        "setup intent seti_1Mm8s8LkdIwHu7ix0OXBfTRG needs a card",
+        "send it to my BTC wallet 3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy",
+        "比特币地址：1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2",
+    ],
+)
+def test_public_identifiers_are_no_secrets(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tok_Hq2mZ9Rz3Xw1Lm4Tn6Vb0Yc2 token",  # a credential's word after it
+        "wallet private key 5HueCGU8rMjxEXxiPuD5BDku4MkFqeZyd4dZ1jvhTVqvbTLvyTJ",
+    ],
+)
+def test_credentials_beside_those_words_stay_found(text: str) -> None:
+    assert [k for k, _ in _found(text)] == ["secret"]
