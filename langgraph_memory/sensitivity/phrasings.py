@@ -415,10 +415,12 @@ _EMAIL_PAIR = re.compile(
     r"(?<![\w.+\-:/])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+(?:[ \t]+/[ \t]*|/[ \t]+)"
     r"(?P<value>[^\s/\"'`，。；,@]{4,64})(?![/\w@])"
 )
-#: A device with an admin console (its login: ``router: admin/Netgear_Home1``).
+#: A device with an admin console (its login: ``router: admin/Netgear_Home1``), a server
+#: (``服务器 root / x``).
 _DEVICE = re.compile(
     r"(?<![a-z])(?:router|modem|nas|gateway|camera|nvr|dvr|printer|firewall|idrac|ilo|ipmi"
-    r"|switch|access point)(?![a-z])|路由|光猫|摄像头|交换机|防火墙"
+    r"|switch|access point|server|vps|host)(?![a-z])|路由|光猫|摄像头|交换机|防火墙|服务器|服務器"
+    r"|主机|主機|云主机"
 )
 #: An administrator's name and a password after ``/``: ``admin/x``, ``root / x``.
 _ADMIN_PAIR = re.compile(

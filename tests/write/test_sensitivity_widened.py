@@ -451,3 +451,24 @@ def test_public_identifiers_are_no_secrets(text: str) -> None:
 )
 def test_credentials_beside_those_words_stay_found(text: str) -> None:
     assert [k for k, _ in _found(text)] == ["secret"]
+
+
+# -- a server's admin pair; a safe's dials -----------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("服务器 root / Tq88#xz", "Tq88#xz"),
+        ("vps root/Hetzner2026!", "Hetzner2026!"),
+        ("保险箱 36-12-48", "36-12-48"),
+    ],
+)
+def test_a_servers_admin_pair_and_a_safes_dials(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the server host / port is db.local / 5432", "保险箱 2026-12-07 买的", "host localhost/8080"],
+)
+def test_no_pair_or_dials_in_addresses_and_dates(text: str) -> None:
+    assert _found(text) == []
