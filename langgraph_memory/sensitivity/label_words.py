@@ -59,7 +59,7 @@ _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL_ASCII = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|psk|mima|pin|puk|secret|token|key"
+    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|p/w|psk|mima|pin|puk|secret|token|key"
 )
 LABEL = re.compile(_LABEL_ASCII.pattern + "|" + _PASSWORD_ZH + "|" + _KEY_ZH + "|" + _OTP_ZH)
 #: The word for a password in other languages (a lexicon built once; searched in the

@@ -472,3 +472,21 @@ def test_a_servers_admin_pair_and_a_safes_dials(text: str, value: str) -> None:
 )
 def test_no_pair_or_dials_in_addresses_and_dates(text: str) -> None:
     assert _found(text) == []
+
+
+# -- p/w, a password's written abbreviation ----------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("P/W: Tq88#xz", "Tq88#xz"),
+        ("u/n bob p/w Lk29!mz", "Lk29!mz"),
+        ("p/w is Rain-7731", "Rain-7731"),
+    ],
+)
+def test_p_slash_w_names_a_password(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize("text", ["the p/w ratio is 0.5", "P/W ratio: 3.2"])
+def test_p_slash_w_in_a_measure_names_none(text: str) -> None:
+    assert _found(text) == []
