@@ -395,9 +395,12 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             value, hedges = text[a:b], hedges + 1
         if value.lower() in HEDGES:
             continue
-        if phrase_end and not quoted and (end := passphrase_words(text, a, b)) > b:
-            if not rejected(value, s.group(), text, b):  # passphrase is: sonnet pickle harbor
-                yield a, end, "passphrase"
+        phrased = bool(phrase_end) or kind in ("pw", "pwzh") and sep != "bare"  # of words
+        if phrased and not quoted and (end := passphrase_words(text, a, b)) > b:
+            if not rejected(value, s.group(), text, b) and (
+                phrase_end or accept(kind, sep, value, quoted)
+            ):
+                yield a, end, "passphrase"  # passphrase is: sonnet pickle harbor
             continue
         literal = sep == "assign" and _env_name(text, m.start(), m.end())
         if not value or rejected(value, "" if literal else s.group(), text, b, literal):

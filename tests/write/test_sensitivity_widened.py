@@ -137,6 +137,8 @@ def test_random_values_that_are_no_ids_stay_found(text: str, kind: str) -> None:
         ("for the backup disk the passphrase we chose is otter basil rocket tide", None),
         ("the pass phrase is Maple Harbor Quilt.", "Maple Harbor Quilt"),
         ("密码短语：falcon mango prism cellar", "falcon mango prism cellar"),
+        ("the password is lantern copper meadow", "lantern copper meadow"),  # a password too
+        ("the wifi password: Orchid Parade Tuesday, ask me", "Orchid Parade Tuesday"),
         ("口令 短语 falcon mango prism（全是小写）", "falcon mango prism"),
     ],
 )
@@ -150,7 +152,6 @@ def test_a_passphrase_of_words_is_found_whole(text: str, value: str | None) -> N
     [
         ("the passphrase is lantern, not the old one", [("secret", "lantern")]),
         ("the passphrase is too long for me to type", []),
-        ("the password is lantern copper meadow", [("secret", "lantern")]),  # no phrase named
         ("the passphrase is Lantern copper MEADOW", [("secret", "Lantern")]),  # cases mixed
     ],
 )
@@ -490,3 +491,17 @@ def test_p_slash_w_names_a_password(text: str, value: str) -> None:
 @pytest.mark.parametrize("text", ["the p/w ratio is 0.5", "P/W ratio: 3.2"])
 def test_p_slash_w_in_a_measure_names_none(text: str) -> None:
     assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("the password is John Smith", [("secret", "John")]),  # two words: no phrase
+        ("the password is strong enough now", []),  # prose
+        ("password changed last week", []),
+    ],
+)
+def test_a_passwords_words_only_when_they_read_as_a_passphrase(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _found(text) == found
