@@ -29,6 +29,7 @@ from langgraph_memory.sensitivity.markup import (
     MARKUP_MEASURE,
     MARKUP_NAME,
 )
+from langgraph_memory.sensitivity.nearby import shape_score
 from langgraph_memory.sensitivity.no_value import (
     LENGTH_UNIT,
     looks_like_credential,
@@ -58,6 +59,14 @@ _PAIR = re.compile(
 _WHERE = frozenset("at in on from via under behind".split())
 
 
+#: A value said reused (``i reused Kx9#mm21 on like 6 sites``): what people reuse across
+#: sites is a password; taken when it has a password's strong shape (letters of both cases,
+#: digits and a symbol; no dot: not a file or a host).
+_REUSED = re.compile(
+    r"(?<![A-Za-z])(?i:re-?us(?:ed?|ing))[ \t]+(?:(?i:the|my|same|this|that)[ \t]+)?"
+    r"(?P<value>[\x21-\x7e]{6,64})"
+)
+_STRONG_SYMBOL = re.compile(r"[!@#$%^&*+=?~]")
 #: A wallet's recovery phrase: 12 to 24 lower-case words after its name.
 _SEED = re.compile(
     r"(?i:(?:recovery|seed|mnemonic|backup|secret|wallet)[ \-]?phrase|mnemonic)"
@@ -199,6 +208,11 @@ def phrased_secrets(
     if "phrase" in low or "mnemonic" in low:
         for m in _SEED.finditer(text):
             yield m.start("value"), m.end("value"), "passphrase"
+    if "reus" in low or "re-us" in low:
+        for m in _REUSED.finditer(text):
+            a, b, value = trimmed(m, text)
+            if shape_score(value) >= 5 and _STRONG_SYMBOL.search(value) and "." not in value:
+                yield a, b, "keyword"  # "i reused Kx9#mm21 on 6 sites": what one reuses
     if " your " in low and (" code" in low or " otp" in low or " pin" in low or "passc" in low):
         for m in _CODE_FIRST.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"

@@ -505,3 +505,23 @@ def test_a_passwords_words_only_when_they_read_as_a_passphrase(
     text: str, found: list[tuple[str, str]]
 ) -> None:
     assert _found(text) == found
+
+
+# -- a value said reused -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("ugh i reused Lk29!mzQ on like 4 sites", "Lk29!mzQ"),
+        ("re-used Tq88#xzL on three accounts", "Tq88#xzL"),
+    ],
+)
+def test_a_strong_value_said_reused_is_a_password(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I reused React18 components", "we reused config_v2.yaml", "reusing C++20 features"],
+)
+def test_reused_things_without_a_passwords_shape_are_none(text: str) -> None:
+    assert _found(text) == []
