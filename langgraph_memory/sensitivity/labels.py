@@ -165,6 +165,7 @@ from langgraph_memory.sensitivity.no_value import (
 )
 from langgraph_memory.sensitivity.phrasings import (
     login_pairs,
+    network_pairs,
     phrased_secrets,
 )
 from langgraph_memory.sensitivity.written_forms import (
@@ -544,6 +545,7 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         markup_secrets(text),
         command_line_secrets(text),
         login_pairs(text, low),
+        network_pairs(text, low) if labels or "/" in text else (),
         phrased_secrets(text, low, digits, bool(labels)),
         other_forms(text, low, bool(labels), digits),
         values_below(text, labels) if labels and "\n" in text else (),

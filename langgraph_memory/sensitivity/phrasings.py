@@ -39,6 +39,7 @@ from langgraph_memory.sensitivity.written_forms import occurrences
 
 __all__ = [
     "login_pairs",
+    "network_pairs",
     "phrased_secrets",
 ]
 
@@ -402,16 +403,6 @@ def login_pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 and not rejected(value, ":", text, b)
             ):
                 yield a, b, "keyword"
-    if ("/" in text or "pass" in low or "pw" in low or "psk" in low) and (
-        "wifi" in low
-        or "wi-fi" in low
-        or "ssid" in low
-        or "wlan" in low
-        or "wireless" in low
-        or "network" in low
-        or "无线" in text
-    ):
-        yield from _network_pairs(text)
     if "/" in text and _DEVICE.search(low):
         for m in _ADMIN_PAIR.finditer(text):
             a, b, value = trimmed(m, text)
@@ -457,9 +448,20 @@ _NETWORK_PAIR = re.compile(
 _BAND = re.compile(r"(?i:\d+(?:\.\d+)?[ \t]*g(?:hz)?|5g|wpa\d?|wep|open)")
 
 
-def _network_pairs(text: str) -> Iterator[tuple[int, int, str]]:
+def network_pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     """Passwords given after a Wi-Fi network's name (see :data:`_NETWORK_PAIR`): not a band,
-    not the name again (``HomeNet / HomeNet-5G``), and looking like a credential."""
+    not the name again (``HomeNet / HomeNet-5G``), and looking like a credential (asked
+    of texts holding a ``/`` or a label word: ``pass``, ``pw``, ``psk``)."""
+    if not (
+        "wifi" in low
+        or "wi-fi" in low
+        or "ssid" in low
+        or "wlan" in low
+        or "wireless" in low
+        or "network" in low
+        or "无线" in text
+    ):
+        return
     for m in _NETWORK_PAIR.finditer(text):
         group = "value" if m.group("value") else "value2"
         a, b, value = trimmed(m, text, group)
