@@ -10,7 +10,8 @@ words after it, and no value: no digit, no ``=``, nothing after a colon, no ques
 word saying the password is talked about (``forgot``, ``reset``, ``重置``...). The next
 line (one blank line may come first) is one token of 6 to 64 characters that mixes
 letters with digits or symbols and is no link, path, e-mail address, version,
-placeholder or row of a table.
+placeholder or row of a table. A label's line that says where its value stands (``on
+the next line``, ``写在最后一行``) may say anything else: its value is that line's token.
 
 Example:
     >>> from langgraph_memory.sensitivity.label_words import label_matches
@@ -49,6 +50,14 @@ _TALK = re.compile(
     r"|how|what|where|why|which|can't|cannot|don't|doesn't)(?![a-z])"
     r"|忘|重置|修改|改了|错误|錯誤|不对|不對|过期|過期|要求|规则|規則|长度|長度|怎么|怎麼|什么|什麼|哪"
 )
+#: Words saying where the value stands: on the next line (any words then), on the last.
+_POINTER = re.compile(
+    r"(?i:(?:on|in)[ \t]+the[ \t]+(?P<next>next|following)[ \t]+line"
+    r"|(?:on|in)[ \t]+the[ \t]+(?P<last>last|final|bottom)[ \t]+line)"
+    r"|(?P<next_zh>下一行|下一行|下面一行)|(?P<last_zh>最后一行|最後一行|最下面一行|末行)"
+)
+#: The text's last line: one token alone on it.
+_LAST = re.compile(r"\n[ \t]*(?P<value>[\x21-\x7e]{6,64})[ \t]*\Z")
 #: What the token below must not be: a link, a path, an e-mail address.
 _NOT_VALUE = re.compile(r"(?i:[a-z][a-z0-9+.\-]*://|www\.)|[/~\\]|^[^@]+@[^@]+\.[A-Za-z]{2,}$")
 
@@ -68,12 +77,19 @@ def values_below(text: str, labels: list[re.Match[str]]) -> Iterator[tuple[int, 
         if label is None or label[0] not in _KINDS or label[2]:
             continue
         rest = _REST.match(text, m.end())
-        if rest is None or len(rest.group().split()) > 8 or _GIVEN.search(rest.group()):
+        point = _POINTER.search(rest.group()) if rest is not None else None
+        if point is not None and rest is not None:  # "(password on the next line, ...)"
+            if _TALK.search(text, text.rfind("\n", 0, m.start()) + 1, m.start()):
+                continue  # "I forgot the password on the next line": talked about
+            last = point.group("last") or point.group("last_zh")
+            below = _LAST.search(text, rest.end()) if last else _NEXT.match(text, rest.end())
+        elif rest is None or len(rest.group().split()) > 8 or _GIVEN.search(rest.group()):
             continue
-        line = text[text.rfind("\n", 0, m.start()) + 1 : rest.end()]
-        if len(line) > 120 or "|" in line or "\t" in line or _TALK.search(line):
-            continue  # (a table's header: its columns are read apart)
-        below = _NEXT.match(text, rest.end())
+        else:
+            line = text[text.rfind("\n", 0, m.start()) + 1 : rest.end()]
+            if len(line) > 120 or "|" in line or "\t" in line or _TALK.search(line):
+                continue  # (a table's header: its columns are read apart)
+            below = _NEXT.match(text, rest.end())
         if below is None:
             continue
         value = below.group("value")

@@ -2,8 +2,9 @@
 ``redis-cli -a x``, archive passwords (``zip -P x``, ``7z -px``), HTTPie's ``-a user:x``,
 ``htpasswd -b file user x``, other tools' password options (``keytool -storepass x``,
 ``sqlcmd -P x``, ``ldapsearch -w x``, ``openssl enc -k x``, ``xfreerdp /p:x``, ``net use
-... /user:bob x``), a password piped to ``sudo -S`` or ``chpasswd``, and SQL's ``IDENTIFIED
-BY 'x'``.
+... /user:bob x``, ``rclone config create ... pass x``), a password piped to ``sudo -S``,
+``chpasswd`` or a tool's ``--password-stdin``, and SQL's ``IDENTIFIED BY 'x'``. A name-like
+word given to a password option is the password itself (``openssl enc -k backup_key``).
 
 Example:
     >>> text = "run mysql -u root -pS3cr3t! then curl -u admin:hunter22 https://x.io"
@@ -72,12 +73,18 @@ _CLI_TOOL = re.compile(
     r"|smbclient\b[^\n]{0,120}?[ \t]-U[ \t]+[\"']?[^\s%\"']{1,64}%)"
     r"(?P<value>[^\s\"'$\-][^\s\"']{2,127})"
 )
+#: ``rclone config create remote sftp host h user u pass x`` (a remote's options: name value).
+_RCLONE = re.compile(
+    r"(?<![\w\-.])rclone[ \t]+config[ \t]+(?:create|update)\b[^\n]{0,160}?[ \t]pass(?:word)?[ \t]+"
+    r"(?P<value>[^\s\"'$\-][^\s\"']{2,127})"
+)
 #: ``keytool ... -storepass x -keypass y`` (a key store's and its key's passwords).
 _KEYTOOL_PASS = re.compile(
     r"(?<![^ \t])-(?:src|dest|new)?(?:store|key)pass[ \t]+(?P<value>[^\s\"'$\-][^\s\"']{2,127})"
 )
 #: Windows' slash options: ``xfreerdp /u:admin /p:x``, ``net use Z: \\\\nas\\share /user:bob x``;
-#: a password piped in: ``echo "x" | sudo -S ...``, ``echo 'bob:x' | chpasswd``.
+#: a password piped in: ``echo "x" | sudo -S ...``, ``echo 'bob:x' | chpasswd``, ``echo x |
+#: docker login -u bob --password-stdin`` (helm, podman, oras...: any tool's stdin option).
 _CLI_SLASH = re.compile(
     r"(?<![\w\-.])(?:[wx]freerdp|wlfreerdp)\b[^\n]{0,160}?[ \t]/p:(?P<q>[\"']?)"
     r"(?P<value>[^\s\"'$][^\s\"']{2,127})(?P=q)"
@@ -85,13 +92,15 @@ _CLI_SLASH = re.compile(
     r"(?P<value2>[^\s\"'/*$][^\s\"']{2,127})"
     r"|(?<![\w\-.])echo[ \t]+(?P<q3>[\"']?)(?:(?P<user>[^\s:\"']{1,32}):)?"
     r"(?P<value3>[^\s\"'$][^\s\"']{2,127})(?P=q3)[ \t]*\|[ \t]*(?:sudo[ \t]+(?P<s>-S)"
-    r"|(?:sudo[ \t]+)?chpasswd)"
+    r"|(?:sudo[ \t]+)?chpasswd|(?P<stdin>[^\n|]{0,120}?[ \t]--password-stdin\b))"
 )
 
 
-#: ``htpasswd -b .htpasswd admin x``, ``htpasswd -nbB admin x`` (``-n``: no file).
+#: ``htpasswd -b .htpasswd admin x``, ``htpasswd -nbB admin x`` (``-n``: no file), ``htpasswd
+#: -b -c file admin x`` (options apart).
 _CLI_HTPASSWD = re.compile(
-    r"(?<![\w\-.])htpasswd[ \t]+-(?P<flags>[A-Za-z]{1,6})[ \t]+(?P<args>\S+(?:[ \t]+\S+){1,2})"
+    r"(?<![\w\-.])htpasswd(?P<flags>(?:[ \t]+-[A-Za-z]{1,6}){1,4})[ \t]+"
+    r"(?P<args>\S+(?:[ \t]+\S+){1,2})"
 )
 _ARG = re.compile(r"\S+")
 #: SQL setting a user's password: ``ALTER USER 'app'@'%' IDENTIFIED BY 'x'``, ``CREATE
@@ -114,11 +123,18 @@ def command_line_secrets(text: str) -> Iterator[tuple[int, int, str]]:
         "|" in text and "echo" in text
     ):
         for m in _CLI_SLASH.finditer(text):
-            if m.group("value3") and bool(m.group("user")) == bool(m.group("s")):
+            if m.group("value3") and bool(m.group("user")) == bool(
+                m.group("s") or m.group("stdin")
+            ):
                 continue  # echo x | sudo -S (a password alone); echo user:x | chpasswd
             group = next(g for g in ("value", "value2", "value3") if m.group(g))
             a, b = m.span(group)
             if not rejected(text[a:b], "=", text, b):
+                yield a, b, "keyword"
+    if "rclone" in text:
+        for m in _RCLONE.finditer(text):
+            a, b = m.span("value")
+            if not rejected(text[a:b], "=", text, b, literal=True):
                 yield a, b, "keyword"
     if "-" not in text:
         return  # every option below is written with a dash
@@ -178,6 +194,7 @@ def command_line_secrets(text: str) -> Iterator[tuple[int, int, str]]:
             b = a + len(text[a:b].rstrip(TRAILING))  # --password=PASS, in a sentence
             value = text[a:b]
             if value and not (value.isalpha() and value.isupper()) and not value.isdigit():
-                # not --password PASS; not a port (-u root -p 5432)
-                if not rejected(value, "=", text, b):
+                # not --password PASS; not a port (-u root -p 5432); a name-like word
+                # given to a password option is the password (-k backup_key)
+                if not rejected(value, "=", text, b, literal=True):
                     yield a, b, "keyword"

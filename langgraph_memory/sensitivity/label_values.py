@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from langgraph_memory.sensitivity.no_value import (
+    PROSE_WORDS,
     looks_like_credential,
     reads_as_prose,
 )
@@ -46,6 +47,8 @@ __all__ = [
     "countersign_value",
     "mixed_case_symbols",
     "next_line_value",
+    "passphrase_words",
+    "phrase_label_end",
     "read_value",
     "trimmed",
 ]
@@ -109,7 +112,7 @@ def read_value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | Non
         if m is None:
             break
         end, words = m.end(), words + 1
-    raw = text[pos:end].rstrip(TRAILING)
+    raw = text[pos:end].rstrip(TRAILING + " \t")  # ("x ，": a space before a comma)
     if raw[-1:] in ("(", "[") and end < len(text) and not text[end].isascii():
         raw = raw[:-1]  # "Ab12cd34（区分大小写）": the bracket opens the Chinese aside
     elif (
@@ -122,6 +125,50 @@ def read_value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | Non
     elif end < len(text) and not text[end].isascii() and (cut := _COMMA_CLAUSE.fullmatch(raw)):
         raw = cut.group(1)  # "551902，30秒内有效": a full-width comma (made ",") ends the code
     return (pos, pos + len(raw), False) if raw else None
+
+
+#: The words after a passphrase's first (2 to 7 more, of letters), up to the clause's end:
+#: a line's end, a comma or a stop, a bracket, Chinese.
+_MORE_WORDS = re.compile(
+    r"(?:[ \t]+[A-Za-z]{3,12}){2,7}(?=[ \t]*(?:$|\r?\n|[,.;:!?(\[]|[^\x00-\x7f]))"
+)
+#: A passphrase's name in Chinese after its password word (``口令短语``, ``密码 词组``).
+_ZH_PHRASE = re.compile(r"[ \t]*(?:短语|短語|词组|詞組|短句)")
+
+
+def phrase_label_end(text: str, low: str, start: int, end: int, kind: str) -> int | None:
+    """Where the label ``text[start:end]`` ends when it names a passphrase (``passphrase``,
+    ``pass phrase``, ``口令短语``, ``密码 词组``: its value may be words), else ``None``."""
+    if "phrase" in low[start:end]:
+        return end
+    zh = _ZH_PHRASE.match(text, end) if kind == "pwzh" else None
+    return zh.end() if zh is not None else None
+
+
+def passphrase_words(text: str, a: int, b: int) -> int:
+    """Where a passphrase of words ends when its first word is ``text[a:b]``: after 3 to
+    8 words of letters of one case (all lower, or all capitalised) that run to the
+    clause's end, none a word of prose (``sonnet pickle harbor glacier``, not ``sonnet
+    and the rest``); else ``b``.
+
+    Example:
+        >>> text = "the passphrase is sonnet pickle harbor glacier"
+        >>> text[18 : passphrase_words(text, 18, 24)]
+        'sonnet pickle harbor glacier'
+        >>> text = "the passphrase is sonnet for the drive"
+        >>> text[18 : passphrase_words(text, 18, 24)]
+        'sonnet'
+    """
+    first = text[a:b]
+    more = _MORE_WORDS.match(text, b) if first.isascii() and first.isalpha() else None
+    if more is None or len(first) < 3:
+        return b
+    words = [first, *more.group().split()]
+    if any(w.lower() in PROSE_WORDS for w in words):
+        return b
+    if all(w.islower() for w in words) or all(w[0].isupper() and w[1:].islower() for w in words):
+        return more.end()
+    return b
 
 
 #: A code, a comma and the number opening a Chinese clause after it (``551902，30秒内``,
@@ -376,6 +423,7 @@ def accept(kind: str, sep: str, value: str, quoted: bool) -> bool:
 #: x，...``: a clause opening with 新的 and an ASCII value ending at a boundary.
 CORRECTION = re.compile(
     r"(?:其实是|实际上是|實際上是|其實是|不对[,，]?是|不對[,，]?是|应该是|應該是"
+    r"|不是[^,，。;；\n]{1,40}[,，][ \t]*(?:而|其实|其實|实际上|實際上)?是"  # 不是 x，是 y
     r"|(?<![A-Za-z])(?i:actually,?[ \t]+it'?s|actually|i[ \t]+mean|sorry,?[ \t]+it'?s"
     r"|(?:the[ \t]+)?new[ \t]+one(?:[ \t]+is|[ \t]*[:=]|[ \t]+will[ \t]+be)"
     r"|(?:the[ \t]+)?(?:actual|real|correct|right|proper)[ \t]+one(?:[ \t]+(?:is|was)|[ \t]*[:=]))"

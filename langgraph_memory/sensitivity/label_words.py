@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from langgraph_memory.sensitivity.no_value import ascii_letter
+from langgraph_memory.sensitivity.no_value import PARCEL_LOCKER, ascii_letter
 
 __all__ = [
     "APPOSED",
@@ -29,6 +29,7 @@ __all__ = [
     "FOREIGN",
     "FORM_SUFFIX",
     "LABEL",
+    "PIN_QUALIFIER",
     "QUALIFIER",
     "STRONG",
     "WEAK",
@@ -58,7 +59,7 @@ _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖
 #: the regex engine scans fast: most texts hold none). Compounds (``api key``,
 #: ``client secret``, ``access_token``) end in one of these words.
 _LABEL_ASCII = re.compile(
-    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|psk|mima|pin|puk|secret|token|key"
+    r"pass(?:word|wd|phrase|code)?|pwd|pswd?|pw|p/w|psk|mima|pin|puk|secret|token|key"
 )
 LABEL = re.compile(_LABEL_ASCII.pattern + "|" + _PASSWORD_ZH + "|" + _KEY_ZH + "|" + _OTP_ZH)
 #: The word for a password in other languages (a lexicon built once; searched in the
@@ -180,6 +181,12 @@ QUALIFIER = re.compile(
     r"|[ \t]*\([^()\n]{1,48}\)[ \t]*[:=]|[ \t]*,[^,\n]{1,80},[ \t]*(?:is|was)[ \t])",
     re.IGNORECASE,
 )
+#: A PIN's qualifier then its digits after a space, ending the clause (``atm pin for the
+#: travel card 6204, ...``; not ``pin for the 2024 tax return``).
+PIN_QUALIFIER = re.compile(
+    r"[ \t]+(?:for|of|on)(?:[ \t]+[A-Za-z][\w'.\-]*){1,5}?(?=[ \t]+\d{4,8}[ \t]*(?:$|[\n,.;!?)]))",
+    re.IGNORECASE,
+)
 #: A name's ending that says how the secret is written (``secret_key_base:``,
 #: ``token_value=``, ``API_KEY_B64:``): the name still names the secret.
 FORM_SUFFIX = re.compile(
@@ -210,6 +217,13 @@ APPOSED = re.compile(r"[ \t]*,[ \t]*(?=[^\s,]{6,64},)")
 BARE_ZH = re.compile(r"[ \t]*(?:[啊呀哈嘛][ \t]*(?=[\x21-\x7e]))?")
 
 
+#: Words glued before a label that make it name something else than the secret's value
+#: (``existingSecret: db-creds``: the name of a Secret; ``hashedPassword``: a hash).
+_NAME_OF_ANOTHER = re.compile(
+    r"(?<![A-Za-z])(?i:existing|hashed|encrypted|public|publishable)[_\-.]?$"
+)
+
+
 def read_label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     """The kind of the label word ``m`` (``pw``, ``pin``, ``key``, ``pwzh``, ``keyzh``),
     where its separator starts, and whether it is glued to letters before it
@@ -228,8 +242,8 @@ def read_label(text: str, m: re.Match[str]) -> tuple[str, int, bool] | None:
     i = start
     while i > 0 and ascii_letter(text, i - 1):
         i -= 1
-    if start - i > 12:
-        return None
+    if start - i > 12 or _NAME_OF_ANOTHER.search(text, max(0, start - 14), start):
+        return None  # existingSecret, hashedPassword: a name or a hash, not the value
     bare_key = word == "key" and not _KEY_NAME.search(text, max(0, start - 24), start)
     if bare_key and (start > i or _NOT_SECRET_KEY.search(text, max(0, start - 16), start)):
         return None  # monkey, hotkey; a primary key, a cache key
@@ -293,8 +307,10 @@ def otp_labels(text: str) -> Iterator[re.Match[str]]:
                 m = _CVV.match(text, i)
             elif m is None and word in ("cid", "csc"):
                 m = _CARD_CODE.match(text, i)
-            if m is not None:
-                yield m
+            if m is not None and not (
+                word == "code" and PARCEL_LOCKER.search(text, max(0, i - 48), i)
+            ):
+                yield m  # (not a parcel locker's code: a pickup code, made to be shared)
             i = low.find(word, i + len(word))
 
 

@@ -133,6 +133,8 @@ from langgraph_memory.sensitivity.label_values import (
     countersign_value,
     mixed_case_symbols,
     next_line_value,
+    passphrase_words,
+    phrase_label_end,
     read_value,
 )
 from langgraph_memory.sensitivity.label_words import (
@@ -145,6 +147,7 @@ from langgraph_memory.sensitivity.label_words import (
     FOREIGN,
     FORM_SUFFIX,
     LABEL,
+    PIN_QUALIFIER,
     QUALIFIER,
     STRONG,
     WEAK,
@@ -162,6 +165,7 @@ from langgraph_memory.sensitivity.no_value import (
 )
 from langgraph_memory.sensitivity.phrasings import (
     login_pairs,
+    network_pairs,
     phrased_secrets,
 )
 from langgraph_memory.sensitivity.written_forms import (
@@ -281,6 +285,8 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
         ):
             continue  # "md5 of the password: x": a hash of it, no secret
         kind, pos, glued = label
+        phrase_end = phrase_label_end(text, low, m.start(), pos, kind)  # passphrase, 口令短语
+        pos = phrase_end or pos
         if correct is None:
             correct = _may_correct(text, low)
         if correct and (fixed := _corrected(text, m.end())) is not None:
@@ -294,6 +300,7 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             continue
         if not kind.endswith("zh"):
             q = QUALIFIER.match(text, pos) or FORM_SUFFIX.match(text, pos)
+            q = q or (PIN_QUALIFIER.match(text, pos) if kind == "pin" else None)  # pin for x 6204
             if q is not None:
                 pos = q.end()
         for skip in (FIELD_WORD, ASIDE, COMMA):
@@ -389,6 +396,13 @@ def _find(text: str, low: str, labels: list[re.Match[str]]) -> Iterator[tuple[in
             value, hedges = text[a:b], hedges + 1
         if value.lower() in HEDGES:
             continue
+        phrased = bool(phrase_end) or kind in ("pw", "pwzh") and sep != "bare"  # of words
+        if phrased and not quoted and (end := passphrase_words(text, a, b)) > b:
+            if not rejected(value, s.group(), text, b) and (
+                phrase_end or accept(kind, sep, value, quoted)
+            ):
+                yield a, end, "passphrase"  # passphrase is: sonnet pickle harbor
+            continue
         literal = sep == "assign" and _env_name(text, m.start(), m.end())
         if not value or rejected(value, "" if literal else s.group(), text, b, literal):
             continue
@@ -445,6 +459,7 @@ def _may_correct(text: str, low: str) -> bool:
     """Whether ``text`` holds a word that sets a value right (most texts: none)."""
     return (
         "其实" in text
+        or "不是" in text
         or "其實" in text
         or "实际" in text
         or "實際" in text
@@ -530,6 +545,7 @@ def labelled_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         markup_secrets(text),
         command_line_secrets(text),
         login_pairs(text, low),
+        network_pairs(text, low) if labels or "/" in text else (),
         phrased_secrets(text, low, digits, bool(labels)),
         other_forms(text, low, bool(labels), digits),
         values_below(text, labels) if labels and "\n" in text else (),

@@ -51,6 +51,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from langgraph_memory.sensitivity.no_value import PARCEL_LOCKER
+
 __all__ = ["nearby_secrets", "shape_score"]
 
 # -- secret words -------------------------------------------------------------------------
@@ -153,6 +155,8 @@ _TALKED_ABOUT = frozenset(
     """most common commonest weakest worst popular typical default example sample famous
     leaked weak bad classic""".split()
 )
+#: Words joining a value to another part of a login before it (``email and x as the pw``).
+_AND = frozenset(("and", "&", "plus", "with"))
 #: Verbs of using a value before it (``use x as the password``, ``用 x 登录``).
 _USED = re.compile(
     r"^(?:use|using|used|try|tried|enter|entered|type|typed|put|set)$|用$|输入$|輸入$|填$|填写$"
@@ -405,7 +409,7 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
     password``, ``x 是新的密码``): it opens its clause and a copula follows it."""
     lo = max(0, start - 60)
     toks = [m.span() for m in _TOKENS.finditer(text, lo, start)]
-    linked = equated = arrow = False
+    linked = equated = arrow = as_link = False
     for i in range(len(toks) - 1, max(-1, len(toks) - 7), -1):
         a, b = toks[i]
         tok = text[a:b]
@@ -430,6 +434,7 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
             linked = True
             equated = low in _EQUALS
             arrow = low in ("<-", "<--", "←")
+            as_link = low == "as"
             continue
         if low in _TALKED_ABOUT:
             return None  # "password123 is the most common password": an example, not one
@@ -444,8 +449,10 @@ def _before(text: str, start: int, kind: str) -> tuple[int, int] | None:
         j = a
         while j > 0 and text[j - 1] in " \t":
             j -= 1
-        if j > 0 and text[j - 1] not in "\n.;:!?,(—-\u3001\u3002" and not used:
+        joined = as_link and i > 0 and text[toks[i - 1][0] : toks[i - 1][1]].lower() in _AND
+        if j > 0 and text[j - 1] not in "\n.;:!?,(—-\u3001\u3002" and not used and not joined:
             return None  # the value opens its clause: "R7t!pp90 is the new password"
+        # (or is the second of a pair: "the usual email and x as the pw")
         if cb > ca and _value_ok(text, ca, cb, kind, True):
             return ca, cb
         if (
@@ -526,6 +533,12 @@ def _kind(m: re.Match[str], low: str) -> str | None:
         last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
         if last and last.group(1).endswith(("digit", "digits")):
             return "digits"  # "the 4 digit code": a PIN, a card's security code
+        if (
+            last
+            and last.group(1) == "locker"
+            and PARCEL_LOCKER.search(low, m.start() - 48, m.start())
+        ):
+            return None  # a parcel locker's code: a pickup code, made to be shared
         return "pw" if last and last.group(1) in _CODE_NAME else None
     if group == "bkey":
         last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())

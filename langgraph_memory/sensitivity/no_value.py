@@ -19,6 +19,7 @@ import re
 __all__ = [
     "DATE",
     "LENGTH_UNIT",
+    "PARCEL_LOCKER",
     "PROSE_WORDS",
     "SHELL_CHECK",
     "ascii_letter",
@@ -28,9 +29,14 @@ __all__ = [
     "rejected",
 ]
 
+#: A locker for parcels (``parcel locker``, ``Amazon locker``): its code is a pickup code.
+PARCEL_LOCKER = re.compile(
+    r"(?i:pick[ \-]?up|parcel|package|delivery|amazon|courier|post(?:al)?)[ \t\-]*(?i:locker)"
+    r"|快递柜|快遞櫃|丰巢|豐巢|自提柜"
+)
 #: A value that stands where one would go: masked, bracketed, templated, an env name.
 _PLACEHOLDER = re.compile(
-    r"[*xX#?._\-×●•]+|.*\*\*\*.*|(?:示例|例如|比如|举例|舉例).*"
+    r"[*xX#?._\-×●•]+|.*\*\*\*.*|(?:示例|例如|比如|举例|舉例).*|ENC\[.*"  # (SOPS: encrypted)
     r"|[<\[{(].*|\$\{.*|\$[A-Za-z_]+|%\(?\w*\)?s|%[A-Za-z_]+%|![A-Za-z]+|.*\.\.\.$"
     r"|(?i:your)[_\-]?[A-Za-z_\-]*|[A-Z]+(?:_[A-Z]+)+|.*(?:x{6,}|X{6,}).*"
     r"|.*\.\.\..*|.*….*|(?i:change[_\-]?me|change[_\-]?it|replace[_\-]?me)"

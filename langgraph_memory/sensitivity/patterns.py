@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.sensitivity.labels import labelled_secrets
 from langgraph_memory.sensitivity.nearby import nearby_secrets
+from langgraph_memory.sensitivity.prefixed_keys import api_keys
 from langgraph_memory.sensitivity.structured import config_secrets
 
 __all__ = [
@@ -227,60 +228,6 @@ _JWT = re.compile(
 _AUTH_HEADER = re.compile(
     r"\b(?i:bearer|token)[ \t]+([A-Za-z0-9._~+/\-]{16,}={0,2})(?![A-Za-z0-9._~+/\-=])", _A
 )
-#: Prefixed keys, grouped by their first character (the regex engine then compares one
-#: character per group at each position, not one per key shape).
-_API_KEYS = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:"
-    r"s(?:k-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_\-]{12,}"
-    r"|k-[A-Za-z]{2,10}-[A-Za-z0-9_\-]{20,}"  # other scoped OpenAI keys: sk-None-...
-    r"|k-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
-    r"|k_(?:live|test)_[A-Za-z0-9]{10,}"
-    r"|bp_[A-Za-z0-9_\-]{30,}|b_secret_[A-Za-z0-9_\-]{20,}|ntrys_[A-Za-z0-9_\-]{30,}"  # Supabase,
-    # Sentry
-    r"|q0(?:atp|csp|idp)-[A-Za-z0-9_\-]{22,}|ecret_[A-Za-z0-9]{43}"  # Square, Notion (old)
-    r"|hp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})"  # Shopify
-    r"|r(?:k_(?:live|test)_[A-Za-z0-9]{10,}|8_[A-Za-z0-9_\-]{30,}|nd_[A-Za-z0-9]{24,})"  # Stripe,
-    # Replicate, Render
-    r"|whsec_[A-Za-z0-9+/=]{24,}"  # Stripe webhook secret
-    r"|g(?:h[pousr]_[A-Za-z0-9]{30,}|ithub_pat_[A-Za-z0-9_]{30,}"
-    r"|l(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_\-]{20,}"  # GitLab
-    r"|sk_[A-Za-z0-9_\-]{30,}"  # Groq
-    r"|lsa_[A-Za-z0-9]{20,}_[0-9a-f]{8}|lc_[A-Za-z0-9+/]{32,}={0,2})"  # Grafana
-    r"|x(?:ox[a-z]-[A-Za-z0-9\-]{10,}|oxe\.xox[bp]-\d-[A-Za-z0-9\-]{20,}"  # Slack
-    r"|app-\d-[A-Za-z0-9\-]{20,}|ai-[A-Za-z0-9]{40,})"  # Slack apps, xAI
-    r"|A(?:KIA[0-9A-Z]{16}|SIA[0-9A-Z]{16}"  # AWS
-    r"|KID[A-Za-z0-9]{13,40}"  # Tencent Cloud SecretId
-    r"|Iza[0-9A-Za-z_\-]{33,37}"  # Google
-    r"|GE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}"  # an age identity (bech32)
-    r"|KLT[A-Za-z0-9_\-]{32,}|TATT3[A-Za-z0-9_\-=]{50,})"  # Volcengine, Atlassian
-    r"|LTAI[A-Za-z0-9]{12,30}"  # Alibaba Cloud AccessKey ID
-    r"|key-[0-9a-f]{32}"  # Mailgun
-    r"|GOCSPX-[A-Za-z0-9_\-]{20,}"  # Google OAuth client secret
-    r"|ya29\.[A-Za-z0-9_\-]{20,}"  # Google OAuth access token
-    r"|f(?:igd_[A-Za-z0-9_\-]{30,}|w_[A-Za-z0-9]{24,})"  # Figma, Fireworks
-    r"|p(?:plx-[A-Za-z0-9]{40,}|ypi-AgE[A-Za-z0-9_\-]{50,}|csk_[A-Za-z0-9_]{40,})"  # Perplexity,
-    # PyPI, Pinecone
-    r"|n(?:tn_[A-Za-z0-9]{30,}|pm_[A-Za-z0-9]{36,40}|vapi-[A-Za-z0-9_\-]{40,})"  # Notion, npm,
-    # NVIDIA
-    r"|l(?:in_api_[A-Za-z0-9]{30,}|sv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10})"  # Linear, LangSmith
-    r"|PMAK-[A-Za-z0-9\-]{24,}|NRAK-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
-    r"|d(?:api[0-9a-f]{32}|op_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,}"  # Databricks,
-    # DigitalOcean, Docker Hub, Doppler
-    r"|p\.(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{2,35}\.)?[A-Za-z0-9]{40,})"
-    r"|h(?:f_[A-Za-z0-9]{30,}|v[sbr]\.[A-Za-z0-9_\-]{24,})"  # Hugging Face, Vault
-    r"|S(?:G\.[A-Za-z0-9_\-]{20,24}\.[A-Za-z0-9_\-]{40,46}|K[0-9a-fA-F]{32})"  # SendGrid, Twilio
-    r")(?![A-Za-z0-9_\-])",
-    _A,
-)
-#: Keys whose first letter no other prefix has (``t``, ``b``: common letters, which would
-#: slow the scan of every text): kept apart, looked for after their prefix.
-_RARE_KEYS = re.compile(
-    r"(?<![A-Za-z0-9_\-])(?:tvly-(?:dev-|prod-)?[A-Za-z0-9]{24,}"  # Tavily
-    r"|bce-v3/ALTAK-[A-Za-z0-9]{16,}/[0-9a-f]{32,})(?![A-Za-z0-9_\-])",  # Baidu Qianfan
-    _A,
-)
-#: Telegram bot tokens (they start with a digit: kept apart, looked for after ``:AA``).
-_TELEGRAM = re.compile(r"(?<![A-Za-z0-9_\-])\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])", _A)
 _EMAIL = re.compile(
     r"(?<![A-Za-z0-9._%+\-$])(?<![A-Za-z0-9]')(?<!//)[A-Za-z0-9](?:[A-Za-z0-9._%+\-]|'(?=[A-Za-z0-9])){0,63}@"
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}"
@@ -368,7 +315,7 @@ _CN_ID_GROUPED = re.compile(
     _A,
 )
 _CARD = re.compile(
-    r"(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:[ \-]?\d){9,15}" + _NUM_END,
+    r"(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:(?:-| {1,2})?\d){9,15}" + _NUM_END,  # (two spaces: a PDF's)
     _A,
 )
 _PHONES = (
@@ -426,21 +373,6 @@ def _regex(
     return detect
 
 
-def _api_keys(text: str) -> Iterator[Span]:
-    """Prefixed keys, but not a placeholder written in their shape (``glpat-xxxx...``,
-    ``AKIAXXXXXXXXXXXXXXXX``, ``sk_live_000000...``): a real key's tail has many
-    different characters."""
-    matches = list(_API_KEYS.finditer(text))
-    if ":AA" in text:
-        matches += _TELEGRAM.finditer(text)
-    if "tvly-" in text or "bce-v3/" in text:
-        matches += _RARE_KEYS.finditer(text)
-    for m in matches:
-        tail = m.group()[-16:].lower()
-        if len(set(tail)) > 3:
-            yield m.start(), m.end(), "api_key", "prefix"
-
-
 #: Cards in rarer forms, looked for only in texts that can hold one: glued to ``No.``,
 #: or in dotted groups of four (``4111.1111.1111.1111``).
 _CARD_RARE = re.compile(
@@ -469,7 +401,7 @@ def _cards(text: str) -> Iterator[Span]:
     for m in matches:
         raw = m.group()
         digits = _digits(raw)
-        groups = re.split(r"[ .\-]", raw)
+        groups = re.split(r"[.\-]| {1,2}", raw)
         sizes = tuple(len(g) for g in groups)
         if len(set(re.findall(r"[ .\-]", raw))) > 1 and set(sizes) != {4}:
             continue  # mixed separators: only in 4-4-4-4 groups ("4111-1111 1111-1111")
@@ -802,6 +734,7 @@ _CRYPT_HASH = re.compile(
     r"\$[A-Za-z0-9+/=.,$_\-]{8,}",
     _A,
 )
+_SOPS = re.compile(r"ENC\[[A-Z0-9_]+,[^\]\n]*\]", _A)
 _UUID = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", _A)
 _WORDY = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{2,}(?![a-z])", _A)
 #: Public keys and certificates: random-looking, but not secret.
@@ -846,6 +779,48 @@ _OBJECT_ID = re.compile(r"[a-z]{2,8}_[A-Za-z0-9]{14,40}", _A)
 _ID_WORD = re.compile(r"(?<![A-Za-z])(?i:id|ids|identifier)[ \t]*[:=#]?[ \t]*(?:is[ \t]+)?$", _A)
 
 
+_CREDENTIAL_WORD = re.compile(r"token|key|secret|pass|pw|auth|cred|session|cookie|sess")
+#: A Bitcoin address in base58 (``1...``, ``3...``) after a word naming one: public.
+_BASE58_ADDRESS = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}", _A)
+_COIN_WORD = re.compile(r"(?i:bitcoin|btc|wallet|address|addr)|地址|钱包|錢包")
+_WORD_AFTER = re.compile(r"[ \t]+([A-Za-z]{2,})", _A)
+_WORD_BEFORE = re.compile(r"([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?[ \t]*[:=#]?[ \t]*$", _A)
+
+
+def _abbreviates(prefix: str, first: str, second: str | None) -> bool:
+    """Whether an id's type prefix (``cus``, ``pi``, ``seti``) abbreviates the word(s) next
+    to it: its letters in order from the first letter of the nearer word (``customer``,
+    ``request``, ``event``) or of two words (``payment intent``, ``setup intent``)."""
+    for name in (second or first, f"{first}{second}" if second else ""):
+        letters = iter(name.lower())
+        if name[:1].lower() == prefix[:1] and all(c in letters for c in prefix):
+            return True
+    return False
+
+
+def _an_id(tok: str, text: str, start: int) -> bool:
+    """Whether ``tok`` is an object's id: after an id's word (``versioning id x``, ``req id
+    req_...``; not a session's id, a credential), or with its type's prefix after the name
+    of its type (``request req_...``, ``customer cus_...``, ``payment intent pi_...``)."""
+    before = text[max(0, start - 32) : start]
+    if _ID_WORD.search(before) and not _SESSION_WORD.search(before[-16:].lower()):
+        return True
+    if _OBJECT_ID.fullmatch(tok) is None:
+        return False
+    prefix = tok.split("_", 1)[0]
+    after = _WORD_AFTER.match(text, start + len(tok))
+    if (
+        after is not None
+        and not _CREDENTIAL_WORD.search(after.group(1).lower())
+        and _abbreviates(prefix, after.group(1), None)
+    ):
+        return True  # "sub_1Mow... subscription": its type named after it
+    w = _WORD_BEFORE.search(before)
+    if w is None or _CREDENTIAL_WORD.search(w.group().lower()):
+        return False  # "access token at_...": a credential's name, not a type's
+    return _abbreviates(prefix, w.group(1), w.group(2))
+
+
 def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) -> Iterator[Span]:
     """Random-looking tokens of at least ``min_length`` characters (likely secrets).
 
@@ -876,6 +851,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         urls += [m.span() for m in _PUBLIC_KEY.finditer(text)]
     if "$" in text:
         urls += [m.span() for m in _CRYPT_HASH.finditer(text)]
+    if "ENC[" in text:  # a value encrypted by SOPS: ENC[AES256_GCM,data:...,iv:...]
+        urls += [m.span() for m in _SOPS.finditer(text)]
     for m in _CANDIDATE.finditer(text):
         tok = m.group().rstrip("=")
         if len(tok) < min_length or _UUID.fullmatch(tok) or tok.startswith(_PUBLISHABLE):
@@ -901,8 +878,12 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         wordy = sum(len(w) for w in _WORDY.findall(tok))
         if wordy >= 0.7 * len(tok) or shannon_entropy(tok) < threshold:
             continue
-        if _OBJECT_ID.fullmatch(tok) and _ID_WORD.search(text, max(0, m.start() - 16), m.start()):
-            continue  # "req id req_rUnSB...": an object's id with its type's prefix
+        if _BASE58_ADDRESS.fullmatch(tok) and _COIN_WORD.search(
+            text, max(0, m.start() - 40), m.start()
+        ):
+            continue  # "bitcoin address 1A1zP1...": a wallet's public address
+        if _an_id(tok, text, m.start()):
+            continue  # "req id req_rUnSB...", "customer cus_Jd...": an object's id
         line = text[max(0, m.start() - 40, text.rfind("\n", 0, m.start()) + 1) : m.start()]
         kind = "token" if _SESSION_WORD.search(line.lower()) else "secret"
         yield m.start(), m.start() + len(tok), kind, "entropy"
@@ -934,7 +915,7 @@ def _url_passwords(text: str) -> Iterator[Span]:
 SHAPED_DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     _regex(_PRIVATE_KEY, "private_key", "pem", needs="-----BEGIN"),
     _regex(_JWT, "token", "jwt", needs="eyJ"),
-    _api_keys,
+    api_keys,
 )
 DETECTORS: tuple[Callable[[str], Iterable[Span]], ...] = (
     *SHAPED_DETECTORS,

@@ -1,6 +1,8 @@
 """Secrets named by the phrasing around them rather than by a label right before them
 (for the label reader, :mod:`~langgraph_memory.sensitivity.labels`): a user and a password
-after a word naming a login (``login for the NAS is admin / Nq7$vL2w``), a recovery phrase,
+after a word naming a login (``login for the NAS is admin / Nq7$vL2w``), a Wi-Fi network's
+name then its password (``wifi: HomeNet / Moose2024``, ``SSID Cafe pass latte!42``), a
+recovery phrase,
 a code named after it or given to verify (``482913（动态码）``, ``use 482913 to verify``),
 said sent (``the code they texted me is 5519``), sent apart from its name, or named after
 the value (``it's x, the wifi password i mean``).
@@ -27,6 +29,7 @@ from langgraph_memory.sensitivity.markup import (
     MARKUP_MEASURE,
     MARKUP_NAME,
 )
+from langgraph_memory.sensitivity.nearby import shape_score
 from langgraph_memory.sensitivity.no_value import (
     LENGTH_UNIT,
     looks_like_credential,
@@ -36,6 +39,7 @@ from langgraph_memory.sensitivity.written_forms import occurrences
 
 __all__ = [
     "login_pairs",
+    "network_pairs",
     "phrased_secrets",
 ]
 
@@ -49,10 +53,21 @@ _PAIR = re.compile(
     r"(?:[ \t]+(?i:for|to|on|of)(?:[ \t]+[\w.\-]+){1,3}?"
     r"(?=[ \t]+(?i:is|are|was|were)[ \t]|[ \t]*:))?"
     r"[ \t]*(?:(?i:is|are|was|were)[ \t]+|[:=][ \t]*)?[\"'`]?"
-    r"[^\s/:\"'`，。]{1,40}[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；]{4,64})"
+    r"(?P<name>[^\s/:\"'`，。]{1,40})[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；]{4,64})"
 )
+#: Words where a user's name would stand that say where, not who (``admin panel at
+#: /wp-admin``: a path).
+_WHERE = frozenset("at in on from via under behind".split())
 
 
+#: A value said reused (``i reused Kx9#mm21 on like 6 sites``): what people reuse across
+#: sites is a password; taken when it has a password's strong shape (letters of both cases,
+#: digits and a symbol; no dot: not a file or a host).
+_REUSED = re.compile(
+    r"(?<![A-Za-z])(?i:re-?us(?:ed?|ing))[ \t]+(?:(?i:the|my|same|this|that)[ \t]+)?"
+    r"(?P<value>[\x21-\x7e]{6,64})"
+)
+_STRONG_SYMBOL = re.compile(r"[!@#$%^&*+=?~]")
 #: A wallet's recovery phrase: 12 to 24 lower-case words after its name.
 _SEED = re.compile(
     r"(?i:(?:recovery|seed|mnemonic|backup|secret|wallet)[ \-]?phrase|mnemonic)"
@@ -194,6 +209,11 @@ def phrased_secrets(
     if "phrase" in low or "mnemonic" in low:
         for m in _SEED.finditer(text):
             yield m.start("value"), m.end("value"), "passphrase"
+    if "reus" in low or "re-us" in low:
+        for m in _REUSED.finditer(text):
+            a, b, value = trimmed(m, text)
+            if shape_score(value) >= 5 and _STRONG_SYMBOL.search(value) and "." not in value:
+                yield a, b, "keyword"  # "i reused Kx9#mm21 on 6 sites": what one reuses
     if " your " in low and (" code" in low or " otp" in low or " pin" in low or "passc" in low):
         for m in _CODE_FIRST.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
@@ -362,6 +382,8 @@ def login_pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     ):
         for m in _PAIR.finditer(text):
             a, b, value = trimmed(m, text)
+            if m.group("name").lower() in _WHERE:
+                continue
             if (
                 len(value) >= 4
                 and looks_like_credential(value)
@@ -398,13 +420,57 @@ _EMAIL_PAIR = re.compile(
     r"(?<![\w.+\-:/])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+(?:[ \t]+/[ \t]*|/[ \t]+)"
     r"(?P<value>[^\s/\"'`，。；,@]{4,64})(?![/\w@])"
 )
-#: A device with an admin console (its login: ``router: admin/Netgear_Home1``).
+#: A device with an admin console (its login: ``router: admin/Netgear_Home1``), a server
+#: (``服务器 root / x``).
 _DEVICE = re.compile(
     r"(?<![a-z])(?:router|modem|nas|gateway|camera|nvr|dvr|printer|firewall|idrac|ilo|ipmi"
-    r"|switch|access point)(?![a-z])|路由|光猫|摄像头|交换机|防火墙"
+    r"|switch|access point|server|vps|host)(?![a-z])|路由|光猫|摄像头|交换机|防火墙|服务器|服務器"
+    r"|主机|主機|云主机"
 )
 #: An administrator's name and a password after ``/``: ``admin/x``, ``root / x``.
 _ADMIN_PAIR = re.compile(
     r"(?<![\w\-./@])(?P<user>(?i:admin|administrator|root|ubnt|pi|sa|supervisor|管理员))"
     r"[ \t]*/[ \t]*(?P<value>[^\s/\"'`，。；,]{4,64})(?![/\w])"
 )
+
+
+#: A Wi-Fi network's name then its password: after ``/`` (``wifi: HomeNet / Moose2024``,
+#: ``WiFi：CMCC-8F2A/jz8vN2kq``) or after ``pass`` (``SSID Cafe-Guest pass latte!42``).
+_NETWORK_PAIR = re.compile(
+    r"(?<![A-Za-z])(?i:wi-?fi|wlan|ssid|wireless|network)(?![A-Za-z])(?:[ \t]*(?i:name))?"
+    r"[ \t]*[:=]?[ \t]*(?P<name>[^\s/:\"'`，。,;]{2,40})"
+    r"(?:[ \t]*/[ \t]*|,?[ \t]+(?i:pass|pw|pwd|psk)[ \t]*[:=]?[ \t]+)"
+    r"(?P<value>[^\s/\"'`:;,\u0080-\uffff]{4,64})(?![/\w])"
+    r"|(?:无线|网络)[ \t]*[:：]?[ \t]*(?P<name2>[^\s/:：\"'`，。,;]{2,40})[ \t]*/[ \t]*"
+    r"(?P<value2>[^\s/\"'`:;,\u0080-\uffff]{4,64})(?![/\w])"
+)
+#: A band or a second network after the ``/`` (``2.4G / 5G``, ``HomeNet / HomeNet-5G``).
+_BAND = re.compile(r"(?i:\d+(?:\.\d+)?[ \t]*g(?:hz)?|5g|wpa\d?|wep|open)")
+
+
+def network_pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
+    """Passwords given after a Wi-Fi network's name (see :data:`_NETWORK_PAIR`): not a band,
+    not the name again (``HomeNet / HomeNet-5G``), and looking like a credential (asked
+    of texts holding a ``/`` or a label word: ``pass``, ``pw``, ``psk``)."""
+    if not (
+        "wifi" in low
+        or "wi-fi" in low
+        or "ssid" in low
+        or "wlan" in low
+        or "wireless" in low
+        or "network" in low
+        or "无线" in text
+    ):
+        return
+    for m in _NETWORK_PAIR.finditer(text):
+        group = "value" if m.group("value") else "value2"
+        a, b, value = trimmed(m, text, group)
+        name = m.group("name") or m.group("name2")
+        if (
+            len(value) >= 4
+            and not _BAND.fullmatch(value)
+            and not value.lower().startswith(name.lower())
+            and looks_like_credential(value)
+            and not rejected(value, ":", text, b)
+        ):
+            yield a, b, "keyword"

@@ -26,6 +26,8 @@ Their secrets are found by the file's shape, whatever words surround it:
   Secret`` (not ``SecretStore``), every base64 value of its ``data:`` block, whatever
   its key, and of its ``stringData:`` block but a plain word under a key that names no
   secret;
+- **a value set at a key in code** (``$config['smtp_pass'] = 'x';``, ``app.config["SECRET_KEY"]
+  = "x"``): the key and the value judged as a key/value line's;
 - **.pgpass lines**, ``host:port:database:user:password`` (the port digits or ``*``,
   no field of an API path such as ``v1``): the fifth field;
 - **.netrc entries**, ``machine host login user password value`` on one line or
@@ -173,9 +175,9 @@ _REFERENCE = re.compile(
     re.IGNORECASE,
 )
 #: Templates, tags and vault markers: ``{{ .Values.x }}``, ``!secret db_pw``, ``!vault |``,
-#: ``ENC(...)``, ``vault:...``.
+#: ``ENC(...)`` (Jasypt), ``ENC[AES256_GCM,...]`` (SOPS), ``vault:...``.
 _TEMPLATE = re.compile(
-    r"\{\{.*|![A-Za-z]\w*[ \t].*|!vault.*|ENC\(.*|vault:.*|secretRef.*|valueFrom.*",
+    r"\{\{.*|![A-Za-z]\w*[ \t].*|!vault.*|ENC[(\[].*|vault:.*|secretRef.*|valueFrom.*",
     re.IGNORECASE,
 )
 #: A password hash: ``$2b$12$...``, ``$apr1$...``, ``{SSHA}...``.
@@ -350,6 +352,7 @@ _LOGIN_PAIR = re.compile(
     r"(?:用户名|用戶名|账号|帳號|帐号|账户|帳戶|(?<![A-Za-z])(?i:user(?:name)?|login)"
     r"|(?<![A-Za-z])(?i:u)(?=[ \t]*:))"
     r"[ \t]*[:=]?[ \t]*(?P<name>[\x21-\x7e]{1,64}?)[ \t]*[,;，；]?[ \t]+"
+    r"(?:(?i:and|&)[ \t]+)?"  # user 'editor' and pass x
     r"(?:(?:密码|密碼|口令|(?<![A-Za-z])(?i:password|passwd|pwd)(?![A-Za-z0-9]))[ \t]*[:=]?"
     r"|(?<![A-Za-z])(?i:pass|pw|p)[ \t]*[:=]|(?<![A-Za-z])(?=(?i:pass(?:word|wd)?|pwd)\d)"
     r"|(?<![A-Za-z])(?i:pass|pw)[ \t]+(?=[^\s]*\d))"
@@ -477,6 +480,28 @@ def _files(text: str) -> Iterator[tuple[int, int, str]]:
                 yield m.start("value"), m.end("value"), "netrc"
 
 
+#: A value set at a mapping's key in code (``$config['smtp_pass'] = 'x';``,
+#: ``app.config["SECRET_KEY"] = "x"``, ``env[DB_PASSWORD] = x``).
+_SUBSCRIPT = re.compile(
+    r"\[[ \t]*(?P<q>[\"']?)(?P<key>[A-Za-z_][\w.\-]{0,63})(?P=q)[ \t]*\][ \t]*=(?![=>])[ \t]*"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s;,\"']+)"
+)
+
+
+def _subscripts(text: str) -> Iterator[tuple[int, int, str]]:
+    """The values set at a key naming a secret in code (:data:`_SUBSCRIPT`), judged as a
+    config line's value."""
+    for m in _SUBSCRIPT.finditer(text):
+        kind = names_a_secret_key(m.group("key"))
+        if kind is None:
+            continue
+        value, start, quoted = _unquote(m.group("value"), m.start("value"))
+        if not quoted and (value[:1] == "$" or any(c in value for c in "([{")):
+            continue  # code reading a value: $_ENV['X'], os.getenv("X")
+        if _value_ok(kind, value, quoted, text, start + len(value)):
+            yield start, start + len(value), "config"
+
+
 def config_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", detector)`` of the secrets in pieces of config and
     credential files (see the module docs); ``detector`` is ``config``, ``markup``,
@@ -501,5 +526,8 @@ def config_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
             yield a, b, "secret", name
         for a, b, name in _pairs(text, low):
             yield a, b, "secret", name
+        if "]" in text:
+            for a, b, name in _subscripts(text):
+                yield a, b, "secret", name
     for a, b, name in _files(text):
         yield a, b, "secret", name

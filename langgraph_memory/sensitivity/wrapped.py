@@ -31,6 +31,7 @@ _BEFORE = re.compile(r"[A-Za-z0-9_\-.+/=]{16}")
 _AFTER = re.compile(r"[A-Za-z0-9_\-.+/=]{8}")
 _RUN = re.compile(r"[A-Za-z0-9_\-.+/=]+")
 _LINE_END = re.compile(r"[ \t]*(?:\r?\n|$)")
+_SPACE = re.compile(r"[ \t]")
 #: Kinds given away by their shape (what a join is scanned for).
 _SHAPED = frozenset(("api_key", "token", "private_key"))
 #: A machine-made secret: 24 hex digits or more (a signing secret, an HMAC key).
@@ -49,18 +50,42 @@ def _breaks(text: str) -> Iterator[tuple[int, int]]:
         j = text.find("\n", j + 1)
 
 
+def _random(run: str) -> bool:
+    """Whether ``run`` looks like a key's random characters: 16 or more, with upper and
+    lower case letters and digits (not a word, a name or a number)."""
+    return (
+        len(run) >= 16
+        and any(c.isupper() for c in run)
+        and any(c.islower() for c in run)
+        and any(c.isdigit() for c in run)
+    )
+
+
+def _shaped(run: str, detectors: Iterable[Callable[[str], Iterable[Span]]]) -> bool:
+    """Whether ``run`` holds a credential of a known shape of its own (another key)."""
+    return any(s[2] in _SHAPED for detect in detectors for s in detect(run))
+
+
 def over_breaks(
     text: str, detectors: Iterable[Callable[[str], Iterable[Span]]], spans: Iterable[Span] = ()
 ) -> Iterator[Span]:
     """Credentials of a known shape that a line break cut (see the module docs), found
-    by ``detectors`` over the two runs joined; not where ``spans`` (the findings of the
-    text as written) hold one ending at the break (a whole key, then another line), nor
-    where the second run goes on with more than itself on its line (``Content-Type:``)."""
+    by ``detectors`` over the two runs joined; not where the second run is glued to
+    more on its line (``Content-Type:``), nor where it is followed by more and does not
+    look random (:func:`_random`). Where ``spans`` (the findings of the text as written)
+    hold a key ending at the break, the key goes on over it only when the next run looks
+    random (a terminal cut a longer key: ``sk-proj-...`` then ``AbT3Blbk...``) and is no
+    key of its own (a whole key, then another line)."""
     whole = {s[1] for s in spans if s[2] in _SHAPED}
     for i, j in _breaks(text):
         right = _RUN.match(text, j)
-        if i in whole or right is None or not _LINE_END.match(text, right.end()):
+        if right is None:
             continue
+        random = _random(right.group())
+        if not (_LINE_END.match(text, right.end()) or random and _SPACE.match(text, right.end())):
+            continue  # ``Content-Type:``, a word glued to punctuation: not a key's rest
+        if i in whole and (not random or _shaped(right.group(), detectors)):
+            continue  # a whole key, then a line of words or another key
         a = i
         while a > 0 and _RUN.match(text, a - 1) and not text[a - 1].isspace():
             a -= 1

@@ -412,9 +412,9 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
     if text.count("-") >= 7 and sum(map(text.count, "0123456789")) >= 48:  # 8 groups of 6
         for m in _BITLOCKER.finditer(text):
             yield m.start(), m.end(), "keyword"
-    if zh and ("锁" in text or "鎖" in text or "门禁" in text or "門禁" in text):
+    if zh and ("锁" in text or "鎖" in text or "门禁" in text or "門禁" in text or "保" in text):
         for m in _LOCK_BARE_ZH.finditer(text):
-            a, b = m.span("value")
+            a, b = m.span("value" if m.group("value") else "dials")
             if not rejected(text[a:b], ":", text, b):
                 yield a, b, "keyword"
     if (
@@ -466,11 +466,14 @@ def _digit_forms(text: str, low: str, zh: bool, labelled: bool) -> Iterator[tupl
 
 #: A BitLocker recovery key: eight groups of six digits.
 _BITLOCKER = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
-#: A lock's name then its code after a space (``密码锁 1357#``, ``屏幕锁 1478``).
+#: A lock's name then its code after a space (``密码锁 1357#``, ``屏幕锁 1478``, ``密码锁
+#: 3-7-1-9``: its digits one by one); a safe's name then its dials (``保险箱 36-12-48``).
 _LOCK_BARE_ZH = re.compile(
     r"(?:密码锁|密碼鎖|门锁|門鎖|屏幕锁|屏幕鎖|锁屏|鎖屏|指纹锁|指紋鎖|门禁|門禁)(?:密码|密碼)?"
     r"[ \t]*(?:是|为|為)?[ \t]*"
-    r"(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:点點])"
+    r"(?P<value>[#*]?(?:\d{4,8}|\d(?:-\d){3,7})[#*]?)(?![\w.\-/:点點])"  # 1357#, 3-7-1-9
+    r"|(?:保险箱|保险柜|保險箱|保險櫃)(?:密码|密碼)?[ \t]*(?:是|为|為)?[ \t]*"
+    r"(?P<dials>\d{1,2}(?:-\d{1,2}){2,4})(?![\w.\-/:])"  # 保险箱 36-12-48: its dials
 )
 
 
