@@ -525,6 +525,18 @@ def _in_value(text: str, i: int) -> bool:
     return j > 0 and text[j - 1] in "=@#$%^&*!~+"
 
 
+#: A URL's credentials: ``scheme://user:password@host`` (the password's span is group 1).
+_URL_USERINFO = re.compile(r"[a-z][\w+.-]*://[^\s:/@]*:([^\s@/]+)@", re.I)
+
+
+def _in_url_password(text: str, i: int) -> bool:
+    """Whether ``i`` lies inside the password of a URL's credentials
+    (``postgres://app:KBnhQxPW!kx@db``): a piece of that value, not a name."""
+    a = max(text.rfind(" ", 0, i), text.rfind("\n", 0, i)) + 1
+    m = _URL_USERINFO.match(text, a)
+    return m is not None and m.start(1) <= i < m.end(1)
+
+
 def _kind(m: re.Match[str], low: str) -> str | None:
     """The kind of a secret word: ``pw``, ``key``, ``use``, ``pass``; ``None`` for a
     ``key`` that names no secret (``public key``, ``primary key``)."""
@@ -593,8 +605,12 @@ def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
             or (end < len(low) and low[end] in _GLUED_AFTER)
         ):
             continue  # inside a longer word: "bypass", "pinned", "monkey", "tokenizer"
-        if start and _camel(text, start) and _in_value(text, start):
-            continue  # a piece of a value: "password=ShopPw#1"
+        if (
+            start
+            and _camel(text, start)
+            and (_in_value(text, start) or _in_url_password(text, start))
+        ):
+            continue  # a piece of a value: "password=ShopPw#1", "//app:KBnhQxPW!kx@db"
         if start and low[start - 1] in "+/" and low[end : end + 1] in ("+", "/", "="):
             continue  # a piece of base64: "...0+PW+0Aa"
         kind = _kind(m, low)

@@ -43,6 +43,13 @@ def test_a_real_url_password_is_still_found(value: str) -> None:
     assert ("secret", value) in kinds(text) or not any(c.isalnum() for c in value)
 
 
+@pytest.mark.parametrize("value", ["KBncnhEQxPW!kx", "abPWD#zz12", "q7Pass^x9k", "zzToken*4Rt"])
+@pytest.mark.parametrize("scheme", ["postgres", "redis", "amqp"])
+def test_a_label_word_inside_a_url_password_is_part_of_it(value: str, scheme: str) -> None:
+    # a camel-case "PW" or "Pass" inside the password is a piece of it, not its label
+    assert ("secret", value) in kinds(f"{scheme}://app:{value}@db.internal:5432/app")
+
+
 @pytest.mark.parametrize("value", ["pw", "$ecret1", "hunter2", "Passw0rd!"])
 def test_short_or_plain_url_passwords_are_secrets(value: str) -> None:
     assert ("secret", value) in kinds(f"mysql://root:{value}@localhost/db")
