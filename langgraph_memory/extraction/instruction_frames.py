@@ -54,6 +54,7 @@ __all__ = [
     "make_sure",
     "reason_so",
     "same_again",
+    "points_back",
     "untag",
     "verbless_rule",
 ]
@@ -462,3 +463,29 @@ def same_again(s: str) -> str | None:
     if scope is None:
         return None
     return s.strip()[m.start("what") : m.start("scope") + scope.end()].rstrip(" ,")
+
+
+#: Chinese words that make what follows last ("以后都这样"), before a pro-form.
+_ZH_LASTING = re.compile(r"^(?:以后|今后|往后|之后|从现在起|从今以后|每次|一直)?")
+#: A Chinese pro-form for the request before: "(以后)都这样", "就照这个来".
+_ZH_PRO_FORM = re.compile(
+    r"^(?:也|都|就|还|继续)*(?:这样|照这样|这么办|这么来|照这个来|按这个来|如此|照此|这么写|这么做)"
+)
+
+
+def points_back(words: str) -> bool:
+    """Whether a standing instruction's words stand for a request made before ("do that
+    for all my writing from here on", "以后都这样"): what "that" is lives in an earlier
+    message of the user.
+
+    Example:
+        >>> points_back("do that for all my writing from here on"), points_back("以后都这样")
+        (True, True)
+        >>> points_back("Always answer in French"), points_back("以后回答用中文")
+        (False, False)
+    """
+    w = words.strip()
+    if _PRO_FORM.match(w):
+        return True
+    w = w.lstrip("，,、 ")
+    return _ZH_PRO_FORM.match(w[_ZH_LASTING.match(w).end() :]) is not None  # type: ignore[union-attr]

@@ -51,8 +51,13 @@ from langgraph_memory.extraction.provenance import (
 )
 from langgraph_memory.extraction.rules import is_correction
 from langgraph_memory.extraction.slots import is_profile_key
+from langgraph_memory.layers.hierarchy.standing import (
+    INSTRUCTION_SOURCE,
+    earlier_request,
+    write_instruction,
+)
 from langgraph_memory.layers.long_term.memory import LongTermMemory
-from langgraph_memory.layers.long_term.profile import ProfileEntry, stable_id
+from langgraph_memory.layers.long_term.profile import ProfileEntry
 from langgraph_memory.retrieval.vectors import cosines
 
 if TYPE_CHECKING:
@@ -73,8 +78,6 @@ __all__ = [
     "INSTRUCTION_SOURCE",
 ]
 
-#: ``metadata["source"]`` of an anchor read from a standing instruction.
-INSTRUCTION_SOURCE = "instruction"
 #: The atom kinds written to a layer (the others, entities, are not).
 _WRITTEN = frozenset({"instruction", "preference", "fact", "relation", "decision", "task"})
 #: A message up to this long is quoted whole; a longer one by the sentence that said it.
@@ -122,36 +125,6 @@ def quote_of(msg: Message, atom: MemoryAtom, limit: int = QUOTE_CHARS) -> str:
     return (span or text)[:limit]
 
 
-def _instruction(
-    working: WorkingMemory,
-    user_id: str,
-    atom: MemoryAtom,
-    msg: Message,
-    words: str,
-    ids: list[str] | None = None,
-    provenance: str | None = None,
-) -> int:
-    """A standing instruction as a user anchor quoting ``words``, one per topic (a later
-    instruction on the same topic replaces the earlier one), citing its message (``ids``:
-    the messages it rests on, for a confirmed one)."""
-    topic = normalize_key(atom.value)
-    said = msg.timestamp.date().isoformat()
-    text = f"Standing instruction (said {said}): {words}"
-    if atom.language == "zh":
-        text = f"长期指令（{said}）：{words}"
-    meta: dict[str, object] = {
-        "source": INSTRUCTION_SOURCE,
-        "source_ids": list(ids or [msg.id]),
-        "topic": topic,
-        "polarity": atom.polarity,
-        "said_at": msg.timestamp.isoformat(),
-    }
-    if provenance:
-        meta["provenance"] = provenance
-    working.add_anchor(user_id, text, anchor_id=stable_id("instr", topic), metadata=meta)
-    return 1
-
-
 def _write(
     lt: LongTermMemory,
     user_id: str,
@@ -161,10 +134,12 @@ def _write(
     entities: EntityGraph | None = None,
     *,
     confirms: Message | None = None,
+    request: Message | None = None,
 ) -> int:
     """Write one atom of a user message ``msg`` as a belief. With ``confirms`` (the
     assistant message ``msg`` said yes to), the atom was read from that message in the
-    user's voice: the belief is ``confirmed`` and cites both messages."""
+    user's voice: the belief is ``confirmed`` and cites both messages. ``request``: the
+    user's earlier request an instruction made standing by a pro-form stands for."""
     if msg.role != "user":  # only the user's own words make a belief (see write_atoms)
         return 0
     ids = [msg.id] if confirms is None else [confirms.id, msg.id]
@@ -183,7 +158,9 @@ def _write(
     confidence = atom.confidence if confirms is None else None
     if atom.kind == "instruction":
         if working is not None:
-            return _instruction(working, user_id, atom, msg, quote, ids, provenance)
+            return write_instruction(
+                working, user_id, atom, msg, quote, ids, provenance, request=request
+            )
         atom = replace(atom, kind="preference")  # no anchors here: kept as a preference
     if atom.kind == "preference":
         if confirms is None and is_correction(msg.content):
@@ -398,6 +375,7 @@ def write_atoms(
                 atoms += _picked(msg, text, previous, atoms)
             else:
                 atoms = _repeated(text, msg)
+            asked = earlier_request(msg, atoms, previous) if msg.role == "user" else None
             said = _said_yes_to(msg, text, previous)
             confirmed = (
                 _atoms(in_user_voice(strip_injected(said.content)), "user", msg, llm, other_users)
@@ -410,7 +388,7 @@ def write_atoms(
         for atom in atoms:
             try:
                 if msg.role == "user":
-                    written += _write(lt, user_id, atom, msg, working, entities)
+                    written += _write(lt, user_id, atom, msg, working, entities, request=asked)
                 else:
                     written += _support(lt, user_id, atom, msg)
             except (ValueError, TypeError) as exc:
