@@ -64,6 +64,7 @@ from langgraph_memory.embeddings.cache import CachedEmbeddings
 from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others, thing_counted
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
+from langgraph_memory.read.handovers import handover, handover_lead
 from langgraph_memory.read.leading import current_leads
 from langgraph_memory.read.slot_types import asked_type, own_part, states_a, typed
 from langgraph_memory.read.timeline import is_statement
@@ -202,10 +203,14 @@ def typed_update(msgs: Sequence[Message], kind: str, query: str = "") -> Update 
     """Without a query vector: the user's statements holding a value of the ``kind`` the
     question (``query``) asks for (:func:`~langgraph_memory.read.slot_types.states_a`),
     when there are two or more and the newest adds none (:data:`ADDITION`); the words of
-    a new value may share nothing with the old one's ("我住在杭州", "来昆明三个月了")."""
+    a new value may share nothing with the old one's ("我住在杭州", "来昆明三个月了"). A newest
+    one that says a change outright (:func:`~langgraph_memory.extraction.changes.says_change`)
+    replaces, whatever it adds besides."""
     said = [i for i, m in enumerate(msgs) if states_a(m, kind, query)]
     said.sort(key=lambda i: (msgs[i].timestamp, msgs[i].seq))
-    if len(said) < 2 or adds(msgs[said[-1]].content):
+    newest = msgs[said[-1]].content if said else ""
+    # (a change said outright is one, whatever else it adds: "现在换成张阿姨帮忙带娃了，做饭也好吃")
+    if len(said) < 2 or adds(newest) and not says_change(newest):
         return None
     return Update(said[-1], tuple(said[:-1]))
 
@@ -362,6 +367,9 @@ def _mark_update(
         update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]), about_others(query))
         if update is None and kind is not None:  # the user's statements of the type asked for
             update = by_type = typed_update(msgs, kind, query)
+    if update is None and kind == "person":  # "Gwen retired. Dario took over the floor"
+        found = handover(msgs)
+        update = by_type = Update(*found) if found else None
     if update is None:
         return None
     # the write path read both statements, as entries of their own: two things, both true
@@ -386,7 +394,10 @@ def _mark_update(
     old = {msgs[i].id: msgs[i] for i in update.older}
     marked = list(items)
     said = msgs[update.newest].content
-    lead = current_leads(said, [msgs[i].content for i in update.older], query)
+    older = [msgs[i].content for i in update.older]
+    # (a handover's own reading first: who came leads, who went follows)
+    lead = handover_lead(said, older)
+    lead = current_leads(said, older, query) if lead == said else lead
     marked[at[update.newest]] = latest(_lead(items[at[update.newest]], said, lead))
     for i in update.older:
         marked[at[i]] = earlier(items[at[i]])

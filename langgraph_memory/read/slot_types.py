@@ -49,6 +49,8 @@ from langgraph_memory.extraction.slots import (
 from langgraph_memory.extraction.whereabouts import not_lived_at
 from langgraph_memory.extraction.workplaces import others_clauses
 from langgraph_memory.read.candidates import message_item
+from langgraph_memory.read.handovers import handover
+from langgraph_memory.read.questions import as_users_own, asked_by_form
 from langgraph_memory.read.relations import names_relation
 from langgraph_memory.read.timeline import is_statement
 
@@ -159,11 +161,15 @@ LATEST = 2
 
 
 def asked_type(query: str) -> str | None:
-    """The type of value ``query`` asks for (``place``, ``org``, ``person``), if any."""
+    """The type of value ``query`` asks for (``place``, ``org``, ``person``...), if any: by
+    the everyday wordings of :data:`_ASKS`, else by the question's form
+    (:func:`~langgraph_memory.read.questions.asked_by_form`), whoever it names the user as
+    ("Where does she live?": :func:`~langgraph_memory.read.questions.as_users_own`)."""
+    asked = as_users_own(query)
     for kind, rx in _ASKS:
-        if rx.search(query):
+        if rx.search(asked):
             return kind
-    return None
+    return asked_by_form(asked)
 
 
 #: A Chinese person named by surname and title ("何总监", "赵主管", "郑老师", "老杨").
@@ -419,15 +425,21 @@ def add_typed(
     """Add to ``cands`` the latest of the user's statements holding a value of the type
     ``query`` asks for (:func:`asked_type`; among the :data:`RECENT` latest messages), at
     the best message candidate's score times ``successor_decay``: the new value may share
-    no word with the question. Used for a query ranked by its words alone. ``keep``: the
-    caller's filter (a statement it refuses is never added)."""
+    no word with the question; for a question asking for a person, a handover's statements
+    too (:func:`~langgraph_memory.read.handovers.handover`: who went and who came). Used for
+    a query ranked by its words alone. ``keep``: the caller's filter (a statement it
+    refuses is never added)."""
     kind = asked_type(query)
     if kind is None:
         return
     seen = {it.order for it in cands if it.layer in ("message", "neighbor")}
     best = max((it.score for it in cands if it.layer == "message"), default=1.0)
-    recent = storage.message_page(user_id, limit=RECENT)
-    for m in latest_typed([m for m in recent if keep is None or keep(m)], kind, query=query):
+    recent = [m for m in storage.message_page(user_id, limit=RECENT) if keep is None or keep(m)]
+    found = latest_typed(recent, kind, query=query)
+    handed = handover(recent) if kind == "person" else None
+    if handed is not None:  # "张店长被调走了，现在是刘姐管我们": the new one and who went
+        found += [recent[i] for i in (handed[0], *handed[1][-LATEST:]) if recent[i] not in found]
+    for m in found:
         if m.seq in seen or m.id in skip:
             continue
         reason = f"the user's latest statement holding a {kind} (the question asks for one)"
