@@ -46,7 +46,7 @@ from langgraph_memory.extraction.slots import (
     slots_of,
     thing_counted,
 )
-from langgraph_memory.extraction.whereabouts import not_lived_at
+from langgraph_memory.extraction.whereabouts import homes_named, not_lived_at
 from langgraph_memory.extraction.workplaces import others_clauses
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.handovers import handover
@@ -244,6 +244,9 @@ def typed(said: str, kind: str, query: str = "") -> bool:
         return True
     found = find_entities(said)
     if kind == "place":  # a place in a trip, a plan, a past story is no home
+        # (a city named by a thing of the home there: "the Tacoma apartment", "济南的新房子")
+        if homes_named(said, {name for _, name, k in found if k == kind}):
+            return True
         return any(k == kind and not not_lived_at(said, at) for at, _, k in found)
     return any(k == kind for _, _, k in found)
 
@@ -381,12 +384,38 @@ _COUNTED_NOUN = re.compile(
 )
 
 
+#: A date said as moved, its event left unsaid ("they moved it up to May 28", "pushed
+#: everything to September 20", "rebooked for the 9th", "改签到周四", "提前到6月20号", "定在
+#: 七月二十八号"): the new date of the event on the user's mind, whatever it is.
+_MOVED = re.compile(
+    # (moved or shifted with something between: "moved to Leeds" is a move of house)
+    r"\b(?:moved|shifted)\s+(?!(?:to|into|in|out|back to)\b)[^.!?;]{1,30}?\b(?:to|onto)\b|"
+    r"\b(?:pushed|bumped|brought|rescheduled|rebooked|postponed|delayed|changed|slipped)\b"
+    r"[^.!?;]{0,30}?\b(?:to|for|onto|until|till)\b|"
+    r"\b(?:instead|new date)\b|改签到?|改约到|改到|提前到|推迟到|延到|延期到|挪到|定在",
+    re.I,
+)
+
+
 def _same_event(said: str, query: str) -> bool:
     """Whether a statement naming a date is about the event ``query`` asks the date of:
-    the same kind of event, or a word of the question."""
-    asked = event_named(query)
+    the same kind of event, or a word of the question; or a date said as moved
+    (:data:`_MOVED`) of that event, of none named, or for a question naming none.
+
+    Example:
+        >>> _same_event("they moved it up to May 28", "When is my wedding?")
+        True
+        >>> _same_event("my flight got moved to May 28", "When is my wedding?")
+        False
+    """
+    asked, named = event_named(query), event_named(said)
+    moved = _MOVED.search(said) is not None
+    if moved and named == "move" and asked != "move":
+        named = None  # "they moved it to May 28": a date moved, no move of house
+    if moved and (named is None or asked is None or named == asked):
+        return True
     if asked is not None:
-        return event_named(said) == asked
+        return named == asked
     low = said.casefold()
     return any(t.casefold() in low for t in _terms(query) if len(t) > 1)
 
