@@ -427,6 +427,33 @@ def states_a(m: Message, kind: str, query: str = "") -> bool:
     return is_statement(m) and typed(m.content, kind, query)
 
 
+#: Where a question's statement ends: the last comma, semicolon, dash or full stop before
+#: the clause it asks in.
+_LEAD_END = re.compile(r".*[,，;；。!！]|.*[.](?=\s)|.*\s[—–-]+\s", re.S)
+
+
+def said_before_asking(m: Message, kind: str, query: str = "") -> bool:
+    """Whether ``m`` is a question of the user's whose clauses before the one it asks in
+    hold a value of type ``kind`` (:func:`typed`): a question often says who the user is
+    first ("I'm a remote dev living in Austin, what's a good standing desk?", "My commute
+    from Cork is 50 min, is a folding bike worth it?").
+
+    Example:
+        >>> from datetime import datetime
+        >>> t = datetime(2024, 3, 1)
+        >>> m = Message("m", "u", "s", "user", "I live in Dayton, does renter's insurance "
+        ...             "cover bikes?", t, seq=1)
+        >>> said_before_asking(m, "place")
+        True
+        >>> said_before_asking(Message("n", "u", "s", "user", "Is Dayton nice?", t), "place")
+        False
+    """
+    if m.role != "user" or is_statement(m):
+        return False
+    lead = _LEAD_END.match(m.content.strip().split("\n\n", 1)[0])
+    return lead is not None and typed(lead[0], kind, query)
+
+
 def latest_typed(
     recent: Sequence[Message], kind: str, n: int = LATEST, query: str = ""
 ) -> list[Message]:

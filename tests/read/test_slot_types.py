@@ -404,3 +404,16 @@ def test_a_date_said_as_moved_is_the_events_new_date(
     said: str, query: str, of_the_event: bool
 ) -> None:
     assert typed(said, "date", query) is of_the_event
+
+
+def test_an_older_value_said_before_a_question_is_an_earlier_one() -> None:
+    msgs = [
+        _msg(0, "user", "I live in Dayton, does renter's insurance cover a stolen bike?"),
+        _msg(1, "assistant", "Usually, under personal property."),
+        _msg(2, "user", "Is Toledo nice in the winter?"),  # a place asked about, none stated
+        _msg(3, "user", "We live in Spokane now, the river view is worth the boxes."),
+    ]
+    assert typed_update(msgs, "place", "Where do I live?") == Update(3, (0,))
+    # a question stating a value after the newest statement is no older value of it
+    late = [_msg(0, "user", "I live in Spokane now."), _msg(1, "user", msgs[0].content)]
+    assert typed_update(late, "place", "Where do I live?") is None
