@@ -66,16 +66,25 @@ _THIRD = (
     ),
     (re.compile(r"\b(?:him|them|her)\b", re.I), lambda m: "me"),
     (
-        re.compile(r"这位用户|该用户|这个用户|这个人|此人|这位|(?<![其吉])(?:他|她)们?"),
+        # (not 他们, 她们: a group, as often the people of a story the user tells)
+        re.compile(r"这位用户|该用户|这个用户|这个人|此人|这位|(?<![其吉])(?:他|她)(?!们)"),
         lambda m: "我",
     ),
 )
 
 
+#: A name inside an English question (a capitalised word other than its first and "I"):
+#: its "she" and "her" are that person's.
+_NAMED = re.compile(r"(?<!^)(?<![.?!]\s)\b(?!I\b)[A-Z][a-z]+")
+
+
 def as_users_own(query: str) -> str:
     """``query`` asked in the user's own words: the user named in the third person ("she",
     "the person", 他, 这位用户) read as "I" (a question about someone the user names, "Where
-    does my sister live?", keeps its "my sister")."""
+    does my sister live?", keeps its "my sister"; one naming someone, "When did Gina open
+    her store?", is about them: left as it is)."""
+    if _NAMED.search(query):
+        return query
     out = query
     for rx, first in _THIRD:
         out = rx.sub(first, out)
@@ -149,7 +158,7 @@ _ASKS = re.compile(
 
 #: A question about the user (in the user's own words, :func:`as_users_own`): one about
 #: the world ("Who wrote Hamlet?", "《红楼梦》作者是谁？") asks for no slot of theirs.
-_OF_USER = re.compile(r"\b(?:i|i'm|my|me|mine|we|our|us)\b|我|咱", re.I)
+_OF_USER = re.compile(r"\b(?:I|I'm|[Mm]y|[Mm]e|[Mm]ine|[Ww]e|[Oo]ur|us)\b|我|咱")
 
 
 def asked_by_form(query: str) -> str | None:

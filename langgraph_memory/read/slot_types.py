@@ -47,7 +47,7 @@ from langgraph_memory.extraction.slots import (
     thing_counted,
 )
 from langgraph_memory.extraction.whereabouts import homes_named, not_lived_at
-from langgraph_memory.extraction.workplaces import others_clauses
+from langgraph_memory.extraction.workplaces import WORKPLACE_KEY, others_clauses
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.handovers import handover
 from langgraph_memory.read.questions import as_users_own, asked_by_form
@@ -139,7 +139,13 @@ _ASKS = (
     ),
 )
 #: The slot reader's keys whose values are of each type.
-_SLOT_TYPE = {"location": "place", "employer": "org", "manager": "person", "department": "job"}
+_SLOT_TYPE = {
+    "location": "place",
+    "employer": "org",
+    WORKPLACE_KEY: "org",  # an employer named bare ("Netflix's first all-hands")
+    "manager": "person",
+    "department": "job",
+}
 #: A change said with no slot named is a change of employer when it speaks of work
 #: ("我换到字节了，上周刚入职"), not of anything ("I switched to oat milk").
 _WORK = re.compile(

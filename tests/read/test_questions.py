@@ -19,6 +19,9 @@ from langgraph_memory.read.slot_types import asked_type
         ("她现在住哪？", "我现在住哪？"),
         ("该用户在哪家公司？", "我在哪家公司？"),
         ("Where does my sister live?", "Where does my sister live?"),
+        # a question naming someone is about them
+        ("When did Gina open her store?", "When did Gina open her store?"),
+        ("她们周末去哪了？", "她们周末去哪了？"),
     ],
 )
 def test_the_user_named_in_the_third_person_is_the_user(query: str, own: str) -> None:
@@ -61,6 +64,8 @@ def test_the_type_asked_by_the_form_of_the_question(query: str, kind: str) -> No
         "Summarise the meeting.",
         "Who painted the Mona Lisa?",
         "这首歌是谁唱的？",
+        "Where does Nate live now?",
+        "Which US states might Tim visit?",
     ],
 )
 def test_no_type_where_no_slot_is_asked(query: str) -> None:
