@@ -47,7 +47,7 @@ from langgraph_memory.extraction.slots import (
     thing_counted,
 )
 from langgraph_memory.extraction.whereabouts import homes_named, not_lived_at
-from langgraph_memory.extraction.workplaces import WORKPLACE_KEY, others_clauses
+from langgraph_memory.extraction.workplaces import others_clauses
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.handovers import handover
 from langgraph_memory.read.questions import as_users_own, asked_by_form
@@ -142,7 +142,6 @@ _ASKS = (
 _SLOT_TYPE = {
     "location": "place",
     "employer": "org",
-    WORKPLACE_KEY: "org",  # an employer named bare ("Netflix's first all-hands")
     "manager": "person",
     "department": "job",
 }
@@ -406,7 +405,7 @@ _MOVED = re.compile(
 def _same_event(said: str, query: str) -> bool:
     """Whether a statement naming a date is about the event ``query`` asks the date of:
     the same kind of event, or a word of the question; or a date said as moved
-    (:data:`_MOVED`) of that event, of none named, or for a question naming none.
+    (:data:`_MOVED`) with no event named, for a question naming its event.
 
     Example:
         >>> _same_event("they moved it up to May 28", "When is my wedding?")
@@ -418,8 +417,8 @@ def _same_event(said: str, query: str) -> bool:
     moved = _MOVED.search(said) is not None
     if moved and named == "move" and asked != "move":
         named = None  # "they moved it to May 28": a date moved, no move of house
-    if moved and (named is None or asked is None or named == asked):
-        return True
+    if moved and named is None and asked is not None:
+        return True  # the question names the event, the statement leaves it unsaid
     if asked is not None:
         return named == asked
     low = said.casefold()
