@@ -25,7 +25,7 @@ import re
 from langgraph_memory.extraction.clauses import split_clauses
 from langgraph_memory.extraction.entities import sentence_spans
 
-__all__ = ["not_lived", "not_lived_at", "clause_at"]
+__all__ = ["not_lived", "not_lived_at", "clause_at", "homes_named"]
 
 
 def not_lived(said: str) -> bool:
@@ -112,3 +112,78 @@ _HOME_VERB = re.compile(
 )
 #: Where the place's own verb phrase ends: another verb joined on ("and will start…").
 _NEXT_VERB = re.compile(r"\s+(?:and|but|then|so)\s+|然后|而且|并且|准备|打算|计划|下周|明天", re.I)
+
+
+#: A city named by a thing of the user's home or of living there: the dwelling it
+#: qualifies ("the Spokane apartment", "the new Edinburgh flat", "my Perth address"), a
+#: paper of residence ("residency permit for Lisbon", "杭州的居住证", "落户成都"), or a
+#: home said "here" after it ("苏州这边的新房子", "大连新房子", "合肥的住处").
+_HOME_OF = (
+    re.compile(
+        r"\b(?i:the|my|our)\s+(?i:new\s+)?(?P<v>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s+"
+        r"(?i:apartment|flat|condo|house|address|lease)\b(?!\s+(?i:of|for)\b)"
+    ),
+    re.compile(
+        r"\b(?i:residency|residence|resident)\s+(?i:permit|card|visa|status)?\s*(?i:for|in)\s+"
+        r"(?P<v>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
+    ),
+    re.compile(r"(?:这边|那边)?的?(?:新)?(?:房子|住处|新家|出租屋|公寓|居住证|户口)"),
+)
+#: Settling a household in a city ("落户成都", "落户到了苏州"): the city after it.
+_SETTLED = re.compile(r"落户(?:到了?|在)?")
+
+
+def homes_named(said: str, places: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The cities ``said`` names by a thing of the user's home there (see
+    :data:`_HOME_OF`), not in a trip, a plan or a past story (:func:`not_lived_at`). A
+    Chinese name counts only among ``places`` (the entity finder's): "新房子" follows many
+    words that are no city.
+
+    Example:
+        >>> homes_named("the movers left and the Tacoma apartment is chaos")
+        ['Tacoma']
+        >>> homes_named("我在济南的新房子装好了", {"济南"})
+        ['济南']
+        >>> homes_named("我们的新房子装好了", {"济南"})
+        []
+        >>> homes_named("the Denver apartment of my aunt is free"), homes_named(
+        ...     "next month we fly to Oslo and rent the Bergen flat for a week")
+        ([], [])
+    """
+    out = []
+    for rx in _HOME_OF:
+        for m in rx.finditer(said):
+            if "v" in rx.groupindex:
+                name, at = m["v"], m.start("v")
+            else:  # a Chinese thing of a home: the city right before it
+                name = next(
+                    (
+                        said[m.start() - n : m.start()]
+                        for n in (3, 2)
+                        if said[m.start() - n : m.start()] in places
+                    ),
+                    "",
+                )
+                at = m.start() - len(name)
+            if name and not _not_lived_in_piece(said, at):
+                out.append(name)
+    for m in _SETTLED.finditer(said):
+        name = next(
+            (said[m.end() : m.end() + n] for n in (3, 2) if said[m.end() : m.end() + n] in places),
+            "",
+        )
+        if name:
+            out.append(name)
+    return out
+
+
+#: A space between Chinese words: in chat, where a comma would be ("搬完了 苏州这边的新房子…").
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+
+
+def _not_lived_in_piece(said: str, at: int) -> bool:
+    """:func:`not_lived_at` for the place at ``at``, read in the piece of ``said`` between
+    the spaces that stand for commas in Chinese chat around it."""
+    start = max((m.end() for m in _CJK_SPACE.finditer(said, 0, at)), default=0)
+    end = next((m.start() for m in _CJK_SPACE.finditer(said, at)), len(said))
+    return not_lived_at(said[start:end], at - start)

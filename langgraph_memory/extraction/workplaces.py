@@ -40,18 +40,20 @@ _CAP = r"(?P<v>[A-Z][\w&.'-]*(?:\s+(?:[A-Z][\w&.'-]*|&))*)"
 _EN_THINGS = (
     r"(?:all-hands|all hands|onboarding|orientation|standup|stand-up|town hall|offsite|"
     r"badge|payslip|pay slip|paycheck|paystub|pay stub|new-hire|new hire|"
-    r"HR portal|intranet|work laptop|swag)"
+    r"HR portal|intranet|work laptop|swag|offer|offer letter|contract)"
 )
 _EN = [
     # "Netflix's first all-hands was wild", "Moderna onboarding is a LOT of videos"
     re.compile(rf"{_CAP}(?:'s)?\s+(?:(?i:first|new|weekly|first ever)\s+)?(?i:{_EN_THINGS})\b"),
     # "my first payslip from Deloitte", "first standup at Revolut today"
     re.compile(rf"\b(?i:{_EN_THINGS})s?\s+(?:at|from|with)\s+{_CAP}"),
+    # "St. Brigid's Clinic hired me", "Globex took me on": the one hiring the user
+    re.compile(rf"{_CAP}\s+(?i:hired|took on|onboarded|offered)\s+(?i:me)\b"),
 ]
 #: Words of work: a message naming a place "here" (X这边) speaks of a workplace with one.
 _ZH_WORK = re.compile(
     r"加班|上班|下班|工位|食堂|同事|领导|新人|入职|试用期|转正|团建|工资|薪水|年终奖|福利|开会|"
-    r"打卡|工牌|项目组|组里|老板|氛围"
+    r"打卡|工牌|项目组|组里|老板|氛围|录用|录取|聘用|报到|报道|offer|Offer"
 )
 _ZH_NAME = r"(?P<v>[\u4e00-\u9fffA-Za-z]{2,6}?)"
 _ZH = [
@@ -61,6 +63,10 @@ _ZH = [
     re.compile(rf"(?:在|^|[，,。！!；;\s]){_ZH_NAME}这边"),
     # "米哈游第一个月，福利是真的好": the first weeks at it, in a message of work
     re.compile(rf"(?:在|^|[，,。！!；;\s]){_ZH_NAME}(?:的)?(?:第一|头)(?:天|周|个月|年|份工资)"),
+    # "石榴科技录用我了", "下周一去橙光工作室报到", "拿到了字节的offer": hired there
+    re.compile(rf"(?:^|[，,。！!；;\s]){_ZH_NAME}(?:录用|录取|聘用)了?我"),
+    re.compile(rf"去{_ZH_NAME}报[到道]"),
+    re.compile(rf"{_ZH_NAME}的(?:offer|Offer|录用通知|工牌)"),
 ]
 #: What no organisation is named: a person, a place word, a time ("这边" of "我们这边").
 _ZH_NOT_ORG = re.compile(

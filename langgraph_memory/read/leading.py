@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from langgraph_memory.core.tokens import tokenize
 
-__all__ = ["clauses", "current_leads"]
+__all__ = ["clauses", "current_leads", "lead_with"]
 
 #: Where a statement splits into clauses: after a comma, semicolon or full stop (not one
 #: inside a number: "1,000"), at a dash, or before an English "and"/"so"/"but" ("left Acme
@@ -153,4 +153,22 @@ def current_leads(text: str, older: Sequence[str], query: str = "") -> str:
     back = functools.reduce(_join, parts[: head + 1]).strip(_TRAIL)
     if _HOLDS.search(back) or _DECLINED.search(lead):
         return text  # the value said first still holds: nothing to turn around
+    return f"{lead} (on the earlier one: {back})"
+
+
+def lead_with(text: str, value: str) -> str:
+    """``text`` with the clauses from the first one naming ``value`` (the new value, known
+    by other means) first, and those before it after them, said to be about the earlier
+    one; ``text`` itself when its first clause names it, or none does.
+
+    Example:
+        >>> lead_with("Ravi left in May, we had a party. Omar runs the team now.", "Omar")
+        'Omar runs the team now. (on the earlier one: Ravi left in May, we had a party)'
+    """
+    parts = clauses(text)
+    at = next((j for j, p in enumerate(parts) if value in p), 0)
+    if at == 0:
+        return text
+    lead = _JOIN.sub("", functools.reduce(_join, parts[at:]))
+    back = functools.reduce(_join, parts[:at]).strip(_TRAIL + ".。")
     return f"{lead} (on the earlier one: {back})"

@@ -59,13 +59,21 @@ import numpy as np
 
 from langgraph_memory.core.context import ContextItem, MemoryContext, item_tokens
 from langgraph_memory.core.records import Message, index_text
-from langgraph_memory.core.tokens import is_cjk_text, tokenize
+from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.embeddings.cache import CachedEmbeddings
 from langgraph_memory.extraction.changes import says_change
 from langgraph_memory.extraction.slots import about_others, thing_counted
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
+from langgraph_memory.read.handovers import handover, handover_lead
 from langgraph_memory.read.leading import current_leads
-from langgraph_memory.read.slot_types import asked_type, own_part, states_a, typed
+from langgraph_memory.read.similarities import lifts, term_similarities
+from langgraph_memory.read.slot_types import (
+    asked_type,
+    own_part,
+    said_before_asking,
+    states_a,
+    typed,
+)
 from langgraph_memory.read.timeline import is_statement
 from langgraph_memory.retrieval.vectors import cosines
 
@@ -84,10 +92,9 @@ __all__ = [
 #: it is at least this ...
 FLOOR = 0.15
 #: ... and, summed, its similarity to the answering one and to the query stand this many
-#: standard deviations above the context's other messages' (see :func:`_lifts`).
+#: standard deviations above the context's other messages' (see
+#: :func:`~langgraph_memory.read.similarities.lifts`).
 MARGIN = 2.0
-#: The least spread :func:`_lifts` divides by.
-SPREAD = 0.05
 #: A later statement that adds a value rather than replacing one ("I also have two cats",
 #: "I can't stand coriander either", "我也养了猫", "另外我对芒果过敏"): the earlier one stands.
 #: (A change said "too" is none: "工位也换了"; nor a move to "another" team or town.)
@@ -181,7 +188,7 @@ def find_update(
         own = list(range(len(msgs)))
     pos = {i: k for k, i in enumerate(own)}
     lift = np.full(len(msgs), -np.inf)
-    lift[own] = _lifts(row[own], pos[answer]) + _lifts(
+    lift[own] = lifts(row[own], pos[answer]) + lifts(
         np.asarray(close, dtype=np.float64)[own], pos[answer]
     )
     when = {i: (msgs[i].timestamp, msgs[i].seq) for i in said}
@@ -202,10 +209,23 @@ def typed_update(msgs: Sequence[Message], kind: str, query: str = "") -> Update 
     """Without a query vector: the user's statements holding a value of the ``kind`` the
     question (``query``) asks for (:func:`~langgraph_memory.read.slot_types.states_a`),
     when there are two or more and the newest adds none (:data:`ADDITION`); the words of
-    a new value may share nothing with the old one's ("我住在杭州", "来昆明三个月了")."""
+    a new value may share nothing with the old one's ("我住在杭州", "来昆明三个月了"). A newest
+    one that says a change outright (:func:`~langgraph_memory.extraction.changes.says_change`)
+    replaces, whatever it adds besides. An older one may be said before a question ("I'm
+    in a one-bedroom in Dayton, does it cover bikes?": :func:`~.slot_types.said_before_asking`)."""
     said = [i for i, m in enumerate(msgs) if states_a(m, kind, query)]
     said.sort(key=lambda i: (msgs[i].timestamp, msgs[i].seq))
-    if len(said) < 2 or adds(msgs[said[-1]].content):
+    if said:  # the user's questions before the newest statement, stating a value first
+        last = (msgs[said[-1]].timestamp, msgs[said[-1]].seq)
+        asked = [
+            i
+            for i, m in enumerate(msgs)
+            if (m.timestamp, m.seq) < last and said_before_asking(m, kind, query)
+        ]
+        said = sorted({*said, *asked}, key=lambda i: (msgs[i].timestamp, msgs[i].seq))
+    newest = msgs[said[-1]].content if said else ""
+    # (a change said outright is one, whatever else it adds: "现在换成张阿姨帮忙带娃了，做饭也好吃")
+    if len(said) < 2 or adds(newest) and not says_change(newest):
         return None
     return Update(said[-1], tuple(said[:-1]))
 
@@ -213,39 +233,6 @@ def typed_update(msgs: Sequence[Message], kind: str, query: str = "") -> Update 
 def _members(update: Update) -> tuple[int, ...]:
     """The statements of ``update``, the newest first."""
     return (update.newest, *update.older)
-
-
-def _lifts(values: np.ndarray, answer: int) -> np.ndarray:
-    """How far each value stands above the others (all but itself and ``answer``'s), in
-    their standard deviations (at least :data:`SPREAD`: a context whose other messages
-    are all alike does not make any difference huge)."""
-    rest = np.delete(values, answer)
-    n = len(rest) - 1  # the others of each value
-    mean = (rest.sum() - values) / n
-    var = np.maximum((np.square(rest).sum() - np.square(values)) / n - np.square(mean), 0.0)
-    return (values - mean) / np.maximum(np.sqrt(var), SPREAD)
-
-
-def term_similarities(texts: Sequence[str], query: str) -> tuple[np.ndarray, np.ndarray]:
-    """Similarities by shared terms (the tokeniser's: jieba's words for Chinese), for a
-    query the embedding model does not read: each text's to the query and the texts' to
-    each other (the cosine of their sets of terms).
-
-    Example:
-        >>> texts = ["我开的是大众。", "大众卖了，现在开比亚迪。"]
-        >>> close, near = term_similarities(texts, "我开什么车？")
-        >>> round(float(near[0, 1]), 2)
-        0.29
-    """
-    sets = [set(tokenize(t)) for t in [*texts, query]]
-    vocab = {w: k for k, w in enumerate(sorted(set().union(*sets)))}
-    mat = np.zeros((len(sets), max(len(vocab), 1)), dtype=np.float32)
-    for row, words in enumerate(sets):
-        mat[row, [vocab[w] for w in words]] = 1.0
-    norms = np.linalg.norm(mat, axis=1)
-    mat /= np.where(norms == 0, 1.0, norms)[:, None]
-    sims = mat @ mat.T
-    return sims[:-1, -1], sims[:-1, :-1]
 
 
 def _day(when: datetime | None) -> str:
@@ -362,6 +349,9 @@ def _mark_update(
         update = find_update(msgs, close, lambda i: cosines(vecs, vecs[i]), about_others(query))
         if update is None and kind is not None:  # the user's statements of the type asked for
             update = by_type = typed_update(msgs, kind, query)
+    if update is None and kind == "person":  # "Gwen retired. Dario took over the floor"
+        found = handover(msgs)
+        update = by_type = Update(*found) if found else None
     if update is None:
         return None
     # the write path read both statements, as entries of their own: two things, both true
@@ -386,7 +376,10 @@ def _mark_update(
     old = {msgs[i].id: msgs[i] for i in update.older}
     marked = list(items)
     said = msgs[update.newest].content
-    lead = current_leads(said, [msgs[i].content for i in update.older], query)
+    older = [msgs[i].content for i in update.older]
+    # (a handover's own reading first: who came leads, who went follows)
+    lead = handover_lead(said, older)
+    lead = current_leads(said, older, query) if lead == said else lead
     marked[at[update.newest]] = latest(_lead(items[at[update.newest]], said, lead))
     for i in update.older:
         marked[at[i]] = earlier(items[at[i]])

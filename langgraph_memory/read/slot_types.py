@@ -46,9 +46,11 @@ from langgraph_memory.extraction.slots import (
     slots_of,
     thing_counted,
 )
-from langgraph_memory.extraction.whereabouts import not_lived_at
+from langgraph_memory.extraction.whereabouts import homes_named, not_lived_at
 from langgraph_memory.extraction.workplaces import others_clauses
 from langgraph_memory.read.candidates import message_item
+from langgraph_memory.read.handovers import handover
+from langgraph_memory.read.questions import as_users_own, asked_by_form
 from langgraph_memory.read.relations import names_relation
 from langgraph_memory.read.timeline import is_statement
 
@@ -137,7 +139,12 @@ _ASKS = (
     ),
 )
 #: The slot reader's keys whose values are of each type.
-_SLOT_TYPE = {"location": "place", "employer": "org", "manager": "person", "department": "job"}
+_SLOT_TYPE = {
+    "location": "place",
+    "employer": "org",
+    "manager": "person",
+    "department": "job",
+}
 #: A change said with no slot named is a change of employer when it speaks of work
 #: ("我换到字节了，上周刚入职"), not of anything ("I switched to oat milk").
 _WORK = re.compile(
@@ -159,11 +166,15 @@ LATEST = 2
 
 
 def asked_type(query: str) -> str | None:
-    """The type of value ``query`` asks for (``place``, ``org``, ``person``), if any."""
+    """The type of value ``query`` asks for (``place``, ``org``, ``person``...), if any: by
+    the everyday wordings of :data:`_ASKS`, else by the question's form
+    (:func:`~langgraph_memory.read.questions.asked_by_form`), whoever it names the user as
+    ("Where does she live?": :func:`~langgraph_memory.read.questions.as_users_own`)."""
+    asked = as_users_own(query)
     for kind, rx in _ASKS:
-        if rx.search(query):
+        if rx.search(asked):
             return kind
-    return None
+    return asked_by_form(asked)
 
 
 #: A Chinese person named by surname and title ("何总监", "赵主管", "郑老师", "老杨").
@@ -238,6 +249,9 @@ def typed(said: str, kind: str, query: str = "") -> bool:
         return True
     found = find_entities(said)
     if kind == "place":  # a place in a trip, a plan, a past story is no home
+        # (a city named by a thing of the home there: "the Tacoma apartment", "济南的新房子")
+        if homes_named(said, {name for _, name, k in found if k == kind}):
+            return True
         return any(k == kind and not not_lived_at(said, at) for at, _, k in found)
     return any(k == kind for _, _, k in found)
 
@@ -375,12 +389,38 @@ _COUNTED_NOUN = re.compile(
 )
 
 
+#: A date said as moved, its event left unsaid ("they moved it up to May 28", "pushed
+#: everything to September 20", "rebooked for the 9th", "改签到周四", "提前到6月20号", "定在
+#: 七月二十八号"): the new date of the event on the user's mind, whatever it is.
+_MOVED = re.compile(
+    # (moved or shifted with something between: "moved to Leeds" is a move of house)
+    r"\b(?:moved|shifted)\s+(?!(?:to|into|in|out|back to)\b)[^.!?;]{1,30}?\b(?:to|onto)\b|"
+    r"\b(?:pushed|bumped|brought|rescheduled|rebooked|postponed|delayed|changed|slipped)\b"
+    r"[^.!?;]{0,30}?\b(?:to|for|onto|until|till)\b|"
+    r"\b(?:instead|new date)\b|改签到?|改约到|改到|提前到|推迟到|延到|延期到|挪到|定在",
+    re.I,
+)
+
+
 def _same_event(said: str, query: str) -> bool:
     """Whether a statement naming a date is about the event ``query`` asks the date of:
-    the same kind of event, or a word of the question."""
-    asked = event_named(query)
+    the same kind of event, or a word of the question; or a date said as moved
+    (:data:`_MOVED`) with no event named, for a question naming its event.
+
+    Example:
+        >>> _same_event("they moved it up to May 28", "When is my wedding?")
+        True
+        >>> _same_event("my flight got moved to May 28", "When is my wedding?")
+        False
+    """
+    asked, named = event_named(query), event_named(said)
+    moved = _MOVED.search(said) is not None
+    if moved and named == "move" and asked != "move":
+        named = None  # "they moved it to May 28": a date moved, no move of house
+    if moved and named is None and asked is not None:
+        return True  # the question names the event, the statement leaves it unsaid
     if asked is not None:
-        return event_named(said) == asked
+        return named == asked
     low = said.casefold()
     return any(t.casefold() in low for t in _terms(query) if len(t) > 1)
 
@@ -390,6 +430,33 @@ def states_a(m: Message, kind: str, query: str = "") -> bool:
     ``kind`` (:func:`typed`, for ``query``): what :func:`latest_typed` finds and recency
     groups."""
     return is_statement(m) and typed(m.content, kind, query)
+
+
+#: Where a question's statement ends: the last comma, semicolon, dash or full stop before
+#: the clause it asks in.
+_LEAD_END = re.compile(r".*[,，;；。!！]|.*[.](?=\s)|.*\s[—–-]+\s", re.S)
+
+
+def said_before_asking(m: Message, kind: str, query: str = "") -> bool:
+    """Whether ``m`` is a question of the user's whose clauses before the one it asks in
+    hold a value of type ``kind`` (:func:`typed`): a question often says who the user is
+    first ("I'm a remote dev living in Austin, what's a good standing desk?", "My commute
+    from Cork is 50 min, is a folding bike worth it?").
+
+    Example:
+        >>> from datetime import datetime
+        >>> t = datetime(2024, 3, 1)
+        >>> m = Message("m", "u", "s", "user", "I live in Dayton, does renter's insurance "
+        ...             "cover bikes?", t, seq=1)
+        >>> said_before_asking(m, "place")
+        True
+        >>> said_before_asking(Message("n", "u", "s", "user", "Is Dayton nice?", t), "place")
+        False
+    """
+    if m.role != "user" or is_statement(m):
+        return False
+    lead = _LEAD_END.match(m.content.strip().split("\n\n", 1)[0])
+    return lead is not None and typed(lead[0], kind, query)
 
 
 def latest_typed(
@@ -419,15 +486,21 @@ def add_typed(
     """Add to ``cands`` the latest of the user's statements holding a value of the type
     ``query`` asks for (:func:`asked_type`; among the :data:`RECENT` latest messages), at
     the best message candidate's score times ``successor_decay``: the new value may share
-    no word with the question. Used for a query ranked by its words alone. ``keep``: the
-    caller's filter (a statement it refuses is never added)."""
+    no word with the question; for a question asking for a person, a handover's statements
+    too (:func:`~langgraph_memory.read.handovers.handover`: who went and who came). Used for
+    a query ranked by its words alone. ``keep``: the caller's filter (a statement it
+    refuses is never added)."""
     kind = asked_type(query)
     if kind is None:
         return
     seen = {it.order for it in cands if it.layer in ("message", "neighbor")}
     best = max((it.score for it in cands if it.layer == "message"), default=1.0)
-    recent = storage.message_page(user_id, limit=RECENT)
-    for m in latest_typed([m for m in recent if keep is None or keep(m)], kind, query=query):
+    recent = [m for m in storage.message_page(user_id, limit=RECENT) if keep is None or keep(m)]
+    found = latest_typed(recent, kind, query=query)
+    handed = handover(recent) if kind == "person" else None
+    if handed is not None:  # "张店长被调走了，现在是刘姐管我们": the new one and who went
+        found += [recent[i] for i in (handed[0], *handed[1][-LATEST:]) if recent[i] not in found]
+    for m in found:
         if m.seq in seen or m.id in skip:
             continue
         reason = f"the user's latest statement holding a {kind} (the question asks for one)"

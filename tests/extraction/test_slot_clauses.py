@@ -175,3 +175,16 @@ def test_a_trip_to_come_is_a_plan(said: str, plan: str) -> None:
 )
 def test_no_trip_of_the_users_is_no_plan(said: str) -> None:
     assert "plan" not in _facts(said)
+
+
+# -- a number before 升 makes it a litre, not a promotion ------------------------------------
+@pytest.mark.parametrize("said", ["一升等于多少毫升", "2升水够不够一天喝", "这锅能装三升汤"])
+def test_a_measure_of_litres_is_no_promotion(said: str) -> None:
+    assert _slot(said, "occupation") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "job"), [("升成技术经理了", "技术经理"), ("我去年升为高级工程师", "高级工程师")]
+)
+def test_a_promotion_still_names_the_job(said: str, job: str) -> None:
+    assert _slot(said, "occupation") == job

@@ -164,3 +164,24 @@ def test_a_bare_employer_replaces_the_employer_slot_only() -> None:
         en = {(f.relation, f.object) for f in mm.profile.facts("en")}
     assert ("employer", "米哈游", True) in zh and ("employer", "网易", False) in zh
     assert en == {("location", "Boston")}
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        ("so I signed the Initech offer, start date is the 3rd", "Initech"),
+        ("Umbrella Labs hired me, first week is all training", "Umbrella Labs"),
+        ("好消息 青藤科技录用我了 下个月入职", "青藤科技"),
+        ("下周一去蓝鲸工作室报到 有点紧张", "蓝鲸工作室"),
+    ],
+)
+def test_an_employer_named_by_hiring_the_user(said: str, name: str) -> None:
+    assert workplace_of(said) is not None
+    assert workplace_of(said)[0] == name  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "said", ["我的工牌丢了", "我们公司发的工牌好丑", "The offer is still open"]
+)
+def test_no_employer_by_a_thing_of_work_alone(said: str) -> None:
+    assert workplace_of(said) is None

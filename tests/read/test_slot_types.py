@@ -369,3 +369,51 @@ def test_a_department_is_of_a_job() -> None:
     assert typed("My team is Payments now.", "job")
     assert not typed("周末去了趟俱乐部。", "job")
     assert not typed("My team is small.", "job")
+
+
+@pytest.mark.parametrize(
+    ("said", "typed_as_home"),
+    [
+        ("the movers left and the Tacoma apartment is chaos", True),
+        ("first week at the new Leeds flat, the heating is broken", True),
+        ("my residency permit for Oslo came through today", True),
+        ("跟你说 济南这边的新房子终于收拾好了 就是有点潮", True),
+        ("上个月落户青岛了 社保也转了", True),
+        ("the Tacoma apartment of my cousin is for rent", False),
+        ("我们的新房子收拾好了", False),
+        ("my sister's Leeds flat has a view", False),
+    ],
+)
+def test_a_city_named_by_a_thing_of_the_home_there(said: str, typed_as_home: bool) -> None:
+    assert typed(said, "place", "Where do I live now?") is typed_as_home
+
+
+@pytest.mark.parametrize(
+    ("said", "query", "of_the_event"),
+    [
+        ("the caterer cancelled so we pushed everything to June 9", "When is my wedding?", True),
+        ("they moved it up to May 28, eek", "When is my surgery?", True),
+        ("rebooked for the 14th, same time", "When do I fly out?", True),
+        ("酒店满了，改到十月三号", "我哪天办婚礼？", True),
+        ("面试提前到这周三", "我哪天面试？", True),
+        ("my dentist appointment got moved to May 28", "When is my wedding?", False),
+        ("we moved to Leeds on May 28", "When is my wedding?", False),
+    ],
+)
+def test_a_date_said_as_moved_is_the_events_new_date(
+    said: str, query: str, of_the_event: bool
+) -> None:
+    assert typed(said, "date", query) is of_the_event
+
+
+def test_an_older_value_said_before_a_question_is_an_earlier_one() -> None:
+    msgs = [
+        _msg(0, "user", "I live in Dayton, does renter's insurance cover a stolen bike?"),
+        _msg(1, "assistant", "Usually, under personal property."),
+        _msg(2, "user", "Is Toledo nice in the winter?"),  # a place asked about, none stated
+        _msg(3, "user", "We live in Spokane now, the river view is worth the boxes."),
+    ]
+    assert typed_update(msgs, "place", "Where do I live?") == Update(3, (0,))
+    # a question stating a value after the newest statement is no older value of it
+    late = [_msg(0, "user", "I live in Spokane now."), _msg(1, "user", msgs[0].content)]
+    assert typed_update(late, "place", "Where do I live?") is None
