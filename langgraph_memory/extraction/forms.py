@@ -32,6 +32,7 @@ from langgraph_memory.extraction.clauses import (
     SERIOUS,
     is_question,
     other_subject,
+    spaced_clauses,
     split_clauses,
     taste_in_clause,
     tidy_value,
@@ -388,7 +389,9 @@ def form_atoms(
             # one that is over. No liking from it, the rules' ones included.
             filed.keep(i, _no_liking_in(base, end))
             continue
-        parts = [(0, sentence)] + [(off, c) for off, c in clauses if len(clauses) > 1]
+        # each clause, and each piece of one typed with spaces for commas ("我不爱喝白开水 没味道")
+        pieces = [(off + c.find(p), p) for off, c in clauses for p in spaced_clauses(c)]
+        parts = [(0, sentence)] + [(off, c) for off, c in pieces if len(pieces) > 1]
         if over is not None:  # only the clause saying "anymore" is over; the others stand
             lo, hi = base + over[0], base + over[1]
             filed.keep(i, _no_liking_in(lo, hi))

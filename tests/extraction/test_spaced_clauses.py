@@ -79,3 +79,13 @@ def test_a_spaced_clause_singling_out_one_of_a_liking_before_it_is_liked() -> No
         ("水果", 1, "explicit"),
         ("山竹", 1, "explicit"),
     ]
+
+
+def test_a_piece_after_a_liking_read_by_the_rules_is_read_too() -> None:
+    # the rules read "更喜欢狗" at the head; the spaced piece after it singles one out
+    got = {
+        (a.value, a.polarity)
+        for a in extract_atoms("我更喜欢狗 尤其是金毛")
+        if a.kind == "preference"
+    }
+    assert {("狗", 1), ("金毛", 1)} <= got
