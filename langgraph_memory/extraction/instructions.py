@@ -65,6 +65,7 @@ from langgraph_memory.extraction.instruction_frames import (
 )
 from langgraph_memory.extraction.instruction_gaps import spaced, spaced_instruction
 from langgraph_memory.extraction.instruction_lookalikes import ADVICE as _EN_ADVICE
+from langgraph_memory.extraction.instruction_lookalikes import COUNTERFACTUAL as _EN_COUNTERFACTUAL
 from langgraph_memory.extraction.instruction_lookalikes import PAST_FORM as _EN_PAST_FORM
 from langgraph_memory.extraction.instruction_lookalikes import PICK as _EN_PICK
 from langgraph_memory.extraction.instruction_lookalikes import SOCIAL as _EN_SOCIAL
@@ -208,6 +209,8 @@ def _en_instruction(
     pick = _EN_PICK.match(s)  # "give me mountains any time": a taste, not a rule
     if not s or (pick and not _EN_MANNER.search(f"{pick['what']} {pick['other'] or ''}")):
         return None
+    if _EN_COUNTERFACTUAL.match(s):
+        return None  # "If the offer had come through I'd have…": what did not happen
     trigger = _EN_TRIGGER.match(s)
     if trigger:  # a trigger word lasts by its nature
         return f"'{trigger['word']}' means: {tidy_value(trigger['rest'], 'en')}", 1

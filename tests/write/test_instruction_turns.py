@@ -90,6 +90,7 @@ def test_an_instruction_of_its_form(text: str, part: str, sign: int) -> None:
         "give me hiking holidays over cruises any day, I hate crowds",
         "honestly give me vinyl over streaming",
         "end result was fine, start time is 9 though",
+        "if the flat had been free I'd have moved in, but nope",  # what did not happen
         "画画我基本就用Procreate，别的软件太复杂了",
         "现在走路到单位只要五分钟",  # 只要 before a quantity: it only takes
         "我只用安卓，别的用不习惯",  # "别的": other ones, no prohibition
