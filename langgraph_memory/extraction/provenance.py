@@ -36,6 +36,7 @@ import re
 from langgraph_memory.core.context import HEADER
 from langgraph_memory.core.tokens import is_cjk_text, tokenize
 from langgraph_memory.extraction.atoms import MemoryAtom
+from langgraph_memory.extraction.instruction_lookalikes_zh import DEFER as _DEFER_ZH
 
 __all__ = [
     "USER",
@@ -233,6 +234,14 @@ _YES_ZH = re.compile(
 )
 
 
+#: A put-off after the yes ("yeah, maybe later", "嗯 再说吧"): an acknowledgement, no assent.
+_DEFER_EN = re.compile(
+    r"^\s*(?:maybe\s+)?(?:later|some other time|another time|not now|not yet|we'll see|"
+    r"let me think(?: about it)?|i'll think about it)\s*[.!…]*\s*$",
+    re.I,
+)
+
+
 def is_confirmation(text: str) -> bool:
     """Whether a user message confirms what was just said: it opens with a yes ("Yes,
     that's right", "Exactly.", "对，没错") that no denial follows ("yes, but not Lyon"),
@@ -243,15 +252,21 @@ def is_confirmation(text: str) -> bool:
         (True, False)
         >>> is_confirmation("correct, no meat please"), is_confirmation("对不起")
         (True, False)
+        >>> is_confirmation("嗯 再说吧"), is_confirmation("yeah, maybe later")
+        (False, False)
     """
     head = text.strip()[:120]
     if not head:
         return False
     if is_cjk_text(head[:6]):
-        return bool(_YES_ZH.match(head)) and not head.startswith(("对不起", "对于", "是不是"))
+        m = _YES_ZH.match(head)
+        if m is None or head.startswith(("对不起", "对于", "是不是")):
+            return False
+        return not _DEFER_ZH.match(head[m.end() :].lstrip(" ，,。.！!～~"))
     m = _YES_EN.match(head)
     if m is not None:
-        return not _DENIAL_AFTER.match(head[m.end() :].lstrip(" ,.!-"))
+        rest = head[m.end() :].lstrip(" ,.!-")
+        return not (_DENIAL_AFTER.match(rest) or _DEFER_EN.match(rest))
     return len(head.split()) <= 6 and bool(_YES_WORD.search(head)) and not _NO_WORD.search(head)
 
 

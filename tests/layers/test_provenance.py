@@ -532,3 +532,16 @@ def test_episodes_lessons_and_knowledge_belong_to_the_agent_that_ran_the_task(
         assert any("disk" in it.text for it in layered)  # no agent: shared with every agent
     with pytest.raises(ValueError, match="agent_id"):
         mm.tasks.start("ann", "s1", "x", agent_id="")
+
+
+@pytest.mark.parametrize(
+    "text", ["嗯 再说吧", "是的，以后再说", "好吧 回头再聊", "yeah, maybe later.", "sure, not now"]
+)
+def test_a_put_off_after_a_yes_confirms_nothing(text: str) -> None:
+    # an acknowledgement that puts the matter off says no yes to what was said
+    assert not is_confirmation(text)
+
+
+@pytest.mark.parametrize("text", ["嗯嗯 对的", "sure, later today works", "yes, that's right"])
+def test_a_yes_with_no_put_off_still_confirms(text: str) -> None:
+    assert is_confirmation(text)
