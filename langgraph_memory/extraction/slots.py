@@ -180,6 +180,33 @@ _USER_BEFORE = re.compile(
 )
 
 
+#: Words of a hypothetical: what they open gives no slot value.
+_UNREAL = re.compile(
+    r"\b(?:if|imagine|suppose|what if|would|wish)\b|如果|假如|要是|万一|假设", re.I
+)
+#: A turn back to what is: "but anyway", "但是", "不过".
+_TURN_BACK = re.compile(r"\b(?:but|anyway|anyhow|however)\b|但是|不过|可是|反正", re.I)
+
+
+def _real_after(text: str, start: int) -> str:
+    """The part of ``text`` after the first turn past ``start`` (the end of a
+    hypothetical's word) that no hypothetical word follows: what is real again; ``""``
+    when there is none.
+
+    Example:
+        >>> _real_after("if X hadn't called I'd have stayed, but anyway — X is great", 2)
+        '— X is great'
+        >>> _real_after("I'd move if they paid more", 8)
+        ''
+    """
+    for m in _TURN_BACK.finditer(text, start):
+        rest = text[m.end() :]
+        if not _UNREAL.search(rest):
+            rest = re.sub(r"^(?:\s*(?:anyway|anyhow|now|but)\b)+", "", rest, flags=re.I)
+            return rest.strip(" ,，、") if re.search(r"\w", rest) else ""
+    return ""
+
+
 def slots_of(text: str) -> list[Slot]:
     """``(key, value, offset)`` of each slot ``text`` (one user message) gives a value
     to (see the module docs); questions and hypotheticals give none.
@@ -195,10 +222,11 @@ def slots_of(text: str) -> list[Slot]:
     body = text.strip()
     if re.search(r"[?？]\s*$", body) and len(re.findall(r"[.!。！；;]", body)) == 0:
         return []  # a question
-    if re.search(
-        r"\b(?:if|imagine|suppose|what if|would|wish)\b|如果|假如|要是|万一|假设", body, re.I
-    ):
-        return []
+    unreal = _UNREAL.search(body)
+    if unreal:  # "if Moderna hadn't called back I'd have stayed, but anyway — Moderna onboarding…":
+        body = _real_after(body, unreal.end())  # what follows the turn after it is real
+        if not body:
+            return []
     spans = sentence_spans(body)
     # the statements about the user, not questions or others' doings
     parts = [t for _, t in spans if not is_question(t) and not _THEIRS.match(t)]

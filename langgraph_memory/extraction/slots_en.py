@@ -289,6 +289,12 @@ _EN_TIME_TAIL = re.compile(
     re.I,
 )
 
+#: Who the job is for, named after it: "a regulatory writer at Pfizer", "an engineer for Arup".
+_EN_JOB_AT = re.compile(
+    r"\s+(?:at|for|with)\s+(?P<v>(?:the\s+)?[A-Z][\w&'.-]*(?:\s+(?:[A-Z][\w&'.-]*|of|&)){0,3})"
+    r"(?=\s*(?:[,.;!?)]|$|\s+(?:now|since|these|currently|for|in|and|but|as|so|lol)\b))"
+)
+_EN_STUDENT = re.compile(r"\b(?:student|pupil|undergrad\w*|freshman|sophomore|phd|grad)\b", re.I)
 _EN_CITY_RX = compiled(_EN_CITY)
 _EN_EMPLOYER_RX = compiled(_EN_EMPLOYER)
 _EN_JOB_RX = compiled(_EN_JOB, re.I)
@@ -333,6 +339,14 @@ def en_slots(text: str) -> list[Slot]:
     job = None if ended else first_value(text, _EN_JOB_RX)
     if job:
         add("occupation", re.sub(r"^(?:a|an)\s+", "", job[0], flags=re.I), job[1])
+        at = _EN_JOB_AT.match(text, job[1] + len(job[0]))  # "a nurse at St Mary's"
+        if (
+            at
+            and not works
+            and not NOT_NAMED.fullmatch(at["v"])
+            and not _EN_STUDENT.search(job[0])  # "a student at MIT": a school, no employer
+        ):
+            add("employer", at["v"], at.start("v"))
     boss = last_value(text, _EN_MANAGER_RX, lambda m: not NOT_NAMED.fullmatch(m["v"]))
     if boss:
         add("manager", boss[0], boss[1])

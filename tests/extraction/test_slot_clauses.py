@@ -188,3 +188,45 @@ def test_a_measure_of_litres_is_no_promotion(said: str) -> None:
 )
 def test_a_promotion_still_names_the_job(said: str, job: str) -> None:
     assert _slot(said, "occupation") == job
+
+
+@pytest.mark.parametrize(
+    ("text", "employer"),
+    [
+        ("I'm a regulatory writer at Pfizer", "Pfizer"),
+        ("I work as a data analyst at Spotify", "Spotify"),
+        ("I'm an engineer at Google now", "Google"),
+        ("I'm a designer for Apple and I love it", "Apple"),
+    ],
+)
+def test_who_a_job_is_for_is_the_employer(text: str, employer: str) -> None:
+    assert ("employer", employer) in {(k, v) for k, v, _ in slots_of(text)}
+
+
+@pytest.mark.parametrize(
+    "text", ["I'm a student at MIT", "I'm a teacher at the local school", "I'm a nurse at night"]
+)
+def test_a_school_or_no_name_after_a_job_is_no_employer(text: str) -> None:
+    assert "employer" not in {k for k, _, _ in slots_of(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        (
+            "if Moderna hadn't called back I'd have stayed put, but anyway — Moderna onboarding "
+            "is a LOT of compliance videos",
+            "maybe employer",
+        ),
+        ("如果去了深圳我就搬过去，不过现在还在杭州上班", "maybe place"),
+    ],
+)
+def test_what_follows_the_turn_after_a_hypothetical_is_read(text: str, slot: str) -> None:
+    assert slot in {k for k, _, _ in slots_of(text)}
+
+
+@pytest.mark.parametrize(
+    "text", ["If I got the Google job I would move to NYC", "要是我搬到上海，我就去字节上班"]
+)
+def test_a_hypothetical_with_no_turn_back_gives_no_slot(text: str) -> None:
+    assert slots_of(text) == []
