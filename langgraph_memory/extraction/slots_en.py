@@ -339,14 +339,14 @@ def en_slots(text: str) -> list[Slot]:
     job = None if ended else first_value(text, _EN_JOB_RX)
     if job:
         add("occupation", re.sub(r"^(?:a|an)\s+", "", job[0], flags=re.I), job[1])
-        at = _EN_JOB_AT.match(text, job[1] + len(job[0]))  # "a nurse at St Mary's"
+        employer_named = _EN_JOB_AT.match(text, job[1] + len(job[0]))  # "a nurse at St Mary's"
         if (
-            at
+            employer_named
             and not works
-            and not NOT_NAMED.fullmatch(at["v"])
+            and not NOT_NAMED.fullmatch(employer_named["v"])
             and not _EN_STUDENT.search(job[0])  # "a student at MIT": a school, no employer
         ):
-            add("employer", at["v"], at.start("v"))
+            add("employer", employer_named["v"], employer_named.start("v"))
     boss = last_value(text, _EN_MANAGER_RX, lambda m: not NOT_NAMED.fullmatch(m["v"]))
     if boss:
         add("manager", boss[0], boss[1])
