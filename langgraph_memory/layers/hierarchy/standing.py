@@ -72,10 +72,11 @@ def earlier_request(
 
 
 def anchor_words(atom: MemoryAtom, words: str, request: Message | None) -> str:
-    """The words an instruction's anchor quotes: ``words``, and for one that points back
-    (:func:`~langgraph_memory.extraction.instruction_frames.points_back`) the request it
-    stands for."""
-    if request is None or not points_back(atom.value):
+    """The words an instruction's anchor quotes: ``words``, and the ``request`` it stands
+    for when it points back
+    (:func:`~langgraph_memory.extraction.instruction_frames.points_back`; ``None``: it
+    does not)."""
+    if request is None:
         return words
     asked = " ".join(strip_injected(request.content).split())
     if len(asked) > REQUEST_CHARS:
@@ -98,16 +99,16 @@ def write_instruction(
     """A standing instruction as a user anchor quoting ``words``, one per topic, citing
     its message (``ids``: the messages it rests on, for a confirmed one); with the
     ``request`` a pro-form stands for, quoting and citing that too."""
-    back = request is not None and points_back(atom.value)
-    topic = normalize_key(strip_injected(request.content) if back and request else atom.value)
+    back = request if request is not None and points_back(atom.value) else None
+    topic = normalize_key(strip_injected(back.content) if back is not None else atom.value)
     said = msg.timestamp.date().isoformat()
-    quoted = anchor_words(atom, words, request if back else None)
+    quoted = anchor_words(atom, words, back)
     text = f"Standing instruction (said {said}): {quoted}"
     if atom.language == "zh":
         text = f"长期指令（{said}）：{quoted}"
     sources = list(ids or [msg.id])
-    if back and request is not None and request.id not in sources:
-        sources.insert(0, request.id)
+    if back is not None and back.id not in sources:
+        sources.insert(0, back.id)
     meta: dict[str, object] = {
         "source": INSTRUCTION_SOURCE,
         "source_ids": sources,
