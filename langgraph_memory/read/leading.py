@@ -149,11 +149,10 @@ def current_leads(text: str, older: Sequence[str], query: str = "") -> str:
     said_before = " ".join(older)
     if any(n not in said_before for p in parts[: head + 1] for n in re.findall(r"\d+", p)):
         return text  # a number new in the head may be the new value ("9月20号有空")
-    lead = _JOIN.sub("", functools.reduce(_join, parts[head + 1 :]))
-    back = functools.reduce(_join, parts[: head + 1]).strip(_TRAIL)
+    lead, back = _split_at(parts, head + 1, _TRAIL)
     if _HOLDS.search(back) or _DECLINED.search(lead):
         return text  # the value said first still holds: nothing to turn around
-    return f"{lead} (on the earlier one: {back})"
+    return _turned(lead, back)
 
 
 def lead_with(text: str, value: str) -> str:
@@ -169,6 +168,16 @@ def lead_with(text: str, value: str) -> str:
     at = next((j for j, p in enumerate(parts) if value in p), 0)
     if at == 0:
         return text
+    return _turned(*_split_at(parts, at, _TRAIL + ".。"))
+
+
+def _split_at(parts: Sequence[str], at: int, trail: str) -> tuple[str, str]:
+    """The clauses from ``at`` on (the lead, its joining word dropped) and those before
+    it (``trail`` stripped), each joined back as said."""
     lead = _JOIN.sub("", functools.reduce(_join, parts[at:]))
-    back = functools.reduce(_join, parts[:at]).strip(_TRAIL + ".。")
+    return lead, functools.reduce(_join, parts[:at]).strip(trail)
+
+
+def _turned(lead: str, back: str) -> str:
+    """The lead first, then what it turned from, said to be about the earlier value."""
     return f"{lead} (on the earlier one: {back})"
