@@ -216,6 +216,17 @@ _YES_EN = re.compile(
     r"that's exactly right)\b",
     re.I,
 )
+#: Yes-words that also open ordinary sentences as adverbs or adjectives ("Right now the
+#: cache…", "Correct me if…", "Sure enough", "Exactly how…"): they say yes only when they
+#: stand alone (a mark or the end after them) or another yes, a pronoun or a thanks follows.
+_ADVERB_YES = frozenset(
+    "correct right exactly indeed absolutely precisely true sure definitely".split()
+)
+_AFTER_ADVERB_YES = re.compile(
+    r"^(?:\s*(?:[,.!;:…~)\-–—]|$)|\s+(?:yes|yeah|yep|exactly|correct|right|that's|that\s+is|"
+    r"it\s+is|it's|i|i'm|i\s+do|we|you|please|thanks|thank|thing|of\s+course)\b)",
+    re.I,
+)
 #: What turns a "yes" into a "no" when it follows it ("yes, but...", "right, no.").
 _DENIAL_AFTER = re.compile(
     r"^\s*(?:but\b|not\b|no\s*[,.!]*\s*$|no,|nope\b|never\b|wrong\b|incorrect\b|actually\b)",
@@ -223,15 +234,24 @@ _DENIAL_AFTER = re.compile(
 )
 #: A short answer that says yes anywhere ("still accurate, yes").
 _YES_WORD = re.compile(
-    r"\b(?:yes|yeah|yep|yup|correct|right|exactly|accurate|true|indeed|confirmed)\b", re.I
+    r"\b(?:yes|yeah|yep|yup|correct|right|exactly|accurate|true|indeed|confirmed)\b"
+    r"(?=\s*(?:[,.!;…~]|$))",  # it ends its clause: "still accurate, yes", not "right now"
+    re.I,
 )
 _NO_WORD = re.compile(
     r"\b(?:no|not|nope|never|wrong|incorrect|actually|guess|maybe|perhaps)\b|n't\b", re.I
 )
 _YES_ZH = re.compile(
-    r"^\s*(?:是的|是啊|是呀|是滴|对的|对啊|对呀|对对|对|没错|正确|确实|就是|是这样|嗯嗯|嗯|当然|可不是)"
+    r"^\s*(?:是的|是啊|是呀|是滴|对的|对啊|对呀|对对|对头|没错|正确|确实|是这样|嗯嗯|嗯|当然|可不是"
+    # a bare 对 or 就是 says yes standing alone; before more words it opens a sentence
+    # ("对了" by the way, "对我来说" to me, "对面" opposite; "就是有点贵" it is just)
+    r"|(?:对|就是)(?=[\s，,。.！!～~…]|$|就是|嘛|啊|呀))"
     r"(?![^，,。！!]{0,3}(?:不|没|错))"
 )
+
+
+#: What turns a Chinese "yes" into a "no" when it follows it ("是啊，不过…", "对，但是…").
+_BUT_ZH = ("但", "不过", "可是", "只是", "然而")
 
 
 #: A put-off after the yes ("yeah, maybe later", "嗯 再说吧"): an acknowledgement, no assent.
@@ -254,6 +274,8 @@ def is_confirmation(text: str) -> bool:
         (True, False)
         >>> is_confirmation("嗯 再说吧"), is_confirmation("yeah, maybe later")
         (False, False)
+        >>> is_confirmation("Right now the cache is cold."), is_confirmation("对了，还有一件事")
+        (False, False)
     """
     head = text.strip()[:120]
     if not head:
@@ -262,9 +284,12 @@ def is_confirmation(text: str) -> bool:
         m = _YES_ZH.match(head)
         if m is None or head.startswith(("对不起", "对于", "是不是")):
             return False
-        return not _DEFER_ZH.match(head[m.end() :].lstrip(" ，,。.！!～~"))
+        rest = head[m.end() :].lstrip(" ，,。.！!～~")
+        return not (_DEFER_ZH.match(rest) or rest.startswith(_BUT_ZH))
     m = _YES_EN.match(head)
     if m is not None:
+        if m[0].strip().casefold() in _ADVERB_YES and not _AFTER_ADVERB_YES.match(head[m.end() :]):
+            return False  # "Right now…", "Correct me if…": an adverb opening a sentence
         rest = head[m.end() :].lstrip(" ,.!-")
         return not (_DENIAL_AFTER.match(rest) or _DEFER_EN.match(rest))
     return len(head.split()) <= 6 and bool(_YES_WORD.search(head)) and not _NO_WORD.search(head)

@@ -404,6 +404,52 @@ def test_a_confirmation_makes_a_belief_citing_both(
         assert ids == [said, ok] and provenance == "confirmed"
 
 
+#: The assistant's advice to the user, an imperative the rules read as an instruction.
+ADVICE = "Measure the effect by comparing the response rate before and after the change."
+
+
+@pytest.mark.parametrize(
+    ("advice", "reply"),
+    [
+        # an adverb opening a sentence is no yes ("Right now…", "Correct me if…", 对了 = by the way)
+        (ADVICE, "Right now the cache is cold."),
+        ("Always pin your dependencies.", "Correct me if I'm wrong, but pins break builds?"),
+        ("以后每次发布前都先跑一遍回归测试。", "对了，周五要上线的那个版本还没打包。"),
+        ("以后每次发布前都先跑一遍回归测试。", "对我来说速度比较重要。"),
+        # a real yes to advice the assistant gave the user asks nothing of the assistant
+        (ADVICE, "Yes, will do."),
+        ("以后每次发布前都先跑一遍回归测试。", "对，没错。"),
+    ],
+)
+def test_the_assistants_advice_is_no_standing_instruction(
+    mm: MemoryManager, advice: str, reply: str
+) -> None:
+    mm.add_message("ann", "s1", "assistant", advice, timestamp=T0)
+    mm.add_message("ann", "s1", "user", reply, timestamp=T0 + timedelta(seconds=5))
+    mm.flush()
+    assert mm.anchors.list("ann") == []
+    assert [b for b in beliefs(mm, "ann") if b[3] == "confirmed"] == []
+
+
+@pytest.mark.parametrize(
+    ("offer", "yes"),
+    [
+        ("I will answer in bullet points from now on, OK?", "Yes, exactly."),
+        ("以后我都用中文回答你，好吗？", "对，没错。"),
+    ],
+)
+def test_a_yes_to_the_assistants_own_conduct_is_a_confirmed_instruction(
+    mm: MemoryManager, offer: str, yes: str
+) -> None:
+    said = mm.add_message("ann", "s1", "assistant", offer, timestamp=T0)
+    ok = mm.add_message("ann", "s1", "user", yes, timestamp=T0 + timedelta(seconds=5))
+    mm.flush()
+    anchors = mm.anchors.list("ann")
+    assert len(anchors) == 1
+    assert anchors[0].metadata["source_ids"] == [said, ok]
+    assert anchors[0].metadata["provenance"] == "confirmed"
+
+
 def test_no_confirmation_no_belief(mm: MemoryManager) -> None:
     mm.add_message("ann", "s1", "assistant", "So you live in Porto now, right?", timestamp=T0)
     mm.add_message("ann", "s1", "user", "No, not at all.", timestamp=T0 + timedelta(seconds=5))
@@ -501,7 +547,23 @@ def test_the_users_own_sentences_are_not_taken_for_injected_text() -> None:
 
 def test_confirmations_and_the_users_voice() -> None:
     assert all(map(is_confirmation, ["Yes", "yes, exactly", "That's right!", "对", "是的，没错"]))
-    for no in ["No.", "Yes, but not Lyon.", "Right, no.", "对不起", "Not really", "", "Maybe"]:
+    for no in [
+        "No.",
+        "Yes, but not Lyon.",
+        "Right, no.",
+        "对不起",
+        "Not really",
+        "",
+        "Maybe",
+        "Right now it fails.",
+        "Correct me if I'm wrong.",
+        "Sure enough it broke.",
+        "Exactly how do I do that?",
+        "对了，还有一件事",
+        "对我来说很重要",
+        "就是有点贵",
+        "是啊，不过我还是想换",
+    ]:
         assert not is_confirmation(no), no
     assert in_user_voice("You work at Initech, don't you?") == "I work at Initech."
     assert in_user_voice("I told you that your brother Tom lives in Oslo.") == (

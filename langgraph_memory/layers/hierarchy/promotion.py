@@ -378,7 +378,11 @@ def write_atoms(
             asked = earlier_request(msg, atoms, previous) if msg.role == "user" else None
             said = _said_yes_to(msg, text, previous)
             confirmed = (
-                _atoms(in_user_voice(strip_injected(said.content)), "user", msg, llm, other_users)
+                _agreed(
+                    _atoms(
+                        in_user_voice(strip_injected(said.content)), "user", msg, llm, other_users
+                    )
+                )
                 if said is not None
                 else []
             )
@@ -400,6 +404,23 @@ def write_atoms(
                 log.info("skipped confirmed atom %r: %s", atom, exc)
         yield_gil()  # background work: let readers and the model run between messages
     return written
+
+
+def _agreed(atoms: list[MemoryAtom]) -> list[MemoryAtom]:
+    """What a user's yes makes of the assistant's statements (in the user's voice): its
+    statements about the user, and a standing instruction only where the assistant spoke
+    of its own conduct ("I'll answer in English from now on" → "you'll answer…"). An
+    imperative the assistant addressed to the user ("Measure the effect before and after
+    the change") is advice to the user: agreeing to it asks nothing of the assistant.
+
+    Example:
+        >>> from langgraph_memory.extraction.extractor import extract_atoms as read
+        >>> [a.value for a in _agreed(read("Measure the effect by comparing the two runs."))]
+        []
+        >>> [a.value for a in _agreed(read("You will answer in bullet points from now on."))]
+        ['answer in bullet points']
+    """
+    return [a for a in atoms if a.kind != "instruction" or _SECOND_PERSON.search(a.text)]
 
 
 def _picked(
