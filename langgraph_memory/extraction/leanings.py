@@ -80,7 +80,11 @@ _SPECIFIC_EN = re.compile(
     r"(?:^|[,;.!]\s*|\s)(?:especially|esp\.?|particularly|in particular)\s+"
     r"(?P<x>[A-Za-z0-9][\w'&+-]*(?:\s+[A-Z0-9][\w'&+-]*){0,3})"
     r"|(?:^|[,;]\s*)(?!I\b)(?P<y>[A-Z0-9][\w'&+-]*(?:\s+[\w'&+-]+){0,2}?)\s+"
-    r"(?:especially|in particular)\s*[.!]?\s*$",
+    r"(?:especially|in particular)\s*[.!]?\s*$"
+    # a part of its own narrowing what was named: "white, specifically a dry Riesling",
+    # "Dry reds, mostly Rioja"
+    r"|(?:^|[,;—–]\s*)(?:specifically|mostly|mainly)\s+(?:(?:a|an|the|some)\s+)?"
+    r"(?P<z>[A-Za-z0-9][\w'&+-]*(?:\s+[A-Za-z0-9][\w'&+-]*){0,3})\s*(?=$|[,;.!—–])",
     re.I,
 )
 
@@ -173,6 +177,8 @@ def specified(clause: str) -> str | None:
     Example:
         >>> specified("尤其是乌龙"), specified("esp. Coltrane"), specified("Catan especially")
         ('乌龙', 'Coltrane', 'Catan')
+        >>> specified("specifically a dry Riesling"), specified("Dry reds, mostly Rioja.")
+        ('dry Riesling', 'Rioja')
         >>> specified("especially when it rains") is None
         True
     """
@@ -182,7 +188,7 @@ def specified(clause: str) -> str | None:
     m = _SPECIFIC_EN.search(clause)
     if m is None:
         return None
-    x = (m["x"] or m["y"] or "").strip()
+    x = (m["x"] or m["y"] or m["z"] or "").strip()
     if re.match(r"(?:when|if|on|in|at|for|with|after|before|since|because|the|a|an)\b", x, re.I):
         return None
     return x or None
