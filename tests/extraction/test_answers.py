@@ -131,7 +131,11 @@ def test_an_agreement_or_a_time_is_no_thing_named(question: str, answer: str) ->
     [
         # the part after the pick singles one thing out of it: both are liked
         ("Beer or cider, in general?", "cider, specifically a dry Normandy one", ["cider"]),
-        ("Do you prefer cats or dogs?", "dogs, mostly Labradors, they're goofy", ["dogs", "Labradors"]),
+        (
+            "Do you prefer cats or dogs?",
+            "dogs, mostly Labradors, they're goofy",
+            ["dogs", "Labradors"],
+        ),
         ("你平时喜欢喝红茶还是绿茶？", "绿茶！尤其是龙井", ["绿茶", "龙井"]),
         # a part after the pick that narrows nothing adds nothing
         ("Do you prefer cats or dogs?", "dogs, they're goofy", ["dogs"]),
@@ -147,7 +151,11 @@ def test_a_narrower_part_after_the_pick_is_liked_too(
 @pytest.mark.parametrize(
     ("question", "answer", "value"),
     [
-        ("What do you usually put on when you cook?", "mostly old soul records", "old soul records"),
+        (
+            "What do you usually put on when you cook?",
+            "mostly old soul records",
+            "old soul records",
+        ),
         ("What do you normally grab for lunch?", "Pho, when I can", "Pho"),
     ],
 )
