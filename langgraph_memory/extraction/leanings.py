@@ -202,14 +202,27 @@ _INSTEAD = re.compile(
 )
 
 
+#: "…，还是纪录片好看", "还是纸质书有感觉": after a dislike, the other one and how it is.
+_INSTEAD_ZH = re.compile(
+    r"^\s*(?:但是?|不过|可是|倒是)?(?:还是|还得是)"
+    + _THING.replace("{1,10}?", "{1,8}?")
+    + r"(?:更|最|比较|才)?(?:好|有感觉|有意思|有味道|香|舒服|顺手|靠谱|实在|对味|带劲|得劲)"
+)
+
+
 def instead(clause: str) -> str | None:
     """The thing a clause picks after a dislike ("I'm not a beach person — give me
-    mountains and a cabin"), if it picks one.
+    mountains and a cabin", "…不喜欢看综艺，还是纪录片好看"), if it picks one.
 
     Example:
         >>> instead("give me mountains and a cabin."), instead("give me a minute") is None
         ('mountains and a cabin', True)
+        >>> instead("还是纸质书有感觉"), instead("还是算了吧") is None
+        ('纸质书', True)
     """
+    zh = _INSTEAD_ZH.match(clause)
+    if zh:
+        return strip_particles(zh["x"]) or None
     m = _INSTEAD.match(clause)
     if m is None or re.match(
         r"(?:it|that|this|them|one|more|(?:minute|moment|sec|second|break|hand|chance)s?)\b",
