@@ -198,7 +198,8 @@ def _asks_taste_zh(question: str) -> bool:
     lastingly ("你最喜欢什么茶？", "你平时一般听什么歌？"); not a yes/no question."""
     return any(
         re.search(r"[你您]", q)
-        and not re.search(r"[他她它]|你们", q)
+        # "你们平时喜欢玩什么": the user among those asked; not "你们公司…" (theirs)
+        and not re.search(r"[他她它]|你们(?!(?:平时|一般|通常|都|最|更|还)*(?:喜欢|爱))", q)
         and _ZH_TASTE_QUESTION.search(q)
         and not _ZH_FACT_QUESTION.search(q)
         and not NOW_ONLY.search(q)

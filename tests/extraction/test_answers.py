@@ -176,3 +176,24 @@ def test_a_habit_question_about_a_time_or_someone_else_is_no_taste(
     question: str, answer: str
 ) -> None:
     assert picks(question, answer) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "value"),
+    [
+        ("你们平时喜欢吃什么？", "火锅吧 我们几个都能吃辣", "火锅"),  # the user among those asked
+        (
+            "What do you all usually play?",
+            "co-op stuff, we get too heated otherwise",
+            "co-op stuff",
+        ),
+    ],
+)
+def test_a_question_to_a_group_holding_the_user_is_answered_for_them(
+    question: str, answer: str, value: str
+) -> None:
+    assert picks(question, answer) == [(value, 1)]
+
+
+def test_a_question_about_their_organisation_is_no_taste() -> None:
+    assert picks("你们公司一般用什么软件？", "飞书吧 还行") == []

@@ -32,3 +32,8 @@ def test_a_topic_resumed_by_a_demonstrative_is_the_thing(text: str, value: str, 
 )
 def test_no_topic_no_thing(text: str) -> None:
     assert all(v not in ("那个味道", "味道") for v, _, _ in preferences_of(text))
+
+
+@pytest.mark.parametrize("text", ["一玩就是一晚上", "一写就是俩小时"])
+def test_once_started_it_lasts_names_no_thing(text: str) -> None:
+    assert preferences_of(text) == []
