@@ -29,6 +29,7 @@ from langgraph_memory.extraction.atoms import CONFIDENCE, MemoryAtom
 from langgraph_memory.extraction.clauses import JOKE, NOW_ONLY, is_question, strip_particles
 from langgraph_memory.extraction.extractor import normalize_key
 from langgraph_memory.extraction.habits import is_thing
+from langgraph_memory.extraction.leanings import specified
 
 __all__ = ["answer_head", "chosen"]
 
@@ -38,7 +39,7 @@ _ZH_HEAD_END = re.compile(r"[，,。.；;：:！!？?\n~～]|\s")
 #: Words around a pick that are not the pick: "for sure", "please", "definitely"…
 _EN_FILLER = re.compile(
     r"^(?:oh|ah|hmm+|um+|uh|well|ok|okay|so|i think|i'd say|i guess|probably|definitely|"
-    r"always|def|honestly|the|a|an|some)\s+|"
+    r"always|def|honestly|mostly|mainly|usually|the|a|an|some)\s+|"
     r"\s+(?:for sure|please|pls|definitely|obviously|of course|always|every time|for me|"
     r"all the way|i think|i guess|probably|thanks|thank you|then)$",
     re.I,
@@ -72,7 +73,10 @@ _EN_TASTE_QUESTION = re.compile(
     r"\b(?:favou?rites?|prefer(?:red)?|go-to|like best|(?:usually|normally|typically|generally|"
     r"tend to|always)\b[^?]*\b(?:go for|get|have|order|pick|choose|drink|eat|listen to|"
     r"watch|read|play|use|wear|like)|what (?:kind|sort|type|style) of\b[^?]*\b(?:like|enjoy|"
-    r"go for|prefer|into))\b",
+    r"go for|prefer|into))\b|"
+    # what the user habitually does, whatever the verb: "What do you usually reach for?"
+    r"^\W*what\s+(?!time|day|date|year|month)(?:\w+\s+){0,3}?(?:do|would)\s+you\s+(?:usually|"
+    r"normally|typically|generally|tend to|always)\b",
     re.I,
 )
 #: The user is the one asked about ("do you…", "your favourite"; not "does your wife…").
@@ -194,7 +198,8 @@ def _asks_taste_zh(question: str) -> bool:
     lastingly ("你最喜欢什么茶？", "你平时一般听什么歌？"); not a yes/no question."""
     return any(
         re.search(r"[你您]", q)
-        and not re.search(r"[他她它]|你们", q)
+        # "你们平时喜欢玩什么": the user among those asked; not "你们公司…" (theirs)
+        and not re.search(r"[他她它]|你们(?!(?:平时|一般|通常|都|最|更|还)*(?:喜欢|爱))", q)
         and _ZH_TASTE_QUESTION.search(q)
         and not _ZH_FACT_QUESTION.search(q)
         and not NOW_ONLY.search(q)
@@ -232,10 +237,34 @@ def chosen(question: str, answer: str) -> list[MemoryAtom]:
         return []
     start = answer.find(head)
     span = answer[start : start + len(head)] if start >= 0 else head
+    picks = [span]
+    narrower = _narrowed(answer[start + len(head) :] if start >= 0 else "", zh)
+    if narrower and narrower.casefold() != span.casefold():
+        picks.append(narrower)  # "white, specifically a dry Riesling": the Riesling too
     return [
         MemoryAtom(
-            kind="preference", subject="user", key=normalize_key(span), value=span, polarity=1,
+            kind="preference", subject="user", key=normalize_key(v), value=v, polarity=1,
             source="explicit", confidence=CONFIDENCE["explicit"], text=answer.strip(),
             language="zh" if zh else "en",
         )
+        for v in picks
     ]  # fmt: skip
+
+
+def _narrowed(rest: str, zh: bool) -> str | None:
+    """The thing the part of an answer right after its pick singles out of it ("茶！尤其是
+    铁观音", "Dry reds, mostly Rioja"), if it does.
+
+    Example:
+        >>> _narrowed(", specifically a dry Riesling, I find reds too heavy", False)
+        'dry Riesling'
+        >>> _narrowed("！尤其是铁观音", True), _narrowed(", I find reds too heavy", False)
+        ('铁观音', None)
+    """
+    part = re.match(r"\s*[,，。.;；:：!！—–-]*\s*[^,，。.;；!！?？]*", rest)
+    one = specified(part.group().strip()) if part else None
+    if one is None or (not zh and not is_thing(one, strict=True)):
+        return None
+    if re.search(r"\bones?$", one, re.I):  # "mostly Dutch ones": a kind of the pick, no name
+        return None
+    return one

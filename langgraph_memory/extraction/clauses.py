@@ -229,7 +229,11 @@ JOKE = gated(
     r"yeah right|^\s*oh sure\b|nothing but .{1,30} forever|只吃.{1,8}了.{0,12}(?:😂|🤣|哈哈)|"
     # a sarcastic opener before a strong liking: "Yeah, because I just adore Mondays"
     r"^\s*(?:yeah|sure|oh(?: yeah| great| joy)?|right|great),?\s+(?:because\s+)?I\s+(?:just\s+|"
-    r"totally\s+|really\s+)?(?:love|adore|enjoy|live for)\b",
+    r"totally\s+|really\s+|absolutely\s+)?(?:love|adore|enjoy|live for)\b|"
+    # …and in Chinese, a yes said three times: "对对对 我超爱等客服"
+    r"^\s*(?:对对对|是是是|好好好)[，,\s]*我?(?:超|最|特别|真的|可)?(?:爱|喜欢)|"
+    # a tag taking back what was just said: "I love Mondays, said no one ever", "…，才怪"
+    r"\bsaid no ?(?:one|body) ever\b|(?:^|[，,。.!！\s])才怪(?:呢|咧|啦)?[!！。.~～]*\s*$",
     re.I,
 )
 

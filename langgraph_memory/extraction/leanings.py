@@ -80,7 +80,11 @@ _SPECIFIC_EN = re.compile(
     r"(?:^|[,;.!]\s*|\s)(?:especially|esp\.?|particularly|in particular)\s+"
     r"(?P<x>[A-Za-z0-9][\w'&+-]*(?:\s+[A-Z0-9][\w'&+-]*){0,3})"
     r"|(?:^|[,;]\s*)(?!I\b)(?P<y>[A-Z0-9][\w'&+-]*(?:\s+[\w'&+-]+){0,2}?)\s+"
-    r"(?:especially|in particular)\s*[.!]?\s*$",
+    r"(?:especially|in particular)\s*[.!]?\s*$"
+    # a part of its own narrowing what was named: "white, specifically a dry Riesling",
+    # "Dry reds, mostly Rioja"
+    r"|(?:^|[,;—–]\s*)(?:specifically|mostly|mainly)\s+(?:(?:a|an|the|some)\s+)?"
+    r"(?P<z>[A-Za-z0-9][\w'&+-]*(?:\s+[A-Za-z0-9][\w'&+-]*){0,3})\s*(?=$|[,;.!—–])",
     re.I,
 )
 
@@ -173,6 +177,8 @@ def specified(clause: str) -> str | None:
     Example:
         >>> specified("尤其是乌龙"), specified("esp. Coltrane"), specified("Catan especially")
         ('乌龙', 'Coltrane', 'Catan')
+        >>> specified("specifically a dry Riesling"), specified("Dry reds, mostly Rioja.")
+        ('dry Riesling', 'Rioja')
         >>> specified("especially when it rains") is None
         True
     """
@@ -182,7 +188,7 @@ def specified(clause: str) -> str | None:
     m = _SPECIFIC_EN.search(clause)
     if m is None:
         return None
-    x = (m["x"] or m["y"] or "").strip()
+    x = (m["x"] or m["y"] or m["z"] or "").strip()
     if re.match(r"(?:when|if|on|in|at|for|with|after|before|since|because|the|a|an)\b", x, re.I):
         return None
     return x or None
@@ -196,14 +202,27 @@ _INSTEAD = re.compile(
 )
 
 
+#: "…，还是纪录片好看", "还是纸质书有感觉": after a dislike, the other one and how it is.
+_INSTEAD_ZH = re.compile(
+    r"^\s*(?:但是?|不过|可是|倒是)?(?:还是|还得是)"
+    + _THING.replace("{1,10}?", "{1,8}?")
+    + r"(?:更|最|比较|才)?(?:好|有感觉|有意思|有味道|香|舒服|顺手|靠谱|实在|对味|带劲|得劲)"
+)
+
+
 def instead(clause: str) -> str | None:
     """The thing a clause picks after a dislike ("I'm not a beach person — give me
-    mountains and a cabin"), if it picks one.
+    mountains and a cabin", "…不喜欢看综艺，还是纪录片好看"), if it picks one.
 
     Example:
         >>> instead("give me mountains and a cabin."), instead("give me a minute") is None
         ('mountains and a cabin', True)
+        >>> instead("还是纸质书有感觉"), instead("还是算了吧") is None
+        ('纸质书', True)
     """
+    zh = _INSTEAD_ZH.match(clause)
+    if zh:
+        return strip_particles(zh["x"]) or None
     m = _INSTEAD.match(clause)
     if m is None or re.match(
         r"(?:it|that|this|them|one|more|(?:minute|moment|sec|second|break|hand|chance)s?)\b",

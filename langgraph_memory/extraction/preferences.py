@@ -46,7 +46,7 @@ from langgraph_memory.extraction.clauses import (
 )
 from langgraph_memory.extraction.cues import Cued, open_entries
 from langgraph_memory.extraction.habits import ZH_PREF_BLOCK, en_habit, is_thing, zh_habit
-from langgraph_memory.extraction.leanings import leanings_of, refusal_of, specified
+from langgraph_memory.extraction.leanings import instead, leanings_of, refusal_of, specified
 from langgraph_memory.extraction.leanings import restated as parted
 from langgraph_memory.extraction.preference_forms_en import EN_FEELINGS, EN_PREFS
 from langgraph_memory.extraction.preference_forms_zh import ZH_FEELINGS, ZH_PREFS
@@ -355,6 +355,8 @@ def _spaced(s: str, pieces: list[str]) -> list[tuple[str, int, str]]:
         liked = [pol for _, pol, src in out if src == "explicit"]
         one = specified(piece) if not found and liked else None  # "…喜欢狗 尤其是金毛"
         found = found or ([(one, liked[-1], "explicit")] if one else [])
+        pick = instead(piece) if not found and liked and liked[-1] < 0 else None
+        found = found or ([(pick, 1, "explicit")] if pick else [])  # "… 还是纪录片好看"
         out += [p for p in found if p[0] not in {q[0] for q in out}]
     return out
 

@@ -124,3 +124,76 @@ def test_no_liking_when_the_question_asks_no_lasting_taste_of_the_user(
 )
 def test_an_agreement_or_a_time_is_no_thing_named(question: str, answer: str) -> None:
     assert picks(question, answer) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "values"),
+    [
+        # the part after the pick singles one thing out of it: both are liked
+        ("Beer or cider, in general?", "cider, specifically a dry Normandy one", ["cider"]),
+        (
+            "Do you prefer cats or dogs?",
+            "dogs, mostly Labradors, they're goofy",
+            ["dogs", "Labradors"],
+        ),
+        ("你平时喜欢喝红茶还是绿茶？", "绿茶！尤其是龙井", ["绿茶", "龙井"]),
+        # a part after the pick that narrows nothing adds nothing
+        ("Do you prefer cats or dogs?", "dogs, they're goofy", ["dogs"]),
+        ("Do you prefer cats or dogs?", "dogs, mostly because they're goofy", ["dogs"]),
+    ],
+)
+def test_a_narrower_part_after_the_pick_is_liked_too(
+    question: str, answer: str, values: list[str]
+) -> None:
+    assert picks(question, answer) == [(v, 1) for v in values]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "value"),
+    [
+        (
+            "What do you usually put on when you cook?",
+            "mostly old soul records",
+            "old soul records",
+        ),
+        ("What do you normally grab for lunch?", "Pho, when I can", "Pho"),
+    ],
+)
+def test_what_the_user_usually_does_whatever_the_verb(
+    question: str, answer: str, value: str
+) -> None:
+    assert picks(question, answer) == [(value, 1)]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("What time do you usually leave the office?", "mostly six"),
+        ("What does your brother usually reach for?", "mostly comics"),
+    ],
+)
+def test_a_habit_question_about_a_time_or_someone_else_is_no_taste(
+    question: str, answer: str
+) -> None:
+    assert picks(question, answer) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "value"),
+    [
+        ("你们平时喜欢吃什么？", "火锅吧 我们几个都能吃辣", "火锅"),  # the user among those asked
+        (
+            "What do you all usually play?",
+            "co-op stuff, we get too heated otherwise",
+            "co-op stuff",
+        ),
+    ],
+)
+def test_a_question_to_a_group_holding_the_user_is_answered_for_them(
+    question: str, answer: str, value: str
+) -> None:
+    assert picks(question, answer) == [(value, 1)]
+
+
+def test_a_question_about_their_organisation_is_no_taste() -> None:
+    assert picks("你们公司一般用什么软件？", "飞书吧 还行") == []
