@@ -140,7 +140,8 @@ _EN_GOOD = (
     r"my (?:daily driver|go-to|staple|thing|jam|happy place|weakness|comfort)|life|everything|"
     r"where it's at|my idea of (?:fun|heaven|bliss|a good \w+|a perfect \w+|a great \w+)|"
     r"right up my (?:alley|street)|my kind of \w+|my cup of tea|my vibe|a blast|a hoot|a riot|"
-    r"a thrill|the only (?:\w+ )?I (?:\w+)|"
+    # "the only thing I eat" (not "…I won't eat": a refusal is no liking; see _EN_BAD's)
+    r"a thrill|the only (?:\w+ )?I (?!(?:won't|can't|cannot|don't|never|wouldn't|hate)\b)\w+|"
     r"the (?:highlight|best part) of my \w+|"
     r"something I (?:could|can|would) \w+ (?:for hours|all day|forever|every day)|"
     r"peak|my (?:whole|entire) personality|a godsend|unmatched|top tier|chef's kiss"

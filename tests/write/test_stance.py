@@ -131,6 +131,8 @@ def test_the_assistant_saying_it_makes_no_belief(mm: MemoryManager) -> None:
         ("电子游戏我玩不进去。", [("电子游戏", -1)]),
         ("我对手账毫无抵抗力。", [("手账", 1)]),
         ("我不讨厌下雨。", []),  # a negated dislike says no stance
+        ("Jazz is the only thing I listen to.", [("Jazz", 1)]),
+        ("Jazz is the only thing I can't stand.", [("Jazz", -1)]),  # a refusal, no liking
     ],
 )
 def test_stance_of_reads_subject_negation_and_predicate(
