@@ -140,9 +140,43 @@ def preferences_of(clause: str) -> list[tuple[str, int, str]]:
     if found and is_cjk_text(clause):
         found = [(_ZH_KIND_WORD.sub("", v) or v, pol, src) for v, pol, src in found]
         found = [f for f in found if not _ZH_BODY.fullmatch(f[0])]
+        found = [(_zh_thing(clause, v), pol, src) for v, pol, src in found]
+        found = [f for f in found if f[0]]
     elif found:  # "play it with headphones": what "it" is was said elsewhere, not here
         found = [f for f in found if not re.search(r"\b(?:it|them|they)\b", f[0], re.I)]
     return found
+
+
+#: A verb said alone, with nothing after it: what it is done to is not there.
+_ZH_BARE_VERB = re.compile(r"[用做吃喝看听玩穿去买点坐开抽碰要弄搞]")
+#: An amount alone ("每月只要650"): a price or a count, not a thing liked.
+_ZH_AMOUNT = re.compile(
+    r"[\d０-９.,，万千百十两一二三四五六七八九零]+(?:块钱?|元|毛|分|个|次|小时)?"
+)
+#: The topic said before the user: "文档不全的库我基本不用" (what the verb is done to).
+_ZH_TOPIC = re.compile(r"^(?P<t>[^，,。我你他她]{2,12}?)(?:呢|啊|吧)?[，,]?\s*我")
+
+
+def _zh_thing(clause: str, value: str) -> str:
+    """The thing a Chinese reading's value names, or ``""`` when it names none: a verb said
+    alone is done to the topic before the user ("文档不全的库我基本不用": the libraries, not
+    "用"), or to nothing said (no belief); an amount alone is none, nor is the degree of a
+    concession ("再巧妙也不行": however clever, no — "巧妙" is no thing).
+
+    Example:
+        >>> _zh_thing("文档不全的库我基本不用", "用"), _zh_thing("平板布局必须做", "做")
+        ('文档不全的库', '')
+        >>> _zh_thing("现在每月只要650", "650"), _zh_thing("再巧妙也不行", "巧妙")
+        ('', '')
+        >>> _zh_thing("我不喝咖啡", "咖啡")
+        '咖啡'
+    """
+    if _ZH_AMOUNT.fullmatch(value) or f"再{value}也" in clause:
+        return ""
+    if _ZH_BARE_VERB.fullmatch(value):
+        topic = _ZH_TOPIC.match(clause.strip())
+        return topic["t"] if topic else ""
+    return value
 
 
 def _preferences_of(clause: str) -> list[tuple[str, int, str]]:

@@ -75,3 +75,16 @@ def test_more_forms_of_a_taste(text: str, want: list[tuple[str, int]]) -> None:
 )
 def test_their_look_alikes(text: str) -> None:
     assert [v for v, _ in tastes(text) if v in ("easy", "peak quality", "Lyon")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("文档不全的库我基本不用", [("文档不全的库", -1)]),  # the topic, not the bare verb
+        ("平板布局必须做", []),  # a verb done to nothing said: no thing liked
+        ("现在每月只要650", []),  # an amount alone
+        ("再巧妙也不行", []),  # the degree of a concession
+    ],
+)
+def test_a_chinese_value_names_a_thing(text: str, want: list[tuple[str, int]]) -> None:
+    assert tastes(text) == want
