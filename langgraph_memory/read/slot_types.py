@@ -269,12 +269,22 @@ _TRADE = re.compile(
 #: not a pastime ("做了手工"), and a department by its trade ("调到技术部了"), not any 部
 #: ("俱乐部", "东北部").
 _DOES = re.compile(
-    r"(?:(?:做|当|干)(?:了)?|"
+    # a verb of doing or becoming one ("当瑜伽教练", "成了公务员", "升成技术经理", "跑网约车司机",
+    # "以讲师身份"), and the trade it makes the user
+    r"(?:(?:做|当上?|干|跑|成了|成为|变成|升成|升为|升任|转成|转为|以)(?:了)?|"
     # the user said to be one ("我现在还是实习生", "现在是正式的算法工程师了")
     r"(?:我|(?:^|(?<=[，,。！!；;\s]))(?=现在|目前|如今))(?:现在|目前|如今|已经)?(?:还|也|就|都)?是)"
     r"(?:一名|一个|个)?[\u4e00-\u9fff]{0,7}?"
     r"(?:师|员|(?<!手)工|(?<!做)手|士|(?<!学)生|博主|主播|司机|销售|运营|会计|律师|编辑|记者|经理|总监|"
-    r"主管|主任|助理|专员|顾问|策划)(?=[，,。！!；;\s]|$|了|啦)|"
+    r"主管|主任|助理|专员|顾问|策划|老板|店主|店长|教练)(?=[，,。！!；;\s]|$|了|啦|的|身份)|"
+    # "as a registered midwife", "full-time dog groomer now", "took the financial controller
+    # job": a word of a trade (its ending: "-er", "-ist"...) the user is, or a job taken
+    r"\bas an? (?:[a-z-]+ ){0,2}(?!(?:matter|reminder|favou?r|user|member|customer|beginner|"
+    r"teenager|father|mother|brother|sister|daughter|partner|result|number|order|whole|"
+    r"kid|child)\b)[a-z-]+(?:er|or|ist|ian|wife|nurse|chef|cook)\b|"
+    r"\b(?:a|an|full-time|officially)\s+(?:[a-z-]+\s+){0,2}[a-z-]+(?:er|or|ist|ian)\s+now\b|"
+    r"\b(?:took|accepted|got|landed|started|into)\s+(?:the|a|an|my)\s+(?:new\s+)?"
+    r"(?:[a-z-]+\s+){1,3}(?:job|role|position)\b|"
     r"读研|读博|在读|上大学|"
     r"(?:技术|市场|销售|财务|人事|人力|产品|研发|运营|法务|行政|采购|设计|工程|质量|质检|客服|品牌|"
     r"公关|战略|投资|业务|数据|信息|审计|风控|营销|总裁办|IT|HR)部(?:门)?"
