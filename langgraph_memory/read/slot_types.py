@@ -52,6 +52,7 @@ from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.handovers import handover
 from langgraph_memory.read.questions import as_users_own, asked_by_form
 from langgraph_memory.read.relations import names_relation
+from langgraph_memory.read.reschedules import MOVED, rescheduled
 from langgraph_memory.read.timeline import is_statement
 
 if TYPE_CHECKING:
@@ -399,23 +400,10 @@ _COUNTED_NOUN = re.compile(
 )
 
 
-#: A date said as moved, its event left unsaid ("they moved it up to May 28", "pushed
-#: everything to September 20", "rebooked for the 9th", "改签到周四", "提前到6月20号", "定在
-#: 七月二十八号"): the new date of the event on the user's mind, whatever it is.
-_MOVED = re.compile(
-    # (moved or shifted with something between: "moved to Leeds" is a move of house)
-    r"\b(?:moved|shifted)\s+(?!(?:to|into|in|out|back to)\b)[^.!?;]{1,30}?\b(?:to|onto)\b|"
-    r"\b(?:pushed|bumped|brought|rescheduled|rebooked|postponed|delayed|changed|slipped)\b"
-    r"[^.!?;]{0,30}?\b(?:to|for|onto|until|till)\b|"
-    r"\b(?:instead|new date)\b|改签到?|改约到|改到|提前到|推迟到|延到|延期到|挪到|定在",
-    re.I,
-)
-
-
 def _same_event(said: str, query: str) -> bool:
     """Whether a statement naming a date is about the event ``query`` asks the date of:
     the same kind of event, or a word of the question; or a date said as moved
-    (:data:`_MOVED`) with no event named, for a question naming its event.
+    (:data:`~.reschedules.MOVED`) with no event named, for a question naming its event.
 
     Example:
         >>> _same_event("they moved it up to May 28", "When is my wedding?")
@@ -424,7 +412,7 @@ def _same_event(said: str, query: str) -> bool:
         False
     """
     asked, named = event_named(query), event_named(said)
-    moved = _MOVED.search(said) is not None
+    moved = MOVED.search(said) is not None
     if moved and named == "move" and asked != "move":
         named = None  # "they moved it to May 28": a date moved, no move of house
     if moved and named is None and asked is not None:
@@ -497,7 +485,8 @@ def add_typed(
     ``query`` asks for (:func:`asked_type`; among the :data:`RECENT` latest messages), at
     the best message candidate's score times ``successor_decay``: the new value may share
     no word with the question; for a question asking for a person, a handover's statements
-    too (:func:`~langgraph_memory.read.handovers.handover`: who went and who came). Used for
+    too (:func:`~langgraph_memory.read.handovers.handover`: who went and who came); for a
+    date, a moved date and the event it moves (:func:`~.reschedules.rescheduled`). Used for
     a query ranked by its words alone. ``keep``: the caller's filter (a statement it
     refuses is never added)."""
     kind = asked_type(query)
@@ -508,6 +497,8 @@ def add_typed(
     recent = [m for m in storage.message_page(user_id, limit=RECENT) if keep is None or keep(m)]
     found = latest_typed(recent, kind, query=query)
     handed = handover(recent) if kind == "person" else None
+    # (a date moved, of the event told last: "手术约在下个月12号" … "让我提前到这个月28号")
+    handed = handed or (rescheduled(recent, query, own_part) if kind == "date" else None)
     if handed is not None:  # "张店长被调走了，现在是刘姐管我们": the new one and who went
         found += [recent[i] for i in (handed[0], *handed[1][-LATEST:]) if recent[i] not in found]
     for m in found:
