@@ -117,7 +117,7 @@ _NEXT_VERB = re.compile(r"\s+(?:and|but|then|so)\s+|然后|而且|并且|准备|
 #: A city named by a thing of the user's home or of living there: the dwelling it
 #: qualifies ("the Spokane apartment", "the new Edinburgh flat", "my Perth address"), a
 #: paper of residence ("residency permit for Lisbon", "杭州的居住证", "落户成都"), or a
-#: home said "here" after it ("苏州这边的新房子", "大连新房子", "合肥的住处").
+#: home said "here" after it ("苏州这边的新房子", "大连新房子", "合肥的住处", "成都的租房合同").
 _HOME_OF = (
     re.compile(
         r"\b(?i:the|my|our)\s+(?i:new\s+)?(?P<v>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s+"
@@ -127,7 +127,7 @@ _HOME_OF = (
         r"\b(?i:residency|residence|resident)\s+(?i:permit|card|visa|status)?\s*(?i:for|in)\s+"
         r"(?P<v>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
     ),
-    re.compile(r"(?:这边|那边)?的?(?:新)?(?:房子|住处|新家|出租屋|公寓|居住证|户口)"),
+    re.compile(r"(?:这边|那边)?的?(?:新)?(?:房子|住处|新家|出租屋|公寓|居住证|户口|租房合同|租的房)"),
 )
 #: Settling a household in a city ("落户成都", "落户到了苏州"): the city after it.
 _SETTLED = re.compile(r"落户(?:到了?|在)?")

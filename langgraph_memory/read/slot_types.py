@@ -51,6 +51,7 @@ from langgraph_memory.extraction.workplaces import others_clauses
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.handovers import handover
 from langgraph_memory.read.questions import as_users_own, asked_by_form
+from langgraph_memory.read.recounts import recounted
 from langgraph_memory.read.relations import names_relation
 from langgraph_memory.read.reschedules import MOVED, rescheduled
 from langgraph_memory.read.timeline import is_statement
@@ -286,6 +287,8 @@ _DOES = re.compile(
     r"\b(?:a|an|full-time|officially)\s+(?:[a-z-]+\s+){0,2}[a-z-]+(?:er|or|ist|ian)\s+now\b|"
     r"\b(?:took|accepted|got|landed|started|into)\s+(?:the|a|an|my)\s+(?:new\s+)?"
     r"(?:[a-z-]+\s+){1,3}(?:job|role|position)\b|"
+    # what the user does, said "做…的" ("我做前端开发的", "我是做设计的"; not "做饭的时候")
+    r"我(?:是|一直|现在)?做[\u4e00-\u9fffA-Za-z]{2,6}?的(?=[，,。！!；;\s]|$)|"
     r"读研|读博|在读|上大学|"
     r"(?:技术|市场|销售|财务|人事|人力|产品|研发|运营|法务|行政|采购|设计|工程|质量|质检|客服|品牌|"
     r"公关|战略|投资|业务|数据|信息|审计|风控|营销|总裁办|IT|HR)部(?:门)?"
@@ -486,9 +489,10 @@ def add_typed(
     the best message candidate's score times ``successor_decay``: the new value may share
     no word with the question; for a question asking for a person, a handover's statements
     too (:func:`~langgraph_memory.read.handovers.handover`: who went and who came); for a
-    date, a moved date and the event it moves (:func:`~.reschedules.rescheduled`). Used for
-    a query ranked by its words alone. ``keep``: the caller's filter (a statement it
-    refuses is never added)."""
+    date, a moved date and the event it moves (:func:`~.reschedules.rescheduled`); for a
+    count, a count said as a level and an earlier one of its unit
+    (:func:`~.recounts.recounted`). Used for a query ranked by its words alone. ``keep``:
+    the caller's filter (a statement it refuses is never added)."""
     kind = asked_type(query)
     if kind is None:
         return
@@ -497,8 +501,10 @@ def add_typed(
     recent = [m for m in storage.message_page(user_id, limit=RECENT) if keep is None or keep(m)]
     found = latest_typed(recent, kind, query=query)
     handed = handover(recent) if kind == "person" else None
-    # (a date moved, of the event told last: "手术约在下个月12号" … "让我提前到这个月28号")
+    # (a date moved, of the event told last: "手术约在下个月12号" … "让我提前到这个月28号"; a
+    # count said as a level, of a unit said before: "选了四门课" … "一口气加到七门")
     handed = handed or (rescheduled(recent, query, own_part) if kind == "date" else None)
+    handed = handed or (recounted(recent, own_part) if kind == "count" else None)
     if handed is not None:  # "张店长被调走了，现在是刘姐管我们": the new one and who went
         found += [recent[i] for i in (handed[0], *handed[1][-LATEST:]) if recent[i] not in found]
     for m in found:
