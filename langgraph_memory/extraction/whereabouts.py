@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from langgraph_memory.extraction.clauses import split_clauses
+from langgraph_memory.extraction.clauses import ZH_GAP, split_clauses
 from langgraph_memory.extraction.entities import sentence_spans
 
 __all__ = ["not_lived", "not_lived_at", "clause_at", "homes_named"]
@@ -78,14 +78,24 @@ def clause_at(text: str, at: int) -> str:
 
 
 def _clause(text: str, at: int) -> tuple[str, int]:
-    """The clause around ``at`` and its offset in ``text``."""
+    """The clause around ``at`` and its offset in ``text`` (in Chinese chat, a space
+    between words ends a clause too: "我住大连 想周末带娃去海边玩" is two)."""
     for s, sentence in sentence_spans(text):
         if s <= at < s + len(sentence):
             for c, part in reversed(split_clauses(sentence)):
                 if s + c <= at:
-                    return part, s + c
-            return sentence, s
+                    return _gap_piece(part, s + c, at)
+            return _gap_piece(sentence, s, at)
     return "", at
+
+
+def _gap_piece(clause: str, start: int, at: int) -> tuple[str, int]:
+    """The piece of ``clause`` (at offset ``start``) around ``at`` between the spaces
+    that stand for commas in Chinese chat (:data:`~.clauses.ZH_GAP`), and its offset."""
+    cut = [m.end() for m in ZH_GAP.finditer(clause) if start + m.end() <= at]
+    begin = max(cut, default=0)
+    end = next((m.start() for m in ZH_GAP.finditer(clause, begin) if start + m.start() > at), None)
+    return clause[begin:end], start + begin
 
 
 #: A trip, a plan, or a place only passed through: said anywhere around the place when no
