@@ -137,7 +137,9 @@ _HOME_OF = (
         r"\b(?i:residency|residence|resident)\s+(?i:permit|card|visa|status)?\s*(?i:for|in)\s+"
         r"(?P<v>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
     ),
-    re.compile(r"(?:这边|那边)?的?(?:新)?(?:房子|住处|新家|出租屋|公寓|居住证|户口|租房合同|租的房)"),
+    re.compile(
+        r"(?:这边|那边)?的?(?:新)?(?:房子|住处|新家|出租屋|公寓|居住证|户口|租房合同|租的房)"
+    ),
 )
 #: Settling a household in a city ("落户成都", "落户到了苏州"): the city after it.
 _SETTLED = re.compile(r"落户(?:到了?|在)?")

@@ -25,6 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from langgraph_memory.core.records import Message
+from langgraph_memory.extraction.entities import find_entities
 from langgraph_memory.extraction.slots import event_named, names_date
 from langgraph_memory.read.timeline import is_statement
 
@@ -60,11 +61,21 @@ def said_moved(said: str) -> str | None | bool:
     return None if named == "move" else named
 
 
+#: A name inside an English question (a capitalised word other than its first and "I").
+_NAMED_EN = re.compile(r"(?<!^)(?<![.?!]\s)\b(?!I\b)[A-Z][a-z]+")
+
+
+def _names_someone(query: str) -> bool:
+    """Whether ``query`` names a person: a question about them, not the user."""
+    return any(k == "person" for _, _, k in find_entities(query)) or bool(_NAMED_EN.search(query))
+
+
 def rescheduled(
     msgs: Sequence[Message], query: str, own: Callable[[str], str]
 ) -> tuple[int, tuple[int, ...]] | None:
-    """For a date ``query`` naming no event the reader knows: the user's latest statement
-    in ``msgs`` saying a date was moved (in its ``own`` part, the user's sentences), and
+    """For a date ``query`` naming no event the reader knows, nor anyone (a question about
+    the user, in any person: "哪天住院开刀？", "When will she give birth?"): the user's
+    latest statement in ``msgs`` saying a date was moved (in its ``own`` part), and
     the latest earlier message of the user's naming a date of an event (the moved one's
     event, when it names one), as indices into ``msgs``; None when there are none.
 
@@ -79,8 +90,8 @@ def rescheduled(
         >>> rescheduled(m, "我的手术是哪天？", lambda s: s) is None  # an event it knows
         True
     """
-    if event_named(query) is not None:
-        return None
+    if event_named(query) is not None or _names_someone(query):
+        return None  # an event it knows, or someone else's ("李明什么时候升职的？")
     users = sorted(
         (i for i, m in enumerate(msgs) if m.role == "user"),
         key=lambda i: (msgs[i].timestamp, msgs[i].seq),

@@ -46,3 +46,9 @@ def test_said_moved_reads_the_event_moved_if_named() -> None:
     assert said_moved("考试改约到4月1号") == "exam"
     assert said_moved("they moved it up to May 28") is None
     assert said_moved("I moved to Leeds") is False
+
+
+def test_a_question_naming_someone_is_about_them() -> None:
+    m = _msgs("搬家定在八月三十号", "好消息是李明升了销售经理", "浩浩游泳改到周日早上九点")
+    assert rescheduled(m, "李明什么时候升职的？", own_part) is None
+    assert rescheduled(m, "When did Gina move?", own_part) is None
