@@ -335,6 +335,10 @@ def _zh_change(rx: re.Pattern[str], m: re.Match[str]) -> Slot | None:
     if chosen in _ZH_CHOSEN:
         return "plan", value, m.start("v")
     hint = (m.groupdict().get("k") or "").strip().removeprefix("的")
+    if len(hint) > 1 and hint.endswith("被"):  # a passive: its subject is whom it befell
+        if re.search(r"被(?:调|转|搬|跳)", m[0]):
+            return None  # "张店长被调到万达了": someone else moved (not "我被调到…")
+        hint = hint.removesuffix("被")  # "组长被换成了小林": the slot, its new value
     if rx is _ZH[-1] and not hint and not re.match(_ZH_COUNT, value):
         return None  # "现在…" with no verb: only a count ("现在八个人了")
     key = _ZH_SLOT_VERB.get(hint, hint) if hint else CHANGE_KEY

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from langgraph_memory.extraction.clauses import split_clauses
+from langgraph_memory.extraction.clauses import ZH_GAP, split_clauses
 from langgraph_memory.extraction.entities import sentence_spans
 
 __all__ = ["not_lived", "not_lived_at", "clause_at", "homes_named"]
@@ -78,14 +78,24 @@ def clause_at(text: str, at: int) -> str:
 
 
 def _clause(text: str, at: int) -> tuple[str, int]:
-    """The clause around ``at`` and its offset in ``text``."""
+    """The clause around ``at`` and its offset in ``text`` (in Chinese chat, a space
+    between words ends a clause too: "我住大连 想周末带娃去海边玩" is two)."""
     for s, sentence in sentence_spans(text):
         if s <= at < s + len(sentence):
             for c, part in reversed(split_clauses(sentence)):
                 if s + c <= at:
-                    return part, s + c
-            return sentence, s
+                    return _gap_piece(part, s + c, at)
+            return _gap_piece(sentence, s, at)
     return "", at
+
+
+def _gap_piece(clause: str, start: int, at: int) -> tuple[str, int]:
+    """The piece of ``clause`` (at offset ``start``) around ``at`` between the spaces
+    that stand for commas in Chinese chat (:data:`~.clauses.ZH_GAP`), and its offset."""
+    cut = [m.end() for m in ZH_GAP.finditer(clause) if start + m.end() <= at]
+    begin = max(cut, default=0)
+    end = next((m.start() for m in ZH_GAP.finditer(clause, begin) if start + m.start() > at), None)
+    return clause[begin:end], start + begin
 
 
 #: A trip, a plan, or a place only passed through: said anywhere around the place when no
@@ -117,7 +127,7 @@ _NEXT_VERB = re.compile(r"\s+(?:and|but|then|so)\s+|然后|而且|并且|准备|
 #: A city named by a thing of the user's home or of living there: the dwelling it
 #: qualifies ("the Spokane apartment", "the new Edinburgh flat", "my Perth address"), a
 #: paper of residence ("residency permit for Lisbon", "杭州的居住证", "落户成都"), or a
-#: home said "here" after it ("苏州这边的新房子", "大连新房子", "合肥的住处").
+#: home said "here" after it ("苏州这边的新房子", "大连新房子", "合肥的住处", "成都的租房合同").
 _HOME_OF = (
     re.compile(
         r"\b(?i:the|my|our)\s+(?i:new\s+)?(?P<v>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)\s+"
@@ -127,7 +137,9 @@ _HOME_OF = (
         r"\b(?i:residency|residence|resident)\s+(?i:permit|card|visa|status)?\s*(?i:for|in)\s+"
         r"(?P<v>[A-Z][a-z]+(?:\s[A-Z][a-z]+)?)"
     ),
-    re.compile(r"(?:这边|那边)?的?(?:新)?(?:房子|住处|新家|出租屋|公寓|居住证|户口)"),
+    re.compile(
+        r"(?:这边|那边)?的?(?:新)?(?:房子|住处|新家|出租屋|公寓|居住证|户口|租房合同|租的房)"
+    ),
 )
 #: Settling a household in a city ("落户成都", "落户到了苏州"): the city after it.
 _SETTLED = re.compile(r"落户(?:到了?|在)?")

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable
 
 from langgraph_memory.core.tokens import is_cjk_text
+from langgraph_memory.extraction.clauses import ZH_GAP
 
 __all__ = ["workplace_of", "others_clauses", "WORKPLACE_KEY"]
 
@@ -111,15 +112,39 @@ _NOT_NAMES = frozenset(
 
 #: A clause's own subject: the user, or a third person.
 _ZH_USER = re.compile(
-    r"^\s*(?:[^\u4e00-\u9fff]{0,3})?(?:但是?|不过|可是|而|现在|那|所以)?(?:我|咱)"
+    r"^\s*(?:[^\u4e00-\u9fff]{0,3})?(?:但是?|不过|可是?|而|现在|那|所以)?(?:我|咱)"
 )
-_ZH_THIRD = re.compile(r"^\s*(?:但是?|不过|可是|而)?(?:他|她)")
+_ZH_THIRD = re.compile(r"^\s*(?:但是?|不过|可是?|而)?(?:他|她)")
 _ZH_CLAUSE = re.compile(r"[^，,]+[，,]?")
+#: Where an English sentence about someone else turns to the user as the subject of a
+#: clause of its own ("My brother took my old flat in Porto, which is funny because I've
+#: been in Lisbon for weeks", "my sister did Iceland, but we booked Japan").
+_EN_TURN = re.compile(
+    r"(?:[,;]\s*|\s+)(?:(?:and|but|so|because|since|though|although|while|whereas|yet|"
+    r"which is \w+ because|anyway|meanwhile)\s+)+(?=(?:I|I'm|I've|I'd|I'll|we|we're|we've)\b)",
+    re.I,
+)
+
+
+def _zh_clauses(sentence: str) -> list[tuple[int, int]]:
+    """The clauses of a Chinese sentence, as spans: set off by a comma, or by a space
+    between Chinese words (:data:`~langgraph_memory.extraction.clauses.ZH_GAP`, a chat
+    habit: "我表妹要去长沙读研 可我都在厦门待了快两个月了" is two)."""
+    spans = []
+    for m in _ZH_CLAUSE.finditer(sentence):
+        at = m.start()
+        for gap in ZH_GAP.finditer(m[0]):
+            spans.append((at, m.start() + gap.end()))
+            at = m.start() + gap.end()
+        spans.append((at, m.end()))
+    return spans
 
 
 def others_clauses(sentence: str, about_others: Callable[[str], bool]) -> list[tuple[int, int]]:
     """The spans (start, end) of a sentence about someone else (``about_others`` of it is
-    true) that are theirs: the whole of an English one; of a Chinese one, each clause
+    true) that are theirs: of an English one, all of it up to a clause turning to the
+    user as its subject (:data:`_EN_TURN`: "…, because I've been in Lisbon for weeks"); of
+    a Chinese one, each clause (set off by a comma or a space: :func:`_zh_clauses`)
     ``about_others`` says is another's, each whose subject is 他/她, and each with no
     subject of its own after one of theirs ("我老公还在华为，我已经在小米干了一个月了": the
     first clause only; "我妹妹搬到杭州了，住在西湖边": both).
@@ -128,17 +153,22 @@ def others_clauses(sentence: str, about_others: Callable[[str], bool]) -> list[t
         >>> from langgraph_memory.extraction.slots import about_others
         >>> others_clauses("我老公还在华为，我已经在小米干了", about_others)
         [(0, 8)]
+        >>> others_clauses("我表妹要去长沙读研 让我帮她找房 可我都在厦门待了两个月了", about_others)
+        [(0, 10), (10, 17)]
+        >>> others_clauses("My brother took my old flat, but I'm in Lisbon now", about_others)
+        [(0, 27)]
     """
     if not is_cjk_text(sentence):
-        return [(0, len(sentence))]
+        turn = _EN_TURN.search(sentence)
+        return [(0, turn.start() if turn else len(sentence))]
     out: list[tuple[int, int]] = []
     theirs = False
-    for m in _ZH_CLAUSE.finditer(sentence):
-        clause = m[0]
+    for a, b in _zh_clauses(sentence):
+        clause = sentence[a:b]
         if about_others(clause) or _ZH_THIRD.match(clause):
             theirs = True
         elif _ZH_USER.match(clause):
             theirs = False
         if theirs:
-            out.append((m.start(), m.end()))
+            out.append((a, b))
     return out

@@ -56,7 +56,15 @@ _NOT_NAME = re.compile(
 #: a character (小美, 老吴, 阿杰), or by a doubled character (婷婷, 薇薇); Latin letters too.
 _ZH = re.compile(
     rf"[{_SUR}](?:医生|大夫|老师|教授|教练|师傅|店长|科长|处长|主任|经理|主管|组长|总监|姐|哥|总)|"
-    r"(?:小|老|阿)[\u4e00-\u9fff](?![了的是去说])|([\u4e00-\u9fff])\1|[A-Z][a-zA-Z]+"
+    rf"(?:小|老|阿)[\u4e00-\u9fff](?![了的是去说])|大[{_SUR}]|([\u4e00-\u9fff])\1|[A-Z][a-zA-Z]+|"
+    # a name given outright ("一个程序员叫浩子", "取名叫可乐")
+    r"(?<=叫)(?!什么|啥|做|作)[\u4e00-\u9fff]{2}(?=[，,。！!；;\s]|$)"
+)
+#: A doubled character that names no one: an adverb, a word of kin, a laugh ("天天半夜敲键盘").
+_NOT_DOUBLED = re.compile(
+    r"^(?:天天|常常|刚刚|慢慢|好好|渐渐|偷偷|悄悄|往往|明明|人人|个个|年年|时时|处处|默默|轻轻|"
+    r"早早|久久|统统|仅仅|稍稍|纷纷|匆匆|连连|频频|哈哈|呵呵|嘿嘿|嘻嘻|谢谢|妈妈|爸爸|哥哥|姐姐|"
+    r"弟弟|妹妹|爷爷|奶奶|宝宝|星星|乖乖|快快|看看|试试|想想|聊聊|走走|等等|样样|事事|家家)$"
 )
 #: What follows a person who ends as the user's: leaving, retiring, moving away, a break
 #: (parental leave, pregnant), a parting, a death ("passed away", 去喵星); said of the
@@ -72,9 +80,23 @@ _ENDS_EN = re.compile(
 )
 _ENDS_ZH = re.compile(
     r"^(?:被|也|已经|早就|刚|自己|最近)?"
-    r"(?:离职|辞职|退休|退二线|走了|搬走|调去|调到|调走|回老家|出国|出去|去世|去喵星|休(?:产)?假|"
+    r"(?:离职|辞职|退休|退二线|走了|搬走|调去|调到|调走|回老家|出国|出去|去了?外地|去世|去喵星|休(?:产)?假|"
     r"分了|分手|不干了|不带了|转走)"
 )
+#: The ending said of the person by a pronoun in the next clause ("Luis won't taste it
+#: again, he left to open his own place").
+_ENDS_BY_PRONOUN = re.compile(
+    r"^[^.!?]{0,60}?[,;]\s*(?:and |but |so )?(?:he|she)(?:'s|\s+(?:just|finally|already|has|had))*"
+    r"\s+(?:retired|left|quit|resigned|moved (?:away|out|back)|transferred|relocated|"
+    r"passed away|died)\b",
+    re.I,
+)
+#: Who ends, said as the subject of a Chinese clause (of any form of name: "晓峰搬走了",
+#: "大刘去外地了"); what ties them to the user is their name in an earlier message.
+_ZH_SUBJECT_ENDS = re.compile(
+    r"(?:^|(?<=[，,。！!；;\s]))(?P<n>[\u4e00-\u9fff]{2,3}?)(?=" + _ENDS_ZH.pattern[1:] + ")"
+)
+_NOT_SUBJECT = re.compile(r"[我你他她它们这那哪谁自己家人]|^[跟和与给对被把在]")
 #: A parting said with the person after it ("跟阿哲早就分了", "we lost Biscuit", "RIP Nugget").
 _PARTED = re.compile(
     r"(?:跟|和)(?P<zh>\S{2,4}?)(?:早就|已经)?分(?:了|手)|\b(?:lost|RIP)\s+(?P<en>[A-Z]\w+)"
@@ -88,7 +110,7 @@ def _names(said: str) -> list[tuple[int, str]]:
         if not _NOT_NAME.match(m[0]):
             out.append((m.start(), m[0]))
     for m in _ZH.finditer(said):
-        if not m[0].isascii():
+        if not m[0].isascii() and not _NOT_DOUBLED.match(m[0]):
             out.append((m.start(), m[0]))
     return sorted(out)
 
@@ -98,8 +120,9 @@ def ended_names(said: str) -> list[str]:
     out = []
     for at, name in _names(said):
         rest = said[at + len(name) :]
-        if _ENDS_EN.search(rest) or _ENDS_ZH.search(rest):
+        if _ENDS_EN.search(rest) or _ENDS_ZH.search(rest) or _ENDS_BY_PRONOUN.search(rest):
             out.append(name)
+    out += [m["n"] for m in _ZH_SUBJECT_ENDS.finditer(said) if not _NOT_SUBJECT.search(m["n"])]
     out += [m["zh"] or m["en"] for m in _PARTED.finditer(said)]
     return list(dict.fromkeys(out))
 

@@ -94,12 +94,21 @@ def as_users_own(query: str) -> str:
 #: The type of answer by what a question is about (a concept of a slot, said by a verb or
 #: a noun), then by its question word, in the order tried.
 _FORMS = (
+    # (one who is over the user, though asked with a workplace: "我在单位归哪位领导？")
+    (
+        "person",
+        re.compile(
+            r"(?:哪位|谁)[^？?]{0,4}(?:领导|上级|上司|主管)|(?:领导|上级|上司|主管)[^？?]{0,3}(?:哪位|谁)|"
+            r"\bwho(?:'s| is)\b[^?]*\b(?:manager|boss|supervisor)\b",
+            re.I,
+        ),
+    ),
     (
         "org",
         re.compile(
             r"\bemploy(?:s|er|ed)?\b|\b(?:company|firm|organi[sz]ation)\b|"
             r"\bwork(?:ing)? (?:at|for)\b|\b(?:where|which \w+)\b[^?]*\b(?:do|am) i\b[^?]*\bwork|"
-            r"雇主|东家|公司|单位|就职|任职|上班|打工|做事|哪家|在哪(?:儿|里)?(?:工作|干)",
+            r"雇主|东家|公司|单位|就职|任职|供职|机构|企业|上班|打工|做事|哪家|在哪(?:儿|里)?(?:工作|干)",
             re.I,
         ),
     ),
@@ -108,7 +117,8 @@ _FORMS = (
         re.compile(
             r"\b(?:position|title|role|job|occupation|profession|career|stage)\b|"
             r"\b(?:line|kind) of work\b|\bwork as\b|\bwhat do i do\b|"
-            r"身份|行当|职业|职位|岗位|工作是什么|什么工作|做什么的|干什么的|谋生",
+            r"\b(?:earn|make) (?:a|my) living\b|\bfor a living\b|"
+            r"身份|行当|职业|职位|职务|岗位|工作是什么|什么工作|做什么的|干什么的|谋生|营生|差事",
             re.I,
         ),
     ),
@@ -125,7 +135,7 @@ _FORMS = (
         "count",
         re.compile(
             r"\bhow (?:many|much|often|far|big|large)\b|\bheadcount\b|\bnumber of\b|"
-            r"几|多少|频率|多大|多远",
+            r"几|多少|频率|多大|多远|数量|人数|次数",
             re.I,
         ),
     ),
@@ -142,7 +152,7 @@ _FORMS = (
         "place",
         re.compile(
             r"\b(?:live|lives|living|reside|resides|based|home|city|town|metro|country|"
-            r"settled|located)\b|住|生活|定居|落脚|安家|落户|城市|哪座城|现居|何处|在哪|哪里|哪儿",
+            r"settled|located|address)\b|住|生活|定居|落脚|安家|落户|城市|哪座城|现居|何处|在哪|哪里|哪儿",
             re.I,
         ),
     ),

@@ -66,6 +66,8 @@ from langgraph_memory.extraction.slots import about_others, thing_counted
 from langgraph_memory.read.candidates import MESSAGE_ITEM_LAYERS
 from langgraph_memory.read.handovers import handover, handover_lead
 from langgraph_memory.read.leading import current_leads
+from langgraph_memory.read.recounts import recounted
+from langgraph_memory.read.reschedules import rescheduled
 from langgraph_memory.read.similarities import lifts, term_similarities
 from langgraph_memory.read.slot_types import (
     asked_type,
@@ -351,6 +353,9 @@ def _mark_update(
             update = by_type = typed_update(msgs, kind, query)
     if update is None and kind == "person":  # "Gwen retired. Dario took over the floor"
         found = handover(msgs)
+        update = by_type = Update(*found) if found else None
+    if update is None and kind in ("date", "count"):  # "约在12号" … "提前到28号"; "加到七门"
+        found = rescheduled(msgs, query, own_part) if kind == "date" else recounted(msgs, own_part)
         update = by_type = Update(*found) if found else None
     if update is None:
         return None

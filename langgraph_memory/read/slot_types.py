@@ -51,7 +51,9 @@ from langgraph_memory.extraction.workplaces import others_clauses
 from langgraph_memory.read.candidates import message_item
 from langgraph_memory.read.handovers import handover
 from langgraph_memory.read.questions import as_users_own, asked_by_form
+from langgraph_memory.read.recounts import recounted
 from langgraph_memory.read.relations import names_relation
+from langgraph_memory.read.reschedules import MOVED, rescheduled
 from langgraph_memory.read.timeline import is_statement
 
 if TYPE_CHECKING:
@@ -269,12 +271,24 @@ _TRADE = re.compile(
 #: not a pastime ("做了手工"), and a department by its trade ("调到技术部了"), not any 部
 #: ("俱乐部", "东北部").
 _DOES = re.compile(
-    r"(?:(?:做|当|干)(?:了)?|"
+    # a verb of doing or becoming one ("当瑜伽教练", "成了公务员", "升成技术经理", "跑网约车司机",
+    # "以讲师身份"), and the trade it makes the user
+    r"(?:(?:做|当上?|干|跑|成了|成为|变成|升成|升为|升任|转成|转为|以)(?:了)?|"
     # the user said to be one ("我现在还是实习生", "现在是正式的算法工程师了")
     r"(?:我|(?:^|(?<=[，,。！!；;\s]))(?=现在|目前|如今))(?:现在|目前|如今|已经)?(?:还|也|就|都)?是)"
     r"(?:一名|一个|个)?[\u4e00-\u9fff]{0,7}?"
     r"(?:师|员|(?<!手)工|(?<!做)手|士|(?<!学)生|博主|主播|司机|销售|运营|会计|律师|编辑|记者|经理|总监|"
-    r"主管|主任|助理|专员|顾问|策划)(?=[，,。！!；;\s]|$|了|啦)|"
+    r"主管|主任|助理|专员|顾问|策划|老板|店主|店长|教练)(?=[，,。！!；;\s]|$|了|啦|的|身份)|"
+    # "as a registered midwife", "full-time dog groomer now", "took the financial controller
+    # job": a word of a trade (its ending: "-er", "-ist"...) the user is, or a job taken
+    r"\bas an? (?:[a-z-]+ ){0,2}(?!(?:matter|reminder|favou?r|user|member|customer|beginner|"
+    r"teenager|father|mother|brother|sister|daughter|partner|result|number|order|whole|"
+    r"kid|child)\b)[a-z-]+(?:er|or|ist|ian|wife|nurse|chef|cook)\b|"
+    r"\b(?:a|an|full-time|officially)\s+(?:[a-z-]+\s+){0,2}[a-z-]+(?:er|or|ist|ian)\s+now\b|"
+    r"\b(?:took|accepted|got|landed|started|into)\s+(?:the|a|an|my)\s+(?:new\s+)?"
+    r"(?:[a-z-]+\s+){1,3}(?:job|role|position)\b|"
+    # what the user does, said "做…的" ("我做前端开发的", "我是做设计的"; not "做饭的时候")
+    r"我(?:是|一直|现在)?做[\u4e00-\u9fffA-Za-z]{2,6}?的(?=[，,。！!；;\s]|$)|"
     r"读研|读博|在读|上大学|"
     r"(?:技术|市场|销售|财务|人事|人力|产品|研发|运营|法务|行政|采购|设计|工程|质量|质检|客服|品牌|"
     r"公关|战略|投资|业务|数据|信息|审计|风控|营销|总裁办|IT|HR)部(?:门)?"
@@ -389,23 +403,10 @@ _COUNTED_NOUN = re.compile(
 )
 
 
-#: A date said as moved, its event left unsaid ("they moved it up to May 28", "pushed
-#: everything to September 20", "rebooked for the 9th", "改签到周四", "提前到6月20号", "定在
-#: 七月二十八号"): the new date of the event on the user's mind, whatever it is.
-_MOVED = re.compile(
-    # (moved or shifted with something between: "moved to Leeds" is a move of house)
-    r"\b(?:moved|shifted)\s+(?!(?:to|into|in|out|back to)\b)[^.!?;]{1,30}?\b(?:to|onto)\b|"
-    r"\b(?:pushed|bumped|brought|rescheduled|rebooked|postponed|delayed|changed|slipped)\b"
-    r"[^.!?;]{0,30}?\b(?:to|for|onto|until|till)\b|"
-    r"\b(?:instead|new date)\b|改签到?|改约到|改到|提前到|推迟到|延到|延期到|挪到|定在",
-    re.I,
-)
-
-
 def _same_event(said: str, query: str) -> bool:
     """Whether a statement naming a date is about the event ``query`` asks the date of:
     the same kind of event, or a word of the question; or a date said as moved
-    (:data:`_MOVED`) with no event named, for a question naming its event.
+    (:data:`~.reschedules.MOVED`) with no event named, for a question naming its event.
 
     Example:
         >>> _same_event("they moved it up to May 28", "When is my wedding?")
@@ -414,7 +415,7 @@ def _same_event(said: str, query: str) -> bool:
         False
     """
     asked, named = event_named(query), event_named(said)
-    moved = _MOVED.search(said) is not None
+    moved = MOVED.search(said) is not None
     if moved and named == "move" and asked != "move":
         named = None  # "they moved it to May 28": a date moved, no move of house
     if moved and named is None and asked is not None:
@@ -487,9 +488,11 @@ def add_typed(
     ``query`` asks for (:func:`asked_type`; among the :data:`RECENT` latest messages), at
     the best message candidate's score times ``successor_decay``: the new value may share
     no word with the question; for a question asking for a person, a handover's statements
-    too (:func:`~langgraph_memory.read.handovers.handover`: who went and who came). Used for
-    a query ranked by its words alone. ``keep``: the caller's filter (a statement it
-    refuses is never added)."""
+    too (:func:`~langgraph_memory.read.handovers.handover`: who went and who came); for a
+    date, a moved date and the event it moves (:func:`~.reschedules.rescheduled`); for a
+    count, a count said as a level and an earlier one of its unit
+    (:func:`~.recounts.recounted`). Used for a query ranked by its words alone. ``keep``:
+    the caller's filter (a statement it refuses is never added)."""
     kind = asked_type(query)
     if kind is None:
         return
@@ -498,6 +501,10 @@ def add_typed(
     recent = [m for m in storage.message_page(user_id, limit=RECENT) if keep is None or keep(m)]
     found = latest_typed(recent, kind, query=query)
     handed = handover(recent) if kind == "person" else None
+    # (a date moved, of the event told last: "手术约在下个月12号" … "让我提前到这个月28号"; a
+    # count said as a level, of a unit said before: "选了四门课" … "一口气加到七门")
+    handed = handed or (rescheduled(recent, query, own_part) if kind == "date" else None)
+    handed = handed or (recounted(recent, own_part) if kind == "count" else None)
     if handed is not None:  # "张店长被调走了，现在是刘姐管我们": the new one and who went
         found += [recent[i] for i in (handed[0], *handed[1][-LATEST:]) if recent[i] not in found]
     for m in found:

@@ -214,3 +214,13 @@ def test_a_third_persons_move_or_work_is_no_slot_of_the_users(said: str) -> None
 )
 def test_the_users_own_news_beside_a_third_person_stays(said: str, key: str, value: str) -> None:
     assert _slot(said, key) == value
+
+
+def test_a_space_in_chinese_chat_ends_the_clause_a_trip_is_read_in() -> None:
+    said = "杭州这边的社保今天终于转好了 以后看病方便了 不过西湖边周末人太多了根本不想去"
+    assert not not_lived_at(said, 0)  # the plan ("想去") is another clause's
+    said = "本来说好要去大连的 后来单位调动黄了 最后还是来了青岛"
+    assert not_lived_at(said, said.index("大连"))
+    assert not not_lived_at(said, said.index("青岛"))
+    assert clause_at("我住大连 想周末带娃去海边玩", 2) == "我住大连"
+    assert not_lived_at("下周去上海出差 顺便看朋友", 3)

@@ -185,3 +185,27 @@ def test_an_employer_named_by_hiring_the_user(said: str, name: str) -> None:
 )
 def test_no_employer_by_a_thing_of_work_alone(said: str) -> None:
     assert workplace_of(said) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "theirs"),
+    [
+        # a clause set off by a space is a clause (a chat habit): the user's turns back
+        ("我表妹要去长沙读研 让我帮她找房 可我都在厦门待了两个月了", [(0, 10), (10, 17)]),
+        ("我闺蜜那边也换老板了 我这边现在是阿杰带我们", [(0, 11)]),
+        # an English sentence turns to the user in a clause of their own
+        ("My brother took my old flat, but I'm in Lisbon now", [(0, 27)]),
+        ("My brother took my old flat in Porto, which is funny because I've been away", [(0, 36)]),
+        # no turn: all theirs
+        ("My sister moved to Denver last spring", [(0, 37)]),
+    ],
+)
+def test_whose_clause_after_someone_elses_news(said: str, theirs: list[tuple[int, int]]) -> None:
+    assert others_clauses(said, about_others) == theirs
+
+
+def test_the_users_value_in_a_message_telling_anothers_news_first() -> None:
+    said = "我爸退休前也是招商银行的 不过我上周已经去理想汽车报到了 做用户运营"
+    assert ("employer", "理想汽车") in [(k, v) for k, v, _ in slots_of(said)]
+    assert ("employer", "招商银行") not in [(k, v) for k, v, _ in slots_of(said)]
+    assert slots_of("我表妹下个月要去长沙读研 让我给她推荐住的地方") == []

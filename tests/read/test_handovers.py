@@ -63,3 +63,21 @@ def test_a_handover_makes_the_earlier_message_naming_who_went_earlier() -> None:
 )
 def test_no_handover(said: list[str]) -> None:
     assert handover(_msgs(*said)) is None
+
+
+def test_who_went_said_as_a_clause_subject_or_by_a_pronoun() -> None:
+    # any form of name as the subject of an ending, tied by the earlier message naming it
+    said = "晓峰搬走了 跟女朋友同居去了 周末思思搬进来"
+    assert ended_names(said) == ["晓峰"] and new_names(said, ["晓峰"]) == ["思思"]
+    said = "大刘去外地了 现在每天早上是楼下的小敏拉我出门"
+    assert ended_names(said) == ["大刘"] and new_names(said, ["大刘"]) == ["小敏"]
+    # the ending said of them by "he" in the next clause
+    said = "Luis won't get to taste it again, he left to open his own place. Annika runs it now"
+    assert ended_names(said) == ["Luis"] and new_names(said, ["Luis"]) == ["Annika"]
+    assert ended_names("我们家搬走了") == []
+
+
+def test_a_doubled_adverb_is_no_name_and_a_name_given_outright_is_one() -> None:
+    said = "大刘搬走了，新搬来一个程序员叫浩子，天天半夜敲键盘"
+    assert new_names(said, ["大刘"]) == ["浩子"]
+    assert handover_lead(said, ["我室友是大刘，特别爱干净"]).startswith("新搬来一个程序员叫浩子")

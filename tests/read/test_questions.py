@@ -74,3 +74,25 @@ def test_no_type_where_no_slot_is_asked(query: str) -> None:
 
 def test_a_request_is_no_question() -> None:
     assert asked_by_form("Book a table where we went last time") is None
+
+
+@pytest.mark.parametrize(
+    ("query", "kind"),
+    [
+        # a living is earned by a job, not lived in a place
+        ("How do I earn a living?", "job"),
+        ("What does she do for a living?", "job"),
+        ("她如今的营生是什么？", "job"),
+        ("他在学校担任什么职务？", "job"),
+        # the organisation by a noun of it, whatever asks its name
+        ("我供职的机构叫什么名字？", "org"),
+        # one over the user, though asked with a workplace
+        ("我在单位归哪位领导？", "person"),
+        ("Who is her manager at the bank?", "person"),
+        # how many by a noun of number
+        ("我选修的科目数量是？", "count"),
+        ("Where's his current address?", "place"),
+    ],
+)
+def test_the_type_asked_by_more_nouns_of_a_slot(query: str, kind: str) -> None:
+    assert asked_type(query) == kind

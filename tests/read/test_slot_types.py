@@ -379,6 +379,8 @@ def test_a_department_is_of_a_job() -> None:
         ("my residency permit for Oslo came through today", True),
         ("跟你说 济南这边的新房子终于收拾好了 就是有点潮", True),
         ("上个月落户青岛了 社保也转了", True),
+        ("不过那只是旅游 正经的是我成都的租房合同上周签了", True),
+        ("下个月去成都的租房合同还没签", False),
         ("the Tacoma apartment of my cousin is for rent", False),
         ("我们的新房子收拾好了", False),
         ("my sister's Leeds flat has a view", False),
@@ -417,3 +419,38 @@ def test_an_older_value_said_before_a_question_is_an_earlier_one() -> None:
     # a question stating a value after the newest statement is no older value of it
     late = [_msg(0, "user", "I live in Spokane now."), _msg(1, "user", msgs[0].content)]
     assert typed_update(late, "place", "Where do I live?") is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a verb of becoming or doing, and the trade it makes the user
+        "上岸了！考了三年终于成了公务员",
+        "不写代码了 自己开了家店 当咖啡店老板",
+        "今天第一次以讲师身份给本科生上课",
+        "拿到证之后我就全职当瑜伽教练了",
+        "现在跑网约车司机 至少风吹不着",
+        "我做销售的 天天陪客户喝酒",
+        "我做前端开发的 vue 和 react 现在哪个更吃香",
+        "caught my first baby as a registered midwife last night",
+        "nope, full-time dog groomer now",
+        "Took the financial controller job at the smaller firm",
+        "I ended up moving into the product manager role on our team",
+    ],
+)
+def test_a_trade_said_by_a_verb_of_becoming_is_a_job(said: str) -> None:
+    assert typed(said, "job")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "as a matter of fact I love it",
+        "I went there as a kid",
+        "我跑了个马拉松",
+        "我做饭的时候",
+        "我做蛋糕的手艺一般",
+    ],
+)
+def test_no_trade_without_a_word_of_one(said: str) -> None:
+    assert not typed(said, "job")

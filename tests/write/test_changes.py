@@ -239,3 +239,11 @@ def test_a_plan_or_a_role_changed_is_shown_current_first(
         assert re.search(r"earlier|此前|已被取代", line), text
     finally:
         mm.close()
+
+
+def test_a_passive_move_befell_someone_else() -> None:
+    said = "张店长被调到万达那家店去了 现在是刘姐管我们"
+    assert all(not key.endswith("被") for key, _, _ in slots_of(said))
+    assert all(value != "万达那家店去" for _, value, _ in slots_of(said))
+    # the user moved: the user's change
+    assert ("changed to", "技术部") in [(k, v) for k, v, _ in slots_of("我被调到技术部了")]
