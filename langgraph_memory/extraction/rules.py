@@ -110,6 +110,16 @@ def _zh(kind: str, pattern: str, key: str | None = None, **kw: object) -> Rule:
 
 
 _LIKE = r"(?:prefer|like|love|enjoy|adore|am fond of|'m fond of)"
+#: What "moved to" names that is no place: a time (a meeting moved to Thursday) or a unit
+#: of an organisation (moved to the data team); "moved to Berlin" stays a place.
+_NOT_A_PLACE = (
+    r"(?!(?:the\s+|a\s+|an\s+|next\s+|this\s+|our\s+|their\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:team|department|dept|group|division|unit|squad|org|desk|side|role|position|shift)\b)"
+    r"(?!(?:next\s+|this\s+|the\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"tomorrow|tonight|noon|midnight|morning|afternoon|evening|week|weekend|month|year|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|q[1-4]|\d))"
+)
 
 RULES: list[Rule] = [
     # --- blockers and hedges (English) ------------------------------------------------------
@@ -290,7 +300,11 @@ RULES: list[Rule] = [
         "diet",
     ),
     _en("fact", rf"\bI\s+(?:currently\s+|now\s+)?live\s+in\s+{_V}", "location"),
-    _en("fact", rf"\bI(?:'ve| have)?\s+(?:just\s+|recently\s+)?moved\s+to\s+{_V}", "location"),
+    _en(
+        "fact",
+        rf"\bI(?:'ve| have)?\s+(?:just\s+|recently\s+)?moved\s+to\s+{_NOT_A_PLACE}{_V}",
+        "location",
+    ),
     _en("fact", rf"{_I}\s+(?:currently\s+|now\s+)?based\s+in\s+{_V}", "location"),
     _en("fact", rf"{_I}\s+(?:originally\s+)?from\s+{_V}", "hometown"),
     _en("fact", rf"\bI\s+(?:currently\s+|now\s+)?work\s+(?:at|for)\s+{_V}", "employer"),
@@ -314,7 +328,8 @@ RULES: list[Rule] = [
     ),
     _en(
         "relation",
-        rf"\b(?P<s>[A-Z][\w'-]+|my\s+(?:{KIN_EN}))\s+(?P<k>lives|moved)\s+(?:in|to)\s+{_V}",
+        rf"\b(?P<s>[A-Z][\w'-]+|my\s+(?:{KIN_EN}))\s+(?P<k>lives|moved)\s+(?:in|to)\s+"
+        rf"{_NOT_A_PLACE}{_V}",
         "lives_in",
     ),
     # --- decisions and tasks (English) ------------------------------------------------------

@@ -161,6 +161,12 @@ def about_others(said: str) -> bool:
 _THIRD_PERSON = re.compile(
     r"\s*(?:(?:he|she|they)\b(?!\s*(?:is|are|was|were|'s|'re)\b)"
     r"(?!.*\b(?:i|i'm|i've|i'd|me|my|mine|we|us|our)\b)"
+    # someone by name who moves, lives or works somewhere ("Anna moved to Monterey")
+    r"|(?-i:(?!(?:The|This|That|These|Those|My|Our|We|I|It|Today|Yesterday|Tomorrow|Now|"
+    r"Then|So|And|But|Also|Finally|Last|Next)\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+"
+    r"(?:(?:just|finally|recently|has|had|also|eventually)\s+)*(?:moved|moves|relocated|lives|"
+    r"lived|works|worked|joined|transferred|is\s+moving|'s\s+moving)\b"
+    r"(?!.*\b(?:i|i'm|i've|i'd|me|my|mine|we|us|our)\b)"
     r"|(?:他|她)们?(?![是的])(?!.*[我咱]))",
     re.I | re.S,
 )
@@ -238,21 +244,25 @@ def slots_of(text: str) -> list[Slot]:
     if named:  # "米哈游这边氛围挺好", "Netflix's first all-hands": where, if it replaces one
         found.append((WORKPLACE_KEY, *named))
     # where someone else lives or works is no slot of the user's ("我妹妹住在杭州")
-    theirs, at, third = [], 0, False
+    theirs, at, third, mine = [], 0, False, said
     for t in parts:  # (or whose subject is a third person: "他从广州搬到深圳了")
         by_third = _THIRD_PERSON.match(t) is not None
         third = third or by_third
         if by_third:
             theirs.append((at, at + len(t)))
-        elif about_others(t):  # a Chinese sentence, clause by clause: "我老公还在华为，我已经…"
+            mine = mine[:at] + " " * len(t) + mine[at + len(t) :]  # blanked: offsets hold
+        elif about_others(t):  # a Chinese sentence, clause by clause: "我老公…"
             theirs += [(at + a, at + b) for a, b in others_clauses(t, about_others)]
         at += len(t) + 1
     found = [f for f in found if f[0] not in _PERSONAL or not any(a <= f[2] < b for a, b in theirs)]
     found = resolved(said, found)  # "现在我每周一向他汇报": whom 他 stands for, or nothing
     # a value the statement says ended is not its new value ("my last day at Shopify")
     found = [f for f in found if not ended_value(said, f[1])]
-    # someone else's change is none of the user's ("my sister moved…", "他搬到深圳了")
-    others = third or _OTHERS.search(said)
+    # someone else's change is none of the user's ("my sister moved…", "他搬到深圳了"); the
+    # user's own sentences beside it still tell one ("Eli moved away. I'm with Mariana now")
+    if third and mine.strip():
+        said = mine
+    others = (third and not mine.strip()) or _OTHERS.search(said)
     if not found and not others:  # a change said in other words, slot unnamed
         found = changes_of(said)
     if not found and not others and _ARRIVAL.search(said):

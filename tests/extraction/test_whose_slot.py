@@ -195,6 +195,9 @@ def test_a_company_named_with_ren_is_an_employer() -> None:
         "He moved to Denver last week.",
         "She works at Google now.",
         "They relocated to Austin in May.",
+        "Anna moved to Monterey.",  # someone by name
+        "Tom Baker just moved to Denver in May.",
+        "Anna moved to the data team, so Rui approves deploys to staging now.",
     ],
 )
 def test_a_third_persons_move_or_work_is_no_slot_of_the_users(said: str) -> None:
@@ -210,6 +213,7 @@ def test_a_third_persons_move_or_work_is_no_slot_of_the_users(said: str) -> None
         ("他们让我当店长了", "occupation", "店长"),
         ("我搬到深圳了，他留在广州", "location", "深圳"),
         ("I moved to Denver, she stayed in Boston.", "location", "Denver"),
+        ("Monday I moved to Leeds.", "location", "Leeds"),  # a day, not someone by name
     ],
 )
 def test_the_users_own_news_beside_a_third_person_stays(said: str, key: str, value: str) -> None:
@@ -224,3 +228,24 @@ def test_a_space_in_chinese_chat_ends_the_clause_a_trip_is_read_in() -> None:
     assert not not_lived_at(said, said.index("青岛"))
     assert clause_at("我住大连 想周末带娃去海边玩", 2) == "我住大连"
     assert not_lived_at("下周去上海出差 顺便看朋友", 3)
+
+
+def test_the_users_change_beside_someone_elses_move_is_read() -> None:
+    # the user's own sentence still tells a change when another's move stands beside it
+    said = "Eli moved to Nashville, good for him. I'm doing lessons with Mariana now."
+    assert [v for _, v, _ in slots_of(said)] == ["Mariana"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The design review moved to Thursday at 3 pm.",  # a time: a meeting moved
+        "Anna moved to the data team.",  # a unit of an organisation
+        "I moved to the night shift.",
+    ],
+)
+def test_moved_to_a_time_or_a_team_is_no_home(said: str) -> None:
+    from langgraph_memory.extraction.extractor import extract_atoms
+
+    homes = [a for a in extract_atoms(said) if a.key in ("lives_in", "location")]
+    assert homes == []
