@@ -59,8 +59,9 @@ _PUBLIC_KEY = re.compile(
 )
 
 
-#: A hash algorithm's name just before a value (``SHA256:VzHt...``, ``sha384-oqVu...``).
-_DIGEST_NAME = r"(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:\-]"
+#: A hash algorithm's name just before a value (``SHA256:VzHt...``, ``sha384-oqVu...``, a
+#: Go module's ``h1:`` hash in ``go.sum``).
+_DIGEST_NAME = r"(?:(?i:sha(?:1|224|256|384|512)|md5|blake2[bs]?)[:\-]|h1:)"
 _DIGEST_PREFIX = re.compile(_DIGEST_NAME + "$", _A)
 _DIGEST_HEAD = re.compile(_DIGEST_NAME, _A)
 #: A password hash's scheme in braces before it (LDAP's ``{SSHA}x``, Dovecot's
@@ -92,9 +93,32 @@ _ID_WORD = re.compile(r"(?<![A-Za-z])(?i:id|ids|identifier)[ \t]*[:=#]?[ \t]*(?:
 
 
 _CREDENTIAL_WORD = re.compile(r"token|key|secret|pass|pw|auth|cred|session|cookie|sess")
-#: A Bitcoin address in base58 (``1...``, ``3...``) after a word naming one: public.
-_BASE58_ADDRESS = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}", _A)
+#: A wallet's address in base58 (Bitcoin's ``1...``/``3...``, Solana's 32 to 44 characters)
+#: after a word naming one, no credential's word between: public.
+_BASE58_ADDRESS = re.compile(r"[1-9A-HJ-NP-Za-km-z]{25,44}", _A)
 _COIN_WORD = re.compile(r"(?i:bitcoin|btc|wallet|address|addr)|地址|钱包|錢包")
+_SECRET_BETWEEN = re.compile(r"(?i:key|secret|pass|seed|private|phrase)|私钥|密码|密钥|助记词|口令")
+#: A value under a public key's label (WireGuard's ``PublicKey = ...``, ``pubkey: ...``,
+#: ``公钥：...``): public by definition.
+_PUBLIC_LABEL = re.compile(
+    r"(?:(?i:public|pub)[ \t_\-]?(?i:key)[\"']?[ \t]*[:=][ \t]*[\"']?|公钥[ \t]*[：:=]?[ \t]*)$"
+)
+#: A Twilio account's id (``AC`` then 32 hex digits): an id, the auth token is the secret.
+_ACCOUNT_SID = re.compile(r"AC[0-9a-f]{32}", _A)
+
+
+def _public(tok: str, text: str, start: int) -> bool:
+    """Whether ``tok`` is a public value shaped like a secret: a wallet's address after a
+    word naming one (``bitcoin address 1A1zP1...``, ``Solana 地址 HFH7...``), a value under a
+    public key's label, a Twilio account's id."""
+    if _PUBLIC_LABEL.search(text, max(0, start - 24), start) or _ACCOUNT_SID.fullmatch(tok):
+        return True
+    if _BASE58_ADDRESS.fullmatch(tok) is None:
+        return False
+    ends = [w.end() for w in _COIN_WORD.finditer(text, max(0, start - 40), start)]
+    return bool(ends) and not _SECRET_BETWEEN.search(text, ends[-1], start)
+
+
 _WORD_AFTER = re.compile(r"[ \t]+([A-Za-z]{2,})", _A)
 _WORD_BEFORE = re.compile(r"([A-Za-z]+)(?:[ \t]+([A-Za-z]+))?[ \t]*[:=#]?[ \t]*$", _A)
 
@@ -190,10 +214,8 @@ def high_entropy_spans(text: str, threshold: float = 3.5, min_length: int = 20) 
         wordy = sum(len(w) for w in _WORDY.findall(tok))
         if wordy >= 0.7 * len(tok) or shannon_entropy(tok) < threshold:
             continue
-        if _BASE58_ADDRESS.fullmatch(tok) and _COIN_WORD.search(
-            text, max(0, m.start() - 40), m.start()
-        ):
-            continue  # "bitcoin address 1A1zP1...": a wallet's public address
+        if _public(tok, text, m.start()):
+            continue  # "bitcoin address 1A1zP1...", "PublicKey = ...": public values
         if _an_id(tok, text, m.start()):
             continue  # "req id req_rUnSB...", "customer cus_Jd...": an object's id
         line = text[max(0, m.start() - 40, text.rfind("\n", 0, m.start()) + 1) : m.start()]

@@ -414,6 +414,8 @@ _K8S_CUT = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 _K8S_KIND = re.compile(r"^kind:[ \t]*[\"']?Secret[\"']?[ \t]*\r?$", re.MULTILINE)
 #: A base64 value: the alphabet, padded to a multiple of 4 characters.
 _BASE64 = re.compile(r"(?=(?:.{4})+$)[A-Za-z0-9+/]+={0,2}", re.DOTALL)
+#: A key naming who logs in (``username``, ``DB_USER``, ``login``): its value is no secret.
+_USER_KEY = re.compile(r"(?i)(?:^|[_\-.])(?:user(?:name)?|login|email)$")
 _K8S_ENTRY = re.compile(
     r"(?P<indent>[ \t]+)(?P<key>[\w.\-]{1,253}):[ \t]*(?P<value>[^\s#][^\n]*)?\n?"
 )
@@ -448,6 +450,8 @@ def _k8s_secret(text: str) -> Iterator[tuple[int, int, str]]:
                     continue
                 if block["block"] == "data" and not _BASE64.fullmatch(value):
                     continue  # "mode: production": a data: value is base64
+                if _USER_KEY.search(m["key"]):
+                    continue  # "username: cG9zdGdyZXM=": who logs in, not the secret
                 if block["block"] == "stringData" and value.isalpha():
                     if names_a_secret_key(m["key"]) is None or reads_as_prose(value.lower()):
                         continue  # a plain word under a plain key

@@ -47,3 +47,50 @@ def test_more_provider_prefixes_are_api_keys(key: str) -> None:
 )
 def test_no_key_in_their_look_alikes(text: str) -> None:
     assert [k for k, _ in _found(text) if k == "api_key"] == []
+
+
+# -- public values shaped like secrets -----------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "golang.org/x/net v0.21.0 h1:Xq8Rk2Lm7Tz9Wc4Vb1Np6Qs3Fd5Gh0Jk8Lz2Xc7Vb4=",  # go.sum
+        "go.sum 里这一行 h1:Kd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs9Wa3Ef5Gh7Jk= 校验失败",
+        "[Peer]\nPublicKey = Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs=\nAllowedIPs = 0/0",
+        "my wireguard pubkey: Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs=",
+        "服务端公钥：Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs=",
+        "send the SOL to my wallet address 7Hq2mZ9kTpR4wXc8Vb3Nf6Jd1Ls5Gy2Ua9Qe4Rt7Wz",
+        "Solana 钱包地址 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin 收款",
+        "the Twilio account SID is AC0f1e2d3c4b5a69788796a5b4c3d2e1f0, the token is elsewhere",
+    ],
+)
+def test_a_public_value_is_no_secret(text: str) -> None:
+    assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "[Interface]\nPrivateKey = Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs=",
+            "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs=",
+        ),
+        (
+            "wallet seed 7Hq2mZ9kTpR4wXc8Vb3Nf6Jd1Ls5Gy2Ua9Qe4Rt7Wz keep it safe",
+            "7Hq2mZ9kTpR4wXc8Vb3Nf6Jd1Ls5Gy2Ua9Qe4Rt7Wz",
+        ),
+        (
+            "钱包私钥 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin 别外传",
+            "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+        ),
+    ],
+)
+def test_a_private_value_near_a_public_word_is_still_found(text: str, value: str) -> None:
+    assert value in [v for _, v in _found(text)]
+
+
+def test_who_logs_in_is_no_secret_in_a_kubernetes_secret() -> None:
+    text = (
+        "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n"
+        "  username: YXBwX3VzZXI=\n  DB_USER: YWRtaW4=\n  password: S3E4I1ZtMnBMeA=="
+    )
+    assert _found(text) == [("secret", "S3E4I1ZtMnBMeA==")]
