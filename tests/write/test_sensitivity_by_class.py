@@ -94,3 +94,43 @@ def test_who_logs_in_is_no_secret_in_a_kubernetes_secret() -> None:
         "  username: YXBwX3VzZXI=\n  DB_USER: YWRtaW4=\n  password: S3E4I1ZtMnBMeA=="
     )
     assert _found(text) == [("secret", "S3E4I1ZtMnBMeA==")]
+
+
+# -- a secret a line break cut ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("wifi password, the window cut it:\nQz4#Lm8\nRt2xVb9Kw", "Qz4#Lm8\nRt2xVb9Kw"),
+        ("路由器密码（复制的时候断行了）：\nHk7&Pq2w\nZx5Cv8", "Hk7&Pq2w\nZx5Cv8"),
+        (
+            "the signing secret\n0f9e8d7c6b5a49382\n7e6d5c4b3a\nthanks",
+            "0f9e8d7c6b5a49382\n7e6d5c4b3a",
+        ),
+        (
+            "client = connect(user='svc', password='Zq8Rm2Lx0PtY7a\nKd93hQ0zTm')",
+            "Zq8Rm2Lx0PtY7a\nKd93hQ0zTm",
+        ),
+    ],
+)
+def test_a_secret_cut_at_a_line_break_is_found_whole(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+def test_an_uppercase_key_cut_at_a_line_break_is_found_whole() -> None:
+    text = "NEW_RELIC_API_KEY=NRAK-Q7W2E9R4T\nY6U1I3O8P5A0S2D4F <- wrapped, still valid?"
+    assert _found(text) == [("api_key", "NRAK-Q7W2E9R4T\nY6U1I3O8P5A0S2D4F")]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("password:\nKx9mm21\nusername: bob", "Kx9mm21"),  # a field of its own
+        ("password:\nKx9mm21\nthanks a lot", "Kx9mm21"),  # words
+        ("recovery codes\n4f2a1-9c3e7\n7b0d2-e5a18\n1c9f4-3a6b2", None),  # a list
+        ("the password is Kx9mm21\nQ3rT8pLm2x", "Kx9mm21"),  # not alone on its line
+    ],
+)
+def test_no_wrap_where_the_next_line_is_no_rest(text: str, value: str | None) -> None:
+    assert all("\n" not in v for _, v in _found(text))
+    if value is not None:
+        assert ("secret", value) in _found(text)
