@@ -62,7 +62,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from langgraph_memory.sensitivity.nearby import shape_score, stem_starts
+from langgraph_memory.sensitivity.nearby import shape_score
+from langgraph_memory.sensitivity.nearby_words import stem_starts
 from langgraph_memory.sensitivity.no_value import reads_as_no_value, reads_as_prose
 
 __all__ = ["config_secrets", "names_a_secret_key"]
