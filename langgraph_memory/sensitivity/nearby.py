@@ -68,7 +68,7 @@ _TOKENS = re.compile(
     r"|[^\s\u4e00-\u9fff\u3000-\u303f\u2014\u2015\u2026\uff0c\uff1b]+"
 )
 #: Where a clause ends: the window never crosses it.
-_END = re.compile(r"\n|[。；;]|\.(?=\s|$)")
+_END = re.compile(r"\n|[。；;]|(?<!\.\.)\.(?=\s|$)")  # (an ellipsis is a pause: "pw to... x")
 _WINDOW = 90
 _MAX_WORDS = 11
 _STRIP_HEAD = "\"'`“‘「『([,"
@@ -87,7 +87,7 @@ _FILLERS = frozenset(
     """
     the a my our your his her their this that new old current same one ones still already
     just again now then currently actually literally simply also , " ' it's its it is
-    here's here up
+    here's here up like basically probably prob kinda
     """.split()
 )
 #: Words that join a user name to its password (``admin / x``, ``admin and x``).
@@ -261,10 +261,11 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
     """The value after a secret word ending at ``pos``, if one is linked to it."""
     stop = _END.search(text, pos, pos + _WINDOW + 128)
     limit = stop.start() if stop else min(len(text), pos + _WINDOW + 128)
-    linked = other = aside = into = False
+    linked = other = aside = into = held = comma = False
     free = True  # one word (a user name) may stand between a link and the value
     for words, m in enumerate(_TOKENS.finditer(text, pos, limit)):
         tok = m.group()
+        after_aside, comma = held and comma, tok.endswith((",", "，"))
         a, b = m.span()
         if words >= _MAX_WORDS or a > pos + _WINDOW:
             return None  # (a token starting in the window is read whole)
@@ -284,6 +285,8 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         if linked and free and _pair_next(text, b, limit, ("/", "|")):
             free = False  # a user name before "/": "admin@db01 / x"
             continue
+        if after_aside and cb > ca and shape_score(text[ca:cb]) >= 5:
+            linked = True  # "is, hold on, reading it off the card, Kq7-Marble-Ox"
         if cb > ca and (linked or words == 0) and _value_ok(text, ca, cb, kind, linked):
             return (ca, cb) if linked or kind != "pass" else None
         word = tok.lower().strip("\"'`,()[]")
@@ -324,6 +327,7 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         elif cb > ca and shape_score(text[ca:cb]) >= 3:
             return None  # a value-like word with no link: not this word's value
         else:
+            held = held or linked  # an aside up to a comma may stand before the value
             linked = False  # "the key was rotated on ...": a new link is needed
     return None
 

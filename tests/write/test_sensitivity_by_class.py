@@ -134,3 +134,37 @@ def test_no_wrap_where_the_next_line_is_no_rest(text: str, value: str | None) ->
     assert all("\n" not in v for _, v in _found(text))
     if value is not None:
         assert ("secret", value) in _found(text)
+
+
+# -- a value after an aside, a hedge or a pause ------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (
+            "the password is, wait, let me check the sticky note, Rq4-Lantern-Vx ok?",
+            "Rq4-Lantern-Vx",
+        ),
+        (
+            "pw for the shed laptop is his name and year, Biscuit#0412, fyi",
+            "Biscuit#0412",
+        ),
+        ("my password is like sunnyday77 and it still fails", "sunnyday77"),
+        ("the wifi password is basically bluehouse2019", "bluehouse2019"),
+        ("what did i set the router pw to... found it in my notes: 8Gh%tPz2Wq!x", "8Gh%tPz2Wq!x"),
+    ],
+)
+def test_a_value_after_an_aside_a_hedge_or_a_pause_is_found(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my password is expired, Chrome2024 keeps autofilling the old one",
+        "I reset my password... Tomorrow2024 is the day we migrate",
+        "the password is like ten characters long",
+        "the password is, as always, in the vault",
+    ],
+)
+def test_no_value_after_an_aside_without_a_strong_value(text: str) -> None:
+    assert _found(text) == []
