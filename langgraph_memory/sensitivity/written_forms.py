@@ -47,12 +47,13 @@ _LOCK_VALUE = re.compile(
     r"[ \t]*(?:(?i:is|was)[ \t]+|[:=][ \t]*|[ \t])[ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
 )
 #: A lock's name as the label of its code, before ``:`` or ``=``: ``garage: 8812``,
-#: ``safe = 0427#``, ``门禁：2580`` (not ``alarm: 0630``, a time, nor ``locker: 1205`` or
-#: ``gate: 2051``, which number lockers and gates as often).
+#: ``safe = 0427#``, ``bike lock: 3-9-1-6`` (its dials), ``门禁：2580`` (not ``alarm: 0630``,
+#: a time, nor ``locker: 1205`` or ``gate: 2051``, which number lockers and gates as often).
 _LOCK_LABEL = re.compile(
     r"(?<![a-z])(?:door|front[ \t]door|garage|garage[ \t]door|safe|lockbox|padlock"
-    r"|key[ \t]?safe)"
-    r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])(?![ \t]*(?:am|pm|h|hrs?)(?![a-z]))"
+    r"|key[ \t]?safe|(?:bike|bicycle|cable|luggage|suitcase|combination)[ \t]lock)"
+    r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?|\d{1,2}(?:-\d{1,2}){2,5})"
+    r"(?![\w.\-/:])(?![ \t]*(?:am|pm|h|hrs?)(?![a-z]))"
     r"|(?:门禁|門禁|保险箱|保险柜|保險箱|保險櫃)[ \t]*[:=][ \t]*(?P<zh>[#*]?\d{4,8}[#*]?)"
     r"(?![\w.\-/:点點])"
 )
