@@ -306,7 +306,8 @@ _CN_ID_GROUPED = re.compile(
     _A,
 )
 _CARD = re.compile(
-    r"(?<![A-Za-z0-9_.\-])[2-6]\d{3}(?:(?:-| {1,2})?\d){9,15}" + _NUM_END,  # (two spaces: a PDF's)
+    r"(?<![A-Za-z0-9_.\-])(?:[2-6]\d{3}|8[12]\d\d|9792)(?:(?:-| {1,2})?\d){9,15}"  # RuPay, Troy
+    + _NUM_END,  # (two spaces: a PDF's)
     _A,
 )
 _PHONES = (

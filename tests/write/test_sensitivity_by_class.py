@@ -168,3 +168,40 @@ def test_a_value_after_an_aside_a_hedge_or_a_pause_is_found(text: str, value: st
 )
 def test_no_value_after_an_aside_without_a_strong_value(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a lock's dials after its name ------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("bike lock: 4-2-7-1\ngym locker: 12", "4-2-7-1"),
+        ("suitcase lock = 0-8-5", "0-8-5"),
+        ("padlock: 14-32-07 (the shed)", "14-32-07"),
+        ("combination lock: 5193", "5193"),
+    ],
+)
+def test_a_locks_dials_after_its_name_are_found(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["door: 12-07-2023 installed", "bike lock: 3-9 is broken", "bike lock: 2-3 hours to fix"],
+)
+def test_no_dials_in_a_date_or_a_short_range(text: str) -> None:
+    assert _found(text) == []
+
+
+# -- cards of more networks ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "number", ["9792 1234 5678 9018", "8112 3456 7890 1239", "9792123456789018"]
+)
+def test_troy_and_rupay_cards_are_found(number: str) -> None:
+    from langgraph_memory.sensitivity.patterns import luhn_ok
+
+    assert luhn_ok(number)
+    assert _found(f"card: {number}") == [("card", number)]
+
+
+def test_a_troy_shaped_number_failing_luhn_is_no_card() -> None:
+    assert _found("card: 9792123456789017") == []
