@@ -205,3 +205,30 @@ def test_troy_and_rupay_cards_are_found(number: str) -> None:
 
 def test_a_troy_shaped_number_failing_luhn_is_no_card() -> None:
     assert _found("card: 9792123456789017") == []
+
+
+# -- a directive setting a variable named for a secret --------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("<VirtualHost *:80>\n  SetEnv SMTP_PASS mail-relay-pw\n</VirtualHost>", "mail-relay-pw"),
+        ("FROM python:3.12\nENV API_TOKEN tk-build-server-9\nRUN make", "tk-build-server-9"),
+        ('setenv DB_PASSWORD "Lq7-orchard"', "Lq7-orchard"),
+        ("fastcgi_param APP_SECRET php-fpm-secret;", "php-fpm-secret"),
+    ],
+)
+def test_a_directive_setting_a_secret_is_found(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SetEnv APP_ENV production",
+        "ENV PASSWORD_MIN_LENGTH 12",
+        "SetEnv DB_PASS ${DB_PASS}",
+        "ENV SECRET_KEY_FILE /run/secrets/app_key",
+    ],
+)
+def test_no_secret_in_a_directive_setting_no_secret(text: str) -> None:
+    assert _found(text) == []
