@@ -137,6 +137,10 @@ _ZH_BEFORE = re.compile(
 _ZH_POINTER = re.compile(
     r"(?:这个|這個|这|這|它|那个|那個)?(?:就|也|才)?(?:是|为|為|当|當)[\u4e00-\u9fff]{0,6}"
 )
+#: A link said in the negative: the value after it is said to be wrong (``密码不是 x，是 y``,
+#: ``the password is not x, it is y``, ``isn't x``).
+_NEGATED_ZH = re.compile(r"(?:不|并不|並不|可不)(?:是|为|為)(?:了)?$")
+_NEGATED = frozenset(("isn't", "isnt", "wasn't", "wasnt", "aint", "ain't"))
 #: An aside opening after a value (``maple77 (my bank password)``): a filler or a link.
 _ASIDE_OPEN = re.compile(r"\((?:my|the|our|that's|thats|it's|its|=)?$")
 
@@ -261,7 +265,7 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
     """The value after a secret word ending at ``pos``, if one is linked to it."""
     stop = _END.search(text, pos, pos + _WINDOW + 128)
     limit = stop.start() if stop else min(len(text), pos + _WINDOW + 128)
-    linked = other = aside = into = held = comma = False
+    linked = other = aside = into = held = comma = negated = False
     free = True  # one word (a user name) may stand between a link and the value
     for words, m in enumerate(_TOKENS.finditer(text, pos, limit)):
         tok = m.group()
@@ -288,7 +292,16 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         if after_aside and cb > ca and shape_score(text[ca:cb]) >= 5:
             linked = True  # "is, hold on, reading it off the card, Kq7-Marble-Ox"
         if cb > ca and (linked or words == 0) and _value_ok(text, ca, cb, kind, linked):
+            if negated:  # "密码不是 x 而是 y", "is not x, it is y": x is said to be wrong
+                linked = negated = False
+                continue
             return (ca, cb) if linked or kind != "pass" else None
+        if _cjk(tok) and _NEGATED_ZH.search(tok):
+            linked, negated = True, True  # "不是", "并不是": a value said not to be it
+            continue
+        if tok.lower() in _NEGATED or (linked and tok.lower() == "not"):
+            linked, negated = True, True  # "is not", "isn't"
+            continue
         word = tok.lower().strip("\"'`,()[]")
         aside = (aside or tok.startswith("(")) and ")" not in tok  # "(expires Friday):"
         if word in _INTO:

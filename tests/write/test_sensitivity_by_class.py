@@ -232,3 +232,21 @@ def test_a_directive_setting_a_secret_is_found(text: str, value: str) -> None:
 )
 def test_no_secret_in_a_directive_setting_no_secret(text: str) -> None:
     assert _found(text) == []
+
+
+# -- a value said to be wrong -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("wifi 密码不是 Heron2023 而是 Heron2024", "Heron2024"),
+        ("密码不是 Vb55#qt 了，现在是 Vb66#qt", "Vb66#qt"),
+        ("the password is not Vb55#qt, it is Vb66#qt", "Vb66#qt"),
+        ("the password isn't Vb55#qt anymore, now it's Vb66#qt", "Vb66#qt"),
+    ],
+)
+def test_the_value_said_wrong_is_left_and_the_right_one_found(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+def test_a_value_said_wrong_alone_is_no_secret() -> None:
+    assert _found("密码不是 Vb55#qt，你记错了") == []
