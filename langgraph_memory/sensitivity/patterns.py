@@ -655,6 +655,15 @@ _COOKIE = re.compile(
     _A,
 )
 
+#: A web framework's session cookie by its name, outside a ``Cookie`` header (``登录 cookie 是
+#: PHPSESSID=x``, a log's ``JSESSIONID=x``): PHP, Java, ASP.NET, Django, Express, Laravel,
+#: Rails; a value of 16 characters or more with a digit.
+_SESSION_COOKIE = re.compile(
+    r"(?<![\w.\-])(?:PHPSESSID|JSESSIONID|ASP\.NET_SessionId|ASPSESSIONID[A-Z]{8}|sessionid"
+    r"|connect\.sid|laravel_session|_[a-z0-9]+_session)=(?P<value>(?=[A-Za-z%._\-]*\d)"
+    r"[A-Za-z0-9%._\-]{16,})(?![\w%.\-])",
+    _A,
+)
 #: The attributes of a ``Set-Cookie`` header: settings, not credentials (``Max-Age=31536000``).
 _COOKIE_ATTRIBUTES = frozenset(
     "path domain expires max-age samesite secure httponly priority version comment "
@@ -692,7 +701,7 @@ def _credentials(text: str, pos: int) -> tuple[int, int] | None:
 def _http_credentials(text: str) -> Iterator[Span]:
     """Credentials of HTTP authentication (``Authorization: Basic|Bearer|Digest|token
     ...``, of any length; ``Basic`` and base64 of ``user:password`` anywhere) and the
-    pairs of a ``Cookie`` header."""
+    pairs of a ``Cookie`` header; a session cookie by its name (``PHPSESSID=x``)."""
     low = text.lower()
     if "authori" in low:
         for m in _AUTH_FIELD.finditer(text):
@@ -712,6 +721,9 @@ def _http_credentials(text: str) -> Iterator[Span]:
             ]
             if any(len(v) >= 6 and any(c.isdigit() for c in v) for v in pairs):
                 yield m.start("value"), m.end("value"), "token", "cookie"
+    if "SESS" in text or "ession" in text or ".sid=" in text:
+        for m in _SESSION_COOKIE.finditer(text):
+            yield m.start("value"), m.end("value"), "token", "cookie"
 
 
 #: What stands where a URL's password would go in documentation and configuration: a

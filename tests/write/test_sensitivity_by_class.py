@@ -250,3 +250,30 @@ def test_the_value_said_wrong_is_left_and_the_right_one_found(text: str, value: 
 
 def test_a_value_said_wrong_alone_is_no_secret() -> None:
     assert _found("密码不是 Vb55#qt，你记错了") == []
+
+
+# -- a session cookie by its name, outside a Cookie header ------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("抓到的 PHPSESSID=k2m9q7x1w8z3p4r6t0v5 帮我看看", "k2m9q7x1w8z3p4r6t0v5"),
+        (
+            "the log shows JSESSIONID=9F8E7D6C5B4A39281706F5E4D3C2B1A0 expired",
+            "9F8E7D6C5B4A39281706F5E4D3C2B1A0",
+        ),
+        (
+            "curl -b connect.sid=s%3Aq8Rm2Lx0PtY7aKd93hQ0zTm.abc https://x.io",
+            "s%3Aq8Rm2Lx0PtY7aKd93hQ0zTm.abc",
+        ),
+    ],
+)
+def test_a_session_cookie_by_its_name_is_a_token(text: str, value: str) -> None:
+    assert ("token", value) in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["sessionid=abc", "set session_timeout=3600 in the config", "PHPSESSID=<your-session-id>"],
+)
+def test_no_session_cookie_without_a_value_of_its_shape(text: str) -> None:
+    assert [k for k, _ in _found(text) if k == "token"] == []
