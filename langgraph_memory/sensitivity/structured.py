@@ -400,12 +400,14 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     if not any(word in low for word in _USER_WORDS):
         return
     for m in _LOGIN_PAIR.finditer(text):
-        value = m["value"].rstrip(".,;)")
-        end = m.start("value") + len(value)
+        value, start = m["value"].rstrip(".,;)"), m.start("value")
+        if len(value) > 2 and value[0] in "\"'" and value.endswith(value[0]):
+            value, start = value[1:-1], start + 1  # password="x": the quotes are no part
+        end = start + len(value)
         if reads_as_no_value(m["name"].rstrip(",;"), ":", text, m.end("name")):
             continue  # "the user account password": no user's name
         if len(value) >= 3 and not reads_as_no_value(value, "=", text, end):
-            yield m.start("value"), end, "login_pair"
+            yield start, end, "login_pair"
 
 
 #: A Kubernetes ``Secret``'s ``data:`` or ``stringData:`` block: every value is a secret.

@@ -277,3 +277,8 @@ def test_a_session_cookie_by_its_name_is_a_token(text: str, value: str) -> None:
 )
 def test_no_session_cookie_without_a_value_of_its_shape(text: str) -> None:
     assert [k for k, _ in _found(text) if k == "token"] == []
+
+
+def test_a_quoted_password_of_a_login_pair_is_found_without_its_quotes() -> None:
+    text = 'PlainLoginModule required username="billing" password="Rk4vN8qLz2Tw";'
+    assert _found(text) == [("secret", "Rk4vN8qLz2Tw")]
