@@ -121,7 +121,8 @@ def read_value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | Non
         and (shut := text.find(")", end, end + 40)) > 0
         and "\n" not in text[end:shut]
     ):
-        raw = raw[:bracket]  # "aHVudGVyMjI=（base64 的）": a bracket opens an aside the token cut
+        raw = raw[:bracket].rstrip(" \t")  # "aHVudGVyMjI=（base64 的）", "a b c (three words)":
+        # a bracket opens an aside the token cut
     elif end < len(text) and not text[end].isascii() and (cut := _COMMA_CLAUSE.fullmatch(raw)):
         raw = cut.group(1)  # "551902，30秒内有效": a full-width comma (made ",") ends the code
     return (pos, pos + len(raw), False) if raw else None

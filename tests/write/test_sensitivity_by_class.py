@@ -282,3 +282,8 @@ def test_no_session_cookie_without_a_value_of_its_shape(text: str) -> None:
 def test_a_quoted_password_of_a_login_pair_is_found_without_its_quotes() -> None:
     text = 'PlainLoginModule required username="billing" password="Rk4vN8qLz2Tw";'
     assert _found(text) == [("secret", "Rk4vN8qLz2Tw")]
+
+
+def test_a_passphrase_before_an_aside_ends_before_the_space() -> None:
+    text = "Passphrase for the NAS backup: heron lantern quartz meadow (four words, all lower)"
+    assert _found(text) == [("secret", "heron lantern quartz meadow")]
