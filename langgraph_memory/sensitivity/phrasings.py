@@ -82,6 +82,14 @@ _CODE_FIRST = re.compile(
     r"|confirmation|sign[ \-]?in|authentication|access|auth)[ \t]+)?"
     r"(?i:code|passcode|otp|pin)(?![A-Za-z])"
 )
+#: An SMS's code given with what to do with it: ``Use 068415 to finish signing in``,
+#: ``Enter 551902 to verify your account`` (6 to 8 digits: no year, no count).
+_CODE_TO = re.compile(
+    r"(?<![\w\-])(?i:use|enter|type)[ \t]+(?P<value>\d{6,8})[ \t]+(?i:to)[ \t]+"
+    r"(?:(?i:finish|complete|continue)[ \t]+)?"
+    r"(?i:sign(?:ing)?[ \t\-]?in|log(?:ging)?[ \t\-]?in|verify|verifying|confirm|authenticate"
+    r"|reset)(?![A-Za-z])"
+)
 #: ``name: DB_PASSWORD`` then ``value: x`` (a Kubernetes env entry, a JSON pair list).
 _NAME_VALUE = re.compile(
     r"[\"']?name[\"']?[ \t]*:[ \t]*[\"']?(?P<name>[A-Za-z_][\w.\-]{0,60})[\"']?[ \t]*,?[ \t]*"
@@ -216,6 +224,9 @@ def phrased_secrets(
                 yield a, b, "keyword"  # "i reused Kx9#mm21 on 6 sites": what one reuses
     if " your " in low and (" code" in low or " otp" in low or " pin" in low or "passc" in low):
         for m in _CODE_FIRST.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if " to " in low and ("use " in low or "enter " in low or "type " in low):
+        for m in _CODE_TO.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
     if " code" in low and (
         " code is" in low

@@ -287,3 +287,23 @@ def test_a_quoted_password_of_a_login_pair_is_found_without_its_quotes() -> None
 def test_a_passphrase_before_an_aside_ends_before_the_space() -> None:
     text = "Passphrase for the NAS backup: heron lantern quartz meadow (four words, all lower)"
     assert _found(text) == [("secret", "heron lantern quartz meadow")]
+
+
+# -- an SMS's code given with what to do with it ---------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Your bank passcode\n\n> Use 40718253 to finish signing in. Don't share it.", "40718253"),
+        ("Enter 318604 to verify your new device", "318604"),
+        ("type 770913 to log in, it expires in 10 minutes", "770913"),
+    ],
+)
+def test_an_sms_code_with_what_to_do_is_found(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text", ["use 3 to 5 words", "enter 20 to 30 characters to sign in", "use 1 to log in"]
+)
+def test_no_code_with_what_to_do_in_its_look_alikes(text: str) -> None:
+    assert _found(text) == []
