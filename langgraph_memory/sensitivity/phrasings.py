@@ -68,10 +68,11 @@ _REUSED = re.compile(
     r"(?P<value>[\x21-\x7e]{6,64})"
 )
 _STRONG_SYMBOL = re.compile(r"[!@#$%^&*+=?~]")
-#: A wallet's recovery phrase: 12 to 24 lower-case words after its name.
+#: A wallet's recovery phrase: 12 to 24 lower-case words after its name (what it is for and
+#: an aside in brackets may come between: ``recovery phrase for the ledger (just store it):``).
 _SEED = re.compile(
     r"(?i:(?:recovery|seed|mnemonic|backup|secret|wallet)[ \-]?phrase|mnemonic)"
-    r"[^\n:=\"']{0,24}?(?:[ \t]*[:=]|[ \t]+(?:is|was))[ \t]*[\"'“]?"
+    r"[^\n:=\"'(]{0,24}?(?:\([^()\n]{0,60}\))?(?:[ \t]*[:=]|[ \t]+(?:is|was))[ \t]*[\"'“]?"
     r"(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})"
 )
 #: An SMS's code written before its name: ``482913 is your verification code``,

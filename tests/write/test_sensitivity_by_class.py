@@ -307,3 +307,10 @@ def test_an_sms_code_with_what_to_do_is_found(text: str, value: str) -> None:
 )
 def test_no_code_with_what_to_do_in_its_look_alikes(text: str) -> None:
     assert _found(text) == []
+
+
+def test_a_recovery_phrase_after_an_aside_is_found() -> None:
+    words = "maple river stone cloud pepper violin garden tunnel orange silver basket window"
+    text = f"seed phrase for the cold wallet (yes I know, just keep it): {words}"
+    assert _found(text) == [("secret", words)]
+    assert _found("seed phrase for the wallet (twelve words): see the paper in the safe") == []
