@@ -324,10 +324,11 @@ _PHONES = (
         _A,
     ),
     # National numbers with a trunk 0 and separated groups: 0755-8888 6666, (021) 6123-4567,
-    # 020 7946 0958, 07700 900123, 010-6275 1234 (9 to 12 digits: checked below)
+    # 020 7946 0958, 07700 900123, 010-6275 1234 (9 to 12 digits: checked below); after a UK
+    # mobile's 07xxx the number may start with 0 or 1 (07381 169 721)
     re.compile(
         r"(?:\(0\d{1,4}\)[ \-]?|0(?<![A-Za-z0-9_.\-+]0)(?<!\d[ \-]0)\d{1,4}[ \-])"
-        r"[2-9]\d{1,7}(?:[ \-]\d{3,4}){0,2}" + _NUM_END,
+        r"(?:[2-9]|(?<=07\d{3}[ \-])[01])\d{1,7}(?:[ \-]\d{3,4}){0,2}" + _NUM_END,
         _A,
     ),
     # North American: (415) 555-0123, 415-555-0123, 415.555.0123, +1 415 555 0123

@@ -314,3 +314,12 @@ def test_a_recovery_phrase_after_an_aside_is_found() -> None:
     text = f"seed phrase for the cold wallet (yes I know, just keep it): {words}"
     assert _found(text) == [("secret", words)]
     assert _found("seed phrase for the wallet (twelve words): see the paper in the safe") == []
+
+
+@pytest.mark.parametrize("number", ["07912 104 386", "07455 018233"])
+def test_a_uk_mobile_whose_number_starts_with_0_or_1_is_a_phone(number: str) -> None:
+    assert _found(f"text me on {number} after six") == [("phone", number)]
+
+
+def test_a_landline_number_starting_with_1_after_its_area_code_is_still_no_phone() -> None:
+    assert _found("see page 0 1 of 02 13") == []
