@@ -323,3 +323,18 @@ def test_a_uk_mobile_whose_number_starts_with_0_or_1_is_a_phone(number: str) -> 
 
 def test_a_landline_number_starting_with_1_after_its_area_code_is_still_no_phone() -> None:
     assert _found("see page 0 1 of 02 13") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("NAS 管理后台\n密码写在机器底部 我拍照了\nzq~7Lm#Rt2!vX", "zq~7Lm#Rt2!vX"),
+        ("password for the printer admin page\nHk8~pw!Qz4", "Hk8~pw!Qz4"),
+    ],
+)
+def test_a_password_below_its_label_may_hold_a_tilde(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+def test_a_home_path_below_a_password_label_is_no_password() -> None:
+    assert _found("password for the NAS\n~/notes/nas-pw.txt") == []
