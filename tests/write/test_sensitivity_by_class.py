@@ -338,3 +338,18 @@ def test_a_password_below_its_label_may_hold_a_tilde(text: str, value: str) -> N
 
 def test_a_home_path_below_a_password_label_is_no_password() -> None:
     assert _found("password for the NAS\n~/notes/nas-pw.txt") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("my steam guard code 7KX2M hurry", "7KX2M"), ("authenticator code: 604172", "604172")],
+)
+def test_a_guard_or_authenticator_code_is_a_one_time_code(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text", ["the coast guard code of conduct", "the confirmation code for your order is 3344"]
+)
+def test_no_one_time_code_in_a_guards_rules_or_a_booking(text: str) -> None:
+    assert _found(text) == []
