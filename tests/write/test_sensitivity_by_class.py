@@ -353,3 +353,14 @@ def test_a_guard_or_authenticator_code_is_a_one_time_code(text: str, value: str)
 )
 def test_no_one_time_code_in_a_guards_rules_or_a_booking(text: str) -> None:
     assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the passphrase is lantern quartz meadow heron 42", "lantern quartz meadow heron 42"),
+        ("the password is Copper Falcon Monday 7", "Copper Falcon Monday 7"),
+    ],
+)
+def test_a_passphrase_of_words_ending_in_a_number_is_found_whole(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]  # (main found its first word only)
