@@ -20,9 +20,11 @@ from collections.abc import Iterator
 
 from langgraph_memory.sensitivity.label_values import (
     JOINED_WORDS,
+    TOKEN,
     UNIT_AFTER,
     accept,
     mixed_case_symbols,
+    passphrase_words,
     trimmed,
 )
 from langgraph_memory.sensitivity.markup import (
@@ -90,6 +92,14 @@ _CODE_TO = re.compile(
     r"(?:(?i:finish|complete|continue)[ \t]+)?"
     r"(?i:sign(?:ing)?[ \t\-]?in|log(?:ging)?[ \t\-]?in|verify|verifying|confirm|authenticate"
     r"|reset)(?![A-Za-z])"
+)
+#: A password manager's vault and its master password: ``1password vault master: x``,
+#: ``the shared 1password vault is x``, ``bitwarden master is x``.
+_MANAGERS = r"1password|bitwarden|lastpass|keepass(?:xc)?|dashlane"
+_VAULT = re.compile(
+    rf"(?i:(?:(?:{_MANAGERS})(?:[ \t]+vault)?|vault)[ \t]+master"
+    r"(?:[ \t]+(?:password|passphrase|pw))?[ \t]*(?::|=|[ \t]is[ \t])"
+    rf"|(?:{_MANAGERS})[ \t]+vault[ \t]+is[ \t])[ \t]*"
 )
 #: ``name: DB_PASSWORD`` then ``value: x`` (a Kubernetes env entry, a JSON pair list).
 _NAME_VALUE = re.compile(
@@ -209,6 +219,21 @@ def _named_codes(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 yield m.start("value"), m.end("value"), "keyword"
 
 
+def _vault_masters(text: str) -> Iterator[tuple[int, int, str]]:
+    """A vault's master password after its name (:data:`_VAULT`): words (``Orchid Parade
+    Tuesday``) or one token of a password's shape."""
+    for m in _VAULT.finditer(text):
+        token = TOKEN.match(text, m.end())
+        if token is None:
+            continue
+        a, b = token.start(), token.start() + len(token.group().rstrip(".,;:!?)"))
+        end = passphrase_words(text, a, b)
+        if end > b:
+            yield a, end, "passphrase"
+        elif shape_score(text[a:b]) >= 3 and not rejected(text[a:b], ":", text, b):
+            yield a, b, "keyword"
+
+
 def phrased_secrets(
     text: str, low: str, digits: bool = True, labelled: bool = True
 ) -> Iterator[tuple[int, int, str]]:
@@ -218,6 +243,8 @@ def phrased_secrets(
     if "phrase" in low or "mnemonic" in low:
         for m in _SEED.finditer(text):
             yield m.start("value"), m.end("value"), "passphrase"
+    if "vault" in low or "master" in low:
+        yield from _vault_masters(text)
     if "reus" in low or "re-us" in low:
         for m in _REUSED.finditer(text):
             a, b, value = trimmed(m, text)

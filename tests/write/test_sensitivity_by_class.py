@@ -364,3 +364,32 @@ def test_no_one_time_code_in_a_guards_rules_or_a_booking(text: str) -> None:
 )
 def test_a_passphrase_of_words_ending_in_a_number_is_found_whole(text: str, value: str) -> None:
     assert _found(text) == [("secret", value)]  # (main found its first word only)
+
+
+# -- a password manager's vault and its master password --------------------------------------
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("the family bitwarden vault master: violet canyon ember 12", "violet canyon ember 12"),
+        (
+            "ok so, sorry for pasting here, the keepass vault is Silver Otter Lantern",
+            "Silver Otter Lantern",
+        ),
+        ("lastpass master password is Qm7!rTz9pL", "Qm7!rTz9pL"),
+    ],
+)
+def test_a_vaults_master_password_is_found(text: str, value: str) -> None:
+    assert _found(text) == [("secret", value)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the vault master is in the other room",
+        "our 1password vault is shared with the team",
+        "the 1password vault is Engineering Shared",
+        "who is the vault master for the finance team?",
+    ],
+)
+def test_no_master_password_in_talk_about_a_vault(text: str) -> None:
+    assert _found(text) == []
