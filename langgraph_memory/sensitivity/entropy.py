@@ -103,16 +103,24 @@ _SECRET_BETWEEN = re.compile(r"(?i:key|secret|pass|seed|private|phrase)|私钥|�
 _PUBLIC_LABEL = re.compile(
     r"(?:(?i:public|pub)[ \t_\-]?(?i:key)[\"']?[ \t]*[:=][ \t]*[\"']?|公钥[ \t]*[：:=]?[ \t]*)$"
 )
-#: A Twilio account's id (``AC`` then 32 hex digits): an id, the auth token is the secret.
-_ACCOUNT_SID = re.compile(r"AC[0-9a-f]{32}", _A)
+#: Public ids shaped like secrets: a Twilio account's id (``AC`` then 32 hex digits: the auth
+#: token is the secret), an Ethereum address (``0x`` then 40 hex digits, mixed case as its
+#: checksum writes it), an IPFS content id (``Qm`` then 44 base58 characters).
+#: The head of an SSH public key in base64 (its algorithm's name, ``ssh-ed25519``...).
+_SSH_PUBLIC_BLOB = re.compile(
+    r"AAAA(?:B3NzaC1yc2E|C3NzaC1lZDI1NTE5|E2VjZHNhLXNoYTItbmlzdHA|B3NzaC1kc3M)"
+)
+_ACCOUNT_SID = re.compile(r"AC[0-9a-f]{32}|0x[0-9a-fA-F]{40}|Qm[1-9A-HJ-NP-Za-km-z]{44}", _A)
 
 
 def _public(tok: str, text: str, start: int) -> bool:
     """Whether ``tok`` is a public value shaped like a secret: a wallet's address after a
     word naming one (``bitcoin address 1A1zP1...``, ``Solana 地址 HFH7...``), a value under a
-    public key's label, a Twilio account's id."""
+    public key's label, a Twilio account's id, an Ethereum address, an IPFS content id."""
     if _PUBLIC_LABEL.search(text, max(0, start - 24), start) or _ACCOUNT_SID.fullmatch(tok):
         return True
+    if tok.startswith("AAAA") and _SSH_PUBLIC_BLOB.match(tok):
+        return True  # an SSH public key's base64 without its type's name before it
     if _BASE58_ADDRESS.fullmatch(tok) is None:
         return False
     ends = [w.end() for w in _COIN_WORD.finditer(text, max(0, start - 40), start)]

@@ -393,3 +393,21 @@ def test_a_vaults_master_password_is_found(text: str, value: str) -> None:
 )
 def test_no_master_password_in_talk_about_a_vault(text: str) -> None:
     assert _found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "send it to 0x8ba1f109551bD432803012645Ac136ddd64DBA72 on mainnet",  # an Ethereum address
+        "pinned on IPFS: QmT5NvUtoM5nWFfrQdVrFtvGfKFmG7AHE8P34isapyhCxX",  # a content id
+        "server host key: AAAAC3NzaC1lZDI1NTE5AAAAIK8xQ2mZr7Lw4TpN9vYc3Hs6Jd1Fg5Ka0Bn",
+        "known_hosts has AAAAB3NzaC1yc2EAAAADAQABAAABAQDk8xQ2mZr7Lw4TpN9vYc3Hs6Jd1F",
+    ],
+)
+def test_a_public_address_content_id_or_ssh_key_is_no_secret(text: str) -> None:
+    assert _found(text) == []
+
+
+def test_a_private_key_in_hex_after_its_label_is_still_found() -> None:
+    key = "0x" + "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+    assert _found(f"private key: {key}") == [("secret", key)]
