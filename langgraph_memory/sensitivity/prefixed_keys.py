@@ -28,6 +28,8 @@ _API_KEYS = re.compile(
     r"s(?:k-(?:ant|proj|svcacct|admin)-[A-Za-z0-9_\-]{12,}"
     r"|k-[A-Za-z]{2,10}-[A-Za-z0-9_\-]{20,}"  # other scoped OpenAI keys: sk-None-...
     r"|k-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
+    r"|k_[0-9a-f]{48}|k\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}"  # ElevenLabs, Mapbox
+    r"|hippo_(?:live|test)_[0-9a-f]{40}"  # Shippo
     r"|k_(?:live|test)_[A-Za-z0-9]{10,}"
     r"|bp_[A-Za-z0-9_\-]{30,}|b_secret_[A-Za-z0-9_\-]{20,}"  # Supabase
     r"|ntry[su]_[A-Za-z0-9_\-]{30,}"  # Sentry (organisation and user tokens)
@@ -35,7 +37,7 @@ _API_KEYS = re.compile(
     r"|hp(?:at|ss|ca|pa)_[a-fA-F0-9]{32})"  # Shopify
     r"|r(?:k_(?:live|test)_[A-Za-z0-9]{10,}|8_[A-Za-z0-9_\-]{30,}|nd_[A-Za-z0-9]{24,}"  # Stripe,
     # Replicate, Render, RubyGems, Resend
-    r"|ubygems_[0-9a-f]{48}|e_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})"
+    r"|ubygems_[0-9a-f]{48}|e_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}|dme_[a-z0-9]{70})"  # ReadMe
     r"|whsec_[A-Za-z0-9+/=]{24,}"  # Stripe webhook secret
     r"|g(?:h[pousr]_[A-Za-z0-9]{30,}|ithub_pat_[A-Za-z0-9_]{30,}"
     r"|l(?:pat|ptt|dt|rt|cbt|soat|ft|imt|agent)-[A-Za-z0-9_\-]{20,}"  # GitLab
@@ -56,11 +58,16 @@ _API_KEYS = re.compile(
     r"|f(?:igd_[A-Za-z0-9_\-]{30,}|w_[A-Za-z0-9]{24,})"  # Figma, Fireworks
     r"|p(?:plx-[A-Za-z0-9]{40,}|ypi-AgE[A-Za-z0-9_\-]{50,}|csk_[A-Za-z0-9_]{40,}"  # Perplexity,
     # PyPI, Pinecone
-    r"|at[A-Za-z0-9]{14}\.[0-9a-f]{64}|ul-[0-9a-f]{40})"  # Airtable personal access token, Pulumi
+    r"|at[A-Za-z0-9]{14}\.[0-9a-f]{64}|ul-[0-9a-f]{40}"  # Airtable personal access token, Pulumi
+    r"|scale_(?:tkn|pw|oauth)_[A-Za-z0-9_\-.]{32,64}|nu_[A-Za-z0-9]{36})"  # PlanetScale, Prefect
     r"|n(?:tn_[A-Za-z0-9]{30,}|pm_[A-Za-z0-9]{36,40}|vapi-[A-Za-z0-9_\-]{40,}"  # Notion, npm,
     r"|f[pc]_[A-Za-z0-9]{36,40}|api_[a-z0-9]{64})"  # NVIDIA, Netlify, Neon
     r"|l(?:in_api_[A-Za-z0-9]{30,}|sv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10})"  # Linear, LangSmith
-    r"|PMAK-[A-Za-z0-9\-]{24,}|NRAK-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
+    r"|PMAK-[A-Za-z0-9\-]{24,}|NR(?:AK|II)-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
+    r"|HRKU-[A-Za-z0-9_\-]{60}|fo1_[A-Za-z0-9_\-]{43}|ATBB[A-Za-z0-9]{32}"  # Heroku, Fly, Bitbucket
+    r"|CFPAT-[A-Za-z0-9_\-]{43}|EZ[AT]K[A-Za-z0-9]{54}|aio_[A-Za-z0-9]{28}"  # Contentful, EasyPost,
+    # Adafruit IO
+    r"|sgp_[0-9a-f]{40}|api_org_[A-Za-z0-9]{34}"  # Sourcegraph, Hugging Face organisations
     r"|CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[0-9a-f]{40}"  # CircleCI
     r"|d(?:api[0-9a-f]{32}|o[opr]_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,}"  # Databricks,
     # DigitalOcean, Docker Hub, Doppler
@@ -77,7 +84,8 @@ _RARE_KEYS = re.compile(
     r"|tskey-[a-z]{3,10}-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"  # Tailscale
     r"|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-]{40,}"  # Terraform Cloud / Enterprise
     r"|bce-v3/ALTAK-[A-Za-z0-9]{16,}/[0-9a-f]{32,}"  # Baidu Qianfan
-    r"|[0-9a-f]{32}-us\d{1,2})(?![A-Za-z0-9_\-])",  # Mailchimp (its data centre after the key)
+    r"|[0-9a-f]{32}-us\d{1,2}"  # Mailchimp (its data centre after the key)
+    r"|sl\.[A-Za-z0-9_\-]{130,})(?![A-Za-z0-9_\-])",  # Dropbox (short-lived)
     _A,
 )
 #: Telegram bot tokens (they start with a digit: kept apart, looked for after ``:AA``).
@@ -97,6 +105,7 @@ def api_keys(text: str) -> Iterator[Span]:
         or "tskey-" in text
         or ".atlasv1." in text
         or "-us" in text
+        or "sl." in text
     ):
         matches += _RARE_KEYS.finditer(text)
     for m in matches:

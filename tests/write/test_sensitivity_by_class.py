@@ -27,6 +27,18 @@ def _found(text: str) -> list[tuple[str, str]]:
         "pul-" + "7e6d5c4b3a29180f" * 2 + "e1d2c3b4",  # Pulumi
         "napi_" + "k3m9q2x7w1z8p4r6" * 4,  # Neon
         "4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c-us21",  # Mailchimp, its data centre after it
+        "pscale_tkn_" + "Qx8Rm2Lz0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Z",  # PlanetScale
+        "HRKU-"
+        + "Aa9Bb8Cc7Dd6Ee5Ff4Gg3Hh2Ii1Jj0Kk9Ll8Mm7Nn6Oo5Pp4Qq3Rr2Ss1Tt0Uu9Vv"[:60],  # Heroku
+        "fo1_" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs"[:43],  # Fly.io
+        "ATBB" + "k3m9q2x7W1z8p4r6T5n0v2b4c6d8f0h1",  # Bitbucket app password
+        "CFPAT-" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs"[:43],  # Contentful
+        "pnu_" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4",  # Prefect
+        "sgp_" + "0a1b2c3d4e5f6789" * 2 + "0a1b2c3d",  # Sourcegraph
+        "aio_" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pX",  # Adafruit IO
+        "shippo_live_" + "0a1b2c3d4e5f6789" * 2 + "0a1b2c3d",  # Shippo
+        "sk_" + "9f8e7d6c5b4a3210" * 3,  # ElevenLabs
+        "NRII-" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq",  # New Relic insights
     ],
 )
 def test_more_provider_prefixes_are_api_keys(key: str) -> None:
@@ -42,6 +54,8 @@ def test_more_provider_prefixes_are_api_keys(key: str) -> None:
         "pul-request template is in the repo",
         "napi_create_function is the N-API entry point",
         "the en-us locale and the de-de one",
+        "see sl.2 and sl.3 of the slides",
+        "fo1_test is the fixture name",
         "pul-" + "x" * 40,  # a placeholder's tail
     ],
 )
