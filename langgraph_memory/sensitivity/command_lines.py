@@ -137,7 +137,7 @@ def _directives(text: str) -> Iterator[tuple[int, int, str]]:
 def command_line_secrets(text: str) -> Iterator[tuple[int, int, str]]:
     """Passwords given to a command line's options (see the patterns above), set by SQL
     (``IDENTIFIED BY 'x'``) and by a directive (``SetEnv DB_PASS x``)."""
-    if "SetEnv" in text or "ENV " in text or "setenv" in text or "fastcgi_param" in text:
+    if "nv " in text or "NV " in text or "fastcgi_param" in text:  # SetEnv, setenv, ENV
         yield from _directives(text)
     if "dentified" in text or "DENTIFIED" in text:
         for m in _SQL_IDENTIFIED.finditer(text):

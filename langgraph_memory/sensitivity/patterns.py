@@ -722,7 +722,13 @@ def _http_credentials(text: str) -> Iterator[Span]:
             ]
             if any(len(v) >= 6 and any(c.isdigit() for c in v) for v in pairs):
                 yield m.start("value"), m.end("value"), "token", "cookie"
-    if "SESS" in text or "ession" in text or ".sid=" in text:
+    if "=" in text and (
+        "SESS" in text
+        or "essionid=" in text
+        or "essionId=" in text
+        or "_session=" in text
+        or ".sid=" in text
+    ):
         for m in _SESSION_COOKIE.finditer(text):
             yield m.start("value"), m.end("value"), "token", "cookie"
 

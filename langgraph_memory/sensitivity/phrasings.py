@@ -85,6 +85,7 @@ _CODE_FIRST = re.compile(
     r"|confirmation|sign[ \-]?in|authentication|access|auth)[ \t]+)?"
     r"(?i:code|passcode|otp|pin)(?![A-Za-z])"
 )
+_SIX_DIGITS = re.compile(r"\d{6}")
 #: An SMS's code given with what to do with it: ``Use 068415 to finish signing in``,
 #: ``Enter 551902 to verify your account`` (6 to 8 digits: no year, no count).
 _CODE_TO = re.compile(
@@ -95,6 +96,7 @@ _CODE_TO = re.compile(
 )
 #: A password manager's vault and its master password: ``1password vault master: x``,
 #: ``the shared 1password vault is x``, ``bitwarden master is x``.
+_MANAGER_NAMES = ("1password", "bitwarden", "lastpass", "keepass", "dashlane")
 _MANAGERS = r"1password|bitwarden|lastpass|keepass(?:xc)?|dashlane"
 _VAULT = re.compile(
     rf"(?i:(?:(?:{_MANAGERS})(?:[ \t]+vault)?|vault)[ \t]+master"
@@ -243,7 +245,7 @@ def phrased_secrets(
     if "phrase" in low or "mnemonic" in low:
         for m in _SEED.finditer(text):
             yield m.start("value"), m.end("value"), "passphrase"
-    if "vault" in low or "master" in low:
+    if "vault" in low or ("master" in low and any(w in low for w in _MANAGER_NAMES)):
         yield from _vault_masters(text)
     if "reus" in low or "re-us" in low:
         for m in _REUSED.finditer(text):
@@ -253,7 +255,12 @@ def phrased_secrets(
     if " your " in low and (" code" in low or " otp" in low or " pin" in low or "passc" in low):
         for m in _CODE_FIRST.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
-    if " to " in low and ("use " in low or "enter " in low or "type " in low):
+    if (
+        digits
+        and " to " in low
+        and ("use " in low or "enter " in low or "type " in low)
+        and _SIX_DIGITS.search(text)
+    ):
         for m in _CODE_TO.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
     if " code" in low and (

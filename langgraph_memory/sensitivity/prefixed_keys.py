@@ -29,7 +29,7 @@ _API_KEYS = re.compile(
     r"|k-[A-Za-z]{2,10}-[A-Za-z0-9_\-]{20,}"  # other scoped OpenAI keys: sk-None-...
     r"|k-(?=[A-Za-z]*[0-9])(?=[0-9]*[A-Za-z])[A-Za-z0-9]{12,}"  # short ones: a digit, a letter
     r"|k_[0-9a-f]{48}|k\.eyJ[A-Za-z0-9_\-]{20,}\.[A-Za-z0-9_\-]{20,}"  # ElevenLabs, Mapbox
-    r"|hippo_(?:live|test)_[0-9a-f]{40}"  # Shippo
+    r"|hippo_(?:live|test)_[0-9a-f]{40}|gp_[0-9a-f]{40}"  # Shippo, Sourcegraph
     r"|k_(?:live|test)_[A-Za-z0-9]{10,}"
     r"|bp_[A-Za-z0-9_\-]{30,}|b_secret_[A-Za-z0-9_\-]{20,}"  # Supabase
     r"|ntry[su]_[A-Za-z0-9_\-]{30,}"  # Sentry (organisation and user tokens)
@@ -50,12 +50,14 @@ _API_KEYS = re.compile(
     r"|KID[A-Za-z0-9]{13,40}"  # Tencent Cloud SecretId
     r"|Iza[0-9A-Za-z_\-]{33,37}"  # Google
     r"|GE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}"  # an age identity (bech32)
-    r"|KLT[A-Za-z0-9_\-]{32,}|TATT3[A-Za-z0-9_\-=]{50,})"  # Volcengine, Atlassian
+    r"|KLT[A-Za-z0-9_\-]{32,}|TATT3[A-Za-z0-9_\-=]{50,}|TBB[A-Za-z0-9]{32})"  # Volcengine,
+    # Atlassian, Bitbucket
     r"|LTAI[A-Za-z0-9]{12,30}"  # Alibaba Cloud AccessKey ID
     r"|key-[0-9a-f]{32}"  # Mailgun
     r"|GOCSPX-[A-Za-z0-9_\-]{20,}"  # Google OAuth client secret
     r"|ya29\.[A-Za-z0-9_\-]{20,}"  # Google OAuth access token
-    r"|f(?:igd_[A-Za-z0-9_\-]{30,}|w_[A-Za-z0-9]{24,})"  # Figma, Fireworks
+    r"|f(?:igd_[A-Za-z0-9_\-]{30,}|w_[A-Za-z0-9]{24,}|o1_[A-Za-z0-9_\-]{43})"  # Figma, Fireworks,
+    # Fly.io
     r"|p(?:plx-[A-Za-z0-9]{40,}|ypi-AgE[A-Za-z0-9_\-]{50,}|csk_[A-Za-z0-9_]{40,}"  # Perplexity,
     # PyPI, Pinecone
     r"|at[A-Za-z0-9]{14}\.[0-9a-f]{64}|ul-[0-9a-f]{40}"  # Airtable personal access token, Pulumi
@@ -64,11 +66,6 @@ _API_KEYS = re.compile(
     r"|f[pc]_[A-Za-z0-9]{36,40}|api_[a-z0-9]{64})"  # NVIDIA, Netlify, Neon
     r"|l(?:in_api_[A-Za-z0-9]{30,}|sv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10})"  # Linear, LangSmith
     r"|PMAK-[A-Za-z0-9\-]{24,}|NR(?:AK|II)-[A-Za-z0-9\-]{24,}"  # Postman, New Relic
-    r"|HRKU-[A-Za-z0-9_\-]{60}|fo1_[A-Za-z0-9_\-]{43}|ATBB[A-Za-z0-9]{32}"  # Heroku, Fly, Bitbucket
-    r"|CFPAT-[A-Za-z0-9_\-]{43}|EZ[AT]K[A-Za-z0-9]{54}|aio_[A-Za-z0-9]{28}"  # Contentful, EasyPost,
-    # Adafruit IO
-    r"|sgp_[0-9a-f]{40}|api_org_[A-Za-z0-9]{34}"  # Sourcegraph, Hugging Face organisations
-    r"|CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[0-9a-f]{40}"  # CircleCI
     r"|d(?:api[0-9a-f]{32}|o[opr]_v1_[a-f0-9]{64}|ckr_pat_[A-Za-z0-9_\-]{20,}"  # Databricks,
     # DigitalOcean, Docker Hub, Doppler
     r"|p\.(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{2,35}\.)?[A-Za-z0-9]{40,})"
@@ -77,15 +74,17 @@ _API_KEYS = re.compile(
     r")(?![A-Za-z0-9_\-])",
     _A,
 )
-#: Keys whose first letter no other prefix has (``t``, ``b``: common letters, which would
-#: slow the scan of every text): kept apart, looked for after their prefix.
+#: Keys whose first letter no other prefix has (``t``, ``b``, ``C``, ``H``: letters which
+#: would slow the scan of every text): kept apart, looked for after their prefix.
 _RARE_KEYS = re.compile(
     r"(?<![A-Za-z0-9_\-])(?:tvly-(?:dev-|prod-)?[A-Za-z0-9]{24,}"  # Tavily
     r"|tskey-[a-z]{3,10}-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"  # Tailscale
     r"|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-]{40,}"  # Terraform Cloud / Enterprise
     r"|bce-v3/ALTAK-[A-Za-z0-9]{16,}/[0-9a-f]{32,}"  # Baidu Qianfan
     r"|[0-9a-f]{32}-us\d{1,2}"  # Mailchimp (its data centre after the key)
-    r"|sl\.[A-Za-z0-9_\-]{130,})(?![A-Za-z0-9_\-])",  # Dropbox (short-lived)
+    r"|sl\.[A-Za-z0-9_\-]{130,}"  # Dropbox (short-lived)
+    r"|HRKU-[A-Za-z0-9_\-]{60}"  # Heroku
+    r"|CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[0-9a-f]{40})(?![A-Za-z0-9_\-])",  # CircleCI
     _A,
 )
 #: Telegram bot tokens (they start with a digit: kept apart, looked for after ``:AA``).
@@ -106,6 +105,8 @@ def api_keys(text: str) -> Iterator[Span]:
         or ".atlasv1." in text
         or "-us" in text
         or "sl." in text
+        or "HRKU-" in text
+        or "CCIP" in text
     ):
         matches += _RARE_KEYS.finditer(text)
     for m in matches:

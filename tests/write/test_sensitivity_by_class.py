@@ -32,10 +32,8 @@ def _found(text: str) -> list[tuple[str, str]]:
         + "Aa9Bb8Cc7Dd6Ee5Ff4Gg3Hh2Ii1Jj0Kk9Ll8Mm7Nn6Oo5Pp4Qq3Rr2Ss1Tt0Uu9Vv"[:60],  # Heroku
         "fo1_" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs"[:43],  # Fly.io
         "ATBB" + "k3m9q2x7W1z8p4r6T5n0v2b4c6d8f0h1",  # Bitbucket app password
-        "CFPAT-" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4Bc6Yt1Zs"[:43],  # Contentful
         "pnu_" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq8Vn4",  # Prefect
         "sgp_" + "0a1b2c3d4e5f6789" * 2 + "0a1b2c3d",  # Sourcegraph
-        "aio_" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pX",  # Adafruit IO
         "shippo_live_" + "0a1b2c3d4e5f6789" * 2 + "0a1b2c3d",  # Shippo
         "sk_" + "9f8e7d6c5b4a3210" * 3,  # ElevenLabs
         "NRII-" + "Zq8Rm2Lx0PtY7aKd93hQ0zTmR7pXw2Lq",  # New Relic insights
