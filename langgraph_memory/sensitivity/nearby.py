@@ -289,7 +289,7 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         if linked and free and _pair_next(text, b, limit, ("/", "|")):
             free = False  # a user name before "/": "admin@db01 / x"
             continue
-        if after_aside and cb > ca and shape_score(text[ca:cb]) >= 5:
+        if after_aside and cb > ca and shape_score(text[ca:cb]) >= 5 and not _acts(text, b):
             linked = True  # "is, hold on, reading it off the card, Kq7-Marble-Ox"
         if cb > ca and (linked or words == 0) and _value_ok(text, ca, cb, kind, linked):
             if negated:  # "密码不是 x 而是 y", "is not x, it is y": x is said to be wrong
@@ -343,6 +343,20 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
             held = held or linked  # an aside up to a comma may stand before the value
             linked = False  # "the key was rotated on ...": a new link is needed
     return None
+
+
+#: Verbs after a word that make it the subject of a clause (``MacBookPro2021 keeps
+#: rejecting it``): a thing doing something, no value given.
+_ACTS = frozenset(
+    """is was keeps kept says said does did doesn't didn't won't will can can't asks asked
+    shows showed rejects rejected wants needs has had""".split()
+)
+
+
+def _acts(text: str, end: int) -> bool:
+    """Whether the word after ``end`` is a verb of which the token before is the subject."""
+    nxt = _TOKENS.match(text, _skip_space(text, end))
+    return nxt is not None and nxt.group().lower().rstrip(",.") in _ACTS
 
 
 def _cjk(tok: str) -> bool:

@@ -176,6 +176,7 @@ def test_a_value_after_an_aside_a_hedge_or_a_pause_is_found(text: str, value: st
         "I reset my password... Tomorrow2024 is the day we migrate",
         "the password is like ten characters long",
         "the password is, as always, in the vault",
+        "the password is, honestly, too long, MacBookPro2021 keeps rejecting it",
     ],
 )
 def test_no_value_after_an_aside_without_a_strong_value(text: str) -> None:
