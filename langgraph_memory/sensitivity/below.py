@@ -58,8 +58,9 @@ _POINTER = re.compile(
 )
 #: The text's last line: one token alone on it.
 _LAST = re.compile(r"\n[ \t]*(?P<value>[\x21-\x7e]{6,64})[ \t]*\Z")
-#: What the token below must not be: a link, a path, an e-mail address.
-_NOT_VALUE = re.compile(r"(?i:[a-z][a-z0-9+.\-]*://|www\.)|[/~\\]|^[^@]+@[^@]+\.[A-Za-z]{2,}$")
+#: What the token below must not be: a link, a path (``~`` opening it: a ``~`` inside is a
+#: password's symbol), an e-mail address.
+_NOT_VALUE = re.compile(r"(?i:[a-z][a-z0-9+.\-]*://|www\.)|[/\\]|^~|^[^@]+@[^@]+\.[A-Za-z]{2,}$")
 
 
 def _mixed(value: str) -> bool:

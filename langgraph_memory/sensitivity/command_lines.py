@@ -3,8 +3,10 @@
 ``htpasswd -b file user x``, other tools' password options (``keytool -storepass x``,
 ``sqlcmd -P x``, ``ldapsearch -w x``, ``openssl enc -k x``, ``xfreerdp /p:x``, ``net use
 ... /user:bob x``, ``rclone config create ... pass x``), a password piped to ``sudo -S``,
-``chpasswd`` or a tool's ``--password-stdin``, and SQL's ``IDENTIFIED BY 'x'``. A name-like
-word given to a password option is the password itself (``openssl enc -k backup_key``).
+``chpasswd`` or a tool's ``--password-stdin``, SQL's ``IDENTIFIED BY 'x'``, and a directive
+setting a variable named for a secret (``SetEnv DB_PASS x``, a Dockerfile's ``ENV API_TOKEN
+x``). A name-like word given to a password option is the password itself (``openssl enc -k
+backup_key``).
 
 Example:
     >>> text = "run mysql -u root -pS3cr3t! then curl -u admin:hunter22 https://x.io"
@@ -19,6 +21,7 @@ from collections.abc import Iterator
 
 from langgraph_memory.sensitivity.label_values import TRAILING
 from langgraph_memory.sensitivity.no_value import rejected
+from langgraph_memory.sensitivity.structured import names_a_secret_key
 
 __all__ = [
     "command_line_secrets",
@@ -110,10 +113,32 @@ _SQL_IDENTIFIED = re.compile(
     r"(?:(?i:password)[ \t]*\(?[ \t]*)?(?P<q>['\"])(?P<value>[^'\"\n]{1,128})(?P=q)"
 )
 
+#: A directive setting a variable by its name then its value, no ``=`` between: Apache's
+#: ``SetEnv DB_PASS x``, a Dockerfile's ``ENV DB_PASSWORD x``, csh's ``setenv API_TOKEN x``,
+#: nginx's ``fastcgi_param DB_PASS x;``.
+_DIRECTIVE = re.compile(
+    r"(?m)^[ \t]*(?:SetEnv|ENV|setenv|fastcgi_param)[ \t]+(?P<key>[A-Za-z_][\w.\-]{0,63})[ \t]+"
+    r"(?:(?P<q>[\"'])(?P<quoted>[^\"'\n]{1,128})(?P=q)|(?P<value>[^\s\"';]{1,128}))"
+)
+
+
+def _directives(text: str) -> Iterator[tuple[int, int, str]]:
+    """Values set by a directive (:data:`_DIRECTIVE`) at a key naming a secret; a name-like
+    word there is the value itself (``SetEnv DB_PASS ap4che-db-pw``)."""
+    for m in _DIRECTIVE.finditer(text):
+        group = "quoted" if m.group("quoted") else "value"
+        a, b = m.span(group)
+        if names_a_secret_key(m.group("key")) in ("password", "key") and not rejected(
+            text[a:b], "=", text, b, literal=True
+        ):
+            yield a, b, "keyword"
+
 
 def command_line_secrets(text: str) -> Iterator[tuple[int, int, str]]:
-    """Passwords given to a command line's options (see the patterns above) and set by
-    SQL (``IDENTIFIED BY 'x'``)."""
+    """Passwords given to a command line's options (see the patterns above), set by SQL
+    (``IDENTIFIED BY 'x'``) and by a directive (``SetEnv DB_PASS x``)."""
+    if "nv " in text or "NV " in text or "fastcgi_param" in text:  # SetEnv, setenv, ENV
+        yield from _directives(text)
     if "dentified" in text or "DENTIFIED" in text:
         for m in _SQL_IDENTIFIED.finditer(text):
             a, b = m.span("value")

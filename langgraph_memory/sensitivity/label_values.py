@@ -121,16 +121,19 @@ def read_value(text: str, pos: int, phrase: bool) -> tuple[int, int, bool] | Non
         and (shut := text.find(")", end, end + 40)) > 0
         and "\n" not in text[end:shut]
     ):
-        raw = raw[:bracket]  # "aHVudGVyMjI=（base64 的）": a bracket opens an aside the token cut
+        raw = raw[:bracket].rstrip(" \t")  # "aHVudGVyMjI=（base64 的）", "a b c (three words)":
+        # a bracket opens an aside the token cut
     elif end < len(text) and not text[end].isascii() and (cut := _COMMA_CLAUSE.fullmatch(raw)):
         raw = cut.group(1)  # "551902，30秒内有效": a full-width comma (made ",") ends the code
     return (pos, pos + len(raw), False) if raw else None
 
 
-#: The words after a passphrase's first (2 to 7 more, of letters), up to the clause's end:
-#: a line's end, a comma or a stop, a bracket, Chinese.
+#: The words after a passphrase's first (2 to 7 more, of letters; a number of 1 to 4
+#: digits may end them), up to the clause's end: a line's end, a comma or a stop, a
+#: bracket, Chinese.
 _MORE_WORDS = re.compile(
-    r"(?:[ \t]+[A-Za-z]{3,12}){2,7}(?=[ \t]*(?:$|\r?\n|[,.;:!?(\[]|[^\x00-\x7f]))"
+    r"(?:[ \t]+[A-Za-z]{3,12}){2,7}(?:[ \t]+\d{1,4})?"
+    r"(?=[ \t]*(?:$|\r?\n|[,.;:!?(\[]|[^\x00-\x7f]))"
 )
 #: A passphrase's name in Chinese after its password word (``口令短语``, ``密码 词组``).
 _ZH_PHRASE = re.compile(r"[ \t]*(?:短语|短語|词组|詞組|短句)")
@@ -147,9 +150,10 @@ def phrase_label_end(text: str, low: str, start: int, end: int, kind: str) -> in
 
 def passphrase_words(text: str, a: int, b: int) -> int:
     """Where a passphrase of words ends when its first word is ``text[a:b]``: after 3 to
-    8 words of letters of one case (all lower, or all capitalised) that run to the
-    clause's end, none a word of prose (``sonnet pickle harbor glacier``, not ``sonnet
-    and the rest``); else ``b``.
+    8 words of letters of one case (all lower, or all capitalised), a number perhaps
+    after them, that run to the clause's end, none a word of prose (``sonnet pickle
+    harbor glacier``, ``orbit cobalt pickle harbor 77``, not ``sonnet and the rest``);
+    else ``b``.
 
     Example:
         >>> text = "the passphrase is sonnet pickle harbor glacier"
@@ -163,7 +167,7 @@ def passphrase_words(text: str, a: int, b: int) -> int:
     more = _MORE_WORDS.match(text, b) if first.isascii() and first.isalpha() else None
     if more is None or len(first) < 3:
         return b
-    words = [first, *more.group().split()]
+    words = [first, *(w for w in more.group().split() if not w.isdigit())]
     if any(w.lower() in PROSE_WORDS for w in words):
         return b
     if all(w.islower() for w in words) or all(w[0].isupper() and w[1:].islower() for w in words):

@@ -52,7 +52,7 @@ _OTP_EN = (
     r"otp|(?:verification|one[ \-]?time|security|login|sign[ \-]?in|2fa|mfa|auth|door|gate"
     r"|garage|alarm|lock|locker|lockbox|safe|access|entry|entrance|building|keypad|backup"
     r"|recovery|unlock|pairing|activation|registration|licen[cs]e|extraction|pass"
-    r"|key)[ \-]?code"
+    r"|key|guard|authenticat(?:ion|or))[ \-]?code"  # (Steam Guard code)
 )
 _KEY_ZH = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|權杖|权杖"
 #: The word of a label, searched in the lower-cased text (a plain alternation, which

@@ -51,73 +51,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from langgraph_memory.sensitivity.no_value import PARCEL_LOCKER
+from langgraph_memory.sensitivity.nearby_words import (
+    GLUED_AFTER,
+    GLUED_BEFORE,
+    SECRET_WORDS,
+    word_kind,
+    word_starts,
+)
 
 __all__ = ["nearby_secrets", "shape_score"]
-
-# -- secret words -------------------------------------------------------------------------
-#: Password words (typos included), searched in the lower-cased text.
-_PW = (
-    r"pass(?:wor[dt]|wrod|owrd|wrd|word|wd|ord|phrase|code)s?|pa?sword|pssword|pwd|pw"
-    r"|pin(?:[ \-]?(?:code|number))?|psk|mima"
-)
-#: Words naming a key or a token (``key`` itself is read with the word before it).
-_KEY = r"secrets?|tokens?|credentials?|creds"
-#: Words naming where a secret is used: their values need a stronger shape.
-_USE = r"log[ \-]?ins?|logons?|sign[ \-]?ins?|wi-?fi|wlan"
-#: Where a word may start: pieces of the words, looked for with ``str.find`` (far faster
-#: than a regex over every text; most texts hold none); the word itself is matched there.
-_STEMS = (
-    "pas", "pss", "psw", "pw", "pin", "secret", "token", "key", "cred", "log", "sign", "wifi",
-    "wi-fi", "wlan", "code", "psk", "mima",
-)  # fmt: skip
-_ZH_PW = (
-    "密码|密碼|口令|暗号|暗號|验证码|驗證碼|动态码|校验码|门禁码|開門碼|开门码|恢复码|恢復碼"
-    "|备用码|備用碼|激活码|激活碼|提取码|提取碼|配对码|配對碼|安全码|安全碼|解锁码|解鎖碼"
-    "|登录码|登錄碼|登入码|登入碼|登陆码|解压码|解壓碼|撤防码|撤防碼|布防码|布防碼|注册码|註冊碼|验正码|驗正碼"
-    "|访问码|訪問碼"
-)
-_ZH_KEY = "密钥|秘钥|密鑰|金鑰|金钥|私钥|私鑰|令牌|凭证|凭据|憑證|憑據"
-_ZH_USE = "登录|登陆|登入|登錄"
-#: A code named by its count of digits (a card's ``背面三位码``): 3 to 8 digits.
-_ZH_DIGITS = (
-    "三位码|三位碼|四位码|四位碼|六位码|六位碼"
-    "|背面三位码|背面三位碼|背面三位数|背面三位數|背面三位|背后三位码|背后三位数|背後三位數|背后三位"
-    "|背面的三位数|背面四位码|背面四位数|背面四位"
-)
-_WORDS = re.compile(
-    rf"(?P<pw>{_PW})|(?P<key>{_KEY})|(?P<use>{_USE})|(?P<bkey>keys?)|(?P<pass>pass)"
-    rf"|(?P<code>codes?)|(?P<zpw>{_ZH_PW})|(?P<zkey>{_ZH_KEY})|(?P<zuse>{_ZH_USE})"
-    rf"|(?P<digits>{_ZH_DIGITS})"
-)
-#: The first characters of the Chinese words.
-_STEM_ZH = re.compile(
-    "["
-    + "".join(sorted({w[0] for w in f"{_ZH_PW}|{_ZH_KEY}|{_ZH_USE}|{_ZH_DIGITS}".split("|")}))
-    + "]"
-)
-#: Words before ``key`` that name a secret (``api key``, ``wifi key``).
-_KEY_NAME = frozenset(
-    """api access secret private app wifi wi-fi wlan wpa wpa2 license licence product master
-    encryption signing client account activation registration""".split()
-)
-#: Words before ``code`` that make it a secret (``door code``, ``backup code``).
-_CODE_NAME = frozenset(
-    """door gate garage alarm lock locker lockbox safe access entry keypad backup recovery
-    verification security one-time otp 2fa mfa auth login sign-in unlock pairing pin pass
-    wifi wi-fi""".split()
-)
-#: The word before ``key`` (``api key``, ``api_key``, ``wi-fi key``).
-_LAST_WORD = re.compile(r"([a-z0-9]+(?:-[a-z0-9]+)?)[ \t_\-]?$")
-#: What may not touch an English word: before it, after it.
-_GLUED_BEFORE = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
-_GLUED_AFTER = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
-#: Words before ``key`` that make it no secret's name.
-_NOT_SECRET_KEY = frozenset(
-    """public publishable primary foreign unique sort partition cache hash map dict object row
-    lookup idempotency composite natural surrogate registry house car room door spare music
-    piano answer ssh gpg pgp host deploy the a""".split()
-)
 
 # -- tokens -------------------------------------------------------------------------------
 #: A Chinese run, one piece of CJK punctuation, or a run of anything else but spaces.
@@ -126,7 +68,7 @@ _TOKENS = re.compile(
     r"|[^\s\u4e00-\u9fff\u3000-\u303f\u2014\u2015\u2026\uff0c\uff1b]+"
 )
 #: Where a clause ends: the window never crosses it.
-_END = re.compile(r"\n|[。；;]|\.(?=\s|$)")
+_END = re.compile(r"\n|[。；;]|(?<!\.\.)\.(?=\s|$)")  # (an ellipsis is a pause: "pw to... x")
 _WINDOW = 90
 _MAX_WORDS = 11
 _STRIP_HEAD = "\"'`“‘「『([,"
@@ -145,7 +87,7 @@ _FILLERS = frozenset(
     """
     the a my our your his her their this that new old current same one ones still already
     just again now then currently actually literally simply also , " ' it's its it is
-    here's here up
+    here's here up like basically probably prob kinda
     """.split()
 )
 #: Words that join a user name to its password (``admin / x``, ``admin and x``).
@@ -195,6 +137,10 @@ _ZH_BEFORE = re.compile(
 _ZH_POINTER = re.compile(
     r"(?:这个|這個|这|這|它|那个|那個)?(?:就|也|才)?(?:是|为|為|当|當)[\u4e00-\u9fff]{0,6}"
 )
+#: A link said in the negative: the value after it is said to be wrong (``密码不是 x，是 y``,
+#: ``the password is not x, it is y``, ``isn't x``).
+_NEGATED_ZH = re.compile(r"(?:不|并不|並不|可不)(?:是|为|為)(?:了)?$")
+_NEGATED = frozenset(("isn't", "isnt", "wasn't", "wasnt", "aint", "ain't"))
 #: An aside opening after a value (``maple77 (my bank password)``): a filler or a link.
 _ASIDE_OPEN = re.compile(r"\((?:my|the|our|that's|thats|it's|its|=)?$")
 
@@ -319,10 +265,11 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
     """The value after a secret word ending at ``pos``, if one is linked to it."""
     stop = _END.search(text, pos, pos + _WINDOW + 128)
     limit = stop.start() if stop else min(len(text), pos + _WINDOW + 128)
-    linked = other = aside = into = False
+    linked = other = aside = into = held = comma = negated = False
     free = True  # one word (a user name) may stand between a link and the value
     for words, m in enumerate(_TOKENS.finditer(text, pos, limit)):
         tok = m.group()
+        after_aside, comma = held and comma, tok.endswith((",", "，"))
         a, b = m.span()
         if words >= _MAX_WORDS or a > pos + _WINDOW:
             return None  # (a token starting in the window is read whole)
@@ -342,8 +289,19 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         if linked and free and _pair_next(text, b, limit, ("/", "|")):
             free = False  # a user name before "/": "admin@db01 / x"
             continue
+        if after_aside and cb > ca and shape_score(text[ca:cb]) >= 5 and not _acts(text, b):
+            linked = True  # "is, hold on, reading it off the card, Kq7-Marble-Ox"
         if cb > ca and (linked or words == 0) and _value_ok(text, ca, cb, kind, linked):
+            if negated:  # "密码不是 x 而是 y", "is not x, it is y": x is said to be wrong
+                linked = negated = False
+                continue
             return (ca, cb) if linked or kind != "pass" else None
+        if _cjk(tok) and _NEGATED_ZH.search(tok):
+            linked, negated = True, True  # "不是", "并不是": a value said not to be it
+            continue
+        if tok.lower() in _NEGATED or (linked and tok.lower() == "not"):
+            linked, negated = True, True  # "is not", "isn't"
+            continue
         word = tok.lower().strip("\"'`,()[]")
         aside = (aside or tok.startswith("(")) and ")" not in tok  # "(expires Friday):"
         if word in _INTO:
@@ -382,8 +340,23 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
         elif cb > ca and shape_score(text[ca:cb]) >= 3:
             return None  # a value-like word with no link: not this word's value
         else:
+            held = held or linked  # an aside up to a comma may stand before the value
             linked = False  # "the key was rotated on ...": a new link is needed
     return None
+
+
+#: Verbs after a word that make it the subject of a clause (``MacBookPro2021 keeps
+#: rejecting it``): a thing doing something, no value given.
+_ACTS = frozenset(
+    """is was keeps kept says said does did doesn't didn't won't will can can't asks asked
+    shows showed rejects rejected wants needs has had""".split()
+)
+
+
+def _acts(text: str, end: int) -> bool:
+    """Whether the word after ``end`` is a verb of which the token before is the subject."""
+    nxt = _TOKENS.match(text, _skip_space(text, end))
+    return nxt is not None and nxt.group().lower().rstrip(",.") in _ACTS
 
 
 def _cjk(tok: str) -> bool:
@@ -537,54 +510,6 @@ def _in_url_password(text: str, i: int) -> bool:
     return m is not None and m.start(1) <= i < m.end(1)
 
 
-def _kind(m: re.Match[str], low: str) -> str | None:
-    """The kind of a secret word: ``pw``, ``key``, ``use``, ``pass``; ``None`` for a
-    ``key`` that names no secret (``public key``, ``primary key``)."""
-    group = m.lastgroup or ""
-    if group == "code":  # a code that opens something: "door code", "backup code"
-        last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
-        if last and last.group(1).endswith(("digit", "digits")):
-            return "digits"  # "the 4 digit code": a PIN, a card's security code
-        if (
-            last
-            and last.group(1) == "locker"
-            and PARCEL_LOCKER.search(low, m.start() - 48, m.start())
-        ):
-            return None  # a parcel locker's code: a pickup code, made to be shared
-        return "pw" if last and last.group(1) in _CODE_NAME else None
-    if group == "bkey":
-        last = _LAST_WORD.search(low, max(0, m.start() - 24), m.start())
-        word = last.group(1) if last else ""
-        if word in _KEY_NAME:
-            return "key"
-        return None if word in _NOT_SECRET_KEY else "bkey"
-    return {"zpw": "pw", "zkey": "key", "zuse": "use"}.get(group, group)
-
-
-def stem_starts(low: str, stems: tuple[str, ...]) -> list[int]:
-    """Where each of ``stems`` occurs in ``low`` (every occurrence), in order.
-
-    Example:
-        >>> stem_starts("pass: x, passwd: y", ("pass", "pw"))
-        [0, 9]
-    """
-    out = []
-    for stem in stems:
-        i = low.find(stem)
-        while i >= 0:
-            out.append(i)
-            i = low.find(stem, i + 1)
-    return sorted(out)
-
-
-def _starts(low: str) -> list[int]:
-    """Where a secret word may start in ``low``, in order."""
-    out = stem_starts(low, _STEMS)
-    if not low.isascii():
-        out += [m.start() for m in _STEM_ZH.finditer(low)]
-    return sorted(set(out))
-
-
 def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Spans ``(start, end, "secret", "nearby")`` of values of a secret's shape linked
     to a secret word close to them (see the module docs). ``text`` is the half-width
@@ -594,15 +519,15 @@ def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     seen: set[int] = set()
     last = 0
-    for at in _starts(low):
-        m = _WORDS.match(low, at) if at >= last else None
+    for at in word_starts(low):
+        m = SECRET_WORDS.match(low, at) if at >= last else None
         if m is None:
             continue
         start, end = m.span()
         last = end
         if low[start].isascii() and (
-            (start and low[start - 1] in _GLUED_BEFORE and not _camel(text, start))
-            or (end < len(low) and low[end] in _GLUED_AFTER)
+            (start and low[start - 1] in GLUED_BEFORE and not _camel(text, start))
+            or (end < len(low) and low[end] in GLUED_AFTER)
         ):
             continue  # inside a longer word: "bypass", "pinned", "monkey", "tokenizer"
         if (
@@ -613,7 +538,7 @@ def nearby_secrets(text: str) -> Iterator[tuple[int, int, str, str]]:
             continue  # a piece of a value: "password=ShopPw#1", "//app:KBnhQxPW!kx@db"
         if start and low[start - 1] in "+/" and low[end : end + 1] in ("+", "/", "="):
             continue  # a piece of base64: "...0+PW+0Aa"
-        kind = _kind(m, low)
+        kind = word_kind(m, low)
         if kind is None or low[start - 1 : start] in ("?", "&", "/", "#"):
             continue  # a key that names no secret; a URL's parameter or path
         found = _after(text, end, kind)

@@ -43,6 +43,11 @@ _PLACEHOLDER = re.compile(
     r"|[A-Za-z]{2,10}(?:[_\-][A-Za-z]{2,10})*[_\-](?:x{3,}|X{3,}|\*{3,})",  # sk-xxxx, ghp_XXX
 )
 #: Code that names or reads a secret: ``os.environ[...]``, ``self.password``, ``f(x)``.
+#: The head of an SSH public key in base64 (its algorithm's name: ``ssh-rsa``,
+#: ``ssh-ed25519``, ``ecdsa-sha2-nistp…``, ``ssh-dss``): public, no secret.
+_SSH_PUBLIC_BLOB = re.compile(
+    r"AAAA(?:B3NzaC1yc2E|C3NzaC1lZDI1NTE5|E2VjZHNhLXNoYTItbmlzdHA|B3NzaC1kc3M)"
+)
 _CODE = re.compile(
     r"[a-z_][a-z0-9_]*(?:\??\.[a-z_][a-z0-9_]*)+(?:[(\[].*)?|[A-Za-z_][A-Za-z0-9_.]*\(.*"
     r"|(?:process\.env|os\.environ|import\.meta\.env|settings|config|conf|cfg|self|this|env"
@@ -167,6 +172,8 @@ def rejected(value: str, sep: str, text: str, end: int, literal: bool = False) -
         return True
     if _CODE.fullmatch(value) or LENGTH_UNIT.match(text, end):
         return True
+    if value.startswith("AAAA") and _SSH_PUBLIC_BLOB.match(value):
+        return True  # "host key: AAAAC3NzaC1lZDI1NTE5...": an SSH public key, base64
     first, _, rest = word.partition(" ")
     if _CONTRACTION.fullmatch(first) or _HOST_PORT.fullmatch(value):
         return True  # "password: don't know", "creds: smtp.example.org:587"

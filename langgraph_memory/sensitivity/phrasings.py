@@ -20,9 +20,11 @@ from collections.abc import Iterator
 
 from langgraph_memory.sensitivity.label_values import (
     JOINED_WORDS,
+    TOKEN,
     UNIT_AFTER,
     accept,
     mixed_case_symbols,
+    passphrase_words,
     trimmed,
 )
 from langgraph_memory.sensitivity.markup import (
@@ -68,10 +70,11 @@ _REUSED = re.compile(
     r"(?P<value>[\x21-\x7e]{6,64})"
 )
 _STRONG_SYMBOL = re.compile(r"[!@#$%^&*+=?~]")
-#: A wallet's recovery phrase: 12 to 24 lower-case words after its name.
+#: A wallet's recovery phrase: 12 to 24 lower-case words after its name (what it is for and
+#: an aside in brackets may come between: ``recovery phrase for the ledger (just store it):``).
 _SEED = re.compile(
     r"(?i:(?:recovery|seed|mnemonic|backup|secret|wallet)[ \-]?phrase|mnemonic)"
-    r"[^\n:=\"']{0,24}?(?:[ \t]*[:=]|[ \t]+(?:is|was))[ \t]*[\"'“]?"
+    r"[^\n:=\"'(]{0,24}?(?:\([^()\n]{0,60}\))?(?:[ \t]*[:=]|[ \t]+(?:is|was))[ \t]*[\"'“]?"
     r"(?P<value>[a-z]{3,8}(?:[ \t]+[a-z]{3,8}){11,23})"
 )
 #: An SMS's code written before its name: ``482913 is your verification code``,
@@ -81,6 +84,24 @@ _CODE_FIRST = re.compile(
     r"(?:[\w.\-]+[ \t]+){0,3}?(?i:(?:verification|login|security|one[ \-]?time|2fa|mfa"
     r"|confirmation|sign[ \-]?in|authentication|access|auth)[ \t]+)?"
     r"(?i:code|passcode|otp|pin)(?![A-Za-z])"
+)
+_SIX_DIGITS = re.compile(r"\d{6}")
+#: An SMS's code given with what to do with it: ``Use 068415 to finish signing in``,
+#: ``Enter 551902 to verify your account`` (6 to 8 digits: no year, no count).
+_CODE_TO = re.compile(
+    r"(?<![\w\-])(?i:use|enter|type)[ \t]+(?P<value>\d{6,8})[ \t]+(?i:to)[ \t]+"
+    r"(?:(?i:finish|complete|continue)[ \t]+)?"
+    r"(?i:sign(?:ing)?[ \t\-]?in|log(?:ging)?[ \t\-]?in|verify|verifying|confirm|authenticate"
+    r"|reset)(?![A-Za-z])"
+)
+#: A password manager's vault and its master password: ``1password vault master: x``,
+#: ``the shared 1password vault is x``, ``bitwarden master is x``.
+_MANAGER_NAMES = ("1password", "bitwarden", "lastpass", "keepass", "dashlane")
+_MANAGERS = r"1password|bitwarden|lastpass|keepass(?:xc)?|dashlane"
+_VAULT = re.compile(
+    rf"(?i:(?:(?:{_MANAGERS})(?:[ \t]+vault)?|vault)[ \t]+master"
+    r"(?:[ \t]+(?:password|passphrase|pw))?[ \t]*(?::|=|[ \t]is[ \t])"
+    rf"|(?:{_MANAGERS})[ \t]+vault[ \t]+is[ \t])[ \t]*"
 )
 #: ``name: DB_PASSWORD`` then ``value: x`` (a Kubernetes env entry, a JSON pair list).
 _NAME_VALUE = re.compile(
@@ -200,6 +221,21 @@ def _named_codes(text: str, low: str) -> Iterator[tuple[int, int, str]]:
                 yield m.start("value"), m.end("value"), "keyword"
 
 
+def _vault_masters(text: str) -> Iterator[tuple[int, int, str]]:
+    """A vault's master password after its name (:data:`_VAULT`): words (``Orchid Parade
+    Tuesday``) or one token of a password's shape."""
+    for m in _VAULT.finditer(text):
+        token = TOKEN.match(text, m.end())
+        if token is None:
+            continue
+        a, b = token.start(), token.start() + len(token.group().rstrip(".,;:!?)"))
+        end = passphrase_words(text, a, b)
+        if end > b:
+            yield a, end, "passphrase"
+        elif shape_score(text[a:b]) >= 3 and not rejected(text[a:b], ":", text, b):
+            yield a, b, "keyword"
+
+
 def phrased_secrets(
     text: str, low: str, digits: bool = True, labelled: bool = True
 ) -> Iterator[tuple[int, int, str]]:
@@ -209,6 +245,8 @@ def phrased_secrets(
     if "phrase" in low or "mnemonic" in low:
         for m in _SEED.finditer(text):
             yield m.start("value"), m.end("value"), "passphrase"
+    if "vault" in low or ("master" in low and any(w in low for w in _MANAGER_NAMES)):
+        yield from _vault_masters(text)
     if "reus" in low or "re-us" in low:
         for m in _REUSED.finditer(text):
             a, b, value = trimmed(m, text)
@@ -216,6 +254,14 @@ def phrased_secrets(
                 yield a, b, "keyword"  # "i reused Kx9#mm21 on 6 sites": what one reuses
     if " your " in low and (" code" in low or " otp" in low or " pin" in low or "passc" in low):
         for m in _CODE_FIRST.finditer(text):
+            yield m.start("value"), m.end("value"), "keyword"
+    if (
+        digits
+        and " to " in low
+        and ("use " in low or "enter " in low or "type " in low)
+        and _SIX_DIGITS.search(text)
+    ):
+        for m in _CODE_TO.finditer(text):
             yield m.start("value"), m.end("value"), "keyword"
     if " code" in low and (
         " code is" in low

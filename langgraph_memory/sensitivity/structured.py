@@ -62,7 +62,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from langgraph_memory.sensitivity.nearby import shape_score, stem_starts
+from langgraph_memory.sensitivity.nearby import shape_score
+from langgraph_memory.sensitivity.nearby_words import stem_starts
 from langgraph_memory.sensitivity.no_value import reads_as_no_value, reads_as_prose
 
 __all__ = ["config_secrets", "names_a_secret_key"]
@@ -399,12 +400,14 @@ def _pairs(text: str, low: str) -> Iterator[tuple[int, int, str]]:
     if not any(word in low for word in _USER_WORDS):
         return
     for m in _LOGIN_PAIR.finditer(text):
-        value = m["value"].rstrip(".,;)")
-        end = m.start("value") + len(value)
+        value, start = m["value"].rstrip(".,;)"), m.start("value")
+        if len(value) > 2 and value[0] in "\"'" and value.endswith(value[0]):
+            value, start = value[1:-1], start + 1  # password="x": the quotes are no part
+        end = start + len(value)
         if reads_as_no_value(m["name"].rstrip(",;"), ":", text, m.end("name")):
             continue  # "the user account password": no user's name
         if len(value) >= 3 and not reads_as_no_value(value, "=", text, end):
-            yield m.start("value"), end, "login_pair"
+            yield start, end, "login_pair"
 
 
 #: A Kubernetes ``Secret``'s ``data:`` or ``stringData:`` block: every value is a secret.
@@ -414,6 +417,8 @@ _K8S_CUT = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 _K8S_KIND = re.compile(r"^kind:[ \t]*[\"']?Secret[\"']?[ \t]*\r?$", re.MULTILINE)
 #: A base64 value: the alphabet, padded to a multiple of 4 characters.
 _BASE64 = re.compile(r"(?=(?:.{4})+$)[A-Za-z0-9+/]+={0,2}", re.DOTALL)
+#: A key naming who logs in (``username``, ``DB_USER``, ``login``): its value is no secret.
+_USER_KEY = re.compile(r"(?i)(?:^|[_\-.])(?:user(?:name)?|login|email)$")
 _K8S_ENTRY = re.compile(
     r"(?P<indent>[ \t]+)(?P<key>[\w.\-]{1,253}):[ \t]*(?P<value>[^\s#][^\n]*)?\n?"
 )
@@ -448,6 +453,8 @@ def _k8s_secret(text: str) -> Iterator[tuple[int, int, str]]:
                     continue
                 if block["block"] == "data" and not _BASE64.fullmatch(value):
                     continue  # "mode: production": a data: value is base64
+                if _USER_KEY.search(m["key"]):
+                    continue  # "username: cG9zdGdyZXM=": who logs in, not the secret
                 if block["block"] == "stringData" and value.isalpha():
                     if names_a_secret_key(m["key"]) is None or reads_as_prose(value.lower()):
                         continue  # a plain word under a plain key

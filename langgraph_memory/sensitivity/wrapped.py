@@ -37,6 +37,11 @@ _SHAPED = frozenset(("api_key", "token", "private_key"))
 #: A machine-made secret: 24 hex digits or more (a signing secret, an HMAC key).
 _MACHINE = re.compile(r"[0-9a-fA-F]{24,}")
 _REST = re.compile(r"\r?\n([0-9a-fA-F]{16,})(?=[ \t]*(?:\r?\n|$))")
+#: The rest of a quoted value on the next line (up to its closing quote), and a run alone
+#: on the next line (6 characters or more, no space).
+_QUOTED_REST = re.compile(r"\r?\n([A-Za-z0-9_\-.+/=]{4,})")
+_ALONE_REST = re.compile(r"\r?\n([!-~]{6,})(?=[ \t]*(?:\r?\n|$))")
+_HEX = re.compile(r"[0-9a-fA-F]+")
 
 
 def _breaks(text: str) -> Iterator[tuple[int, int]]:
@@ -52,13 +57,11 @@ def _breaks(text: str) -> Iterator[tuple[int, int]]:
 
 def _random(run: str) -> bool:
     """Whether ``run`` looks like a key's random characters: 16 or more, with upper and
-    lower case letters and digits (not a word, a name or a number)."""
-    return (
-        len(run) >= 16
-        and any(c.isupper() for c in run)
-        and any(c.islower() for c in run)
-        and any(c.isdigit() for c in run)
-    )
+    lower case letters and digits, or capitals and three digits or more (``V9ZGKIQO3VCB3B5``;
+    not a word, a name or a number)."""
+    digits = sum(c.isdigit() for c in run)
+    upper, lower = any(c.isupper() for c in run), any(c.islower() for c in run)
+    return len(run) >= 16 and digits > 0 and upper and (lower or digits >= 3)
 
 
 def _shaped(run: str, detectors: Iterable[Callable[[str], Iterable[Span]]]) -> bool:
@@ -98,9 +101,36 @@ def over_breaks(
                     yield a + s, j + (e - cut), kind, "wrapped"
 
 
+def _rest(text: str, start: int, end: int) -> int | None:
+    """Where a secret ``text[start:end]`` ending its line goes on to over the break: to the
+    closing quote on the next line where its quote was left open (``key='mTHs...`` then
+    ``dqGS...')``); to the next line's end where the secret stood alone on its line and the
+    next line is alone too, of the secret's alphabet (hex after hex; else a letter and a
+    digit, no ``:``/``=``; not as long as the secret, as the items of a list of codes
+    are): ``password:`` then ``AdA2l#O`` then ``3IQJbG8mPV``."""
+    quote = text[start - 1 : start]
+    if quote in ("'", '"'):
+        m = _QUOTED_REST.match(text, end)
+        return m.end(1) if m is not None and text.startswith(quote, m.end(1)) else None
+    if text[text.rfind("\n", 0, start) + 1 : start].strip():
+        return None  # more before it on its line: a value in a sentence
+    m = _ALONE_REST.match(text, end)
+    if m is None:
+        return None
+    rest, value = m.group(1), text[start:end]
+    if len(rest) == len(value):
+        return None  # codes of one format, one a line (recovery codes): a list, no wrap
+    if _HEX.fullmatch(value):
+        return m.end(1) if _HEX.fullmatch(rest) else None
+    letter, digit = any(c.isalpha() for c in rest), any(c.isdigit() for c in rest)
+    return m.end(1) if letter and digit and not any(c in ":=" for c in rest) else None
+
+
 def secrets_over_breaks(text: str, spans: list[Span]) -> list[Span]:
-    """``spans`` with a machine-made ``secret`` at its line's end taking the next line
-    when that line is alone and of the same alphabet (see the module docs)."""
+    """``spans`` with a ``secret`` at its line's end taking the next line: when the secret
+    is machine-made and that line alone and of the same alphabet, or the rest of the
+    secret is there (:func:`_rest`; see the module docs)."""
+    starts = {s[0] for s in spans if s[2] in _SHAPED}
     out: list[Span] = []
     for s in spans:
         if s[2] == "secret" and text.startswith(("\n", "\r\n"), s[1]):
@@ -108,5 +138,9 @@ def secrets_over_breaks(text: str, spans: list[Span]) -> list[Span]:
             rest = _REST.match(text, s[1])
             if rest is not None and _MACHINE.fullmatch(value):
                 s = (s[0], rest.end(), s[2], s[3])
+            elif (end := _rest(text, s[0], s[1])) is not None and not any(
+                s[1] < a < end for a in starts
+            ):
+                s = (s[0], end, s[2], s[3])
         out.append(s)
     return out

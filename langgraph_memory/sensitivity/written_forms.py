@@ -1,10 +1,11 @@
 """Other written forms of a secret (for the label reader,
 :mod:`~langgraph_memory.sensitivity.labels`): a keypad's, a lock's or an alarm's code
 (``door keypad 0512``, ``密码锁 1357#``), a code read out in groups or in words (``six one
-nine two``, ``五三八二``), the cells under a table column headed by a password word, what a
-password file ``contains``, backup codes in a list, a Wi-Fi key listed with other secrets,
-a value said to hold a space, a Chinese-named seed phrase, BitLocker recovery keys and a
-value given after how it is made (``密码是生日 19900512``).
+nine two``, ``五三八二``), the cells under a table column headed by a password word
+(:mod:`~langgraph_memory.sensitivity.tables`), what a password file ``contains``, backup
+codes in a list, a Wi-Fi key listed with other secrets, a value said to hold a space, a
+Chinese-named seed phrase, BitLocker recovery keys and a value given after how it is made
+(``密码是生日 19900512``).
 
 Example:
     >>> text = "alarm disarm 6021; 密码锁 1357#"
@@ -18,7 +19,6 @@ import re
 from collections.abc import Iterator
 
 from langgraph_memory.sensitivity.label_values import (
-    TOKEN,
     trimmed,
 )
 from langgraph_memory.sensitivity.markup import (
@@ -31,6 +31,7 @@ from langgraph_memory.sensitivity.no_value import (
     reads_as_prose,
     rejected,
 )
+from langgraph_memory.sensitivity.tables import comma_header, table_cells
 
 __all__ = [
     "listed_wifi",
@@ -46,12 +47,13 @@ _LOCK_VALUE = re.compile(
     r"[ \t]*(?:(?i:is|was)[ \t]+|[:=][ \t]*|[ \t])[ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])"
 )
 #: A lock's name as the label of its code, before ``:`` or ``=``: ``garage: 8812``,
-#: ``safe = 0427#``, ``门禁：2580`` (not ``alarm: 0630``, a time, nor ``locker: 1205`` or
-#: ``gate: 2051``, which number lockers and gates as often).
+#: ``safe = 0427#``, ``bike lock: 3-9-1-6`` (its dials), ``门禁：2580`` (not ``alarm: 0630``,
+#: a time, nor ``locker: 1205`` or ``gate: 2051``, which number lockers and gates as often).
 _LOCK_LABEL = re.compile(
     r"(?<![a-z])(?:door|front[ \t]door|garage|garage[ \t]door|safe|lockbox|padlock"
-    r"|key[ \t]?safe)"
-    r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?)(?![\w.\-/:])(?![ \t]*(?:am|pm|h|hrs?)(?![a-z]))"
+    r"|key[ \t]?safe|(?:bike|bicycle|cable|luggage|suitcase|combination)[ \t]lock)"
+    r"[ \t]*[:=][ \t]*(?P<value>[#*]?\d{4,8}[#*]?|\d{1,2}(?:-\d{1,2}){2,5})"
+    r"(?![\w.\-/:])(?![ \t]*(?:am|pm|h|hrs?)(?![a-z]))"
     r"|(?:门禁|門禁|保险箱|保险柜|保險箱|保險櫃)[ \t]*[:=][ \t]*(?P<zh>[#*]?\d{4,8}[#*]?)"
     r"(?![\w.\-/:点點])"
 )
@@ -167,34 +169,6 @@ def _spoken(text: str) -> Iterator[tuple[int, int, str]]:
             yield m.start(), m.end(), "keyword"
 
 
-#: A table's header cell naming a secret (``密码``, ``Password``, ``API key``).
-_HEADER = re.compile(
-    r"(?:[\w .]{0,12}?)(?:密码|密碼|口令|密钥|秘钥|令牌|(?i:password|passwd|pwd|passcode|pin"
-    r"|secret|token|api[ _\-]?key))(?:[\w .]{0,8})"
-)
-
-
-def _cells(line: str, delimiter: str) -> list[tuple[int, int]]:
-    """The spans of a table row's cells within ``line`` (stripped of spaces)."""
-    spans, a = [], 0
-    inner = line.strip()
-    base = line.index(inner) if inner else 0
-    if delimiter == "|":
-        inner = inner[1:] if inner.startswith("|") else inner
-        base += 1 if line.strip().startswith("|") else 0
-        inner = inner[:-1] if inner.endswith("|") else inner
-    for part in inner.split(delimiter):
-        raw_a, raw_b = a, a + len(part)
-        stripped = part.strip()
-        start = raw_a + (part.index(stripped) if stripped else 0)
-        spans.append((base + start, base + start + len(stripped)))
-        a = raw_b + 1
-    return spans
-
-
-_HEADER_WORDS = re.compile("pass|pwd|pin|secret|token|key|密|口令|令牌")
-
-
 def _contains(low: str) -> Iterator[re.Match[str]]:
     """:data:`_CONTAINS` matched around each ``contains``/``holds``/``reads``/``says``
     (at most 16 of each) rather than over the whole text."""
@@ -205,85 +179,6 @@ def _contains(low: str) -> Iterator[re.Match[str]]:
             if m is not None and m.start() < i:
                 yield m
             i, seen = low.find(verb, i + 1), seen + 1
-
-
-def _comma_header(text: str, low: str) -> bool:
-    """Whether a comma touches a password's name (``name,password``, ``密码,备注``): what a
-    comma-separated table's header holds, and prose rarely does (``, password``)."""
-    return (
-        ",pass" in low
-        or "pass," in low
-        or "password," in low
-        or ",pwd" in low
-        or "pwd," in low
-        or ",pin" in low
-        or "pin," in low
-        or ",secret" in low
-        or "secret," in low
-        or ",token" in low
-        or "token," in low
-        or "key," in low
-        or ",密" in text
-        or "码," in text
-        or "碼," in text
-        or ",口令" in text
-        or "口令," in text
-    )
-
-
-def _tables(text: str, commas: bool = True) -> Iterator[tuple[int, int, str]]:
-    """The cells under a table column whose header names a secret (Markdown, tab- or
-    comma-separated rows when ``commas``): ``| 系统 | 账号 | 密码 |`` then
-    ``| Jenkins | admin | x |``."""
-    offset, column, delimiter, width = 0, -1, "", 0
-    for n, line in enumerate(text.split("\n")):
-        if n > 400:
-            break
-        start = offset
-        offset += len(line) + 1
-        if column < 0 and "|" not in line and "\t" not in line and not (commas and "," in line):
-            continue
-        named = column >= 0 or _HEADER_WORDS.search(line.lower()) is not None
-        if not named:
-            continue
-        if line.count("|") >= 2:  # | Password | x |: a name and its value in one row
-            cells = _cells(line, "|")
-            for i in range(len(cells) - 1):
-                a, b = cells[i]
-                c, d = cells[i + 1]
-                value = line[c:d]
-                if (
-                    _HEADER.fullmatch(line[a:b])
-                    and len(value) >= 4
-                    and TOKEN.fullmatch(value)
-                    and looks_like_credential(value)
-                    and not rejected(value, ":", text, start + d)
-                ):
-                    yield start + c, start + d, "keyword"
-        if column < 0:
-            delimiter = "|" if line.count("|") >= 2 else "\t" if "\t" in line else ","
-            cells = _cells(line, delimiter)
-            names = [line[a:b] for a, b in cells]
-            if len(cells) < 2 or any(len(c) > 24 for c in names):
-                continue
-            column = next((i for i, c in enumerate(names) if _HEADER.fullmatch(c)), -1)
-            width = len(cells)
-            continue
-        if re.fullmatch(r"[\s|:\-+]*", line):
-            continue  # |---|---|
-        cells = _cells(line, delimiter)
-        if len(cells) != width:
-            column = -1
-            continue
-        a, b = cells[column]
-        value = line[a:b]
-        if (
-            len(value) >= 4
-            and TOKEN.fullmatch(value)
-            and looks_like_credential(value)
-            and not rejected(value, ":", text, start + b)
-        ):
-            yield start + a, start + b, "keyword"
 
 
 def _listed_codes(text: str) -> Iterator[tuple[int, int, str]]:
@@ -354,9 +249,9 @@ def other_forms(
     ) and _SPOKEN_HINT.search(low):
         yield from _spoken(text)
     if labelled:
-        commas = "\n" in text and "," in text and _comma_header(text, low)
+        commas = "\n" in text and "," in text and comma_header(text, low)
         if commas or text.count("|") >= 2 or ("\n" in text and "\t" in text):
-            yield from _tables(text, commas)
+            yield from table_cells(text, commas)
 
 
 def _setup_keys(text: str) -> Iterator[tuple[int, int, str]]:
