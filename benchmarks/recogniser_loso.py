@@ -1,12 +1,13 @@
 """Does the learned second opinion generalise to an author it never saw? Leave one set out.
 
 Usage:
-    python benchmarks/recogniser_loso.py                   # dev3..dev8, every variant
+    python benchmarks/recogniser_loso.py                   # dev3..dev9, every variant
     python benchmarks/recogniser_loso.py --sets 7 8 --variants rules both
 
-For each of ``beliefs_dev3..8`` in turn: train the recogniser on the other five
-(:func:`train_recogniser.build`: the weights on all five, the thresholds on their
-out-of-fold scores, so nothing is chosen on the set left out), then run the beliefs
+For each of ``beliefs_dev3..9`` in turn: train the recogniser on the other six
+(:func:`train_recogniser.build`: the weights on all six and the background chat, the
+thresholds on their out-of-fold scores, so nothing is chosen on the set left out), then
+run the beliefs
 benchmark's own checks (:class:`beliefs.Run`) on the left-out set's instruction,
 preference and control cases with
 
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", type=int, nargs="*", default=list(tr.SETS))
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS), choices=list(VARIANTS))
     args = ap.parse_args(argv)
-    cache: dict[int, list[tr.Sentence]] = {}
+    cache: dict[int | str, list[tr.Sentence]] = {}
     rows: dict[str, list[list[float]]] = {v: [] for v in args.variants}
     head = f"{'set':5} {'variant':8}" + "".join(f"{k[:5] + '.' + m:>20}" for k, m in COLUMNS)
     print(head + f"{'thresholds':>12}")
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     saved = dict(recogniser.SETTINGS)
     try:
         for n in args.sets:
-            model = tr.build([m for m in tr.SETS if m != n], cache)
+            model = tr.build([*(m for m in tr.SETS if m != n), *tr.BACKGROUND], cache)
             recogniser.use(model)
             note = f"add {model.add['instruction']:.2f} veto i{model.veto['instruction']:.3f}"
             note += f" p{model.veto['preference']:.3f}"

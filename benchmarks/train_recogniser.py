@@ -1,11 +1,11 @@
 """Train the learned second opinion on instructions and preferences (issue 39).
 
 Usage:
-    python benchmarks/train_recogniser.py            # train on dev3..dev8, write the weights
+    python benchmarks/train_recogniser.py            # train on dev3..dev9, write the weights
     python benchmarks/train_recogniser.py --out /tmp/r.npz --sets 3 4 5
 
 The data: every sentence of the user turns of ``benchmarks/data/beliefs_devN.jsonl``
-(never ``beliefs_dev9`` nor ``beliefs_eval``), labelled
+(never ``beliefs_dev10`` nor ``beliefs_eval``), labelled
 
 - *instruction*: the user sentences of an ``instruction`` case form a bag, one of which
   (at least) is the instruction. A first model takes every sentence of the bag as one;
@@ -14,15 +14,19 @@ The data: every sentence of the user turns of ``benchmarks/data/beliefs_devN.jso
 - *preference*: the sentence of a ``preference`` case that holds its expected ``value``
   (a bag as above when the value spans sentences);
 - *none*: every user sentence of ``control``, ``update``, ``provenance`` and
-  ``confirmation`` cases, and, for the other kind, the sentences of each kind's cases.
+  ``confirmation`` cases, and, for the other kind, the sentences of each kind's cases;
+  and, for instructions, every sentence of the :data:`BACKGROUND`: person-to-person chat
+  (LoCoMo's and ``zh_daily``'s second speaker), where "your support means a lot" and
+  "let me know if you need anything" are said to a friend, not to an assistant.
 
 A logistic regression per kind (full-batch Adam, L2, classes balanced; seed-free, so the
 weights are the same on every run) over :func:`langgraph_memory.extraction.recogniser.features`.
 The thresholds (add an instruction at ``p >= t``; veto a rule's reading at ``p < v``)
 are chosen on out-of-fold scores, leave one *training* set out: the add threshold is the
-lowest at which the model would add an instruction to at most 0.5 % of the control cases
-and 0.5 % of the other cases (see :func:`choose`); a veto is kept only where a simulation
-on the rules' own readings finds it wins (controls spared minus 1.5 × captures lost).
+lowest at which the model would add an instruction to at most 0.5 % of the control cases,
+0.5 % of the other cases and 0.25 % of the background's turns (see :func:`choose`); a veto
+is kept only where a simulation on the rules' own readings finds it wins (controls spared
+minus 1.5 × captures lost).
 """
 
 from __future__ import annotations
@@ -36,16 +40,18 @@ from pathlib import Path
 import numpy as np
 
 from langgraph_memory.extraction import recogniser
-from langgraph_memory.extraction.clauses import is_question, other_subject
 from langgraph_memory.extraction.entities import sentence_spans
 from langgraph_memory.extraction.extractor import Extractor
-from langgraph_memory.extraction.instruction_frames import untag
-from langgraph_memory.extraction.instructions import said_by_another
-from langgraph_memory.extraction.recogniser import DIM, KINDS, Model, features
+from langgraph_memory.extraction.recogniser import DIM, KINDS, Model, considered, features
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
-SETS = (3, 4, 5, 6, 7, 8)
+SETS = (3, 4, 5, 6, 7, 8, 9)
+#: The background: person-to-person chat, in which no instruction to an assistant is said
+#: (the turns of LoCoMo's second speaker and of ``zh_daily``'s, which the write path reads
+#: as an assistant's and never asks the model about), in two halves by conversation.
+BACKGROUND = ("chat0", "chat1")
+CHATS = (HERE.parents[1] / "shared" / "bench" / "locomo_dev.json", DATA / "zh_daily.json")
 OUT = HERE.parent / "langgraph_memory" / "data" / "recogniser.npz"
 BELIEF_KINDS = ("fact", "relation", "decision", "task")
 
@@ -69,8 +75,39 @@ def load_set(n: int) -> list[dict]:
     return [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
 
 
-def sentences_of(n: int) -> list[Sentence]:
-    """The labelled user sentences of dev set ``n`` (rules read with the model off)."""
+def background_of(name: str) -> list[Sentence]:
+    """The sentences of one half of the :data:`BACKGROUND` (every other conversation of
+    each chat, the second speaker's turns): none an instruction, no preference label."""
+    half = BACKGROUND.index(name)
+    out: list[Sentence] = []
+    for path in CHATS:
+        if not path.exists():
+            continue
+        for k, sample in enumerate(json.loads(path.read_text("utf-8"))):
+            if k % 2 != half:
+                continue
+            conv = sample["conversation"]
+            n = 1
+            while f"session_{n}" in conv:
+                for j, turn in enumerate(conv[f"session_{n}"]):
+                    if turn["speaker"] != conv["speaker_b"]:
+                        continue
+                    case = f"{name}:{path.stem}:{k}:{n}:{j}"
+                    for _, sent in sentence_spans(turn["text"]):
+                        if sent.strip():
+                            got = Sentence(sent.strip(), case, "background")
+                            got.label = {"instruction": 0, "preference": -2}
+                            got.eligible = considered(got.text)
+                            out.append(got)
+                n += 1
+    return out
+
+
+def sentences_of(n: int | str) -> list[Sentence]:
+    """The labelled user sentences of dev set ``n`` (rules read with the model off), or
+    of a half of the :data:`BACKGROUND`."""
+    if isinstance(n, str):
+        return background_of(n)
     saved = dict(recogniser.SETTINGS)
     recogniser.SETTINGS.update(add_instruction=False, veto=False)
     ex = Extractor(entities=False)
@@ -89,13 +126,7 @@ def sentences_of(n: int) -> list[Sentence]:
                         continue
                     got = Sentence(s.strip(), cid, kind)
                     got.rules = {a.kind for a in atoms if a.text and a.text.strip() in s}
-                    u = untag(s)
-                    got.eligible = (
-                        "instruction" not in got.rules
-                        and not is_question(u)
-                        and not other_subject(s)
-                        and not said_by_another(s)
-                    )
+                    got.eligible = not got.rules & {"instruction", "preference"} and considered(s)
                     mine.append(got)
             for s in mine:
                 s.label = {"instruction": 0, "preference": 0}
@@ -244,24 +275,26 @@ def gain_veto(data: list[Sentence], p: np.ndarray, k: int, v: float) -> float:
     return g
 
 
-#: The most the model may add an instruction to, out of fold: of the control cases, and of
-#: the other cases with no instruction in them (updates, preferences, provenance).
-CONTROL_RATE, OTHER_RATE = 0.005, 0.005
+#: The most the model may add an instruction to, out of fold: of the control cases, of the
+#: other cases with no instruction in them (updates, preferences, provenance), and of the
+#: turns of the background chat.
+CONTROL_RATE, OTHER_RATE, BACKGROUND_RATE = 0.005, 0.005, 0.0025
 
 
-def false_alarms(data: list[Sentence], p: np.ndarray, t: float) -> tuple[float, float]:
-    """The share of control cases, and of the other cases with no instruction, in which the
-    hook would add an instruction at ``p >= t`` (whatever the rules read)."""
-    ctrl: list[bool] = []
-    other: list[bool] = []
+def false_alarms(data: list[Sentence], p: np.ndarray, t: float) -> tuple[float, float, float]:
+    """The share of control cases, of the other cases with no instruction, and of the
+    background's turns in which the hook would add an instruction at ``p >= t`` (whatever
+    the rules read)."""
+    rates: dict[str, list[bool]] = {"control": [], "other": [], "background": []}
     for ids in _cases(data).values():
         kind = data[ids[0]].kind
         fires = any(data[i].eligible and p[i, 0] >= t for i in ids)
-        if kind == "control":
-            ctrl.append(fires)
+        if kind in ("control", "background"):
+            rates[kind].append(fires)
         elif kind != "instruction":
-            other.append(fires)
-    return float(np.mean(ctrl)) if ctrl else 0.0, float(np.mean(other)) if other else 0.0
+            rates["other"].append(fires)
+    c, o, b = (float(np.mean(v)) if v else 0.0 for v in rates.values())
+    return c, o, b
 
 
 def choose(data: list[Sentence], p: np.ndarray) -> tuple[dict[str, float], dict[str, float]]:
@@ -276,7 +309,9 @@ def choose(data: list[Sentence], p: np.ndarray) -> tuple[dict[str, float], dict[
         for t in ADD_GRID
         if all(
             a <= b
-            for a, b in zip(false_alarms(data, p, t), (CONTROL_RATE, OTHER_RATE), strict=False)
+            for a, b in zip(
+                false_alarms(data, p, t), (CONTROL_RATE, OTHER_RATE, BACKGROUND_RATE), strict=False
+            )
         )
     ]
     add = {"instruction": fit_t[0] if fit_t else 1.01, "preference": 1.01}
@@ -287,13 +322,13 @@ def choose(data: list[Sentence], p: np.ndarray) -> tuple[dict[str, float], dict[
     return add, veto
 
 
-def build(sets: list[int], cache: dict[int, list[Sentence]] | None = None) -> Model:
+def build(sets: list[int | str], cache: dict[int | str, list[Sentence]] | None = None) -> Model:
     """Train on ``sets``; thresholds by leaving each of them out in turn."""
     cache = {} if cache is None else cache
     for n in sets:
         if n not in cache:
             cache[n] = sentences_of(n)
-    rows = {n: [features(s.text) for s in cache[n]] for n in sets}
+    rows = {n: [np.array(features(s.text), dtype=np.int64) for s in cache[n]] for n in sets}
     data = [s for n in sets for s in cache[n]]
     allrows = [r for n in sets for r in rows[n]]
     oof = np.zeros((len(data), len(KINDS)))
@@ -311,9 +346,10 @@ def build(sets: list[int], cache: dict[int, list[Sentence]] | None = None) -> Mo
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", type=int, nargs="*", default=list(SETS))
+    ap.add_argument("--no-background", action="store_true", help="train on the dev sets only")
     ap.add_argument("--out", default=str(OUT))
     args = ap.parse_args(argv)
-    model = build(args.sets)
+    model = build([*args.sets, *([] if args.no_background else BACKGROUND)])
     model.save(args.out)
     size = Path(args.out).stat().st_size
     print(f"wrote {args.out} ({size / 1024:.0f} KB): add {model.add}, veto {model.veto}")

@@ -75,6 +75,9 @@ _ABOUT_REPLIES = re.compile(
 )
 
 
+#: What the rules read that the learned second opinion leaves alone: a sentence with a rule
+#: or a taste read in it is asked nothing more (an instruction added to a taste would hide it).
+_READ = ("instruction", "preference")
 #: A clause opening a condition: the rest of its sentence may be its rule.
 _CONDITION = re.compile(
     r"\s*(?:for|when|whenever|if|every time|each time|any ?time|once|unless)\b|"
@@ -382,13 +385,6 @@ def form_atoms(
                     filed.add(at, atom)
                     kinds.add("instruction")
                     break
-            got = None if "instruction" in kinds else second_opinion(sentence)
-            if got is not None:  # the learned second opinion (see its module; off by default)
-                at = base + len(sentence) - len(sentence.lstrip())
-                what, sign = got
-                atom = _atom("instruction", what, sign, "explicit", sentence, lang, key_of(what))
-                filed.add(at, atom)
-                kinds.add("instruction")
         if other_subject(sentence) or "instruction" in kinds:
             continue  # someone else's doing; or a rule for the replies, not a taste
         ended = _ENDED.search(sentence) is not None
@@ -447,6 +443,13 @@ def form_atoms(
                     what = _IT_WHEN.sub("", a.value)
                     filed.add(at, replace(a, kind="instruction", value=what))
                     break
+        if not once and not any(a.kind in _READ for _, a in filed.of(i)):
+            got = second_opinion(sentence)  # the learned second opinion (see its module)
+            if got is not None:
+                what, sign = got
+                at = base + len(sentence) - len(sentence.lstrip())
+                atom = _atom("instruction", what, sign, "explicit", sentence, lang, key_of(what))
+                filed.add(at, atom)
     kept: Found = []
     sentences = _BySentence(sentence_spans(text), [])
     for at, a in filed.found():

@@ -6,16 +6,19 @@ The rules read instructions and preferences by their form (:mod:`.instructions`,
 hashed features that work in both languages — character n-grams (1-3 in Chinese, 3-5 in
 English), word uni- and bigrams, and a few marks of structure (a question, a lasting
 scope, a first or second person, a negation, the length). The weights are trained by
-``benchmarks/train_recogniser.py`` from the user turns of the development sets and kept
-in ``data/recogniser.npz`` (loaded lazily, once).
+``benchmarks/train_recogniser.py`` from the user turns of the development sets (and,
+as what is no instruction, person-to-person chat) and kept in ``data/recogniser.npz``
+(loaded lazily, once).
 
 :func:`form_atoms <langgraph_memory.extraction.forms.form_atoms>` asks it, for a user's
-sentence only (never an assistant's or a tool's), whether to add an instruction the rules
-missed (:func:`instruction_said`) or to drop a rule's reading it finds very unlikely
-(:func:`unlikely`). :data:`SETTINGS` says which (neither, by default); the evidence for each is the
-leave-one-set-out table of ``benchmarks/recogniser_loso.py``. An added instruction is the
-sentence itself (its words are what the anchor quotes); no preference is ever added, since
-a preference needs a value and the value readers are the rules'.
+sentence only (never an assistant's or a tool's) in which the rules read neither an
+instruction nor a taste, whether to add an instruction the rules missed
+(:func:`second_opinion`), or to drop a rule's reading it finds very unlikely
+(:func:`unlikely`). :data:`SETTINGS` says which (the first, by default); the evidence for
+each is the leave-one-set-out table of ``benchmarks/recogniser_loso.py``. Cheap gates come
+before the model (:func:`considered`), so it is asked about few sentences. An added
+instruction is the sentence itself (its words are what the anchor quotes); no preference
+is ever added, since a preference needs a value and the value readers are the rules'.
 
 Example:
     >>> p_instr, p_pref = scores("From now on, always answer in English.")
@@ -25,23 +28,28 @@ Example:
 
 from __future__ import annotations
 
+import math
 import re
 import threading
 import zlib
+from array import array
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 import numpy as np
 
+from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.core.tokens import is_cjk_text
-from langgraph_memory.extraction.clauses import is_question, other_subject
+from langgraph_memory.extraction.clauses import JOKE, is_question, other_subject
 from langgraph_memory.extraction.instruction_frames import untag
 from langgraph_memory.extraction.instructions import RULE_REACH, said_by_another
+from langgraph_memory.extraction.instructions_addressed import cue, own_life, told_not_asked
 
 __all__ = [
     "KINDS",
     "Model",
+    "considered",
     "SETTINGS",
     "features",
     "instruction_said",
@@ -54,19 +62,16 @@ __all__ = [
 KINDS = ("instruction", "preference")
 #: How many hashed features there are (a power of two).
 DIM = 1 << 16
-_MASK = np.uint64(DIM - 1)
-_PRIME = np.uint64(1_000_003)
 
-#: When the second opinion is asked (both off). ``add_instruction``: add an instruction the
-#: rules missed where the model's probability is at least the model's own threshold;
-#: ``veto``: drop a rule's instruction or preference where it is below the model's veto.
-#: Leaving each development set out in turn, adding raised instruction capture on average
-#: (0.951 -> 0.961; on dev8, the set no rule was tuned on, 0.757 -> 0.786) with no control
-#: turned into a belief on any set, but it reads instructions into look-alikes the rules'
-#: tests keep out ("Whenever you get a chance, call your mum.", "每次算账的时候我都头疼。")
-#: and into 2 of 2,859 user messages of LoCoMo, so it is not on by default. The veto found
-#: nothing to drop (its thresholds came out 0).
-SETTINGS: dict[str, bool] = {"add_instruction": False, "veto": False}
+#: When the second opinion is asked. ``add_instruction`` (on): add an instruction the rules
+#: missed where the model's probability is at least the model's own threshold, for a
+#: sentence it :func:`considered` only; ``veto`` (off): drop a rule's instruction or
+#: preference where it is below the model's veto. Leaving each development set out in turn
+#: (dev3..dev9), adding raised instruction capture on average (0.967 -> 0.973; on dev9, the
+#: set the rules are least tuned on, 0.800 -> 0.843) with no control turned into a belief on
+#: any set, and it adds nothing to LoCoMo's user messages. The veto found nothing to drop
+#: (its thresholds came out 0).
+SETTINGS: dict[str, bool] = {"add_instruction": True, "veto": False}
 
 _WORD = re.compile(r"[a-z0-9']+|[\u4e00-\u9fff]")
 _FIRST = re.compile(r"\b(?:i|i'm|i'd|i've|me|my|mine)\b|我", re.I)
@@ -79,47 +84,61 @@ _SCOPE = re.compile(
 )
 
 
-def _hash(token: str) -> int:
-    return zlib.crc32(token.encode("utf-8")) & (DIM - 1)
+def _seed(name: str) -> int:
+    return zlib.crc32(name.encode("ascii"))
 
 
-def features(sentence: str) -> np.ndarray:
-    """The hashed feature indices of ``sentence`` (with repeats: a count each).
+#: The crc32 seed of each family of features, so that "abc" as a 3-gram, as a word and as
+#: the opening word are three features.
+_CHARS = {n: _seed(f"chars:{n}") for n in range(1, 6)}
+_W, _B, _FIRST_W = _seed("w"), _seed("b"), _seed("first")
+#: The marks of structure, each true or false (or a length bucket): one feature each.
+_MARKS = {
+    (name, value): _seed(f"{name}:{value}") & (DIM - 1)
+    for name in ("q", "1p", "2p", "neg", "scope", "zh")
+    for value in (False, True)
+} | {("len", n): _seed(f"len:{n}") & (DIM - 1) for n in range(9)}
+_BIAS = _seed("bias") & (DIM - 1)
+
+
+def features(sentence: str) -> list[int]:
+    """The hashed feature indices of ``sentence`` (with repeats: a count each), by crc32 in
+    pure Python: a sentence costs some microseconds.
+
+    Character n-grams (1-3 in Chinese, 3-5 in English), words and word bigrams, the first
+    two words (an imperative, a subject), and marks: a question mark, a first or second
+    person, a negation, a lasting scope, the length, Chinese or not.
 
     Example:
         >>> f = features("Never use emojis.")
-        >>> f.dtype, bool(len(f) > 10), bool(f.max() < DIM)
-        (dtype('int64'), True, True)
+        >>> len(f) > 10, max(f) < DIM, f == features("never  use emojis.")
+        (True, True, True)
     """
     s = " ".join(sentence.casefold().split())
     zh = is_cjk_text(s)
-    cps = np.frombuffer(f" {s} ".encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    parts: list[np.ndarray] = []
+    data = f" {s} ".encode("utf-32-le")  # four bytes a character: n-grams are plain slices
+    chars = len(data) // 4
+    crc = zlib.crc32
+    mask = DIM - 1
+    out: list[int] = []
     for n in (1, 2, 3) if zh else (3, 4, 5):
-        if len(cps) < n:
-            continue
-        h = np.full(len(cps) - n + 1, np.uint64(n), dtype=np.uint64)
-        for i in range(n):
-            h = h * _PRIME + cps[i : len(cps) - n + 1 + i]
-        parts.append(((h ^ (h >> np.uint64(29))) & _MASK).astype(np.int64))
-    words = _WORD.findall(s)
-    marks = [f"w:{w}" for w in words] + [
-        f"b:{a} {b}" for a, b in zip(words, words[1:], strict=False)
+        seed, width = _CHARS[n], 4 * n
+        out += [crc(data[i : i + width], seed) & mask for i in range(0, 4 * (chars - n + 1), 4)]
+    words = [w.encode("utf-8") for w in _WORD.findall(s)]
+    out += [crc(w, _W) & mask for w in words]
+    out += [crc(b" ".join(pair), _B) & mask for pair in zip(words, words[1:], strict=False)]
+    out += [crc(w, _FIRST_W) & mask for w in words[:2]]
+    out += [
+        _MARKS["q", s.endswith(("?", "？"))],
+        _MARKS["1p", _FIRST.search(s) is not None],
+        _MARKS["2p", _SECOND.search(s) is not None],
+        _MARKS["neg", _NEGATION.search(s) is not None],
+        _MARKS["scope", _SCOPE.search(s) is not None],
+        _MARKS["len", min(len(words) // 5, 8)],
+        _MARKS["zh", zh],
+        _BIAS,
     ]
-    marks += [f"first:{w}" for w in words[:2]]  # the opening: an imperative, a subject
-    stripped = s.rstrip()
-    marks += [
-        f"q:{stripped.endswith(('?', '？'))}",
-        f"1p:{_FIRST.search(s) is not None}",
-        f"2p:{_SECOND.search(s) is not None}",
-        f"neg:{_NEGATION.search(s) is not None}",
-        f"scope:{_SCOPE.search(s) is not None}",
-        f"len:{min(len(words) // 5, 8)}",
-        f"zh:{zh}",
-        "bias",
-    ]
-    parts.append(np.array([_hash(m) for m in marks], dtype=np.int64))
-    return np.concatenate(parts)
+    return out
 
 
 @dataclass
@@ -130,13 +149,19 @@ class Model:
     weights: np.ndarray
     add: dict[str, float] = field(default_factory=dict)
     veto: dict[str, float] = field(default_factory=dict)
+    _rows: list[array[float]] = field(default_factory=list, init=False, repr=False)
+
+    def __post_init__(self) -> None:  # plain arrays: a lookup per feature, no numpy call
+        self._rows = [array("f", row.astype(np.float32).tobytes()) for row in self.weights]
+
+    def score(self, sentence: str, kind: int = 0) -> float:
+        """The probability ``sentence`` is of ``KINDS[kind]``."""
+        z = sum(map(self._rows[kind].__getitem__, features(sentence)))
+        return 1.0 / (1.0 + math.exp(-min(30.0, max(-30.0, z))))
 
     def scores(self, sentence: str) -> tuple[float, float]:
         """The probability ``sentence`` is an instruction, and that it is a preference."""
-        f = features(sentence)
-        z = self.weights[:, f].astype(np.float64).sum(axis=1)
-        p = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
-        return float(p[0]), float(p[1])
+        return self.score(sentence, 0), self.score(sentence, 1)
 
     def save(self, path: Any) -> None:
         """Write the model to ``path`` (an ``.npz``; float16 weights, compressed)."""
@@ -180,6 +205,7 @@ def use(m: Model | None) -> None:
         _model.clear()
         if m is not None:
             _model.append(m)
+    _instruction_score.cache_clear()
 
 
 def scores(sentence: str) -> tuple[float, float]:
@@ -193,6 +219,13 @@ def scores(sentence: str) -> tuple[float, float]:
     return model().scores(sentence)
 
 
+@text_cache(maxsize=1024)
+def _instruction_score(sentence: str) -> float:
+    """The model's instruction probability of ``sentence``, kept for the next reader of the
+    same text (a message is read more than once on the write path)."""
+    return model().score(sentence)
+
+
 def instruction_said(sentence: str) -> bool:
     """Whether the recogniser, asked (see :data:`SETTINGS`), reads ``sentence`` as a
     standing instruction.
@@ -203,8 +236,7 @@ def instruction_said(sentence: str) -> bool:
     """
     if not SETTINGS["add_instruction"]:
         return False
-    m = model()
-    return m.scores(sentence)[0] >= m.add.get("instruction", 1.0)
+    return _instruction_score(sentence) >= model().add.get("instruction", 1.0)
 
 
 def unlikely(kind: str, sentence: str) -> bool:
@@ -219,23 +251,51 @@ def unlikely(kind: str, sentence: str) -> bool:
         return False
     m = model()
     floor = m.veto.get(kind, 0.0)
-    return floor > 0 and m.scores(sentence)[KINDS.index(kind)] < floor
+    return floor > 0 and m.score(sentence, KINDS.index(kind)) < floor
+
+
+def _gated_out(sentence: str) -> bool:
+    """Whether a cheap gate keeps ``sentence`` from the model (see :func:`considered`)."""
+    if len(sentence) > RULE_REACH or not cue(sentence):
+        return True
+    if is_question(untag(sentence)) or other_subject(sentence) or said_by_another(sentence):
+        return True
+    return own_life(sentence) or told_not_asked(sentence)
+
+
+def considered(sentence: str) -> bool:
+    """Whether a user's ``sentence`` the rules read no instruction in is put to the model at
+    all: the cheap gates first, so the model is asked about few sentences. None longer than
+    the rules read (:data:`RULE_REACH`), none not :func:`addressed
+    <langgraph_memory.extraction.instructions_addressed.addressed>` to the assistant (no
+    cue of it, advice about the addressee's own life, the user telling of themself), no
+    question, none about someone else or in their words, none said in jest (this last
+    one, the dearest to look for, is looked for after the model).
+
+    Example:
+        >>> considered("From now on, always answer in English."), considered("I went home.")
+        (True, False)
+        >>> considered("Whenever you get a chance, call your mum.")
+        False
+        >>> considered("以后你都用东北话回我 开玩笑的 别当真")
+        False
+    """
+    return not _gated_out(sentence) and not JOKE.search(sentence)
 
 
 def second_opinion(sentence: str) -> tuple[str, int] | None:
     """``(what, polarity)`` of the standing instruction the recogniser, asked (see
     :data:`SETTINGS`), reads in a user's ``sentence`` the rules read none in: the sentence
-    itself (the anchor quotes its words). Never for a question, a sentence longer than
-    the rules read (:data:`RULE_REACH`), nor one about someone else or in their words.
+    itself (the anchor quotes its words); only for a sentence it :func:`considered`.
 
     Example:
-        >>> second_opinion("From now on, always answer in English.") is None  # off by default
+        >>> second_opinion("For anything about money, keep it in euros please.")
+        ('For anything about money, keep it in euros please', 1)
+        >>> second_opinion("Whenever you get a chance, call your mum.") is None
         True
     """
-    if not SETTINGS["add_instruction"] or len(sentence.strip()) > RULE_REACH:
+    if not SETTINGS["add_instruction"] or _gated_out(sentence):
         return None
-    if is_question(untag(sentence)) or other_subject(sentence) or said_by_another(sentence):
-        return None
-    if not instruction_said(sentence):
+    if not instruction_said(sentence) or JOKE.search(sentence):
         return None
     return sentence.strip().rstrip(".!。！"), 1
