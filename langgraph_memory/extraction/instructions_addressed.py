@@ -13,7 +13,9 @@ that cannot be one away from the model, cheapest first:
   and no "me" the advice is for);
 - :func:`told_not_asked`: the user tells of themself or another and asks nothing — every
   clause opens on its subject ("每次算账的时候我都头疼", "Sometimes it's hard…, but I'm sure…,
-  I'll reach my dreams!"), with no one addressed.
+  I'll reach my dreams!"), with no one addressed;
+- :func:`made_said_of`: what the assistant made for the user, said of, with no word that
+  makes it a rule ("你给我推荐的电影很好看"; the rules' own test, :mod:`.instructions_zh`).
 
 Example:
     >>> mum = "Whenever you get a chance, call your mum."
@@ -31,9 +33,10 @@ import re
 
 from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.clauses import split_clauses
+from langgraph_memory.extraction.instructions_zh import zh_made_said_of
 from langgraph_memory.extraction.reply_words import EN_MANNER, EN_OWN_OUTPUT, EN_VERBS
 
-__all__ = ["addressed", "cue", "own_life", "told_not_asked"]
+__all__ = ["addressed", "cue", "made_said_of", "own_life", "told_not_asked"]
 
 #: A word that speaks to someone, sets a lasting scope, forbids, or names what the
 #: assistant writes (English).
@@ -187,12 +190,26 @@ def told_not_asked(sentence: str) -> bool:
     return bool(parts) and all(told.match(p) for p in parts)
 
 
+def made_said_of(sentence: str) -> bool:
+    """Whether ``sentence`` says something of what the assistant made for the user, and no
+    rule ("给我推荐的书都挺好看的"; Chinese: the rules' own reading of it).
+
+    Example:
+        >>> made_said_of("你给我推荐的电影很好看"), made_said_of("给我推荐的菜谱都要少盐")
+        (True, False)
+    """
+    return is_cjk_text(sentence) and zh_made_said_of(sentence.strip())
+
+
 def addressed(sentence: str) -> bool:
     """Whether ``sentence`` may be said to the assistant: it has a :func:`cue`, is not
-    advice about the addressee's :func:`own_life`, and is not :func:`told_not_asked`.
+    advice about the addressee's :func:`own_life`, is not :func:`told_not_asked`, and
+    not :func:`made_said_of`.
 
     Example:
         >>> addressed("Never use emojis."), addressed("Whenever you get a chance, call your mum.")
         (True, False)
     """
-    return cue(sentence) and not own_life(sentence) and not told_not_asked(sentence)
+    if not cue(sentence) or own_life(sentence) or told_not_asked(sentence):
+        return False
+    return not made_said_of(sentence)

@@ -44,7 +44,12 @@ from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.clauses import JOKE, is_question, other_subject
 from langgraph_memory.extraction.instruction_frames import untag
 from langgraph_memory.extraction.instructions import RULE_REACH, said_by_another
-from langgraph_memory.extraction.instructions_addressed import cue, own_life, told_not_asked
+from langgraph_memory.extraction.instructions_addressed import (
+    cue,
+    made_said_of,
+    own_life,
+    told_not_asked,
+)
 
 __all__ = [
     "KINDS",
@@ -186,6 +191,7 @@ class Model:
 
 _lock = threading.Lock()
 _model: list[Model] = []  # the packaged model, once loaded (or the one put in its place)
+_swaps = [0]  # how many times a model was put in place: kept scores are of one model only
 
 
 def model() -> Model:
@@ -206,7 +212,7 @@ def use(m: Model | None) -> None:
         _model.clear()
         if m is not None:
             _model.append(m)
-    _instruction_score.cache_clear()
+        _swaps[0] += 1
 
 
 def scores(sentence: str) -> tuple[float, float]:
@@ -221,9 +227,10 @@ def scores(sentence: str) -> tuple[float, float]:
 
 
 @text_cache(maxsize=1024)
-def _instruction_score(sentence: str) -> float:
+def _instruction_score(sentence: str, swaps: int) -> float:
     """The model's instruction probability of ``sentence``, kept for the next reader of the
-    same text (a message is read more than once on the write path)."""
+    same text (a message is read more than once on the write path); ``swaps`` tells the
+    scores of a model put in place by :func:`use` from the ones before."""
     return model().score(sentence)
 
 
@@ -237,7 +244,7 @@ def instruction_said(sentence: str) -> bool:
     """
     if not SETTINGS["add_instruction"]:
         return False
-    return _instruction_score(sentence) >= model().add.get("instruction", 1.0)
+    return _instruction_score(sentence, _swaps[0]) >= model().add.get("instruction", 1.0)
 
 
 def unlikely(kind: str, sentence: str) -> bool:
@@ -261,7 +268,7 @@ def _gated_out(sentence: str) -> bool:
         return True
     if is_question(untag(sentence)) or other_subject(sentence) or said_by_another(sentence):
         return True
-    return own_life(sentence) or told_not_asked(sentence)
+    return own_life(sentence) or told_not_asked(sentence) or made_said_of(sentence)
 
 
 def considered(sentence: str) -> bool:
@@ -269,7 +276,8 @@ def considered(sentence: str) -> bool:
     all: the cheap gates first, so the model is asked about few sentences. None longer than
     the rules read (:data:`RULE_REACH`), none not :func:`addressed
     <langgraph_memory.extraction.instructions_addressed.addressed>` to the assistant (no
-    cue of it, advice about the addressee's own life, the user telling of themself), no
+    cue of it, advice about the addressee's own life, the user telling of themself, what it
+    made said of), no
     question, none about someone else or in their words, none said in jest (this last
     one, the dearest to look for, is looked for after the model).
 
