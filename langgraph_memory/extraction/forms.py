@@ -49,6 +49,8 @@ from langgraph_memory.extraction.instructions import (
 )
 from langgraph_memory.extraction.leanings import instead, specified
 from langgraph_memory.extraction.preferences import preferences_of
+from langgraph_memory.extraction.recogniser import SETTINGS, second_opinion, unlikely
+from langgraph_memory.extraction.referents import with_referent
 from langgraph_memory.extraction.slots import (
     is_profile_key,
     names_department,
@@ -73,6 +75,9 @@ _ABOUT_REPLIES = re.compile(
 )
 
 
+#: What the rules read that the learned second opinion leaves alone: a sentence with a rule
+#: or a taste read in it is asked nothing more (an instruction added to a taste would hide it).
+_READ = ("instruction", "preference")
 #: A clause opening a condition: the rest of its sentence may be its rule.
 _CONDITION = re.compile(
     r"\s*(?:for|when|whenever|if|every time|each time|any ?time|once|unless)\b|"
@@ -408,7 +413,7 @@ def form_atoms(
                 continue
             prefs = preferences_of(clause)
             if not prefs and n > 1:  # "Cilantro tastes like soap to me, I avoid it"
-                named = _with_referent(clause, parts[n - 1][1])
+                named = with_referent(clause, parts[n - 1][1])
                 prefs = preferences_of(named) if named else []
             liked = [  # the stated liking said last before the clause
                 (at, a.polarity)
@@ -438,6 +443,13 @@ def form_atoms(
                     what = _IT_WHEN.sub("", a.value)
                     filed.add(at, replace(a, kind="instruction", value=what))
                     break
+        if not once and not any(a.kind in _READ for _, a in filed.of(i)):
+            got = second_opinion(sentence)  # the learned second opinion (see its module)
+            if got is not None:
+                what, sign = got
+                at = base + len(sentence) - len(sentence.lstrip())
+                atom = _atom("instruction", what, sign, "explicit", sentence, lang, key_of(what))
+                filed.add(at, atom)
     kept: Found = []
     sentences = _BySentence(sentence_spans(text), [])
     for at, a in filed.found():
@@ -448,6 +460,12 @@ def form_atoms(
                 a = replace(a, value=cut, key=key)
             if not _taste(a, text, sentences.sentence(at)):
                 continue
+        if (
+            SETTINGS["veto"]
+            and a.kind in ("instruction", "preference")
+            and unlikely(a.kind, a.text)
+        ):
+            continue  # the learned second opinion finds the reading very unlikely
         kept.append((at, a))
     return kept
 
@@ -512,34 +530,6 @@ def _reaction(sentence: str) -> tuple[bool, bool]:
     whether it exclaims with no word of the user's own; read once for all its atoms."""
     exclaims = sentence.rstrip().endswith(("!", "！")) and not _FIRST_PERSON.search(sentence)
     return _REACTION.search(sentence) is not None, exclaims
-
-
-#: An English clause ending on a pronoun object: "…, I avoid it", "…, so I skip them".
-_PRONOUN_END = re.compile(r"\b(?:it|them)\s*[.!]?\s*$", re.I)
-#: What the clause before is about: its subject ("Cilantro tastes…"), or, when that is
-#: the user, what follows its last preposition ("I'm allergic to shellfish").
-_SUBJECT = re.compile(
-    r"^\s*(?P<np>(?!(?:I|I'm|we|he|she|they|you|it|this|that|my|our)\b)[A-Za-z][\w'-]*"
-    r"(?:\s+[a-z][\w'-]*){0,2}?)\s+(?:is|are|was|were|tastes?|smells?|feels?|looks?|sounds?|"
-    r"makes?|gives?|has|have|gets?|keeps?|seems?)\b",
-    re.I,
-)
-_OBJECT = re.compile(
-    r"^\s*I(?:'m| am)?\b.*\b(?:to|of|with|about|on|from)\s+(?P<np>[a-z][\w'-]*(?:\s+[a-z][\w'-]*)?)"
-    r"\s*$",
-    re.I,
-)
-
-
-def _with_referent(clause: str, before: str) -> str | None:
-    """``clause`` with its final "it"/"them" replaced by what the clause ``before`` it is
-    about, when that is plain (English only); else ``None``."""
-    if is_cjk_text(clause) or not _PRONOUN_END.search(clause):
-        return None
-    m = _SUBJECT.match(before) or _OBJECT.match(before)
-    if m is None:
-        return None
-    return _PRONOUN_END.sub(m["np"], clause).strip()
 
 
 def _is_place(value: str) -> bool:

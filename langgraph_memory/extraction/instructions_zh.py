@@ -39,7 +39,13 @@ from langgraph_memory.extraction.instruction_lookalikes_zh import PAST_STORY as 
 from langgraph_memory.extraction.instruction_lookalikes_zh import SAME_AGAIN as _ZH_SAME_AGAIN
 from langgraph_memory.extraction.instruction_lookalikes_zh import WH as _ZH_WH
 
-__all__ = ["zh_instruction", "zh_lasting_scope", "zh_one_thing", "zh_said_by_another"]
+__all__ = [
+    "zh_instruction",
+    "zh_lasting_scope",
+    "zh_made_said_of",
+    "zh_one_thing",
+    "zh_said_by_another",
+]
 
 # -- standing instructions (Chinese) ----------------------------------------------------------
 _ZH_LEAD = re.compile(
@@ -338,8 +344,7 @@ def zh_instruction(
     if scoped and _ZH_SAME_AGAIN.match(s):  # "以后都这样": the request before, made standing
         return clause.strip().rstrip("。.!！…~～ "), 1
     made = _ZH_MADE_FOR_ME.match(s)  # "帮我写的邮件落款统一用…": what it makes for me
-    rule = made is not None and _ZH_RULE_WORD.search(s[made.end() :])  # not "…很好看"
-    if made is not None and not rule:
+    if made is not None and zh_made_said_of(s):
         return None  # "给我推荐的书都挺好看的": what it made, said of, not a rule
     if made is not None and not _ZH_ONE_OFF.search(s[made.end() :]):
         s, addressed, scoped = s[made.end() :], True, scoped or bool(made["when"])
@@ -494,6 +499,18 @@ def _kept_so(s: str, addressed: bool) -> tuple[str, int] | None:
     if any(zh_instruction(c, True, addressed) for c in clauses):
         return strip_particles(s.strip(" ，,")), 1  # the rule as said, its "别" in it
     return None
+
+
+def zh_made_said_of(s: str) -> bool:
+    """Whether a Chinese sentence says something of what the assistant made for the user,
+    with no word that makes it a rule ("给我推荐的书都挺好看的", not "帮我写的邮件都要署名").
+
+    Example:
+        >>> zh_made_said_of("你给我推荐的电影很好看"), zh_made_said_of("帮我写的邮件都要署名")
+        (True, False)
+    """
+    made = _ZH_MADE_FOR_ME.match(s)
+    return made is not None and not _ZH_RULE_WORD.search(s[made.end() :])
 
 
 def zh_said_by_another(s: str) -> bool:
