@@ -385,8 +385,8 @@ def form_atoms(
                     filed.add(at, atom)
                     kinds.add("instruction")
                     break
-        if other_subject(sentence) or "instruction" in kinds:
-            continue  # someone else's doing; or a rule for the replies, not a taste
+        if other_subject(sentence):
+            continue  # someone else's doing (a rule for the replies may hold a taste too)
         ended = _ENDED.search(sentence) is not None
         over = _over_in(sentence, clauses) if ended else None  # "…, I can't… anymore"
         if _UNREAL.search(sentence) or (ended and over is None):

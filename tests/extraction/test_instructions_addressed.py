@@ -95,3 +95,11 @@ def test_the_user_telling_of_themself_asks_nothing(sentence: str) -> None:
 )
 def test_a_reason_about_the_user_with_a_rule_beside_it_is_still_asked(sentence: str) -> None:
     assert not told_not_asked(sentence)
+
+
+def test_a_rule_for_the_replies_does_not_swallow_the_taste_beside_it() -> None:
+    from langgraph_memory.extraction.extractor import extract_atoms
+
+    said = "No commute, no small talk, give me remote work any day."
+    kinds = {(a.kind, a.value) for a in extract_atoms(said) if a.kind == "preference"}
+    assert kinds == {("preference", "remote work")}
