@@ -105,7 +105,7 @@ ZH_REPORTED = gated(
     r"有人|网上|书上)[^，,。]{0,6}?(?:说|讲|告诉|叮嘱|嘱咐|要求|让|叫)"
     r"|(?:^|[，,。])\s*(?:据说|听说)"
     r"|(?:公司|学校|老板|领导|部门|单位|老师|医生|上面|客户|规定|我们组|团队)[^，,。]{0,6}?(?:规定|"
-    r"要求|让我们|要我们|让我|要我|说)"
+    r"要求|让我们|要我们|让我|要我|说|想|希望|打算|计划|准备)"
 )
 EN_HYPOTHETICAL = gated(
     r"\b(?:imagine|suppose|supposing|pretend|what if|wonder|hypothetically|in theory|"

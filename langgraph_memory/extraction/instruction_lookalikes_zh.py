@@ -19,7 +19,18 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ADVICE", "ANNOUNCE", "COURTESY", "DEFER", "MAYBE", "PAST_STORY", "SAME_AGAIN", "WH"]
+__all__ = [
+    "ADVICE",
+    "ANNOUNCE",
+    "ASKS_HERE",
+    "COURTESY",
+    "DEFER",
+    "MAYBE",
+    "PAST_STORY",
+    "SAME_AGAIN",
+    "STATES",
+    "WH",
+]
 
 #: Thanks and assent after a clause, not a rule: "…，谢啦", "…，好的".
 COURTESY = re.compile(r"(?:谢|多谢|感谢|辛苦|好的|好吧|好嘞|嗯|哈|哦|啊|行吧|收到)")
@@ -55,3 +66,12 @@ WH = re.compile(
 )
 #: A story of the user's past: "以前每周日都会去爬山，后来…", "小时候我…" (what was, not a rule).
 PAST_STORY = re.compile(r"(?:^|[，,我])(?:以前|之前|曾经|过去|小时候|那时候|当年)|后来")
+#: A statement of how things are, said of someone's things ("团队的密钥都放在 Vault 路径下",
+#: "我的代码都放在 GitHub 上") or giving the user's own value ("…：我的学号是 20417736"); not
+#: "你的回答都…" (the assistant's) nor "所有的…" (every one: a rule).
+STATES = re.compile(
+    r"^(?!所有|全部|每)[^，,。；;你您]{1,8}的[^，,。；;]{1,10}?(?:都|全都|全部|已经|一直|还)"
+    r"|我的[^，,。；;]{1,6}?(?:是|叫)\s*[\w-]"
+)
+#: What asks something of the assistant, whatever statement is around it.
+ASKS_HERE = re.compile(r"给我|帮我|请|麻烦|记得|记住|别|不要|你")

@@ -67,7 +67,7 @@ SOFT = re.compile(
 PROHIBIT = re.compile(
     r"^(?:(?:please\s+|just\s+|also\s+|and\s+)*(?:never ever|don't ever|do not ever|dont ever|"
     r"do not|don't|dont|never|stop|quit|avoid|refrain from|try not to|make sure (?:you )?"
-    r"(?:don't|do not|never)|no more(?!\s+than)|no(?!\s+more\s+than))\s+)",
+    r"(?:don't|do not|never)|no more(?!\s+than)|no(?!\s+more\s+than|\s+matter\b))\s+)",
     re.I,
 )
 #: A modal addressed to the assistant, or said of what it writes.

@@ -493,8 +493,11 @@ def instruction_in(clause: str, scoped: bool) -> tuple[str, int] | None:
     if is_cjk_text(clause):
         text = plain_spelling(clause)
         if spaced(text):  # "讲数学题的时候一步一步来 别跳步": spaces for commas
-            return spaced_instruction(text, scoped, zh_instruction, zh_lasting_scope)
-        return zh_instruction(text, scoped)
+            got = spaced_instruction(text, scoped, zh_instruction, zh_lasting_scope)
+        else:
+            got = zh_instruction(text, scoped)
+        # one character asks nothing ("填表要用：…" read "用"): what to do was not said
+        return got if got is None or len(got[0].strip(" ，,：:")) > 1 else None
     return _en_instruction(clause, scoped)
 
 

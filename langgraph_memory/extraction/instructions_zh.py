@@ -32,11 +32,13 @@ from langgraph_memory.extraction.clauses import (
 )
 from langgraph_memory.extraction.instruction_lookalikes_zh import ADVICE as _ZH_ADVICE
 from langgraph_memory.extraction.instruction_lookalikes_zh import ANNOUNCE as _ZH_ANNOUNCE
+from langgraph_memory.extraction.instruction_lookalikes_zh import ASKS_HERE as _ZH_ASKS_HERE
 from langgraph_memory.extraction.instruction_lookalikes_zh import COURTESY as _ZH_COURTESY
 from langgraph_memory.extraction.instruction_lookalikes_zh import DEFER as _ZH_DEFER
 from langgraph_memory.extraction.instruction_lookalikes_zh import MAYBE as _ZH_MAYBE
 from langgraph_memory.extraction.instruction_lookalikes_zh import PAST_STORY as _ZH_PAST_STORY
 from langgraph_memory.extraction.instruction_lookalikes_zh import SAME_AGAIN as _ZH_SAME_AGAIN
+from langgraph_memory.extraction.instruction_lookalikes_zh import STATES as _ZH_STATES
 from langgraph_memory.extraction.instruction_lookalikes_zh import WH as _ZH_WH
 
 __all__ = [
@@ -305,6 +307,8 @@ def zh_instruction(
     soft_ok = scoped or addressed or bool(_ZH_STRONG_SCOPE.search(s))  # "每次…说一下…"
     if _ZH_ANNOUNCE.match(s) or (_ZH_PAST_STORY.search(s) and not re.search(r"你|您|以后|今后", s)):
         return None  # the user's own next words, or a story of their past
+    if _ZH_STATES.search(s) and not soft_ok and not _ZH_ASKS_HERE.search(s):
+        return None  # where someone's things are, what the user's number is: a statement
     asked = _ZH_POLITE_AFTER.match(s)  # "你说话能不能别那么官方": asked of how it talks
     if asked is not None:
         s = asked["topic"] + re.sub(

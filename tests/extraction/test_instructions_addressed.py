@@ -103,3 +103,33 @@ def test_a_rule_for_the_replies_does_not_swallow_the_taste_beside_it() -> None:
     said = "No commute, no small talk, give me remote work any day."
     kinds = {(a.kind, a.value) for a in extract_atoms(said) if a.kind == "preference"}
     assert kinds == {("preference", "remote work")}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "团队想在下个版本之前统一错误格式。",  # a group's wish, reported
+        "团队的密钥都放在 Vault 的 kv/team-atlas 路径下。",  # where someone's things are
+        "我的代码都放在 GitHub 上。",
+        "填学校表格要用：我的学号是 20417736。",  # the user's own value, a bare verb before it
+        "Sparse documentation is a dealbreaker for me, no matter how elegant the code.",
+    ],
+)
+def test_a_statement_is_no_standing_instruction(said: str) -> None:
+    from langgraph_memory.extraction.extractor import extract_atoms
+
+    assert [a.value for a in extract_atoms(said) if a.kind == "instruction"] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("你的回答都放在一个代码块里", "放在一个代码块里"),  # the assistant's things: a rule
+        ("所有的代码都放在一个代码块里", "放在一个代码块里"),  # every one: a rule
+        ("No emojis, no matter what.", "emojis, no matter what"),
+    ],
+)
+def test_a_rule_beside_those_forms_stays(said: str, value: str) -> None:
+    from langgraph_memory.extraction.extractor import extract_atoms
+
+    assert [a.value for a in extract_atoms(said) if a.kind == "instruction"] == [value]
