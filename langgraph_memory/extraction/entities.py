@@ -23,7 +23,7 @@ from langgraph_memory.core.held_texts import text_cache
 from langgraph_memory.core.tokens import is_cjk_text, load_jieba, stopwords
 from langgraph_memory.extraction.rules import KIN_ZH
 
-__all__ = ["SURNAMES", "find_entities", "sentence_spans"]
+__all__ = ["SURNAMES", "find_entities", "sentence_spans", "zh_tags"]
 
 #: A sentence ends at its terminator, not at a title's dot ("Dr. Okafor", "Mr. Ortiz").
 #: The lookahead first: the titles are looked behind only where a terminator is, not at
@@ -125,6 +125,20 @@ def _entities_en(text: str) -> list[tuple[int, str, str]]:
             continue  # a capitalised first word is not a name on its own evidence
         out.append((m.start(), name, _entity_type_en(name, before, after)))
     return out
+
+
+def zh_tags(text: str) -> list[tuple[str, str]]:
+    """``(word, part-of-speech)`` of a Chinese text by jieba's dictionary (no HMM pass).
+
+    Example:
+        >>> zh_tags("安娜调去数据组了")[:2]
+        [('安娜', 'nr'), ('调', 'v')]
+    """
+    load_jieba()
+    import jieba.posseg as pseg
+
+    with _jieba_lock:
+        return [(p.word, p.flag) for p in pseg.cut(text, HMM=False)]
 
 
 def _entities_zh(text: str) -> list[tuple[int, str, str]]:

@@ -46,7 +46,7 @@ from langgraph_memory.core.tokens import is_cjk_text
 from langgraph_memory.extraction.changes import CHANGE_KEY, changes_of, ended_value
 from langgraph_memory.extraction.clauses import is_question
 from langgraph_memory.extraction.cues import Cued
-from langgraph_memory.extraction.entities import find_entities, sentence_spans
+from langgraph_memory.extraction.entities import SURNAMES, find_entities, sentence_spans, zh_tags
 from langgraph_memory.extraction.pronouns import resolved
 from langgraph_memory.extraction.rules import PROFILE_KEYS
 from langgraph_memory.extraction.slot_words import (
@@ -172,6 +172,36 @@ _THIRD_PERSON = re.compile(
 )
 
 
+#: A Chinese sentence opening on its subject and a move or change of it ("安娜调去数据组了",
+#: "十二份录音都转成文字了"), the user named nowhere in it.
+_ZH_MOVE = (
+    r"(?:都|也|已经|刚|下个月|上个月)?(?:调|搬|跳槽|转成|转到|换成|去了|离职|入职|退休|升职|走了)"
+)
+_ZH_MOVED = re.compile(r"^[^，,。；;我咱你]{1,6}?" + _ZH_MOVE)
+_ZH_COUNTED = re.compile(r"^[一二三四五六七八九十两几\d]+[份个台张条篇只本部项套]")
+
+
+def _zh_someone_moved(sentence: str) -> bool:
+    """Whether a Chinese sentence tells that someone by name, or things counted, moved or
+    changed ("安娜调去数据组了", "十二份录音都转成文字了"): not the user's slot.
+
+    Example:
+        >>> _zh_someone_moved("安娜调去数据组了"), _zh_someone_moved("我调去数据组了")
+        (True, False)
+        >>> _zh_someone_moved("十二份录音都转成文字了"), _zh_someone_moved("下个月调去北京")
+        (True, False)
+    """
+    s = sentence.strip()
+    if not is_cjk_text(s) or "我" in s or "咱" in s or not _ZH_MOVED.match(s):
+        return False
+    if _ZH_COUNTED.match(s):
+        return True
+    if s[0] in "小老阿" and s[1:2] in SURNAMES and re.match(_ZH_MOVE, s[2:]):
+        return True  # 小王, 老张 (the dictionary cuts them into two words)
+    tags = zh_tags(s[:12])
+    return len(tags) > 1 and tags[0][1] == "nr" and tags[1][1].startswith("v")
+
+
 #: The user as the subject before a relative is named ("I live with", "we visited"; not
 #: "I think my sister…"), a relative named after a copula (what the subject is: "my gym
 #: partner is my neighbour Sam"), or a Chinese preposition that makes the relative an object
@@ -246,7 +276,7 @@ def slots_of(text: str) -> list[Slot]:
     # where someone else lives or works is no slot of the user's ("我妹妹住在杭州")
     theirs, at, third, mine = [], 0, False, said
     for t in parts:  # (or whose subject is a third person: "他从广州搬到深圳了")
-        by_third = _THIRD_PERSON.match(t) is not None
+        by_third = _THIRD_PERSON.match(t) is not None or _zh_someone_moved(t)
         third = third or by_third
         if by_third:
             theirs.append((at, at + len(t)))

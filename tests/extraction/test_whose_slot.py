@@ -196,6 +196,9 @@ def test_a_company_named_with_ren_is_an_employer() -> None:
         "She works at Google now.",
         "They relocated to Austin in May.",
         "Anna moved to Monterey.",  # someone by name
+        "安娜调去数据组了，现在预发布的发布审批归小芮。",
+        "小王搬到杭州了",
+        "十二份录音都转成文字了。",  # things counted, not the user
         "Tom Baker just moved to Denver in May.",
         "Anna moved to the data team, so Rui approves deploys to staging now.",
     ],
