@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from langgraph_memory.core.records import Message
-from langgraph_memory.read.timeline import is_statement
+from langgraph_memory.read.timeline import latest_statements
 
 __all__ = ["MEASURES", "level_count", "recounted"]
 
@@ -80,21 +80,15 @@ def recounted(
         >>> recounted(m, lambda s: s)
         (2, (0,))
     """
-    users = sorted(
-        (i for i, m in enumerate(msgs) if m.role == "user"),
-        key=lambda i: (msgs[i].timestamp, msgs[i].seq),
-    )
-    for at in range(len(users) - 1, 0, -1):
-        if not is_statement(msgs[users[at]]):
-            continue
-        level = level_count(own(msgs[users[at]].content))
+    for at, earlier in latest_statements(msgs):
+        level = level_count(own(msgs[at].content))
         if level is None:
             continue
         number, unit = level
-        for before in reversed(users[:at]):
+        for before in earlier:
             said = own(msgs[before].content)
             counts = _COUNT_ZH.finditer(said) if unit else _COUNT_EN.finditer(said)
             if any(c["n"] != number and (not unit or c["u"] == unit) for c in counts):
-                return users[at], (before,)
+                return at, (before,)
         return None
     return None

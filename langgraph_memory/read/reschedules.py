@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from langgraph_memory.core.records import Message
 from langgraph_memory.extraction.entities import find_entities
 from langgraph_memory.extraction.slots import event_named, names_date
-from langgraph_memory.read.timeline import is_statement
+from langgraph_memory.read.timeline import latest_statements
 
 __all__ = ["MOVED", "said_moved", "rescheduled"]
 
@@ -92,20 +92,14 @@ def rescheduled(
     """
     if event_named(query) is not None or _names_someone(query):
         return None  # an event it knows, or someone else's ("李明什么时候升职的？")
-    users = sorted(
-        (i for i, m in enumerate(msgs) if m.role == "user"),
-        key=lambda i: (msgs[i].timestamp, msgs[i].seq),
-    )
-    for at in range(len(users) - 1, 0, -1):
-        if not is_statement(msgs[users[at]]):
-            continue
-        moved = said_moved(own(msgs[users[at]].content))
+    for at, earlier in latest_statements(msgs):
+        moved = said_moved(own(msgs[at].content))
         if moved is False:
             continue
-        for before in reversed(users[:at]):
+        for before in earlier:
             said = own(msgs[before].content)
             told = event_named(said) if names_date(said) else None
             if told is not None and moved in (None, told):
-                return users[at], (before,)
+                return at, (before,)
         return None
     return None

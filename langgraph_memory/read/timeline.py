@@ -26,7 +26,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence, Set
+from collections.abc import Iterator, Sequence, Set
 
 from langgraph_memory.core.context import ContextItem, item_tokens
 from langgraph_memory.core.records import Message
@@ -180,6 +180,28 @@ def is_statement(m: Message) -> bool:
     paragraph does not end with a question mark (a request with pasted code is one)."""
     first = m.content.strip().split("\n\n", 1)[0].rstrip()
     return m.role == "user" and not first.endswith(("?", "？"))
+
+
+def latest_statements(msgs: Sequence[Message]) -> Iterator[tuple[int, list[int]]]:
+    """The user's statements of ``msgs``, latest first (by time, then order), each with the
+    user's messages said before it, latest first: ``(index, [earlier indices])``; the
+    first user message, with none before it, is not given.
+
+    Example:
+        >>> from datetime import datetime, timezone
+        >>> t = datetime(2024, 3, 1, tzinfo=timezone.utc)
+        >>> m = [Message(f"m{i}", "u", "s", r, x, t, seq=i) for i, (r, x) in
+        ...      enumerate([("user", "a"), ("assistant", "b"), ("user", "c?"), ("user", "d")])]
+        >>> list(latest_statements(m))
+        [(3, [2, 0])]
+    """
+    users = sorted(
+        (i for i, m in enumerate(msgs) if m.role == "user"),
+        key=lambda i: (msgs[i].timestamp, msgs[i].seq),
+    )
+    for at in range(len(users) - 1, 0, -1):
+        if is_statement(msgs[users[at]]):
+            yield users[at], users[:at][::-1]
 
 
 def timeline_item(
