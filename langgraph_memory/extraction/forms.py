@@ -76,8 +76,9 @@ _ABOUT_REPLIES = re.compile(
 
 
 #: What the rules read that the learned second opinion leaves alone: a sentence with a rule
-#: or a taste read in it is asked nothing more (an instruction added to a taste would hide it).
-_READ = ("instruction", "preference")
+#: or a taste read in it is asked nothing more (an instruction added to a taste would hide it),
+#: nor one holding a task ("你提醒我买礼物": a reminder, one request, not a standing rule).
+_READ = ("instruction", "preference", "task")
 #: A clause opening a condition: the rest of its sentence may be its rule.
 _CONDITION = re.compile(
     r"\s*(?:for|when|whenever|if|every time|each time|any ?time|once|unless)\b|"

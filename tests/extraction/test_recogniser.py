@@ -135,3 +135,11 @@ def test_the_hook_leaves_questions_alone(settings: dict[str, bool]) -> None:
     )
     settings["add_instruction"] = True
     assert form_atoms("Could you answer in English?", [], "user") == []
+
+
+def test_a_reminder_asked_for_is_no_standing_instruction() -> None:
+    # the rules read a task from it: one request, which the model is not asked about
+    from langgraph_memory.extraction.extractor import extract_atoms
+
+    said = "好。还有李明生日三月十八号，你提醒我买礼物，预算一千以内。"
+    assert [a.kind for a in extract_atoms(said) if a.kind in ("task", "instruction")] == ["task"]
