@@ -11,8 +11,8 @@ as what is no instruction, person-to-person chat) and kept in ``data/recogniser.
 (loaded lazily, once).
 
 :func:`form_atoms <langgraph_memory.extraction.forms.form_atoms>` asks it, for a user's
-sentence only (never an assistant's or a tool's) in which the rules read neither an
-instruction nor a taste, whether to add an instruction the rules missed
+sentence only (never an assistant's or a tool's) in which the rules read no instruction,
+taste or task, whether to add an instruction the rules missed
 (:func:`second_opinion`), or to drop a rule's reading it finds very unlikely
 (:func:`unlikely`). :data:`SETTINGS` says which (the first, by default); the evidence for
 each is the leave-one-set-out table of ``benchmarks/recogniser_loso.py``. Cheap gates come
