@@ -66,11 +66,12 @@ WH = re.compile(
 )
 #: A story of the user's past: "以前每周日都会去爬山，后来…", "小时候我…" (what was, not a rule).
 PAST_STORY = re.compile(r"(?:^|[，,我])(?:以前|之前|曾经|过去|小时候|那时候|当年)|后来")
-#: A statement of how things are, said of someone's things ("团队的密钥都放在 Vault 路径下",
-#: "我的代码都放在 GitHub 上") or giving the user's own value ("…：我的学号是 20417736"); not
-#: "你的回答都…" (the assistant's) nor "所有的…" (every one: a rule).
+#: A statement of how things are, said of a person's or a group's things ("团队的密钥都放在
+#: Vault 路径下", "我的代码都放在 GitHub 上") or giving the user's own value ("…：我的学号是
+#: 20417736"); not what the assistant writes ("代码的注释都用英文写": a rule).
 STATES = re.compile(
-    r"^(?!所有|全部|每)[^，,。；;你您]{1,8}的[^，,。；;]{1,10}?(?:都|全都|全部|已经|一直|还)"
+    r"^(?:我|我们|咱们|团队|公司|组里|部门|家里|他|她|他们|她们|老板|同事|客户)的[^，,。；;]{1,10}?"
+    r"(?:都|全都|全部|已经|一直|还)"
     r"|我的[^，,。；;]{1,6}?(?:是|叫)\s*[\w-]"
 )
 #: What asks something of the assistant, whatever statement is around it.

@@ -118,7 +118,7 @@ _NOT_A_PLACE = (
     r"(?!(?:next\s+|this\s+|the\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"tomorrow|tonight|noon|midnight|morning|afternoon|evening|week|weekend|month|year|"
     r"january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|q[1-4]|\d))"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|q[1-4])\b|\d)"
 )
 
 RULES: list[Rule] = [

@@ -163,7 +163,9 @@ _THIRD_PERSON = re.compile(
     r"(?!.*\b(?:i|i'm|i've|i'd|me|my|mine|we|us|our)\b)"
     # someone by name who moves, lives or works somewhere ("Anna moved to Monterey")
     r"|(?-i:(?!(?:The|This|That|These|Those|My|Our|We|I|It|Today|Yesterday|Tomorrow|Now|"
-    r"Then|So|And|But|Also|Finally|Last|Next)\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+"
+    r"Then|So|And|But|Also|Finally|Last|Next|Just|Already|Still|Soon|Once|Even|Only|Since|"
+    r"After|Before|Officially|Recently|Eventually|Hence|Anyway|Well|Ok|Okay|Yes|Yeah|Guess|"
+    r"Update|News)\b)(?![A-Z][a-z]+ly\b)[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\s+"
     r"(?:(?:just|finally|recently|has|had|also|eventually)\s+)*(?:moved|moves|relocated|lives|"
     r"lived|works|worked|joined|transferred|is\s+moving|'s\s+moving)\b"
     r"(?!.*\b(?:i|i'm|i've|i'd|me|my|mine|we|us|our)\b)"
@@ -178,7 +180,9 @@ _ZH_MOVE = (
     r"(?:都|也|已经|刚|下个月|上个月)?(?:调|搬|跳槽|转成|转到|换成|去了|离职|入职|退休|升职|走了)"
 )
 _ZH_MOVED = re.compile(r"^[^，,。；;我咱你]{1,6}?" + _ZH_MOVE)
-_ZH_COUNTED = re.compile(r"^[一二三四五六七八九十两几\d]+[份个台张条篇只本部项套]")
+_ZH_COUNTED = re.compile(
+    r"^[一二三四五六七八九十两几\d]+[份个台张条篇只本部项套](?!多?(?:月|年|天|星期|礼拜|周|小时|钟头))"
+)
 
 
 def _zh_someone_moved(sentence: str) -> bool:

@@ -33,7 +33,7 @@ import re
 from collections.abc import Sequence
 
 from langgraph_memory.core.records import Message
-from langgraph_memory.extraction.entities import SURNAMES
+from langgraph_memory.extraction.entities import SURNAMES, zh_tags
 from langgraph_memory.read.leading import lead_with
 from langgraph_memory.read.timeline import is_statement
 
@@ -115,6 +115,27 @@ def _names(said: str) -> list[tuple[int, str]]:
     return sorted(out)
 
 
+#: What a Chinese subject that is a person looks like beside a name: a form of address
+#: (小刘, 老张, 大刘, 阿哲) or a role (王老师, 张店长, 李姐).
+_ZH_PERSON_FORM = re.compile(
+    r"^[小老大阿][\u4e00-\u9fff]|(?:老师|经理|主任|师傅|店长|医生|教练|总|姐|哥|叔|姨|阿姨)$"
+)
+
+
+def _a_person(word: str) -> bool:
+    """Whether a Chinese clause subject is a person ("晓峰", "大刘", "王老师"), not a thing
+    ("工资", "公司", "项目组").
+
+    Example:
+        >>> _a_person("晓峰"), _a_person("大刘"), _a_person("工资"), _a_person("公司")
+        (True, True, False, False)
+    """
+    if _ZH_PERSON_FORM.search(word):
+        return True
+    tags = zh_tags(word)  # a name, or a word the dictionary does not know (晓/峰): a name
+    return (len(tags) == 1 and tags[0][1] == "nr") or all(len(w) == 1 for w, _ in tags)
+
+
 def ended_names(said: str) -> list[str]:
     """The people ``said`` tells to be gone from where they were (see the module docs)."""
     out = []
@@ -122,7 +143,11 @@ def ended_names(said: str) -> list[str]:
         rest = said[at + len(name) :]
         if _ENDS_EN.search(rest) or _ENDS_ZH.search(rest) or _ENDS_BY_PRONOUN.search(rest):
             out.append(name)
-    out += [m["n"] for m in _ZH_SUBJECT_ENDS.finditer(said) if not _NOT_SUBJECT.search(m["n"])]
+    out += [
+        m["n"]
+        for m in _ZH_SUBJECT_ENDS.finditer(said)
+        if not _NOT_SUBJECT.search(m["n"]) and _a_person(m["n"])
+    ]
     out += [m["zh"] or m["en"] for m in _PARTED.finditer(said)]
     return list(dict.fromkeys(out))
 

@@ -36,7 +36,8 @@ __all__ = ["MOVED", "said_moved", "rescheduled"]
 #: 七月二十八号", "报名改成明年3月那一场"): the new date of the event on the user's mind.
 MOVED = re.compile(
     # (moved or shifted with something between: "moved to Leeds" is a move of house)
-    r"\b(?:moved|shifted)\s+(?!(?:to|into|in|out|back to)\b)[^.!?;]{1,30}?\b(?:to|onto)\b|"
+    r"\b(?:moved|shifted)\s+(?!(?:to|into|in|out|back to|house|home|flat|apartments?|"
+    r"countries|cities|towns)\b)[^.!?;]{1,30}?\b(?:to|onto)\b|"
     r"\b(?:pushed|bumped|brought|rescheduled|rebooked|postponed|delayed|changed|slipped)\b"
     r"[^.!?;]{0,30}?\b(?:to|for|onto|until|till)\b|"
     r"\b(?:instead|new date)\b|改签到?|改约到|改到|改成|提前到|推迟到|延到|延期到|挪到|定在",

@@ -296,6 +296,8 @@ def _after(text: str, pos: int, kind: str) -> tuple[int, int] | None:
                 linked = negated = False
                 continue
             return (ca, cb) if linked or kind != "pass" else None
+        if negated and not (tok.lower() in _NEGATED or tok.lower() == "not"):
+            negated = False  # "isn't strong enough: x": the "not" was of something else
         if _cjk(tok) and _NEGATED_ZH.search(tok):
             linked, negated = True, True  # "不是", "并不是": a value said not to be it
             continue

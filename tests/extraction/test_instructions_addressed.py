@@ -126,6 +126,8 @@ def test_a_statement_is_no_standing_instruction(said: str) -> None:
     [
         ("你的回答都放在一个代码块里", "放在一个代码块里"),  # the assistant's things: a rule
         ("所有的代码都放在一个代码块里", "放在一个代码块里"),  # every one: a rule
+        ("代码的注释都用英文写", "用英文写"),  # what the assistant writes: a rule
+        ("生成的代码都加上类型注解", "加上类型注解"),
         ("No emojis, no matter what.", "emojis, no matter what"),
     ],
 )

@@ -217,6 +217,10 @@ def test_a_third_persons_move_or_work_is_no_slot_of_the_users(said: str) -> None
         ("我搬到深圳了，他留在广州", "location", "深圳"),
         ("I moved to Denver, she stayed in Boston.", "location", "Denver"),
         ("Monday I moved to Leeds.", "location", "Leeds"),  # a day, not someone by name
+        ("Just joined Stripe as a backend engineer.", "employer", "Stripe"),  # an adverb
+        ("Recently relocated to Berlin for work.", "location", "Berlin"),
+        ("两个月前搬到杭州了", "location", "杭州"),  # a time span, not things counted
+        ("一个月前跳槽到腾讯了", "employer", "腾讯"),
     ],
 )
 def test_the_users_own_news_beside_a_third_person_stays(said: str, key: str, value: str) -> None:
@@ -252,3 +256,10 @@ def test_moved_to_a_time_or_a_team_is_no_home(said: str) -> None:
 
     homes = [a for a in extract_atoms(said) if a.key in ("lives_in", "location")]
     assert homes == []
+
+
+@pytest.mark.parametrize("said", ["My sister moved to Maryland.", "Tom moved to Mayfair."])
+def test_a_place_named_like_a_month_is_a_place(said: str) -> None:
+    from langgraph_memory.extraction.extractor import extract_atoms
+
+    assert [a.key for a in extract_atoms(said) if a.kind == "relation"] == ["lives_in"]

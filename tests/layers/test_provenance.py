@@ -436,6 +436,7 @@ def test_the_assistants_advice_is_no_standing_instruction(
     [
         ("I will answer in bullet points from now on, OK?", "Yes, exactly."),
         ("以后我都用中文回答你，好吗？", "对，没错。"),
+        ("From now on, replies will be in bullet points.", "Yes, exactly."),
     ],
 )
 def test_a_yes_to_the_assistants_own_conduct_is_a_confirmed_instruction(

@@ -81,3 +81,8 @@ def test_a_doubled_adverb_is_no_name_and_a_name_given_outright_is_one() -> None:
     said = "大刘搬走了，新搬来一个程序员叫浩子，天天半夜敲键盘"
     assert new_names(said, ["大刘"]) == ["浩子"]
     assert handover_lead(said, ["我室友是大刘，特别爱干净"]).startswith("新搬来一个程序员叫浩子")
+
+
+@pytest.mark.parametrize("said", ["工资调到八千了", "公司搬走了", "项目组调走了两个人"])
+def test_a_thing_that_moved_is_no_one_who_left(said: str) -> None:
+    assert ended_names(said) == []

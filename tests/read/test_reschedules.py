@@ -52,3 +52,10 @@ def test_a_question_naming_someone_is_about_them() -> None:
     m = _msgs("搬家定在八月三十号", "好消息是李明升了销售经理", "浩浩游泳改到周日早上九点")
     assert rescheduled(m, "李明什么时候升职的？", own_part) is None
     assert rescheduled(m, "When did Gina move?", own_part) is None
+
+
+def test_a_move_of_house_is_no_moved_date() -> None:
+    from langgraph_memory.read.reschedules import said_moved
+
+    assert said_moved("We moved house to Leeds on May 3") is False
+    assert said_moved("they moved it up to May 28") is None

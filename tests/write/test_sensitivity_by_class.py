@@ -255,6 +255,10 @@ def test_no_secret_in_a_directive_setting_no_secret(text: str) -> None:
         ("密码不是 Vb55#qt 了，现在是 Vb66#qt", "Vb66#qt"),
         ("the password is not Vb55#qt, it is Vb66#qt", "Vb66#qt"),
         ("the password isn't Vb55#qt anymore, now it's Vb66#qt", "Vb66#qt"),
+        # the "not" of something else: the value after it is the secret
+        ("my password isn't strong enough: Tr0ub4dor&3x", "Tr0ub4dor&3x"),
+        ("the wifi password isn't working: Kx9pq2Lm7zz", "Kx9pq2Lm7zz"),
+        ("the password isn't x anymore, now it's Tr0ub4dor&3x", "Tr0ub4dor&3x"),
     ],
 )
 def test_the_value_said_wrong_is_left_and_the_right_one_found(text: str, value: str) -> None:

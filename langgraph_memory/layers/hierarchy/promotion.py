@@ -417,10 +417,22 @@ def _agreed(atoms: list[MemoryAtom]) -> list[MemoryAtom]:
         >>> from langgraph_memory.extraction.extractor import extract_atoms as read
         >>> [a.value for a in _agreed(read("Measure the effect by comparing the two runs."))]
         []
-        >>> [a.value for a in _agreed(read("You will answer in bullet points from now on."))]
-        ['answer in bullet points']
+        >>> [a.kind for a in _agreed(read("You will answer in bullet points from now on."))]
+        ['instruction']
+        >>> [a.kind for a in _agreed(read("From now on, replies will be in bullet points."))]
+        ['instruction']
     """
-    return [a for a in atoms if a.kind != "instruction" or _SECOND_PERSON.search(a.text)]
+    return [
+        a
+        for a in atoms
+        if a.kind != "instruction" or _SECOND_PERSON.search(a.text) or _OWN_CONDUCT.search(a.text)
+    ]
+
+
+#: What the assistant says of its own replies ("replies will be in bullet points", "all code
+#: examples will use TypeScript", 以后的回答都会用中文), not an imperative to the user ("以后每次
+#: 发布前都先跑一遍回归测试" is advice: agreeing to it asks nothing of the assistant).
+_OWN_CONDUCT = re.compile(r"\b(?:will|'ll|replies|answers|responses)\b|会|回答|回复|答复", re.I)
 
 
 def _picked(
