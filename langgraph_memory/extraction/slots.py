@@ -185,6 +185,19 @@ _ZH_COUNTED = re.compile(
 )
 
 
+#: Where a Chinese clause ends: a comma, or a space between two Chinese words.
+_ZH_CLAUSE_CUT = re.compile(r"[，,；;]|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+
+
+def _zh_moved_clause(sentence: str) -> int:
+    """The length of a Chinese sentence's first clause when it tells that someone by name,
+    or things counted, moved (:func:`_zh_someone_moved`), else 0."""
+    if not _zh_someone_moved(sentence):
+        return 0
+    cut = _ZH_CLAUSE_CUT.search(sentence)
+    return cut.start() if cut else len(sentence)
+
+
 def _zh_someone_moved(sentence: str) -> bool:
     """Whether a Chinese sentence tells that someone by name, or things counted, moved or
     changed ("安娜调去数据组了", "十二份录音都转成文字了"): not the user's slot.
@@ -195,7 +208,7 @@ def _zh_someone_moved(sentence: str) -> bool:
         >>> _zh_someone_moved("十二份录音都转成文字了"), _zh_someone_moved("下个月调去北京")
         (True, False)
     """
-    s = sentence.strip()
+    s = _ZH_CLAUSE_CUT.split(sentence.strip(), maxsplit=1)[0]  # its first clause
     if not is_cjk_text(s) or "我" in s or "咱" in s or not _ZH_MOVED.match(s):
         return False
     if _ZH_COUNTED.match(s):
@@ -280,11 +293,14 @@ def slots_of(text: str) -> list[Slot]:
     # where someone else lives or works is no slot of the user's ("我妹妹住在杭州")
     theirs, at, third, mine = [], 0, False, said
     for t in parts:  # (or whose subject is a third person: "他从广州搬到深圳了")
-        by_third = _THIRD_PERSON.match(t) is not None or _zh_someone_moved(t)
-        third = third or by_third
-        if by_third:
-            theirs.append((at, at + len(t)))
-            mine = mine[:at] + " " * len(t) + mine[at + len(t) :]  # blanked: offsets hold
+        by_third = _THIRD_PERSON.match(t) is not None
+        # someone by name who moved, in Chinese: that clause only ("老周走了，组长换成了小林")
+        clause = 0 if by_third else _zh_moved_clause(t)
+        third = third or by_third or clause > 0
+        if by_third or clause:
+            end = at + (clause or len(t))
+            theirs.append((at, end))
+            mine = mine[:at] + " " * (end - at) + mine[end:]  # blanked: offsets hold
         elif about_others(t):  # a Chinese sentence, clause by clause: "我老公…"
             theirs += [(at + a, at + b) for a, b in others_clauses(t, about_others)]
         at += len(t) + 1

@@ -263,3 +263,9 @@ def test_a_place_named_like_a_month_is_a_place(said: str) -> None:
     from langgraph_memory.extraction.extractor import extract_atoms
 
     assert [a.key for a in extract_atoms(said) if a.kind == "relation"] == ["lives_in"]
+
+
+@pytest.mark.parametrize("said", ["老周走了，组长换成了小林。", "老周走了 组长换成了小林"])
+def test_the_users_news_after_someone_by_name_left_is_read(said: str) -> None:
+    # only the clause of the one who left is theirs; the user's new manager is read
+    assert [(k, v) for k, v, _ in slots_of(said)] == [("manager", "小林")]

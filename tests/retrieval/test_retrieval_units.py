@@ -693,9 +693,10 @@ def test_hybrid_rank_reads_only_the_fusion_depth_yet_ranks_as_with_the_full_pool
     RRF the ranking (order, scores, parts) equals the first k of one read with the full
     pool. (The convex combination normalises by the pool read, so there a ranking of
     ``k <= fusion_depth`` is the one over the best ``fusion_depth`` of each.) One
-    exception, by design: when messages tie in cosine at the depth's edge, which of them
-    the shorter dense read returns is arbitrary, so a message can lack the informational
-    ``cosine`` part there (RRF does not use it); where both reads have it, it is equal."""
+    exception, by design: when messages tie in cosine (or in BM25) at the depth's edge,
+    which of them the shorter read returns is arbitrary, so a message can lack the
+    informational ``cosine`` (``bm25``) part there (its rank is what RRF uses, and the
+    scores are equal); where both reads have it, it is equal."""
     from langgraph_memory import MemoryConfig, MemoryManager
     from langgraph_memory.storage import InMemoryBackend
 
@@ -721,9 +722,11 @@ def test_hybrid_rank_reads_only_the_fusion_depth_yet_ranks_as_with_the_full_pool
     assert [(r.seq, r.score, r.primary) for r in short] == [
         (r.seq, r.score, r.primary) for r in full[:k]
     ]
+    edge = ("cosine", "bm25")
     for a, b in zip(short, full[:k], strict=True):
-        assert {p: v for p, v in a.parts.items() if p != "cosine"} == {
-            p: v for p, v in b.parts.items() if p != "cosine"
+        assert {p: v for p, v in a.parts.items() if p not in edge} == {
+            p: v for p, v in b.parts.items() if p not in edge
         }
-        if "cosine" in a.parts and "cosine" in b.parts:
-            assert a.parts["cosine"] == b.parts["cosine"]
+        for part in edge:
+            if part in a.parts and part in b.parts:
+                assert a.parts[part] == b.parts[part]
