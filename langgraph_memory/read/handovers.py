@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from langgraph_memory.core.records import Message
 from langgraph_memory.extraction.entities import SURNAMES, zh_tags
 from langgraph_memory.read.leading import lead_with
-from langgraph_memory.read.timeline import is_statement
+from langgraph_memory.read.timeline import latest_statements
 
 __all__ = ["ended_names", "new_names", "handover", "handover_lead"]
 
@@ -182,20 +182,14 @@ def handover(msgs: Sequence[Message]) -> tuple[int, tuple[int, ...]] | None:
         >>> handover(m)
         (2, (0,))
     """
-    users = sorted(
-        (i for i, m in enumerate(msgs) if m.role == "user"),
-        key=lambda i: (msgs[i].timestamp, msgs[i].seq),
-    )
-    for at in range(len(users) - 1, 0, -1):
-        said = msgs[users[at]].content
-        if not is_statement(msgs[users[at]]):
-            continue
+    for at, earlier in latest_statements(msgs):
+        said = msgs[at].content
         # (an earlier message naming them may be a question: "Cleo and I run on Sundays,
         # what should we eat?" tells who Cleo is all the same)
-        before = users[:at]
+        before = earlier[::-1]  # in the order they were said
         gone = [g for g in ended_names(said) if any(g in msgs[j].content for j in before)]
         if gone and new_names(said, gone):
-            return users[at], tuple(j for j in before if any(g in msgs[j].content for g in gone))
+            return at, tuple(j for j in before if any(g in msgs[j].content for g in gone))
     return None
 
 
